@@ -1,0 +1,137 @@
+"""`Answer`: everything a reply says, as data. Renderers turn it into words; nothing here is prose.
+
+The JSON form (`Answer.as_json()`) is the contract scripts and checks rely on (design.md, "The Answer as
+JSON"); keys are stable, more may be added.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.question import Intent, Lang
+from rules.types import Engine, Precision, Task
+
+
+class Query(BaseModel):
+    """The workload actually sized: the question's slots with defaults filled in."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = None
+    params_b: float | None = None
+    task: Task | None = None
+    precision: Precision | None = None
+    quant: str | None = None
+    engine: Engine | None = None
+    context: int | None = None
+    batch: int | None = None
+    gpu: str | None = None
+    gpu_count: int | None = None
+    cloud: str | None = None
+    budget: bool = False
+    lang: Lang = "en"
+
+
+class Breakdown(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    weights: float = 0.0
+    kv_cache: float = 0.0
+    activations: float = 0.0
+    gradients: float = 0.0
+    optimizer: float = 0.0
+    overhead: float = 0.0
+
+
+class EstimateOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    total_gb: float
+    per_gpu_gb: float
+    gpu_count: int = 1
+    breakdown: Breakdown
+    notes: list[str] = Field(default_factory=list)
+
+
+class PickOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str
+    count: int
+    fits: bool
+    memory_per_gpu_gb: float
+    headroom_gb: float
+    decode_tokens_per_s: float | None = None
+    price_per_hour: float | None = None
+    price_currency: str | None = None
+    instance: str | None = None
+    max_concurrent_sequences: int | None = None
+
+
+class SuggestionOut(BaseModel):
+    """An alternative that fits: what changes (kind + the changed slots) and what it then needs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    precision: Precision | None = None
+    quant: str | None = None
+    task: Task | None = None
+    gpu: str | None = None
+    count: int | None = None
+    context: int | None = None
+    batch: int | None = None
+    memory_per_gpu_gb: float | None = None
+
+
+class CheckOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str
+    count: int
+    fits: bool
+    headroom_gb: float
+    memory_per_gpu_gb: float
+    gpu_memory_gb: float
+    suggestions: list[SuggestionOut] = Field(default_factory=list)
+
+
+class Assumption(BaseModel):
+    """A slot the question did not state, the value used, and why (a code the templates translate)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: str
+    value: Any
+    reason: str = "default"
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    intent: Intent
+    query: Query
+    estimate: EstimateOut | None = None
+    picks: list[PickOut] = Field(default_factory=list)
+    check: CheckOut | None = None
+    compare: list[str] = Field(default_factory=list)
+    """For intent compare: GPU ids side by side."""
+    faq: list[str] = Field(default_factory=list)
+    suggestions: list[str] = Field(default_factory=list)
+    """Did-you-mean model ids, for an unknown or doubtful model."""
+    assumptions: list[Assumption] = Field(default_factory=list)
+    understood: dict[str, Any] = Field(default_factory=dict)
+    """What the text stated, slot by slot, for the "I read this as" line."""
+    missing: list[str] = Field(default_factory=list)
+    """Facts the answer hinges on that the question lacked (model, task, budget): the reply asks for them."""
+    speed: dict[str, float | None] = Field(default_factory=dict)
+    """Figures for the top pick: prefill tokens/s, aggregate tokens/s, training hours, cost per M tokens."""
+    sources: list[str] = Field(default_factory=list)
+    error: str | None = None
+    """A code for a reply that could not size anything (e.g. 'too-long', 'unknown-model')."""
+    text: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")

@@ -1,0 +1,72 @@
+"""`Question`: what the bot understood from a message, before any sizing.
+
+Parsing fills it from text; `ask` flags and Slack buttons override single slots. Every slot that the text
+stated is recorded in `stated`, so the reply can show "I read this as: …" and the assumptions can list
+exactly what was defaulted.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.types import Engine, Optimizer, Precision, Task
+
+Intent = Literal["recommend", "check", "compare", "faq", "gpu_info", "model_info", "help", "unknown"]
+Lang = Literal["en", "zh-Hans", "zh-Hant"]
+INTENTS: tuple[Intent, ...] = ("recommend", "check", "compare", "faq", "gpu_info", "model_info", "help", "unknown")
+
+MAX_PARAMS_B = 20_000.0
+"""Bound on a stated parameter count (billions): larger than any model that exists, small enough to size."""
+MAX_CONTEXT = 10_000_000
+MAX_BATCH = 100_000
+MAX_GPU_COUNT = 4096
+
+
+class Question(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = ""
+    intent: Intent = "recommend"
+    lang: Lang = "en"
+
+    model: str | None = None
+    """Knowledge id of the model, when one was recognised with confidence."""
+    model_text: str | None = None
+    """The words the model was read from (for "did you mean" and the "I read this as" line)."""
+    model_score: float | None = None
+    model_suggestions: list[str] = Field(default_factory=list)
+    params_b: float | None = Field(default=None, gt=0, le=MAX_PARAMS_B)
+    """A bare size ("a 13B model", "70亿参数") when no model was named."""
+
+    task: Task | None = None
+    precision: Precision | None = None
+    quant: str | None = None
+    engine: Engine | None = None
+    context: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
+    batch: int | None = Field(default=None, gt=0, le=MAX_BATCH)
+
+    gen_tokens: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
+    zero_stage: Literal[0, 1, 2, 3] | None = None
+    gradient_checkpointing: bool | None = None
+    lora_rank: int | None = Field(default=None, gt=0, le=4096)
+    optimizer: Optimizer | None = None
+
+    gpu: str | None = None
+    gpu_text: str | None = None
+    gpu_count: int | None = Field(default=None, gt=0, le=MAX_GPU_COUNT)
+    compare_gpus: list[str] = Field(default_factory=list)
+    """For intent compare: the GPU ids named, in order."""
+
+    cloud: str | None = None
+    """alibaba | aws | azure | gcp, when named."""
+    budget: bool = False
+    """The question asks for the cheapest / most cost-effective option."""
+
+    stated: list[str] = Field(default_factory=list)
+    """Slots the text (or a flag) stated, as opposed to defaults."""
+    clamped: list[str] = Field(default_factory=list)
+    """Slots whose stated value was out of bounds and was clamped (the reply says so)."""
+    faq_hint: str | None = None
+    """The FAQ id the parser matched, for intent faq."""

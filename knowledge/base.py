@@ -1,0 +1,45 @@
+"""The in-memory knowledge base: validated entries by id, plus the fuzzy indexes over their names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from knowledge.errors import UnknownEntryError
+from knowledge.lookup import NameIndex
+from knowledge.schema import GPU, CloudProduct, FaqEntry, InstanceFamily, Model
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    models: dict[str, Model]
+    gpus: dict[str, GPU]
+    instance_families: dict[str, InstanceFamily]
+    products: dict[str, CloudProduct]
+    faq: dict[str, FaqEntry]
+    origins: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(section, id) → the file the entry was loaded from, so checks can name it."""
+
+    def model(self, model_id: str) -> Model:
+        try:
+            return self.models[model_id]
+        except KeyError:
+            raise UnknownEntryError("model", model_id) from None
+
+    def gpu(self, gpu_id: str) -> GPU:
+        try:
+            return self.gpus[gpu_id]
+        except KeyError:
+            raise UnknownEntryError("gpu", gpu_id) from None
+
+    def instances_for(self, gpu_id: str) -> list[InstanceFamily]:
+        """Cloud instance families whose cards are `gpu_id`, as listed in the cloud files."""
+        return [family for family in self.instance_families.values() if family.gpu_id == gpu_id]
+
+    @cached_property
+    def model_index(self) -> NameIndex:
+        return NameIndex.for_models(self.models.values())
+
+    @cached_property
+    def gpu_index(self) -> NameIndex:
+        return NameIndex.for_gpus(self.gpus.values())

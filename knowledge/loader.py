@@ -1,0 +1,115 @@
+"""Loading the YAML knowledge files into a validated `KnowledgeBase`.
+
+The shipped data lives in `knowledge/data/`. A team can add or override entries (its own fine-tunes, a
+GPU its cloud rents) in a directory named by `GPU_ADVISOR_KB`: files there are merged over the shipped
+ones by id, so nothing needs to be edited inside the installed package.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from knowledge.base import KnowledgeBase
+from knowledge.errors import KnowledgeDataError
+from knowledge.schema import GPU, CloudProduct, FaqEntry, InstanceFamily, Model
+
+SHIPPED_DIR = Path(__file__).with_name("data")
+USER_DIR_ENV = "GPU_ADVISOR_KB"
+
+# Top-level key in a knowledge file → (schema, the field that identifies an entry).
+SECTIONS: dict[str, tuple[type[BaseModel], str]] = {
+    "models": (Model, "id"),
+    "gpus": (GPU, "id"),
+    "instance_families": (InstanceFamily, "family"),
+    "products": (CloudProduct, "id"),
+    "faq": (FaqEntry, "id"),
+}
+
+EntryT = TypeVar("EntryT", bound=BaseModel)
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise KnowledgeDataError(str(path), None, None, f"not valid YAML: {exc}") from exc
+    except OSError as exc:
+        raise KnowledgeDataError(str(path), None, None, f"cannot be read: {exc}") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise KnowledgeDataError(str(path), None, None, "the top level must be a mapping such as 'models:'")
+    unknown = set(data) - set(SECTIONS)
+    if unknown:
+        raise KnowledgeDataError(
+            str(path), None, None, f"unknown section(s) {sorted(unknown)}; expected some of {sorted(SECTIONS)}"
+        )
+    return data
+
+
+def _validated(path: Path, section: str, raw_entries: Any) -> Iterator[BaseModel]:
+    schema, key = SECTIONS[section]
+    if not isinstance(raw_entries, list):
+        raise KnowledgeDataError(str(path), None, section, "must be a list of entries")
+    for position, raw in enumerate(raw_entries):
+        name = str(raw.get(key)) if isinstance(raw, dict) and raw.get(key) else f"#{position + 1}"
+        try:
+            yield schema.model_validate(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in first["loc"]) or None
+            raise KnowledgeDataError(str(path), name, field, first["msg"]) from None
+
+
+def _yaml_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
+
+
+def load_knowledge(directories: Iterable[Path | str] | None = None) -> KnowledgeBase:
+    """Validate and merge the knowledge files of `directories` (later ones win on the same id).
+
+    With no argument: the shipped data, then `$GPU_ADVISOR_KB` if set.
+    """
+    if directories is None:
+        directories = [SHIPPED_DIR]
+        user_dir = os.environ.get(USER_DIR_ENV)
+        if user_dir:
+            directories.append(Path(user_dir))
+    merged: dict[str, dict[str, tuple[BaseModel, str]]] = {section: {} for section in SECTIONS}
+    for directory in map(Path, directories):
+        if not directory.is_dir():
+            raise KnowledgeDataError(str(directory), None, None, "knowledge directory does not exist")
+        for path in _yaml_files(directory):
+            seen_here: set[tuple[str, str]] = set()
+            for section, raw_entries in _read_yaml(path).items():
+                key = SECTIONS[section][1]
+                for entry in _validated(path, section, raw_entries):
+                    entry_id = str(getattr(entry, key))
+                    if (section, entry_id) in seen_here:
+                        raise KnowledgeDataError(str(path), entry_id, key, "duplicate id in the same file")
+                    seen_here.add((section, entry_id))
+                    merged[section][entry_id] = (entry, str(path))
+    def entries(section: str, schema: type[EntryT]) -> dict[str, EntryT]:
+        return {k: cast(EntryT, v[0]) for k, v in merged[section].items()}
+
+    return KnowledgeBase(
+        models=entries("models", Model),
+        gpus=entries("gpus", GPU),
+        instance_families=entries("instance_families", InstanceFamily),
+        products=entries("products", CloudProduct),
+        faq=entries("faq", FaqEntry),
+        origins={(section, k): v[1] for section, items in merged.items() for k, v in items.items()},
+    )
+
+
+@lru_cache(maxsize=1)
+def default_knowledge() -> KnowledgeBase:
+    """The process-wide knowledge base, loaded once: start-up pays for validation, answers do not."""
+    return load_knowledge()

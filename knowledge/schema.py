@@ -1,0 +1,206 @@
+"""Pydantic schema of the knowledge base.
+
+Every entry carries `source`: the advisor's users check numbers, so a fact without a place to check it
+is a defect. Models forbid unknown keys so a typo in a YAML file fails at start-up instead of silently
+dropping a field that the sizing rules needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+class Entry(BaseModel):
+    """Base of every knowledge entry: strict keys, a source, and honesty flags."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: list[str] = Field(min_length=1)
+    notes: str | None = None
+    unverified: bool = False
+    unverified_fields: list[str] = Field(default_factory=list)
+
+    @field_validator("source", mode="before")
+    @classmethod
+    def _source_as_list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class MoE(BaseModel):
+    """Mixture-of-experts shape: memory needs every expert, compute only the routed ones."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    num_experts: int = Field(gt=0)
+    experts_per_token: int = Field(gt=0)
+    num_shared_experts: int = Field(default=0, ge=0)
+    moe_intermediate_size: int | None = Field(default=None, gt=0)
+    first_k_dense: int = Field(default=0, ge=0)
+
+
+class MLA(BaseModel):
+    """DeepSeek multi-head latent attention: the KV cache stores a compressed latent per token."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kv_lora_rank: int = Field(gt=0)
+    q_lora_rank: int | None = None
+    qk_rope_head_dim: int = Field(gt=0)
+    qk_nope_head_dim: int | None = None
+    v_head_dim: int | None = None
+
+
+Attention = Literal["mha", "gqa", "mqa", "mla"]
+Modality = Literal["text", "encoder", "vision", "audio", "image-generation", "multimodal", "code"]
+
+
+class Model(Entry):
+    """A model's architecture, as its config.json states it.
+
+    Transformer fields are optional because the knowledge base also holds CNNs and diffusion models,
+    which the rules size from `params_b` and `details` alone.
+    """
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    hf_ids: list[str] = Field(default_factory=list)
+    family: str
+    org: str
+    modality: Modality
+    arch: Literal["decoder", "encoder", "encoder-decoder", "cnn", "vit", "diffusion", "dual-encoder"]
+    params_b: float = Field(gt=0, lt=10_000)
+    params_b_computed: float | None = Field(default=None, gt=0)
+    active_params_b: float | None = Field(default=None, gt=0)
+    active_params_b_computed: float | None = Field(default=None, gt=0)
+    num_layers: int | None = Field(default=None, gt=0)
+    hidden_size: int | None = Field(default=None, gt=0)
+    num_attention_heads: int | None = Field(default=None, gt=0)
+    num_kv_heads: int | None = Field(default=None, gt=0)
+    head_dim: int | None = Field(default=None, gt=0)
+    attention: Attention | None = None
+    intermediate_size: int | None = Field(default=None, gt=0)
+    mlp: Literal["gated", "plain"] | None = None
+    mlp_branch: int | None = Field(default=None, gt=0)
+    vocab_size: int | None = Field(default=None, gt=0)
+    max_context: int | None = Field(default=None, gt=0)
+    sliding_window: int | None = Field(default=None, gt=0)
+    tie_embeddings: bool | None = None
+    kv_cache_kib_per_token_16bit: float | None = Field(default=None, gt=0)
+    moe: MoE | None = None
+    mla: MLA | None = None
+    release: str | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Model:
+        if self.moe is not None and self.active_params_b is None:
+            raise ValueError("active_params_b is required when moe is set")
+        if self.attention == "mla" and self.mla is None:
+            raise ValueError("mla is required when attention is 'mla'")
+        return self
+
+    @property
+    def is_moe(self) -> bool:
+        return self.moe is not None
+
+    @property
+    def active_params(self) -> float:
+        """Parameters (billions) that one token touches: all of them for a dense model."""
+        return self.active_params_b or self.params_b
+
+
+class GPU(Entry):
+    """An accelerator. Throughput figures are dense tensor peaks (no 2:4 sparsity)."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    vendor: str
+    architecture: str | None = None
+    memory_gb: float = Field(gt=0, le=1024)
+    memory_type: str | None = None
+    bandwidth_gbps: float = Field(gt=0, le=50_000)
+    fp32_tflops: float | None = Field(default=None, gt=0)
+    fp16_tflops: float | None = Field(default=None, gt=0)
+    fp16_tflops_fp32_accum: float | None = Field(default=None, gt=0)
+    bf16_tflops: float | None = Field(default=None, gt=0)
+    fp8_tflops: float | None = Field(default=None, gt=0)
+    int8_tops: float | None = Field(default=None, gt=0)
+    tdp_w: float | None = Field(default=None, gt=0)
+    interconnect: str | None = None
+    nvlink_gbps: float | None = Field(default=None, gt=0)
+    mig: bool = False
+    mig_max_instances: int | None = None
+    form: Literal["datacenter", "workstation", "consumer"]
+    launch_year: int | None = None
+    recommended: bool = Field(
+        default=True,
+        description="False for cards the advisor never proposes for ML (e.g. a Quadro P2200).",
+    )
+    price_usd_per_hour: float | None = Field(default=None, gt=0)
+    price_source: str | None = None
+
+
+class InstanceType(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    instance_type: str
+    vcpu: int | None = None
+    memory_gib: float | None = None
+    gpus: int | None = Field(default=None, gt=0)
+    unverified: bool = False
+
+
+class InstanceFamily(Entry):
+    """A cloud GPU instance family. Prices stay null unless a dated, regional source gives one."""
+
+    family: str
+    provider: str = "alibaba"
+    category: str | None = None
+    gpu_id: str | None
+    gpu_model: str | None = None
+    gpu_memory_gb: float | None = None
+    use_for: str | None = None
+    example_instance_types: list[InstanceType] = Field(default_factory=list)
+    price_cny_per_hour_on_demand: float | None = None
+    price_region: str | None = None
+    price_date: str | None = None
+
+
+class CloudProduct(Entry):
+    id: str
+    name: str
+    name_zh: str | None = None
+    summary: str
+    summary_zh: str | None = None
+
+
+class LocalisedText(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    en: str
+    zh_hans: str = Field(alias="zh-Hans")
+
+
+class FaqQuestions(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    en: list[str] = Field(min_length=1)
+    zh: list[str] = Field(min_length=1)
+
+
+class FaqEntry(Entry):
+    """One FAQ answer, written in our own words from a seed document and naming it."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    questions: FaqQuestions
+    answer: LocalisedText
+    keywords: list[str] = Field(default_factory=list)
+    topics: list[str] = Field(
+        default_factory=list,
+        description="Tags the answer pipeline matches against a workload (e.g. multi-gpu, quantisation).",
+    )
+    document: str = Field(description="Title of the seed document the answer is drawn from.")

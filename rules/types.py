@@ -1,0 +1,112 @@
+"""Inputs and outputs of the sizing rules: numbers in, numbers out, no words.
+
+Memory figures are GiB (2**30 bytes), as GPU vendors and PyTorch report them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from knowledge.schema import Model
+
+Task = Literal["inference", "train", "lora", "qlora"]
+Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4"]
+Engine = Literal["transformers", "vllm", "llama.cpp"]
+Optimizer = Literal["adamw", "adamw-8bit", "sgd"]
+
+TASKS: tuple[Task, ...] = ("inference", "train", "lora", "qlora")
+PRECISIONS: tuple[Precision, ...] = ("fp32", "fp16", "bf16", "fp8", "int8", "int4")
+ENGINES: tuple[Engine, ...] = ("transformers", "vllm", "llama.cpp")
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One job to size. `quant` names the weight format when precision is a quantised one
+    (gptq, awq, nf4, bnb-int8, gguf-q4_k_m, …); None means plain tensors of `precision`."""
+
+    model: Model
+    task: Task = "inference"
+    precision: Precision = "bf16"
+    quant: str | None = None
+    engine: Engine = "transformers"
+    context: int = 4096
+    """Prompt + generated tokens per sequence (training: sequence length)."""
+    batch: int = 1
+    """Sequences in flight together (inference: concurrent requests; training: micro-batch per GPU)."""
+    gen_tokens: int | None = None
+    """Tokens generated per request, when known; part of `context`."""
+    zero_stage: Literal[0, 1, 2, 3] | None = None
+    """Training: DeepSpeed ZeRO stage / FSDP sharding across the GPUs; None lets the rules choose."""
+    gradient_checkpointing: bool | None = None
+    """Training: None lets the rules choose what a practitioner would turn on."""
+    optimizer: Optimizer = "adamw"
+    lora_rank: int = 16
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    """Where the bytes go. `per_gpu_gib` is the largest per-card figure when spread over `gpu_count` cards."""
+
+    total_gib: float
+    per_gpu_gib: float
+    gpu_count: int
+    breakdown: dict[str, float]
+    """GiB by component: weights, kv_cache, activations, gradients, optimizer, overhead (all keys present)."""
+    notes: list[str] = field(default_factory=list)
+    """Machine-readable facts the renderer explains, e.g. 'zero3', 'checkpointing', 'vllm-reserve' (no prose)."""
+
+
+@dataclass(frozen=True)
+class Speed:
+    decode_tokens_per_s: float | None
+    """Per sequence, at the workload's batch; None for non-generative models."""
+    prefill_tokens_per_s: float | None
+    aggregate_tokens_per_s: float | None = None
+    train_tokens_per_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One candidate configuration: `count` cards of `gpu_id`."""
+
+    gpu_id: str
+    count: int
+    fits: bool
+    memory_per_gpu_gib: float
+    headroom_gib: float
+    decode_tokens_per_s: float | None
+    price_per_hour: float | None
+    price_currency: str | None
+    instance: str | None
+    """An Alibaba Cloud instance type with at least `count` of these cards, when one is listed."""
+    max_concurrent_sequences: int | None = None
+    """vLLM: how many sequences of `context` tokens the KV-cache pool holds."""
+    score: float = 0.0
+
+
+@dataclass(frozen=True)
+class FitCheck:
+    gpu_id: str
+    count: int
+    fits: bool
+    headroom_gib: float
+    memory_per_gpu_gib: float
+    gpu_memory_gib: float
+    suggestions: list[Suggestion] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A cheaper or feasible alternative: a changed workload or hardware that fits, with its numbers."""
+
+    kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
+                  "zero3", "checkpointing"]
+    precision: Precision | None = None
+    quant: str | None = None
+    task: Task | None = None
+    gpu_id: str | None = None
+    count: int | None = None
+    context: int | None = None
+    batch: int | None = None
+    memory_per_gpu_gib: float | None = None
