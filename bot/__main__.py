@@ -1,0 +1,7 @@
+"""`python -m bot`: the same entry point as the `gpu-advisor` console script."""
+
+import sys
+
+from bot.cli import main
+
+sys.exit(main())

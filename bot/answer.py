@@ -1,0 +1,312 @@
+"""The one answer pipeline: `Question` → `Answer`. Every front end (ask, console, Slack) calls `answer()`.
+
+It fills the slots the question left open with stated defaults, asks the rules for an estimate, the
+ranked picks and (for "can X run on Y") the fit check, and attaches the FAQ entries the situation calls
+for. It produces data only; the words come from the templates in `bot/render.py`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import rules
+from bot.answer_model import (
+    Answer,
+    Assumption,
+    Breakdown,
+    CheckOut,
+    EstimateOut,
+    PickOut,
+    Query,
+    SuggestionOut,
+)
+from bot.overrides import QUANT_PRECISION, apply_overrides
+from bot.question import Question
+from knowledge.base import KnowledgeBase
+from knowledge.loader import default_knowledge
+from knowledge.schema import GPU, Model
+from rules.types import FitCheck, MemoryEstimate, Pick, Precision, Workload
+
+DEFAULT_CONTEXT = 4096
+"""Tokens per sequence when the question gives none: a typical chat turn with history, not the model's
+full advertised window (assuming the full window is a common calculator mistake: design.md)."""
+DEFAULT_BATCH = 1
+DEFAULT_PRECISION: Precision = "bf16"
+FALLBACK_PRECISION_NO_BF16: Precision = "fp16"
+"""Cards before Ampere (T4, V100, P100) have no bf16 tensor cores; fp16 is what runs there."""
+MAX_PICKS = 5
+MAX_FAQ = 2
+
+SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
+
+
+def _bf16_capable(gpu: GPU | None) -> bool:
+    return gpu is None or gpu.bf16_tflops is not None
+
+
+def _resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
+    if question.model is not None:
+        return kb.models.get(question.model)
+    if question.params_b is not None:
+        return rules.generic_model(question.params_b)
+    return None
+
+
+def _candidate_gpus(question: Question, kb: KnowledgeBase) -> list[GPU]:
+    gpus = [gpu for gpu in kb.gpus.values() if gpu.recommended]
+    if question.cloud == "alibaba":
+        offered = {family.gpu_id for family in kb.instance_families.values() if family.gpu_id}
+        on_cloud = [gpu for gpu in gpus if gpu.id in offered]
+        if on_cloud:
+            return on_cloud
+    return gpus
+
+
+def _workload(question: Question, model: Model, gpu: GPU | None) -> tuple[Workload, list[Assumption]]:
+    assumptions: list[Assumption] = []
+    task = question.task
+    if task is None:
+        task = "inference"
+        assumptions.append(Assumption(field="task", value=task))
+    precision = question.precision
+    if precision is None and question.quant:
+        implied = QUANT_PRECISION.get(question.quant)
+        precision = implied if implied in ("int4", "int8") else None  # type: ignore[assignment]
+    if precision is None:
+        if task == "qlora":
+            precision = "int4"
+            assumptions.append(Assumption(field="precision", value="nf4", reason="qlora-base"))
+        else:
+            precision = DEFAULT_PRECISION if _bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
+            assumptions.append(
+                Assumption(field="precision", value=precision,
+                           reason="default" if precision == DEFAULT_PRECISION else "no-bf16-on-gpu")
+            )
+    quant = question.quant
+    if quant is None and precision == "int4" and task != "qlora":
+        quant = "gptq" if (question.engine or "transformers") != "llama.cpp" else "gguf-q4_k_m"
+        assumptions.append(Assumption(field="quant", value=quant))
+    if task == "qlora":
+        quant = quant or "nf4"
+    engine = question.engine
+    if engine is None:
+        engine = "transformers"
+        if task == "inference" and model.arch in ("decoder",):
+            assumptions.append(Assumption(field="engine", value=engine))
+    context = question.context
+    if context is None:
+        native = model.max_context or DEFAULT_CONTEXT
+        context = min(DEFAULT_CONTEXT, native)
+        if model.arch in ("decoder", "encoder", "encoder-decoder"):
+            assumptions.append(
+                Assumption(field="context", value=context,
+                           reason="default" if context == DEFAULT_CONTEXT else "model-max-context")
+            )
+    elif model.max_context and context > model.max_context:
+        assumptions.append(Assumption(field="context", value=context, reason="beyond-native-context"))
+    batch = question.batch
+    if batch is None:
+        batch = DEFAULT_BATCH
+        if model.arch in ("decoder", "encoder", "encoder-decoder"):
+            assumptions.append(Assumption(field="batch", value=batch))
+    extra: dict[str, Any] = {}
+    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer"):
+        value = getattr(question, key)
+        if value is not None:
+            extra[key] = value
+    if question.lora_rank is not None:
+        extra["lora_rank"] = question.lora_rank
+    workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
+                        context=context, batch=batch, **extra)
+    return workload, assumptions
+
+
+def _finite(value: float | None, digits: int = 2) -> float | None:
+    if value is None or not math.isfinite(value):
+        return None
+    return round(value, digits)
+
+
+def _estimate_out(estimate: MemoryEstimate) -> EstimateOut:
+    parts = {key: round(float(estimate.breakdown.get(key, 0.0)), 2) for key in Breakdown.model_fields}
+    return EstimateOut(total_gb=round(estimate.total_gib, 2), per_gpu_gb=round(estimate.per_gpu_gib, 2),
+                       gpu_count=estimate.gpu_count, breakdown=Breakdown(**parts), notes=list(estimate.notes))
+
+
+def _pick_out(pick: Pick) -> PickOut:
+    return PickOut(gpu=pick.gpu_id, count=pick.count, fits=pick.fits,
+                   memory_per_gpu_gb=round(pick.memory_per_gpu_gib, 2),
+                   headroom_gb=round(pick.headroom_gib, 2),
+                   decode_tokens_per_s=_finite(pick.decode_tokens_per_s, 1),
+                   price_per_hour=pick.price_per_hour, price_currency=pick.price_currency,
+                   instance=pick.instance, max_concurrent_sequences=pick.max_concurrent_sequences)
+
+
+def _check_out(check: FitCheck) -> CheckOut:
+    return CheckOut(
+        gpu=check.gpu_id, count=check.count, fits=check.fits, headroom_gb=round(check.headroom_gib, 2),
+        memory_per_gpu_gb=round(check.memory_per_gpu_gib, 2), gpu_memory_gb=round(check.gpu_memory_gib, 2),
+        suggestions=[
+            SuggestionOut(kind=s.kind, precision=s.precision, quant=s.quant, task=s.task, gpu=s.gpu_id,
+                          count=s.count, context=s.context, batch=s.batch,
+                          memory_per_gpu_gb=_finite(s.memory_per_gpu_gib))
+            for s in check.suggestions
+        ],
+    )
+
+
+def _faq_for(question: Question, workload: Workload | None, answer: Answer, kb: KnowledgeBase) -> list[str]:
+    """FAQ entries the situation calls for, by topic, most specific first."""
+    wanted: list[str] = []
+    if question.faq_hint:
+        wanted.append(question.faq_hint)
+    topics: list[str] = []
+    if answer.check is not None and not answer.check.fits:
+        topics.append("out-of-memory")
+    if answer.picks and answer.picks[0].count > 1:
+        topics.append("multi-gpu")
+    if workload is not None:
+        if workload.task == "train":
+            topics.append("parallelism" if (answer.picks and answer.picks[0].count > 1) else "mixed-precision")
+        if workload.precision in ("int4", "int8") and workload.task == "inference":
+            topics.append("quantisation")
+    if question.budget:
+        topics.append("budget")
+    if question.cloud == "alibaba":
+        topics.append("cloud")
+    for topic in topics:
+        for entry in kb.faq.values():
+            if topic in entry.topics and entry.id not in wanted:
+                wanted.append(entry.id)
+                break
+    return wanted[:MAX_FAQ] if not question.faq_hint else wanted[: MAX_FAQ + 1]
+
+
+def _query(question: Question, workload: Workload | None, gpu_count: int | None) -> Query:
+    return Query(
+        model=question.model,
+        params_b=(workload.model.params_b if workload is not None else question.params_b),
+        task=workload.task if workload else question.task,
+        precision=workload.precision if workload else question.precision,
+        quant=workload.quant if workload else question.quant,
+        engine=workload.engine if workload else question.engine,
+        context=workload.context if workload else question.context,
+        batch=workload.batch if workload else question.batch,
+        gpu=question.gpu,
+        gpu_count=gpu_count,
+        cloud=question.cloud,
+        budget=question.budget,
+        lang=question.lang,
+    )
+
+
+def _understood(question: Question) -> dict[str, Any]:
+    """The slots the text stated, plus what the reply needs to show a misreading or a capped number."""
+    values = question.model_dump()
+    understood = {slot: values.get(slot) for slot in question.stated if slot in values}
+    if question.model_text and question.model is None:
+        understood["model_text"] = question.model_text
+    if question.clamped:
+        understood["clamped"] = list(question.clamped)
+    return understood
+
+
+def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
+    """Size what `question` asks about. Never raises for a well-formed `Question`."""
+    kb = kb or default_knowledge()
+    base = dict(intent=question.intent, understood=_understood(question), sources=[SOURCE_NOTE],
+                suggestions=list(question.model_suggestions))
+    if question.intent in ("help", "unknown"):
+        return Answer(query=_query(question, None, question.gpu_count), **base)  # type: ignore[arg-type]
+    if question.intent == "faq":
+        result = Answer(query=_query(question, None, question.gpu_count), **base)  # type: ignore[arg-type]
+        result.faq = _faq_for(question, None, result, kb)
+        return result
+    if question.intent == "gpu_info":
+        return Answer(query=_query(question, None, question.gpu_count), **base)  # type: ignore[arg-type]
+
+    gpu = kb.gpus.get(question.gpu) if question.gpu else None
+    model = _resolve_model(question, kb)
+    if model is None:
+        missing = ["model"] + ([] if question.task else ["task"]) + ([] if question.budget else ["budget"])
+        result = Answer(query=_query(question, None, question.gpu_count), missing=missing,
+                        **base)  # type: ignore[arg-type]
+        result.compare = list(question.compare_gpus) if question.intent == "compare" else []
+        result.faq = _faq_for(question, None, result, kb)
+        return result
+
+    workload, assumptions = _workload(question, model, gpu)
+    if question.model is None:
+        assumptions.insert(0, Assumption(field="model", value=f"{model.params_b:g}B", reason="generic-model"))
+    instances = list(kb.instance_families.values())
+    count = question.gpu_count or 1
+    estimate = rules.estimate_memory(workload, count if gpu else 1, gpu)
+    if getattr(question, "gpu_defaulted", False):
+        assumptions.append(Assumption(field="gpu", value=question.gpu, reason="gpu-default-variant"))
+
+    picks: list[Pick] = []
+    if gpu is not None and question.intent in ("recommend", "check"):
+        picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
+                                      max_count=max(8, count), fixed_count=question.gpu_count))
+    pool = _candidate_gpus(question, kb)
+    if question.intent == "compare" and question.compare_gpus:
+        pool = [kb.gpus[g] for g in question.compare_gpus if g in kb.gpus]
+        picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget)
+    else:
+        seen = {(p.gpu_id, p.count) for p in picks}
+        for pick in rules.rank_picks(workload, pool, instances, limit=MAX_PICKS, budget=question.budget):
+            if (pick.gpu_id, pick.count) not in seen and len(picks) < MAX_PICKS:
+                picks.append(pick)
+
+    check = None
+    if question.intent == "check" and gpu is not None:
+        check = _check_out(rules.check_fit(workload, gpu, count, instances))
+
+    speed: dict[str, float | None] = {}
+    top = (gpu, count) if gpu is not None else (
+        (kb.gpus[picks[0].gpu_id], picks[0].count) if picks and picks[0].gpu_id in kb.gpus else (None, 1))
+    if top[0] is not None:
+        figures = rules.estimate_speed(workload, top[0], top[1])
+        speed = {
+            "gpu": None,
+            "decode_tokens_per_s": _finite(figures.decode_tokens_per_s, 1),
+            "prefill_tokens_per_s": _finite(figures.prefill_tokens_per_s, 0),
+            "aggregate_tokens_per_s": _finite(figures.aggregate_tokens_per_s, 1),
+            "train_tokens_per_s": _finite(figures.train_tokens_per_s, 0),
+        }
+        speed.pop("gpu")
+
+    chosen = getattr(estimate, "chosen", None) or {}
+    for key, value in chosen.items():
+        if key not in question.stated:
+            assumptions.append(Assumption(field=key, value=value, reason="rules-choice"))
+
+    result = Answer(
+        query=_query(question, workload, count if gpu else (picks[0].count if picks else 1)),
+        estimate=_estimate_out(estimate),
+        picks=[_pick_out(p) for p in picks],
+        check=check,
+        compare=list(question.compare_gpus) if question.intent == "compare" else [],
+        assumptions=assumptions,
+        speed=speed,
+        **base,  # type: ignore[arg-type]
+    )
+    result.faq = _faq_for(question, workload, result, kb)
+    return result
+
+
+def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None) -> Answer:
+    """Answer a text plus explicit flags (the `ask` command line and its JSON-line form)."""
+    from bot.parse import parse  # the parser is the heaviest import; scripts that pass flags only skip it
+
+    kb = kb or default_knowledge()
+    text = str(request.get("text") or "")
+    question = parse(text, kb) if text else Question(text="", intent="recommend")
+    flags = {k: v for k, v in request.items() if k != "text" and v is not None}
+    if flags:
+        question = apply_overrides(question, flags, kb)
+        if not text and question.intent == "recommend" and question.gpu and "intent" not in flags:
+            question = question.model_copy(update={"intent": "check"})
+    return answer(question, kb)

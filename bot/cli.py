@@ -1,0 +1,202 @@
+"""Command line: `ask`, `console`, `serve`, `socket` and `kb` (design.md, "Command line").
+
+`ask --json -` answers one request per input line in a single process, so scripts and benchmarks can
+size thousands of workloads without paying start-up each time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.errors import BadRequestError, ConfigError
+from knowledge.errors import KnowledgeError
+
+FLAGS = ("model", "task", "precision", "quant", "engine", "context", "batch", "gpu", "gpus")
+
+
+def _add_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", help="model id or name (overrides the text)")
+    parser.add_argument("--task", help="inference | train | lora | qlora")
+    parser.add_argument("--precision", help="fp32 | fp16 | bf16 | fp8 | int8 | int4")
+    parser.add_argument("--quant", help="weight format: gptq, awq, nf4, bnb-int8, gguf-q4_k_m, ...")
+    parser.add_argument("--engine", help="transformers | vllm | llama.cpp")
+    parser.add_argument("--context", type=int, help="tokens per sequence (prompt + output)")
+    parser.add_argument("--batch", type=int, help="concurrent sequences / micro-batch")
+    parser.add_argument("--gpu", help="GPU to check against (id or name)")
+    parser.add_argument("--gpus", type=int, help="number of GPUs")
+    parser.add_argument("--lang", help="reply language: en | zh-Hans | zh-Hant")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU, how many, and why.")
+    sub = parser.add_subparsers(dest="command")
+    ask = sub.add_parser("ask", help="answer one question (or JSON lines from stdin with '-')")
+    ask.add_argument("question", nargs="?", default="", help="the question, or '-' to read lines from stdin")
+    ask.add_argument("--json", action="store_true", help="print the Answer as JSON")
+    ask.add_argument("--maths", action="store_true", help="show the arithmetic behind the estimate")
+    _add_flags(ask)
+    sub.add_parser("console", help="interactive console (keeps context like a Slack thread)")
+    sub.add_parser("serve", help="Slack HTTP mode on $PORT (production server)")
+    sub.add_parser("socket", help="Slack Socket Mode (needs SLACK_APP_TOKEN)")
+    kb = sub.add_parser("kb", help="knowledge base: check, models, gpus, import")
+    kb_sub = kb.add_subparsers(dest="kb_command")
+    kb_sub.add_parser("check", help="validate every knowledge file")
+    kb_sub.add_parser("models", help="list the models")
+    kb_sub.add_parser("gpus", help="list the GPUs")
+    imp = kb_sub.add_parser("import", help="add a model from a Hugging Face config.json to your knowledge dir")
+    imp.add_argument("config", type=Path)
+    imp.add_argument("--id", required=True, dest="model_id")
+    imp.add_argument("--name")
+    imp.add_argument("--dir", type=Path, help="knowledge dir (default $GPU_ADVISOR_KB or ~/.config/gpu-advisor/kb)")
+    return parser
+
+
+def _flags_of(args: argparse.Namespace) -> dict[str, Any]:
+    return {key: getattr(args, key) for key in (*FLAGS, "lang") if getattr(args, key, None) is not None}
+
+
+def _emit(answer: Any, as_json: bool, out: TextIO, show_maths: bool = False) -> None:
+    from bot.render import render_text
+
+    text = render_text(answer, show_maths=show_maths)
+    if as_json:
+        payload = answer.as_json()
+        payload["text"] = text
+        out.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    else:
+        out.write(text + "\n")
+    out.flush()
+
+
+def _answer(request: dict[str, Any]) -> Any:
+    from bot.answer_model import Answer, Query
+    from bot.service import MAX_MESSAGE_CHARS
+    from bot.answer import answer_request
+
+    text = str(request.get("text") or "")
+    if len(text) > MAX_MESSAGE_CHARS:
+        return Answer(intent="unknown", query=Query(), error="too-long",
+                      understood={"length": len(text), "limit": MAX_MESSAGE_CHARS})
+    return answer_request(request)
+
+
+def _ask_lines(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+    defaults = _flags_of(args)
+    for line in stdin:
+        line = line.strip()
+        if not line:
+            continue
+        request: dict[str, Any]
+        if line.startswith("{"):
+            try:
+                loaded = json.loads(line)
+            except json.JSONDecodeError as exc:
+                out.write(json.dumps({"error": f"invalid JSON: {exc.msg}"}) + "\n")
+                continue
+            if not isinstance(loaded, dict):
+                out.write(json.dumps({"error": "a JSON line must be an object"}) + "\n")
+                continue
+            request = {**defaults, **loaded}
+        else:
+            request = {**defaults, "text": line}
+        try:
+            _emit(_answer(request), args.json, out, args.maths)
+        except BadRequestError as exc:
+            if args.json:
+                out.write(json.dumps({"error": str(exc)}, ensure_ascii=False) + "\n")
+            else:
+                out.write(f"error: {exc}\n")
+    return 0
+
+
+def _kb(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from knowledge.loader import load_knowledge
+
+    kb = load_knowledge()
+    if args.kb_command == "check":
+        from knowledge.check import run_checks
+
+        problems = run_checks(kb)
+        for problem in problems:
+            err.write(f"{problem}\n")
+        if problems:
+            err.write(f"kb check: {len(problems)} problem(s)\n")
+            return 1
+        out.write(f"kb check: ok — {len(kb.models)} models, {len(kb.gpus)} GPUs, "
+                  f"{len(kb.instance_families)} instance families, {len(kb.products)} cloud products, "
+                  f"{len(kb.faq)} FAQ entries\n")
+        return 0
+    if args.kb_command == "models":
+        for model in sorted(kb.models.values(), key=lambda m: (m.family, m.params_b)):
+            out.write(f"{model.id:32} {model.params_b:>8g}B  {model.name}\n")
+        return 0
+    if args.kb_command == "gpus":
+        for gpu in sorted(kb.gpus.values(), key=lambda g: (g.vendor, g.memory_gb)):
+            out.write(f"{gpu.id:16} {gpu.memory_gb:>6g} GB  {gpu.bandwidth_gbps:>6g} GB/s  {gpu.name}\n")
+        return 0
+    if args.kb_command == "import":
+        from knowledge.importer import import_hf_config, write_user_entry
+
+        directory = args.dir or Path(os.environ.get("GPU_ADVISOR_KB") or Path.home() / ".config/gpu-advisor/kb")
+        model = import_hf_config(args.config, args.model_id, name=args.name)
+        path = write_user_entry(model, directory)
+        out.write(f"imported {model.id} ({model.params_b:.2f}B parameters) into {path}\n")
+        if not os.environ.get("GPU_ADVISOR_KB"):
+            out.write(f"use it with: export GPU_ADVISOR_KB={directory}\n")
+        return 0
+    err.write("usage: gpu-advisor kb {check,models,gpus,import}\n")
+    return 2
+
+
+def _default_mode() -> str:
+    """Console on a laptop; the Slack mode the settings imply otherwise."""
+    if os.environ.get("SLACK_APP_TOKEN") and os.environ.get("SLACK_BOT_TOKEN"):
+        return "socket"
+    if os.environ.get("SLACK_BOT_TOKEN") and os.environ.get("SLACK_SIGNING_SECRET"):
+        return "serve"
+    return "console"
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    stdin, out, err = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    args = _parser().parse_args(argv)
+    command = args.command or _default_mode()
+    try:
+        if command == "ask":
+            if args.question == "-":
+                return _ask_lines(args, stdin, out)
+            _emit(_answer({**_flags_of(args), "text": args.question}), args.json, out, args.maths)
+            return 0
+        if command == "console":
+            from bot.console import run_console
+            from bot.service import Advisor
+            from bot.state import store_from_env
+
+            return run_console(Advisor(store=store_from_env()), stdin, out)
+        if command == "serve":
+            from bot.server import main as serve_main
+
+            return serve_main()
+        if command == "socket":
+            from bot.socket_mode import main as socket_main
+
+            return socket_main()
+        if command == "kb":
+            return _kb(args, out, err)
+    except BadRequestError as exc:
+        err.write(f"error: {exc}\n")
+        return 2
+    except (KnowledgeError, ConfigError) as exc:
+        err.write(f"gpu-advisor: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    err.write(f"unknown command {command!r}\n")
+    return 2

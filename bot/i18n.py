@@ -1,0 +1,208 @@
+"""The reply's words in English and Simplified Chinese; Traditional Chinese is converted with OpenCC.
+
+Templates look phrases up here by key (`t.key`), so a template is written once for every language and a
+missing translation fails a test rather than showing a key to a user.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "read_as": {"en": "I read this as", "zh-Hans": "我的理解"},
+    "memory": {"en": "Memory needed", "zh-Hans": "显存需求"},
+    "total": {"en": "total", "zh-Hans": "合计"},
+    "per_gpu": {"en": "per GPU", "zh-Hans": "每卡"},
+    "over_gpus": {"en": "over {n} GPUs", "zh-Hans": "分布在 {n} 张卡上"},
+    "weights": {"en": "Weights", "zh-Hans": "权重"},
+    "kv_cache": {"en": "KV cache", "zh-Hans": "KV 缓存"},
+    "activations": {"en": "Activations", "zh-Hans": "激活"},
+    "gradients": {"en": "Gradients", "zh-Hans": "梯度"},
+    "optimizer": {"en": "Optimizer states", "zh-Hans": "优化器状态"},
+    "overhead": {"en": "Runtime overhead", "zh-Hans": "运行时开销"},
+    "picks": {"en": "Recommended", "zh-Hans": "推荐配置"},
+    "alternatives": {"en": "Alternatives", "zh-Hans": "备选"},
+    "nothing_fits": {"en": "Nothing fits as asked; the closest options", "zh-Hans": "按当前设置没有能放下的配置，最接近的方案"},
+    "used": {"en": "used", "zh-Hans": "已用"},
+    "free": {"en": "free", "zh-Hans": "剩余"},
+    "does_not_fit": {"en": "does not fit", "zh-Hans": "放不下"},
+    "tok_s": {"en": "tok/s per sequence", "zh-Hans": "tok/s（单序列）"},
+    "concurrent": {"en": "{n} concurrent sequences fit", "zh-Hans": "可并发 {n} 条序列"},
+    "price_unknown": {"en": "price unknown", "zh-Hans": "价格未知"},
+    "per_hour": {"en": "/h", "zh-Hans": "/小时"},
+    "instance": {"en": "Alibaba Cloud", "zh-Hans": "阿里云"},
+    "no_instance": {"en": "no Alibaba Cloud instance listed", "zh-Hans": "阿里云无对应实例"},
+    "check_fits": {"en": "Yes: it fits on {count}× {gpu} with {headroom} GB to spare per card.",
+                   "zh-Hans": "可以：{count} 张 {gpu} 能放下，每卡还剩 {headroom} GB。"},
+    "check_tight": {"en": "Only just: {count}× {gpu} holds it with {headroom} GB to spare per card, less than the "
+                              "recommended headroom; expect OOM with longer prompts or bigger batches.",
+                    "zh-Hans": "勉强：{count} 张 {gpu} 每卡只剩 {headroom} GB，低于建议余量，"
+                               "更长的输入或更大的批量可能显存溢出。"},
+    "check_fails": {"en": "No: it needs {need} GB per card and {count}× {gpu} has {have} GB each.",
+                    "zh-Hans": "不行：每卡需要 {need} GB，而 {count} 张 {gpu} 每张只有 {have} GB。"},
+    "what_fits": {"en": "What would fit", "zh-Hans": "可行的方案"},
+    "sugg_quantise": {"en": "quantise to {precision}{quant}", "zh-Hans": "量化到 {precision}{quant}"},
+    "sugg_lora": {"en": "LoRA instead of full fine-tuning", "zh-Hans": "用 LoRA 代替全参数微调"},
+    "sugg_qlora": {"en": "QLoRA (4-bit base + adapters)", "zh-Hans": "QLoRA（4-bit 底座 + 适配器）"},
+    "sugg_more_gpus": {"en": "{count}× {gpu}", "zh-Hans": "{count} 张 {gpu}"},
+    "sugg_bigger_gpu": {"en": "a bigger card: {count}× {gpu}", "zh-Hans": "换更大显存的卡：{count} 张 {gpu}"},
+    "sugg_shorter_context": {"en": "context {context} tokens", "zh-Hans": "上下文缩短到 {context}"},
+    "sugg_smaller_batch": {"en": "batch {batch}", "zh-Hans": "批量降到 {batch}"},
+    "sugg_zero3": {"en": "DeepSpeed ZeRO-3 / FSDP sharding", "zh-Hans": "DeepSpeed ZeRO-3 / FSDP 分片"},
+    "sugg_checkpointing": {"en": "gradient checkpointing", "zh-Hans": "梯度检查点"},
+    "needs": {"en": "needs {gb} GB per card", "zh-Hans": "每卡需 {gb} GB"},
+    "speed": {"en": "Speed", "zh-Hans": "速度"},
+    "decode": {"en": "decode ≈ {v} tok/s per sequence", "zh-Hans": "生成约 {v} tok/s（单序列）"},
+    "aggregate": {"en": "≈ {v} tok/s across the batch", "zh-Hans": "整批约 {v} tok/s"},
+    "prefill": {"en": "prefill ≈ {v} tok/s", "zh-Hans": "预填充约 {v} tok/s"},
+    "train_speed": {"en": "training ≈ {v} tok/s", "zh-Hans": "训练约 {v} tok/s"},
+    "assumptions": {"en": "Assumed", "zh-Hans": "默认假设"},
+    "faq": {"en": "Related", "zh-Hans": "相关问答"},
+    "from_doc": {"en": "from", "zh-Hans": "出自"},
+    "source": {"en": "Sizing rules; figures from the knowledge base's cited sources. Check on the card with "
+                      "`nvidia-smi` (vLLM logs the KV-cache size at start-up).",
+               "zh-Hans": "依据内置估算规则与知识库中注明来源的数据。可用 `nvidia-smi` 实测核对"
+                          "（vLLM 启动日志会打印 KV 缓存大小）。"},
+    "did_you_mean": {"en": "I don't know the model “{text}”. Did you mean", "zh-Hans": "没有找到模型“{text}”。你是不是指"},
+    "unknown_model_plain": {"en": "I couldn't tell which model you mean.", "zh-Hans": "没能识别出你说的是哪个模型。"},
+    "missing": {"en": "To size this precisely, tell me", "zh-Hans": "想要更准确的建议，请告诉我"},
+    "missing_model": {"en": "the model (or its size, e.g. 13B)", "zh-Hans": "模型名称（或参数量，如 13B）"},
+    "missing_task": {"en": "training or inference", "zh-Hans": "训练还是推理"},
+    "missing_budget": {"en": "your budget", "zh-Hans": "预算范围"},
+    "guidance_title": {"en": "General guidance by model size", "zh-Hans": "按模型规模的一般建议"},
+    "guidance_inference": {
+        "en": "• Inference, up to ~1B parameters (BERT, ResNet): T4 or A10.\n"
+              "• Inference, 1–13B: one A10 (24 GB) at 16-bit up to ~8B; A100/L40S for 13B or long contexts.\n"
+              "• Inference, 30–70B: 2–4× A100/H100 80 GB at 16-bit, or one 80 GB card with 4-bit quantisation.",
+        "zh-Hans": "• 推理，约 10 亿参数以下（BERT、ResNet）：T4 或 A10。\n"
+                   "• 推理，10 亿–130 亿：约 80 亿以内单张 A10（24 GB）16 位即可；130 亿或长上下文用 A100/L40S。\n"
+                   "• 推理，300 亿–700 亿：16 位需 2–4 张 A100/H100 80 GB，4-bit 量化后单张 80 GB 卡可行。"},
+    "guidance_training": {
+        "en": "• Training, under 1B: A10 or V100. 1–100B: A100/H100, several cards with ZeRO/FSDP "
+              "(full fine-tuning needs ~16 bytes per parameter before activations). Over 100B: H100 clusters.",
+        "zh-Hans": "• 训练，10 亿以下：A10 或 V100；10 亿–1000 亿：多张 A100/H100 配合 ZeRO/FSDP"
+                   "（全参数训练每个参数约 16 字节，另加激活）；千亿以上：H100 集群。"},
+    "help_title": {"en": "GPU Advisor: which GPU, how many, and why", "zh-Hans": "GPU 选型助手：用什么卡、几张、为什么"},
+    "help_body": {
+        "en": "Ask me about a model and a job, in English or Chinese. I estimate the memory (weights, KV cache, "
+              "activations, optimizer), pick GPUs and Alibaba Cloud instances, and say what I assumed.",
+        "zh-Hans": "用中文或英文告诉我模型和用途，我会估算显存（权重、KV 缓存、激活、优化器），"
+                   "推荐 GPU 和阿里云实例，并说明默认假设。"},
+    "examples": {"en": "Try", "zh-Hans": "可以这样问"},
+    "unknown_intro": {"en": "I didn't understand that as a GPU question.", "zh-Hans": "我没看懂这个问题。"},
+    "gpu_info": {"en": "{name}: {memory} GB {mtype}, {bandwidth} GB/s", "zh-Hans": "{name}：{memory} GB {mtype}，带宽 {bandwidth} GB/s"},
+    "gpu_tflops": {"en": "Dense tensor peak: {parts}", "zh-Hans": "稠密张量算力峰值：{parts}"},
+    "gpu_interconnect": {"en": "Interconnect", "zh-Hans": "互联"},
+    "gpu_mig": {"en": "MIG: up to {n} instances", "zh-Hans": "MIG：最多 {n} 个实例"},
+    "gpu_not_recommended": {"en": "Not recommended for ML work", "zh-Hans": "不建议用于机器学习"},
+    "gpu_unknown": {"en": "Which GPU? I know", "zh-Hans": "哪张卡？我知道这些"},
+    "model_info": {"en": "{name}: {params}B parameters", "zh-Hans": "{name}：{params}B 参数"},
+    "model_active": {"en": "{active}B active per token ({experts} experts, {routed} routed)",
+                     "zh-Hans": "每个 token 激活 {active}B（{experts} 个专家，路由 {routed} 个）"},
+    "model_arch": {"en": "{layers} layers, hidden {hidden}, {heads} heads / {kv} KV heads ({attention}), "
+                          "native context {context}",
+                   "zh-Hans": "{layers} 层，隐藏维度 {hidden}，{heads} 个注意力头 / {kv} 个 KV 头（{attention}），"
+                              "原生上下文 {context}"},
+    "kv_per_token": {"en": "KV cache {kib} KiB per token at 16-bit", "zh-Hans": "16 位下每 token KV 缓存 {kib} KiB"},
+    "compare_title": {"en": "Side by side", "zh-Hans": "对比"},
+    "too_long": {"en": "That message is too long for me to read ({n:,} characters; the limit is {limit:,}). "
+                        "Please send just the question.",
+                 "zh-Hans": "消息太长了（{n:,} 个字符，上限 {limit:,}），请只发送问题本身。"},
+    "error": {"en": "Sorry, something went wrong on my side while answering. Please try again.",
+              "zh-Hans": "抱歉，回答时出了点问题，请再试一次。"},
+    "rate_limited": {"en": "You're asking faster than I can answer ({limit} questions a minute). "
+                            "Please wait a moment.",
+                     "zh-Hans": "提问太频繁了（每分钟最多 {limit} 个），请稍等片刻。"},
+    "clamped": {"en": "Some numbers were out of range and were capped", "zh-Hans": "部分数值超出范围，已按上限处理"},
+    "btn_int4": {"en": "Try INT4", "zh-Hans": "试试 INT4"},
+    "btn_training": {"en": "Show training", "zh-Hans": "看训练需求"},
+    "btn_inference": {"en": "Show inference", "zh-Hans": "看推理需求"},
+    "btn_cheaper": {"en": "Cheaper options", "zh-Hans": "更省钱的方案"},
+    "btn_maths": {"en": "Show the maths", "zh-Hans": "计算过程"},
+    "btn_post": {"en": "Post to channel", "zh-Hans": "发到频道"},
+    "maths_title": {"en": "How this was computed", "zh-Hans": "计算过程"},
+}
+
+ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
+    "default": {"en": "not stated", "zh-Hans": "未说明，按默认"},
+    "no-bf16-on-gpu": {"en": "this card has no bf16", "zh-Hans": "该卡不支持 bf16"},
+    "qlora-base": {"en": "QLoRA's 4-bit base", "zh-Hans": "QLoRA 的 4-bit 底座"},
+    "model-max-context": {"en": "the model's native maximum", "zh-Hans": "模型原生上限"},
+    "beyond-native-context": {"en": "longer than the model's native window: needs RoPE scaling",
+                              "zh-Hans": "超出模型原生窗口，需要 RoPE 扩展"},
+    "generic-model": {"en": "a generic Llama-like model of that size", "zh-Hans": "按同规模的通用 Llama 结构估算"},
+    "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
+    "rules-choice": {"en": "what the rules chose to make it fit", "zh-Hans": "为放下而选择的设置"},
+}
+
+FIELD_LABELS: dict[str, dict[str, str]] = {
+    "task": {"en": "task", "zh-Hans": "任务"},
+    "precision": {"en": "precision", "zh-Hans": "精度"},
+    "quant": {"en": "quantisation", "zh-Hans": "量化格式"},
+    "engine": {"en": "engine", "zh-Hans": "推理框架"},
+    "context": {"en": "context", "zh-Hans": "上下文"},
+    "batch": {"en": "batch", "zh-Hans": "批量/并发"},
+    "model": {"en": "model", "zh-Hans": "模型"},
+    "gpu": {"en": "GPU", "zh-Hans": "GPU"},
+    "gpu_count": {"en": "GPUs", "zh-Hans": "卡数"},
+    "zero_stage": {"en": "ZeRO stage", "zh-Hans": "ZeRO 阶段"},
+    "gradient_checkpointing": {"en": "gradient checkpointing", "zh-Hans": "梯度检查点"},
+    "lora_rank": {"en": "LoRA rank", "zh-Hans": "LoRA 秩"},
+    "optimizer": {"en": "optimizer", "zh-Hans": "优化器"},
+    "params_b": {"en": "size", "zh-Hans": "参数量"},
+    "cloud": {"en": "cloud", "zh-Hans": "云"},
+    "budget": {"en": "budget", "zh-Hans": "预算"},
+    "gen_tokens": {"en": "generated tokens", "zh-Hans": "生成长度"},
+}
+
+TASK_NAMES = {
+    "inference": {"en": "inference", "zh-Hans": "推理"},
+    "train": {"en": "full training / fine-tuning", "zh-Hans": "全参数训练/微调"},
+    "lora": {"en": "LoRA fine-tuning", "zh-Hans": "LoRA 微调"},
+    "qlora": {"en": "QLoRA fine-tuning", "zh-Hans": "QLoRA 微调"},
+}
+
+EXAMPLES = {
+    "en": ["what GPU for ChatGLM-6B inference", "can I LoRA Llama-3-8B on one A100 40GB?",
+           "qwen2.5-72b int4 with 32k context, 16 concurrent users", "A10 vs A100 for stable diffusion"],
+    "zh-Hans": ["ChatGLM-6B推理用什么GPU？", "两张3090能跑Baichuan2-13B吗，INT8量化",
+                "Qwen-72B 4bit量化推理，上下文8k，并发10，要多少显存", "为什么大模型训练需要多GPU协同工作？"],
+}
+
+
+def base_lang(lang: str) -> str:
+    """Catalog language for `lang`: Traditional Chinese is rendered as Simplified, then converted."""
+    return "en" if lang == "en" else "zh-Hans"
+
+
+class Translator:
+    """`t.key` / `t('key', **values)` in the question's language (Traditional is converted later)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = base_lang(lang)
+
+    def __call__(self, key: str, **values: Any) -> str:
+        text = MESSAGES[key][self.lang]
+        return text.format(**values) if values else text
+
+    def __getattr__(self, key: str) -> str:
+        if key.startswith("_"):
+            raise AttributeError(key)
+        return MESSAGES[key][self.lang]
+
+    def pick(self, table: dict[str, dict[str, str]], key: str) -> str:
+        entry = table.get(key)
+        return entry[self.lang] if entry else key
+
+
+@lru_cache(maxsize=1)
+def _to_traditional() -> Any:
+    import opencc
+
+    return opencc.OpenCC("s2t")
+
+
+def to_traditional(text: str) -> str:
+    """Simplified → Traditional with OpenCC (character conversion: "显存" → "顯存", the term users write), for zh-Hant questions."""
+    return str(_to_traditional().convert(text))

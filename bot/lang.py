@@ -1,0 +1,89 @@
+"""Language of a question, and a Traditional → Simplified folding used for keyword matching.
+
+Rules (issue): Chinese characters present → Chinese; Traditional when the text has more characters that
+OpenCC's t2s conversion changes than characters that its s2t conversion changes ("and not the other way
+round": a Simplified-only character such as 后 or 显 counts for Simplified).
+
+OpenCC's character tables (TSCharacters / STCharacters, shipped with opencc-python-reimplemented) are read
+once into sets and a `str.translate` table, so detecting and folding cost a set probe per character instead
+of OpenCC's phrase segmentation (≈45 µs for a short question). If the tables cannot be found, the OpenCC
+converter itself is used.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from bot.question import Lang
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def _read_table(path: Path) -> dict[str, str]:
+    """One character → its first conversion candidate, for the characters the conversion changes."""
+    table: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        source, _, targets = line.partition("\t")
+        if len(source) != 1 or not targets:
+            continue
+        first = targets.split(" ", 1)[0]
+        if len(first) == 1 and first != source:
+            table[source] = first
+    return table
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[dict[str, str], frozenset[str]] | None:
+    """(t2s character map, characters s2t changes), or None when OpenCC's tables are not where expected."""
+    try:
+        import opencc
+
+        directory = Path(opencc.__file__).with_name("dictionary")
+        t2s = _read_table(directory / "TSCharacters.txt")
+        s2t = _read_table(directory / "STCharacters.txt")
+    except Exception:  # pragma: no cover - depends on the installed package layout
+        return None
+    if not t2s or not s2t:  # pragma: no cover
+        return None
+    return t2s, frozenset(s2t)
+
+
+@lru_cache(maxsize=1)
+def _translate_table() -> dict[int, str]:
+    tables = _tables()
+    return {} if tables is None else {ord(k): v for k, v in tables[0].items()}
+
+
+@lru_cache(maxsize=1)
+def _opencc(config: str) -> object:  # pragma: no cover - fallback path
+    import opencc
+
+    return opencc.OpenCC(config)
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK.search(text) is not None
+
+
+def detect_lang(text: str) -> Lang:
+    if not has_cjk(text):
+        return "en"
+    tables = _tables()
+    if tables is None:  # pragma: no cover
+        converter = _opencc("t2s")
+        return "zh-Hant" if converter.convert(text) != text else "zh-Hans"  # type: ignore[attr-defined]
+    t2s, simplified_only = tables
+    traditional = sum(1 for ch in text if ch in t2s)
+    simplified = sum(1 for ch in text if ch in simplified_only)
+    return "zh-Hant" if traditional > simplified else "zh-Hans"
+
+
+def to_simplified(text: str) -> str:
+    """Character-level Traditional → Simplified (same length as the input, so offsets stay valid)."""
+    table = _translate_table()
+    if table:
+        return text.translate(table)
+    converted = str(_opencc("t2s").convert(text))  # type: ignore[attr-defined]  # pragma: no cover
+    return converted if len(converted) == len(text) else text  # pragma: no cover

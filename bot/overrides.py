@@ -1,0 +1,141 @@
+"""Explicit slot values (ask flags, JSON-line keys, Slack buttons) applied over a parsed `Question`.
+
+A flag always wins over what the text said, and counts as stated: the reply must not call a value the
+user typed on the command line an assumption.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, get_args
+
+from bot.errors import BadRequestError
+from bot.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
+from knowledge.base import KnowledgeBase
+from rules.types import ENGINES, PRECISIONS, TASKS, Optimizer
+
+QUANT_PRECISION: dict[str, str] = {
+    "gptq": "int4",
+    "gptq-int4": "int4",
+    "gptq-int8": "int8",
+    "awq": "int4",
+    "nf4": "int4",
+    "fp4": "int4",
+    "bnb-int4": "int4",
+    "bnb-int8": "int8",
+    "llm.int8": "int8",
+    "gguf-q8_0": "int8",
+    "gguf-q6_k": "int8",
+    "gguf-q5_k_m": "int4",
+    "gguf-q4_k_m": "int4",
+    "gguf-q4_0": "int4",
+    "gguf-q3_k_m": "int4",
+    "gguf-q2_k": "int4",
+}
+"""The precision a quantisation format implies, when the precision itself is not given."""
+
+TASK_ALIASES = {"full-ft": "train", "finetune": "train", "fine-tune": "train", "training": "train",
+                "serve": "inference", "serving": "inference", "p-tuning": "lora", "freeze": "lora"}
+
+FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch", "gpu", "gpus",
+             "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
+             "params_b", "budget", "cloud", "intent")
+
+
+def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise BadRequestError(f"{key} must be a whole number, not {value!r}") from None
+    if not lower <= number <= upper:
+        raise BadRequestError(f"{key} must be between {lower} and {upper:,}, not {number:,}")
+    return number
+
+
+def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
+    text = str(value).strip().lower()
+    text = TASK_ALIASES.get(text, text) if key == "task" else text
+    if text not in allowed:
+        raise BadRequestError(f"{key} must be one of {', '.join(allowed)}, not {value!r}")
+    return text
+
+
+def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: KnowledgeBase) -> Question:
+    """Return `question` with every non-None override applied and recorded in `stated`."""
+    unknown = set(overrides) - set(FLAG_KEYS) - {"text"}
+    if unknown:
+        raise BadRequestError(f"unknown key(s) {sorted(unknown)}; known: {', '.join(FLAG_KEYS)}")
+    updates: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if value is None or key == "text":
+            continue
+        if key == "model":
+            result = kb.model_index.lookup(str(value))
+            if not result.confident or result.best is None:
+                raise BadRequestError(
+                    f"unknown model {value!r}"
+                    + (f"; did you mean {', '.join(m.id for m in result.alternatives[:3] if m)}"
+                       if result.alternatives or result.best else "")
+                )
+            updates.update(model=result.best.id, model_text=str(value), model_score=result.best.score,
+                           params_b=None)
+            if result.quant and "quant" not in overrides:
+                updates["quant"] = result.quant
+        elif key == "gpu":
+            gpu = kb.gpu_index.lookup(str(value))
+            if not gpu.confident or gpu.best is None:
+                raise BadRequestError(f"unknown GPU {value!r}")
+            updates.update(gpu=gpu.best.id, gpu_text=str(value))
+        elif key == "gpus":
+            updates["gpu_count"] = _bounded_int("gpus", value, MAX_GPU_COUNT)
+        elif key == "task":
+            updates["task"] = _choice("task", value, TASKS)
+        elif key == "precision":
+            updates["precision"] = _choice("precision", value, PRECISIONS)
+        elif key == "quant":
+            quant = str(value).strip().lower()
+            updates["quant"] = None if quant in {"none", ""} else quant
+        elif key == "engine":
+            updates["engine"] = _choice("engine", value, ENGINES)
+        elif key in {"context", "gen_tokens"}:
+            updates[key] = _bounded_int(key, value, MAX_CONTEXT)
+        elif key == "batch":
+            updates["batch"] = _bounded_int("batch", value, MAX_BATCH)
+        elif key == "lora_rank":
+            updates["lora_rank"] = _bounded_int("lora_rank", value, 4096)
+        elif key == "zero_stage":
+            updates["zero_stage"] = _bounded_int("zero_stage", value, 3, lower=0)
+        elif key == "gradient_checkpointing":
+            updates["gradient_checkpointing"] = bool(value)
+        elif key == "optimizer":
+            updates["optimizer"] = _choice("optimizer", value, get_args(Optimizer))
+        elif key == "params_b":
+            try:
+                size = float(value)
+            except (TypeError, ValueError):
+                raise BadRequestError(f"params_b must be a number, not {value!r}") from None
+            if not 0 < size <= MAX_PARAMS_B:
+                raise BadRequestError(f"params_b must be between 0 and {MAX_PARAMS_B:,.0f}")
+            updates.update(params_b=size, model=None)
+        elif key == "lang":
+            updates["lang"] = _choice("lang", value, ("en", "zh-Hans", "zh-Hant"))
+        elif key == "intent":
+            updates["intent"] = str(value)
+        elif key == "budget":
+            updates["budget"] = bool(value)
+        elif key == "cloud":
+            updates["cloud"] = str(value).lower()
+    if "quant" in updates and updates["quant"] and "precision" not in updates:
+        implied = QUANT_PRECISION.get(updates["quant"])
+        if implied:
+            updates["precision"] = implied
+    slot_names = {"gpus": "gpu_count"}
+    stated = list(question.stated)
+    for key in updates:
+        name = slot_names.get(key, key)
+        if name not in stated and not name.endswith("_text") and name != "model_score":
+            stated.append(name)
+    merged = question.model_dump()
+    merged.update(updates)
+    merged["stated"] = stated
+    return Question.model_validate(merged)

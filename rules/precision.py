@@ -1,0 +1,103 @@
+"""Weight formats: bytes per parameter, which tensors a format quantises, and the model's parameter split."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from knowledge.schema import Model
+from rules import constants as C
+
+_ALIASES: dict[str, str] = {
+    "gptq-int4": "gptq", "gptq4": "gptq", "gptq-4bit": "gptq", "awq-int4": "awq", "awq4": "awq",
+    "gptq-8bit": "gptq-int8", "gptq8": "gptq-int8",
+    "bnb-nf4": "nf4", "bnb-4bit": "nf4", "load_in_4bit": "nf4", "qlora": "nf4", "bnb4": "nf4",
+    "nf4-double-quant": "nf4-dq", "nf4-dq": "nf4-dq", "bnb-fp4": "fp4",
+    "bnb-8bit": "bnb-int8", "llm.int8": "bnb-int8", "load_in_8bit": "bnb-int8", "bnb8": "bnb-int8",
+    "gguf": C.DEFAULT_GGUF, "q4_k_m": "gguf-q4_k_m", "q8_0": "gguf-q8_0", "q4_0": "gguf-q4_0",
+    "q5_k_m": "gguf-q5_k_m", "q6_k": "gguf-q6_k", "q3_k_m": "gguf-q3_k_m", "q2_k": "gguf-q2_k",
+}
+
+BNB_4BIT = frozenset({"nf4", "fp4", "nf4-dq"})
+
+
+def normalise_quant(quant: str | None, precision: str, engine: str = "transformers") -> str | None:
+    """The canonical format key, or None for plain tensors of `precision`.
+
+    llama.cpp always runs a GGUF file: with no format named, 16-bit precision means GGUF F16 and int4/int8
+    mean Q4_K_M/Q8_0.
+    """
+    key = quant.strip().lower().replace("_", "-") if quant else None
+    if key is not None:
+        key = key.replace("gguf-q", "gguf-q")
+        if key.startswith("gguf-"):
+            key = "gguf-" + key[5:].replace("-", "_")
+        elif key.startswith("q") and "_" in quant.lower():  # type: ignore[union-attr]
+            key = "gguf-" + quant.lower()  # type: ignore[union-attr]
+        key = _ALIASES.get(key, key)
+        if key in C.GGUF_BYTES_PER_PARAM or key in C.QUANT_BYTES_PER_PARAM:
+            return key
+        if key in {"none", "fp16", "bf16", "fp32"}:
+            return None
+        raise ValueError(f"unknown weight format {quant!r}")
+    if engine == "llama.cpp":
+        return {"int4": C.DEFAULT_GGUF, "int8": "gguf-q8_0", "fp32": "gguf-f16"}.get(precision, "gguf-f16")
+    if precision in {"int8", "int4"}:
+        return precision
+    return None
+
+
+@dataclass(frozen=True)
+class ParamSplit:
+    total: float
+    """All parameters (units, not billions)."""
+    embedding: float
+    """Token embedding + untied lm_head parameters (the tensors quantisers leave 16-bit)."""
+    largest_layer: float
+    """The largest single parameter tensor/module (ZeRO-3 gathers it whole)."""
+
+    @property
+    def body(self) -> float:
+        return self.total - self.embedding
+
+
+def param_split(model: Model) -> ParamSplit:
+    total = model.params_b * 1e9
+    embedding = 0.0
+    largest = 0.0
+    if model.vocab_size and model.hidden_size and model.arch in {"decoder", "encoder-decoder", "encoder"}:
+        one = float(model.vocab_size * model.hidden_size)
+        copies = 1 if (model.tie_embeddings or model.arch == "encoder") else 2
+        embedding = min(one * copies, 0.5 * total)
+        largest = one
+    if model.num_layers and model.hidden_size:
+        per_layer = (total - embedding) / model.num_layers
+        largest = max(largest, per_layer)
+    if largest == 0.0:
+        largest = total / 10
+    return ParamSplit(total=total, embedding=embedding, largest_layer=largest)
+
+
+def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float, list[str]]:
+    """Bytes of the weights in `precision` / format `quant` (already normalised), and notes."""
+    split = param_split(model)
+    notes: list[str] = []
+    if quant is None:
+        return split.total * C.BYTES_PER_PARAM_PLAIN[precision], notes
+    if quant in C.GGUF_BYTES_PER_PARAM:
+        return split.total * C.GGUF_BYTES_PER_PARAM[quant], notes
+    per = C.QUANT_BYTES_PER_PARAM[quant]
+    if split.embedding > 0:
+        notes.append("embeddings-16bit")
+    return split.body * per + split.embedding * C.EMBEDDING_BYTES_QUANTISED, notes
+
+
+def quant_workspace_bytes(quant: str | None, quantised_weight_bytes: float) -> float:
+    """Memory a quantisation library needs beyond its packed weights (calibrated; see constants)."""
+    if quant in BNB_4BIT:
+        return quantised_weight_bytes * C.BNB_4BIT_WORKSPACE_FRACTION
+    return 0.0
+
+
+def compute_dtype_bytes(precision: str) -> float:
+    """Activations run in the 16-bit compute dtype unless the model is fp32."""
+    return 4.0 if precision == "fp32" else 2.0
