@@ -187,9 +187,10 @@ class Translator:
         return text.format(**values) if values else text
 
     def __getattr__(self, key: str) -> str:
-        if key.startswith("_"):
-            raise AttributeError(key)
-        return MESSAGES[key][self.lang]
+        try:
+            return MESSAGES[key][self.lang]
+        except KeyError:
+            raise AttributeError(key) from None
 
     def pick(self, table: dict[str, dict[str, str]], key: str) -> str:
         entry = table.get(key)

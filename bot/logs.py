@@ -40,6 +40,7 @@ FIELDS = (
     "path",
     "method",
     "error",
+    "port",
 )
 """Extra fields copied into the JSON object when a log call passes them in `extra=`."""
 

@@ -70,3 +70,12 @@ class Question(BaseModel):
     """Slots whose stated value was out of bounds and was clamped (the reply says so)."""
     faq_hint: str | None = None
     """The FAQ id the parser matched, for intent faq."""
+    gpu_defaulted: bool = False
+    """A GPU was named without its variant ("A100", "V100", "H100") and read as the knowledge base's default
+    entry for that bare name; the reply's assumptions say which card it was read as."""
+    intent_explicit: bool = False
+    """The intent came from a cue phrase ("which GPU", "够吗", "vs"), not from the shape of the question;
+    a follow-up without one keeps the previous question's intent."""
+    notes: list[str] = Field(default_factory=list)
+    """Machine-readable readings the reply may explain: `ptuning-as-lora` (P-tuning / prefix tuning sized as
+    LoRA), `quant-bits-assumed` (a bare "量化"/"quantized" read as int8)."""

@@ -50,7 +50,7 @@ class Settings:
         api_url = _clean(env.get("SLACK_API_URL")) or DEFAULT_API_URL
         parts = urlsplit(api_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ConfigError(f"SLACK_API_URL must be an http(s) URL such as {DEFAULT_API_URL}, not {api_url!r}")
+            raise ConfigError(f"SLACK_API_URL must be an http(s) URL like {DEFAULT_API_URL}, not {api_url!r}")
         if not api_url.endswith("/"):
             # slack_sdk joins base_url + method name, so a missing slash would call ".../apichat.postMessage".
             api_url += "/"

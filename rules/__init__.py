@@ -1,0 +1,33 @@
+"""Sizing rules: pure numbers in, numbers out (no text, no Slack, no languages).
+
+Public surface used by `bot.answer`:
+estimate_memory, estimate_speed, check_fit, rank_picks, generic_model, training_hours, cost_per_million_tokens.
+"""
+
+from __future__ import annotations
+
+from rules.cost import cost_per_million_tokens
+from rules.fit import check_fit, rank_picks, valid_tp
+from rules.generic import generic_model
+from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes
+from rules.speed import estimate_speed, training_hours
+from rules.types import FitCheck, MemoryEstimate, Pick, Speed, Suggestion, Workload
+
+__all__ = [
+    "FitCheck",
+    "MemoryEstimate",
+    "Pick",
+    "Speed",
+    "Suggestion",
+    "Workload",
+    "check_fit",
+    "cost_per_million_tokens",
+    "estimate_memory",
+    "estimate_speed",
+    "generic_model",
+    "kv_bytes_per_token",
+    "kv_cache_bytes",
+    "rank_picks",
+    "training_hours",
+    "valid_tp",
+]

@@ -48,6 +48,9 @@ QUANT_BYTES_PER_PARAM: dict[str, float] = {
     "int8": 1.0,
     "int4": (4 + 16 / 128 + 4 / 128) / 8,
     "fp8": 1.0,
+    # 2-bit (HQQ/AQLM-class, LLaMA-Factory's "QLoRA 2-bit" row): 2 bits + fp16 scale and zero per group of 64
+    # → (2 + 32/64) / 8 = 0.3125 B (HQQ default `group_size=64`).
+    "int2": (2 + 32 / 64) / 8,
 }
 """Bytes per *quantised* parameter of each named weight format (the layers the format quantises)."""
 
@@ -65,9 +68,9 @@ GGUF_BYTES_PER_PARAM: dict[str, float] = {
     "gguf-q2_k": 84 / 256,  # 0.3281
     "gguf-f16": 2.0,
     "gguf-bf16": 2.0,
-    # The "_M"/"_S" mixes keep some tensors (attn_v, ffn_down, output) at a higher type; the whole-file
-    # bits per weight below are llama.cpp's own figures for LLaMA-7B (examples/quantize/README.md table,
-    # `llama-quantize` help: Q4_K_M 4.83 bpw? → file 3.80 GiB for 6.74 B params = 4.84 bpw).
+    # The "_M"/"_S"/"_L" mixes keep some tensors (attn_v, ffn_down, output) at a higher type; their
+    # whole-file bits per weight are llama.cpp's figures for LLaMA-7B (`llama-quantize` type list and the
+    # k-quants PR #1684 table: Q4_K_M file 3.80 GiB for 6.74 B parameters = 4.84 bpw).
     "gguf-q6_k_m": 6.56 / 8,
     "gguf-q5_k_m": 5.67 / 8,
     "gguf-q5_k_s": 5.52 / 8,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from knowledge.schema import Model
@@ -13,9 +15,9 @@ _ALIASES: dict[str, str] = {
     "bnb-nf4": "nf4", "bnb-4bit": "nf4", "load_in_4bit": "nf4", "qlora": "nf4", "bnb4": "nf4",
     "nf4-double-quant": "nf4-dq", "nf4-dq": "nf4-dq", "bnb-fp4": "fp4",
     "bnb-8bit": "bnb-int8", "llm.int8": "bnb-int8", "load_in_8bit": "bnb-int8", "bnb8": "bnb-int8",
-    "gguf": C.DEFAULT_GGUF, "q4_k_m": "gguf-q4_k_m", "q8_0": "gguf-q8_0", "q4_0": "gguf-q4_0",
-    "q5_k_m": "gguf-q5_k_m", "q6_k": "gguf-q6_k", "q3_k_m": "gguf-q3_k_m", "q2_k": "gguf-q2_k",
 }
+
+_GGUF_BARE = re.compile(r"q[2-8]_(?:k(?:_[sml])?|[01])")
 
 BNB_4BIT = frozenset({"nf4", "fp4", "nf4-dq"})
 
@@ -26,13 +28,15 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
     llama.cpp always runs a GGUF file: with no format named, 16-bit precision means GGUF F16 and int4/int8
     mean Q4_K_M/Q8_0.
     """
-    key = quant.strip().lower().replace("_", "-") if quant else None
-    if key is not None:
-        key = key.replace("gguf-q", "gguf-q")
-        if key.startswith("gguf-"):
-            key = "gguf-" + key[5:].replace("-", "_")
-        elif key.startswith("q") and "_" in quant.lower():  # type: ignore[union-attr]
-            key = "gguf-" + quant.lower()  # type: ignore[union-attr]
+    if quant:
+        key = quant.strip().lower()
+        if key.startswith("gguf"):
+            rest = key[4:].lstrip("-_: ").replace("-", "_")
+            key = f"gguf-{rest}" if rest else C.DEFAULT_GGUF
+        elif _GGUF_BARE.fullmatch(key):
+            key = f"gguf-{key}"
+        else:
+            key = key.replace("_", "-")
         key = _ALIASES.get(key, key)
         if key in C.GGUF_BYTES_PER_PARAM or key in C.QUANT_BYTES_PER_PARAM:
             return key
@@ -40,7 +44,7 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
             return None
         raise ValueError(f"unknown weight format {quant!r}")
     if engine == "llama.cpp":
-        return {"int4": C.DEFAULT_GGUF, "int8": "gguf-q8_0", "fp32": "gguf-f16"}.get(precision, "gguf-f16")
+        return {"int4": C.DEFAULT_GGUF, "int8": "gguf-q8_0", "fp8": "gguf-q8_0"}.get(precision, "gguf-f16")
     if precision in {"int8", "int4"}:
         return precision
     return None

@@ -42,6 +42,17 @@ class Workload:
     """Training: None lets the rules choose what a practitioner would turn on."""
     optimizer: Optimizer = "adamw"
     lora_rank: int = 16
+    # Added fields (the rules' extensions; defaults keep every existing caller's meaning).
+    flash_attention: bool = True
+    """FlashAttention/SDPA (no seq² score tensor); False = eager attention."""
+    offload: Literal["none", "optimizer"] = "none"
+    """Training with DeepSpeed: optimizer states offloaded to CPU RAM."""
+    pure_16bit: bool = False
+    """Training: 16-bit weights and optimizer moments with no fp32 master copy (LLaMA-Factory `pure_bf16`)."""
+    train_embeddings: bool = False
+    """LoRA: also train the embedding and output layers (PEFT `modules_to_save`, Qwen's "LoRA (emb)")."""
+    image_resolution: int | None = None
+    """Image models: output/input side in pixels (defaults to the model's native resolution)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,15 @@ class MemoryEstimate:
     """GiB by component: weights, kv_cache, activations, gradients, optimizer, overhead (all keys present)."""
     notes: list[str] = field(default_factory=list)
     """Machine-readable facts the renderer explains, e.g. 'zero3', 'checkpointing', 'vllm-reserve' (no prose)."""
+    chosen: dict[str, object] = field(default_factory=dict)
+    """Defaults the rules chose and the reply must state, e.g. {"zero_stage": 3, "gradient_checkpointing": True};
+    vLLM adds gpu_memory_utilization, kv_pool_gib and max_concurrent_sequences."""
+    required_per_gpu_gib: float | None = None
+    """The least memory per card the job needs, when it differs from `per_gpu_gib` (vLLM reserves 90% of the
+    card whatever the model needs; this is weights + activations + the KV cache of `context` × `batch`)."""
+    cuda_context_gib: float = 0.0
+    """Per-card memory outside PyTorch's allocator (CUDA context), NOT included in the figures above; nvidia-smi
+    shows it on top. The fit check subtracts it from the card."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,221 @@
+"""Does a workload fit a card (with headroom)? If not, what would; and which cards to recommend, best first.
+
+Fit rule: the per-card estimate (vLLM: the memory it needs, not the 90% it reserves) must leave
+HEADROOM_FRACTION of the usable memory free, usable = visible memory − CUDA context. Several cards are never
+pooled without a parallel scheme: inference splits by tensor parallelism (degree must divide the attention and
+KV heads, vLLM's rule), training by ZeRO/FSDP data parallelism.
+
+Ranking (rank_picks): for every recommended GPU, the smallest count in 1, 2, 4, 8 that fits. Cost is the hourly
+price when every candidate has one in the same currency, otherwise a relative proxy (hardware.price_proxy:
+bandwidth GB/s + 5 × memory GB, which tracks on-demand prices across T4 < A10 < V100 < A100 < H100).
+* inference: cheapest configuration first (bandwidth-bound decode speed grows with the same bandwidth the price
+  proxy follows, so tokens per unit of cost are nearly flat across cards; a serving instance is paid by the
+  hour); equal cost → faster first. score = 1000 / cost.
+* training: lowest cost per trained token first (cost / training tokens/s: a job costs price × hours).
+  score = tokens/s per unit of cost.
+* budget=True: cheapest configuration first for every task.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from knowledge.schema import GPU, InstanceFamily
+from rules import constants as C
+from rules.hardware import hourly_price, instance_for, price_proxy, usable_gib, visible_gib
+from rules.memory import estimate_memory, is_transformer
+from rules.speed import estimate_speed
+from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
+
+
+def valid_tp(workload: Workload, count: int) -> bool:
+    """Can `count` cards run this workload? Inference: tensor parallel degree must divide the attention heads,
+    and the KV heads must divide by it (or it by them, vLLM replicates KV heads). Training: any count."""
+    if count == 1:
+        return True
+    model = workload.model
+    if workload.task != "inference":
+        return True
+    if not is_transformer(model):
+        return False  # CNN/diffusion inference is not split across cards (run replicas instead)
+    heads = model.num_attention_heads or 1
+    kv = model.num_kv_heads or heads
+    if heads % count:
+        return False
+    return kv % count == 0 if kv >= count else count % kv == 0
+
+
+def needed_gib(est: MemoryEstimate) -> float:
+    return est.required_per_gpu_gib if est.required_per_gpu_gib is not None else est.per_gpu_gib
+
+
+def limit_gib(workload: Workload, gpu: GPU) -> float:
+    """The most a job may need per card and still fit with headroom."""
+    if workload.engine == "vllm" and workload.task == "inference" and is_transformer(workload.model):
+        # vLLM's 10% (1 − gpu_memory_utilization) is the headroom.
+        return C.VLLM_GPU_MEMORY_UTILIZATION * visible_gib(gpu) - C.CUDA_CONTEXT_GIB
+    return usable_gib(gpu) / (1 + C.HEADROOM_FRACTION)
+
+
+def _fits(workload: Workload, gpu: GPU, count: int) -> tuple[bool, MemoryEstimate]:
+    est = estimate_memory(workload, count, gpu)
+    ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
+    return ok, est
+
+
+def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -> list[Suggestion]:
+    out: list[Suggestion] = []
+
+    def need(wl: Workload, g: GPU, n: int) -> float | None:
+        ok, est = _fits(wl, g, n)
+        return round(needed_gib(est), 2) if ok else None
+
+    if w.task == "inference":
+        formats: list[tuple[str, str]] = (
+            [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
+            else [("int8", "gptq-int8"), ("int4", "awq")])
+        for precision, quant in formats:
+            if w.quant == quant or (w.precision == precision and w.quant is None):
+                continue
+            alt = replace(w, precision=precision, quant=quant)  # type: ignore[arg-type]
+            m = need(alt, gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="quantise", precision=precision,  # type: ignore[arg-type]
+                                      quant=quant, memory_per_gpu_gib=m))
+                break
+    if w.task == "train":
+        for task in ("lora", "qlora"):
+            alt = replace(w, task=task, quant=None)  # type: ignore[arg-type]
+            m = need(alt, gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind=task, task=task, memory_per_gpu_gib=m))  # type: ignore[arg-type]
+                break
+        if w.gradient_checkpointing is False:
+            alt = replace(w, gradient_checkpointing=True)
+            m = need(alt, gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="checkpointing", memory_per_gpu_gib=m))
+    if w.task == "lora":
+        alt = replace(w, task="qlora", quant=None)
+        m = need(alt, gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="qlora", task="qlora", memory_per_gpu_gib=m))
+    if w.task != "inference" and count > 1 and w.zero_stage is not None and w.zero_stage < 3:
+        alt = replace(w, zero_stage=3)
+        m = need(alt, gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m))
+    for n in C.TP_DEGREES:
+        if n > count and valid_tp(w, n):
+            m = need(w, gpu, n)
+            if m is not None:
+                out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
+                break
+    bigger = sorted((g for g in candidates if g.recommended and g.memory_gb > gpu.memory_gb),
+                    key=lambda g: (price_proxy(g), g.id))
+    for g in bigger:
+        m = need(w, g, count)
+        if m is not None:
+            out.append(Suggestion(kind="bigger-gpu", gpu_id=g.id, count=count, memory_per_gpu_gib=m))
+            break
+    if w.batch > 1:
+        b = w.batch // 2
+        while b >= 1:
+            m = need(replace(w, batch=b), gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="smaller-batch", batch=b, memory_per_gpu_gib=m))
+                break
+            b //= 2
+    if is_transformer(w.model) and w.context > 1024:
+        ctx = w.context // 2
+        while ctx >= 512:
+            m = need(replace(w, context=ctx, gen_tokens=None if w.gen_tokens is None else min(w.gen_tokens, ctx)),
+                     gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="shorter-context", context=ctx, memory_per_gpu_gib=m))
+                break
+            ctx //= 2
+    return out
+
+
+def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[InstanceFamily] = (), *,
+              candidates: Iterable[GPU] | None = None) -> FitCheck:
+    """Does `workload` fit `count` × `gpu` with headroom? If not, alternatives that do, with their numbers.
+
+    `candidates` are the cards a "bigger-gpu" suggestion may name (default: the knowledge base's GPUs).
+    """
+    ok, est = _fits(workload, gpu, count)
+    need = needed_gib(est)
+    suggestions: list[Suggestion] = []
+    if not ok:
+        if candidates is None:
+            from knowledge.loader import default_knowledge
+
+            candidates = list(default_knowledge().gpus.values())
+        suggestions = _suggestions(workload, gpu, count, list(candidates))
+    return FitCheck(gpu_id=gpu.id, count=count, fits=ok, headroom_gib=round(limit_gib(workload, gpu) - need, 2),
+                    memory_per_gpu_gib=round(need, 2), gpu_memory_gib=gpu.memory_gb, suggestions=suggestions)
+
+
+def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
+          instances: Sequence[InstanceFamily]) -> Pick:
+    need = needed_gib(est)
+    speed = estimate_speed(w, gpu, count)
+    price, currency = hourly_price(gpu, count, instances)
+    instance, _, _ = instance_for(gpu, count, instances)
+    seqs = est.chosen.get("max_concurrent_sequences")
+    return Pick(gpu_id=gpu.id, count=count, fits=fits, memory_per_gpu_gib=round(need, 2),
+                headroom_gib=round(limit_gib(w, gpu) - need, 2), decode_tokens_per_s=speed.decode_tokens_per_s,
+                price_per_hour=price, price_currency=currency, instance=instance,
+                max_concurrent_sequences=seqs if isinstance(seqs, int) else None)
+
+
+def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[InstanceFamily] = (), *,
+               limit: int = 5, budget: bool = False, max_count: int = 8,
+               fixed_count: int | None = None) -> list[Pick]:
+    """Recommended GPUs for `workload`, best first (see the module docstring for the order)."""
+    fitting: list[tuple[Pick, GPU]] = []
+    failing: list[tuple[Pick, GPU]] = []
+    counts = [fixed_count] if fixed_count else [n for n in C.TP_DEGREES if n <= max_count]
+    for gpu in gpus:
+        if not gpu.recommended:
+            continue
+        last: tuple[int, MemoryEstimate] | None = None
+        for n in counts:
+            if not valid_tp(workload, n):
+                continue
+            ok, est = _fits(workload, gpu, n)
+            last = (n, est)
+            if ok:
+                fitting.append((_pick(workload, gpu, n, True, est, instances), gpu))
+                break
+        else:
+            if last is not None:
+                failing.append((_pick(workload, gpu, last[0], False, last[1], instances), gpu))
+    pool = fitting or failing
+    if not pool:
+        return []
+    currencies = {p.price_currency for p, _ in pool}
+    use_price = len(currencies) == 1 and None not in currencies
+
+    def cost(p: Pick, g: GPU) -> float:
+        if use_price and p.price_per_hour is not None:
+            return p.price_per_hour
+        return price_proxy(g) * p.count
+
+    scored: list[tuple[tuple[float, ...], Pick]] = []
+    for p, g in pool:
+        c = cost(p, g)
+        if workload.task != "inference" and not budget:
+            tps = estimate_speed(workload, g, p.count).train_tokens_per_s or 1.0
+            key: tuple[float, ...] = (c / tps, c)
+            score = tps / c
+        else:
+            key = (c, -(p.decode_tokens_per_s or 0.0), p.count)
+            score = 1000.0 / c
+        if not p.fits:
+            key = (p.memory_per_gpu_gib - limit_gib(workload, g), *key)  # closest to fitting first
+        scored.append((key, replace(p, score=round(score, 4))))
+    scored.sort(key=lambda kp: (kp[0], kp[1].gpu_id))
+    return [p for _, p in scored[:limit]]

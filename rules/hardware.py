@@ -1,0 +1,65 @@
+"""What a card offers: usable memory, dense tensor peak for a precision, and a price (or its proxy)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from knowledge.schema import GPU, InstanceFamily
+from rules import constants as C
+
+
+def visible_gib(gpu: GPU) -> float:
+    """Memory PyTorch sees: the nominal size (vendors' "GB" on these cards are GiB) less ECC on GDDR
+    datacenter cards."""
+    nominal = gpu.memory_gb
+    if gpu.form == "datacenter" and (gpu.memory_type or "").upper().startswith("GDDR"):
+        nominal *= 1 - C.GDDR_ECC_RESERVE_FRACTION
+    return nominal
+
+
+def usable_gib(gpu: GPU) -> float:
+    """Memory left for the allocator: visible memory less the CUDA context."""
+    return max(0.0, visible_gib(gpu) - C.CUDA_CONTEXT_GIB)
+
+
+def dense_tflops(gpu: GPU, precision: str) -> float:
+    """Dense tensor-core peak for the compute dtype of `precision` (weight-only int8/int4 compute in 16-bit)."""
+    if precision == "fp8" and gpu.fp8_tflops:
+        return gpu.fp8_tflops
+    if precision == "fp32":
+        return gpu.fp32_tflops or (gpu.fp16_tflops or 1.0) / 4
+    if precision == "bf16" and gpu.bf16_tflops:
+        return gpu.bf16_tflops
+    return gpu.fp16_tflops or gpu.bf16_tflops or gpu.fp32_tflops or 1.0
+
+
+def price_proxy(gpu: GPU) -> float:
+    """Relative hourly cost when no price is known: bandwidth + 5 × memory (see constants)."""
+    return C.PRICE_PROXY_BANDWIDTH_WEIGHT * gpu.bandwidth_gbps + C.PRICE_PROXY_MEMORY_WEIGHT * gpu.memory_gb
+
+
+def instance_for(gpu: GPU, count: int, instances: Sequence[InstanceFamily]) -> tuple[str | None, float | None,
+                                                                                    str | None]:
+    """The smallest listed instance type with at least `count` of these cards, and its price when known
+    (family prices are per card-instance as listed; only the family's own price is used)."""
+    best: tuple[int, str, float | None] | None = None
+    for family in instances:
+        if family.gpu_id != gpu.id:
+            continue
+        for itype in family.example_instance_types:
+            cards = itype.gpus or 0
+            if cards >= count and (best is None or cards < best[0]):
+                price = family.price_cny_per_hour_on_demand if cards == count else None
+                best = (cards, itype.instance_type, price)
+    if best is None:
+        return None, None, None
+    return best[1], best[2], ("CNY" if best[2] is not None else None)
+
+
+def hourly_price(gpu: GPU, count: int, instances: Sequence[InstanceFamily]) -> tuple[float | None, str | None]:
+    _, price, currency = instance_for(gpu, count, instances)
+    if price is not None:
+        return price, currency
+    if gpu.price_usd_per_hour is not None:
+        return gpu.price_usd_per_hour * count, "USD"
+    return None, None

@@ -1,0 +1,104 @@
+"""Renderers: one Answer, terminal text and Block Kit, asserted as strings (rich-style)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.answer_model import Answer, Assumption, Breakdown, CheckOut, EstimateOut, PickOut, Query, SuggestionOut
+from bot.render import MAX_BLOCKS, MAX_HEADER_CHARS, MAX_SECTION_CHARS, render_blocks, render_home, render_text
+from knowledge.loader import default_knowledge
+
+
+def _answer(lang: str = "en", **changes: object) -> Answer:
+    base = Answer(
+        intent="check",
+        query=Query(model="llama-3-8b", params_b=8.03, task="lora", precision="bf16", context=4096, batch=1,
+                    gpu="a100-40gb", gpu_count=1, lang=lang),  # type: ignore[arg-type]
+        estimate=EstimateOut(total_gb=21.3, per_gpu_gb=21.3, breakdown=Breakdown(
+            weights=14.96, kv_cache=0.0, activations=4.1, gradients=0.1, optimizer=0.3, overhead=1.84)),
+        picks=[PickOut(gpu="a100-40gb", count=1, fits=True, memory_per_gpu_gb=21.3, headroom_gb=17.2,
+                       decode_tokens_per_s=None, instance="ecs.gn7-c12g1.3xlarge")],
+        check=CheckOut(gpu="a100-40gb", count=1, fits=True, headroom_gb=17.2, memory_per_gpu_gb=21.3,
+                       gpu_memory_gb=40),
+        assumptions=[Assumption(field="precision", value="bf16"), Assumption(field="context", value=4096)],
+        understood={"model": "llama-3-8b", "task": "lora", "gpu": "a100-40gb", "gpu_count": 1},
+    )
+    return base.model_copy(update=changes)
+
+
+def test_text_reply_states_verdict_breakdown_pick_and_assumptions() -> None:
+    text = render_text(_answer())
+    assert "Yes: it fits on 1× A100 40GB with 17.2 GB to spare" in text
+    assert "Weights: 15.0 GB" in text
+    assert "1× A100 40GB (40.0 GB) — 21.3 GB used, 17.2 GB free" in text
+    assert "ecs.gn7-c12g1.3xlarge" in text
+    assert "Assumed: precision bf16 (not stated); context 4,096 (not stated)" in text
+    assert "price unknown" in text
+
+
+def test_failed_check_lists_what_would_fit() -> None:
+    answer = _answer(check=CheckOut(gpu="rtx-3090", count=1, fits=False, headroom_gb=-4.0, memory_per_gpu_gb=28.0,
+                                    gpu_memory_gb=24, suggestions=[
+                                        SuggestionOut(kind="quantise", precision="int4", quant="gptq",
+                                                      memory_per_gpu_gb=9.5),
+                                        SuggestionOut(kind="more-gpus", gpu="rtx-3090", count=2,
+                                                      memory_per_gpu_gb=15.0)]))
+    text = render_text(answer)
+    assert "No: it needs 28.0 GB per card and 1× GeForce RTX 3090 has 24.0 GB each." in text
+    assert "quantise to INT4 (gptq) — needs 9.5 GB per card" in text
+    assert "2× GeForce RTX 3090" in text
+
+
+def test_simplified_and_traditional_chinese() -> None:
+    simplified = render_text(_answer("zh-Hans"))
+    traditional = render_text(_answer("zh-Hant"))
+    assert "显存需求" in simplified and "默认假设" in simplified
+    assert "顯存需求" in traditional and "默認假設" in traditional
+    assert "显存" not in traditional
+
+
+def test_blocks_escape_user_text_and_respect_limits() -> None:
+    hostile = "<!channel> & <https://evil.example|click>"
+    answer = _answer(intent="recommend", check=None, estimate=None, picks=[], suggestions=["llama-2-13b"],
+                     understood={"model_text": hostile})
+    blocks, fallback = render_blocks(answer, thread_key="C1:1.0")
+    dumped = json.dumps(blocks)
+    assert "<!channel>" not in dumped and "<https://evil" not in dumped
+    assert "&lt;!channel&gt; &amp;" in dumped
+    assert "<!channel>" not in fallback
+    assert len(blocks) <= MAX_BLOCKS
+    for block in blocks:
+        if block["type"] == "header":
+            assert len(block["text"]["text"]) <= MAX_HEADER_CHARS
+        if block["type"] == "section":
+            assert len(block["text"]["text"]) <= MAX_SECTION_CHARS
+
+
+def test_blocks_have_header_fields_actions_and_context() -> None:
+    blocks, fallback = render_blocks(_answer(), thread_key="C1:1.0", ephemeral=True)
+    kinds = [block["type"] for block in blocks]
+    assert kinds[0] == "header" and "actions" in kinds and "context" in kinds
+    estimate = next(b for b in blocks if b.get("fields"))
+    assert any("15.0 GB" in field["text"] for field in estimate["fields"])
+    actions = next(b for b in blocks if b["type"] == "actions")["elements"]
+    ids = [a["action_id"] for a in actions]
+    assert "gpu_advisor.post" in ids and "gpu_advisor.int4" in ids
+    value = json.loads(actions[0]["value"])
+    assert value["thread"] == "C1:1.0" and "overrides" in value
+    assert fallback.startswith("== ")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hans", "zh-Hant"])
+def test_help_reply(lang: str) -> None:
+    text = render_text(Answer(intent="help", query=Query(lang=lang)))  # type: ignore[arg-type]
+    assert ("GPU Advisor" in text) or ("GPU 选型助手" in text) or ("GPU 選型助手" in text)
+
+
+def test_home_tab_lists_knowledge_and_recent_questions() -> None:
+    view = render_home(["what GPU for <!here> llama"], default_knowledge())
+    dumped = json.dumps(view)
+    assert view["type"] == "home"
+    assert "&lt;!here&gt;" in dumped and "<!here>" not in dumped
+    assert "GPUs" in dumped and "models" in dumped
