@@ -1,11 +1,11 @@
 """Accuracy of the memory estimates against published figures (../shared/groundtruth/published.yaml).
 
 Every case becomes a request dict with the keys of `ask` (model, task, precision, quant, engine, context,
-batch, gpu, gpus, gen_tokens, zero_stage, gradient_checkpointing, lora_rank, optimizer) and goes through ONE
-function, `estimate_for(request) -> (per_gpu_gib, total_gib)`: `bot.answer.answer_request` when it exists (the
-same code path as `ask`), otherwise the rules directly. Keys `ask` does not know (flash_attention, offload,
-pure_16bit, train_embeddings, params_b for generic rows) are honoured on the rules path and dropped — and
-counted — on the `ask` path.
+batch, gpu, gpus, gen_tokens, zero_stage, gradient_checkpointing, lora_rank, optimizer) and goes through
+ONE function, `estimate_for(request) -> (per_gpu_gib, total_gib)`: `bot.answer.answer_request` when it
+exists (the same code path as `ask`), otherwise the rules directly. Keys `ask` does not know
+(flash_attention, offload, pure_16bit, train_embeddings, params_b for generic rows) are honoured on the
+rules path and dropped — and counted — on the `ask` path.
 
     python bench/accuracy.py                 # table + summary
     python bench/accuracy.py --rules         # force the rules path
@@ -14,7 +14,8 @@ counted — on the `ask` path.
 
 Comparison: memory_scope per_gpu → the per-card estimate; any "total…" scope → the total over the cards.
 memory_relation peak/requirement → signed error % = (estimate − published) / published; fits_within /
-oom_above → a verdict: the estimate must be ≤ / > the card's usable memory (visible memory − CUDA context).
+oom_above → a verdict: the estimate must be ≤ / > the card's usable memory (visible memory − CUDA
+context).
 """
 
 from __future__ import annotations
@@ -30,17 +31,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import yaml  # noqa: E402
+import yaml
 
-from knowledge.base import KnowledgeBase  # noqa: E402
-from knowledge.loader import load_knowledge  # noqa: E402
-from rules import constants as C  # noqa: E402
-from rules.hardware import usable_gib  # noqa: E402
+from knowledge.base import KnowledgeBase
+from knowledge.loader import load_knowledge
+from rules import constants as C
+from rules.hardware import usable_gib
 
 GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
 DEFAULT_GROUNDTRUTH = Path(__file__).resolve().parents[1].parent / "shared/groundtruth/published.yaml"
 
-ASK_KEYS = frozenset({"text", "model", "task", "precision", "quant", "engine", "context", "batch", "gpu", "gpus",
+ASK_KEYS = frozenset({"text", "model", "task", "precision", "quant", "engine", "context", "batch", "gpu",
+                      "gpus",
                       "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer",
                       "params_b"})
 """Keys `ask` (bot.overrides.FLAG_KEYS) accepts; the others only reach the rules path."""
@@ -48,9 +50,9 @@ ASK_KEYS = frozenset({"text", "model", "task", "precision", "quant", "engine", "
 GENERIC_RE = re.compile(r"generic\s*~?\s*(\d+(?:\.\d+)?)\s*B", re.I)
 
 
-# ------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Case → request
-# ------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 
 class Skip(Exception):
@@ -76,7 +78,6 @@ def resolve_model(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
 def map_precision(case: dict[str, Any]) -> dict[str, Any]:
     """The published precision string → precision / quant (+ rules-only flags)."""
     p = str(case["precision"]).lower()
-    out: dict[str, Any] = {}
     if "2-bit" in p:
         return {"precision": "int4", "quant": "int2"}
     if "pure bf16" in p:
@@ -119,7 +120,8 @@ def _zero_stage(settings: dict[str, Any], gpus: int) -> int | None:
 
 
 GPU_PATTERNS = (("a100", "80", "a100-80gb"), ("a100", "40", "a100-40gb"), ("t4", "", "t4"),
-                ("4090", "", "rtx-4090"), ("titan rtx", "", None), ("a10", "", "a10"), ("h100", "", "h100-sxm"))
+                ("4090", "", "rtx-4090"), ("titan rtx", "", None), ("a10", "", "a10"),
+                ("h100", "", "h100-sxm"))
 
 
 def resolve_gpu(text: str | None, kb: KnowledgeBase) -> str | None:
@@ -146,8 +148,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         req["context"] = max(1, int(seq or 0) + int(gen or 0))
         if gen:
             req["gen_tokens"] = min(int(gen), req["context"])
-    elif "load only" in str(settings.get("phase", "")):
-        req["context"] = 1
+    elif "load only" in str(settings.get("phase", "")) or "NO activations" in str(case.get("notes") or ""):
+        req["context"] = 1  # weights / model states only: no tokens in flight
     gpus = int(case.get("num_gpus") or 1)
     req["gpus"] = gpus
     req["batch"] = int(case.get("batch_size") or 1)
@@ -183,9 +185,9 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     return req
 
 
-# ------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # The one estimate function
-# ------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 
 def ask_available() -> bool:
@@ -226,7 +228,8 @@ class Runner:
 
         model = self.kb.model(request["model"]) if "model" in request else generic_model(request["params_b"])
         keys = ("task", "precision", "quant", "engine", "context", "batch", "gen_tokens", "zero_stage",
-                "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention", "offload", "pure_16bit",
+                "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention", "offload",
+                "pure_16bit",
                 "train_embeddings")
         kwargs = {k: request[k] for k in keys if k in request}
         if "context" not in kwargs:  # bot.answer: DEFAULT_CONTEXT 4096, capped at the model's window
@@ -237,9 +240,9 @@ class Runner:
         return est.per_gpu_gib, est.total_gib
 
 
-# ------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Comparison
-# ------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -297,6 +300,14 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
+def context_stated(case: dict[str, Any]) -> bool:
+    """The source gave the tokens in flight (or said it measured weights/model states only)."""
+    settings = case.get("settings") or {}
+    return (case.get("seq_len") is not None or case.get("gen_len") is not None
+            or "load only" in str(settings.get("phase", ""))
+            or "NO activations" in str(case.get("notes") or ""))
+
+
 def summary(rows: list[Row]) -> dict[str, Any]:
     errors = [abs(r.error) for r in rows if r.error is not None]
     verdicts = [r.verdict for r in rows if r.verdict is not None]
@@ -347,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{cid:<100} {pub} {est} {tail}")
         print("\nper group (signed error %: median, min, max, n):")
         for group, errs in sorted(by_group(rows).items(), key=lambda kv: -statistics.median(map(abs, kv[1]))):
-            print(f"  {group:<40} {statistics.median(errs):+7.1f} {min(errs):+7.1f} {max(errs):+7.1f} {len(errs):4d}")
+            print(f"  {group:<40} {statistics.median(errs):+7.1f} {min(errs):+7.1f} {max(errs):+7.1f} "
+                  f"{len(errs):4d}")
         skipped = [r for r in rows if r.skipped]
         if skipped:
             print(f"\nskipped ({len(skipped)}):")
@@ -357,10 +369,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\npath: {'bot.answer.answer_request (ask)' if runner.use_ask else 'rules'}; groundtruth: {path}")
     if runner.dropped:
         print(f"keys ask does not accept (dropped on the ask path): {runner.dropped}")
-    print(f"evaluated {s['evaluated']} cases ({s['error_cases']} peak/requirement, {s['verdicts']} inequality), "
+    print(f"evaluated {s['evaluated']} cases ({s['error_cases']} peak/requirement, "
+          f"{s['verdicts']} inequality), "
           f"skipped {s['skipped']}")
     print(f"median |error| {s['median_abs_error_pct']:.1f}%   p90 |error| {s['p90_abs_error_pct']:.1f}%   "
           f"verdicts right {s['verdicts_right']}/{s['verdicts']}")
+    for label, subset in (("context stated by the source", [r for r in rows if context_stated(r.case)]),
+                          ("context not stated (ask's default 4096 applies)",
+                           [r for r in rows if not context_stated(r.case)]),
+                          ("measured", [r for r in rows if r.case.get("kind") == "measured"]),
+                          ("stated (rules of thumb, READMEs)",
+                           [r for r in rows if r.case.get("kind") == "stated"])):
+        t = summary(subset)
+        print(f"  {label:<50} n={t['error_cases']:3d}  median {t['median_abs_error_pct']:5.1f}%  "
+              f"p90 {t['p90_abs_error_pct']:5.1f}%  verdicts {t['verdicts_right']}/{t['verdicts']}")
     return 0
 
 

@@ -21,12 +21,44 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from knowledge.errors import KnowledgeError  # noqa: E402
-from knowledge.lookup import NameIndex  # noqa: E402
+from knowledge.errors import KnowledgeError
+from knowledge.lookup import NameIndex
 
-SIZES = ["0.5b", "1.5b", "1.8b", "3b", "6b", "7b", "8b", "9b", "13b", "14b", "20b", "32b", "34b", "70b", "72b"]
+SIZES = [
+    "0.5b",
+    "1.5b",
+    "1.8b",
+    "3b",
+    "6b",
+    "7b",
+    "8b",
+    "9b",
+    "13b",
+    "14b",
+    "20b",
+    "32b",
+    "34b",
+    "70b",
+    "72b",
+]
 SUFFIXES = ["", "-Instruct", "-Chat", "-Instruct-GPTQ-Int4", "-AWQ", "-Chat-4bits", "-GGUF"]
-SYLLABLES = ["ka", "lo", "mi", "ra", "zen", "tor", "vex", "qua", "nim", "bel", "dra", "sol", "phi", "gar", "yu"]
+SYLLABLES = [
+    "ka",
+    "lo",
+    "mi",
+    "ra",
+    "zen",
+    "tor",
+    "vex",
+    "qua",
+    "nim",
+    "bel",
+    "dra",
+    "sol",
+    "phi",
+    "gar",
+    "yu",
+]
 
 
 def synthetic(count: int, rng: random.Random) -> list[tuple[str, str, float, list[str]]]:
@@ -117,7 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     index = NameIndex(names, magnitudes)
     build_ms = (time.perf_counter() - start) * 1000
-    print(f"index: {shipped} shipped + {len(entries)} synthetic entries, {len(index)} names, built in {build_ms:.0f} ms")
+    print(
+        f"index: {shipped} shipped + {len(entries)} synthetic entries, {len(index)} names, "
+        f"built in {build_ms:.0f} ms"
+    )
 
     exact_queries: list[str] = []
     for _ in range(args.queries):
@@ -153,21 +188,44 @@ def main(argv: list[str] | None = None) -> int:
 
     exact_ok = sum(1 for r in exact_results if getattr(r, "confident", False))
     p50, p99, worst = percentiles(exact_ns)
-    print(f"exact  ({len(exact_queries)} queries): p50 {p50:.1f} µs  p99 {p99:.1f} µs  max {worst:.0f} µs"
-          f"  ({exact_ok} confident)")
+    print(
+        f"exact  ({len(exact_queries)} queries): p50 {p50:.1f} µs  p99 {p99:.1f} µs  max {worst:.0f} µs"
+        f"  ({exact_ok} confident)"
+    )
     p50, p99, worst = percentiles(with_alternatives)
     print(f"exact, runners-up read too: p50 {p50:.1f} µs  p99 {p99:.1f} µs  max {worst:.0f} µs")
     p50, p99, worst = percentiles(fuzzy_ns)
-    print(f"fuzzy  ({len(fuzzy_queries)} queries: typos, size typos, misses): p50 {p50:.1f} µs  p99 {p99:.1f} µs"
-          f"  max {worst:.0f} µs")
+    print(
+        f"fuzzy  ({len(fuzzy_queries)} queries: typos, size typos, misses): "
+        f"p50 {p50:.1f} µs  p99 {p99:.1f} µs  max {worst:.0f} µs"
+    )
     lookups = {q: index.lookup(q) for q, _ in typo_queries}
     right = sum(1 for q, want in typo_queries if lookups[q].confident and lookups[q].best.id == want)  # type: ignore[union-attr]
-    found = sum(1 for q, want in typo_queries if want in {m.id for m in [lookups[q].best, *lookups[q].alternatives] if m})
-    wrong_confident = sum(1 for q, want in typo_queries if lookups[q].confident and lookups[q].best.id != want)  # type: ignore[union-attr]
-    size_wrong = sum(1 for query in size_typos if index.lookup(query).confident)
-    print(f"typos: {right}/{len(typo_queries)} confident and right, {found} found among the suggestions, "
-          f"{wrong_confident} confident and wrong")
-    print(f"sizes the family does not have, taken confidently anyway: {size_wrong}/{len(size_typos)}")
+    found = sum(
+        1
+        for q, want in typo_queries
+        if want in {m.id for m in [lookups[q].best, *lookups[q].alternatives] if m}
+    )
+    wrong_confident = sum(
+        1 for q, want in typo_queries if lookups[q].confident and lookups[q].best.id != want
+    )  # type: ignore[union-attr]
+    size_changed = 0
+    other_family = 0
+    for query in size_typos:
+        result = index.lookup(query)
+        if result.confident and result.best is not None:
+            if result.best.id.rsplit("-", 1)[0] == query.rsplit(" ", 1)[0]:
+                size_changed += 1
+            else:
+                other_family += 1
+    print(
+        f"typos: {right}/{len(typo_queries)} confident and right, {found} found among the suggestions, "
+        f"{wrong_confident} confident and wrong"
+    )
+    print(
+        f"a size the family lacks: {size_changed}/{len(size_typos)} confidently resolved to another "
+        f"size of it; {other_family} to a near-namesake family that has that size"
+    )
     return 0
 
 

@@ -37,6 +37,8 @@ DEFAULT_PRECISION: Precision = "bf16"
 FALLBACK_PRECISION_NO_BF16: Precision = "fp16"
 """Cards before Ampere (T4, V100, P100) have no bf16 tensor cores; fp16 is what runs there."""
 MAX_PICKS = 5
+REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization")
+"""Choices the rules make for the user that change the figure and so are stated in the reply."""
 MAX_FAQ = 2
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
@@ -158,9 +160,10 @@ def _check_out(check: FitCheck) -> CheckOut:
 
 
 def _faq_for(question: Question, workload: Workload | None, answer: Answer, kb: KnowledgeBase) -> list[str]:
-    """FAQ entries the situation calls for, by topic, most specific first."""
+    """FAQ entries the situation calls for: each situation names a topic, and among the entries tagged
+    with it the one that also matches the task (training vs inference) is preferred."""
     wanted: list[str] = []
-    if question.faq_hint:
+    if question.faq_hint and question.faq_hint in kb.faq:
         wanted.append(question.faq_hint)
     topics: list[str] = []
     if answer.check is not None and not answer.check.fits:
@@ -176,12 +179,13 @@ def _faq_for(question: Question, workload: Workload | None, answer: Answer, kb: 
         topics.append("budget")
     if question.cloud == "alibaba":
         topics.append("cloud")
+    task_topic = "training" if workload is not None and workload.task != "inference" else "inference"
     for topic in topics:
-        for entry in kb.faq.values():
-            if topic in entry.topics and entry.id not in wanted:
-                wanted.append(entry.id)
-                break
-    return wanted[:MAX_FAQ] if not question.faq_hint else wanted[: MAX_FAQ + 1]
+        tagged = [entry for entry in kb.faq.values() if topic in entry.topics and entry.id not in wanted]
+        if tagged:
+            best = max(tagged, key=lambda entry: (task_topic in entry.topics, -len(entry.topics)))
+            wanted.append(best.id)
+    return wanted[: MAX_FAQ + (1 if question.faq_hint else 0)]
 
 
 def _query(question: Question, workload: Workload | None, gpu_count: int | None) -> Query:
@@ -279,8 +283,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         speed.pop("gpu")
 
     chosen = getattr(estimate, "chosen", None) or {}
+    already = {a.field for a in assumptions} | set(question.stated)
     for key, value in chosen.items():
-        if key not in question.stated:
+        if key in REPORTED_CHOICES and key not in already and not (key == "zero_stage" and value == 0):
             assumptions.append(Assumption(field=key, value=value, reason="rules-choice"))
 
     result = Answer(

@@ -75,9 +75,9 @@ def _emit(answer: Any, as_json: bool, out: TextIO, show_maths: bool = False) -> 
 
 
 def _answer(request: dict[str, Any]) -> Any:
+    from bot.answer import answer_request
     from bot.answer_model import Answer, Query
     from bot.service import MAX_MESSAGE_CHARS
-    from bot.answer import answer_request
 
     text = str(request.get("text") or "")
     if len(text) > MAX_MESSAGE_CHARS:
@@ -175,11 +175,9 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             _emit(_answer({**_flags_of(args), "text": args.question}), args.json, out, args.maths)
             return 0
         if command == "console":
-            from bot.console import run_console
-            from bot.service import Advisor
-            from bot.state import store_from_env
+            from bot.console import main as console_main
 
-            return run_console(Advisor(store=store_from_env()), stdin, out)
+            return console_main()
         if command == "serve":
             from bot.server import main as serve_main
 

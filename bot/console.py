@@ -329,9 +329,9 @@ def main(advisor: AdvisorLike | None = None) -> int:
     """Entry point for `python -m bot console`."""
     _tolerant_streams()
     if advisor is None:
-        from bot.service import Advisor
-
         try:
+            from bot.service import Advisor
+
             advisor = Advisor()
         except Exception as exc:
             log.debug("console: start-up failed", exc_info=True)

@@ -168,14 +168,14 @@ class _Vocab:
     """GPU keys that name a family with several variants (A100 → the 40/80 GB cards): a default is assumed."""
     faq_ids: list[str] = field(default_factory=list)
     faq_texts: list[str] = field(default_factory=list)
-    faq_keywords: list[tuple[str, str]] = field(default_factory=list)
+    faq_keywords: list[tuple[str, re.Pattern[str]]] = field(default_factory=list)
 
 
 _VOCAB_CACHE: dict[int, tuple[KnowledgeBase, _Vocab]] = {}
 
 
 def _add_key(table: dict[str, str], prefixes: set[str], key: str, entry_id: str) -> None:
-    if not key:
+    if not key or (key.replace(".", "").isdigit() and len(key) < 3):
         return
     table.setdefault(key, entry_id)
     for end in range(1, len(key) + 1):
@@ -190,8 +190,10 @@ def _vocab(kb: KnowledgeBase) -> _Vocab:
     for model in kb.models.values():
         for name in (model.id, model.name, *model.aliases, *model.hf_ids):
             _add_key(vocab.models, vocab.prefixes, name_key(name), model.id)
-            if "/" in name:  # a Hugging Face id is also written without its organisation
-                _add_key(vocab.models, vocab.prefixes, name_key(name.rsplit("/", 1)[1]), model.id)
+            tail = name.rsplit("/", 1)[1] if "/" in name else ""
+            if len(tail) >= 4 and re.search(r"[A-Za-z].*\d|\d.*[A-Za-z]", tail):
+                # a Hugging Face id is also written without its organisation ("ViT-B/16" is not one)
+                _add_key(vocab.models, vocab.prefixes, name_key(tail), model.id)
     gpu_tokens: list[tuple[str, list[str]]] = []
     for gpu in kb.gpus.values():
         for name in (gpu.id, gpu.name, *gpu.aliases):
@@ -210,7 +212,8 @@ def _vocab(kb: KnowledgeBase) -> _Vocab:
         for keyword in entry.keywords:
             folded = _fold(keyword).strip()
             if len(folded) >= 2:
-                vocab.faq_keywords.append((entry.id, folded))
+                bounded = rf"(?<![a-z0-9]){re.escape(folded)}(?![a-z0-9])"
+                vocab.faq_keywords.append((entry.id, re.compile(bounded, re.A)))
     if len(_VOCAB_CACHE) > 8:
         _VOCAB_CACHE.clear()
     _VOCAB_CACHE[id(kb)] = (kb, vocab)
@@ -434,6 +437,10 @@ _MODEL_INFO = _rx(
     r"\barchitecture\b|\bcontext\s+(?:length|window)\s+of\b|\bmax(?:imum)?\s+context\b|\bwho\s+made\b|"
     r"\binfo\b|\bdetails?\b|"
     r"多少参数|参数量|参数规模|多少亿|多大|多少层|架构|结构|介绍|是什么|上下文(?:长度)?(?:是)?多少|多长"
+)
+_MODEL_INFO_STRONG = _rx(
+    r"\bhow\s+many\s+(?:parameters|params|layers|heads|experts)\b|\bhow\s+(?:big|large)\s+(?:is|are)\b|"
+    r"\bparam(?:eter)?\s+count\b|参数量|多少参数|多少个参数|多少层|参数规模"
 )
 _FAQ_STRONG = _rx(
     r"\bwhy\b|\bhow\s+(?:do|does|can|should|to|is|are|would)\b|\bexplain\b|\bwhen\s+should\b|"
@@ -849,12 +856,13 @@ def _faq_match(vocab: _Vocab, folded: str) -> tuple[str | None, float]:
     query = _faq_text(folded)
     if not query:
         return None, 0.0
-    hit = process.extractOne(query, vocab.faq_texts, scorer=fuzz.token_set_ratio if not has_cjk(query)
+    # token_sort_ratio, not token_set_ratio: a three-word follow-up is a subset of many questions
+    hit = process.extractOne(query, vocab.faq_texts, scorer=fuzz.token_sort_ratio if not has_cjk(query)
                              else fuzz.ratio, score_cutoff=40)
     best_id, best_score = (vocab.faq_ids[hit[2]], float(hit[1])) if hit else (None, 0.0)
     counts: dict[str, int] = {}
     for entry_id, keyword in vocab.faq_keywords:
-        if keyword in folded:
+        if keyword.search(folded):
             counts[entry_id] = counts.get(entry_id, 0) + 1
     if counts:
         kw_id, kw_hits = max(counts.items(), key=lambda kv: kv[1])
@@ -880,7 +888,7 @@ def _intent(state: _State, folded: str, has_model: bool, gpus: list[str], vocab:
     recommend = _RECOMMEND.search(text) is not None
     check = _CHECK.search(text) is not None
 
-    if len(set(gpus)) >= 2 and (_COMPARE.search(text) or not entity or not has_model or True):
+    if len(set(gpus)) >= 2:  # two cards named: a comparison, whether or not it says "vs"
         return "compare", _COMPARE.search(text) is not None, None
 
     # Why-questions are FAQ even about a named model ("why does llama 70b need several GPUs?").
@@ -890,7 +898,9 @@ def _intent(state: _State, folded: str, has_model: bool, gpus: list[str], vocab:
 
     if not entity:
         faq_id, faq_score = _faq_match(vocab, folded)
-        if strong_faq or faq_score >= FAQ_INTENT_SCORE:
+        # a short follow-up ("and for training?", "32k context?") is never a FAQ by resemblance alone
+        resembles = faq_score >= FAQ_INTENT_SCORE and len(_TOKEN.findall(folded)) >= 4
+        if strong_faq or resembles:
             return "faq", True, faq_id if faq_score >= FAQ_MATCH_SCORE else None
 
     workload = has_model or "params_b" in state.values or "task" in state.values
@@ -901,8 +911,8 @@ def _intent(state: _State, folded: str, has_model: bool, gpus: list[str], vocab:
             return "gpu_info", True, None
         if not workload and not state.stated[1:] and not recommend and not check:
             return "gpu_info", False, None  # just a card's name: "H100?"
-    if has_model and not gpus and _MODEL_INFO.search(text) and not recommend and "task" not in state.values:
-        if not (set(state.stated) - {"model"}):
+    if has_model and not gpus and "task" not in state.values and not (set(state.stated) - {"model"}):
+        if _MODEL_INFO_STRONG.search(text) or (_MODEL_INFO.search(text) and not recommend):
             return "model_info", True, None
 
     if gpus and workload:
@@ -985,9 +995,6 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     _parse_precision(state, found.quant)
     _parse_task(state)
     _parse_options(state)
-    if _PTUNING.search(state.text) and state.values.get("task") == "lora" and _LORA.search(state.text) is None:
-        pass
-
     intent, explicit, faq_hint = _intent(state, folded, found.model is not None, gpu_ids, vocab,
                                          found.suggestions)
     if intent == "compare":

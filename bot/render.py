@@ -150,9 +150,7 @@ def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(f"{data['gpu_count']}× {_gpu_name(kb, value)}")
             continue
         text = _value_text(t, field, value, kb)
-        if field in ("context",):
-            text = f"{t.pick(FIELD_LABELS, field)} {text}"
-        elif field == "batch":
+        if field in ("context",) or field == "batch":
             text = f"{t.pick(FIELD_LABELS, field)} {text}"
         if text:
             parts.append(text)
@@ -211,7 +209,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     elif answer.intent == "faq" and not title_parts:
         title_parts = ["GPU Advisor"]
     elif answer.intent == "compare" and answer.compare:
-        title_parts = [" vs ".join(_gpu_name(kb, g) for g in answer.compare)] + title_parts[:1]
+        title_parts = [" vs ".join(_gpu_name(kb, g) for g in answer.compare), *title_parts[:1]]
     if answer.check is not None:
         title_parts.append(f"{answer.check.count}× {_gpu_name(kb, answer.check.gpu)}")
     view["title"] = " · ".join(title_parts) or "GPU Advisor"
@@ -267,7 +265,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     else:
         view["speed_on"] = ""
     view["assumptions"] = [
-        f"{t.pick(FIELD_LABELS, a.field)} {_value_text(t, a.field, a.value, kb)} ({t.pick(ASSUMPTION_REASONS, a.reason)})"
+        f"{t.pick(FIELD_LABELS, a.field)} {_value_text(t, a.field, a.value, kb)} "
+        f"({t.pick(ASSUMPTION_REASONS, a.reason)})"
         for a in answer.assumptions
     ]
     view["faq"] = []

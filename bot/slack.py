@@ -608,14 +608,16 @@ def _post_to_channel(front: SlackFrontEnd, context: BoltContext, *, thread: str,
         if not posted.get("ts"):
             _check_webhook(respond(blocks=blocks, text=fallback, response_type="in_channel",
                                    replace_original=False))
-        _check_webhook(respond(delete_original=True))
 
     # ephemeral=False renders the public form (no "Post to channel" button); user=None: not rate-limited.
     reply = front.answer("post", context, text="", key=thread, user=None, send=send, notify=notify,
                          overrides=overrides, ephemeral=False, replay=True)
-    if reply is not None and channel and posted.get("ts"):
+    if reply is None:
+        return
+    if channel and posted.get("ts"):
         try:
             front.store.put_question(_thread_key(channel, posted["ts"]), reply.question)
         except Exception:
             log.warning("could not link the posted answer's thread", exc_info=True,
                         extra={"kind": "post", **delivery_of(context).log_fields()})
+    front.guarded("post", context, lambda: _check_webhook(respond(delete_original=True)))

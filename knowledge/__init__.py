@@ -1,0 +1,77 @@
+"""The knowledge layer: validated facts about models, GPUs, cloud instances and FAQ answers.
+
+Public surface (everything else is an implementation detail):
+
+* loading: `load_knowledge`, `default_knowledge`, `KnowledgeBase`;
+* schema: `Model`, `MoE`, `MLA`, `GPU`, `InstanceFamily`, `InstanceType`, `CloudProduct`, `FaqEntry`, ...;
+* errors: `KnowledgeError`, `KnowledgeDataError`, `UnknownEntryError`;
+* names: `NameIndex`, `LookupResult`, `Match`, `Mention`, `normalise`, `split_checkpoint_suffixes`,
+  `CONFIDENT_SCORE`, `SUGGEST_SCORE`;
+* `kb check`: `run_checks`, `Problem`, `check_summary`;
+* `kb import`: `import_hf_config`, `write_user_entry`.
+"""
+
+from knowledge.base import KnowledgeBase
+from knowledge.check import Problem, run_checks
+from knowledge.check import summary as check_summary
+from knowledge.errors import KnowledgeDataError, KnowledgeError, UnknownEntryError
+from knowledge.importer import import_hf_config, write_user_entry
+from knowledge.loader import SHIPPED_DIR, USER_DIR_ENV, default_knowledge, load_knowledge
+from knowledge.lookup import (
+    CONFIDENT_SCORE,
+    SUGGEST_SCORE,
+    LookupResult,
+    Match,
+    Mention,
+    NameIndex,
+    normalise,
+    split_checkpoint_suffixes,
+)
+from knowledge.schema import (
+    GPU,
+    MLA,
+    CloudProduct,
+    Entry,
+    FaqEntry,
+    FaqQuestions,
+    InstanceFamily,
+    InstanceType,
+    LocalisedText,
+    Model,
+    MoE,
+)
+
+__all__ = [
+    "CONFIDENT_SCORE",
+    "GPU",
+    "MLA",
+    "SHIPPED_DIR",
+    "SUGGEST_SCORE",
+    "USER_DIR_ENV",
+    "CloudProduct",
+    "Entry",
+    "FaqEntry",
+    "FaqQuestions",
+    "InstanceFamily",
+    "InstanceType",
+    "KnowledgeBase",
+    "KnowledgeDataError",
+    "KnowledgeError",
+    "LocalisedText",
+    "LookupResult",
+    "Match",
+    "Mention",
+    "MoE",
+    "Model",
+    "NameIndex",
+    "Problem",
+    "UnknownEntryError",
+    "check_summary",
+    "default_knowledge",
+    "import_hf_config",
+    "load_knowledge",
+    "normalise",
+    "run_checks",
+    "split_checkpoint_suffixes",
+    "write_user_entry",
+]

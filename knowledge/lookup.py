@@ -329,9 +329,7 @@ class _Alias:
     sig: Signature
 
 
-_TOKEN = re.compile(
-    rf"[{_CJK}]|[^\W_{_CJK}](?:(?:[^\W{_CJK}]|[.\-/:+])*[^\W_{_CJK}])?"
-)
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}](?:(?:[^\W{_CJK}]|[.\-/:+])*[^\W_{_CJK}])?")
 _SUFFIX_HINT = re.compile(
     r"(?:chat|instruct|it|sft|dpo|rlhf|hf|base|v0\.\d+|gptq\S*|awq|nf4|gguf|int[48]|[48][-_ ]?bits?|fp8"
     r"|fp16|bf16|q\d_\S+)$"
@@ -386,7 +384,8 @@ class NameIndex:
                 self._number_members.setdefault(token, []).append(position)
         self._families = [family for family in self._family_members if family]
         self._family_keys = {
-            family: [self._aliases[i].fuzzy_key for i in members] for family, members in self._family_members.items()
+            family: [self._aliases[i].fuzzy_key for i in members]
+            for family, members in self._family_members.items()
         }
         self._family_sizes: dict[tuple[str, str], list[int]] = {}
         for family in (f for f, members in self._family_members.items() if len(members) > _BIG_FAMILY):
@@ -484,7 +483,10 @@ class NameIndex:
             last = min(len(tokens), i + max_tokens)
             # Extend only across whitespace gaps.
             end_index = i
-            while end_index + 1 < last and not text[tokens[end_index].end() : tokens[end_index + 1].start()].strip():
+            while (
+                end_index + 1 < last
+                and not text[tokens[end_index].end() : tokens[end_index + 1].start()].strip()
+            ):
                 end_index += 1
             for j in range(end_index, i - 1, -1):
                 start, end = tokens[i].start(), tokens[j].end()
@@ -530,9 +532,13 @@ class NameIndex:
                 if magnitude is not None:
                     for token in query.sizes:
                         value = _size_value(token)
-                        if value is not None and value[0] == self._unit and value[1] > 0:
-                            if abs(value[1] / magnitude - 1) > _SIZE_TOLERANCE:
-                                return "size"
+                        if (
+                            value is not None
+                            and value[0] == self._unit
+                            and value[1] > 0
+                            and abs(value[1] / magnitude - 1) > _SIZE_TOLERANCE
+                        ):
+                            return "size"
         elif alias.sig.sizes:
             return "size"
         if query.numbers != alias.sig.numbers:
@@ -562,7 +568,11 @@ class NameIndex:
         chosen: dict[int, None] = {}
         if query.family and self._families:
             families = process.extract(
-                query.family, self._families, scorer=fuzz.ratio, limit=_FAMILY_LIMIT, score_cutoff=_FAMILY_CUTOFF
+                query.family,
+                self._families,
+                scorer=fuzz.ratio,
+                limit=_FAMILY_LIMIT,
+                score_cutoff=_FAMILY_CUTOFF,
             )
             weak_positions: list[int] = []
             weak_keys: list[str] = []

@@ -1,7 +1,7 @@
 """Sizing rules: pure numbers in, numbers out (no text, no Slack, no languages).
 
-Public surface used by `bot.answer`:
-estimate_memory, estimate_speed, check_fit, rank_picks, generic_model, training_hours, cost_per_million_tokens.
+Public surface used by `bot.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
+generic_model, training_hours, cost_per_million_tokens.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ Two kinds of constants live here:
   defaults, the ZeRO accounting of DeepSpeed's own estimator). The comment names the source.
 * **calibrated** — fitted so that the estimates match the published GPU-memory figures in
   `../shared/groundtruth/published.yaml` (run `python bench/accuracy.py`). The comment names the published
-  groups the value was fitted on. They are fitted *generally* (one value for every model), never per model.
+  groups the value was fitted on. They are fitted *generally* (one value for every model), never per
+  model.
 
 Memory figures are GiB (2**30 bytes).
 """
@@ -15,16 +16,17 @@ from __future__ import annotations
 
 GIB = float(2**30)
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Bytes per parameter
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 BYTES_PER_PARAM_PLAIN: dict[str, float] = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0,
                                            "int4": 0.5}
 """Plain tensors: IEEE sizes. `int4` alone (no format named) is treated like a group-128 int4 format below."""
 
 GROUP_SIZE_GPTQ_AWQ = 128
-"""GPTQ / AWQ default group size (AutoGPTQ `BaseQuantizeConfig(group_size=128)`, AutoAWQ `q_group_size=128`)."""
+"""GPTQ / AWQ default group size (AutoGPTQ `BaseQuantizeConfig(group_size=128)`, AutoAWQ
+`q_group_size=128`)."""
 
 QUANT_BYTES_PER_PARAM: dict[str, float] = {
     # GPTQ / AWQ, group 128: packed 4-bit weight + one fp16 scale and one packed 4-bit zero point per group of
@@ -91,59 +93,61 @@ EMBEDDING_BYTES_QUANTISED = 2.0
 the decoder layers' Linear modules; transformers' bnb integration skips `lm_head` via
 `get_keys_to_not_convert`, and `nn.Embedding` is never a Linear). Untied embeddings count twice."""
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Quantisation-library workspace (calibrated)
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 BNB_4BIT_WORKSPACE_FRACTION = 0.12
 """bitsandbytes 4-bit: extra memory as a fraction of the quantised weights (dequantisation buffers, the
 quant_state tensors' allocator rounding). gpu_poor uses ~6%. Calibrated on `qwen1-readme-2023-08-bnb`
-(Qwen-7B nf4: 0.46 GiB more than bf16 at equal KV), `transformers-llm-optimization-guide` (OctoCoder 4-bit:
-9.54 GiB vs 8.5 GiB of packed weights) and `baichuan2-readme-quant-mem` (the last one is lower)."""
+(Qwen-7B nf4: 0.46 GiB more than bf16 at equal KV), `transformers-llm-optimization-guide` (OctoCoder
+4-bit: 9.54 GiB vs 8.5 GiB of packed weights) and `baichuan2-readme-quant-mem` (the last one is lower)."""
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # KV cache
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 KV_BYTES: dict[str, float] = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 2.0, "int8": 2.0, "int4": 2.0}
-"""KV cache element size by the weights' precision: the cache stays in the 16-bit compute dtype for weight-only
-quantised models (fp8 KV cache is a separate vLLM option, `kv_cache_dtype=fp8`, not assumed)."""
+"""KV cache element size by the weights' precision: the cache stays in the 16-bit compute dtype for
+weight-only quantised models (fp8 KV cache is a separate vLLM option, `kv_cache_dtype=fp8`, not assumed)."""
 
 VLLM_BLOCK_TOKENS = 16
 """vLLM pages the KV cache in blocks of 16 tokens (`--block-size` default)."""
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Inference activations and overhead (transformers)
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 PREFILL_BYTES_PER_INTERMEDIATE = 4.0
 PREFILL_BYTES_PER_HIDDEN = 14.0
-"""Peak transient of one layer's forward pass at prefill, bytes per prompt token:
-a·intermediate + b·hidden (the gated-MLP gate/up/activation tensors in 16-bit, plus the fp32-upcast norm and
-residual copies). Calibrated on `qwen2.5-speed-benchmark-transformers` (memory at input 6k/14k/30k minus
-input 1, equal for bf16/GPTQ/AWQ: ≈135 KiB/token for 7B, 118 for 14B, 175 for 32B → a≈4.2, b≈12–14).
-FlashAttention/SDPA (the transformers default) is assumed: no seq² scores."""
+"""Peak transient of one layer's forward pass at prefill, bytes per prompt token: a·intermediate + b·hidden
+(the gated-MLP gate/up/activation tensors in 16-bit, plus the fp32-upcast norm and residual copies).
+Calibrated on `qwen2.5-speed-benchmark-transformers` (memory at input 6k/14k/30k minus input 1, equal for
+bf16/GPTQ/AWQ: ≈135 KiB/token for 7B, 118 for 14B, 175 for 32B → a≈4.2, b≈12–14). FlashAttention/SDPA (the
+transformers default) is assumed: no seq² scores."""
 
 EAGER_ATTENTION_BYTES_PER_SCORE = 6.0
-"""Eager attention only (flash_attention=False): heads × s² scores in 16-bit plus the fp32 softmax
-(2 + 4 bytes) for one layer at a time."""
+"""Eager attention only (flash_attention=False): heads × s² scores in 16-bit plus the fp32 softmax (2 + 4
+bytes) for one layer at a time."""
 
 LOGITS_BYTES_PER_VOCAB_INFERENCE = 6.0
 """Logits of the last position only (transformers ≥ 4.45 `num_logits_to_keep`/`logits_to_keep` in
-`generate`): 16-bit + fp32 upcast, per sequence. The Qwen2.5 tables (transformers 4.46) show no per-prompt-token
-vocab term, so full-prompt logits are not counted (older Qwen-1 remote code computed them)."""
+`generate`): 16-bit + fp32 upcast, per sequence. The Qwen2.5 tables (transformers 4.46) show no
+per-prompt-token vocab term, so full-prompt logits are not counted (older Qwen-1 remote code computed
+them)."""
 
 INFERENCE_OVERHEAD_GIB = 0.25
 INFERENCE_OVERHEAD_FRACTION = 0.04
-"""Framework/allocator overhead above the tensors, at inference: a constant (cuBLAS workspace, rotary and mask
-buffers, allocator rounding) plus a fraction of the weights (allocator fragmentation grows with the number of
-tensors). Allocator peaks such as torch.cuda.max_memory_allocated exclude the CUDA context, which the fit check
-subtracts from the card instead (CUDA_CONTEXT_GIB). Calibrated on all inference groups with a peak/requirement
-figure (Qwen2.5 sits at ≈ +0.1–0.3 GiB, Qwen-1 at ≈ +8–12% of the weights, nvidia-smi style tables higher)."""
+"""Framework/allocator overhead above the tensors, at inference: a constant (cuBLAS workspace, rotary and
+mask buffers, allocator rounding) plus a fraction of the weights (allocator fragmentation grows with the
+number of tensors). Allocator peaks such as torch.cuda.max_memory_allocated exclude the CUDA context,
+which the fit check subtracts from the card instead (CUDA_CONTEXT_GIB). Calibrated on all inference groups
+with a peak/requirement figure (Qwen2.5 sits at ≈ +0.1–0.3 GiB, Qwen-1 at ≈ +8–12% of the weights,
+nvidia-smi style tables higher)."""
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # vLLM
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 VLLM_GPU_MEMORY_UTILIZATION = 0.9
 """vLLM `gpu_memory_utilization` default: the engine takes 90% of the card and fills what the weights and the
@@ -151,24 +155,26 @@ profiled activation peak leave with KV-cache blocks."""
 
 VLLM_ACTIVATION_GIB_DENSE = 4.8
 VLLM_ACTIVATION_GIB_MOE = 8.0
-"""Activation + CUDA-graph peak vLLM profiles at start-up on an H100 (llm-d capacity planner: 4.8–5.6 GiB dense,
-8 GiB MoE, at the default max_num_batched_tokens). Scaled down by hidden size for small models (below)."""
+"""Activation + CUDA-graph peak vLLM profiles at start-up on an H100 (llm-d capacity planner: 4.8–5.6 GiB
+dense, 8 GiB MoE, at the default max_num_batched_tokens). Scaled down by hidden size for small models
+(below)."""
 
 VLLM_ACTIVATION_REFERENCE_HIDDEN = 4096
-"""The llm-d figure is for 7–8B models (hidden 4096); smaller hidden sizes scale the activation peak linearly,
-with a floor of VLLM_ACTIVATION_MIN_GIB."""
+"""The llm-d figure is for 7–8B models (hidden 4096); smaller hidden sizes scale the activation peak
+linearly, with a floor of VLLM_ACTIVATION_MIN_GIB."""
 
 VLLM_ACTIVATION_MIN_GIB = 1.0
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Training
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 OPTIMIZER_BYTES_PER_PARAM: dict[str, float] = {"adamw": 12.0, "adamw-8bit": 2.0, "sgd": 4.0}
 """Optimizer states per trainable parameter beyond the 16-bit weights and gradients: mixed-precision AdamW =
-fp32 master (4) + two fp32 moments (8) = 12, so 2 + 2 + 12 = 16 B/param (ZeRO paper, "Transformer Math 101");
-bitsandbytes 8-bit Adam: two 1-byte moments = 2 (6 B/param in all); SGD with momentum: one fp32 momentum = 4
-(8 B/param). `pure bf16` (no fp32 master, bf16 moments) is 2 + 2 + 4 = 8 B/param (LLaMA-Factory's "8x")."""
+fp32 master (4) + two fp32 moments (8) = 12, so 2 + 2 + 12 = 16 B/param (ZeRO paper, "Transformer Math
+101"); bitsandbytes 8-bit Adam: two 1-byte moments = 2 (6 B/param in all); SGD with momentum: one fp32
+momentum = 4 (8 B/param). `pure bf16` (no fp32 master, bf16 moments) is 2 + 2 + 4 = 8 B/param
+(LLaMA-Factory's "8x")."""
 
 PURE_16BIT_ADAM_BYTES = 4.0
 """AdamW with bf16 moments and no fp32 master copy (LLaMA-Factory `pure_bf16`)."""
@@ -190,25 +196,39 @@ TRAIN_ACT_BYTES_PER_HIDDEN = 18.0
 TRAIN_ACT_BYTES_PER_INTERMEDIATE_GATED = 6.0
 TRAIN_ACT_BYTES_PER_INTERMEDIATE_PLAIN = 4.0
 """Activations stored for the backward pass, per token per layer, 16-bit, no recomputation, flash attention
-(Korthikanti et al. 2022, "Reducing Activation Recomputation", eq. 1 without the 5·a·s/h score term and the
-dropout masks): attention 11·h + two norms 4·h + MLP input 2·h + 2 bytes per intermediate unit for every
-intermediate tensor kept (plain GeLU MLP: fc1 out + GeLU out = 4·i; gated SwiGLU: gate, up, SiLU out = 6·i).
-For a GPT MLP (i = 4h) this is 18h + 16h = 34·h, Korthikanti's figure."""
+(Korthikanti et al. 2022, "Reducing Activation Recomputation", eq. 1 without the 5·a·s/h score term and
+the dropout masks): attention 11·h + two norms 4·h + MLP input 2·h + 2 bytes per intermediate unit for
+every intermediate tensor kept (plain GeLU MLP: fc1 out + GeLU out = 4·i; gated SwiGLU: gate, up, SiLU out
+= 6·i). For a GPT MLP (i = 4h) this is 18h + 16h = 34·h, Korthikanti's figure."""
 
 TRAIN_ACT_EAGER_SCORE_BYTES = 5.0
 """Eager attention keeps 5·a·s² bytes per layer per sequence (Korthikanti: softmax output 2, dropout mask 1,
 scores 2)."""
 
 CHECKPOINT_BYTES_PER_HIDDEN = 2.0
-"""Full activation checkpointing keeps only each layer's 16-bit input, 2·s·b·h per layer (Korthikanti, sec. 4),
-plus one layer's full activations while it is recomputed."""
+"""Full activation checkpointing keeps only each layer's 16-bit input, 2·s·b·h per layer (Korthikanti, sec.
+4), plus one layer's full activations while it is recomputed."""
 
 LOGITS_BYTES_PER_VOCAB_TRAIN = 12.0
-"""Training loss: the logits over the whole sequence — 16-bit logits (2) + fp32 upcast (4) + fp32 log-softmax /
-its gradient (4 + 2 for the 16-bit gradient of the logits) ≈ 12 bytes per token per vocabulary entry (design
-note: "fp32 logits 4·s·b·V", here with the copies that coexist at the peak). Calibrated on the slope of
-`qwen1-readme-finetune-profile` LoRA rows with sequence length (Qwen-1.8B: +2.04 MB per token, of which ≈1.87 MB
-is the 151,936-entry vocabulary → 12.3 B)."""
+"""Training loss: the logits over the whole sequence — 16-bit logits (2) + fp32 upcast (4) + fp32 log-softmax
+/ its gradient (4 + 2 for the 16-bit gradient of the logits) ≈ 12 bytes per token per vocabulary entry
+(design note: "fp32 logits 4·s·b·V", here with the copies that coexist at the peak). Calibrated on the
+slope of `qwen1-readme-finetune-profile` LoRA rows with sequence length (Qwen-1.8B: +2.04 MB per token, of
+which ≈1.87 MB is the 151,936-entry vocabulary → 12.3 B)."""
+
+LORA_ACT_BYTES_PER_INPUT = 3.0
+"""LoRA keeps, per adapted linear and token, its input after `lora_dropout` (16-bit, 2 B) and the dropout
+mask (1 B) for the adapter's backward — 3 bytes per input feature (PEFT `lora.Linear.forward`)."""
+
+KBIT_TRAINING_EMBEDDING_EXTRA_BYTES = 2.0
+"""`prepare_model_for_kbit_training` upcasts the non-quantised parameters (embeddings, lm_head, norms) to
+fp32: +2 bytes per embedding/lm_head parameter over the 16-bit copy."""
+
+LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD = 8.0
+"""k-bit training (lm_head upcast to fp32 by prepare_model_for_kbit_training): the logits come out in fp32
+directly — fp32 logits 4 + their fp32 gradient 4 = 8 bytes per token per vocabulary entry. Calibrated on
+the slope of the `qwen1-readme-finetune-profile` Q-LoRA rows (Qwen-1.8B: +1.35 MB per token of which ≈1.18
+MB is the vocabulary → 7.8 B), against 12 B for the bf16 LoRA rows of the same table."""
 
 LORA_PARAM_BYTES = 16.0
 """A LoRA adapter parameter trains in fp32 with AdamW: weight 4 + gradient 4 + two moments 8 = 16 bytes."""
@@ -225,27 +245,28 @@ DEFAULT_LORA_TARGETS_PER_LAYER = "all-linear"
 TRAIN_OVERHEAD_GIB = 1.0
 TRAIN_OVERHEAD_FRACTION = 0.10
 """Training overhead above the counted tensors: a constant (CUDA-graph free, but cuBLAS/NCCL workspaces,
-autograd bookkeeping) and a fraction of the resident weights (allocator fragmentation from the gradient and
-recompute churn; the published training tables are mostly nvidia-smi/`memory_reserved`-style). Calibrated on
-`qwen1-readme-finetune-profile` (LoRA/Q-LoRA at 256 tokens: +1.9 GiB over the counted tensors at 1.8B, +3.1 at
-7B, +4 at 14B) and `unsloth-readme-2023-12-a100-40gb`."""
+autograd bookkeeping) and a fraction of the resident weights (allocator fragmentation from the gradient
+and recompute churn; the published training tables are mostly nvidia-smi/`memory_reserved`-style).
+Calibrated on `qwen1-readme-finetune-profile` (LoRA/Q-LoRA at 256 tokens: +1.9 GiB over the counted
+tensors at 1.8B, +3.1 at 7B, +4 at 14B) and `unsloth-readme-2023-12-a100-40gb`."""
 
 GRADIENT_CHECKPOINTING_MIN_PARAMS_B = 1.0
 """Practitioners turn gradient checkpointing on when fine-tuning models above ~1B parameters (HF Trainer
 recipes, Qwen/LLaMA-Factory scripts); below that it is off by default."""
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Non-transformer models (sized from params_b and details)
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 DIFFUSION_ACTIVATION_GIB_PER_MPIXEL = 2.2
-"""Stable Diffusion UNet + VAE decode peak per megapixel of output at batch 1 with memory-efficient attention,
-16-bit: SD 1.5 at 512² ≈ 2.6–3.5 GiB total (weights 2 GiB) and SDXL at 1024² ≈ 8–10 GiB (weights 6.5 GiB) per
-the diffusers memory docs / community measurements → ≈ 2 GiB per megapixel on top of the weights."""
+"""Stable Diffusion UNet + VAE decode peak per megapixel of output at batch 1 with memory-efficient
+attention, 16-bit: SD 1.5 at 512² ≈ 2.6–3.5 GiB total (weights 2 GiB) and SDXL at 1024² ≈ 8–10 GiB
+(weights 6.5 GiB) per the diffusers memory docs / community measurements → ≈ 2 GiB per megapixel on top of
+the weights."""
 
 CNN_ACTIVATION_MIB_PER_GFLOP = 6.0
-"""CNN/ViT inference activation peak ≈ 6 MiB per GFLOP of one image at 16-bit (ResNet-50: 4.1 GFLOP ≈ 25 MiB of
-live activations per image); training keeps all of them: ×TRAIN_CNN_ACT_MULTIPLIER."""
+"""CNN/ViT inference activation peak ≈ 6 MiB per GFLOP of one image at 16-bit (ResNet-50: 4.1 GFLOP ≈ 25 MiB
+of live activations per image); training keeps all of them: ×TRAIN_CNN_ACT_MULTIPLIER."""
 
 TRAIN_CNN_ACT_MULTIPLIER = 8.0
 """Training a CNN keeps every layer's output for backward: ≈8× the inference live set (ResNet-50 bs 32 fp16
@@ -254,14 +275,15 @@ trains in ≈ 6–8 GiB)."""
 ENCODER_DEFAULT_CONTEXT = 512
 """Encoders (BERT-class) run at their max sequence length (512) when none is given."""
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Speed
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 DECODE_BANDWIDTH_EFFICIENCY: dict[str, float] = {"transformers": 0.35, "vllm": 0.75, "llama.cpp": 0.55}
 """η: fraction of the memory bandwidth a decode step achieves. llama.cpp ≈ 0.55 and TensorRT-class ≈ 0.9
-(design note); vLLM 0.75; HF transformers `generate` at batch 1 is launch-bound: the Qwen2.5 transformers speed
-benchmark shows ≈ 40 tokens/s for 7B bf16 on an A100-80GB (2039 GB/s, 15.2 GB of weights) → η ≈ 0.3–0.35."""
+(design note); vLLM 0.75; HF transformers `generate` at batch 1 is launch-bound: the Qwen2.5 transformers
+speed benchmark shows ≈ 40 tokens/s for 7B bf16 on an A100-80GB (2039 GB/s, 15.2 GB of weights) → η ≈
+0.3–0.35."""
 
 PREFILL_MFU = 0.5
 """Prefill reaches 50% of the dense tensor peak (design note: 0.5–0.7)."""
@@ -279,11 +301,16 @@ LORA_FLOPS_PER_PARAM_TOKEN = 4.0
 """LoRA/QLoRA: forward 2 + activation gradients 2; the frozen base gets no weight gradient."""
 
 TP_EFFICIENCY = 0.85
-"""Tensor parallelism: each extra card adds 85% of its bandwidth/compute (all-reduce per layer; NVLink)."""
+"""Tensor parallelism over NVLink: each extra card adds 85% of its bandwidth/compute (one all-reduce per
+layer costs ~10–20% of a decode step on NVLink; vLLM/TensorRT-LLM TP scaling reports)."""
 
-# --------------------------------------------------------------------------------------------------------------
+TP_EFFICIENCY_PCIE = 0.6
+"""Tensor parallelism over PCIe only (cards without NVLink: T4, A10, L4, L20, RTX 4090): the per-layer
+all-reduce over PCIe costs ~40% of each extra card (vLLM TP on PCIe cards scales ~1.5–1.7× on 2 cards)."""
+
+# --------------------------------------------------------------------------------------------------------
 # Fit and ranking
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 HEADROOM_FRACTION = 0.10
 """Keep 10% of the usable memory free (design note: 10–20%): allocator fragmentation, longer prompts."""
@@ -293,14 +320,20 @@ CUDA_CONTEXT_GIB = 0.5
 0.5 GB); subtracted from the card before comparing with an allocator-peak estimate."""
 
 GDDR_ECC_RESERVE_FRACTION = 1 / 16
-"""GDDR6 datacenter cards with ECC on lose 1/16 of the memory to ECC (A10 shows 23028 MiB of 24 GiB,
-T4 15360 MiB of 16 GiB in nvidia-smi)."""
+"""GDDR6 datacenter cards with ECC on lose 1/16 of the memory to ECC (A10 shows 23028 MiB of 24 GiB, T4 15360
+MiB of 16 GiB in nvidia-smi)."""
 
 TP_DEGREES: tuple[int, ...] = (1, 2, 4, 8)
-"""Card counts tried: tensor-parallel degrees (powers of two, as instance types come)."""
+"""Card counts tried for inference: tensor-parallel degrees (powers of two, as instance types come)."""
+
+TRAIN_GPU_COUNTS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+"""Card counts tried for training: data parallel with ZeRO/FSDP across nodes of 8 (up to `max_count`)."""
 
 PRICE_PROXY_BANDWIDTH_WEIGHT = 1.0
 PRICE_PROXY_MEMORY_WEIGHT = 5.0
-"""When no price is known, a card's hourly cost is proxied by bandwidth (GB/s) + 5 × memory (GB): on-demand
-prices of NVIDIA datacenter cards track memory bandwidth across generations (T4 < A10 < V100 < A100 < H100),
-and memory breaks ties between the 16/32 GB or 40/80 GB variants. Relative only; never shown as a price."""
+PRICE_PROXY_TFLOPS_WEIGHT = 2.0
+"""When no price is known, a card's relative hourly cost is proxied by bandwidth (GB/s) + 5 × memory (GB) + 2
+× dense fp16 TFLOPS. It orders the cards as on-demand prices do (T4 530 < A10 970 < V100-16 1230 < V100-32
+1310 < A100-40 2379 < A100-80 3063 < H100 5729) with ratios close to public per-GPU prices (A10/T4 ≈ 1.8,
+A100-80/A10 ≈ 3, H100/A100-80 ≈ 1.9 on AWS g4dn/g5/p4de/p5 and Lambda). Relative only; never shown as a
+price."""

@@ -1,16 +1,18 @@
 """Does a workload fit a card (with headroom)? If not, what would; and which cards to recommend, best first.
 
 Fit rule: the per-card estimate (vLLM: the memory it needs, not the 90% it reserves) must leave
-HEADROOM_FRACTION of the usable memory free, usable = visible memory − CUDA context. Several cards are never
-pooled without a parallel scheme: inference splits by tensor parallelism (degree must divide the attention and
-KV heads, vLLM's rule), training by ZeRO/FSDP data parallelism.
+HEADROOM_FRACTION of the usable memory free, usable = visible memory − CUDA context. Several cards are
+never pooled without a parallel scheme: inference splits by tensor parallelism (degree must divide the
+attention and KV heads, vLLM's rule), training by ZeRO/FSDP data parallelism.
 
-Ranking (rank_picks): for every recommended GPU, the smallest count in 1, 2, 4, 8 that fits. Cost is the hourly
-price when every candidate has one in the same currency, otherwise a relative proxy (hardware.price_proxy:
-bandwidth GB/s + 5 × memory GB, which tracks on-demand prices across T4 < A10 < V100 < A100 < H100).
-* inference: cheapest configuration first (bandwidth-bound decode speed grows with the same bandwidth the price
-  proxy follows, so tokens per unit of cost are nearly flat across cards; a serving instance is paid by the
-  hour); equal cost → faster first. score = 1000 / cost.
+Ranking (rank_picks): for every recommended GPU, the smallest count that fits (inference: 1, 2, 4, 8;
+training: 1, 2, 4, … up to max_count). Cost is the hourly price when every candidate has one in the same
+currency, otherwise a relative proxy (hardware.price_proxy: bandwidth GB/s + 5 × memory GB + 2 × fp16
+TFLOPS, which orders cards as on-demand prices do: T4 < A10 < V100 < A100 < H100).
+* inference: cheapest configuration first — a serving instance is paid by the hour whether or not its
+  speed is used; a tensor-parallel set counts as cost × n / tp_scaling(n) (it delivers less than n cards'
+  speed: TP_EFFICIENCY with NVLink, TP_EFFICIENCY_PCIE without); equal cost → faster first. score = 1000 /
+  cost.
 * training: lowest cost per trained token first (cost / training tokens/s: a job costs price × hours).
   score = tokens/s per unit of cost.
 * budget=True: cheapest configuration first for every task.
@@ -20,18 +22,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Literal
 
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
-from rules.hardware import hourly_price, instance_for, price_proxy, usable_gib, visible_gib
+from rules.hardware import hourly_price, instance_for, price_proxy, tp_scaling, usable_gib, visible_gib
 from rules.memory import estimate_memory, is_transformer
 from rules.speed import estimate_speed
-from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
+from rules.types import FitCheck, MemoryEstimate, Pick, Precision, Suggestion, Workload
 
 
 def valid_tp(workload: Workload, count: int) -> bool:
-    """Can `count` cards run this workload? Inference: tensor parallel degree must divide the attention heads,
-    and the KV heads must divide by it (or it by them, vLLM replicates KV heads). Training: any count."""
+    """Can `count` cards run this workload? Inference: tensor parallel degree must divide the attention
+    heads, and the KV heads must divide by it (or it by them, vLLM replicates KV heads). Training: any
+    count."""
     if count == 1:
         return True
     model = workload.model
@@ -72,24 +76,25 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
         return round(needed_gib(est), 2) if ok else None
 
     if w.task == "inference":
-        formats: list[tuple[str, str]] = (
+        formats: list[tuple[Precision, str]] = (
             [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
             else [("int8", "gptq-int8"), ("int4", "awq")])
         for precision, quant in formats:
             if w.quant == quant or (w.precision == precision and w.quant is None):
                 continue
-            alt = replace(w, precision=precision, quant=quant)  # type: ignore[arg-type]
+            alt = replace(w, precision=precision, quant=quant)
             m = need(alt, gpu, count)
             if m is not None:
-                out.append(Suggestion(kind="quantise", precision=precision,  # type: ignore[arg-type]
-                                      quant=quant, memory_per_gpu_gib=m))
+                out.append(Suggestion(kind="quantise", precision=precision, quant=quant,
+                                      memory_per_gpu_gib=m))
                 break
     if w.task == "train":
-        for task in ("lora", "qlora"):
-            alt = replace(w, task=task, quant=None)  # type: ignore[arg-type]
+        peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")
+        for task in peft:
+            alt = replace(w, task=task, quant=None)
             m = need(alt, gpu, count)
             if m is not None:
-                out.append(Suggestion(kind=task, task=task, memory_per_gpu_gib=m))  # type: ignore[arg-type]
+                out.append(Suggestion(kind=task, task=task, memory_per_gpu_gib=m))
                 break
         if w.gradient_checkpointing is False:
             alt = replace(w, gradient_checkpointing=True)
@@ -130,8 +135,8 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
     if is_transformer(w.model) and w.context > 1024:
         ctx = w.context // 2
         while ctx >= 512:
-            m = need(replace(w, context=ctx, gen_tokens=None if w.gen_tokens is None else min(w.gen_tokens, ctx)),
-                     gpu, count)
+            gen = None if w.gen_tokens is None else min(w.gen_tokens, ctx)
+            m = need(replace(w, context=ctx, gen_tokens=gen), gpu, count)
             if m is not None:
                 out.append(Suggestion(kind="shorter-context", context=ctx, memory_per_gpu_gib=m))
                 break
@@ -154,7 +159,8 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
 
             candidates = list(default_knowledge().gpus.values())
         suggestions = _suggestions(workload, gpu, count, list(candidates))
-    return FitCheck(gpu_id=gpu.id, count=count, fits=ok, headroom_gib=round(limit_gib(workload, gpu) - need, 2),
+    headroom = round(limit_gib(workload, gpu) - need, 2)
+    return FitCheck(gpu_id=gpu.id, count=count, fits=ok, headroom_gib=headroom,
                     memory_per_gpu_gib=round(need, 2), gpu_memory_gib=gpu.memory_gb, suggestions=suggestions)
 
 
@@ -166,7 +172,8 @@ def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
     instance, _, _ = instance_for(gpu, count, instances)
     seqs = est.chosen.get("max_concurrent_sequences")
     return Pick(gpu_id=gpu.id, count=count, fits=fits, memory_per_gpu_gib=round(need, 2),
-                headroom_gib=round(limit_gib(w, gpu) - need, 2), decode_tokens_per_s=speed.decode_tokens_per_s,
+                headroom_gib=round(limit_gib(w, gpu) - need, 2),
+                decode_tokens_per_s=speed.decode_tokens_per_s,
                 price_per_hour=price, price_currency=currency, instance=instance,
                 max_concurrent_sequences=seqs if isinstance(seqs, int) else None)
 
@@ -177,7 +184,8 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     """Recommended GPUs for `workload`, best first (see the module docstring for the order)."""
     fitting: list[tuple[Pick, GPU]] = []
     failing: list[tuple[Pick, GPU]] = []
-    counts = [fixed_count] if fixed_count else [n for n in C.TP_DEGREES if n <= max_count]
+    degrees = C.TP_DEGREES if workload.task == "inference" else C.TRAIN_GPU_COUNTS
+    counts = [fixed_count] if fixed_count else [n for n in degrees if n <= max_count]
     for gpu in gpus:
         if not gpu.recommended:
             continue
@@ -212,8 +220,10 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
             key: tuple[float, ...] = (c / tps, c)
             score = tps / c
         else:
-            key = (c, -(p.decode_tokens_per_s or 0.0), p.count)
-            score = 1000.0 / c
+            # A tensor-parallel set delivers tp_scaling(n) cards' worth of speed for n cards' price.
+            c_eff = c * p.count / tp_scaling(g, p.count)
+            key = (c_eff, -(p.decode_tokens_per_s or 0.0), p.count)
+            score = 1000.0 / c_eff
         if not p.fits:
             key = (p.memory_per_gpu_gib - limit_gib(workload, g), *key)  # closest to fitting first
         scored.append((key, replace(p, score=round(score, 4))))

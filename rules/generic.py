@@ -13,11 +13,12 @@ GENERIC_LAYERS_PER_HIDDEN = 1 / 128
 
 GQA_ABOVE_PARAMS_B = 30.0
 GENERIC_KV_HEADS = 8
-"""LLaMA-2-70B / LLaMA-3 / Qwen2.5 ≥ 32B use 8 KV heads; LLaMA-1/2 7B and 13B use full multi-head attention."""
+"""LLaMA-2-70B / LLaMA-3 / Qwen2.5 ≥ 32B use 8 KV heads; LLaMA-1/2 7B and 13B use full multi-head
+attention."""
 
 
 def _round(x: float, step: int) -> int:
-    return max(step, int(round(x / step)) * step)
+    return max(step, round(x / step) * step)
 
 
 def _layer_params(h: int, inter: int, kv_heads: int, heads: int) -> float:
@@ -27,7 +28,7 @@ def _layer_params(h: int, inter: int, kv_heads: int, heads: int) -> float:
 
 
 def generic_model(params_b: float) -> Model:
-    """A LLaMA-shaped decoder with `params_b` billion parameters (untied 32k embeddings, SwiGLU, GQA > 30B)."""
+    """A LLaMA-shaped decoder of `params_b` billion parameters (untied 32k embeddings, SwiGLU, GQA > 30B)."""
     if params_b <= 0:
         raise ValueError("params_b must be positive")
     total = params_b * 1e9
@@ -62,6 +63,6 @@ def generic_model(params_b: float) -> Model:
         mlp="gated",
         vocab_size=GENERIC_VOCAB,
         tie_embeddings=False,
-        source=["rules.generic: LLaMA-shaped decoder of the requested size (LLaMA paper table 2 aspect ratios)"],
+        source=["rules.generic: LLaMA-shaped decoder of the requested size (LLaMA paper, table 2 shapes)"],
         notes="synthetic",
     )

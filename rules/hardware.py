@@ -23,7 +23,7 @@ def usable_gib(gpu: GPU) -> float:
 
 
 def dense_tflops(gpu: GPU, precision: str) -> float:
-    """Dense tensor-core peak for the compute dtype of `precision` (weight-only int8/int4 compute in 16-bit)."""
+    """Dense tensor-core peak for the compute dtype of `precision` (weight-only int8/int4: 16 bit)."""
     if precision == "fp8" and gpu.fp8_tflops:
         return gpu.fp8_tflops
     if precision == "fp32":
@@ -34,8 +34,15 @@ def dense_tflops(gpu: GPU, precision: str) -> float:
 
 
 def price_proxy(gpu: GPU) -> float:
-    """Relative hourly cost when no price is known: bandwidth + 5 × memory (see constants)."""
-    return C.PRICE_PROXY_BANDWIDTH_WEIGHT * gpu.bandwidth_gbps + C.PRICE_PROXY_MEMORY_WEIGHT * gpu.memory_gb
+    """Relative hourly cost when no price is known: bandwidth + 5 × memory + 2 × fp16 TFLOPS (constants)."""
+    return (C.PRICE_PROXY_BANDWIDTH_WEIGHT * gpu.bandwidth_gbps + C.PRICE_PROXY_MEMORY_WEIGHT * gpu.memory_gb
+            + C.PRICE_PROXY_TFLOPS_WEIGHT * dense_tflops(gpu, "fp16"))
+
+
+def tp_scaling(gpu: GPU, count: int) -> float:
+    """Effective cards of `count` tensor-parallel cards: 1 + efficiency × (count − 1), NVLink or PCIe."""
+    eff = C.TP_EFFICIENCY if gpu.nvlink_gbps else C.TP_EFFICIENCY_PCIE
+    return 1.0 + eff * (count - 1)
 
 
 def instance_for(gpu: GPU, count: int, instances: Sequence[InstanceFamily]) -> tuple[str | None, float | None,
@@ -56,7 +63,8 @@ def instance_for(gpu: GPU, count: int, instances: Sequence[InstanceFamily]) -> t
     return best[1], best[2], ("CNY" if best[2] is not None else None)
 
 
-def hourly_price(gpu: GPU, count: int, instances: Sequence[InstanceFamily]) -> tuple[float | None, str | None]:
+def hourly_price(gpu: GPU, count: int,
+                 instances: Sequence[InstanceFamily]) -> tuple[float | None, str | None]:
     _, price, currency = instance_for(gpu, count, instances)
     if price is not None:
         return price, currency

@@ -2,15 +2,16 @@
 
 Formulas (constants and their sources in `rules/constants.py`):
 
-* weights = body parameters × bytes of the format + embeddings/lm_head at 16 bit when the format keeps them;
+* weights = body parameters × bytes of the format + embeddings/lm_head at 16 bit when the format keeps
+  them;
 * KV cache = 2 × layers × KV heads × head dim × tokens × batch × bytes (MLA: layers × (kv_lora_rank +
-  qk_rope_head_dim) × tokens × batch × bytes; sliding-window layers hold at most `sliding_window` tokens; with
-  tensor parallelism each card holds max(1, KV heads / tp) heads);
+  qk_rope_head_dim) × tokens × batch × bytes; sliding-window layers hold at most `sliding_window` tokens;
+  with tensor parallelism each card holds max(1, KV heads / tp) heads);
 * inference activations = the prefill transient of one layer (a·intermediate + b·hidden bytes per prompt
   token) + last-position logits; vLLM instead reserves 90% of the card and fills it with KV blocks;
 * training = model states split by ZeRO stage (DeepSpeed's own accounting) + stored activations
-  (Korthikanti; with checkpointing 2·s·b·h per layer + one layer recomputed) + fp32 logits;
-  LoRA = frozen base + adapter × 16 B + activations; QLoRA = quantised base + adapter + activations.
+  (Korthikanti; with checkpointing 2·s·b·h per layer + one layer recomputed) + fp32 logits; LoRA = frozen
+  base + adapter × 16 B + activations; QLoRA = quantised base + adapter + activations.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.hardware import usable_gib, visible_gib
 from rules.precision import (
-    BNB_4BIT,
     compute_dtype_bytes,
     normalise_quant,
     param_split,
@@ -32,7 +32,7 @@ from rules.precision import (
 from rules.types import MemoryEstimate, Workload
 
 COMPONENTS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
-TRANSFORMER_ARCHS = frozenset({"decoder", "encoder"})
+TRANSFORMER_ARCHS = frozenset({"decoder", "encoder", "encoder-decoder"})
 
 
 def _gib(x: float) -> float:
@@ -43,8 +43,26 @@ def _breakdown(**parts: float) -> dict[str, float]:
     return {k: round(_gib(parts.get(k, 0.0)), 4) for k in COMPONENTS}
 
 
+def num_layers(model: Model) -> int:
+    """All transformer layers (encoder + decoder for encoder-decoder models, from `details`)."""
+    if model.num_layers:
+        return model.num_layers
+    enc = int(model.details.get("encoder_layers", 0) or 0)
+    dec = int(model.details.get("decoder_layers", 0) or 0)
+    return enc + dec
+
+
+def kv_layers(model: Model) -> int:
+    """Layers that keep a KV cache: every decoder layer (none for encoders)."""
+    if model.arch == "encoder":
+        return 0
+    if model.arch == "encoder-decoder":
+        return int(model.details.get("decoder_layers", 0) or 0)
+    return num_layers(model)
+
+
 def is_transformer(model: Model) -> bool:
-    return (model.arch in TRANSFORMER_ARCHS and model.num_layers is not None and model.hidden_size is not None
+    return (model.arch in TRANSFORMER_ARCHS and num_layers(model) > 0 and model.hidden_size is not None
             and model.num_attention_heads is not None)
 
 
@@ -64,14 +82,16 @@ def kv_heads_per_gpu(model: Model, tp: int) -> float:
 
 def kv_bytes_per_token(model: Model, kv_elem_bytes: float, tp: int = 1) -> float:
     """KV-cache bytes per token per card, all layers (sliding windows not applied here)."""
-    if not is_transformer(model) or model.arch == "encoder":
+    layers = kv_layers(model) if is_transformer(model) else 0
+    if layers == 0:
         return 0.0
-    assert model.num_layers
     if model.attention == "mla" and model.mla is not None:
         # The latent (kv_lora_rank) and the decoupled RoPE key are cached once per layer, not per head, and
         # every tensor-parallel rank keeps the whole latent (vLLM MLA backend).
-        return model.num_layers * (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * kv_elem_bytes
-    return 2.0 * model.num_layers * kv_heads_per_gpu(model, tp) * head_dim(model) * kv_elem_bytes
+        return layers * (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * kv_elem_bytes
+    # Encoder-decoder: each decoder layer caches self-attention K/V of the target and cross-attention K/V of
+    # the source; both count per token of `context` here.
+    return 2.0 * layers * kv_heads_per_gpu(model, tp) * head_dim(model) * kv_elem_bytes
 
 
 def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, tp: int = 1,
@@ -83,9 +103,9 @@ def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, 
         return 0.0, notes
     tokens_all = math.ceil(tokens / block) * block
     if model.sliding_window and tokens > model.sliding_window:
-        assert model.num_layers
-        local_layers = int(model.details.get("sliding_window_layers", model.num_layers))
-        local_fraction = min(1.0, local_layers / model.num_layers)
+        layers = kv_layers(model)
+        local_layers = int(model.details.get("sliding_window_layers", layers))
+        local_fraction = min(1.0, local_layers / layers)
         window = math.ceil(model.sliding_window / block) * block
         eff = local_fraction * min(tokens_all, window) + (1 - local_fraction) * tokens_all
         notes.append("sliding-window")
@@ -109,21 +129,22 @@ def prefill_activation_bytes(model: Model, prompt: int, batch: int, flash: bool)
     act = per_token * prompt * batch
     if not flash:
         act += C.EAGER_ATTENTION_BYTES_PER_SCORE * (model.num_attention_heads or 1) * prompt * prompt * batch
-    if model.vocab_size and model.arch == "decoder":
+    if model.vocab_size and model.arch in ("decoder", "encoder-decoder"):
         act += C.LOGITS_BYTES_PER_VOCAB_INFERENCE * model.vocab_size * batch
     return act
 
 
 def vllm_activation_bytes(model: Model) -> float:
-    """vLLM's profiled activation + CUDA-graph peak (llm-d planner), scaled by hidden size for small models."""
+    """vLLM's profiled activation + CUDA-graph peak (llm-d planner), scaled by hidden size when small."""
     base = C.VLLM_ACTIVATION_GIB_MOE if model.is_moe else C.VLLM_ACTIVATION_GIB_DENSE
-    scale = min(1.0, (model.hidden_size or C.VLLM_ACTIVATION_REFERENCE_HIDDEN) / C.VLLM_ACTIVATION_REFERENCE_HIDDEN)
+    ref = C.VLLM_ACTIVATION_REFERENCE_HIDDEN
+    scale = min(1.0, (model.hidden_size or ref) / ref)
     return max(C.VLLM_ACTIVATION_MIN_GIB, base * scale) * C.GIB
 
 
-# ----------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Inference
-# ----------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 
 def _inference(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
@@ -163,7 +184,8 @@ def _vllm(w: Workload, tp: int, gpu: GPU | None, weights: float, workspace: floa
     overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + workspace / tp
     weights_pg = weights / tp
     required = weights_pg + act + overhead + kv_needed
-    chosen: dict[str, object] = {"context": w.context, "gpu_memory_utilization": C.VLLM_GPU_MEMORY_UTILIZATION}
+    chosen: dict[str, object] = {"context": w.context,
+                                 "gpu_memory_utilization": C.VLLM_GPU_MEMORY_UTILIZATION}
     if tp > 1:
         notes.append(f"tp{tp}")
     if gpu is None:
@@ -182,18 +204,19 @@ def _vllm(w: Workload, tp: int, gpu: GPU | None, weights: float, workspace: floa
     per = dict(weights=weights_pg, kv_cache=pool, activations=act, overhead=overhead)
     per_gpu = reserved - C.CUDA_CONTEXT_GIB * C.GIB
     return MemoryEstimate(total_gib=round(_gib(per_gpu * tp), 3), per_gpu_gib=round(_gib(per_gpu), 3),
-                          gpu_count=tp, breakdown=_breakdown(**per), notes=[*notes, "vllm-reserve"], chosen=chosen,
+                          gpu_count=tp, breakdown=_breakdown(**per), notes=[*notes, "vllm-reserve"],
+                          chosen=chosen,
                           required_per_gpu_gib=round(_gib(required), 3), cuda_context_gib=C.CUDA_CONTEXT_GIB)
 
 
-# ----------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Training (full, LoRA, QLoRA)
-# ----------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 
 def lora_adapter_params(model: Model, rank: int) -> float:
     """LoRA parameters on every linear of every decoder layer: r · (d_in + d_out) per adapted matrix."""
-    assert model.hidden_size and model.num_layers
+    assert model.hidden_size
     h = model.hidden_size
     d = head_dim(model)
     heads = model.num_attention_heads or h // d
@@ -206,13 +229,18 @@ def lora_adapter_params(model: Model, rank: int) -> float:
         mlp = mlp_mats * (h + expert_inter) * (model.moe.num_experts + model.moe.num_shared_experts)
     else:
         mlp = mlp_mats * (h + inter)
-    return float(rank * (per_layer + mlp) * model.num_layers)
+    return float(rank * (per_layer + mlp) * num_layers(model))
 
 
 def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bool, flash: bool,
-                           dtype_bytes: float = 2.0) -> float:
-    """Activations kept for backward on one card (micro-batch `batch`), plus the loss's logits."""
-    assert model.hidden_size and model.num_layers
+                           dtype_bytes: float = 2.0, lora: bool = False, fp32_head: bool = False) -> float:
+    """Activations kept for backward on one card (micro-batch `batch`), plus the loss's logits.
+
+    LoRA also keeps, per adapted linear, the dropout output and mask of its input (PEFT `lora_dropout`),
+    LORA_ACT_BYTES_PER_INPUT × d_in per token: all-linear adapters see inputs of 6·h + intermediate.
+    """
+    assert model.hidden_size
+    layers = num_layers(model)
     h = model.hidden_size
     inter = model.intermediate_size or 4 * h
     if model.moe is not None and model.moe.moe_intermediate_size:
@@ -220,15 +248,19 @@ def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bo
     per_i = (C.TRAIN_ACT_BYTES_PER_INTERMEDIATE_PLAIN if model.mlp == "plain"
              else C.TRAIN_ACT_BYTES_PER_INTERMEDIATE_GATED)
     scale = dtype_bytes / 2.0
-    layer = (C.TRAIN_ACT_BYTES_PER_HIDDEN * h + per_i * inter) * seq * batch * scale
+    per_token = C.TRAIN_ACT_BYTES_PER_HIDDEN * h + per_i * inter
+    if lora:
+        per_token += C.LORA_ACT_BYTES_PER_INPUT * (6 * h + inter)
+    layer = per_token * seq * batch * scale
     if not flash:
         layer += C.TRAIN_ACT_EAGER_SCORE_BYTES * (model.num_attention_heads or 1) * seq * seq * batch * scale
     if checkpointing:
-        act = C.CHECKPOINT_BYTES_PER_HIDDEN * h * seq * batch * model.num_layers * scale + layer
+        act = C.CHECKPOINT_BYTES_PER_HIDDEN * h * seq * batch * layers * scale + layer
     else:
-        act = layer * model.num_layers
+        act = layer * layers
     if model.vocab_size:
-        act += C.LOGITS_BYTES_PER_VOCAB_TRAIN * model.vocab_size * seq * batch
+        per_vocab = C.LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD if fp32_head else C.LOGITS_BYTES_PER_VOCAB_TRAIN
+        act += per_vocab * model.vocab_size * seq * batch
     return act
 
 
@@ -240,8 +272,8 @@ def _model_states(p: float, n: int, stage: int, optimizer: str, precision: str, 
         ob = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0}[optimizer]
     else:
         wb, gb = 2.0, 2.0
-        ob = C.PURE_16BIT_ADAM_BYTES if (pure_16bit and optimizer == "adamw") else C.OPTIMIZER_BYTES_PER_PARAM[
-            optimizer]
+        pure = pure_16bit and optimizer == "adamw"
+        ob = C.PURE_16BIT_ADAM_BYTES if pure else C.OPTIMIZER_BYTES_PER_PARAM[optimizer]
     if stage == 0:
         return wb * p, gb * p, ob * p, 0.0
     opt = (ob + (0.0 if pure_16bit else C.DEEPSPEED_FP32_GRAD_BYTES)) * p / n
@@ -299,22 +331,29 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: object, n
     assert isinstance(split, ParamSplit)
     model = w.model
     dtype_bytes = compute_dtype_bytes(w.precision)
-    act = train_activation_bytes(model, w.context, w.batch, ckpt, w.flash_attention, dtype_bytes)
+    kbit = w.task != "train" and (w.task == "qlora" or normalise_quant(w.quant, w.precision, "transformers")
+                                  is not None)
+    act = train_activation_bytes(model, w.context, w.batch, ckpt, w.flash_attention, dtype_bytes,
+                                 lora=w.task != "train", fp32_head=kbit)
     if w.task == "train":
         weights, grads, opt, gathered = _model_states(split.total, n, stage, w.optimizer, w.precision,
                                                       w.pure_16bit, w.offload, split.largest_layer)
         resident = weights
     else:
-        # Frozen base at its format + trainable adapter (and optional embeddings).
-        if w.task == "qlora":
-            quant = normalise_quant(w.quant, w.precision, "transformers") if w.quant else (
-                "bnb-int8" if w.precision == "int8" else "nf4")
-            if quant is None:
-                quant = "nf4"
+        # Frozen base at its format + trainable adapter (and optional embeddings). A LoRA on a quantised
+        # precision (int8/int4, or a named format) is a QLoRA-style run on that format.
+        quant = normalise_quant(w.quant, w.precision, "transformers")
+        if w.task == "qlora" and quant is None:
+            quant = "bnb-int8" if w.precision == "int8" else "nf4"
+        if quant is not None:
             base, qnotes = weight_bytes(model, w.precision, quant)
             notes += qnotes
-            base += quant_workspace_bytes(quant, base) if quant in BNB_4BIT else 0.0
+            base += quant_workspace_bytes(quant, base)
+            # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
+            # did not quantise — embeddings, lm_head, norms — to fp32: 2 more bytes per embedding parameter.
+            base += split.embedding * C.KBIT_TRAINING_EMBEDDING_EXTRA_BYTES
             chosen["quant"] = quant
+            notes.append("kbit-fp32-embeddings")
         else:
             base = split.total * (4.0 if w.precision == "fp32" else 2.0)
         adapter = lora_adapter_params(model, w.lora_rank)
@@ -345,14 +384,14 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: object, n
     chosen["gradient_checkpointing"] = ckpt
     per = dict(weights=weights, gradients=grads, optimizer=opt, activations=act, overhead=overhead)
     per_gpu = sum(per.values())
-    return MemoryEstimate(total_gib=round(_gib(per_gpu * n), 3), per_gpu_gib=round(_gib(per_gpu), 3), gpu_count=n,
-                          breakdown=_breakdown(**per), notes=notes, chosen=chosen,
+    return MemoryEstimate(total_gib=round(_gib(per_gpu * n), 3), per_gpu_gib=round(_gib(per_gpu), 3),
+                          gpu_count=n, breakdown=_breakdown(**per), notes=notes, chosen=chosen,
                           cuda_context_gib=C.CUDA_CONTEXT_GIB)
 
 
-# ----------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 # Models without a transformer config: CNNs, diffusion, ViT/CLIP, Whisper
-# ----------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------------
 
 
 def _simple(w: Workload, n: int) -> MemoryEstimate:
@@ -371,7 +410,8 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
         notes.append("diffusion")
         chosen: dict[str, object] = {"resolution": res, "batch": batch}
     elif "gflops_per_image" in details:
-        act = C.CNN_ACTIVATION_MIB_PER_GFLOP * float(details["gflops_per_image"]) * batch * dtype_scale * 2**20
+        gflops = float(details["gflops_per_image"])
+        act = C.CNN_ACTIVATION_MIB_PER_GFLOP * gflops * batch * dtype_scale * 2**20
         chosen = {"batch": batch}
     else:
         # Encoder-decoder/dual encoders without a full config: the weights dominate; 10% for activations.
@@ -380,7 +420,10 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
     grads = opt = 0.0
     if w.task in ("train", "lora", "qlora"):
         act *= C.TRAIN_CNN_ACT_MULTIPLIER if model.arch != "diffusion" else 4.0
-        trainable = p if w.task == "train" else 0.02 * p
+        components = details.get("components")
+        unet = components.get("unet_params_b") if isinstance(components, dict) else None
+        full = float(unet) * 1e9 if unet else p  # diffusion fine-tuning trains the UNet only
+        trainable = full if w.task == "train" else 0.02 * full
         grads = 2.0 * trainable
         opt = C.OPTIMIZER_BYTES_PER_PARAM[w.optimizer] * trainable
     overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights

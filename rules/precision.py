@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 from knowledge.schema import Model
@@ -73,8 +72,10 @@ def param_split(model: Model) -> ParamSplit:
         copies = 1 if (model.tie_embeddings or model.arch == "encoder") else 2
         embedding = min(one * copies, 0.5 * total)
         largest = one
-    if model.num_layers and model.hidden_size:
-        per_layer = (total - embedding) / model.num_layers
+    layers = model.num_layers or int(model.details.get("encoder_layers", 0) or 0) + int(
+        model.details.get("decoder_layers", 0) or 0)
+    if layers and model.hidden_size:
+        per_layer = (total - embedding) / layers
         largest = max(largest, per_layer)
     if largest == 0.0:
         largest = total / 10

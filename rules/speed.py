@@ -1,9 +1,9 @@
 """Throughput: decode bounded by memory bandwidth, prefill and training by the dense tensor peak.
 
-* decode step time = (active weight bytes + KV bytes read) per card / (η × bandwidth), tensor parallel cards
-  each read their shard (each extra card adds TP_EFFICIENCY of its bandwidth);
-* prefill tokens/s = cards × peak × PREFILL_MFU / (2·P_active + 4·L·n·h) FLOPs per token (the attention term
-  4·L·n²·h over n tokens);
+* decode step time = (active weight bytes + KV bytes read) per card / (η × bandwidth), tensor parallel
+  cards each read their shard (each extra card adds TP_EFFICIENCY of its bandwidth);
+* prefill tokens/s = cards × peak × PREFILL_MFU / (2·P_active + 4·L·n·h) FLOPs per token (the attention
+  term 4·L·n²·h over n tokens);
 * training tokens/s = cards × peak × TRAIN_MFU / (k·P_active), k = 6 (full) or 4 (LoRA), +2 with full
   recomputation.
 """
@@ -12,14 +12,10 @@ from __future__ import annotations
 
 from knowledge.schema import GPU
 from rules import constants as C
-from rules.hardware import dense_tflops
-from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes
+from rules.hardware import dense_tflops, tp_scaling
+from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
 from rules.precision import normalise_quant, param_split, weight_bytes
 from rules.types import Speed, Workload
-
-
-def _parallel(count: int) -> float:
-    return 1.0 + C.TP_EFFICIENCY * (count - 1)
 
 
 def _active_weight_bytes(w: Workload) -> float:
@@ -36,8 +32,8 @@ def flops_per_token(w: Workload, prompt: int) -> float:
     p_active = model.active_params * 1e9
     attn = 0.0
     if is_transformer(model):
-        assert model.num_layers and model.hidden_size
-        attn = 4.0 * model.num_layers * prompt * model.hidden_size
+        assert model.hidden_size
+        attn = 4.0 * num_layers(model) * prompt * model.hidden_size
     return 2.0 * p_active + attn
 
 
@@ -56,7 +52,7 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
     """Decode/prefill (inference) or training tokens/s of `workload` on `count` cards of `gpu`."""
     w = workload
     peak = dense_tflops(gpu, w.precision) * 1e12
-    par = _parallel(count)
+    par = tp_scaling(gpu, count)
     if w.task != "inference":
         factor = train_flops_factor(w, _checkpointing(w))
         # Data parallel training scales linearly in the 6·P·D / (N·peak·MFU) model.

@@ -22,8 +22,8 @@ ENGINES: tuple[Engine, ...] = ("transformers", "vllm", "llama.cpp")
 
 @dataclass(frozen=True)
 class Workload:
-    """One job to size. `quant` names the weight format when precision is a quantised one
-    (gptq, awq, nf4, bnb-int8, gguf-q4_k_m, …); None means plain tensors of `precision`."""
+    """One job to size. `quant` names the weight format when precision is a quantised one (gptq, awq, nf4,
+    bnb-int8, gguf-q4_k_m, …); None means plain tensors of `precision`."""
 
     model: Model
     task: Task = "inference"
@@ -65,16 +65,17 @@ class MemoryEstimate:
     breakdown: dict[str, float]
     """GiB by component: weights, kv_cache, activations, gradients, optimizer, overhead (all keys present)."""
     notes: list[str] = field(default_factory=list)
-    """Machine-readable facts the renderer explains, e.g. 'zero3', 'checkpointing', 'vllm-reserve' (no prose)."""
+    """Machine-readable facts the renderer explains, e.g. 'zero3', 'checkpointing', 'vllm-reserve'
+    (no prose)."""
     chosen: dict[str, object] = field(default_factory=dict)
-    """Defaults the rules chose and the reply must state, e.g. {"zero_stage": 3, "gradient_checkpointing": True};
-    vLLM adds gpu_memory_utilization, kv_pool_gib and max_concurrent_sequences."""
+    """Defaults the rules chose and the reply must state, e.g. {"zero_stage": 3, "gradient_checkpointing":
+    True}; vLLM adds gpu_memory_utilization, kv_pool_gib and max_concurrent_sequences."""
     required_per_gpu_gib: float | None = None
     """The least memory per card the job needs, when it differs from `per_gpu_gib` (vLLM reserves 90% of the
     card whatever the model needs; this is weights + activations + the KV cache of `context` × `batch`)."""
     cuda_context_gib: float = 0.0
-    """Per-card memory outside PyTorch's allocator (CUDA context), NOT included in the figures above; nvidia-smi
-    shows it on top. The fit check subtracts it from the card."""
+    """Per-card memory outside PyTorch's allocator (CUDA context), NOT included in the figures above;
+    nvidia-smi shows it on top. The fit check subtracts it from the card."""
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,9 @@ class Call:
     headers: dict[str, str]
     path: str
     status: int = 200
+    ok: bool = True
+    """The Web API's "ok" (False for an error answer such as not_in_channel)."""
+    response: dict[str, Any] = field(default_factory=dict)
     at: float = field(default_factory=time.monotonic)
 
     @property
@@ -71,6 +74,7 @@ class FakeSlack:
         self.not_in_channels: set[str] = set()
         self.delay_s: dict[str, float] = {}
         self._failures: dict[str, list[_Failure]] = {}
+        self._drops: dict[str, int] = {}
         self._lock = threading.Condition()
         self._ts = itertools.count(1)
         self._server = ThreadingHTTPServer((host, port), self._handler_class())
@@ -116,16 +120,22 @@ class FakeSlack:
         with self._lock:
             self._failures.setdefault(method, []).extend(_Failure(status, headers, body) for _ in range(times))
 
+    def drop(self, method: str, *, times: int = 1) -> None:
+        """Close the connection without answering the next `times` calls of `method` (a network failure)."""
+        with self._lock:
+            self._drops[method] = self._drops.get(method, 0) + times
+
     def reset(self) -> None:
         with self._lock:
             self.calls.clear()
             self._failures.clear()
+            self._drops.clear()
 
     # --- inspection
 
     def calls_to(self, *methods: str, ok_only: bool = True) -> list[Call]:
         with self._lock:
-            return [c for c in self.calls if c.method in methods and (c.status == 200 or not ok_only)]
+            return [c for c in self.calls if c.method in methods and ((c.status == 200 and c.ok) or not ok_only)]
 
     def answers(self) -> list[Call]:
         """Every call that shows something to a user (posts, updates, ephemeral, response_url)."""
@@ -137,7 +147,7 @@ class FakeSlack:
         deadline = time.monotonic() + timeout
         with self._lock:
             while True:
-                found = [c for c in self.calls if c.method in methods and c.status == 200]
+                found = [c for c in self.calls if c.method in methods and c.status == 200 and c.ok]
                 if len(found) >= count:
                     return found
                 remaining = deadline - time.monotonic()
@@ -162,6 +172,13 @@ class FakeSlack:
         with self._lock:
             self.calls.append(call)
             self._lock.notify_all()
+
+    def _take_drop(self, method: str) -> bool:
+        with self._lock:
+            if self._drops.get(method, 0) > 0:
+                self._drops[method] -= 1
+                return True
+            return False
 
     def _next_failure(self, method: str) -> _Failure | None:
         with self._lock:
@@ -270,9 +287,13 @@ class FakeSlack:
                 delay = fake.delay_s.get(method)
                 if delay:
                     time.sleep(delay)
+                if fake._take_drop(method):
+                    fake._record(Call(method, args, headers, path, status=0, ok=False))
+                    self.close_connection = True
+                    return
                 failure = fake._next_failure(method)
                 if failure is not None:
-                    fake._record(Call(method, args, headers, path, status=failure.status))
+                    fake._record(Call(method, args, headers, path, status=failure.status, ok=False))
                     self._send(failure.status, json.dumps(failure.body).encode(), "application/json",
                                failure.headers)
                     return
@@ -281,7 +302,8 @@ class FakeSlack:
                     self._send(200, b"ok", "text/html")
                     return
                 status, body = fake._answer(method, args, headers)
-                fake._record(Call(method, args, headers, path, status=200 if body.get("ok") else 299))
+                fake._record(Call(method, args, headers, path, status=status, ok=bool(body.get("ok")),
+                                  response=body))
                 self._send(status, json.dumps(body).encode(), "application/json; charset=utf-8")
 
         return Handler

@@ -1,0 +1,265 @@
+"""`kb check`: consistency checks over a loaded knowledge base.
+
+The schema catches malformed entries at load time; these checks catch entries that are well-formed but
+implausible or contradictory — a KV figure that does not follow from the fields, two models claiming one
+alias, a cloud family naming a GPU the base does not hold. Each problem names the file, the entry and the
+field, so whoever edits the YAML can fix it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from knowledge.base import KnowledgeBase
+from knowledge.loader import SECTIONS, SHIPPED_DIR
+from knowledge.schema import GPU, Entry, Model
+
+PARAMS_TOLERANCE = 0.15
+"""params_b_computed (and active_params_b_computed) may differ from the published figure by this much."""
+KV_TOLERANCE = 0.02
+HEAD_DIM_RANGE = (32, 512)
+MEMORY_GB_RANGE = (1.0, 1024.0)
+
+# Pascal consumer/workstation chips (everything but GP100) run FP16 at 1/64 of the FP32 rate.
+_SLOW_FP16 = re.compile(r"pascal.*gp10[2-8]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    entry: str | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.entry is not None:
+            where += f": entry {self.entry!r}"
+        if self.field is not None:
+            where += f", field {self.field!r}"
+        return f"{where}: {self.message}"
+
+
+def run_checks(kb: KnowledgeBase, shipped_dir: Path | None = SHIPPED_DIR) -> list[Problem]:
+    """Every problem found, in a stable order (files, then checks). An empty list means clean.
+
+    `shipped_dir`: the directory whose files must not define one id twice (an id in a user directory that
+    overrides a shipped one is allowed; that is what the directory is for). None skips that check.
+    """
+    problems: list[Problem] = []
+    if shipped_dir is not None:
+        problems.extend(_duplicate_ids(Path(shipped_dir)))
+    problems.extend(_ambiguous_names(kb))
+    for model in kb.models.values():
+        problems.extend(_model_problems(kb, model))
+    for gpu in kb.gpus.values():
+        problems.extend(_gpu_problems(kb, gpu))
+    for family in kb.instance_families.values():
+        where = _origin(kb, "instance_families", family.family)
+        if family.gpu_id is not None and family.gpu_id not in kb.gpus:
+            problems.append(Problem(where, family.family, "gpu_id", f"no GPU with id {family.gpu_id!r}"))
+    for entry in kb.faq.values():
+        where = _origin(kb, "faq", entry.id)
+        if not entry.answer.en.strip():
+            problems.append(Problem(where, entry.id, "answer.en", "the English answer is empty"))
+        if not entry.answer.zh_hans.strip():
+            problems.append(Problem(where, entry.id, "answer.zh-Hans", "the Chinese answer is empty"))
+        for lang, questions in (("en", entry.questions.en), ("zh", entry.questions.zh)):
+            if not any(q.strip() for q in questions):
+                problems.append(Problem(where, entry.id, f"questions.{lang}", "no non-empty question"))
+    for section in ("models", "gpus", "instance_families", "products", "faq"):
+        for entry_id, entry in getattr(kb, section).items():
+            problems.extend(_entry_problems(_origin(kb, section, entry_id), entry_id, entry))
+    return problems
+
+
+def summary(kb: KnowledgeBase) -> str:
+    """One line for a clean check: what the base holds."""
+    return (
+        f"knowledge base OK: {len(kb.models)} models, {len(kb.gpus)} GPUs, "
+        f"{len(kb.instance_families)} instance families, {len(kb.products)} cloud products, "
+        f"{len(kb.faq)} FAQ entries"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+
+
+def _origin(kb: KnowledgeBase, section: str, entry_id: str) -> str:
+    return kb.origins.get((section, entry_id), f"<{section}>")
+
+
+def _duplicate_ids(directory: Path) -> Iterator[Problem]:
+    """The loader merges by id, so one id in two shipped files silently drops one of them."""
+    if not directory.is_dir():
+        return
+    first_seen: dict[tuple[str, str], Path] = {}
+    for path in sorted(p for p in directory.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file()):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError):
+            continue  # the loader reports unreadable files
+        if not isinstance(data, dict):
+            continue
+        for section, raw_entries in data.items():
+            if section not in SECTIONS or not isinstance(raw_entries, list):
+                continue
+            key = SECTIONS[section][1]
+            for raw in raw_entries:
+                if not isinstance(raw, dict) or raw.get(key) is None:
+                    continue
+                entry_id = str(raw[key])
+                earlier = first_seen.setdefault((section, entry_id), path)
+                if earlier != path:
+                    yield Problem(str(path), entry_id, key, f"{section} id already defined in {earlier}")
+
+
+def _ambiguous_names(kb: KnowledgeBase) -> Iterator[Problem]:
+    for section, index in (("models", kb.model_index), ("gpus", kb.gpu_index)):
+        for key, ids in sorted(index.ambiguous.items()):
+            owners = sorted(ids)
+            yield Problem(
+                _origin(kb, section, owners[-1]),
+                ", ".join(owners),
+                "aliases",
+                f"the name {index.display(key)!r} (normalised {key!r}) is claimed by "
+                f"{len(owners)} {section}: {', '.join(owners)}",
+            )
+
+
+def _entry_problems(where: str, entry_id: str, entry: Any) -> Iterator[Problem]:
+    if not isinstance(entry, Entry):
+        return
+    if not entry.source or not all(isinstance(s, str) and s.strip() for s in entry.source):
+        yield Problem(where, entry_id, "source", "every entry needs a non-empty source")
+
+
+def expected_kv_kib(model: Model) -> float | None:
+    """KV cache per token at 16 bits (KiB) from the architecture fields, or None when they are missing."""
+    layers = model.num_layers
+    if layers is None:
+        return None
+    if model.mla is not None:
+        return layers * (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * 2 / 1024
+    head_dim = model.head_dim
+    if head_dim is None and model.hidden_size and model.num_attention_heads:
+        head_dim = model.hidden_size // model.num_attention_heads
+    if model.num_kv_heads is None or head_dim is None:
+        return None
+    return 2 * layers * model.num_kv_heads * head_dim * 2 / 1024
+
+
+def _model_problems(kb: KnowledgeBase, m: Model) -> Iterator[Problem]:
+    where = _origin(kb, "models", m.id)
+    heads, kv = m.num_attention_heads, m.num_kv_heads
+    if heads and kv:
+        if kv > heads:
+            yield Problem(where, m.id, "num_kv_heads", f"{kv} KV heads but only {heads} attention heads")
+        elif heads % kv:
+            yield Problem(
+                where, m.id, "num_kv_heads", f"{heads} attention heads are not divisible by {kv} KV heads"
+            )
+        if m.attention == "mha" and kv != heads:
+            yield Problem(where, m.id, "attention", f"'mha' but {kv} KV heads for {heads} attention heads")
+        if m.attention == "mqa" and kv != 1:
+            yield Problem(where, m.id, "attention", f"'mqa' but {kv} KV heads (MQA shares one)")
+        if m.attention == "gqa" and not 1 < kv < heads:
+            yield Problem(where, m.id, "attention", f"'gqa' but {kv} KV heads for {heads} attention heads")
+    if m.hidden_size and heads:
+        derived = m.hidden_size / heads
+        if m.head_dim is None:
+            if m.hidden_size % heads:
+                yield Problem(
+                    where,
+                    m.id,
+                    "head_dim",
+                    f"hidden_size {m.hidden_size} is not divisible by {heads} heads: state head_dim",
+                )
+        elif m.head_dim != derived and not HEAD_DIM_RANGE[0] <= m.head_dim <= HEAD_DIM_RANGE[1]:
+            yield Problem(
+                where,
+                m.id,
+                "head_dim",
+                f"{m.head_dim} is neither hidden_size/heads ({derived:g}) nor within {HEAD_DIM_RANGE}",
+            )
+    elif m.head_dim is not None and not HEAD_DIM_RANGE[0] <= m.head_dim <= HEAD_DIM_RANGE[1]:
+        yield Problem(where, m.id, "head_dim", f"{m.head_dim} is outside {HEAD_DIM_RANGE}")
+    for stated_field, computed_field in (
+        ("params_b", "params_b_computed"),
+        ("active_params_b", "active_params_b_computed"),
+    ):
+        stated, computed = getattr(m, stated_field), getattr(m, computed_field)
+        if stated and computed and abs(computed / stated - 1) > PARAMS_TOLERANCE:
+            yield Problem(
+                where,
+                m.id,
+                computed_field,
+                f"{computed:g}B is more than {PARAMS_TOLERANCE:.0%} from {stated_field} {stated:g}B",
+            )
+    expected = expected_kv_kib(m)
+    stated_kv = m.kv_cache_kib_per_token_16bit
+    if stated_kv is not None and expected is not None and abs(stated_kv / expected - 1) > KV_TOLERANCE:
+        formula = (
+            "layers × (kv_lora_rank + qk_rope_head_dim) × 2 B"
+            if m.mla
+            else "2 × layers × kv_heads × head_dim × 2 B"
+        )
+        yield Problem(
+            where,
+            m.id,
+            "kv_cache_kib_per_token_16bit",
+            f"{m.kv_cache_kib_per_token_16bit:g} KiB but {formula} gives {expected:g} KiB",
+        )
+    if m.moe is not None:
+        if m.active_params_b is not None and m.active_params_b >= m.params_b:
+            yield Problem(
+                where,
+                m.id,
+                "active_params_b",
+                f"{m.active_params_b:g}B active is not below {m.params_b:g}B total for a MoE model",
+            )
+        if m.moe.experts_per_token > m.moe.num_experts:
+            yield Problem(
+                where,
+                m.id,
+                "moe.experts_per_token",
+                f"{m.moe.experts_per_token} routed experts per token but only {m.moe.num_experts} experts",
+            )
+        if m.num_layers is not None and m.moe.first_k_dense >= m.num_layers:
+            yield Problem(
+                where, m.id, "moe.first_k_dense", f"{m.moe.first_k_dense} dense layers of {m.num_layers}"
+            )
+    elif m.active_params_b is not None and m.active_params_b > m.params_b:
+        yield Problem(
+            where, m.id, "active_params_b", f"{m.active_params_b:g}B active exceeds {m.params_b:g}B"
+        )
+    if m.sliding_window and m.max_context and m.sliding_window > m.max_context * 64:
+        yield Problem(
+            where, m.id, "sliding_window", f"{m.sliding_window} is implausibly larger than the context"
+        )
+
+
+def _gpu_problems(kb: KnowledgeBase, g: GPU) -> Iterator[Problem]:
+    where = _origin(kb, "gpus", g.id)
+    if not g.bandwidth_gbps > 0:
+        yield Problem(where, g.id, "bandwidth_gbps", "must be positive")
+    low, high = MEMORY_GB_RANGE
+    if not low <= g.memory_gb <= high:
+        yield Problem(where, g.id, "memory_gb", f"{g.memory_gb:g} GB is outside {low:g}..{high:g}")
+    slow_fp16 = bool(_SLOW_FP16.search(g.architecture or ""))
+    if g.fp16_tflops and g.fp32_tflops and g.fp16_tflops < g.fp32_tflops and not slow_fp16:
+        yield Problem(
+            where,
+            g.id,
+            "fp16_tflops",
+            f"{g.fp16_tflops:g} is below fp32_tflops {g.fp32_tflops:g} (a dense FP16 tensor peak "
+            "is at least the FP32 rate except on Pascal GP102-GP108)",
+        )
+    if g.bf16_tflops and g.fp32_tflops and g.bf16_tflops < g.fp32_tflops:
+        yield Problem(where, g.id, "bf16_tflops", f"{g.bf16_tflops:g} is below fp32_tflops {g.fp32_tflops:g}")

@@ -1,0 +1,84 @@
+"""KV cache = 2 × layers × KV heads × head dim × tokens × batch × bytes (GQA/MQA/MLA, TP, sliding window)."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.loader import load_knowledge
+from knowledge.schema import MLA
+from rules import constants as C
+from rules.memory import kv_bytes_per_token, kv_cache_bytes, kv_heads_per_gpu
+from tests.rules._models import make_model
+
+
+def test_mha_per_token_and_total() -> None:
+    m = make_model()
+    # 2 (K and V) × 32 layers × 32 heads × 128 × 2 bytes = 524,288 B = 512 KiB per token.
+    assert kv_bytes_per_token(m, 2.0) == 524_288
+    # 4,096 tokens × batch 2 × 512 KiB = 4 GiB.
+    kv, notes = kv_cache_bytes(m, 4096, 2, 2.0)
+    assert kv == 4 * C.GIB
+    assert notes == []
+
+
+def test_gqa_counts_kv_heads_not_hidden_size() -> None:
+    # 8 KV heads: 2 × 32 × 8 × 128 × 2 = 131,072 B = 128 KiB (a hidden-size formula would say 512 KiB).
+    assert kv_bytes_per_token(make_model(num_kv_heads=8, attention="gqa"), 2.0) == 131_072
+
+
+def test_mqa_single_head() -> None:
+    # Falcon-7B shape: 32 layers × 1 KV head × 64 → 2 × 32 × 1 × 64 × 2 = 8,192 B.
+    m = make_model(num_kv_heads=1, head_dim=64, hidden_size=4544, num_attention_heads=71, attention="mqa")
+    assert kv_bytes_per_token(m, 2.0) == 8192
+
+
+def test_mla_caches_latent_plus_rope_key() -> None:
+    # DeepSeek-V3: 61 layers × (512 + 64) × 2 bytes = 70,272 B = 68.6 KiB per token, whatever the TP degree.
+    m = make_model(num_layers=61, hidden_size=7168, num_attention_heads=128, num_kv_heads=128, head_dim=None,
+                   attention="mla", mla=MLA(kv_lora_rank=512, qk_rope_head_dim=64))
+    assert kv_bytes_per_token(m, 2.0) == 70_272
+    assert kv_bytes_per_token(m, 2.0, tp=8) == 70_272
+
+
+def test_tensor_parallel_splits_kv_heads_with_a_floor_of_one() -> None:
+    m = make_model(num_kv_heads=8, attention="gqa")
+    assert kv_heads_per_gpu(m, 4) == 2
+    assert kv_heads_per_gpu(m, 16) == 1  # max(1, 8/16): vLLM replicates a KV head
+    # tp 4: 2 × 32 × 2 × 128 × 2 = 32,768 B per token per card.
+    assert kv_bytes_per_token(m, 2.0, tp=4) == 32_768
+    assert kv_bytes_per_token(m, 2.0, tp=16) == 16_384
+
+
+def test_sliding_window_caps_local_layers() -> None:
+    m = make_model(sliding_window=4096)
+    per_token = 524_288
+    kv, notes = kv_cache_bytes(m, 16384, 1, 2.0)
+    assert kv == per_token * 4096
+    assert "sliding-window" in notes
+    # Half the layers local (Gemma-2 style): 0.5 × 4,096 + 0.5 × 16,384 = 10,240 token-equivalents.
+    half = make_model(sliding_window=4096, details={"sliding_window_layers": 16})
+    assert kv_cache_bytes(half, 16384, 1, 2.0)[0] == per_token * 10240
+    # Below the window nothing changes.
+    assert kv_cache_bytes(m, 1000, 1, 2.0)[0] == per_token * 1000
+
+
+def test_vllm_pages_in_blocks_of_16() -> None:
+    m = make_model()
+    # 1,000 tokens → 63 blocks of 16 = 1,008 tokens.
+    assert kv_cache_bytes(m, 1000, 1, 2.0, block=C.VLLM_BLOCK_TOKENS)[0] == 524_288 * 1008
+
+
+def test_encoders_have_no_kv_cache() -> None:
+    assert kv_bytes_per_token(make_model(arch="encoder", modality="encoder"), 2.0) == 0.0
+
+
+@pytest.mark.parametrize("model_id", ["llama-3-8b", "chatglm2-6b", "falcon-7b", "deepseek-v3", "qwen2.5-7b",
+                                      "llama-2-70b", "gemma-2b"])
+def test_matches_the_knowledge_base_published_kib_per_token(model_id: str) -> None:
+    """The rule reproduces the per-token KV figure each entry's sources state (kv_cache_kib_per_token_16bit)."""
+    kb = load_knowledge()
+    if model_id not in kb.models:
+        pytest.skip(f"{model_id} not in the knowledge base")
+    m = kb.model(model_id)
+    assert m.kv_cache_kib_per_token_16bit is not None
+    assert kv_bytes_per_token(m, 2.0) / 1024 == pytest.approx(m.kv_cache_kib_per_token_16bit, rel=0.01)
