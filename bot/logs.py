@@ -31,7 +31,7 @@ FIELDS = (
     "retry_reason",
     "user",
     "channel",
-    "thread",
+    "thread_key",
     "intent",
     "model",
     "latency_ms",
@@ -85,6 +85,28 @@ class RedactFilter(logging.Filter):
         return True
 
 
+class RetryNoiseFilter(logging.Filter):
+    """slack_sdk logs an ERROR for every failed attempt of a Web API call, before its retry handlers
+    retry it. Those attempts are demoted to DEBUG: the caller logs the final failure once, with the
+    delivery's event id, when the retries are exhausted."""
+
+    PREFIX = "Failed to send a request to Slack API server"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.ERROR and str(record.msg).startswith(self.PREFIX):
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+        return True
+
+
+def quiet_retry_noise(*logger_names: str) -> None:
+    """Install `RetryNoiseFilter` on the given loggers (idempotent)."""
+    for name in logger_names:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RetryNoiseFilter) for f in logger.filters):
+            logger.addFilter(RetryNoiseFilter())
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
@@ -125,7 +147,8 @@ def logging_config(level: str = "INFO") -> dict[str, Any]:
         "root": {"level": level, "handlers": ["json"]},
         "loggers": {
             "gunicorn.error": {"level": level, "handlers": ["json"], "propagate": False},
-            "gunicorn.access": {"level": level, "handlers": ["json"], "propagate": False},
+            # Per-request access lines would double the volume; bot.server logs refusals and slow acks.
+            "gunicorn.access": {"level": "WARNING", "handlers": ["json"], "propagate": False},
             # slack_sdk logs every request at DEBUG; keep it out of INFO logs.
             "slack_sdk": {"level": quiet},
             "urllib3": {"level": "WARNING"},

@@ -209,7 +209,7 @@ def _vocab(kb: KnowledgeBase) -> _Vocab:
         for question in (*entry.questions.en, *entry.questions.zh):
             vocab.faq_ids.append(entry.id)
             vocab.faq_texts.append(_faq_text(question))
-        for keyword in entry.keywords:
+        for keyword in dict.fromkeys(entry.keywords):
             folded = _fold(keyword).strip()
             if len(folded) >= 2:
                 bounded = rf"(?<![a-z0-9]){re.escape(folded)}(?![a-z0-9])"
@@ -237,6 +237,12 @@ class _Mention:
     score: float = 100.0
 
 
+_NOT_A_NAME_START = frozenset((
+    "a", "an", "i", "in", "on", "of", "to", "or", "at", "by", "is", "it", "the", "for", "and", "with", "as",
+    "be", "my", "we",
+))
+
+
 def _find_mentions(tokens: list[_Token], vocab: _Vocab) -> list[_Mention]:
     """Exact name hits, longest first from the left, never overlapping."""
     found: list[_Mention] = []
@@ -245,6 +251,9 @@ def _find_mentions(tokens: list[_Token], vocab: _Vocab) -> list[_Mention]:
     while i < n:
         best: _Mention | None = None
         key = ""
+        if tokens[i].key in _NOT_A_NAME_START and i + 1 < n and tokens[i + 1].start > tokens[i].end:
+            i += 1  # "a 10^30 …" is not an A10, "on 100 GPUs" not an O100
+            continue
         for j in range(i, min(n, i + MAX_SPAN_TOKENS)):
             key += tokens[j].key
             hit: _Mention | None = None
@@ -287,7 +296,8 @@ _CONTEXT_CUE_FIRST = _rx(
     + _NUM + _CTX_UNIT
 )
 _CONTEXT_CUE_AFTER = _rx(
-    _NUM + _CTX_UNIT + r"\s*(?:-\s*)?(?:tokens?\s*)?(?:of\s+)?(?:context|ctx|的?上下文|长上下文|的?序列|sequence|seq\b|prompts?)"
+    _NUM + _CTX_UNIT + r"\s*(?:-\s*)?(?:tokens?\s*)?(?:of\s+)?"
+    r"(?:context|ctx|的?上下文|长上下文|的?序列|sequence|seq\b|prompts?)"
 )
 _TOKENS_BARE = _rx(_NUM + _CTX_UNIT + r"\s*(?:-\s*)?tokens?(?![a-z])(?!\s*/\s*s)(?!\s*per)")
 _K_BARE = _rx(
@@ -323,7 +333,8 @@ _COUNT_AFTER = _rx(
 )
 _COUNT_GENERIC = _rx(
     r"(?:^|(?<=[^a-z0-9.]))(?P<neg>-\s?)?(?P<num>\d{1,12}|[一二两三四五六七八九十]{1,3}|" + _EN_COUNT_WORDS + r")"
-    r"\s*(?:x\s*)?(?:gpus?|cards?|graphics\ cards|accelerators|张卡|块卡|张显卡|块显卡|个gpu|张gpu|块gpu|卡|显卡)(?![a-z])"
+    r"\s*(?:x\s*)?(?:gpus?|cards?|graphics\ cards|accelerators|张卡|块卡|张显卡|块显卡|个gpu|张gpu|块gpu|卡|显卡)"
+    r"(?![a-z])"
 )
 _COUNT_ONE = _rx(r"单卡|单张|单块|单个?gpu|单个显卡|single[ -]gpu|one\ gpu|1\ gpu")
 _COUNT_TWO = _rx(r"双卡|双gpu|dual[ -]gpu")
@@ -355,7 +366,9 @@ _INFERENCE = _rx(
 )
 
 # -- precision / quantisation -----------------------------------------------------------------------
-_OPTIMIZER_8BIT = _rx(r"\b8[-_ ]?bit\s+adam\w*|\b(?:paged[-_ ]?)?adamw?[-_ ]?8[-_ ]?bit\b|\badamw?[-_ ]?bnb[-_ ]?8bit\b")
+_OPTIMIZER_8BIT = _rx(
+    r"\b8[-_ ]?bit\s+adam\w*|\b(?:paged[-_ ]?)?adamw?[-_ ]?8[-_ ]?bit\b|\badamw?[-_ ]?bnb[-_ ]?8bit\b"
+)
 _OPTIMIZER_SGD = _rx(r"\bsgd\b")
 _OPTIMIZER_ADAM = _rx(r"\badamw?\b")
 _GGUF_LEVEL = _rx(r"(?<![a-z0-9])(?:gguf[-_ ]?)?(?P<q>q[2-8])(?:_(?P<rest>k_[sml]|k|0|1))?(?![a-z0-9])")
@@ -512,17 +525,16 @@ def _num(match: re.Match[str], group: str = "num") -> float | None:
 
 
 def _parse_context(state: _State) -> None:
-    for pattern in (_GEN_TOKENS,):
-        for m in pattern.finditer(state.text):
-            raw = m.group("num") if m.group("num") is not None else m.group("num2")
-            unit = m.group("unit") if m.group("num") is not None else m.group("unit2")
-            value = number(raw) if raw else None
-            if value is None:
-                continue
-            value *= _context_unit(unit)
-            state.set("gen_tokens", int(_bounded(state, "gen_tokens", value, MAX_CONTEXT)))
-            state.mask(m.start(), m.end())
-            break
+    for gen in _GEN_TOKENS.finditer(state.text):
+        raw = gen.group("num") if gen.group("num") is not None else gen.group("num2")
+        unit = gen.group("unit") if gen.group("num") is not None else gen.group("unit2")
+        tokens = number(raw) if raw else None
+        if tokens is None:
+            continue
+        tokens *= _context_unit(unit)
+        state.set("gen_tokens", int(_bounded(state, "gen_tokens", tokens, MAX_CONTEXT)))
+        state.mask(gen.start(), gen.end())
+        break
     for pattern in (_CONTEXT_CUE_FIRST, _CONTEXT_CUE_AFTER, _TOKENS_BARE, _K_BARE):
         m = pattern.search(state.text)
         if m is None:
@@ -606,23 +618,23 @@ def _parse_params(state: _State) -> None:
             _set_params(state, value)
             state.mask(m.start(), m.end())
             return
-    for m in _PARAMS_EN.finditer(text):
-        unit = m.group("unit")
-        if unit in ("t", "tn") and not m.group("params"):
+    for en in _PARAMS_EN.finditer(text):
+        unit = en.group("unit")
+        if unit in ("t", "tn") and not en.group("params"):
             continue  # "4T" alone is more likely a card or a typo than a trillion parameters
-        value = number(m.group("num"))
-        if value is None:
+        size = number(en.group("num"))
+        if size is None:
             continue
         scale = {"b": 1.0, "bn": 1.0, "billion": 1.0, "m": 1e-3, "mn": 1e-3, "million": 1e-3}.get(unit, 1000.0)
-        _set_params(state, value * scale)
-        state.mask(m.start(), m.end())
+        _set_params(state, size * scale)
+        state.mask(en.start(), en.end())
         return
-    m = _PARAMS_RAW.search(text)
-    if m is not None:
-        value = number(m.group("num"))
-        if value is not None and value > 0:
-            _set_params(state, value / 1e9 if value >= 1e5 else value)
-            state.mask(m.start(), m.end())
+    raw = _PARAMS_RAW.search(text)
+    if raw is not None:
+        count = number(raw.group("num"))
+        if count is not None and count > 0:
+            _set_params(state, count / 1e9 if count >= 1e5 else count)
+            state.mask(raw.start(), raw.end())
 
 
 def _set_params(state: _State, value: float) -> None:
@@ -742,19 +754,25 @@ def _sizes(text: str) -> set[str]:
     return {f"{float(a):g}{b}" for a, b in _SIZE.findall(text)}
 
 
-_FUZZY_STOPWORDS = frozenset(
-    "what which how many much does need needed needs with from that this have about would could should will can "
-    "for the and run running serve serving deploy train training tune tuning fine finetune model models gpu gpus "
-    "card cards memory vram context batch users user concurrent inference cheap cheapest budget please thanks "
-    "help hello enough big large small size parameters params tokens token quantized quantised quantization "
-    "compare versus better best faster speed fast slow cost price cloud instance enough into using used "
-    "there their they them then than when where why who whom want wants wanted like know tell show give make "
-    "also just only some any every each other another more most less least very really again still even "
-    "single multiple dual both all none one two three four five six seven eight nine ten full half precision "
-    "lora qlora sft vllm llama.cpp ollama gguf transformers hf awq gptq bnb int4 int8 fp16 bf16 fp8 fp32 nf4 "
-    "deepspeed zero fsdp checkpointing gradient optimizer adam adamw sgd rank aws azure gcp alibaba aliyun "
-    "chinese english question answer work works fit fits handle possible".split()
-)
+_FUZZY_STOPWORDS = frozenset((
+    "what", "which", "how", "many", "much", "does", "need", "needed", "needs", "with", "from", "that", "this",
+    "have", "about", "would", "could", "should", "will", "can", "for", "the", "and", "run", "running",
+    "serve", "serving", "deploy", "train", "training", "tune", "tuning", "fine", "finetune", "model",
+    "models", "gpu", "gpus", "card", "cards", "memory", "vram", "context", "batch", "users", "user",
+    "concurrent", "inference", "cheap", "cheapest", "budget", "please", "thanks", "help", "hello", "enough",
+    "big", "large", "small", "size", "parameters", "params", "tokens", "token", "quantized", "quantised",
+    "quantization", "compare", "versus", "better", "best", "faster", "speed", "fast", "slow", "cost", "price",
+    "cloud", "instance", "into", "using", "used", "there", "their", "they", "them", "then", "than", "when",
+    "where", "why", "who", "whom", "want", "wants", "wanted", "like", "know", "tell", "show", "give", "make",
+    "also", "just", "only", "some", "any", "every", "each", "other", "another", "more", "most", "less",
+    "least", "very", "really", "again", "still", "even", "single", "multiple", "dual", "both", "all", "none",
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "full", "half",
+    "precision", "lora", "qlora", "sft", "vllm", "llama.cpp", "ollama", "gguf", "transformers", "hf", "awq",
+    "gptq", "bnb", "int4", "int8", "fp16", "bf16", "fp8", "fp32", "nf4", "deepspeed", "zero", "fsdp",
+    "checkpointing", "gradient", "optimizer", "adam", "adamw", "sgd", "rank", "aws", "azure", "gcp",
+    "alibaba", "aliyun", "chinese", "english", "question", "answer", "work", "works", "fit", "fits", "handle",
+    "possible",
+))
 _WORDLIKE = re.compile(r"[a-z]", re.A)
 
 
@@ -819,10 +837,11 @@ def _fuzzy_model(kb: KnowledgeBase, tokens: list[_Token], taken: list[_Mention],
             have = _sizes(name_key_sized(match.matched)) | _sizes(name_key_sized(match.id))
             if wanted and have and not (wanted & have):
                 continue  # "qwen2.5 7b" must never become qwen2.5-72b
-            if wanted and not have and entry is not None:
-                if not any(abs(entry.params_b - float(w[:-1]) * (1 if w.endswith("b") else 1e-3))
-                           <= 0.15 * entry.params_b for w in wanted):
-                    continue
+            if wanted and not have and entry is not None and not any(
+                abs(entry.params_b - float(w[:-1]) * (1 if w.endswith("b") else 1e-3)) <= 0.15 * entry.params_b
+                for w in wanted
+            ):
+                continue
             fitting.append(match)
         if not fitting:
             continue
@@ -851,27 +870,31 @@ def name_key_sized(text: str) -> str:
 
 
 def _faq_match(vocab: _Vocab, folded: str) -> tuple[str | None, float]:
+    """Best FAQ entry for the text: fuzzy resemblance to one of its questions, plus its keywords found."""
     if not vocab.faq_texts:
         return None, 0.0
     query = _faq_text(folded)
     if not query:
         return None, 0.0
     # token_sort_ratio, not token_set_ratio: a three-word follow-up is a subset of many questions
-    hit = process.extractOne(query, vocab.faq_texts, scorer=fuzz.token_sort_ratio if not has_cjk(query)
-                             else fuzz.ratio, score_cutoff=40)
-    best_id, best_score = (vocab.faq_ids[hit[2]], float(hit[1])) if hit else (None, 0.0)
-    counts: dict[str, int] = {}
+    scorer = fuzz.ratio if has_cjk(query) else fuzz.token_sort_ratio
+    scores: dict[str, float] = {}
+    for _text, score, index in process.extract(query, vocab.faq_texts, scorer=scorer, limit=12, score_cutoff=30):
+        entry_id = vocab.faq_ids[index]
+        scores[entry_id] = max(scores.get(entry_id, 0.0), float(score))
+    hits: dict[str, set[str]] = {}
     for entry_id, keyword in vocab.faq_keywords:
         if keyword.search(folded):
-            counts[entry_id] = counts.get(entry_id, 0) + 1
-    if counts:
-        kw_id, kw_hits = max(counts.items(), key=lambda kv: kv[1])
-        kw_score = min(100.0, 60.0 + 15.0 * kw_hits)
-        if kw_score > best_score:
-            best_id, best_score = kw_id, kw_score
-        elif kw_id == best_id:
-            best_score = min(100.0, best_score + 5.0 * kw_hits)
-    return best_id, best_score
+            hits.setdefault(entry_id, set()).add(keyword.pattern)
+    best_id: str | None = None
+    best = 0.0
+    for entry_id in set(scores) | set(hits):
+        fuzzy = scores.get(entry_id, 0.0)
+        keyword_hits = len(hits.get(entry_id, ()))
+        combined = max(fuzzy, 55.0 + 12.0 * keyword_hits if keyword_hits else 0.0) + 6.0 * keyword_hits
+        if combined > best:
+            best_id, best = entry_id, combined
+    return best_id, min(100.0, best)
 
 
 def _intent(state: _State, folded: str, has_model: bool, gpus: list[str], vocab: _Vocab,
@@ -911,9 +934,9 @@ def _intent(state: _State, folded: str, has_model: bool, gpus: list[str], vocab:
             return "gpu_info", True, None
         if not workload and not state.stated[1:] and not recommend and not check:
             return "gpu_info", False, None  # just a card's name: "H100?"
-    if has_model and not gpus and "task" not in state.values and not (set(state.stated) - {"model"}):
-        if _MODEL_INFO_STRONG.search(text) or (_MODEL_INFO.search(text) and not recommend):
-            return "model_info", True, None
+    if (has_model and not gpus and "task" not in state.values and not (set(state.stated) - {"model"})
+            and (_MODEL_INFO_STRONG.search(text) or (_MODEL_INFO.search(text) and not recommend))):
+        return "model_info", True, None
 
     if gpus and workload:
         if recommend and not re.search(r"\bneed\b.*\benough\b", text):
@@ -933,6 +956,7 @@ def _imply_task(state: _State, intent: Intent) -> None:
         return
     if any(slot in state.values for slot in ("batch", "context", "engine", "gen_tokens")):
         state.set("task", "inference")
+        state.notes.append("task-implied")
 
 
 def parse(text: str, kb: KnowledgeBase) -> Question:
@@ -1005,6 +1029,10 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         faq_hint, score = _faq_match(vocab, folded)
         faq_hint = faq_hint if score >= FAQ_MATCH_SCORE else None
     _imply_task(state, intent)
+    if "quant-bits-assumed" in state.notes and intent not in ("recommend", "check", "compare"):
+        state.notes.remove("quant-bits-assumed")  # "what is quantization?" states no precision
+        state.values.pop("precision", None)
+        state.stated.remove("precision")
 
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)
     defaulted = any(m.key in vocab.bare_gpus for m in gpus)

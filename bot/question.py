@@ -78,4 +78,5 @@ class Question(BaseModel):
     a follow-up without one keeps the previous question's intent."""
     notes: list[str] = Field(default_factory=list)
     """Machine-readable readings the reply may explain: `ptuning-as-lora` (P-tuning / prefix tuning sized as
-    LoRA), `quant-bits-assumed` (a bare "量化"/"quantized" read as int8)."""
+    LoRA), `quant-bits-assumed` (a bare "量化"/"quantized" read as int8), `task-implied` (inference read from
+    concurrency / context / a serving engine rather than from a task word)."""

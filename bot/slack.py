@@ -37,6 +37,7 @@ from slack_sdk.http_retry.builtin_handlers import (
 from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryIntervalCalculator
 
 from bot.errors import BadRequestError
+from bot.logs import quiet_retry_noise
 from bot.settings import Settings
 
 log = logging.getLogger("bot.slack")
@@ -202,10 +203,10 @@ def delivery_of(context: BoltContext) -> Delivery:
 # --- the Web API client ----------------------------------------------------------------------------
 
 
-def retry_handlers() -> list[RetryHandler]:
+def retry_handlers(backoff_factor: float = 0.5) -> list[RetryHandler]:
     """429 → wait Retry-After and retry; 500/503 and connection errors → retry with backoff. After the
     last retry the call raises and the listener's guard logs it once; the process keeps serving."""
-    backoff = BackoffRetryIntervalCalculator(backoff_factor=0.5)
+    backoff = BackoffRetryIntervalCalculator(backoff_factor=backoff_factor)
     return [
         ConnectionErrorRetryHandler(max_retry_count=2, interval_calculator=backoff),
         RateLimitErrorRetryHandler(max_retry_count=3),
@@ -213,12 +214,13 @@ def retry_handlers() -> list[RetryHandler]:
     ]
 
 
-def build_web_client(settings: Settings) -> WebClient:
+def build_web_client(settings: Settings, *, backoff_factor: float = 0.5) -> WebClient:
+    quiet_retry_noise("slack_sdk.web", "slack_sdk.webhook.client")
     return WebClient(
         token=settings.bot_token,
         base_url=settings.api_url,
         timeout=WEB_API_TIMEOUT_S,
-        retry_handlers=retry_handlers(),
+        retry_handlers=retry_handlers(backoff_factor),
         logger=logging.getLogger("slack_sdk.web"),
     )
 

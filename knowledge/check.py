@@ -162,9 +162,7 @@ def _model_problems(kb: KnowledgeBase, m: Model) -> Iterator[Problem]:
         if kv > heads:
             yield Problem(where, m.id, "num_kv_heads", f"{kv} KV heads but only {heads} attention heads")
         elif heads % kv:
-            yield Problem(
-                where, m.id, "num_kv_heads", f"{heads} attention heads are not divisible by {kv} KV heads"
-            )
+            yield Problem(where, m.id, "num_kv_heads", f"{heads} attention heads are not divisible by {kv} KV heads")
         if m.attention == "mha" and kv != heads:
             yield Problem(where, m.id, "attention", f"'mha' but {kv} KV heads for {heads} attention heads")
         if m.attention == "mqa" and kv != 1:
@@ -206,9 +204,7 @@ def _model_problems(kb: KnowledgeBase, m: Model) -> Iterator[Problem]:
     stated_kv = m.kv_cache_kib_per_token_16bit
     if stated_kv is not None and expected is not None and abs(stated_kv / expected - 1) > KV_TOLERANCE:
         formula = (
-            "layers × (kv_lora_rank + qk_rope_head_dim) × 2 B"
-            if m.mla
-            else "2 × layers × kv_heads × head_dim × 2 B"
+            "layers × (kv_lora_rank + qk_rope_head_dim) × 2 B" if m.mla else "2 × layers × kv_heads × head_dim × 2 B"
         )
         yield Problem(
             where,
@@ -232,17 +228,11 @@ def _model_problems(kb: KnowledgeBase, m: Model) -> Iterator[Problem]:
                 f"{m.moe.experts_per_token} routed experts per token but only {m.moe.num_experts} experts",
             )
         if m.num_layers is not None and m.moe.first_k_dense >= m.num_layers:
-            yield Problem(
-                where, m.id, "moe.first_k_dense", f"{m.moe.first_k_dense} dense layers of {m.num_layers}"
-            )
+            yield Problem(where, m.id, "moe.first_k_dense", f"{m.moe.first_k_dense} dense layers of {m.num_layers}")
     elif m.active_params_b is not None and m.active_params_b > m.params_b:
-        yield Problem(
-            where, m.id, "active_params_b", f"{m.active_params_b:g}B active exceeds {m.params_b:g}B"
-        )
+        yield Problem(where, m.id, "active_params_b", f"{m.active_params_b:g}B active exceeds {m.params_b:g}B")
     if m.sliding_window and m.max_context and m.sliding_window > m.max_context * 64:
-        yield Problem(
-            where, m.id, "sliding_window", f"{m.sliding_window} is implausibly larger than the context"
-        )
+        yield Problem(where, m.id, "sliding_window", f"{m.sliding_window} is implausibly larger than the context")
 
 
 def _gpu_problems(kb: KnowledgeBase, g: GPU) -> Iterator[Problem]:

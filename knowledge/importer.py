@@ -87,9 +87,7 @@ class _Reader:
             also = f" (also looked for {', '.join(names[1:])})" if len(names) > 1 else ""
             raise KnowledgeDataError(self.file, self.model_id, names[0], f"missing from the config{also}")
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise KnowledgeDataError(
-                self.file, self.model_id, names[0], f"must be a positive integer, not {value!r}"
-            )
+            raise KnowledgeDataError(self.file, self.model_id, names[0], f"must be a positive integer, not {value!r}")
         return value
 
     def opt_int(self, *names: str) -> int | None:
@@ -229,9 +227,7 @@ def import_hf_config(
         )
 
     # MLP shape.
-    intermediate = r.opt_int(
-        "intermediate_size", "ffn_hidden_size", "n_inner", "inner_hidden_size", "ffn_dim"
-    )
+    intermediate = r.opt_int("intermediate_size", "ffn_hidden_size", "n_inner", "inner_hidden_size", "ffn_dim")
     if intermediate is None:
         intermediate = 4 * hidden
         if model_type not in _FOUR_H:
@@ -250,9 +246,7 @@ def import_hf_config(
     n_moe = expert_width = shared = shared_width = 0
     if num_experts > 1:
         if not per_token:
-            raise KnowledgeDataError(
-                file, model_id, "num_experts_per_tok", "missing for a mixture-of-experts config"
-            )
+            raise KnowledgeDataError(file, model_id, "num_experts_per_tok", "missing for a mixture-of-experts config")
         expert_width = r.opt_int("moe_intermediate_size") or intermediate
         shared = r.opt_int("n_shared_experts") or 0
         shared_width = r.opt_int("shared_expert_intermediate_size") or 0
@@ -260,9 +254,7 @@ def import_hf_config(
         step = r.opt_int("decoder_sparse_step", "moe_layer_freq") or 1
         dense_only = set(cfg.get("mlp_only_layers") or [])
         n_moe = sum(
-            1
-            for i in range(layers)
-            if i >= first_dense and i not in dense_only and (step == 1 or (i + 1) % step == 0)
+            1 for i in range(layers) if i >= first_dense and i not in dense_only and (step == 1 or (i + 1) % step == 0)
         )
         moe = {
             "num_experts": num_experts,
@@ -306,9 +298,7 @@ def import_hf_config(
         notes.append(f"Vision tower estimated at {vision / 1e9:.2f}B from vision_config.")
 
     # Context and KV.
-    max_context = r.opt_int(
-        "max_position_embeddings", "seq_length", "n_positions", "max_sequence_length", "n_ctx"
-    )
+    max_context = r.opt_int("max_position_embeddings", "seq_length", "n_positions", "max_sequence_length", "n_ctx")
     sliding = r.opt_int("sliding_window")
     if sliding and cfg.get("use_sliding_window") is False:
         sliding = None
@@ -320,13 +310,10 @@ def import_hf_config(
         kind = rope_scaling.get("rope_type") or rope_scaling.get("type")
         factor = rope_scaling.get("factor")
         original = rope_scaling.get("original_max_position_embeddings")
-        notes.append(
-            f"rope_scaling {kind} factor {factor}" + (f" from {original} positions." if original else ".")
-        )
-    if head_dim is None:
-        kv_kib = layers * (kv_rank + rope) * 2 / 1024
-    else:
-        kv_kib = 2 * layers * kv_heads * head_dim * 2 / 1024
+        notes.append(f"rope_scaling {kind} factor {factor}" + (f" from {original} positions." if original else "."))
+    # 16-bit KV per token: MLA caches the latent and the rope key; otherwise K and V per KV head.
+    kv_values = layers * (kv_rank + rope) if head_dim is None else 2 * layers * kv_heads * head_dim
+    kv_kib = kv_values * 2 / 1024
     if raw.get("_name_or_path"):
         details["name_or_path"] = raw["_name_or_path"]
     if cfg.get("torch_dtype"):
@@ -391,9 +378,7 @@ def write_user_entry(model: Model, directory: Path | str) -> Path:
         except yaml.YAMLError as exc:
             raise KnowledgeDataError(str(path), None, None, f"not valid YAML: {exc}") from exc
         if loaded is not None and not isinstance(loaded, dict):
-            raise KnowledgeDataError(
-                str(path), None, None, "the top level must be a mapping such as 'models:'"
-            )
+            raise KnowledgeDataError(str(path), None, None, "the top level must be a mapping such as 'models:'")
         data = loaded or {}
     models = data.get("models") or []
     if not isinstance(models, list):

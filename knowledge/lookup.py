@@ -47,11 +47,12 @@ against LLaMA 7B is not: a one-letter slip in a five-letter name is too likely t
 _FAMILY_LIMIT = 12
 _FAMILY_CUTOFF = 50.0
 _MAX_SCORED = 400
+_POOL_LIMIT = 32
 _BIG_FAMILY = 256
 _RARE_POSTING = 64
 _SIZE_TOLERANCE = 0.2
 
-_SEPARATORS = re.compile(r"[\s\-_/:,;'\"`()\[\]{}<>|+]+")
+_SEPARATOR_TABLE = dict.fromkeys(map(ord, " \t\n\r\f\v\u00a0\u3000-_/:,;'\"`()[]{}<>|+"))
 _LONE_DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")
 _DIGIT_UNDERSCORE = re.compile(r"(?<=\d)_(?=\d)")
 _HF_PREFIX = re.compile(
@@ -65,8 +66,8 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
 def _prepare(name: str) -> str:
     """NFKC, lower case, trimmed, without a Hugging Face / ModelScope URL prefix or /tree/... tail."""
-    text = unicodedata.normalize("NFKC", name).strip().lower()
-    if _HF_PREFIX.match(text):
+    text = (name if name.isascii() else unicodedata.normalize("NFKC", name)).strip().lower()
+    if text.startswith(("http", "www", "hf.co", "huggingface", "modelscope")) and _HF_PREFIX.match(text):
         text = _HF_URL_TAIL.sub("", _HF_PREFIX.sub("", text)).strip("/")
     return text
 
@@ -74,8 +75,12 @@ def _prepare(name: str) -> str:
 def normalise(name: str) -> str:
     """Canonical form for comparison: NFKC, lower case, no separators (dots between digits are kept,
     and an underscore between digits becomes one: "Qwen-1_8B" is "qwen1.8b")."""
-    text = _DIGIT_UNDERSCORE.sub(".", _prepare(name))
-    return _SEPARATORS.sub("", _LONE_DOT.sub("", text))
+    text = _prepare(name)
+    if "_" in text:
+        text = _DIGIT_UNDERSCORE.sub(".", text)
+    if "." in text:
+        text = _LONE_DOT.sub("", text)
+    return text.translate(_SEPARATOR_TABLE)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -96,11 +101,17 @@ _QUANT_PATTERNS: tuple[tuple[str, str | None], ...] = (
     (r"fp8(?:[-_ ]?dynamic)?", "fp8"),
     (r"fp16|bf16|fp32|f16|f32", None),
 )
-_QUANT_SUFFIXES = tuple(
-    (re.compile(r"[-_ .]+(" + pattern + r")$"), label) for pattern, label in _QUANT_PATTERNS
+_VARIANT_PATTERN = r"chat|instruct|it|sft|dpo|rlhf|hf|base|v0\.\d+"
+# One alternation, so each stripping step is a single regex search; the alternative that matched names
+# the label (the last one is the chat/instruct variant).
+_SUFFIX = re.compile(
+    r"[-_ .]+(?:"
+    + "|".join(f"(?P<s{i}>{pattern})" for i, (pattern, _) in enumerate(_QUANT_PATTERNS))
+    + f"|(?P<variant>{_VARIANT_PATTERN}))$"
 )
+_SUFFIX_WINDOW = 40
+"""Longest suffix one step can strip (with its separators): search only the tail of the name."""
 _GGUF_EXTENSION = re.compile(r"\.gguf$")
-_VARIANT_SUFFIX = re.compile(r"[-_ .]+(chat|instruct|it|sft|dpo|rlhf|hf|base|v0\.\d+)$")
 
 
 def _weak_variant(variant: str) -> bool:
@@ -117,31 +128,26 @@ def split_checkpoint_suffixes(name: str) -> tuple[str, str | None, str | None]:
     gguf-q4_k_m. Variants: chat, instruct, it, sft, dpo, rlhf, hf, base, v0.N (the chat/instruct marker wins
     over hf/base when both are present). Version numbers such as "-v3" are part of the name and stay.
     """
-    text = unicodedata.normalize("NFKC", name).strip().lower()
+    text = (name if name.isascii() else unicodedata.normalize("NFKC", name)).strip().lower()
     quant: str | None = None
     variant: str | None = None
     if _GGUF_EXTENSION.search(text):
         text, quant = text[:-5], "gguf"
-    changed = True
-    while changed:
-        changed = False
-        for pattern, label in _QUANT_SUFFIXES:
-            found = pattern.search(text)
-            if found is None or found.start() == 0:
-                continue
-            text, changed = text[: found.start()], True
-            if label is not None:
-                value = label + found.group(1) if label == "gguf-" else label
-                if quant is None or (quant == "gguf" and value.startswith("gguf-")):
-                    quant = value
+    while True:
+        found = _SUFFIX.search(text, max(0, len(text) - _SUFFIX_WINDOW))
+        if found is None or found.start() == 0 or found.lastgroup is None:
             break
-        if changed:
+        text = text[: found.start()]
+        value = found.group(found.lastgroup)
+        if found.lastgroup == "variant":
+            if variant is None or (_weak_variant(variant) and not _weak_variant(value)):
+                variant = value
             continue
-        found = _VARIANT_SUFFIX.search(text)
-        if found is not None and found.start() > 0:
-            text, changed = text[: found.start()], True
-            if variant is None or (_weak_variant(variant) and not _weak_variant(found.group(1))):
-                variant = found.group(1)
+        label = _QUANT_PATTERNS[int(found.lastgroup[1:])][1]
+        if label is not None:
+            value = label + value if label == "gguf-" else label
+            if quant is None or (quant == "gguf" and value.startswith("gguf-")):
+                quant = value
     return text.strip(" -_."), quant, variant
 
 
@@ -384,9 +390,11 @@ class NameIndex:
                 self._number_members.setdefault(token, []).append(position)
         self._families = [family for family in self._family_members if family]
         self._family_keys = {
-            family: [self._aliases[i].fuzzy_key for i in members]
-            for family, members in self._family_members.items()
+            family: [self._aliases[i].fuzzy_key for i in members] for family, members in self._family_members.items()
         }
+        self._family_numbers: dict[tuple[str, frozenset[str]], list[int]] = {}
+        for position, alias in enumerate(self._aliases):
+            self._family_numbers.setdefault((alias.sig.family, alias.sig.numbers), []).append(position)
         self._family_sizes: dict[tuple[str, str], list[int]] = {}
         for family in (f for f, members in self._family_members.items() if len(members) > _BIG_FAMILY):
             for position in self._family_members[family]:
@@ -433,11 +441,11 @@ class NameIndex:
         text = _prepare(name)
         if not text:
             return LookupResult(None)
+        base, quant, variant = split_checkpoint_suffixes(text)
         key = normalise(text)
         hit = self._exact.get(key)
         if hit is not None:
-            return self._exact_result(key, hit, limit, None, None)
-        base, quant, variant = split_checkpoint_suffixes(text)
+            return self._exact_result(key, hit, limit, quant, variant)
         short = base.rsplit("/", 1)[-1]
         candidates = [text, base, short]
         unprefixed = _META_PREFIX.sub("", short)
@@ -453,9 +461,7 @@ class NameIndex:
             return LookupResult(None, ranked[:limit], quant, variant)
         return LookupResult(ranked[0], ranked[1 : limit + 1], quant, variant)
 
-    def _exact_result(
-        self, key: str, hit: str, limit: int, quant: str | None, variant: str | None
-    ) -> LookupResult:
+    def _exact_result(self, key: str, hit: str, limit: int, quant: str | None, variant: str | None) -> LookupResult:
         best = Match(hit, 100.0, self._display[key])
         if limit <= 0:
             return LookupResult(best, [], quant, variant)
@@ -483,10 +489,7 @@ class NameIndex:
             last = min(len(tokens), i + max_tokens)
             # Extend only across whitespace gaps.
             end_index = i
-            while (
-                end_index + 1 < last
-                and not text[tokens[end_index].end() : tokens[end_index + 1].start()].strip()
-            ):
+            while end_index + 1 < last and not text[tokens[end_index].end() : tokens[end_index + 1].start()].strip():
                 end_index += 1
             for j in range(end_index, i - 1, -1):
                 start, end = tokens[i].start(), tokens[j].end()
@@ -505,7 +508,11 @@ class NameIndex:
         key = normalise(span)
         hit = self._exact.get(key)
         quant = variant = None
-        if hit is None:
+        if hit is not None:
+            prepared = _prepare(span)
+            if _SUFFIX_HINT.search(prepared):
+                _, quant, variant = split_checkpoint_suffixes(prepared)
+        else:
             prepared = _prepare(span)
             single = not any(ch.isspace() for ch in prepared)
             if not _SUFFIX_HINT.search(prepared) and not (single and "/" in prepared):
@@ -561,9 +568,11 @@ class NameIndex:
     def _candidates(self, query_key: str, query: Signature) -> dict[int, None]:
         """Alias positions worth scoring (an insertion-ordered set), never the whole base.
 
-        Families close enough for the family boost to matter are scored in full; of the other near
-        families only the aliases closest in spelling (rapidfuzz, in C) are; aliases sharing a rare number
-        with the query ("4090", "235b") join them.
+        The query's family is matched against the distinct family strings. Of the near families, the
+        aliases closest in spelling are picked by rapidfuzz (in C); in the families close enough for the
+        family boost to matter, the aliases whose version numbers equal the query's (a dictionary probe)
+        join them, since only those can be boosted. Aliases sharing a rare number with the query ("4090",
+        "235b") are added too.
         """
         chosen: dict[int, None] = {}
         if query.family and self._families:
@@ -574,23 +583,23 @@ class NameIndex:
                 limit=_FAMILY_LIMIT,
                 score_cutoff=_FAMILY_CUTOFF,
             )
-            weak_positions: list[int] = []
-            weak_keys: list[str] = []
+            pool_positions: list[int] = []
+            pool_keys: list[str] = []
             for family, family_score, _ in families:
-                if family_score + FAMILY_BOOST >= CONFIDENT_SCORE - 10 and len(chosen) < _MAX_SCORED:
-                    members = self._family_members[family]
-                    if len(members) > _BIG_FAMILY:
-                        members = self._narrow(query_key, query, family)
-                    for position in members:
+                if family_score + FAMILY_BOOST >= CONFIDENT_SCORE:
+                    for position in self._family_numbers.get((family, query.numbers), ())[:_MAX_SCORED]:
+                        chosen[position] = None
+                if len(self._family_members[family]) > _BIG_FAMILY:
+                    for position in self._narrow(query_key, query, family):
                         chosen[position] = None
                 else:
-                    weak_positions.extend(self._family_members[family])
-                    weak_keys.extend(self._family_keys[family])
-            if weak_keys:
+                    pool_positions.extend(self._family_members[family])
+                    pool_keys.extend(self._family_keys[family])
+            if pool_keys:
                 for _, _, index in process.extract(
-                    query_key, weak_keys, scorer=fuzz.ratio, limit=32, score_cutoff=SUGGEST_SCORE
+                    query_key, pool_keys, scorer=fuzz.ratio, limit=_POOL_LIMIT, score_cutoff=SUGGEST_SCORE
                 ):
-                    chosen[weak_positions[index]] = None
+                    chosen[pool_positions[index]] = None
         for token in query.sizes | query.numbers:
             posting = self._number_members.get(token, ())
             if len(posting) <= _RARE_POSTING:

@@ -151,7 +151,7 @@ def _inference(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     model = w.model
     quant = normalise_quant(w.quant, w.precision, w.engine)
     weights, notes = weight_bytes(model, w.precision, quant)
-    workspace = quant_workspace_bytes(quant, weights)
+    workspace = quant_workspace_bytes(model, quant)
     if model.is_moe:
         notes.append("moe-all-experts")
     kv_elem = C.KV_BYTES.get(w.precision, 2.0)
@@ -254,10 +254,8 @@ def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bo
     layer = per_token * seq * batch * scale
     if not flash:
         layer += C.TRAIN_ACT_EAGER_SCORE_BYTES * (model.num_attention_heads or 1) * seq * seq * batch * scale
-    if checkpointing:
-        act = C.CHECKPOINT_BYTES_PER_HIDDEN * h * seq * batch * layers * scale + layer
-    else:
-        act = layer * layers
+    kept = C.CHECKPOINT_BYTES_PER_HIDDEN * h * seq * batch * layers * scale + layer  # inputs + 1 layer
+    act = kept if checkpointing else layer * layers
     if model.vocab_size:
         per_vocab = C.LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD if fp32_head else C.LOGITS_BYTES_PER_VOCAB_TRAIN
         act += per_vocab * model.vocab_size * seq * batch
@@ -276,17 +274,17 @@ def _model_states(p: float, n: int, stage: int, optimizer: str, precision: str, 
         ob = C.PURE_16BIT_ADAM_BYTES if pure else C.OPTIMIZER_BYTES_PER_PARAM[optimizer]
     if stage == 0:
         return wb * p, gb * p, ob * p, 0.0
-    opt = (ob + (0.0 if pure_16bit else C.DEEPSPEED_FP32_GRAD_BYTES)) * p / n
+    # DeepSpeed keeps an fp32 gradient partition (4·P/N) for the optimizer step, unless pure 16-bit.
+    fp32_grad = (0.0 if pure_16bit else C.DEEPSPEED_FP32_GRAD_BYTES) * p / n
+    gathered = C.ZERO3_LARGEST_LAYER_BYTES * largest_layer if stage == 3 else 0.0
     if offload == "optimizer":
-        opt = 0.0
+        # Optimizer states and the fp32 gradient partition live in CPU RAM; the GPU keeps the 16-bit params.
+        return (wb * p if stage < 3 else wb * p / n), 0.0, 0.0, gathered
     if stage in (1, 2):
-        if offload == "optimizer":
-            return wb * p, 0.0, 0.0, 0.0
-        return wb * p, gb * p, opt, 0.0
-    gathered = C.ZERO3_LARGEST_LAYER_BYTES * largest_layer
-    if offload == "optimizer":
-        return wb * p / n, 0.0, 0.0, gathered
-    return wb * p / n, gb * p / n, opt, gathered
+        # DeepSpeed's estimator counts the 16-bit gradients whole for stages 1 and 2 (4·P + 16·P/N).
+        return wb * p, gb * p + fp32_grad, ob * p / n, 0.0
+    # Stage 3: 16-bit parameters sharded; 16-bit gradients reduce-scattered as produced (18·P/N in all).
+    return wb * p / n, (fp32_grad if not pure_16bit else gb * p / n), ob * p / n, gathered
 
 
 def _training(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
@@ -343,12 +341,13 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: object, n
         # Frozen base at its format + trainable adapter (and optional embeddings). A LoRA on a quantised
         # precision (int8/int4, or a named format) is a QLoRA-style run on that format.
         quant = normalise_quant(w.quant, w.precision, "transformers")
-        if w.task == "qlora" and quant is None:
+        if w.task == "qlora" and quant in (None, "int4", "int8"):
+            # QLoRA means bitsandbytes: NF4 (QLoRA paper), or LLM.int8 for an 8-bit base.
             quant = "bnb-int8" if w.precision == "int8" else "nf4"
         if quant is not None:
             base, qnotes = weight_bytes(model, w.precision, quant)
             notes += qnotes
-            base += quant_workspace_bytes(quant, base)
+            base += quant_workspace_bytes(model, quant)
             # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
             # did not quantise — embeddings, lm_head, norms — to fp32: 2 more bytes per embedding parameter.
             base += split.embedding * C.KBIT_TRAINING_EMBEDDING_EXTRA_BYTES

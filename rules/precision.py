@@ -96,10 +96,11 @@ def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float
     return split.body * per + split.embedding * C.EMBEDDING_BYTES_QUANTISED, notes
 
 
-def quant_workspace_bytes(quant: str | None, quantised_weight_bytes: float) -> float:
-    """Memory a quantisation library needs beyond its packed weights (calibrated; see constants)."""
+def quant_workspace_bytes(model: Model, quant: str | None) -> float:
+    """Memory a quantisation library needs beyond its packed weights: a fraction of the quantised layers'
+    bytes (calibrated; see constants)."""
     if quant in BNB_4BIT:
-        return quantised_weight_bytes * C.BNB_4BIT_WORKSPACE_FRACTION
+        return param_split(model).body * C.QUANT_BYTES_PER_PARAM[quant] * C.BNB_4BIT_WORKSPACE_FRACTION
     return 0.0
 
 

@@ -124,9 +124,7 @@ def test_misspelt_families_still_match_confidently(index: NameIndex, query: str,
         ("Llama-2-7b-chat-hf", "llama-2-7b", None, "chat"),
     ],
 )
-def test_checkpoint_names(
-    index: NameIndex, query: str, expected: str, quant: str | None, variant: str
-) -> None:
+def test_checkpoint_names(index: NameIndex, query: str, expected: str, quant: str | None, variant: str) -> None:
     result = index.lookup(query)
     assert result.best is not None and result.best.id == expected
     assert result.confident
@@ -277,3 +275,12 @@ def test_fuzzy_does_not_scan_every_alias() -> None:
     elapsed = (time.perf_counter() - start) / 50
     assert result.best is not None and result.best.id == "abcdlm-13b"
     assert elapsed < 0.02  # generous for slow CI; the benchmark target is p99 < 2 ms
+
+
+def test_suffix_reported_when_the_alias_itself_carries_it() -> None:
+    index = NameIndex([("qwen2.5-7b", "Qwen2.5-7B"), ("qwen2.5-7b", "Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4")])
+    result = index.lookup("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4")
+    assert result.best is not None and result.best.score == 100.0
+    assert (result.quant, result.variant) == ("gptq", "instruct")
+    found = index.find_in_text("serve Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4 on vLLM")
+    assert [(m.match.id, m.quant) for m in found] == [("qwen2.5-7b", "gptq")]

@@ -11,7 +11,7 @@ import pytest
 from slack_bolt import App, BoltRequest, BoltResponse
 
 from bot.settings import Settings
-from bot.slack import build_app, delivery_key
+from bot.slack import build_app, build_web_client, delivery_key
 from bot.state import MemoryStore, thread_key
 from tests.slack import payloads as p
 from tests.slack.conftest import BOT_TOKEN, SIGNING_SECRET
@@ -29,7 +29,8 @@ class Bot:
         settings = Settings.from_env({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
                                       "SLACK_API_URL": api_url or fake.api_url})
         self.app: App = build_app(settings, advisor=self.advisor, store=self.store,
-                                  renderer=renderer or FakeRenderer(), kb=object())
+                                  renderer=renderer or FakeRenderer(), kb=object(),
+                                  client=build_web_client(settings, backoff_factor=0.05))
 
     def dispatch(self, payload: dict[str, Any], *, retry_num: int | None = None, timestamp: int | None = None,
                  secret: str = SIGNING_SECRET) -> BoltResponse:

@@ -1,0 +1,322 @@
+"""bot.parse: the table in parse_cases.yaml, the shared examples, markup, bounds and robustness."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.parse import parse, strip_slack_markup
+from bot.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
+from knowledge.base import KnowledgeBase
+from knowledge.loader import load_knowledge
+
+CASES = yaml.safe_load(Path(__file__).with_name("parse_cases.yaml").read_text(encoding="utf-8"))
+EXAMPLES_PATH = Path(__file__).resolve().parents[2].parent / "shared/examples/questions.yaml"
+EXAMPLES = (yaml.safe_load(EXAMPLES_PATH.read_text(encoding="utf-8")) if EXAMPLES_PATH.exists() else []) or []
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_knowledge()
+
+
+def _misses(question: Question, expect: dict[str, Any]) -> list[str]:
+    misses = []
+    for key, want in expect.items():
+        got = getattr(question, key)
+        options = want if isinstance(want, list) else [want]
+        if key == "params_b":
+            ok = got is not None and any(abs(got - float(v)) < 0.01 * max(1.0, float(v)) for v in options)
+        else:
+            ok = got in options
+        if not ok:
+            misses.append(f"{key}={got!r} (expected {want!r})")
+    return misses
+
+
+def test_table_is_big_and_mostly_chinese() -> None:
+    assert len(CASES) >= 70
+    chinese = [c for c in CASES if any("\u4e00" <= ch <= "\u9fff" for ch in c["text"])]
+    assert len(chinese) >= len(CASES) / 2
+    assert any(c["expect"].get("lang") == "zh-Hant" for c in CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["text"][:40] or "<empty>" for c in CASES])
+def test_table(case: dict[str, Any], kb: KnowledgeBase) -> None:
+    question = parse(case["text"], kb)
+    assert not _misses(question, case["expect"]), question
+
+
+@pytest.mark.skipif(not EXAMPLES, reason="shared examples not present")
+@pytest.mark.parametrize("case", EXAMPLES, ids=[c["text"][:40] for c in EXAMPLES])
+def test_shared_examples(case: dict[str, Any], kb: KnowledgeBase) -> None:
+    question = parse(case["text"], kb)
+    assert not _misses(question, case["expect"]), question
+
+
+# --- models: exact before fuzzy, sizes never change -----------------------------------------------------
+
+@pytest.mark.parametrize("text", ["chatglm6b", "ChatGLM 6B", "chatglm-6b", "THUDM/chatglm-6b", "ChatGLM6B 推理"])
+def test_chatglm_spellings_are_one_model(text: str, kb: KnowledgeBase) -> None:
+    assert parse(text, kb).model == "chatglm-6b"
+
+
+@pytest.mark.parametrize(("text", "model"), [
+    ("qwen2.5 7b", "qwen2.5-7b"), ("Qwen2.5-7B-Instruct", "qwen2.5-7b"), ("qwen2.5 72b", "qwen2.5-72b"),
+    ("LLaMA 13B", "llama-13b"), ("llama 2 13b", "llama-2-13b"), ("llama2 13b", "llama-2-13b"),
+    ("lama2 13b", "llama-2-13b"), ("mixtral 8x7b", "mixtral-8x7b"), ("Meta-Llama-3-8B-Instruct", "llama-3-8b"),
+])
+def test_model_spans(text: str, model: str, kb: KnowledgeBase) -> None:
+    assert parse(f"what GPU for {text} inference", kb).model == model
+
+
+def test_size_never_drifts(kb: KnowledgeBase) -> None:
+    for text in ("qwen2.5 7b", "qwen 2.5 7b", "Qwen2.5-7B"):
+        assert parse(text, kb).model == "qwen2.5-7b"
+    question = parse("qwen3 7b inference", kb)  # no such model: never qwen3-8b or qwen2.5-72b
+    assert question.model is None
+    assert question.params_b == 7
+
+
+def test_ambiguous_family_and_size_is_suggested_not_guessed(kb: KnowledgeBase) -> None:
+    question = parse("llama 70b int4", kb)
+    assert question.model is None
+    assert question.params_b == 70
+    assert {"llama-2-70b", "llama-3-70b"} <= set(question.model_suggestions)
+
+
+def test_hf_id_with_quant_suffix(kb: KnowledgeBase) -> None:
+    question = parse("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4", kb)
+    assert (question.model, question.quant, question.precision) == ("qwen2.5-7b", "gptq", "int4")
+    assert question.model_score == 100.0
+
+
+def test_fuzzy_model_score_is_recorded(kb: KnowledgeBase) -> None:
+    question = parse("lama2 13b", kb)
+    assert question.model == "llama-2-13b"
+    assert question.model_score is not None and question.model_score < 100
+
+
+# --- GPUs -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "gpu", "count"), [
+    ("2x 4090", "rtx-4090", 2), ("8 x A100 80G", "a100-80gb", 8), ("两张3090", "rtx-3090", 2),
+    ("8卡A100", None, 8), ("单卡4090", "rtx-4090", 1), ("one A100 40GB", "a100-40gb", 1),
+    ("a single A100", None, 1), ("two 4090s", "rtx-4090", 2), ("4 A100 80GB", "a100-80gb", 4),
+    ("8x H200", "h200", 8), ("8xH100", None, 8), ("A100 x 4", None, 4), ("3090两张", "rtx-3090", 2),
+    ("用8张H800", "h800", 8), ("dual 3090", "rtx-3090", 2),
+])
+def test_gpu_and_count(text: str, gpu: str | None, count: int, kb: KnowledgeBase) -> None:
+    question = parse(f"llama-2-13b inference on {text}", kb)
+    assert question.gpu is not None
+    if gpu is not None:
+        assert question.gpu == gpu
+    assert question.gpu_count == count
+    assert "gpu" in question.stated and "gpu_count" in question.stated
+
+
+def test_bare_gpu_name_is_marked_defaulted(kb: KnowledgeBase) -> None:
+    bare = parse("llama-2-13b on an A100", kb)
+    assert bare.gpu in ("a100-40gb", "a100-80gb") and bare.gpu_defaulted
+    assert "gpu" in bare.stated
+    exact = parse("llama-2-13b on an A100 40GB", kb)
+    assert exact.gpu == "a100-40gb" and not exact.gpu_defaulted
+    assert not parse("llama-2-13b on a T4", kb).gpu_defaulted
+    assert not parse("llama-2-13b on an A10", kb).gpu_defaulted  # A10 is not a bare A100
+
+
+def test_compare_lists_gpus_in_order(kb: KnowledgeBase) -> None:
+    question = parse("T4 vs A10 vs L4 for bert-base", kb)
+    assert question.intent == "compare"
+    assert question.compare_gpus == ["t4", "a10", "l4"]
+
+
+# --- slots ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "precision", "quant"), [
+    ("fp32", "fp32", None), ("fp16", "fp16", None), ("半精度", "fp16", None), ("bf16", "bf16", None),
+    ("fp8", "fp8", None), ("int8", "int8", None), ("8-bit", "int8", None), ("8bit", "int8", None),
+    ("int4", "int4", None), ("4-bit", "int4", None), ("4bit", "int4", None), ("GPTQ", "int4", "gptq"),
+    ("AWQ", "int4", "awq"), ("NF4", "int4", "nf4"), ("bnb 4bit", "int4", "nf4"),
+    ("GGUF Q4_K_M", "int4", "gguf-q4_k_m"), ("INT8量化", "int8", None), ("4bit量化", "int4", None),
+    ("量化", "int8", None), ("GPTQ-Int8", "int8", "gptq"), ("Q8_0", "int8", "gguf-q8_0"),
+])
+def test_precision(text: str, precision: str, quant: str | None, kb: KnowledgeBase) -> None:
+    question = parse(f"run qwen-7b {text} on a T4", kb)
+    assert (question.precision, question.quant) == (precision, quant)
+
+
+def test_bare_quantisation_is_noted(kb: KnowledgeBase) -> None:
+    assert "quant-bits-assumed" in parse("qwen-7b 量化部署", kb).notes
+    assert "quant-bits-assumed" not in parse("qwen-7b int4 量化部署", kb).notes
+
+
+def test_eight_bit_adam_is_an_optimizer_not_a_precision(kb: KnowledgeBase) -> None:
+    question = parse("full fine-tune llama-3-8b with 8-bit adam", kb)
+    assert question.optimizer == "adamw-8bit"
+    assert question.precision is None
+
+
+@pytest.mark.parametrize(("text", "task"), [
+    ("inference", "inference"), ("serving", "inference"), ("serve", "inference"), ("deploy", "inference"),
+    ("推理", "inference"), ("部署", "inference"), ("上线", "inference"), ("train", "train"),
+    ("pretrain", "train"), ("from scratch", "train"), ("训练", "train"), ("訓練", "train"),
+    ("全参数微调", "train"), ("预训练", "train"), ("fine-tune", "train"), ("finetune", "train"),
+    ("微调", "train"), ("微調", "train"), ("SFT", "train"), ("LoRA fine-tune", "lora"),
+    ("LoRA微调", "lora"), ("QLoRA", "qlora"), ("qlora 微调", "qlora"), ("P-tuning v2", "lora"),
+])
+def test_task(text: str, task: str, kb: KnowledgeBase) -> None:
+    assert parse(f"qwen-7b {text}", kb).task == task
+
+
+def test_ptuning_is_noted(kb: KnowledgeBase) -> None:
+    assert "ptuning-as-lora" in parse("P-tuning ChatGLM-6B", kb).notes
+
+
+@pytest.mark.parametrize(("text", "engine"), [
+    ("vllm", "vllm"), ("llama.cpp", "llama.cpp"), ("ollama", "llama.cpp"), ("gguf", "llama.cpp"),
+    ("transformers", "transformers"), ("hf", "transformers"),
+])
+def test_engine(text: str, engine: str, kb: KnowledgeBase) -> None:
+    assert parse(f"serve qwen-7b with {text}", kb).engine == engine
+
+
+def test_hf_suffix_in_a_model_name_is_not_an_engine(kb: KnowledgeBase) -> None:
+    assert parse("meta-llama/Llama-2-7b-chat-hf on a T4", kb).engine is None
+
+
+@pytest.mark.parametrize(("text", "context"), [
+    ("32k context", 32768), ("上下文8k", 8192), ("128k", 131072), ("context 4096", 4096),
+    ("8k tokens", 8192), ("上下文长度 32K", 32768), ("seq len 2048", 2048), ("序列长度4096", 4096),
+])
+def test_context(text: str, context: int, kb: KnowledgeBase) -> None:
+    assert parse(f"llama-3-8b {text}", kb).context == context
+
+
+def test_context_inside_a_model_name_is_not_a_context(kb: KnowledgeBase) -> None:
+    assert parse("Phi-3-mini-128k-instruct on a T4", kb).context is None
+
+
+@pytest.mark.parametrize(("text", "batch"), [
+    ("16 concurrent users", 16), ("并发10", 10), ("batch 8", 8), ("10路并发", 10), ("batch size 32", 32),
+    ("bs=4", 4), ("100 users", 100), ("20个并发", 20), ("同时50个用户", 50),
+])
+def test_batch(text: str, batch: int, kb: KnowledgeBase) -> None:
+    assert parse(f"serve llama-3-8b {text}", kb).batch == batch
+
+
+@pytest.mark.parametrize(("text", "params"), [
+    ("a 13B model", 13), ("350M", 0.35), ("70亿参数", 7), ("130亿", 13), ("千亿", 100), ("7b模型", 7),
+    ("1750亿参数", 175), ("70 billion parameters", 70), ("1.5B", 1.5), ("7,000,000,000 parameters", 7),
+])
+def test_bare_size(text: str, params: float, kb: KnowledgeBase) -> None:
+    question = parse(f"what GPU to train {text}", kb)
+    assert question.model is None
+    assert question.params_b == pytest.approx(params)
+    assert "params_b" in question.stated
+
+
+@pytest.mark.parametrize(("text", "cloud"), [
+    ("阿里云", "alibaba"), ("aliyun", "alibaba"), ("alibaba cloud", "alibaba"), ("AWS", "aws"),
+    ("Azure", "azure"), ("GCP", "gcp"),
+])
+def test_cloud(text: str, cloud: str, kb: KnowledgeBase) -> None:
+    assert parse(f"qwen-7b inference on {text}", kb).cloud == cloud
+
+
+@pytest.mark.parametrize("text", ["cheapest", "cheap", "budget", "性价比", "预算有限", "便宜", "最省钱"])
+def test_budget(text: str, kb: KnowledgeBase) -> None:
+    question = parse(f"qwen-7b inference {text}", kb)
+    assert question.budget and "budget" in question.stated
+
+
+def test_training_options(kb: KnowledgeBase) -> None:
+    question = parse("full fine-tune mistral 7b with deepspeed zero-3 and gradient checkpointing", kb)
+    assert (question.zero_stage, question.gradient_checkpointing) == (3, True)
+    assert parse("qwen-7b lora rank 64", kb).lora_rank == 64
+
+
+def test_stated_lists_every_slot_read(kb: KnowledgeBase) -> None:
+    question = parse("两张3090能跑Baichuan2-13B吗，INT8量化，上下文4k，并发8，阿里云，性价比", kb)
+    assert set(question.stated) == {"model", "task", "precision", "context", "batch", "gpu", "gpu_count",
+                                    "cloud", "budget"}
+
+
+# --- languages ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("what GPU for qwen-7b", "en"), ("qwen-7b 推理用什么卡", "zh-Hans"), ("qwen-7b 推理用什麼顯卡", "zh-Hant"),
+    ("ChatGLM3-6B 推理 on A10 够吗", "zh-Hans"), ("微調 Yi-34B", "zh-Hant"), ("训练", "zh-Hans"),
+])
+def test_lang(text: str, lang: str, kb: KnowledgeBase) -> None:
+    assert parse(text, kb).lang == lang
+
+
+# --- Slack markup ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("raw", "clean"), [
+    ("<@U123> what GPU", "what GPU"),
+    ("<@U123|bob> hi", "hi"),
+    ("see <https://huggingface.co/THUDM/chatglm-6b|chatglm-6b>", "see chatglm-6b"),
+    ("see <https://example.com>", "see https://example.com"),
+    ("A &amp; B &lt;3 &gt;", "A & B <3 >"),
+    ("<!here> help", "help"),
+    ("<#C123|gpu> q", "#gpu q"),
+    ("<mailto:a@b.c|a@b.c>", "a@b.c"),
+])
+def test_strip_slack_markup(raw: str, clean: str) -> None:
+    assert strip_slack_markup(raw) == clean
+
+
+def test_slack_link_to_a_model(kb: KnowledgeBase) -> None:
+    assert parse("<@U1> <https://huggingface.co/THUDM/chatglm-6b>", kb).model == "chatglm-6b"
+
+
+# --- bounds and robustness ------------------------------------------------------------------------------
+
+def test_absurd_numbers_are_clamped(kb: KnowledgeBase) -> None:
+    huge = parse("what GPU to train a 10^30 parameters model", kb)
+    assert huge.params_b == MAX_PARAMS_B and "params_b" in huge.clamped
+    context = parse("llama-2-7b context 999999999k", kb)
+    assert context.context == MAX_CONTEXT and "context" in context.clamped
+    negative = parse("llama-2-7b on -3 A100", kb)
+    assert negative.gpu_count == 1 and "gpu_count" in negative.clamped
+    many = parse("llama-2-7b on 99999999 A100", kb)
+    assert many.gpu_count == MAX_GPU_COUNT and "gpu_count" in many.clamped
+    batch = parse("serve llama-2-7b batch 9999999999", kb)
+    assert batch.batch == MAX_BATCH and "batch" in batch.clamped
+    digits = parse("llama-2-7b context " + "9" * 5000, kb)
+    assert digits.context == MAX_CONTEXT
+
+
+@pytest.mark.parametrize("text", [
+    "x" * 40_000, "qwen-7b " * 5000, "\x00\x01\x02 llama \x7f\u200b", "🚀🔥 llama-2-7b 🤖 on 🖥️ 4090", "<<<>>>",
+    "<@U1|<@U2>>", "&amp;&amp;&lt;", "9" * 40_000, "1e999999 parameters", "10^99999 params", "-" * 1000,
+    "上下文" * 3000, "￥％＃＠！", "\n\n\t", "a100 " * 2000, "8x" * 3000, "0 gpus", "0B model", "context 0",
+])
+def test_never_raises(text: str, kb: KnowledgeBase) -> None:
+    question = parse(text, kb)
+    assert isinstance(question, Question)
+    assert question.text == text
+
+
+def test_non_string_input_does_not_raise(kb: KnowledgeBase) -> None:
+    assert parse(None, kb).intent == "help"  # type: ignore[arg-type]
+
+
+def test_parse_is_fast(kb: KnowledgeBase) -> None:
+    texts = [c["text"] for c in CASES] + [c["text"] for c in EXAMPLES]
+    for text in texts:  # warm caches
+        parse(text, kb)
+    timings = []
+    for text in texts:
+        start = time.perf_counter()
+        parse(text, kb)
+        timings.append(time.perf_counter() - start)
+    timings.sort()
+    assert timings[len(timings) // 2] < 0.002
+    assert parse("x" * 40_000, kb) is not None

@@ -1,0 +1,144 @@
+"""Fit with headroom on one card's memory, suggestions with their numbers, and the ranking."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.loader import load_knowledge
+from rules import Workload, check_fit, estimate_memory, rank_picks, valid_tp
+from rules import constants as C
+from rules.fit import limit_gib
+from rules.hardware import price_proxy, usable_gib, visible_gib
+from tests.rules._models import make_gpu, make_model
+
+T4_LIKE = dict(id="t4ish", memory_gb=16.0, memory_type="GDDR6", bandwidth_gbps=320.0, fp16_tflops=65.0,
+               bf16_tflops=None, nvlink_gbps=None)
+A10_LIKE = dict(id="a10ish", memory_gb=24.0, memory_type="GDDR6", bandwidth_gbps=600.0, fp16_tflops=125.0,
+                bf16_tflops=125.0, nvlink_gbps=None)
+
+
+def test_usable_memory_is_below_nominal() -> None:
+    t4 = make_gpu(**T4_LIKE)
+    # GDDR6 with ECC: 16 × 15/16 = 15 GiB visible; − 0.5 GiB CUDA context = 14.5 GiB; headroom 10% → 13.18.
+    assert visible_gib(t4) == 15.0
+    assert usable_gib(t4) == 14.5
+    assert limit_gib(Workload(model=make_model()), t4) == pytest.approx(14.5 / 1.1)
+    hbm = make_gpu()
+    assert usable_gib(hbm) == 80.0 - C.CUDA_CONTEXT_GIB
+
+
+def test_fits_and_headroom() -> None:
+    w = Workload(model=make_model(), context=4096)
+    a10 = make_gpu(**A10_LIKE)
+    check = check_fit(w, a10, 1, candidates=[])
+    need = estimate_memory(w).per_gpu_gib  # ≈ 16.2 GiB
+    assert check.fits
+    assert check.memory_per_gpu_gib == pytest.approx(need, abs=0.01)
+    # limit = (22.5 − 0.5) / 1.1 = 20.0 GiB
+    assert check.headroom_gib == pytest.approx(20.0 - need, abs=0.01)
+    assert check.suggestions == []
+
+
+def test_does_not_fit_suggests_alternatives_with_numbers() -> None:
+    w = Workload(model=make_model(), context=4096)
+    t4 = make_gpu(**T4_LIKE)
+    big = make_gpu(id="big", memory_gb=48.0)
+    check = check_fit(w, t4, 1, candidates=[t4, big])
+    assert not check.fits
+    assert check.headroom_gib < 0
+    kinds = {s.kind: s for s in check.suggestions}
+    # int8 GPTQ: ≈ 6.7 GiB of weights + 2 GiB KV + transient → ≈ 9.6 GiB, fits 13.2.
+    assert kinds["quantise"].quant == "gptq-int8"
+    assert kinds["quantise"].memory_per_gpu_gib is not None and kinds["quantise"].memory_per_gpu_gib < 13.2
+    assert kinds["more-gpus"].count == 2
+    assert kinds["bigger-gpu"].gpu_id == "big"
+    # The weights alone (13.04 GiB + overhead) exceed the 13.2 GiB limit: no context is short enough.
+    assert "shorter-context" not in kinds
+    for s in check.suggestions:
+        assert s.memory_per_gpu_gib is not None
+
+
+def test_shorter_context_when_only_the_kv_cache_is_too_big() -> None:
+    w = Workload(model=make_model(), context=4096)  # ≈ 16.2 GiB
+    card = make_gpu(id="card18", memory_gb=18.0)  # limit (18 − 0.5) / 1.1 = 15.9 GiB
+    check = check_fit(w, card, 1, candidates=[])
+    assert not check.fits
+    ctx = [s for s in check.suggestions if s.kind == "shorter-context"]
+    # 2,048 tokens: 1 GiB of KV and half the transient → ≈ 15.0 GiB.
+    assert ctx and ctx[0].context == 2048
+    assert ctx[0].memory_per_gpu_gib == pytest.approx(estimate_memory(
+        Workload(model=make_model(), context=2048)).per_gpu_gib, abs=0.01)
+
+
+def test_training_suggests_lora_then_qlora() -> None:
+    w = Workload(model=make_model(), task="train", context=1024)
+    check = check_fit(w, make_gpu(**A10_LIKE), 1, candidates=[])
+    assert not check.fits
+    assert check.suggestions[0].kind in ("lora", "qlora")
+    assert any(s.kind == "more-gpus" for s in check.suggestions)
+
+
+@pytest.mark.parametrize(("heads", "kv", "tp", "ok"), [
+    (32, 32, 8, True),
+    (32, 8, 8, True),
+    (32, 2, 4, True),  # tp 4 > 2 KV heads: replicated, 4 % 2 == 0
+    (28, 4, 4, True),  # Qwen2.5-7B
+    (28, 4, 8, False),  # 28 heads do not divide by 8
+    (40, 8, 8, True),
+    (32, 3, 2, False),  # 3 KV heads do not divide by 2
+])
+def test_tensor_parallel_degree_rule(heads: int, kv: int, tp: int, ok: bool) -> None:
+    m = make_model(num_attention_heads=heads, num_kv_heads=kv, head_dim=128)
+    assert valid_tp(Workload(model=m), tp) is ok
+    assert valid_tp(Workload(model=m, task="train"), tp)  # data parallel: any count
+
+
+def test_qwen25_7b_cannot_run_tp8() -> None:
+    kb = load_knowledge()
+    w = Workload(model=kb.model("qwen2.5-7b"))
+    assert valid_tp(w, 4) and not valid_tp(w, 8)
+
+
+def test_never_picks_not_recommended_cards_and_takes_the_smallest_count() -> None:
+    w = Workload(model=make_model(), context=4096)  # ≈ 16.2 GiB
+    t4 = make_gpu(**T4_LIKE)
+    bad = make_gpu(id="bad", recommended=False, memory_gb=96.0)
+    picks = rank_picks(w, [t4, bad])
+    assert [p.gpu_id for p in picks] == ["t4ish"]
+    assert picks[0].count == 2 and picks[0].fits  # 8.1 GiB per card ≤ 13.2
+
+
+def test_unfit_entries_only_when_nothing_fits() -> None:
+    w = Workload(model=make_model(params_b=400.0), context=4096)
+    t4 = make_gpu(**T4_LIKE)
+    picks = rank_picks(w, [t4, make_gpu()])
+    assert picks and all(not p.fits for p in picks)
+    assert all(p.count == 8 for p in picks)
+    fitting = rank_picks(Workload(model=make_model(), context=4096), [t4, make_gpu()])
+    assert all(p.fits for p in fitting)
+
+
+def test_ranking_cheapest_first_for_inference_cost_per_token_for_training() -> None:
+    t4, a10, a100 = make_gpu(**T4_LIKE), make_gpu(**A10_LIKE), make_gpu()
+    # price proxies: T4 320 + 80 + 130 = 530; A10 600 + 120 + 250 = 970; A100-like 2000 + 400 + 624 = 3024.
+    assert (price_proxy(t4), price_proxy(a10), price_proxy(a100)) == (530.0, 970.0, 3024.0)
+    small = Workload(model=make_model(params_b=1.0, num_layers=16, hidden_size=2048, num_attention_heads=16,
+                                      num_kv_heads=16, intermediate_size=5504), context=2048)
+    assert [p.gpu_id for p in rank_picks(small, [a100, a10, t4])] == ["t4ish", "a10ish", "card"]
+    # Training: cost / (peak × MFU): T4 530/65 = 8.2, A10 970/125 = 7.8, A100-like 3024/312 = 9.7.
+    train = Workload(model=small.model, task="train", context=512)
+    assert rank_picks(train, [a100, a10, t4])[0].gpu_id == "a10ish"
+    # budget=True: cheapest hourly. 1B × 16 B = 14.9 GiB of states does not fit one T4 (13.2): two T4s cost
+    # 1,060 > one A10 970.
+    assert rank_picks(train, [a100, a10, t4], budget=True)[0].gpu_id == "a10ish"
+    tiny = Workload(model=make_model(params_b=0.3, num_layers=12, hidden_size=1024, num_attention_heads=16,
+                                     num_kv_heads=16, intermediate_size=2816), task="train", context=512)
+    assert rank_picks(tiny, [a100, a10, t4])[0].gpu_id == "a10ish"
+    assert rank_picks(tiny, [a100, a10, t4], budget=True)[0].gpu_id == "t4ish"
+
+
+def test_fixed_count_and_vllm_pick_reports_concurrency() -> None:
+    w = Workload(model=make_model(), engine="vllm", context=4096)
+    picks = rank_picks(w, [make_gpu()], fixed_count=2)
+    assert picks[0].count == 2
+    assert picks[0].max_concurrent_sequences is not None and picks[0].max_concurrent_sequences > 26

@@ -1,0 +1,35 @@
+"""generic_model: a LLaMA-shaped decoder of the requested size."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import generic_model
+
+
+def _count(m) -> float:  # type: ignore[no-untyped-def]
+    h, L, i, heads, kv, d = (m.hidden_size, m.num_layers, m.intermediate_size, m.num_attention_heads,
+                             m.num_kv_heads, m.head_dim)
+    layer = h * heads * d * 2 + h * kv * d * 2 + 3 * h * i + 2 * h
+    return L * layer + 2 * m.vocab_size * h
+
+
+@pytest.mark.parametrize("size", [1.0, 7.0, 13.0, 34.0, 70.0, 180.0])
+def test_shapes_add_up_to_the_size(size: float) -> None:
+    m = generic_model(size)
+    assert m.params_b == size
+    assert _count(m) == pytest.approx(size * 1e9, rel=0.06)
+    assert m.num_attention_heads % 8 == 0 or size < 3  # TP-friendly head counts
+
+
+def test_llama_shapes_and_gqa_above_30b() -> None:
+    seven = generic_model(7)
+    assert (seven.hidden_size, seven.num_attention_heads, seven.num_kv_heads) == (4096, 32, 32)
+    assert generic_model(13).num_kv_heads == generic_model(13).num_attention_heads
+    assert generic_model(70).num_kv_heads == 8
+    assert generic_model(70).attention == "gqa"
+
+
+def test_rejects_nonsense() -> None:
+    with pytest.raises(ValueError):
+        generic_model(0)

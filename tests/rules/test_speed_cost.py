@@ -1,0 +1,95 @@
+"""Speed: decode bounded by bandwidth, prefill and training by the dense peak; cost per million tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.loader import load_knowledge
+from rules import Workload, cost_per_million_tokens, estimate_speed, training_hours
+from rules import constants as C
+from tests.rules._models import make_gpu, make_model
+
+
+def test_decode_is_bandwidth_over_bytes_read() -> None:
+    # vLLM η = 0.75, 2,000 GB/s; per step: 14e9 B of weights + KV of context//2 = 1 token (524,288 B).
+    w = Workload(model=make_model(), engine="vllm", context=2)
+    s = estimate_speed(w, make_gpu(), 1)
+    assert s.decode_tokens_per_s == pytest.approx(0.75 * 2000e9 / (14e9 + 524_288), abs=0.1)  # 107.1
+    assert s.aggregate_tokens_per_s == s.decode_tokens_per_s
+
+
+def test_kv_reads_slow_long_contexts() -> None:
+    short = estimate_speed(Workload(model=make_model(), engine="vllm", context=2), make_gpu(), 1)
+    # 32,768 tokens: the average step reads 16,384 × 512 KiB = 8 GiB of KV besides 14e9 B of weights.
+    long = estimate_speed(Workload(model=make_model(), engine="vllm", context=32768), make_gpu(), 1)
+    expected = 0.75 * 2000e9 / (14e9 + 16384 * 524_288)
+    assert long.decode_tokens_per_s == pytest.approx(expected, abs=0.1)
+    assert long.decode_tokens_per_s < short.decode_tokens_per_s  # type: ignore[operator]
+
+
+def test_tensor_parallel_scaling_nvlink_vs_pcie() -> None:
+    w = Workload(model=make_model(), engine="vllm", context=2)
+    one = estimate_speed(w, make_gpu(), 1).decode_tokens_per_s
+    nvlink = estimate_speed(w, make_gpu(), 2).decode_tokens_per_s
+    pcie = estimate_speed(w, make_gpu(nvlink_gbps=None), 2).decode_tokens_per_s
+    assert one and nvlink and pcie
+    assert nvlink / one == pytest.approx(1 + C.TP_EFFICIENCY, rel=1e-3)  # 1.85
+    assert pcie / one == pytest.approx(1 + C.TP_EFFICIENCY_PCIE, rel=1e-3)  # 1.6
+
+
+def test_moe_decodes_at_its_active_parameters() -> None:
+    kb = load_knowledge()
+    if "mixtral-8x7b" not in kb.models:
+        pytest.skip("mixtral-8x7b not in the knowledge base")
+    m = kb.model("mixtral-8x7b")
+    s = estimate_speed(Workload(model=m, engine="vllm", context=2), make_gpu(), 1)
+    # Reads 12.9e9 × 2 B per token, not 46.7e9 × 2: ≈ 58 tokens/s at 0.75 × 2,000 GB/s.
+    kv = 2 * 32 * 8 * 128 * 2
+    assert s.decode_tokens_per_s == pytest.approx(0.75 * 2000e9 / (46.7e9 * 2 * 12.9 / 46.7 + kv), rel=1e-3)
+
+
+def test_prefill_uses_the_dense_peak() -> None:
+    w = Workload(model=make_model(), context=2048)
+    s = estimate_speed(w, make_gpu(), 1)
+    # (2 · 7e9 + 4 · 32 · 2048 · 4096) FLOPs per token at 312e12 × 0.5.
+    flops = 2 * 7e9 + 4 * 32 * 2048 * 4096
+    assert s.prefill_tokens_per_s == pytest.approx(312e12 * 0.5 / flops, rel=1e-3)
+
+
+def test_training_hours_6pd() -> None:
+    w = Workload(model=make_model(), task="train", gradient_checkpointing=False)
+    # 6 · 7e9 · 1e9 / (8 · 312e12 · 0.4) = 42,067 s = 11.69 h.
+    assert training_hours(w, make_gpu(), 8, 1e9) == pytest.approx(6 * 7e9 * 1e9 / (8 * 312e12 * 0.4) / 3600)
+    assert training_hours(w, make_gpu(), 8, 1e9) == pytest.approx(11.69, abs=0.01)
+    # With full recomputation 8·P·D.
+    ckpt = Workload(model=make_model(), task="train", gradient_checkpointing=True)
+    assert training_hours(ckpt, make_gpu(), 8, 1e9) == pytest.approx(11.69 * 8 / 6, abs=0.01)
+    # Twice the cards, half the time.
+    assert training_hours(w, make_gpu(), 16, 1e9) == pytest.approx(11.69 / 2, abs=0.01)
+
+
+def test_training_tokens_per_s() -> None:
+    w = Workload(model=make_model(), task="train", gradient_checkpointing=False)
+    s = estimate_speed(w, make_gpu(), 8)
+    assert s.train_tokens_per_s == pytest.approx(8 * 312e12 * 0.4 / (6 * 7e9), rel=1e-3)  # 23,771
+    assert s.decode_tokens_per_s is None
+
+
+def test_fp8_uses_the_fp8_peak_and_v100_falls_back_to_fp16() -> None:
+    h100 = make_gpu(fp8_tflops=1979.0, bf16_tflops=989.0, fp16_tflops=989.0)
+    w8 = Workload(model=make_model(), precision="fp8", context=1)
+    w16 = Workload(model=make_model(), precision="bf16", context=1)
+    p8 = estimate_speed(w8, h100, 1).prefill_tokens_per_s
+    p16 = estimate_speed(w16, h100, 1).prefill_tokens_per_s
+    assert p8 and p16 and p8 / p16 == pytest.approx(2.0, rel=1e-3)
+    v100 = make_gpu(bf16_tflops=None, fp16_tflops=125.0)
+    assert estimate_speed(w16, v100, 1).prefill_tokens_per_s == pytest.approx(
+        125e12 * 0.5 / (2 * 7e9 + 4 * 32 * 1 * 4096), rel=1e-3)
+
+
+def test_cost_per_million_tokens() -> None:
+    # 3.6 per hour at 1,000 tokens/s = 3.6 per 3.6 M tokens = 1.0 per million.
+    assert cost_per_million_tokens(3.6, 1000) == pytest.approx(1.0)
+    assert cost_per_million_tokens(10.0, 50) == pytest.approx(10 / (50 * 3600) * 1e6)  # 55.6
+    with pytest.raises(ValueError):
+        cost_per_million_tokens(1.0, 0)

@@ -1,0 +1,152 @@
+"""Training: model states by ZeRO stage, activations (Korthikanti), LoRA, QLoRA, chosen defaults."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.loader import load_knowledge
+from rules import Workload, estimate_memory
+from rules import constants as C
+from rules.memory import _model_states, lora_adapter_params, train_activation_bytes
+from tests.rules._models import make_gpu, make_model
+
+GIB = C.GIB
+T5_3B = 2.851e9  # DeepSpeed docs' example model
+
+
+def test_no_zero_is_16_bytes_per_parameter_for_mixed_precision_adamw() -> None:
+    w, g, o, gathered = _model_states(1e9, 1, 0, "adamw", "bf16", False, "none", 0)
+    assert (w, g, o, gathered) == (2e9, 2e9, 12e9, 0.0)
+
+
+@pytest.mark.parametrize(("optimizer", "precision", "pure", "per_param"), [
+    ("adamw-8bit", "bf16", False, 6.0),  # 2 + 2 + 2 (two 1-byte moments)
+    ("sgd", "bf16", False, 8.0),  # 2 + 2 + 4 (fp32 momentum)
+    ("adamw", "fp32", False, 16.0),  # 4 + 4 + 8
+    ("adamw", "bf16", True, 8.0),  # pure bf16: 2 + 2 + 4 (LLaMA-Factory's 8x)
+])
+def test_other_optimizers(optimizer: str, precision: str, pure: bool, per_param: float) -> None:
+    assert sum(_model_states(1e9, 1, 0, optimizer, precision, pure, "none", 0)) == per_param * 1e9
+
+
+def test_zero2_matches_deepspeeds_own_estimator() -> None:
+    # estimate_zero2_model_states_mem_needs: 4·P + 16·P/N → T5-3B on 8 GPUs = 6·P = 17.1e9 B = 15.93 GiB.
+    w, g, o, _ = _model_states(T5_3B, 8, 2, "adamw", "fp16", False, "none", 0)
+    # weights 2·P; gradients 2·P (16-bit, whole) + 4·P/N (fp32 partition); optimizer 12·P/N.
+    assert (w, g, o) == pytest.approx((2 * T5_3B, 2 * T5_3B + 4 * T5_3B / 8, 12 * T5_3B / 8))
+    assert (w + g + o) / GIB == pytest.approx(15.93, abs=0.01)
+    # offload_optimizer=cpu: the 16-bit parameters only, 2·P = 5.31 GiB.
+    assert sum(_model_states(T5_3B, 8, 2, "adamw", "fp16", False, "optimizer", 0)) / GIB == pytest.approx(
+        5.31, abs=0.01)
+
+
+def test_zero3_is_18_bytes_over_n_plus_the_gathered_layer() -> None:
+    largest = 32128 * 1024  # T5-3B's shared embedding, the largest tensor
+    w, g, o, gathered = _model_states(T5_3B, 8, 3, "adamw", "fp16", False, "none", largest)
+    assert w + g + o == pytest.approx(18 * T5_3B / 8)
+    assert gathered == 4 * largest
+    # DeepSpeed docs: 6.1 GB per GPU.
+    assert (w + g + o + gathered) / GIB == pytest.approx(6.1, abs=0.02)
+
+
+def test_zero1_shards_only_the_optimizer() -> None:
+    w1, g1, o1, _ = _model_states(1e9, 4, 1, "adamw", "bf16", False, "none", 0)
+    assert (w1, g1, o1) == (2e9, 2e9 + 4e9 / 4, 12e9 / 4)
+
+
+def test_korthikanti_34_sbh_for_a_gpt_mlp_without_recomputation() -> None:
+    # Plain MLP with i = 4h, flash attention, no vocabulary: 18h + 4·4h = 34·h bytes per token per layer.
+    m = make_model(mlp="plain", intermediate_size=4 * 4096, vocab_size=None)
+    s, b = 2048, 2
+    assert train_activation_bytes(m, s, b, checkpointing=False, flash=True) == 34 * s * b * 4096 * 32
+
+
+def test_eager_attention_adds_5_a_s_squared() -> None:
+    m = make_model(mlp="plain", intermediate_size=4 * 4096, vocab_size=None)
+    s = 1024
+    flash = train_activation_bytes(m, s, 1, checkpointing=False, flash=True)
+    eager = train_activation_bytes(m, s, 1, checkpointing=False, flash=False)
+    assert eager - flash == 5 * 32 * s * s * 32  # 5 · heads · s² per layer × 32 layers
+
+
+def test_checkpointing_keeps_layer_inputs_plus_one_layer_and_logits() -> None:
+    m = make_model()
+    s = 1024
+    layer = (18 * 4096 + 6 * 11008) * s  # one SwiGLU layer recomputed
+    expected = 2 * 4096 * s * 32 + layer + 12 * 32000 * s  # inputs + one layer + logits (12 B/vocab)
+    assert train_activation_bytes(m, s, 1, checkpointing=True, flash=True) == expected
+    # And it is far below keeping every layer.
+    assert expected < train_activation_bytes(m, s, 1, checkpointing=False, flash=True) / 5
+
+
+def test_lora_adapter_parameter_count() -> None:
+    # Per layer, r=16: q,o (4096+4096)·2 + k,v (4096+4096)·2 = 32,768; gate/up/down 3·(4096+11008) = 45,312
+    # → 78,080 × 16 × 32 layers = 39,976,960 parameters.
+    assert lora_adapter_params(make_model(), 16) == 39_976_960
+    # GQA shrinks k and v: (4096 + 1024)·2 instead of (4096 + 4096)·2.
+    assert lora_adapter_params(make_model(num_kv_heads=8), 16) == (16384 + 10240 + 45312) * 16 * 32
+
+
+def test_lora_breakdown() -> None:
+    w = Workload(model=make_model(), task="lora", context=512, lora_rank=16, gradient_checkpointing=True)
+    est = estimate_memory(w)
+    adapter = 39_976_960
+    # Frozen bf16 base 14e9 B + fp32 adapter weights 4 B; gradients 4 B and Adam moments 8 B per adapter param.
+    assert est.breakdown["weights"] == pytest.approx((14e9 + 4 * adapter) / GIB, abs=1e-3)
+    assert est.breakdown["gradients"] == pytest.approx(4 * adapter / GIB, abs=1e-3)
+    assert est.breakdown["optimizer"] == pytest.approx(8 * adapter / GIB, abs=1e-3)
+    assert est.chosen["lora_rank"] == 16
+
+
+def test_qlora_base_is_nf4_with_fp32_embeddings() -> None:
+    w = Workload(model=make_model(), task="qlora", precision="int4", context=512, gradient_checkpointing=True)
+    est = estimate_memory(w)
+    body, emb = 7e9 - 262_144_000, 262_144_000
+    base = body * 0.5625 * (1 + C.BNB_4BIT_WORKSPACE_FRACTION) + emb * 2 + emb * 2  # + fp32 upcast
+    assert est.breakdown["weights"] == pytest.approx((base + 4 * 39_976_960) / GIB, abs=1e-3)
+    assert est.chosen["quant"] == "nf4"
+    assert "kbit-fp32-embeddings" in est.notes
+
+
+def test_qlora_below_lora_below_full() -> None:
+    m = make_model()
+    q = estimate_memory(Workload(model=m, task="qlora", precision="int4", context=2048)).per_gpu_gib
+    lo = estimate_memory(Workload(model=m, task="lora", context=2048)).per_gpu_gib
+    full = estimate_memory(Workload(model=m, task="train", context=2048)).per_gpu_gib
+    assert q < lo < full
+    # A 7B LoRA is ~20 GiB, not the 177 GB some calculators print; full FT ~110+ GiB on one card.
+    assert 14 < lo < 25
+    assert full > 7e9 * 16 / GIB
+
+
+def test_defaults_chosen_are_reported() -> None:
+    big = estimate_memory(Workload(model=make_model(), task="train", context=2048))
+    assert big.chosen["gradient_checkpointing"] is True  # > 1B parameters
+    assert big.chosen["zero_stage"] == 0  # one card: nothing to shard
+    assert "gradient-checkpointing" in big.notes
+    small = estimate_memory(Workload(model=load_knowledge().model("bert-base"), task="train", context=512))
+    assert small.chosen["gradient_checkpointing"] is False
+
+
+def test_zero_stage_chosen_to_fit() -> None:
+    m = make_model()
+    w = Workload(model=m, task="train", context=2048)
+    # Without a card: FSDP FULL_SHARD / ZeRO-3 on several GPUs.
+    assert estimate_memory(w, 8).chosen["zero_stage"] == 3
+    # On 8 × 80 GB: ZeRO-1 already fits (2 + 2 + 16/8 = 6 B/param = 39 GiB + activations).
+    fits = estimate_memory(w, 8, make_gpu())
+    assert fits.chosen["zero_stage"] == 1
+    # On 8 × 40 GB: ZeRO-1 (≈ 43 GiB) does not; ZeRO-3 does.
+    small = estimate_memory(w, 8, make_gpu(memory_gb=40.0))
+    assert small.chosen["zero_stage"] == 3
+    assert "zero3" in small.notes
+    # A stated stage is kept even when it does not fit.
+    assert estimate_memory(Workload(model=m, task="train", zero_stage=2), 8, make_gpu(memory_gb=40.0)).chosen[
+        "zero_stage"] == 2
+
+
+def test_zero3_shards_the_frozen_base_for_lora() -> None:
+    m = make_model()
+    one = estimate_memory(Workload(model=m, task="lora", context=512, zero_stage=2), 4)
+    three = estimate_memory(Workload(model=m, task="lora", context=512, zero_stage=3), 4)
+    assert three.breakdown["weights"] == pytest.approx(one.breakdown["weights"] / 4, rel=0.01)
