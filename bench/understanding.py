@@ -6,7 +6,10 @@ back) and prints the share of expected fields that come out right, then each mis
 exist yet, or the command fails, the questions go through `bot.parse.parse` in-process instead (a note says
 so). A list under `expect` means any one of its values is right.
 
-    .venv/bin/python bench/understanding.py [--in-process] [--quiet]
+    .venv/bin/python bench/understanding.py [--in-process] [--quiet] [--latency]
+
+`--latency` also times `parse()` in-process over the same questions (after one warm-up pass; 200 rounds)
+and prints p50 / p99 / max per question.
 """
 
 from __future__ import annotations
@@ -107,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--in-process", action="store_true", help="call parse() directly, skip the CLI")
     parser.add_argument("--quiet", action="store_true", help="print the figure only")
+    parser.add_argument("--latency", action="store_true", help="also time parse() in-process (p50/p99)")
     args = parser.parse_args(argv)
     examples = load_examples()
     texts = [str(e["text"]) for e in examples]
@@ -122,7 +126,34 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quiet:
         for miss in misses:
             print("  miss:", miss)
+    if args.latency:
+        latency(texts)
     return 0
+
+
+def latency(texts: list[str], rounds: int = 200) -> None:
+    import time
+
+    sys.path.insert(0, str(ROOT))
+    from bot.parse import parse
+    from knowledge.loader import load_knowledge
+
+    kb = load_knowledge()
+    for text in texts:
+        parse(text, kb)  # warm-up: builds the name vocabulary once per knowledge base
+    timings: list[float] = []
+    for _ in range(rounds):
+        for text in texts:
+            start = time.perf_counter()
+            parse(text, kb)
+            timings.append(time.perf_counter() - start)
+    timings.sort()
+
+    def pct(p: float) -> float:
+        return 1e3 * timings[min(len(timings) - 1, int(p * len(timings)))]
+
+    print(f"parse latency over {len(texts)} questions x {rounds}: p50 {pct(0.5):.3f} ms, p99 {pct(0.99):.3f} ms, "
+          f"max {1e3 * timings[-1]:.3f} ms")
 
 
 if __name__ == "__main__":

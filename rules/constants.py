@@ -97,7 +97,7 @@ the decoder layers' Linear modules; transformers' bnb integration skips `lm_head
 # Quantisation-library workspace (calibrated)
 # --------------------------------------------------------------------------------------------------------
 
-BNB_4BIT_WORKSPACE_FRACTION = 0.12
+BNB_4BIT_WORKSPACE_FRACTION = 0.15
 """bitsandbytes 4-bit: extra memory as a fraction of the quantised weights (dequantisation buffers, the
 quant_state tensors' allocator rounding). gpu_poor uses ~6%. Calibrated on `qwen1-readme-2023-08-bnb`
 (Qwen-7B nf4: 0.46 GiB more than bf16 at equal KV), `transformers-llm-optimization-guide` (OctoCoder
@@ -136,8 +136,8 @@ LOGITS_BYTES_PER_VOCAB_INFERENCE = 6.0
 per-prompt-token vocab term, so full-prompt logits are not counted (older Qwen-1 remote code computed
 them)."""
 
-INFERENCE_OVERHEAD_GIB = 0.25
-INFERENCE_OVERHEAD_FRACTION = 0.04
+INFERENCE_OVERHEAD_GIB = 0.5
+INFERENCE_OVERHEAD_FRACTION = 0.02
 """Framework/allocator overhead above the tensors, at inference: a constant (cuBLAS workspace, rotary and
 mask buffers, allocator rounding) plus a fraction of the weights (allocator fragmentation grows with the
 number of tensors). Allocator peaks such as torch.cuda.max_memory_allocated exclude the CUDA context,

@@ -75,12 +75,13 @@ def test_healthz_and_unknown_paths(server: ServeProcess) -> None:
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(server.url + "/nope", timeout=2)
     assert refused.value.code == 404
+    refused.value.close()  # gunicorn's gthread lingers up to 2 s on a "Connection: close" peer that stays open
 
 
 def test_mention_is_answered_in_its_thread_with_the_right_gpu(server: ServeProcess, fresh: FakeSlack) -> None:
     question = "what GPU for ChatGLM-6B inference"
     status, _, seconds = send(server, p.mention(question, channel="C0E2E1", ts="1700000001.000100"))
-    assert status == 200 and seconds < 1.0, server.logs()[-6000:]
+    assert status == 200 and seconds < 1.0
     [answer] = fresh.wait_for("chat.postMessage")
     assert answer.args["channel"] == "C0E2E1" and answer.args["thread_ts"] == "1700000001.000100"
     assert answer.args["blocks"] and answer.text
@@ -190,3 +191,19 @@ def test_serve_refuses_a_rejected_token(slack: FakeSlack) -> None:
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
     assert done.returncode == 2 and "invalid_auth" in done.stderr
     assert "xoxb-wrong-token-0000" not in done.stderr
+
+
+def test_post_to_channel_from_a_slash_command_answer(server: ServeProcess, fresh: FakeSlack) -> None:
+    send(server, p.command("what GPU for ChatGLM-6B inference", channel="C0E2EPOST",
+                           response_url=fresh.response_url("post-cmd")))
+    [ephemeral] = fresh.wait_for("response_url")
+    buttons = p.buttons_of(ephemeral.args["blocks"])
+    fresh.reset()
+    send(server, p.block_action(buttons["gpu_advisor.post"], response_url=fresh.response_url("post-act"),
+                                channel="C0E2EPOST", ephemeral=True))
+    [posted] = fresh.wait_for("chat.postMessage")
+    assert posted.args["channel"] == "C0E2EPOST" and posted.args["blocks"]
+    assert "gpu_advisor.post" not in p.buttons_of(posted.args["blocks"])
+    assert posted.text == ephemeral.text  # the same answer, now public
+    [removed] = fresh.wait_for("response_url")
+    assert removed.args.get("delete_original") is True

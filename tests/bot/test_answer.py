@@ -1,0 +1,93 @@
+"""The answer pipeline over hand-built Questions: defaults stated, numbers finite, picks consistent."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bot.answer import answer
+from bot.errors import BadRequestError
+from bot.overrides import apply_overrides
+from bot.question import Question
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def _fields(result: object) -> set[str]:
+    return {a.field for a in result.assumptions}  # type: ignore[attr-defined]
+
+
+def test_unstated_slots_become_assumptions() -> None:
+    result = answer(Question(text="", intent="recommend", model="chatglm-6b", stated=["model"]), KB)
+    assert {"task", "precision", "context", "batch", "engine"} <= _fields(result)
+    assert result.query.task == "inference" and result.query.precision == "bf16"
+    assert result.query.context == 2048  # ChatGLM-6B's native window is shorter than the 4,096 default
+
+
+def test_stated_slots_are_not_assumptions() -> None:
+    question = Question(intent="recommend", model="llama-2-13b", task="inference", precision="fp16",
+                        context=2048, batch=4, stated=["model", "task", "precision", "context", "batch"])
+    result = answer(question, KB)
+    assert not {"task", "precision", "context", "batch"} & _fields(result)
+    assert result.understood["context"] == 2048
+
+
+def test_context_beyond_the_native_window_is_flagged() -> None:
+    question = Question(intent="recommend", model="llama-2-13b", context=32768, stated=["model", "context"])
+    result = answer(question, KB)
+    assert any(a.field == "context" and a.reason == "beyond-native-context" for a in result.assumptions)
+
+
+def test_pre_ampere_card_defaults_to_fp16() -> None:
+    result = answer(Question(intent="check", model="chatglm-6b", gpu="t4", gpu_count=1,
+                             stated=["model", "gpu"]), KB)
+    assert result.query.precision == "fp16"
+    assert any(a.reason == "no-bf16-on-gpu" for a in result.assumptions)
+
+
+def test_check_answers_and_every_number_is_finite() -> None:
+    result = answer(Question(intent="check", model="llama-2-70b", task="inference", precision="fp16",
+                             gpu="rtx-4090", gpu_count=1, stated=["model", "task", "precision", "gpu"]), KB)
+    assert result.check is not None and not result.check.fits
+    assert result.check.suggestions, "a failed check must say what would fit"
+    assert result.estimate is not None
+    for value in result.estimate.breakdown.model_dump().values():
+        assert math.isfinite(value) and value >= 0
+    assert result.estimate.total_gb >= result.estimate.per_gpu_gb > 0
+
+
+def test_picks_never_include_cards_not_recommended() -> None:
+    result = answer(Question(intent="recommend", model="qwen2.5-7b", stated=["model"]), KB)
+    assert result.picks
+    assert all(KB.gpus[p.gpu].recommended for p in result.picks)
+    assert "quadro-p2200" not in {p.gpu for p in result.picks}
+
+
+def test_bare_size_uses_a_generic_model_and_says_so() -> None:
+    result = answer(Question(intent="recommend", params_b=13, stated=["params_b"]), KB)
+    assert result.estimate is not None
+    assert any(a.reason == "generic-model" for a in result.assumptions)
+    assert 24 < result.estimate.breakdown.weights < 26  # 13e9 × 2 bytes = 24.2 GiB
+
+
+def test_no_model_asks_for_the_missing_facts() -> None:
+    result = answer(Question(intent="recommend"), KB)
+    assert result.estimate is None
+    assert result.missing[:2] == ["model", "task"]
+
+
+def test_overrides_win_and_count_as_stated() -> None:
+    question = Question(intent="recommend", model="qwen-7b", stated=["model"])
+    updated = apply_overrides(question, {"task": "lora", "context": 2048, "gpu": "A10", "quant": "awq"}, KB)
+    assert updated.task == "lora" and updated.context == 2048 and updated.gpu == "a10"
+    assert updated.precision == "int4"  # AWQ implies 4-bit
+    assert {"task", "context", "gpu", "quant"} <= set(updated.stated)
+
+
+@pytest.mark.parametrize("overrides", [{"context": -5}, {"task": "dance"}, {"model": "zzzzqqq-999b"},
+                                       {"gpus": 10**9}, {"bogus": 1}])
+def test_bad_overrides_are_refused_with_a_reason(overrides: dict[str, object]) -> None:
+    with pytest.raises(BadRequestError):
+        apply_overrides(Question(), overrides, KB)
