@@ -134,6 +134,13 @@ def resolve_gpu(text: str | None, kb: KnowledgeBase) -> str | None:
     return None
 
 
+def weights_only(case: dict[str, Any]) -> bool:
+    """The figure is weights (or model states) only: a load-time footprint, no tokens in flight."""
+    settings = case.get("settings") or {}
+    return ("load only" in str(settings.get("phase", "")) or "NO activations" in str(case.get("notes") or "")
+            or str(case.get("memory_scope")) == "total (weights)")
+
+
 def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     req: dict[str, Any] = {}
     req.update(resolve_model(case, kb))
@@ -148,7 +155,7 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         req["context"] = max(1, int(seq or 0) + int(gen or 0))
         if gen:
             req["gen_tokens"] = min(int(gen), req["context"])
-    elif "load only" in str(settings.get("phase", "")) or "NO activations" in str(case.get("notes") or ""):
+    elif weights_only(case):
         req["context"] = 1  # weights / model states only: no tokens in flight
     gpus = int(case.get("num_gpus") or 1)
     req["gpus"] = gpus
@@ -302,10 +309,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def context_stated(case: dict[str, Any]) -> bool:
     """The source gave the tokens in flight (or said it measured weights/model states only)."""
-    settings = case.get("settings") or {}
-    return (case.get("seq_len") is not None or case.get("gen_len") is not None
-            or "load only" in str(settings.get("phase", ""))
-            or "NO activations" in str(case.get("notes") or ""))
+    return case.get("seq_len") is not None or case.get("gen_len") is not None or weights_only(case)
 
 
 def summary(rows: list[Row]) -> dict[str, Any]:

@@ -273,7 +273,25 @@ def _find_mentions(tokens: list[_Token], vocab: _Vocab) -> list[_Mention]:
         found.append(best)
         while i < n and tokens[i].start < best.end:
             i += 1
-    return found
+    return [_memory_first(m, tokens, vocab) for m in found]
+
+
+_MEMORY_FIRST = re.compile(r"\d+g", re.A)
+
+
+def _memory_first(mention: _Mention, tokens: list[_Token], vocab: _Vocab) -> _Mention:
+    """"80GB A100", "80G的A100": the memory written before the card picks the variant."""
+    if mention.kind != "gpu":
+        return mention
+    before = [t for t in tokens if t.end <= mention.start][-2:]
+    if before and before[-1].key == "的":
+        before = before[:-1]
+    if not before or not _MEMORY_FIRST.fullmatch(before[-1].key) or mention.start - before[-1].end > 3:
+        return mention
+    key = mention.key + before[-1].key
+    if key not in vocab.gpus:
+        return mention
+    return _Mention("gpu", vocab.gpus[key], key, before[-1].start, mention.end)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -782,7 +800,7 @@ def _fuzzy_candidates(tokens: list[_Token], taken: list[_Mention], folded: str) 
     candidates: list[tuple[str, int, int]] = []
     seen: set[str] = set()
     for idx, token in enumerate(free):
-        if not _WORDLIKE.match(token.key) or token.key in _FUZZY_STOPWORDS or len(token.key) < 3:
+        if not _WORDLIKE.match(token.key) or token.key in _FUZZY_STOPWORDS or not 3 <= len(token.key) <= 40:
             continue
         if not _WORDLIKE.search(token.key) or has_cjk(token.key):
             continue
@@ -992,7 +1010,11 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
 
     found = _ModelFind()
     if models:
-        chosen = max(models, key=lambda m: (len(m.key), -m.start))
+        # the first model named, unless a later mention spells it out in full ("Qwen/Qwen2.5-7B": "qwen"
+        # alone would be an alias of something shorter)
+        chosen = next(m for m in models if not any(
+            other.start > m.start and other.key.startswith(m.key) and len(other.key) > len(m.key)
+            for other in models))
         found.model, found.score = chosen.entry_id, 100.0
         found.text, found.start, found.end = original[chosen.start: chosen.end], chosen.start, chosen.end
         _base, found.quant, _variant = split_checkpoint_suffixes(found.text)

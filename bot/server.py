@@ -35,9 +35,9 @@ WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 def make_wsgi_app(bolt_app: Any, path: str = "/slack/events") -> WSGIApp:
     """Route /healthz ourselves and everything at `path` to Bolt's WSGI adapter (which keeps Bolt's
     signature verification: it hands the raw body and headers to `App.dispatch`)."""
-    from slack_bolt.adapter.wsgi import SlackRequestHandler
+    from bot.slack import wsgi_handler
 
-    handler = SlackRequestHandler(bolt_app, path=path)
+    handler = wsgi_handler(bolt_app, path=path)
 
     def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         route = environ.get("PATH_INFO", "")

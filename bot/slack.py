@@ -431,6 +431,23 @@ def build_app(
     return app
 
 
+def wsgi_handler(app: App, path: str = "/slack/events") -> Any:
+    """Bolt's WSGI adapter for `serve` (it passes the raw body and headers to `App.dispatch`, so Bolt's
+    signature check runs on every request)."""
+    from slack_bolt.adapter.wsgi import SlackRequestHandler
+
+    return SlackRequestHandler(app, path=path)
+
+
+def socket_mode_handler(app: App, app_token: str) -> Any:
+    """Bolt's websocket-client Socket Mode adapter for `socket`; it asks apps.connections.open on the
+    app's WebClient (SLACK_API_URL) for the WebSocket URL."""
+    from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
+
+    return SocketModeHandler(app, app_token=app_token, web_client=app.client,
+                             logger=logging.getLogger("slack_sdk.socket_mode"))
+
+
 def register(app: App, front: SlackFrontEnd) -> None:
     """Attach the middleware and listeners to `app`."""
     store = front.store

@@ -27,17 +27,15 @@ def main() -> int:
     except ConfigError as error:
         print(f"gpu-advisor socket: {error}", file=sys.stderr)
         return 2
-    from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
     from slack_sdk.errors import SlackApiError
 
     from bot.logs import install_excepthook, setup_logging
-    from bot.slack import build_app
+    from bot.slack import build_app, socket_mode_handler
 
     setup_logging(settings.log_level, settings.secrets)
     install_excepthook()
     app = build_app(settings)
-    handler = SocketModeHandler(app, app_token=settings.app_token, web_client=app.client,
-                                logger=logging.getLogger("slack_sdk.socket_mode"))
+    handler = socket_mode_handler(app, settings.app_token or "")
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

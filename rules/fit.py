@@ -16,6 +16,8 @@ TFLOPS, which orders cards as on-demand prices do: T4 < A10 < V100 < A100 < H100
 * training: lowest cost per trained token first (cost / training tokens/s: a job costs price × hours).
   score = tokens/s per unit of cost.
 * budget=True: cheapest configuration first for every task.
+Cards without usable tensor cores (MIN_FP16_TENSOR_TFLOPS) and configurations decoding below
+MIN_DECODE_TOKENS_PER_S rank after all others.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Literal
 
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
-from rules.hardware import hourly_price, instance_for, price_proxy, tp_scaling, usable_gib, visible_gib
+from rules.hardware import dense_tflops, hourly_price, instance_for, price_proxy, tp_scaling, usable_gib, visible_gib
 from rules.memory import estimate_memory, is_transformer
 from rules.speed import estimate_speed
 from rules.types import FitCheck, MemoryEstimate, Pick, Precision, Suggestion, Workload
@@ -118,7 +120,7 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
                 out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
                 break
     bigger = sorted((g for g in candidates if g.recommended and g.memory_gb > gpu.memory_gb),
-                    key=lambda g: (price_proxy(g), g.id))
+                    key=lambda g: (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS, price_proxy(g), g.id))
     for g in bigger:
         m = need(w, g, count)
         if m is not None:
@@ -224,6 +226,9 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
             c_eff = c * p.count / tp_scaling(g, p.count)
             key = (c_eff, -(p.decode_tokens_per_s or 0.0), p.count)
             score = 1000.0 / c_eff
+        slow = (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS or (
+            p.decode_tokens_per_s is not None and p.decode_tokens_per_s < C.MIN_DECODE_TOKENS_PER_S))
+        key = (float(slow), *key)
         if not p.fits:
             key = (p.memory_per_gpu_gib - limit_gib(workload, g), *key)  # closest to fitting first
         scored.append((key, replace(p, score=round(score, 4))))

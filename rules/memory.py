@@ -161,7 +161,10 @@ def _inference(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     # every card sees its own activation transient and overhead.
     kv, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=1)
     notes += kv_notes
-    act = prefill_activation_bytes(model, _prefill_tokens(w), w.batch, w.flash_attention)
+    prompt = _prefill_tokens(w)
+    if w.engine == "llama.cpp":
+        prompt = min(prompt, C.LLAMA_CPP_UBATCH_TOKENS)
+    act = prefill_activation_bytes(model, prompt, w.batch, w.flash_attention)
     overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights / n + workspace / n
     if workspace:
         notes.append("quant-workspace")
@@ -202,7 +205,12 @@ def _vllm(w: Workload, tp: int, gpu: GPU | None, weights: float, workspace: floa
     chosen["kv_pool_gib"] = round(_gib(pool), 3)
     chosen["max_concurrent_sequences"] = int(pool // per_seq) if per_seq > 0 else None
     per = dict(weights=weights_pg, kv_cache=pool, activations=act, overhead=overhead)
-    per_gpu = reserved - C.CUDA_CONTEXT_GIB * C.GIB
+    # What the card will show: the reservation — or, when the job needs more than that, what it needs
+    # (the engine would refuse to start; reporting the reservation would understate the problem).
+    per_gpu = max(reserved - C.CUDA_CONTEXT_GIB * C.GIB, required)
+    if required > reserved - C.CUDA_CONTEXT_GIB * C.GIB:
+        per["kv_cache"] = kv_needed
+        notes.append("vllm-does-not-fit")
     return MemoryEstimate(total_gib=round(_gib(per_gpu * tp), 3), per_gpu_gib=round(_gib(per_gpu), 3),
                           gpu_count=tp, breakdown=_breakdown(**per), notes=[*notes, "vllm-reserve"],
                           chosen=chosen,
@@ -347,7 +355,9 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: object, n
         if quant is not None:
             base, qnotes = weight_bytes(model, w.precision, quant)
             notes += qnotes
-            base += quant_workspace_bytes(model, quant)
+            workspace = quant_workspace_bytes(model, quant)
+            if workspace:
+                notes.append("quant-workspace")
             # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
             # did not quantise — embeddings, lm_head, norms — to fp32: 2 more bytes per embedding parameter.
             base += split.embedding * C.KBIT_TRAINING_EMBEDDING_EXTRA_BYTES
@@ -355,6 +365,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: object, n
             notes.append("kbit-fp32-embeddings")
         else:
             base = split.total * (4.0 if w.precision == "fp32" else 2.0)
+            workspace = 0.0
         adapter = lora_adapter_params(model, w.lora_rank)
         chosen["lora_rank"] = w.lora_rank
         chosen["lora_params_m"] = round(adapter / 1e6, 1)
@@ -372,6 +383,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: object, n
         weights, grads, opt = base_pg + t_w / shard_w, t_g / (n if stage >= 2 else 1), t_o / shard_o
         gathered = C.ZERO3_LARGEST_LAYER_BYTES * split.largest_layer / 2 if stage == 3 else 0.0
         resident = base_pg
+        gathered += workspace / shard_w
     overhead = C.TRAIN_OVERHEAD_GIB * C.GIB + C.TRAIN_OVERHEAD_FRACTION * resident + gathered
     if stage:
         notes.append(f"zero{stage}")

@@ -64,13 +64,23 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
     if not generative:
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=round(prefill, 1))
     eta = C.DECODE_BANDWIDTH_EFFICIENCY[w.engine]
+    # vLLM splits every layer across the cards (tensor parallel: bandwidths add); transformers/llama.cpp split
+    # the layers between cards (a token visits the cards one after another: one card's bandwidth at a time).
+    par = tp_scaling(gpu, count) if w.engine == "vllm" else 1.0
     weights = _active_weight_bytes(w)
     # Average KV read per step: half the context is in the cache on average over a generation.
     kv_elem = C.KV_BYTES.get(w.precision, 2.0)
     kv, _ = kv_cache_bytes(w.model, max(1, w.context // 2), w.batch, kv_elem, tp=1)
     step_bytes = weights + kv
     bandwidth = eta * gpu.bandwidth_gbps * 1e9 * par
-    step_s = step_bytes / bandwidth
+    step_s = step_bytes / bandwidth + C.DECODE_STEP_OVERHEAD_S[w.engine]
+    quant = normalise_quant(w.quant, w.precision, w.engine)
+    if w.engine == "transformers" and quant in C.TRANSFORMERS_QUANT_DECODE_SPEED:
+        dense = weight_bytes(w.model, "bf16", None)[0]
+        if w.model.is_moe:
+            dense *= w.model.active_params / w.model.params_b
+        step16 = (dense + kv) / bandwidth + C.DECODE_STEP_OVERHEAD_S[w.engine]
+        step_s = step16 / C.TRANSFORMERS_QUANT_DECODE_SPEED[quant]
     # A step is also at least its compute: batch × 2·P_active FLOPs at the dense peak × MFU.
     step_s = max(step_s, w.batch * 2.0 * w.model.active_params * 1e9 / (par * peak * C.PREFILL_MFU))
     per_seq = 1.0 / step_s

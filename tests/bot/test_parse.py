@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.parse import parse, strip_slack_markup
+from bot.parse import _parse, parse, strip_slack_markup
 from bot.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
 from knowledge.base import KnowledgeBase
 from knowledge.loader import load_knowledge
@@ -299,7 +299,7 @@ def test_absurd_numbers_are_clamped(kb: KnowledgeBase) -> None:
     "上下文" * 3000, "￥％＃＠！", "\n\n\t", "a100 " * 2000, "8x" * 3000, "0 gpus", "0B model", "context 0",
 ])
 def test_never_raises(text: str, kb: KnowledgeBase) -> None:
-    question = parse(text, kb)
+    question = _parse(text, kb)
     assert isinstance(question, Question)
     assert question.text == text
 
@@ -320,3 +320,30 @@ def test_parse_is_fast(kb: KnowledgeBase) -> None:
     timings.sort()
     assert timings[len(timings) // 2] < 0.002
     assert parse("x" * 40_000, kb) is not None
+
+
+# --- property: any text at all -------------------------------------------------------------------------
+
+try:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover
+    pass
+else:
+    _ALPHABET = st.sampled_from(list("aAbB0123456789 .-_/:,xX×*<>|@&#;?？，。kKgGbBmM") +
+                                list("张卡两八千亿上下文并发推理训练微調顯卡吗呢") + ["\x00", "\u200b", "🚀", "\n"])
+    _WORDS = st.sampled_from(["A100", "80G", "4090", "qwen2.5", "7b", "llama", "2", "13b", "int4", "32k",
+                              "context", "batch", "-5", "10^30", "并发", "x", "两张", "vs", "<@U1>", "&amp;"])
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.one_of(st.text(), st.text(alphabet=_ALPHABET), st.lists(_WORDS, max_size=12).map(" ".join)))
+    def test_any_text_parses_within_bounds(kb: KnowledgeBase, text: str) -> None:
+        question = _parse(text, kb)  # the inner parser: parse() would hide a bug behind intent unknown
+        assert isinstance(question, Question)
+        assert question.params_b is None or 0 < question.params_b <= MAX_PARAMS_B
+        assert question.context is None or 0 < question.context <= MAX_CONTEXT
+        assert question.batch is None or 0 < question.batch <= MAX_BATCH
+        assert question.gpu_count is None or 0 < question.gpu_count <= MAX_GPU_COUNT
+        assert set(question.stated) <= set(Question.model_fields)
+        assert question.model is None or question.model in kb.models
+        assert question.gpu is None or question.gpu in kb.gpus

@@ -142,3 +142,14 @@ def test_fixed_count_and_vllm_pick_reports_concurrency() -> None:
     picks = rank_picks(w, [make_gpu()], fixed_count=2)
     assert picks[0].count == 2
     assert picks[0].max_concurrent_sequences is not None and picks[0].max_concurrent_sequences > 26
+
+
+def test_bigger_gpu_suggestion_skips_cards_without_tensor_cores() -> None:
+    w = Workload(model=make_model(), context=4096)
+    pascal = make_gpu(id="pascal24", memory_gb=24.0, fp16_tflops=0.2, bf16_tflops=None, bandwidth_gbps=350.0)
+    a10 = make_gpu(**A10_LIKE)
+    check = check_fit(w, make_gpu(**T4_LIKE), 1, candidates=[pascal, a10])
+    assert next(s for s in check.suggestions if s.kind == "bigger-gpu").gpu_id == "a10ish"
+    # …and the ranking puts such a card last even though its price proxy is lower.
+    assert price_proxy(pascal) < price_proxy(a10)
+    assert [p.gpu_id for p in rank_picks(w, [pascal, a10])] == ["a10ish", "pascal24"]

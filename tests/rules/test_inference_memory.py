@@ -77,11 +77,12 @@ def test_vllm_reserves_ninety_percent_and_fills_it_with_kv() -> None:
     # Reserved 0.9 × 80 = 72 GiB, of which the CUDA context 0.5 → 71.5 GiB in PyTorch's pool.
     assert est.per_gpu_gib == pytest.approx(71.5, abs=1e-3)
     assert "vllm-reserve" in est.notes
-    # Pool = 71.5 − 13.04 weights − 4.8 activation peak − 0.25 overhead = 53.41 GiB → 26 sequences of 2 GiB.
-    assert est.chosen["kv_pool_gib"] == pytest.approx(71.5 - WEIGHTS / GIB - 4.8 - 0.25, abs=1e-2)
+    # Pool = 71.5 − 13.04 weights − 4.8 activation peak − 0.5 overhead = 53.16 GiB → 26 sequences of 2 GiB.
+    ovh = C.INFERENCE_OVERHEAD_GIB
+    assert est.chosen["kv_pool_gib"] == pytest.approx(71.5 - WEIGHTS / GIB - 4.8 - ovh, abs=1e-2)
     assert est.chosen["max_concurrent_sequences"] == 26
     # What the job itself needs: weights + activations + overhead + one 4,096-token sequence.
-    assert est.required_per_gpu_gib == pytest.approx(WEIGHTS / GIB + 4.8 + 0.25 + 2.0, abs=1e-2)
+    assert est.required_per_gpu_gib == pytest.approx(WEIGHTS / GIB + 4.8 + ovh + 2.0, abs=1e-2)
 
 
 def test_vllm_tensor_parallel_divides_weights_and_kv_heads() -> None:
@@ -90,7 +91,8 @@ def test_vllm_tensor_parallel_divides_weights_and_kv_heads() -> None:
     est = estimate_memory(Workload(model=m, engine="vllm", context=4096), 2, gpu)
     assert est.breakdown["weights"] == pytest.approx(WEIGHTS / 2 / GIB, abs=1e-3)
     # 4 KV heads per card: 2 × 32 × 4 × 128 × 2 × 4,096 = 0.25 GiB for one sequence.
-    assert est.required_per_gpu_gib == pytest.approx(WEIGHTS / 2 / GIB + 4.8 + 0.25 + 0.25, abs=1e-2)
+    ovh = C.INFERENCE_OVERHEAD_GIB
+    assert est.required_per_gpu_gib == pytest.approx(WEIGHTS / 2 / GIB + 4.8 + ovh + 0.25, abs=1e-2)
     assert "tp2" in est.notes
 
 
@@ -124,3 +126,12 @@ def test_encoder_context_is_capped_at_its_window() -> None:
     kb = load_knowledge()
     est = estimate_memory(Workload(model=kb.model("bert-base"), context=8192))
     assert est.chosen["context"] == 512
+
+
+def test_vllm_that_does_not_fit_reports_what_it_needs() -> None:
+    small = make_gpu(memory_gb=16.0)  # reserves 0.9 × 16 − 0.5 = 13.9 GiB; the toy needs ≈ 20 GiB
+    est = estimate_memory(Workload(model=make_model(), engine="vllm", context=4096), 1, small)
+    assert est.required_per_gpu_gib is not None and est.required_per_gpu_gib > 13.9
+    assert est.per_gpu_gib == est.required_per_gpu_gib
+    assert est.breakdown["kv_cache"] == pytest.approx(2.0, abs=1e-3)  # the KV it needs, not an empty pool
+    assert "vllm-does-not-fit" in est.notes

@@ -93,3 +93,37 @@ def test_cost_per_million_tokens() -> None:
     assert cost_per_million_tokens(10.0, 50) == pytest.approx(10 / (50 * 3600) * 1e6)  # 55.6
     with pytest.raises(ValueError):
         cost_per_million_tokens(1.0, 0)
+
+
+def test_transformers_decode_has_a_fixed_step_cost() -> None:
+    # 14e9 B / (0.72 × 2,000 GB/s) = 9.72 ms + 16 ms per step → 38.9 tokens/s (vLLM: 107).
+    s = estimate_speed(Workload(model=make_model(), context=2), make_gpu(), 1)
+    step = (14e9 + 524_288) / (0.72 * 2000e9) + 0.016
+    assert s.decode_tokens_per_s == pytest.approx(1 / step, abs=0.1)
+
+
+def test_transformers_layer_split_does_not_add_bandwidth() -> None:
+    w = Workload(model=make_model(), context=2)
+    assert estimate_speed(w, make_gpu(), 2).decode_tokens_per_s == estimate_speed(w, make_gpu(), 1).decode_tokens_per_s
+
+
+def test_transformers_quantised_decode_is_not_faster_per_byte() -> None:
+    bf16 = estimate_speed(Workload(model=make_model(), context=2), make_gpu(), 1).decode_tokens_per_s
+    bnb8 = estimate_speed(Workload(model=make_model(), precision="int8", quant="bnb-int8", context=2),
+                          make_gpu(), 1).decode_tokens_per_s
+    assert bf16 and bnb8 and bnb8 == pytest.approx(bf16 * 0.25, rel=0.01)
+    vllm_awq = estimate_speed(Workload(model=make_model(), precision="int4", quant="awq", engine="vllm",
+                                       context=2), make_gpu(), 1).decode_tokens_per_s
+    vllm_bf16 = estimate_speed(Workload(model=make_model(), engine="vllm", context=2), make_gpu(),
+                               1).decode_tokens_per_s
+    assert vllm_awq and vllm_bf16 and vllm_awq > 3 * vllm_bf16  # 3.75 GiB vs 13 GiB read per step
+
+
+@pytest.mark.parametrize(("model_id", "published"), [("qwen2.5-7b", 40.38), ("qwen2.5-14b", 24.74),
+                                                     ("qwen2.5-32b", 17.54)])
+def test_qwen25_transformers_speed_benchmark(model_id: str, published: float) -> None:
+    """Qwen2.5 speed benchmark (transformers 4.46, bf16, batch 1, A100-80GB, 1 prompt + 2,048 generated)."""
+    kb = load_knowledge()
+    w = Workload(model=kb.model(model_id), context=2049, gen_tokens=2048)
+    s = estimate_speed(w, kb.gpu("a100-80gb"), 1)
+    assert s.decode_tokens_per_s == pytest.approx(published, rel=0.15)

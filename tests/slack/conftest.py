@@ -76,7 +76,7 @@ class ServeProcess:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
-        self._log = open(log_path, "wb")
+        self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(bot_command("serve"), cwd=ROOT, env=bot_env(fake, PORT=str(self.port), **env),
                                         stdout=self._log, stderr=subprocess.STDOUT)
         self.wait_healthy()

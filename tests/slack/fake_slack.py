@@ -18,6 +18,7 @@ Also runnable on its own for manual runs: `python -m tests.slack.fake_slack --po
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import threading
@@ -86,7 +87,7 @@ class FakeSlack:
     @property
     def url(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host!s}:{port}/"
 
     @property
     def api_url(self) -> str:
@@ -96,7 +97,8 @@ class FakeSlack:
         return f"{self.url}response/{name}"
 
     def start(self) -> FakeSlack:
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-slack", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="fake-slack", daemon=True)
         self._thread.start()
         return self
 
@@ -253,10 +255,8 @@ class FakeSlack:
                             parsed[key] = values[-1]
                 for key in JSON_FIELDS:
                     if isinstance(parsed.get(key), str):
-                        try:
+                        with contextlib.suppress(ValueError):
                             parsed[key] = json.loads(parsed[key])
-                        except ValueError:
-                            pass
                 return parsed
 
             def _send(self, status: int, body: bytes, ctype: str, headers: dict[str, str] | None = None) -> None:

@@ -126,7 +126,7 @@ class FakeRenderer:
         buttons = [button(*spec) for spec in self.ACTIONS]
         if ephemeral:
             buttons.append(button("post", "Post to channel", {}))
-        blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": text}},
+        blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": text}},
                   {"type": "actions", "block_id": "gpu_advisor_actions", "elements": buttons}]
         return blocks, text
 
@@ -147,4 +147,4 @@ def install(escape_user_text: bool = True) -> None:
         the_store = store if store is not None else MemoryStore()
         return FakeAdvisor(the_store), the_store, FakeRenderer(escape_user_text=escape_user_text), None
 
-    bot.slack._default_dependencies = fake_defaults  # type: ignore[assignment]
+    bot.slack._default_dependencies = fake_defaults

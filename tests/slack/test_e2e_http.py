@@ -95,7 +95,7 @@ def test_dm_is_answered(server: ServeProcess, fresh: FakeSlack) -> None:
 
 
 def test_slash_command_is_acked_fast_and_answered_via_response_url(server: ServeProcess, fresh: FakeSlack) -> None:
-    status, body, seconds = send(server, p.command("what GPU for ChatGLM-6B inference",
+    status, _body, seconds = send(server, p.command("what GPU for ChatGLM-6B inference",
                                                    response_url=fresh.response_url("e2e-cmd")))
     assert status == 200 and seconds < 3.0
     [answer] = fresh.wait_for("response_url")

@@ -35,7 +35,7 @@ class Bot:
     def dispatch(self, payload: dict[str, Any], *, retry_num: int | None = None, timestamp: int | None = None,
                  secret: str = SIGNING_SECRET) -> BoltResponse:
         body, headers = p.signed(secret, payload, timestamp=timestamp, retry_num=retry_num)
-        return self.app.dispatch(BoltRequest(body=body, headers=headers))
+        return self.app.dispatch(BoltRequest(body=body, headers=dict(headers.items())))
 
 
 @pytest.fixture
