@@ -41,10 +41,9 @@ from rules.hardware import usable_gib
 GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
 DEFAULT_GROUNDTRUTH = Path(__file__).resolve().parents[1].parent / "shared/groundtruth/published.yaml"
 
-ASK_KEYS = frozenset({"text", "model", "task", "precision", "quant", "engine", "context", "batch", "gpu",
-                      "gpus",
-                      "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer",
-                      "params_b"})
+from bot.overrides import FLAG_KEYS  # noqa: E402
+
+ASK_KEYS = frozenset({"text", *FLAG_KEYS})
 """Keys `ask` (bot.overrides.FLAG_KEYS) accepts; the others only reach the rules path."""
 
 GENERIC_RE = re.compile(r"generic\s*~?\s*(\d+(?:\.\d+)?)\s*B", re.I)

@@ -37,6 +37,10 @@ DEFAULT_PRECISION: Precision = "bf16"
 FALLBACK_PRECISION_NO_BF16: Precision = "fp16"
 """Cards before Ampere (T4, V100, P100) have no bf16 tensor cores; fp16 is what runs there."""
 MAX_PICKS = 5
+MAX_INFERENCE_GPUS = 8
+"""Tensor parallelism stays inside one 8-GPU node; beyond that the reply says nothing fits as asked."""
+MAX_TRAINING_GPUS = 512
+"""ZeRO/FSDP data parallelism scales across nodes; 512 cards covers a 405B full fine-tune."""
 REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization")
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 MAX_FAQ = 2
@@ -114,7 +118,8 @@ def _workload(question: Question, model: Model, gpu: GPU | None) -> tuple[Worklo
         if model.arch in ("decoder", "encoder", "encoder-decoder"):
             assumptions.append(Assumption(field="batch", value=batch))
     extra: dict[str, Any] = {}
-    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer"):
+    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "flash_attention", "offload",
+                "pure_16bit", "train_embeddings"):
         value = getattr(question, key)
         if value is not None:
             extra[key] = value
@@ -246,31 +251,41 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.insert(0, Assumption(field="model", value=f"{model.params_b:g}B", reason="generic-model"))
     instances = list(kb.instance_families.values())
     count = question.gpu_count or 1
-    estimate = rules.estimate_memory(workload, count if gpu else 1, gpu)
     if getattr(question, "gpu_defaulted", False):
         assumptions.append(Assumption(field="gpu", value=question.gpu, reason="gpu-default-variant"))
+    max_count = MAX_TRAINING_GPUS if workload.task != "inference" else MAX_INFERENCE_GPUS
 
     picks: list[Pick] = []
     if gpu is not None and question.intent in ("recommend", "check"):
         picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
-                                      max_count=max(8, count), fixed_count=question.gpu_count))
+                                      max_count=max(max_count, count), fixed_count=question.gpu_count))
     pool = _candidate_gpus(question, kb)
     if question.intent == "compare" and question.compare_gpus:
         pool = [kb.gpus[g] for g in question.compare_gpus if g in kb.gpus]
-        picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget)
+        picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget,
+                                 max_count=max_count)
     else:
         seen = {(p.gpu_id, p.count) for p in picks}
-        for pick in rules.rank_picks(workload, pool, instances, limit=MAX_PICKS, budget=question.budget):
+        for pick in rules.rank_picks(workload, pool, instances, limit=MAX_PICKS, budget=question.budget,
+                                     max_count=max_count, fixed_count=question.gpu_count if gpu is None else None):
             if (pick.gpu_id, pick.count) not in seen and len(picks) < MAX_PICKS:
                 picks.append(pick)
+
+    # The estimate describes the configuration the reply is about: the cards named, else the top pick
+    # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
+    top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None
+    sized_gpu, sized_count = gpu, count
+    if gpu is None and top_gpu is not None:
+        sized_gpu = top_gpu if workload.engine == "vllm" else None
+        sized_count = question.gpu_count or (picks[0].count if picks[0].fits else 1)
+    estimate = rules.estimate_memory(workload, sized_count, sized_gpu)
 
     check = None
     if question.intent == "check" and gpu is not None:
         check = _check_out(rules.check_fit(workload, gpu, count, instances))
 
     speed: dict[str, float | None] = {}
-    top = (gpu, count) if gpu is not None else (
-        (kb.gpus[picks[0].gpu_id], picks[0].count) if picks and picks[0].gpu_id in kb.gpus else (None, 1))
+    top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
     if top[0] is not None:
         figures = rules.estimate_speed(workload, top[0], top[1])
         speed = {
@@ -289,7 +304,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             assumptions.append(Assumption(field=key, value=value, reason="rules-choice"))
 
     result = Answer(
-        query=_query(question, workload, count if gpu else (picks[0].count if picks else 1)),
+        query=_query(question, workload, sized_count),
         estimate=_estimate_out(estimate),
         picks=[_pick_out(p) for p in picks],
         check=check,

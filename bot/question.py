@@ -52,6 +52,10 @@ class Question(BaseModel):
     gradient_checkpointing: bool | None = None
     lora_rank: int | None = Field(default=None, gt=0, le=4096)
     optimizer: Optimizer | None = None
+    flash_attention: bool | None = None
+    offload: Literal["none", "optimizer"] | None = None
+    pure_16bit: bool | None = None
+    train_embeddings: bool | None = None
 
     gpu: str | None = None
     gpu_text: str | None = None
