@@ -156,6 +156,10 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
             req["gen_tokens"] = min(int(gen), req["context"])
     elif weights_only(case):
         req["context"] = 1  # weights / model states only: no tokens in flight
+    # The published tables are transformers (or DeepSpeed) peaks unless their notes say otherwise; say so
+    # explicitly, since ask's own default for concurrent serving is vLLM.
+    if req["task"] == "inference":
+        req["engine"] = "vllm" if "vllm" in str(case.get("notes") or "").lower() else "transformers"
     gpus = int(case.get("num_gpus") or 1)
     req["gpus"] = gpus
     req["batch"] = int(case.get("batch_size") or 1)

@@ -44,6 +44,8 @@ MAX_TRAINING_GPUS = 512
 REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization")
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 MAX_FAQ = 2
+LONG_CONTEXT_TOKENS = 16384
+"""From here on the KV cache, not the weights, is what decides the card: the reply explains it."""
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
 
@@ -60,14 +62,28 @@ def _resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
     return None
 
 
-def _candidate_gpus(question: Question, kb: KnowledgeBase) -> list[GPU]:
+DEFAULT_POOL_FORMS = ("datacenter", "workstation")
+DEFAULT_POOL_VENDORS = ("NVIDIA",)
+
+
+def _candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bool]:
+    """The cards to rank, and whether the default pool was narrowed (the reply says so).
+
+    By default: NVIDIA datacenter and workstation cards, which is what a team renting or buying for ML
+    work chooses between. Consumer cards join when the question asks for the cheapest option or names a
+    consumer card; other vendors when one is named; on Alibaba Cloud, the cards its instances carry.
+    """
     gpus = [gpu for gpu in kb.gpus.values() if gpu.recommended]
     if question.cloud == "alibaba":
         offered = {family.gpu_id for family in kb.instance_families.values() if family.gpu_id}
         on_cloud = [gpu for gpu in gpus if gpu.id in offered]
         if on_cloud:
-            return on_cloud
-    return gpus
+            return on_cloud, False
+    named = [kb.gpus[g] for g in [question.gpu, *question.compare_gpus] if g and g in kb.gpus]
+    forms = set(DEFAULT_POOL_FORMS) | ({"consumer"} if question.budget else set()) | {g.form for g in named}
+    vendors = set(DEFAULT_POOL_VENDORS) | {g.vendor for g in named}
+    pool = [gpu for gpu in gpus if gpu.form in forms and gpu.vendor in vendors]
+    return (pool or gpus), len(pool) < len(gpus)
 
 
 def _workload(question: Question, model: Model, gpu: GPU | None) -> tuple[Workload, list[Assumption]]:
@@ -97,10 +113,14 @@ def _workload(question: Question, model: Model, gpu: GPU | None) -> tuple[Worklo
     if task == "qlora":
         quant = quant or "nf4"
     engine = question.engine
+    batch_stated = question.batch
     if engine is None:
-        engine = "transformers"
-        if task == "inference" and model.arch in ("decoder",):
-            assumptions.append(Assumption(field="engine", value=engine))
+        # Several concurrent users means a serving engine; one prompt at a time is what a notebook does.
+        engine = "vllm" if (task == "inference" and model.arch == "decoder" and (batch_stated or 1) > 1) \
+            else "transformers"
+        if task == "inference" and model.arch == "decoder":
+            assumptions.append(Assumption(field="engine", value=engine,
+                                          reason="concurrent-serving" if engine == "vllm" else "default"))
     context = question.context
     if context is None:
         native = model.max_context or DEFAULT_CONTEXT
@@ -171,14 +191,18 @@ def _faq_for(question: Question, workload: Workload | None, answer: Answer, kb: 
     if question.faq_hint and question.faq_hint in kb.faq:
         wanted.append(question.faq_hint)
     topics: list[str] = []
+    several = bool(answer.picks) and answer.picks[0].count > 1
     if answer.check is not None and not answer.check.fits:
         topics.append("out-of-memory")
-    if answer.picks and answer.picks[0].count > 1:
-        topics.append("multi-gpu")
     if workload is not None:
-        if workload.task == "train":
-            topics.append("parallelism" if (answer.picks and answer.picks[0].count > 1) else "mixed-precision")
-        if workload.precision in ("int4", "int8") and workload.task == "inference":
+        inference = workload.task == "inference"
+        if inference and workload.context >= LONG_CONTEXT_TOKENS:
+            topics.append("long-context")
+        if several:
+            topics.append("interconnect" if inference else "parallelism")
+        elif not inference:
+            topics.append("mixed-precision")
+        if workload.precision in ("int4", "int8") and inference:
             topics.append("quantisation")
     if question.budget:
         topics.append("budget")
@@ -188,7 +212,8 @@ def _faq_for(question: Question, workload: Workload | None, answer: Answer, kb: 
     for topic in topics:
         tagged = [entry for entry in kb.faq.values() if topic in entry.topics and entry.id not in wanted]
         if tagged:
-            best = max(tagged, key=lambda entry: (task_topic in entry.topics, -len(entry.topics)))
+            best = max(tagged, key=lambda entry: (entry.topics[0] == topic, task_topic in entry.topics,
+                                                  -len(entry.topics)))
             wanted.append(best.id)
     return wanted[: MAX_FAQ + (1 if question.faq_hint else 0)]
 
@@ -251,7 +276,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.insert(0, Assumption(field="model", value=f"{model.params_b:g}B", reason="generic-model"))
     instances = list(kb.instance_families.values())
     count = question.gpu_count or 1
-    if getattr(question, "gpu_defaulted", False):
+    if question.gpu_defaulted and question.gpu:
         assumptions.append(Assumption(field="gpu", value=question.gpu, reason="gpu-default-variant"))
     max_count = MAX_TRAINING_GPUS if workload.task != "inference" else MAX_INFERENCE_GPUS
 
@@ -259,7 +284,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if gpu is not None and question.intent in ("recommend", "check"):
         picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                       max_count=max(max_count, count), fixed_count=question.gpu_count))
-    pool = _candidate_gpus(question, kb)
+    pool, narrowed = _candidate_gpus(question, kb)
+    if narrowed:
+        assumptions.append(Assumption(field="pool", value="nvidia-datacenter-workstation", reason="default-pool"))
     if question.intent == "compare" and question.compare_gpus:
         pool = [kb.gpus[g] for g in question.compare_gpus if g in kb.gpus]
         picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget,
@@ -274,6 +301,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
     # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
     top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None
+    if question.gpu_count is None and picks and picks[0].fits:
+        count = picks[0].count  # "how many H100s": the count the rules found for the named card
     sized_gpu, sized_count = gpu, count
     if gpu is None and top_gpu is not None:
         sized_gpu = top_gpu if workload.engine == "vllm" else None
@@ -286,7 +315,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
-    if top[0] is not None:
+    if top[0] is not None and model.arch in ("decoder", "encoder", "encoder-decoder"):
         figures = rules.estimate_speed(workload, top[0], top[1])
         speed = {
             "gpu": None,

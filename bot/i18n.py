@@ -22,6 +22,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "optimizer": {"en": "Optimizer states", "zh-Hans": "优化器状态"},
     "overhead": {"en": "Runtime overhead", "zh-Hans": "运行时开销"},
     "picks": {"en": "Recommended", "zh-Hans": "推荐配置"},
+    "breakdown_per_gpu": {"en": "Per GPU", "zh-Hans": "每卡明细"},
+    "pool_value": {"en": "NVIDIA datacenter and workstation GPUs", "zh-Hans": "NVIDIA 数据中心与工作站显卡"},
     "alternatives": {"en": "Alternatives", "zh-Hans": "备选"},
     "nothing_fits": {"en": "Nothing fits as asked; the closest options", "zh-Hans": "按当前设置没有能放下的配置，最接近的方案"},
     "used": {"en": "used", "zh-Hans": "已用"},
@@ -133,6 +135,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                               "zh-Hans": "超出模型原生窗口，需要 RoPE 扩展"},
     "generic-model": {"en": "a generic Llama-like model of that size", "zh-Hans": "按同规模的通用 Llama 结构估算"},
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
+    "concurrent-serving": {"en": "several concurrent users: a serving engine with paged KV cache", "zh-Hans": "多用户并发：按带分页 KV 缓存的推理服务框架估算"},
+    "default-pool": {"en": "say “consumer”/“cheapest” or name a card to include GeForce or AMD", "zh-Hans": "如需消费级或 AMD 显卡，请说明“最便宜”或直接写出型号"},
     "rules-choice": {"en": "what the rules chose to make it fit", "zh-Hans": "为放下而选择的设置"},
 }
 
@@ -154,6 +158,9 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "cloud": {"en": "cloud", "zh-Hans": "云"},
     "budget": {"en": "budget", "zh-Hans": "预算"},
     "gen_tokens": {"en": "generated tokens", "zh-Hans": "生成长度"},
+    "pool": {"en": "picks from", "zh-Hans": "候选范围"},
+    "gpu_memory_utilization": {"en": "vLLM gpu_memory_utilization", "zh-Hans": "vLLM 显存占用比例"},
+    "compare_gpus": {"en": "compare", "zh-Hans": "对比"},
 }
 
 TASK_NAMES = {

@@ -133,6 +133,10 @@ def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str
         return f"{_params(float(value))}B"
     if field == "gradient_checkpointing":
         return ("on" if value else "off") if t.lang == "en" else ("开" if value else "关")
+    if field == "pool":
+        return t.pool_value
+    if field == "compare_gpus" and isinstance(value, list):
+        return " vs ".join(_gpu_name(kb, g) for g in value)
     if field == "budget":
         return ("cheapest" if t.lang == "en" else "优先省钱") if value else ""
     return str(value)

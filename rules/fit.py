@@ -9,13 +9,13 @@ Ranking (rank_picks): for every recommended GPU, the smallest count that fits (i
 training: 1, 2, 4, … up to max_count). Cost is the hourly price when every candidate has one in the same
 currency, otherwise a relative proxy (hardware.price_proxy: bandwidth GB/s + 5 × memory GB + 2 × fp16
 TFLOPS, which orders cards as on-demand prices do: T4 < A10 < V100 < A100 < H100).
-* inference: cheapest configuration first — a serving instance is paid by the hour whether or not its
-  speed is used; a tensor-parallel set counts as cost × n / tp_scaling(n) (it delivers less than n cards'
-  speed: TP_EFFICIENCY with NVLink, TP_EFFICIENCY_PCIE without); equal cost → faster first. score = 1000 /
-  cost.
+* inference: lowest cost per generated token first (cost × n / tp_scaling(n), divided by the decode
+  tokens/s): a tensor-parallel set delivers less than n cards' speed (TP_EFFICIENCY with NVLink,
+  TP_EFFICIENCY_PCIE without), and a card twice as fast for 1.5× the price serves more for less.
+  score = 1000 / cost.
 * training: lowest cost per trained token first (cost / training tokens/s: a job costs price × hours).
   score = tokens/s per unit of cost.
-* budget=True: cheapest configuration first for every task.
+* budget=True: cheapest configuration first for every task (speed breaks ties).
 Cards without usable tensor cores (MIN_FP16_TENSOR_TFLOPS) and configurations decoding below
 MIN_DECODE_TOKENS_PER_S rank after all others.
 """
@@ -224,7 +224,11 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
         else:
             # A tensor-parallel set delivers tp_scaling(n) cards' worth of speed for n cards' price.
             c_eff = c * p.count / tp_scaling(g, p.count)
-            key = (c_eff, -(p.decode_tokens_per_s or 0.0), p.count)
+            if budget:
+                key = (c_eff, -(p.decode_tokens_per_s or 0.0), p.count)
+            else:
+                # Cost per generated token: a card twice as fast for 1.5× the price serves more for less.
+                key = (c_eff / max(p.decode_tokens_per_s or 0.0, C.MIN_DECODE_TOKENS_PER_S), c_eff, p.count)
             score = 1000.0 / c_eff
         slow = (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS or (
             p.decode_tokens_per_s is not None and p.decode_tokens_per_s < C.MIN_DECODE_TOKENS_PER_S))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,6 +20,9 @@ from tests.slack.fake_slack import BOT_ID, FakeSlack, assert_no_broadcasts
 from tests.slack.fakes import FakeAdvisor, FakeRenderer
 
 
+_BOTS: list[Bot] = []
+
+
 class Bot:
     def __init__(self, fake: FakeSlack, *, advisor: FakeAdvisor | None = None, renderer: FakeRenderer | None = None,
                  api_url: str | None = None) -> None:
@@ -31,11 +35,23 @@ class Bot:
         self.app: App = build_app(settings, advisor=self.advisor, store=self.store,
                                   renderer=renderer or FakeRenderer(), kb=object(),
                                   client=build_web_client(settings, backoff_factor=0.05))
+        _BOTS.append(self)
+
+    def drain(self) -> None:
+        """Wait for the listeners still running, so none outlives its test (and its fake server)."""
+        self.app.listener_runner.listener_executor.shutdown(wait=True)
 
     def dispatch(self, payload: dict[str, Any], *, retry_num: int | None = None, timestamp: int | None = None,
                  secret: str = SIGNING_SECRET) -> BoltResponse:
         body, headers = p.signed(secret, payload, timestamp=timestamp, retry_num=retry_num)
         return self.app.dispatch(BoltRequest(body=body, headers=dict(headers.items())))
+
+
+@pytest.fixture(autouse=True)
+def _drain_bots(fake_slack: FakeSlack) -> Iterator[None]:
+    yield
+    while _BOTS:
+        _BOTS.pop().drain()
 
 
 @pytest.fixture
