@@ -253,20 +253,20 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     base = dict(intent=question.intent, understood=_understood(question), sources=[SOURCE_NOTE],
                 suggestions=list(question.model_suggestions))
     if question.intent in ("help", "unknown"):
-        return Answer(query=_query(question, None, question.gpu_count), **base)  # type: ignore[arg-type]
+        return Answer(query=_query(question, None, question.gpu_count), **base)
     if question.intent == "faq":
-        result = Answer(query=_query(question, None, question.gpu_count), **base)  # type: ignore[arg-type]
+        result = Answer(query=_query(question, None, question.gpu_count), **base)
         result.faq = _faq_for(question, None, result, kb)
         return result
     if question.intent == "gpu_info":
-        return Answer(query=_query(question, None, question.gpu_count), **base)  # type: ignore[arg-type]
+        return Answer(query=_query(question, None, question.gpu_count), **base)
 
     gpu = kb.gpus.get(question.gpu) if question.gpu else None
     model = _resolve_model(question, kb)
     if model is None:
         missing = ["model"] + ([] if question.task else ["task"]) + ([] if question.budget else ["budget"])
         result = Answer(query=_query(question, None, question.gpu_count), missing=missing,
-                        **base)  # type: ignore[arg-type]
+                        **base)
         result.compare = list(question.compare_gpus) if question.intent == "compare" else []
         result.faq = _faq_for(question, None, result, kb)
         return result
@@ -340,7 +340,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         compare=list(question.compare_gpus) if question.intent == "compare" else [],
         assumptions=assumptions,
         speed=speed,
-        **base,  # type: ignore[arg-type]
+        **base,
     )
     result.faq = _faq_for(question, workload, result, kb)
     return result

@@ -20,8 +20,9 @@ INTENTS: tuple[Intent, ...] = ("recommend", "check", "compare", "faq", "gpu_info
 MAX_PARAMS_B = 20_000.0
 """Bound on a stated parameter count (billions): larger than any model that exists, small enough to size."""
 MAX_CONTEXT = 10_000_000
-MAX_BATCH = 100_000
-MAX_GPU_COUNT = 4096
+MAX_BATCH = 4096
+"""Sequences in flight at once: beyond this no single deployment is sized as one job."""
+MAX_GPU_COUNT = 1024
 
 
 class Question(BaseModel):

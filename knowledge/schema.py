@@ -71,7 +71,7 @@ class Model(Entry):
     org: str
     modality: Modality
     arch: Literal["decoder", "encoder", "encoder-decoder", "cnn", "vit", "diffusion", "dual-encoder"]
-    params_b: float = Field(gt=0, lt=10_000)
+    params_b: float = Field(gt=0, le=20_000)
     params_b_computed: float | None = Field(default=None, gt=0)
     active_params_b: float | None = Field(default=None, gt=0)
     active_params_b_computed: float | None = Field(default=None, gt=0)

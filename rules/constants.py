@@ -307,6 +307,11 @@ kernels at batch 1 are compute/launch-bound, so fewer bytes do not mean faster s
 throughputs at short prompts (7B: GPTQ-Int4 43 / AWQ 32 / GPTQ-Int8 32 / bf16 40 tokens/s; bnb NF4 21.4 and
 LLM.int8 7.9 vs bf16 30). vLLM/llama.cpp kernels (Marlin, GGML) stay bandwidth-bound: fewer bytes, faster."""
 
+MIN_FORWARD_PASS_S = 0.001
+"""Floor on one forward pass (a decode step or a prefill), however small the model: kernel launches and
+scheduling of a transformer forward take on the order of a millisecond even with CUDA graphs. Not fitted
+(the published throughputs are all far slower); it only keeps tiny models from reporting absurd speeds."""
+
 DECODE_STEP_OVERHEAD_S: dict[str, float] = {"transformers": 0.016, "vllm": 0.0, "llama.cpp": 0.0}
 """Fixed cost of one decode step independent of model size: HF `generate` at batch 1 is bound by Python and
 kernel launches (~16 ms per token on an A100, fitted as above); vLLM and llama.cpp replay CUDA graphs."""

@@ -60,6 +60,7 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=None, train_tokens_per_s=round(train, 1))
     prompt = _prefill_tokens(w)
     prefill = par * peak * C.PREFILL_MFU / flops_per_token(w, prompt)
+    prefill = min(prefill, max(1, prompt) / C.MIN_FORWARD_PASS_S)
     generative = w.model.arch == "decoder" and is_transformer(w.model)
     if not generative:
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=round(prefill, 1))
@@ -83,7 +84,7 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
         step_s = step16 / C.TRANSFORMERS_QUANT_DECODE_SPEED[quant]
     # A step is also at least its compute: batch × 2·P_active FLOPs at the dense peak × MFU.
     step_s = max(step_s, w.batch * 2.0 * w.model.active_params * 1e9 / (par * peak * C.PREFILL_MFU))
-    per_seq = 1.0 / step_s
+    per_seq = 1.0 / max(step_s, C.MIN_FORWARD_PASS_S)
     return Speed(decode_tokens_per_s=round(per_seq, 1), prefill_tokens_per_s=round(prefill, 1),
                  aggregate_tokens_per_s=round(per_seq * w.batch, 1))
 

@@ -154,3 +154,9 @@ def buttons_of(blocks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
                 if element.get("action_id"):
                     found[element["action_id"]] = element
     return found
+
+
+def sign_json(secret: str, payload: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    """A signed JSON body of any shape (url_verification and the like)."""
+    body = json.dumps(payload)
+    return body, {"Content-Type": "application/json", **sign(secret, body)}

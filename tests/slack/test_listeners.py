@@ -19,7 +19,6 @@ from tests.slack.conftest import BOT_TOKEN, SIGNING_SECRET
 from tests.slack.fake_slack import BOT_ID, FakeSlack, assert_no_broadcasts
 from tests.slack.fakes import FakeAdvisor, FakeRenderer
 
-
 _BOTS: list[Bot] = []
 
 
@@ -335,3 +334,11 @@ def test_api_failures_after_retries_are_logged_once_and_the_app_keeps_serving(
 ])
 def test_delivery_keys(body: dict[str, Any], key: str | None) -> None:
     assert delivery_key(body) == key
+
+
+def test_url_verification_and_ssl_check_are_answered(bot: Bot) -> None:
+    body, headers = p.sign_json(SIGNING_SECRET, {"type": "url_verification", "challenge": "c-123",
+                                                 "token": "legacy"})
+    response = bot.app.dispatch(BoltRequest(body=body, headers=headers))
+    assert response.status == 200 and "c-123" in response.body
+    assert bot.fake.answers() == []
