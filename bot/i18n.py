@@ -211,6 +211,7 @@ def _to_traditional() -> Any:
     return opencc.OpenCC("s2t")
 
 
+@lru_cache(maxsize=4096)
 def to_traditional(text: str) -> str:
     """Simplified → Traditional with OpenCC (character conversion: "显存" → "顯存", the term users write), for zh-Hant questions."""
     return str(_to_traditional().convert(text))

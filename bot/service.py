@@ -69,6 +69,14 @@ class Advisor:
         return Reply(question, result, show_maths)
 
 
+    def replay(self, thread_key: str, *, show_maths: bool = False) -> Reply | None:
+        """The thread's last sized question answered again (e.g. "Post to channel"), or None."""
+        question = self.store.get_question(thread_key) if thread_key else None
+        if question is None:
+            return None
+        return Reply(question, answer(question, self.kb), show_maths)
+
+
 def _guess_lang(text: str) -> Lang:
     sample = text[:500]
     return "zh-Hans" if any("\u4e00" <= ch <= "\u9fff" for ch in sample) else "en"

@@ -22,7 +22,7 @@ MIN_DECODE_TOKENS_PER_S rank after all others.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -68,6 +68,29 @@ def _fits(workload: Workload, gpu: GPU, count: int) -> tuple[bool, MemoryEstimat
     est = estimate_memory(workload, count, gpu)
     ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
     return ok, est
+
+
+def _fit_memo(workload: Workload) -> Callable[[GPU, int], tuple[bool, MemoryEstimate]]:
+    """`_fits` for one workload over many cards, computing each distinct estimate once.
+
+    The estimate depends on the card only through vLLM's reservation (the card itself) and, for training,
+    through the ZeRO stage chosen to fit (the card's usable memory); ranking 40 cards × 10 counts
+    otherwise repeats the same arithmetic hundreds of times per answer.
+    """
+    cache: dict[tuple[object, ...], MemoryEstimate] = {}
+
+    def fits(gpu: GPU, count: int) -> tuple[bool, MemoryEstimate]:
+        if workload.task == "inference":
+            key: tuple[object, ...] = (count, gpu.id) if workload.engine == "vllm" else (count,)
+        else:
+            key = (count, round(usable_gib(gpu), 6))
+        est = cache.get(key)
+        if est is None:
+            est = cache[key] = estimate_memory(workload, count, gpu)
+        ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
+        return ok, est
+
+    return fits
 
 
 def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -> list[Suggestion]:
@@ -186,6 +209,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     """Recommended GPUs for `workload`, best first (see the module docstring for the order)."""
     fitting: list[tuple[Pick, GPU]] = []
     failing: list[tuple[Pick, GPU]] = []
+    fits = _fit_memo(workload)
     degrees = C.TP_DEGREES if workload.task == "inference" else C.TRAIN_GPU_COUNTS
     counts = [fixed_count] if fixed_count else [n for n in degrees if n <= max_count]
     for gpu in gpus:
@@ -195,7 +219,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
         for n in counts:
             if not valid_tp(workload, n):
                 continue
-            ok, est = _fits(workload, gpu, n)
+            ok, est = fits(gpu, n)
             last = (n, est)
             if ok:
                 fitting.append((_pick(workload, gpu, n, True, est, instances), gpu))
