@@ -106,7 +106,15 @@ def _workload(question: Question, model: Model, gpu: GPU | None) -> tuple[Worklo
                 Assumption(field="precision", value=precision,
                            reason="default" if precision == DEFAULT_PRECISION else "no-bf16-on-gpu")
             )
-    quant = question.quant
+    if task in ("train", "lora") and precision in ("int4", "int8"):
+        # Quantised weights cannot be trained directly: LoRA on a 4-bit base is QLoRA; otherwise train in bf16.
+        if task == "lora" and precision == "int4":
+            task = "qlora"
+            assumptions.append(Assumption(field="task", value=task, reason="lora-on-4bit-is-qlora"))
+        else:
+            precision = DEFAULT_PRECISION if _bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
+            assumptions.append(Assumption(field="precision", value=precision, reason="train-needs-16bit"))
+    quant = question.quant if (task in ("inference", "qlora") or precision in ("int4", "int8")) else None
     if quant is None and precision == "int4" and task != "qlora":
         quant = "gptq" if (question.engine or "transformers") != "llama.cpp" else "gguf-q4_k_m"
         assumptions.append(Assumption(field="quant", value=quant))
@@ -208,6 +216,14 @@ def _faq_for(question: Question, workload: Workload | None, answer: Answer, kb: 
         topics.append("budget")
     if question.cloud == "alibaba":
         topics.append("cloud")
+    for gpu_id in {question.gpu, *question.compare_gpus} - {None}:
+        gpu = kb.gpus.get(gpu_id or "")
+        if gpu is not None and not gpu.recommended:
+            names = {name.lower() for name in (gpu.name, *gpu.aliases)}
+            for entry in kb.faq.values():
+                if entry.id not in wanted and names & {k.lower() for k in entry.keywords}:
+                    wanted.insert(0, entry.id)
+                    break
     task_topic = "training" if workload is not None and workload.task != "inference" else "inference"
     for topic in topics:
         tagged = [entry for entry in kb.faq.values() if topic in entry.topics and entry.id not in wanted]

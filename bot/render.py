@@ -10,6 +10,7 @@ here, once, rather than trusted to each template.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -54,16 +55,28 @@ def _finalize_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+_MRKDWN_EMPHASIS = re.compile(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])")
+
+
+def _mrkdwn_to_plain(text: str) -> str:
+    """FAQ answers are written in Slack mrkdwn; a terminal shows `*bold*` as stray asterisks."""
+    return _MRKDWN_EMPHASIS.sub(r"\1", text)
+
+
 @dataclass(frozen=True)
 class Transport:
     name: str
     finalize: Callable[[Any], str]
     bold: Callable[[str], str]
     code: Callable[[str], str]
+    mrkdwn: Callable[[str], str]
+    """Knowledge text written in mrkdwn, as this transport shows it."""
+    italic: Callable[[str], str]
 
 
-SLACK = Transport("slack", _finalize_slack, lambda s: f"*{s}*" if s else s, lambda s: f"`{s}`" if s else s)
-TEXT = Transport("text", _finalize_text, lambda s: s, lambda s: s)
+SLACK = Transport("slack", _finalize_slack, lambda s: f"*{s}*" if s else s, lambda s: f"`{s}`" if s else s,
+                  lambda s: s, lambda s: f"_{s}_" if s else s)
+TEXT = Transport("text", _finalize_text, lambda s: s, lambda s: s, _mrkdwn_to_plain, lambda s: s)
 
 
 @lru_cache(maxsize=2)
@@ -77,7 +90,7 @@ def _environment(transport_name: str) -> Environment:
         undefined=StrictUndefined,
         finalize=transport.finalize,
     )
-    env.globals.update(b=transport.bold, code=transport.code)
+    env.globals.update(b=transport.bold, code=transport.code, md=transport.mrkdwn, em=transport.italic)
     return env
 
 

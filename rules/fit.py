@@ -136,7 +136,8 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
         m = need(alt, gpu, count)
         if m is not None:
             out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m))
-    for n in C.TP_DEGREES:
+    # More of a card that should not be used for ML at all is no advice (8 Quadro P2200s for a 7B model).
+    for n in C.TP_DEGREES if gpu.recommended else ():
         if n > count and valid_tp(w, n):
             m = need(w, gpu, n)
             if m is not None:

@@ -91,3 +91,26 @@ def test_overrides_win_and_count_as_stated() -> None:
 def test_bad_overrides_are_refused_with_a_reason(overrides: dict[str, object]) -> None:
     with pytest.raises(BadRequestError):
         apply_overrides(Question(), overrides, KB)
+
+
+def test_training_after_a_quantised_question_trains_in_16bit() -> None:
+    question = Question(intent="recommend", model="llama-2-13b", task="train", precision="int4",
+                        stated=["model", "task", "precision"])
+    result = answer(question, KB)
+    assert result.query.precision in ("bf16", "fp16")
+    assert any(a.reason == "train-needs-16bit" for a in result.assumptions)
+
+
+def test_lora_on_a_4bit_base_is_qlora() -> None:
+    question = Question(intent="recommend", model="llama-3-8b", task="lora", precision="int4",
+                        stated=["model", "task", "precision"])
+    assert answer(question, KB).query.task == "qlora"
+
+
+def test_a_card_not_for_ml_gets_the_correction_and_no_more_of_itself() -> None:
+    question = Question(intent="check", model="llama-7b", gpu="quadro-p2200", gpu_count=1,
+                        stated=["model", "gpu"])
+    result = answer(question, KB)
+    assert result.check is not None and not result.check.fits
+    assert all(s.gpu != "quadro-p2200" for s in result.check.suggestions)
+    assert result.faq and "p2200" in result.faq[0]
