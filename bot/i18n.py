@@ -139,7 +139,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "default-pool": {"en": "say “consumer”/“cheapest” or name a card to include GeForce or AMD", "zh-Hans": "如需消费级或 AMD 显卡，请说明“最便宜”或直接写出型号"},
     "lora-on-4bit-is-qlora": {"en": "LoRA on a 4-bit base is QLoRA", "zh-Hans": "在 4-bit 底座上做 LoRA 即 QLoRA"},
     "train-needs-16bit": {"en": "quantised weights cannot be trained directly; use QLoRA for a 4-bit base", "zh-Hans": "量化权重无法直接训练，4-bit 底座请用 QLoRA"},
-    "rules-choice": {"en": "what the rules chose to make it fit", "zh-Hans": "为放下而选择的设置"},
+    "rules-choice": {"en": "the usual setting for this job, chosen by the rules", "zh-Hans": "规则按常用做法选定"},
 }
 
 FIELD_LABELS: dict[str, dict[str, str]] = {

@@ -40,6 +40,8 @@ TIGHT_HEADROOM_FRACTION = 0.05
 """A fit with less free memory than this share of the card is reported as "only just"."""
 
 ACTION_PREFIX = "gpu_advisor."
+MISSING_MODEL_SIZES = (7.0, 13.0, 70.0)
+"""Sizes offered as buttons when a question names no model: the common open-model sizes."""
 
 
 def slack_escape(text: str) -> str:
@@ -436,15 +438,25 @@ def render_text(answer: Answer, kb: KnowledgeBase | None = None, *, show_maths: 
 
 
 def _buttons(answer: Answer, thread_key: str, t: Translator, ephemeral: bool) -> list[dict[str, Any]]:
-    def button(key: str, action: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    def button_text(label: str, action: str, overrides: dict[str, Any]) -> dict[str, Any]:
         value = json.dumps({"thread": thread_key, "overrides": overrides}, separators=(",", ":"))
-        return {"type": "button", "text": {"type": "plain_text", "text": t(key)},
+        return {"type": "button", "text": {"type": "plain_text", "text": label},
                 "action_id": f"{ACTION_PREFIX}{action}", "value": value[:2000]}
+
+    def button(key: str, action: str, overrides: dict[str, Any]) -> dict[str, Any]:
+        return button_text(t(key), action, overrides)
 
     q = answer.query
     buttons: list[dict[str, Any]] = []
     if answer.estimate is None:
-        return buttons
+        # The question lacked what the answer hinges on: offer the common choices as one click each.
+        if "model" in answer.missing:
+            for size in MISSING_MODEL_SIZES:
+                buttons.append(button_text(f"{size:g}B", f"size_{size:g}", {"params_b": size}))
+        if "task" in answer.missing:
+            buttons.append(button("btn_inference", "inference", {"task": "inference"}))
+            buttons.append(button("btn_training", "training", {"task": "lora"}))
+        return buttons[:5]
     if q.precision not in ("int4",) and q.task != "qlora":
         buttons.append(button("btn_int4", "int4", {"precision": "int4"}))
     if q.task == "inference" and q.model is not None:

@@ -102,3 +102,13 @@ def test_home_tab_lists_knowledge_and_recent_questions() -> None:
     assert view["type"] == "home"
     assert "&lt;!here&gt;" in dumped and "<!here>" not in dumped
     assert "GPUs" in dumped and "models" in dumped
+
+
+def test_missing_facts_offer_the_common_choices_as_buttons() -> None:
+    answer = Answer(intent="recommend", query=Query(), missing=["model", "task", "budget"])
+    blocks, _ = render_blocks(answer, thread_key="C1:2.0")
+    text = render_text(answer)
+    assert "To size this precisely, tell me: the model (or its size, e.g. 13B) · training or inference" in text
+    actions = next(b for b in blocks if b["type"] == "actions")["elements"]
+    overrides = [json.loads(a["value"])["overrides"] for a in actions]
+    assert {"params_b": 13.0} in overrides and {"task": "inference"} in overrides
