@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import rules
@@ -16,8 +17,10 @@ from bot.answer_model import (
     Answer,
     Assumption,
     Breakdown,
+    CapacityOut,
     CheckOut,
     EstimateOut,
+    ModelCompareOut,
     PickOut,
     Query,
     SuggestionOut,
@@ -51,7 +54,7 @@ SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data wi
 
 
 def _bf16_capable(gpu: GPU | None) -> bool:
-    return gpu is None or gpu.bf16_tflops is not None
+    return gpu is None or gpu.bf16_tflops is not None or gpu.vendor == "generic"
 
 
 def _resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
@@ -246,6 +249,7 @@ def _query(question: Question, workload: Workload | None, gpu_count: int | None)
         batch=workload.batch if workload else question.batch,
         gpu=question.gpu,
         gpu_count=gpu_count,
+        memory_gb=question.memory_gb,
         cloud=question.cloud,
         budget=question.budget,
         lang=question.lang,
@@ -263,6 +267,85 @@ def _understood(question: Question) -> dict[str, Any]:
     return understood
 
 
+GENERIC_GPU_PREFIX = "memory-"
+CAPACITY_LADDER_B = (0.5, 1.0, 1.5, 3.0, 4.0, 7.0, 8.0, 9.0, 13.0, 14.0, 20.0, 27.0, 32.0, 34.0, 46.7, 70.0,
+                     72.0, 110.0, 123.0, 180.0, 235.0, 405.0, 671.0, 1000.0)
+"""Model sizes the capacity answer steps through: the sizes open models are actually released in."""
+CAPACITY_JOBS: tuple[tuple[str, Precision], ...] = (
+    ("inference", "bf16"), ("inference", "int8"), ("inference", "int4"), ("lora", "bf16"), ("qlora", "int4"))
+
+
+def generic_gpu(memory_gb: float) -> GPU:
+    """A card known only by its memory ("is 24GB enough"): fit can be judged, speed cannot."""
+    return GPU(id=f"{GENERIC_GPU_PREFIX}{memory_gb:g}gb", name=f"{memory_gb:g} GB GPU", vendor="generic",
+               memory_gb=memory_gb, bandwidth_gbps=1.0, form="datacenter",
+               source=["the question: memory stated without a card"])
+
+
+def _capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> list[CapacityOut]:
+    """Largest generic model that fits per job kind (4k context, batch 1), by bisection on the ladder."""
+    context = question.context or DEFAULT_CONTEXT
+    jobs = [job for job in CAPACITY_JOBS if question.task in (None, job[0]) or
+            (question.task == "train" and job[0] in ("lora", "qlora"))] or list(CAPACITY_JOBS)
+    out: list[CapacityOut] = []
+    for task, precision in jobs:
+        def fits(size: float, task: str = task, precision: Precision = precision) -> bool:
+            workload = Workload(model=rules.generic_model(size), task=task, precision=precision,  # type: ignore[arg-type]
+                                quant="nf4" if task == "qlora" else ("gptq" if precision == "int4" else None),
+                                context=context, batch=question.batch or 1)
+            picks = rules.rank_picks(workload, [gpu], limit=1, fixed_count=count,
+                                     max_count=max(count, MAX_INFERENCE_GPUS))
+            return bool(picks) and picks[0].fits
+
+        low, high, best = 0, len(CAPACITY_LADDER_B) - 1, None
+        while low <= high:
+            middle = (low + high) // 2
+            if fits(CAPACITY_LADDER_B[middle]):
+                best, low = CAPACITY_LADDER_B[middle], middle + 1
+            else:
+                high = middle - 1
+        examples: list[str] = []
+        if best is not None:
+            near = sorted((m for m in kb.models.values() if m.arch == "decoder" and m.moe is None
+                           and 0.6 * best <= m.params_b <= best),
+                          key=lambda m: (m.release or "", m.params_b), reverse=True)
+            seen_families: set[str] = set()
+            for m in near:
+                if m.family not in seen_families:
+                    seen_families.add(m.family)
+                    examples.append(m.id)
+                if len(examples) == 3:
+                    break
+        out.append(CapacityOut(task=task, precision=precision, max_params_b=best,
+                               examples=examples))
+    return out
+
+
+def _compare_models(question: Question, workload: Workload, kb: KnowledgeBase, pool: list[GPU],
+                    instances: list[Any], max_count: int) -> list[ModelCompareOut]:
+    """The same job for each model compared, on the named card or each model's own top pick."""
+    gpu = kb.gpus.get(question.gpu or "")
+    rows: list[ModelCompareOut] = []
+    for model_id in question.compare_models[:4]:
+        model = kb.models.get(model_id)
+        if model is None:
+            continue
+        context = min(workload.context, model.max_context or workload.context)
+        job = replace(workload, model=model, context=context)
+        picks = rules.rank_picks(job, [gpu] if gpu else pool, instances, limit=1, budget=question.budget,
+                                 max_count=max_count, fixed_count=question.gpu_count)
+        top = picks[0] if picks else None
+        count = top.count if top else (question.gpu_count or 1)
+        estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top and
+                                         job.engine == "vllm" else None)
+        rows.append(ModelCompareOut(model=model.id, total_gb=round(estimate.total_gib, 2),
+                                    per_gpu_gb=round(estimate.per_gpu_gib, 2),
+                                    gpu=top.gpu_id if top else None, count=count,
+                                    fits=top.fits if top else None,
+                                    decode_tokens_per_s=_finite(top.decode_tokens_per_s, 1) if top else None))
+    return rows
+
+
 def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     """Size what `question` asks about. Never raises for a well-formed `Question`."""
     kb = kb or default_knowledge()
@@ -275,9 +358,15 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         result.faq = _faq_for(question, None, result, kb)
         return result
     if question.intent == "gpu_info":
-        return Answer(query=_query(question, None, question.gpu_count), **base)
+        result = Answer(query=_query(question, None, question.gpu_count), **base)
+        card = kb.gpus.get(question.gpu or "") or (generic_gpu(question.memory_gb) if question.memory_gb else None)
+        if card is not None and (question.asks_capacity or question.memory_gb):
+            result.capacity = _capacity(question, card, question.gpu_count or 1, kb)
+        return result
 
     gpu = kb.gpus.get(question.gpu) if question.gpu else None
+    if gpu is None and question.memory_gb:
+        gpu = generic_gpu(question.memory_gb)
     model = _resolve_model(question, kb)
     if model is None:
         missing = ["model"] + ([] if question.task else ["task"]) + ([] if question.budget else ["budget"])
@@ -297,7 +386,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     max_count = MAX_TRAINING_GPUS if workload.task != "inference" else MAX_INFERENCE_GPUS
 
     picks: list[Pick] = []
-    if gpu is not None and question.intent in ("recommend", "check"):
+    if gpu is not None and gpu.id in kb.gpus and question.intent in ("recommend", "check"):
         picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                       max_count=max(max_count, count), fixed_count=question.gpu_count))
     pool, narrowed = _candidate_gpus(question, kb)
@@ -326,12 +415,16 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     estimate = rules.estimate_memory(workload, sized_count, sized_gpu)
 
     check = None
+    if question.intent in ("check", "recommend") and gpu is not None and gpu.id not in kb.gpus:
+        question = question.model_copy(update={"intent": "check"})  # "is 24GB enough": a check by nature
+        base["intent"] = "check"
     if question.intent == "check" and gpu is not None:
-        check = _check_out(rules.check_fit(workload, gpu, count, instances))
+        check = _check_out(rules.check_fit(workload, gpu, count, instances,
+                                           candidates=[g for g in pool if g.recommended]))
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
-    if top[0] is not None and model.arch in ("decoder", "encoder", "encoder-decoder"):
+    if top[0] is not None and top[0].id in kb.gpus and model.arch in ("decoder", "encoder", "encoder-decoder"):
         figures = rules.estimate_speed(workload, top[0], top[1])
         speed = {
             "gpu": None,
@@ -348,7 +441,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         if key in REPORTED_CHOICES and key not in already and not (key == "zero_stage" and value == 0):
             assumptions.append(Assumption(field=key, value=value, reason="rules-choice"))
 
+    model_compare = _compare_models(question, workload, kb, pool, instances, max_count) \
+        if question.intent == "compare" and len(question.compare_models) > 1 else []
     result = Answer(
+        model_compare=model_compare,
         query=_query(question, workload, sized_count),
         estimate=_estimate_out(estimate),
         picks=[_pick_out(p) for p in picks],

@@ -29,6 +29,7 @@ class Query(BaseModel):
     batch: int | None = None
     gpu: str | None = None
     gpu_count: int | None = None
+    memory_gb: float | None = None
     cloud: str | None = None
     budget: bool = False
     lang: Lang = "en"
@@ -98,6 +99,30 @@ class CheckOut(BaseModel):
     suggestions: list[SuggestionOut] = Field(default_factory=list)
 
 
+class CapacityOut(BaseModel):
+    """The largest model (billions of parameters) a card or a memory size holds for one kind of job."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: Task
+    precision: Precision
+    max_params_b: float | None
+    examples: list[str] = Field(default_factory=list)
+    """Knowledge model ids of about that size."""
+
+
+class ModelCompareOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    total_gb: float
+    per_gpu_gb: float
+    gpu: str | None = None
+    count: int | None = None
+    fits: bool | None = None
+    decode_tokens_per_s: float | None = None
+
+
 class Assumption(BaseModel):
     """A slot the question did not state, the value used, and why (a code the templates translate)."""
 
@@ -118,6 +143,9 @@ class Answer(BaseModel):
     check: CheckOut | None = None
     compare: list[str] = Field(default_factory=list)
     """For intent compare: GPU ids side by side."""
+    capacity: list[CapacityOut] = Field(default_factory=list)
+    """For "what can this card run": the largest model per job kind."""
+    model_compare: list[ModelCompareOut] = Field(default_factory=list)
     faq: list[str] = Field(default_factory=list)
     suggestions: list[str] = Field(default_factory=list)
     """Did-you-mean model ids, for an unknown or doubtful model."""

@@ -107,6 +107,12 @@ MESSAGES: dict[str, dict[str, str]] = {
                    "zh-Hans": "{layers} 层，隐藏维度 {hidden}，{heads} 个注意力头 / {kv} 个 KV 头（{attention}），"
                               "原生上下文 {context}"},
     "kv_per_token": {"en": "KV cache {kib} KiB per token at 16-bit", "zh-Hans": "16 位下每 token KV 缓存 {kib} KiB"},
+    "capacity_title": {"en": "Largest model {on} holds (4k context, batch 1)", "zh-Hans": "{on} 能容纳的最大模型（4k 上下文，批量 1）"},
+    "capacity_none": {"en": "nothing from 0.5B up", "zh-Hans": "0.5B 起都放不下"},
+    "capacity_examples": {"en": "e.g.", "zh-Hans": "例如"},
+    "model_compare_title": {"en": "Models side by side", "zh-Hans": "模型对比"},
+    "compare_fits_on": {"en": "fits on", "zh-Hans": "可放在"},
+    "compare_total": {"en": "total", "zh-Hans": "合计"},
     "compare_title": {"en": "Side by side", "zh-Hans": "对比"},
     "too_long": {"en": "That message is too long for me to read ({n:,} characters; the limit is {limit:,}). "
                         "Please send just the question.",
@@ -161,6 +167,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "budget": {"en": "budget", "zh-Hans": "预算"},
     "gen_tokens": {"en": "generated tokens", "zh-Hans": "生成长度"},
     "pool": {"en": "picks from", "zh-Hans": "候选范围"},
+    "memory_gb": {"en": "GPU memory", "zh-Hans": "显存"},
     "gpu_memory_utilization": {"en": "vLLM gpu_memory_utilization", "zh-Hans": "vLLM 显存占用比例"},
     "compare_gpus": {"en": "compare", "zh-Hans": "对比"},
 }

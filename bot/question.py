@@ -64,6 +64,13 @@ class Question(BaseModel):
     compare_gpus: list[str] = Field(default_factory=list)
     """For intent compare: the GPU ids named, in order."""
 
+    memory_gb: float | None = Field(default=None, gt=0, le=100_000)
+    """GPU memory stated without a card ("is 24GB enough", "48G显存够吗"): checked against a generic card."""
+    compare_models: list[str] = Field(default_factory=list)
+    """For intent compare: the model ids named, in order, when models rather than GPUs are compared."""
+    asks_capacity: bool = False
+    """The reverse question: what can this card (or this much memory) run?"""
+
     cloud: str | None = None
     """alibaba | aws | azure | gcp, when named."""
     budget: bool = False

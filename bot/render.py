@@ -18,6 +18,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
+from bot.answer import GENERIC_GPU_PREFIX
 from bot.answer_model import Answer
 from bot.i18n import (
     ASSUMPTION_REASONS,
@@ -123,6 +124,8 @@ def _params(value: float) -> str:
 def _gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
     if gpu_id is None:
         return "?"
+    if gpu_id.startswith(GENERIC_GPU_PREFIX):
+        return gpu_id.removeprefix(GENERIC_GPU_PREFIX).replace("gb", " GB GPU")
     gpu = kb.gpus.get(gpu_id)
     return gpu.name.removeprefix("NVIDIA ") if gpu else gpu_id
 
@@ -133,6 +136,11 @@ def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
     if answer.query.params_b:
         return f"{_params(answer.query.params_b)}B model"
     return None
+
+
+def _model_name_of(kb: KnowledgeBase, model_id: str) -> str:
+    model = kb.models.get(model_id)
+    return model.name if model else model_id
 
 
 def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
@@ -148,6 +156,8 @@ def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str
         return f"{_params(float(value))}B"
     if field == "gradient_checkpointing":
         return ("on" if value else "off") if t.lang == "en" else ("开" if value else "关")
+    if field == "memory_gb" and isinstance(value, (int, float)):
+        return f"{value:g} GB"
     if field == "pool":
         return t.pool_value
     if field == "compare_gpus" and isinstance(value, list):
@@ -227,6 +237,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         title_parts = [_gpu_name(kb, answer.query.gpu) if answer.query.gpu else "GPU"]
     elif answer.intent == "faq" and not title_parts:
         title_parts = ["GPU Advisor"]
+    elif answer.intent == "compare" and answer.model_compare:
+        title_parts = [" vs ".join(_model_name_of(kb, r.model) for r in answer.model_compare)]
     elif answer.intent == "compare" and answer.compare:
         title_parts = [" vs ".join(_gpu_name(kb, g) for g in answer.compare), *title_parts[:1]]
     if answer.check is not None:
@@ -311,6 +323,19 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["model_info"] = _model_view(answer, kb) if answer.intent == "model_info" else None
     view["compare"] = _compare_view(answer, kb, t) if answer.intent == "compare" else []
     view["maths"] = _maths(answer) if show_maths else []
+    view["capacity"] = [{
+        "job": f"{t.pick(TASK_NAMES, c.task)}, {c.precision.upper() if c.precision != 'bf16' else '16-bit'}",
+        "size": f"{_params(c.max_params_b)}B" if c.max_params_b else None,
+        "examples": ", ".join(kb.models[m].name for m in c.examples if m in kb.models),
+    } for c in answer.capacity]
+    view["capacity_on"] = (f"{answer.query.gpu_count}× " if (answer.query.gpu_count or 1) > 1 else "") + (
+        _gpu_name(kb, answer.query.gpu) if answer.query.gpu else f"{answer.query.memory_gb:g} GB GPU"
+        if answer.query.memory_gb else "")
+    view["model_compare"] = [{
+        "name": kb.models[r.model].name if r.model in kb.models else r.model, "total": _gb(r.total_gb),
+        "per_gpu": _gb(r.per_gpu_gb), "pick": f"{r.count}× {_gpu_name(kb, r.gpu)}" if r.gpu else None,
+        "fits": r.fits, "decode": _count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
+    } for r in answer.model_compare]
     return view
 
 
@@ -382,6 +407,10 @@ def _sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict
         out.append(("context", "understood", {}))
     if answer.intent == "gpu_info":
         out.append(("section", "gpu_info", {}))
+    if view["capacity"]:
+        out.append(("section", "capacity", {}))
+    if view["model_compare"]:
+        out.append(("section", "model_compare", {}))
     if answer.intent == "model_info" and view["model_info"]:
         out.append(("section", "model_info", {}))
     if answer.estimate is None and answer.intent in ("recommend", "check", "compare", "model_info"):

@@ -114,3 +114,29 @@ def test_a_card_not_for_ml_gets_the_correction_and_no_more_of_itself() -> None:
     assert result.check is not None and not result.check.fits
     assert all(s.gpu != "quadro-p2200" for s in result.check.suggestions)
     assert result.faq and "p2200" in result.faq[0]
+
+
+def test_memory_without_a_card_is_checked_against_a_generic_card() -> None:
+    result = answer(Question(intent="recommend", model="llama-2-13b", memory_gb=24,
+                             stated=["model", "memory_gb"]), KB)
+    assert result.intent == "check" and result.check is not None
+    assert not result.check.fits and result.check.gpu_memory_gb == 24
+    assert result.query.precision == "bf16"
+    assert any(s.kind == "quantise" for s in result.check.suggestions)
+
+
+def test_capacity_of_a_card_grows_with_quantisation() -> None:
+    result = answer(Question(intent="gpu_info", gpu="rtx-4090", asks_capacity=True, stated=["gpu"]), KB)
+    sizes = {(c.task, c.precision): c.max_params_b for c in result.capacity}
+    # 24 GB: 16-bit weights of a 7-9B model (~14-18 GB) fit, 13B (~24 GB) does not; 4-bit takes ~30B.
+    assert sizes[("inference", "bf16")] in (7.0, 8.0, 9.0)
+    assert sizes[("inference", "int4")] >= 20.0
+    assert sizes[("inference", "int4")] > sizes[("inference", "int8")] > sizes[("inference", "bf16")]
+    assert all(c.examples for c in result.capacity if c.max_params_b)
+
+
+def test_models_compared_side_by_side() -> None:
+    result = answer(Question(intent="compare", model="qwen2.5-7b", compare_models=["qwen2.5-7b", "llama-3-8b"],
+                             stated=["model"]), KB)
+    assert [row.model for row in result.model_compare] == ["qwen2.5-7b", "llama-3-8b"]
+    assert all(row.total_gb > 14 for row in result.model_compare)
