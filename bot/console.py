@@ -21,10 +21,9 @@ import os
 import sys
 import uuid
 from collections.abc import Callable, Iterator
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
-from bot.answer_model import Answer
-from bot.question import Question
+from bot.ports import AdvisorLike, ReplyLike
 
 log = logging.getLogger("gpu_advisor.console")
 
@@ -68,24 +67,6 @@ _ERROR = {
 }
 
 
-class ReplyLike(Protocol):
-    @property
-    def question(self) -> Question: ...
-
-    @property
-    def answer(self) -> Answer: ...
-
-
-class AdvisorLike(Protocol):
-    def respond(
-        self,
-        text: str,
-        thread_key: str,
-        *,
-        user_id: str | None = None,
-        overrides: dict[str, Any] | None = None,
-        lang: str | None = None,
-    ) -> ReplyLike: ...
 
 
 Renderer = Callable[[ReplyLike], str]

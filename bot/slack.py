@@ -38,6 +38,7 @@ from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryInterv
 
 from bot.errors import BadRequestError
 from bot.logs import quiet_retry_noise
+from bot.ports import AdvisorLike
 from bot.settings import Settings
 
 log = logging.getLogger("bot.slack")
@@ -54,21 +55,6 @@ WEB_API_TIMEOUT_S = 10
 # --- the shapes this module codes against (bot/service.py, bot/render.py, bot/state.py) --------------
 
 
-class ReplyLike(Protocol):
-    question: Any
-    answer: Any
-
-
-class AdvisorLike(Protocol):
-    def respond(
-        self,
-        text: str,
-        thread_key: str,
-        *,
-        user_id: str | None = None,
-        overrides: dict[str, object] | None = None,
-        lang: str | None = None,
-    ) -> Any: ...
 
 
 class StoreLike(Protocol):
