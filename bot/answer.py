@@ -109,14 +109,10 @@ def _workload(question: Question, model: Model, gpu: GPU | None) -> tuple[Worklo
                 Assumption(field="precision", value=precision,
                            reason="default" if precision == DEFAULT_PRECISION else "no-bf16-on-gpu")
             )
-    if task in ("train", "lora") and precision in ("int4", "int8"):
-        # Quantised weights cannot be trained directly: LoRA on a 4-bit base is QLoRA; otherwise train in bf16.
-        if task == "lora" and precision == "int4":
-            task = "qlora"
-            assumptions.append(Assumption(field="task", value=task, reason="lora-on-4bit-is-qlora"))
-        else:
-            precision = DEFAULT_PRECISION if _bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
-            assumptions.append(Assumption(field="precision", value=precision, reason="train-needs-16bit"))
+    if task == "train" and precision in ("int4", "int8"):
+        # Quantised weights cannot be trained directly (LoRA on a k-bit base can: that stays as asked).
+        precision = DEFAULT_PRECISION if _bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
+        assumptions.append(Assumption(field="precision", value=precision, reason="train-needs-16bit"))
     quant = question.quant if (task in ("inference", "qlora") or precision in ("int4", "int8")) else None
     if quant is None and precision == "int4" and task != "qlora":
         quant = "gptq" if (question.engine or "transformers") != "llama.cpp" else "gguf-q4_k_m"

@@ -143,7 +143,6 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
     "concurrent-serving": {"en": "several concurrent users: a serving engine with paged KV cache", "zh-Hans": "多用户并发：按带分页 KV 缓存的推理服务框架估算"},
     "default-pool": {"en": "say “consumer”/“cheapest” or name a card to include GeForce or AMD", "zh-Hans": "如需消费级或 AMD 显卡，请说明“最便宜”或直接写出型号"},
-    "lora-on-4bit-is-qlora": {"en": "LoRA on a 4-bit base is QLoRA", "zh-Hans": "在 4-bit 底座上做 LoRA 即 QLoRA"},
     "train-needs-16bit": {"en": "quantised weights cannot be trained directly; use QLoRA for a 4-bit base", "zh-Hans": "量化权重无法直接训练，4-bit 底座请用 QLoRA"},
     "rules-choice": {"en": "the usual setting for this job, chosen by the rules", "zh-Hans": "规则按常用做法选定"},
 }

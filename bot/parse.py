@@ -31,6 +31,16 @@ Choices worth knowing:
   bare alias and sets `gpu_defaulted`, so the reply can say which variant it assumed.
 - k after a context length is 1024 (32k → 32768); after a user count it is 1000.
 - Only the first `MAX_PARSE_CHARS` characters are read (the text itself is kept whole).
+- GPU memory stated without a card ("is 24GB enough", "16G显存", "2张24G的卡") is `memory_gb`, as written
+  (80G = 80 GB = 80), per card when a count goes with it ("2x 24GB" is two 24 GB cards). It is read only
+  when no card is named (a card's own size, "A100 80GB", picks the card's variant instead), never from a
+  model size (13B) or a context (32k), and not when the number is system RAM, disk, data, weights, a
+  bandwidth (GB/s), or what something needs ("it needs 26GB": that is a requirement, not what one has).
+- A capacity question ("what can a 4090 run", "3060能跑什么模型", "能微调多大的模型") needs a card or a memory
+  size in the text and no model or size named: intent gpu_info with `asks_capacity`.
+- Two or more models named with a comparison cue (vs, or, compare, 哪个, 还是, 比) are `compare_models`, in
+  the order written; `model` is the first. When only one is named exactly, one more fuzzy lookup is tried for
+  a misspelt second. `compare_models` is not a `stated` slot (the reply shows the models side by side).
 """
 
 from __future__ import annotations
@@ -69,7 +79,7 @@ FAQ_INTENT_SCORE = 86.0
 
 SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gen_tokens",
-    "gpu", "gpu_count", "compare_gpus", "cloud", "budget", "zero_stage", "gradient_checkpointing",
+    "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "gradient_checkpointing",
     "lora_rank", "optimizer",
 )
 
@@ -354,6 +364,55 @@ _COUNT_GENERIC = _rx(
     r"\s*(?:x\s*)?(?:gpus?|cards?|graphics\ cards|accelerators|张卡|块卡|张显卡|块显卡|个gpu|张gpu|块gpu|卡|显卡)"
     r"(?![a-z])"
 )
+# -- GPU memory without a card ----------------------------------------------------------------------
+MAX_MEMORY_GB = 100_000.0
+"""Bound on a stated memory size (`Question.memory_gb`)."""
+_MEMORY = _rx(
+    r"(?:(?<![a-z0-9.-])(?P<count>\d{1,3}|[一二两三四五六七八九十]{1,2})\s*(?:x|×|\*|张|块|片)\s*(?:的\s*)?|"
+    r"(?<![a-z0-9.-]))"
+    r"(?P<num>\d{1,6}(?:\.\d+)?)\s*(?:个\s*)?(?:gib|gb|g)(?![a-z0-9])"
+    r"(?:\s*[x×*]\s*(?P<count_after>\d{1,3})(?![a-z0-9]))?"
+)
+_MEMORY_NOT_AFTER = _rx(
+    r"\s*(?:的\s*)?(?:(?:of\s+)?(?:system\s+|cpu\s+|host\s+|ddr\d?\s+)?(?:ram\b|内存(?!卡))|"
+    r"(?:of\s+)?(?:system|cpu|host|disk|ssd|hdd|nvme|storage|data|datasets?|text|corpus|files?|weights?|"
+    r"checkpoints?|downloads?|logs?|network|bandwidth|ethernet)(?![a-z])|"
+    r"/\s*s|ps(?![a-z])|per\s+s|硬盘|磁盘|存储|固态|数据|语料|权重|文件|模型文件|带宽|每秒|网速|流量|网络)"
+)
+_MEMORY_NOT_BEFORE = _rx(
+    r"(?:\bram|(?<!显卡)(?<!gpu)(?<!gpu\ )内存|system\s+memory|cpu\s+memory|host\s+memory|\bdisk|storage|"
+    r"\bssd|\bhdd|硬盘|磁盘|存储|dataset|\bdata|数据集?|语料|\bweights?|checkpoints?|权重|\bfiles?|文件|"
+    r"download\w*|下载|\bneeds?|\bneeded|requires?|required|\btakes?|\btook|consumes?|occup\w*|\buses?|"
+    r"\bused|需要|占用?|消耗|吃掉?|用了|bandwidth|带宽)"
+    r"\s*(?:is|are|was|of|about|around|roughly|approximately|at\s+least|only|just|~|约|大约|大概|至少|只有|有|是|为|"
+    r"了|:|=)?\s*(?:about|around|~|约|大约|大概)?\s*$"
+)
+_CARD_WORD_AFTER = _rx(r"\s*(?:的\s*)?(?:vram\s+|显存\s*(?:的\s*)?)?(?:gpus?|cards?|graphics\ cards?|显卡|卡)(?![a-z])")
+
+# -- capacity and model comparison ------------------------------------------------------------------
+_CAPACITY = _rx(
+    r"\b(?:what|which)\s+(?:[\w.'-]+\s+){0,3}?(?:models?|llms?)\s+(?:can|could|will|would|fits?|runs?|should|"
+    r"are\s+(?:possible|feasible))\b|"
+    r"\b(?:what|which)\s+sizes?\s+(?:of\s+)?(?:an?\s+)?(?:models?|llms?)\b|"
+    r"\b(?:biggest|largest|max(?:imum)?)\s+(?:(?!context|batch|tokens?|seq)[\w.'-]+\s+){0,2}?(?:models?|llms?)\b|"
+    r"\bmax(?:imum)?\s+model\s+size\b|"
+    r"\bhow\s+(?:big|large)\s+(?:of\s+)?an?\s+(?:[\w.'-]+\s+)?(?:models?|llms?)\b|"
+    r"\bwhat\s+(?:can|could)\s+(?!(?:i|we|you)\s+do\b|cause|happen|make)(?:[\w.'-]+\s+){0,4}?"
+    r"(?:run|fit|hold|handle|train|fine[-\ ]?tune|serve|host|load)\b|"
+    r"\bwhat\s+(?:will|would|can|could)?\s*fits?\s+(?:on|in|into)\b|"
+    r"(?:能|可以|可|能够|最多|最大)\s*(?:能|可以)?\s*(?:跑|运行|部署|推理|微调|训练|加载|装|放|带|支持)\s*"
+    r"(?:得?动|得?了|得?下|起来)?\s*(?:什么|啥|哪些|哪个|多大|多少参数|多少b|几b|多少亿)"
+    r"(?!\s*的?\s*(?:batch|上下文|context|并发|序列|精度|框架|引擎|速度|量化|长度))|"
+    r"(?:跑|运行|部署|微调|训练|适合)\s*(?:得?动)?\s*(?:什么|啥|哪些|多大)\s*(?:样\s*)?(?:的\s*)?(?:模型|大模型|llm)|"
+    r"什么(?:样的)?模型\s*(?:能|可以)|最大\s*(?:能|可以)?\s*(?:跑|运行|部署|微调|训练|放|装)\s*(?:得?动|得?下)?\s*的\s*模型"
+)
+_MODEL_COMPARE = _rx(
+    r"\bvs\.?\b|\bversus\b|\bcompar\w*|\bdifference\w*|\bdiffer\b|\bbetter\b|\bor\b|\bwhich\b|\bthan\b|"
+    r"对比|比较|区别|差别|差异|哪个|哪一个|还是|相比|比起|\bpk\b|比"
+)
+_MODEL_COMPARE_STRONG = _rx(r"\bvs\.?\b|\bversus\b|\bcompar\w*|对比|比较|相比|比起|\bpk\b|还是")
+"""Cues strong enough to spend a fuzzy lookup on a misspelt second model ("qwen 14b vs lama2 13b")."""
+
 _COUNT_ONE = _rx(r"单卡|单张|单块|单个?gpu|单个显卡|single[ -]gpu|one\ gpu|1\ gpu")
 _COUNT_TWO = _rx(r"双卡|双gpu|dual[ -]gpu")
 
@@ -624,6 +683,35 @@ def _parse_gpu_counts(state: _State, gpus: list[_Mention], mentions: list[_Menti
         state.set("gpu_count", 1)
     elif _COUNT_TWO.search(text):
         state.set("gpu_count", 2)
+
+
+def _parse_memory(state: _State) -> None:
+    """"24GB", "48 GB of VRAM", "16G显存", "2x 24GB", "两张24G的卡": memory without a card (see the module notes)."""
+    text = state.text
+    for m in _MEMORY.finditer(text):
+        if _MEMORY_NOT_AFTER.match(text, m.end()) or _MEMORY_NOT_BEFORE.search(text[max(0, m.start() - 20): m.start()]):
+            continue
+        value = number(m.group("num"))
+        if value is None or value <= 0:
+            continue
+        if value > MAX_MEMORY_GB:
+            state.clamped.append("memory_gb")
+            value = MAX_MEMORY_GB
+        state.set("memory_gb", value)
+        start, end = m.start(), m.end()
+        raw_count = m.group("count") or m.group("count_after")
+        if raw_count is None:
+            card = _CARD_WORD_AFTER.match(text, end)
+            before = _COUNT_BEFORE.search(text[max(0, start - 16): start]) if card else None
+            if card is not None and before is not None:
+                raw_count = before.group("num")
+                start = max(0, m.start() - 16) + before.start("num")
+        if raw_count is not None:
+            count = number(raw_count)
+            if count is not None:
+                state.set("gpu_count", int(_bounded(state, "gpu_count", count, MAX_GPU_COUNT)))
+        state.mask(start, end)
+        return
 
 
 def _parse_params(state: _State) -> None:
@@ -916,11 +1004,17 @@ def _faq_match(vocab: _Vocab, folded: str) -> tuple[str | None, float]:
 
 
 def _intent(state: _State, folded: str, has_model: bool, gpus: list[str], vocab: _Vocab,
-            suggestions: list[str]) -> tuple[Intent, bool, str | None]:
-    """(intent, whether a cue word stated it, faq id). Order matters; see the comments."""
+            suggestions: list[str], *, capacity: bool = False,
+            models_compared: bool = False) -> tuple[Intent, bool, str | None]:
+    """(intent, whether a cue word stated it, faq id). Order matters; see the comments.
+
+    Memory stated without a card (`memory_gb`) stands in for a card: "is 24GB enough for X" is a check.
+    """
     text = state.text  # names masked: cue words only
     stripped = folded.strip()
-    entity = has_model or bool(gpus) or "params_b" in state.values
+    memory = "memory_gb" in state.values
+    hardware = bool(gpus) or memory
+    entity = has_model or hardware or "params_b" in state.values
     if not stripped or (_HELP.match(stripped) and not entity):
         return "help", bool(stripped), None
 
@@ -937,6 +1031,11 @@ def _intent(state: _State, folded: str, has_model: bool, gpus: list[str], vocab:
         faq_id, faq_score = _faq_match(vocab, folded)
         return "faq", True, faq_id if faq_score >= FAQ_MATCH_SCORE else None
 
+    if capacity:  # "what can a 4090 run?", "16G显存能跑什么模型": the card (or memory) is asked about
+        return "gpu_info", True, None
+    if models_compared:  # "qwen 14b vs llama 2 13b", "Qwen2.5-7B和Llama-3-8B哪个省显存"
+        return "compare", True, None
+
     if not entity:
         faq_id, faq_score = _faq_match(vocab, folded)
         # a short follow-up ("and for training?", "32k context?") is never a FAQ by resemblance alone
@@ -945,23 +1044,26 @@ def _intent(state: _State, folded: str, has_model: bool, gpus: list[str], vocab:
             return "faq", True, faq_id if faq_score >= FAQ_MATCH_SCORE else None
 
     workload = has_model or "params_b" in state.values or "task" in state.values
-    if gpus and not has_model and "params_b" not in state.values:
+    if hardware and not has_model and "params_b" not in state.values:
         if _GPU_INFO.search(text) and not recommend and "task" not in state.values:
             return "gpu_info", True, None
         if _GPU_INFO.search(text) and not workload:
             return "gpu_info", True, None
-        if not workload and not state.stated[1:] and not recommend and not check:
-            return "gpu_info", False, None  # just a card's name: "H100?"
+        others = state.stated[1:] if gpus else [s for s in state.stated if s not in ("memory_gb", "gpu_count")]
+        if not workload and not others and not recommend and not check:
+            return "gpu_info", False, None  # just a card's name: "H100?" (or a memory size: "24GB?")
     if (has_model and not gpus and "task" not in state.values and not (set(state.stated) - {"model"})
             and (_MODEL_INFO_STRONG.search(text) or (_MODEL_INFO.search(text) and not recommend))):
         return "model_info", True, None
 
-    if gpus and workload:
+    if hardware and workload:
         if recommend and not re.search(r"\bneed\b.*\benough\b", text):
             return "recommend", True, None
         if check:
             return "check", True, None
         return "check", False, None  # "chatglm6b fp16 on an rtx 3090?", "deploy deepseek-v3 on 8x H200"
+    if memory and check and not gpus:
+        return "check", True, None  # "is 24GB enough?": the model is still to be asked
     if recommend or check:
         return "recommend", True, None
     if entity or suggestions or state.stated or _DOMAIN.search(text):
@@ -1009,12 +1111,14 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     gpus = [m for m in mentions if m.kind == "gpu"]
 
     found = _ModelFind()
+    named: list[_Mention] = []  # every model named, in order, for a comparison
     if models:
         # the first model named, unless a later mention spells it out in full ("Qwen/Qwen2.5-7B": "qwen"
         # alone would be an alias of something shorter)
-        chosen = next(m for m in models if not any(
+        named = [m for m in models if not any(
             other.start > m.start and other.key.startswith(m.key) and len(other.key) > len(m.key)
-            for other in models))
+            for other in models)]
+        chosen = named[0]
         found.model, found.score = chosen.entry_id, 100.0
         found.text, found.start, found.end = original[chosen.start: chosen.end], chosen.start, chosen.end
         _base, found.quant, _variant = split_checkpoint_suffixes(found.text)
@@ -1024,6 +1128,19 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         found = _fuzzy_model(kb, tokens, mentions, folded, original)
         if found.model is not None:
             state.mask(found.start, found.end)
+            named = [_Mention("model", found.model, "", found.start, found.end, found.score or 0.0)]
+    if len(named) == 1 and _MODEL_COMPARE_STRONG.search(state.text):
+        # "qwen 14b vs lama2 13b": one more (confident) fuzzy look for a second model to compare
+        extra = _fuzzy_model(kb, tokens, [*mentions, *named], folded, original)
+        if extra.model is not None and extra.model != named[0].entry_id:
+            state.mask(extra.start, extra.end)
+            named.append(_Mention("model", extra.model, "", extra.start, extra.end, extra.score or 0.0))
+            named.sort(key=lambda m: m.start)
+    model_ids = list(dict.fromkeys(m.entry_id for m in named))
+    if model_ids and found.model != model_ids[0]:  # the fuzzy second was written first
+        first = named[0]
+        found = _ModelFind(model=first.entry_id, text=original[first.start: first.end], score=first.score,
+                           start=first.start, end=first.end)
 
     if found.model is not None:
         state.set("model", found.model)
@@ -1033,6 +1150,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
             gpu_ids.append(mention.entry_id)
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
+    if not gpus:
+        _parse_memory(state)
     _parse_gpu_counts(state, gpus, mentions)
     _parse_context(state)
     _parse_batch(state)
@@ -1041,9 +1160,12 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     _parse_precision(state, found.quant)
     _parse_task(state)
     _parse_options(state)
+    capacity = (bool(gpu_ids) or "memory_gb" in state.values) and found.model is None \
+        and "params_b" not in state.values and _CAPACITY.search(state.text) is not None
+    models_compared = len(model_ids) >= 2 and _MODEL_COMPARE.search(state.text) is not None
     intent, explicit, faq_hint = _intent(state, folded, found.model is not None, gpu_ids, vocab,
-                                         found.suggestions)
-    if intent == "compare":
+                                         found.suggestions, capacity=capacity, models_compared=models_compared)
+    if intent == "compare" and len(gpu_ids) >= 2:
         state.set("compare_gpus", gpu_ids)
     elif gpu_ids:
         state.set("gpu", gpu_ids[0])
@@ -1084,6 +1206,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
         gpu_count=values.get("gpu_count"),
         compare_gpus=values.get("compare_gpus", []),
+        memory_gb=values.get("memory_gb"),
+        compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],
+        asks_capacity=capacity and intent == "gpu_info",
         cloud=values.get("cloud"),
         budget=bool(values.get("budget", False)),
         stated=stated,

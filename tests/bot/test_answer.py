@@ -101,12 +101,6 @@ def test_training_after_a_quantised_question_trains_in_16bit() -> None:
     assert any(a.reason == "train-needs-16bit" for a in result.assumptions)
 
 
-def test_lora_on_a_4bit_base_is_qlora() -> None:
-    question = Question(intent="recommend", model="llama-3-8b", task="lora", precision="int4",
-                        stated=["model", "task", "precision"])
-    assert answer(question, KB).query.task == "qlora"
-
-
 def test_a_card_not_for_ml_gets_the_correction_and_no_more_of_itself() -> None:
     question = Question(intent="check", model="llama-7b", gpu="quadro-p2200", gpu_count=1,
                         stated=["model", "gpu"])
