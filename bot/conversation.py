@@ -3,6 +3,19 @@
 A follow-up restates one or two slots and means "the previous question, with these changed". `follow_up`
 merges: the previous question's slots, with those the current text stated replaced, and the previous intent
 kept unless the current text states one with a cue phrase (`Question.intent_explicit`).
+
+Memory, capacity and model comparisons:
+- A card and a memory size replace each other: "what about 48GB?" after "on a 4090" drops the card (and the
+  card count, unless restated: a bare memory figure is the memory one has); "on a 4090?" drops the memory.
+  After "what GPU for X?" a memory size, like a card, turns the question into a check.
+- After a capacity question ("what can a 3090 run?") a new card or memory keeps asking the capacity; naming a
+  model ("and qwen-14b?") turns it into a check of that model on the card. A capacity phrase without any
+  card ("what can it run?", "那能跑什么模型呢") after a question with a card or memory asks that card's
+  capacity, dropping the model.
+- After a model comparison a new model is added to it only with an "and"-style cue ("and mistral 7b?",
+  "还有 gemma-7b 呢", "…too", "加上…"); without one ("what about mistral 7b?") the new model replaces the
+  comparison, which becomes a question about that model alone. A follow-up that itself compares models
+  replaces the list. "vs X?" / "和X比呢" after a one-model question starts a comparison of the two.
 """
 
 from __future__ import annotations
@@ -10,7 +23,7 @@ from __future__ import annotations
 import re
 
 from bot.lang import has_cjk
-from bot.parse import _FOLLOW_UP_MARKER, _fold
+from bot.parse import _CAPACITY, _FOLLOW_UP_MARKER, _fold
 from bot.question import Question
 
 _ENGLISH_WORDS = re.compile(
@@ -23,8 +36,9 @@ _ENGLISH_WORDS = re.compile(
 _LINKED: dict[str, tuple[str, ...]] = {
     "model": ("model_text", "model_score", "model_suggestions", "params_b"),
     "params_b": ("model", "model_text", "model_score", "model_suggestions"),
-    "gpu": ("gpu_text", "gpu_defaulted", "compare_gpus"),
-    "compare_gpus": ("gpu", "gpu_text", "gpu_defaulted"),
+    "gpu": ("gpu_text", "gpu_defaulted", "compare_gpus", "memory_gb"),
+    "compare_gpus": ("gpu", "gpu_text", "gpu_defaulted", "memory_gb"),
+    "memory_gb": ("gpu", "gpu_text", "gpu_defaulted", "compare_gpus", "gpu_count"),
     "precision": ("quant",),
 }
 
@@ -33,11 +47,37 @@ _FOLLOW_UP_INTENTS = ("recommend", "check", "compare", "model_info", "gpu_info")
 
 _MAX_FOLLOW_UP_TOKENS = 12
 
+_ADD_CUE = re.compile(
+    r"^\s*(?:and|also|plus|add(?:ing)?|including|还有|加上|再加上?|以及|和|跟|与|另外)|"
+    r"(?:\btoo|\bas\s+well|\balso)\s*[?？!。.]*\s*$|也",
+    re.A,
+)
+"""A new model in a follow-up joins the previous comparison only after one of these."""
+_VERSUS_START = re.compile(
+    r"^\s*(?:vs\.?\b|versus\b|compared?\s+(?:to|with)\b|against\b|对比|比较|相比|比起)|"
+    r"^\s*(?:和|跟|与)[^，。,.?？]{1,40}比", re.A)
+"""A follow-up that sets its model against the previous one: "vs llama 3 8b?", "和 Qwen2.5-7B 比呢"."""
+
+
+def _hardware(question: Question) -> bool:
+    return bool(question.gpu or question.memory_gb or question.compare_gpus)
+
+
+def _asks_capacity_of_previous(previous: Question, current: Question) -> bool:
+    """"what can it run?" / "那能跑什么模型呢": a capacity phrase, no card of its own, after one with a card."""
+    if not _hardware(previous) or _hardware(current) or current.model is not None or current.params_b is not None:
+        return False
+    folded = _fold(current.text)
+    words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
+    return words <= _MAX_FOLLOW_UP_TOKENS * 2 and _CAPACITY.search(folded) is not None
+
 
 def is_follow_up(previous: Question | None, current: Question) -> bool:
     """Whether `current` refines `previous` rather than asking something new."""
     if previous is None or previous.intent not in _FOLLOW_UP_INTENTS:
         return False
+    if _asks_capacity_of_previous(previous, current):
+        return True
     if current.intent in ("help", "unknown") and not current.stated:
         return False
     if current.intent == "faq" and current.intent_explicit:
@@ -46,7 +86,12 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
         return False
     folded = _fold(current.text)
     words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
+    if not _hardware(previous) and not _hardware(current) and _CAPACITY.search(folded):
+        return False  # "what models can I run?" after a model question: there is no card to size
     if _FOLLOW_UP_MARKER.search(folded) and words <= _MAX_FOLLOW_UP_TOKENS * 2:
+        return True
+    if (current.model is not None and previous.model is not None and _VERSUS_START.search(folded)
+            and words <= _MAX_FOLLOW_UP_TOKENS * 2):
         return True
     if current.intent_explicit and current.intent != previous.intent:
         return False  # "tell me about the H100" after a sizing question is a new question
@@ -60,6 +105,8 @@ def follow_up(previous: Question | None, current: Question) -> Question:
     """`previous` with the slots `current` stated replaced, when `current` is a follow-up; else `current`."""
     if previous is None or not is_follow_up(previous, current):
         return current
+    if _asks_capacity_of_previous(previous, current):
+        return _capacity_of_previous(previous, current)
     update: dict[str, object] = {}
     stated = list(previous.stated)
     for slot in current.stated:
@@ -81,10 +128,41 @@ def follow_up(previous: Question | None, current: Question) -> Question:
                        if n != "task-implied" or "task" not in update]
     if current.intent_explicit and current.intent in _FOLLOW_UP_INTENTS:
         intent = current.intent
-    elif previous.intent == "recommend" and "gpu" in current.stated:
-        intent = "check"  # "what GPU for X?" … "on an L40S?" asks whether that card will do
+    elif previous.intent == "recommend" and ("gpu" in current.stated or "memory_gb" in current.stated):
+        intent = "check"  # "what GPU for X?" … "on an L40S?" / "with 24GB?" asks whether that will do
     else:
         intent = previous.intent
+    names_workload = "model" in current.stated or "params_b" in current.stated
+    if previous.asks_capacity and names_workload:
+        # "what can a 3090 run?" … "and qwen-14b?": that model on the card
+        update["asks_capacity"] = False
+        intent = "check" if intent == "gpu_info" else intent
+    folded = _fold(current.text)
+    if len(current.compare_models) >= 2:
+        update["compare_models"] = list(current.compare_models)
+        intent = "compare"
+    elif previous.compare_models and "model" in current.stated and current.model is not None:
+        if _ADD_CUE.search(folded):
+            # "and mistral 7b?" after "qwen 14b vs llama 2 13b": one more model in the comparison
+            update["compare_models"] = list(dict.fromkeys([*previous.compare_models, current.model]))
+            for slot in ("model", *_LINKED["model"]):
+                update[slot] = getattr(previous, slot)
+            stated = [s for s in stated if s != "params_b"]
+            if "model" not in stated:
+                stated.insert(0, "model")
+            update["stated"] = stated
+            intent = "compare"
+        else:
+            update["compare_models"] = []  # "what about mistral 7b?": that model instead of the comparison
+    elif (current.model is not None and previous.model is not None and current.model != previous.model
+          and _VERSUS_START.search(folded)):
+        # "vs llama 3 8b?" after a question about qwen-14b: compare the two
+        update["compare_models"] = [previous.model, current.model]
+        for slot in ("model", *_LINKED["model"]):
+            update[slot] = getattr(previous, slot)
+        intent = "compare"
+    elif "params_b" in current.stated and previous.compare_models:
+        update["compare_models"] = []  # "what about a 70B model?": a size instead of the comparison
     if intent == "compare" and "gpu" in current.stated and previous.compare_gpus and current.gpu:
         # "and an L40S?" after "A10 vs A100": add the card to the comparison
         update["compare_gpus"] = [*previous.compare_gpus, current.gpu] if current.gpu not in \
@@ -92,10 +170,33 @@ def follow_up(previous: Question | None, current: Question) -> Question:
         update["gpu"] = None
         update["stated"] = [s for s in stated if s != "gpu"] + (
             ["compare_gpus"] if "compare_gpus" not in stated else [])
+    if intent == "compare" and not update.get("compare_gpus", previous.compare_gpus) and len(
+            update.get("compare_models", previous.compare_models)) < 2:  # type: ignore[arg-type]
+        intent = "check" if update.get("gpu", previous.gpu) or update.get("memory_gb", previous.memory_gb) \
+            else "recommend"  # "A10 vs A100" … "what about 48GB?", "what about mistral 7b?": nothing to compare
     update["intent"] = intent
     update["intent_explicit"] = current.intent_explicit or previous.intent_explicit
     update["faq_hint"] = previous.faq_hint
     # reply in the language of the latest message, unless it is only slot words ("int4?", "32k")
+    if has_cjk(current.text) or _ENGLISH_WORDS.search(current.text):
+        update["lang"] = current.lang
+    return previous.model_copy(update=update)
+
+
+def _capacity_of_previous(previous: Question, current: Question) -> Question:
+    """`previous`'s card (or memory) with the capacity asked: the model and size go, a stated task stays."""
+    cleared: dict[str, object] = {"model": None, "model_text": None, "model_score": None, "model_suggestions": [],
+                                  "params_b": None, "compare_models": []}
+    stated = [s for s in previous.stated if s not in cleared]
+    update: dict[str, object] = dict(cleared)
+    for slot in current.stated:
+        if slot == "task" and "task-implied" in current.notes:
+            continue
+        update[slot] = getattr(current, slot)
+        if slot not in stated:
+            stated.append(slot)
+    update.update(intent="gpu_info", asks_capacity=True, intent_explicit=True, stated=stated, text=current.text,
+                  notes=[n for n in previous.notes if n != "task-implied"], faq_hint=None)
     if has_cjk(current.text) or _ENGLISH_WORDS.search(current.text):
         update["lang"] = current.lang
     return previous.model_copy(update=update)

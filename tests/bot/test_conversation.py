@@ -108,3 +108,82 @@ def test_language_follows_the_latest_words(kb: KnowledgeBase) -> None:
 def test_gpu_info_follow_up(kb: KnowledgeBase) -> None:
     merged = thread(kb, "tell me about the H100", "and the A100?")
     assert merged.intent == "gpu_info" and merged.gpu in ("a100-40gb", "a100-80gb")
+
+
+# --- memory, capacity and model comparisons -------------------------------------------------------------
+
+def test_memory_follow_up_changes_the_memory(kb: KnowledgeBase) -> None:
+    merged = thread(kb, "is 24GB enough for llama 2 13b", "what about 48GB?")
+    assert (merged.intent, merged.model, merged.memory_gb) == ("check", "llama-2-13b", 48)
+    merged = thread(kb, "16G显存能跑ChatGLM3-6B吗", "24G呢")
+    assert (merged.intent, merged.model, merged.memory_gb) == ("check", "chatglm3-6b", 24)
+
+
+def test_card_and_memory_replace_each_other(kb: KnowledgeBase) -> None:
+    merged = thread(kb, "两张3090能跑Baichuan2-13B吗", "48G呢")
+    assert merged.memory_gb == 48 and merged.gpu is None and merged.gpu_count is None
+    assert "gpu" not in merged.stated and "gpu_count" not in merged.stated and "memory_gb" in merged.stated
+    merged = thread(kb, "is 24GB enough for llama 2 13b", "on a 4090?")
+    assert merged.gpu == "rtx-4090" and merged.memory_gb is None and "memory_gb" not in merged.stated
+    # after "which GPU?", a memory size asks whether that much will do, like a card
+    assert thread(kb, "what GPU for qwen-14b", "with 24GB?").intent == "check"
+
+
+def test_capacity_follow_up_keeps_asking_the_capacity(kb: KnowledgeBase) -> None:
+    merged = thread(kb, "what can a 3090 run?", "on a 4090?")
+    assert (merged.intent, merged.asks_capacity, merged.gpu, merged.model) == ("gpu_info", True, "rtx-4090", None)
+    merged = thread(kb, "2x 3090 能跑多大的模型", "换成4090呢")
+    assert (merged.asks_capacity, merged.gpu, merged.gpu_count) == (True, "rtx-4090", 2)
+    merged = thread(kb, "what can a 3090 run?", "what about 48GB?")
+    assert merged.asks_capacity and merged.memory_gb == 48 and merged.gpu is None
+
+
+def test_naming_a_model_after_a_capacity_question_checks_it(kb: KnowledgeBase) -> None:
+    merged = thread(kb, "我有一张3060，能跑什么模型", "那Qwen-7B呢")
+    assert (merged.intent, merged.asks_capacity, merged.model, merged.gpu) == (
+        "check", False, "qwen-7b", "rtx-3060-12gb")
+
+
+def test_capacity_phrase_asks_about_the_previous_card(kb: KnowledgeBase) -> None:
+    merged = thread(kb, "is a 4090 enough for llama 2 13b", "what can it run then?")
+    assert (merged.intent, merged.asks_capacity, merged.gpu, merged.model) == ("gpu_info", True, "rtx-4090", None)
+    assert "model" not in merged.stated
+    merged = thread(kb, "两张3090能跑Baichuan2-13B吗", "那能微调多大的模型呢")
+    assert (merged.asks_capacity, merged.gpu_count, merged.task, merged.model) == (True, 2, "train", None)
+    # without a card before, a capacity phrase is not a follow-up of a model question
+    previous = parse("what GPU for qwen-14b", kb)
+    assert not is_follow_up(previous, parse("what models can I run?", kb))
+
+
+def test_model_comparison_grows_only_with_an_and_cue(kb: KnowledgeBase) -> None:
+    for added in ("and mistral 7b?", "mistral 7b too?", "还有mistral 7b呢", "加上mistral 7b呢"):
+        merged = thread(kb, "qwen 14b vs llama 2 13b", added)
+        assert merged.intent == "compare", added
+        assert merged.compare_models == ["qwen-14b", "llama-2-13b", "mistral-7b"], added
+        assert merged.model == "qwen-14b", added
+    # without one, the new model replaces the comparison
+    merged = thread(kb, "qwen 14b vs llama 2 13b", "what about mistral 7b?")
+    assert (merged.intent, merged.model, merged.compare_models) == ("recommend", "mistral-7b", [])
+    merged = thread(kb, "compare mistral 7b and gemma 7b on an A10", "那Qwen-7B呢")
+    assert (merged.intent, merged.model, merged.compare_models, merged.gpu) == ("check", "qwen-7b", [], "a10")
+    # a model already compared is not added twice
+    assert thread(kb, "qwen 14b vs llama 2 13b", "and qwen 14b?").compare_models == ["qwen-14b", "llama-2-13b"]
+
+
+def test_model_comparison_keeps_its_models_when_other_slots_change(kb: KnowledgeBase) -> None:
+    merged = thread(kb, "qwen 14b vs llama 2 13b", "on a 4090?", "what about int4?")
+    assert merged.intent == "compare" and merged.compare_models == ["qwen-14b", "llama-2-13b"]
+    assert (merged.gpu, merged.precision, merged.compare_gpus) == ("rtx-4090", "int4", [])
+
+
+def test_a_follow_up_comparing_models_replaces_the_list(kb: KnowledgeBase) -> None:
+    merged = thread(kb, "qwen 14b vs llama 2 13b", "what about qwen2.5-7b vs gemma 7b?")
+    assert merged.compare_models == ["qwen2.5-7b", "gemma-7b"] and merged.model == "qwen2.5-7b"
+
+
+def test_versus_after_one_model_starts_a_comparison(kb: KnowledgeBase) -> None:
+    merged = thread(kb, "what GPU for qwen-14b", "vs llama-3-8b?")
+    assert (merged.intent, merged.model, merged.compare_models) == ("compare", "qwen-14b", ["qwen-14b", "llama-3-8b"])
+    # "and X?" after a one-model question still just changes the model
+    merged = thread(kb, "what GPU for qwen-14b", "and llama-3-8b?")
+    assert (merged.model, merged.compare_models) == ("llama-3-8b", [])

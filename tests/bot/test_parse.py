@@ -29,7 +29,9 @@ def _misses(question: Question, expect: dict[str, Any]) -> list[str]:
     for key, want in expect.items():
         got = getattr(question, key)
         options = want if isinstance(want, list) else [want]
-        if key == "params_b":
+        if isinstance(got, list):  # compare_models, compare_gpus: exactly this list, in this order
+            ok = got == want
+        elif key == "params_b":
             ok = got is not None and any(abs(got - float(v)) < 0.01 * max(1.0, float(v)) for v in options)
         else:
             ok = got in options
@@ -246,6 +248,104 @@ def test_stated_lists_every_slot_read(kb: KnowledgeBase) -> None:
                                     "cloud", "budget"}
 
 
+# --- memory without a card, capacity, model comparisons ------------------------------------------------
+
+@pytest.mark.parametrize(("text", "memory"), [
+    ("24GB", 24), ("24 GB", 24), ("24G", 24), ("24gb", 24), ("80G", 80), ("24 GiB", 24), ("24个G", 24),
+    ("1.5GB", 1.5), ("24GB of VRAM", 24), ("24GB VRAM", 24), ("24G显存", 24), ("显存24G", 24),
+    ("顯存 24GB", 24), ("显卡内存8G", 8), ("a 12G card", 12),
+])
+def test_memory_spellings(text: str, memory: float, kb: KnowledgeBase) -> None:
+    question = parse(f"can llama-2-7b run on {text}?", kb)
+    assert question.memory_gb == memory
+    assert "memory_gb" in question.stated
+    assert question.gpu is None and question.intent == "check"
+
+
+@pytest.mark.parametrize("text", [
+    "A100 80GB", "80GB A100", "80G的A100", "A100-80G", "A100 (80G)", "RTX 3060 12GB", "4090 24G", "V100 32GB",
+    "2x A100 80GB", "8卡A100 80G", "H20 96G", "two 40GB A100s", "一张24G的4090",
+])
+def test_a_cards_own_size_is_not_memory(text: str, kb: KnowledgeBase) -> None:
+    question = parse(f"llama-2-13b on {text}", kb)
+    assert question.gpu is not None
+    assert question.memory_gb is None and "memory_gb" not in question.stated
+
+
+@pytest.mark.parametrize("text", [
+    "llama-2-13b 32k context", "a 13B model", "Phi-3-mini-128k-instruct on a T4", "qwen2.5 7b 8k",
+    "70亿参数的模型", "qwen-7b 上下文32K", "mixtral 8x7b", "13b model with 4k context", "qwen-7b 生成512个token",
+    "gemma-2-9b batch 16", "qwen-7b 并发24", "8x7b", "llama 3.1 405b", "qwen-7b int4 q4_k_m",
+])
+def test_model_sizes_and_contexts_are_not_memory(text: str, kb: KnowledgeBase) -> None:
+    assert parse(text, kb).memory_gb is None
+
+
+@pytest.mark.parametrize("text", [
+    "qwen-7b on a machine with 64GB RAM", "qwen-7b 32G内存", "fine-tune qwen-7b on a 100GB dataset",
+    "train llama-2-7b on 500GB of text", "900GB/s bandwidth for llama-2-7b", "qwen-7b weights are 15GB",
+    "llama-2-13b needs 26GB, which GPU?", "qwen-7b需要26G显存吗", "数据集100G，微调qwen-7b", "qwen-7b 2TB SSD",
+    "llama-2-13b takes about 26GB", "qwen-7b 模型文件15G",
+])
+def test_other_gigabytes_are_not_memory(text: str, kb: KnowledgeBase) -> None:
+    assert parse(text, kb).memory_gb is None
+
+
+@pytest.mark.parametrize(("text", "memory", "count"), [
+    ("2x 24GB", 24, 2), ("2x24GB", 24, 2), ("两张24G的卡", 24, 2), ("two 24GB cards", 24, 2),
+    ("24GB x 4", 24, 4), ("4张48G显卡", 48, 4), ("a 24GB GPU", 24, 1), ("24GB", 24, None),
+])
+def test_memory_with_a_count_is_per_card(text: str, memory: float, count: int | None, kb: KnowledgeBase) -> None:
+    question = parse(f"llama-2-70b int4 on {text}", kb)
+    assert (question.memory_gb, question.gpu_count) == (memory, count)
+
+
+def test_absurd_memory_is_clamped(kb: KnowledgeBase) -> None:
+    question = parse("llama-2-7b on 999999GB", kb)
+    assert question.memory_gb == 100_000 and "memory_gb" in question.clamped
+    assert parse("llama-2-7b on 0GB", kb).memory_gb is None
+
+
+@pytest.mark.parametrize("text", [
+    "what models can I run?",  # no card and no memory: nothing to size the capacity of
+    "can a 4090 run llama 2 13b?", "what's the biggest model", "what can I do when I run out of GPU memory?",
+    "4090能跑多大的batch", "4090能跑什么精度", "what can you do?", "能跑7b的模型吗，4090",
+])
+def test_not_a_capacity_question(text: str, kb: KnowledgeBase) -> None:
+    assert not parse(text, kb).asks_capacity
+
+
+def test_capacity_keeps_the_card_and_drops_the_model(kb: KnowledgeBase) -> None:
+    question = parse("2x 3090 能跑多大的模型", kb)
+    assert (question.intent, question.asks_capacity, question.gpu, question.gpu_count) == (
+        "gpu_info", True, "rtx-3090", 2)
+    assert question.model is None and question.params_b is None and question.memory_gb is None
+    assert question.intent_explicit
+
+
+@pytest.mark.parametrize(("text", "models"), [
+    ("qwen 14b vs llama 2 13b", ["qwen-14b", "llama-2-13b"]),
+    ("Qwen/Qwen2.5-7B vs llama-3-8b", ["qwen2.5-7b", "llama-3-8b"]),  # "qwen" alone is not a third model
+    ("llama-3-8b vs qwen2.5-7b vs gemma-7b", ["llama-3-8b", "qwen2.5-7b", "gemma-7b"]),
+    ("Qwen2.5-7B比Llama-3-8B省显存吗", ["qwen2.5-7b", "llama-3-8b"]),
+    ("qwen-7b vs qwen-7b", []),  # one model twice is not a comparison
+    ("deepseek-r1-distill-qwen-7b on a 4090", []),  # one model whose name contains another
+    ("fine-tune llama-3-8b on answers from qwen-72b", []),  # two models, no comparison cue
+])
+def test_compare_models(text: str, models: list[str], kb: KnowledgeBase) -> None:
+    question = parse(text, kb)
+    assert question.compare_models == models
+    if models:
+        assert question.intent == "compare" and question.model == models[0]
+        assert "compare_models" not in question.stated and question.compare_gpus == []
+
+
+def test_compare_models_and_gpus_together(kb: KnowledgeBase) -> None:
+    question = parse("A10 vs A100 for llama 2 13b and qwen 14b", kb)
+    assert question.compare_gpus == ["a10", "a100-80gb"]
+    assert question.compare_models == ["llama-2-13b", "qwen-14b"] and question.gpu is None
+
+
 # --- languages ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "lang"), [
@@ -333,7 +433,8 @@ else:
     _ALPHABET = st.sampled_from(list("aAbB0123456789 .-_/:,xX×*<>|@&#;?？，。kKgGbBmM") +
                                 list("张卡两八千亿上下文并发推理训练微調顯卡吗呢") + ["\x00", "\u200b", "🚀", "\n"])
     _WORDS = st.sampled_from(["A100", "80G", "4090", "qwen2.5", "7b", "llama", "2", "13b", "int4", "32k",
-                              "context", "batch", "-5", "10^30", "并发", "x", "两张", "vs", "<@U1>", "&amp;"])
+                              "context", "batch", "-5", "10^30", "并发", "x", "两张", "vs", "<@U1>", "&amp;",
+                              "24GB", "显存", "能跑什么", "what can", "run", "and", "qwen-14b", "GB"])
 
     @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(st.one_of(st.text(), st.text(alphabet=_ALPHABET), st.lists(_WORDS, max_size=12).map(" ".join)))
@@ -347,3 +448,6 @@ else:
         assert set(question.stated) <= set(Question.model_fields)
         assert question.model is None or question.model in kb.models
         assert question.gpu is None or question.gpu in kb.gpus
+        assert question.memory_gb is None or 0 < question.memory_gb <= 100_000
+        assert all(m in kb.models for m in question.compare_models)
+        assert not (question.asks_capacity and question.model is not None)
