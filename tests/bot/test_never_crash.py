@@ -17,8 +17,9 @@ from bot.render import MAX_BLOCKS, MAX_HEADER_CHARS, MAX_SECTION_CHARS, render_b
 from bot.service import Advisor
 
 ADVISOR = Advisor()
-MAX_REPORTED_GB = 1e12
-"""Far above any job the bounds on parameters, context and batch allow, far below an overflow."""
+MAX_REPORTED_GB = 1e18
+"""Above what the bounds on parameters (20,000B), context (10M) and batch (4,096) can multiply up to, and
+far below an overflow: a figure past it means a bound was lost somewhere."""
 
 FRAGMENTS = st.sampled_from([
     "what GPU for", "llama 2 70b", "Qwen2.5-72B-Instruct-AWQ", "10^30 parameters", "context 999999999k",
@@ -48,7 +49,7 @@ def _check(text: str) -> None:
     data = answer.as_json()
     for number in _numbers({k: v for k, v in data.items() if k != "understood"}):
         assert math.isfinite(number), data
-        assert abs(number) < 1e15, data
+        assert abs(number) < MAX_REPORTED_GB, data
     if answer.estimate is not None:
         assert 0 <= answer.estimate.total_gb < MAX_REPORTED_GB
     rendered = render_text(answer)
