@@ -172,7 +172,7 @@ def _estimate_out(estimate: MemoryEstimate) -> EstimateOut:
 def _pick_out(pick: Pick) -> PickOut:
     return PickOut(gpu=pick.gpu_id, count=pick.count, fits=pick.fits,
                    memory_per_gpu_gb=round(pick.memory_per_gpu_gib, 2),
-                   headroom_gb=round(pick.headroom_gib, 2),
+                   headroom_gb=round(pick.headroom_gib, 2), free_gb=round(pick.free_gib, 2),
                    decode_tokens_per_s=_finite(pick.decode_tokens_per_s, 1),
                    price_per_hour=pick.price_per_hour, price_currency=pick.price_currency,
                    instance=pick.instance, max_concurrent_sequences=pick.max_concurrent_sequences)
@@ -181,6 +181,7 @@ def _pick_out(pick: Pick) -> PickOut:
 def _check_out(check: FitCheck) -> CheckOut:
     return CheckOut(
         gpu=check.gpu_id, count=check.count, fits=check.fits, headroom_gb=round(check.headroom_gib, 2),
+        free_gb=round(check.free_gib, 2),
         memory_per_gpu_gb=round(check.memory_per_gpu_gib, 2), gpu_memory_gb=round(check.gpu_memory_gib, 2),
         suggestions=[
             SuggestionOut(kind=s.kind, precision=s.precision, quant=s.quant, task=s.task, gpu=s.gpu_id,

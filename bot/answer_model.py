@@ -64,6 +64,9 @@ class PickOut(BaseModel):
     fits: bool
     memory_per_gpu_gb: float
     headroom_gb: float
+    """Left beyond the safety margin the fit rule keeps (10% of the usable memory)."""
+    free_gb: float = 0.0
+    """Left on the card while the job runs."""
     decode_tokens_per_s: float | None = None
     price_per_hour: float | None = None
     price_currency: str | None = None
@@ -96,6 +99,7 @@ class CheckOut(BaseModel):
     headroom_gb: float
     memory_per_gpu_gb: float
     gpu_memory_gb: float
+    free_gb: float = 0.0
     suggestions: list[SuggestionOut] = Field(default_factory=list)
 
 

@@ -37,10 +37,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "no_instance": {"en": "no Alibaba Cloud instance listed", "zh-Hans": "阿里云无对应实例"},
     "check_fits": {"en": "Yes: it fits on {count}× {gpu} with {headroom} GB to spare per card.",
                    "zh-Hans": "可以：{count} 张 {gpu} 能放下，每卡还剩 {headroom} GB。"},
-    "check_tight": {"en": "Only just: {count}× {gpu} holds it with {headroom} GB to spare per card, less than the "
-                              "recommended headroom; expect OOM with longer prompts or bigger batches.",
-                    "zh-Hans": "勉强：{count} 张 {gpu} 每卡只剩 {headroom} GB，低于建议余量，"
-                               "更长的输入或更大的批量可能显存溢出。"},
+    "check_tight": {"en": "Yes, but tightly: {count}× {gpu} holds it with {headroom} GB free per card; longer prompts or bigger batches may run out of memory.",
+                    "zh-Hans": "可以，但比较紧：{count} 张 {gpu} 每卡只剩 {headroom} GB，更长的输入或更大的批量可能显存溢出。"},
     "check_fails": {"en": "No: it needs {need} GB per card and {count}× {gpu} has {have} GB each.",
                     "zh-Hans": "不行：每卡需要 {need} GB，而 {count} 张 {gpu} 每张只有 {have} GB。"},
     "what_fits": {"en": "What would fit", "zh-Hans": "可行的方案"},

@@ -259,7 +259,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         gpu = kb.gpus.get(p.gpu)
         picks.append({
             "gpu_name": _gpu_name(kb, p.gpu), "gpu_memory": _gb(gpu.memory_gb) if gpu else "?", "count": p.count,
-            "fits": p.fits, "used": _gb(p.memory_per_gpu_gb), "headroom": _gb(p.headroom_gb),
+            "fits": p.fits, "used": _gb(p.memory_per_gpu_gb), "headroom": _gb(p.free_gb),
             "decode": _count(p.decode_tokens_per_s) if p.decode_tokens_per_s else None,
             "concurrent": p.max_concurrent_sequences,
             "price": (f"{p.price_per_hour:.2f} {p.price_currency or ''}".strip() if p.price_per_hour else None),
@@ -271,7 +271,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     if answer.check is not None:
         c = answer.check
         view["check"] = {
-            "fits": c.fits, "count": c.count, "gpu_name": _gpu_name(kb, c.gpu), "headroom": _gb(c.headroom_gb),
+            "fits": c.fits, "count": c.count, "gpu_name": _gpu_name(kb, c.gpu), "headroom": _gb(c.free_gb),
             "need": _gb(c.memory_per_gpu_gb), "have": _gb(c.gpu_memory_gb),
             "tight": c.fits and c.headroom_gb < TIGHT_HEADROOM_FRACTION * c.gpu_memory_gb,
             "suggestions": [{"label": _suggestion_label(t, kb, s),

@@ -64,6 +64,13 @@ def limit_gib(workload: Workload, gpu: GPU) -> float:
     return usable_gib(gpu) / (1 + C.HEADROOM_FRACTION)
 
 
+def free_gib(workload: Workload, gpu: GPU) -> float:
+    """Memory a job may use before the card is full: vLLM's reservation, else the usable memory."""
+    if workload.engine == "vllm" and workload.task == "inference" and is_transformer(workload.model):
+        return limit_gib(workload, gpu)
+    return usable_gib(gpu)
+
+
 def _fits(workload: Workload, gpu: GPU, count: int) -> tuple[bool, MemoryEstimate]:
     est = estimate_memory(workload, count, gpu)
     ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
@@ -187,7 +194,8 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
         suggestions = _suggestions(workload, gpu, count, list(candidates))
     headroom = round(limit_gib(workload, gpu) - need, 2)
     return FitCheck(gpu_id=gpu.id, count=count, fits=ok, headroom_gib=headroom,
-                    memory_per_gpu_gib=round(need, 2), gpu_memory_gib=gpu.memory_gb, suggestions=suggestions)
+                    memory_per_gpu_gib=round(need, 2), gpu_memory_gib=gpu.memory_gb, suggestions=suggestions,
+                    free_gib=round(free_gib(workload, gpu) - need, 2))
 
 
 def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
@@ -201,7 +209,8 @@ def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
                 headroom_gib=round(limit_gib(w, gpu) - need, 2),
                 decode_tokens_per_s=speed.decode_tokens_per_s,
                 price_per_hour=price, price_currency=currency, instance=instance,
-                max_concurrent_sequences=seqs if isinstance(seqs, int) else None)
+                max_concurrent_sequences=seqs if isinstance(seqs, int) else None,
+                free_gib=round(free_gib(w, gpu) - need, 2))
 
 
 def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[InstanceFamily] = (), *,

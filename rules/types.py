@@ -96,6 +96,7 @@ class Pick:
     fits: bool
     memory_per_gpu_gib: float
     headroom_gib: float
+    """Memory left beyond the required safety margin (negative: does not fit)."""
     decode_tokens_per_s: float | None
     price_per_hour: float | None
     price_currency: str | None
@@ -104,6 +105,8 @@ class Pick:
     max_concurrent_sequences: int | None = None
     """vLLM: how many sequences of `context` tokens the KV-cache pool holds."""
     score: float = 0.0
+    free_gib: float = 0.0
+    """What the card has left while the job runs (usable memory − the job; vLLM: its unused KV pool)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ class FitCheck:
     memory_per_gpu_gib: float
     gpu_memory_gib: float
     suggestions: list[Suggestion] = field(default_factory=list)
+    free_gib: float = 0.0
 
 
 @dataclass(frozen=True)

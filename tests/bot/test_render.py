@@ -18,10 +18,10 @@ def _answer(lang: str = "en", **changes: object) -> Answer:
                     gpu="a100-40gb", gpu_count=1, lang=lang),  # type: ignore[arg-type]
         estimate=EstimateOut(total_gb=21.3, per_gpu_gb=21.3, breakdown=Breakdown(
             weights=14.96, kv_cache=0.0, activations=4.1, gradients=0.1, optimizer=0.3, overhead=1.84)),
-        picks=[PickOut(gpu="a100-40gb", count=1, fits=True, memory_per_gpu_gb=21.3, headroom_gb=17.2,
+        picks=[PickOut(gpu="a100-40gb", count=1, fits=True, memory_per_gpu_gb=21.3, headroom_gb=13.6, free_gb=17.2,
                        decode_tokens_per_s=None, instance="ecs.gn7-c12g1.3xlarge")],
-        check=CheckOut(gpu="a100-40gb", count=1, fits=True, headroom_gb=17.2, memory_per_gpu_gb=21.3,
-                       gpu_memory_gb=40),
+        check=CheckOut(gpu="a100-40gb", count=1, fits=True, headroom_gb=13.6, free_gb=17.2,
+                       memory_per_gpu_gb=21.3, gpu_memory_gb=40),
         assumptions=[Assumption(field="precision", value="bf16"), Assumption(field="context", value=4096)],
         understood={"model": "llama-3-8b", "task": "lora", "gpu": "a100-40gb", "gpu_count": 1},
     )
