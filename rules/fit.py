@@ -29,7 +29,7 @@ from typing import Literal
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
 from rules.hardware import dense_tflops, hourly_price, instance_for, price_proxy, tp_scaling, usable_gib, visible_gib
-from rules.memory import estimate_memory, is_transformer
+from rules.memory import estimate_memory, first_fitting, is_transformer, training_options
 from rules.speed import estimate_speed
 from rules.types import FitCheck, MemoryEstimate, Pick, Precision, Suggestion, Workload
 
@@ -85,15 +85,24 @@ def _fit_memo(workload: Workload) -> Callable[[GPU, int], tuple[bool, MemoryEsti
     otherwise repeats the same arithmetic hundreds of times per answer.
     """
     cache: dict[tuple[object, ...], MemoryEstimate] = {}
+    training_cache: dict[int, list[MemoryEstimate]] = {}
+    staged_training = workload.task != "inference" and is_transformer(workload.model) and \
+        workload.model.arch != "encoder"
 
     def fits(gpu: GPU, count: int) -> tuple[bool, MemoryEstimate]:
-        if workload.task == "inference":
-            key: tuple[object, ...] = (count, gpu.id) if workload.engine == "vllm" else (count,)
+        if staged_training:
+            options = training_cache.get(count)
+            if options is None:
+                options = training_cache[count] = training_options(workload, count)
+            est = first_fitting(options, gpu)
         else:
-            key = (count, round(usable_gib(gpu), 6))
-        est = cache.get(key)
-        if est is None:
-            est = cache[key] = estimate_memory(workload, count, gpu)
+            key: tuple[object, ...] = (count,)
+            if workload.task != "inference":
+                key = (count, round(usable_gib(gpu), 6))
+            elif workload.engine == "vllm":
+                key = (count, gpu.id)
+            cached = cache.get(key)
+            est = cached if cached is not None else cache.setdefault(key, estimate_memory(workload, count, gpu))
         ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
         return ok, est
 

@@ -295,10 +295,11 @@ def _model_states(p: float, n: int, stage: int, optimizer: str, precision: str, 
     return wb * p / n, (fp32_grad if not pure_16bit else gb * p / n), ob * p / n, gathered
 
 
-def _training(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
+def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[MemoryEstimate]:
+    """The training set-ups a practitioner would try on `n` cards, in order (ZeRO stage, then gradient
+    checkpointing), each estimated. They do not depend on the card, so a ranking over many cards can
+    compute them once per count; `_training` takes the first that fits a given card."""
     model = w.model
-    if not is_transformer(model):
-        return _simple(w, n)
     split = param_split(model)
     notes: list[str] = []
     chosen: dict[str, object] = {"sequence_length": w.context, "micro_batch": w.batch}
@@ -313,21 +314,28 @@ def _training(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         stages = [w.zero_stage]
     elif n == 1:
         stages = [0]
-    elif gpu is None:
+    elif not card_known:
         stages = [3]
     else:
         stages = [1, 2, 3] if w.task == "train" else [2, 3]
     options = [(s, checkpointing) for s in stages]
     if auto_ckpt and not checkpointing:
         options += [(s, True) for s in stages]
-    best: MemoryEstimate | None = None
-    for stage, ckpt in options:
-        est = _training_once(w, n, stage, ckpt, split, list(notes), dict(chosen))
-        best = est
+    return [_training_once(w, n, stage, ckpt, split, list(notes), dict(chosen)) for stage, ckpt in options]
+
+
+def first_fitting(options: list[MemoryEstimate], gpu: GPU | None) -> MemoryEstimate:
+    """The first of `options` that fits `gpu` with headroom, else the last (the most memory-frugal)."""
+    for est in options:
         if gpu is None or est.per_gpu_gib * (1 + C.HEADROOM_FRACTION) <= usable_gib(gpu):
-            break
-    assert best is not None
-    return best
+            return est
+    return options[-1]
+
+
+def _training(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
+    if not is_transformer(w.model):
+        return _simple(w, n)
+    return first_fitting(training_options(w, n, card_known=gpu is not None), gpu)
 
 
 def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: object, notes: list[str],
