@@ -429,6 +429,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             "prefill_tokens_per_s": _finite(figures.prefill_tokens_per_s, 0),
             "aggregate_tokens_per_s": _finite(figures.aggregate_tokens_per_s, 1),
             "train_tokens_per_s": _finite(figures.train_tokens_per_s, 0),
+            "train_hours_per_billion_tokens": _finite(
+                rules.training_hours(workload, top[0], top[1], 1e9), 1) if workload.task != "inference" else None,
         }
         speed.pop("gpu")
 

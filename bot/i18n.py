@@ -57,6 +57,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "aggregate": {"en": "≈ {v} tok/s across the batch", "zh-Hans": "整批约 {v} tok/s"},
     "prefill": {"en": "prefill ≈ {v} tok/s", "zh-Hans": "预填充约 {v} tok/s"},
     "train_speed": {"en": "training ≈ {v} tok/s", "zh-Hans": "训练约 {v} tok/s"},
+    "train_hours": {"en": "≈ {v} h per billion training tokens", "zh-Hans": "每十亿训练 token 约 {v} 小时"},
     "assumptions": {"en": "Assumed", "zh-Hans": "默认假设"},
     "faq": {"en": "Related", "zh-Hans": "相关问答"},
     "from_doc": {"en": "from", "zh-Hans": "出自"},

@@ -288,6 +288,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         speed_parts.append(t("prefill", v=_count(s["prefill_tokens_per_s"] or 0)))
     if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
         speed_parts.append(t("train_speed", v=_count(s["train_tokens_per_s"] or 0)))
+    if s.get("train_hours_per_billion_tokens") and task in ("train", "lora", "qlora"):
+        speed_parts.append(t("train_hours", v=_count(s["train_hours_per_billion_tokens"] or 0)))
     view["speed"] = speed_parts
     if answer.check is not None:
         view["speed_on"] = f"{answer.check.count}× {_gpu_name(kb, answer.check.gpu)}"
