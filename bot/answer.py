@@ -403,7 +403,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
     # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
     top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None
-    if question.gpu_count is None and picks and picks[0].fits:
+    if question.gpu_count is None and question.intent == "recommend" and picks and picks[0].fits:
         count = picks[0].count  # "how many H100s": the count the rules found for the named card
     sized_gpu, sized_count = gpu, count
     if gpu is None and top_gpu is not None:

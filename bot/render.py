@@ -156,6 +156,8 @@ def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str
         return f"{_params(float(value))}B"
     if field == "gradient_checkpointing":
         return ("on" if value else "off") if t.lang == "en" else ("开" if value else "关")
+    if field == "zero_stage" and isinstance(value, int):
+        return f"ZeRO-{value}"
     if field == "memory_gb" and isinstance(value, (int, float)):
         return f"{value:g} GB"
     if field == "pool":
