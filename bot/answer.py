@@ -409,7 +409,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if gpu is None and top_gpu is not None:
         sized_gpu = top_gpu if workload.engine == "vllm" else None
         sized_count = question.gpu_count or (picks[0].count if picks[0].fits else 1)
-    estimate = rules.estimate_memory(workload, sized_count, sized_gpu)
+    # vLLM's figure for a card is its 90% reservation; the reply's "memory needed" is what the job needs,
+    # and the reservation is explained by the 'vllm-reserve' note (the picks give the sequences it holds).
+    vllm = workload.engine == "vllm" and workload.task == "inference"
+    estimate = rules.estimate_memory(workload, sized_count, None if vllm else sized_gpu)
+    if vllm:
+        estimate = replace(estimate, notes=[n for n in estimate.notes if n != "vllm-no-gpu"] + ["vllm-reserve"])
 
     check = None
     if question.intent in ("check", "recommend") and gpu is not None and gpu.id not in kb.gpus:

@@ -131,6 +131,29 @@ MESSAGES: dict[str, dict[str, str]] = {
     "maths_title": {"en": "How this was computed", "zh-Hans": "计算过程"},
 }
 
+NOTE_TEXT: dict[str, dict[str, str]] = {
+    "vllm-reserve": {"en": "vLLM reserves 90% of each card (gpu_memory_utilization 0.9) and fills what weights and activations leave with KV-cache blocks, so nvidia-smi shows the reservation, not the job.",
+                     "zh-Hans": "vLLM 预留每张卡 90% 的显存（gpu_memory_utilization 0.9），权重和激活之外的部分全部用作 KV 缓存块，所以 nvidia-smi 显示的是预留量而非实际需求。"},
+    "vllm-does-not-fit": {"en": "vLLM would refuse to start: weights, activations and one sequence's KV cache exceed its 90% reservation.",
+                          "zh-Hans": "vLLM 将无法启动：权重、激活加一条序列的 KV 缓存超过了 90% 的预留显存。"},
+    "layer-split": {"en": "transformers splits the layers across the cards (device_map): memory divides, but a token visits the cards one after another, so speed does not add up.",
+                    "zh-Hans": "transformers 按层把模型切到多张卡上（device_map）：显存分摊，但每个 token 依次经过各卡，速度不会叠加。"},
+    "moe-all-experts": {"en": "Mixture of experts: every expert sits in memory; each token computes with only the routed ones (speed follows the active parameters).",
+                        "zh-Hans": "混合专家模型：所有专家都要放进显存，每个 token 只计算被路由到的专家（速度取决于激活参数量）。"},
+    "embeddings-16bit": {"en": "Quantised checkpoints keep the embeddings and lm_head in 16-bit; they are counted at 2 bytes per parameter.",
+                         "zh-Hans": "量化模型的词嵌入和 lm_head 仍为 16 位，按每参数 2 字节计算。"},
+    "zero3": {"en": "ZeRO-3 / FSDP shards weights, gradients and optimizer states across the cards.",
+              "zh-Hans": "ZeRO-3 / FSDP 把权重、梯度和优化器状态分片到各张卡上。"},
+    "zero2": {"en": "ZeRO-2 shards gradients and optimizer states across the cards; each keeps a full copy of the weights.",
+              "zh-Hans": "ZeRO-2 把梯度和优化器状态分片到各张卡上，每张卡保留完整权重。"},
+    "zero1": {"en": "ZeRO-1 shards the optimizer states across the cards.", "zh-Hans": "ZeRO-1 把优化器状态分片到各张卡上。"},
+    "gradient-checkpointing": {"en": "Gradient checkpointing recomputes activations in the backward pass (about 30% more compute, far less memory).",
+                               "zh-Hans": "梯度检查点在反向传播时重算激活（计算量约增加 30%，显存大幅减少）。"},
+    "sliding-window": {"en": "Sliding-window layers cache only their window of tokens.", "zh-Hans": "滑动窗口注意力层只缓存窗口内的 token。"},
+    "offload-optimizer": {"en": "Optimizer states are offloaded to CPU memory.", "zh-Hans": "优化器状态卸载到 CPU 内存。"},
+}
+"""Explanations of the rules' machine-readable estimate notes (rules/memory.py), shown under the figures."""
+
 ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "default": {"en": "not stated", "zh-Hans": "未说明，按默认"},
     "no-bf16-on-gpu": {"en": "this card has no bf16", "zh-Hans": "该卡不支持 bf16"},

@@ -24,6 +24,7 @@ from bot.i18n import (
     ASSUMPTION_REASONS,
     EXAMPLES,
     FIELD_LABELS,
+    NOTE_TEXT,
     TASK_NAMES,
     Translator,
     base_lang,
@@ -256,6 +257,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                     breakdown=[(t(k), _gb(getattr(e.breakdown, k))) for k in
                                ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
                                if getattr(e.breakdown, k) > 0.005])
+    view["notes"] = [t.pick(NOTE_TEXT, code) for code in (answer.estimate.notes if answer.estimate else [])
+                     if code in NOTE_TEXT][:4]
     picks = []
     for p in answer.picks:
         gpu = kb.gpus.get(p.gpu)
@@ -431,6 +434,8 @@ def _sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict
         out.append(("section", "speed", {}))
     if view["maths"]:
         out.append(("section", "maths", {}))
+    if view["notes"]:
+        out.append(("context", "notes", {}))
     if view["assumptions"]:
         out.append(("context", "assumptions", {}))
     for entry in view["faq"]:
