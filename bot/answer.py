@@ -132,7 +132,7 @@ def _workload(question: Question, model: Model, gpu: GPU | None) -> tuple[Worklo
     if context is None:
         native = model.max_context or DEFAULT_CONTEXT
         context = min(DEFAULT_CONTEXT, native)
-        if model.arch in ("decoder", "encoder", "encoder-decoder"):
+        if model.arch in TOKEN_ARCHS:
             assumptions.append(
                 Assumption(field="context", value=context,
                            reason="default" if context == DEFAULT_CONTEXT else "model-max-context")
@@ -142,7 +142,7 @@ def _workload(question: Question, model: Model, gpu: GPU | None) -> tuple[Worklo
     batch = question.batch
     if batch is None:
         batch = DEFAULT_BATCH
-        if model.arch in ("decoder", "encoder", "encoder-decoder"):
+        if model.arch in TOKEN_ARCHS:
             assumptions.append(Assumption(field="batch", value=batch))
     extra: dict[str, Any] = {}
     for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "flash_attention", "offload",
@@ -242,7 +242,8 @@ def _query(question: Question, workload: Workload | None, gpu_count: int | None)
         precision=workload.precision if workload else question.precision,
         quant=workload.quant if workload else question.quant,
         engine=workload.engine if workload else question.engine,
-        context=workload.context if workload else question.context,
+        context=(workload.context if workload.model.arch in TOKEN_ARCHS else None) if workload
+        else question.context,
         batch=workload.batch if workload else question.batch,
         gpu=question.gpu,
         gpu_count=gpu_count,
@@ -264,6 +265,8 @@ def _understood(question: Question) -> dict[str, Any]:
     return understood
 
 
+TOKEN_ARCHS = ("decoder", "encoder", "encoder-decoder")
+"""Architectures whose memory depends on a context length in tokens (not images)."""
 GENERIC_GPU_PREFIX = "memory-"
 CAPACITY_LADDER_B = (0.5, 1.0, 1.5, 3.0, 4.0, 7.0, 8.0, 9.0, 13.0, 14.0, 20.0, 27.0, 32.0, 34.0, 46.7, 70.0,
                      72.0, 110.0, 123.0, 180.0, 235.0, 405.0, 671.0, 1000.0)
@@ -426,7 +429,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
-    if top[0] is not None and top[0].id in kb.gpus and model.arch in ("decoder", "encoder", "encoder-decoder"):
+    if top[0] is not None and top[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
         figures = rules.estimate_speed(workload, top[0], top[1])
         speed = {
             "gpu": None,
