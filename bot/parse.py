@@ -72,6 +72,12 @@ FUZZY_MAX_CANDIDATES = 4
 FUZZY_TIE_MARGIN = 3.0
 """Two fuzzy candidates this close (and of the same size) are a tie: suggest both, pick neither."""
 
+_QUESTION_SHAPE = re.compile(
+    r"^\s*(?:what|why|how|when|which|is|are|does|do|should|can)\b|什么|什麼|为什么|為什麼|怎么|怎麼|怎样|怎樣|如何|吗|嗎|[?？]\s*$",
+    re.I,
+)
+"""A sentence shaped as a question, for telling a FAQ question from a bare topic word."""
+
 FAQ_MATCH_SCORE = 70.0
 """A FAQ entry scoring at least this is attached as `faq_hint`."""
 FAQ_INTENT_SCORE = 86.0
@@ -222,7 +228,11 @@ def _vocab(kb: KnowledgeBase) -> _Vocab:
         for keyword in dict.fromkeys(entry.keywords):
             folded = _fold(keyword).strip()
             if len(folded) >= 2:
-                bounded = rf"(?<![a-z0-9]){re.escape(folded)}(?![a-z0-9])"
+                # word boundaries only where the keyword itself starts or ends with a Latin letter or digit:
+                # "监控" must match in "怎么监控gpu利用率", "nvlink" must not match inside "nvlinks2"
+                head = r"(?<![a-z0-9])" if folded[0].isascii() and folded[0].isalnum() else ""
+                tail = r"(?![a-z0-9])" if folded[-1].isascii() and folded[-1].isalnum() else ""
+                bounded = f"{head}{re.escape(folded)}{tail}"
                 vocab.faq_keywords.append((entry.id, re.compile(bounded, re.A)))
     if len(_VOCAB_CACHE) > 8:
         _VOCAB_CACHE.clear()
@@ -1040,7 +1050,9 @@ def _intent(state: _State, folded: str, has_model: bool, gpus: list[str], vocab:
         faq_id, faq_score = _faq_match(vocab, folded)
         # a short follow-up ("and for training?", "32k context?") is never a FAQ by resemblance alone
         resembles = faq_score >= FAQ_INTENT_SCORE and len(_TOKEN.findall(folded)) >= 4
-        if strong_faq or resembles:
+        # a question about a FAQ topic with nothing to size ("what's NVLink?", "怎么监控GPU利用率")
+        asked = faq_score >= FAQ_MATCH_SCORE and not state.stated and _QUESTION_SHAPE.search(text) is not None
+        if strong_faq or resembles or asked:
             return "faq", True, faq_id if faq_score >= FAQ_MATCH_SCORE else None
 
     workload = has_model or "params_b" in state.values or "task" in state.values

@@ -408,7 +408,7 @@ def _sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict
         message = Translator(answer.query.lang)("too_long", n=int(answer.understood.get("length", 0)),
                                                  limit=int(answer.understood.get("limit", 0)))
         return [("section", "notice", {"message": message})]
-    if answer.intent in ("help", "unknown"):
+    if answer.intent in ("help", "unknown") or (answer.intent == "faq" and not view["faq"]):
         return [*out, ("section", "help", {})]
     if view["understood"] or view["clamped"]:
         out.append(("context", "understood", {}))
