@@ -241,7 +241,7 @@ def _query(question: Question, workload: Workload | None, gpu_count: int | None)
         task=workload.task if workload else question.task,
         precision=workload.precision if workload else question.precision,
         quant=workload.quant if workload else question.quant,
-        engine=workload.engine if workload else question.engine,
+        engine=(workload.engine if workload.model.arch in TOKEN_ARCHS else None) if workload else question.engine,
         context=(workload.context if workload.model.arch in TOKEN_ARCHS else None) if workload
         else question.context,
         batch=workload.batch if workload else question.batch,
