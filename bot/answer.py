@@ -432,7 +432,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if top[0] is not None and top[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
         figures = rules.estimate_speed(workload, top[0], top[1])
         speed = {
-            "gpu": None,
             "decode_tokens_per_s": _finite(figures.decode_tokens_per_s, 1),
             "prefill_tokens_per_s": _finite(figures.prefill_tokens_per_s, 0),
             "aggregate_tokens_per_s": _finite(figures.aggregate_tokens_per_s, 1),
@@ -440,7 +439,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             "train_hours_per_billion_tokens": _finite(
                 rules.training_hours(workload, top[0], top[1], 1e9), 1) if workload.task != "inference" else None,
         }
-        speed.pop("gpu")
 
     chosen = getattr(estimate, "chosen", None) or {}
     already = {a.field for a in assumptions} | set(question.stated)

@@ -76,14 +76,10 @@ def _emit(answer: Any, as_json: bool, out: TextIO, show_maths: bool = False) -> 
 
 def _answer(request: dict[str, Any]) -> Any:
     from bot.answer import answer_request
-    from bot.answer_model import Answer, Query
-    from bot.service import MAX_MESSAGE_CHARS
+    from bot.service import too_long_refusal
 
-    text = str(request.get("text") or "")
-    if len(text) > MAX_MESSAGE_CHARS:
-        return Answer(intent="unknown", query=Query(), error="too-long",
-                      understood={"length": len(text), "limit": MAX_MESSAGE_CHARS})
-    return answer_request(request)
+    refusal = too_long_refusal(str(request.get("text") or ""), "en")
+    return refusal if refusal is not None else answer_request(request)
 
 
 def _ask_lines(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:

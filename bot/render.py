@@ -27,7 +27,6 @@ from bot.i18n import (
     NOTE_TEXT,
     TASK_NAMES,
     Translator,
-    base_lang,
     to_traditional,
 )
 from knowledge.base import KnowledgeBase
@@ -230,7 +229,7 @@ def _maths(answer: Answer) -> list[str]:
 def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -> dict[str, Any]:
     """Everything the templates print, formatted, in the question's (catalog) language."""
     t = Translator(answer.query.lang)
-    view: dict[str, Any] = {"lang": t.lang}
+    view: dict[str, Any] = {"lang": t.lang, "traditional": answer.query.lang == "zh-Hant"}
     model_name = _model_name(kb, answer)
     task = answer.query.task
     title_parts = [p for p in (model_name, t.pick(TASK_NAMES, task) if task and model_name else None) if p]
@@ -448,11 +447,7 @@ def _sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict
 def _render_section(transport: Transport, name: str, view: dict[str, Any], t: Translator,
                     extra: dict[str, Any]) -> str:
     text = _template(transport, name).render(v=view, t=t, **extra).strip()
-    return to_traditional(text) if view["lang"] != "en" and _wants_traditional(view) else text
-
-
-def _wants_traditional(view: dict[str, Any]) -> bool:
-    return bool(view.get("traditional"))
+    return to_traditional(text) if view["traditional"] else text
 
 
 def _clip(text: str, limit: int) -> str:
@@ -462,8 +457,10 @@ def _clip(text: str, limit: int) -> str:
 def render_text(answer: Answer, kb: KnowledgeBase | None = None, *, show_maths: bool = False) -> str:
     """The reply as terminal text (console and `ask`)."""
     kb = kb or default_knowledge()
-    view = build_view(answer, kb, show_maths=show_maths)
-    view["traditional"] = answer.query.lang == "zh-Hant"
+    return _text_from_view(answer, build_view(answer, kb, show_maths=show_maths))
+
+
+def _text_from_view(answer: Answer, view: dict[str, Any]) -> str:
     t = Translator(answer.query.lang)
     parts = []
     for _kind, name, extra in _sections(answer, view):
@@ -514,7 +511,6 @@ def render_blocks(answer: Answer, *, thread_key: str = "", ephemeral: bool = Fal
     """Block Kit blocks and the plain-text fallback for notifications and screen readers."""
     kb = kb or default_knowledge()
     view = build_view(answer, kb, show_maths=show_maths)
-    view["traditional"] = answer.query.lang == "zh-Hant"
     t = Translator(answer.query.lang)
     blocks: list[dict[str, Any]] = []
     for kind, name, extra in _sections(answer, view):
@@ -536,7 +532,8 @@ def render_blocks(answer: Answer, *, thread_key: str = "", ephemeral: bool = Fal
         blocks.append({"type": "actions", "block_id": "gpu_advisor_actions", "elements": buttons})
     if len(blocks) > MAX_BLOCKS:
         blocks = blocks[: MAX_BLOCKS - 1] + blocks[-1:]
-    fallback = _clip(_fallback(answer, kb), MAX_FALLBACK_CHARS)
+    # The fallback is the terminal text of the same view (without the maths, which only the blocks show).
+    fallback = _clip(slack_escape(_text_from_view(answer, {**view, "maths": []})), MAX_FALLBACK_CHARS)
     return blocks, fallback
 
 
@@ -544,11 +541,6 @@ def _unescape_plain(text: str) -> str:
     """Header blocks are plain_text, where Slack shows entities literally; the title is built from
     knowledge names, never raw user text, so it is safe unescaped."""
     return text.replace("&lt;", "‹").replace("&gt;", "›").replace("&amp;", "&")
-
-
-def _fallback(answer: Answer, kb: KnowledgeBase) -> str:
-    text = render_text(answer, kb)
-    return slack_escape(text)
 
 
 def _estimate_block(view: dict[str, Any], t: Translator) -> dict[str, Any]:
@@ -596,7 +588,3 @@ def render_home(recent: Iterable[str], kb: KnowledgeBase | None = None) -> dict[
             "*Your recent questions / 最近的问题*\n" + "\n".join(f"• {slack_escape(q[:200])}" for q in recent),
             MAX_SECTION_CHARS)}})
     return {"type": "home", "blocks": blocks}
-
-
-def lang_of(answer: Answer) -> str:
-    return base_lang(answer.query.lang)

@@ -28,6 +28,14 @@ document would only produce a misreading (Slack itself allows 40,000)."""
 SIZING_INTENTS = frozenset({"recommend", "check", "compare", "model_info"})
 
 
+def too_long_refusal(text: str, lang: Lang) -> Answer | None:
+    """The polite refusal for a message over MAX_MESSAGE_CHARS, or None when it is short enough."""
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return None
+    return Answer(intent="unknown", query=Query(lang=lang), error="too-long",
+                  understood={"length": len(text), "limit": MAX_MESSAGE_CHARS})
+
+
 @dataclass(frozen=True)
 class Reply:
     question: Question
@@ -44,11 +52,9 @@ class Advisor:
                 overrides: Mapping[str, Any] | None = None, lang: str | None = None) -> Reply:
         overrides = dict(overrides or {})
         show_maths = bool(overrides.pop("show_maths", False))
-        if len(text) > MAX_MESSAGE_CHARS:
-            question = Question(text=text[:200], intent="unknown", lang=_guess_lang(text))
-            refusal = Answer(intent="unknown", query=Query(lang=question.lang), error="too-long",
-                             understood={"length": len(text), "limit": MAX_MESSAGE_CHARS})
-            return Reply(question, refusal)
+        refusal = too_long_refusal(text, _guess_lang(text))
+        if refusal is not None:
+            return Reply(Question(text=text[:200], intent="unknown", lang=refusal.query.lang), refusal)
         previous = self.store.get_question(thread_key) if thread_key else None
         if text.strip():
             question = follow_up(previous, parse(text, self.kb))
