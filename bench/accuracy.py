@@ -2,7 +2,7 @@
 
 Every case becomes a request dict with the keys of `ask` (model, task, precision, quant, engine, context,
 batch, gpu, gpus, gen_tokens, zero_stage, gradient_checkpointing, lora_rank, optimizer) and goes through
-ONE function, `estimate_for(request) -> (per_gpu_gib, total_gib)`: `bot.answer.answer_request` when it
+ONE function, `estimate_for(request) -> (per_gpu_gib, total_gib)`: `bot.reply.answer.answer_request` when it
 exists (the same code path as `ask`), otherwise the rules directly. Keys `ask` does not know
 (flash_attention, offload, pure_16bit, train_embeddings, params_b for generic rows) are honoured on the
 rules path and dropped — and counted — on the `ask` path.
@@ -41,10 +41,10 @@ from rules.hardware import usable_gib
 GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
 DEFAULT_GROUNDTRUTH = Path(__file__).resolve().parents[1].parent / "shared/groundtruth/published.yaml"
 
-from bot.overrides import FLAG_KEYS  # noqa: E402
+from bot.reply.overrides import FLAG_KEYS  # noqa: E402
 
 ASK_KEYS = frozenset({"text", *FLAG_KEYS})
-"""Keys `ask` (bot.overrides.FLAG_KEYS) accepts; the others only reach the rules path."""
+"""Keys `ask` (bot.reply.overrides.FLAG_KEYS) accepts; the others only reach the rules path."""
 
 GENERIC_RE = re.compile(r"generic\s*~?\s*(\d+(?:\.\d+)?)\s*B", re.I)
 
@@ -202,7 +202,7 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
 
 def ask_available() -> bool:
     try:
-        from bot.answer import answer_request  # noqa: F401
+        from bot.reply.answer import answer_request  # noqa: F401
     except Exception:
         return False
     return True
@@ -221,7 +221,7 @@ class Runner:
         return self._via_rules(request)
 
     def _via_ask(self, request: dict[str, Any]) -> tuple[float, float]:
-        from bot.answer import answer_request
+        from bot.reply.answer import answer_request
 
         flags = {k: v for k, v in request.items() if k in ASK_KEYS}
         for k in request:
@@ -242,7 +242,7 @@ class Runner:
                 "pure_16bit",
                 "train_embeddings")
         kwargs = {k: request[k] for k in keys if k in request}
-        if "context" not in kwargs:  # bot.answer: DEFAULT_CONTEXT 4096, capped at the model's window
+        if "context" not in kwargs:  # bot.reply.answer: DEFAULT_CONTEXT 4096, capped at the model's window
             kwargs["context"] = min(4096, model.max_context or 4096)
         workload = Workload(model=model, **kwargs)
         gpu = self.kb.gpus.get(request["gpu"]) if request.get("gpu") else None
@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in skipped:
                 print(f"  {r.case['id']}: {r.skipped}")
     s = summary(rows)
-    print(f"\npath: {'bot.answer.answer_request (ask)' if runner.use_ask else 'rules'}; groundtruth: {path}")
+    print(f"\npath: {'bot.reply.answer.answer_request (ask)' if runner.use_ask else 'rules'}; groundtruth: {path}")
     if runner.dropped:
         print(f"keys ask does not accept (dropped on the ask path): {runner.dropped}")
     print(f"evaluated {s['evaluated']} cases ({s['error_cases']} peak/requirement, "

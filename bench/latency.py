@@ -36,7 +36,7 @@ def main() -> int:
     parser.add_argument("--answers", type=int, default=1000)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from bot.render import render_blocks, render_text
+    from bot.reply.render import render_blocks, render_text
     from bot.service import Advisor
 
     questions = [case["text"] for case in yaml.safe_load(EXAMPLES.read_text(encoding="utf-8"))]

@@ -2,8 +2,8 @@
 
 Runs every question of ../shared/examples/questions.yaml (override with GPU_ADVISOR_EXAMPLES) through
 `python -m bot ask --json -` in one process (one question per line on stdin, one JSON object per line
-back) and prints the share of expected fields that come out right, then each miss. When `bot.cli` does not
-exist yet, or the command fails, the questions go through `bot.parse.parse` in-process instead (a note says
+back) and prints the share of expected fields that come out right, then each miss. When `bot.console.cli` does not
+exist yet, or the command fails, the questions go through `bot.understand.parse.parse` in-process instead (a note says
 so). A list under `expect` means any one of its values is right.
 
     .venv/bin/python bench/understanding.py [--in-process] [--quiet] [--latency]
@@ -40,11 +40,11 @@ def via_cli(texts: list[str]) -> list[dict[str, Any]] | None:
     """Each question's `intent` + `query` from `python -m bot ask --json -`, or None if that is unavailable."""
     sys.path.insert(0, str(ROOT))
     try:
-        if importlib.util.find_spec("bot.cli") is None:
-            print("note: bot/cli.py does not exist yet; parsing in-process with bot.parse.parse")
+        if importlib.util.find_spec("bot.console.cli") is None:
+            print("note: bot/cli.py does not exist yet; parsing in-process with bot.understand.parse.parse")
             return None
     except (ImportError, ValueError):
-        print("note: bot.cli cannot be imported; parsing in-process with bot.parse.parse")
+        print("note: bot.console.cli cannot be imported; parsing in-process with bot.understand.parse.parse")
         return None
     lines = "".join(json.dumps({"text": t}, ensure_ascii=False) + "\n" for t in texts)
     try:
@@ -70,7 +70,7 @@ def via_cli(texts: list[str]) -> list[dict[str, Any]] | None:
 
 def in_process(texts: list[str]) -> list[dict[str, Any]]:
     sys.path.insert(0, str(ROOT))
-    from bot.parse import parse
+    from bot.understand.parse import parse
     from knowledge.loader import load_knowledge
 
     kb = load_knowledge()
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     source = "python -m bot ask --json -"
     if results is None:
         results = in_process(texts)
-        source = "bot.parse.parse (in-process)"
+        source = "bot.understand.parse.parse (in-process)"
     right, total, misses = score(examples, results)
     share = 100.0 * right / total if total else 100.0
     print(f"understanding: {right}/{total} expected fields right = {share:.1f}% "
@@ -135,7 +135,7 @@ def latency(texts: list[str], rounds: int = 200) -> None:
     import time
 
     sys.path.insert(0, str(ROOT))
-    from bot.parse import parse
+    from bot.understand.parse import parse
     from knowledge.loader import load_knowledge
 
     kb = load_knowledge()

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from bot.answer_model import Answer
-from bot.question import Question
+from bot.reply.model import Answer
+from bot.understand.question import Question
 
 
 class ReplyLike(Protocol):
@@ -31,3 +31,5 @@ class AdvisorLike(Protocol):
         overrides: Mapping[str, Any] | None = None,
         lang: str | None = None,
     ) -> ReplyLike: ...
+
+    def replay(self, thread_key: str) -> ReplyLike | None: ...

@@ -11,13 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.answer import answer
-from bot.answer_model import Answer, Query
-from bot.conversation import follow_up
-from bot.overrides import apply_overrides
-from bot.parse import parse
-from bot.question import Lang, Question
+from bot.reply.answer import answer, answer_request
+from bot.reply.model import Answer, Query
+from bot.reply.overrides import apply_overrides
 from bot.state import MemoryStore, StateStore
+from bot.understand.followup import follow_up
+from bot.understand.lang import detect_lang
+from bot.understand.parse import parse
+from bot.understand.question import Lang, Question
 from knowledge.base import KnowledgeBase
 from knowledge.loader import default_knowledge
 
@@ -36,6 +37,13 @@ def too_long_refusal(text: str, lang: Lang) -> Answer | None:
                   understood={"length": len(text), "limit": MAX_MESSAGE_CHARS})
 
 
+def ask(request: Mapping[str, Any], kb: KnowledgeBase | None = None) -> Answer:
+    """One stateless answer to a text plus explicit flags (`ask` and its JSON lines), behind the same length
+    guard as every conversation."""
+    refusal = too_long_refusal(str(request.get("text") or ""), "en")
+    return refusal if refusal is not None else answer_request(request, kb)
+
+
 @dataclass(frozen=True)
 class Reply:
     question: Question
@@ -52,7 +60,7 @@ class Advisor:
                 overrides: Mapping[str, Any] | None = None, lang: str | None = None) -> Reply:
         overrides = dict(overrides or {})
         show_maths = bool(overrides.pop("show_maths", False))
-        refusal = too_long_refusal(text, _guess_lang(text))
+        refusal = too_long_refusal(text, language_of(text))
         if refusal is not None:
             return Reply(Question(text=text[:200], intent="unknown", lang=refusal.query.lang), refusal)
         previous = self.store.get_question(thread_key) if thread_key else None
@@ -83,6 +91,6 @@ class Advisor:
         return Reply(question, answer(question, self.kb), show_maths)
 
 
-def _guess_lang(text: str) -> Lang:
-    sample = text[:500]
-    return "zh-Hans" if any("\u4e00" <= ch <= "\u9fff" for ch in sample) else "en"
+def language_of(text: str | None) -> Lang:
+    """The language of a message, by the one detector every reply and notice uses (the parser's)."""
+    return detect_lang(text[:MAX_MESSAGE_CHARS]) if text else "en"

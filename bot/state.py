@@ -43,7 +43,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from bot.question import Question
+from bot.understand.question import Question
 
 log = logging.getLogger("gpu_advisor.state")
 

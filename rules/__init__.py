@@ -1,6 +1,6 @@
 """Sizing rules: pure numbers in, numbers out (no text, no Slack, no languages).
 
-Public surface used by `bot.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
+Public surface used by `bot.reply.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
 generic_model, training_hours, cost_per_million_tokens.
 """
 

@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from bot.answer import answer
 from bot.errors import BadRequestError
-from bot.overrides import apply_overrides
-from bot.question import Question
+from bot.reply.answer import answer
+from bot.reply.overrides import apply_overrides
+from bot.understand.question import Question
 from knowledge.loader import default_knowledge
 
 KB = default_knowledge()

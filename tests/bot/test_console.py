@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from bot.answer_model import Answer, Query
-from bot.console import BANNER, PROMPT, run_console
-from bot.question import Question
+from bot.console.repl import BANNER, PROMPT, run_console
+from bot.reply.model import Answer, Query
+from bot.understand.question import Question
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -300,11 +300,11 @@ def test_interactive_is_detected_from_stdin() -> None:
 # --------------------------------------------------------------------------------- real processes
 
 CHILD = (
-    "import sys; sys.path.insert(0, {root!r}); from bot.console import main; "
+    "import sys; sys.path.insert(0, {root!r}); from bot.console.repl import main; "
     "from tests.bot.test_console import FakeAdvisor; sys.exit(main(FakeAdvisor()))"
 )
 CHILD_PLAIN = CHILD.replace(  # answers printed as their bare text, not through bot/render.py
-    "sys.exit(", "import bot.console as c; c.default_renderer = lambda a: lambda r: r.answer.text; sys.exit("
+    "sys.exit(", "import bot.console.repl as c; c.default_renderer = lambda a: lambda r: r.answer.text; sys.exit("
 )
 
 
@@ -353,11 +353,12 @@ def test_main_interactive_under_a_pty(tmp_path: Path) -> None:
     )
     os.close(slave)
     seen = b""
+    consumed = 0  # each expectation looks only past the previous match: the first prompt must not satisfy later ones
 
     def expect(needle: bytes, timeout_s: float = 20.0) -> None:
-        nonlocal seen
+        nonlocal seen, consumed
         deadline = time.monotonic() + timeout_s
-        while needle not in seen:
+        while needle not in seen[consumed:]:
             remaining = deadline - time.monotonic()
             assert remaining > 0, f"{needle!r} not in {seen!r}"
             ready, _, _ = select.select([master], [], [], remaining)
@@ -366,7 +367,8 @@ def test_main_interactive_under_a_pty(tmp_path: Path) -> None:
                     seen += os.read(master, 4096)
                 except OSError:  # the child closed the terminal
                     break
-        assert needle in seen, seen
+        assert needle in seen[consumed:], seen
+        consumed = seen.index(needle, consumed) + len(needle)
 
     try:
         expect(PROMPT.encode())
@@ -377,6 +379,7 @@ def test_main_interactive_under_a_pty(tmp_path: Path) -> None:
         expect(b"Ctrl-C again")
         os.write(master, b"again\n")
         expect(b"answer #2 to again")
+        expect(PROMPT.encode())
         os.write(master, b"\x03")
         time.sleep(0.2)
         os.write(master, b"\x03")  # twice in a row: quits

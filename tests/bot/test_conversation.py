@@ -1,11 +1,11 @@
-"""bot.conversation.follow_up: a follow-up replaces the slots it states and keeps the rest."""
+"""bot.understand.followup.follow_up: a follow-up replaces the slots it states and keeps the rest."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.conversation import follow_up, is_follow_up
-from bot.parse import parse
+from bot.understand.followup import follow_up, is_follow_up
+from bot.understand.parse import parse
 from knowledge.base import KnowledgeBase
 from knowledge.loader import load_knowledge
 

@@ -13,7 +13,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.render import MAX_BLOCKS, MAX_HEADER_CHARS, MAX_SECTION_CHARS, render_blocks, render_text
+from bot.reply.render import MAX_BLOCKS, MAX_HEADER_CHARS, MAX_SECTION_CHARS, render_blocks, render_text
 from bot.service import Advisor
 
 ADVISOR = Advisor()

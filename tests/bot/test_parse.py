@@ -1,4 +1,4 @@
-"""bot.parse: the table in parse_cases.yaml, the shared examples, markup, bounds and robustness."""
+"""bot.understand.parse: the table in parse_cases.yaml, the shared examples, markup, bounds and robustness."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.parse import _parse, parse, strip_slack_markup
-from bot.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
+from bot.understand.markup import strip_slack_markup
+from bot.understand.parse import _parse, parse
+from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
 from knowledge.base import KnowledgeBase
 from knowledge.loader import load_knowledge
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bot.answer_model import Answer, Assumption, Breakdown, CheckOut, EstimateOut, PickOut, Query, SuggestionOut
-from bot.render import MAX_BLOCKS, MAX_HEADER_CHARS, MAX_SECTION_CHARS, render_blocks, render_home, render_text
+from bot.reply.model import Answer, Assumption, Breakdown, CheckOut, EstimateOut, PickOut, Query, SuggestionOut
+from bot.reply.render import MAX_BLOCKS, MAX_HEADER_CHARS, MAX_SECTION_CHARS, render_blocks, render_home, render_text
 from knowledge.loader import default_knowledge
 
 

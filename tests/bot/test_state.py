@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import redis
 
-from bot.question import Question
 from bot.state import MemoryStore, RedisStore, StateStore, store_from_env, thread_key
+from bot.understand.question import Question
 
 StoreFactory = Callable[..., StateStore]
 LOGGER = "gpu_advisor.state"

@@ -30,9 +30,9 @@ def free_port() -> int:
 
 @functools.lru_cache(maxsize=1)
 def real_pipeline_works() -> bool:
-    """True when bot.service + bot.render can answer a question (else e2e runs use tests/slack/fakes)."""
+    """True when bot.service + bot.reply.render can answer a question (else e2e runs use tests/slack/fakes)."""
     try:
-        from bot.render import render_blocks
+        from bot.reply.render import render_blocks
         from bot.service import Advisor
 
         reply = Advisor().respond("what GPU for ChatGLM-6B inference", "probe:1")

@@ -1,8 +1,8 @@
-"""Stand-ins for bot.service.Advisor and bot.render with the same shapes, for listener tests (fast, and
+"""Stand-ins for bot.service.Advisor and bot.reply.render with the same shapes, for listener tests (fast, and
 independent of the sizing rules) and for the e2e server while the real pipeline cannot answer yet.
 
 The fake advisor "recommends" a GPU by a tiny table; the fake renderer echoes the question's text
-escaped (or, with `escape_user_text=False`, raw — to prove bot.slack's last line of defence).
+escaped (or, with `escape_user_text=False`, raw — to prove bot.slack.app's last line of defence).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from bot.answer_model import Answer, PickOut, Query
-from bot.question import Question
+from bot.reply.model import Answer, PickOut, Query
 from bot.state import MemoryStore
+from bot.understand.question import Question
 
 TABLE = {
     "chatglm-6b": ("chatglm-6b", "rtx-4090"),
@@ -140,11 +140,11 @@ class FakeRenderer:
 
 
 def install(escape_user_text: bool = True) -> None:
-    """Make bot.slack.build_app use the fakes by default (for a `serve`/`socket` subprocess)."""
-    import bot.slack
+    """Make bot.slack.app.build_app use the fakes by default (for a `serve`/`socket` subprocess)."""
+    import bot.slack.app
 
     def fake_defaults(settings: Any, store: Any, kb: Any) -> tuple[Any, Any, Any, Any]:
         the_store = store if store is not None else MemoryStore()
         return FakeAdvisor(the_store), the_store, FakeRenderer(escape_user_text=escape_user_text), None
 
-    bot.slack._default_dependencies = fake_defaults
+    bot.slack.app._default_dependencies = fake_defaults

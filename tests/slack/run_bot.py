@@ -17,9 +17,9 @@ def main() -> int:
 
         install()
     if mode == "socket":
-        from bot.socket_mode import main as run
+        from bot.slack.socket_mode import main as run
     else:
-        from bot.server import main as run
+        from bot.slack.server import main as run
     return run()
 
 

@@ -187,7 +187,7 @@ def test_serve_refuses_to_start_without_secrets(slack: FakeSlack, missing: str, 
 
 def test_serve_refuses_a_rejected_token(slack: FakeSlack) -> None:
     env = bot_env(slack, PORT="0", SLACK_BOT_TOKEN="xoxb-wrong-token-0000")
-    done = subprocess.run([sys.executable, "-c", "import sys; from bot.server import main; sys.exit(main())"],
+    done = subprocess.run([sys.executable, "-c", "import sys; from bot.slack.server import main; sys.exit(main())"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
     assert done.returncode == 2 and "invalid_auth" in done.stderr
     assert "xoxb-wrong-token-0000" not in done.stderr

@@ -9,8 +9,8 @@ import logging
 import pytest
 
 from bot.errors import ConfigError
-from bot.logs import JsonFormatter, RedactFilter, add_secrets, redact
-from bot.settings import DEFAULT_API_URL, Settings
+from bot.slack.logs import JsonFormatter, RedactFilter, add_secrets, redact
+from bot.slack.settings import DEFAULT_API_URL, Settings
 
 ENV = {"SLACK_BOT_TOKEN": "xoxb-123-456-abcdef", "SLACK_SIGNING_SECRET": "s3cr3t-signing-value",
        "SLACK_APP_TOKEN": "xapp-1-A1-789-abc", "REDIS_URL": "redis://:hunter2@redis:6379/0"}

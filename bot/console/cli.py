@@ -62,7 +62,7 @@ def _flags_of(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _emit(answer: Any, as_json: bool, out: TextIO, show_maths: bool = False) -> None:
-    from bot.render import render_text
+    from bot.reply.render import render_text
 
     text = render_text(answer, show_maths=show_maths)
     if as_json:
@@ -75,11 +75,9 @@ def _emit(answer: Any, as_json: bool, out: TextIO, show_maths: bool = False) -> 
 
 
 def _answer(request: dict[str, Any]) -> Any:
-    from bot.answer import answer_request
-    from bot.service import too_long_refusal
+    from bot.service import ask
 
-    refusal = too_long_refusal(str(request.get("text") or ""), "en")
-    return refusal if refusal is not None else answer_request(request)
+    return ask(request)
 
 
 def _ask_lines(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
@@ -171,15 +169,15 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             _emit(_answer({**_flags_of(args), "text": args.question}), args.json, out, args.maths)
             return 0
         if command == "console":
-            from bot.console import main as console_main
+            from bot.console.repl import main as console_main
 
             return console_main()
         if command == "serve":
-            from bot.server import main as serve_main
+            from bot.slack.server import main as serve_main
 
             return serve_main()
         if command == "socket":
-            from bot.socket_mode import main as socket_main
+            from bot.slack.socket_mode import main as socket_main
 
             return socket_main()
         if command == "kb":

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 
-from bot.lang import has_cjk
-from bot.parse import _CAPACITY, _FOLLOW_UP_MARKER, _fold
-from bot.question import Question
+from bot.understand.intent import CAPACITY, FOLLOW_UP_MARKER
+from bot.understand.lang import has_cjk
+from bot.understand.question import Question
+from bot.understand.tokens import fold
 
 _ENGLISH_WORDS = re.compile(
     r"\b(?:what|about|how|and|with|on|for|use|using|instead|if|can|will|is|are|then|same|now|also|but|the|a|an|"
@@ -67,9 +68,9 @@ def _asks_capacity_of_previous(previous: Question, current: Question) -> bool:
     """"what can it run?" / "那能跑什么模型呢": a capacity phrase, no card of its own, after one with a card."""
     if not _hardware(previous) or _hardware(current) or current.model is not None or current.params_b is not None:
         return False
-    folded = _fold(current.text)
+    folded = fold(current.text)
     words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
-    return words <= _MAX_FOLLOW_UP_TOKENS * 2 and _CAPACITY.search(folded) is not None
+    return words <= _MAX_FOLLOW_UP_TOKENS * 2 and CAPACITY.search(folded) is not None
 
 
 def is_follow_up(previous: Question | None, current: Question) -> bool:
@@ -84,11 +85,11 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
         return False
     if not current.stated:
         return False
-    folded = _fold(current.text)
+    folded = fold(current.text)
     words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
-    if not _hardware(previous) and not _hardware(current) and _CAPACITY.search(folded):
+    if not _hardware(previous) and not _hardware(current) and CAPACITY.search(folded):
         return False  # "what models can I run?" after a model question: there is no card to size
-    if _FOLLOW_UP_MARKER.search(folded) and words <= _MAX_FOLLOW_UP_TOKENS * 2:
+    if FOLLOW_UP_MARKER.search(folded) and words <= _MAX_FOLLOW_UP_TOKENS * 2:
         return True
     if (current.model is not None and previous.model is not None and _VERSUS_START.search(folded)
             and words <= _MAX_FOLLOW_UP_TOKENS * 2):
@@ -137,7 +138,7 @@ def follow_up(previous: Question | None, current: Question) -> Question:
         # "what can a 3090 run?" … "and qwen-14b?": that model on the card
         update["asks_capacity"] = False
         intent = "check" if intent == "gpu_info" else intent
-    folded = _fold(current.text)
+    folded = fold(current.text)
     if len(current.compare_models) >= 2:
         update["compare_models"] = list(current.compare_models)
         intent = "compare"

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any, get_args
 
 from bot.errors import BadRequestError
-from bot.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
+from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
 from knowledge.base import KnowledgeBase
 from rules.types import ENGINES, PRECISIONS, TASKS, Optimizer
 

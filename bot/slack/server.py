@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.errors import ConfigError
-from bot.settings import Settings
+from bot.slack.settings import Settings
 
-log = logging.getLogger("bot.server")
+log = logging.getLogger("bot.slack.server")
 
 MAX_BODY_BYTES = 1 << 20
 """Slack's payloads are a few KiB; anything far larger is not from Slack."""
@@ -35,7 +35,7 @@ WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 def make_wsgi_app(bolt_app: Any, path: str = "/slack/events") -> WSGIApp:
     """Route /healthz ourselves and everything at `path` to Bolt's WSGI adapter (which keeps Bolt's
     signature verification: it hands the raw body and headers to `App.dispatch`)."""
-    from bot.slack import wsgi_handler
+    from bot.slack.app import wsgi_handler
 
     handler = wsgi_handler(bolt_app, path=path)
 
@@ -90,7 +90,7 @@ def _gunicorn_application(wsgi: WSGIApp, options: dict[str, Any]) -> Any:
 
 
 def gunicorn_options(settings: Settings) -> dict[str, Any]:
-    from bot.logs import logging_config
+    from bot.slack.logs import logging_config
 
     workers = (settings.web_concurrency or 2) if settings.redis_url else 1
     host = os.environ.get("HOST", "0.0.0.0")
@@ -138,7 +138,7 @@ def main() -> int:
     except ConfigError as error:
         print(f"gpu-advisor serve: {error}", file=sys.stderr)
         return 2
-    from bot.logs import install_excepthook, setup_logging
+    from bot.slack.logs import install_excepthook, setup_logging
 
     setup_logging(settings.log_level, settings.secrets)
     install_excepthook()
@@ -146,7 +146,7 @@ def main() -> int:
     if problem:
         print(f"gpu-advisor serve: {problem}", file=sys.stderr)
         return 2
-    from bot.slack import build_app
+    from bot.slack.app import build_app
 
     wsgi = make_wsgi_app(build_app(settings))
     log.info("starting HTTP server", extra={"path": "/slack/events", "port": settings.port})

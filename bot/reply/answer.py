@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 import rules
-from bot.answer_model import (
+from bot.reply.model import (
     Answer,
     Assumption,
     Breakdown,
@@ -25,8 +25,8 @@ from bot.answer_model import (
     Query,
     SuggestionOut,
 )
-from bot.overrides import QUANT_PRECISION, apply_overrides
-from bot.question import Question
+from bot.reply.overrides import QUANT_PRECISION, apply_overrides
+from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.loader import default_knowledge
 from knowledge.schema import GPU, Model
@@ -465,7 +465,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
 
 def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None) -> Answer:
     """Answer a text plus explicit flags (the `ask` command line and its JSON-line form)."""
-    from bot.parse import parse  # the parser is the heaviest import; scripts that pass flags only skip it
+    from bot.understand.parse import parse  # the parser is the heaviest import; scripts that pass flags only skip it
 
     kb = kb or default_knowledge()
     text = str(request.get("text") or "")

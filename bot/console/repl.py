@@ -82,7 +82,7 @@ def default_renderer(advisor: object) -> Renderer:
 
     def render(reply: ReplyLike) -> str:
         try:
-            from bot.render import render_text
+            from bot.reply.render import render_text
         except ImportError:  # pragma: no cover - only while bot/render.py is missing
             return reply.answer.text
         kb = getattr(advisor, "kb", None)
@@ -145,9 +145,9 @@ class Session:
         if self.lang in _ERROR:
             return self.lang
         try:
-            from bot.lang import detect_lang
+            from bot.service import language_of
 
-            lang = detect_lang(text)
+            lang = language_of(text)
         except Exception:
             return "en"
         return lang if lang in _ERROR else "en"

@@ -141,13 +141,13 @@ def logging_config(level: str = "INFO") -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"redact": {"()": "bot.logs.RedactFilter"}},
-        "formatters": {"json": {"()": "bot.logs.JsonFormatter"}},
+        "filters": {"redact": {"()": "bot.slack.logs.RedactFilter"}},
+        "formatters": {"json": {"()": "bot.slack.logs.JsonFormatter"}},
         "handlers": {"json": handler},
         "root": {"level": level, "handlers": ["json"]},
         "loggers": {
             "gunicorn.error": {"level": level, "handlers": ["json"], "propagate": False},
-            # Per-request access lines would double the volume; bot.server logs refusals and slow acks.
+            # Per-request access lines would double the volume; bot.slack.server logs refusals and slow acks.
             "gunicorn.access": {"level": "WARNING", "handlers": ["json"], "propagate": False},
             # slack_sdk logs every request at DEBUG; keep it out of INFO logs.
             "slack_sdk": {"level": quiet},

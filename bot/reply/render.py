@@ -18,9 +18,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
-from bot.answer import GENERIC_GPU_PREFIX
-from bot.answer_model import Answer
-from bot.i18n import (
+from bot.reply.answer import GENERIC_GPU_PREFIX
+from bot.reply.i18n import (
     ASSUMPTION_REASONS,
     EXAMPLES,
     FIELD_LABELS,
@@ -29,6 +28,7 @@ from bot.i18n import (
     Translator,
     to_traditional,
 )
+from bot.reply.model import Answer
 from knowledge.base import KnowledgeBase
 from knowledge.loader import default_knowledge
 
@@ -86,7 +86,7 @@ TEXT = Transport("text", _finalize_text, lambda s: s, lambda s: s, _mrkdwn_to_pl
 def _environment(transport_name: str) -> Environment:
     transport = SLACK if transport_name == "slack" else TEXT
     env = Environment(
-        loader=PackageLoader("bot", "templates"),
+        loader=PackageLoader("bot.reply", "templates"),
         autoescape=False,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -37,11 +37,12 @@ from slack_sdk.http_retry.builtin_handlers import (
 from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryIntervalCalculator
 
 from bot.errors import BadRequestError
-from bot.logs import quiet_retry_noise
 from bot.ports import AdvisorLike
-from bot.settings import Settings
+from bot.service import language_of
+from bot.slack.logs import quiet_retry_noise
+from bot.slack.settings import Settings
 
-log = logging.getLogger("bot.slack")
+log = logging.getLogger("bot.slack.app")
 
 ACTION_PREFIX = "gpu_advisor."
 POST_ACTION_ID = "gpu_advisor.post"
@@ -75,8 +76,6 @@ class RendererLike(Protocol):
 
 # --- text we build ourselves -----------------------------------------------------------------------
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
-_TRADITIONAL_HINTS = re.compile(r"[們這個麼嗎張卡顯記憶體訓練幫應該]")
 
 ERROR_LINE = {
     "en": "Sorry, something went wrong on my side while sizing that. Please try again in a minute.",
@@ -94,13 +93,6 @@ BAD_REQUEST_LINE = {
     "zh-Hans": "无法处理这个请求：{detail}",
     "zh-Hant": "無法處理這個請求：{detail}",
 }
-
-
-def guess_lang(text: str | None) -> str:
-    """Language for the few lines this module writes itself (answers carry their own language)."""
-    if not text or not _CJK.search(text):
-        return "en"
-    return "zh-Hant" if _TRADITIONAL_HINTS.search(text) else "zh-Hans"
 
 
 def escape(text: str) -> str:
@@ -280,7 +272,7 @@ class SlackFrontEnd:
         `replay`: re-answer the thread's stored question as it is (the "Post to channel" button)."""
         delivery = delivery_of(context)
         fields: dict[str, Any] = {"kind": kind, "user": user, **delivery.log_fields()}
-        lang = guess_lang(text)
+        lang = language_of(text)
         try:
             if user and not self.store.allow(user, QUESTIONS_PER_MINUTE, 60):
                 log.info("rate limited", extra=fields)
@@ -311,25 +303,14 @@ class SlackFrontEnd:
         return reply
 
     def _replay(self, key: str) -> Any:
-        """The stored question of `key`, answered again unchanged. Uses `Advisor.replay` when the service
-        has it; `Advisor.respond("", key)` without overrides answers with help instead."""
-        replay = getattr(self.advisor, "replay", None)
-        if callable(replay):
-            reply = replay(key)
-        else:
-            question = self.store.get_question(key)
-            reply = None
-            if question is not None:
-                from bot.answer import answer
-                from bot.service import Reply
-
-                reply = Reply(question, answer(question, self.kb))
+        """The stored question of `key`, answered again unchanged."""
+        reply = self.advisor.replay(key)
         if reply is None:
             raise BadRequestError("I no longer have that question (they expire after a day); ask again")
         return reply
 
     def notice(self, key: str, lang: str) -> str:
-        """One escaped line in the user's language: bot.render.render_notice, or the local copy."""
+        """One escaped line in the user's language: bot.reply.render.render_notice, or the local copy."""
         render_notice = getattr(self.renderer, "render_notice", None)
         if render_notice is not None:
             try:
@@ -367,7 +348,7 @@ def _default_dependencies(
 ) -> tuple[AdvisorLike, StoreLike, RendererLike, Any]:
     import os
 
-    import bot.render as renderer
+    import bot.reply.render as renderer
     from bot.service import Advisor
     from bot.state import store_from_env
     from knowledge.loader import default_knowledge

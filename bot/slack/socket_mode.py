@@ -15,9 +15,9 @@ import threading
 from types import FrameType
 
 from bot.errors import ConfigError
-from bot.settings import Settings
+from bot.slack.settings import Settings
 
-log = logging.getLogger("bot.socket_mode")
+log = logging.getLogger("bot.slack.socket_mode")
 
 
 def main() -> int:
@@ -29,8 +29,8 @@ def main() -> int:
         return 2
     from slack_sdk.errors import SlackApiError
 
-    from bot.logs import install_excepthook, setup_logging
-    from bot.slack import build_app, socket_mode_handler
+    from bot.slack.app import build_app, socket_mode_handler
+    from bot.slack.logs import install_excepthook, setup_logging
 
     setup_logging(settings.log_level, settings.secrets)
     install_excepthook()

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.question import Intent, Lang
+from bot.understand.question import Intent, Lang
 from rules.types import Engine, Precision, Task
 
 

@@ -1,0 +1,181 @@
+"""What the message asks for (recommend, check, compare, FAQ, card or model facts, help), decided last,
+from cue phrases and from what the slots found."""
+
+from __future__ import annotations
+
+import re
+
+from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
+from bot.understand.question import Intent
+from bot.understand.slots.base import SlotState, rx
+from bot.understand.tokens import TOKEN
+from bot.understand.vocab import Vocab
+
+QUESTION_SHAPE = re.compile(
+    r"^\s*(?:what|why|how|when|which|is|are|does|do|should|can)\b|什么|什麼|为什么|為什麼|怎么|怎麼|怎样|怎樣|如何|吗|嗎|[?？]\s*$",
+    re.I,
+)
+"""A sentence shaped as a question, for telling a FAQ question from a bare topic word."""
+
+# -- capacity and model comparison ------------------------------------------------------------------
+CAPACITY = rx(
+    r"\b(?:what|which)\s+(?:[\w.'-]+\s+){0,3}?(?:models?|llms?)\s+(?:can|could|will|would|fits?|runs?|should|"
+    r"are\s+(?:possible|feasible))\b|"
+    r"\b(?:what|which)\s+sizes?\s+(?:of\s+)?(?:an?\s+)?(?:models?|llms?)\b|"
+    r"\b(?:biggest|largest|max(?:imum)?)\s+(?:(?!context|batch|tokens?|seq)[\w.'-]+\s+){0,2}?(?:models?|llms?)\b|"
+    r"\bmax(?:imum)?\s+model\s+size\b|"
+    r"\bhow\s+(?:big|large)\s+(?:of\s+)?an?\s+(?:[\w.'-]+\s+)?(?:models?|llms?)\b|"
+    r"\bwhat\s+(?:can|could)\s+(?!(?:i|we|you)\s+do\b|cause|happen|make)(?:[\w.'-]+\s+){0,4}?"
+    r"(?:run|fit|hold|handle|train|fine[-\ ]?tune|serve|host|load)\b|"
+    r"\bwhat\s+(?:will|would|can|could)?\s*fits?\s+(?:on|in|into)\b|"
+    r"(?:能|可以|可|能够|最多|最大)\s*(?:能|可以)?\s*(?:跑|运行|部署|推理|微调|训练|加载|装|放|带|支持)\s*"
+    r"(?:得?动|得?了|得?下|起来)?\s*(?:什么|啥|哪些|哪个|多大|多少参数|多少b|几b|多少亿)"
+    r"(?!\s*的?\s*(?:batch|上下文|context|并发|序列|精度|框架|引擎|速度|量化|长度))|"
+    r"(?:跑|运行|部署|微调|训练|适合)\s*(?:得?动)?\s*(?:什么|啥|哪些|多大)\s*(?:样\s*)?(?:的\s*)?(?:模型|大模型|llm)|"
+    r"什么(?:样的)?模型\s*(?:能|可以)|最大\s*(?:能|可以)?\s*(?:跑|运行|部署|微调|训练|放|装)\s*(?:得?动|得?下)?\s*的\s*模型"
+)
+MODEL_COMPARE = rx(
+    r"\bvs\.?\b|\bversus\b|\bcompar\w*|\bdifference\w*|\bdiffer\b|\bbetter\b|\bor\b|\bwhich\b|\bthan\b|"
+    r"对比|比较|区别|差别|差异|哪个|哪一个|还是|相比|比起|\bpk\b|比"
+)
+MODEL_COMPARE_STRONG = rx(r"\bvs\.?\b|\bversus\b|\bcompar\w*|对比|比较|相比|比起|\bpk\b|还是")
+"""Cues strong enough to spend a fuzzy lookup on a misspelt second model ("qwen 14b vs lama2 13b")."""
+# -- intents ----------------------------------------------------------------------------------------
+_HELP = rx(
+    r"^\s*(?:help|/?gpu\ help|usage|h|commands?|menu|start|hi|hello|hey|yo|\?+|？+|what\ can\ you\ do|"
+    r"what\ do\ you\ do|who\ are\ you|how\ do\ i\ use\ (?:you|this|this\ bot)|how\ does\ this\ work|"
+    r"你好|您好|帮助|帮忙|怎么用|如何使用|使用说明|说明|菜单|你能做什么|你可以做什么|你会什么|能做什么|你是谁|"
+    r"有什么功能|功能)\s*[!！?？.。~]*\s*$"
+)
+_COMPARE = rx(
+    r"\bvs\.?\b|\bversus\b|\bcompar\w*|\bdifference\w*|\bdiffer\b|\bbetter\b|\bor\b|\bwhich\ one\b|"
+    r"对比|比较|区别|差别|差异|哪个好|哪个更|哪一个|还是|相比|比起|\bpk\b"
+)
+_RECOMMEND = rx(
+    r"\b(?:what|which)\b(?:\s+[\w.'-]+){0,3}?\s+(?:gpus?|cards?|graphics\ cards?|hardware|instances?|setup|"
+    r"config\w*|accelerators?|machines?|servers?)\b|\bhow\ many\b|\bhow\ much\s+(?:vram|memory|gpu|"
+    r"video\ memory)|\brecommend\w*|\bsuggest\w*|\badvi[cs]e\b|\bbest\s+(?:gpu|card|option|choice)\b|"
+    r"\bcheapest\b|\bneed(?:ed|s)?\b|\brequire\w*|\bwhat\s+do\s+i\s+need\b|\bsize\b|\bsizing\b|"
+    r"用什么|什么(?:卡|显卡|gpu|配置|型号)|选哪|选什么|哪款|哪个|哪张|哪种|哪些|多少(?:显存|张|块|卡|gpu|内存|资源)|"
+    r"几张|几块|几卡|需要多少|要多少|推荐|多大(?:的)?显存|显存(?:要|需要)?多少|怎么选|选择|配置|需要什么"
+)
+_CHECK = rx(
+    r"\benough\b|\bfits?\b|\bsufficient\b|\bhandle\b|\bpossible\b|\bable\ to\b|\bfeasible\b|\bwork\b|"
+    r"^\s*(?:can|could|will|would|is|are|does|do|should)\b|\b(?:can|could)\s+(?:i|we|it|they|you|this|that|a|an|"
+    r"the|my|one|two)\b|\bwill\s+(?:it|this|that|they)\b|"
+    r"够吗|够不够|够用|足够|行不行|行吗|可以吗|可不可以|能不能|能否|是否|吗\s*[?？!]*\s*$|"
+    r"能[^，。,.?？!]{0,40}吗|可以[^，。,.?？!]{0,40}吗|撑得住|带得动|带得起|跑得动|跑得了|放得下|装得下"
+)
+_GPU_INFO = rx(
+    r"\btell\s+me\s+about\b|\bspecs?\b|\bspecifications?\b|\bbandwidth\b|\bhow\s+much\s+(?:memory|vram)\b|"
+    r"\bvram\s+(?:of|on|does)\b|\bmemory\s+(?:of|on|does|size)\b|\btflops\b|\bflops\b|\btdp\b|\bpower\b|"
+    r"\bwhat\s+is\b|\bwhat's\b|\bwhats\b|\binfo\b|\bdetails?\b|\bhow\s+fast\b|\bcompute\b|\bprice\b|\bcost\b|"
+    r"\bhow\s+good\b|\bperformance\b|"
+    r"显存(?:是)?多大|多大显存|显存(?:是)?多少|显存容量|带宽|算力|规格|参数|性能|功耗|价格|多少钱|介绍|是什么|"
+    r"怎么样|多大|如何|几\s*g"
+)
+_MODEL_INFO = rx(
+    r"\bhow\s+many\s+(?:parameters|params|layers|heads|experts)\b|\bhow\s+(?:big|large)\b|\bsize\s+of\b|"
+    r"\bparam(?:eter)?s?\s+(?:count|of)\b|\btell\s+me\s+about\b|\bwhat\s+is\b|\bwhat's\b|\bwhats\b|"
+    r"\barchitecture\b|\bcontext\s+(?:length|window)\s+of\b|\bmax(?:imum)?\s+context\b|\bwho\s+made\b|"
+    r"\binfo\b|\bdetails?\b|"
+    r"多少参数|参数量|参数规模|多少亿|多大|多少层|架构|结构|介绍|是什么|上下文(?:长度)?(?:是)?多少|多长"
+)
+_MODEL_INFO_STRONG = rx(
+    r"\bhow\s+many\s+(?:parameters|params|layers|heads|experts)\b|\bhow\s+(?:big|large)\s+(?:is|are)\b|"
+    r"\bparam(?:eter)?\s+count\b|参数量|多少参数|多少个参数|多少层|参数规模"
+)
+_FAQ_STRONG = rx(
+    r"\bwhy\b|\bhow\s+(?:do|does|can|should|to|is|are|would)\b|\bexplain\b|\bwhen\s+should\b|"
+    r"\bwhat\s+happens\b|\bdifference\s+between\b|\bwhat\s+(?:is|are)\s+(?!the\s+(?:best|cheapest|right|"
+    r"recommended|minimum)|a\s+good)|\bwhat\s+does\b|\bshould\s+i\b|\bis\s+it\s+(?:better|worth)\b|"
+    r"为什么|为何|怎么办|如何|怎么|怎样|什么是|是什么|原理|区别|有哪些|要注意|注意什么|哪些因素|影响"
+)
+_DOMAIN = rx(
+    r"\bgpus?\b|\bvram\b|\bmemory\b|\bmodels?\b|\bllms?\b|\bcuda\b|\bnvidia\b|\bcards?\b|\bparameters?\b|"
+    r"\bparams?\b|\btokens?\b|\bbatch\b|\bcontext\b|\bquanti|\bcloud\b|\binstance\b|\bcompute\b|\baccelerator|"
+    r"显卡|显存|模型|大模型|算力|卡|参数|服务器|云|实例|上下文|并发|训练|推理|微调|部署|量化"
+)
+FOLLOW_UP_MARKER = rx(
+    r"^\s*(?:what\s+about|how\s+about|and\b|what\s+if|with\b|on\s+(?:an?\s+)?|using\b|instead\b|also\b|"
+    r"same\b|now\b|then\b|ok\b|okay\b|but\b|or\b|换成|换|改成|改为|改用|那|那么|如果|要是|用|再|还有|加上|"
+    r"同样|如果是|假如)|(?:呢|instead|then|too)\s*[?？!。.]*\s*$"
+)
+
+
+def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str], vocab: Vocab,
+            suggestions: list[str], *, capacity: bool = False,
+            models_compared: bool = False) -> tuple[Intent, bool, str | None]:
+    """(intent, whether a cue word stated it, faq id). Order matters; see the comments.
+
+    Memory stated without a card (`memory_gb`) stands in for a card: "is 24GB enough for X" is a check.
+    """
+    text = state.text  # names masked: cue words only
+    stripped = folded.strip()
+    memory = "memory_gb" in state.values
+    hardware = bool(gpus) or memory
+    entity = has_model or hardware or "params_b" in state.values
+    if not stripped or (_HELP.match(stripped) and not entity):
+        return "help", bool(stripped), None
+
+    faq_id, faq_score = (None, 0.0)
+    strong_faq = _FAQ_STRONG.search(text) is not None
+    recommend = _RECOMMEND.search(text) is not None
+    check = _CHECK.search(text) is not None
+
+    if len(set(gpus)) >= 2:  # two cards named: a comparison, whether or not it says "vs"
+        return "compare", _COMPARE.search(text) is not None, None
+
+    # Why-questions are FAQ even about a named model ("why does llama 70b need several GPUs?").
+    if re.search(r"\bwhy\b|为什么|为何|怎么办", text, re.A):
+        faq_id, faq_score = faq_match(vocab, folded)
+        return "faq", True, faq_id if faq_score >= FAQ_MATCH_SCORE else None
+
+    if capacity:  # "what can a 4090 run?", "16G显存能跑什么模型": the card (or memory) is asked about
+        return "gpu_info", True, None
+    if models_compared:  # "qwen 14b vs llama 2 13b", "Qwen2.5-7B和Llama-3-8B哪个省显存"
+        return "compare", True, None
+
+    if not entity:
+        faq_id, faq_score = faq_match(vocab, folded)
+        # a short follow-up ("and for training?", "32k context?") is never a FAQ by resemblance alone
+        resembles = faq_score >= FAQ_INTENT_SCORE and len(TOKEN.findall(folded)) >= 4
+        # a question about a FAQ topic with nothing to size ("what's NVLink?", "怎么监控GPU利用率")
+        asked = faq_score >= FAQ_MATCH_SCORE and not state.stated and QUESTION_SHAPE.search(text) is not None
+        if strong_faq or resembles or asked:
+            return "faq", True, faq_id if faq_score >= FAQ_MATCH_SCORE else None
+
+    workload = has_model or "params_b" in state.values or "task" in state.values
+    if hardware and not has_model and "params_b" not in state.values:
+        if _GPU_INFO.search(text) and not recommend and "task" not in state.values:
+            return "gpu_info", True, None
+        if _GPU_INFO.search(text) and not workload:
+            return "gpu_info", True, None
+        others = state.stated[1:] if gpus else [s for s in state.stated if s not in ("memory_gb", "gpu_count")]
+        if not workload and not others and not recommend and not check:
+            return "gpu_info", False, None  # just a card's name: "H100?" (or a memory size: "24GB?")
+    if (has_model and not gpus and "task" not in state.values and not (set(state.stated) - {"model"})
+            and (_MODEL_INFO_STRONG.search(text) or (_MODEL_INFO.search(text) and not recommend))):
+        return "model_info", True, None
+
+    if hardware and workload:
+        if recommend and not re.search(r"\bneed\b.*\benough\b", text):
+            return "recommend", True, None
+        if check:
+            return "check", True, None
+        return "check", False, None  # "chatglm6b fp16 on an rtx 3090?", "deploy deepseek-v3 on 8x H200"
+    if memory and check and not gpus:
+        return "check", True, None  # "is 24GB enough?": the model is still to be asked
+    if recommend or check:
+        return "recommend", True, None
+    if entity or suggestions or state.stated or _DOMAIN.search(text):
+        return "recommend", False, None
+    return "unknown", False, None
+
+
+def imply_task(state: SlotState, intent: Intent) -> None:
+    if "task" in state.values or intent not in ("recommend", "check", "compare"):
+        return
+    if any(slot in state.values for slot in ("batch", "context", "engine", "gen_tokens")):
+        state.set("task", "inference")
+        state.notes.append("task-implied")

@@ -1,0 +1,225 @@
+"""Question understanding: any text (English, Simplified/Traditional Chinese, mixes, Slack markup) → `Question`.
+
+How it works, in order:
+
+1. Slack markup is stripped, control characters dropped, the text NFKC-normalised (full-width letters and
+   punctuation become ASCII), lower-cased and folded to Simplified Chinese character by character, so every
+   pattern below is written once, in lower-case English and Simplified Chinese. Offsets are kept, so the
+   words a slot was read from can be quoted back.
+2. Model and GPU mentions are found by walking token spans (ASCII words, single CJK characters) against a
+   dictionary of every name, alias and Hugging Face id, normalised the same way. The walk is pruned by a set
+   of key prefixes, so it costs a few hash probes per token however large the knowledge base grows, and it
+   only ever accepts exact hits: "qwen2.5 7b" is the key `qwen2.57b`, never `qwen2.572b`. Only when no
+   model is named exactly are a few plausible spans (name-like words, with their size) sent to the fuzzy
+   `NameIndex.lookup`; a fuzzy hit whose size differs from the one written is refused, and weak or tied
+   hits become "did you mean" suggestions.
+3. Numbers next to their cue words become slots (context, batch/concurrency, GPU count, generated tokens,
+   a bare parameter count), each read from text with the model/GPU names masked out, so "Phi-3-mini-128k"
+   is not a context length and "A100 80GB" is not a count. Out-of-range values are clamped to the bounds in
+   `bot.understand.question` and listed in `Question.clamped`.
+4. Keywords give task, precision/quantisation, engine, cloud, budget and training options.
+5. The intent is decided last, from cue phrases and what was found (see `decide_intent`).
+
+Choices worth knowing:
+- A bare "量化" / "quantized" with no bit width reads as int8 (the conservative figure: it needs more
+  memory than int4) and adds the note `quant-bits-assumed`.
+- P-tuning / prefix tuning / adapters are sized as LoRA (note `ptuning-as-lora`).
+- "fine-tune" without LoRA/QLoRA is a full fine-tune (task train).
+- A task is implied as inference when the text runs/serves/chats, names a serving engine, or gives
+  concurrency or a context length without any training word.
+- A GPU named without its memory ("A100", "V100", "H100") resolves to the knowledge base's entry for that
+  bare alias and sets `gpu_defaulted`, so the reply can say which variant it assumed.
+- k after a context length is 1024 (32k → 32768); after a user count it is 1000.
+- Only the first `MAX_PARSE_CHARS` characters are read (the text itself is kept whole).
+- GPU memory stated without a card ("is 24GB enough", "16G显存", "2张24G的卡") is `memory_gb`, as written
+  (80G = 80 GB = 80), per card when a count goes with it ("2x 24GB" is two 24 GB cards). It is read only
+  when no card is named (a card's own size, "A100 80GB", picks the card's variant instead), never from a
+  model size (13B) or a context (32k), and not when the number is system RAM, disk, data, weights, a
+  bandwidth (GB/s), or what something needs ("it needs 26GB": that is a requirement, not what one has).
+- A capacity question ("what can a 4090 run", "3060能跑什么模型", "能微调多大的模型") needs a card or a memory
+  size in the text and no model or size named: intent gpu_info with `asks_capacity`.
+- Two or more models named with a comparison cue (vs, or, compare, 哪个, 还是, 比) are `compare_models`, in
+  the order written; `model` is the first. When only one is named exactly, one more fuzzy lookup is tried for
+  a misspelt second. `compare_models` is not a `stated` slot (the reply shows the models side by side).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import unicodedata
+
+from bot.understand.faq import FAQ_MATCH_SCORE, faq_match
+from bot.understand.fuzzy import ModelFind, fuzzy_model
+from bot.understand.intent import CAPACITY, MODEL_COMPARE, MODEL_COMPARE_STRONG, decide_intent, imply_task
+from bot.understand.lang import detect_lang
+from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
+from bot.understand.mentions import Mention, find_mentions
+from bot.understand.question import Question
+from bot.understand.slots.base import SlotState
+from bot.understand.slots.context import parse_batch, parse_context
+from bot.understand.slots.engine import parse_engine
+from bot.understand.slots.money import parse_money
+from bot.understand.slots.precision import parse_precision
+from bot.understand.slots.sizes import parse_gpu_counts, parse_memory, parse_params
+from bot.understand.slots.task import parse_task
+from bot.understand.slots.training import parse_training_options
+from bot.understand.tokens import fold, tokenize
+from bot.understand.vocab import vocab_of
+from knowledge.base import KnowledgeBase
+from knowledge.lookup import split_checkpoint_suffixes
+
+log = logging.getLogger(__name__)
+
+MAX_PARSE_CHARS = 4000
+"""Longer messages are read up to here: no real question is longer, and parsing stays bounded."""
+
+SLOT_ORDER = (
+    "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gen_tokens",
+    "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "gradient_checkpointing",
+    "lora_rank", "optimizer",
+)
+
+
+def parse(text: str, kb: KnowledgeBase) -> Question:
+    """Understand `text`. Never raises: on an internal error the question comes back as intent unknown."""
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    try:
+        return _parse(text, kb)
+    except Exception:  # pragma: no cover - defensive: a bug here must not take a reply down
+        log.exception("parse failed for %r", text[:200])
+        try:
+            return Question(text=text, intent="unknown", lang=detect_lang(text[:MAX_PARSE_CHARS]))
+        except Exception:
+            return Question(text=text, intent="unknown")
+
+
+def _parse(text: str, kb: KnowledgeBase) -> Question:
+    clean = strip_slack_markup(text[: MAX_PARSE_CHARS * 2])[:MAX_PARSE_CHARS]
+    clean = CONTROL_CHARS.sub(" ", clean)
+    clean = html.unescape(clean) if "&" in clean else clean
+    original = unicodedata.normalize("NFKC", clean)
+    folded = fold(original)
+    if len(folded) != len(original):  # pragma: no cover - fold keeps lengths; belt and braces
+        original = folded
+    lang = detect_lang(original)
+    vocab = vocab_of(kb)
+    state = SlotState(original=original, folded=folded, masked=list(folded))
+
+    tokens = tokenize(folded)
+    mentions = find_mentions(tokens, vocab)
+    models = [m for m in mentions if m.kind == "model"]
+    gpus = [m for m in mentions if m.kind == "gpu"]
+
+    found = ModelFind()
+    named: list[Mention] = []  # every model named, in order, for a comparison
+    if models:
+        # the first model named, unless a later mention spells it out in full ("Qwen/Qwen2.5-7B": "qwen"
+        # alone would be an alias of something shorter)
+        named = [m for m in models if not any(
+            other.start > m.start and other.key.startswith(m.key) and len(other.key) > len(m.key)
+            for other in models)]
+        chosen = named[0]
+        found.model, found.score = chosen.entry_id, 100.0
+        found.text, found.start, found.end = original[chosen.start: chosen.end], chosen.start, chosen.end
+        _base, found.quant, _variant = split_checkpoint_suffixes(found.text)
+    for m in mentions:
+        state.mask(m.start, m.end)
+    if found.model is None:
+        found = fuzzy_model(kb, tokens, mentions, folded, original)
+        if found.model is not None:
+            state.mask(found.start, found.end)
+            named = [Mention("model", found.model, "", found.start, found.end, found.score or 0.0)]
+    if len(named) == 1 and MODEL_COMPARE_STRONG.search(state.text):
+        # "qwen 14b vs lama2 13b": one more (confident) fuzzy look for a second model to compare
+        extra = fuzzy_model(kb, tokens, [*mentions, *named], folded, original)
+        if extra.model is not None and extra.model != named[0].entry_id:
+            state.mask(extra.start, extra.end)
+            named.append(Mention("model", extra.model, "", extra.start, extra.end, extra.score or 0.0))
+            named.sort(key=lambda m: m.start)
+    model_ids = list(dict.fromkeys(m.entry_id for m in named))
+    if model_ids and found.model != model_ids[0]:  # the fuzzy second was written first
+        first = named[0]
+        found = ModelFind(model=first.entry_id, text=original[first.start: first.end], score=first.score,
+                           start=first.start, end=first.end)
+
+    if found.model is not None:
+        state.set("model", found.model)
+    gpu_ids: list[str] = []
+    for mention in gpus:
+        if mention.entry_id not in gpu_ids:
+            gpu_ids.append(mention.entry_id)
+
+    # numbers next to their cues, in an order that lets the more specific readings claim their text first
+    if not gpus:
+        parse_memory(state)
+    parse_gpu_counts(state, gpus, mentions)
+    parse_context(state)
+    parse_batch(state)
+    if found.model is None:
+        parse_params(state)
+    parse_precision(state, found.quant)
+    parse_engine(state)
+    parse_task(state)
+    parse_money(state)
+    parse_training_options(state)
+    capacity = (bool(gpu_ids) or "memory_gb" in state.values) and found.model is None \
+        and "params_b" not in state.values and CAPACITY.search(state.text) is not None
+    models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None
+    intent, explicit, faq_hint = decide_intent(state, folded, found.model is not None, gpu_ids, vocab,
+                                         found.suggestions, capacity=capacity, models_compared=models_compared)
+    if intent == "compare" and len(gpu_ids) >= 2:
+        state.set("compare_gpus", gpu_ids)
+    elif gpu_ids:
+        state.set("gpu", gpu_ids[0])
+    if intent == "faq" and faq_hint is None and vocab.faq_texts:
+        faq_hint, score = faq_match(vocab, folded)
+        faq_hint = faq_hint if score >= FAQ_MATCH_SCORE else None
+    imply_task(state, intent)
+    if "quant-bits-assumed" in state.notes and intent not in ("recommend", "check", "compare"):
+        state.notes.remove("quant-bits-assumed")  # "what is quantization?" states no precision
+        state.values.pop("precision", None)
+        state.stated.remove("precision")
+
+    gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)
+    defaulted = any(m.key in vocab.bare_gpus for m in gpus)
+    values = state.values
+    stated = [slot for slot in SLOT_ORDER if slot in state.stated]
+    return Question(
+        text=text,
+        intent=intent,
+        lang=lang,
+        model=values.get("model"),
+        model_text=found.text,
+        model_score=found.score if found.model is not None else None,
+        model_suggestions=found.suggestions,
+        params_b=values.get("params_b"),
+        task=values.get("task"),
+        precision=values.get("precision"),
+        quant=values.get("quant"),
+        engine=values.get("engine"),
+        context=values.get("context"),
+        batch=values.get("batch"),
+        gen_tokens=values.get("gen_tokens"),
+        zero_stage=values.get("zero_stage"),
+        gradient_checkpointing=values.get("gradient_checkpointing"),
+        lora_rank=values.get("lora_rank"),
+        optimizer=values.get("optimizer"),
+        gpu=values.get("gpu"),
+        gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
+        gpu_count=values.get("gpu_count"),
+        compare_gpus=values.get("compare_gpus", []),
+        memory_gb=values.get("memory_gb"),
+        compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],
+        asks_capacity=capacity and intent == "gpu_info",
+        cloud=values.get("cloud"),
+        budget=bool(values.get("budget", False)),
+        stated=stated,
+        clamped=sorted(set(state.clamped), key=state.clamped.index),
+        faq_hint=faq_hint,
+        gpu_defaulted=defaulted,
+        intent_explicit=explicit,
+        notes=state.notes,
+    )
+

@@ -1,0 +1,74 @@
+"""What every slot family shares: the state of a parse, bounds, number reading, and pattern helpers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.understand.numbers import EN_NUMBERS, number
+
+
+def rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.A | re.X)
+
+
+NUM = r"(?P<neg>(?<![a-z0-9.])-\s?)?(?P<num>\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)"
+EN_COUNT_WORDS = "|".join(sorted((re.escape(w) for w in EN_NUMBERS), key=len, reverse=True))
+
+
+@dataclass
+class SlotState:
+    original: str
+    folded: str
+    masked: list[str]
+    values: dict[str, Any] = field(default_factory=dict)
+    stated: list[str] = field(default_factory=list)
+    clamped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def set(self, slot: str, value: Any) -> None:
+        if slot in self.values:
+            return
+        self.values[slot] = value
+        if slot not in self.stated:
+            self.stated.append(slot)
+
+    def mask(self, start: int, end: int) -> None:
+        for k in range(max(0, start), min(end, len(self.masked))):
+            self.masked[k] = " "
+
+    @property
+    def text(self) -> str:
+        return "".join(self.masked)
+
+
+def bounded(state: SlotState, slot: str, value: float, upper: float, lower: float = 1.0) -> float:
+    if value > upper:
+        state.clamped.append(slot)
+        return upper
+    if value < lower:
+        state.clamped.append(slot)
+        return lower
+    return value
+
+
+def read_number(match: re.Match[str], group: str = "num") -> float | None:
+    raw = match.group(group)
+    if raw is None:
+        return None
+    value = number(raw)
+    if value is None:
+        return None
+    neg = match.groupdict().get("neg")
+    return -abs(value) if neg else value
+
+
+
+def first_label(patterns: tuple[tuple[str, re.Pattern[str]], ...], text: str) -> str | None:
+    best: tuple[int, str] | None = None
+    for label, pattern in patterns:
+        m = pattern.search(text)
+        if m is not None and (best is None or m.start() < best[0]):
+            best = (m.start(), label)
+    return None if best is None else best[1]

@@ -1,0 +1,86 @@
+"""Context length, generated tokens and batch/concurrency ("32k context", "生成512个token", "64 users")."""
+
+from __future__ import annotations
+
+from bot.understand.numbers import number
+from bot.understand.question import MAX_BATCH, MAX_CONTEXT
+from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
+
+# -- context, generated tokens, batch ---------------------------------------------------------------
+_CTX_UNIT = r"\s*(?P<unit>k|m|万|千)?(?![a-z0-9])"
+_CONTEXT_CUE_FIRST = rx(
+    r"(?:context(?:[ _-]?(?:length|window|size|len))?|ctx|上下文(?:长度|窗口)?|序列长度|序列|"
+    r"seq(?:uence)?(?:[ _-]?(?:len(?:gth)?))?|max[_ ]?(?:model|seq)[_ ]?len|prompts?(?:[ _-]length)?|"
+    r"输入长度|输入)\s*(?:of|is|=|:|为|是|达到|到|约|大约|about|around|up\ to|~)?\s*(?:about|around|~)?\s*"
+    + NUM + _CTX_UNIT
+)
+_CONTEXT_CUE_AFTER = rx(
+    NUM + _CTX_UNIT + r"\s*(?:-\s*)?(?:tokens?\s*)?(?:of\s+)?"
+    r"(?:context|ctx|的?上下文|长上下文|的?序列|sequence|seq\b|prompts?)"
+)
+_TOKENS_BARE = rx(NUM + _CTX_UNIT + r"\s*(?:-\s*)?tokens?(?![a-z])(?!\s*/\s*s)(?!\s*per)")
+_K_BARE = rx(
+    r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)(?![a-z0-9])"
+    r"(?!\s*(?:concurrent|simultaneous|parallel|users?|requests?|sessions?|people|steps?|samples?|"
+    r"images?|rows?|examples?|documents?|qps|rps|个|人|用户|条|张|步|样本))"
+)
+_GEN_TOKENS = rx(
+    r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|max[_ ]new[_ ]tokens|生成|输出|回复)\s*(?:of|=|:|为|约|up\ to)?\s*"
+    + NUM + _CTX_UNIT + r"\s*(?:new\s+)?(?:tokens?|个\s*token)?"
+    r"|" + r"(?P<num2>\d+)\s*(?P<unit2>k)?\s*(?:output|generated|new)\s+tokens?"
+)
+_BATCH = [
+    rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
+        r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
+        + r"\s*(?P<unit>k)?(?![a-z0-9])"),
+    rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)?\s*"
+        r"(?:users?|requests?|sessions?|streams?|clients?|people|customers?)(?![a-z])"),
+    rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
+    rx(NUM + r"\s*(?:路|个|人|用户)?\s*并发"),
+    rx(NUM + r"\s*(?:个)?(?:人|用户|请求)\s*同时"),
+    rx(r"同时\s*(?:有|服务|支持)?\s*" + NUM + r"\s*(?:个)?(?:人|用户|请求|路)"),
+]
+
+
+def parse_context(state: SlotState) -> None:
+    for gen in _GEN_TOKENS.finditer(state.text):
+        raw = gen.group("num") if gen.group("num") is not None else gen.group("num2")
+        unit = gen.group("unit") if gen.group("num") is not None else gen.group("unit2")
+        tokens = number(raw) if raw else None
+        if tokens is None:
+            continue
+        tokens *= context_unit(unit)
+        state.set("gen_tokens", int(bounded(state, "gen_tokens", tokens, MAX_CONTEXT)))
+        state.mask(gen.start(), gen.end())
+        break
+    for pattern in (_CONTEXT_CUE_FIRST, _CONTEXT_CUE_AFTER, _TOKENS_BARE, _K_BARE):
+        m = pattern.search(state.text)
+        if m is None:
+            continue
+        value = read_number(m)
+        if value is None:
+            continue
+        value *= context_unit(m.group("unit"))
+        state.set("context", int(bounded(state, "context", value, MAX_CONTEXT)))
+        state.mask(m.start(), m.end())
+        return
+
+
+def context_unit(unit: str | None) -> float:
+    return {"k": 1024.0, "m": 1024.0 * 1024.0, "万": 10_000.0, "千": 1000.0}.get(unit or "", 1.0)
+
+
+def parse_batch(state: SlotState) -> None:
+    for pattern in _BATCH:
+        m = pattern.search(state.text)
+        if m is None:
+            continue
+        value = read_number(m)
+        if value is None:
+            continue
+        if m.groupdict().get("unit") == "k":
+            value *= 1000
+        state.set("batch", int(bounded(state, "batch", value, MAX_BATCH)))
+        state.mask(m.start(), m.end())
+        return
+

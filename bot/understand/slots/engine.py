@@ -1,0 +1,23 @@
+"""The runtime a job runs on ("with vLLM", "ollama", "llama.cpp")."""
+
+from __future__ import annotations
+
+import re
+
+from bot.understand.slots.base import SlotState, first_label, rx
+
+ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("vllm", rx(r"\bvllm\b")),
+    ("llama.cpp", rx(r"\bllama[.-_ ]?cpp\b|\bollama\b|\bgguf\b|\blm[-_ ]?studio\b|\bllamafile\b")),
+    ("transformers", rx(r"\btransformers\b|(?<![-\w/.])hf(?![-\w/.])|\bhugging\s?face\s+(?:pipeline|generate)")),
+)
+
+
+def parse_engine(state: SlotState) -> None:
+    """The engine named; a GGUF file implies llama.cpp (call after `parse_precision`, which reads the format)."""
+    engine = first_label(ENGINES, state.text)
+    quant = state.values.get("quant")
+    if engine is None and isinstance(quant, str) and quant.startswith("gguf"):
+        engine = "llama.cpp"
+    if engine is not None:
+        state.set("engine", engine)

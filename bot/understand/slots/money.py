@@ -1,0 +1,27 @@
+"""Money and where it is spent: the cloud named, and a budget/cheapest cue."""
+
+from __future__ import annotations
+
+import re
+
+from bot.understand.slots.base import SlotState, first_label, rx
+
+CLOUDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("alibaba", rx(r"阿里云|阿里|\baliyun\b|\balibaba\b|\balicloud\b|\bpai[-_ ]?eas\b")),
+    ("aws", rx(r"\baws\b|\bamazon\b|亚马逊|\bec2\b|\bsagemaker\b")),
+    ("azure", rx(r"\bazure\b|微软云")),
+    ("gcp", rx(r"\bgcp\b|\bgoogle\s+cloud\b|谷歌云|\bgoogle\s+compute\b|\bvertex\b")),
+)
+BUDGET = rx(
+    r"\bcheap\w*|\bbudget\b|\bcost[-_ ]?effective\b|\baffordabl\w*|\blowest[-_ ]cost\b|\bleast\ expensive\b|"
+    r"\binexpensive\b|\bsave\ money\b|\bbang\ for\ (?:the|my|your)\ buck\b|\blow[-_ ]cost\b|"
+    r"性价比|预算有限|预算不多|预算少|便宜|省钱|成本最低|最低成本|低成本|划算|经济实惠|实惠|穷"
+)
+
+
+def parse_money(state: SlotState) -> None:
+    cloud = first_label(CLOUDS, state.text)
+    if cloud is not None:
+        state.set("cloud", cloud)
+    if BUDGET.search(state.text):
+        state.set("budget", True)

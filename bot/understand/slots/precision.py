@@ -1,0 +1,83 @@
+"""Precision, quantisation format and optimizer ("int4", "AWQ", "Q4_K_M", "8-bit Adam")."""
+
+from __future__ import annotations
+
+import re
+
+from bot.understand.slots.base import SlotState, first_label, rx
+
+# -- precision / quantisation -----------------------------------------------------------------------
+_OPTIMIZER_8BIT = rx(
+    r"\b8[-_ ]?bit\s+adam\w*|\b(?:paged[-_ ]?)?adamw?[-_ ]?8[-_ ]?bit\b|\badamw?[-_ ]?bnb[-_ ]?8bit\b"
+)
+_OPTIMIZER_SGD = rx(r"\bsgd\b")
+_OPTIMIZER_ADAM = rx(r"\badamw?\b")
+_GGUF_LEVEL = rx(r"(?<![a-z0-9])(?:gguf[-_ ]?)?(?P<q>q[2-8])(?:_(?P<rest>k_[sml]|k|0|1))?(?![a-z0-9])")
+_PRECISIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("fp32", rx(r"\b(?:fp32|float32|f32|tf32)\b|单精度|全精度|32位浮点")),
+    ("bf16", rx(r"\b(?:bf16|bfloat16)\b")),
+    ("fp16", rx(r"\b(?:fp16|float16|f16|half(?:[-_ ]precision)?)\b|半精度|16位浮点")),
+    ("fp8", rx(r"\b(?:fp8|float8|e4m3|e5m2|w8a8[-_ ]?fp8)\b|8位浮点")),
+    ("int8", rx(r"\b(?:int8|8[-_ ]?bits?|w8a8|w8a16|load[-_]in[-_]8bit|llm\.int8)\b|8位|八位|8比特|8\s?bit")),
+    ("int4", rx(r"\b(?:int4|4[-_ ]?bits?|w4a16|w4a8|nf4|fp4|load[-_]in[-_]4bit)\b|4位|四位|4比特|4\s?bit")),
+)
+_GPTQ = rx(r"\bgptq\b")
+_AWQ = rx(r"\bawq\b")
+_NF4 = rx(r"\bnf4\b|\bbnb\b|\bbitsandbytes\b|load[-_]in[-_]4bit")
+_BNB8 = rx(r"load[-_]in[-_]8bit|llm\.int8")
+_BARE_QUANT = rx(r"量化|\bquanti[sz](?:ed|ation|e)\b|\bquant\b")
+
+
+_SUFFIX_QUANT = {"gptq": ("int4", "gptq"), "gptq-int8": ("int8", "gptq"), "awq": ("int4", "awq"),
+                 "int4": ("int4", None), "int8": ("int8", None), "fp8": ("fp8", None), "gguf": (None, None)}
+
+
+def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
+    text = state.text
+    m = _OPTIMIZER_8BIT.search(text)
+    if m is not None:
+        state.set("optimizer", "adamw-8bit")
+        state.mask(m.start(), m.end())
+        text = state.text
+    elif _OPTIMIZER_SGD.search(text):
+        state.set("optimizer", "sgd")
+    elif _OPTIMIZER_ADAM.search(text):
+        state.set("optimizer", "adamw")
+
+    quant: str | None = None
+    precision: str | None = None
+    gguf = _GGUF_LEVEL.search(text)
+    if gguf is not None:
+        level = int(gguf.group("q")[1])
+        rest = gguf.group("rest") or ("k_m" if level in (3, 4, 5) else "0" if level == 8 else "k")
+        quant = f"gguf-q{level}_{rest}"
+        precision = "int8" if level >= 6 else "int4"
+    if _GPTQ.search(text):
+        quant = "gptq"
+    elif _AWQ.search(text):
+        quant = "awq"
+    elif _BNB8.search(text):
+        quant = "bnb-int8"
+    elif _NF4.search(text) and not re.search(r"8[-_ ]?bit|int8", text):
+        quant = "nf4"
+    explicit = first_label(_PRECISIONS, text)
+    if explicit is not None:
+        precision = explicit
+    if suffix_quant in _SUFFIX_QUANT:
+        suffix_precision, suffix_label = _SUFFIX_QUANT[suffix_quant]
+        precision = precision or suffix_precision
+        quant = quant or suffix_label
+    if quant in ("gptq", "awq", "nf4") and precision is None:
+        precision = "int4"
+    if quant == "bnb-int8":
+        precision = "int8"
+    if quant == "nf4" and precision == "int8":
+        quant = "bnb-int8"
+    if precision is None and _BARE_QUANT.search(text):
+        precision = "int8"
+        state.notes.append("quant-bits-assumed")
+    if precision is not None:
+        state.set("precision", precision)
+    if quant is not None:
+        state.set("quant", quant)
+

@@ -1,0 +1,174 @@
+"""Numbers that size hardware and models: GPU memory without a card, GPU counts, parameter counts."""
+
+from __future__ import annotations
+
+import re
+
+from bot.understand.mentions import Mention
+from bot.understand.numbers import number
+from bot.understand.question import MAX_GPU_COUNT, MAX_PARAMS_B
+from bot.understand.slots.base import EN_COUNT_WORDS, SlotState, bounded, read_number, rx
+
+# -- GPU counts -------------------------------------------------------------------------------------
+COUNT_BEFORE = rx(
+    r"(?:^|(?<=[^a-z0-9.]))(?P<neg>-\s?)?(?P<num>\d{1,12}|[一二两三四五六七八九十单双]{1,3}|" + EN_COUNT_WORDS + r")"
+    r"\s*(?:x|×|\*|张|块|个|台|卡|张卡|块卡|片|pcs)?\s*(?:nvidia|英伟达|geforce|tesla)?\s*$"
+)
+_COUNT_AFTER = rx(
+    r"^\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]\s*(?P<num>\d{1,12})(?![a-z0-9])"
+    r"|(?P<num2>\d{1,12}|[一二两三四五六七八九十]{1,3})\s*(?:张|块|个|台|卡|片))"
+)
+_COUNT_GENERIC = rx(
+    r"(?:^|(?<=[^a-z0-9.]))(?P<neg>-\s?)?(?P<num>\d{1,12}|[一二两三四五六七八九十]{1,3}|" + EN_COUNT_WORDS + r")"
+    r"\s*(?:x\s*)?(?:gpus?|cards?|graphics\ cards|accelerators|张卡|块卡|张显卡|块显卡|个gpu|张gpu|块gpu|卡|显卡)"
+    r"(?![a-z])"
+)
+# -- GPU memory without a card ----------------------------------------------------------------------
+MAX_MEMORY_GB = 100_000.0
+"""Bound on a stated memory size (`Question.memory_gb`)."""
+_MEMORY = rx(
+    r"(?:(?<![a-z0-9.-])(?P<count>\d{1,3}|[一二两三四五六七八九十]{1,2})\s*(?:x|×|\*|张|块|片)\s*(?:的\s*)?|"
+    r"(?<![a-z0-9.-]))"
+    r"(?P<num>\d{1,6}(?:\.\d+)?)\s*(?:个\s*)?(?:gib|gb|g)(?![a-z0-9])"
+    r"(?:\s*[x×*]\s*(?P<count_after>\d{1,3})(?![a-z0-9]))?"
+)
+_MEMORY_NOT_AFTER = rx(
+    r"\s*(?:的\s*)?(?:(?:of\s+)?(?:system\s+|cpu\s+|host\s+|ddr\d?\s+)?(?:ram\b|内存(?!卡))|"
+    r"(?:of\s+)?(?:system|cpu|host|disk|ssd|hdd|nvme|storage|data|datasets?|text|corpus|files?|weights?|"
+    r"checkpoints?|downloads?|logs?|network|bandwidth|ethernet)(?![a-z])|"
+    r"/\s*s|ps(?![a-z])|per\s+s|硬盘|磁盘|存储|固态|数据|语料|权重|文件|模型文件|带宽|每秒|网速|流量|网络)"
+)
+_MEMORY_NOT_BEFORE = rx(
+    r"(?:\bram|(?<!显卡)(?<!gpu)(?<!gpu\ )内存|system\s+memory|cpu\s+memory|host\s+memory|\bdisk|storage|"
+    r"\bssd|\bhdd|硬盘|磁盘|存储|dataset|\bdata|数据集?|语料|\bweights?|checkpoints?|权重|\bfiles?|文件|"
+    r"download\w*|下载|\bneeds?|\bneeded|requires?|required|\btakes?|\btook|consumes?|occup\w*|\buses?|"
+    r"\bused|需要|占用?|消耗|吃掉?|用了|bandwidth|带宽)"
+    r"\s*(?:is|are|was|of|about|around|roughly|approximately|at\s+least|only|just|~|约|大约|大概|至少|只有|有|是|为|"
+    r"了|:|=)?\s*(?:about|around|~|约|大约|大概)?\s*$"
+)
+_CARD_WORD_AFTER = rx(r"\s*(?:的\s*)?(?:vram\s+|显存\s*(?:的\s*)?)?(?:gpus?|cards?|graphics\ cards?|显卡|卡)(?![a-z])")
+
+
+COUNT_ONE = rx(r"单卡|单张|单块|单个?gpu|单个显卡|single[ -]gpu|one\ gpu|1\ gpu")
+COUNT_TWO = rx(r"双卡|双gpu|dual[ -]gpu")
+
+# -- parameter counts -------------------------------------------------------------------------------
+_PARAMS_EN = rx(
+    r"(?<![a-z0-9.])(?P<num>\d[\d,]*(?:\.\d+)?(?:\s*(?:\^|\*\*)\s*\d+|e\+?\d+)?)\s?"
+    r"(?P<unit>b|bn|billion|m|mn|million|t|tn|trillion)(?![a-z0-9])"
+    r"(?P<params>\s*(?:-\s*)?(?:parameters?|params?|参数|model|模型|llm))?"
+)
+_PARAMS_RAW = rx(
+    r"(?<![a-z0-9.])(?P<num>\d[\d,]*(?:\.\d+)?(?:\s*(?:\^|\*\*)\s*\d+|e\+?\d+)?)\s*(?:个)?\s*"
+    r"(?:parameters?|params?|参数)"
+)
+_PARAMS_ZH = rx(r"(?P<num>\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)?\s*(?P<unit>万亿|亿)")
+
+
+def _count_value(state: SlotState, match: re.Match[str], group: str = "num") -> int | None:
+    value = read_number(match, group)
+    if value is None:
+        return None
+    return int(bounded(state, "gpu_count", value, MAX_GPU_COUNT))
+
+
+def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
+    text = state.text
+    for mention in gpus:
+        previous_end = max((m.end for m in mentions if m.end <= mention.start), default=0)
+        before = text[max(previous_end, mention.start - 24): mention.start]
+        m = COUNT_BEFORE.search(before)
+        if m is not None:
+            value = _count_value(state, m)
+            if value is not None:
+                state.set("gpu_count", value)
+                state.mask(mention.start - len(before) + m.start(), mention.start)
+                return
+        next_start = min((x.start for x in mentions if x.start >= mention.end), default=len(text))
+        after = text[mention.end: min(next_start, mention.end + 16)]
+        m = _COUNT_AFTER.search(after)
+        if m is not None:
+            value = _count_value(state, m, "num" if m.group("num") is not None else "num2")
+            if value is not None:
+                state.set("gpu_count", value)
+                state.mask(mention.end, mention.end + m.end())
+                return
+    m = _COUNT_GENERIC.search(text)
+    if m is not None:
+        value = _count_value(state, m)
+        if value is not None:
+            state.set("gpu_count", value)
+            state.mask(m.start(), m.end())
+            return
+    if COUNT_ONE.search(text):
+        state.set("gpu_count", 1)
+    elif COUNT_TWO.search(text):
+        state.set("gpu_count", 2)
+
+
+def parse_memory(state: SlotState) -> None:
+    """"24GB", "48 GB of VRAM", "16G显存", "2x 24GB", "两张24G的卡": memory without a card (see the module notes)."""
+    text = state.text
+    for m in _MEMORY.finditer(text):
+        if _MEMORY_NOT_AFTER.match(text, m.end()) or _MEMORY_NOT_BEFORE.search(text[max(0, m.start() - 20): m.start()]):
+            continue
+        value = number(m.group("num"))
+        if value is None or value <= 0:
+            continue
+        if value > MAX_MEMORY_GB:
+            state.clamped.append("memory_gb")
+            value = MAX_MEMORY_GB
+        state.set("memory_gb", value)
+        start, end = m.start(), m.end()
+        raw_count = m.group("count") or m.group("count_after")
+        if raw_count is None:
+            card = _CARD_WORD_AFTER.match(text, end)
+            before = COUNT_BEFORE.search(text[max(0, start - 16): start]) if card else None
+            if card is not None and before is not None:
+                raw_count = before.group("num")
+                start = max(0, m.start() - 16) + before.start("num")
+        if raw_count is not None:
+            count = number(raw_count)
+            if count is not None:
+                state.set("gpu_count", int(bounded(state, "gpu_count", count, MAX_GPU_COUNT)))
+        state.mask(start, end)
+        return
+
+
+def parse_params(state: SlotState) -> None:
+    text = state.text
+    m = _PARAMS_ZH.search(text)
+    if m is not None:
+        base = number(m.group("num")) if m.group("num") else 1.0
+        if base is not None:
+            value = base * (1000.0 if m.group("unit") == "万亿" else 0.1)
+            _set_params(state, value)
+            state.mask(m.start(), m.end())
+            return
+    for en in _PARAMS_EN.finditer(text):
+        unit = en.group("unit")
+        if unit in ("t", "tn") and not en.group("params"):
+            continue  # "4T" alone is more likely a card or a typo than a trillion parameters
+        size = number(en.group("num"))
+        if size is None:
+            continue
+        scale = {"b": 1.0, "bn": 1.0, "billion": 1.0, "m": 1e-3, "mn": 1e-3, "million": 1e-3}.get(unit, 1000.0)
+        _set_params(state, size * scale)
+        state.mask(en.start(), en.end())
+        return
+    raw = _PARAMS_RAW.search(text)
+    if raw is not None:
+        count = number(raw.group("num"))
+        if count is not None and count > 0:
+            _set_params(state, count / 1e9 if count >= 1e5 else count)
+            state.mask(raw.start(), raw.end())
+
+
+def _set_params(state: SlotState, value: float) -> None:
+    if value <= 0:
+        return
+    if value > MAX_PARAMS_B:
+        state.clamped.append("params_b")
+        value = MAX_PARAMS_B
+    state.set("params_b", round(value, 6))
+

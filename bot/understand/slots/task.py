@@ -1,0 +1,35 @@
+"""The job: inference, full training, LoRA (p-tuning and adapters are sized as LoRA), QLoRA."""
+
+from __future__ import annotations
+
+from bot.understand.slots.base import SlotState, rx
+
+# -- task -------------------------------------------------------------------------------------------
+_QLORA = rx(r"\bq[-_ ]?lora\b")
+_LORA = rx(r"\blora\b|\bpeft\b|低秩")
+_PTUNING = rx(r"\bp[-_ ]?tuning(?:[-_ ]?v2)?\b|\bprefix[-_ ]tuning\b|\bprompt[-_ ]tuning\b|\badapters?\b|\bfreeze\b")
+_FULL_TRAIN = rx(
+    r"\bfine[-_ ]?tun\w*|\bfinetun\w*|\bsft\b|\btrain(?:ing|s)?\b|\bpre[-_ ]?train(?:ing)?\b|\bfrom\ scratch\b|"
+    r"\bfull[-_ ]?(?:parameter|param)\b|微调|精调|全参|全量|预训练|训练|继续训练|二次训练|炼丹|\brlhf\b|\bdpo\b"
+)
+_INFERENCE = rx(
+    r"\binfer\w*|\bserv(?:e|es|ed|ing)\b|\bdeploy\w*|\brun(?:s|ning)?\b|\bgenerat\w*|\bchat(?:bot|ting)?\b|"
+    r"\bhost(?:ing)?\b|\bpredict\w*|\bload\b|推理|部署|上线|跑|运行|服务(?!器)|生成|对话|调用|加载|问答|"
+    r"\btokens?/s\b|\bthroughput\b|\blatency\b|吞吐|延迟"
+)
+
+
+def parse_task(state: SlotState) -> None:
+    text = state.text
+    if _QLORA.search(text):
+        state.set("task", "qlora")
+    elif _LORA.search(text):
+        state.set("task", "lora")
+    elif _PTUNING.search(text):
+        state.set("task", "lora")
+        state.notes.append("ptuning-as-lora")
+    elif _FULL_TRAIN.search(text):
+        state.set("task", "train")
+    elif _INFERENCE.search(text):
+        state.set("task", "inference")
+

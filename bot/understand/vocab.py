@@ -1,0 +1,79 @@
+"""The per-knowledge-base vocabulary: every model and GPU name as a lookup key, and the FAQ texts.
+
+Built once per knowledge base and cached, so finding names costs a few hash probes per token however large
+the knowledge base grows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bot.understand.tokens import faq_text, fold, name_key, tokenize
+from knowledge.base import KnowledgeBase
+
+
+@dataclass
+class Vocab:
+    models: dict[str, str] = field(default_factory=dict)
+    gpus: dict[str, str] = field(default_factory=dict)
+    prefixes: set[str] = field(default_factory=set)
+    bare_gpus: set[str] = field(default_factory=set)
+    """GPU keys that name a family with several variants (A100 → the 40/80 GB cards): a default is assumed."""
+    faq_ids: list[str] = field(default_factory=list)
+    faq_texts: list[str] = field(default_factory=list)
+    faq_keywords: list[tuple[str, re.Pattern[str]]] = field(default_factory=list)
+
+
+_VOCAB_CACHE: dict[int, tuple[KnowledgeBase, Vocab]] = {}
+
+
+def _add_key(table: dict[str, str], prefixes: set[str], key: str, entry_id: str) -> None:
+    if not key or (key.replace(".", "").isdigit() and len(key) < 3):
+        return
+    table.setdefault(key, entry_id)
+    for end in range(1, len(key) + 1):
+        prefixes.add(key[:end])
+
+
+def vocab_of(kb: KnowledgeBase) -> Vocab:
+    cached = _VOCAB_CACHE.get(id(kb))
+    if cached is not None and cached[0] is kb:
+        return cached[1]
+    vocab = Vocab()
+    for model in kb.models.values():
+        for name in (model.id, model.name, *model.aliases, *model.hf_ids):
+            _add_key(vocab.models, vocab.prefixes, name_key(name), model.id)
+            tail = name.rsplit("/", 1)[1] if "/" in name else ""
+            if len(tail) >= 4 and re.search(r"[A-Za-z].*\d|\d.*[A-Za-z]", tail):
+                # a Hugging Face id is also written without its organisation ("ViT-B/16" is not one)
+                _add_key(vocab.models, vocab.prefixes, name_key(tail), model.id)
+    gpu_tokens: list[tuple[str, list[str]]] = []
+    for gpu in kb.gpus.values():
+        for name in (gpu.id, gpu.name, *gpu.aliases):
+            tokens = [t.key for t in tokenize(fold(name))]
+            _add_key(vocab.gpus, vocab.prefixes, "".join(tokens), gpu.id)
+            gpu_tokens.append((gpu.id, tokens))
+    for gpu_id, tokens in gpu_tokens:
+        for cut in range(1, len(tokens)):
+            owner = vocab.gpus.get("".join(tokens[:cut]))
+            if owner is not None and owner != gpu_id:
+                vocab.bare_gpus.add("".join(tokens[:cut]))
+    for entry in kb.faq.values():
+        for question in (*entry.questions.en, *entry.questions.zh):
+            vocab.faq_ids.append(entry.id)
+            vocab.faq_texts.append(faq_text(question))
+        for keyword in dict.fromkeys(entry.keywords):
+            folded = fold(keyword).strip()
+            if len(folded) >= 2:
+                # word boundaries only where the keyword itself starts or ends with a Latin letter or digit:
+                # "监控" must match in "怎么监控gpu利用率", "nvlink" must not match inside "nvlinks2"
+                head = r"(?<![a-z0-9])" if folded[0].isascii() and folded[0].isalnum() else ""
+                tail = r"(?![a-z0-9])" if folded[-1].isascii() and folded[-1].isalnum() else ""
+                bounded = f"{head}{re.escape(folded)}{tail}"
+                vocab.faq_keywords.append((entry.id, re.compile(bounded, re.A)))
+    if len(_VOCAB_CACHE) > 8:
+        _VOCAB_CACHE.clear()
+    _VOCAB_CACHE[id(kb)] = (kb, vocab)
+    return vocab
+
