@@ -381,7 +381,8 @@ def test_main_interactive_under_a_pty(tmp_path: Path) -> None:
         expect(b"answer #2 to again")
         expect(PROMPT.encode())
         os.write(master, b"\x03")
-        time.sleep(0.2)
+        expect(b"Ctrl-C again")
+        expect(PROMPT.encode())
         os.write(master, b"\x03")  # twice in a row: quits
         assert proc.wait(timeout=20) == 0
     finally:

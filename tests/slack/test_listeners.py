@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from slack_bolt import App, BoltRequest, BoltResponse
 
-from bot.slack.app import build_app, build_web_client, delivery_key
+from bot.slack.app import build_app
+from bot.slack.client import build_web_client
+from bot.slack.delivery import delivery_key
 from bot.slack.settings import Settings
 from bot.state import MemoryStore, thread_key
 from tests.slack import payloads as p
@@ -273,7 +275,7 @@ def test_handler_error_logs_traceback_with_event_id_and_says_one_friendly_line(
         fake_slack: FakeSlack, caplog: pytest.LogCaptureFixture) -> None:
     bot = Bot(fake_slack, advisor=FakeAdvisor(fail_on="explode"))
     payload = p.mention("please explode", eid="Ev0BOOM")
-    with caplog.at_level(logging.INFO, logger="bot.slack.app"):
+    with caplog.at_level(logging.INFO, logger="bot.slack"):
         bot.dispatch(payload)
         [line] = fake_slack.wait_for("chat.postEphemeral")
         fake_slack.wait_quiet()
@@ -309,7 +311,7 @@ def test_api_failures_after_retries_are_logged_once_and_the_app_keeps_serving(
         bot.fake.drop("chat.postMessage", times=3)
     else:
         bot.fake.fail("chat.postMessage", 503, times=3)
-    with caplog.at_level(logging.INFO, logger="bot.slack.app"):
+    with caplog.at_level(logging.INFO, logger="bot.slack"):
         assert bot.dispatch(p.dm("what GPU for ChatGLM-6B inference", eid="Ev0DEAD")).status == 200
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and not any(r.getMessage() == "handler failed" for r in caplog.records):

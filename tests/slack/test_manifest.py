@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from bot.slack.app import COMMAND, SHORTCUT_CALLBACK_ID
+from bot.slack.listeners import COMMAND, SHORTCUT_CALLBACK_ID
 
 ROOT = Path(__file__).resolve().parents[2]
 

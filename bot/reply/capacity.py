@@ -1,0 +1,98 @@
+"""Answers that size many models at once: "what can this card run" (capacity) and model-vs-model comparison."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import rules
+from bot.reply.convert import finite
+from bot.reply.defaults import DEFAULT_CONTEXT, MAX_INFERENCE_GPUS
+from bot.reply.model import (
+    CapacityOut,
+    ModelCompareOut,
+)
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from knowledge.schema import GPU
+from rules.types import Precision, Workload
+
+GENERIC_GPU_PREFIX = "memory-"
+CAPACITY_LADDER_B = (0.5, 1.0, 1.5, 3.0, 4.0, 7.0, 8.0, 9.0, 13.0, 14.0, 20.0, 27.0, 32.0, 34.0, 46.7, 70.0,
+                     72.0, 110.0, 123.0, 180.0, 235.0, 405.0, 671.0, 1000.0)
+"""Model sizes the capacity answer steps through: the sizes open models are actually released in."""
+CAPACITY_JOBS: tuple[tuple[str, Precision], ...] = (
+    ("inference", "bf16"), ("inference", "int8"), ("inference", "int4"), ("lora", "bf16"), ("qlora", "int4"))
+
+
+def generic_gpu(memory_gb: float) -> GPU:
+    """A card known only by its memory ("is 24GB enough"): fit can be judged, speed cannot."""
+    return GPU(id=f"{GENERIC_GPU_PREFIX}{memory_gb:g}gb", name=f"{memory_gb:g} GB GPU", vendor="generic",
+               memory_gb=memory_gb, bandwidth_gbps=1.0, form="datacenter",
+               source=["the question: memory stated without a card"])
+
+
+def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> list[CapacityOut]:
+    """Largest generic model that fits per job kind (4k context, batch 1), by bisection on the ladder."""
+    context = question.context or DEFAULT_CONTEXT
+    jobs = [job for job in CAPACITY_JOBS if question.task in (None, job[0]) or
+            (question.task == "train" and job[0] in ("lora", "qlora"))] or list(CAPACITY_JOBS)
+    out: list[CapacityOut] = []
+    for task, precision in jobs:
+        def fits(size: float, task: str = task, precision: Precision = precision) -> bool:
+            workload = Workload(model=rules.generic_model(size), task=task, precision=precision,  # type: ignore[arg-type]
+                                quant="nf4" if task == "qlora" else ("gptq" if precision == "int4" else None),
+                                context=context, batch=question.batch or 1)
+            picks = rules.rank_picks(workload, [gpu], limit=1, fixed_count=count,
+                                     max_count=max(count, MAX_INFERENCE_GPUS))
+            return bool(picks) and picks[0].fits
+
+        low, high, best = 0, len(CAPACITY_LADDER_B) - 1, None
+        while low <= high:
+            middle = (low + high) // 2
+            if fits(CAPACITY_LADDER_B[middle]):
+                best, low = CAPACITY_LADDER_B[middle], middle + 1
+            else:
+                high = middle - 1
+        examples: list[str] = []
+        if best is not None:
+            near = sorted((m for m in kb.models.values() if m.arch == "decoder" and m.moe is None
+                           and 0.6 * best <= m.params_b <= best),
+                          key=lambda m: (m.release or "", m.params_b), reverse=True)
+            seen_families: set[str] = set()
+            for m in near:
+                if m.family not in seen_families:
+                    seen_families.add(m.family)
+                    examples.append(m.id)
+                if len(examples) == 3:
+                    break
+        out.append(CapacityOut(task=task, precision=precision, max_params_b=best,
+                               examples=examples))
+    return out
+
+
+def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, pool: list[GPU],
+                    instances: list[Any], max_count: int) -> list[ModelCompareOut]:
+    """The same job for each model compared, on the named card or each model's own top pick."""
+    gpu = kb.gpus.get(question.gpu or "")
+    rows: list[ModelCompareOut] = []
+    for model_id in question.compare_models[:4]:
+        model = kb.models.get(model_id)
+        if model is None:
+            continue
+        context = min(workload.context, model.max_context or workload.context)
+        job = replace(workload, model=model, context=context)
+        picks = rules.rank_picks(job, [gpu] if gpu else pool, instances, limit=1, budget=question.budget,
+                                 max_count=max_count, fixed_count=question.gpu_count)
+        top = picks[0] if picks else None
+        count = top.count if top else (question.gpu_count or 1)
+        estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top and
+                                         job.engine == "vllm" else None)
+        rows.append(ModelCompareOut(model=model.id, total_gb=round(estimate.total_gib, 2),
+                                    per_gpu_gb=round(estimate.per_gpu_gib, 2),
+                                    gpu=top.gpu_id if top else None, count=count,
+                                    fits=top.fits if top else None,
+                                    decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None))
+    return rows
+
+

@@ -1,0 +1,86 @@
+"""Rules' results → the `Answer` model's parts (rounded, finite, GiB), and the query as the reply states it."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from bot.reply.defaults import TOKEN_ARCHS
+from bot.reply.model import (
+    Breakdown,
+    CheckOut,
+    EstimateOut,
+    PickOut,
+    Query,
+    SuggestionOut,
+)
+from bot.understand.question import Question
+from rules.types import FitCheck, MemoryEstimate, Pick, Workload
+
+
+def finite(value: float | None, digits: int = 2) -> float | None:
+    if value is None or not math.isfinite(value):
+        return None
+    return round(value, digits)
+
+
+def estimate_out(estimate: MemoryEstimate) -> EstimateOut:
+    parts = {key: round(float(estimate.breakdown.get(key, 0.0)), 2) for key in Breakdown.model_fields}
+    return EstimateOut(total_gb=round(estimate.total_gib, 2), per_gpu_gb=round(estimate.per_gpu_gib, 2),
+                       gpu_count=estimate.gpu_count, breakdown=Breakdown(**parts), notes=list(estimate.notes))
+
+
+def pick_out(pick: Pick) -> PickOut:
+    return PickOut(gpu=pick.gpu_id, count=pick.count, fits=pick.fits,
+                   memory_per_gpu_gb=round(pick.memory_per_gpu_gib, 2),
+                   headroom_gb=round(pick.headroom_gib, 2), free_gb=round(pick.free_gib, 2),
+                   decode_tokens_per_s=finite(pick.decode_tokens_per_s, 1),
+                   price_per_hour=pick.price_per_hour, price_currency=pick.price_currency,
+                   instance=pick.instance, max_concurrent_sequences=pick.max_concurrent_sequences)
+
+
+def check_out(check: FitCheck) -> CheckOut:
+    return CheckOut(
+        gpu=check.gpu_id, count=check.count, fits=check.fits, headroom_gb=round(check.headroom_gib, 2),
+        free_gb=round(check.free_gib, 2),
+        memory_per_gpu_gb=round(check.memory_per_gpu_gib, 2), gpu_memory_gb=round(check.gpu_memory_gib, 2),
+        suggestions=[
+            SuggestionOut(kind=s.kind, precision=s.precision, quant=s.quant, task=s.task, gpu=s.gpu_id,
+                          count=s.count, context=s.context, batch=s.batch,
+                          memory_per_gpu_gb=finite(s.memory_per_gpu_gib))
+            for s in check.suggestions
+        ],
+    )
+
+
+
+def query_of(question: Question, workload: Workload | None, gpu_count: int | None) -> Query:
+    return Query(
+        model=question.model,
+        params_b=(workload.model.params_b if workload is not None else question.params_b),
+        task=workload.task if workload else question.task,
+        precision=workload.precision if workload else question.precision,
+        quant=workload.quant if workload else question.quant,
+        engine=(workload.engine if workload.model.arch in TOKEN_ARCHS else None) if workload else question.engine,
+        context=(workload.context if workload.model.arch in TOKEN_ARCHS else None) if workload
+        else question.context,
+        batch=workload.batch if workload else question.batch,
+        gpu=question.gpu,
+        gpu_count=gpu_count,
+        memory_gb=question.memory_gb,
+        cloud=question.cloud,
+        budget=question.budget,
+        lang=question.lang,
+    )
+
+
+def understood_of(question: Question) -> dict[str, Any]:
+    """The slots the text stated, plus what the reply needs to show a misreading or a capped number."""
+    values = question.model_dump()
+    understood = {slot: values.get(slot) for slot in question.stated if slot in values}
+    if question.model_text and question.model is None:
+        understood["model_text"] = question.model_text
+    if question.clamped:
+        understood["clamped"] = list(question.clamped)
+    return understood
+

@@ -1,0 +1,136 @@
+"""The defaults a question leaves to the advisor, each stated back as an assumption: the model, the card
+pool, precision, context, batch and engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rules
+from bot.reply.model import (
+    Assumption,
+)
+from bot.reply.overrides import QUANT_PRECISION
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from knowledge.schema import GPU, Model
+from rules.types import Precision, Workload
+
+DEFAULT_CONTEXT = 4096
+"""Tokens per sequence when the question gives none: a typical chat turn with history, not the model's
+full advertised window (assuming the full window is a common calculator mistake: design.md)."""
+DEFAULT_BATCH = 1
+DEFAULT_PRECISION: Precision = "bf16"
+FALLBACK_PRECISION_NO_BF16: Precision = "fp16"
+"""Cards before Ampere (T4, V100, P100) have no bf16 tensor cores; fp16 is what runs there."""
+TOKEN_ARCHS = ("decoder", "encoder", "encoder-decoder")
+"""Architectures whose memory depends on a context length in tokens (not images)."""
+MAX_INFERENCE_GPUS = 8
+"""Tensor parallelism stays inside one 8-GPU node; beyond that the reply says nothing fits as asked."""
+LONG_CONTEXT_TOKENS = 16384
+"""From here on the KV cache, not the weights, is what decides the card: the reply explains it."""
+
+
+def bf16_capable(gpu: GPU | None) -> bool:
+    return gpu is None or gpu.bf16_tflops is not None or gpu.vendor == "generic"
+
+
+def resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
+    if question.model is not None:
+        return kb.models.get(question.model)
+    if question.params_b is not None:
+        return rules.generic_model(question.params_b)
+    return None
+
+
+DEFAULT_POOL_FORMS = ("datacenter", "workstation")
+DEFAULT_POOL_VENDORS = ("NVIDIA",)
+
+
+def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bool]:
+    """The cards to rank, and whether the default pool was narrowed (the reply says so).
+
+    By default: NVIDIA datacenter and workstation cards, which is what a team renting or buying for ML
+    work chooses between. Consumer cards join when the question asks for the cheapest option or names a
+    consumer card; other vendors when one is named; on Alibaba Cloud, the cards its instances carry.
+    """
+    gpus = [gpu for gpu in kb.gpus.values() if gpu.recommended]
+    if question.cloud == "alibaba":
+        offered = {family.gpu_id for family in kb.instance_families.values() if family.gpu_id}
+        on_cloud = [gpu for gpu in gpus if gpu.id in offered]
+        if on_cloud:
+            return on_cloud, False
+    named = [kb.gpus[g] for g in [question.gpu, *question.compare_gpus] if g and g in kb.gpus]
+    forms = set(DEFAULT_POOL_FORMS) | ({"consumer"} if question.budget else set()) | {g.form for g in named}
+    vendors = set(DEFAULT_POOL_VENDORS) | {g.vendor for g in named}
+    pool = [gpu for gpu in gpus if gpu.form in forms and gpu.vendor in vendors]
+    return (pool or gpus), len(pool) < len(gpus)
+
+
+def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Workload, list[Assumption]]:
+    assumptions: list[Assumption] = []
+    task = question.task
+    if task is None:
+        task = "inference"
+        assumptions.append(Assumption(field="task", value=task))
+    precision = question.precision
+    if precision is None and question.quant:
+        implied = QUANT_PRECISION.get(question.quant)
+        precision = implied if implied in ("int4", "int8") else None  # type: ignore[assignment]
+    if precision is None:
+        if task == "qlora":
+            precision = "int4"
+            assumptions.append(Assumption(field="precision", value="nf4", reason="qlora-base"))
+        else:
+            precision = DEFAULT_PRECISION if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
+            assumptions.append(
+                Assumption(field="precision", value=precision,
+                           reason="default" if precision == DEFAULT_PRECISION else "no-bf16-on-gpu")
+            )
+    if task == "train" and precision in ("int4", "int8"):
+        # Quantised weights cannot be trained directly (LoRA on a k-bit base can: that stays as asked).
+        precision = DEFAULT_PRECISION if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
+        assumptions.append(Assumption(field="precision", value=precision, reason="train-needs-16bit"))
+    quant = question.quant if (task in ("inference", "qlora") or precision in ("int4", "int8")) else None
+    if quant is None and precision == "int4" and task != "qlora":
+        quant = "gptq" if (question.engine or "transformers") != "llama.cpp" else "gguf-q4_k_m"
+        assumptions.append(Assumption(field="quant", value=quant))
+    if task == "qlora":
+        quant = quant or "nf4"
+    engine = question.engine
+    batch_stated = question.batch
+    if engine is None:
+        # Several concurrent users means a serving engine; one prompt at a time is what a notebook does.
+        engine = "vllm" if (task == "inference" and model.arch == "decoder" and (batch_stated or 1) > 1) \
+            else "transformers"
+        if task == "inference" and model.arch == "decoder":
+            assumptions.append(Assumption(field="engine", value=engine,
+                                          reason="concurrent-serving" if engine == "vllm" else "default"))
+    context = question.context
+    if context is None:
+        native = model.max_context or DEFAULT_CONTEXT
+        context = min(DEFAULT_CONTEXT, native)
+        if model.arch in TOKEN_ARCHS:
+            assumptions.append(
+                Assumption(field="context", value=context,
+                           reason="default" if context == DEFAULT_CONTEXT else "model-max-context")
+            )
+    elif model.max_context and context > model.max_context:
+        assumptions.append(Assumption(field="context", value=context, reason="beyond-native-context"))
+    batch = question.batch
+    if batch is None:
+        batch = DEFAULT_BATCH
+        if model.arch in TOKEN_ARCHS:
+            assumptions.append(Assumption(field="batch", value=batch))
+    extra: dict[str, Any] = {}
+    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "flash_attention", "offload",
+                "pure_16bit", "train_embeddings"):
+        value = getattr(question, key)
+        if value is not None:
+            extra[key] = value
+    if question.lora_rank is not None:
+        extra["lora_rank"] = question.lora_rank
+    workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
+                        context=context, batch=batch, **extra)
+    return workload, assumptions
+

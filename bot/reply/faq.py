@@ -1,0 +1,57 @@
+"""FAQ entries the situation calls for, at most `MAX_FAQ` of them."""
+
+from __future__ import annotations
+
+from bot.reply.defaults import LONG_CONTEXT_TOKENS
+from bot.reply.model import (
+    Answer,
+)
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from rules.types import Workload
+
+MAX_FAQ = 2
+
+
+def faq_for(question: Question, workload: Workload | None, answer: Answer, kb: KnowledgeBase) -> list[str]:
+    """FAQ entries the situation calls for: each situation names a topic, and among the entries tagged
+    with it the one that also matches the task (training vs inference) is preferred."""
+    wanted: list[str] = []
+    if question.faq_hint and question.faq_hint in kb.faq:
+        wanted.append(question.faq_hint)
+    topics: list[str] = []
+    several = bool(answer.picks) and answer.picks[0].count > 1
+    if answer.check is not None and not answer.check.fits:
+        topics.append("out-of-memory")
+    if workload is not None:
+        inference = workload.task == "inference"
+        if inference and workload.context >= LONG_CONTEXT_TOKENS:
+            topics.append("long-context")
+        if several:
+            topics.append("interconnect" if inference else "parallelism")
+        elif not inference:
+            topics.append("mixed-precision")
+        if workload.precision in ("int4", "int8") and inference:
+            topics.append("quantisation")
+    if question.budget:
+        topics.append("budget")
+    if question.cloud == "alibaba":
+        topics.append("cloud")
+    for gpu_id in {question.gpu, *question.compare_gpus} - {None}:
+        gpu = kb.gpus.get(gpu_id or "")
+        if gpu is not None and not gpu.recommended:
+            names = {name.lower() for name in (gpu.name, *gpu.aliases)}
+            for entry in kb.faq.values():
+                if entry.id not in wanted and names & {k.lower() for k in entry.keywords}:
+                    wanted.insert(0, entry.id)
+                    break
+    task_topic = "training" if workload is not None and workload.task != "inference" else "inference"
+    for topic in topics:
+        tagged = [entry for entry in kb.faq.values() if topic in entry.topics and entry.id not in wanted]
+        if tagged:
+            best = max(tagged, key=lambda entry: (entry.topics[0] == topic, task_topic in entry.topics,
+                                                  -len(entry.topics)))
+            wanted.append(best.id)
+    return wanted[: MAX_FAQ + (1 if question.faq_hint else 0)]
+
+

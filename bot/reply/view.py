@@ -1,0 +1,367 @@
+"""The view: everything the templates print, computed once from an `Answer` in the question's language.
+
+Numbers are formatted here (GiB with their unit, counts, parameter sizes), names resolved from the knowledge
+base, and the reply's sections chosen (`sections`), so both transports show the same reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.reply.capacity import GENERIC_GPU_PREFIX
+from bot.reply.i18n import (
+    ASSUMPTION_REASONS,
+    EXAMPLES,
+    FIELD_LABELS,
+    NOTE_TEXT,
+    TASK_NAMES,
+    Translator,
+)
+from bot.reply.model import Answer
+from knowledge.base import KnowledgeBase
+
+TIGHT_HEADROOM_FRACTION = 0.05
+"""A fit with less free memory than this share of the card is reported as "only just"."""
+
+
+def _gb(value: float | None) -> str:
+    if value is None:
+        return "?"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.1f}"
+
+
+def _count(value: float) -> str:
+    if value >= 1000:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.0f}"
+    return f"{value:.1f}"
+
+
+def _params(value: float) -> str:
+    return f"{value:g}" if value >= 1 else f"{value:.3g}"
+
+
+def _gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
+    if gpu_id is None:
+        return "?"
+    if gpu_id.startswith(GENERIC_GPU_PREFIX):
+        return gpu_id.removeprefix(GENERIC_GPU_PREFIX).replace("gb", " GB GPU")
+    gpu = kb.gpus.get(gpu_id)
+    return gpu.name.removeprefix("NVIDIA ") if gpu else gpu_id
+
+
+def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
+    if answer.query.model and answer.query.model in kb.models:
+        return kb.models[answer.query.model].name
+    if answer.query.params_b:
+        return f"{_params(answer.query.params_b)}B model"
+    return None
+
+
+def _model_name_of(kb: KnowledgeBase, model_id: str) -> str:
+    model = kb.models.get(model_id)
+    return model.name if model else model_id
+
+
+def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
+    if field == "task" and isinstance(value, str):
+        return t.pick(TASK_NAMES, value)
+    if field == "gpu" and isinstance(value, str):
+        return _gpu_name(kb, value)
+    if field == "model" and isinstance(value, str) and value in kb.models:
+        return kb.models[value].name
+    if field in ("context", "gen_tokens") and isinstance(value, int):
+        return f"{value:,}"
+    if field == "params_b" and isinstance(value, (int, float)):
+        return f"{_params(float(value))}B"
+    if field == "gradient_checkpointing":
+        return ("on" if value else "off") if t.lang == "en" else ("开" if value else "关")
+    if field == "zero_stage" and isinstance(value, int):
+        return f"ZeRO-{value}"
+    if field == "memory_gb" and isinstance(value, (int, float)):
+        return f"{value:g} GB"
+    if field == "pool":
+        return t.pool_value
+    if field == "compare_gpus" and isinstance(value, list):
+        return " vs ".join(_gpu_name(kb, g) for g in value)
+    if field == "budget":
+        return ("cheapest" if t.lang == "en" else "优先省钱") if value else ""
+    return str(value)
+
+
+def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
+    parts: list[str] = []
+    data = answer.understood
+    for field, value in data.items():
+        if value is None or value == "" or value is False or field in ("model_text", "gpu_text"):
+            continue
+        if field == "gpu_count" and "gpu" in data:
+            continue
+        if field == "gpu" and data.get("gpu_count"):
+            parts.append(f"{data['gpu_count']}× {_gpu_name(kb, value)}")
+            continue
+        text = _value_text(t, field, value, kb)
+        if field in ("context",) or field == "batch":
+            text = f"{t.pick(FIELD_LABELS, field)} {text}"
+        if text:
+            parts.append(text)
+    return parts
+
+
+def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any) -> str:
+    kind = s.kind.replace("-", "_")
+    if kind == "quantise":
+        return t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
+    if kind in ("more_gpus", "bigger_gpu"):
+        return t(f"sugg_{kind}", count=s.count or 1, gpu=_gpu_name(kb, s.gpu))
+    if kind == "shorter_context":
+        return t("sugg_shorter_context", context=f"{s.context:,}" if s.context else "?")
+    if kind == "smaller_batch":
+        return t("sugg_smaller_batch", batch=s.batch or 1)
+    key = f"sugg_{kind}"
+    try:
+        return t(key)
+    except KeyError:
+        return s.kind
+
+
+def _maths(answer: Answer) -> list[str]:
+    """The arithmetic behind the estimate, so a user can redo it."""
+    e = answer.estimate
+    q = answer.query
+    if e is None:
+        return []
+    lines: list[str] = []
+    if q.params_b:
+        bytes_per_param = e.breakdown.weights * 2**30 / (q.params_b * 1e9) if q.params_b else 0
+        lines.append(f"weights = {q.params_b:g}e9 params × {bytes_per_param:.2f} B = {e.breakdown.weights:.2f} GiB")
+    if e.breakdown.kv_cache:
+        lines.append(f"KV cache = 2 × layers × KV heads × head_dim × {q.context or 0:,} tokens × batch {q.batch or 1}"
+                     f" × bytes = {e.breakdown.kv_cache:.2f} GiB")
+    if e.breakdown.gradients or e.breakdown.optimizer:
+        lines.append(f"gradients {e.breakdown.gradients:.2f} GiB + optimizer states {e.breakdown.optimizer:.2f} GiB"
+                     + (f" (sharded over {e.gpu_count} GPUs)" if e.gpu_count > 1 else ""))
+    lines.append(f"activations {e.breakdown.activations:.2f} GiB + overhead {e.breakdown.overhead:.2f} GiB")
+    lines.append(f"total = {e.total_gb:.2f} GiB; per GPU = {e.per_gpu_gb:.2f} GiB")
+    return lines
+
+
+def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -> dict[str, Any]:
+    """Everything the templates print, formatted, in the question's (catalog) language."""
+    t = Translator(answer.query.lang)
+    view: dict[str, Any] = {"lang": t.lang, "traditional": answer.query.lang == "zh-Hant"}
+    model_name = _model_name(kb, answer)
+    task = answer.query.task
+    title_parts = [p for p in (model_name, t.pick(TASK_NAMES, task) if task and model_name else None) if p]
+    if answer.intent in ("help", "unknown"):
+        title_parts = [t.help_title]
+    elif answer.intent == "gpu_info":
+        title_parts = [_gpu_name(kb, answer.query.gpu) if answer.query.gpu else "GPU"]
+    elif answer.intent == "faq" and not title_parts:
+        title_parts = ["GPU Advisor"]
+    elif answer.intent == "compare" and answer.model_compare:
+        title_parts = [" vs ".join(_model_name_of(kb, r.model) for r in answer.model_compare)]
+    elif answer.intent == "compare" and answer.compare:
+        title_parts = [" vs ".join(_gpu_name(kb, g) for g in answer.compare), *title_parts[:1]]
+    if answer.check is not None:
+        title_parts.append(f"{answer.check.count}× {_gpu_name(kb, answer.check.gpu)}")
+    view["title"] = " · ".join(title_parts) or "GPU Advisor"
+    view["understood"] = _understood(answer, t, kb)
+    view["clamped"] = [t.pick(FIELD_LABELS, c) for c in answer.understood.get("clamped", [])] if isinstance(
+        answer.understood.get("clamped"), list) else []
+
+    if answer.estimate is not None:
+        e = answer.estimate
+        view.update(total=_gb(e.total_gb), per_gpu=_gb(e.per_gpu_gb), gpu_count=e.gpu_count,
+                    breakdown=[(t(k), _gb(getattr(e.breakdown, k))) for k in
+                               ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
+                               if getattr(e.breakdown, k) > 0.005])
+    view["notes"] = [t.pick(NOTE_TEXT, code) for code in (answer.estimate.notes if answer.estimate else [])
+                     if code in NOTE_TEXT][:4]
+    picks = []
+    for p in answer.picks:
+        gpu = kb.gpus.get(p.gpu)
+        picks.append({
+            "gpu_name": _gpu_name(kb, p.gpu), "gpu_memory": _gb(gpu.memory_gb) if gpu else "?", "count": p.count,
+            "fits": p.fits, "used": _gb(p.memory_per_gpu_gb), "headroom": _gb(p.free_gb),
+            "decode": _count(p.decode_tokens_per_s) if p.decode_tokens_per_s else None,
+            "concurrent": p.max_concurrent_sequences,
+            "price": (f"{p.price_per_hour:.2f} {p.price_currency or ''}".strip() if p.price_per_hour else None),
+            "instance": p.instance,
+        })
+    view["picks"] = picks
+    view["any_fits"] = any(p["fits"] for p in picks)
+
+    if answer.check is not None:
+        c = answer.check
+        view["check"] = {
+            "fits": c.fits, "count": c.count, "gpu_name": _gpu_name(kb, c.gpu), "headroom": _gb(c.free_gb),
+            "need": _gb(c.memory_per_gpu_gb), "have": _gb(c.gpu_memory_gb),
+            "tight": c.fits and c.headroom_gb < TIGHT_HEADROOM_FRACTION * c.gpu_memory_gb,
+            "suggestions": [{"label": _suggestion_label(t, kb, s),
+                             "need": _gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
+                            for s in c.suggestions[:5]],
+        }
+    speed_parts = []
+    s = answer.speed
+    if s.get("decode_tokens_per_s"):
+        speed_parts.append(t("decode", v=_count(s["decode_tokens_per_s"] or 0)))
+    if s.get("aggregate_tokens_per_s") and (answer.query.batch or 1) > 1:
+        speed_parts.append(t("aggregate", v=_count(s["aggregate_tokens_per_s"] or 0)))
+    if s.get("prefill_tokens_per_s"):
+        speed_parts.append(t("prefill", v=_count(s["prefill_tokens_per_s"] or 0)))
+    if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
+        speed_parts.append(t("train_speed", v=_count(s["train_tokens_per_s"] or 0)))
+    if s.get("train_hours_per_billion_tokens") and task in ("train", "lora", "qlora"):
+        speed_parts.append(t("train_hours", v=_count(s["train_hours_per_billion_tokens"] or 0)))
+    view["speed"] = speed_parts
+    if answer.check is not None:
+        view["speed_on"] = f"{answer.check.count}× {_gpu_name(kb, answer.check.gpu)}"
+    elif answer.picks:
+        view["speed_on"] = f"{answer.picks[0].count}× {_gpu_name(kb, answer.picks[0].gpu)}"
+    else:
+        view["speed_on"] = ""
+    view["assumptions"] = [
+        f"{t.pick(FIELD_LABELS, a.field)} {_value_text(t, a.field, a.value, kb)} "
+        f"({t.pick(ASSUMPTION_REASONS, a.reason)})"
+        for a in answer.assumptions
+    ]
+    view["faq"] = []
+    for faq_id in answer.faq:
+        entry = kb.faq.get(faq_id)
+        if entry is None:
+            continue
+        view["faq"].append({
+            "question": entry.questions.en[0] if t.lang == "en" else entry.questions.zh[0],
+            "answer": entry.answer.en if t.lang == "en" else entry.answer.zh_hans,
+            "document": entry.document,
+        })
+    view["examples"] = EXAMPLES[t.lang]
+    view["unknown"] = answer.intent == "unknown"
+    view["did_you_mean"] = [kb.models[m].name for m in answer.suggestions if m in kb.models][:5]
+    view["model_text"] = answer.understood.get("model_text") or ""
+    view["missing"] = [t(f"missing_{m}") for m in answer.missing if f"missing_{m}" in ("missing_model",
+                                                                                       "missing_task",
+                                                                                       "missing_budget")]
+    view["training"] = task in ("train", "lora", "qlora")
+    view["gpus"] = _gpu_views(answer, kb) if answer.intent == "gpu_info" else []
+    view["known_gpus"] = sorted(g.name.removeprefix("NVIDIA ") for g in kb.gpus.values() if g.recommended)[:40]
+    view["model_info"] = _model_view(answer, kb) if answer.intent == "model_info" else None
+    view["compare"] = _compare_view(answer, kb, t) if answer.intent == "compare" else []
+    view["maths"] = _maths(answer) if show_maths else []
+    view["capacity"] = [{
+        "job": f"{t.pick(TASK_NAMES, c.task)}, {c.precision.upper() if c.precision != 'bf16' else '16-bit'}",
+        "size": f"{_params(c.max_params_b)}B" if c.max_params_b else None,
+        "examples": ", ".join(kb.models[m].name for m in c.examples if m in kb.models),
+    } for c in answer.capacity]
+    view["capacity_on"] = (f"{answer.query.gpu_count}× " if (answer.query.gpu_count or 1) > 1 else "") + (
+        _gpu_name(kb, answer.query.gpu) if answer.query.gpu else f"{answer.query.memory_gb:g} GB GPU"
+        if answer.query.memory_gb else "")
+    view["model_compare"] = [{
+        "name": kb.models[r.model].name if r.model in kb.models else r.model, "total": _gb(r.total_gb),
+        "per_gpu": _gb(r.per_gpu_gb), "pick": f"{r.count}× {_gpu_name(kb, r.gpu)}" if r.gpu else None,
+        "fits": r.fits, "decode": _count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
+    } for r in answer.model_compare]
+    return view
+
+
+def _gpu_views(answer: Answer, kb: KnowledgeBase) -> list[dict[str, Any]]:
+    ids = [answer.query.gpu] if answer.query.gpu else list(answer.compare)
+    views = []
+    for gpu_id in ids:
+        gpu = kb.gpus.get(gpu_id or "")
+        if gpu is None:
+            continue
+        tflops = [f"{label} {value:g}" for label, value in (
+            ("FP32", gpu.fp32_tflops), ("FP16", gpu.fp16_tflops), ("BF16", gpu.bf16_tflops),
+            ("FP8", gpu.fp8_tflops), ("INT8 TOPS", gpu.int8_tops)) if value]
+        views.append({
+            "name": gpu.name, "memory": _gb(gpu.memory_gb), "memory_type": gpu.memory_type or "",
+            "bandwidth": f"{gpu.bandwidth_gbps:,.0f}", "tflops": tflops, "interconnect": gpu.interconnect,
+            "mig": gpu.mig_max_instances if gpu.mig else None, "recommended": gpu.recommended,
+            "notes": gpu.notes if not gpu.recommended else None,
+            "instances": [f.family for f in kb.instances_for(gpu.id)],
+        })
+    return views
+
+
+def _model_view(answer: Answer, kb: KnowledgeBase) -> dict[str, Any] | None:
+    model = kb.models.get(answer.query.model or "")
+    if model is None:
+        return None
+    return {
+        "name": model.name, "params": _params(model.params_b),
+        "active": _params(model.active_params_b) if model.active_params_b else None,
+        "experts": model.moe.num_experts if model.moe else None,
+        "routed": model.moe.experts_per_token if model.moe else None,
+        "layers": model.num_layers, "hidden": model.hidden_size, "heads": model.num_attention_heads,
+        "kv": model.num_kv_heads, "attention": (model.attention or "").upper(),
+        "context": f"{model.max_context:,}" if model.max_context else "?",
+        "kv_kib": f"{model.kv_cache_kib_per_token_16bit:g}" if model.kv_cache_kib_per_token_16bit else None,
+    }
+
+
+def _compare_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[str, Any]]:
+    by_gpu = {p.gpu: p for p in answer.picks}
+    rows = []
+    for gpu_id in answer.compare:
+        gpu = kb.gpus.get(gpu_id)
+        if gpu is None:
+            continue
+        pick = by_gpu.get(gpu_id)
+        fit = None
+        if pick is not None:
+            fit = (f"{pick.count}× — {_gb(pick.memory_per_gpu_gb)} GB {t.used}"
+                   + (f", ~{_count(pick.decode_tokens_per_s)} {t.tok_s}" if pick.decode_tokens_per_s else "")
+                   if pick.fits else f"{t.does_not_fit}: {t('needs', gb=_gb(pick.memory_per_gpu_gb))}")
+        rows.append({"name": gpu.name.removeprefix("NVIDIA "), "memory": _gb(gpu.memory_gb),
+                     "bandwidth": f"{gpu.bandwidth_gbps:,.0f}",
+                     "fp16": f"{gpu.fp16_tflops:g}" if gpu.fp16_tflops else None, "fit": fit})
+    return rows
+
+
+def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(block kind, template, extra context) in reply order."""
+    out: list[tuple[str, str, dict[str, Any]]] = [("header", "header", {})]
+    if answer.error == "too-long":
+        message = Translator(answer.query.lang)("too_long", n=int(answer.understood.get("length", 0)),
+                                                 limit=int(answer.understood.get("limit", 0)))
+        return [("section", "notice", {"message": message})]
+    if answer.intent in ("help", "unknown") or (answer.intent == "faq" and not view["faq"]):
+        return [*out, ("section", "help", {})]
+    if view["understood"] or view["clamped"]:
+        out.append(("context", "understood", {}))
+    if answer.intent == "gpu_info":
+        out.append(("section", "gpu_info", {}))
+    if view["capacity"]:
+        out.append(("section", "capacity", {}))
+    if view["model_compare"]:
+        out.append(("section", "model_compare", {}))
+    if answer.intent == "model_info" and view["model_info"]:
+        out.append(("section", "model_info", {}))
+    if answer.estimate is None and answer.intent in ("recommend", "check", "compare", "model_info"):
+        out.append(("section", "guidance", {}))
+    if view.get("check"):
+        out.append(("section", "verdict", {}))
+    if answer.estimate is not None:
+        out.append(("fields", "estimate", {}))
+    if answer.intent == "compare" and view["compare"]:
+        out.append(("section", "compare", {}))
+    elif view["picks"]:
+        out.append(("section", "picks", {}))
+    if view["speed"]:
+        out.append(("section", "speed", {}))
+    if view["maths"]:
+        out.append(("section", "maths", {}))
+    if view["notes"]:
+        out.append(("context", "notes", {}))
+    if view["assumptions"]:
+        out.append(("context", "assumptions", {}))
+    for entry in view["faq"]:
+        out.append(("section", "faq", {"f": entry}))
+    if answer.estimate is not None:
+        out.append(("context", "source", {}))
+    return out
