@@ -1,6 +1,6 @@
 """Bounded load on loopback against a real `serve`: ack latency, answers posted, lost and duplicated.
 
-Starts the fake Slack Web API (tests/slack/fake_slack.py) in this process and `python -m bot serve` as a
+Starts the fake Slack Web API (tests/bot/slack/fake_slack.py) in this process and `python -m bot serve` as a
 subprocess pointed at it, then sends signed `app_mention` events at a fixed rate for a fixed time over
 keep-alive connections (as Slack does). A share of the requests are deliberate repeats of an earlier
 event — Slack-style retries (X-Slack-Retry-Num: 1..3) and plain duplicate deliveries — which must not
@@ -33,8 +33,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.slack import payloads as p  # noqa: E402
-from tests.slack.fake_slack import FakeSlack  # noqa: E402
+from tests.bot.slack import payloads as p  # noqa: E402
+from tests.bot.slack.fake_slack import FakeSlack  # noqa: E402
 
 SECRET = "bench-signing-secret-0123456789abcdef"
 TOKEN = "xoxb-0000000000-0000000000-benchTOKENbenchTOKEN"

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from tests.slack.fake_slack import FakeSlack
+from tests.bot.slack.fake_slack import FakeSlack
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 BOT_TOKEN = "xoxb-1111111111-2222222222-TESTtokenSHOULDneverLEAK"
 APP_TOKEN = "xapp-1-A0APP-3333333333-TESTappTOKENneverLEAKS"
@@ -30,7 +30,7 @@ def free_port() -> int:
 
 @functools.lru_cache(maxsize=1)
 def real_pipeline_works() -> bool:
-    """True when bot.service + bot.reply.render can answer a question (else e2e runs use tests/slack/fakes)."""
+    """True when bot.service + bot.reply.render can answer a question (else e2e runs use tests/bot/slack/fakes)."""
     try:
         from bot.reply.render import render_blocks
         from bot.service import Advisor
@@ -68,7 +68,7 @@ def bot_env(fake: FakeSlack, **extra: str) -> dict[str, str]:
 def bot_command(mode: str) -> list[str]:
     if real_pipeline_works():
         return [sys.executable, "-m", "bot", mode]
-    return [sys.executable, "-m", "tests.slack.run_bot", mode]
+    return [sys.executable, "-m", "tests.bot.slack.run_bot", mode]
 
 
 class ServeProcess:

@@ -15,7 +15,7 @@ import uuid
 from typing import Any
 from urllib.parse import urlencode
 
-from tests.slack.fake_slack import BOT_USER_ID, TEAM_ID
+from tests.bot.slack.fake_slack import BOT_USER_ID, TEAM_ID
 
 _counter = itertools.count(1)
 

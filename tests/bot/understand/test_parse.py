@@ -16,7 +16,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.loader import load_knowledge
 
 CASES = yaml.safe_load(Path(__file__).with_name("parse_cases.yaml").read_text(encoding="utf-8"))
-EXAMPLES_PATH = Path(__file__).resolve().parents[2].parent / "shared/examples/questions.yaml"
+EXAMPLES_PATH = Path(__file__).resolve().parents[3].parent / "shared/examples/questions.yaml"
 EXAMPLES = (yaml.safe_load(EXAMPLES_PATH.read_text(encoding="utf-8")) if EXAMPLES_PATH.exists() else []) or []
 
 

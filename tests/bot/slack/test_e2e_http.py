@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.slack import payloads as p
-from tests.slack.conftest import (
+from tests.bot.slack import payloads as p
+from tests.bot.slack.conftest import (
     APP_TOKEN,
     BOT_TOKEN,
     ROOT,
@@ -24,7 +24,7 @@ from tests.slack.conftest import (
     post,
     real_pipeline_works,
 )
-from tests.slack.fake_slack import FakeSlack, assert_no_broadcasts
+from tests.bot.slack.fake_slack import FakeSlack, assert_no_broadcasts
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,7 @@ def send(server: ServeProcess, payload: dict, **kwargs: object) -> tuple[int, st
 def expected_gpu(text: str) -> tuple[str, ...]:
     """Names the top pick may appear under in the reply (id and display name)."""
     if not real_pipeline_works():
-        from tests.slack.fakes import FakeAdvisor
+        from tests.bot.slack.fakes import FakeAdvisor
 
         return (FakeAdvisor().respond(text, "probe:e2e").answer.picks[0].gpu,)
     from bot.service import Advisor

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
-from tests.slack import payloads as p
-from tests.slack.conftest import APP_TOKEN, BOT_TOKEN, ROOT, bot_command, bot_env
-from tests.slack.fake_slack import FakeSlack
+from tests.bot.slack import payloads as p
+from tests.bot.slack.conftest import APP_TOKEN, BOT_TOKEN, ROOT, bot_command, bot_env
+from tests.bot.slack.fake_slack import FakeSlack
 
 
 class FakeSocketSlack:

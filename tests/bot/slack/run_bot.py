@@ -1,6 +1,6 @@
-"""Launch `serve` or `socket` for the e2e tests: `python -m tests.slack.run_bot serve|socket`.
+"""Launch `serve` or `socket` for the e2e tests: `python -m tests.bot.slack.run_bot serve|socket`.
 
-With GPU_ADVISOR_FAKE_PIPELINE=1 the Slack front end is wired to tests/slack/fakes.py instead of the real
+With GPU_ADVISOR_FAKE_PIPELINE=1 the Slack front end is wired to tests/bot/slack/fakes.py instead of the real
 advisor (used only while the real pipeline cannot answer); otherwise this is exactly `python -m bot serve`.
 """
 
@@ -13,7 +13,7 @@ import sys
 def main() -> int:
     mode = sys.argv[1] if len(sys.argv) > 1 else "serve"
     if os.environ.get("GPU_ADVISOR_FAKE_PIPELINE") == "1":
-        from tests.slack.fakes import install
+        from tests.bot.slack.fakes import install
 
         install()
     if mode == "socket":

@@ -16,10 +16,10 @@ from bot.slack.client import build_web_client
 from bot.slack.delivery import delivery_key
 from bot.slack.settings import Settings
 from bot.state import MemoryStore, thread_key
-from tests.slack import payloads as p
-from tests.slack.conftest import BOT_TOKEN, SIGNING_SECRET
-from tests.slack.fake_slack import BOT_ID, FakeSlack, assert_no_broadcasts
-from tests.slack.fakes import FakeAdvisor, FakeRenderer
+from tests.bot.slack import payloads as p
+from tests.bot.slack.conftest import BOT_TOKEN, SIGNING_SECRET
+from tests.bot.slack.fake_slack import BOT_ID, FakeSlack, assert_no_broadcasts
+from tests.bot.slack.fakes import FakeAdvisor, FakeRenderer
 
 _BOTS: list[Bot] = []
 

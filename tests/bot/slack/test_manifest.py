@@ -8,7 +8,7 @@ import yaml
 
 from bot.slack.listeners import COMMAND, SHORTCUT_CALLBACK_ID
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_manifest_matches_the_listeners() -> None:

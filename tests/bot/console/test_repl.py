@@ -19,7 +19,7 @@ from bot.console.repl import BANNER, PROMPT, run_console
 from bot.reply.model import Answer, Query
 from bot.understand.question import Question
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @dataclass(frozen=True)
@@ -301,7 +301,7 @@ def test_interactive_is_detected_from_stdin() -> None:
 
 CHILD = (
     "import sys; sys.path.insert(0, {root!r}); from bot.console.repl import main; "
-    "from tests.bot.test_console import FakeAdvisor; sys.exit(main(FakeAdvisor()))"
+    "from tests.bot.console.test_repl import FakeAdvisor; sys.exit(main(FakeAdvisor()))"
 )
 CHILD_PLAIN = CHILD.replace(  # answers printed as their bare text, not through bot/render.py
     "sys.exit(", "import bot.console.repl as c; c.default_renderer = lambda a: lambda r: r.answer.text; sys.exit("

@@ -12,7 +12,7 @@ told to answer a method with 429 (Retry-After) or 5xx a number of times, or to r
         [post] = slack.wait_for("chat.postMessage")
         post.args["thread_ts"], post.args["blocks"]
 
-Also runnable on its own for manual runs: `python -m tests.slack.fake_slack --port 8399`.
+Also runnable on its own for manual runs: `python -m tests.bot.slack.fake_slack --port 8399`.
 """
 
 from __future__ import annotations
