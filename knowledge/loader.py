@@ -34,10 +34,18 @@ SECTIONS: dict[str, tuple[type[BaseModel], str]] = {
 
 EntryT = TypeVar("EntryT", bound=BaseModel)
 
+# libyaml's C parser reads the shipped files about ten times faster than the pure-Python one (0.06 s against
+# 0.7 s for the ~270 KB shipped here), which is most of the start-up of `ask`. PyYAML's wheels bundle libyaml;
+# a PyYAML built without it still works, only slower. Both accept the same safe subset of YAML.
+try:
+    from yaml import CSafeLoader as YamlLoader
+except ImportError:  # PyYAML built without libyaml
+    from yaml import SafeLoader as YamlLoader  # type: ignore[assignment]
+
 
 def _read_yaml(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=YamlLoader)
     except yaml.YAMLError as exc:
         raise KnowledgeDataError(str(path), None, None, f"not valid YAML: {exc}") from exc
     except OSError as exc:
