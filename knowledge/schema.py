@@ -154,6 +154,18 @@ class GPU(Entry):
     )
     price_usd_per_hour: float | None = Field(default=None, gt=0)
     price_source: str | None = None
+    gpus_per_node: int | None = Field(
+        default=None,
+        gt=0,
+        description="GPUs that come as one unit (a GB200 superchip: 2 with one Grace CPU; an HGX board: 8). The "
+        "entry's figures stay per GPU; this says the card is bought and placed in those steps.",
+    )
+    nvlink_domain_gpus: int | None = Field(
+        default=None,
+        gt=0,
+        description="GPUs that share one NVLink domain (HGX: 8; GB200/GB300 NVL72: 72): how far tensor "
+        "parallelism can reach before it crosses InfiniBand/Ethernet.",
+    )
 
 
 class InstanceType(BaseModel):
