@@ -26,6 +26,21 @@ KV_TOLERANCE = 0.02
 HEAD_DIM_RANGE = (32, 512)
 MEMORY_GB_RANGE = (1.0, 1024.0)
 
+OFFICIAL_QUANTS = frozenset(
+    {"fp8", "mxfp4", "nvfp4", "int4", "int8", "awq-int4", "gptq-int4", "gptq-int8", "gguf", "w4a16", "w8a8"}
+)
+"""Names `official_quants` may use: one per published checkpoint format (the rules map them to byte sizes)."""
+QUANT_TOKENS = frozenset({"fp8", "mxfp4", "nvfp4", "int4", "int8", "awq", "gptq", "gguf", "w4a16", "w8a8"})
+"""Words in a repository name or a source line that mark a quantised release."""
+PRECISION_EVIDENCE: dict[str, tuple[str, ...]] = {
+    "fp32": ("fp32", "float32"),
+    "fp16": ("fp16", "float16"),
+    "fp8": ("fp8", "float8", "e4m3", "quantization_config"),
+    "mxfp4": ("mxfp4", "quantization_config"),
+    "int4": ("int4", "quantization_config"),
+}
+"""What a source line must mention to back a native precision other than bf16 (the default)."""
+
 # Pascal consumer/workstation chips (everything but GP100) run FP16 at 1/64 of the FP32 rate.
 _SLOW_FP16 = re.compile(r"pascal.*gp10[2-8]", re.IGNORECASE)
 
@@ -233,6 +248,46 @@ def _model_problems(kb: KnowledgeBase, m: Model) -> Iterator[Problem]:
         yield Problem(where, m.id, "active_params_b", f"{m.active_params_b:g}B active exceeds {m.params_b:g}B")
     if m.sliding_window and m.max_context and m.sliding_window > m.max_context * 64:
         yield Problem(where, m.id, "sliding_window", f"{m.sliding_window} is implausibly larger than the context")
+    yield from _precision_problems(where, m)
+
+
+def _tokens(text: str) -> set[str]:
+    return set(re.split(r"[^a-z0-9]+", text.lower()))
+
+
+def _precision_problems(where: str, m: Model) -> Iterator[Problem]:
+    """The release precision and the official variants must be named where the entry says it read them.
+
+    A native precision other than bf16 changes every default sizing of the model, so a source line has to back
+    it; a repository in `hf_ids` that names a quantised release (…-FP8, …-AWQ) must appear in
+    `official_quants`, or a user asking for that checkpoint is sized in the wrong format.
+    """
+    source_text = " ".join(m.source).lower()
+    evidence = PRECISION_EVIDENCE.get(m.native_precision)
+    if evidence is not None and not any(word in source_text for word in evidence):
+        yield Problem(
+            where,
+            m.id,
+            "native_precision",
+            f"{m.native_precision!r} is not backed by a source line (expected one naming {', '.join(evidence)})",
+        )
+    if m.native_precision in m.official_quants:
+        yield Problem(where, m.id, "official_quants", f"lists the native precision {m.native_precision!r}")
+    listed: set[str] = set()
+    for quant in m.official_quants:
+        if quant not in OFFICIAL_QUANTS:
+            yield Problem(where, m.id, "official_quants", f"{quant!r} is not one of {sorted(OFFICIAL_QUANTS)}")
+        listed |= _tokens(quant)
+    named = _tokens(source_text) | set().union(*(_tokens(h) for h in m.hf_ids))
+    for quant in m.official_quants:
+        if not _tokens(quant) & named:
+            yield Problem(where, m.id, "official_quants", f"{quant!r} is named by no source line or hf_id")
+    for hf_id in m.hf_ids:
+        missing = sorted((_tokens(hf_id) & QUANT_TOKENS) - listed)
+        if missing:
+            yield Problem(
+                where, m.id, "official_quants", f"hf_id {hf_id!r} is a {'/'.join(missing)} release not listed here"
+            )
 
 
 def _gpu_problems(kb: KnowledgeBase, g: GPU) -> Iterator[Problem]:

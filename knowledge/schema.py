@@ -53,6 +53,8 @@ class MLA(BaseModel):
 
 
 Attention = Literal["mha", "gqa", "mqa", "mla"]
+NativePrecision = Literal["fp32", "fp16", "bf16", "fp8", "mxfp4", "int4"]
+"""Precisions an official checkpoint ships in (config.json `torch_dtype` / `quantization_config`)."""
 Modality = Literal["text", "encoder", "vision", "audio", "image-generation", "multimodal", "code"]
 
 
@@ -93,6 +95,16 @@ class Model(Entry):
     mla: MLA | None = None
     release: str | None = None
     details: dict[str, Any] = Field(default_factory=dict)
+    native_precision: NativePrecision = Field(
+        default="bf16",
+        description="The precision the official checkpoint ships in: what an engine loads when told nothing "
+        "(DeepSeek-V3 fp8 from its quantization_config, gpt-oss mxfp4). Cite the config or card in `source`.",
+    )
+    official_quants: list[str] = Field(
+        default_factory=list,
+        description="Quantised variants the model's authors publish (fp8, awq-int4, gptq-int4, gptq-int8, gguf, "
+        "mxfp4); community quantisations are not listed.",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Model:
@@ -142,6 +154,18 @@ class GPU(Entry):
     )
     price_usd_per_hour: float | None = Field(default=None, gt=0)
     price_source: str | None = None
+    gpus_per_node: int | None = Field(
+        default=None,
+        gt=0,
+        description="GPUs that come as one unit (a GB200 superchip: 2 with one Grace CPU; an HGX board: 8). The "
+        "entry's figures stay per GPU; this says the card is bought and placed in those steps.",
+    )
+    nvlink_domain_gpus: int | None = Field(
+        default=None,
+        gt=0,
+        description="GPUs that share one NVLink domain (HGX: 8; GB200/GB300 NVL72: 72): how far tensor "
+        "parallelism can reach before it crosses InfiniBand/Ethernet.",
+    )
 
 
 class InstanceType(BaseModel):

@@ -56,6 +56,16 @@ QUANT_BYTES_PER_PARAM: dict[str, float] = {
 }
 """Bytes per *quantised* parameter of each named weight format (the layers the format quantises)."""
 
+MXFP4_BYTES_PER_PARAM = (4 + 8 / 32) / 8
+"""OCP Microscaling MXFP4: a 4-bit E2M1 element plus one shared 8-bit E8M0 scale per block of 32 elements →
+4.25 bits = 0.53125 B per parameter (OCP "Microscaling Formats (MX) v1.0" spec, table of MX-compliant formats;
+the gpt-oss checkpoints store `*_blocks` uint8 pairs of nibbles and `*_scales` uint8 per 32 values). Only the
+tensors the checkpoint quantises take this size: gpt-oss's config.json `quantization_config` is
+`{"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router",
+"model.embed_tokens", "lm_head"]}` (huggingface.co/openai/gpt-oss-120b config.json), so attention, router,
+embeddings and lm_head stay bf16 and only the MoE expert weights are MXFP4."""
+QUANT_BYTES_PER_PARAM["mxfp4"] = MXFP4_BYTES_PER_PARAM
+
 GGUF_BYTES_PER_PARAM: dict[str, float] = {
     # gguf-py `GGML_QUANT_SIZES` (block bytes / block elements) for the uniform types:
     "gguf-q8_0": 34 / 32,  # 1.0625
@@ -108,7 +118,8 @@ quant_state tensors' allocator rounding). gpu_poor uses ~6%. Grid-fitted togethe
 # KV cache
 # --------------------------------------------------------------------------------------------------------
 
-KV_BYTES: dict[str, float] = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 2.0, "int8": 2.0, "int4": 2.0}
+KV_BYTES: dict[str, float] = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 2.0, "int8": 2.0, "int4": 2.0,
+                              "mxfp4": 2.0}
 """KV cache element size by the weights' precision: the cache stays in the 16-bit compute dtype for
 weight-only quantised models (fp8 KV cache is a separate vLLM option, `kv_cache_dtype=fp8`, not assumed)."""
 

@@ -25,7 +25,8 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
     """The canonical format key, or None for plain tensors of `precision`.
 
     llama.cpp always runs a GGUF file: with no format named, 16-bit precision means GGUF F16 and int4/int8
-    mean Q4_K_M/Q8_0.
+    mean Q4_K_M/Q8_0. MXFP4 is a weight format of its own on every engine (llama.cpp has an MXFP4 GGUF type
+    that keeps the checkpoint's layout).
     """
     if quant:
         key = quant.strip().lower()
@@ -42,6 +43,8 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
         if key in {"none", "fp16", "bf16", "fp32"}:
             return None
         raise ValueError(f"unknown weight format {quant!r}")
+    if precision == "mxfp4":
+        return "mxfp4"
     if engine == "llama.cpp":
         return {"int4": C.DEFAULT_GGUF, "int8": "gguf-q8_0", "fp8": "gguf-q8_0"}.get(precision, "gguf-f16")
     if precision in {"int8", "int4"}:
@@ -90,10 +93,30 @@ def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float
         return split.total * C.BYTES_PER_PARAM_PLAIN[precision], notes
     if quant in C.GGUF_BYTES_PER_PARAM:
         return split.total * C.GGUF_BYTES_PER_PARAM[quant], notes
+    if quant == "mxfp4" and model.moe is not None:
+        experts = min(moe_expert_params(model), split.body)
+        if experts > 0:
+            notes.append("mxfp4-experts-only")
+            return experts * C.MXFP4_BYTES_PER_PARAM + (split.total - experts) * 2.0, notes
     per = C.QUANT_BYTES_PER_PARAM[quant]
     if split.embedding > 0:
         notes.append("embeddings-16bit")
     return split.body * per + split.embedding * C.EMBEDDING_BYTES_QUANTISED, notes
+
+
+def moe_expert_params(model: Model) -> float:
+    """Parameters (units) of the routed experts: what an MoE-only format such as gpt-oss's MXFP4 quantises.
+
+    Gated experts hold three hidden × moe_intermediate matrices (gate, up, down), plain ones two; the first
+    `first_k_dense` layers have no experts. Zero when the config lacks the fields.
+    """
+    moe = model.moe
+    intermediate = (moe.moe_intermediate_size or model.intermediate_size) if moe else None
+    if moe is None or not intermediate or not model.hidden_size or not model.num_layers:
+        return 0.0
+    matrices = 2 if model.mlp == "plain" else 3
+    moe_layers = max(0, model.num_layers - moe.first_k_dense)
+    return float(moe_layers * moe.num_experts * matrices * model.hidden_size * intermediate)
 
 
 def quant_workspace_bytes(model: Model, quant: str | None) -> float:

@@ -11,12 +11,12 @@ from typing import Literal
 from knowledge.schema import Model
 
 Task = Literal["inference", "train", "lora", "qlora"]
-Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4"]
+Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4"]
 Engine = Literal["transformers", "vllm", "llama.cpp"]
 Optimizer = Literal["adamw", "adamw-8bit", "sgd"]
 
 TASKS: tuple[Task, ...] = ("inference", "train", "lora", "qlora")
-PRECISIONS: tuple[Precision, ...] = ("fp32", "fp16", "bf16", "fp8", "int8", "int4")
+PRECISIONS: tuple[Precision, ...] = ("fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4")
 ENGINES: tuple[Engine, ...] = ("transformers", "vllm", "llama.cpp")
 
 

@@ -135,6 +135,36 @@ def test_user_directory_may_override_a_shipped_id(write_kb: Writer) -> None:
             "questions.en",
             "no non-empty",
         ),
+        ("models", [changed(MOE_MODEL, native_precision="fp8")], "deepseek-v3", "native_precision", "not backed"),
+        (
+            "models",
+            [changed(MODEL, official_quants=["awq-int4"])],
+            "llama-2-7b",
+            "official_quants",
+            "named by no source",
+        ),
+        (
+            "models",
+            [changed(MODEL, official_quants=["exl2"], source=["card lists exl2"])],
+            "llama-2-7b",
+            "official_quants",
+            "is not one of",
+        ),
+        (
+            "models",
+            [changed(MODEL, hf_ids=["meta-llama/Llama-2-7b-chat-hf", "meta-llama/Llama-2-7b-chat-GPTQ-Int4"])],
+            "llama-2-7b",
+            "official_quants",
+            "gptq/int4 release not listed",
+        ),
+        (
+            "models",
+            [changed(MOE_MODEL, native_precision="fp8", official_quants=["fp8"],
+                     source=["config.json quantization_config fp8"])],
+            "deepseek-v3",
+            "official_quants",
+            "native precision",
+        ),
         ("models", [changed(MODEL, source=["  "])], "llama-2-7b", "source", "non-empty source"),
         ("gpus", [GPU, changed(GPU, id="x", name="X", aliases=[], source="")], "x", "source", "non-empty"),
     ],
@@ -150,6 +180,13 @@ def test_each_check_fails(
     assert [(p.entry, p.field) for p in found] == [(entry, field)], [str(p) for p in found]
     assert words in found[0].message
     assert found[0].file.startswith(str(directory))
+
+
+def test_sourced_precision_fields_pass(write_kb: Writer) -> None:
+    fp8 = changed(MOE_MODEL, native_precision="fp8",
+                  source=["deepseek-ai/DeepSeek-V3 config.json (quantization_config: fp8 e4m3, block 128)"])
+    quantised = changed(MODEL, hf_ids=["Qwen/Qwen2.5-7B-Instruct-AWQ"], official_quants=["awq-int4"])
+    assert problems_for(write_kb(models=[fp8, quantised])) == []
 
 
 def test_pascal_fp16_is_exempt_and_bandwidth_checked(write_kb: Writer) -> None:

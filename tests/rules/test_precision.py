@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from knowledge.schema import Model, MoE
 from rules import constants as C
 from rules.precision import normalise_quant, param_split, weight_bytes
 from tests.rules._models import make_model
@@ -71,3 +72,44 @@ def test_normalise_quant(quant: str | None, precision: str, engine: str, expecte
 def test_unknown_format_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown weight format"):
         normalise_quant("exl9", "int4")
+
+
+def _gpt_oss(layers: int, experts: int, params_b: float) -> Model:
+    """gpt-oss shape from its config.json: hidden 2880, expert intermediate 2880, 64 q / 8 kv heads of 64."""
+    return make_model(
+        params_b=params_b, num_layers=layers, hidden_size=2880, num_attention_heads=64, num_kv_heads=8,
+        head_dim=64, attention="gqa", intermediate_size=2880, vocab_size=201088,
+        moe=MoE(num_experts=experts, experts_per_token=4, moe_intermediate_size=2880), active_params_b=3.6,
+    )
+
+
+def test_mxfp4_is_four_and_a_quarter_bits() -> None:
+    # E2M1 element (4 bits) + one E8M0 scale (8 bits) per 32 elements = 4.25 bits.
+    assert C.MXFP4_BYTES_PER_PARAM == 4.25 / 8
+    assert normalise_quant(None, "mxfp4") == "mxfp4"
+    assert normalise_quant(None, "mxfp4", "llama.cpp") == "mxfp4"
+    assert normalise_quant("MXFP4", "bf16") == "mxfp4"
+
+
+def test_mxfp4_quantises_only_the_moe_experts_of_gpt_oss_20b() -> None:
+    # Experts: 24 layers × 32 experts × 3 matrices × 2880 × 2880 = 19,110,297,600 params × 0.53125 B
+    # = 10,152,345,600 B. The rest (attention, router, embeddings, lm_head): 21e9 − 19.110e9 = 1,889,702,400
+    # params × 2 B = 3,779,404,800 B. Sum 13,931,750,400 B = 12.97 GiB: below 16 GB, as OpenAI says it runs.
+    got, notes = weight_bytes(_gpt_oss(24, 32, 21.0), "mxfp4", "mxfp4")
+    assert got == pytest.approx(19_110_297_600 * 0.53125 + 1_889_702_400 * 2)
+    assert 12.8 <= got / C.GIB <= 13.5
+    assert "mxfp4-experts-only" in notes
+
+
+def test_mxfp4_gpt_oss_120b_fits_one_80gb_card() -> None:
+    # Experts: 36 × 128 × 3 × 2880² = 114,661,785,600 params × 0.53125 = 60,914,073,600 B; the other
+    # 117e9 − 114.662e9 = 2,338,214,400 params × 2 = 4,676,428,800 B. Total 65,590,502,400 B = 61.09 GiB.
+    got, _ = weight_bytes(_gpt_oss(36, 128, 117.0), "mxfp4", "mxfp4")
+    assert got == pytest.approx(114_661_785_600 * 0.53125 + 2_338_214_400 * 2)
+    assert 60 <= got / C.GIB <= 65
+
+
+def test_mxfp4_on_a_dense_model_quantises_the_body_and_keeps_embeddings_16bit() -> None:
+    got, notes = weight_bytes(make_model(), "mxfp4", "mxfp4")
+    assert got == pytest.approx(BODY * 0.53125 + EMB * 2)
+    assert "embeddings-16bit" in notes
