@@ -68,7 +68,7 @@ def raw_entry_id(section: str, raw: Any) -> str | None:
 
 
 def _validated(path: Path, section: str, raw_entries: Any) -> Iterator[BaseModel]:
-    schema, key = SECTIONS[section]
+    schema = SECTIONS[section][0]
     if not isinstance(raw_entries, list):
         raise KnowledgeDataError(str(path), None, section, "must be a list of entries")
     for position, raw in enumerate(raw_entries):
