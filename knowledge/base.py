@@ -7,6 +7,7 @@ from functools import cached_property
 
 from knowledge.errors import UnknownEntryError
 from knowledge.lookup import NameIndex
+from knowledge.prices import Price
 from knowledge.schema import GPU, CloudProduct, FaqEntry, InstanceFamily, Model
 
 
@@ -17,6 +18,8 @@ class KnowledgeBase:
     instance_families: dict[str, InstanceFamily]
     products: dict[str, CloudProduct]
     faq: dict[str, FaqEntry]
+    prices: dict[str, Price] = field(default_factory=dict)
+    """`Price.key` (cloud/instance/region) → the row; a user file's row replaces the shipped one."""
     origins: dict[tuple[str, str], str] = field(default_factory=dict)
     """(section, id) → the file the entry was loaded from, so checks can name it."""
 

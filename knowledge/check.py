@@ -8,6 +8,7 @@ field, so whoever edits the YAML can fix it.
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,7 +18,8 @@ from typing import Any
 import yaml
 
 from knowledge.base import KnowledgeBase
-from knowledge.loader import SECTIONS, SHIPPED_DIR
+from knowledge.loader import SECTIONS, SHIPPED_DIR, raw_entry_id
+from knowledge.prices import DATE_PATTERN, KNOWN_CURRENCIES, Price
 from knowledge.schema import GPU, Entry, Model
 
 PARAMS_TOLERANCE = 0.15
@@ -88,7 +90,9 @@ def run_checks(kb: KnowledgeBase, shipped_dir: Path | None = SHIPPED_DIR) -> lis
         for lang, questions in (("en", entry.questions.en), ("zh", entry.questions.zh)):
             if not any(q.strip() for q in questions):
                 problems.append(Problem(where, entry.id, f"questions.{lang}", "no non-empty question"))
-    for section in ("models", "gpus", "instance_families", "products", "faq"):
+    for price in kb.prices.values():
+        problems.extend(price_problems(kb, price))
+    for section in ("models", "gpus", "instance_families", "products", "faq", "prices"):
         for entry_id, entry in getattr(kb, section).items():
             problems.extend(_entry_problems(_origin(kb, section, entry_id), entry_id, entry))
     return problems
@@ -99,7 +103,7 @@ def summary(kb: KnowledgeBase) -> str:
     return (
         f"knowledge base OK: {len(kb.models)} models, {len(kb.gpus)} GPUs, "
         f"{len(kb.instance_families)} instance families, {len(kb.products)} cloud products, "
-        f"{len(kb.faq)} FAQ entries"
+        f"{len(kb.faq)} FAQ entries, {len(kb.prices)} prices"
     )
 
 
@@ -127,9 +131,10 @@ def _duplicate_ids(directory: Path) -> Iterator[Problem]:
                 continue
             key = SECTIONS[section][1]
             for raw in raw_entries:
-                if not isinstance(raw, dict) or raw.get(key) is None:
+                found_id = raw_entry_id(section, raw)
+                if found_id is None:
                     continue
-                entry_id = str(raw[key])
+                entry_id = found_id
                 earlier = first_seen.setdefault((section, entry_id), path)
                 if earlier != path:
                     yield Problem(str(path), entry_id, key, f"{section} id already defined in {earlier}")
@@ -308,3 +313,30 @@ def _gpu_problems(kb: KnowledgeBase, g: GPU) -> Iterator[Problem]:
         )
     if g.bf16_tflops and g.fp32_tflops and g.bf16_tflops < g.fp32_tflops:
         yield Problem(where, g.id, "bf16_tflops", f"{g.bf16_tflops:g} is below fp32_tflops {g.fp32_tflops:g}")
+
+
+def price_problems(kb: KnowledgeBase, p: Price) -> Iterator[Problem]:
+    """A price row that loads but cannot be quoted: the bot would multiply it into a wrong total."""
+    where = _origin(kb, "prices", p.key)
+    for name in ("price_per_hour", "spot_price_per_hour", "median_price_per_hour"):
+        value = getattr(p, name)
+        if value is not None and not value > 0:
+            yield Problem(where, p.key, name, f"{value:g} is not a positive price")
+    if p.currency not in KNOWN_CURRENCIES:
+        yield Problem(where, p.key, "currency", f"{p.currency!r} is not one of {', '.join(KNOWN_CURRENCIES)}")
+    if p.gpu not in kb.gpus:
+        yield Problem(where, p.key, "gpu", f"no GPU with id {p.gpu!r}")
+    if p.count < 1:
+        yield Problem(where, p.key, "count", f"{p.count} GPUs per instance; at least 1")
+    if p.date is not None and not _valid_date(p.date):
+        yield Problem(where, p.key, "date", f"{p.date!r} is not a YYYY-MM-DD date (leave it null when unknown)")
+
+
+def _valid_date(text: str) -> bool:
+    if not re.match(DATE_PATTERN, text):
+        return False
+    try:
+        _dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from knowledge.base import KnowledgeBase
 from knowledge.errors import KnowledgeDataError
+from knowledge.prices import Price, price_key
 from knowledge.schema import GPU, CloudProduct, FaqEntry, InstanceFamily, Model
 
 SHIPPED_DIR = Path(__file__).with_name("data")
@@ -30,6 +31,7 @@ SECTIONS: dict[str, tuple[type[BaseModel], str]] = {
     "instance_families": (InstanceFamily, "family"),
     "products": (CloudProduct, "id"),
     "faq": (FaqEntry, "id"),
+    "prices": (Price, "key"),  # key = cloud/instance/region, a property: a user row replaces the shipped one
 }
 
 EntryT = TypeVar("EntryT", bound=BaseModel)
@@ -62,12 +64,23 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return data
 
 
+def raw_entry_id(section: str, raw: Any) -> str | None:
+    """The id of a raw (unvalidated) entry, so errors and duplicate checks can name it before it loads."""
+    if not isinstance(raw, dict):
+        return None
+    if section == "prices":
+        parts = [raw.get(name) for name in ("cloud", "instance", "region")]
+        return price_key(*map(str, parts)) if all(parts) else None
+    value = raw.get(SECTIONS[section][1])
+    return str(value) if value else None
+
+
 def _validated(path: Path, section: str, raw_entries: Any) -> Iterator[BaseModel]:
-    schema, key = SECTIONS[section]
+    schema = SECTIONS[section][0]
     if not isinstance(raw_entries, list):
         raise KnowledgeDataError(str(path), None, section, "must be a list of entries")
     for position, raw in enumerate(raw_entries):
-        name = str(raw.get(key)) if isinstance(raw, dict) and raw.get(key) else f"#{position + 1}"
+        name = raw_entry_id(section, raw) or f"#{position + 1}"
         try:
             yield schema.model_validate(raw)
         except ValidationError as exc:
@@ -113,6 +126,7 @@ def load_knowledge(directories: Iterable[Path | str] | None = None) -> Knowledge
         instance_families=entries("instance_families", InstanceFamily),
         products=entries("products", CloudProduct),
         faq=entries("faq", FaqEntry),
+        prices=entries("prices", Price),
         origins={(section, k): v[1] for section, items in merged.items() for k, v in items.items()},
     )
 

@@ -386,3 +386,11 @@ PRICE_PROXY_TFLOPS_WEIGHT = 2.0
 1310 < A100-40 2379 < A100-80 3063 < H100 5729) with ratios close to public per-GPU prices (A10/T4 ≈ 1.8,
 A100-80/A10 ≈ 3, H100/A100-80 ≈ 1.9 on AWS g4dn/g5/p4de/p5 and Lambda). Relative only; never shown as a
 price."""
+
+# --------------------------------------------------------------------------------------------------------
+# Money
+# --------------------------------------------------------------------------------------------------------
+
+HOURS_PER_MONTH = 730.0
+"""A month of continuous rental: 8760 h / 12 = 730 h, the convention of the AWS and Alibaba Cloud price
+calculators for monthly on-demand estimates (and the figure issue 10 asks replies to use)."""
