@@ -191,7 +191,9 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
         gathers = 3 if ckpt else 2
         zero3 = gathers * weights * (count - 1) / count / (S.ZERO3_GATHER_EFFICIENCY * link)
     dequant = S.QLORA_DEQUANT_S_PER_BPARAM * model.params_b if w.task == "qlora" else 0.0
-    overhead = S.TRAIN_LAYER_OVERHEAD_S[engine] * max(1, num_layers(model))
+    # The per-layer overhead was measured on PEFT (adapter hooks) and ZeRO-3 (partition hooks) runs only.
+    hooked = w.task in ("lora", "qlora") or w.zero_stage == 3
+    overhead = S.TRAIN_LAYER_OVERHEAD_S[engine] * max(1, num_layers(model)) if hooked else 0.0
     return max(compute + dequant, zero3) + overhead
 
 

@@ -96,7 +96,9 @@ TRAIN_LAYER_OVERHEAD_S: dict[str, float] = {"transformers": 4.2e-3, "unsloth": 2
 backward launches, PEFT/DeepSpeed hooks): Qwen-1.8B/7B/14B LoRA at 256 tokens take 0.125/0.15/0.2 s per
 micro-step whatever the length up to ~1k tokens (24/32/40 layers → ≈5 ms per layer; fit 4.2 ms with the
 compute term added). *fitted* on the
-short-sequence rows of `qwen1-readme-finetune-profile`. unsloth: half (its published ≈2× over HF)."""
+short-sequence rows of `qwen1-readme-finetune-profile`. unsloth: half (its published ≈2× over HF). Applied to
+LoRA/QLoRA (PEFT) and ZeRO-3 steps, the only ones it was measured on: a plain full fine-tune without ZeRO-3
+has no published figure here and gets none."""
 
 QLORA_DEQUANT_S_PER_BPARAM = 0.028
 """QLoRA dequantises every frozen 4-bit weight on each pass (forward, recompute, backward): an extra time per

@@ -150,8 +150,12 @@ def test_training_step_and_hours_by_hand() -> None:
     body = 7e9 - EMBEDDING
     attention = 4 * 32 * 1024 * 4096  # per token, forward
     flops = 2048 * (6 * body + 3 * attention)  # backward of attention = 2 × forward
-    step = flops / (312e12 * S.TRAIN_MFU["transformers"]) + 32 * S.TRAIN_LAYER_OVERHEAD_S["transformers"]
-    assert train_step_seconds(w, make_gpu(), 8) == pytest.approx(step)  # ≈0.51 + 0.13 s
+    step = flops / (312e12 * S.TRAIN_MFU["transformers"])  # ≈0.51 s; no ZeRO-3, no PEFT: no hook overhead
+    assert train_step_seconds(w, make_gpu(), 8) == pytest.approx(step)
+    lora = Workload(model=make_model(), task="lora", gradient_checkpointing=False, context=2048, batch=1)
+    lora_step = 2048 * (4 * body + 3 * attention) / (312e12 * S.TRAIN_MFU["transformers"]) \
+        + 32 * S.TRAIN_LAYER_OVERHEAD_S["transformers"]  # ≈0.36 + 0.13 s
+    assert train_step_seconds(lora, make_gpu(), 8) == pytest.approx(lora_step)
     s = estimate_speed(w, make_gpu(), 8)
     assert s.train_tokens_per_s == pytest.approx(8 * 2048 / step, rel=1e-3)
     assert training_hours(w, make_gpu(), 8, 1e9) == pytest.approx(1e9 / (8 * 2048 / step) / 3600)
