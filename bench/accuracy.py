@@ -233,18 +233,11 @@ class Runner:
         return answer.estimate.per_gpu_gb, answer.estimate.total_gb
 
     def _via_rules(self, request: dict[str, Any]) -> tuple[float, float]:
-        from rules import estimate_memory, generic_model
-        from rules.types import Workload
+        from _cases import workload_for
 
-        model = self.kb.model(request["model"]) if "model" in request else generic_model(request["params_b"])
-        keys = ("task", "precision", "quant", "engine", "context", "batch", "gen_tokens", "zero_stage",
-                "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention", "offload",
-                "pure_16bit",
-                "train_embeddings")
-        kwargs = {k: request[k] for k in keys if k in request}
-        if "context" not in kwargs:  # bot.reply.answer: DEFAULT_CONTEXT 4096, capped at the model's window
-            kwargs["context"] = min(4096, model.max_context or 4096)
-        workload = Workload(model=model, **kwargs)
+        from rules import estimate_memory
+
+        workload = workload_for(request, self.kb)
         gpu = self.kb.gpus.get(request["gpu"]) if request.get("gpu") else None
         est = estimate_memory(workload, int(request.get("gpus", 1)), gpu)
         return est.per_gpu_gib, est.total_gib

@@ -1,40 +1,164 @@
-"""Throughput: decode bounded by memory bandwidth, prefill and training by the dense tensor peak.
+"""Throughput: what a decode step, a prefill and a training step cost on given cards (constants: speed_constants).
 
-* decode step time = (active weight bytes + KV bytes read) per card / (η × bandwidth), tensor parallel
-  cards each read their shard (each extra card adds TP_EFFICIENCY of its bandwidth);
-* prefill tokens/s = cards × peak × PREFILL_MFU / (2·P_active + 4·L·n·h) FLOPs per token (the attention
-  term 4·L·n²·h over n tokens);
-* training tokens/s = cards × peak × TRAIN_MFU / (k·P_active), k = 6 (full) or 4 (LoRA), +2 with full
-  recomputation.
+* decode step = (weights read + KV read) / (η × bandwidth)  — per card for tensor-parallel engines, whole model
+  for layer-split engines — + layers × per-layer overhead (the per-token floor) + tensor-parallel all-reduces
+  (2 per layer: latency × (n−1) + bytes / link); at large batch the step is at least its compute,
+  batch × 2·P_active / (cards × peak × DECODE_MFU). MoE reads the shared weights plus the experts the batch's
+  tokens are routed to.
+* prefill = prompt × (2·P_active + attention) FLOPs / (cards × peak × PREFILL_MFU) + the per-layer overhead.
+* training step (per card, one micro-batch) = k·P·tokens + attention FLOPs / (peak × TRAIN_MFU) + per-layer
+  overhead (+ QLoRA dequantisation, + ZeRO-3 gathers when they outlast the compute); k = 6 full, 4 LoRA
+  (frozen base: no weight-gradient GEMMs), +2 with recomputation.
 """
 
 from __future__ import annotations
 
-from knowledge.schema import GPU
+from dataclasses import dataclass
+
+from knowledge.schema import GPU, Model
 from rules import constants as C
-from rules.hardware import dense_tflops, tp_scaling
+from rules import speed_constants as S
+from rules.hardware import dense_tflops
 from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
 from rules.precision import normalise_quant, param_split, weight_bytes
 from rules.types import Speed, Workload
 
 
-def _active_weight_bytes(w: Workload) -> float:
+@dataclass(frozen=True)
+class DecodeStep:
+    """Seconds of one decode step by cause (for explanations and tests)."""
+
+    memory_s: float
+    """Weights + KV bytes over the achieved bandwidth."""
+    overhead_s: float
+    """Per-layer launch/dispatch floor."""
+    communication_s: float
+    """Tensor-parallel all-reduces."""
+    compute_s: float
+    """batch × 2·P_active at DECODE_MFU (the bound at large batch)."""
+
+    @property
+    def total_s(self) -> float:
+        return max(self.memory_s, self.compute_s) + self.overhead_s + self.communication_s
+
+
+def tensor_parallel(engine: str) -> bool:
+    return engine in S.TENSOR_PARALLEL_ENGINES
+
+
+def _one_embedding_params(model: Model) -> float:
+    """Parameters of the input embedding when it is a separate matrix (untied): never read whole per token."""
+    if model.tie_embeddings or not (model.vocab_size and model.hidden_size) or model.arch != "decoder":
+        return 0.0
+    return min(float(model.vocab_size * model.hidden_size), 0.25 * model.params_b * 1e9)
+
+
+def routed_expert_params(model: Model) -> float:
+    """Parameters of the routed experts (all of them), from the MoE shape; 0 for dense models."""
+    moe = model.moe
+    if moe is None or not model.hidden_size or not model.num_layers:
+        return 0.0
+    if moe.moe_intermediate_size:
+        matrices = 3 if (model.mlp or "gated") == "gated" else 2
+        per_expert = matrices * model.hidden_size * moe.moe_intermediate_size
+        return float(per_expert * moe.num_experts * max(0, model.num_layers - moe.first_k_dense))
+    # No expert width recorded: the routed share is what the active count leaves out, scaled to all experts.
+    skipped = (model.params_b - model.active_params) * 1e9
+    return skipped / max(1e-9, 1 - moe.experts_per_token / moe.num_experts)
+
+
+def experts_touched_fraction(model: Model, batch: int) -> float:
+    """Expected share of a layer's routed experts that `batch` tokens reach with uniform top-k routing:
+    1 − (1 − k/E)^batch (k/E for one token, → 1 for large batches)."""
+    moe = model.moe
+    if moe is None:
+        return 1.0
+    return 1.0 - (1.0 - moe.experts_per_token / moe.num_experts) ** max(1, batch)
+
+
+def weights_read_bytes(w: Workload, batch: int | None = None) -> float:
+    """Weight bytes one decode step reads: everything but the input embedding table, and for MoE only the
+    experts the batch is routed to."""
     model = w.model
-    quant = normalise_quant(w.quant, w.precision, w.engine) if w.task == "inference" else None
-    total, _ = weight_bytes(model, w.precision, quant)
+    quant = normalise_quant(w.quant, w.precision, w.engine)
+    total_bytes, _ = weight_bytes(model, w.precision, quant)
+    params = model.params_b * 1e9
+    per_param = total_bytes / params
+    read = params - _one_embedding_params(model)
     if model.is_moe:
-        return total * model.active_params / model.params_b
-    return total
+        routed = min(routed_expert_params(model), read)
+        read -= routed * (1.0 - experts_touched_fraction(model, batch or w.batch))
+    return read * per_param
+
+
+def _link(gpu: GPU, count: int) -> tuple[float, float]:
+    """(latency per all-reduce step, one-direction bytes/s) of the card-to-card link."""
+    if gpu.nvlink_gbps and count > 1:
+        return S.ALLREDUCE_LATENCY_S["nvlink"], gpu.nvlink_gbps / 2 * 1e9
+    return S.ALLREDUCE_LATENCY_S["pcie"], S.PCIE_GBPS * 1e9
+
+
+def allreduce_seconds(w: Workload, gpu: GPU, count: int) -> float:
+    """Tensor-parallel communication of one decode step: 2 all-reduces per layer of batch × hidden 16-bit
+    activations, each latency × (n−1) + 2(n−1)/n × bytes / link bandwidth."""
+    if count <= 1 or not tensor_parallel(w.engine) or not w.model.hidden_size:
+        return 0.0
+    latency, link = _link(gpu, count)
+    payload = w.batch * w.model.hidden_size * 2.0 * 2 * (count - 1) / count
+    per_allreduce = latency * (count - 1) + payload / link
+    return S.ALLREDUCES_PER_LAYER * num_layers(w.model) * per_allreduce
+
+
+def _layer_overhead(w: Workload) -> float:
+    per_layer = S.DECODE_LAYER_OVERHEAD_S.get(w.engine, S.DECODE_LAYER_OVERHEAD_S["transformers"])
+    quant = normalise_quant(w.quant, w.precision, w.engine)
+    if not tensor_parallel(w.engine) and w.engine != "llama.cpp" and quant:
+        per_layer *= S.TRANSFORMERS_QUANT_LAYER_FACTOR.get(quant, 1.0)
+    return per_layer * max(1, num_layers(w.model))
+
+
+def average_cached_tokens(w: Workload) -> int:
+    """Tokens in the cache on an average decode step: the prompt plus half the generated tokens (half the
+    context when the split is unknown)."""
+    if w.gen_tokens is not None:
+        return max(1, w.context - w.gen_tokens // 2)
+    return max(1, w.context // 2)
+
+
+def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
+    """One decode step of `w.batch` sequences on `count` cards of `gpu`."""
+    tp = tensor_parallel(w.engine)
+    shards = count if tp else 1
+    eta = S.DECODE_BANDWIDTH_EFFICIENCY.get(w.engine, S.DECODE_BANDWIDTH_EFFICIENCY["transformers"])
+    bandwidth = gpu.bandwidth_gbps * 1e9
+    kv_elem = C.KV_BYTES.get(w.precision, 2.0)
+    kv, _ = kv_cache_bytes(w.model, average_cached_tokens(w), w.batch, kv_elem, tp=1)
+    kv_eta = eta if tp or w.engine == "llama.cpp" else S.TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY
+    memory = weights_read_bytes(w) / shards / (eta * bandwidth) + kv / shards / (kv_eta * bandwidth)
+    peak = dense_tflops(gpu, w.precision) * 1e12
+    compute = w.batch * 2.0 * w.model.active_params * 1e9 / (shards * peak * S.DECODE_MFU)
+    return DecodeStep(memory_s=memory, overhead_s=_layer_overhead(w),
+                      communication_s=allreduce_seconds(w, gpu, count), compute_s=compute)
 
 
 def flops_per_token(w: Workload, prompt: int) -> float:
+    """Forward FLOPs per token at a `prompt`-token context: 2·P_active plus attention 4·L·n·h (scores and
+    values over the n tokens before it)."""
     model = w.model
-    p_active = model.active_params * 1e9
     attn = 0.0
     if is_transformer(model):
         assert model.hidden_size
         attn = 4.0 * num_layers(model) * prompt * model.hidden_size
-    return 2.0 * p_active + attn
+    return 2.0 * model.active_params * 1e9 + attn
+
+
+def prefill_seconds(w: Workload, gpu: GPU, count: int, prompt: int) -> float:
+    """Time to encode `prompt` tokens of each of `w.batch` sequences (causal: the average token attends to
+    half the prompt)."""
+    cards = count if tensor_parallel(w.engine) else 1
+    peak = dense_tflops(gpu, w.precision) * 1e12
+    flops = w.batch * prompt * flops_per_token(w, max(1, prompt // 2))
+    return flops / (cards * peak * S.PREFILL_MFU) + _layer_overhead(w)
 
 
 def train_flops_factor(w: Workload, checkpointing: bool) -> float:
@@ -48,54 +172,68 @@ def _checkpointing(w: Workload) -> bool:
     return w.model.params_b > C.GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 
 
+def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
+    """One micro-step (w.batch sequences of w.context tokens) on each of `count` data-parallel cards."""
+    model = w.model
+    ckpt = _checkpointing(w)
+    tokens = w.batch * w.context
+    body = model.active_params * 1e9 - _one_embedding_params(model)
+    # Attention has no frozen weights: its backward always costs 2× its forward (3× with recomputation).
+    attention = flops_per_token(w, max(1, w.context // 2)) - 2.0 * model.active_params * 1e9
+    passes = (C.TRAIN_FLOPS_PER_PARAM_TOKEN + (C.RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN if ckpt else 0.0)) / 2
+    flops = tokens * (train_flops_factor(w, ckpt) * body + passes * attention)
+    engine = w.engine if w.engine in S.TRAIN_MFU else "transformers"
+    compute = flops / (dense_tflops(gpu, w.precision) * 1e12 * S.TRAIN_MFU[engine])
+    zero3 = 0.0
+    if w.zero_stage == 3 and count > 1:
+        _, link = _link(gpu, count)
+        weights = weight_bytes(model, "bf16" if w.precision in ("int4", "int8") else w.precision, None)[0]
+        gathers = 3 if ckpt else 2
+        zero3 = gathers * weights * (count - 1) / count / (S.ZERO3_GATHER_EFFICIENCY * link)
+    dequant = S.QLORA_DEQUANT_S_PER_BPARAM * model.params_b if w.task == "qlora" else 0.0
+    # The per-layer overhead was measured on PEFT (adapter hooks) and ZeRO-3 (partition hooks) runs only.
+    hooked = w.task in ("lora", "qlora") or w.zero_stage == 3
+    overhead = S.TRAIN_LAYER_OVERHEAD_S[engine] * max(1, num_layers(model)) if hooked else 0.0
+    return max(compute + dequant, zero3) + overhead
+
+
 def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
-    """Decode/prefill (inference) or training tokens/s of `workload` on `count` cards of `gpu`."""
+    """Decode (per sequence and aggregate) and prefill tokens/s for inference; tokens/s over all cards for
+    training."""
     w = workload
-    peak = dense_tflops(gpu, w.precision) * 1e12
-    par = tp_scaling(gpu, count)
     if w.task != "inference":
-        factor = train_flops_factor(w, _checkpointing(w))
-        # Data parallel training scales linearly in the 6·P·D / (N·peak·MFU) model.
-        train = count * peak * C.TRAIN_MFU / (factor * w.model.active_params * 1e9)
-        return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=None, train_tokens_per_s=round(train, 1))
+        return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=None,
+                     train_tokens_per_s=round(train_tokens_per_s(w, gpu, count), 1))
     prompt = _prefill_tokens(w)
-    prefill = par * peak * C.PREFILL_MFU / flops_per_token(w, prompt)
-    prefill = min(prefill, max(1, prompt) / C.MIN_FORWARD_PASS_S)
+    prefill = w.batch * prompt / prefill_seconds(w, gpu, count, prompt)
     generative = w.model.arch == "decoder" and is_transformer(w.model)
     if not generative:
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=round(prefill, 1))
-    eta = C.DECODE_BANDWIDTH_EFFICIENCY[w.engine]
-    # vLLM splits every layer across the cards (tensor parallel: bandwidths add); transformers/llama.cpp split
-    # the layers between cards (a token visits the cards one after another: one card's bandwidth at a time).
-    par = tp_scaling(gpu, count) if w.engine == "vllm" else 1.0
-    weights = _active_weight_bytes(w)
-    # Average KV read per step: half the context is in the cache on average over a generation.
-    kv_elem = C.KV_BYTES.get(w.precision, 2.0)
-    kv, _ = kv_cache_bytes(w.model, max(1, w.context // 2), w.batch, kv_elem, tp=1)
-    step_bytes = weights + kv
-    bandwidth = eta * gpu.bandwidth_gbps * 1e9 * par
-    step_s = step_bytes / bandwidth + C.DECODE_STEP_OVERHEAD_S[w.engine]
-    quant = normalise_quant(w.quant, w.precision, w.engine)
-    if w.engine == "transformers" and quant in C.TRANSFORMERS_QUANT_DECODE_SPEED:
-        dense = weight_bytes(w.model, "bf16", None)[0]
-        if w.model.is_moe:
-            dense *= w.model.active_params / w.model.params_b
-        step16 = (dense + kv) / bandwidth + C.DECODE_STEP_OVERHEAD_S[w.engine]
-        step_s = step16 / C.TRANSFORMERS_QUANT_DECODE_SPEED[quant]
-    # A step is also at least its compute: batch × 2·P_active FLOPs at the dense peak × MFU.
-    step_s = max(step_s, w.batch * 2.0 * w.model.active_params * 1e9 / (par * peak * C.PREFILL_MFU))
-    per_seq = 1.0 / max(step_s, C.MIN_FORWARD_PASS_S)
+    per_seq = 1.0 / decode_step(w, gpu, count).total_s
     return Speed(decode_tokens_per_s=round(per_seq, 1), prefill_tokens_per_s=round(prefill, 1),
                  aggregate_tokens_per_s=round(per_seq * w.batch, 1))
 
 
+def train_tokens_per_s(w: Workload, gpu: GPU, count: int) -> float:
+    """Training tokens per second over all `count` cards (data parallel)."""
+    return count * w.batch * w.context / train_step_seconds(w, gpu, count)
+
+
 def training_hours(workload: Workload, gpu: GPU, count: int, tokens: float) -> float:
-    """Hours to train on `tokens` tokens: k·P·D / (N · peak · MFU) (k = 6 full, 4 LoRA; +2 recomputation)."""
+    """Hours to train on `tokens` tokens at `train_tokens_per_s` (k·P·D / (N · peak · MFU) plus attention and
+    the per-step overheads); inference workloads count 2·P·D."""
     w = workload
-    factor = train_flops_factor(w, _checkpointing(w)) if w.task != "inference" else 2.0
-    peak = dense_tflops(gpu, w.precision) * 1e12
-    seconds = factor * w.model.active_params * 1e9 * tokens / (count * peak * C.TRAIN_MFU)
-    return seconds / 3600.0
+    if w.task == "inference":
+        peak = dense_tflops(gpu, w.precision) * 1e12
+        return 2.0 * w.model.active_params * 1e9 * tokens / (count * peak * S.PREFILL_MFU) / 3600.0
+    return tokens / train_tokens_per_s(w, gpu, count) / 3600.0
+
+
+def ideal_training_hours(workload: Workload, gpu: GPU, count: int, tokens: float, mfu: float) -> float:
+    """The textbook k·P·D / (N · peak · MFU) in hours (no attention, no overheads): the figure papers quote."""
+    factor = train_flops_factor(workload, _checkpointing(workload))
+    peak = dense_tflops(gpu, workload.precision) * 1e12
+    return factor * workload.model.active_params * 1e9 * tokens / (count * peak * mfu) / 3600.0
 
 
 def kv_read_bytes_per_token(workload: Workload) -> float:
@@ -103,4 +241,5 @@ def kv_read_bytes_per_token(workload: Workload) -> float:
     return kv_bytes_per_token(workload.model, C.KV_BYTES.get(workload.precision, 2.0))
 
 
-__all__ = ["estimate_speed", "flops_per_token", "param_split", "training_hours"]
+__all__ = ["DecodeStep", "decode_step", "estimate_speed", "flops_per_token", "ideal_training_hours",
+           "param_split", "prefill_seconds", "train_step_seconds", "train_tokens_per_s", "training_hours"]

@@ -12,12 +12,12 @@ from knowledge.schema import Model
 
 Task = Literal["inference", "train", "lora", "qlora"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4"]
-Engine = Literal["transformers", "vllm", "llama.cpp"]
+Engine = Literal["transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth"]
 Optimizer = Literal["adamw", "adamw-8bit", "sgd"]
 
 TASKS: tuple[Task, ...] = ("inference", "train", "lora", "qlora")
 PRECISIONS: tuple[Precision, ...] = ("fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4")
-ENGINES: tuple[Engine, ...] = ("transformers", "vllm", "llama.cpp")
+ENGINES: tuple[Engine, ...] = ("transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth")
 
 
 @dataclass(frozen=True)

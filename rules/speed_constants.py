@@ -1,0 +1,113 @@
+"""Constants of the speed model (rules/speed.py), each with its public source and what it was fitted on.
+
+`bench/speed_accuracy.py` prints the error of the model against every published throughput and, for each
+constant marked *fitted*, a leave-one-group-out figure (refit without a group, error on that group).
+Fitting is across groups, never per model or per table.
+
+Groups referred to (ids of ../shared/groundtruth/published.yaml and bench/groundtruth/*.yaml):
+`qwen2.5-speed-benchmark-transformers`, `qwen1-readme-inference-perf`, `qwen1-readme-2023-08-bnb`,
+`chatglm2-6b-readme-mem-table` (HF transformers, batch 1, A100-80GB); `lmdeploy-w4a16-llama2` (TurboMind,
+RTX 4090); `qwen1-readme-finetune-profile` (HF Trainer + PEFT + DeepSpeed training, A100-80GB).
+"""
+
+from __future__ import annotations
+
+TENSOR_PARALLEL_ENGINES: frozenset[str] = frozenset({"vllm", "sglang", "lmdeploy", "tensorrt-llm"})
+"""Serving engines that split every layer across the cards (Megatron-style tensor parallelism): each card
+reads 1/n of the weights per step, and every layer ends in an all-reduce. transformers (`device_map="auto"`),
+llama.cpp (`--split-mode layer`) and unsloth split the *layers* instead: a token visits the cards one after
+another, so one card's bandwidth serves it at a time."""
+
+DECODE_BANDWIDTH_EFFICIENCY: dict[str, float] = {
+    "transformers": 0.9, "unsloth": 0.9, "vllm": 0.85, "sglang": 0.87, "lmdeploy": 0.9,
+    "tensorrt-llm": 0.9, "llama.cpp": 0.85,
+}
+"""η: fraction of the memory bandwidth the weight and KV reads of a decode step reach once the per-layer
+overhead (below) is counted separately. Streaming GEMV kernels reach 85–92% of the bandwidth (llama.cpp
+RTX 4090 `llama-bench` tg128 in ggml-org/llama.cpp#4766: F16 13.5 GB at 61 t/s and Q8_0 7.2 GB at 98 t/s,
+a slope of ≈1 ms per GB = 0.98 × 1,008 GB/s plus ≈3 ms per token; lmdeploy `docs/en/benchmark/a100_fp16.md`
+batch-1 TurboMind: Llama-2-7B 100 and 13B 57.5 tok/s on one A100-80GB → η ≈ 0.9 plus ≈80 µs per layer).
+transformers: 0.9 *fitted* on the HF rows (best 0.925; the per-layer floor below takes the rest of the step).
+lmdeploy 0.9 from its own A100 table (not the 2 groundtruth rows, which alone would ask for 0.97: the RTX 4090's
+72 MB L2 cache). vLLM 0.85 / SGLang 0.87 / TensorRT-LLM 0.9: set from the published batch-1 ordering
+(TensorRT-LLM ≥ SGLang ≥ vLLM at concurrency 1 in the engine comparisons); not fitted (no rows of their own)."""
+
+DECODE_LAYER_OVERHEAD_S: dict[str, float] = {
+    "transformers": 6.8e-4, "unsloth": 6.8e-4, "vllm": 5.0e-5, "sglang": 4.5e-5, "lmdeploy": 4.0e-5,
+    "tensorrt-llm": 3.5e-5, "llama.cpp": 9.0e-5,
+}
+"""Per-layer, per-step time that does not depend on the bytes read: kernel launches, norms, rotary, sampling
+and (eager PyTorch) Python dispatch. This is the per-token floor: it scales with the number of layers.
+HF `generate` in eager mode is launch-bound at batch 1 (Qwen2.5 speed benchmark on an A100: 7B with 28
+layers 40 tok/s, 14B with 48 layers 25 tok/s, although the weights alone allow ~95 and ~50) → 0.68 ms per
+layer, *fitted* on the transformers groups. CUDA-graph engines: tens of µs per layer (lmdeploy: 40 µs splits
+the difference between its A100 batch-1 table, ≈60–80 µs, and the RTX 4090 w4a16 rows, ≈20 µs; llama.cpp
+#4766: ≈3 ms / 32 layers ≈ 90 µs). vLLM/SGLang/TensorRT-LLM are set at or
+below lmdeploy's figure (their batch-1 latency is published as similar or lower than TurboMind's); not fitted
+(no rows of their own in the groundtruth)."""
+
+TRANSFORMERS_QUANT_LAYER_FACTOR: dict[str, float] = {
+    "gptq": 1.0, "int4": 1.0, "awq": 1.3, "gptq-int8": 1.3, "int8": 1.3, "nf4": 1.7, "fp4": 1.7,
+    "nf4-dq": 1.7, "bnb-int8": 5.0,
+}
+"""transformers with a quantised format: the per-layer overhead is multiplied by this (dequantising kernels
+at batch 1 are launch/compute-bound: fewer bytes do not mean a faster step; bitsandbytes LLM.int8 splits
+outliers into a second matmul). *fitted* on the `qwen2.5-speed-benchmark-transformers`,
+`qwen1-readme-inference-perf` and `qwen1-readme-2023-08-bnb` quantised rows (7B: GPTQ-Int4 43 / AWQ 32 /
+GPTQ-Int8 32 / bf16 40 tokens/s; bnb NF4 21.4 and LLM.int8 7.9 vs bf16 30). vLLM/SGLang/lmdeploy/llama.cpp
+kernels (Marlin, TurboMind, GGML) stay bandwidth-bound: fewer bytes, faster."""
+
+TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY = 0.04
+"""HF transformers reads its KV cache far below the bandwidth (the `DynamicCache` grows by concatenation and
+is re-read per layer outside a paged kernel): decode at a 30k-token context is 2–3× slower than at 1 token in
+the Qwen2.5 speed benchmark (7B 40 → 19, 14B 25 → 8.2, 32B 17.5 → 5.6 tok/s), ≈14 ms per GB of cache on an
+A100 for all three sizes. *fitted* on `qwen2.5-speed-benchmark-transformers` (the only group with long
+prompts, so its leave-one-group-out figure is not defined). Paged engines read the cache at η."""
+
+ALLREDUCE_LATENCY_S: dict[str, float] = {"nvlink": 8e-6, "pcie": 25e-6}
+"""Latency of one small all-reduce per extra card in the group (ring/tree steps ≈ n − 1): NCCL small-message
+all-reduce on NVLink is ~10–30 µs for 2–8 GPUs (nccl-tests), ~2–3× that over PCIe. lmdeploy A100 batch-1
+table: InternLM-20B on TP2 61 tok/s and Llama-2-70B on TP4 34 tok/s leave ≈12 and ≈50 µs per layer beyond
+the weights and the per-layer overhead, i.e. ≈6 and ≈8 µs per all-reduce per extra card (two per layer)."""
+
+ALLREDUCES_PER_LAYER = 2
+"""Megatron tensor parallelism: one all-reduce after attention and one after the MLP in every layer."""
+
+PCIE_GBPS = 25.0
+"""Usable one-direction bandwidth of a PCIe 4.0 x16 link between cards without NVLink (~32 GB/s nominal)."""
+
+DECODE_MFU = 0.5
+"""At large batch a decode step is bound by compute: batch × 2·P_active FLOPs at this fraction of the dense
+peak (the same utilisation as prefill GEMMs of that many rows; design note 0.5–0.7)."""
+
+PREFILL_MFU = 0.5
+"""Prefill reaches 50% of the dense tensor peak (design note: 0.5–0.7; lmdeploy A100 table: Llama-2-7B
+2,048-token first-token latency 0.14 s = 2·6.7e9·2048 / 0.14 s ≈ 200 TFLOPS ≈ 0.63 of 312)."""
+
+TRAIN_MFU: dict[str, float] = {"transformers": 0.55, "unsloth": 0.55}
+"""Model FLOPs utilisation of the GEMMs of a training step (FLOPs counted as k·P + attention), HF Trainer
+with FlashAttention-2 on an A100. *fitted* on the long-sequence rows of `qwen1-readme-finetune-profile`
+(best 0.55–0.575: 7B/14B LoRA at 4–8k tokens); Megatron/DeepSpeed report 0.35–0.55 on A100/H100. unsloth's
+published 2× speed-up over HF + FA2 (unsloth README, 2023-12, A100 40GB QLoRA) comes from its fused kernels
+cutting the per-layer overhead, not from a higher GEMM peak."""
+
+TRAIN_LAYER_OVERHEAD_S: dict[str, float] = {"transformers": 4.2e-3, "unsloth": 2.1e-3}
+"""Per-layer, per-micro-step time of a training step that does not scale with tokens (forward, recompute and
+backward launches, PEFT/DeepSpeed hooks): Qwen-1.8B/7B/14B LoRA at 256 tokens take 0.125/0.15/0.2 s per
+micro-step whatever the length up to ~1k tokens (24/32/40 layers → ≈5 ms per layer; fit 4.2 ms with the
+compute term added). *fitted* on the
+short-sequence rows of `qwen1-readme-finetune-profile`. unsloth: half (its published ≈2× over HF). Applied to
+LoRA/QLoRA (PEFT) and ZeRO-3 steps, the only ones it was measured on: a plain full fine-tune without ZeRO-3
+has no published figure here and gets none."""
+
+QLORA_DEQUANT_S_PER_BPARAM = 0.028
+"""QLoRA dequantises every frozen 4-bit weight on each pass (forward, recompute, backward): an extra time per
+micro-step proportional to the parameters, ≈30 ms per billion (Qwen Q-LoRA on GPTQ-Int4 bases vs LoRA at 256
+tokens: 1.8B +0.05 s, 7B +0.23 s, 14B +0.46 s, 72B +3.0 s per micro-step). *fitted* on the Q-LoRA rows of
+`qwen1-readme-finetune-profile` (one group: no leave-one-group-out figure)."""
+
+ZERO3_GATHER_EFFICIENCY = 0.5
+"""ZeRO-3 gathers every weight shard before each pass (forward, recompute, backward): 3 × weight bytes ×
+(n−1)/n per micro-step through the card-to-card link, at this fraction of its one-direction bandwidth
+(DeepSpeed's bucketed all-gather reaches roughly half the NCCL bus bandwidth). Qwen-72B LoRA + ZeRO-3 on
+4 A100s takes 2.2 s per 256-token micro-step, ≈ 3 × 144 GB × 0.75 / (0.5 × 300 GB/s). *fitted* on that group."""

@@ -1,0 +1,183 @@
+"""The speed model with hand-computed cases (toy 7B: 32 layers, hidden 4,096, MHA 32×128, untied 32,000 vocab;
+toy card: 2,000 GB/s, 312 TFLOPS, NVLink 600 GB/s)."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.loader import load_knowledge
+from knowledge.schema import MoE
+from rules import Workload, estimate_speed, training_hours
+from rules import speed_constants as S
+from rules.speed import (
+    allreduce_seconds,
+    decode_step,
+    experts_touched_fraction,
+    ideal_training_hours,
+    train_step_seconds,
+    weights_read_bytes,
+)
+from tests.rules._models import make_gpu, make_model
+
+EMBEDDING = 32000 * 4096  # 131,072,000 parameters of the input table, never read whole per token
+KV_PER_TOKEN = 2 * 32 * 32 * 128 * 2  # 524,288 bytes
+
+
+def test_dense_decode_is_bytes_over_bandwidth_plus_the_layer_floor() -> None:
+    w = Workload(model=make_model(), engine="vllm", context=2)  # one cached token on average
+    step = decode_step(w, make_gpu(), 1)
+    weights = (7e9 - EMBEDDING) * 2  # 13,737,856,000 B
+    assert weights_read_bytes(w) == pytest.approx(weights)
+    eta = S.DECODE_BANDWIDTH_EFFICIENCY["vllm"]
+    assert step.memory_s == pytest.approx((weights + KV_PER_TOKEN) / (eta * 2000e9))  # 8.08 ms at η 0.85
+    assert step.overhead_s == pytest.approx(32 * S.DECODE_LAYER_OVERHEAD_S["vllm"])  # 1.6 ms at 50 µs
+    assert step.communication_s == 0.0
+    s = estimate_speed(w, make_gpu(), 1)
+    assert s.decode_tokens_per_s == pytest.approx(1 / (step.memory_s + step.overhead_s), abs=0.1)  # ≈103
+    assert s.aggregate_tokens_per_s == s.decode_tokens_per_s
+
+
+def test_kv_reads_slow_long_contexts_and_transformers_reads_its_cache_slowly() -> None:
+    # 32,768 tokens, no split given: half the context is cached on average = 16,384 × 512 KiB = 8 GiB.
+    long = Workload(model=make_model(), engine="vllm", context=32768)
+    short = Workload(model=make_model(), engine="vllm", context=2)
+    extra = decode_step(long, make_gpu(), 1).memory_s - decode_step(short, make_gpu(), 1).memory_s
+    eta = S.DECODE_BANDWIDTH_EFFICIENCY["vllm"]
+    assert extra == pytest.approx((16384 - 1) * KV_PER_TOKEN / (eta * 2000e9))
+    hf = Workload(model=make_model(), context=32768)
+    hf_extra = decode_step(hf, make_gpu(), 1).memory_s - decode_step(
+        Workload(model=make_model(), context=2), make_gpu(), 1).memory_s
+    assert hf_extra == pytest.approx((16384 - 1) * KV_PER_TOKEN / (S.TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY * 2000e9))
+
+
+def test_moe_reads_shared_weights_and_the_experts_it_is_routed_to() -> None:
+    moe = MoE(num_experts=8, experts_per_token=2, moe_intermediate_size=1024)
+    model = make_model(params_b=10.0, active_params_b=7.6, moe=moe)
+    routed = 3 * 4096 * 1024 * 8 * 32  # 3,221,225,472 parameters in routed experts
+    # One token: 2 of 8 experts per layer → reads all but 6/8 of the routed experts.
+    one = Workload(model=model, engine="vllm", batch=1)
+    assert weights_read_bytes(one) == pytest.approx((10e9 - EMBEDDING - routed * 0.75) * 2)
+    # Four tokens: 1 − (6/8)^4 = 68.4% of the experts are touched.
+    assert experts_touched_fraction(model, 4) == pytest.approx(1 - 0.75 ** 4)
+    four = Workload(model=model, engine="vllm", batch=4)
+    assert weights_read_bytes(four) == pytest.approx((10e9 - EMBEDDING - routed * 0.75 ** 4) * 2)
+
+
+def test_tensor_parallel_adds_two_allreduces_per_layer() -> None:
+    w = Workload(model=make_model(), engine="vllm", context=2)
+    payload = 4096 * 2 * 2 * 1 / 2  # batch × hidden × 2 B × 2(n−1)/n = 8,192 B
+    nvlink = 2 * 32 * (S.ALLREDUCE_LATENCY_S["nvlink"] + payload / 300e9)  # 0.51 ms at 8 µs
+    pcie = 2 * 32 * (S.ALLREDUCE_LATENCY_S["pcie"] + payload / (S.PCIE_GBPS * 1e9))  # 1.62 ms at 25 µs
+    assert allreduce_seconds(w, make_gpu(), 2) == pytest.approx(nvlink)
+    assert allreduce_seconds(w, make_gpu(nvlink_gbps=None), 2) == pytest.approx(pcie)
+    # Each card reads half the weights; the step is not half as long.
+    one, two = decode_step(w, make_gpu(), 1), decode_step(w, make_gpu(), 2)
+    assert two.memory_s == pytest.approx(one.memory_s / 2)
+    assert two.total_s == pytest.approx(one.memory_s / 2 + one.overhead_s + nvlink)
+    # transformers splits the layers: a token still reads every weight through one card at a time.
+    hf = Workload(model=make_model(), context=2)
+    assert estimate_speed(hf, make_gpu(), 2).decode_tokens_per_s == estimate_speed(hf, make_gpu(),
+                                                                                   1).decode_tokens_per_s
+
+
+def test_large_batches_are_bound_by_compute() -> None:
+    w = Workload(model=make_model(), engine="vllm", context=2, batch=512)
+    step = decode_step(w, make_gpu(), 1)
+    compute = 512 * 2 * 7e9 / (312e12 * S.DECODE_MFU)  # 45.9 ms at MFU 0.5
+    assert step.compute_s == pytest.approx(compute)
+    assert step.compute_s > step.memory_s  # 8.2 ms of reads
+    s = estimate_speed(w, make_gpu(), 1)
+    assert s.aggregate_tokens_per_s == pytest.approx(512 / (compute + step.overhead_s), rel=1e-3)
+
+
+def test_the_per_token_floor_scales_with_layers() -> None:
+    tiny = make_model(params_b=0.01, num_layers=4, hidden_size=256, num_attention_heads=4, num_kv_heads=4,
+                      head_dim=64, intermediate_size=1024, vocab_size=1000)
+    deep = make_model(params_b=0.01, num_layers=64, hidden_size=256, num_attention_heads=4, num_kv_heads=4,
+                      head_dim=64, intermediate_size=1024, vocab_size=1000)
+    for engine, per_layer in (("vllm", S.DECODE_LAYER_OVERHEAD_S["vllm"]),
+                              ("transformers", S.DECODE_LAYER_OVERHEAD_S["transformers"])):
+        shallow = decode_step(Workload(model=tiny, engine=engine, context=2), make_gpu(), 1)
+        many = decode_step(Workload(model=deep, engine=engine, context=2), make_gpu(), 1)
+        assert shallow.overhead_s == pytest.approx(4 * per_layer)
+        assert many.overhead_s == pytest.approx(64 * per_layer)
+
+
+def test_known_failures_now_give_speeds_that_can_happen() -> None:
+    """Issue 8: Qwen3-235B-A22B fp8 on 8×H100 with vLLM printed 780 tok/s per user; published single-stream
+    figures are tens. Llama-3.1-70B fp8 on 4×H100 with vLLM runs at ~40–90 per user."""
+    kb = load_knowledge()
+    h100 = kb.gpu("h100-sxm")
+    if "qwen3-235b-a22b" in kb.models:
+        s = estimate_speed(Workload(model=kb.model("qwen3-235b-a22b"), precision="fp8", engine="vllm"), h100, 8)
+        assert s.decode_tokens_per_s and 20 <= s.decode_tokens_per_s <= 120
+    s = estimate_speed(Workload(model=kb.model("llama-3.1-70b"), precision="fp8", engine="vllm"), h100, 4)
+    assert s.decode_tokens_per_s and 40 <= s.decode_tokens_per_s <= 90
+
+
+def test_prefill_is_compute_bound() -> None:
+    w = Workload(model=make_model(), engine="vllm", context=2048)
+    s = estimate_speed(w, make_gpu(), 1)
+    # Causal: the average token attends to 1,024 tokens: 2·7e9 + 4·32·1024·4096 FLOPs per token.
+    flops = 2048 * (2 * 7e9 + 4 * 32 * 1024 * 4096)
+    seconds = flops / (312e12 * S.PREFILL_MFU) + 32 * S.DECODE_LAYER_OVERHEAD_S["vllm"]
+    assert s.prefill_tokens_per_s == pytest.approx(2048 / seconds, rel=1e-3)
+
+
+def test_fp8_prefill_uses_the_fp8_peak() -> None:
+    h100 = make_gpu(fp8_tflops=1979.0, bf16_tflops=989.0, fp16_tflops=989.0)
+    w8 = Workload(model=make_model(), precision="fp8", engine="vllm", context=32768)
+    w16 = Workload(model=make_model(), precision="bf16", engine="vllm", context=32768)
+    p8, p16 = estimate_speed(w8, h100, 1).prefill_tokens_per_s, estimate_speed(w16, h100, 1).prefill_tokens_per_s
+    assert p8 and p16 and p8 / p16 == pytest.approx(2.0, rel=0.01)
+
+
+def test_ideal_training_hours_3b_on_300b_tokens() -> None:
+    """6·P·D / (N · peak · MFU): 3B on 300B tokens, 32 A100s at MFU 0.4 = 5.4e21 / 3.99e15 s = 375.6 h."""
+    model = make_model(params_b=3.0)
+    w = Workload(model=model, task="train", gradient_checkpointing=False)
+    hours = ideal_training_hours(w, make_gpu(), 32, 3e11, mfu=0.4)
+    assert hours == pytest.approx(6 * 3e9 * 3e11 / (32 * 312e12 * 0.4) / 3600)
+    assert hours == pytest.approx(375.6, abs=0.1)
+    ckpt = Workload(model=model, task="train", gradient_checkpointing=True)  # +2·P·D recomputation
+    assert ideal_training_hours(ckpt, make_gpu(), 32, 3e11, mfu=0.4) == pytest.approx(hours * 8 / 6)
+    lora = Workload(model=model, task="lora", gradient_checkpointing=False)  # frozen base: 4·P·D
+    assert ideal_training_hours(lora, make_gpu(), 32, 3e11, mfu=0.4) == pytest.approx(hours * 4 / 6)
+
+
+def test_training_step_and_hours_by_hand() -> None:
+    w = Workload(model=make_model(), task="train", gradient_checkpointing=False, context=2048, batch=1)
+    body = 7e9 - EMBEDDING
+    attention = 4 * 32 * 1024 * 4096  # per token, forward
+    flops = 2048 * (6 * body + 3 * attention)  # backward of attention = 2 × forward
+    step = flops / (312e12 * S.TRAIN_MFU["transformers"])  # ≈0.51 s; no ZeRO-3, no PEFT: no hook overhead
+    assert train_step_seconds(w, make_gpu(), 8) == pytest.approx(step)
+    lora = Workload(model=make_model(), task="lora", gradient_checkpointing=False, context=2048, batch=1)
+    lora_step = 2048 * (4 * body + 3 * attention) / (312e12 * S.TRAIN_MFU["transformers"]) \
+        + 32 * S.TRAIN_LAYER_OVERHEAD_S["transformers"]  # ≈0.36 + 0.13 s
+    assert train_step_seconds(lora, make_gpu(), 8) == pytest.approx(lora_step)
+    s = estimate_speed(w, make_gpu(), 8)
+    assert s.train_tokens_per_s == pytest.approx(8 * 2048 / step, rel=1e-3)
+    assert training_hours(w, make_gpu(), 8, 1e9) == pytest.approx(1e9 / (8 * 2048 / step) / 3600)
+    assert training_hours(w, make_gpu(), 16, 1e9) == pytest.approx(training_hours(w, make_gpu(), 8, 1e9) / 2)
+
+
+def test_qlora_pays_for_dequantisation() -> None:
+    lora = Workload(model=make_model(), task="lora", gradient_checkpointing=True, context=512)
+    qlora = Workload(model=make_model(), task="qlora", precision="int4", quant="nf4", gradient_checkpointing=True,
+                     context=512)
+    extra = train_step_seconds(qlora, make_gpu(), 1) - train_step_seconds(lora, make_gpu(), 1)
+    assert extra == pytest.approx(7.0 * S.QLORA_DEQUANT_S_PER_BPARAM)  # ≈0.2 s per micro-step for 7B
+
+
+@pytest.mark.parametrize(("model_id", "published", "tolerance"), [("qwen2.5-7b", 40.38, 0.25),
+                                                                  ("qwen2.5-14b", 24.74, 0.25),
+                                                                  ("qwen2.5-32b", 17.54, 0.4)])
+def test_qwen25_transformers_speed_benchmark(model_id: str, published: float, tolerance: float) -> None:
+    """Qwen2.5 speed benchmark (transformers 4.46, bf16, batch 1, A100-80GB, 1 prompt + 2,048 generated).
+    7B/14B within the bench's median goal; 32B is ~30% slow in the model (the per-layer floor and the weight
+    reads overlap in part on the GPU, the model adds them), within the p90 goal."""
+    kb = load_knowledge()
+    w = Workload(model=kb.model(model_id), context=2049, gen_tokens=2048)
+    s = estimate_speed(w, kb.gpu("a100-80gb"), 1)
+    assert s.decode_tokens_per_s == pytest.approx(published, rel=tolerance)
