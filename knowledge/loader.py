@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from knowledge.base import KnowledgeBase
+from knowledge.engines import EngineProfile
 from knowledge.errors import KnowledgeDataError
 from knowledge.schema import GPU, CloudProduct, FaqEntry, InstanceFamily, Model
 
@@ -30,6 +31,7 @@ SECTIONS: dict[str, tuple[type[BaseModel], str]] = {
     "instance_families": (InstanceFamily, "family"),
     "products": (CloudProduct, "id"),
     "faq": (FaqEntry, "id"),
+    "engines": (EngineProfile, "id"),
 }
 
 EntryT = TypeVar("EntryT", bound=BaseModel)
@@ -105,6 +107,7 @@ def load_knowledge(directories: Iterable[Path | str] | None = None) -> Knowledge
         instance_families=entries("instance_families", InstanceFamily),
         products=entries("products", CloudProduct),
         faq=entries("faq", FaqEntry),
+        engines=entries("engines", EngineProfile),
         origins={(section, k): v[1] for section, items in merged.items() for k, v in items.items()},
     )
 

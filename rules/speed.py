@@ -12,11 +12,21 @@ from __future__ import annotations
 
 from knowledge.schema import GPU
 from rules import constants as C
+from rules.engine_profile import kv_element_bytes, profile_for
 from rules.hardware import dense_tflops, tp_scaling
 from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
 from rules.precision import normalise_quant, param_split, weight_bytes
 from rules.types import Speed, Workload
 
+
+def speed_engine(w: Workload) -> str:
+    """The engine whose measured speed constants apply: its own when calibrated, else the closest class by
+    profile (tensor-parallel serving engines → vLLM's, layer-split ones → transformers'). A stand-in until
+    the speed model has per-engine figures (the advice issue)."""
+    if w.engine in C.DECODE_BANDWIDTH_EFFICIENCY:
+        return w.engine
+    profile = profile_for(w)
+    return "vllm" if profile.role == "serving" and profile.multi_gpu.mode == "tensor-parallel" else "transformers"
 
 def _active_weight_bytes(w: Workload) -> float:
     model = w.model
@@ -64,23 +74,24 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
     generative = w.model.arch == "decoder" and is_transformer(w.model)
     if not generative:
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=round(prefill, 1))
-    eta = C.DECODE_BANDWIDTH_EFFICIENCY[w.engine]
+    engine = speed_engine(w)
+    eta = C.DECODE_BANDWIDTH_EFFICIENCY[engine]
     # vLLM splits every layer across the cards (tensor parallel: bandwidths add); transformers/llama.cpp split
     # the layers between cards (a token visits the cards one after another: one card's bandwidth at a time).
-    par = tp_scaling(gpu, count) if w.engine == "vllm" else 1.0
+    par = tp_scaling(gpu, count) if engine == "vllm" else 1.0
     weights = _active_weight_bytes(w)
     # Average KV read per step: half the context is in the cache on average over a generation.
-    kv_elem = C.KV_BYTES.get(w.precision, 2.0)
+    kv_elem = kv_element_bytes(w, profile_for(w))
     kv, _ = kv_cache_bytes(w.model, max(1, w.context // 2), w.batch, kv_elem, tp=1)
     step_bytes = weights + kv
     bandwidth = eta * gpu.bandwidth_gbps * 1e9 * par
-    step_s = step_bytes / bandwidth + C.DECODE_STEP_OVERHEAD_S[w.engine]
+    step_s = step_bytes / bandwidth + C.DECODE_STEP_OVERHEAD_S[engine]
     quant = normalise_quant(w.quant, w.precision, w.engine)
-    if w.engine == "transformers" and quant in C.TRANSFORMERS_QUANT_DECODE_SPEED:
+    if engine == "transformers" and quant in C.TRANSFORMERS_QUANT_DECODE_SPEED:
         dense = weight_bytes(w.model, "bf16", None)[0]
         if w.model.is_moe:
             dense *= w.model.active_params / w.model.params_b
-        step16 = (dense + kv) / bandwidth + C.DECODE_STEP_OVERHEAD_S[w.engine]
+        step16 = (dense + kv) / bandwidth + C.DECODE_STEP_OVERHEAD_S[engine]
         step_s = step16 / C.TRANSFORMERS_QUANT_DECODE_SPEED[quant]
     # A step is also at least its compute: batch × 2·P_active FLOPs at the dense peak × MFU.
     step_s = max(step_s, w.batch * 2.0 * w.model.active_params * 1e9 / (par * peak * C.PREFILL_MFU))
