@@ -62,6 +62,9 @@ class ReservationFact(Fact):
     what weights and activations leave with KV blocks; fraction_of_free: after weights and activations, the
     KV pool takes `fraction` of what is free."""
     fraction: float | None = Field(default=None, gt=0, le=1)
+    covers: Literal["everything", "weights_and_kv", "kv"] = "everything"
+    """What the fraction of the card holds: everything the engine allocates (vLLM), weights and the KV pool
+    with activations outside it (SGLang `mem_fraction_static`), or the KV blocks alone (TurboMind 2.0)."""
 
 
 class MultiGpuFact(Fact):

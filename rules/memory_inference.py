@@ -133,15 +133,22 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
                               cuda_context_gib=C.CUDA_CONTEXT_GIB)
     card = visible_gib(gpu) * C.GIB - C.CUDA_CONTEXT_GIB * C.GIB
     fixed = weights_pg + act + overhead
-    if res.kind == "fraction_of_total":
-        # vLLM takes the fraction of the whole card (the CUDA context counts against it) and gives what
-        # weights, activations and overhead leave to KV blocks.
-        ceiling = fraction * visible_gib(gpu) * C.GIB - C.CUDA_CONTEXT_GIB * C.GIB
+    share = fraction * visible_gib(gpu) * C.GIB
+    if res.kind == "fraction_of_free":
+        # lmdeploy / TensorRT-LLM: the KV pool is a fraction of what is free once weights and activations sit.
+        ceiling, pool = card, max(0.0, fraction * (card - fixed))
+    elif res.covers == "kv":
+        # TurboMind 2.0 (lmdeploy 0.1–0.2.1): the KV blocks alone take the fraction of the whole card.
+        ceiling, pool = card, share
+    elif res.covers == "weights_and_kv":
+        # SGLang: weights + KV pool fill `mem_fraction_static` of the card; activations live outside it.
+        ceiling = share - C.CUDA_CONTEXT_GIB * C.GIB + act
         pool = max(0.0, ceiling - fixed)
     else:
-        # lmdeploy / TensorRT-LLM: the KV pool is a fraction of what is free once weights and activations sit.
-        ceiling = card
-        pool = max(0.0, fraction * (card - fixed))
+        # vLLM takes the fraction of the whole card (the CUDA context counts against it) and gives what
+        # weights, activations and overhead leave to KV blocks.
+        ceiling = share - C.CUDA_CONTEXT_GIB * C.GIB
+        pool = max(0.0, ceiling - fixed)
     per_seq, _ = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block)
     chosen["kv_pool_gib"] = round(gib(pool), 3)
     chosen["max_concurrent_sequences"] = int(pool // per_seq) if per_seq > 0 else None

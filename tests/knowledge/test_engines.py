@@ -53,9 +53,10 @@ def test_an_old_version_collects_every_change_it_predates() -> None:
 
 def test_lmdeploy_reservation_follows_its_release_notes() -> None:
     lmdeploy = load_engine_profiles()["lmdeploy"]
-    assert lmdeploy.at_version("0.1.0").reservation.kind == "none"
-    total = lmdeploy.at_version("0.2.1").reservation
-    assert (total.kind, total.fraction) == ("fraction_of_total", 0.5)
+    assert lmdeploy.at_version("0.0.3").reservation.kind == "none"
+    for version in ("0.1.0", "0.2.1"):
+        kv_blocks = lmdeploy.at_version(version).reservation
+        assert (kv_blocks.kind, kv_blocks.fraction, kv_blocks.covers) == ("fraction_of_total", 0.5, "kv")
     free = lmdeploy.at_version("0.4.0").reservation
     assert (free.kind, free.fraction) == ("fraction_of_free", 0.8)
 

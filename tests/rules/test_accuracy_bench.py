@@ -37,7 +37,8 @@ def test_request_for_a_qwen_finetune_row() -> None:
             "settings": {"gradient_checkpointing": True, "lora_r": 64, "deepspeed": "ZeRO-2 in the shipped scripts"}}
     req = accuracy.to_request(case, kb)
     assert req == {"model": "qwen-7b", "task": "lora", "precision": "bf16", "context": 2048, "gpus": 4, "batch": 1,
-                   "gpu": "a100-80gb", "zero_stage": 2, "gradient_checkpointing": True, "lora_rank": 64}
+                   "gpu": "a100-80gb", "zero_stage": 2, "gradient_checkpointing": True, "lora_rank": 64,
+                   "engine": "transformers"}
 
 
 def test_unknown_models_are_skipped_not_guessed() -> None:

@@ -62,11 +62,13 @@ def test_transformers_before_sdpa_materialises_the_attention_scores() -> None:
         pytest.approx(6 * 32 * 2048**2 / GIB, abs=1e-3)
 
 
-def test_sglang_and_vllm_fill_their_share_of_the_card() -> None:
+def test_vllm_fills_its_share_of_the_card_and_sglang_adds_activations_outside_it() -> None:
     gpu = make_gpu()  # 80 GB
-    for engine in ("vllm", "sglang"):
-        est = estimate_memory(Workload(model=make_model(), engine=engine, context=4096), 1, gpu)  # type: ignore[arg-type]
-        assert est.per_gpu_gib == pytest.approx(0.9 * 80 - C.CUDA_CONTEXT_GIB, abs=1e-3)
+    vllm = estimate_memory(Workload(model=make_model(), engine="vllm", context=4096), 1, gpu)
+    assert vllm.per_gpu_gib == pytest.approx(0.9 * 80 - C.CUDA_CONTEXT_GIB, abs=1e-3)
+    sglang = estimate_memory(Workload(model=make_model(), engine="sglang", context=4096), 1, gpu)
+    assert sglang.per_gpu_gib == pytest.approx(0.9 * 80 - C.CUDA_CONTEXT_GIB + sglang.breakdown["activations"],
+                                               abs=2e-3)
 
 
 def test_lmdeploy_gives_the_kv_pool_80_percent_of_what_is_free() -> None:
@@ -80,10 +82,17 @@ def test_lmdeploy_gives_the_kv_pool_80_percent_of_what_is_free() -> None:
     assert est.per_gpu_gib == pytest.approx(fixed + pool, abs=2e-3)
 
 
-def test_lmdeploy_before_0_2_holds_only_the_sequences_in_flight() -> None:
-    est = estimate_memory(Workload(model=make_model(), engine="lmdeploy", engine_version="0.1.0", context=4096),
+def test_lmdeploy_before_0_1_holds_only_the_sequences_in_flight() -> None:
+    est = estimate_memory(Workload(model=make_model(), engine="lmdeploy", engine_version="0.0.3", context=4096),
                           1, make_gpu())
     assert est.breakdown["kv_cache"] == pytest.approx(2.0, abs=1e-3)
+
+
+def test_turbomind_2_gives_half_the_card_to_kv_blocks_on_top_of_the_weights() -> None:
+    est = estimate_memory(Workload(model=make_model(), engine="lmdeploy", engine_version="0.2.1", context=4096),
+                          1, make_gpu())
+    assert est.breakdown["kv_cache"] == pytest.approx(0.5 * 80, abs=1e-3)
+    assert est.breakdown["weights"] == pytest.approx(WEIGHTS / GIB, abs=1e-3)
 
 
 def test_tensorrt_llm_takes_90_percent_of_free_memory_for_kv() -> None:
