@@ -1,21 +1,24 @@
-"""Accuracy of the memory estimates against published figures (../shared/groundtruth/published.yaml).
+"""Accuracy of the memory estimates against published figures (shared groundtruth + bench/groundtruth/).
 
-Every case becomes a request dict with the keys of `ask` (model, task, precision, quant, engine, context,
-batch, gpu, gpus, gen_tokens, zero_stage, gradient_checkpointing, lora_rank, optimizer) and goes through
-ONE function, `estimate_for(request) -> (per_gpu_gib, total_gib)`: `bot.answer.answer_request` when it
-exists (the same code path as `ask`), otherwise the rules directly. Keys `ask` does not know
-(flash_attention, offload, pure_16bit, train_embeddings, params_b for generic rows) are honoured on the
-rules path and dropped — and counted — on the `ask` path.
+Every case becomes a request dict with the keys of `ask` (bench/_cases.py: model, task, precision, quant,
+engine, engine_version, kv_cache, context, batch, gpu, gpus, gen_tokens, zero_stage, gradient_checkpointing,
+lora_rank, optimizer) and goes through ONE function, `estimate_for(request) -> (per_gpu_gib, total_gib)`:
+`bot.answer.answer_request` when it exists (the same code path as `ask`), otherwise the rules directly. Keys
+`ask` does not know (flash_attention, offload, pure_16bit, train_embeddings, params_b for generic rows, and
+engine_version/kv_cache until `ask` takes them) are honoured on the rules path and dropped — and counted —
+on the `ask` path.
 
-    python bench/accuracy.py                 # table + summary
-    python bench/accuracy.py --rules         # force the rules path
+    python bench/accuracy.py --rules         # table, today's summary, per engine, verdicts, leave-one-source-out
+    python bench/accuracy.py --quiet         # summaries only, through ask
     python bench/accuracy.py --group qwen2.5 # only groups containing the text
+    python bench/accuracy.py --no-loso       # skip the refits (bench/_loso.py, ~25 s)
     GPU_ADVISOR_GROUNDTRUTH=path.yaml python bench/accuracy.py
 
 Comparison: memory_scope per_gpu → the per-card estimate; any "total…" scope → the total over the cards.
 memory_relation peak/requirement → signed error % = (estimate − published) / published; fits_within /
-oom_above → a verdict: the estimate must be ≤ / > the card's usable memory (visible memory − CUDA
-context).
+oom_above → a verdict: what the job needs per card (a reserving engine's requirement, not its reservation)
+must be ≤ / > the engine's limit on that card (vLLM/SGLang: their fraction of the card − CUDA context;
+others: visible memory − CUDA context).
 """
 
 from __future__ import annotations
@@ -275,6 +278,8 @@ def print_summary(rows: list[Row]) -> None:
                           ("context not stated (ask's default 4096 applies)",
                            [r for r in rows if not context_stated(r.case)]),
                           ("measured", [r for r in rows if r.case.get("kind") == "measured"]),
+                          ("measured, context stated", [r for r in rows if r.case.get("kind") == "measured"
+                                                        and context_stated(r.case)]),
                           ("stated (rules of thumb, READMEs)",
                            [r for r in rows if r.case.get("kind") == "stated"])):
         print(summary_line(label, subset))
