@@ -104,7 +104,7 @@ def test_fitted_constants_are_named_with_grids_around_todays_values() -> None:
         assert float(getattr(C, constant.name)) in constant.grid, constant.name
     before = _loso.today()
     with _loso.patched(tuple(f.grid[0] for f in _loso.FITTED)):
-        assert C.INFERENCE_OVERHEAD_GIB == _loso.FITTED[0].grid[0]
+        assert _loso.FITTED[0].grid[0] == C.INFERENCE_OVERHEAD_GIB
     assert _loso.today() == before
 
 
