@@ -1,19 +1,266 @@
-"""Shared by the benches: a request dict (bench/accuracy.py's `to_request`) → the rules' Workload."""
+"""Published ground-truth rows → `ask` requests: the mapping bench/accuracy.py and its siblings share.
+
+A row (schema of ../shared/groundtruth/published.yaml) names a model, a task, a precision string, tokens,
+cards and the runtime's settings; `to_request` turns it into the keys `ask` accepts (model, task, precision,
+quant, engine, engine_version, kv_cache, context, batch, gpu, gpus, gen_tokens, zero_stage,
+gradient_checkpointing, lora_rank, optimizer) plus rules-only keys (flash_attention, offload, pure_16bit,
+train_embeddings, params_b). `load_cases` reads the shared file and every *.yaml under bench/groundtruth/.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path
 from typing import Any
 
+import yaml
+
 from knowledge.base import KnowledgeBase
+from knowledge.engines import resolve_engine_id
 from rules.types import Workload
 
-WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "context", "batch", "gen_tokens", "zero_stage",
-                 "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention", "offload", "pure_16bit",
-                 "train_embeddings")
+GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
+DEFAULT_GROUNDTRUTH = Path(__file__).resolve().parents[1].parent / "shared/groundtruth/published.yaml"
+ADDED_GROUNDTRUTH_DIR = Path(__file__).resolve().parent / "groundtruth"
+"""Rows the project adds from other sources (same schema); the directory may be absent."""
+
+GENERIC_RE = re.compile(r"generic\s*~?\s*(\d+(?:\.\d+)?)\s*B", re.I)
+
+
+def load_cases(path: Path | None = None, extra_dir: Path | None = ADDED_GROUNDTRUTH_DIR) -> list[dict[str, Any]]:
+    """The shared published rows (or `$GPU_ADVISOR_GROUNDTRUTH`) + every *.yaml of `extra_dir`, if present.
+
+    A row id seen twice keeps its first occurrence (the added files must not silently replace shared rows).
+    """
+    path = path or Path(os.environ.get(GROUNDTRUTH_ENV) or DEFAULT_GROUNDTRUTH)
+    files = [path] if path.exists() else []
+    if extra_dir is not None and extra_dir.is_dir():
+        files += sorted(p for p in extra_dir.glob("*.yaml") if p.is_file())
+    cases: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for file in files:
+        rows = yaml.safe_load(file.read_text(encoding="utf-8")) or []
+        if isinstance(rows, dict):  # a file may wrap its rows as {rows: [...]}
+            rows = rows.get("rows") or rows.get("cases") or []
+        for row in rows:
+            if not isinstance(row, dict) or "id" not in row or str(row["id"]) in seen:
+                continue
+            seen.add(str(row["id"]))
+            row.setdefault("origin", file.name)
+            cases.append(row)
+    return cases
+
+
+class Skip(Exception):
+    """A case that cannot be evaluated (model not in the knowledge base, format not modelled)."""
+
+
+def _hf_name(text: str) -> str:
+    name = text.split(" (")[0].strip()
+    return name.replace("(-Chat)", "").replace("(-Instruct)", "")
+
+
+def resolve_model(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
+    text = str(case["model"])
+    generic = GENERIC_RE.search(text)
+    if generic and text.lower().startswith("generic"):
+        return {"params_b": float(generic.group(1))}
+    result = kb.model_index.lookup(_hf_name(text))
+    if result.best is None or not result.confident:
+        raise Skip(f"model not in knowledge base: {text}")
+    return {"model": result.best.id}
+
+
+def map_precision(case: dict[str, Any]) -> dict[str, Any]:
+    """The published precision string → precision / quant (+ rules-only flags)."""
+    p = str(case["precision"]).lower()
+    if "2-bit" in p:
+        return {"precision": "int4", "quant": "int2"}
+    if "pure bf16" in p:
+        return {"precision": "bf16", "pure_16bit": True}
+    if "unstated" in p and "fp32" in p:
+        return {"precision": "fp32"}
+    if "gptq-int8" in p:
+        return {"precision": "int8", "quant": "gptq-int8"}
+    if "gptq-int4" in p:
+        return {"precision": "int4", "quant": "gptq"}
+    if "awq" in p:
+        return {"precision": "int4", "quant": "awq"}
+    if "nf4" in p:
+        dq = "double quant" in p or "+ nq" in p
+        return {"precision": "int4", "quant": "nf4-dq" if dq else "nf4"}
+    if "fp4" in p or "bnb-4bit" in p:
+        return {"precision": "int4", "quant": "fp4"}
+    if "llm.int8" in p or "bnb-int8" in p or p.strip() == "8-bit":
+        return {"precision": "int8", "quant": "bnb-int8"}
+    if p.strip() == "4-bit":
+        return {"precision": "int4", "quant": "nf4"}
+    for plain in ("fp32", "fp8", "int8", "int4"):
+        if p.startswith(plain):
+            return {"precision": plain}
+    if p.startswith("fp16"):
+        return {"precision": "fp16"}
+    if "bf16" in p or "16-bit" in p or "fp16" in p:
+        return {"precision": "bf16"}
+    raise Skip(f"precision not mapped: {case['precision']}")
+
+
+def _zero_stage(settings: dict[str, Any], gpus: int) -> int | None:
+    ds = str(settings.get("deepspeed") or "")
+    match = re.search(r"ZeRO-(\d)", ds, re.I)
+    if "single-GPU" in ds and gpus == 1:
+        return None
+    if match:
+        return int(match.group(1))
+    return None
+
+
+GPU_PATTERNS = (("a100", "80", "a100-80gb"), ("a100", "40", "a100-40gb"), ("t4", "", "t4"),
+                ("4090", "", "rtx-4090"), ("titan rtx", "", None), ("a10", "", "a10"),
+                ("h100", "", "h100-sxm"))
+
+
+def resolve_gpu(text: str | None, kb: KnowledgeBase) -> str | None:
+    """The card a row names: the patterns above first, then a confident knowledge-base match."""
+    if not text:
+        return None
+    low = text.lower()
+    for key, size, gpu_id in GPU_PATTERNS:
+        if key in low and size in low:
+            return gpu_id if gpu_id in kb.gpus else None
+    result = kb.gpu_index.lookup(text)
+    return result.best.id if result.best is not None and result.confident else None
+
+
+ENGINE_WORDS = (("unsloth", "unsloth"), ("llama-factory", "llama-factory"), ("llamafactory", "llama-factory"),
+                ("vllm", "vllm"), ("sglang", "sglang"), ("lmdeploy", "lmdeploy"), ("turbomind", "lmdeploy"),
+                ("tensorrt", "tensorrt-llm"), ("trt-llm", "tensorrt-llm"), ("llama.cpp", "llama.cpp"),
+                ("ollama", "llama.cpp"), ("deepspeed", "deepspeed"), ("fsdp", "fsdp"))
+"""Words in a row's `settings.framework` that name the runtime it measured (first match wins)."""
+
+SOURCE_VERSIONS_FILE = Path(__file__).resolve().parent / "source_versions.yaml"
+"""The engine version a source's table was measured with, read from the engine's repository (see the file)."""
+
+VERSION_RE = re.compile(r"\bv?(\d+\.\d+(?:\.\d+)*)\b")
+
+
+def source_version(case: dict[str, Any], engine: str) -> str | None:
+    """The version SOURCE_VERSIONS_FILE records for this row's source and engine, if any."""
+    if not SOURCE_VERSIONS_FILE.exists():
+        return None
+    source = case.get("source") or {}
+    for entry in yaml.safe_load(SOURCE_VERSIONS_FILE.read_text(encoding="utf-8")) or []:
+        if (entry.get("repo"), entry.get("path"), entry.get("engine")) == (source.get("repo"), source.get("path"),
+                                                                           engine):
+            return str(entry["engine_version"])
+    return None
+
+
+def map_kv_cache(text: str) -> str | None:
+    """A published KV-cache dtype (kv_cache_dtype=fp8_e4m3, q8_0, quant_policy=8) → the Workload value."""
+    low = text.lower()
+    if "fp8" in low:
+        return "fp8"
+    if "q8" in low or "int8" in low or "policy=8" in low:
+        return "int8"
+    if "q4" in low or "int4" in low or "policy=4" in low:
+        return "int4"
+    return None
+
+
+def map_engine(case: dict[str, Any]) -> dict[str, Any]:
+    """engine (+ engine_version, kv_cache) of a row: its stated framework, else the engine whose own repository
+    published it, else transformers (the published tables are transformers peaks unless they say otherwise)."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    framework = str(settings.get("framework") or settings.get("engine") or "")
+    low = framework.lower()
+    engine = next((e for word, e in ENGINE_WORDS if word in low), None)
+    if engine is None and "vllm" in str(case.get("notes") or "").lower():
+        engine = "vllm"
+    if engine is None and not framework:
+        repo = str((case.get("source") or {}).get("repo") or "")
+        engine = resolve_engine_id(repo.split("/")[-1]) if repo else None
+    out: dict[str, Any] = {"engine": engine or "transformers"}
+    version = settings.get("engine_version") or settings.get("version")
+    if not version:
+        match = VERSION_RE.search(framework)
+        version = match.group(1) if match else None
+    if not version:
+        version = source_version(case, out["engine"])
+    if version:
+        out["engine_version"] = str(version)
+    kv = map_kv_cache(str(settings.get("kv_cache_dtype") or settings.get("kv_cache") or ""))
+    if kv:
+        out["kv_cache"] = kv
+    return out
+
+
+def weights_only(case: dict[str, Any]) -> bool:
+    """The figure is weights (or model states) only: a load-time footprint, no tokens in flight."""
+    settings = case.get("settings") or {}
+    return ("load only" in str(settings.get("phase", "")) or "NO activations" in str(case.get("notes") or "")
+            or str(case.get("memory_scope")) == "total (weights)")
+
+
+def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
+    req: dict[str, Any] = {}
+    req.update(resolve_model(case, kb))
+    task = str(case["task"])
+    req["task"] = {"full-ft": "train", "p-tuning": "lora", "freeze": "lora"}.get(task, task)
+    req.update(map_precision(case))
+    if req["task"] == "qlora" and "quant" not in req:
+        req.update(precision="int4", quant="nf4")
+    settings: dict[str, Any] = case.get("settings") or {}
+    seq, gen = case.get("seq_len"), case.get("gen_len")
+    if seq is not None or gen is not None:
+        req["context"] = max(1, int(seq or 0) + int(gen or 0))
+        if gen:
+            req["gen_tokens"] = min(int(gen), req["context"])
+    elif weights_only(case):
+        req["context"] = 1  # weights / model states only: no tokens in flight
+    # Say the engine explicitly, since ask's own default for concurrent serving is vLLM.
+    req.update(map_engine(case))
+    gpus = int(case.get("num_gpus") or 1)
+    req["gpus"] = gpus
+    req["batch"] = int(case.get("batch_size") or 1)
+    gpu = resolve_gpu(case.get("gpu"), kb)
+    if gpu:
+        req["gpu"] = gpu
+    if req["task"] != "inference":
+        stage = _zero_stage(settings, gpus)
+        if stage is not None:
+            req["zero_stage"] = stage
+        if "gradient_checkpointing" in settings:
+            req["gradient_checkpointing"] = bool(settings["gradient_checkpointing"])
+        if settings.get("lora_r"):
+            req["lora_rank"] = int(settings["lora_r"])
+        elif task == "p-tuning":
+            req["lora_rank"] = 8  # P-Tuning v2 trains a prefix of a few million parameters: a rank-8 stand-in
+        optimizer = str(settings.get("optimizer") or "").lower()
+        if "8bit" in optimizer or "8-bit" in optimizer:
+            req["optimizer"] = "adamw-8bit"
+        if settings.get("trainable_embedding_and_lm_head"):
+            req["train_embeddings"] = True
+        options = str(settings.get("options") or "")
+        if "offload_optimizer=cpu" in options:
+            req["offload"] = "optimizer"
+    framework = str(settings.get("framework") or "")
+    attention = str(settings.get("attention") or "")
+    if settings.get("flash_attention") is False or "eager" in attention or framework == "HF transformers":
+        req["flash_attention"] = False
+    if "cpu offloading" in str(settings.get("deepspeed") or "").lower() and "options" not in settings:
+        raise Skip("CPU offload of unstated scope")
+    return req
+
+
+WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "kv_cache", "context", "batch",
+                 "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
+                 "offload", "pure_16bit", "train_embeddings")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 
 DEFAULT_CONTEXT = 4096
-"""bot.answer's default context, capped at the model's window."""
+"""bot.reply.defaults' default context, capped at the model's window."""
 
 
 def workload_for(request: dict[str, Any], kb: KnowledgeBase) -> Workload:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from knowledge.engines import EngineProfile
 from knowledge.errors import UnknownEntryError
 from knowledge.lookup import NameIndex
 from knowledge.prices import Price
@@ -22,6 +23,8 @@ class KnowledgeBase:
     """`Price.key` (cloud/instance/region) → the row; a user file's row replaces the shipped one."""
     origins: dict[tuple[str, str], str] = field(default_factory=dict)
     """(section, id) → the file the entry was loaded from, so checks can name it."""
+    engines: dict[str, EngineProfile] = field(default_factory=dict)
+    """Runtime profiles (knowledge/data/engines.yaml): how each engine holds a job in memory."""
 
     def model(self, model_id: str) -> Model:
         try:

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from knowledge.base import KnowledgeBase
+from knowledge.engines import version_tuple
 from knowledge.loader import SECTIONS, SHIPPED_DIR, raw_entry_id
 from knowledge.prices import DATE_PATTERN, KNOWN_CURRENCIES, Price
 from knowledge.schema import GPU, Entry, Model
@@ -95,6 +96,12 @@ def run_checks(kb: KnowledgeBase, shipped_dir: Path | None = SHIPPED_DIR) -> lis
     for section in ("models", "gpus", "instance_families", "products", "faq", "prices"):
         for entry_id, entry in getattr(kb, section).items():
             problems.extend(_entry_problems(_origin(kb, section, entry_id), entry_id, entry))
+    for engine_id, profile in kb.engines.items():
+        # A version rule whose `before` does not parse would silently never apply.
+        for rule in profile.version_rules:
+            if version_tuple(rule.before) is None:
+                problems.append(Problem(_origin(kb, "engines", engine_id), engine_id, "version_rules.before",
+                                        f"{rule.before!r} is not a version number"))
     return problems
 
 

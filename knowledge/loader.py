@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from knowledge.base import KnowledgeBase
+from knowledge.engines import EngineProfile
 from knowledge.errors import KnowledgeDataError
 from knowledge.prices import Price, price_key
 from knowledge.schema import GPU, CloudProduct, FaqEntry, InstanceFamily, Model
@@ -32,6 +33,7 @@ SECTIONS: dict[str, tuple[type[BaseModel], str]] = {
     "products": (CloudProduct, "id"),
     "faq": (FaqEntry, "id"),
     "prices": (Price, "key"),  # key = cloud/instance/region, a property: a user row replaces the shipped one
+    "engines": (EngineProfile, "id"),
 }
 
 EntryT = TypeVar("EntryT", bound=BaseModel)
@@ -127,6 +129,7 @@ def load_knowledge(directories: Iterable[Path | str] | None = None) -> Knowledge
         products=entries("products", CloudProduct),
         faq=entries("faq", FaqEntry),
         prices=entries("prices", Price),
+        engines=entries("engines", EngineProfile),
         origins={(section, k): v[1] for section, items in merged.items() for k, v in items.items()},
     )
 

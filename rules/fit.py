@@ -28,7 +28,8 @@ from typing import Literal
 
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
-from rules.hardware import dense_tflops, hourly_price, instance_for, price_proxy, tp_scaling, usable_gib, visible_gib
+from rules.engine_profile import engine_limit_gib, profile_for, reserves_up_front
+from rules.hardware import dense_tflops, hourly_price, instance_for, price_proxy, tp_scaling, usable_gib
 from rules.memory import estimate_memory, first_fitting, is_transformer, training_options
 from rules.speed import estimate_speed
 from rules.types import FitCheck, MemoryEstimate, Pick, Precision, Suggestion, Workload
@@ -56,17 +57,22 @@ def needed_gib(est: MemoryEstimate) -> float:
     return est.required_per_gpu_gib if est.required_per_gpu_gib is not None else est.per_gpu_gib
 
 
+def _reserves_share_of_card(workload: Workload) -> bool:
+    """vLLM/SGLang-style engines: a fixed share of the card (its complement is their headroom)."""
+    return (workload.task == "inference" and is_transformer(workload.model)
+            and profile_for(workload).reservation.kind == "fraction_of_total")
+
+
 def limit_gib(workload: Workload, gpu: GPU) -> float:
-    """The most a job may need per card and still fit with headroom."""
-    if workload.engine == "vllm" and workload.task == "inference" and is_transformer(workload.model):
-        # vLLM's 10% (1 − gpu_memory_utilization) is the headroom.
-        return C.VLLM_GPU_MEMORY_UTILIZATION * visible_gib(gpu) - C.CUDA_CONTEXT_GIB
+    """The most a job may need per card and still fit with headroom (the engine's own limit)."""
+    if _reserves_share_of_card(workload):
+        return engine_limit_gib(workload, gpu)
     return usable_gib(gpu) / (1 + C.HEADROOM_FRACTION)
 
 
 def free_gib(workload: Workload, gpu: GPU) -> float:
-    """Memory a job may use before the card is full: vLLM's reservation, else the usable memory."""
-    if workload.engine == "vllm" and workload.task == "inference" and is_transformer(workload.model):
+    """Memory a job may use before the card is full: the engine's reservation, else the usable memory."""
+    if _reserves_share_of_card(workload):
         return limit_gib(workload, gpu)
     return usable_gib(gpu)
 
@@ -99,7 +105,7 @@ def _fit_memo(workload: Workload) -> Callable[[GPU, int], tuple[bool, MemoryEsti
             key: tuple[object, ...] = (count,)
             if workload.task != "inference":
                 key = (count, round(usable_gib(gpu), 6))
-            elif workload.engine == "vllm":
+            elif reserves_up_front(workload):
                 key = (count, gpu.id)
             cached = cache.get(key)
             est = cached if cached is not None else cache.setdefault(key, estimate_memory(workload, count, gpu))

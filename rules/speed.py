@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules import speed_constants as S
+from rules.engine_profile import kv_element_bytes, profile_for
 from rules.hardware import dense_tflops
 from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
 from rules.precision import normalise_quant, param_split, weight_bytes
@@ -131,7 +132,7 @@ def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
     shards = count if tp else 1
     eta = S.DECODE_BANDWIDTH_EFFICIENCY.get(w.engine, S.DECODE_BANDWIDTH_EFFICIENCY["transformers"])
     bandwidth = gpu.bandwidth_gbps * 1e9
-    kv_elem = C.KV_BYTES.get(w.precision, 2.0)
+    kv_elem = kv_element_bytes(w, profile_for(w))
     kv, _ = kv_cache_bytes(w.model, average_cached_tokens(w), w.batch, kv_elem, tp=1)
     kv_eta = eta if tp or w.engine == "llama.cpp" else S.TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY
     memory = weights_read_bytes(w) / shards / (eta * bandwidth) + kv / shards / (kv_eta * bandwidth)
@@ -238,7 +239,7 @@ def ideal_training_hours(workload: Workload, gpu: GPU, count: int, tokens: float
 
 def kv_read_bytes_per_token(workload: Workload) -> float:
     """KV bytes one decode step reads per cached token (for explanations)."""
-    return kv_bytes_per_token(workload.model, C.KV_BYTES.get(workload.precision, 2.0))
+    return kv_bytes_per_token(workload.model, kv_element_bytes(workload, profile_for(workload)))
 
 
 __all__ = ["DecodeStep", "decode_step", "estimate_speed", "flops_per_token", "ideal_training_hours",

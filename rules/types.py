@@ -12,12 +12,16 @@ from knowledge.schema import Model
 
 Task = Literal["inference", "train", "lora", "qlora"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4"]
-Engine = Literal["transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth"]
+Engine = Literal["transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth", "deepspeed",
+                 "fsdp", "llama-factory"]
 Optimizer = Literal["adamw", "adamw-8bit", "sgd"]
 
 TASKS: tuple[Task, ...] = ("inference", "train", "lora", "qlora")
 PRECISIONS: tuple[Precision, ...] = ("fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4")
-ENGINES: tuple[Engine, ...] = ("transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth")
+ENGINES: tuple[Engine, ...] = ("transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth",
+                               "deepspeed", "fsdp", "llama-factory")
+KVCache = Literal["fp16", "bf16", "fp8", "int8", "int4"]
+KV_CACHES: tuple[KVCache, ...] = ("fp16", "bf16", "fp8", "int8", "int4")
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,12 @@ class Workload:
     """LoRA: also train the embedding and output layers (PEFT `modules_to_save`, Qwen's "LoRA (emb)")."""
     image_resolution: int | None = None
     """Image models: output/input side in pixels (defaults to the model's native resolution)."""
+    engine_version: str | None = None
+    """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
+    version_rules say what changed)."""
+    kv_cache: KVCache | None = None
+    """KV-cache element type; None = the model's 16-bit compute dtype. The engine profile says which it accepts
+    (vLLM/SGLang/TensorRT-LLM fp8, lmdeploy int8/int4, llama.cpp q8_0/q4_0 as int8/int4)."""
 
 
 @dataclass(frozen=True)

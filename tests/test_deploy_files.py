@@ -140,7 +140,7 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch: pytest.MonkeyPatch, en
 @pytest.mark.parametrize("env", [{}, {"PORT": "8080", "WEB_CONCURRENCY": "3", "REDIS_URL": "redis://r:6379/0"}])
 def test_gunicorn_conf_mirrors_the_servers_defaults(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
     """Adding the file changes nothing until an operator edits it."""
-    from bot.server import gunicorn_options
+    from bot.slack.server import gunicorn_options
     from bot.settings import Settings
 
     settings = gunicorn_settings(monkeypatch, **env)

@@ -25,7 +25,7 @@ def modules_imported_by_ask() -> set[str]:
 
 
 def test_the_report_is_read(modules_imported_by_ask: set[str]) -> None:
-    assert {"bot.cli", "knowledge.loader", "yaml"} <= modules_imported_by_ask
+    assert {"bot.console.cli", "knowledge.loader", "yaml"} <= modules_imported_by_ask
 
 
 @pytest.mark.parametrize("package", ["slack_bolt", "slack_sdk", "gunicorn", "websocket"])

@@ -37,7 +37,8 @@ def test_request_for_a_qwen_finetune_row() -> None:
             "settings": {"gradient_checkpointing": True, "lora_r": 64, "deepspeed": "ZeRO-2 in the shipped scripts"}}
     req = accuracy.to_request(case, kb)
     assert req == {"model": "qwen-7b", "task": "lora", "precision": "bf16", "context": 2048, "gpus": 4, "batch": 1,
-                   "gpu": "a100-80gb", "zero_stage": 2, "gradient_checkpointing": True, "lora_rank": 64}
+                   "gpu": "a100-80gb", "zero_stage": 2, "gradient_checkpointing": True, "lora_rank": 64,
+                   "engine": "transformers"}
 
 
 def test_unknown_models_are_skipped_not_guessed() -> None:
@@ -60,3 +61,82 @@ def test_calibration_floor_on_measured_cases_with_stated_context() -> None:
     assert s["p90_abs_error_pct"] <= 20.0
     overall = accuracy.summary(rows)
     assert overall["median_abs_error_pct"] <= 10.0
+
+
+@pytest.mark.parametrize(("case", "expected"), [
+    ({"settings": {"framework": "transformers 4.46.0"}}, {"engine": "transformers", "engine_version": "4.46.0"}),
+    ({"settings": {"framework": "vLLM 0.6.3", "kv_cache_dtype": "fp8_e4m3"}},
+     {"engine": "vllm", "engine_version": "0.6.3", "kv_cache": "fp8"}),
+    ({"settings": {"framework": "llama.cpp", "cache_type_k": "q8_0", "kv_cache": "q8_0"}},
+     {"engine": "llama.cpp", "kv_cache": "int8"}),
+    ({"settings": {"framework": "lmdeploy TurboMind"},
+      "source": {"repo": "InternLM/lmdeploy", "path": "docs/en/quantization/w4a16.md"}},
+     {"engine": "lmdeploy", "engine_version": "0.0.3"}),
+    ({"settings": None, "source": {"repo": "hiyouga/LLaMA-Factory", "path": "README.md"}},
+     {"engine": "llama-factory"}),
+    ({"settings": {"framework": "HF transformers"}, "source": {"repo": "unslothai/unsloth", "path": "README.md"}},
+     {"engine": "transformers"}),
+    ({"settings": None, "notes": "served with vLLM"}, {"engine": "vllm"}),
+])
+def test_engine_of_a_row(case: dict[str, object], expected: dict[str, str]) -> None:
+    assert accuracy.map_engine(case) == expected
+
+
+def test_added_groundtruth_files_are_read_and_a_missing_directory_is_fine(tmp_path: Path) -> None:
+    shared = tmp_path / "published.yaml"
+    shared.write_text(yaml.safe_dump([{"id": "a", "group": "g1"}]), encoding="utf-8")
+    added = tmp_path / "groundtruth"
+    added.mkdir()
+    (added / "vllm-logs.yaml").write_text(yaml.safe_dump([{"id": "b", "group": "g2"}, {"id": "a", "group": "dup"}]),
+                                          encoding="utf-8")
+    cases = accuracy.load_cases(shared, added)
+    assert [(c["id"], c["group"], c["origin"]) for c in cases] == [("a", "g1", "published.yaml"),
+                                                                   ("b", "g2", "vllm-logs.yaml")]
+    assert [c["id"] for c in accuracy.load_cases(shared, tmp_path / "absent")] == ["a"]
+
+
+def test_fitted_constants_are_named_with_grids_around_todays_values() -> None:
+    import _loso
+
+    from rules import constants as C
+
+    for constant in _loso.FITTED:
+        assert float(getattr(C, constant.name)) in constant.grid, constant.name
+    before = _loso.today()
+    with _loso.patched(tuple(f.grid[0] for f in _loso.FITTED)):
+        assert _loso.FITTED[0].grid[0] == C.INFERENCE_OVERHEAD_GIB
+    assert _loso.today() == before
+
+
+@pytest.mark.skipif(not accuracy.DEFAULT_GROUNDTRUTH.exists(), reason="groundtruth not checked out")
+def test_leave_one_source_out_scores_every_row_with_a_fit_that_never_saw_its_group() -> None:
+    import _loso
+
+    cases = [c for c in yaml.safe_load(accuracy.DEFAULT_GROUNDTRUTH.read_text(encoding="utf-8"))
+             if c["group"] in ("qwen2.5-speed-benchmark-transformers", "qwen1-readme-inference-perf",
+                               "chatglm2-6b-readme-mem-table")]
+    kb = load_knowledge()
+    rows, fits = _loso.loso(cases, kb)
+    assert sorted(fits) == ["chatglm2-6b-readme-mem-table", "qwen1-readme-inference-perf",
+                            "qwen2.5-speed-benchmark-transformers"]
+    assert sorted(r.case["id"] for r in rows) == sorted(c["id"] for c in cases)
+    # Refitting on the other two groups must reproduce the held-out group's fit (no leakage of its rows).
+    scorer = _loso.Scorer(cases, kb)
+    others = [i for i, row in enumerate(scorer.rows) if row.group != "chatglm2-6b-readme-mem-table"]
+    assert scorer.fit(others) == fits["chatglm2-6b-readme-mem-table"]
+    assert all(r.error is not None for r in rows)
+
+
+@pytest.mark.skipif(not accuracy.DEFAULT_GROUNDTRUTH.exists(), reason="groundtruth not checked out")
+def test_held_out_floor_on_measured_cases_with_stated_context() -> None:
+    """Leave-one-source-out on the shared set's measured rows whose source states the tokens in flight: the
+    issue's goals (median ≤ 10%, p90 ≤ 25%) hold there (8.6% / 21.0% on 2026-12-03). With the rows added in
+    bench/groundtruth/ (sources nobody calibrated on) they do not yet: the bench prints both (bench/README.md)."""
+    import _loso
+
+    rows, _ = _loso.loso(accuracy.load_cases(extra_dir=None), load_knowledge())
+    subset = [r for r in rows if accuracy.context_stated(r.case) and r.case.get("kind") == "measured"]
+    s = accuracy.summary(subset)
+    assert s["error_cases"] >= 150
+    assert s["median_abs_error_pct"] <= 10.0
+    assert s["p90_abs_error_pct"] <= 25.0

@@ -1,0 +1,193 @@
+"""Engine profiles: how each runtime holds a job in GPU memory, as data with a source for every field.
+
+The same model and workload need very different memory on different runtimes: transformers before
+`num_logits_to_keep` materialises fp32 logits for every prompt token, eager attention materialises
+heads × s² scores, serving engines reserve a fixed share of the card up front and may store the KV cache in
+8 or 4 bits, Unsloth offloads its checkpoints to host RAM. The sizing rules read these profiles instead of
+branching on engine names, and the reply states which profile it used.
+
+`knowledge/data/engines.yaml` holds the shipped profiles; `load_engine_profiles()` reads them (and a user
+directory's overrides, as the knowledge loader does) without loading the rest of the knowledge base, so the
+rules can reach them cheaply.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from knowledge.errors import KnowledgeDataError
+from knowledge.schema import Entry
+
+KVDtype = Literal["fp16", "bf16", "fp8", "int8", "int4"]
+KV_DTYPES: tuple[KVDtype, ...] = ("fp16", "bf16", "fp8", "int8", "int4")
+
+
+class Fact(BaseModel):
+    """One sourced statement about an engine (each profile field carries its own source)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: str = Field(min_length=1)
+    notes: str | None = None
+
+
+class AttentionFact(Fact):
+    implementation: Literal["flash", "sdpa", "eager", "paged"]
+    scores_materialised: bool
+    """True when heads × s² attention scores exist in memory at once (eager attention)."""
+
+
+class LogitsFact(Fact):
+    positions: Literal["last", "all", "chunked"]
+    """Prefill logits: only the last position (generate), every prompt position, or chunks (fused loss)."""
+    bytes_per_value: float = Field(ge=0)
+    """Bytes per logit held at the peak: 16-bit output + fp32 upcast = 6; 16-bit only = 2."""
+
+
+class KVCacheFact(Fact):
+    bytes_per_element: dict[KVDtype, float]
+    """The KV-cache dtypes the engine accepts and the bytes each element takes (block scales included)."""
+
+
+class ReservationFact(Fact):
+    kind: Literal["none", "fraction_of_total", "fraction_of_free"]
+    """none: memory grows with the job; fraction_of_total: the engine takes `fraction` × the card and fills
+    what weights and activations leave with KV blocks; fraction_of_free: after weights and activations, the
+    KV pool takes `fraction` of what is free."""
+    fraction: float | None = Field(default=None, gt=0, le=1)
+    covers: Literal["everything", "weights_and_kv", "kv"] = "everything"
+    """What the fraction of the card holds: everything the engine allocates (vLLM), weights and the KV pool
+    with activations outside it (SGLang `mem_fraction_static`), or the KV blocks alone (TurboMind 2.0)."""
+
+
+class MultiGpuFact(Fact):
+    mode: Literal["layer-split", "tensor-parallel", "zero", "fsdp", "data-parallel"]
+
+
+class RuntimeFact(Fact):
+    cuda_graphs: bool
+    prefill_chunk_tokens: int | None = Field(default=None, gt=0)
+    """Prompt tokens evaluated per forward pass (chunked prefill / n_ubatch); None = the whole prompt."""
+
+
+class AllocatorFact(Fact):
+    kind: Literal["pytorch-caching", "preallocated-pool", "ggml-buffers", "tensorrt-static"]
+
+
+class TrainingFact(Fact):
+    checkpointing: Literal["recompute", "offload"]
+    """What gradient checkpointing keeps on the card: recompute keeps each layer's input; offload moves the
+    inputs to host RAM."""
+    checkpointing_default: bool | None = None
+    """The engine's own default (None = it leaves the choice to the user)."""
+    loss_logits_bytes_per_value: float = Field(ge=0)
+    """Bytes per (token, vocab) logit at the loss: 16-bit + fp32 upcast and its gradient ≈ 12 (transformers),
+    2 for a fused 16-bit kernel, 0 when the loss is chunked (a slice at a time)."""
+    sharding: Literal["none", "zero", "fsdp"] = "none"
+
+
+class VersionRule(BaseModel):
+    """Behaviour that applies to versions before `before` (the version that changed it)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    before: str
+    logits: LogitsFact | None = None
+    attention: AttentionFact | None = None
+    reservation: ReservationFact | None = None
+    training: TrainingFact | None = None
+
+
+class EngineProfile(Entry):
+    """One runtime. `aliases` are other names for the same runtime (ollama → llama.cpp)."""
+
+    id: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    role: Literal["serving", "training", "both"]
+    built_on: str | None = None
+    """Training front ends built on another engine (LLaMA-Factory on transformers) inherit what they do not
+    state."""
+    attention: AttentionFact
+    logits: LogitsFact
+    kv_cache: KVCacheFact
+    reservation: ReservationFact
+    multi_gpu: MultiGpuFact
+    runtime: RuntimeFact
+    allocator: AllocatorFact
+    training: TrainingFact | None = None
+    version_rules: list[VersionRule] = Field(default_factory=list)
+
+    def at_version(self, version: str | None) -> EngineProfile:
+        """This profile as it behaved at `version` (None or unparsable = the current behaviour)."""
+        if not version or not self.version_rules:
+            return self
+        wanted = version_tuple(version)
+        if wanted is None:
+            return self
+        updates: dict[str, object] = {}
+        # Rules are applied newest-first so an older version collects every change it predates.
+        for rule in sorted(self.version_rules, key=lambda r: version_tuple(r.before) or (), reverse=True):
+            before = version_tuple(rule.before)
+            if before is not None and wanted < before:
+                for key in ("logits", "attention", "reservation", "training"):
+                    value = getattr(rule, key)
+                    if value is not None:
+                        updates[key] = value
+        return self.model_copy(update=updates) if updates else self
+
+
+def version_tuple(text: str) -> tuple[int, ...] | None:
+    """'4.38.2' → (4, 38, 2); 'v0.6' → (0, 6); None when no number leads the text."""
+    match = re.match(r"\s*v?(\d+(?:\.\d+)*)", text)
+    if not match:
+        return None
+    return tuple(int(part) for part in match.group(1).split("."))
+
+
+ENGINES_FILE = Path(__file__).with_name("data") / "engines.yaml"
+USER_DIR_ENV = "GPU_ADVISOR_KB"
+
+
+def _read_profiles(path: Path) -> dict[str, EngineProfile]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise KnowledgeDataError(str(path), None, None, f"cannot be read: {exc}") from exc
+    profiles: dict[str, EngineProfile] = {}
+    for raw in data.get("engines", []) or []:
+        try:
+            profile = EngineProfile.model_validate(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in first["loc"]) or None
+            raise KnowledgeDataError(str(path), str(raw.get("id")), field, first["msg"]) from None
+        profiles[profile.id] = profile
+    return profiles
+
+
+@lru_cache(maxsize=1)
+def load_engine_profiles() -> dict[str, EngineProfile]:
+    """Shipped profiles, then `$GPU_ADVISOR_KB/engines.yaml` over them by id."""
+    profiles = _read_profiles(ENGINES_FILE)
+    user_dir = os.environ.get(USER_DIR_ENV)
+    if user_dir and (Path(user_dir) / "engines.yaml").is_file():
+        profiles.update(_read_profiles(Path(user_dir) / "engines.yaml"))
+    return profiles
+
+
+def resolve_engine_id(name: str, profiles: dict[str, EngineProfile] | None = None) -> str | None:
+    """The profile id for an engine name or alias (case-insensitive), or None."""
+    profiles = profiles if profiles is not None else load_engine_profiles()
+    low = name.strip().lower()
+    for profile in profiles.values():
+        if low == profile.id or low in (a.lower() for a in profile.aliases):
+            return profile.id
+    return None

@@ -1,0 +1,86 @@
+"""The engine profile a workload runs on, and the numbers the memory rules take from it.
+
+The profiles are data (knowledge/data/engines.yaml, each field sourced); this module only picks the one a
+workload names, applies its version, and turns its facts into bytes: KV element size, whether attention
+scores are materialised, how many prompt positions keep logits, what the engine reserves up front, and how
+training checkpoints and the loss hold memory.
+"""
+
+from __future__ import annotations
+
+from knowledge.engines import EngineProfile, LogitsFact, ReservationFact, TrainingFact, load_engine_profiles
+from knowledge.schema import GPU
+from rules import constants as C
+from rules.hardware import usable_gib, visible_gib
+from rules.types import Workload
+
+DEFAULT_ENGINE = "transformers"
+
+
+class UnsupportedKVCache(ValueError):
+    """The workload asks for a KV-cache type its engine does not offer; the message names the accepted ones."""
+
+    def __init__(self, engine: str, kv_cache: str, accepted: list[str]) -> None:
+        self.engine, self.kv_cache, self.accepted = engine, kv_cache, accepted
+        super().__init__(f"{engine} has no {kv_cache} KV cache; it accepts {', '.join(accepted)}")
+
+
+def profile_for(w: Workload) -> EngineProfile:
+    """The profile of `w.engine` at `w.engine_version` (an unknown engine sizes as transformers)."""
+    profiles = load_engine_profiles()
+    profile = profiles.get(w.engine) or profiles[DEFAULT_ENGINE]
+    return profile.at_version(w.engine_version)
+
+
+def kv_element_bytes(w: Workload, profile: EngineProfile) -> float:
+    """Bytes per KV-cache element: the model's compute dtype unless `w.kv_cache` names one the engine offers."""
+    if w.kv_cache is None:
+        return C.KV_BYTES.get(w.precision, 2.0)
+    table = profile.kv_cache.bytes_per_element
+    if w.kv_cache not in table:
+        raise UnsupportedKVCache(profile.id, w.kv_cache, list(table))
+    return table[w.kv_cache]
+
+
+def scores_materialised(w: Workload, profile: EngineProfile) -> bool:
+    """Eager attention (heads × s² scores in memory): asked for, or the engine's (version's) default."""
+    return (not w.flash_attention) or profile.attention.scores_materialised
+
+
+def prefill_logits_bytes(logits: LogitsFact, vocab: int, prompt: int, batch: int) -> float:
+    """Logits held at the end of prefill: the last position, or every prompt position (old transformers)."""
+    positions = prompt if logits.positions == "all" else 1
+    return logits.bytes_per_value * vocab * positions * batch
+
+
+def reservation(profile: EngineProfile) -> ReservationFact:
+    return profile.reservation
+
+
+def training_fact(w: Workload) -> TrainingFact:
+    """How checkpointing and the loss hold memory: the engine's, else transformers' (the base every training
+    front end here builds on)."""
+    profile = profile_for(w)
+    if profile.training is not None:
+        return profile.training
+    base = load_engine_profiles()[DEFAULT_ENGINE].at_version(w.engine_version)
+    assert base.training is not None
+    return base.training
+
+
+def reserves_up_front(w: Workload) -> bool:
+    """Inference on an engine that sizes its KV pool from the card, not from the job."""
+    return w.task == "inference" and profile_for(w).reservation.kind != "none"
+
+
+def engine_limit_gib(w: Workload, gpu: GPU) -> float:
+    """The most one card can give the job on this engine, CUDA context excluded.
+
+    `fraction_of_total` engines (vLLM `gpu_memory_utilization`, SGLang `mem_fraction_static`) never use more
+    than their fraction of the card, and the rest is their headroom; the others can use the whole card but
+    keep HEADROOM_FRACTION for allocator churn.
+    """
+    kind = profile_for(w).reservation
+    if w.task == "inference" and kind.kind == "fraction_of_total" and kind.fraction is not None:
+        return kind.fraction * visible_gib(gpu) - C.CUDA_CONTEXT_GIB
+    return usable_gib(gpu) / (1 + C.HEADROOM_FRACTION)

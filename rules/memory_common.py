@@ -1,0 +1,102 @@
+"""Shapes every memory rule shares: layer counts, head sizes, and the KV cache of a token and of a batch.
+
+KV cache = 2 × layers × KV heads × head dim × tokens × batch × bytes (MLA: layers × (kv_lora_rank +
+qk_rope_head_dim) × tokens × batch × bytes; sliding-window layers hold at most `sliding_window` tokens; with
+tensor parallelism each card holds max(1, KV heads / tp) heads).
+"""
+
+from __future__ import annotations
+
+import math
+
+from knowledge.schema import Model
+from rules import constants as C
+from rules.types import Workload
+
+COMPONENTS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
+TRANSFORMER_ARCHS = frozenset({"decoder", "encoder", "encoder-decoder"})
+
+
+def gib(x: float) -> float:
+    return x / C.GIB
+
+
+def breakdown(**parts: float) -> dict[str, float]:
+    return {k: round(gib(parts.get(k, 0.0)), 4) for k in COMPONENTS}
+
+
+def num_layers(model: Model) -> int:
+    """All transformer layers (encoder + decoder for encoder-decoder models, from `details`)."""
+    if model.num_layers:
+        return model.num_layers
+    enc = int(model.details.get("encoder_layers", 0) or 0)
+    dec = int(model.details.get("decoder_layers", 0) or 0)
+    return enc + dec
+
+
+def kv_layers(model: Model) -> int:
+    """Layers that keep a KV cache: every decoder layer (none for encoders)."""
+    if model.arch == "encoder":
+        return 0
+    if model.arch == "encoder-decoder":
+        return int(model.details.get("decoder_layers", 0) or 0)
+    return num_layers(model)
+
+
+def is_transformer(model: Model) -> bool:
+    return (model.arch in TRANSFORMER_ARCHS and num_layers(model) > 0 and model.hidden_size is not None
+            and model.num_attention_heads is not None)
+
+
+def head_dim(model: Model) -> int:
+    if model.head_dim:
+        return model.head_dim
+    assert model.hidden_size and model.num_attention_heads
+    return model.hidden_size // model.num_attention_heads
+
+
+def kv_heads_per_gpu(model: Model, tp: int) -> float:
+    """KV heads one card holds under tensor parallelism: max(1, kv_heads / tp) (vLLM replicates a KV head
+    when tp exceeds the KV-head count)."""
+    kv = model.num_kv_heads or model.num_attention_heads or 1
+    return max(1.0, kv / tp)
+
+
+def kv_bytes_per_token(model: Model, kv_elem_bytes: float, tp: int = 1) -> float:
+    """KV-cache bytes per token per card, all layers (sliding windows not applied here)."""
+    layers = kv_layers(model) if is_transformer(model) else 0
+    if layers == 0:
+        return 0.0
+    if model.attention == "mla" and model.mla is not None:
+        # The latent (kv_lora_rank) and the decoupled RoPE key are cached once per layer, not per head, and
+        # every tensor-parallel rank keeps the whole latent (vLLM MLA backend).
+        return layers * (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * kv_elem_bytes
+    # Encoder-decoder: each decoder layer caches self-attention K/V of the target and cross-attention K/V of
+    # the source; both count per token of `context` here.
+    return 2.0 * layers * kv_heads_per_gpu(model, tp) * head_dim(model) * kv_elem_bytes
+
+
+def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, tp: int = 1,
+                   block: int = 1) -> tuple[float, list[str]]:
+    """KV cache of `batch` sequences of `tokens` tokens on one card, with sliding windows applied."""
+    notes: list[str] = []
+    per_token = kv_bytes_per_token(model, kv_elem_bytes, tp)
+    if per_token == 0.0:
+        return 0.0, notes
+    tokens_all = math.ceil(tokens / block) * block
+    if model.sliding_window and tokens > model.sliding_window:
+        layers = kv_layers(model)
+        local_layers = int(model.details.get("sliding_window_layers", layers))
+        local_fraction = min(1.0, local_layers / layers)
+        window = math.ceil(model.sliding_window / block) * block
+        eff = local_fraction * min(tokens_all, window) + (1 - local_fraction) * tokens_all
+        notes.append("sliding-window")
+        return per_token * eff * batch, notes
+    return per_token * tokens_all * batch, notes
+
+
+def prefill_tokens(w: Workload) -> int:
+    """Prompt tokens of a request: context minus the generated tokens, when those are known."""
+    if w.gen_tokens is not None:
+        return max(1, w.context - w.gen_tokens)
+    return w.context

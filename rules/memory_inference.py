@@ -1,0 +1,165 @@
+"""Inference memory per card, as the engine profile says the runtime holds it.
+
+* weights = body parameters × bytes of the format (+ 16-bit embeddings/lm_head where the format keeps them);
+* KV cache = the shared formula (rules/memory_common.py) at the element size of the workload's `kv_cache`
+  (the engine profile says which types it accepts and their bytes, block scales included);
+* activations = the prefill transient of one layer (a·intermediate + b·hidden bytes per prompt token, the
+  prompt cut to the engine's prefill chunk) + eager attention's heads × s² scores when the engine or the
+  workload materialises them + the logits the engine keeps (the last position, or every prompt position
+  in fp32 for transformers before 4.45);
+* engines that reserve memory up front: vLLM/SGLang take a fraction of the card and fill it with KV blocks;
+  lmdeploy (TurboMind) and TensorRT-LLM give a fraction of what is free after weights to the KV pool.
+"""
+
+from __future__ import annotations
+
+from knowledge.engines import EngineProfile
+from knowledge.schema import GPU, Model
+from rules import constants as C
+from rules.engine_profile import kv_element_bytes, prefill_logits_bytes, profile_for, scores_materialised
+from rules.hardware import visible_gib
+from rules.memory_common import breakdown, gib, kv_cache_bytes, prefill_tokens
+from rules.precision import normalise_quant, quant_workspace_bytes, weight_bytes
+from rules.types import MemoryEstimate, Workload
+
+
+def prefill_activation_bytes(model: Model, prompt: int, batch: int, flash: bool,
+                             logits_bytes: float | None = None) -> float:
+    """Peak transient of one forward layer at prefill plus the logits held (default: the last position's)."""
+    assert model.hidden_size
+    inter = model.intermediate_size or 4 * model.hidden_size
+    if model.moe and model.moe.moe_intermediate_size:
+        inter = max(model.moe.moe_intermediate_size * model.moe.experts_per_token, inter // 4)
+    per_token = C.PREFILL_BYTES_PER_INTERMEDIATE * inter + C.PREFILL_BYTES_PER_HIDDEN * model.hidden_size
+    act = per_token * prompt * batch
+    if not flash:
+        act += C.EAGER_ATTENTION_BYTES_PER_SCORE * (model.num_attention_heads or 1) * prompt * prompt * batch
+    if model.vocab_size and model.arch in ("decoder", "encoder-decoder"):
+        act += (logits_bytes if logits_bytes is not None
+                else C.LOGITS_BYTES_PER_VOCAB_INFERENCE * model.vocab_size * batch)
+    return act
+
+
+def vllm_activation_bytes(model: Model) -> float:
+    """vLLM's profiled activation + CUDA-graph peak (llm-d planner), scaled by hidden size when small."""
+    base = C.VLLM_ACTIVATION_GIB_MOE if model.is_moe else C.VLLM_ACTIVATION_GIB_DENSE
+    ref = C.VLLM_ACTIVATION_REFERENCE_HIDDEN
+    scale = min(1.0, (model.hidden_size or ref) / ref)
+    return max(C.VLLM_ACTIVATION_MIN_GIB, base * scale) * C.GIB
+
+
+def _activation(w: Workload, profile: EngineProfile) -> float:
+    """The engine's activation peak: a chunked prefill sized by its chunk, else the whole prompt; engines with
+    CUDA graphs and no stated chunk (vLLM, SGLang) take vLLM's profiled peak."""
+    model = w.model
+    chunk = profile.runtime.prefill_chunk_tokens
+    if profile.reservation.kind != "none" and profile.runtime.cuda_graphs and chunk is None:
+        return vllm_activation_bytes(model)
+    prompt = prefill_tokens(w)
+    batch = w.batch
+    if profile.reservation.kind != "none":
+        # Serving engines prefill the requests' prompts in chunks of `chunk` tokens in all.
+        prompt, batch = min(prompt * batch, chunk or prompt * batch), 1
+    elif chunk:
+        prompt = min(prompt, chunk)
+    logits = prefill_logits_bytes(profile.logits, model.vocab_size or 0, prompt, batch)
+    return prefill_activation_bytes(model, prompt, batch, not scores_materialised(w, profile), logits)
+
+
+def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
+    model = w.model
+    profile = profile_for(w)
+    quant = normalise_quant(w.quant, w.precision, w.engine)
+    weights, notes = weight_bytes(model, w.precision, quant)
+    workspace = quant_workspace_bytes(model, quant)
+    if model.is_moe:
+        notes.append("moe-all-experts")
+    kv_elem = kv_element_bytes(w, profile)
+    if w.kv_cache is not None:
+        notes.append(f"kv-cache-{w.kv_cache}")
+    if profile.logits.positions == "all":
+        notes.append("logits-all-positions")
+    if scores_materialised(w, profile):
+        notes.append("eager-attention")
+    chosen: dict[str, object] = {"context": w.context, "engine_profile": profile.id}
+    if w.engine_version:
+        chosen["engine_version"] = w.engine_version
+    if profile.reservation.kind != "none":
+        return _reserving(w, n, gpu, profile, weights, workspace, kv_elem, notes, chosen)
+    tensor_parallel = profile.multi_gpu.mode == "tensor-parallel"
+    # transformers (accelerate device_map) and llama.cpp split the layers across cards: weights and KV divide,
+    # every card sees its own activation transient and overhead. Tensor-parallel engines divide the KV heads.
+    kv, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=n if tensor_parallel else 1)
+    notes += kv_notes
+    act = _activation(w, profile)
+    overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights / n + workspace / n
+    if workspace:
+        notes.append("quant-workspace")
+    if n > 1:
+        notes.append(f"tp{n}" if tensor_parallel else "layer-split")
+    kv_pg = kv if tensor_parallel else kv / n
+    per = dict(weights=weights / n, kv_cache=kv_pg, activations=act, overhead=overhead)
+    per_gpu = sum(per.values())
+    total = weights + kv_pg * n + n * (act + overhead)
+    return MemoryEstimate(total_gib=round(gib(total), 3), per_gpu_gib=round(gib(per_gpu), 3), gpu_count=n,
+                          breakdown=breakdown(**per), notes=notes, chosen=chosen,
+                          cuda_context_gib=C.CUDA_CONTEXT_GIB)
+
+
+def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, weights: float, workspace: float,
+               kv_elem: float, notes: list[str], chosen: dict[str, object]) -> MemoryEstimate:
+    """Engines that size their KV pool from the card (vLLM, SGLang, lmdeploy ≥ 0.2.2, TensorRT-LLM)."""
+    model = w.model
+    block = C.VLLM_BLOCK_TOKENS
+    kv_needed, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp, block=block)
+    notes += kv_notes
+    act = _activation(w, profile)
+    overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + workspace / tp
+    weights_pg = weights / tp
+    required = weights_pg + act + overhead + kv_needed
+    res = profile.reservation
+    fraction = res.fraction or 1.0
+    key = "gpu_memory_utilization" if profile.id == "vllm" else f"{profile.id}_memory_fraction"
+    chosen[key] = fraction
+    chosen["reservation"] = res.kind
+    tag = "vllm" if profile.id == "vllm" else "engine"
+    if tp > 1:
+        notes.append(f"tp{tp}")
+    if gpu is None:
+        per = dict(weights=weights_pg, kv_cache=kv_needed, activations=act, overhead=overhead)
+        return MemoryEstimate(total_gib=round(gib(required * tp), 3), per_gpu_gib=round(gib(required), 3),
+                              gpu_count=tp, breakdown=breakdown(**per), notes=[*notes, f"{tag}-no-gpu"],
+                              chosen=chosen, required_per_gpu_gib=round(gib(required), 3),
+                              cuda_context_gib=C.CUDA_CONTEXT_GIB)
+    card = visible_gib(gpu) * C.GIB - C.CUDA_CONTEXT_GIB * C.GIB
+    fixed = weights_pg + act + overhead
+    share = fraction * visible_gib(gpu) * C.GIB
+    if res.kind == "fraction_of_free":
+        # lmdeploy / TensorRT-LLM: the KV pool is a fraction of what is free once weights and activations sit.
+        ceiling, pool = card, max(0.0, fraction * (card - fixed))
+    elif res.covers == "kv":
+        # TurboMind 2.0 (lmdeploy 0.1–0.2.1): the KV blocks alone take the fraction of the whole card.
+        ceiling, pool = card, share
+    elif res.covers == "weights_and_kv":
+        # SGLang: weights + KV pool fill `mem_fraction_static` of the card; activations live outside it.
+        ceiling = share - C.CUDA_CONTEXT_GIB * C.GIB + act
+        pool = max(0.0, ceiling - fixed)
+    else:
+        # vLLM takes the fraction of the whole card (the CUDA context counts against it) and gives what
+        # weights, activations and overhead leave to KV blocks.
+        ceiling = share - C.CUDA_CONTEXT_GIB * C.GIB
+        pool = max(0.0, ceiling - fixed)
+    per_seq, _ = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block)
+    chosen["kv_pool_gib"] = round(gib(pool), 3)
+    chosen["max_concurrent_sequences"] = int(pool // per_seq) if per_seq > 0 else None
+    per = dict(weights=weights_pg, kv_cache=pool, activations=act, overhead=overhead)
+    # What the card will show: the reservation — or, when the job needs more than that, what it needs
+    # (the engine would refuse to start; reporting the reservation would understate the problem).
+    per_gpu = max(fixed + pool, required)
+    if required > ceiling or kv_needed > pool:
+        per["kv_cache"] = kv_needed
+        notes.append(f"{tag}-does-not-fit")
+    return MemoryEstimate(total_gib=round(gib(per_gpu * tp), 3), per_gpu_gib=round(gib(per_gpu), 3),
+                          gpu_count=tp, breakdown=breakdown(**per), notes=[*notes, f"{tag}-reserve"],
+                          chosen=chosen, required_per_gpu_gib=round(gib(required), 3),
+                          cuda_context_gib=C.CUDA_CONTEXT_GIB)

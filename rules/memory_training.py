@@ -1,0 +1,221 @@
+"""Training memory per card: model states split by ZeRO stage / FSDP, stored activations, the loss's logits.
+
+* full training = weights + gradients + optimizer states split by ZeRO stage (DeepSpeed's own accounting;
+  FSDP full-shard as ZeRO-3) + stored activations (Korthikanti; with checkpointing 2·s·b·h per layer + one
+  layer recomputed; Unsloth's offloaded checkpointing moves those layer inputs to host RAM) + the logits at
+  the loss (fp32, whole sequence; none with a chunked loss such as Unsloth's);
+* LoRA = frozen base + adapter × 16 B + activations; QLoRA = quantised base + adapter + activations.
+
+The engine profile (rules/engine_profile.py) says how the runtime checkpoints, computes the loss and shards.
+"""
+
+from __future__ import annotations
+
+from knowledge.schema import GPU, Model
+from rules import constants as C
+from rules.engine_profile import profile_for, scores_materialised, training_fact
+from rules.hardware import usable_gib
+from rules.memory_common import breakdown, gib, head_dim, num_layers
+from rules.precision import (
+    ParamSplit,
+    compute_dtype_bytes,
+    normalise_quant,
+    param_split,
+    quant_workspace_bytes,
+    weight_bytes,
+)
+from rules.types import MemoryEstimate, Workload
+
+
+def lora_adapter_params(model: Model, rank: int) -> float:
+    """LoRA parameters on every linear of every decoder layer: r · (d_in + d_out) per adapted matrix."""
+    assert model.hidden_size
+    h = model.hidden_size
+    d = head_dim(model)
+    heads = model.num_attention_heads or h // d
+    kv = model.num_kv_heads or heads
+    per_layer = (h + heads * d) * 2 + (h + kv * d) * 2  # q, o, k, v
+    inter = model.intermediate_size or 4 * h
+    mlp_mats = 3 if model.mlp != "plain" else 2
+    if model.moe is not None:
+        expert_inter = model.moe.moe_intermediate_size or inter
+        mlp = mlp_mats * (h + expert_inter) * (model.moe.num_experts + model.moe.num_shared_experts)
+    else:
+        mlp = mlp_mats * (h + inter)
+    return float(rank * (per_layer + mlp) * num_layers(model))
+
+
+def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bool, flash: bool,
+                           dtype_bytes: float = 2.0, lora: bool = False, fp32_head: bool = False,
+                           offloaded_checkpoints: bool = False, chunked_loss: bool = False) -> float:
+    """Activations kept for backward on one card (micro-batch `batch`), plus the loss's logits.
+
+    Offloaded checkpointing (Unsloth) keeps the layer inputs in host RAM: the card holds one layer being
+    recomputed. A chunked loss holds one slice of logits at a time, sized by the engine from free memory:
+    not counted here (a gap, not a guess).
+
+    LoRA also keeps, per adapted linear, the dropout output and mask of its input (PEFT `lora_dropout`),
+    LORA_ACT_BYTES_PER_INPUT × d_in per token: all-linear adapters see inputs of 6·h + intermediate.
+    """
+    assert model.hidden_size
+    layers = num_layers(model)
+    h = model.hidden_size
+    inter = model.intermediate_size or 4 * h
+    if model.moe is not None and model.moe.moe_intermediate_size:
+        inter = model.moe.moe_intermediate_size * model.moe.experts_per_token
+    per_i = (C.TRAIN_ACT_BYTES_PER_INTERMEDIATE_PLAIN if model.mlp == "plain"
+             else C.TRAIN_ACT_BYTES_PER_INTERMEDIATE_GATED)
+    scale = dtype_bytes / 2.0
+    per_token = C.TRAIN_ACT_BYTES_PER_HIDDEN * h + per_i * inter
+    if lora:
+        per_token += C.LORA_ACT_BYTES_PER_INPUT * (6 * h + inter)
+    layer = per_token * seq * batch * scale
+    if not flash:
+        layer += C.TRAIN_ACT_EAGER_SCORE_BYTES * (model.num_attention_heads or 1) * seq * seq * batch * scale
+    inputs = 0.0 if offloaded_checkpoints else C.CHECKPOINT_BYTES_PER_HIDDEN * h * seq * batch * layers * scale
+    act = inputs + layer if checkpointing else layer * layers
+    if model.vocab_size and not chunked_loss:
+        per_vocab = C.LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD if fp32_head else C.LOGITS_BYTES_PER_VOCAB_TRAIN
+        act += per_vocab * model.vocab_size * seq * batch
+    return act
+
+
+def _model_states(p: float, n: int, stage: int, optimizer: str, precision: str, pure_16bit: bool,
+                  offload: str, largest_layer: float) -> tuple[float, float, float, float]:
+    """(weights, gradients, optimizer, gathered) bytes per card for `p` trainable parameters."""
+    if precision == "fp32":
+        wb, gb = 4.0, 4.0
+        ob = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0}[optimizer]
+    else:
+        wb, gb = 2.0, 2.0
+        pure = pure_16bit and optimizer == "adamw"
+        ob = C.PURE_16BIT_ADAM_BYTES if pure else C.OPTIMIZER_BYTES_PER_PARAM[optimizer]
+    if stage == 0:
+        return wb * p, gb * p, ob * p, 0.0
+    # DeepSpeed keeps an fp32 gradient partition (4·P/N) for the optimizer step, unless pure 16-bit.
+    fp32_grad = (0.0 if pure_16bit else C.DEEPSPEED_FP32_GRAD_BYTES) * p / n
+    gathered = C.ZERO3_LARGEST_LAYER_BYTES * largest_layer if stage == 3 else 0.0
+    if offload == "optimizer":
+        # Optimizer states and the fp32 gradient partition live in CPU RAM; the GPU keeps the 16-bit params.
+        return (wb * p if stage < 3 else wb * p / n), 0.0, 0.0, gathered
+    if stage in (1, 2):
+        # DeepSpeed's estimator counts the 16-bit gradients whole for stages 1 and 2 (4·P + 16·P/N).
+        return wb * p, gb * p + fp32_grad, ob * p / n, 0.0
+    # Stage 3: 16-bit parameters sharded; 16-bit gradients reduce-scattered as produced (18·P/N in all).
+    return wb * p / n, (fp32_grad if not pure_16bit else gb * p / n), ob * p / n, gathered
+
+
+def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[MemoryEstimate]:
+    """The training set-ups a practitioner would try on `n` cards, in order (ZeRO stage, then gradient
+    checkpointing), each estimated. They do not depend on the card, so a ranking over many cards can
+    compute them once per count; `_training` takes the first that fits a given card."""
+    model = w.model
+    split = param_split(model)
+    notes: list[str] = []
+    chosen: dict[str, object] = {"sequence_length": w.context, "micro_batch": w.batch,
+                                 "engine_profile": profile_for(w).id}
+    if model.is_moe:
+        notes.append("moe-all-experts")
+    checkpointing = w.gradient_checkpointing
+    fact = training_fact(w)
+    auto_ckpt = checkpointing is None and not fact.checkpointing_default
+    if checkpointing is None:
+        # The engine's own default (Unsloth, LLaMA-Factory turn it on), else what a practitioner would do.
+        checkpointing = bool(fact.checkpointing_default) or model.params_b > C.GRADIENT_CHECKPOINTING_MIN_PARAMS_B
+    stages: list[int]
+    if w.zero_stage is not None:
+        stages = [w.zero_stage]
+    elif n == 1:
+        stages = [0]
+    elif fact.sharding == "fsdp" or not card_known:
+        # FSDP FULL_SHARD shards parameters, gradients and optimizer states: ZeRO-3's accounting.
+        stages = [3]
+    else:
+        stages = [1, 2, 3] if w.task == "train" else [2, 3]
+    options = [(s, checkpointing) for s in stages]
+    if auto_ckpt and not checkpointing:
+        options += [(s, True) for s in stages]
+    return [_training_once(w, n, stage, ckpt, split, list(notes), dict(chosen)) for stage, ckpt in options]
+
+
+def first_fitting(options: list[MemoryEstimate], gpu: GPU | None) -> MemoryEstimate:
+    """The first of `options` that fits `gpu` with headroom, else the last (the most memory-frugal)."""
+    for est in options:
+        if gpu is None or est.per_gpu_gib * (1 + C.HEADROOM_FRACTION) <= usable_gib(gpu):
+            return est
+    return options[-1]
+
+
+def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSplit, notes: list[str],
+                   chosen: dict[str, object]) -> MemoryEstimate:
+    model = w.model
+    fact = training_fact(w)
+    offloaded = ckpt and fact.checkpointing == "offload"
+    chunked_loss = fact.loss_logits_bytes_per_value == 0.0
+    dtype_bytes = compute_dtype_bytes(w.precision)
+    kbit = w.task != "train" and (w.task == "qlora" or normalise_quant(w.quant, w.precision, "transformers")
+                                  is not None)
+    act = train_activation_bytes(model, w.context, w.batch, ckpt, not scores_materialised(w, profile_for(w)),
+                                 dtype_bytes, lora=w.task != "train", fp32_head=kbit,
+                                 offloaded_checkpoints=offloaded, chunked_loss=chunked_loss)
+    if offloaded:
+        notes.append("offloaded-checkpointing")
+    if chunked_loss:
+        notes.append("chunked-loss")
+    if w.task == "train":
+        weights, grads, opt, gathered = _model_states(split.total, n, stage, w.optimizer, w.precision,
+                                                      w.pure_16bit, w.offload, split.largest_layer)
+        resident = weights
+    else:
+        # Frozen base at its format + trainable adapter (and optional embeddings). A LoRA on a quantised
+        # precision (int8/int4, or a named format) is a QLoRA-style run on that format.
+        quant = normalise_quant(w.quant, w.precision, "transformers")
+        if w.task == "qlora" and quant in (None, "int4", "int8"):
+            # QLoRA means bitsandbytes: NF4 (QLoRA paper), or LLM.int8 for an 8-bit base.
+            quant = "bnb-int8" if w.precision == "int8" else "nf4"
+        if quant is not None:
+            base, qnotes = weight_bytes(model, w.precision, quant)
+            notes += qnotes
+            workspace = quant_workspace_bytes(model, quant)
+            if workspace:
+                notes.append("quant-workspace")
+            # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
+            # did not quantise — embeddings, lm_head, norms — to fp32: 2 more bytes per embedding parameter.
+            base += split.embedding * C.KBIT_TRAINING_EMBEDDING_EXTRA_BYTES
+            chosen["quant"] = quant
+            notes.append("kbit-fp32-embeddings")
+        else:
+            base = split.total * (4.0 if w.precision == "fp32" else 2.0)
+            workspace = 0.0
+        adapter = lora_adapter_params(model, w.lora_rank)
+        chosen["lora_rank"] = w.lora_rank
+        chosen["lora_params_m"] = round(adapter / 1e6, 1)
+        # Adapter in fp32: weight 4 + gradient 4 + Adam moments 8 (= LORA_PARAM_BYTES); trainable embeddings:
+        # 16-bit copy 2 + gradient 2 + fp32 moments 8 (= TRAINABLE_EMBEDDING_BYTES).
+        emb = split.embedding if w.train_embeddings else 0.0
+        if emb:
+            notes.append("trainable-embeddings")
+        t_w = adapter * C.LORA_PARAM_BYTES / 4 + emb * 2.0
+        t_g = adapter * C.LORA_PARAM_BYTES / 4 + emb * 2.0
+        t_o = adapter * C.LORA_PARAM_BYTES / 2 + emb * (C.TRAINABLE_EMBEDDING_BYTES - 4.0)
+        shard_w = n if stage == 3 else 1
+        shard_o = n if stage >= 1 else 1
+        base_pg = base / shard_w
+        weights, grads, opt = base_pg + t_w / shard_w, t_g / (n if stage >= 2 else 1), t_o / shard_o
+        gathered = C.ZERO3_LARGEST_LAYER_BYTES * split.largest_layer / 2 if stage == 3 else 0.0
+        resident = base_pg
+        gathered += workspace / shard_w
+    overhead = C.TRAIN_OVERHEAD_GIB * C.GIB + C.TRAIN_OVERHEAD_FRACTION * resident + gathered
+    if stage:
+        notes.append(f"zero{stage}")
+    if w.offload == "optimizer":
+        notes.append("offload-optimizer")
+    if ckpt:
+        notes.append("gradient-checkpointing")
+    chosen["zero_stage"] = stage
+    chosen["gradient_checkpointing"] = ckpt
+    per = dict(weights=weights, gradients=grads, optimizer=opt, activations=act, overhead=overhead)
+    per_gpu = sum(per.values())
+    return MemoryEstimate(total_gib=round(gib(per_gpu * n), 3), per_gpu_gib=round(gib(per_gpu), 3),
+                          gpu_count=n, breakdown=breakdown(**per), notes=notes, chosen=chosen,
+                          cuda_context_gib=C.CUDA_CONTEXT_GIB)

@@ -1,0 +1,75 @@
+"""Engine profiles: every fact sourced, versions applied newest-first, aliases resolved, typos refused."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from knowledge.engines import EngineProfile, Fact, load_engine_profiles, resolve_engine_id, version_tuple
+from knowledge.loader import load_knowledge
+
+REQUIRED = {"transformers", "vllm", "sglang", "lmdeploy", "llama.cpp", "tensorrt-llm", "unsloth", "deepspeed",
+            "fsdp", "llama-factory"}
+
+
+def _facts(value: object) -> list[Fact]:
+    if isinstance(value, Fact):
+        return [value]
+    if isinstance(value, BaseModel):
+        return [f for name in type(value).model_fields for f in _facts(getattr(value, name))]
+    if isinstance(value, list):
+        return [f for item in value for f in _facts(item)]
+    return []
+
+
+def test_the_knowledge_base_carries_every_required_profile() -> None:
+    assert set(load_knowledge().engines) >= REQUIRED
+
+
+@pytest.mark.parametrize("engine_id", sorted(REQUIRED))
+def test_every_field_of_a_profile_has_a_source(engine_id: str) -> None:
+    profile = load_engine_profiles()[engine_id]
+    facts = _facts(profile)
+    assert len(facts) >= 7  # attention, logits, kv_cache, reservation, multi_gpu, runtime, allocator
+    assert all(f.source.strip() for f in facts)
+
+
+def test_versions_compare_numerically() -> None:
+    assert version_tuple("4.38.2") == (4, 38, 2)
+    assert version_tuple("v0.6") == (0, 6)
+    assert version_tuple("latest") is None
+    assert version_tuple("4.9") < version_tuple("4.45")  # type: ignore[operator]
+
+
+def test_an_old_version_collects_every_change_it_predates() -> None:
+    transformers = load_engine_profiles()["transformers"]
+    old = transformers.at_version("4.30")
+    assert old.logits.positions == "all" and old.attention.scores_materialised
+    mid = transformers.at_version("4.40")
+    assert mid.logits.positions == "all" and not mid.attention.scores_materialised
+    assert transformers.at_version("4.46").logits.positions == "last"
+    assert transformers.at_version(None) is transformers
+
+
+def test_lmdeploy_reservation_follows_its_release_notes() -> None:
+    lmdeploy = load_engine_profiles()["lmdeploy"]
+    assert lmdeploy.at_version("0.0.3").reservation.kind == "none"
+    for version in ("0.1.0", "0.2.1"):
+        kv_blocks = lmdeploy.at_version(version).reservation
+        assert (kv_blocks.kind, kv_blocks.fraction, kv_blocks.covers) == ("fraction_of_total", 0.5, "kv")
+    free = lmdeploy.at_version("0.4.0").reservation
+    assert (free.kind, free.fraction) == ("fraction_of_free", 0.8)
+
+
+def test_aliases_resolve_to_the_runtime() -> None:
+    assert resolve_engine_id("Ollama") == "llama.cpp"
+    assert resolve_engine_id("TRT-LLM") == "tensorrt-llm"
+    assert resolve_engine_id("peft") == "transformers"
+    assert resolve_engine_id("no-such-engine") is None
+
+
+def test_a_misspelt_field_is_refused() -> None:
+    raw = load_engine_profiles()["vllm"].model_dump()
+    raw["reservation"]["fractoin"] = 0.5
+    with pytest.raises(ValidationError):
+        EngineProfile.model_validate(raw)

@@ -1,0 +1,150 @@
+"""Each engine profile changes the memory figure the way its source says; expected values worked out by hand
+on the toy 7B model (32 layers, hidden 4096, 32 KV heads of 128, vocabulary 32,000; 524,288 KV bytes per
+token in 16-bit)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import Workload, check_fit, estimate_memory
+from rules import constants as C
+from rules.engine_profile import UnsupportedKVCache, profile_for
+from rules.types import ENGINES
+from tests.rules._models import make_gpu, make_model
+
+GIB = C.GIB
+WEIGHTS = 7e9 * 2
+KV_PER_TOKEN_16 = 524_288
+PER_TOKEN_PREFILL = 4 * 11_008 + 14 * 4_096  # 101,376 B (PREFILL_BYTES_PER_INTERMEDIATE/HIDDEN)
+OVERHEAD = C.INFERENCE_OVERHEAD_GIB * GIB + C.INFERENCE_OVERHEAD_FRACTION * WEIGHTS
+
+
+def test_every_engine_id_has_a_profile() -> None:
+    for engine in ENGINES:
+        assert profile_for(Workload(model=make_model(), engine=engine)).id == engine
+
+
+@pytest.mark.parametrize(("engine", "kv_cache", "elem"), [
+    ("vllm", "fp8", 1.0), ("sglang", "fp8", 1.0), ("tensorrt-llm", "fp8", 1.0),
+    ("lmdeploy", "int8", 1.0), ("lmdeploy", "int4", 0.5),
+    ("llama.cpp", "int8", 34 / 32), ("llama.cpp", "int4", 18 / 32),
+])
+def test_kv_cache_precision_scales_the_kv_cache(engine: str, kv_cache: str, elem: float) -> None:
+    # No card: the serving engines report what the job needs; 4,096 tokens × 32 layers × 2 × 4096 × elem.
+    w = Workload(model=make_model(), engine=engine, context=4096, kv_cache=kv_cache)  # type: ignore[arg-type]
+    est = estimate_memory(w, 1, None)
+    expected = 4096 * 2 * 32 * 4096 * elem / GIB  # fp16 would be 2.0 GiB
+    assert est.breakdown["kv_cache"] == pytest.approx(expected, abs=1e-3)
+
+
+def test_an_engine_without_that_kv_type_names_the_ones_it_accepts() -> None:
+    w = Workload(model=make_model(), engine="vllm", kv_cache="int4")
+    with pytest.raises(UnsupportedKVCache, match="fp16, bf16, fp8"):
+        estimate_memory(w)
+
+
+def test_old_transformers_keeps_fp32_logits_for_every_prompt_position() -> None:
+    # transformers 4.38: 6 B × 32,000 vocab × 4,096 prompt tokens = 0.7324 GiB more than the last position.
+    new = estimate_memory(Workload(model=make_model(), context=4096))
+    old = estimate_memory(Workload(model=make_model(), context=4096, engine_version="4.38"))
+    extra = 6 * 32_000 * (4096 - 1) / GIB
+    assert old.breakdown["activations"] - new.breakdown["activations"] == pytest.approx(extra, abs=1e-3)
+    assert "logits-all-positions" in old.notes
+    assert estimate_memory(Workload(model=make_model(), context=4096, engine_version="4.46")).per_gpu_gib == \
+        new.per_gpu_gib
+
+
+def test_transformers_before_sdpa_materialises_the_attention_scores() -> None:
+    # 4.35 (eager): + 6 B × 32 heads × 2,048² = 0.75 GiB on top of the 4.38 figure.
+    sdpa = estimate_memory(Workload(model=make_model(), context=2048, engine_version="4.38"))
+    eager = estimate_memory(Workload(model=make_model(), context=2048, engine_version="4.35"))
+    assert eager.breakdown["activations"] - sdpa.breakdown["activations"] == \
+        pytest.approx(6 * 32 * 2048**2 / GIB, abs=1e-3)
+
+
+def test_vllm_fills_its_share_of_the_card_and_sglang_adds_activations_outside_it() -> None:
+    gpu = make_gpu()  # 80 GB
+    vllm = estimate_memory(Workload(model=make_model(), engine="vllm", context=4096), 1, gpu)
+    assert vllm.per_gpu_gib == pytest.approx(0.9 * 80 - C.CUDA_CONTEXT_GIB, abs=1e-3)
+    sglang = estimate_memory(Workload(model=make_model(), engine="sglang", context=4096), 1, gpu)
+    assert sglang.per_gpu_gib == pytest.approx(0.9 * 80 - C.CUDA_CONTEXT_GIB + sglang.breakdown["activations"],
+                                               abs=2e-3)
+
+
+def test_lmdeploy_gives_the_kv_pool_80_percent_of_what_is_free() -> None:
+    # Free after weights, activations (8,192-token prefill chunk, min(4,096) here) and overhead, on 79.5 GiB.
+    gpu = make_gpu()
+    est = estimate_memory(Workload(model=make_model(), engine="lmdeploy", context=4096), 1, gpu)
+    act = (PER_TOKEN_PREFILL * 4096 + 4 * 32_000) / GIB
+    fixed = WEIGHTS / GIB + act + C.INFERENCE_OVERHEAD_GIB
+    pool = 0.8 * (80 - C.CUDA_CONTEXT_GIB - fixed)
+    assert est.breakdown["kv_cache"] == pytest.approx(pool, abs=1e-3)
+    assert est.per_gpu_gib == pytest.approx(fixed + pool, abs=2e-3)
+
+
+def test_lmdeploy_before_0_1_holds_only_the_sequences_in_flight() -> None:
+    est = estimate_memory(Workload(model=make_model(), engine="lmdeploy", engine_version="0.0.3", context=4096),
+                          1, make_gpu())
+    assert est.breakdown["kv_cache"] == pytest.approx(2.0, abs=1e-3)
+
+
+def test_turbomind_2_gives_half_the_card_to_kv_blocks_on_top_of_the_weights() -> None:
+    est = estimate_memory(Workload(model=make_model(), engine="lmdeploy", engine_version="0.2.1", context=4096),
+                          1, make_gpu())
+    assert est.breakdown["kv_cache"] == pytest.approx(0.5 * 80, abs=1e-3)
+    assert est.breakdown["weights"] == pytest.approx(WEIGHTS / GIB, abs=1e-3)
+
+
+def test_tensorrt_llm_takes_90_percent_of_free_memory_for_kv() -> None:
+    est = estimate_memory(Workload(model=make_model(), engine="tensorrt-llm", context=4096), 1, make_gpu())
+    act = (PER_TOKEN_PREFILL * 4096 + 4 * 32_000) / GIB
+    fixed = WEIGHTS / GIB + act + C.INFERENCE_OVERHEAD_GIB
+    assert est.breakdown["kv_cache"] == pytest.approx(0.9 * (80 - C.CUDA_CONTEXT_GIB - fixed), abs=1e-3)
+
+
+def test_llama_cpp_prefills_in_micro_batches_of_512() -> None:
+    est = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=8192))
+    assert est.breakdown["activations"] == pytest.approx((PER_TOKEN_PREFILL * 512 + 4 * 32_000) / GIB, abs=1e-4)
+
+
+def test_vllm_limit_is_its_share_of_the_card() -> None:
+    # 26 GiB of weights on an 80 GB card: fits vLLM's 71.5 GiB, and the check compares with that limit.
+    check = check_fit(Workload(model=make_model(params_b=13.0), engine="vllm", context=4096), make_gpu(), 1, [])
+    assert check.fits
+
+
+QLORA = dict(task="qlora", precision="int4", quant="nf4", context=8192, batch=1, gradient_checkpointing=True)
+
+
+def test_unsloth_offloads_the_checkpoints_and_chunks_the_loss() -> None:
+    # Recompute checkpointing keeps 2 B × 4096 × 8192 × 32 layers = 2 GiB of layer inputs; Unsloth keeps none
+    # on the card, and its chunked loss drops the 8 B × 32,000 × 8,192 = 1.95 GiB of fp32 logits.
+    peft = estimate_memory(Workload(model=make_model(), **QLORA))  # type: ignore[arg-type]
+    unsloth = estimate_memory(Workload(model=make_model(), engine="unsloth", **QLORA))  # type: ignore[arg-type]
+    inputs = 2 * 4096 * 8192 * 32 / GIB
+    logits = C.LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD * 32_000 * 8192 / GIB
+    assert peft.breakdown["activations"] - unsloth.breakdown["activations"] == \
+        pytest.approx(inputs + logits, abs=1e-3)
+    assert "offloaded-checkpointing" in unsloth.notes and "chunked-loss" in unsloth.notes
+
+
+def test_unsloth_before_april_2024_recomputed_like_peft() -> None:
+    old = estimate_memory(Workload(model=make_model(), engine="unsloth", engine_version="2023.12",
+                                   **QLORA))  # type: ignore[arg-type]
+    peft = estimate_memory(Workload(model=make_model(), **QLORA))  # type: ignore[arg-type]
+    assert old.per_gpu_gib == pytest.approx(peft.per_gpu_gib)
+
+
+def test_unsloth_and_llama_factory_turn_checkpointing_on_by_default() -> None:
+    small = make_model(params_b=0.5)  # below the 1B size where the rules would choose it themselves
+    for engine in ("unsloth", "llama-factory"):
+        est = estimate_memory(Workload(model=small, engine=engine, task="lora", context=2048))  # type: ignore[arg-type]
+        assert est.chosen["gradient_checkpointing"] is True
+    assert estimate_memory(Workload(model=small, task="lora", context=2048)).chosen["gradient_checkpointing"] is False
+
+
+def test_fsdp_shards_like_zero3() -> None:
+    est = estimate_memory(Workload(model=make_model(), engine="fsdp", task="train", context=2048), 8, make_gpu())
+    assert est.chosen["zero_stage"] == 3
+    # 16-bit weights / 8 = 1.63 GiB per card
+    assert est.breakdown["weights"] == pytest.approx(WEIGHTS / 8 / GIB, rel=0.02)
