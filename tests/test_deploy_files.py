@@ -141,7 +141,7 @@ def test_gunicorn_conf_reads_the_environment(monkeypatch: pytest.MonkeyPatch, en
 def test_gunicorn_conf_mirrors_the_servers_defaults(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
     """Adding the file changes nothing until an operator edits it."""
     from bot.slack.server import gunicorn_options
-    from bot.settings import Settings
+    from bot.slack.settings import Settings
 
     settings = gunicorn_settings(monkeypatch, **env)
     defaults = gunicorn_options(Settings.from_env(env))
