@@ -355,7 +355,17 @@ all-reduce over PCIe costs ~40% of each extra card (vLLM TP on PCIe cards scales
 # --------------------------------------------------------------------------------------------------------
 
 HEADROOM_FRACTION = 0.10
-"""Keep 10% of the usable memory free (design note: 10–20%): allocator fragmentation, longer prompts."""
+"""The margin the reply recommends leaving free (design note: 10–20%: allocator fragmentation, longer
+prompts). A recommendation, not a limit: a job fits when it needs no more than the engine can use, and a
+fitting configuration with less than this free is ranked after the comfortable ones and says so."""
+TIGHT_FRACTION = 0.03
+"""Within this share of the engine's limit, either side, the verdict is "tight" (with what to change),
+never a bare yes or no: allocator behaviour and prompt lengths move a real job by a few percent."""
+GPUS_PER_NODE = 8
+"""Tensor parallelism stays inside a node of 8 (NVLink/NVSwitch domain of HGX boards); more cards are
+nodes × 8, tensor parallel inside a node and pipeline parallel across nodes (vLLM, SGLang, TensorRT-LLM)."""
+MAX_PICK_GPUS = 64
+"""No configuration above this many cards is offered as an alternative (8 nodes of 8)."""
 
 CUDA_CONTEXT_GIB = 0.5
 """The CUDA context + framework kernels take 0.5–1 GiB outside PyTorch's allocator (gpu_poor 650 MB, llmfit
@@ -372,10 +382,11 @@ MIN_FP16_TENSOR_TFLOPS = 25.0
 MIN_DECODE_TOKENS_PER_S = 5.0
 """A chat stream slower than ~5 tokens/s is below reading speed: such configurations rank after the usable ones."""
 
-TP_DEGREES: tuple[int, ...] = (1, 2, 4, 8)
-"""Card counts tried for inference: tensor-parallel degrees (powers of two, as instance types come)."""
+TP_DEGREES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
+"""Card counts tried for inference: tensor-parallel degrees within a node (powers of two, as instance types
+come), then whole nodes of GPUS_PER_NODE (tensor × pipeline parallel)."""
 
-TRAIN_GPU_COUNTS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+TRAIN_GPU_COUNTS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 """Card counts tried for training: data parallel with ZeRO/FSDP across nodes of 8 (up to `max_count`)."""
 
 PRICE_PROXY_BANDWIDTH_WEIGHT = 1.0

@@ -77,10 +77,10 @@ def engine_limit_gib(w: Workload, gpu: GPU) -> float:
     """The most one card can give the job on this engine, CUDA context excluded.
 
     `fraction_of_total` engines (vLLM `gpu_memory_utilization`, SGLang `mem_fraction_static`) never use more
-    than their fraction of the card, and the rest is their headroom; the others can use the whole card but
-    keep HEADROOM_FRACTION for allocator churn.
+    than their fraction of the card, and the rest is their headroom; the others can use the whole card (the
+    reply recommends leaving HEADROOM_FRACTION of it free, but that is advice, not the limit).
     """
     kind = profile_for(w).reservation
     if w.task == "inference" and kind.kind == "fraction_of_total" and kind.fraction is not None:
         return kind.fraction * visible_gib(gpu) - C.CUDA_CONTEXT_GIB
-    return usable_gib(gpu) / (1 + C.HEADROOM_FRACTION)
+    return usable_gib(gpu)

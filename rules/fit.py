@@ -1,9 +1,12 @@
 """Does a workload fit a card (with headroom)? If not, what would; and which cards to recommend, best first.
 
-Fit rule: the per-card estimate (vLLM: the memory it needs, not the 90% it reserves) must leave
-HEADROOM_FRACTION of the usable memory free, usable = visible memory − CUDA context. Several cards are
-never pooled without a parallel scheme: inference splits by tensor parallelism (degree must divide the
-attention and KV heads, vLLM's rule), training by ZeRO/FSDP data parallelism.
+Fit rule (one, stated): a job fits when its per-card need (vLLM: the memory it needs, not the 90% it
+reserves) is no more than what the engine can use on that card: visible memory − CUDA context, or the
+engine's reservation for vLLM/SGLang (`limit_gib`). Within TIGHT_FRACTION of that limit, either side, it is
+"tight". HEADROOM_FRACTION is the margin the reply recommends, not a second limit. Several cards are never
+pooled without a parallel scheme: tensor-parallel engines need the heads divisible by the degree inside a
+node of GPUS_PER_NODE and add nodes by pipeline parallelism; transformers and llama.cpp split layers
+(any count); training shards by ZeRO/FSDP.
 
 Ranking (rank_picks): for every recommended GPU, the smallest count that fits (inference: 1, 2, 4, 8;
 training: 1, 2, 4, … up to max_count). Cost is the hourly price when every candidate has one in the same
@@ -31,48 +34,68 @@ from rules import constants as C
 from rules.engine_profile import engine_limit_gib, profile_for, reserves_up_front
 from rules.hardware import dense_tflops, hourly_price, instance_for, price_proxy, tp_scaling, usable_gib
 from rules.memory import estimate_memory, first_fitting, is_transformer, training_options
+from rules.memory_inference import parallel_layout
 from rules.speed import estimate_speed
 from rules.types import FitCheck, MemoryEstimate, Pick, Precision, Suggestion, Workload
 
 
 def valid_tp(workload: Workload, count: int) -> bool:
-    """Can `count` cards run this workload? Inference: tensor parallel degree must divide the attention
-    heads, and the KV heads must divide by it (or it by them, vLLM replicates KV heads). Training: any
-    count."""
-    if count == 1:
+    """Can `count` cards run this workload the way its engine splits it?
+
+    Tensor-parallel engines: the degree inside a node must divide the attention heads, and the KV heads must
+    divide by it (or it by them: vLLM replicates KV heads); beyond a node, whole nodes. Layer-split engines
+    (transformers `device_map`, llama.cpp): any count. A generic model's heads are not known: no test.
+    Training: any count (ZeRO/FSDP)."""
+    if count == 1 or workload.task != "inference":
         return True
     model = workload.model
-    if workload.task != "inference":
-        return True
     if not is_transformer(model):
         return False  # CNN/diffusion inference is not split across cards (run replicas instead)
-    heads = model.num_attention_heads or 1
-    kv = model.num_kv_heads or heads
-    if heads % count:
+    if profile_for(workload).multi_gpu.mode != "tensor-parallel":
+        return count <= C.MAX_PICK_GPUS
+    tp, pp = parallel_layout(count)
+    if tp * pp != count:
         return False
-    return kv % count == 0 if kv >= count else count % kv == 0
+    if model.family == "generic" or not model.num_attention_heads:
+        return True
+    heads = model.num_attention_heads
+    kv = model.num_kv_heads or heads
+    if heads % tp:
+        return False
+    return kv % tp == 0 if kv >= tp else tp % kv == 0
 
 
 def needed_gib(est: MemoryEstimate) -> float:
     return est.required_per_gpu_gib if est.required_per_gpu_gib is not None else est.per_gpu_gib
 
 
-def _reserves_share_of_card(workload: Workload) -> bool:
+def reserves_share_of_card(workload: Workload) -> bool:
     """vLLM/SGLang-style engines: a fixed share of the card (its complement is their headroom)."""
     return (workload.task == "inference" and is_transformer(workload.model)
             and profile_for(workload).reservation.kind == "fraction_of_total")
 
 
 def limit_gib(workload: Workload, gpu: GPU) -> float:
-    """The most a job may need per card and still fit with headroom (the engine's own limit)."""
-    if _reserves_share_of_card(workload):
+    """The most a job may need per card on its engine: the engine's reservation (vLLM, SGLang), else the
+    visible memory less the CUDA context."""
+    if reserves_share_of_card(workload):
         return engine_limit_gib(workload, gpu)
-    return usable_gib(gpu) / (1 + C.HEADROOM_FRACTION)
+    return usable_gib(gpu)
+
+
+def is_tight(need: float, limit: float) -> bool:
+    """Within TIGHT_FRACTION of the limit, either side: a few percent of allocator churn decides it."""
+    return limit > 0 and abs(need - limit) <= C.TIGHT_FRACTION * limit
+
+
+def comfortable(need: float, limit: float) -> bool:
+    """Fits and leaves the recommended margin free."""
+    return need <= limit * (1 - C.HEADROOM_FRACTION)
 
 
 def free_gib(workload: Workload, gpu: GPU) -> float:
     """Memory a job may use before the card is full: the engine's reservation, else the usable memory."""
-    if _reserves_share_of_card(workload):
+    if reserves_share_of_card(workload):
         return limit_gib(workload, gpu)
     return usable_gib(gpu)
 
@@ -200,17 +223,18 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
     """
     ok, est = _fits(workload, gpu, count)
     need = needed_gib(est)
+    limit = limit_gib(workload, gpu)
     suggestions: list[Suggestion] = []
-    if not ok:
+    if not ok or is_tight(need, limit):
         if candidates is None:
             from knowledge.loader import default_knowledge
 
             candidates = list(default_knowledge().gpus.values())
         suggestions = _suggestions(workload, gpu, count, list(candidates))
-    headroom = round(limit_gib(workload, gpu) - need, 2)
-    return FitCheck(gpu_id=gpu.id, count=count, fits=ok, headroom_gib=headroom,
+    return FitCheck(gpu_id=gpu.id, count=count, fits=ok, headroom_gib=round(limit - need, 2),
                     memory_per_gpu_gib=round(need, 2), gpu_memory_gib=gpu.memory_gb, suggestions=suggestions,
-                    free_gib=round(free_gib(workload, gpu) - need, 2))
+                    free_gib=round(free_gib(workload, gpu) - need, 2), limit_gib=round(limit, 2),
+                    tight=valid_tp(workload, count) and is_tight(need, limit))
 
 
 def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
@@ -220,8 +244,9 @@ def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
     price, currency = hourly_price(gpu, count, instances)
     instance, _, _ = instance_for(gpu, count, instances)
     seqs = est.chosen.get("max_concurrent_sequences")
+    limit = limit_gib(w, gpu)
     return Pick(gpu_id=gpu.id, count=count, fits=fits, memory_per_gpu_gib=round(need, 2),
-                headroom_gib=round(limit_gib(w, gpu) - need, 2),
+                headroom_gib=round(limit - need, 2), limit_gib=round(limit, 2), tight=is_tight(need, limit),
                 decode_tokens_per_s=speed.decode_tokens_per_s,
                 price_per_hour=price, price_currency=currency, instance=instance,
                 max_concurrent_sequences=seqs if isinstance(seqs, int) else None,
@@ -281,7 +306,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
             score = 1000.0 / c_eff
         slow = (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS or (
             p.decode_tokens_per_s is not None and p.decode_tokens_per_s < C.MIN_DECODE_TOKENS_PER_S))
-        key = (float(slow), *key)
+        key = (float(slow), float(not comfortable(p.memory_per_gpu_gib, p.limit_gib)), *key)
         if not p.fits:
             key = (p.memory_per_gpu_gib - limit_gib(workload, g), *key)  # closest to fitting first
         scored.append((key, replace(p, score=round(score, 4))))

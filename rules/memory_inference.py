@@ -19,7 +19,7 @@ from rules import constants as C
 from rules.engine_profile import kv_element_bytes, prefill_logits_bytes, profile_for, scores_materialised
 from rules.hardware import visible_gib
 from rules.memory_common import breakdown, gib, kv_cache_bytes, prefill_tokens
-from rules.precision import normalise_quant, quant_workspace_bytes, weight_bytes
+from rules.precision import normalise_quant, param_split, quant_workspace_bytes, weight_bytes
 from rules.types import MemoryEstimate, Workload
 
 
@@ -66,6 +66,36 @@ def _activation(w: Workload, profile: EngineProfile) -> float:
     return prefill_activation_bytes(model, prompt, batch, not scores_materialised(w, profile), logits)
 
 
+def parallel_layout(count: int) -> tuple[int, int]:
+    """(tensor-parallel degree, pipeline stages): tensor parallel inside a node of GPUS_PER_NODE, nodes by
+    pipeline parallelism (vLLM/SGLang/TensorRT-LLM multi-node serving)."""
+    tp = min(count, C.GPUS_PER_NODE)
+    return tp, max(1, count // tp)
+
+
+def layout_notes(n: int, tensor_parallel: bool) -> list[str]:
+    if n <= 1:
+        return []
+    if not tensor_parallel:
+        return ["layer-split"]
+    tp, pp = parallel_layout(n)
+    return [f"tp{tp}"] + ([f"nodes{pp}"] if pp > 1 else [])
+
+
+def layer_split_weights(model: Model, weights: float, precision: str, quant: str | None, n: int) -> float:
+    """Weights on the fullest card of a layer split over `n` cards: an n-th of the blocks plus one whole
+    embedding / lm_head matrix (accelerate's `device_map="auto"` never splits a module)."""
+    if n <= 1:
+        return weights
+    split = param_split(model)
+    if split.embedding <= 0:
+        return weights / n
+    per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
+    embedding = split.embedding * per_param
+    one_matrix = embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
+    return (weights - embedding) / n + one_matrix
+
+
 def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     model = w.model
     profile = profile_for(w)
@@ -87,18 +117,20 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     if profile.reservation.kind != "none":
         return _reserving(w, n, gpu, profile, weights, workspace, kv_elem, notes, chosen)
     tensor_parallel = profile.multi_gpu.mode == "tensor-parallel"
-    # transformers (accelerate device_map) and llama.cpp split the layers across cards: weights and KV divide,
-    # every card sees its own activation transient and overhead. Tensor-parallel engines divide the KV heads.
-    kv, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=n if tensor_parallel else 1)
+    tp, pp = parallel_layout(n) if tensor_parallel else (1, n)
+    # Tensor-parallel engines divide the KV heads inside a node and the layers across nodes. transformers
+    # (accelerate device_map) and llama.cpp split the layers: each card holds its share of the blocks, and
+    # the card with the embeddings / lm_head holds that matrix whole (the largest card is the one counted).
+    kv, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp)
     notes += kv_notes
     act = _activation(w, profile)
     overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights / n + workspace / n
     if workspace:
         notes.append("quant-workspace")
-    if n > 1:
-        notes.append(f"tp{n}" if tensor_parallel else "layer-split")
-    kv_pg = kv if tensor_parallel else kv / n
-    per = dict(weights=weights / n, kv_cache=kv_pg, activations=act, overhead=overhead)
+    notes += layout_notes(n, tensor_parallel)
+    kv_pg = kv / pp
+    weights_pg = weights / n if tensor_parallel else layer_split_weights(model, weights, w.precision, quant, n)
+    per = dict(weights=weights_pg, kv_cache=kv_pg, activations=act, overhead=overhead)
     per_gpu = sum(per.values())
     total = weights + kv_pg * n + n * (act + overhead)
     return MemoryEstimate(total_gib=round(gib(total), 3), per_gpu_gib=round(gib(per_gpu), 3), gpu_count=n,
@@ -111,11 +143,14 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     """Engines that size their KV pool from the card (vLLM, SGLang, lmdeploy ≥ 0.2.2, TensorRT-LLM)."""
     model = w.model
     block = C.VLLM_BLOCK_TOKENS
+    n = tp
+    tp, pp = parallel_layout(n)
     kv_needed, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp, block=block)
+    kv_needed /= pp
     notes += kv_notes
     act = _activation(w, profile)
-    overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + workspace / tp
-    weights_pg = weights / tp
+    overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + workspace / n
+    weights_pg = weights / n
     required = weights_pg + act + overhead + kv_needed
     res = profile.reservation
     fraction = res.fraction or 1.0
@@ -123,12 +158,11 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     chosen[key] = fraction
     chosen["reservation"] = res.kind
     tag = "vllm" if profile.id == "vllm" else "engine"
-    if tp > 1:
-        notes.append(f"tp{tp}")
+    notes += layout_notes(n, True)
     if gpu is None:
         per = dict(weights=weights_pg, kv_cache=kv_needed, activations=act, overhead=overhead)
-        return MemoryEstimate(total_gib=round(gib(required * tp), 3), per_gpu_gib=round(gib(required), 3),
-                              gpu_count=tp, breakdown=breakdown(**per), notes=[*notes, f"{tag}-no-gpu"],
+        return MemoryEstimate(total_gib=round(gib(required * n), 3), per_gpu_gib=round(gib(required), 3),
+                              gpu_count=n, breakdown=breakdown(**per), notes=[*notes, f"{tag}-no-gpu"],
                               chosen=chosen, required_per_gpu_gib=round(gib(required), 3),
                               cuda_context_gib=C.CUDA_CONTEXT_GIB)
     card = visible_gib(gpu) * C.GIB - C.CUDA_CONTEXT_GIB * C.GIB
@@ -149,7 +183,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
         # weights, activations and overhead leave to KV blocks.
         ceiling = share - C.CUDA_CONTEXT_GIB * C.GIB
         pool = max(0.0, ceiling - fixed)
-    per_seq, _ = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block)
+    per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block)[0] / pp
     chosen["kv_pool_gib"] = round(gib(pool), 3)
     chosen["max_concurrent_sequences"] = int(pool // per_seq) if per_seq > 0 else None
     per = dict(weights=weights_pg, kv_cache=pool, activations=act, overhead=overhead)
@@ -159,7 +193,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     if required > ceiling or kv_needed > pool:
         per["kv_cache"] = kv_needed
         notes.append(f"{tag}-does-not-fit")
-    return MemoryEstimate(total_gib=round(gib(per_gpu * tp), 3), per_gpu_gib=round(gib(per_gpu), 3),
-                          gpu_count=tp, breakdown=breakdown(**per), notes=[*notes, f"{tag}-reserve"],
+    return MemoryEstimate(total_gib=round(gib(per_gpu * n), 3), per_gpu_gib=round(gib(per_gpu), 3),
+                          gpu_count=n, breakdown=breakdown(**per), notes=[*notes, f"{tag}-reserve"],
                           chosen=chosen, required_per_gpu_gib=round(gib(required), 3),
                           cuda_context_gib=C.CUDA_CONTEXT_GIB)

@@ -120,8 +120,11 @@ def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[Me
     fact = training_fact(w)
     auto_ckpt = checkpointing is None and not fact.checkpointing_default
     if checkpointing is None:
-        # The engine's own default (Unsloth, LLaMA-Factory turn it on), else what a practitioner would do.
-        checkpointing = bool(fact.checkpointing_default) or model.params_b > C.GRADIENT_CHECKPOINTING_MIN_PARAMS_B
+        # The engine's own default (Unsloth, LLaMA-Factory turn it on); otherwise, on a known card, off and
+        # switched on only when the job needs it to fit (`first_fitting` tries the options without
+        # recomputation first). With no card to fit, what a practitioner would do beyond 1B parameters.
+        checkpointing = bool(fact.checkpointing_default) or (
+            not card_known and model.params_b > C.GRADIENT_CHECKPOINTING_MIN_PARAMS_B)
     stages: list[int]
     if w.zero_stage is not None:
         stages = [w.zero_stage]
@@ -139,9 +142,17 @@ def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[Me
 
 
 def first_fitting(options: list[MemoryEstimate], gpu: GPU | None) -> MemoryEstimate:
-    """The first of `options` that fits `gpu` with headroom, else the last (the most memory-frugal)."""
+    """The first of `options` (least sharding, no recomputation first) that fits `gpu` leaving the
+    recommended margin; else the first that fits at all; else the last (the most memory-frugal). So
+    gradient checkpointing and deeper ZeRO stages are chosen only when the job needs them to fit."""
+    if gpu is None:
+        return options[0]
+    usable = usable_gib(gpu)
     for est in options:
-        if gpu is None or est.per_gpu_gib * (1 + C.HEADROOM_FRACTION) <= usable_gib(gpu):
+        if est.per_gpu_gib <= usable * (1 - C.HEADROOM_FRACTION):
+            return est
+    for est in options:
+        if est.per_gpu_gib <= usable:
             return est
     return options[-1]
 

@@ -117,6 +117,8 @@ class Pick:
     score: float = 0.0
     free_gib: float = 0.0
     """What the card has left while the job runs (usable memory − the job; vLLM: its unused KV pool)."""
+    limit_gib: float = 0.0
+    tight: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,10 @@ class FitCheck:
     gpu_memory_gib: float
     suggestions: list[Suggestion] = field(default_factory=list)
     free_gib: float = 0.0
+    limit_gib: float = 0.0
+    """What the engine can use per card: visible memory − CUDA context, or its reservation (vLLM, SGLang)."""
+    tight: bool = False
+    """Within TIGHT_FRACTION of the limit, either side."""
 
 
 @dataclass(frozen=True)

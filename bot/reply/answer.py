@@ -17,6 +17,7 @@ from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_o
 from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
     TOKEN_ARCHS,
+    bf16_capable,
     candidate_gpus,
     resolve_model,
     workload_for,
@@ -30,15 +31,31 @@ from bot.reply.overrides import apply_overrides
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.loader import default_knowledge
-from rules.types import Pick
+from knowledge.schema import GPU
+from rules.engine_profile import profile_for
+from rules.fit import reserves_share_of_card
+from rules.types import Pick, Workload
 
-MAX_PICKS = 5
+MAX_PICKS = 3
+"""A Slack reader compares three options; more are a scroll, not advice."""
 MAX_TRAINING_GPUS = 512
 """ZeRO/FSDP data parallelism scales across nodes; 512 cards covers a 405B full fine-tune."""
 REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization")
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
+
+
+def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:
+    """A defaulted bf16 becomes fp16 when the card the reply recommends has no bf16 (same bytes, other
+    dtype): the reply must not size bf16 on a T4 or V100."""
+    if workload.precision != "bf16" or bf16_capable(gpu):
+        return workload
+    for index, assumed in enumerate(assumptions):
+        if assumed.field == "precision" and assumed.reason == "default":
+            assumptions[index] = Assumption(field="precision", value="fp16", reason="top-pick-no-bf16")
+            return replace(workload, precision="fp16")
+    return workload
 
 
 def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
@@ -105,8 +122,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         count = picks[0].count  # "how many H100s": the count the rules found for the named card
     sized_gpu, sized_count = gpu, count
     if gpu is None and top_gpu is not None:
-        sized_gpu = top_gpu if workload.engine == "vllm" else None
+        sized_gpu = top_gpu
         sized_count = question.gpu_count or (picks[0].count if picks[0].fits else 1)
+    workload = fp16_on_pre_ampere(workload, sized_gpu, assumptions)
     # vLLM's figure for a card is its 90% reservation; the reply's "memory needed" is what the job needs,
     # and the reservation is explained by the 'vllm-reserve' note (the picks give the sequences it holds).
     vllm = workload.engine == "vllm" and workload.task == "inference"
@@ -119,8 +137,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         question = question.model_copy(update={"intent": "check"})  # "is 24GB enough": a check by nature
         base["intent"] = "check"
     if question.intent == "check" and gpu is not None:
+        fraction = profile_for(workload).reservation.fraction if reserves_share_of_card(workload) else None
         check = check_out(rules.check_fit(workload, gpu, count, instances,
-                                           candidates=[g for g in pool if g.recommended]))
+                                           candidates=[g for g in pool if g.recommended]), fraction)
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)

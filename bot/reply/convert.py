@@ -36,11 +36,14 @@ def pick_out(pick: Pick) -> PickOut:
                    headroom_gb=round(pick.headroom_gib, 2), free_gb=round(pick.free_gib, 2),
                    decode_tokens_per_s=finite(pick.decode_tokens_per_s, 1),
                    price_per_hour=pick.price_per_hour, price_currency=pick.price_currency,
-                   instance=pick.instance, max_concurrent_sequences=pick.max_concurrent_sequences)
+                   instance=pick.instance, max_concurrent_sequences=pick.max_concurrent_sequences,
+                   limit_gb=round(pick.limit_gib, 2), tight=pick.tight)
 
 
-def check_out(check: FitCheck) -> CheckOut:
+def check_out(check: FitCheck, reserve_fraction: float | None = None) -> CheckOut:
     return CheckOut(
+        limit_gb=round(check.limit_gib, 2), tight=check.tight, reserve_fraction=reserve_fraction,
+        limit_basis="reservation" if reserve_fraction is not None else "usable",
         gpu=check.gpu_id, count=check.count, fits=check.fits, headroom_gb=round(check.headroom_gib, 2),
         free_gb=round(check.free_gib, 2),
         memory_per_gpu_gb=round(check.memory_per_gpu_gib, 2), gpu_memory_gb=round(check.gpu_memory_gib, 2),

@@ -35,6 +35,19 @@ def bf16_capable(gpu: GPU | None) -> bool:
     return gpu is None or gpu.bf16_tflops is not None or gpu.vendor == "generic"
 
 
+def native_precision(model: Model, gpu: GPU | None) -> tuple[Precision, str]:
+    """The precision the model is released in (its checkpoint's dtype), and why it was chosen.
+
+    A 16-bit release runs in fp16 on cards without bf16 (T4, V100: vLLM refuses bf16 below compute
+    capability 8.0 and transformers falls back). FP8, MXFP4 and INT4 releases are sized as shipped."""
+    native = model.native_precision
+    if native in ("bf16", "fp16", "fp32"):
+        if native == "bf16" and not bf16_capable(gpu):
+            return FALLBACK_PRECISION_NO_BF16, "no-bf16-on-gpu"
+        return native, "default"
+    return native, "native-release"
+
+
 def resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
     if question.model is not None:
         return kb.models.get(question.model)
@@ -82,11 +95,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
             precision = "int4"
             assumptions.append(Assumption(field="precision", value="nf4", reason="qlora-base"))
         else:
-            precision = DEFAULT_PRECISION if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
-            assumptions.append(
-                Assumption(field="precision", value=precision,
-                           reason="default" if precision == DEFAULT_PRECISION else "no-bf16-on-gpu")
-            )
+            precision, reason = native_precision(model, gpu)
+            assumptions.append(Assumption(field="precision", value=precision, reason=reason))
     if task == "train" and precision in ("int4", "int8"):
         # Quantised weights cannot be trained directly (LoRA on a k-bit base can: that stays as asked).
         precision = DEFAULT_PRECISION if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16

@@ -64,7 +64,7 @@ class PickOut(BaseModel):
     fits: bool
     memory_per_gpu_gb: float
     headroom_gb: float
-    """Left beyond the safety margin the fit rule keeps (10% of the usable memory)."""
+    """limit_gb − memory_per_gpu_gb: what the engine could still give the job per card (negative: no fit)."""
     free_gb: float = 0.0
     """Left on the card while the job runs."""
     decode_tokens_per_s: float | None = None
@@ -72,6 +72,8 @@ class PickOut(BaseModel):
     price_currency: str | None = None
     instance: str | None = None
     max_concurrent_sequences: int | None = None
+    limit_gb: float = 0.0
+    tight: bool = False
 
 
 class SuggestionOut(BaseModel):
@@ -101,6 +103,12 @@ class CheckOut(BaseModel):
     gpu_memory_gb: float
     free_gb: float = 0.0
     suggestions: list[SuggestionOut] = Field(default_factory=list)
+    limit_gb: float = 0.0
+    """What the engine can use per card (GiB): the fit compares memory_per_gpu_gb with this."""
+    limit_basis: str = "usable"
+    """usable (visible memory − CUDA context) | reservation (vLLM gpu_memory_utilization, SGLang)."""
+    reserve_fraction: float | None = None
+    tight: bool = False
 
 
 class CapacityOut(BaseModel):

@@ -19,9 +19,7 @@ from bot.reply.i18n import (
 )
 from bot.reply.model import Answer
 from knowledge.base import KnowledgeBase
-
-TIGHT_HEADROOM_FRACTION = 0.05
-"""A fit with less free memory than this share of the card is reported as "only just"."""
+from rules.constants import HEADROOM_FRACTION
 
 
 def _gb(value: float | None) -> str:
@@ -197,10 +195,14 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
 
     if answer.check is not None:
         c = answer.check
+        limit_what = (t("limit_reserve", engine=answer.query.engine or "", fraction=f"{100 * c.reserve_fraction:g}")
+                      if c.limit_basis == "reservation" and c.reserve_fraction
+                      else t("limit_usable", have=_gb(c.gpu_memory_gb)))
         view["check"] = {
-            "fits": c.fits, "count": c.count, "gpu_name": _gpu_name(kb, c.gpu), "headroom": _gb(c.free_gb),
-            "need": _gb(c.memory_per_gpu_gb), "have": _gb(c.gpu_memory_gb),
-            "tight": c.fits and c.headroom_gb < TIGHT_HEADROOM_FRACTION * c.gpu_memory_gb,
+            "fits": c.fits, "count": c.count, "gpu_name": _gpu_name(kb, c.gpu), "free": _gb(c.headroom_gb),
+            "need": _gb(c.memory_per_gpu_gb), "have": _gb(c.gpu_memory_gb), "limit": _gb(c.limit_gb),
+            "limit_what": limit_what, "tight": c.tight,
+            "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
             "suggestions": [{"label": _suggestion_label(t, kb, s),
                              "need": _gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
                             for s in c.suggestions[:5]],

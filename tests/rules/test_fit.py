@@ -19,10 +19,13 @@ A10_LIKE = dict(id="a10ish", memory_gb=24.0, memory_type="GDDR6", bandwidth_gbps
 
 def test_usable_memory_is_below_nominal() -> None:
     t4 = make_gpu(**T4_LIKE)
-    # GDDR6 with ECC: 16 × 15/16 = 15 GiB visible; − 0.5 GiB CUDA context = 14.5 GiB; headroom 10% → 13.18.
+    # GDDR6 with ECC: 16 × 15/16 = 15 GiB visible; − 0.5 GiB CUDA context = 14.5 GiB: the limit itself
+    # (the 10% margin is advice, not a second limit).
     assert visible_gib(t4) == 15.0
     assert usable_gib(t4) == 14.5
-    assert limit_gib(Workload(model=make_model()), t4) == pytest.approx(14.5 / 1.1)
+    assert limit_gib(Workload(model=make_model()), t4) == pytest.approx(14.5)
+    # vLLM: 0.9 × 15 − 0.5 = 13.0 GiB.
+    assert limit_gib(Workload(model=make_model(), engine="vllm"), t4) == pytest.approx(13.0)
     hbm = make_gpu()
     assert usable_gib(hbm) == 80.0 - C.CUDA_CONTEXT_GIB
 
@@ -34,8 +37,10 @@ def test_fits_and_headroom() -> None:
     need = estimate_memory(w).per_gpu_gib  # ≈ 16.2 GiB
     assert check.fits
     assert check.memory_per_gpu_gib == pytest.approx(need, abs=0.01)
-    # limit = (22.5 − 0.5) / 1.1 = 20.0 GiB
-    assert check.headroom_gib == pytest.approx(20.0 - need, abs=0.01)
+    # limit = 24 × 15/16 − 0.5 = 22.0 GiB
+    assert check.limit_gib == pytest.approx(22.0)
+    assert check.headroom_gib == pytest.approx(22.0 - need, abs=0.01)
+    assert not check.tight
     assert check.suggestions == []
 
 
@@ -47,24 +52,24 @@ def test_does_not_fit_suggests_alternatives_with_numbers() -> None:
     assert not check.fits
     assert check.headroom_gib < 0
     kinds = {s.kind: s for s in check.suggestions}
-    # int8 GPTQ: ≈ 6.7 GiB of weights + 2 GiB KV + transient → ≈ 9.6 GiB, fits 13.2.
+    # int8 GPTQ: ≈ 6.7 GiB of weights + 2 GiB KV + transient → ≈ 9.6 GiB, fits 14.5.
     assert kinds["quantise"].quant == "gptq-int8"
-    assert kinds["quantise"].memory_per_gpu_gib is not None and kinds["quantise"].memory_per_gpu_gib < 13.2
+    assert kinds["quantise"].memory_per_gpu_gib is not None and kinds["quantise"].memory_per_gpu_gib < 14.5
     assert kinds["more-gpus"].count == 2
     assert kinds["bigger-gpu"].gpu_id == "big"
-    # The weights alone (13.04 GiB + overhead) exceed the 13.2 GiB limit: no context is short enough.
-    assert "shorter-context" not in kinds
+    # Only at 1,024 tokens does it squeeze under 14.5 GiB (13.04 GiB of weights + 0.5 GiB of KV + overhead).
+    assert kinds["shorter-context"].context == 1024
     for s in check.suggestions:
         assert s.memory_per_gpu_gib is not None
 
 
 def test_shorter_context_when_only_the_kv_cache_is_too_big() -> None:
     w = Workload(model=make_model(), context=4096)  # ≈ 16.2 GiB
-    card = make_gpu(id="card18", memory_gb=18.0)  # limit (18 − 0.5) / 1.1 = 15.9 GiB
+    card = make_gpu(id="card16", memory_gb=16.0)  # limit 16 − 0.5 = 15.5 GiB
     check = check_fit(w, card, 1, candidates=[])
     assert not check.fits
     ctx = [s for s in check.suggestions if s.kind == "shorter-context"]
-    # 2,048 tokens: 1 GiB of KV and half the transient → ≈ 15.0 GiB.
+    # 2,048 tokens: 1 GiB of KV and half the transient → ≈ 15.0 GiB ≤ 15.5.
     assert ctx and ctx[0].context == 2048
     assert ctx[0].memory_per_gpu_gib == pytest.approx(estimate_memory(
         Workload(model=make_model(), context=2048)).per_gpu_gib, abs=0.01)
@@ -89,14 +94,40 @@ def test_training_suggests_lora_then_qlora() -> None:
 ])
 def test_tensor_parallel_degree_rule(heads: int, kv: int, tp: int, ok: bool) -> None:
     m = make_model(num_attention_heads=heads, num_kv_heads=kv, head_dim=128)
-    assert valid_tp(Workload(model=m), tp) is ok
+    assert valid_tp(Workload(model=m, engine="vllm"), tp) is ok
     assert valid_tp(Workload(model=m, task="train"), tp)  # data parallel: any count
+    assert valid_tp(Workload(model=m, engine="transformers"), tp)  # device_map layer split: any count
 
 
 def test_qwen25_7b_cannot_run_tp8() -> None:
     kb = load_knowledge()
-    w = Workload(model=kb.model("qwen2.5-7b"))
+    w = Workload(model=kb.model("qwen2.5-7b"), engine="vllm")
     assert valid_tp(w, 4) and not valid_tp(w, 8)
+
+
+def test_beyond_a_node_is_whole_nodes_of_eight() -> None:
+    m = make_model(num_attention_heads=32, num_kv_heads=8, head_dim=128)
+    w = Workload(model=m, engine="vllm")
+    assert valid_tp(w, 16) and valid_tp(w, 64)  # TP 8 × PP 2, TP 8 × PP 8
+    assert not valid_tp(w, 12)  # not whole nodes
+    est = estimate_memory(w, 16)
+    assert "tp8" in est.notes and "nodes2" in est.notes
+
+
+def test_tight_either_side_of_the_limit() -> None:
+    from rules.fit import is_tight
+
+    assert is_tight(22.0, 22.5) and is_tight(23.0, 22.5)  # within 3% of 22.5 = 0.675 GiB
+    assert not is_tight(21.5, 22.5) and not is_tight(23.5, 22.5)
+
+
+def test_layer_split_puts_one_embedding_matrix_on_the_fullest_card() -> None:
+    # 7B-like: vocab 32,000 × hidden 4,096 = 131M per matrix, untied (2 matrices, 262M); bf16.
+    m = make_model()
+    one = estimate_memory(Workload(model=m), 1).breakdown["weights"]
+    two = estimate_memory(Workload(model=m), 2).breakdown["weights"]
+    embedding = 2 * 32_000 * 4_096 * 2 / 2**30  # GiB of both matrices
+    assert two == pytest.approx((one - embedding) / 2 + embedding / 2, abs=0.01)
 
 
 def test_never_picks_not_recommended_cards_and_takes_the_smallest_count() -> None:

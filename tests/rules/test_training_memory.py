@@ -125,11 +125,20 @@ def test_qlora_below_lora_below_full() -> None:
 
 def test_defaults_chosen_are_reported() -> None:
     big = estimate_memory(Workload(model=make_model(), task="train", context=2048))
-    assert big.chosen["gradient_checkpointing"] is True  # > 1B parameters
+    assert big.chosen["gradient_checkpointing"] is True  # > 1B parameters, no card to fit: on
     assert big.chosen["zero_stage"] == 0  # one card: nothing to shard
     assert "gradient-checkpointing" in big.notes
     small = estimate_memory(Workload(model=load_knowledge().model("bert-base"), task="train", context=512))
     assert small.chosen["gradient_checkpointing"] is False
+
+
+def test_checkpointing_only_when_needed_to_fit() -> None:
+    w = Workload(model=make_model(), task="lora", context=2048)
+    roomy = estimate_memory(w, 1, make_gpu())  # 80 GB: LoRA of a 7B fits without recomputation
+    assert roomy.chosen["gradient_checkpointing"] is False
+    small = estimate_memory(w, 1, make_gpu(id="g24", memory_gb=24.0))
+    assert small.chosen["gradient_checkpointing"] is True
+    assert small.per_gpu_gib < roomy.per_gpu_gib
 
 
 def test_zero_stage_chosen_to_fit() -> None:

@@ -22,7 +22,10 @@ def _fields(result: object) -> set[str]:
 def test_unstated_slots_become_assumptions() -> None:
     result = answer(Question(text="", intent="recommend", model="chatglm-6b", stated=["model"]), KB)
     assert {"task", "precision", "context", "batch", "engine"} <= _fields(result)
-    assert result.query.task == "inference" and result.query.precision == "bf16"
+    top = KB.gpus[result.picks[0].gpu]
+    # 16-bit release: bf16, or fp16 when the recommended card has none (V100, T4).
+    assert result.query.task == "inference"
+    assert result.query.precision == ("bf16" if top.bf16_tflops else "fp16")
     assert result.query.context == 2048  # ChatGLM-6B's native window is shorter than the 4,096 default
 
 

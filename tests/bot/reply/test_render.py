@@ -20,8 +20,8 @@ def _answer(lang: str = "en", **changes: object) -> Answer:
             weights=14.96, kv_cache=0.0, activations=4.1, gradients=0.1, optimizer=0.3, overhead=1.84)),
         picks=[PickOut(gpu="a100-40gb", count=1, fits=True, memory_per_gpu_gb=21.3, headroom_gb=13.6, free_gb=17.2,
                        decode_tokens_per_s=None, instance="ecs.gn7-c12g1.3xlarge")],
-        check=CheckOut(gpu="a100-40gb", count=1, fits=True, headroom_gb=13.6, free_gb=17.2,
-                       memory_per_gpu_gb=21.3, gpu_memory_gb=40),
+        check=CheckOut(gpu="a100-40gb", count=1, fits=True, headroom_gb=18.2, free_gb=18.2,
+                       memory_per_gpu_gb=21.3, gpu_memory_gb=40, limit_gb=39.5),
         assumptions=[Assumption(field="precision", value="bf16"), Assumption(field="context", value=4096)],
         understood={"model": "llama-3-8b", "task": "lora", "gpu": "a100-40gb", "gpu_count": 1},
     )
@@ -30,25 +30,45 @@ def _answer(lang: str = "en", **changes: object) -> Answer:
 
 def test_text_reply_states_verdict_breakdown_pick_and_assumptions() -> None:
     text = render_text(_answer())
-    assert "Yes: it fits on 1× A100 40GB with 17.2 GB to spare" in text
-    assert "Weights: 15.0 GB" in text
-    assert "1× A100 40GB (40.0 GB) — 21.3 GB used, 17.2 GB free" in text
+    assert ("Yes: it needs 21.3 GiB per card and 1× A100 40GB can give it 39.5 GiB each "
+            "(40.0 GB card less the CUDA context): 18.2 GiB to spare.") in text
+    assert "Weights: 15.0 GiB" in text
+    assert "1× A100 40GB (40.0 GB) — 21.3 GiB used, 17.2 GiB free" in text
     assert "ecs.gn7-c12g1.3xlarge" in text
     assert "Assumed: precision bf16 (not stated); context 4,096 (not stated)" in text
     assert "price unknown" in text
 
 
 def test_failed_check_lists_what_would_fit() -> None:
-    answer = _answer(check=CheckOut(gpu="rtx-3090", count=1, fits=False, headroom_gb=-4.0, memory_per_gpu_gb=28.0,
-                                    gpu_memory_gb=24, suggestions=[
+    answer = _answer(check=CheckOut(gpu="rtx-3090", count=1, fits=False, headroom_gb=-4.5, memory_per_gpu_gb=28.0,
+                                    gpu_memory_gb=24, limit_gb=23.5, suggestions=[
                                         SuggestionOut(kind="quantise", precision="int4", quant="gptq",
                                                       memory_per_gpu_gb=9.5),
                                         SuggestionOut(kind="more-gpus", gpu="rtx-3090", count=2,
                                                       memory_per_gpu_gb=15.0)]))
     text = render_text(answer)
-    assert "No: it needs 28.0 GB per card and 1× GeForce RTX 3090 has 24.0 GB each." in text
-    assert "quantise to INT4 (gptq) — needs 9.5 GB per card" in text
+    assert ("No: it needs 28.0 GiB per card and 1× GeForce RTX 3090 can give it 23.5 GiB each "
+            "(24.0 GB card less the CUDA context).") in text
+    assert "quantise to INT4 (gptq) — needs 9.5 GiB per card" in text
     assert "2× GeForce RTX 3090" in text
+
+
+def test_tight_verdict_names_the_limit_and_what_to_change() -> None:
+    answer = _answer(check=CheckOut(gpu="rtx-4090", count=1, fits=True, headroom_gb=0.3, memory_per_gpu_gb=23.2,
+                                    gpu_memory_gb=24, limit_gb=23.5, tight=True, suggestions=[
+                                        SuggestionOut(kind="shorter-context", context=1024, memory_per_gpu_gb=20.0)]))
+    text = render_text(answer)
+    assert "Tight: it needs 23.2 GiB per card against the 23.5 GiB 1× GeForce RTX 4090 can give it" in text
+    assert "context 1,024 tokens — needs 20.0 GiB per card" in text or "context 1024 tokens" in text
+    assert "No:" not in text
+
+
+def test_vllm_verdict_names_its_reservation() -> None:
+    answer = _answer(check=CheckOut(gpu="l40s", count=1, fits=False, headroom_gb=-2.0, memory_per_gpu_gb=44.0,
+                                    gpu_memory_gb=48, limit_gb=42.0, limit_basis="reservation",
+                                    reserve_fraction=0.9))
+    answer.query.engine = "vllm"
+    assert "can give it 42.0 GiB each (vllm reserves 90% of the card)" in render_text(answer)
 
 
 def test_simplified_and_traditional_chinese() -> None:
@@ -81,7 +101,7 @@ def test_blocks_have_header_fields_actions_and_context() -> None:
     kinds = [block["type"] for block in blocks]
     assert kinds[0] == "header" and "actions" in kinds and "context" in kinds
     estimate = next(b for b in blocks if b.get("fields"))
-    assert any("15.0 GB" in field["text"] for field in estimate["fields"])
+    assert any("15.0 GiB" in field["text"] for field in estimate["fields"])
     actions = next(b for b in blocks if b["type"] == "actions")["elements"]
     ids = [a["action_id"] for a in actions]
     assert "gpu_advisor.post" in ids and "gpu_advisor.int4" in ids
