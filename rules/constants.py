@@ -364,6 +364,9 @@ never a bare yes or no: allocator behaviour and prompt lengths move a real job b
 GPUS_PER_NODE = 8
 """Tensor parallelism stays inside a node of 8 (NVLink/NVSwitch domain of HGX boards); more cards are
 nodes × 8, tensor parallel inside a node and pipeline parallel across nodes (vLLM, SGLang, TensorRT-LLM)."""
+SMALL_JOB_SHARE = 0.25
+"""A job needing less than this share of a card's limit is "small" for that card: the reply prefers cards it
+fills better, and among cards it barely uses, the cheapest per hour (picks sized to the job)."""
 MAX_PICK_GPUS = 64
 """No configuration above this many cards is offered as an alternative (8 nodes of 8)."""
 

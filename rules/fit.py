@@ -253,6 +253,14 @@ def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
                 free_gib=round(free_gib(w, gpu) - need, 2))
 
 
+def pick_cost(pick: Pick, gpu: GPU, use_price: bool = True) -> float:
+    """An hour of the configuration: its price when known (and `use_price`), else the capability proxy
+    (hardware.price_proxy) × cards, which orders cards as on-demand prices do."""
+    if use_price and pick.price_per_hour is not None:
+        return pick.price_per_hour
+    return price_proxy(gpu) * pick.count
+
+
 def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[InstanceFamily] = (), *,
                limit: int = 5, budget: bool = False, max_count: int = 8,
                fixed_count: int | None = None) -> list[Pick]:
@@ -284,9 +292,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     use_price = len(currencies) == 1 and None not in currencies
 
     def cost(p: Pick, g: GPU) -> float:
-        if use_price and p.price_per_hour is not None:
-            return p.price_per_hour
-        return price_proxy(g) * p.count
+        return pick_cost(p, g, use_price)
 
     scored: list[tuple[tuple[float, ...], Pick]] = []
     for p, g in pool:
@@ -306,7 +312,13 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
             score = 1000.0 / c_eff
         slow = (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS or (
             p.decode_tokens_per_s is not None and p.decode_tokens_per_s < C.MIN_DECODE_TOKENS_PER_S))
-        key = (float(slow), float(not comfortable(p.memory_per_gpu_gib, p.limit_gib)), *key)
+        # Sized to the job: a job using a small share of a card gains nothing from the card's size or
+        # speed (a 66M-parameter fine-tune, a 1B chat model), so such picks rank after right-sized ones,
+        # and among themselves by what they cost an hour.
+        # A budget question accepts a snug fit (the reply says so); only a tight one ranks later.
+        oversized = p.fits and p.memory_per_gpu_gib < C.SMALL_JOB_SHARE * p.limit_gib
+        uneasy = p.tight if budget else not comfortable(p.memory_per_gpu_gib, p.limit_gib)
+        key = (float(slow), float(uneasy), float(oversized), c if oversized else 0.0, *key)
         if not p.fits:
             key = (p.memory_per_gpu_gib - limit_gib(workload, g), *key)  # closest to fitting first
         scored.append((key, replace(p, score=round(score, 4))))

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import rules
+from bot.reply.budget import cheapest_variant
 from bot.reply.capacity import capacity, compare_models, generic_gpu
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.defaults import (
@@ -38,12 +39,30 @@ from rules.types import Pick, Workload
 
 MAX_PICKS = 3
 """A Slack reader compares three options; more are a scroll, not advice."""
-MAX_TRAINING_GPUS = 512
-"""ZeRO/FSDP data parallelism scales across nodes; 512 cards covers a 405B full fine-tune."""
+MAX_TRAINING_GPUS = 64
+"""ZeRO/FSDP data parallelism across nodes of 8; no alternative above 64 cards (8 nodes) is offered."""
 REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization")
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
+
+
+def as_chosen(workload: Workload, chosen: Mapping[str, object]) -> Workload:
+    """The workload with the set-up the memory rules chose (ZeRO stage, gradient checkpointing), so the speed
+    and time describe the configuration the reply sized."""
+    ckpt, stage = chosen.get("gradient_checkpointing"), chosen.get("zero_stage")
+    return replace(workload, gradient_checkpointing=ckpt if isinstance(ckpt, bool) else workload.gradient_checkpointing,
+                   zero_stage=stage if stage in (0, 1, 2, 3) else workload.zero_stage)
+
+
+def serving_engine_speed(question: Question, workload: Workload, gpu: GPU, count: int) -> dict[str, float | None]:
+    """transformers' `generate` is launch-bound (single-digit tok/s for large models); when the engine was not
+    stated, the reply also gives what the usual serving engine does on the same cards."""
+    if (question.engine or workload.task != "inference" or workload.engine != "transformers"
+            or workload.model.arch != "decoder" or not bf16_capable(gpu)):
+        return {}
+    figures = rules.estimate_speed(replace(workload, engine="vllm"), gpu, count)
+    return {"vllm_decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1)}
 
 
 def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:
@@ -97,11 +116,14 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.append(Assumption(field="gpu", value=question.gpu, reason="gpu-default-variant"))
     max_count = MAX_TRAINING_GPUS if workload.task != "inference" else MAX_INFERENCE_GPUS
 
+    pool, narrowed = candidate_gpus(question, kb)
+    workload, budget_note = cheapest_variant(question, workload, pool, instances, max_count)
+    if budget_note is not None:
+        assumptions = [a for a in assumptions if a.field not in ("precision", "quant")] + [budget_note]
     picks: list[Pick] = []
     if gpu is not None and gpu.id in kb.gpus and question.intent in ("recommend", "check"):
         picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                       max_count=max(max_count, count), fixed_count=question.gpu_count))
-    pool, narrowed = candidate_gpus(question, kb)
     if narrowed:
         assumptions.append(Assumption(field="pool", value="nvidia-datacenter-workstation", reason="default-pool"))
     if question.intent == "compare" and question.compare_gpus:
@@ -144,15 +166,17 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
     if top[0] is not None and top[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
-        figures = rules.estimate_speed(workload, top[0], top[1])
+        timed = as_chosen(workload, estimate.chosen)
+        figures = rules.estimate_speed(timed, top[0], top[1])
         speed = {
             "decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1),
             "prefill_tokens_per_s": finite(figures.prefill_tokens_per_s, 0),
             "aggregate_tokens_per_s": finite(figures.aggregate_tokens_per_s, 1),
             "train_tokens_per_s": finite(figures.train_tokens_per_s, 0),
             "train_hours_per_billion_tokens": finite(
-                rules.training_hours(workload, top[0], top[1], 1e9), 1) if workload.task != "inference" else None,
+                rules.training_hours(timed, top[0], top[1], 1e9), 1) if workload.task != "inference" else None,
         }
+        speed.update(serving_engine_speed(question, timed, top[0], top[1]))
 
     chosen = getattr(estimate, "chosen", None) or {}
     already = {a.field for a in assumptions} | set(question.stated)

@@ -25,8 +25,8 @@ FALLBACK_PRECISION_NO_BF16: Precision = "fp16"
 """Cards before Ampere (T4, V100, P100) have no bf16 tensor cores; fp16 is what runs there."""
 TOKEN_ARCHS = ("decoder", "encoder", "encoder-decoder")
 """Architectures whose memory depends on a context length in tokens (not images)."""
-MAX_INFERENCE_GPUS = 8
-"""Tensor parallelism stays inside one 8-GPU node; beyond that the reply says nothing fits as asked."""
+MAX_INFERENCE_GPUS = 64
+"""Tensor parallelism inside a node of 8, whole nodes beyond (pipeline parallel); never above 8 nodes."""
 LONG_CONTEXT_TOKENS = 16384
 """From here on the KV cache, not the weights, is what decides the card: the reply explains it."""
 
@@ -74,7 +74,8 @@ def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bo
         if on_cloud:
             return on_cloud, False
     named = [kb.gpus[g] for g in [question.gpu, *question.compare_gpus] if g and g in kb.gpus]
-    forms = set(DEFAULT_POOL_FORMS) | ({"consumer"} if question.budget else set()) | {g.form for g in named}
+    local = question.engine == "llama.cpp" or any(g.form == "consumer" for g in named)
+    forms = set(DEFAULT_POOL_FORMS) | ({"consumer"} if question.budget or local else set()) | {g.form for g in named}
     vendors = set(DEFAULT_POOL_VENDORS) | {g.vendor for g in named}
     pool = [gpu for gpu in gpus if gpu.form in forms and gpu.vendor in vendors]
     return (pool or gpus), len(pool) < len(gpus)

@@ -19,7 +19,7 @@ from bot.reply.i18n import (
 )
 from bot.reply.model import Answer
 from knowledge.base import KnowledgeBase
-from rules.constants import HEADROOM_FRACTION
+from rules.constants import GPUS_PER_NODE, HEADROOM_FRACTION
 
 
 def _gb(value: float | None) -> str:
@@ -189,6 +189,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "concurrent": p.max_concurrent_sequences,
             "price": (f"{p.price_per_hour:.2f} {p.price_currency or ''}".strip() if p.price_per_hour else None),
             "instance": p.instance,
+            "nodes": p.count // GPUS_PER_NODE if p.count > GPUS_PER_NODE else None,
+            "tight": p.tight,
         })
     view["picks"] = picks
     view["any_fits"] = any(p["fits"] for p in picks)
@@ -213,6 +215,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         speed_parts.append(t("decode", v=_count(s["decode_tokens_per_s"] or 0)))
     if s.get("aggregate_tokens_per_s") and (answer.query.batch or 1) > 1:
         speed_parts.append(t("aggregate", v=_count(s["aggregate_tokens_per_s"] or 0)))
+    if s.get("vllm_decode_tokens_per_s"):
+        speed_parts.append(t("decode_with", engine="vLLM", v=_count(s["vllm_decode_tokens_per_s"] or 0)))
     if s.get("prefill_tokens_per_s"):
         speed_parts.append(t("prefill", v=_count(s["prefill_tokens_per_s"] or 0)))
     if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
