@@ -38,6 +38,8 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
         else:
             key = key.replace("_", "-")
         key = _ALIASES.get(key, key)
+        if key == "gptq" and precision == "int8":
+            key = "gptq-int8"  # GPTQ-Int8 checkpoints exist (Qwen, Llama ports): the bits come from the precision
         if key in C.GGUF_BYTES_PER_PARAM or key in C.QUANT_BYTES_PER_PARAM:
             return key
         if key in {"none", "fp16", "bf16", "fp32"}:

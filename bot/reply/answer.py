@@ -84,6 +84,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 suggestions=list(question.model_suggestions))
     if question.intent in ("help", "unknown"):
         return Answer(query=query_of(question, None, question.gpu_count), **base)
+    if question.closed_model and question.model is None and question.intent not in ("faq", "gpu_info"):
+        understood = {**understood_of(question), "closed_model": question.closed_model}
+        base.update(suggestions=[], understood=understood)
+        return Answer(query=query_of(question, None, question.gpu_count), error="closed-model", **base)
     if question.intent == "faq":
         result = Answer(query=query_of(question, None, question.gpu_count), **base)
         result.faq = faq_for(question, None, result, kb)
@@ -201,6 +205,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     return result
 
 
+SIZING_FLAGS = frozenset({"model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gpu",
+                          "gpus"})
+"""Flags that name a workload: with any of them, a generic text ("how much memory") is a sizing question."""
+
+
 def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None) -> Answer:
     """Answer a text plus explicit flags (the `ask` command line and its JSON-line form)."""
     from bot.understand.parse import parse  # the parser is the heaviest import; scripts that pass flags only skip it
@@ -211,6 +220,9 @@ def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None) 
     flags = {k: v for k, v in request.items() if k != "text" and v is not None}
     if flags:
         question = apply_overrides(question, flags, kb)
+        if SIZING_FLAGS & set(flags) and question.intent in ("faq", "help", "unknown") and "intent" not in flags:
+            # `ask "how much memory" --model qwen2-7b`: the flags name a workload, so it is a sizing question
+            question = question.model_copy(update={"intent": "check" if question.gpu else "recommend"})
         if not text and question.intent == "recommend" and question.gpu and "intent" not in flags:
             question = question.model_copy(update={"intent": "check"})
     return answer(question, kb)

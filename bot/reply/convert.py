@@ -83,6 +83,8 @@ def understood_of(question: Question) -> dict[str, Any]:
     understood = {slot: values.get(slot) for slot in question.stated if slot in values}
     if question.model_text and question.model is None:
         understood["model_text"] = question.model_text
+    if question.other_jobs:
+        understood["other_jobs"] = list(question.other_jobs)
     if question.clamped:
         understood["clamped"] = list(question.clamped)
     return understood

@@ -10,7 +10,8 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from rules.types import Workload
 
-MAX_FAQ = 2
+MAX_FAQ = 1
+"""One FAQ answer, on the reply's topic: a Slack reader skims past a second one."""
 
 
 def faq_for(question: Question, workload: Workload | None, answer: Answer, kb: KnowledgeBase) -> list[str]:
@@ -27,10 +28,8 @@ def faq_for(question: Question, workload: Workload | None, answer: Answer, kb: K
         inference = workload.task == "inference"
         if inference and workload.context >= LONG_CONTEXT_TOKENS:
             topics.append("long-context")
-        if several:
-            topics.append("interconnect" if inference else "parallelism")
-        elif not inference:
-            topics.append("mixed-precision")
+        if several and not inference:
+            topics.append("parallelism")  # multi-GPU training: how cards share the job, NVLink, ZeRO
         if workload.precision in ("int4", "int8") and inference:
             topics.append("quantisation")
     if question.budget:
@@ -52,6 +51,6 @@ def faq_for(question: Question, workload: Workload | None, answer: Answer, kb: K
             best = max(tagged, key=lambda entry: (entry.topics[0] == topic, task_topic in entry.topics,
                                                   -len(entry.topics)))
             wanted.append(best.id)
-    return wanted[: MAX_FAQ + (1 if question.faq_hint else 0)]
+    return wanted[:MAX_FAQ]
 
 

@@ -73,6 +73,12 @@ MESSAGES: dict[str, dict[str, str]] = {
                "zh-Hans": "依据内置估算规则与知识库中注明来源的数据。可用 `nvidia-smi` 实测核对"
                           "（vLLM 启动日志会打印 KV 缓存大小）。"},
     "did_you_mean": {"en": "I don't know the model “{text}”. Did you mean", "zh-Hans": "没有找到模型“{text}”。你是不是指"},
+    "closed_model": {"en": "{name} is only offered through its vendor's API: its weights are not published, so no GPU of yours can run it and there is nothing to size. For an open model of that class, ask about e.g. DeepSeek-V3, Qwen3-235B-A22B, Llama 3.1 70B or gpt-oss-120b.",
+                     "zh-Hans": "{name} 只通过厂商的 API 提供，权重没有公开，自己的 GPU 无法运行，因此无从估算。想部署同级别的开源模型，可以问 DeepSeek-V3、Qwen3-235B-A22B、Llama 3.1 70B 或 gpt-oss-120b。"},
+    "other_jobs": {"en": "This answers the first job in your message. I also saw {quotes}: ask me about it separately, so its numbers are not mixed with these.",
+                   "zh-Hans": "这里回答的是消息里的第一项任务。我还看到了 {quotes}：请单独再问，免得两项任务的参数混在一起。"},
+    "unknown_sized": {"en": "I don't know “{text}”, so this is a generic {size}B dense transformer (Llama-like shape), not that model. For an exact figure: `gpu-advisor kb import config.json --id NAME`, or paste the model's config.json here.",
+                      "zh-Hans": "我不认识“{text}”，下面按通用的 {size}B 稠密 Transformer（类 Llama 结构）估算，并非该模型本身。要精确结果：运行 `gpu-advisor kb import config.json --id NAME`，或把模型的 config.json 贴到这里。"},
     "unknown_model_plain": {"en": "I couldn't tell which model you mean.", "zh-Hans": "没能识别出你说的是哪个模型。"},
     "missing": {"en": "To size this precisely, tell me", "zh-Hans": "想要更准确的建议，请告诉我"},
     "missing_model": {"en": "the model (or its size, e.g. 13B)", "zh-Hans": "模型名称（或参数量，如 13B）"},

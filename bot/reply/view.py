@@ -94,7 +94,8 @@ def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
     parts: list[str] = []
     data = answer.understood
     for field, value in data.items():
-        if value is None or value == "" or value is False or field in ("model_text", "gpu_text"):
+        if value is None or value == "" or value is False or field in ("model_text", "gpu_text", "other_jobs",
+                                                                         "closed_model"):
             continue
         if field == "gpu_count" and "gpu" in data:
             continue
@@ -332,6 +333,9 @@ def _compare_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict
 def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     """(block kind, template, extra context) in reply order."""
     out: list[tuple[str, str, dict[str, Any]]] = [("header", "header", {})]
+    if answer.error == "closed-model":
+        message = Translator(answer.query.lang)("closed_model", name=str(answer.understood.get("closed_model")))
+        return [*out, ("section", "notice", {"message": message})]
     if answer.error == "too-long":
         message = Translator(answer.query.lang)("too_long", n=int(answer.understood.get("length", 0)),
                                                  limit=int(answer.understood.get("limit", 0)))
@@ -340,6 +344,13 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         return [*out, ("section", "help", {})]
     if view["understood"] or view["clamped"]:
         out.append(("context", "understood", {}))
+    if answer.understood.get("other_jobs"):
+        quotes = "; ".join(f"“{q}”" for q in answer.understood["other_jobs"])
+        out.append(("context", "notice", {"message": Translator(answer.query.lang)("other_jobs", quotes=quotes)}))
+    if answer.estimate is not None and view["model_text"] and answer.query.model is None and answer.query.params_b:
+        message = Translator(answer.query.lang)("unknown_sized", text=view["model_text"],
+                                                 size=_params(answer.query.params_b))
+        out.append(("section", "notice", {"message": message}))
     if answer.intent == "gpu_info":
         out.append(("section", "gpu_info", {}))
     if view["capacity"]:

@@ -52,6 +52,7 @@ import unicodedata
 from bot.understand.faq import FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
 from bot.understand.intent import CAPACITY, MODEL_COMPARE, MODEL_COMPARE_STRONG, decide_intent, imply_task
+from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
 from bot.understand.mentions import Mention, find_mentions
@@ -65,6 +66,7 @@ from bot.understand.slots.sizes import parse_gpu_counts, parse_memory, parse_par
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
 from bot.understand.tokens import fold, tokenize
+from bot.understand.unknown import closed_model, sized_unknown_name
 from bot.understand.vocab import vocab_of
 from knowledge.base import KnowledgeBase
 from knowledge.lookup import split_checkpoint_suffixes
@@ -86,7 +88,10 @@ def parse(text: str, kb: KnowledgeBase) -> Question:
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     try:
-        return _parse(text, kb)
+        first, others = split_jobs(text, lambda part: _parse(part, kb))
+        if not others:
+            return _parse(text, kb)
+        return _parse(first, kb).model_copy(update={"text": text, "other_jobs": others})
     except Exception:  # pragma: no cover - defensive: a bug here must not take a reply down
         log.exception("parse failed for %r", text[:200])
         try:
@@ -164,6 +169,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     parse_task(state)
     parse_money(state)
     parse_training_options(state)
+    closed = closed_model(folded) if found.model is None else None
+    if found.model is None and found.text is None and "params_b" in state.values:
+        found.text = sized_unknown_name(folded, original)  # "Zephyrine-13B": sized as generic, said unknown
     capacity = (bool(gpu_ids) or "memory_gb" in state.values) and found.model is None \
         and "params_b" not in state.values and CAPACITY.search(state.text) is not None
     models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None
@@ -221,5 +229,6 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gpu_defaulted=defaulted,
         intent_explicit=explicit,
         notes=state.notes,
+        closed_model=closed,
     )
 

@@ -88,6 +88,10 @@ class Question(BaseModel):
     intent_explicit: bool = False
     """The intent came from a cue phrase ("which GPU", "够吗", "vs"), not from the shape of the question;
     a follow-up without one keeps the previous question's intent."""
+    other_jobs: list[str] = Field(default_factory=list)
+    """Further workloads the message asked about, quoted (bot.understand.jobs): answered separately."""
+    closed_model: str | None = None
+    """A closed, API-only model named (GPT-4, Claude, Gemini): nothing to size, the reply says why."""
     notes: list[str] = Field(default_factory=list)
     """Machine-readable readings the reply may explain: `ptuning-as-lora` (P-tuning / prefix tuning sized as
     LoRA), `quant-bits-assumed` (a bare "量化"/"quantized" read as int8), `task-implied` (inference read from

@@ -1,0 +1,70 @@
+"""One workload per answer: a message that asks about several jobs is answered for the first.
+
+A brief such as "we serve Qwen2.5-14B for RAG to 200 users… we also want to LoRA Llama-3-8B on our tickets"
+holds two workloads; reading it as one mixes their slots (LoRA at the RAG batch size, on the serving
+precision). The message is cut into segments (paragraphs, bullets, sentences, "also"/"另外"), each segment is
+read on its own, and a segment that names another model or another task (stated, not implied) starts a new
+job. The first job is answered; the others are quoted back so the user can ask about them separately.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+
+from bot.understand.question import Question
+
+_BREAK = re.compile(
+    r"\n\s*\n|\n\s*(?:[-*•]|\d{1,2}[.)])\s+|(?<=[.!?])\s+(?=[A-Z])|[。；;！？]|\balso\b|\bseparately\b|另外|此外|还有|同时",
+    re.I,
+)
+MAX_SEGMENTS = 12
+"""A brief longer than this is cut no further: the rest stays with the last segment."""
+QUOTE_CHARS = 80
+
+
+def segments(text: str) -> list[str]:
+    """The message cut at paragraph, bullet, sentence and "also" boundaries (at most MAX_SEGMENTS)."""
+    cuts = [m.start() for m in _BREAK.finditer(text)][: MAX_SEGMENTS - 1]
+    bounds = [0, *cuts, len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
+
+
+def _job(question: Question) -> tuple[str | None, str | None] | None:
+    """(model or size, stated task) of a segment, or None when it names neither."""
+    model = question.model or (f"{question.params_b:g}b" if question.params_b else None)
+    task = question.task if "task" in question.stated and "task-implied" not in question.notes else None
+    return (model, task) if model or task else None
+
+
+def _family(task: str | None) -> str | None:
+    """Serving or training: "fine-tune … with LoRA" refines one training job, it does not start another."""
+    return None if task is None else ("inference" if task == "inference" else "training")
+
+
+def _other(current: tuple[str | None, str | None], job: tuple[str | None, str | None]) -> bool:
+    model, task = current
+    return bool((job[0] and model and job[0] != model)
+                or (job[1] and task and _family(job[1]) != _family(task)))
+
+
+def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[str]]:
+    """(the text of the first job, quotes of the other jobs); the whole text and [] when there is one job."""
+    parts = segments(text)
+    if len(parts) < 2:
+        return text, []
+    first: list[str] = []
+    others: list[str] = []
+    current: tuple[str | None, str | None] | None = None
+    for part in parts:
+        job = _job(read(part))
+        if others or (current is not None and job is not None and _other(current, job)):
+            if job is not None or not others:
+                others.append(part.strip(" \n\t.;。；-*•"))
+            continue
+        if job is not None:
+            current = job if current is None else (current[0] or job[0], current[1] or job[1])
+        first.append(part)
+    quotes = [q if len(q) <= QUOTE_CHARS else q[: QUOTE_CHARS - 1].rstrip() + "…" for q in others if q]
+    return ("".join(first) if first else text), quotes

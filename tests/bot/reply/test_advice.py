@@ -1,0 +1,120 @@
+"""The decision layer: defaults, picks and verdicts an engineer would sign (issue: advice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reply.render import render_text
+from bot.service import ask
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def _ask(text: str, **flags: object) -> dict:
+    """The answer as `ask --json` prints it (the JSON plus the rendered text)."""
+    result = ask({"text": text, **flags})
+    return {**result.as_json(), "text": render_text(result, KB)}
+
+
+def test_the_verdict_compares_with_what_the_engine_can_use() -> None:
+    # 8.0B bf16 LoRA at 2k: ≈ 22 GiB; an RTX 4090 gives 24 − 0.5 = 23.5 GiB: fits (snug), never "No".
+    answer = _ask("LoRA Llama-3.1-8B on an RTX 4090 at 2k context")
+    check = answer["check"]
+    assert check["fits"] is True
+    assert check["limit_gb"] == pytest.approx(23.5)
+    assert check["memory_per_gpu_gb"] <= check["limit_gb"]
+    assert "23.5 GiB" in answer["text"] and "No:" not in answer["text"]
+
+
+@pytest.mark.parametrize(("text", "precision"), [
+    ("DeepSeek-V3 on 8x H200", "fp8"),
+    ("gpt-oss-20b on a 16GB card", "mxfp4"),
+    ("what GPU for Llama-3.1-8B inference", "bf16"),
+])
+def test_the_default_precision_is_the_released_one(text: str, precision: str) -> None:
+    answer = _ask(text)
+    assert answer["query"]["precision"] == precision
+    if precision != "bf16":
+        assert any(a["field"] == "precision" and a["reason"] == "native-release" for a in answer["assumptions"])
+
+
+def test_deepseek_v3_in_fp8_fits_eight_h200() -> None:
+    # 671e9 × 1 B = 625 GiB / 8 = 78 GiB of weights per card + KV + overhead < 140.5 GiB usable.
+    answer = _ask("DeepSeek-V3 on 8x H200")
+    assert answer["check"]["fits"] is True
+    assert 78 <= answer["check"]["memory_per_gpu_gb"] <= 100
+
+
+def test_a_pre_ampere_top_pick_runs_fp16() -> None:
+    answer = _ask("what GPU for ChatGLM-6B inference")
+    top = KB.gpus[answer["picks"][0]["gpu"]]
+    assert answer["query"]["precision"] == ("bf16" if top.bf16_tflops else "fp16")
+    assert _ask("ChatGLM-6B inference on a T4")["query"]["precision"] == "fp16"
+
+
+def test_cheapest_considers_quantised_weights_and_says_the_trade_off() -> None:
+    answer = _ask("Cheapest way to serve Qwen2.5-32B")
+    assert answer["query"]["precision"] in ("int4", "int8")
+    assert any(a["reason"] == "budget-quantised" for a in answer["assumptions"])
+    assert answer["picks"][0]["count"] == 1
+    # Stated precision is respected.
+    assert _ask("Cheapest way to serve Qwen2.5-32B in bf16")["query"]["precision"] == "bf16"
+
+
+def test_small_jobs_get_small_cards() -> None:
+    answer = _ask("Fine-tune DistilBERT for sentiment classification, what GPU?")
+    small = {g.id for g in KB.gpus.values() if g.memory_gb <= 24}
+    assert answer["picks"][0]["gpu"] in small
+
+
+def test_no_alternative_above_64_cards_and_nodes_are_named() -> None:
+    answer = _ask("Full fine-tune Llama-3-70B with ZeRO-3, what hardware?")
+    assert all(p["count"] <= 64 for p in answer["picks"])
+    assert 16 <= answer["picks"][0]["count"] <= 64
+    assert "nodes × 8" in answer["text"]
+
+
+def test_gradient_checkpointing_only_when_needed() -> None:
+    roomy = _ask("LoRA Llama-3.1-8B on one H100 at 2k context")
+    assert not any(a["field"] == "gradient_checkpointing" and a["value"] is True for a in roomy["assumptions"])
+    tight = _ask("LoRA Llama-3.1-8B on an RTX 4090 at 4k context")
+    assert any(a["field"] == "gradient_checkpointing" and a["value"] is True for a in tight["assumptions"])
+
+
+def test_closed_models_are_explained_not_sized() -> None:
+    answer = _ask("can I run GPT-4 on 8x H100")
+    assert answer["error"] == "closed-model" and answer["estimate"] is None
+    assert "weights are not published" in answer["text"]
+    assert _ask("gpt-oss-120b on one H100")["error"] is None  # the open one is sized
+
+
+def test_an_unknown_sized_name_is_said_to_be_unknown() -> None:
+    answer = _ask("what GPU for Zephyrine-13B inference")
+    assert answer["query"]["model"] is None and answer["query"]["params_b"] == 13
+    assert "I don't know “Zephyrine-13B”" in answer["text"] and "kb import" in answer["text"]
+
+
+def test_flags_make_a_generic_text_a_sizing_question() -> None:
+    answer = _ask("how much memory", model="qwen2-7b")
+    assert answer["intent"] == "recommend" and answer["estimate"] is not None
+
+
+def test_gptq_at_eight_bits_is_sized_at_eight_bits() -> None:
+    # Qwen2.5-7B: ~6.5B body at 1 byte + ~1.1B embeddings at 2 bytes ≈ 8.2 GiB (4-bit would be ≈ 5 GiB).
+    answer = _ask("Qwen2.5-7B", precision="int8", quant="gptq")
+    assert 7.5 <= answer["estimate"]["breakdown"]["weights"] <= 9.0
+
+
+def test_at_most_one_faq_and_none_for_plain_inference() -> None:
+    assert len(_ask("LoRA Llama 70B on 8x A100")["faq"]) <= 1
+    assert _ask("Llama 3.1 70B inference on 2x H100")["faq"] == []
+
+
+def test_multi_job_message_answers_the_first_and_names_the_rest() -> None:
+    text = ("We serve Qwen2.5-14B with vLLM for RAG to 30 users at 8k context. We also want to LoRA fine-tune "
+            "Llama-3-8B on our tickets at micro-batch 4.")
+    answer = _ask(text)
+    assert answer["query"]["model"] == "qwen2.5-14b" and answer["query"]["task"] == "inference"
+    assert "ask me about it separately" in answer["text"]
+    assert "Llama-3-8B" in answer["understood"]["other_jobs"][0]

@@ -1,0 +1,40 @@
+"""bot.understand.jobs: one workload per answer."""
+
+from __future__ import annotations
+
+from bot.understand.jobs import segments, split_jobs
+from bot.understand.parse import _parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def _split(text: str) -> tuple[str, list[str]]:
+    return split_jobs(text, lambda part: _parse(part, KB))
+
+
+def test_segments_cut_at_paragraphs_sentences_and_also() -> None:
+    parts = segments("Serve Qwen-7B. Also LoRA Llama-3-8B\n\nThird paragraph")
+    assert len(parts) == 3
+
+
+def test_a_version_dot_is_not_a_sentence_end() -> None:
+    assert segments("Qwen2.5-7B on vLLM 0.6") == ["Qwen2.5-7B on vLLM 0.6"]
+
+
+def test_two_models_are_two_jobs() -> None:
+    first, others = _split("Serve Qwen2.5-14B for RAG. Also LoRA Llama-3-8B on tickets.")
+    assert "Qwen2.5-14B" in first and "Llama-3-8B" not in first
+    assert others and "Llama-3-8B" in others[0]
+
+
+def test_details_of_the_same_job_stay_with_it() -> None:
+    for text in ("LoRA Llama-3.1-8B on a 4090. Batch 4, 2k context.", "用A10能微调Qwen-7B吗？用LoRA",
+                 "Serve Llama 3.1 70B. It must handle 50 users at 8k."):
+        first, others = _split(text)
+        assert others == [] and first == text
+
+
+def test_serving_then_training_the_same_model_are_two_jobs() -> None:
+    first, others = _split("Serve Qwen2.5-7B to 20 users. Separately, full fine-tune Qwen2.5-7B on our data.")
+    assert others and "fine-tune" in others[0]
