@@ -36,5 +36,5 @@ def test_details_of_the_same_job_stay_with_it() -> None:
 
 
 def test_serving_then_training_the_same_model_are_two_jobs() -> None:
-    first, others = _split("Serve Qwen2.5-7B to 20 users. Separately, full fine-tune Qwen2.5-7B on our data.")
+    _first, others = _split("Serve Qwen2.5-7B to 20 users. Separately, full fine-tune Qwen2.5-7B on our data.")
     assert others and "fine-tune" in others[0]
