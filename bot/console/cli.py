@@ -157,6 +157,22 @@ def _default_mode() -> str:
     return "console"
 
 
+SIGPIPE_STATUS = 141
+"""What a shell reports for a writer killed by SIGPIPE (128 + 13), as `yes | head` ends."""
+
+
+def _reader_went_away(out: TextIO) -> int:
+    """`kb models | head`: the reader closed the pipe. Point stdout at /dev/null so the interpreter's final
+    flush cannot raise again and print a traceback (the recipe in Python's `signal` documentation)."""
+    if out is sys.stdout:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+    return SIGPIPE_STATUS
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
     stdin, out, err = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
@@ -165,7 +181,9 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         if command == "ask":
             if args.question == "-":
-                return _ask_lines(args, stdin, out)
+                status = _ask_lines(args, stdin, out)
+                out.flush()
+                return status
             _emit(_answer({**_flags_of(args), "text": args.question}), args.json, out, args.maths)
             return 0
         if command == "console":
@@ -181,7 +199,9 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
 
             return socket_main()
         if command == "kb":
-            return _kb(args, out, err)
+            status = _kb(args, out, err)
+            out.flush()  # inside the try, so a closed pipe is caught here rather than at interpreter exit
+            return status
     except BadRequestError as exc:
         err.write(f"error: {exc}\n")
         return 2
@@ -190,5 +210,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_went_away(out)
     err.write(f"unknown command {command!r}\n")
     return 2
