@@ -26,10 +26,10 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--precision", help="fp32 | fp16 | bf16 | fp8 | int8 | int4")
     parser.add_argument("--quant", help="weight format: gptq, awq, nf4, bnb-int8, gguf-q4_k_m, ...")
     parser.add_argument("--engine", help="transformers | vllm | llama.cpp")
-    parser.add_argument("--context", type=int, help="tokens per sequence (prompt + output)")
-    parser.add_argument("--batch", type=int, help="concurrent sequences / micro-batch")
+    parser.add_argument("--context", help="tokens per sequence (prompt + output): 4096, 32k, 1.5万")
+    parser.add_argument("--batch", help="concurrent sequences / micro-batch: 8, 1k, 两千")
     parser.add_argument("--gpu", help="GPU to check against (id or name)")
-    parser.add_argument("--gpus", type=int, help="number of GPUs")
+    parser.add_argument("--gpus", help="number of GPUs")
     parser.add_argument("--lang", help="reply language: en | zh-Hans | zh-Hant")
 
 
