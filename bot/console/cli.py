@@ -49,9 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     kb_sub.add_parser("check", help="validate every knowledge file")
     kb_sub.add_parser("models", help="list the models")
     kb_sub.add_parser("gpus", help="list the GPUs")
-    imp = kb_sub.add_parser("import", help="add a model from a Hugging Face config.json to your knowledge dir")
-    imp.add_argument("config", type=Path)
-    imp.add_argument("--id", required=True, dest="model_id")
+    imp = kb_sub.add_parser("import", help="add a model from a config.json file or a Hub id (ORG/NAME)")
+    imp.add_argument("config", help="path of a config.json, or a Hugging Face repo id such as Qwen/Qwen3-0.6B")
+    imp.add_argument("--id", dest="model_id", help="knowledge id (required for a file; a Hub id names itself)")
     imp.add_argument("--name")
     imp.add_argument("--dir", type=Path, help="knowledge dir (default $GPU_ADVISOR_KB or ~/.config/gpu-advisor/kb)")
     return parser
@@ -135,11 +135,19 @@ def _kb(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{gpu.id:16} {gpu.memory_gb:>6g} GB  {gpu.bandwidth_gbps:>6g} GB/s  {gpu.name}\n")
         return 0
     if args.kb_command == "import":
+        from knowledge.hub import HUB_ID, import_from_hub, user_kb_dir
         from knowledge.importer import import_hf_config, write_user_entry
 
-        directory = args.dir or Path(os.environ.get("GPU_ADVISOR_KB") or Path.home() / ".config/gpu-advisor/kb")
-        model = import_hf_config(args.config, args.model_id, name=args.name)
-        path = write_user_entry(model, directory)
+        directory = args.dir or user_kb_dir()
+        if not Path(args.config).exists() and HUB_ID.fullmatch(args.config):
+            model = import_from_hub(args.config, directory=directory)
+            path = directory / "models.yaml"
+        else:
+            if not args.model_id:
+                err.write("kb import: --id is required when importing a config.json file\n")
+                return 2
+            model = import_hf_config(Path(args.config), args.model_id, name=args.name)
+            path = write_user_entry(model, directory)
         out.write(f"imported {model.id} ({model.params_b:.2f}B parameters) into {path}\n")
         if not os.environ.get("GPU_ADVISOR_KB"):
             out.write(f"use it with: export GPU_ADVISOR_KB={directory}\n")

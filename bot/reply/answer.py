@@ -13,6 +13,7 @@ from typing import Any
 
 import rules
 from bot.reply.capacity import capacity, compare_models, generic_gpu
+from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
@@ -27,8 +28,10 @@ from bot.reply.model import (
     Assumption,
 )
 from bot.reply.overrides import apply_overrides
+from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
+from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
 from rules.types import Pick
 
@@ -158,17 +161,19 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     return result
 
 
-def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None) -> Answer:
+def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None, *,
+                   fetch_config: ConfigFetcher | None = None) -> Answer:
     """Answer a text plus explicit flags (the `ask` command line and its JSON-line form)."""
     from bot.understand.parse import parse  # the parser is the heaviest import; scripts that pass flags only skip it
 
     kb = kb or default_knowledge()
-    text = str(request.get("text") or "")
+    text, pasted = split_pasted_config(str(request.get("text") or ""))
     question = parse(text, kb) if text else Question(text="", intent="recommend")
     flags = {k: v for k, v in request.items() if k != "text" and v is not None}
     if flags:
         question = apply_overrides(question, flags, kb)
         if not text and question.intent == "recommend" and question.gpu and "intent" not in flags:
             question = question.model_copy(update={"intent": "check"})
-    return answer(question, kb)
+    question, kb, refusal = attach_config_model(question, kb, pasted=pasted, fetch=fetch_config)
+    return refusal or answer(question, kb)
 

@@ -113,6 +113,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "compare_fits_on": {"en": "fits on", "zh-Hans": "可放在"},
     "compare_total": {"en": "total", "zh-Hans": "合计"},
     "compare_title": {"en": "Side by side", "zh-Hans": "对比"},
+    "config_unavailable": {"en": "I could not size {subject} from its config.json: {reason}.",
+                           "zh-Hans": "无法根据 config.json 估算 {subject}：{reason}。"},
     "too_long": {"en": "That message is too long for me to read ({n:,} characters; the limit is {limit:,}). "
                         "Please send just the question.",
                  "zh-Hans": "消息太长了（{n:,} 个字符，上限 {limit:,}），请只发送问题本身。"},
