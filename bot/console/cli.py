@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -40,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("question", nargs="?", default="", help="the question, or '-' to read lines from stdin")
     ask.add_argument("--json", action="store_true", help="print the Answer as JSON")
     ask.add_argument("--maths", action="store_true", help="show the arithmetic behind the estimate")
+    ask.add_argument("--format", choices=("text", "md", "csv"), default="text", dest="output_format",
+                     help="text (tables on a terminal, plain when piped), md (Markdown table of the picks "
+                          "+ the rest as text) or csv (the picks as CSV)")
     _add_flags(ask)
     sub.add_parser("console", help="interactive console (keeps context like a Slack thread)")
     sub.add_parser("serve", help="Slack HTTP mode on $PORT (production server)")
@@ -61,16 +65,29 @@ def _flags_of(args: argparse.Namespace) -> dict[str, Any]:
     return {key: getattr(args, key) for key in (*FLAGS, "lang") if getattr(args, key, None) is not None}
 
 
-def _emit(answer: Any, as_json: bool, out: TextIO, show_maths: bool = False) -> None:
-    from bot.reply.render import render_text
+def _is_terminal(out: TextIO) -> bool:
+    try:
+        return bool(out.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
-    text = render_text(answer, show_maths=show_maths)
+
+def _emit(answer: Any, as_json: bool, out: TextIO, show_maths: bool = False, output_format: str = "text") -> None:
+    from bot.reply.render import render_csv, render_markdown, render_terminal, render_text
+
     if as_json:
         payload = answer.as_json()
-        payload["text"] = text
+        payload["text"] = render_text(answer, show_maths=show_maths)
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    elif output_format == "csv":
+        out.write(render_csv(answer))
+    elif output_format == "md":
+        out.write(render_markdown(answer, show_maths=show_maths) + "\n")
+    elif _is_terminal(out):
+        out.write(render_terminal(answer, width=shutil.get_terminal_size().columns, show_maths=show_maths,
+                                  color="NO_COLOR" not in os.environ))
     else:
-        out.write(text + "\n")
+        out.write(render_text(answer, show_maths=show_maths) + "\n")
     out.flush()
 
 
@@ -100,7 +117,7 @@ def _ask_lines(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
         else:
             request = {**defaults, "text": line}
         try:
-            _emit(_answer(request), args.json, out, args.maths)
+            _emit(_answer(request), args.json, out, args.maths, args.output_format)
         except BadRequestError as exc:
             if args.json:
                 out.write(json.dumps({"error": str(exc)}, ensure_ascii=False) + "\n")
@@ -192,7 +209,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
                 status = _ask_lines(args, stdin, out)
                 out.flush()
                 return status
-            _emit(_answer({**_flags_of(args), "text": args.question}), args.json, out, args.maths)
+            _emit(_answer({**_flags_of(args), "text": args.question}), args.json, out, args.maths,
+                  args.output_format)
             return 0
         if command == "console":
             from bot.console.repl import main as console_main
