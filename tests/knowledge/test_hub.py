@@ -89,3 +89,9 @@ def test_kb_import_without_network_exits_2_with_one_line(tmp_path: Path) -> None
     done = _cli(["kb", "import", REPO], {"HF_ENDPOINT": "http://127.0.0.1:9", "GPU_ADVISOR_KB": str(tmp_path)})
     assert done.returncode == 2
     assert "could not reach the Hugging Face Hub" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_without_the_hub_extra_the_refusal_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "huggingface_hub", None)  # as if `pip install 'gpu-advisor[hub]'` was not run
+    with pytest.raises(HubError, match=r"pip install 'gpu-advisor\[hub\]'"):
+        fetch_hub_config(REPO)
