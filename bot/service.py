@@ -12,14 +12,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.reply.answer import answer, answer_request
+from bot.reply.config_models import attach_config_model
 from bot.reply.model import Answer, Query
 from bot.reply.overrides import apply_overrides
 from bot.state import MemoryStore, StateStore
 from bot.understand.followup import follow_up
 from bot.understand.lang import detect_lang
 from bot.understand.parse import parse
+from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Lang, Question
 from knowledge.base import KnowledgeBase
+from knowledge.hub import ConfigFetcher, fetch_hub_config
 from knowledge.loader import default_knowledge
 
 MAX_MESSAGE_CHARS = 4000
@@ -37,11 +40,12 @@ def too_long_refusal(text: str, lang: Lang) -> Answer | None:
                   understood={"length": len(text), "limit": MAX_MESSAGE_CHARS})
 
 
-def ask(request: Mapping[str, Any], kb: KnowledgeBase | None = None) -> Answer:
+def ask(request: Mapping[str, Any], kb: KnowledgeBase | None = None,
+        fetch_config: ConfigFetcher | None = fetch_hub_config) -> Answer:
     """One stateless answer to a text plus explicit flags (`ask` and its JSON lines), behind the same length
     guard as every conversation."""
     refusal = too_long_refusal(str(request.get("text") or ""), "en")
-    return refusal if refusal is not None else answer_request(request, kb)
+    return refusal if refusal is not None else answer_request(request, kb, fetch_config=fetch_config)
 
 
 @dataclass(frozen=True)
@@ -52,9 +56,12 @@ class Reply:
 
 
 class Advisor:
-    def __init__(self, kb: KnowledgeBase | None = None, store: StateStore | None = None) -> None:
+    def __init__(self, kb: KnowledgeBase | None = None, store: StateStore | None = None,
+                 fetch_config: ConfigFetcher | None = fetch_hub_config) -> None:
         self.kb = kb or default_knowledge()
         self.store: StateStore = store if store is not None else MemoryStore()
+        self.fetch_config = fetch_config
+        """Hub id → config.json for models the knowledge base lacks (None: offline, cached imports only)."""
 
     def respond(self, text: str, thread_key: str, *, user_id: str | None = None,
                 overrides: Mapping[str, Any] | None = None, lang: str | None = None) -> Reply:
@@ -64,6 +71,7 @@ class Advisor:
         if refusal is not None:
             return Reply(Question(text=text[:200], intent="unknown", lang=refusal.query.lang), refusal)
         previous = self.store.get_question(thread_key) if thread_key else None
+        text, pasted = split_pasted_config(text)
         if text.strip():
             question = follow_up(previous, parse(text, self.kb))
         elif previous is not None and (overrides or show_maths):
@@ -75,7 +83,8 @@ class Advisor:
         if lang in ("en", "zh-Hans", "zh-Hant"):
             forced: Lang = lang  # type: ignore[assignment]
             question = question.model_copy(update={"lang": forced})
-        result = answer(question, self.kb)
+        question, kb, refusal = attach_config_model(question, self.kb, pasted=pasted, fetch=self.fetch_config)
+        result = refusal or answer(question, kb)
         if thread_key and question.intent in SIZING_INTENTS:
             self.store.put_question(thread_key, question)
         if user_id and text.strip():
@@ -88,7 +97,8 @@ class Advisor:
         question = self.store.get_question(thread_key) if thread_key else None
         if question is None:
             return None
-        return Reply(question, answer(question, self.kb), show_maths)
+        question, kb, refusal = attach_config_model(question, self.kb)
+        return Reply(question, refusal or answer(question, kb), show_maths)
 
 
 def language_of(text: str | None) -> Lang:

@@ -99,3 +99,12 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _no_real_hub(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No test reaches huggingface.co or writes ~/.config: the Hub is a closed loopback port (refused at
+    once) unless a test points HF_ENDPOINT at its fake Hub, and imports go to a throw-away directory."""
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
+    monkeypatch.setenv("GPU_ADVISOR_KB", str(tmp_path_factory.mktemp("user-kb")))

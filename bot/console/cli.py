@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,10 +27,10 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--precision", help="fp32 | fp16 | bf16 | fp8 | int8 | int4")
     parser.add_argument("--quant", help="weight format: gptq, awq, nf4, bnb-int8, gguf-q4_k_m, ...")
     parser.add_argument("--engine", help="transformers | vllm | llama.cpp")
-    parser.add_argument("--context", type=int, help="tokens per sequence (prompt + output)")
-    parser.add_argument("--batch", type=int, help="concurrent sequences / micro-batch")
+    parser.add_argument("--context", help="tokens per sequence (prompt + output): 4096, 32k, 1.5万")
+    parser.add_argument("--batch", help="concurrent sequences / micro-batch: 8, 1k, 两千")
     parser.add_argument("--gpu", help="GPU to check against (id or name)")
-    parser.add_argument("--gpus", type=int, help="number of GPUs")
+    parser.add_argument("--gpus", help="number of GPUs")
     parser.add_argument("--lang", help="reply language: en | zh-Hans | zh-Hant")
 
 
@@ -40,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("question", nargs="?", default="", help="the question, or '-' to read lines from stdin")
     ask.add_argument("--json", action="store_true", help="print the Answer as JSON")
     ask.add_argument("--maths", action="store_true", help="show the arithmetic behind the estimate")
+    ask.add_argument("--format", choices=("text", "md", "csv"), default="text", dest="output_format",
+                     help="text (tables on a terminal, plain when piped), md (Markdown table of the picks "
+                          "+ the rest as text) or csv (the picks as CSV)")
     _add_flags(ask)
     sub.add_parser("console", help="interactive console (keeps context like a Slack thread)")
     sub.add_parser("serve", help="Slack HTTP mode on $PORT (production server)")
@@ -49,9 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     kb_sub.add_parser("check", help="validate every knowledge file")
     kb_sub.add_parser("models", help="list the models")
     kb_sub.add_parser("gpus", help="list the GPUs")
-    imp = kb_sub.add_parser("import", help="add a model from a Hugging Face config.json to your knowledge dir")
-    imp.add_argument("config", type=Path)
-    imp.add_argument("--id", required=True, dest="model_id")
+    imp = kb_sub.add_parser("import", help="add a model from a config.json file or a Hub id (ORG/NAME)")
+    imp.add_argument("config", help="path of a config.json, or a Hugging Face repo id such as Qwen/Qwen3-0.6B")
+    imp.add_argument("--id", dest="model_id", help="knowledge id (required for a file; a Hub id names itself)")
     imp.add_argument("--name")
     imp.add_argument("--dir", type=Path, help="knowledge dir (default $GPU_ADVISOR_KB or ~/.config/gpu-advisor/kb)")
     return parser
@@ -61,16 +65,29 @@ def _flags_of(args: argparse.Namespace) -> dict[str, Any]:
     return {key: getattr(args, key) for key in (*FLAGS, "lang") if getattr(args, key, None) is not None}
 
 
-def _emit(answer: Any, as_json: bool, out: TextIO, show_maths: bool = False) -> None:
-    from bot.reply.render import render_text
+def _is_terminal(out: TextIO) -> bool:
+    try:
+        return bool(out.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
-    text = render_text(answer, show_maths=show_maths)
+
+def _emit(answer: Any, as_json: bool, out: TextIO, show_maths: bool = False, output_format: str = "text") -> None:
+    from bot.reply.render import render_csv, render_markdown, render_terminal, render_text
+
     if as_json:
         payload = answer.as_json()
-        payload["text"] = text
+        payload["text"] = render_text(answer, show_maths=show_maths)
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    elif output_format == "csv":
+        out.write(render_csv(answer))
+    elif output_format == "md":
+        out.write(render_markdown(answer, show_maths=show_maths) + "\n")
+    elif _is_terminal(out):
+        out.write(render_terminal(answer, width=shutil.get_terminal_size().columns, show_maths=show_maths,
+                                  color="NO_COLOR" not in os.environ))
     else:
-        out.write(text + "\n")
+        out.write(render_text(answer, show_maths=show_maths) + "\n")
     out.flush()
 
 
@@ -100,7 +117,7 @@ def _ask_lines(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
         else:
             request = {**defaults, "text": line}
         try:
-            _emit(_answer(request), args.json, out, args.maths)
+            _emit(_answer(request), args.json, out, args.maths, args.output_format)
         except BadRequestError as exc:
             if args.json:
                 out.write(json.dumps({"error": str(exc)}, ensure_ascii=False) + "\n")
@@ -135,11 +152,19 @@ def _kb(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{gpu.id:16} {gpu.memory_gb:>6g} GB  {gpu.bandwidth_gbps:>6g} GB/s  {gpu.name}\n")
         return 0
     if args.kb_command == "import":
+        from knowledge.hub import HUB_ID, import_from_hub, user_kb_dir
         from knowledge.importer import import_hf_config, write_user_entry
 
-        directory = args.dir or Path(os.environ.get("GPU_ADVISOR_KB") or Path.home() / ".config/gpu-advisor/kb")
-        model = import_hf_config(args.config, args.model_id, name=args.name)
-        path = write_user_entry(model, directory)
+        directory = args.dir or user_kb_dir()
+        if not Path(args.config).exists() and HUB_ID.fullmatch(args.config):
+            model = import_from_hub(args.config, directory=directory)
+            path = directory / "models.yaml"
+        else:
+            if not args.model_id:
+                err.write("kb import: --id is required when importing a config.json file\n")
+                return 2
+            model = import_hf_config(Path(args.config), args.model_id, name=args.name)
+            path = write_user_entry(model, directory)
         out.write(f"imported {model.id} ({model.params_b:.2f}B parameters) into {path}\n")
         if not os.environ.get("GPU_ADVISOR_KB"):
             out.write(f"use it with: export GPU_ADVISOR_KB={directory}\n")
@@ -157,6 +182,22 @@ def _default_mode() -> str:
     return "console"
 
 
+SIGPIPE_STATUS = 141
+"""What a shell reports for a writer killed by SIGPIPE (128 + 13), as `yes | head` ends."""
+
+
+def _reader_went_away(out: TextIO) -> int:
+    """`kb models | head`: the reader closed the pipe. Point stdout at /dev/null so the interpreter's final
+    flush cannot raise again and print a traceback (the recipe in Python's `signal` documentation)."""
+    if out is sys.stdout:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+    return SIGPIPE_STATUS
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
     stdin, out, err = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
@@ -165,8 +206,11 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         if command == "ask":
             if args.question == "-":
-                return _ask_lines(args, stdin, out)
-            _emit(_answer({**_flags_of(args), "text": args.question}), args.json, out, args.maths)
+                status = _ask_lines(args, stdin, out)
+                out.flush()
+                return status
+            _emit(_answer({**_flags_of(args), "text": args.question}), args.json, out, args.maths,
+                  args.output_format)
             return 0
         if command == "console":
             from bot.console.repl import main as console_main
@@ -181,7 +225,9 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
 
             return socket_main()
         if command == "kb":
-            return _kb(args, out, err)
+            status = _kb(args, out, err)
+            out.flush()  # inside the try, so a closed pipe is caught here rather than at interpreter exit
+            return status
     except BadRequestError as exc:
         err.write(f"error: {exc}\n")
         return 2
@@ -190,5 +236,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_went_away(out)
     err.write(f"unknown command {command!r}\n")
     return 2

@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import sys
 import uuid
 from collections.abc import Callable, Iterator
@@ -77,16 +78,22 @@ def new_session_key() -> str:
     return f"console:{uuid.uuid4().hex[:12]}"
 
 
-def default_renderer(advisor: object) -> Renderer:
-    """Terminal text from bot/render.py, with the advisor's knowledge base; `Answer.text` as a fallback."""
+def default_renderer(advisor: object, terminal: bool | None = None) -> Renderer:
+    """Terminal text from bot/render.py, with the advisor's knowledge base; `Answer.text` as a fallback.
+    On a terminal (default: when the process's stdout is one), picks and comparisons are `rich` tables sized
+    to its width; piped, they stay plain text."""
 
     def render(reply: ReplyLike) -> str:
         try:
-            from bot.reply.render import render_text
+            from bot.reply.render import render_terminal, render_text
         except ImportError:  # pragma: no cover - only while bot/render.py is missing
             return reply.answer.text
         kb = getattr(advisor, "kb", None)
-        return render_text(reply.answer, kb, show_maths=bool(getattr(reply, "show_maths", False)))
+        show_maths = bool(getattr(reply, "show_maths", False))
+        if _is_tty(sys.stdout) if terminal is None else terminal:
+            return render_terminal(reply.answer, kb, width=shutil.get_terminal_size().columns,
+                                   color="NO_COLOR" not in os.environ, show_maths=show_maths)
+        return render_text(reply.answer, kb, show_maths=show_maths)
 
     return render
 

@@ -14,6 +14,7 @@ from typing import Any
 import rules
 from bot.reply.budget import cheapest_variant
 from bot.reply.capacity import capacity, compare_models, generic_gpu
+from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
@@ -29,8 +30,10 @@ from bot.reply.model import (
     Assumption,
 )
 from bot.reply.overrides import apply_overrides
+from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
+from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
 from knowledge.schema import GPU
 from rules.engine_profile import profile_for
@@ -186,7 +189,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     already = {a.field for a in assumptions} | set(question.stated)
     for key, value in chosen.items():
         if key in REPORTED_CHOICES and key not in already and not (key == "zero_stage" and value == 0):
-            assumptions.append(Assumption(field=key, value=value, reason="rules-choice"))
+            needed = key in ("gradient_checkpointing", "zero_stage") and bool(value) and sized_gpu is not None
+            assumptions.append(Assumption(field=key, value=value, reason="needed-to-fit" if needed else "rules-choice"))
 
     model_compare = compare_models(question, workload, kb, pool, instances, max_count) \
         if question.intent == "compare" and len(question.compare_models) > 1 else []
@@ -210,12 +214,13 @@ SIZING_FLAGS = frozenset({"model", "params_b", "task", "precision", "quant", "en
 """Flags that name a workload: with any of them, a generic text ("how much memory") is a sizing question."""
 
 
-def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None) -> Answer:
+def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None, *,
+                   fetch_config: ConfigFetcher | None = None) -> Answer:
     """Answer a text plus explicit flags (the `ask` command line and its JSON-line form)."""
     from bot.understand.parse import parse  # the parser is the heaviest import; scripts that pass flags only skip it
 
     kb = kb or default_knowledge()
-    text = str(request.get("text") or "")
+    text, pasted = split_pasted_config(str(request.get("text") or ""))
     question = parse(text, kb) if text else Question(text="", intent="recommend")
     flags = {k: v for k, v in request.items() if k != "text" and v is not None}
     if flags:
@@ -225,5 +230,6 @@ def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None) 
             question = question.model_copy(update={"intent": "check" if question.gpu else "recommend"})
         if not text and question.intent == "recommend" and question.gpu and "intent" not in flags:
             question = question.model_copy(update={"intent": "check"})
-    return answer(question, kb)
+    question, kb, refusal = attach_config_model(question, kb, pasted=pasted, fetch=fetch_config)
+    return refusal or answer(question, kb)
 

@@ -6,11 +6,14 @@ user typed on the command line an assumption.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, get_args
 
 from bot.errors import BadRequestError
+from bot.understand.numbers import scaled_number
 from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
+from bot.understand.slots.context import BATCH_UNITS, CONTEXT_UNITS
 from knowledge.base import KnowledgeBase
 from rules.types import ENGINES, PRECISIONS, TASKS, Optimizer
 
@@ -44,10 +47,7 @@ FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch"
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise BadRequestError(f"{key} must be a whole number, not {value!r}") from None
+    number = _whole_number(key, value)
     if not lower <= number <= upper:
         raise BadRequestError(f"{key} must be between {lower} and {upper:,}, not {number:,}")
     return number
@@ -59,6 +59,23 @@ def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
     if text not in allowed:
         raise BadRequestError(f"{key} must be one of {', '.join(allowed)}, not {value!r}")
     return text
+
+
+FLAG_UNITS: dict[str, dict[str, float]] = {"context": CONTEXT_UNITS, "gen_tokens": CONTEXT_UNITS}
+"""Flags read suffixes as the text does: a context "32k" is 32,768 tokens; any other count's "10k" is 10,000."""
+
+
+def _whole_number(key: str, value: Any) -> int:
+    """A count from a flag, a JSON line or a button: 8, "8", "10k", "1.5万", "两万五"; a clear error otherwise."""
+    if isinstance(value, bool):
+        parsed: float | None = None
+    elif isinstance(value, int | float):
+        parsed = float(value)
+    else:
+        parsed = scaled_number(str(value), FLAG_UNITS.get(key, BATCH_UNITS))
+    if parsed is None or not math.isfinite(parsed) or parsed != int(parsed):
+        raise BadRequestError(f"{key} must be a whole number such as 8, 4096, 32k or 1.5万, not {value!r}")
+    return int(parsed)
 
 
 def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: KnowledgeBase) -> Question:

@@ -10,7 +10,9 @@ here, once, rather than trusted to each template.
 from __future__ import annotations
 
 import json
+import os
 import re
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,6 +26,15 @@ from bot.reply.i18n import (
     to_traditional,
 )
 from bot.reply.model import Answer
+from bot.reply.tables import (
+    TABLE_SECTIONS,
+    Table,
+    csv_text,
+    markdown_table,
+    slack_table_block,
+    table_for,
+    terminal_text,
+)
 from bot.reply.view import build_view, sections
 from knowledge.base import KnowledgeBase
 from knowledge.loader import default_knowledge
@@ -157,13 +168,27 @@ def _buttons(answer: Answer, thread_key: str, t: Translator, ephemeral: bool) ->
 
 
 def render_blocks(answer: Answer, *, thread_key: str = "", ephemeral: bool = False,
-                  kb: KnowledgeBase | None = None, show_maths: bool = False) -> tuple[list[dict[str, Any]], str]:
-    """Block Kit blocks and the plain-text fallback for notifications and screen readers."""
+                  kb: KnowledgeBase | None = None, show_maths: bool = False,
+                  table_blocks: bool | None = None) -> tuple[list[dict[str, Any]], str]:
+    """Block Kit blocks and the plain-text fallback for notifications and screen readers.
+
+    `table_blocks` (default: the `SLACK_TABLE_BLOCKS=1` setting) shows the picks or the comparison as a
+    Slack `table` block, one per message as Slack allows; off, they stay mrkdwn lines, which every client
+    renders. Every block gets a block_id new to this rendering, so a `chat.update` never reuses one.
+    """
     kb = kb or default_knowledge()
     view = build_view(answer, kb, show_maths=show_maths)
     t = Translator(answer.query.lang)
+    tables_left = 1 if (os.environ.get("SLACK_TABLE_BLOCKS") == "1" if table_blocks is None else table_blocks) else 0
     blocks: list[dict[str, Any]] = []
     for kind, name, extra in sections(answer, view):
+        table = table_for(name, view, t) if tables_left and name in TABLE_SECTIONS else None
+        if table is not None:
+            tables_left -= 1
+            blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": _clip(
+                SLACK.bold(slack_escape(table.title)), MAX_SECTION_CHARS)}})
+            blocks.append(slack_table_block(table))
+            continue
         if kind == "fields":
             blocks.append(_estimate_block(view, t))
             continue
@@ -182,6 +207,7 @@ def render_blocks(answer: Answer, *, thread_key: str = "", ephemeral: bool = Fal
         blocks.append({"type": "actions", "block_id": "gpu_advisor_actions", "elements": buttons})
     if len(blocks) > MAX_BLOCKS:
         blocks = blocks[: MAX_BLOCKS - 1] + blocks[-1:]
+    _fresh_block_ids(blocks)
     # The fallback is the terminal text of the same view (without the maths, which only the blocks show).
     fallback = _clip(slack_escape(_text_from_view(answer, {**view, "maths": []})), MAX_FALLBACK_CHARS)
     return blocks, fallback
@@ -238,3 +264,50 @@ def render_home(recent: Iterable[str], kb: KnowledgeBase | None = None) -> dict[
             "*Your recent questions / 最近的问题*\n" + "\n".join(f"• {slack_escape(q[:200])}" for q in recent),
             MAX_SECTION_CHARS)}})
     return {"type": "home", "blocks": blocks}
+
+
+def _fresh_block_ids(blocks: list[dict[str, Any]]) -> None:
+    """Block ids unique to this rendering: Slack asks for a new block_id on every iteration of a message
+    (chat.update after a button), or clients may keep the old block's state. The actions block keeps its
+    "gpu_advisor_actions" prefix so listeners can still tell where a click came from."""
+    nonce = secrets.token_hex(4)
+    for position, block in enumerate(blocks):
+        prefix = block.get("block_id") or f"gpu_advisor.{block['type']}.{position}"
+        block["block_id"] = f"{prefix}.{nonce}"
+
+
+def render_parts(answer: Answer, kb: KnowledgeBase | None = None, *, show_maths: bool = False) -> list[str | Table]:
+    """The terminal reply as parts: paragraphs of text and, for the picks and comparisons, tables."""
+    kb = kb or default_knowledge()
+    view = build_view(answer, kb, show_maths=show_maths)
+    t = Translator(answer.query.lang)
+    parts: list[str | Table] = []
+    for _kind, name, extra in sections(answer, view):
+        table = table_for(name, view, t) if name in TABLE_SECTIONS else None
+        if table is not None:
+            parts.append(table)
+            continue
+        text = _render_section(TEXT, name, view, t, extra)
+        if text:
+            parts.append(text)
+    if parts and isinstance(parts[0], str):
+        parts[0] = f"== {parts[0]} =="
+    return parts
+
+
+def render_terminal(answer: Answer, kb: KnowledgeBase | None = None, *, width: int = 100, color: bool = True,
+                    show_maths: bool = False) -> str:
+    """The reply for a terminal: `rich` tables sized to `width`, text as plain paragraphs."""
+    return terminal_text(render_parts(answer, kb, show_maths=show_maths), width, color=color)
+
+
+def render_markdown(answer: Answer, kb: KnowledgeBase | None = None, *, show_maths: bool = False) -> str:
+    """`ask --format md`: the picks (or comparison) as a Markdown table, the rest as text."""
+    return "\n\n".join(markdown_table(p) if isinstance(p, Table) else p
+                        for p in render_parts(answer, kb, show_maths=show_maths))
+
+
+def render_csv(answer: Answer, kb: KnowledgeBase | None = None) -> str:
+    """`ask --format csv`: the picks (or comparison) as CSV with a header row; empty when there are none."""
+    tables = [p for p in render_parts(answer, kb) if isinstance(p, Table)]
+    return csv_text(tables[0]) if tables else ""

@@ -340,6 +340,10 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         message = Translator(answer.query.lang)("too_long", n=int(answer.understood.get("length", 0)),
                                                  limit=int(answer.understood.get("limit", 0)))
         return [("section", "notice", {"message": message})]
+    if answer.error == "config-unavailable":
+        message = Translator(answer.query.lang)("config_unavailable", subject=answer.understood.get("subject", ""),
+                                                 reason=answer.understood.get("reason", ""))
+        return [("section", "notice", {"message": message})]
     if answer.intent in ("help", "unknown") or (answer.intent == "faq" and not view["faq"]):
         return [*out, ("section", "help", {})]
     if view["understood"] or view["clamped"]:

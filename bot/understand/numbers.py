@@ -1,8 +1,9 @@
-"""Numbers as people write them: 8, 1,024, 1.5, 10^30, 1e12, 两, 十六, 一百二十八, two, a dozen."""
+"""Numbers as people write them: 8, 1,024, 1.5, 10^30, 1e12, 两, 十六, 一百二十八, 三千二, 三点五万, two, a dozen."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 HUGE = 1e30
 """Stands for any number too long to be meaningful (a 40,000-digit string); callers clamp it."""
@@ -21,16 +22,25 @@ EN_NUMBERS = {
 }
 
 
-def cn_numeral(text: str) -> float | None:
-    """十六 → 16, 一百二十八 → 128, 两 → 2, 千 → 1000; None when `text` is not a Chinese numeral."""
-    if not text or any(ch not in _CN_DIGITS and ch not in _CN_UNITS for ch in text):
-        return None
+CN_NUMERAL_PATTERN = "(?:[零〇一二两三四五六七八九十百千万]+(?:点[零〇一二两三四五六七八九]+[十百千万]?)?)"
+"""A Chinese numeral inside a longer pattern: 三千二, 两万五, 一千零五, 三点五万 (点 only between digits)."""
+
+_CN_POINT = "点"
+_ABBREVIATING_UNITS = (100, 1000, 10_000)
+"""After these units a lone final digit counts in the next unit down: 三千二 = 3,200, 一万二 = 12,000
+(十二 is 12 either way)."""
+
+
+def _cn_integer(text: str) -> float | None:
     total = 0
     section = 0
     digit: int | None = None
+    last_unit: int | None = None
+    run = 0  # digits in the current run: 一二八 is read digit by digit as 128; 一千零五 is not abbreviated
     for ch in text:
         if ch in _CN_DIGITS:
             digit = _CN_DIGITS[ch] if digit is None else digit * 10 + _CN_DIGITS[ch]
+            run += 1
             continue
         unit = _CN_UNITS[ch]
         if unit == 10_000:
@@ -39,8 +49,30 @@ def cn_numeral(text: str) -> float | None:
             section = 0
         else:
             section += (1 if digit is None else digit) * unit
-        digit = None
+        digit, last_unit, run = None, unit, 0
+    if digit is not None and run == 1 and last_unit in _ABBREVIATING_UNITS:
+        digit *= last_unit // 10
     return float(total + section + (digit or 0))
+
+
+def cn_numeral(text: str) -> float | None:
+    """十六 → 16, 一百二十八 → 128, 两 → 2, 千 → 1000, 三千二 → 3200, 一万二 → 12000, 三点五万 → 35000;
+    None when `text` is not a Chinese numeral."""
+    whole, point, fraction = text.partition(_CN_POINT)
+    if not whole or any(ch not in _CN_DIGITS and ch not in _CN_UNITS for ch in whole):
+        return None
+    if not point:
+        return _cn_integer(whole)
+    scale = 1
+    if fraction and fraction[-1] in _CN_UNITS:
+        scale, fraction = _CN_UNITS[fraction[-1]], fraction[:-1]
+    if not fraction or any(ch not in _CN_DIGITS for ch in fraction):
+        return None
+    integer = _cn_integer(whole)
+    if integer is None:
+        return None
+    decimals = "".join(str(_CN_DIGITS[ch]) for ch in fraction)
+    return (integer + float("0." + decimals)) * scale
 
 
 def number(text: str) -> float | None:
@@ -71,3 +103,18 @@ def number(text: str) -> float | None:
             return -HUGE if value < 0 else HUGE
         return None if math.isnan(value) else value
     return cn_numeral(raw)
+
+
+def scaled_number(text: str, units: Mapping[str, float]) -> float | None:
+    """A number with an optional unit suffix, as flags are typed: "10k", "32K", "1.5万", "三点五万", "32,768".
+
+    `units` says what each suffix multiplies by (the caller's: context counts k as 1,024 as the text does,
+    batch as 1,000). None for anything else ("10kk", "lots", "k").
+    """
+    raw = text.strip().lower().replace(",", "").replace("_", "")
+    if raw and raw[-1] in units:
+        head = raw[:-1].strip()
+        value = number(head) if head else None
+        if value is not None:
+            return value * units[raw[-1]]
+    return number(raw)

@@ -6,14 +6,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.understand.numbers import EN_NUMBERS, number
+from bot.understand.numbers import CN_NUMERAL_PATTERN, EN_NUMBERS, number
 
 
 def rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.A | re.X)
 
 
-NUM = r"(?P<neg>(?<![a-z0-9.])-\s?)?(?P<num>\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)"
+NUM = r"(?P<neg>(?<![a-z0-9.])-\s?)?(?P<num>\d[\d,]*(?:\.\d+)?|" + CN_NUMERAL_PATTERN + ")"
 EN_COUNT_WORDS = "|".join(sorted((re.escape(w) for w in EN_NUMBERS), key=len, reverse=True))
 
 

@@ -32,7 +32,7 @@ _GEN_TOKENS = rx(
 _BATCH = [
     rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
-        + r"\s*(?P<unit>k)?(?![a-z0-9])"),
+        + r"\s*(?P<unit>k|万|千)?(?![a-z0-9])"),
     rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)?\s*"
         r"(?:users?|requests?|sessions?|streams?|clients?|people|customers?)(?![a-z])"),
     rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
@@ -66,8 +66,13 @@ def parse_context(state: SlotState) -> None:
         return
 
 
+BATCH_UNITS = {"k": 1000.0, "万": 10_000.0, "千": 1000.0}
+"""Sequences are counted in thousands (a 10k batch is 10,000); only context lengths use k = 1,024."""
+CONTEXT_UNITS = {"k": 1024.0, "m": 1024.0 * 1024.0, "万": 10_000.0, "千": 1000.0}
+
+
 def context_unit(unit: str | None) -> float:
-    return {"k": 1024.0, "m": 1024.0 * 1024.0, "万": 10_000.0, "千": 1000.0}.get(unit or "", 1.0)
+    return CONTEXT_UNITS.get(unit or "", 1.0)
 
 
 def parse_batch(state: SlotState) -> None:
@@ -78,8 +83,7 @@ def parse_batch(state: SlotState) -> None:
         value = read_number(m)
         if value is None:
             continue
-        if m.groupdict().get("unit") == "k":
-            value *= 1000
+        value *= BATCH_UNITS.get(m.groupdict().get("unit") or "", 1.0)
         state.set("batch", int(bounded(state, "batch", value, MAX_BATCH)))
         state.mask(m.start(), m.end())
         return
