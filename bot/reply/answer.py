@@ -36,6 +36,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
 from knowledge.schema import GPU
+from rules import speed_media
 from rules.engine_profile import profile_for
 from rules.fit import reserves_share_of_card
 from rules.types import Pick, Workload
@@ -66,6 +67,23 @@ def serving_engine_speed(question: Question, workload: Workload, gpu: GPU, count
         return {}
     figures = rules.estimate_speed(replace(workload, engine="vllm"), gpu, count)
     return {"vllm_decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1)}
+
+
+def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
+                prefill: float | None) -> dict[str, float | None]:
+    """The unit a non-LLM user thinks in: Whisper's real-time factor, seconds per image, sequences per second."""
+    model = workload.model
+    if workload.task != "inference":
+        return {}
+    if model.arch == "encoder-decoder" and model.modality == "audio":
+        return {"audio_seconds_per_s": finite(speed_media.whisper_real_time_factor(workload, gpu), 1)}
+    if model.arch == "diffusion":
+        reference = model.details.get("reference_speed")
+        ref_gpu = kb.gpus.get(str(reference.get("gpu"))) if isinstance(reference, dict) else None
+        return {"seconds_per_image": finite(speed_media.diffusion_seconds_per_image(model, gpu, ref_gpu), 2)}
+    if model.arch == "encoder":
+        return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 0)}
+    return {}
 
 
 def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:
@@ -184,6 +202,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 rules.training_hours(timed, top[0], top[1], 1e9), 1) if workload.task != "inference" else None,
         }
         speed.update(serving_engine_speed(question, timed, top[0], top[1]))
+    if top[0] is not None and top[0].id in kb.gpus:
+        speed.update(media_speed(workload, top[0], kb, speed.get("prefill_tokens_per_s")))
 
     chosen = getattr(estimate, "chosen", None) or {}
     already = {a.field for a in assumptions} | set(question.stated)

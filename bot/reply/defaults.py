@@ -119,7 +119,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
                                           reason="concurrent-serving" if engine == "vllm" else "default"))
     context = question.context
     if context is None:
-        native = model.max_context or DEFAULT_CONTEXT
+        # Whisper's decoder holds at most `max_target_positions` (448) tokens, whatever the audio's length.
+        native = model.max_context or int(model.details.get("max_target_positions") or 0) or DEFAULT_CONTEXT
         context = min(DEFAULT_CONTEXT, native)
         if model.arch in TOKEN_ARCHS:
             assumptions.append(

@@ -218,7 +218,13 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         speed_parts.append(t("aggregate", v=_count(s["aggregate_tokens_per_s"] or 0)))
     if s.get("vllm_decode_tokens_per_s"):
         speed_parts.append(t("decode_with", engine="vLLM", v=_count(s["vllm_decode_tokens_per_s"] or 0)))
-    if s.get("prefill_tokens_per_s"):
+    if s.get("audio_seconds_per_s"):
+        speed_parts.append(t("real_time", v=_count(s["audio_seconds_per_s"] or 0)))
+    if s.get("seconds_per_image"):
+        speed_parts.append(t("seconds_per_image", v=f"{s['seconds_per_image']:.1f}"))
+    if s.get("sequences_per_s"):
+        speed_parts.append(t("sequences_per_s", v=_count(s["sequences_per_s"] or 0)))
+    if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):
         speed_parts.append(t("prefill", v=_count(s["prefill_tokens_per_s"] or 0)))
     if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
         speed_parts.append(t("train_speed", v=_count(s["train_tokens_per_s"] or 0)))

@@ -1,0 +1,67 @@
+"""Speed in the units non-LLM users think in: Whisper's real-time factor, seconds per generated image, and
+encoder sequences per second.
+
+* Whisper (encoder-decoder over 30 s windows): one window = the encoder's forward pass over its 1,500 frames
+  (compute-bound: 2·P_encoder·frames FLOPs at PREFILL_MFU) + WHISPER_TOKENS_PER_WINDOW decoder steps, each
+  bandwidth- and launch-bound like an LLM decode step (decoder weights / (η × bandwidth) + layers × the
+  engine's per-layer floor). Real-time factor = 30 s of audio / seconds per window (how many times faster
+  than real time; its inverse is the "RTF" of speech papers).
+* Diffusion: seconds per image at the model's native resolution, 50 steps, batch 1, from a published
+  end-to-end time on a reference card (the model's `details.reference_speed`), scaled by the ratio of dense
+  fp16 tensor peaks (denoising is compute-bound). No reference, no figure.
+* Encoders: sequences per second = prefill tokens per second / sequence length.
+"""
+
+from __future__ import annotations
+
+from knowledge.schema import GPU, Model
+from rules import speed_constants as S
+from rules.hardware import dense_tflops
+from rules.precision import weight_bytes
+from rules.types import Workload
+
+WHISPER_WINDOW_S = 30.0
+"""Whisper reads audio in 30-second windows (log-Mel of 3,000 frames → 1,500 encoder positions; Radford et al.
+2022, "Robust Speech Recognition via Large-Scale Weak Supervision", §2.2; `max_source_positions` 1500)."""
+WHISPER_TOKENS_PER_WINDOW = 100
+"""Decoder tokens for 30 s of continuous speech: ~150 words a minute (conversational English) ≈ 75 words,
+× ~1.3 BPE tokens a word. Silence needs fewer, fast speech more: stated with the figure."""
+
+
+def _encoder_decoder_layers(model: Model) -> tuple[int, int]:
+    enc = int(model.details.get("encoder_layers", 0) or 0)
+    dec = int(model.details.get("decoder_layers", 0) or 0)
+    return enc, dec
+
+
+def whisper_real_time_factor(w: Workload, gpu: GPU) -> float | None:
+    """Seconds of audio transcribed per second on one card (greedy decoding, batch 1)."""
+    model = w.model
+    frames = model.details.get("max_source_positions")
+    enc_layers, dec_layers = _encoder_decoder_layers(model)
+    if model.arch != "encoder-decoder" or not frames or not (enc_layers and dec_layers):
+        return None
+    weights, _ = weight_bytes(model, w.precision, None)
+    params = model.params_b * 1e9
+    encoder_share = enc_layers / (enc_layers + dec_layers)
+    peak = dense_tflops(gpu, w.precision) * 1e12
+    encoder_s = 2.0 * params * encoder_share * float(frames) / (peak * S.PREFILL_MFU)
+    eta = S.DECODE_BANDWIDTH_EFFICIENCY.get(w.engine, S.DECODE_BANDWIDTH_EFFICIENCY["transformers"])
+    per_layer = S.DECODE_LAYER_OVERHEAD_S.get(w.engine, S.DECODE_LAYER_OVERHEAD_S["transformers"])
+    step_s = weights * (1 - encoder_share) / (eta * gpu.bandwidth_gbps * 1e9) + dec_layers * per_layer
+    window_s = encoder_s + WHISPER_TOKENS_PER_WINDOW * step_s
+    return WHISPER_WINDOW_S / window_s
+
+
+def diffusion_seconds_per_image(model: Model, gpu: GPU, reference: GPU | None) -> float | None:
+    """Seconds per image from the model's published reference time, scaled by dense fp16 peaks."""
+    ref = model.details.get("reference_speed")
+    if not isinstance(ref, dict) or reference is None or not ref.get("seconds_per_image"):
+        return None
+    return float(ref["seconds_per_image"]) * dense_tflops(reference, "fp16") / dense_tflops(gpu, "fp16")
+
+
+def encoder_sequences_per_s(prefill_tokens_per_s: float | None, sequence_tokens: int) -> float | None:
+    if not prefill_tokens_per_s or sequence_tokens <= 0:
+        return None
+    return prefill_tokens_per_s / sequence_tokens

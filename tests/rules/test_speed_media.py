@@ -1,0 +1,44 @@
+"""Non-LLM speed units: Whisper's real-time factor, seconds per image, encoder sequences per second."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.loader import load_knowledge
+from rules import speed_constants as S
+from rules.speed_media import (
+    WHISPER_TOKENS_PER_WINDOW,
+    diffusion_seconds_per_image,
+    encoder_sequences_per_s,
+    whisper_real_time_factor,
+)
+from rules.types import Workload
+
+KB = load_knowledge()
+
+
+def test_whisper_real_time_factor_by_hand() -> None:
+    model, t4 = KB.model("whisper-medium"), KB.gpus["t4"]
+    w = Workload(model=model, precision="fp16", context=448)
+    # encoder: 2 × 0.769e9 × 24/48 × 1500 frames / (65e12 × 0.5); decoder step: half the fp16 weights over
+    # η × 320 GB/s + 24 layers × the transformers per-layer floor; 100 steps a 30 s window.
+    weights = 0.769e9 * 2  # the embedding share is tied and counted at 2 bytes like the rest
+    encoder = 2 * 0.769e9 * 0.5 * 1500 / (65e12 * S.PREFILL_MFU)
+    step = weights * 0.5 / (S.DECODE_BANDWIDTH_EFFICIENCY["transformers"] * 320e9) \
+        + 24 * S.DECODE_LAYER_OVERHEAD_S["transformers"]
+    expected = 30.0 / (encoder + WHISPER_TOKENS_PER_WINDOW * step)
+    assert whisper_real_time_factor(w, t4) == pytest.approx(expected, rel=0.02)
+    assert whisper_real_time_factor(Workload(model=KB.model("llama-3.1-8b")), t4) is None
+
+
+def test_diffusion_scales_the_reference_by_tensor_peak() -> None:
+    sdxl, a100, t4 = KB.model("sdxl"), KB.gpus["a100-80gb"], KB.gpus["t4"]
+    # 5.932 s on an A100 (312 TFLOPS fp16) → × 312 / 65 on a T4.
+    assert diffusion_seconds_per_image(sdxl, a100, a100) == pytest.approx(5.932)
+    assert diffusion_seconds_per_image(sdxl, t4, a100) == pytest.approx(5.932 * 312 / 65)
+    assert diffusion_seconds_per_image(KB.model("llama-3.1-8b"), t4, a100) is None
+
+
+def test_encoder_sequences_per_second() -> None:
+    assert encoder_sequences_per_s(51_200.0, 512) == pytest.approx(100.0)
+    assert encoder_sequences_per_s(None, 512) is None
