@@ -84,6 +84,21 @@ def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, 
     if per_token == 0.0:
         return 0.0, notes
     tokens_all = math.ceil(tokens / block) * block
+    details = model.details
+    full = int(details.get("full_kv_layers") or details.get("full_attention_layers") or 0)
+    layers = kv_layers(model)
+    if 0 < full < layers:
+        # Hybrid attention (config `layer_types`): only `full` layers cache every token. Sliding-window or
+        # chunked layers (gpt-oss: 128-token windows; Llama 4: 8,192-token chunks) cache at most their window;
+        # linear-attention layers (Qwen3-Next Gated DeltaNet, MiniMax lightning) keep a fixed-size state, not
+        # a per-token cache, and are left out.
+        local = int(details.get("sliding_kv_layers") or details.get("sliding_window_layers") or 0)
+        window = model.sliding_window or int(details.get("attention_chunk_size") or 0)
+        if window and not local and details.get("attention_chunk_size"):
+            local = layers - full
+        local_tokens = min(tokens_all, math.ceil(window / block) * block) if window else 0
+        notes.append("hybrid-attention")
+        return per_token * (full * tokens_all + local * local_tokens) / layers * batch, notes
     if model.sliding_window and tokens > model.sliding_window:
         layers = kv_layers(model)
         local_layers = int(model.details.get("sliding_window_layers", layers))

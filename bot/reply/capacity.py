@@ -41,7 +41,7 @@ def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> lis
     for task, precision in jobs:
         def fits(size: float, task: str = task, precision: Precision = precision) -> bool:
             workload = Workload(model=rules.generic_model(size), task=task, precision=precision,  # type: ignore[arg-type]
-                                quant="nf4" if task == "qlora" else ("gptq" if precision == "int4" else None),
+                                quant="nf4-dq" if task == "qlora" else ("gptq" if precision == "int4" else None),
                                 context=context, batch=question.batch or 1)
             picks = rules.rank_picks(workload, [gpu], limit=1, fixed_count=count,
                                      max_count=max(count, MAX_INFERENCE_GPUS))

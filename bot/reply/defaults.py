@@ -23,6 +23,8 @@ DEFAULT_BATCH = 1
 DEFAULT_PRECISION: Precision = "bf16"
 FALLBACK_PRECISION_NO_BF16: Precision = "fp16"
 """Cards before Ampere (T4, V100, P100) have no bf16 tensor cores; fp16 is what runs there."""
+QLORA_QUANT = "nf4-dq"
+"""QLoRA's base: NF4 with double-quantised scales (4.127 bits a weight) unless the question names the format."""
 TOKEN_ARCHS = ("decoder", "encoder", "encoder-decoder")
 """Architectures whose memory depends on a context length in tokens (not images)."""
 MAX_INFERENCE_GPUS = 64
@@ -94,7 +96,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
     if precision is None:
         if task == "qlora":
             precision = "int4"
-            assumptions.append(Assumption(field="precision", value="nf4", reason="qlora-base"))
+            assumptions.append(Assumption(field="precision", value="nf4-dq", reason="qlora-base"))
         else:
             precision, reason = native_precision(model, gpu)
             assumptions.append(Assumption(field="precision", value=precision, reason=reason))
@@ -107,7 +109,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
         quant = "gptq" if (question.engine or "transformers") != "llama.cpp" else "gguf-q4_k_m"
         assumptions.append(Assumption(field="quant", value=quant))
     if task == "qlora":
-        quant = quant or "nf4"
+        # The QLoRA recipe (Dettmers et al. 2023; PEFT/TRL examples): NF4 with double quantisation of the scales.
+        quant = QLORA_QUANT if quant in (None, "nf4") and "quant" not in question.stated else (quant or QLORA_QUANT)
     engine = question.engine
     batch_stated = question.batch
     if engine is None:

@@ -181,6 +181,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
     "zero1": {"en": "ZeRO-1 shards the optimizer states across the cards.", "zh-Hans": "ZeRO-1 把优化器状态分片到各张卡上。"},
     "gradient-checkpointing": {"en": "Gradient checkpointing recomputes activations in the backward pass (about 30% more compute, far less memory).",
                                "zh-Hans": "梯度检查点在反向传播时重算激活（计算量约增加 30%，显存大幅减少）。"},
+    "hybrid-attention": {"en": "Hybrid attention: only the full-attention layers cache every token; sliding-window or chunked layers cache their window, linear-attention layers a fixed state.",
+                         "zh-Hans": "混合注意力：只有全注意力层缓存全部 token；滑动窗口或分块层只缓存窗口内的 token，线性注意力层只保留固定大小的状态。"},
     "sliding-window": {"en": "Sliding-window layers cache only their window of tokens.", "zh-Hans": "滑动窗口注意力层只缓存窗口内的 token。"},
     "offload-optimizer": {"en": "Optimizer states are offloaded to CPU memory.", "zh-Hans": "优化器状态卸载到 CPU 内存。"},
 }

@@ -23,6 +23,7 @@ QUANT_PRECISION: dict[str, str] = {
     "gptq-int8": "int8",
     "awq": "int4",
     "nf4": "int4",
+    "nf4-dq": "int4",
     "fp4": "int4",
     "bnb-int4": "int4",
     "bnb-int8": "int8",

@@ -49,6 +49,15 @@ def _other(current: tuple[str | None, str | None], job: tuple[str | None, str | 
                 or (job[1] and task and _family(job[1]) != _family(task)))
 
 
+_LONG_NUMBER = re.compile(r"\d{13,}")
+
+
+def _quote(text: str) -> str:
+    """The other job as the reply quotes it: short, and with absurd digit runs cut (they were never read)."""
+    text = _LONG_NUMBER.sub(lambda m: m.group()[:3] + "…", text)
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
+
+
 def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[str]]:
     """(the text of the first job, quotes of the other jobs); the whole text and [] when there is one job."""
     parts = segments(text)
@@ -66,5 +75,5 @@ def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[st
         if job is not None:
             current = job if current is None else (current[0] or job[0], current[1] or job[1])
         first.append(part)
-    quotes = [q if len(q) <= QUOTE_CHARS else q[: QUOTE_CHARS - 1].rstrip() + "…" for q in others if q]
+    quotes = [_quote(q) for q in others if q]
     return ("".join(first) if first else text), quotes

@@ -82,3 +82,19 @@ def test_matches_the_knowledge_base_published_kib_per_token(model_id: str) -> No
     m = kb.model(model_id)
     assert m.kv_cache_kib_per_token_16bit is not None
     assert kv_bytes_per_token(m, 2.0) / 1024 == pytest.approx(m.kv_cache_kib_per_token_16bit, rel=0.01)
+
+
+def test_hybrid_attention_caches_only_the_full_layers() -> None:
+    from knowledge.loader import load_knowledge
+
+    kb = load_knowledge()
+    nxt = kb.model("qwen3-next-80b-a3b")
+    # 12 of 48 layers keep a full cache (the others are Gated DeltaNet): a quarter of the all-layers figure.
+    per_token_all = kv_bytes_per_token(nxt, 2.0)
+    hybrid, notes = kv_cache_bytes(nxt, 32_768, 1, 2.0)
+    assert hybrid == pytest.approx(per_token_all * 32_768 * 12 / 48)
+    assert "hybrid-attention" in notes
+    oss = kb.model("gpt-oss-20b")
+    # 12 full layers × 32,768 tokens + 12 sliding layers × 128 tokens, of 24 layers.
+    per_token = kv_bytes_per_token(oss, 2.0)
+    assert kv_cache_bytes(oss, 32_768, 1, 2.0)[0] == pytest.approx(per_token * (12 * 32_768 + 12 * 128) / 24)
