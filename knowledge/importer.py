@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +21,7 @@ import yaml
 from pydantic import ValidationError
 
 from knowledge.errors import KnowledgeDataError
+from knowledge.files import write_yaml_atomically
 from knowledge.schema import Model
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
@@ -392,13 +391,4 @@ def write_user_entry(model: Model, directory: Path | str) -> Path:
     else:
         models.append(entry)
     data["models"] = models
-    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=110)
-    handle, temporary = tempfile.mkstemp(prefix=".models.", suffix=".yaml", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    return write_yaml_atomically(path, data)

@@ -18,7 +18,6 @@ import math
 import os
 import re
 import statistics
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ import yaml
 
 from knowledge.base import KnowledgeBase
 from knowledge.errors import KnowledgeDataError, KnowledgeError
+from knowledge.files import write_yaml_atomically
 from knowledge.loader import USER_DIR_ENV, default_knowledge
 from knowledge.prices import Price
 
@@ -205,13 +205,4 @@ def write_user_prices(prices: list[Price], cloud: str, directory: Path | str | N
     rows = [p.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for p in prices]
     for row, price in zip(rows, prices, strict=True):
         row.setdefault("date", price.date)  # an unknown date is written as null, on purpose
-    text = yaml.safe_dump({"prices": rows}, allow_unicode=True, sort_keys=False, width=110)
-    handle, temporary = tempfile.mkstemp(prefix=".prices.", suffix=".yaml", dir=target)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    return write_yaml_atomically(path, {"prices": rows})
