@@ -119,6 +119,7 @@ def _zero_stage(settings: dict[str, Any], gpus: int) -> int | None:
 GPU_PATTERNS = (("a100", "80", "a100-80gb"), ("a100", "40", "a100-40gb"), ("t4", "", "t4"),
                 ("4090", "", "rtx-4090"), ("titan rtx", "", None), ("a10", "", "a10"),
                 ("h100", "", "h100-sxm"))
+"""(word, size, gpu id): the word must stand alone ("a10" is not "a100"), the size appear anywhere."""
 
 
 def resolve_gpu(text: str | None, kb: KnowledgeBase) -> str | None:
@@ -127,7 +128,7 @@ def resolve_gpu(text: str | None, kb: KnowledgeBase) -> str | None:
         return None
     low = text.lower()
     for key, size, gpu_id in GPU_PATTERNS:
-        if key in low and size in low:
+        if re.search(rf"(?<![a-z0-9]){re.escape(key)}(?![0-9])", low) and size in low:
             return gpu_id if gpu_id in kb.gpus else None
     result = kb.gpu_index.lookup(text)
     return result.best.id if result.best is not None and result.confident else None
@@ -136,8 +137,10 @@ def resolve_gpu(text: str | None, kb: KnowledgeBase) -> str | None:
 ENGINE_WORDS = (("unsloth", "unsloth"), ("llama-factory", "llama-factory"), ("llamafactory", "llama-factory"),
                 ("vllm", "vllm"), ("sglang", "sglang"), ("lmdeploy", "lmdeploy"), ("turbomind", "lmdeploy"),
                 ("tensorrt", "tensorrt-llm"), ("trt-llm", "tensorrt-llm"), ("llama.cpp", "llama.cpp"),
-                ("ollama", "llama.cpp"), ("deepspeed", "deepspeed"), ("fsdp", "fsdp"))
-"""Words in a row's `settings.framework` that name the runtime it measured (first match wins)."""
+                ("ollama", "llama.cpp"), ("deepspeed", "deepspeed"), ("fsdp", "fsdp"), ("torchtune", "torchtune"),
+                ("transformers", "transformers"), ("peft", "transformers"))
+"""Words in a row's `settings.framework` that name the runtime it measured (first match wins). A framework
+that names two back ends as alternatives ("transformers or vLLM") names none: see `ambiguous_framework`."""
 
 SOURCE_VERSIONS_FILE = Path(__file__).resolve().parent / "source_versions.yaml"
 """The engine version a source's table was measured with, read from the engine's repository (see the file)."""
@@ -151,6 +154,8 @@ def source_version(case: dict[str, Any], engine: str) -> str | None:
         return None
     source = case.get("source") or {}
     for entry in yaml.safe_load(SOURCE_VERSIONS_FILE.read_text(encoding="utf-8")) or []:
+        if entry.get("commits") and source.get("commit") not in entry["commits"]:
+            continue  # the entry dates one version of the file; a later edit of the same file is another table
         if (entry.get("repo"), entry.get("path"), entry.get("engine")) == (source.get("repo"), source.get("path"),
                                                                            engine):
             return str(entry["engine_version"])
@@ -169,14 +174,19 @@ def map_kv_cache(text: str) -> str | None:
     return None
 
 
+def ambiguous_framework(low: str) -> bool:
+    """The row names back ends as alternatives ("backend not stated; transformers or vLLM"): not a runtime."""
+    return " or " in low and "not stated" in low
+
+
 def map_engine(case: dict[str, Any]) -> dict[str, Any]:
     """engine (+ engine_version, kv_cache) of a row: its stated framework, else the engine whose own repository
     published it, else transformers (the published tables are transformers peaks unless they say otherwise)."""
     settings: dict[str, Any] = case.get("settings") or {}
     framework = str(settings.get("framework") or settings.get("engine") or "")
     low = framework.lower()
-    engine = next((e for word, e in ENGINE_WORDS if word in low), None)
-    if engine is None and "vllm" in str(case.get("notes") or "").lower():
+    engine = None if ambiguous_framework(low) else next((e for word, e in ENGINE_WORDS if word in low), None)
+    if engine is None and not framework and "vllm" in str(case.get("notes") or "").lower():
         engine = "vllm"
     if engine is None and not framework:
         repo = str((case.get("source") or {}).get("repo") or "")
@@ -203,7 +213,69 @@ def weights_only(case: dict[str, Any]) -> bool:
             or str(case.get("memory_scope")) == "total (weights)")
 
 
+MODULE_WORDS = {"q_proj": "q", "k_proj": "k", "v_proj": "v", "o_proj": "o", "gate_proj": "gate", "up_proj": "up",
+                "down_proj": "down", "q": "q", "k": "k", "v": "v", "o": "o", "gate": "gate", "up": "up",
+                "down": "down", "mlp": "gate,up,down", "self_attn": "q,k,v,o"}
+"""Module names of PEFT `target_modules` / a README's target list → the rules' linear names."""
+
+NO_LINEAR_ADAPTER = ("PROMPT_TUNING", "PREFIX_TUNING", "P_TUNING", "ADAPTION_PROMPT", "LN_TUNING", "TRAINABLE_TOKENS")
+"""PEFT types that put no adapter on the decoder's linears (virtual tokens, prefixes, norms, token rows)."""
+
+
+def adapter_settings(case: dict[str, Any]) -> dict[str, Any]:
+    """The adapter a row trains: its PEFT type, the linears it targets, its stated trainable parameters."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    out: dict[str, Any] = {}
+    peft_type = str(settings.get("peft_type") or "").upper()
+    if peft_type in NO_LINEAR_ADAPTER or case.get("task") == "p-tuning":
+        out["peft_method"] = "prompt"
+    targets_text = str(settings.get("target_modules") or settings.get("lora_targets") or "").lower()
+    if targets_text and out.get("peft_method") != "prompt":
+        words = [w.strip() for w in re.split(r"[,+ ]+", targets_text.replace("mlp", ",mlp")) if w.strip()]
+        names = {n for w in words for n in MODULE_WORDS.get(w, "").split(",") if n}
+        if names:
+            out["lora_targets"] = tuple(sorted(names))
+    if settings.get("trainable_params"):
+        out["trainable_params"] = float(settings["trainable_params"])
+    return out
+
+
+def training_flags(case: dict[str, Any]) -> dict[str, Any]:
+    """Memory techniques a training row states (torchtune's flags, activation offloading, chunked loss)."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    out: dict[str, Any] = {}
+    if settings.get("optimizer_in_bwd"):
+        out["optimizer_in_backward"] = True
+    if settings.get("activation_offloading"):
+        out["activation_offloading"] = True
+    if settings.get("chunked_cross_entropy"):
+        out["chunked_loss"] = True
+    if "technique" in settings and "gradient_checkpointing" not in settings:
+        out["gradient_checkpointing"] = False  # a stacked-techniques table: a technique not listed is off
+    if "active" in str(case.get("memory_published") or "").lower():
+        out["allocated_only"] = True  # "Peak Memory Active": allocated bytes, no allocator reserve
+    return out
+
+
+def unmappable(case: dict[str, Any]) -> str | None:
+    """Why a row cannot be mapped honestly (counted as skipped), or None."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    dataset = str(settings.get("dataset") or "").lower()
+    if case.get("seq_len") is None and "unpacked" in dataset:
+        return "sequence length not stated (unpacked samples of variable length)"
+    if "technique" in settings and not settings.get("packed") and case.get("task") != "inference":
+        return "unpacked samples hold fewer tokens than max_seq_len (not stated)"
+    if settings.get("fsdp_cpu_offload"):
+        return "FSDP CPU offload of parameters, gradients and optimizer states not modelled"
+    if "cache_max_entry_count 1000" in str(settings.get("cache_max_entry_count") or ""):
+        return "KV pool sized by the benchmark script to fill the card: a reservation, not the job's need"
+    return None
+
+
 def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
+    why = unmappable(case)
+    if why:
+        raise Skip(why)
     req: dict[str, Any] = {}
     req.update(resolve_model(case, kb))
     task = str(case["task"])
@@ -233,8 +305,9 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
             req["zero_stage"] = stage
         if "gradient_checkpointing" in settings:
             req["gradient_checkpointing"] = bool(settings["gradient_checkpointing"])
-        if settings.get("lora_r"):
-            req["lora_rank"] = int(settings["lora_r"])
+        rank = settings.get("lora_r") or settings.get("lora_rank") or settings.get("rank")
+        if rank:
+            req["lora_rank"] = int(rank)
         elif task == "p-tuning":
             req["lora_rank"] = 8  # P-Tuning v2 trains a prefix of a few million parameters: a rank-8 stand-in
         optimizer = str(settings.get("optimizer") or "").lower()
@@ -245,6 +318,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         options = str(settings.get("options") or "")
         if "offload_optimizer=cpu" in options:
             req["offload"] = "optimizer"
+        req.update(adapter_settings(case))
+        req.update(training_flags(case))
     framework = str(settings.get("framework") or "")
     attention = str(settings.get("attention") or "")
     if settings.get("flash_attention") is False or "eager" in attention or framework == "HF transformers":
@@ -256,7 +331,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
 
 WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "kv_cache", "context", "batch",
                  "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
-                 "offload", "pure_16bit", "train_embeddings")
+                 "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
+                 "activation_offloading", "optimizer_in_backward", "chunked_loss", "allocated_only")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 
 DEFAULT_CONTEXT = 4096

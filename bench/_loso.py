@@ -2,8 +2,9 @@
 
 The constants of rules/constants.py that were calibrated against the published rows (their docstrings say
 so) are listed in FITTED with the grid each is searched over. For every source group G the constants are
-refitted on the rows of all the other groups — coordinate descent over the grids, minimising the median
-|ln(estimate / published)| of the peak/requirement rows (ties broken by the 90th percentile) — and G's rows
+refitted on the rows of all the other groups — coordinate descent over the grids, minimising the mean over
+source groups of each group's median |ln(estimate / published)| on the peak/requirement rows, every source
+counted once (ties broken by the pooled 90th percentile) — and G's rows
 are then scored with that fit. Each row is therefore scored by constants that never saw its source; the
 summary pools those held-out scores. A fit to one table cannot pass for accuracy here.
 
@@ -115,13 +116,19 @@ class Scorer:
 
     def objective(self, setting: Setting, members: list[int]) -> tuple[float, float]:
         est = self.estimates(setting)
-        logs = [abs(math.log(e[0] / float(self.rows[i].case["memory_gb"])))
-                for i in members if (e := est[i]) is not None and e[0] > 0
-                and self.rows[i].case.get("memory_relation") in ("peak", "requirement")]
-        if not logs:
+        by_group: dict[str, list[float]] = {}
+        for i in members:
+            e = est[i]
+            if e is not None and e[0] > 0 and self.rows[i].case.get("memory_relation") in ("peak", "requirement"):
+                by_group.setdefault(self.rows[i].group, []).append(
+                    abs(math.log(e[0] / float(self.rows[i].case["memory_gb"]))))
+        if not by_group:
             return (0.0, 0.0)
-        ordered = sorted(logs)
-        return (round(statistics.median(ordered), 4), ordered[int(0.9 * (len(ordered) - 1))])
+        # Every source counts once (a 63-row table must not outvote a 4-row one), and a constant that touches
+        # only a few groups is still decided by those groups rather than by the pooled median's neighbours.
+        medians = [statistics.median(v) for v in by_group.values()]
+        ordered = sorted(x for v in by_group.values() for x in v)
+        return (round(statistics.fmean(medians), 4), ordered[int(0.9 * (len(ordered) - 1))])
 
     def fit(self, members: list[int]) -> Setting:
         """Coordinate descent over FITTED's grids, from today's values, on the rows `members`."""

@@ -91,6 +91,18 @@ class TrainingFact(Fact):
     """Bytes per (token, vocab) logit at the loss: 16-bit + fp32 upcast and its gradient ≈ 12 (transformers),
     2 for a fused 16-bit kernel, 0 when the loss is chunked (a slice at a time)."""
     sharding: Literal["none", "zero", "fsdp"] = "none"
+    kbit_upcasts_non_quantised: bool = True
+    """k-bit (QLoRA) training casts the non-quantised layers (embeddings, lm_head, norms) to fp32 (PEFT
+    `prepare_model_for_kbit_training`); False when the engine's own preparation leaves them 16-bit."""
+    adapter_input_bytes: float | None = None
+    """Bytes per input feature an adapted linear keeps for the adapter's backward (LoRA dropout copy + mask);
+    None = rules/constants.py LORA_ACT_BYTES_PER_INPUT; 0 when the engine's path has no dropout copy."""
+    optimizer_states: Literal["fp32", "param"] = "fp32"
+    """AdamW moments and master weights: fp32 mixed precision, or in the parameters' 16-bit dtype with no
+    master copy (full bf16 training)."""
+    chunked_loss_bytes_per_value: float = 0.0
+    """Bytes per (token, vocab) logit when the loss is chunked (the workload asks for it or the engine always
+    does): the 16-bit logits of every chunk kept for backward, fp32 one chunk at a time."""
 
 
 class VersionRule(BaseModel):

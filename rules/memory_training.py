@@ -15,6 +15,7 @@ from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import profile_for, scores_materialised, training_fact
 from rules.hardware import usable_gib
+from rules.memory_adapters import adapter_activation_bytes_per_token, adapter_params
 from rules.memory_common import breakdown, gib, head_dim, num_layers
 from rules.precision import (
     ParamSplit,
@@ -47,12 +48,15 @@ def lora_adapter_params(model: Model, rank: int) -> float:
 
 def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bool, flash: bool,
                            dtype_bytes: float = 2.0, lora: bool = False, fp32_head: bool = False,
-                           offloaded_checkpoints: bool = False, chunked_loss: bool = False) -> float:
+                           offloaded_checkpoints: bool = False, chunked_loss: bool = False,
+                           adapter_bytes_per_token: float | None = None,
+                           chunked_loss_bytes_per_value: float = 0.0) -> float:
     """Activations kept for backward on one card (micro-batch `batch`), plus the loss's logits.
 
     Offloaded checkpointing (Unsloth) keeps the layer inputs in host RAM: the card holds one layer being
     recomputed. A chunked loss holds one slice of logits at a time, sized by the engine from free memory:
-    not counted here (a gap, not a guess).
+    not counted here (a gap, not a guess) unless the engine states what every chunk keeps
+    (`chunked_loss_bytes_per_value`: torchtune keeps each chunk's 16-bit logits for backward).
 
     LoRA also keeps, per adapted linear, the dropout output and mask of its input (PEFT `lora_dropout`),
     LORA_ACT_BYTES_PER_INPUT × d_in per token: all-linear adapters see inputs of 6·h + intermediate.
@@ -67,7 +71,9 @@ def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bo
              else C.TRAIN_ACT_BYTES_PER_INTERMEDIATE_GATED)
     scale = dtype_bytes / 2.0
     per_token = C.TRAIN_ACT_BYTES_PER_HIDDEN * h + per_i * inter
-    if lora:
+    if adapter_bytes_per_token is not None:
+        per_token += adapter_bytes_per_token
+    elif lora:
         per_token += C.LORA_ACT_BYTES_PER_INPUT * (6 * h + inter)
     layer = per_token * seq * batch * scale
     if not flash:
@@ -77,6 +83,8 @@ def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bo
     if model.vocab_size and not chunked_loss:
         per_vocab = C.LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD if fp32_head else C.LOGITS_BYTES_PER_VOCAB_TRAIN
         act += per_vocab * model.vocab_size * seq * batch
+    elif model.vocab_size:
+        act += chunked_loss_bytes_per_value * model.vocab_size * seq * batch
     return act
 
 
@@ -161,21 +169,31 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
                    chosen: dict[str, object]) -> MemoryEstimate:
     model = w.model
     fact = training_fact(w)
-    offloaded = ckpt and fact.checkpointing == "offload"
-    chunked_loss = fact.loss_logits_bytes_per_value == 0.0
+    offloaded = ckpt and (fact.checkpointing == "offload" or w.activation_offloading)
+    chunked_loss = w.chunked_loss if w.chunked_loss is not None else fact.loss_logits_bytes_per_value == 0.0
+    adapter_act = (adapter_activation_bytes_per_token(w, fact.adapter_input_bytes)
+                   if w.task != "train" else None)
     dtype_bytes = compute_dtype_bytes(w.precision)
     kbit = w.task != "train" and (w.task == "qlora" or normalise_quant(w.quant, w.precision, "transformers")
                                   is not None)
     act = train_activation_bytes(model, w.context, w.batch, ckpt, not scores_materialised(w, profile_for(w)),
-                                 dtype_bytes, lora=w.task != "train", fp32_head=kbit,
-                                 offloaded_checkpoints=offloaded, chunked_loss=chunked_loss)
+                                 dtype_bytes, lora=w.task != "train",
+                                 fp32_head=kbit and fact.kbit_upcasts_non_quantised,
+                                 offloaded_checkpoints=offloaded, chunked_loss=chunked_loss,
+                                 adapter_bytes_per_token=adapter_act,
+                                 chunked_loss_bytes_per_value=fact.chunked_loss_bytes_per_value)
     if offloaded:
         notes.append("offloaded-checkpointing")
     if chunked_loss:
         notes.append("chunked-loss")
     if w.task == "train":
+        pure = w.pure_16bit or fact.optimizer_states == "param"
         weights, grads, opt, gathered = _model_states(split.total, n, stage, w.optimizer, w.precision,
-                                                      w.pure_16bit, w.offload, split.largest_layer)
+                                                      pure, w.offload, split.largest_layer)
+        if w.optimizer_in_backward:
+            # Each parameter is stepped as its gradient arrives: one layer's gradients exist at a time.
+            grads = min(grads, 2.0 * split.largest_layer)
+            notes.append("optimizer-in-backward")
         resident = weights
     else:
         # Frozen base at its format + trainable adapter (and optional embeddings). A LoRA on a quantised
@@ -192,13 +210,14 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
                 notes.append("quant-workspace")
             # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
             # did not quantise — embeddings, lm_head, norms — to fp32: 2 more bytes per embedding parameter.
-            base += split.embedding * C.KBIT_TRAINING_EMBEDDING_EXTRA_BYTES
+            if fact.kbit_upcasts_non_quantised:
+                base += split.embedding * C.KBIT_TRAINING_EMBEDDING_EXTRA_BYTES
+                notes.append("kbit-fp32-embeddings")
             chosen["quant"] = quant
-            notes.append("kbit-fp32-embeddings")
         else:
             base = split.total * (4.0 if w.precision == "fp32" else 2.0)
             workspace = 0.0
-        adapter = lora_adapter_params(model, w.lora_rank)
+        adapter = adapter_params(w)
         chosen["lora_rank"] = w.lora_rank
         chosen["lora_params_m"] = round(adapter / 1e6, 1)
         # Adapter in fp32: weight 4 + gradient 4 + Adam moments 8 (= LORA_PARAM_BYTES); trainable embeddings:
@@ -216,7 +235,9 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         gathered = C.ZERO3_LARGEST_LAYER_BYTES * split.largest_layer / 2 if stage == 3 else 0.0
         resident = base_pg
         gathered += workspace / shard_w
-    overhead = C.TRAIN_OVERHEAD_GIB * C.GIB + C.TRAIN_OVERHEAD_FRACTION * resident + gathered
+    # The fraction is the caching allocator's reserve over what is allocated: none when sizing allocated bytes.
+    reserve = 0.0 if w.allocated_only else C.TRAIN_OVERHEAD_FRACTION * resident
+    overhead = C.TRAIN_OVERHEAD_GIB * C.GIB + reserve + gathered
     if stage:
         notes.append(f"zero{stage}")
     if w.offload == "optimizer":

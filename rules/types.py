@@ -13,13 +13,13 @@ from knowledge.schema import Model
 Task = Literal["inference", "train", "lora", "qlora"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4"]
 Engine = Literal["transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth", "deepspeed",
-                 "fsdp", "llama-factory"]
+                 "fsdp", "llama-factory", "torchtune"]
 Optimizer = Literal["adamw", "adamw-8bit", "sgd"]
 
 TASKS: tuple[Task, ...] = ("inference", "train", "lora", "qlora")
 PRECISIONS: tuple[Precision, ...] = ("fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4")
 ENGINES: tuple[Engine, ...] = ("transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth",
-                               "deepspeed", "fsdp", "llama-factory")
+                               "deepspeed", "fsdp", "llama-factory", "torchtune")
 KVCache = Literal["fp16", "bf16", "fp8", "int8", "int4"]
 KV_CACHES: tuple[KVCache, ...] = ("fp16", "bf16", "fp8", "int8", "int4")
 
@@ -63,6 +63,22 @@ class Workload:
     kv_cache: KVCache | None = None
     """KV-cache element type; None = the model's 16-bit compute dtype. The engine profile says which it accepts
     (vLLM/SGLang/TensorRT-LLM fp8, lmdeploy int8/int4, llama.cpp q8_0/q4_0 as int8/int4)."""
+    lora_targets: tuple[str, ...] | None = None
+    """Adapter training: the linears adapted (q, k, v, o, gate, up, down); None = every linear (all-linear)."""
+    peft_method: Literal["lora", "prompt"] = "lora"
+    """lora: an adapter on each targeted linear (LoRA and its kin: DoRA, IA3, OFT, …) keeps that linear's input;
+    prompt: virtual tokens or prefixes (prompt/prefix/P-tuning, adaption prompt), no per-linear adapter."""
+    trainable_params: float | None = None
+    """Adapter parameters when the job states them (PEFT prints them); None = LoRA's r·(d_in + d_out) each."""
+    activation_offloading: bool = False
+    """Training: checkpointed activations kept in host RAM (torchtune `enable_activation_offloading`)."""
+    optimizer_in_backward: bool = False
+    """Training: the optimizer steps each parameter as its gradient is produced, so gradients never coexist
+    (torchtune `optimizer_in_bwd`)."""
+    chunked_loss: bool | None = None
+    """Training: cross-entropy over chunks of the sequence; None = the engine's default."""
+    allocated_only: bool = False
+    """Size the bytes PyTorch has allocated (active) rather than what its caching allocator reserves."""
 
 
 @dataclass(frozen=True)

@@ -118,13 +118,19 @@ QLORA = dict(task="qlora", precision="int4", quant="nf4", context=8192, batch=1,
 
 def test_unsloth_offloads_the_checkpoints_and_chunks_the_loss() -> None:
     # Recompute checkpointing keeps 2 B × 4096 × 8192 × 32 layers = 2 GiB of layer inputs; Unsloth keeps none
-    # on the card, and its chunked loss drops the 8 B × 32,000 × 8,192 = 1.95 GiB of fp32 logits.
+    # on the card, its chunked loss drops the 8 B × 32,000 × 8,192 = 1.95 GiB of fp32 logits, and with
+    # lora_dropout = 0 the layer being recomputed keeps no dropout copy of the adapted inputs:
+    # 3 B × (6 × 4096 + 11008) × 8192 = 0.87 GiB.
     peft = estimate_memory(Workload(model=make_model(), **QLORA))  # type: ignore[arg-type]
     unsloth = estimate_memory(Workload(model=make_model(), engine="unsloth", **QLORA))  # type: ignore[arg-type]
     inputs = 2 * 4096 * 8192 * 32 / GIB
     logits = C.LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD * 32_000 * 8192 / GIB
+    dropout = 3 * (6 * 4096 + 11008) * 8192 / GIB
     assert peft.breakdown["activations"] - unsloth.breakdown["activations"] == \
-        pytest.approx(inputs + logits, abs=1e-3)
+        pytest.approx(inputs + logits + dropout, abs=1e-3)
+    # Unsloth leaves embeddings and lm_head 16-bit: 2 B × 2 × 32,000 × 4096 = 0.49 GiB less than PEFT's fp32 copy.
+    assert peft.breakdown["weights"] - unsloth.breakdown["weights"] == pytest.approx(
+        2 * 2 * 32_000 * 4096 / GIB, abs=1e-3)
     assert "offloaded-checkpointing" in unsloth.notes and "chunked-loss" in unsloth.notes
 
 
