@@ -355,6 +355,11 @@ def test_main_interactive_under_a_pty(tmp_path: Path) -> None:
     seen = b""
     consumed = 0  # each expectation looks only past the previous match: the first prompt must not satisfy later ones
 
+    def settle() -> None:
+        """Let readline reach its select() after printing the prompt: a SIGINT landing in between is only
+        noticed at the next key press (CPython's readline), which a person never sees but a script does."""
+        time.sleep(0.3)
+
     def expect(needle: bytes, timeout_s: float = 20.0) -> None:
         nonlocal seen, consumed
         deadline = time.monotonic() + timeout_s
@@ -375,14 +380,17 @@ def test_main_interactive_under_a_pty(tmp_path: Path) -> None:
         os.write(master, b"hello there\n")
         expect(b"answer #1 to hello there")
         expect(PROMPT.encode())
+        settle()
         os.write(master, b"\x03")  # Ctrl-C at the prompt: cancelled, still running
         expect(b"Ctrl-C again")
         os.write(master, b"again\n")
         expect(b"answer #2 to again")
         expect(PROMPT.encode())
+        settle()
         os.write(master, b"\x03")
         expect(b"Ctrl-C again")
         expect(PROMPT.encode())
+        settle()
         os.write(master, b"\x03")  # twice in a row: quits
         assert proc.wait(timeout=20) == 0
     finally:
