@@ -64,6 +64,7 @@ from bot.understand.slots.precision import parse_precision
 from bot.understand.slots.sizes import parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
+from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.tokens import fold, tokenize
 from bot.understand.vocab import vocab_of
 from knowledge.base import KnowledgeBase
@@ -77,7 +78,7 @@ MAX_PARSE_CHARS = 4000
 SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "gradient_checkpointing",
-    "lora_rank", "optimizer",
+    "lora_rank", "optimizer", "tokens", "hours",
 )
 
 
@@ -152,6 +153,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
             gpu_ids.append(mention.entry_id)
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
+    work = parse_workload_size(state)
     if not gpus:
         parse_memory(state)
     parse_gpu_counts(state, gpus, mentions)
@@ -221,5 +223,6 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gpu_defaulted=defaulted,
         intent_explicit=explicit,
         notes=state.notes,
+        **work,
     )
 
