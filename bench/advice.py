@@ -72,10 +72,10 @@ def check(answer: Mapping[str, Any], spec: Mapping[str, Any]) -> tuple[bool, str
     if "in" in spec:
         return value in spec["in"], seen
     if "between" in spec:
-        lo, hi = spec["between"]
+        lo, hi = (float(bound) for bound in spec["between"])  # PyYAML reads 2.9e11 (no exponent sign) as text
         return _number(value) is not None and lo <= value <= hi, seen
     if "le" in spec:
-        return _number(value) is not None and value <= spec["le"], seen
+        return _number(value) is not None and value <= float(spec["le"]), seen
     if "contains" in spec:
         return isinstance(value, str) and str(spec["contains"]).lower() in value.lower(), seen
     if "all_le" in spec:

@@ -58,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--id", dest="model_id", help="knowledge id (required for a file; a Hub id names itself)")
     imp.add_argument("--name")
     imp.add_argument("--dir", type=Path, help="knowledge dir (default $GPU_ADVISOR_KB or ~/.config/gpu-advisor/kb)")
+    from bot.console.prices import add_prices_parser
+
+    add_prices_parser(kb_sub)
     return parser
 
 
@@ -141,8 +144,12 @@ def _kb(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return 1
         out.write(f"kb check: ok — {len(kb.models)} models, {len(kb.gpus)} GPUs, "
                   f"{len(kb.instance_families)} instance families, {len(kb.products)} cloud products, "
-                  f"{len(kb.faq)} FAQ entries\n")
+                  f"{len(kb.faq)} FAQ entries, {len(kb.prices)} prices\n")
         return 0
+    if args.kb_command == "prices":
+        from bot.console.prices import prices_command
+
+        return prices_command(args, kb, out, err)
     if args.kb_command == "models":
         for model in sorted(kb.models.values(), key=lambda m: (m.family, m.params_b)):
             out.write(f"{model.id:32} {model.params_b:>8g}B  {model.name}\n")

@@ -16,6 +16,7 @@ from bot.reply.budget import cheapest_variant
 from bot.reply.capacity import capacity, compare_models, generic_gpu
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
+from bot.reply.cost import attach_money, price_choice, rank_by_money
 from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
     TOKEN_ARCHS,
@@ -118,7 +119,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         card = kb.gpus.get(question.gpu or "") or (generic_gpu(question.memory_gb) if question.memory_gb else None)
         if card is not None and (question.asks_capacity or question.memory_gb):
             result.capacity = capacity(question, card, question.gpu_count or 1, kb)
-        return result
+        return attach_money(result, question, None, kb, (card, question.gpu_count or 1))
 
     gpu = kb.gpus.get(question.gpu) if question.gpu else None
     if gpu is None and question.memory_gb:
@@ -162,6 +163,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             if (pick.gpu_id, pick.count) not in seen and len(picks) < MAX_PICKS:
                 picks.append(pick)
 
+    if question.budget and gpu is None:
+        picks = rank_by_money(picks, workload, kb, price_choice(question))
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
     # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
     top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None
@@ -225,6 +228,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         speed=speed,
         **base,
     )
+    attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
     result.faq = faq_for(question, workload, result, kb)
     return result
 

@@ -74,6 +74,8 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         cloud=question.cloud,
         budget=question.budget,
         lang=question.lang,
+        tokens=question.tokens,
+        hours=question.hours,
     )
 
 

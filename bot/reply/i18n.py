@@ -161,6 +161,43 @@ MESSAGES: dict[str, dict[str, str]] = {
     "btn_maths": {"en": "Show the maths", "zh-Hans": "计算过程"},
     "btn_post": {"en": "Post to channel", "zh-Hans": "发到频道"},
     "maths_title": {"en": "How this was computed", "zh-Hans": "计算过程"},
+    "cost_title": {"en": "Time and cost", "zh-Hans": "时间与费用"},
+    "cost_on": {"en": "{instances}{instance} on {cloud} ({region})", "zh-Hans": "{cloud} {instances}{instance}（{region}）"},
+    "cost_rates": {"en": "{per_hour} {cur}/h · {per_month} {cur} per month (730 h)",
+                   "zh-Hans": "每小时 {per_hour} {cur} · 每月 {per_month} {cur}（按 730 小时）"},
+    "cost_per_million": {"en": "{v} {cur} per million output tokens at ≈ {tps} tok/s",
+                         "zh-Hans": "每百万输出 token {v} {cur}（按约 {tps} tok/s）"},
+    "cost_per_billion": {"en": "{v} {cur} per billion training tokens", "zh-Hans": "每十亿训练 token {v} {cur}"},
+    "cost_total_hours": {"en": "for {hours} h: ≈ {total} {cur}", "zh-Hans": "{hours} 小时合计约 {total} {cur}"},
+    "train_total": {"en": "Training {tokens} tokens on {config}: ≈ {hours} h wall-clock ({days} days, {gpu_hours} GPU-hours)",
+                    "zh-Hans": "在 {config} 上训练 {tokens} token：约 {hours} 小时（{days} 天，{gpu_hours} GPU·小时）"},
+    "train_total_cost": {"en": "job total ≈ {total} {cur}", "zh-Hans": "整个任务约 {total} {cur}"},
+    "price_from": {"en": "Price: {authority}; {date}; source {source}",
+                   "zh-Hans": "价格来源：{authority}；{date}；出处 {source}"},
+    "as_of": {"en": "as of {date}", "zh-Hans": "截至 {date}"},
+    "date_unknown": {"en": "date unknown (the source does not say when it was read)", "zh-Hans": "日期未知（来源未注明）"},
+    "fx_converted": {"en": "converted from {orig} at the operator's rate {rate}",
+                     "zh-Hans": "按运维设定的汇率 {rate} 由 {orig} 换算"},
+    "price_unknown_once": {"en": "No public list price known for {gpus}{cloud}: none is guessed.",
+                           "zh-Hans": "{gpus}{cloud}没有找到公开标价，不做估计。"},
+    "price_how": {"en": "To use your own price: gpu-advisor kb prices import FILE --cloud NAME --date YYYY-MM-DD "
+                        "(or a prices file in $GPU_ADVISOR_KB).",
+                  "zh-Hans": "可自行提供价格：gpu-advisor kb prices import 文件 --cloud 云 --date YYYY-MM-DD"
+                             "（或在 $GPU_ADVISOR_KB 中放价格文件）。"},
+    "on_cloud": {"en": " on {cloud}", "zh-Hans": "在{cloud}上"},
+    "prices_title": {"en": "Known prices", "zh-Hans": "已知价格"},
+    "serving_plan": {"en": "Serving plan: {replicas} replica(s) × {count}× {gpu}, {per_replica} sequences each, "
+                           "≈ {agg} tok/s in all, ≈ {speed} tok/s per user, first token ≈ {ttft} s",
+                     "zh-Hans": "服务方案：{replicas} 个副本 × {count} 张 {gpu}，每副本 {per_replica} 路，"
+                                "合计约 {agg} tok/s，每用户约 {speed} tok/s，首 token 约 {ttft} 秒"},
+    "binding_memory": {"en": "the binding target is memory (the KV cache one replica holds)",
+                       "zh-Hans": "约束来自显存（单副本能容纳的 KV 缓存）"},
+    "binding_speed": {"en": "the binding target is the per-user speed", "zh-Hans": "约束来自每用户速度要求"},
+    "binding_ttft": {"en": "the first-token target is not met on this configuration; more replicas do not help, "
+                           "more cards per replica (tensor parallelism) or shorter prompts do",
+                     "zh-Hans": "该配置达不到首 token 延迟要求；加副本无济于事，需要每副本更多卡（张量并行）或更短的输入"},
+    "speed_not_met": {"en": "the per-user speed target is not met even with one user per replica",
+                      "zh-Hans": "即使每副本只服务一个用户也达不到每用户速度要求"},
 }
 
 NOTE_TEXT: dict[str, dict[str, str]] = {

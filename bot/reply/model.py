@@ -33,6 +33,10 @@ class Query(BaseModel):
     cloud: str | None = None
     budget: bool = False
     lang: Lang = "en"
+    tokens: float | None = None
+    """Training tokens of the job, when the question states them."""
+    hours: float | None = None
+    """Rental hours, when the question states them ("for a month" = 730)."""
 
 
 class Breakdown(BaseModel):
@@ -74,6 +78,14 @@ class PickOut(BaseModel):
     max_concurrent_sequences: int | None = None
     limit_gb: float = 0.0
     tight: bool = False
+    cloud: str | None = None
+    region: str | None = None
+    price_date: str | None = None
+    price_source: list[str] = Field(default_factory=list)
+    instances: int | None = None
+    """Instances of `instance` the count takes (16 GPUs = 2 × an 8-GPU instance)."""
+    price_fx_rate: str | None = None
+    """The operator's dated exchange rate, when `price_per_hour` was converted from the source's currency."""
 
 
 class SuggestionOut(BaseModel):
@@ -135,6 +147,73 @@ class ModelCompareOut(BaseModel):
     decode_tokens_per_s: float | None = None
 
 
+class CostOut(BaseModel):
+    """Money for the configuration the reply recommends (null where unknown), with the price's origin."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    currency: str | None = None
+    per_hour: float | None = None
+    hours: float | None = None
+    total: float | None = None
+    per_month: float | None = None
+    per_million_tokens: float | None = None
+    """Serving: per million generated tokens at the sized aggregate throughput."""
+    per_billion_tokens: float | None = None
+    """Training: per billion trained tokens at the sized training throughput."""
+    cloud: str | None = None
+    region: str | None = None
+    instance: str | None = None
+    instances: int | None = None
+    gpu: str | None = None
+    count: int | None = None
+    price_date: str | None = None
+    source: list[str] = Field(default_factory=list)
+    authority: str | None = None
+    fx_rate: str | None = None
+    """`BASE/QUOTE=RATE@DATE` when the figures were converted with the operator's rate."""
+    original_currency: str | None = None
+
+
+class PriceOut(BaseModel):
+    """One known instance price, for "H100 price per hour"."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cloud: str
+    instance: str
+    gpu: str
+    count: int
+    price_per_hour: float
+    currency: str
+    region: str
+    date: str | None = None
+    source: list[str] = Field(default_factory=list)
+    spot_price_per_hour: float | None = None
+
+
+class ServingPlanOut(BaseModel):
+    """Replicas × GPUs per replica that meet the serving targets, and which target sets the replica count."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str
+    gpus_per_replica: int
+    replicas: int
+    sequences_per_replica: int
+    concurrent_needed: int
+    aggregate_tokens_per_s: float | None = None
+    decode_tokens_per_s: float | None = None
+    """Per user, at the replica's load."""
+    ttft_s: float | None = None
+    binding: str
+    """memory | speed | ttft: the target that limits the plan (ttft: not met by adding replicas)."""
+    met: bool = True
+    targets: dict[str, float] = Field(default_factory=dict)
+    per_hour: float | None = None
+    currency: str | None = None
+
+
 class Assumption(BaseModel):
     """A slot the question did not state, the value used, and why (a code the templates translate)."""
 
@@ -172,6 +251,10 @@ class Answer(BaseModel):
     error: str | None = None
     """A code for a reply that could not size anything (e.g. 'too-long', 'unknown-model')."""
     text: str = ""
+    cost: CostOut | None = None
+    prices: list[PriceOut] = Field(default_factory=list)
+    """For gpu_info: the known instances of the card with their prices."""
+    serving: ServingPlanOut | None = None
 
     def as_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.reply.capacity import GENERIC_GPU_PREFIX
+from bot.reply.cost_view import amount, cost_view, pick_place
 from bot.reply.i18n import (
     ASSUMPTION_REASONS,
     EXAMPLES,
@@ -83,6 +84,10 @@ def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str
         return f"{value:g} GB"
     if field == "pool":
         return t.pool_value
+    if field == "tokens" and isinstance(value, (int, float)):
+        return f"{amount(float(value))} tokens"
+    if field == "hours" and isinstance(value, (int, float)):
+        return f"{value:,.0f} h"
     if field == "compare_gpus" and isinstance(value, list):
         return " vs ".join(_gpu_name(kb, g) for g in value)
     if field == "budget":
@@ -192,6 +197,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "instance": p.instance,
             "nodes": p.count // GPUS_PER_NODE if p.count > GPUS_PER_NODE else None,
             "tight": p.tight,
+            **pick_place(p, t),
         })
     view["picks"] = picks
     view["any_fits"] = any(p["fits"] for p in picks)
@@ -265,6 +271,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["model_info"] = _model_view(answer, kb) if answer.intent == "model_info" else None
     view["compare"] = _compare_view(answer, kb, t) if answer.intent == "compare" else []
     view["maths"] = _maths(answer) if show_maths else []
+    view.update(cost_view(answer, kb, t))
     view["capacity"] = [{
         "job": f"{t.pick(TASK_NAMES, c.task)}, {c.precision.upper() if c.precision != 'bf16' else '16-bit'}",
         "size": f"{_params(c.max_params_b)}B" if c.max_params_b else None,
@@ -381,6 +388,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "picks", {}))
     if view["speed"]:
         out.append(("section", "speed", {}))
+    if view["cost_lines"] or view["price_rows"] or (view["price_gap"] and not view["picks"]):
+        out.append(("section", "cost", {}))
     if view["maths"]:
         out.append(("section", "maths", {}))
     if view["notes"]:

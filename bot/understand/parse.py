@@ -65,6 +65,7 @@ from bot.understand.slots.precision import parse_precision
 from bot.understand.slots.sizes import parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
+from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import closed_model, sized_unknown_name
 from bot.understand.vocab import vocab_of
@@ -79,7 +80,7 @@ MAX_PARSE_CHARS = 4000
 SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "gradient_checkpointing",
-    "lora_rank", "optimizer",
+    "lora_rank", "optimizer", "tokens", "hours",
 )
 
 
@@ -157,6 +158,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
             gpu_ids.append(mention.entry_id)
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
+    work = parse_workload_size(state)
     if not gpus:
         parse_memory(state)
     parse_gpu_counts(state, gpus, mentions)
@@ -230,5 +232,6 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         intent_explicit=explicit,
         notes=state.notes,
         closed_model=closed,
+        **work,
     )
 

@@ -96,3 +96,17 @@ class Question(BaseModel):
     """Machine-readable readings the reply may explain: `ptuning-as-lora` (P-tuning / prefix tuning sized as
     LoRA), `quant-bits-assumed` (a bare "量化"/"quantized" read as int8), `task-implied` (inference read from
     concurrency / context / a serving engine rather than from a task word)."""
+    tokens: float | None = Field(default=None, gt=0, le=1e16)
+    """Training tokens of the job ("300B tokens", "3 epochs over 50k samples of 2k tokens")."""
+    hours: float | None = Field(default=None, gt=0, le=1e6)
+    """Rental hours stated ("for 100 hours", "for a month" = 730, "24/7" = a month)."""
+    asks_cost: bool = False
+    """A cost cue ("how much does it cost", "多少钱", "费用"): the reply leads with the money."""
+    asks_time: bool = False
+    """A time cue ("how long", "要多久", "GPU-hours"): the reply leads with the wall-clock."""
+    qps: float | None = Field(default=None, gt=0)
+    """Serving target: requests per second."""
+    tokens_per_s_per_user: float | None = Field(default=None, gt=0)
+    """Serving target: decode tokens per second each user sees."""
+    ttft_s: float | None = Field(default=None, gt=0)
+    """Serving target: time to the first token, seconds."""

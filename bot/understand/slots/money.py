@@ -8,9 +8,15 @@ from bot.understand.slots.base import SlotState, first_label, rx
 
 CLOUDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("alibaba", rx(r"阿里云|阿里|\baliyun\b|\balibaba\b|\balicloud\b|\bpai[-_ ]?eas\b")),
+    ("aws-china", rx(r"\baws\s*(?:china|中国)|亚马逊云?\s*中国|\bamazon\s+china\b|\bcn-north(?:west)?-1\b")),
     ("aws", rx(r"\baws\b|\bamazon\b|亚马逊|\bec2\b|\bsagemaker\b")),
     ("azure", rx(r"\bazure\b|微软云")),
     ("gcp", rx(r"\bgcp\b|\bgoogle\s+cloud\b|谷歌云|\bgoogle\s+compute\b|\bvertex\b")),
+    ("lambda", rx(r"\blambda(?:\s*labs?|\s*cloud)?\b(?!\s*(?:function|expression|calculus))")),
+    ("nebius", rx(r"\bnebius\b")),
+    ("runpod", rx(r"\brun\s?pod\b")),
+    ("hyperstack", rx(r"\bhyperstack\b")),
+    ("verda", rx(r"\bverda\b|\bdatacrunch\b")),
 )
 BUDGET = rx(
     r"\bcheap\w*|\bbudget\b|\bcost[-_ ]?effective\b|\baffordabl\w*|\blowest[-_ ]cost\b|\bleast\ expensive\b|"

@@ -36,7 +36,7 @@ def test_text_reply_states_verdict_breakdown_pick_and_assumptions() -> None:
     assert "1× A100 40GB (40.0 GB) — 21.3 GiB used, 17.2 GiB free" in text
     assert "ecs.gn7-c12g1.3xlarge" in text
     assert "Assumed: precision bf16 (not stated); context 4,096 (not stated)" in text
-    assert "price unknown" in text
+    assert "No public list price known for A100 40GB" in text  # said once, not per line
 
 
 def test_failed_check_lists_what_would_fit() -> None:

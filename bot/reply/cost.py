@@ -1,0 +1,216 @@
+"""Money and time on a reply: every pick priced, `cost` for the recommended configuration, `prices` for a card.
+
+Prices come only from the knowledge base's dated rows (`kb.prices`, shipped or the operator's own); a pick
+without a row stays unpriced and the reply says so once. Which row a pick takes:
+
+* a cloud named in the question filters to that cloud;
+* otherwise a question in Chinese (or one naming 阿里云) takes Alibaba Cloud whenever it prices the card, the
+  advisor's home cloud for those users, and compares in CNY; an English question takes the cheapest known
+  instance, compared in USD;
+* money in two currencies is compared only through the operator's dated rate (`GPU_ADVISOR_FX`); the reply
+  then says it converted and at which rate.
+
+"cheapest"/"budget"/"性价比" re-ranks the picks by money per useful work (per million generated tokens for
+serving at the sized aggregate throughput, per billion trained tokens for training) where prices are known;
+unpriced picks follow the priced ones in their earlier order.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import rules
+from bot.reply.model import Answer, CostOut, PickOut, PriceOut, ServingPlanOut
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from knowledge.fx import ExchangeRate, fx_from_env
+from knowledge.prices import list_prices
+from knowledge.schema import GPU
+from rules.cost import CostEstimate, InstancePlan, cheapest_plan, cost_estimate
+from rules.types import Pick, Workload
+
+log = logging.getLogger(__name__)
+
+HOME_CLOUD_ZH = "alibaba"
+CNY_CLOUDS = ("alibaba", "aws-china")
+"""Clouds whose shipped prices are in CNY: naming one compares in CNY."""
+
+
+@dataclass(frozen=True)
+class PriceChoice:
+    """How a question chooses among price rows."""
+
+    currency: str
+    cloud: str | None = None
+    prefer_cloud: str | None = None
+    rates: tuple[ExchangeRate, ...] = ()
+
+
+def exchange_rates() -> tuple[ExchangeRate, ...]:
+    """The operator's rates; a malformed `GPU_ADVISOR_FX` converts nothing (and is logged), it never guesses."""
+    try:
+        return fx_from_env()
+    except ValueError as exc:
+        log.warning("GPU_ADVISOR_FX ignored: %s", exc)
+        return ()
+
+
+def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = None) -> PriceChoice:
+    rates = exchange_rates() if rates is None else rates
+    chinese = question.lang != "en"
+    if question.cloud:
+        currency = "CNY" if question.cloud in CNY_CLOUDS else ("CNY" if chinese and rates else "USD")
+        return PriceChoice(currency=currency, cloud=question.cloud, rates=rates)
+    if chinese:
+        return PriceChoice(currency="CNY", prefer_cloud=HOME_CLOUD_ZH, rates=rates)
+    return PriceChoice(currency="USD", rates=rates)
+
+
+def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) -> InstancePlan | None:
+    """The cheapest instance plan holding `count` × `gpu_id` under `choice`, or None (a gap stays a gap)."""
+    return cheapest_plan(kb.prices.values(), gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
+                         prefer_cloud=choice.prefer_cloud, rates=choice.rates)
+
+
+def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice) -> PickOut:
+    if plan is None:
+        # The rules' instance comes from the Alibaba Cloud families (cloud.yaml); it has no dated price.
+        keep = pick.instance if choice.cloud in (None, HOME_CLOUD_ZH) else None
+        return pick.model_copy(update={"price_per_hour": None, "price_currency": None, "instance": keep,
+                                       "cloud": HOME_CLOUD_ZH if keep else None})
+    row = plan.price
+    return pick.model_copy(update={
+        "price_per_hour": round(plan.per_hour, 4), "price_currency": plan.currency, "instance": row.instance,
+        "instances": plan.instances, "cloud": row.cloud, "region": row.region, "price_date": row.date,
+        "price_source": list(row.source), "price_fx_rate": str(plan.rate) if plan.rate else None,
+    })
+
+
+def price_picks(picks: Sequence[PickOut], kb: KnowledgeBase, choice: PriceChoice) -> list[PickOut]:
+    return [_priced(p, plan_for(kb, p.gpu, p.count, choice), choice) for p in picks]
+
+
+def work_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
+    """Useful tokens per second of a configuration: generated (all sequences) for serving, trained otherwise."""
+    speed = rules.estimate_speed(workload, gpu, count)
+    if workload.task == "inference":
+        return speed.aggregate_tokens_per_s or speed.decode_tokens_per_s
+    return speed.train_tokens_per_s
+
+
+def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, choice: PriceChoice) -> list[Pick]:
+    """Picks by money per useful work where a price is known; unpriced ones after, in their earlier order."""
+    keyed: list[tuple[tuple[float, ...], int, Pick]] = []
+    for index, pick in enumerate(picks):
+        gpu = kb.gpus.get(pick.gpu_id)
+        plan = plan_for(kb, pick.gpu_id, pick.count, choice) if gpu is not None else None
+        rate = work_rate(workload, gpu, pick.count) if gpu is not None and plan is not None else None
+        if plan is None or not rate:
+            key: tuple[float, ...] = (float(not pick.fits), 2.0, 0.0)
+        else:
+            other_currency = float(plan.currency != choice.currency)
+            key = (float(not pick.fits), other_currency, plan.per_hour / rate)
+        keyed.append((key, index, pick))
+    keyed.sort(key=lambda k: (k[0], k[1]))
+    return [p for _, _, p in keyed]
+
+
+def _cost_out(estimate: CostEstimate, plan: InstancePlan, gpu_id: str, count: int,
+              per_billion: float | None) -> CostOut:
+    rounded = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in (
+        ("per_hour", estimate.per_hour), ("per_month", estimate.per_month), ("total", estimate.total),
+        ("per_million_tokens", estimate.per_million_tokens), ("per_billion_tokens", per_billion))}
+    return CostOut(
+        currency=estimate.currency, hours=round(estimate.hours, 2) if estimate.hours is not None else None,
+        cloud=estimate.cloud, region=estimate.region, instance=estimate.instance, instances=estimate.instances,
+        gpu=gpu_id, count=count, price_date=estimate.price_date, source=list(estimate.source),
+        authority=plan.price.authority, fx_rate=str(estimate.rate) if estimate.rate else None,
+        original_currency=plan.price.currency if estimate.rate else None, **rounded,
+    )
+
+
+def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None, gpu: GPU, count: int,
+                choice: PriceChoice, speed: dict[str, float | None],
+                serving: ServingPlanOut | None = None) -> CostOut:
+    """`cost` for `count` × `gpu` (× the serving plan's replicas), with nulls where no price is known."""
+    training = workload is not None and workload.task != "inference"
+    hours = speed.get("train_hours") if training and speed.get("train_hours") else question.hours
+    replicas = serving.replicas if serving is not None else 1
+    plan = plan_for(kb, gpu.id, count * replicas if replicas > 1 else count, choice)
+    if plan is None:
+        return CostOut(gpu=gpu.id, count=count * replicas, hours=round(hours, 2) if hours else None)
+    if replicas > 1:
+        # replicas are separate deployments: each takes its own instances, none shares a node with another
+        single = plan_for(kb, gpu.id, count, choice)
+        if single is not None:
+            plan = InstancePlan(single.price, single.instances * replicas, single.per_hour * replicas,
+                                single.currency, single.rate)
+    rate = None
+    if serving is not None and serving.aggregate_tokens_per_s:
+        rate = serving.aggregate_tokens_per_s
+    elif not training:
+        rate = speed.get("aggregate_tokens_per_s") or speed.get("decode_tokens_per_s")
+    estimate = cost_estimate(plan, hours=hours, tokens_per_s=rate if not training else None)
+    per_billion = None
+    train_rate = speed.get("train_tokens_per_s")
+    if training and train_rate:
+        per_billion = plan.per_hour / (train_rate * 3600.0) * 1e9
+    return _cost_out(estimate, plan, gpu.id, count * replicas, per_billion)
+
+
+def gpu_prices(kb: KnowledgeBase, question: Question) -> list[PriceOut]:
+    """Every known instance price of the card asked about (in the cloud named, when one is)."""
+    if not question.gpu or question.gpu not in kb.gpus:
+        return []
+    rows = list_prices(kb, gpu=question.gpu, cloud=question.cloud)
+    return [PriceOut(cloud=p.cloud, instance=p.instance, gpu=p.gpu, count=p.count,
+                     price_per_hour=p.price_per_hour, currency=p.currency, region=p.region, date=p.date,
+                     source=list(p.source), spot_price_per_hour=p.spot_price_per_hour)
+            for p in rows if not p.host_billed_separately]
+
+
+def add_training_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,
+                       count: int) -> None:
+    """`speed.train_hours`: the whole job's wall-clock when the question gives its tokens."""
+    if workload.task == "inference" or not question.tokens:
+        return
+    # The rate the reply already shows (the sized set-up: its checkpointing and ZeRO stage), so the total and
+    # the rate can never disagree; the rules' own figure only when no rate was computed.
+    rate = speed.get("train_tokens_per_s")
+    hours = question.tokens / rate / 3600.0 if rate else rules.training_hours(workload, gpu, count, question.tokens)
+    speed["train_hours"] = round(hours, 1)
+    speed["gpu_hours"] = round(hours * count, 1)
+
+
+def attach_money(result: Answer, question: Question, workload: Workload | None, kb: KnowledgeBase,
+                 config: tuple[GPU | None, int]) -> Answer:
+    """Price the picks, total the job, and (for gpu_info) list the card's prices; returns `result`."""
+    from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
+
+    choice = price_choice(question)
+    result.picks = price_picks(result.picks, kb, choice)
+    gpu, count = config
+    if question.intent == "gpu_info":
+        result.prices = gpu_prices(kb, question)
+        card = kb.gpus.get(question.gpu or "")
+        if card is not None and result.prices:
+            result.cost = config_cost(kb, question, None, card, question.gpu_count or 1, choice, {})
+            if result.cost.currency is None:
+                result.cost = None
+        return result
+    if gpu is None or gpu.id not in kb.gpus or workload is None:
+        return result
+    add_training_hours(result.speed, question, workload, gpu, count)
+    if workload.task == "inference":
+        result.serving = serving_plan(question, workload, gpu, count)
+    result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving)
+    if result.serving is not None and result.cost is not None:
+        result.serving = result.serving.model_copy(update={"per_hour": result.cost.per_hour,
+                                                           "currency": result.cost.currency})
+    return result
+
+
+__all__ = ["PriceChoice", "add_training_hours", "attach_money", "config_cost", "exchange_rates", "gpu_prices",
+           "plan_for", "price_choice", "price_picks", "rank_by_money"]

@@ -1,0 +1,135 @@
+"""The cost section's words: where each price comes from and as of when, the job's total, the serving plan.
+
+Kept apart from view.py so the money lines have one home; view.py merges `cost_view()` into the view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.reply.i18n import Translator
+from bot.reply.model import Answer, CostOut, PickOut
+from knowledge.base import KnowledgeBase
+
+CLOUD_NAMES: dict[str, dict[str, str]] = {
+    "alibaba": {"en": "Alibaba Cloud", "zh-Hans": "阿里云"},
+    "aws": {"en": "AWS", "zh-Hans": "AWS"},
+    "aws-china": {"en": "AWS China", "zh-Hans": "亚马逊云科技中国区"},
+    "gcp": {"en": "GCP", "zh-Hans": "谷歌云"},
+    "azure": {"en": "Azure", "zh-Hans": "Azure"},
+    "lambda": {"en": "Lambda", "zh-Hans": "Lambda"},
+    "nebius": {"en": "Nebius", "zh-Hans": "Nebius"},
+    "runpod": {"en": "RunPod", "zh-Hans": "RunPod"},
+    "hyperstack": {"en": "Hyperstack", "zh-Hans": "Hyperstack"},
+    "verda": {"en": "Verda", "zh-Hans": "Verda"},
+}
+MAX_PRICE_ROWS = 10
+"""gpu_info lists this many instances in words (the JSON `prices` holds them all)."""
+
+
+def money(value: float | None) -> str:
+    if value is None:
+        return "?"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    if abs(value) >= 1:
+        return f"{value:,.2f}"
+    return f"{value:.3g}"
+
+
+def amount(value: float) -> str:
+    """Token counts as people write them: 300B, 1.5T, 500M."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:g}"
+
+
+def cloud_name(t: Translator, cloud: str | None) -> str:
+    return t.pick(CLOUD_NAMES, cloud) if cloud else ""
+
+
+def _gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
+    gpu = kb.gpus.get(gpu_id or "")
+    return gpu.name.removeprefix("NVIDIA ") if gpu else (gpu_id or "?")
+
+
+def pick_place(p: PickOut, t: Translator) -> dict[str, Any]:
+    """Extra keys of one pick's view: which cloud and instance its price (or its instance) belongs to."""
+    instance = p.instance
+    if instance and p.instances and p.instances > 1:
+        instance = f"{p.instances}× {instance}"
+    return {"cloud_name": cloud_name(t, p.cloud), "instance": instance}
+
+
+def _price_from(t: Translator, cost: CostOut) -> str:
+    date = t("as_of", date=cost.price_date) if cost.price_date else t.date_unknown
+    line = t("price_from", authority=cost.authority or "?", date=date, source="; ".join(cost.source) or "?")
+    if cost.fx_rate:
+        line += "; " + t("fx_converted", orig=cost.original_currency or "?", rate=cost.fx_rate)
+    return line
+
+
+def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
+    lines: list[str] = []
+    cost, speed, query = answer.cost, answer.speed, answer.query
+    config = f"{cost.count}× {_gpu_name(kb, cost.gpu)}" if cost and cost.gpu else ""
+    if speed.get("train_hours") and query.tokens:
+        hours = float(speed["train_hours"] or 0)
+        lines.append(t("train_total", tokens=amount(query.tokens), config=config or "?", hours=f"{hours:,.0f}",
+                       days=f"{hours / 24:,.1f}", gpu_hours=f"{float(speed.get('gpu_hours') or 0):,.0f}"))
+    if answer.serving is not None:
+        s = answer.serving
+        lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
+                       per_replica=s.sequences_per_replica, agg=f"{s.aggregate_tokens_per_s or 0:,.0f}",
+                       speed=f"{s.decode_tokens_per_s or 0:,.1f}", ttft=f"{s.ttft_s or 0:.2f}"))
+        lines.append(t(f"binding_{s.binding}") if s.met or s.binding == "ttft" else t("speed_not_met"))
+    if cost is None or cost.currency is None:
+        return lines
+    cur = cost.currency
+    instances = f"{cost.instances}× " if cost.instances and cost.instances > 1 else ""
+    head = t("cost_on", instances=instances, instance=cost.instance, cloud=cloud_name(t, cost.cloud),
+             region=cost.region)
+    parts = [t("cost_rates", per_hour=money(cost.per_hour), per_month=money(cost.per_month), cur=cur)]
+    if cost.per_million_tokens is not None:
+        tps = (answer.serving.aggregate_tokens_per_s if answer.serving else None) or speed.get(
+            "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
+        parts.append(t("cost_per_million", v=money(cost.per_million_tokens), cur=cur, tps=f"{tps:,.0f}"))
+    if cost.per_billion_tokens is not None:
+        parts.append(t("cost_per_billion", v=money(cost.per_billion_tokens), cur=cur))
+    lines.append(f"{head}: " + " · ".join(parts))
+    if cost.total is not None and cost.hours is not None:
+        if speed.get("train_hours") and query.tokens:
+            lines.append(t("train_total_cost", total=money(cost.total), cur=cur))
+        else:
+            lines.append(t("cost_total_hours", hours=f"{cost.hours:,.0f}", total=money(cost.total), cur=cur))
+    lines.append(_price_from(t, cost))
+    return lines
+
+
+def _price_rows(answer: Answer, t: Translator) -> list[str]:
+    rows = []
+    for p in answer.prices[:MAX_PRICE_ROWS]:
+        rows.append(f"{cloud_name(t, p.cloud)} {p.instance} ({p.count}× ) · {money(p.price_per_hour)} {p.currency}"
+                    f"{t.per_hour} · {p.region} · {p.date or t.date_unknown}".replace("× )", "×)"))
+    if len(answer.prices) > MAX_PRICE_ROWS:
+        rows.append(f"… +{len(answer.prices) - MAX_PRICE_ROWS}")
+    return rows
+
+
+def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """One sentence for every card the reply could not price, instead of "price unknown" on each line."""
+    cloud = t("on_cloud", cloud=cloud_name(t, answer.query.cloud)) if answer.query.cloud else ""
+    if answer.intent == "gpu_info":
+        if answer.prices or not answer.query.gpu:
+            return ""
+        return t("price_unknown_once", gpus=_gpu_name(kb, answer.query.gpu), cloud=cloud) + " " + t.price_how
+    unpriced = list(dict.fromkeys(_gpu_name(kb, p.gpu) for p in answer.picks if p.price_per_hour is None))
+    if not unpriced:
+        return ""
+    return t("price_unknown_once", gpus=", ".join(unpriced), cloud=cloud)
+
+
+def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
+    return {"cost_lines": _cost_lines(answer, kb, t), "price_rows": _price_rows(answer, t),
+            "price_gap": _price_gap(answer, kb, t)}

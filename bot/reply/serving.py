@@ -1,0 +1,100 @@
+"""Serving plans against targets: replicas × GPUs per replica for N users, QPS, tokens/s per user, first token.
+
+One replica is the configuration the reply sized (`count` × `gpu`). How many sequences it serves at once is
+the smallest of two limits, and that limit is the target that binds:
+
+* memory: the most sequences of `context` tokens whose KV cache fits next to the weights (the fit rule);
+* speed: the most sequences for which each still decodes at the per-user target (decode slows as the batch
+  grows: more KV read per step, and compute at large batches).
+
+The first token is one prompt's prefill plus one decode step at that load; when it exceeds the target no
+number of replicas helps (more cards per replica would), and the plan says the target is not met.
+Users to hold at once: the users stated, or QPS × the time one request takes (Little's law: prefill plus
+`gen_tokens` decode steps; when the output length is not stated, half the context, the speed rules' own
+convention for an unknown split). Replicas = ceil(users / sequences per replica).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+import rules
+from bot.reply.model import ServingPlanOut
+from bot.understand.question import MAX_BATCH, Question
+from knowledge.schema import GPU
+from rules.fit import limit_gib, needed_gib
+from rules.memory import prefill_tokens
+from rules.speed import decode_step, prefill_seconds
+from rules.types import Workload
+
+MAX_REPLICAS = 4096
+
+
+def _fits(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
+    w = replace(workload, batch=batch)
+    return needed_gib(rules.estimate_memory(w, count, gpu)) <= limit_gib(w, gpu)
+
+
+def _per_user_speed(workload: Workload, gpu: GPU, count: int, batch: int) -> float:
+    return 1.0 / decode_step(replace(workload, batch=batch), gpu, count).total_s
+
+
+def _largest(check: Callable[[int], bool], upper: int) -> int:
+    """The largest b in [1, upper] with check(b) true, for a predicate true up to some point; 0 if check(1) is not."""
+    if not check(1):
+        return 0
+    low, high = 1, upper
+    while low < high:
+        mid = (low + high + 1) // 2
+        if check(mid):
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def first_token_seconds(workload: Workload, gpu: GPU, count: int, batch: int) -> float:
+    """One prompt's prefill plus one decode step of the replica at `batch` sequences."""
+    single = replace(workload, batch=1)
+    return prefill_seconds(single, gpu, count, prefill_tokens(single)) + decode_step(
+        replace(workload, batch=batch), gpu, count).total_s
+
+
+def request_seconds(workload: Workload, gpu: GPU, count: int, batch: int) -> float:
+    generated = workload.gen_tokens or max(1, workload.context // 2)
+    return first_token_seconds(workload, gpu, count, batch) + generated / _per_user_speed(workload, gpu, count, batch)
+
+
+def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
+    """The plan, when the question sets a serving target (QPS, tokens/s per user, first-token time)."""
+    if not (question.qps or question.tokens_per_s_per_user or question.ttft_s):
+        return None
+    targets = {k: float(v) for k, v in (("users", question.batch), ("qps", question.qps),
+                                        ("tokens_per_s_per_user", question.tokens_per_s_per_user),
+                                        ("ttft_s", question.ttft_s)) if v}
+    by_memory = _largest(lambda b: _fits(workload, gpu, count, b), MAX_BATCH)
+    if by_memory == 0:
+        return None
+    per_user = question.tokens_per_s_per_user
+    by_speed = by_memory if not per_user else _largest(
+        lambda b: _per_user_speed(workload, gpu, count, b) >= per_user, by_memory)
+    met = by_speed > 0
+    per_replica = max(1, min(by_memory, by_speed))
+    binding = "memory" if by_memory <= by_speed else "speed"
+    users = int(question.batch or 0)
+    if question.qps:
+        users = max(users, math.ceil(question.qps * request_seconds(workload, gpu, count, per_replica)))
+    users = max(users, 1)
+    replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
+    load = math.ceil(users / replicas)
+    ttft = first_token_seconds(workload, gpu, count, load)
+    if question.ttft_s and ttft > question.ttft_s:
+        met, binding = False, "ttft"
+    speed = _per_user_speed(workload, gpu, count, load)
+    return ServingPlanOut(
+        gpu=gpu.id, gpus_per_replica=count, replicas=replicas, sequences_per_replica=per_replica,
+        concurrent_needed=users, aggregate_tokens_per_s=round(speed * users, 1),
+        decode_tokens_per_s=round(speed, 1), ttft_s=round(ttft, 3), binding=binding, met=met, targets=targets,
+    )

@@ -1,0 +1,207 @@
+"""The amount of work and the targets of a job: training tokens, rental hours, serving targets, cost/time cues.
+
+* tokens: "1T tokens", "300B tokens", "500M tokens", "1万亿token", "3000亿 tokens", "3 epochs over 50k samples
+  of 2k tokens" (epochs × samples × tokens per sample; k after a per-sample length is 1024, as for a context).
+  A token amount is the job's size only when it is large (≥ `JOB_TOKENS_MIN`) or a data cue stands before it
+  ("on", "over", "train on", "数据"); never when a context, prompt or output cue stands next to it, and
+  never with a rate after it ("per second", "/s", "a day"). "100B tokens" is therefore not a 100B model, and
+  "2k tokens" per sample is not the context. The spans read are masked, so the later slots (context, sizes)
+  do not read them again.
+* hours: "for 100 hours", "for 3 days", "for a month" (730 h, the price lists' month), "24/7" (a month of
+  continuous rental), "一个月", "100小时".
+* serving targets: "N QPS" / "N requests per second", "N tokens per second per user", "first token under 1 s".
+  Users are read by the batch slot ("64 users").
+* cues: asks_cost ("how much does it cost", "多少钱", "费用") and asks_time ("how long", "要多久",
+  "how many GPU-hours").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.understand.numbers import number
+from bot.understand.slots.base import SlotState, rx
+from rules.constants import HOURS_PER_MONTH
+
+JOB_TOKENS_MIN = 1e8
+"""A token amount this large is a dataset or a budget, never a context (the longest context windows are 1e7)."""
+CUED_TOKENS_MIN = 1e6
+"""Between this and `JOB_TOKENS_MIN` a data cue must stand before the amount ("on 5M tokens")."""
+SAMPLE_K = 1024.0
+"""k after a per-sample length ("samples of 2k tokens"): sequence lengths are powers of two, as contexts."""
+
+_NUM = r"(?P<num>\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)"
+_EN_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
+             "t": 1e12, "tn": 1e12, "trillion": 1e12}
+_CN_SCALE = {"万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8, "十亿": 1e9, "百亿": 1e10, "千亿": 1e11,
+             "万亿": 1e12}
+_SCALE = (r"(?P<scale>万亿|千亿|百亿|十亿|亿|千万|百万|十万|万|thousand|million|billion|trillion|bn|mn|tn|k|m|b|t)?")
+_TOKEN_WORD = r"(?:training\s+|train\s+|text\s+|个\s*)?(?:tokens?|toks?|词元)(?![a-z])"
+_AMOUNT = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*" + _TOKEN_WORD)
+_RATE_AFTER = rx(r"^\s*(?:/\s*(?:s|sec|h|hr|day|d)\b|per\b|a\s+(?:second|day|month|hour)|每|/秒|每秒|/天)")
+_CONTEXT_NEAR = rx(
+    r"context|ctx|上下文|window|窗口|prompt|输入|输出|output|generat|生成|max_new|seq(?:uence)?[ _-]?len|序列长度|"
+    r"per\s+(?:sample|example|sequence|request|row)|each|每条|每个|每次|长度"
+)
+_DATA_CUE_BEFORE = rx(r"(?:\bon|\bover|\bwith|\bof|\bfor|train\w*|pre-?train\w*|data\w*|corpus|budget|"
+                      r"用|在|训练|数据|语料)[\s:：]*(?:about|around|~|roughly|约|大约)?\s*$")
+_EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[一二两三四五六七八九十]+)\s*"
+             r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
+_SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个)?\s*"
+              r"(?:samples?|examples?|sequences?|rows?|conversations?|dialogues?|documents?|records?|样本|数据|对话)")
+_SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|,|，)\s*(?:about|around|~|约)?\s*"
+                 r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:tokens?|toks?|词元)(?:\s+each)?")
+_UNIT_HOURS = {"hour": 1.0, "hours": 1.0, "hr": 1.0, "hrs": 1.0, "h": 1.0, "day": 24.0, "days": 24.0,
+               "week": 168.0, "weeks": 168.0, "month": HOURS_PER_MONTH, "months": HOURS_PER_MONTH,
+               "year": 12 * HOURS_PER_MONTH, "years": 12 * HOURS_PER_MONTH, "小时": 1.0, "天": 24.0, "周": 168.0,
+               "星期": 168.0, "月": HOURS_PER_MONTH, "年": 12 * HOURS_PER_MONTH}
+_FOR_HOURS = rx(r"\b(?:for|over|during|in)\s+(?P<num>\d+(?:\.\d+)?|a|an|one|two|three|four|six|twelve)\s*"
+                r"(?P<unit>hours?|hrs?|h|days?|weeks?|months?|years?)\b")
+_CN_HOURS = rx(r"(?<!每)(?<![0-9])(?P<num>\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?\s*"
+               r"(?P<unit>小时|天|周|星期|月|年)(?!\s*(?:的|前|后))")
+_CONTINUOUS = rx(r"\b24\s*/\s*7\b|\b24\s*[x×]\s*7\b|\b7\s*[x×]\s*24\b|全天候|不间断|常驻|包月|\bmonthly\b|"
+                 r"\b(?:per|a|every)\s+month\b|每月|每个月")
+_QPS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:qps|rps|requests?\s*(?:per\s+second|/\s*s(?:ec)?)\b|"
+          r"req/s|次/秒|个请求每秒)")
+_QPS_CUE_FIRST = rx(r"(?:qps|每秒请求数?)\s*(?:of|=|:|为|是|达到|约)?\s*(?P<num>\d+(?:\.\d+)?)")
+_PER_USER = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|per\s+second|每秒)\s*"
+               r"(?:per|for\s+each|each|a|every|/)\s*(?:user|request|stream|sequence)|"
+               r"(?:每(?:个)?用户|单用户|每路)\s*(?:每秒)?\s*(?:至少|不低于|>=?)?\s*(?P<num2>\d+(?:\.\d+)?)\s*"
+               r"(?:tokens?|toks?|个\s*token)\s*(?:/\s*s|每秒)?")
+_TTFT = rx(r"(?:first[ -]token|ttft|time\s+to\s+first\s+token|首\s*(?:个)?\s*token|首字|首token延迟)\s*"
+           r"(?:latency\s*)?(?:under|below|within|<=?|less\s+than|at\s+most|in|of|小于|低于|不超过|以内|在)?\s*"
+           r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?|秒|毫秒)")
+ASKS_COST = rx(
+    r"\bhow\s+much\s+(?:does|do|would|will|is|to|for|money|would\s+it)\b|\bcosts?\b|\bcosting\b|\bprice\w*|"
+    r"\bspend\w*|\bbill\w*|\bdollars?\b|\busd\b|\brmb\b|\bcny\b|\$|多少钱|费用|成本|花费|花多少|价格|价钱|租金|计费|"
+    r"多少元|几块钱|贵不贵|\bper\s+million\s+tokens\b"
+)
+ASKS_TIME = rx(
+    r"\bhow\s+long\b|\bhow\s+many\s+(?:gpu[- ]?)?(?:hours|days|weeks)\b|\bgpu[- ]?hours\b|\btime\s+to\s+train\b|"
+    r"\btraining\s+time\b|\bwall[- ]?clock\b|\bhow\s+fast\s+(?:can|will|would)\b.*\btrain|"
+    r"要多久|多久|多长时间|多少时间|几天|几个小时|多少小时|耗时|训练时间|用时"
+)
+_EN_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10,
+             "twelve": 12, "半": 0.5}
+
+
+def _value(raw: str | None) -> float | None:
+    if raw is None:
+        return None
+    if raw in _EN_WORDS:
+        return float(_EN_WORDS[raw])
+    return number(raw)
+
+
+def _scale(name: str | None) -> float:
+    if not name:
+        return 1.0
+    return _CN_SCALE.get(name) or _EN_SCALE.get(name, 1.0)
+
+
+def _epoch_tokens(state: SlotState) -> float | None:
+    """epochs × samples × tokens per sample, when samples and their length are both written."""
+    text = state.text
+    samples = _SAMPLES.search(text)
+    if samples is None:
+        return None
+    length = _SAMPLE_LEN.search(text, samples.end(), min(len(text), samples.end() + 40))
+    count = _value(samples.group("num"))
+    if length is None or count is None:
+        return None
+    per_sample = float(length.group("num")) * (SAMPLE_K if length.group("k") else 1.0)
+    epochs_match = _EPOCHS.search(text)
+    epochs = _value(epochs_match.group("num")) if epochs_match else 1.0
+    state.mask(samples.start(), length.end())
+    if epochs_match is not None:
+        state.mask(epochs_match.start(), epochs_match.end())
+    return (epochs or 1.0) * count * _scale(samples.group("scale")) * per_sample
+
+
+def _amount_tokens(state: SlotState) -> float | None:
+    """A bare token amount that names the job's data ("on 300B tokens"), with an epoch count if one is written."""
+    text = state.text
+    for m in _AMOUNT.finditer(text):
+        value = _value(m.group("num"))
+        if value is None:
+            continue
+        value *= _scale(m.group("scale"))
+        before, after = text[max(0, m.start() - 24): m.start()], text[m.end(): m.end() + 24]
+        if _RATE_AFTER.search(after) or _CONTEXT_NEAR.search(before[-14:]) or _CONTEXT_NEAR.search(after[:16]):
+            continue
+        if value < JOB_TOKENS_MIN and not (value >= CUED_TOKENS_MIN and _DATA_CUE_BEFORE.search(before)):
+            continue
+        state.mask(m.start(), m.end())
+        epochs_match = _EPOCHS.search(text)
+        if epochs_match is not None:
+            state.mask(epochs_match.start(), epochs_match.end())
+            value *= _value(epochs_match.group("num")) or 1.0
+        return value
+    return None
+
+
+def _hours(state: SlotState) -> float | None:
+    text = state.text
+    m = _CONTINUOUS.search(text)
+    if m is not None:
+        state.mask(m.start(), m.end())
+        return HOURS_PER_MONTH
+    for pattern in (_FOR_HOURS, _CN_HOURS):
+        m = pattern.search(text)
+        if m is None:
+            continue
+        value = _value(m.group("num"))
+        if value is None or value <= 0:
+            continue
+        state.mask(m.start(), m.end())
+        return value * _UNIT_HOURS[m.group("unit")]
+    return None
+
+
+def _serving_targets(state: SlotState) -> dict[str, float]:
+    text = state.text
+    targets: dict[str, float] = {}
+    m = _QPS.search(text) or _QPS_CUE_FIRST.search(text)
+    if m is not None and float(m.group("num")) > 0:
+        targets["qps"] = float(m.group("num"))
+        state.mask(m.start(), m.end())
+    m = _PER_USER.search(text)
+    if m is not None:
+        raw = m.group("num") or m.group("num2")
+        if float(raw) > 0:
+            targets["tokens_per_s_per_user"] = float(raw)
+            state.mask(m.start(), m.end())
+    m = _TTFT.search(text)
+    if m is not None and float(m.group("num")) > 0:
+        unit = m.group("unit")
+        seconds = float(m.group("num")) / (1000.0 if unit.startswith("m") or unit == "毫秒" else 1.0)
+        targets["ttft_s"] = seconds
+        state.mask(m.start(), m.end())
+    return targets
+
+
+def parse_workload_size(state: SlotState) -> dict[str, Any]:
+    """Question fields for the amount of work and the serving targets; the spans read are masked.
+
+    Run before the context, size and count slots so they never read a token budget as a context or a model.
+    """
+    text_before = state.text
+    fields: dict[str, Any] = {
+        "asks_cost": ASKS_COST.search(text_before) is not None,
+        "asks_time": ASKS_TIME.search(text_before) is not None,
+    }
+    tokens = _epoch_tokens(state)
+    if tokens is None:
+        tokens = _amount_tokens(state)
+    if tokens is not None and tokens > 0:
+        fields["tokens"] = tokens
+        state.stated.append("tokens")
+    hours = _hours(state)
+    if hours is not None:
+        fields["hours"] = hours
+        state.stated.append("hours")
+    fields.update(_serving_targets(state))
+    return fields
+
+
+__all__ = ["ASKS_COST", "ASKS_TIME", "parse_workload_size"]

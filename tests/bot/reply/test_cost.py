@@ -1,0 +1,135 @@
+"""Money and time on replies: totals hand-computed from the shipped price rows and the sized throughput."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bot.reply.answer import answer_request
+from bot.reply.render import render_text
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+PEAK_A100_BF16 = 312e12
+"""A100 dense BF16 tensor peak (NVIDIA A100 datasheet), for the 6·P·D cross-check."""
+
+
+def _ask(text: str) -> object:
+    return answer_request({"text": text}, KB)
+
+
+def _row(cloud: str, instance: str) -> object:
+    return next(p for p in KB.prices.values() if p.cloud == cloud and p.instance == instance)
+
+
+def test_training_total_is_tokens_over_sized_throughput_times_price() -> None:
+    result = _ask("How long to train a 3B model on 300B tokens on 32 A100s?")
+    speed, cost = result.speed, result.cost
+    assert result.query.tokens == 3e11
+    # 300e9 tokens / 213,415 tok/s (the rules' throughput for 32 cards) / 3600 = 390.5 h
+    assert speed["train_hours"] == pytest.approx(3e11 / speed["train_tokens_per_s"] / 3600, rel=1e-3)
+    # the same hours as 6·P·D / (N · peak · MFU): the implied utilisation is a realistic one
+    mfu = 6 * 3e9 * 3e11 / (speed["train_hours"] * 3600 * 32 * PEAK_A100_BF16)
+    assert 0.25 < mfu < 0.7
+    # 32 A100 80GB = 8 × Verda 4A100.88V at 5.16 USD/h (shipped row) = 41.28 USD/h
+    assert _row("verda", "4A100.88V").price_per_hour == 5.16
+    assert cost.cloud == "verda" and cost.instances == 8 and cost.per_hour == pytest.approx(41.28)
+    assert cost.total == pytest.approx(41.28 * speed["train_hours"], rel=1e-3)
+    assert cost.currency == "USD" and cost.hours == pytest.approx(speed["train_hours"], abs=0.01)
+
+
+def test_serving_cost_per_million_tokens_and_per_month_from_the_alibaba_list_price() -> None:
+    result = _ask("How much to serve Llama-3.1-8B on an Alibaba Cloud A10 for a month?")
+    cost = result.cost
+    assert _row("alibaba", "ecs.gn7i-c8g1.2xlarge").price_per_hour == 8.5794
+    assert cost.currency == "CNY" and cost.instance == "ecs.gn7i-c8g1.2xlarge" and cost.price_date == "2024-12-31"
+    assert cost.per_month == pytest.approx(8.5794 * 730, abs=0.01)  # 6,262.96 CNY
+    assert cost.total == pytest.approx(cost.per_month, abs=0.01)  # "for a month" = 730 h
+    tps = result.speed["aggregate_tokens_per_s"]
+    assert cost.per_million_tokens == pytest.approx(8.5794 / (tps * 3600) * 1e6, rel=1e-3)  # ≈ 144 CNY at 16.5 tok/s
+    text = render_text(result, KB)
+    assert "as of 2024-12-31" in text and "CNY per month" in text
+
+
+def test_every_pick_carries_its_price_origin_and_a_named_cloud_filters() -> None:
+    result = _ask("What would it cost to LoRA fine-tune Mistral-7B on 500M tokens on an A100 on Lambda?")
+    priced = [p for p in result.picks if p.price_per_hour is not None]
+    assert priced and all(p.cloud == "lambda" and p.price_source and p.price_currency == "USD" for p in priced)
+    assert result.cost.cloud == "lambda" and result.cost.total == pytest.approx(
+        result.cost.per_hour * result.speed["train_hours"], rel=1e-3)
+    assert result.query.context != 10_000_000  # "500M tokens" is the data, not a context
+
+
+def test_chinese_question_prefers_alibaba_cloud() -> None:
+    result = _ask("ChatGLM-6B推理用什么GPU，一个月多少钱")
+    priced = [p for p in result.picks if p.price_per_hour is not None]
+    assert priced and all(p.cloud == "alibaba" and p.price_currency == "CNY" for p in priced)
+
+
+def test_unknown_price_is_said_once() -> None:
+    result = _ask("How much to serve Llama-3.1-8B on an Alibaba Cloud A10 for a month?")
+    text = render_text(result, KB)
+    assert "price unknown" not in text
+    unpriced = [p for p in result.picks if p.price_per_hour is None]
+    if unpriced:
+        assert text.count("No public list price known") == 1
+
+
+def test_gpu_info_lists_prices_or_says_there_is_none() -> None:
+    l40s = _ask("what does an L40S cost per hour on AWS")
+    assert l40s.prices and all(p.cloud == "aws" and p.gpu == "l40s" for p in l40s.prices)
+    assert l40s.cost is not None and l40s.cost.per_hour == min(p.price_per_hour for p in l40s.prices if p.count == 1)
+    h20 = _ask("阿里云上H20多少钱一小时")
+    assert h20.intent == "gpu_info" and h20.prices == [] and h20.cost is None
+    assert "没有找到公开标价" in render_text(h20, KB)
+
+
+def test_budget_ranks_by_money_per_generated_token() -> None:
+    result = _ask("cheapest way to serve llama-3.1-8b")
+    from bot.reply.cost import price_choice, work_rate
+    from bot.understand.parse import parse
+
+    choice = price_choice(parse("cheapest way to serve llama-3.1-8b", KB))
+    assert choice.currency == "USD"
+    costs = []
+    for p in result.picks:
+        if p.price_per_hour is None or not p.fits:
+            continue
+        from bot.reply.defaults import workload_for
+
+        q = parse("cheapest way to serve llama-3.1-8b", KB)
+        workload, _ = workload_for(q, KB.models["llama-3.1-8b"], None)
+        costs.append(p.price_per_hour / work_rate(workload, KB.gpus[p.gpu], p.count))
+    assert costs == sorted(costs)
+
+
+def test_exchange_rate_is_used_only_when_set_and_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = _ask("Qwen2.5-7B inference on an L20")  # L20 is priced only by Alibaba Cloud, in CNY
+    assert plain.cost.currency == "CNY" and plain.cost.fx_rate is None
+    monkeypatch.setenv("GPU_ADVISOR_FX", "USD/CNY=7.1@2026-11-30")
+    converted = _ask("Qwen2.5-7B inference on an L20")
+    assert converted.cost.currency == "USD" and converted.cost.fx_rate == "USD/CNY=7.1@2026-11-30"
+    assert converted.cost.per_hour == pytest.approx(plain.cost.per_hour / 7.1, rel=1e-3)
+    assert "converted from CNY at the operator's rate USD/CNY=7.1@2026-11-30" in render_text(converted, KB)
+
+
+def test_serving_plan_replicas_cover_the_users_and_name_the_binding_target() -> None:
+    result = _ask("serve llama-3.1-8b with vllm on one L40S for 200 users at 20 tokens per second per user")
+    plan = result.serving
+    assert plan is not None and plan.binding in ("memory", "speed")
+    assert plan.replicas == math.ceil(200 / plan.sequences_per_replica)
+    assert plan.met and plan.decode_tokens_per_s >= 20
+    # the plan's cost is the replicas' instances: replicas × the cheapest 1× L40S instance
+    from bot.reply.cost import plan_for, price_choice
+    from bot.understand.parse import parse
+
+    single = plan_for(KB, "l40s", 1, price_choice(parse("on one L40S", KB)))
+    assert single is not None
+    assert result.cost.per_hour == pytest.approx(single.per_hour * plan.replicas, rel=1e-3)
+    assert "binding target" in render_text(result, KB)
+
+
+def test_first_token_target_that_no_replica_count_meets_is_reported() -> None:
+    result = _ask("serve llama-3.1-8b on one H100 for 10 users, first token under 10 ms")
+    assert result.serving is not None and result.serving.binding == "ttft" and not result.serving.met
