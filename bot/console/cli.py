@@ -18,7 +18,8 @@ from typing import Any, TextIO
 from bot.errors import BadRequestError, ConfigError
 from knowledge.errors import KnowledgeError
 
-FLAGS = ("model", "task", "precision", "quant", "engine", "context", "batch", "gpu", "gpus")
+FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "context", "batch", "gpu",
+         "gpus")
 
 
 def _add_flags(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +27,10 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task", help="inference | train | lora | qlora")
     parser.add_argument("--precision", help="fp32 | fp16 | bf16 | fp8 | int8 | int4")
     parser.add_argument("--quant", help="weight format: gptq, awq, nf4, bnb-int8, gguf-q4_k_m, ...")
-    parser.add_argument("--engine", help="transformers | vllm | llama.cpp")
+    parser.add_argument("--engine", help="transformers | vllm | sglang | lmdeploy | llama.cpp (ollama) | "
+                        "tensorrt-llm | unsloth | deepspeed | fsdp | llama-factory | torchtune")
+    parser.add_argument("--engine-version", dest="engine_version", help="the engine's version, e.g. 4.38 or 0.6.3")
+    parser.add_argument("--kv-cache", dest="kv_cache", help="KV-cache precision: fp16 | bf16 | fp8 | int8 | int4")
     parser.add_argument("--context", help="tokens per sequence (prompt + output): 4096, 32k, 1.5万")
     parser.add_argument("--batch", help="concurrent sequences / micro-batch: 8, 1k, 两千")
     parser.add_argument("--gpu", help="GPU to check against (id or name)")

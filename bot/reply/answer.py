@@ -134,6 +134,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return result
 
     workload, assumptions = workload_for(question, model, gpu)
+    offered = profile_for(workload).kv_cache.bytes_per_element
+    if workload.kv_cache is not None and workload.kv_cache not in offered:
+        understood = {**understood_of(question), "engine": workload.engine, "accepted": sorted(offered)}
+        base.update(understood=understood)
+        return Answer(query=query_of(question, workload, question.gpu_count), error="kv-cache-unsupported", **base)
     if question.model is None:
         assumptions.insert(0, Assumption(field="model", value=f"{model.params_b:g}B", reason="generic-model"))
     instances = list(kb.instance_families.values())

@@ -76,6 +76,8 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         lang=question.lang,
         tokens=question.tokens,
         hours=question.hours,
+        engine_version=workload.engine_version if workload else question.engine_version,
+        kv_cache=workload.kv_cache if workload else None,
     )
 
 

@@ -13,8 +13,9 @@ from bot.reply.model import (
 from bot.reply.overrides import QUANT_PRECISION
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
+from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
-from rules.types import Precision, Workload
+from rules.types import KV_CACHES, KVCache, Precision, Workload
 
 DEFAULT_CONTEXT = 4096
 """Tokens per sequence when the question gives none: a typical chat turn with history, not the model's
@@ -48,6 +49,21 @@ def native_precision(model: Model, gpu: GPU | None) -> tuple[Precision, str]:
             return FALLBACK_PRECISION_NO_BF16, "no-bf16-on-gpu"
         return native, "default"
     return native, "native-release"
+
+
+def kv_cache_for(asked: str | None, engine: str, assumptions: list[Assumption]) -> KVCache | None:
+    """The KV-cache precision to size: as asked, or for a bare "quantised KV cache" the engine's first
+    type below 16 bits (stated); None keeps the model's dtype."""
+    if asked is None:
+        return None
+    if asked in KV_CACHES:
+        return asked
+    offered = load_engine_profiles().get(engine)
+    below = [t for t in (offered.kv_cache.bytes_per_element if offered else {}) if t in ("fp8", "int8", "int4")]
+    if not below:
+        return None
+    assumptions.append(Assumption(field="kv_cache", value=below[0], reason="engine-kv-default"))
+    return below[0]
 
 
 def resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
@@ -145,7 +161,9 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
             extra[key] = value
     if question.lora_rank is not None:
         extra["lora_rank"] = question.lora_rank
+    kv_cache = kv_cache_for(question.kv_cache, engine, assumptions)
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
-                        context=context, batch=batch, **extra)
+                        context=context, batch=batch, engine_version=question.engine_version, kv_cache=kv_cache,
+                        **extra)
     return workload, assumptions
 

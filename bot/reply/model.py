@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.understand.question import Intent, Lang
-from rules.types import Engine, Precision, Task
+from rules.types import Engine, KVCache, Precision, Task
 
 
 class Query(BaseModel):
@@ -37,6 +37,10 @@ class Query(BaseModel):
     """Training tokens of the job, when the question states them."""
     hours: float | None = None
     """Rental hours, when the question states them ("for a month" = 730)."""
+    engine_version: str | None = None
+    """The engine version whose profile was used (null: the current behaviour of the engine)."""
+    kv_cache: KVCache | None = None
+    """KV-cache precision when it differs from the model's compute dtype by request (null: the model's dtype)."""
 
 
 class Breakdown(BaseModel):

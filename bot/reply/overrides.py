@@ -15,7 +15,8 @@ from bot.understand.numbers import scaled_number
 from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
 from bot.understand.slots.context import BATCH_UNITS, CONTEXT_UNITS
 from knowledge.base import KnowledgeBase
-from rules.types import ENGINES, PRECISIONS, TASKS, Optimizer
+from knowledge.engines import resolve_engine_id, version_tuple
+from rules.types import ENGINES, KV_CACHES, PRECISIONS, TASKS, Optimizer
 
 QUANT_PRECISION: dict[str, str] = {
     "gptq": "int4",
@@ -44,7 +45,7 @@ TASK_ALIASES = {"full-ft": "train", "finetune": "train", "fine-tune": "train", "
 FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch", "gpu", "gpus",
              "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
-             "train_embeddings")
+             "train_embeddings", "engine_version", "kv_cache")
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
@@ -115,7 +116,13 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             quant = str(value).strip().lower()
             updates["quant"] = None if quant in {"none", ""} else quant
         elif key == "engine":
-            updates["engine"] = _choice("engine", value, ENGINES)
+            updates["engine"] = _choice("engine", resolve_engine_id(str(value)) or value, ENGINES)
+        elif key == "engine_version":
+            if version_tuple(str(value)) is None:
+                raise BadRequestError(f"engine_version must be a version number such as 4.38 or 0.6.3, not {value!r}")
+            updates["engine_version"] = str(value).strip().lstrip("vV")
+        elif key == "kv_cache":
+            updates["kv_cache"] = _choice("kv_cache", value, KV_CACHES)
         elif key in {"context", "gen_tokens"}:
             updates[key] = _bounded_int(key, value, MAX_CONTEXT)
         elif key == "batch":

@@ -95,20 +95,27 @@ def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str
     return str(value)
 
 
+UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model", "engine"})
+"""Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
+
+
 def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
     parts: list[str] = []
     data = answer.understood
     for field, value in data.items():
-        if value is None or value == "" or value is False or field in ("model_text", "gpu_text", "other_jobs",
-                                                                         "closed_model"):
+        hidden = field in UNDERSTOOD_HIDDEN or (value is False and field != "flash_attention")
+        if value is None or value == "" or hidden:
+            continue
+        if field == "flash_attention":
+            parts.append(t("flash_on") if value else t("flash_off"))
             continue
         if field == "gpu_count" and "gpu" in data:
             continue
         if field == "gpu" and data.get("gpu_count"):
             parts.append(f"{data['gpu_count']}× {_gpu_name(kb, value)}")
             continue
-        text = _value_text(t, field, value, kb)
-        if field in ("context",) or field == "batch":
+        text = t("kv_quantised") if value == "kv-quantised" else _value_text(t, field, value, kb)
+        if field in ("context", "batch", "kv_cache", "engine_version"):
             text = f"{t.pick(FIELD_LABELS, field)} {text}"
         if text:
             parts.append(text)
@@ -348,6 +355,11 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     out: list[tuple[str, str, dict[str, Any]]] = [("header", "header", {})]
     if answer.error == "closed-model":
         message = Translator(answer.query.lang)("closed_model", name=str(answer.understood.get("closed_model")))
+        return [*out, ("section", "notice", {"message": message})]
+    if answer.error == "kv-cache-unsupported":
+        message = Translator(answer.query.lang)("kv_cache_unsupported", kv=str(answer.query.kv_cache),
+                                                 engine=str(answer.understood.get("engine")),
+                                                 accepted=", ".join(answer.understood.get("accepted") or []))
         return [*out, ("section", "notice", {"message": message})]
     if answer.error == "too-long":
         message = Translator(answer.query.lang)("too_long", n=int(answer.understood.get("length", 0)),

@@ -62,6 +62,7 @@ from bot.understand.slots.context import parse_batch, parse_context
 from bot.understand.slots.engine import parse_engine
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision
+from bot.understand.slots.runtime import parse_runtime
 from bot.understand.slots.sizes import parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
@@ -78,7 +79,8 @@ MAX_PARSE_CHARS = 4000
 """Longer messages are read up to here: no real question is longer, and parsing stays bounded."""
 
 SLOT_ORDER = (
-    "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gen_tokens",
+    "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "flash_attention",
+    "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "gradient_checkpointing",
     "lora_rank", "optimizer", "tokens", "hours",
 )
@@ -159,6 +161,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
     work = parse_workload_size(state)
+    parse_runtime(state)
     if not gpus:
         parse_memory(state)
     parse_gpu_counts(state, gpus, mentions)
@@ -232,6 +235,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         intent_explicit=explicit,
         notes=state.notes,
         closed_model=closed,
+        engine_version=values.get("engine_version"),
+        kv_cache=values.get("kv_cache"),
+        flash_attention=values.get("flash_attention"),
         **work,
     )
 

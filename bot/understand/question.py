@@ -88,6 +88,10 @@ class Question(BaseModel):
     intent_explicit: bool = False
     """The intent came from a cue phrase ("which GPU", "够吗", "vs"), not from the shape of the question;
     a follow-up without one keeps the previous question's intent."""
+    engine_version: str | None = None
+    """The engine's version as written ("4.38", "0.6.3"): the engine profile changes with it."""
+    kv_cache: str | None = None
+    """KV-cache precision (fp16 | bf16 | fp8 | int8 | int4), or `kv-quantised` when no type was given."""
     other_jobs: list[str] = Field(default_factory=list)
     """Further workloads the message asked about, quoted (bot.understand.jobs): answered separately."""
     closed_model: str | None = None

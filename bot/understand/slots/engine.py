@@ -8,6 +8,13 @@ from bot.understand.slots.base import SlotState, first_label, rx
 
 ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("vllm", rx(r"\bvllm\b")),
+    ("sglang", rx(r"\bsglang\b")),
+    ("lmdeploy", rx(r"\blmdeploy\b|\bturbomind\b")),
+    ("tensorrt-llm", rx(r"\btensorrt[-_ ]?llm\b|\btrt[-_ ]?llm\b|\btriton\b")),
+    ("unsloth", rx(r"\bunsloth\b")),
+    ("llama-factory", rx(r"\bllama[-_ ]?factory\b")),
+    ("torchtune", rx(r"\btorchtune\b")),
+    ("deepspeed", rx(r"\bdeepspeed\b")),
     ("llama.cpp", rx(r"\bllama[.-_ ]?cpp\b|\bollama\b|\bgguf\b|\blm[-_ ]?studio\b|\bllamafile\b")),
     ("transformers", rx(r"\btransformers\b|(?<![-\w/.])hf(?![-\w/.])|\bhugging\s?face\s+(?:pipeline|generate)")),
 )

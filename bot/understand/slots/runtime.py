@@ -1,0 +1,64 @@
+"""The runtime's own settings: engine version, KV-cache precision, attention implementation.
+
+"transformers 4.38", "vllm 0.6", "vLLM v0.8.5" → `engine_version` (the engine's profile changes with it:
+logits over every prompt token before transformers 4.45, eager attention before 4.36); "fp8 KV cache",
+"kv_cache_dtype=fp8", "KV int8", "KV cache量化" → `kv_cache`; "no flash attention", "eager" →
+`flash_attention` False. Each span is masked once read, so "fp8 KV cache" does not also make the weights
+fp8 and "4.38" is never read as a size or a count. Runs before the number slots.
+"""
+
+from __future__ import annotations
+
+from bot.understand.slots.base import SlotState, rx
+
+_ENGINE_NAMES = (r"transformers|vllm|sglang|lmdeploy|turbomind|tensorrt[-_ ]?llm|trt[-_ ]?llm|unsloth|llama[.-_ ]?cpp"
+                 r"|ollama|deepspeed|llama[-_ ]?factory|torchtune")
+_VERSION = rx(rf"(?P<engine>{_ENGINE_NAMES})\s*(?:version\s*|版本\s*)?v?"
+              r"(?P<version>\d{1,2}(?:\.\d{1,4}){1,2})(?![\d.]*[bkmg])")
+_KV_TYPES = r"fp16|bf16|fp8(?:[-_ ]?e[45]m[23])?|int8|int4|q8_0|q4_0|8[-_ ]?bit|4[-_ ]?bit"
+_KV_BEFORE = rx(rf"(?P<dtype>{_KV_TYPES})\s*(?:的\s*)?kv(?:[-_ ]?cache|\s*缓存)?(?![a-z])")
+_KV_AFTER = rx(rf"\bkv(?:[-_ ]?cache)?(?:[-_ ]?dtype)?\s*(?:=|:|in|to|as|at|用|为)?\s*"
+               rf"(?P<dtype>{_KV_TYPES})(?![a-z0-9])")
+_KV_CACHE_DTYPE = rx(rf"kv_cache_dtype\s*=\s*[\"']?(?P<dtype>{_KV_TYPES}|auto)")
+_KV_QUANTISED = rx(r"\bkv(?:[-_ ]?cache)?\s*(?:量化|quanti[sz]\w*)"
+                   r"|(?:quanti[sz]\w*|量化)\s*(?:the\s+)?kv(?:[-_ ]?cache)?")
+_NO_FLASH = rx(r"(?:no|without|w/o|disable\w*|不用|不使用|没有)\s*(?:flash[-_ ]?attn|flash[-_ ]?attention|fa2?|sdpa)\b"
+               r"|\beager\b(?:\s*attention)?|attn_implementation\s*=\s*[\"']?eager")
+_FLASH_ON = rx(r"\bflash[-_ ]?attn(?:[-_ ]?2)?\b|\bflash[-_ ]?attention(?:[-_ ]?2)?\b|\bfa2\b")
+
+KV_QUANTISED_DEFAULT = "kv-quantised"
+"""`kv_cache` when the text asks for a quantised KV cache without a type: the engine's first type below 16
+bits is chosen when the answer knows the engine (bot.reply), and stated."""
+
+
+def _dtype(raw: str) -> str:
+    raw = raw.replace("-", "").replace("_", "").replace(" ", "")
+    if raw.startswith("fp8"):
+        return "fp8"
+    return {"q80": "int8", "q40": "int4", "8bit": "int8", "4bit": "int4"}.get(raw, raw)
+
+
+def parse_runtime(state: SlotState) -> None:
+    text = state.text
+    m = _VERSION.search(text)
+    if m is not None:
+        state.set("engine_version", m.group("version"))
+        state.mask(m.start("version"), m.end("version"))
+    for pattern in (_KV_CACHE_DTYPE, _KV_BEFORE, _KV_AFTER):
+        m = pattern.search(state.text)
+        if m is not None:
+            if m.group("dtype") != "auto":
+                state.set("kv_cache", _dtype(m.group("dtype")))
+            state.mask(m.start(), m.end())
+            break
+    else:
+        m = _KV_QUANTISED.search(state.text)
+        if m is not None:
+            state.set("kv_cache", KV_QUANTISED_DEFAULT)
+            state.mask(m.start(), m.end())
+    m = _NO_FLASH.search(state.text)
+    if m is not None:
+        state.set("flash_attention", False)
+        state.mask(m.start(), m.end())
+    elif _FLASH_ON.search(state.text):
+        state.set("flash_attention", True)

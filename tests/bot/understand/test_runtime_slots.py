@@ -1,0 +1,84 @@
+"""Runtime slots: engine (English and Chinese), engine version, KV-cache precision, attention."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.errors import BadRequestError
+from bot.service import ask
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize(("text", "engine"), [
+    ("QLoRA Mistral-7B with unsloth", "unsloth"),
+    ("用vLLM部署Qwen2.5-7B", "vllm"),
+    ("serve Llama 3 8B with lmdeploy", "lmdeploy"),
+    ("Qwen2.5-7B on ollama", "llama.cpp"),
+    ("deploy Llama-3.1-70B with SGLang", "sglang"),
+    ("Llama-3.1-8B on TensorRT-LLM", "tensorrt-llm"),
+    ("LoRA Qwen2.5-7B with LLaMA-Factory", "llama-factory"),
+])
+def test_engine_names(text: str, engine: str) -> None:
+    assert parse(text, KB).engine == engine
+
+
+@pytest.mark.parametrize(("text", "version"), [
+    ("Llama-2-13B with transformers 4.38", "4.38"),
+    ("Qwen2.5-7B on vllm 0.6", "0.6"),
+    ("vLLM v0.8.5, Llama 3 8B", "0.8.5"),
+])
+def test_engine_version_is_not_a_size_or_count(text: str, version: str) -> None:
+    q = parse(text, KB)
+    assert q.engine_version == version
+    assert q.gpu_count is None and q.context is None and q.params_b is None
+
+
+@pytest.mark.parametrize(("text", "kv", "precision"), [
+    ("Qwen2.5-14B with vLLM, fp8 KV cache", "fp8", None),
+    ("vllm kv_cache_dtype=fp8 for Llama 3 8B", "fp8", None),
+    ("Llama 3 8B int4, KV int8, lmdeploy", "int8", "int4"),
+    ("Qwen2.5-7B 用 ollama，KV cache量化", "kv-quantised", None),
+])
+def test_kv_cache_precision_is_its_own_slot(text: str, kv: str, precision: str | None) -> None:
+    q = parse(text, KB)
+    assert q.kv_cache == kv
+    assert q.precision == precision  # "fp8 KV cache" does not make the weights fp8
+
+
+def test_attention_implementation() -> None:
+    assert parse("Llama-2-13B with transformers, no flash attention", KB).flash_attention is False
+    assert parse("Llama-2-13B, attn_implementation=eager", KB).flash_attention is False
+    assert parse("Llama-2-13B with flash-attn 2", KB).flash_attention is True
+
+
+def test_flags_and_json_keys() -> None:
+    answer = ask({"text": "Llama 3.1 8B inference", "engine": "vllm", "kv_cache": "fp8", "engine_version": "0.6.3"})
+    assert answer.query.kv_cache == "fp8" and answer.query.engine_version == "0.6.3"
+    assert ask({"text": "Llama 3.1 8B", "engine": "ollama"}).query.engine == "llama.cpp"
+    with pytest.raises(BadRequestError, match="fp16, bf16, fp8, int8, int4"):
+        ask({"text": "Llama 3.1 8B", "kv_cache": "fp6"})
+    with pytest.raises(BadRequestError, match="version number"):
+        ask({"text": "Llama 3.1 8B", "engine_version": "latest"})
+
+
+def test_fp8_kv_halves_the_vllm_kv_need() -> None:
+    # Qwen2.5-14B: 48 layers × 8 KV heads × 128 × 2 (K, V) = 98,304 values a token; 64 × 4,096 tokens.
+    base = ask({"text": "serve Qwen2.5-14B with vLLM, 64 users at 4k"}).estimate
+    fp8 = ask({"text": "serve Qwen2.5-14B with vLLM, fp8 KV cache, 64 users at 4k"}).estimate
+    assert base is not None and fp8 is not None
+    kv16 = 98_304 * 2 * 64 * 4096 / 2**30
+    assert base.breakdown.kv_cache == pytest.approx(kv16, rel=0.02)
+    assert fp8.breakdown.kv_cache == pytest.approx(kv16 / 2, rel=0.02)
+
+
+def test_an_engine_without_that_kv_type_says_which_it_has() -> None:
+    answer = ask({"text": "Qwen2.5-7B with transformers, fp8 kv cache"})
+    assert answer.error == "kv-cache-unsupported" and answer.understood["accepted"] == ["bf16", "fp16"]
+
+
+def test_unsloth_reaches_long_contexts_on_24gb() -> None:
+    answer = ask({"text": "QLoRA Mistral-7B with Unsloth at 32k context on a 24GB card"})
+    assert answer.query.engine == "unsloth" and answer.check is not None and answer.check.fits
