@@ -40,7 +40,7 @@ from knowledge.schema import GPU
 from rules import speed_media
 from rules.engine_profile import profile_for
 from rules.fit import reserves_share_of_card
-from rules.types import Pick, Workload
+from rules.types import Engine, Pick, Workload
 
 MAX_PICKS = 3
 """A Slack reader compares three options; more are a scroll, not advice."""
@@ -85,6 +85,28 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
     if model.arch == "encoder":
         return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 0)}
     return {}
+
+
+OTHER_ENGINE_SHARE = 0.15
+"""Beyond this difference in the per-card need, the reply names the other common engine's figure."""
+
+
+def other_engine_figure(question: Question, workload: Workload, count: int, gpu: GPU | None,
+                        estimate: Any) -> dict[str, Any] | None:
+    """The other common engine's per-card need, when the engine was not stated and it differs by > 15%."""
+    if question.engine is not None or workload.model.arch != "decoder":
+        return None
+    pairs: dict[str, Engine] = {"transformers": "vllm", "vllm": "transformers"} if workload.task == "inference" else (
+        {"transformers": "unsloth"} if workload.task in ("lora", "qlora") else {})
+    other = pairs.get(workload.engine)
+    if other is None:
+        return None
+    alternative = rules.estimate_memory(replace(workload, engine=other), count, None if other == "vllm" else gpu)
+    mine = estimate.required_per_gpu_gib or estimate.per_gpu_gib
+    theirs = alternative.required_per_gpu_gib or alternative.per_gpu_gib
+    if not mine or abs(theirs - mine) <= OTHER_ENGINE_SHARE * mine:
+        return None
+    return {"engine": other, "per_gpu_gb": round(theirs, 2)}
 
 
 def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:
@@ -184,6 +206,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # and the reservation is explained by the 'vllm-reserve' note (the picks give the sequences it holds).
     vllm = workload.engine == "vllm" and workload.task == "inference"
     estimate = rules.estimate_memory(workload, sized_count, None if vllm else sized_gpu)
+    other = other_engine_figure(question, workload, sized_count, sized_gpu, estimate)
     if vllm:
         estimate = replace(estimate, notes=[n for n in estimate.notes if n != "vllm-no-gpu"] + ["vllm-reserve"])
 
@@ -231,6 +254,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         compare=list(question.compare_gpus) if question.intent == "compare" else [],
         assumptions=assumptions,
         speed=speed,
+        other_engine=other,
         **base,
     )
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))

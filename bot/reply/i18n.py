@@ -100,6 +100,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "zh-Hans": "{engine} 不支持 {kv} 的 KV 缓存，可选：{accepted}。请换用其中一种（或换一个引擎）再问。"},
     "flash_on": {"en": "flash attention", "zh-Hans": "flash attention"},
     "flash_off": {"en": "eager attention (no flash/SDPA)", "zh-Hans": "eager 注意力（不用 flash/SDPA）"},
+    "other_engine": {"en": "With {engine} instead of {mine} this job needs {gb} GiB per card: name the engine to size it that way.",
+                     "zh-Hans": "若用 {engine} 而不是 {mine}，每卡需要 {gb} GiB；说明引擎即可按它估算。"},
     "kv_quantised": {"en": "quantised", "zh-Hans": "量化"},
     "unknown_model_plain": {"en": "I couldn't tell which model you mean.", "zh-Hans": "没能识别出你说的是哪个模型。"},
     "missing": {"en": "To size this precisely, tell me", "zh-Hans": "想要更准确的建议，请告诉我"},

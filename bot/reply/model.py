@@ -252,6 +252,9 @@ class Answer(BaseModel):
     speed: dict[str, float | None] = Field(default_factory=dict)
     """Figures for the top pick: prefill tokens/s, aggregate tokens/s, training hours, cost per M tokens."""
     sources: list[str] = Field(default_factory=list)
+    other_engine: dict[str, Any] | None = None
+    """When no engine was named and the other common one changes the per-card need by more than 15%:
+    {engine, per_gpu_gb} (inference: transformers ↔ vLLM; LoRA/QLoRA: PEFT ↔ Unsloth)."""
     error: str | None = None
     """A code for a reply that could not size anything (e.g. 'too-long', 'unknown-model')."""
     text: str = ""

@@ -392,6 +392,11 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "guidance", {}))
     if view.get("check"):
         out.append(("section", "verdict", {}))
+    if answer.other_engine and answer.estimate is not None:
+        message = Translator(answer.query.lang)("other_engine", engine=str(answer.other_engine["engine"]),
+                                                 gb=_gb(answer.other_engine["per_gpu_gb"]),
+                                                 mine=str(answer.query.engine))
+        out.append(("section", "notice", {"message": message}))
     if answer.estimate is not None:
         out.append(("fields", "estimate", {}))
     if answer.intent == "compare" and view["compare"]:

@@ -118,3 +118,12 @@ def test_multi_job_message_answers_the_first_and_names_the_rest() -> None:
     assert answer["query"]["model"] == "qwen2.5-14b" and answer["query"]["task"] == "inference"
     assert "ask me about it separately" in answer["text"]
     assert "Llama-3-8B" in answer["understood"]["other_jobs"][0]
+
+
+def test_the_other_common_engine_is_named_when_it_changes_the_figure() -> None:
+    # QLoRA at 16k: PEFT keeps every layer's checkpoint on the card, Unsloth offloads them: far apart.
+    answer = _ask("QLoRA Llama-3.1-8B at 16k context on an A10")
+    assert answer["other_engine"]["engine"] == "unsloth"
+    assert answer["other_engine"]["per_gpu_gb"] < 0.85 * answer["check"]["memory_per_gpu_gb"]
+    assert "With unsloth instead of transformers" in answer["text"]
+    assert _ask("QLoRA Llama-3.1-8B at 16k context on an A10 with unsloth")["other_engine"] is None
