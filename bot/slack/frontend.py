@@ -15,6 +15,7 @@ from slack_bolt import BoltContext
 from bot.errors import BadRequestError
 from bot.ports import AdvisorLike
 from bot.service import language_of
+from bot.slack.client import ChannelPacer
 from bot.slack.delivery import delivery_of
 from bot.slack.lines import BAD_REQUEST_LINE, ERROR_LINE, QUESTIONS_PER_MINUTE, RATE_LIMITED_LINE, defuse, escape
 
@@ -84,11 +85,13 @@ Notify = Callable[[str], Any]
 class SlackFrontEnd:
     """What the listeners share: the advisor, the store, the renderer and the answer path."""
 
-    def __init__(self, advisor: AdvisorLike, store: StoreLike, renderer: RendererLike, kb: Any) -> None:
+    def __init__(self, advisor: AdvisorLike, store: StoreLike, renderer: RendererLike, kb: Any,
+                 pacer: ChannelPacer | None = None) -> None:
         self.advisor = advisor
         self.store = store
         self.renderer = renderer
         self.kb = kb
+        self.pacer = pacer or ChannelPacer()
 
     # The one path every question takes.
     def answer(
@@ -126,7 +129,13 @@ class SlackFrontEnd:
             blocks, fallback = self.renderer.render_blocks(
                 reply.answer, thread_key=key, ephemeral=ephemeral, kb=self.kb,
                 show_maths=bool(getattr(reply, "show_maths", False)))
-            send(defuse(blocks), defuse(fallback))
+            try:
+                send(defuse(blocks), defuse(fallback))
+            except TimeoutError:
+                # The request left; Slack may well have posted it after our client gave up. Telling the user
+                # it failed would show an answer and an error line together, so only the log hears of it.
+                log.warning("reply sent, not confirmed in time", extra=fields)
+                return reply
         except BadRequestError as error:
             log.warning("bad request", extra={**fields, "error": str(error)})
             self._tell(notify, BAD_REQUEST_LINE.get(lang, BAD_REQUEST_LINE["en"]).format(

@@ -24,7 +24,7 @@ from slack_sdk.errors import SlackApiError
 from bot.slack.delivery import Delivery, delivery_of
 from bot.slack.frontend import Notify, SlackFrontEnd, is_dm, is_from_bot, parse_value, thread_key_of
 from bot.slack.lines import defuse
-from bot.slack.middleware import deduplication
+from bot.slack.middleware import deduplication, patient_respond
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,7 @@ HELP_WORDS = frozenset({"", "help", "-h", "--help", "?", "？", "帮助", "幫�
 def register(app: App, front: SlackFrontEnd) -> None:
     """Attach the middleware and listeners to `app`."""
     store = front.store
+    app.use(patient_respond)
     app.use(deduplication(store))
 
     @app.event("app_mention")
@@ -49,6 +50,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
         thread_ts = event.get("thread_ts") or event["ts"]
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
+            front.pacer.wait(channel)
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text)
 
         def notify(line: str) -> None:
@@ -70,6 +72,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
         thread_ts = event.get("thread_ts")
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
+            front.pacer.wait(channel)
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text)
 
         def notify(line: str) -> None:
@@ -186,6 +189,7 @@ def _post_to_channel(front: SlackFrontEnd, context: BoltContext, *, thread: str,
     def send(blocks: list[dict[str, Any]], fallback: str) -> None:
         if channel:
             try:
+                front.pacer.wait(channel)
                 result = client.chat_postMessage(channel=channel, blocks=blocks, text=fallback)
                 posted["ts"] = str(result.get("ts") or "")
             except SlackApiError as error:

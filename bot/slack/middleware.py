@@ -39,3 +39,12 @@ def deduplication(store: StoreLike) -> Callable[..., BoltResponse | None]:
         return None
 
     return deduplicate
+
+
+def patient_respond(context: BoltContext, next: Callable[[], None]) -> None:
+    """Give every listener's `respond` (response_url) the Web API's retries (bot.slack.client.PatientRespond)."""
+    from bot.slack.client import PatientRespond
+
+    if context.response_url:
+        context["respond"] = PatientRespond(response_url=context.response_url)
+    next()
