@@ -24,6 +24,7 @@ from bot.slack.client import CHANNEL_POST_INTERVAL_S, ChannelPacer, build_web_cl
 from bot.slack.frontend import RendererLike, SlackFrontEnd, StoreLike
 from bot.slack.listeners import register
 from bot.slack.settings import Settings
+from bot.slack.shapes import ShapeCheckedApp
 
 # --- the app ---------------------------------------------------------------------------------------
 
@@ -70,7 +71,7 @@ def build_app(
         renderer = renderer or defaults[2]
         kb = kb if kb is not None else defaults[3]
     front = SlackFrontEnd(advisor, store, renderer, kb, ChannelPacer(post_interval_s))
-    app = App(
+    app = ShapeCheckedApp(
         client=client or build_web_client(settings),
         signing_secret=settings.signing_secret or "",
         # auth.test runs lazily on the first request instead of at import, so building the app (and

@@ -46,8 +46,12 @@ def register(app: App, front: SlackFrontEnd) -> None:
     def on_mention(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         if is_from_bot(event) or is_dm(event):  # DMs are answered by on_message
             return
-        channel, user = event["channel"], event.get("user")
-        thread_ts = event.get("thread_ts") or event["ts"]
+        channel, user = event.get("channel"), event.get("user")
+        if not isinstance(channel, str) or not channel:
+            log.info("mention without a channel ignored", extra={"kind": "malformed",
+                                                                 **delivery_of(context).log_fields()})
+            return
+        thread_ts = event.get("thread_ts") or event.get("ts") or event.get("event_ts")
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
             front.pacer.wait(channel)
@@ -59,7 +63,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
             else:
                 client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
 
-        front.answer("mention", context, text=event.get("text") or "", key=thread_key_of(channel, thread_ts),
+        front.answer("mention", context, text=text_of(event), key=thread_key_of(channel, thread_ts),
                      user=user, send=send, notify=notify)
 
     @app.event("message")
@@ -68,7 +72,10 @@ def register(app: App, front: SlackFrontEnd) -> None:
         # messages (our own replies included) are acknowledged and ignored.
         if not is_dm(event) or event.get("subtype") or is_from_bot(event) or not event.get("user"):
             return
-        channel, user = event["channel"], event["user"]
+        channel, user = event.get("channel"), event["user"]
+        if not isinstance(channel, str) or not channel:
+            log.info("DM without a channel ignored", extra={"kind": "malformed", **delivery_of(context).log_fields()})
+            return
         thread_ts = event.get("thread_ts")
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
@@ -78,7 +85,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
         def notify(line: str) -> None:
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
 
-        front.answer("dm", context, text=event.get("text") or "", key=thread_key_of(channel, thread_ts),
+        front.answer("dm", context, text=text_of(event), key=thread_key_of(channel, thread_ts),
                      user=user, send=send, notify=notify)
 
     @app.command(COMMAND)
@@ -135,7 +142,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
     def on_size_message(ack: Callable[..., Any], shortcut: dict[str, Any], client: WebClient,
                         respond: Callable[..., Any], context: BoltContext) -> None:
         ack()
-        message = shortcut.get("message") or {}
+        message = shortcut.get("message") if isinstance(shortcut.get("message"), dict) else {}
         user = (shortcut.get("user") or {}).get("id")
         channel = (shortcut.get("channel") or {}).get("id") or ""
         key = thread_key_of(channel, f"shortcut-{shortcut.get('trigger_id') or time.time()}")
@@ -147,7 +154,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
             elif user:  # no response_url: answer in the user's DM with the app (Messages tab)
                 client.chat_postMessage(channel=user, **message_args)
 
-        front.answer("shortcut", context, text=message.get("text") or "", key=key, user=user,
+        front.answer("shortcut", context, text=text_of(message), key=key, user=user,
                      send=lambda blocks, text: deliver(blocks=blocks, text=text),
                      notify=lambda line: deliver(text=line), ephemeral=has_url)
 
@@ -170,6 +177,12 @@ def register(app: App, front: SlackFrontEnd) -> None:
         fields = (delivery.log_fields() if isinstance(delivery, Delivery)
                   else {"event_id": (body or {}).get("event_id")})
         log.error("unhandled error", exc_info=error, extra={"kind": "error", **fields})
+
+
+def text_of(event: dict[str, Any]) -> str:
+    """The event's text; anything but a string (a bug or a forgery: Slack always sends one) reads as empty."""
+    text = event.get("text")
+    return text if isinstance(text, str) else ""
 
 
 def check_webhook(response: Any) -> None:
