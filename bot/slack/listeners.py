@@ -142,7 +142,8 @@ def register(app: App, front: SlackFrontEnd) -> None:
     def on_size_message(ack: Callable[..., Any], shortcut: dict[str, Any], client: WebClient,
                         respond: Callable[..., Any], context: BoltContext) -> None:
         ack()
-        message = shortcut.get("message") if isinstance(shortcut.get("message"), dict) else {}
+        message = shortcut.get("message")
+        text = text_of(message) if isinstance(message, dict) else ""
         user = (shortcut.get("user") or {}).get("id")
         channel = (shortcut.get("channel") or {}).get("id") or ""
         key = thread_key_of(channel, f"shortcut-{shortcut.get('trigger_id') or time.time()}")
@@ -154,7 +155,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
             elif user:  # no response_url: answer in the user's DM with the app (Messages tab)
                 client.chat_postMessage(channel=user, **message_args)
 
-        front.answer("shortcut", context, text=text_of(message), key=key, user=user,
+        front.answer("shortcut", context, text=text, key=key, user=user,
                      send=lambda blocks, text: deliver(blocks=blocks, text=text),
                      notify=lambda line: deliver(text=line), ephemeral=has_url)
 
