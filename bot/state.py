@@ -37,7 +37,9 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Generic, Protocol, TypeVar
 
 from bot.understand.question import Question
@@ -94,6 +96,48 @@ def thread_key(channel: str, thread_ts: str | None) -> str:
     """``"channel:thread_ts"``. Without a thread (a DM or a slash command outside a thread) the context is
     the channel itself: ``"channel:-"``."""
     return f"{channel}:{thread_ts or '-'}"
+
+
+CARRIED_FIELDS = frozenset({
+    "intent", "lang", "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gen_tokens",
+    "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu", "gpu_count", "compare_gpus", "memory_gb",
+    "compare_models", "cloud", "budget", "stated",
+})
+"""What a button carries of its question (the slots that decide the answer), so it works without the store."""
+
+_CARRIED: ContextVar[dict[str, Question]] = ContextVar("gpu_advisor_carried")
+
+
+def carry(question: Question) -> dict[str, object]:
+    """The essential slots of `question`, compact, for a button's value."""
+    return question.model_dump(include=set(CARRIED_FIELDS), exclude_none=True, exclude_defaults=True)
+
+
+@contextmanager
+def carried(thread_key: str, slots: object) -> Iterator[None]:
+    """While inside, a store that has no question for `thread_key` (expired, Redis restarted or down) answers
+    with the one a button carried in its value. Invalid slots are ignored (the value is signed by Slack's
+    request signature, but may come from an older version of the bot)."""
+    question: Question | None = None
+    if isinstance(slots, dict) and slots:
+        try:
+            question = Question.model_validate({k: v for k, v in slots.items() if k in CARRIED_FIELDS})
+        except ValueError:
+            question = None
+    if question is None:
+        yield
+        return
+    token = _CARRIED.set({**_CARRIED.get({}), thread_key: question})
+    try:
+        yield
+    finally:
+        _CARRIED.reset(token)
+
+
+def carried_question(thread_key: str) -> Question | None:
+    """The question a button carried for `thread_key` in the current request, if any."""
+    found = _CARRIED.get({}).get(thread_key)
+    return None if found is None else found.model_copy(deep=True)
 
 
 def _clip(text: str) -> str:
@@ -168,7 +212,7 @@ class MemoryStore:
     def get_question(self, thread_key: str) -> Question | None:
         with self._lock:
             raw = self._threads.get(thread_key, self._clock())
-        return None if raw is None else Question.model_validate_json(raw)
+        return carried_question(thread_key) if raw is None else Question.model_validate_json(raw)
 
     def put_question(self, thread_key: str, question: Question) -> None:
         raw = question.model_dump_json()

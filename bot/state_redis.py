@@ -26,6 +26,7 @@ from bot.state import (
     THREAD_TTL_S,
     MemoryStore,
     _clip,
+    carried_question,
 )
 from bot.understand.question import Question
 
@@ -161,7 +162,7 @@ class RedisStore:
     def get_question(self, thread_key: str) -> Question | None:
         raw = self._call(lambda: self._r.get(self._key("thread", thread_key)), None)
         if raw is None:
-            return None
+            return carried_question(thread_key)
         try:
             return Question.model_validate_json(raw)
         except pydantic.ValidationError:

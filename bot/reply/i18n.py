@@ -129,6 +129,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "btn_maths": {"en": "Show the maths", "zh-Hans": "计算过程"},
     "btn_post": {"en": "Post to channel", "zh-Hans": "发到频道"},
     "maths_title": {"en": "How this was computed", "zh-Hans": "计算过程"},
+    "context_lost": {"en": "I lost the thread's context; here is the answer to this message alone.",
+                     "zh-Hans": "我丢失了这个对话的上下文；以下只回答这条消息。"},
 }
 
 NOTE_TEXT: dict[str, dict[str, str]] = {

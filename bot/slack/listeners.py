@@ -22,7 +22,15 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.slack.delivery import Delivery, delivery_of
-from bot.slack.frontend import Notify, SlackFrontEnd, is_dm, is_from_bot, parse_value, thread_key_of
+from bot.slack.frontend import (
+    Notify,
+    SlackFrontEnd,
+    carried_slots_of,
+    is_dm,
+    is_from_bot,
+    parse_value,
+    thread_key_of,
+)
 from bot.slack.lines import defuse
 from bot.slack.middleware import deduplication, patient_respond
 
@@ -64,7 +72,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
                 client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
 
         front.answer("mention", context, text=text_of(event), key=thread_key_of(channel, thread_ts),
-                     user=user, send=send, notify=notify)
+                     user=user, send=send, notify=notify, follow_up=bool(event.get("thread_ts")))
 
     @app.event("message")
     def on_message(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
@@ -86,7 +94,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
 
         front.answer("dm", context, text=text_of(event), key=thread_key_of(channel, thread_ts),
-                     user=user, send=send, notify=notify)
+                     user=user, send=send, notify=notify, follow_up=True)
 
     @app.command(COMMAND)
     def on_command(ack: Callable[..., Any], command: dict[str, Any], respond: Callable[..., Any],
@@ -126,7 +134,8 @@ def register(app: App, front: SlackFrontEnd) -> None:
 
         if action.get("action_id") == POST_ACTION_ID:
             _post_to_channel(front, context, thread=thread, overrides=overrides, user=user, channel=channel,
-                             client=client, respond=respond, notify=notify)
+                             client=client, respond=respond, notify=notify,
+                             carried_slots=carried_slots_of(action.get("value")))
             return
 
         def send(blocks: list[dict[str, Any]], fallback: str) -> None:
@@ -136,7 +145,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
                 client.chat_update(channel=channel, ts=container["message_ts"], blocks=blocks, text=fallback)
 
         front.answer("action", context, text="", key=thread, user=user, send=send, notify=notify,
-                     ephemeral=ephemeral, overrides=overrides)
+                     ephemeral=ephemeral, overrides=overrides, carried_slots=carried_slots_of(action.get("value")))
 
     @app.shortcut(SHORTCUT_CALLBACK_ID)
     def on_size_message(ack: Callable[..., Any], shortcut: dict[str, Any], client: WebClient,
@@ -194,7 +203,7 @@ def check_webhook(response: Any) -> None:
 
 def _post_to_channel(front: SlackFrontEnd, context: BoltContext, *, thread: str, overrides: dict[str, object],
                      user: str | None, channel: str | None, client: WebClient, respond: Callable[..., Any],
-                     notify: Notify) -> None:
+                     notify: Notify, carried_slots: object = None) -> None:
     """Post an ephemeral answer publicly: chat.postMessage when the bot is in the channel, else
     response_url with response_type=in_channel (works without chat:write.public); then remove the
     ephemeral copy. Follow-up mentions in the posted message's thread continue the same question."""
@@ -215,7 +224,7 @@ def _post_to_channel(front: SlackFrontEnd, context: BoltContext, *, thread: str,
 
     # ephemeral=False renders the public form (no "Post to channel" button); user=None: not rate-limited.
     reply = front.answer("post", context, text="", key=thread, user=None, send=send, notify=notify,
-                         overrides=overrides, ephemeral=False, replay=True)
+                         overrides=overrides, ephemeral=False, replay=True, carried_slots=carried_slots)
     if reply is None:
         return
     if channel and posted.get("ts"):

@@ -24,9 +24,10 @@ ERROR_WORDS = ("went wrong", "出了点问题")
 
 
 class Bot:
-    def __init__(self, fake: FakeSlack, *, timeout: float = 10.0, pace_s: float = 0.0) -> None:
+    def __init__(self, fake: FakeSlack, *, timeout: float = 10.0, pace_s: float = 0.0,
+                 store: MemoryStore | None = None) -> None:
         self.fake = fake
-        self.store = MemoryStore()
+        self.store = store if store is not None else MemoryStore()
         self.advisor = FakeAdvisor(self.store)
         settings = Settings.from_env({"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
                                       "SLACK_API_URL": fake.api_url})
