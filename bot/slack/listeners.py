@@ -21,6 +21,7 @@ from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.slack.dedupe import already_answered, answer_metadata
 from bot.slack.delivery import Delivery, delivery_of
 from bot.slack.frontend import (
     Notify,
@@ -60,10 +61,14 @@ def register(app: App, front: SlackFrontEnd) -> None:
                                                                  **delivery_of(context).log_fields()})
             return
         thread_ts = event.get("thread_ts") or event.get("ts") or event.get("event_ts")
+        if seen_in_conversation(client, context, channel=channel, thread_ts=thread_ts, event=event):
+            return
+        metadata = answer_metadata(delivery_of(context).event_id)
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
             front.pacer.wait(channel)
-            client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text)
+            client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
+                                    metadata=metadata)
 
         def notify(line: str) -> None:
             if user:
@@ -85,10 +90,14 @@ def register(app: App, front: SlackFrontEnd) -> None:
             log.info("DM without a channel ignored", extra={"kind": "malformed", **delivery_of(context).log_fields()})
             return
         thread_ts = event.get("thread_ts")
+        if seen_in_conversation(client, context, channel=channel, thread_ts=thread_ts, event=event):
+            return
+        metadata = answer_metadata(delivery_of(context).event_id)
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
             front.pacer.wait(channel)
-            client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text)
+            client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
+                                    metadata=metadata)
 
         def notify(line: str) -> None:
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
@@ -187,6 +196,21 @@ def register(app: App, front: SlackFrontEnd) -> None:
         fields = (delivery.log_fields() if isinstance(delivery, Delivery)
                   else {"event_id": (body or {}).get("event_id")})
         log.error("unhandled error", exc_info=error, extra={"kind": "error", **fields})
+
+
+def seen_in_conversation(client: WebClient, context: BoltContext, *, channel: str, thread_ts: str | None,
+                         event: dict[str, Any]) -> bool:
+    """For a Slack retry: True when our answer to it is already in the conversation (bot.slack.dedupe)."""
+    delivery = delivery_of(context)
+    if not delivery.retry_num or not delivery.event_id:
+        return False
+    ts = event.get("ts")
+    found = already_answered(client, channel=channel, thread_ts=thread_ts,
+                             event_ts=ts if isinstance(ts, str) else None, event_id=delivery.event_id)
+    if found:
+        log.info("retry already answered (found in the conversation)",
+                 extra={"kind": "duplicate", **delivery.log_fields()})
+    return found
 
 
 def text_of(event: dict[str, Any]) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import itertools
 import json
 import threading
 import time
@@ -74,10 +73,12 @@ class FakeSlack:
         """What apps.connections.open returns (the test's WebSocket server)."""
         self.not_in_channels: set[str] = set()
         self.delay_s: dict[str, float] = {}
+        self.messages: dict[str, list[dict[str, Any]]] = {}
+        self._last_ts = 0.0
+        """channel → the messages chat.postMessage posted there (read back by conversations.*)."""
         self._failures: dict[str, list[_Failure]] = {}
         self._drops: dict[str, int] = {}
         self._lock = threading.Condition()
-        self._ts = itertools.count(1)
         self._server = ThreadingHTTPServer((host, port), self._handler_class())
         self._server.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -188,7 +189,10 @@ class FakeSlack:
             return queue.pop(0) if queue else None
 
     def _next_ts(self) -> str:
-        return f"{int(time.time())}.{next(self._ts):06d}"
+        """Unique and later than any event sent before it, as Slack's message timestamps are."""
+        with self._lock:
+            self._last_ts = max(time.time(), self._last_ts + 1e-6)
+            return f"{self._last_ts:.6f}"
 
     def _answer(self, method: str, args: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
         token = (headers.get("authorization") or "").removeprefix("Bearer ").strip() or args.get("token")
@@ -214,9 +218,23 @@ class FakeSlack:
             return 200, {"ok": False, "error": "no_text"}
         if method == "chat.postMessage":
             ts = self._next_ts()
-            return 200, {"ok": True, "channel": channel, "ts": ts, "message": {
-                "type": "message", "text": args.get("text"), "bot_id": BOT_ID, "user": BOT_USER_ID, "ts": ts,
-                "thread_ts": args.get("thread_ts")}}
+            message = {"type": "message", "text": args.get("text"), "bot_id": BOT_ID, "user": BOT_USER_ID, "ts": ts,
+                       "thread_ts": args.get("thread_ts")}
+            if isinstance(args.get("metadata"), dict):
+                message["metadata"] = args["metadata"]
+            with self._lock:
+                self.messages.setdefault(channel, []).append(message)
+            return 200, {"ok": True, "channel": channel, "ts": ts, "message": message}
+        if method in ("conversations.replies", "conversations.history"):
+            with self._lock:
+                posted = list(self.messages.get(channel, []))
+            if method == "conversations.replies":
+                found = [m for m in posted if args.get("ts") in (m.get("thread_ts"), m.get("ts"))]
+            else:
+                found = [m for m in posted if float(m["ts"]) >= float(args.get("oldest") or 0)]
+            if str(args.get("include_all_metadata")).lower() not in ("true", "1"):
+                found = [{k: v for k, v in m.items() if k != "metadata"} for m in found]
+            return 200, {"ok": True, "messages": found}
         if method == "chat.postEphemeral":
             return 200, {"ok": True, "message_ts": self._next_ts()}
         if method == "chat.update":
