@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -75,8 +76,14 @@ class FakeSlack:
         self.delay_s: dict[str, float] = {}
         self.messages: dict[str, list[dict[str, Any]]] = {}
         self._last_ts = 0.0
+        self.channel_interval_s = 0.0
+        """When > 0, chat.postMessage into a channel within this many seconds of the previous one gets 429
+        (Retry-After: 1), as Slack limits posting to about one message a second per channel."""
+        self._last_post: dict[str, float] = {}
         """channel → the messages chat.postMessage posted there (read back by conversations.*)."""
         self._failures: dict[str, list[_Failure]] = {}
+        self._storms: dict[str, tuple[float, _Failure | None, float]] = {}
+        self._random = random.Random(11)
         self._drops: dict[str, int] = {}
         self._lock = threading.Condition()
         self._server = ThreadingHTTPServer((host, port), self._handler_class())
@@ -122,6 +129,28 @@ class FakeSlack:
         body = {"ok": False, "error": error or ("ratelimited" if status == 429 else "internal_error")}
         with self._lock:
             self._failures.setdefault(method, []).extend(_Failure(status, headers, body) for _ in range(times))
+
+    def storm(self, method: str, share: float, status: int | None = None, *, retry_after: int | None = None,
+              stall_s: float = 0.0) -> None:
+        """From now on, answer a random `share` of `method`'s calls with `status` (429 carries Retry-After),
+        or, with `status` None, answer them normally after `stall_s` seconds. share 0 ends the storm."""
+        failure = None
+        if status is not None:
+            headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+            error = "ratelimited" if status == 429 else "internal_error"
+            failure = _Failure(status, headers, {"ok": False, "error": error})
+        with self._lock:
+            if share <= 0:
+                self._storms.pop(method, None)
+            else:
+                self._storms[method] = (share, failure, stall_s)
+
+    def _storm_of(self, method: str) -> tuple[_Failure | None, float]:
+        with self._lock:
+            storm = self._storms.get(method)
+            if storm is None or self._random.random() >= storm[0]:
+                return None, 0.0
+            return storm[1], storm[2]
 
     def drop(self, method: str, *, times: int = 1) -> None:
         """Close the connection without answering the next `times` calls of `method` (a network failure)."""
@@ -216,6 +245,12 @@ class FakeSlack:
         if method in ("chat.postMessage", "chat.postEphemeral") and not (
                 args.get("text") or args.get("blocks") or args.get("attachments")):
             return 200, {"ok": False, "error": "no_text"}
+        if method == "chat.postMessage" and self.channel_interval_s > 0:
+            with self._lock:
+                now = time.monotonic()
+                if now - self._last_post.get(channel, -1e9) < self.channel_interval_s:
+                    return 429, {"ok": False, "error": "ratelimited"}
+                self._last_post[channel] = now
         if method == "chat.postMessage":
             ts = self._next_ts()
             message = {"type": "message", "text": args.get("text"), "bot_id": BOT_ID, "user": BOT_USER_ID, "ts": ts,
@@ -278,6 +313,12 @@ class FakeSlack:
                 return parsed
 
             def _send(self, status: int, body: bytes, ctype: str, headers: dict[str, str] | None = None) -> None:
+                try:
+                    self._write(status, body, ctype, headers)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (a stalled call)
+                    self.close_connection = True
+
+            def _write(self, status: int, body: bytes, ctype: str, headers: dict[str, str] | None) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
@@ -309,7 +350,10 @@ class FakeSlack:
                     fake._record(Call(method, args, headers, path, status=0, ok=False))
                     self.close_connection = True
                     return
-                failure = fake._next_failure(method)
+                failure, stall = fake._storm_of(method)
+                if stall:
+                    time.sleep(stall)
+                failure = failure or fake._next_failure(method)
                 if failure is not None:
                     fake._record(Call(method, args, headers, path, status=failure.status, ok=False))
                     self._send(failure.status, json.dumps(failure.body).encode(), "application/json",
@@ -322,7 +366,8 @@ class FakeSlack:
                 status, body = fake._answer(method, args, headers)
                 fake._record(Call(method, args, headers, path, status=status, ok=bool(body.get("ok")),
                                   response=body))
-                self._send(status, json.dumps(body).encode(), "application/json; charset=utf-8")
+                extra = {"Retry-After": "1"} if status == 429 else None
+                self._send(status, json.dumps(body).encode(), "application/json; charset=utf-8", extra)
 
         return Handler
 
