@@ -3,6 +3,7 @@ call does and how it degrades). Its own module so that redis is imported only wh
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -43,6 +44,15 @@ redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window_ms)
 if redis.call('ZCARD', key) < limit then
   redis.call('ZADD', key, now, ARGV[3])
   redis.call('PEXPIRE', key, window_ms)
+  return 1
+end
+return 0
+"""
+
+_CLAIM_AND_JOURNAL_LUA = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[1])) then
+  redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[4]), ARGV[2])
   return 1
 end
 return 0
@@ -97,6 +107,7 @@ class RedisStore:
         self.max_backoff_s = max_backoff_s
         self._clock = clock
         self._rate_script = self._r.register_script(_RATE_LIMIT_LUA)
+        self._claim_script = self._r.register_script(_CLAIM_AND_JOURNAL_LUA)
         self._lock = threading.Lock()
         self._down = False
         self._retry_at = 0.0
@@ -213,6 +224,65 @@ class RedisStore:
         key = self._key("recent", user_id)
         items: list[bytes | str] = self._call(lambda: list(self._r.lrange(key, 0, self.recent_n - 1)), [])
         return [i.decode() if isinstance(i, bytes) else i for i in items]
+
+    # -- the journal of acknowledged events (at-least-once answering across worker deaths)
+
+    def journal_add(self, event_id: str, raw_body: str, headers: dict[str, str]) -> None:
+        """Record an acknowledged event until `journal_done`: if the worker answering it dies, another one
+        claims it after a timeout (`journal_claim_stale`) and answers it."""
+        entry = json.dumps({"body": raw_body, "headers": headers})
+        when = time.time()
+
+        def add() -> None:
+            pipe = self._r.pipeline(transaction=True)
+            pipe.hset(self._key("journal", "data"), event_id, entry)
+            pipe.zadd(self._key("journal", "due"), {event_id: when})
+            pipe.execute()
+
+        self._call(add, None)
+
+    def first_delivery_journaled(self, delivery_id: str, event_id: str, raw_body: str,
+                                 headers: dict[str, str]) -> bool:
+        """`first_delivery` and `journal_add` in one atomic step: a worker killed between the two would leave
+        the id claimed but no journal entry, and the event would be lost."""
+        entry = json.dumps({"body": raw_body, "headers": headers})
+        keys = [self._key("delivery", delivery_id), self._key("journal", "data"), self._key("journal", "due")]
+        args: list[str | int | float] = [_ms(self.dedup_ttl_s), event_id, entry, time.time()]
+        result = self._call(lambda: bool(self._claim_script(keys=keys, args=args)), None)
+        if result is False:
+            return False
+        return self._local.first_delivery(delivery_id)
+
+    def journal_done(self, event_id: str) -> None:
+        def done() -> None:
+            pipe = self._r.pipeline(transaction=True)
+            pipe.zrem(self._key("journal", "due"), event_id)
+            pipe.hdel(self._key("journal", "data"), event_id)
+            pipe.execute()
+
+        self._call(done, None)
+
+    def journal_claim_stale(self, older_than_s: float, limit: int = 20) -> list[tuple[str, str, dict[str, str]]]:
+        """Events acknowledged more than `older_than_s` ago and still not answered, each claimed by exactly
+        one caller (ZREM decides): (event id, raw body, headers)."""
+        due = self._key("journal", "due")
+
+        def claim() -> list[tuple[str, str, dict[str, str]]]:
+            claimed: list[tuple[str, str, dict[str, str]]] = []
+            stale = self._r.zrangebyscore(due, "-inf", time.time() - older_than_s, start=0, num=limit)
+            for event_id in (str(item) for item in stale):
+                if not self._r.zrem(due, event_id):
+                    continue  # another worker claimed it
+                raw = self._r.hget(self._key("journal", "data"), event_id)
+                self._r.hdel(self._key("journal", "data"), event_id)
+                try:
+                    entry = json.loads(raw or "")
+                    claimed.append((event_id, str(entry["body"]), dict(entry["headers"])))
+                except (ValueError, KeyError, TypeError):
+                    continue
+            return claimed
+
+        return self._call(claim, [])
 
     def close(self) -> None:
         self._r.close()

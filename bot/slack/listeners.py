@@ -11,6 +11,7 @@ Surfaces (see manifest.yml):
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
@@ -49,9 +50,10 @@ def register(app: App, front: SlackFrontEnd) -> None:
     """Attach the middleware and listeners to `app`."""
     store = front.store
     app.use(patient_respond)
-    app.use(deduplication(store))
+    app.use(deduplication(store, app))
 
     @app.event("app_mention")
+    @journaled(store)
     def on_mention(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         if is_from_bot(event) or is_dm(event):  # DMs are answered by on_message
             return
@@ -80,6 +82,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
                      user=user, send=send, notify=notify, follow_up=bool(event.get("thread_ts")))
 
     @app.event("message")
+    @journaled(store)
     def on_message(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         # Only human DMs: edits (message_changed), deletions and every other subtype, and any bot's
         # messages (our own replies included) are acknowledged and ignored.
@@ -198,11 +201,35 @@ def register(app: App, front: SlackFrontEnd) -> None:
         log.error("unhandled error", exc_info=error, extra={"kind": "error", **fields})
 
 
+ListenerFn = Callable[..., None]
+
+
+def journaled(store: Any) -> Callable[[ListenerFn], ListenerFn]:
+    """Clear the event's journal entry (bot.slack.redeliver) once its listener is done, however it ends."""
+
+    def wrap(listener: ListenerFn) -> ListenerFn:
+        @functools.wraps(listener)
+        def run(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+            try:
+                listener(event, client, context)
+            finally:
+                done = getattr(store, "journal_done", None)
+                event_id = delivery_of(context).event_id
+                if done is not None and event_id:
+                    done(event_id)
+
+        return run
+
+    return wrap
+
+
 def seen_in_conversation(client: WebClient, context: BoltContext, *, channel: str, thread_ts: str | None,
                          event: dict[str, Any]) -> bool:
-    """For a Slack retry: True when our answer to it is already in the conversation (bot.slack.dedupe)."""
+    """For a Slack retry, or any delivery while the shared store is down (a duplicate delivery may reach
+    another replica then): True when our answer to it is already in the conversation (bot.slack.dedupe)."""
     delivery = delivery_of(context)
-    if not delivery.retry_num or not delivery.event_id:
+    store_down = getattr(context.get("gpu_advisor_store"), "available", True) is False
+    if not delivery.event_id or not (delivery.retry_num or store_down or context.get("gpu_advisor_redelivery")):
         return False
     ts = event.get("ts")
     found = already_answered(client, channel=channel, thread_ts=thread_ts,

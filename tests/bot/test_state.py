@@ -469,3 +469,13 @@ def test_shared_state_is_back_within_two_seconds_of_redis(redis_server: Any) -> 
     started = time.monotonic()
     assert wait_until(lambda: (store.put_question("t", q()), store.get_question("t"))[1] is not None, 5.0)
     assert time.monotonic() - started < 2.0
+
+
+def test_journal_entries_are_claimed_once_after_their_timeout(redis_server: Any) -> None:
+    a, b = RedisStore(redis_server.url), RedisStore(redis_server.url)
+    a.journal_add("Ev-j1", '{"x": 1}', {"x-slack-signature": "v0=1"})
+    a.journal_add("Ev-j2", '{"x": 2}', {})
+    a.journal_done("Ev-j2")
+    assert b.journal_claim_stale(60.0) == []  # not stale yet
+    claims = [b.journal_claim_stale(0.0), a.journal_claim_stale(0.0)]
+    assert claims[0] == [("Ev-j1", '{"x": 1}', {"x-slack-signature": "v0=1"})] and claims[1] == []
