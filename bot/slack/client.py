@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from slack_bolt.context.respond import Respond
@@ -48,24 +50,31 @@ def retry_handlers(backoff_factor: float = 0.5) -> list[RetryHandler]:
 
 
 class ChannelPacer:
-    """Spaces posts into one channel at least `interval_s` apart within this process (threads wait their
-    turn; different channels do not wait for each other). It lives on the front end, not on a WebClient:
-    Bolt gives each request a fresh WebClient."""
+    """One post at a time per channel within this process, each starting at least `interval_s` after the
+    previous one finished (its 429 retries included), so retries do not collide with the next paced post.
+    Different channels do not wait for each other. It lives on the front end, not on a WebClient: Bolt
+    gives each request a fresh WebClient."""
 
     def __init__(self, interval_s: float = CHANNEL_POST_INTERVAL_S) -> None:
         self.interval_s = interval_s
         self._lock = threading.Lock()
-        self._next: dict[str, float] = {}
+        self._turns: dict[str, tuple[threading.Lock, list[float]]] = {}
 
-    def wait(self, channel: str) -> None:
+    @contextmanager
+    def turn(self, channel: str) -> Iterator[None]:
         with self._lock:
-            now = time.monotonic()
-            if len(self._next) > 10_000:
-                self._next = {c: t for c, t in self._next.items() if t > now}
-            slot = max(now, self._next.get(channel, 0.0))
-            self._next[channel] = slot + self.interval_s
-        if slot > now:
-            time.sleep(slot - now)
+            if len(self._turns) > 10_000:
+                now = time.monotonic()
+                self._turns = {c: t for c, t in self._turns.items() if t[0].locked() or t[1][0] > now}
+            lock, ready_at = self._turns.setdefault(channel, (threading.Lock(), [0.0]))
+        with lock:
+            delay = ready_at[0] - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            try:
+                yield
+            finally:
+                ready_at[0] = time.monotonic() + self.interval_s
 
 
 class PatientRespond(Respond):

@@ -68,9 +68,9 @@ def register(app: App, front: SlackFrontEnd) -> None:
         metadata = answer_metadata(delivery_of(context).event_id)
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
-            front.pacer.wait(channel)
-            client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
-                                    metadata=metadata)
+            with front.pacer.turn(channel):
+                client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
+                                        metadata=metadata)
 
         def notify(line: str) -> None:
             if user:
@@ -98,9 +98,9 @@ def register(app: App, front: SlackFrontEnd) -> None:
         metadata = answer_metadata(delivery_of(context).event_id)
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
-            front.pacer.wait(channel)
-            client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
-                                    metadata=metadata)
+            with front.pacer.turn(channel):
+                client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
+                                        metadata=metadata)
 
         def notify(line: str) -> None:
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
@@ -263,8 +263,8 @@ def _post_to_channel(front: SlackFrontEnd, context: BoltContext, *, thread: str,
     def send(blocks: list[dict[str, Any]], fallback: str) -> None:
         if channel:
             try:
-                front.pacer.wait(channel)
-                result = client.chat_postMessage(channel=channel, blocks=blocks, text=fallback)
+                with front.pacer.turn(channel):
+                    result = client.chat_postMessage(channel=channel, blocks=blocks, text=fallback)
                 posted["ts"] = str(result.get("ts") or "")
             except SlackApiError as error:
                 if error.response.get("error") not in ("not_in_channel", "channel_not_found"):
