@@ -4,7 +4,8 @@ each user's recent questions (for the Slack Home tab).
 Two stores implement `StateStore`:
 
 - `MemoryStore` — in process, thread-safe, every table bounded (TTL + LRU eviction). One replica only.
-- `RedisStore` — shared by every replica when `REDIS_URL` is set. Keys are prefixed ``gpu-advisor:``,
+- `RedisStore` (bot/state_redis.py, imported only when `REDIS_URL` is set, so `ask` and the console never
+  load redis) — shared by every replica when `REDIS_URL` is set. Keys are prefixed ``gpu-advisor:``,
   Questions are stored as JSON, TTLs are Redis TTLs, de-duplication is ``SET NX PX`` (atomic across
   replicas) and the rate limit an atomic Lua script.
 
@@ -18,13 +19,15 @@ Degradation: if Redis goes away (refused, timeout, auth, …) the bot keeps answ
 - `get_question` → None: a follow-up is answered as a fresh question (loses thread context);
 - `put_question`, `push_recent` → dropped; `recent` → [];
 - `allow` → True: no rate limit while Redis is down;
-- `first_delivery` → True for anything *this process* has not seen: de-duplication falls back to process
-  memory, so a retry that reaches the same replica is still caught, but one that reaches another replica
-  is answered twice. That is the trade-off chosen: a duplicate answer is better than a lost message.
+- `first_delivery` → True for anything *this process* has not seen. Every process remembers the deliveries
+  it claimed, also while Redis is up, so a retry of an event seen before the outage (or before Redis
+  restarted empty) is still caught when it reaches the same replica. For one that reaches another replica,
+  the Slack front end looks for the event id its own reply carries in the thread (bot/slack/dedupe.py).
 
 One warning is logged on ``gpu_advisor.state`` when Redis goes away and one info when it is back (no
 traceback per message). While it is down, calls do not touch the network until a back-off has passed
-(doubling from `backoff_s` up to `max_backoff_s`); the first call after that tries again.
+(doubling from `backoff_s` up to `max_backoff_s`, 1 s: shared state is back within a second of Redis); the
+first call after that tries again.
 """
 
 from __future__ import annotations
@@ -33,15 +36,11 @@ import logging
 import os
 import threading
 import time
-import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
-from typing import Generic, Protocol, TypeVar
-
-import pydantic
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from bot.understand.question import Question
 
@@ -62,6 +61,9 @@ MAX_DELIVERIES = 100_000
 MAX_USERS = 10_000
 KEY_PREFIX = "gpu-advisor:"
 REDIS_SOCKET_TIMEOUT_S = 0.2
+REDIS_BACKOFF_S = 0.25
+REDIS_MAX_BACKOFF_S = 1.0
+"""A cap of 30 s kept workers on local state 20-38 s after Redis was back (issue 11)."""
 
 
 class StateStore(Protocol):
@@ -94,6 +96,48 @@ def thread_key(channel: str, thread_ts: str | None) -> str:
     """``"channel:thread_ts"``. Without a thread (a DM or a slash command outside a thread) the context is
     the channel itself: ``"channel:-"``."""
     return f"{channel}:{thread_ts or '-'}"
+
+
+CARRIED_FIELDS = frozenset({
+    "intent", "lang", "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gen_tokens",
+    "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu", "gpu_count", "compare_gpus", "memory_gb",
+    "compare_models", "cloud", "budget", "stated",
+})
+"""What a button carries of its question (the slots that decide the answer), so it works without the store."""
+
+_CARRIED: ContextVar[dict[str, Question]] = ContextVar("gpu_advisor_carried")
+
+
+def carry(question: Question) -> dict[str, object]:
+    """The essential slots of `question`, compact, for a button's value."""
+    return question.model_dump(include=set(CARRIED_FIELDS), exclude_none=True, exclude_defaults=True)
+
+
+@contextmanager
+def carried(thread_key: str, slots: object) -> Iterator[None]:
+    """While inside, a store that has no question for `thread_key` (expired, Redis restarted or down) answers
+    with the one a button carried in its value. Invalid slots are ignored (the value is signed by Slack's
+    request signature, but may come from an older version of the bot)."""
+    question: Question | None = None
+    if isinstance(slots, dict) and slots:
+        try:
+            question = Question.model_validate({k: v for k, v in slots.items() if k in CARRIED_FIELDS})
+        except ValueError:
+            question = None
+    if question is None:
+        yield
+        return
+    token = _CARRIED.set({**_CARRIED.get({}), thread_key: question})
+    try:
+        yield
+    finally:
+        _CARRIED.reset(token)
+
+
+def carried_question(thread_key: str) -> Question | None:
+    """The question a button carried for `thread_key` in the current request, if any."""
+    found = _CARRIED.get({}).get(thread_key)
+    return None if found is None else found.model_copy(deep=True)
 
 
 def _clip(text: str) -> str:
@@ -168,7 +212,7 @@ class MemoryStore:
     def get_question(self, thread_key: str) -> Question | None:
         with self._lock:
             raw = self._threads.get(thread_key, self._clock())
-        return None if raw is None else Question.model_validate_json(raw)
+        return carried_question(thread_key) if raw is None else Question.model_validate_json(raw)
 
     def put_question(self, thread_key: str, question: Question) -> None:
         raw = question.model_dump_json()
@@ -217,188 +261,6 @@ class MemoryStore:
             return list(self._recent.get(user_id, self._clock()) or [])
 
 
-# ---------------------------------------------------------------------------------------------- redis
-
-_RATE_LIMIT_LUA = """
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window_ms = tonumber(ARGV[2])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window_ms)
-if redis.call('ZCARD', key) < limit then
-  redis.call('ZADD', key, now, ARGV[3])
-  redis.call('PEXPIRE', key, window_ms)
-  return 1
-end
-return 0
-"""
-
-T = TypeVar("T")
-
-_UNAVAILABLE: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
-
-
-def _ms(seconds: float) -> int:
-    return max(1, round(seconds * 1000))
-
-
-class RedisStore:
-    """State shared by every replica through Redis. Never raises because Redis is unavailable (see the
-    module docstring for what each call does then)."""
-
-    def __init__(
-        self,
-        url: str | None = None,
-        *,
-        client: redis.Redis | None = None,
-        prefix: str = KEY_PREFIX,
-        thread_ttl_s: float = THREAD_TTL_S,
-        dedup_ttl_s: float = DEDUP_TTL_S,
-        recent_ttl_s: float = RECENT_TTL_S,
-        recent_n: int = RECENT_N,
-        socket_timeout_s: float = REDIS_SOCKET_TIMEOUT_S,
-        backoff_s: float = 1.0,
-        max_backoff_s: float = 30.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        if client is None:
-            if not url:
-                raise ValueError("RedisStore needs a url or a client")
-            client = redis.Redis.from_url(
-                url,
-                socket_timeout=socket_timeout_s,
-                socket_connect_timeout=socket_timeout_s,
-                retry=Retry(NoBackoff(), 0),
-                decode_responses=True,
-            )
-        self._r = client
-        self.prefix = prefix
-        self.thread_ttl_s = thread_ttl_s
-        self.dedup_ttl_s = dedup_ttl_s
-        self.recent_ttl_s = recent_ttl_s
-        self.recent_n = recent_n
-        self.backoff_s = backoff_s
-        self.max_backoff_s = max_backoff_s
-        self._clock = clock
-        self._rate_script = self._r.register_script(_RATE_LIMIT_LUA)
-        self._lock = threading.Lock()
-        self._down = False
-        self._retry_at = 0.0
-        self._backoff = backoff_s
-        # De-duplication while Redis is down: this process's memory (catches retries to this replica).
-        self._local = MemoryStore(dedup_ttl_s=dedup_ttl_s, max_threads=1, max_users=1)
-
-    # -- availability
-
-    @property
-    def available(self) -> bool:
-        """False while Redis is considered down (after a failed call, until a call succeeds again)."""
-        return not self._down
-
-    def _where(self) -> str:
-        kw = self._r.connection_pool.connection_kwargs
-        if "path" in kw:
-            return f"unix:{kw['path']}"
-        return f"{kw.get('host', '?')}:{kw.get('port', '?')}/{kw.get('db', 0)}"  # never the password
-
-    def _call(self, fn: Callable[[], T], fallback: T) -> T:
-        with self._lock:
-            if self._down and self._clock() < self._retry_at:
-                return fallback
-        try:
-            result = fn()
-        except _UNAVAILABLE as exc:
-            self._went_down(exc)
-            return fallback
-        if self._down:
-            self._came_back()
-        return result
-
-    def _went_down(self, exc: BaseException) -> None:
-        with self._lock:
-            if self._down:
-                self._backoff = min(self._backoff * 2, self.max_backoff_s)
-            else:
-                self._down = True
-                self._backoff = self.backoff_s
-                log.warning(
-                    "Redis at %s is unavailable (%s: %s); answering without shared state "
-                    "(no thread context, no rate limit, de-duplication per process) until it is back",
-                    self._where(),
-                    type(exc).__name__,
-                    exc,
-                )
-            self._retry_at = self._clock() + self._backoff
-
-    def _came_back(self) -> None:
-        with self._lock:
-            if not self._down:
-                return
-            self._down = False
-            self._backoff = self.backoff_s
-        log.info("Redis at %s is reachable again; shared state restored", self._where())
-
-    def _key(self, kind: str, name: str) -> str:
-        return f"{self.prefix}{kind}:{name}"
-
-    # -- StateStore
-
-    def get_question(self, thread_key: str) -> Question | None:
-        raw = self._call(lambda: self._r.get(self._key("thread", thread_key)), None)
-        if raw is None:
-            return None
-        try:
-            return Question.model_validate_json(raw)
-        except pydantic.ValidationError:
-            # Stored by another version of the bot (rolling deploy): answer without context.
-            log.info("ignoring an unreadable stored question for %s", thread_key)
-            return None
-
-    def put_question(self, thread_key: str, question: Question) -> None:
-        raw = question.model_dump_json()
-        key = self._key("thread", thread_key)
-        self._call(lambda: self._r.set(key, raw, px=_ms(self.thread_ttl_s)), None)
-
-    def first_delivery(self, delivery_id: str) -> bool:
-        key = self._key("delivery", delivery_id)
-        result = self._call(lambda: bool(self._r.set(key, "1", nx=True, px=_ms(self.dedup_ttl_s))), None)
-        if result is None:  # Redis down: answer rather than lose the message; dedupe within this process
-            return self._local.first_delivery(delivery_id)
-        return result
-
-    def allow(self, user_id: str, limit: int = 20, window_s: float = 60) -> bool:
-        if limit <= 0:
-            return False
-        key = self._key("rate", user_id)
-        args: list[str | int] = [limit, _ms(window_s), uuid.uuid4().hex]
-        return self._call(lambda: bool(self._rate_script(keys=[key], args=args)), True)
-
-    def push_recent(self, user_id: str, text: str) -> None:
-        text = _clip(text)
-        if not text:
-            return
-        key = self._key("recent", user_id)
-
-        def push() -> None:
-            pipe = self._r.pipeline(transaction=True)
-            pipe.lrem(key, 0, text)
-            pipe.lpush(key, text)
-            pipe.ltrim(key, 0, self.recent_n - 1)
-            pipe.pexpire(key, _ms(self.recent_ttl_s))
-            pipe.execute()
-
-        self._call(push, None)
-
-    def recent(self, user_id: str) -> list[str]:
-        key = self._key("recent", user_id)
-        items: list[bytes | str] = self._call(lambda: list(self._r.lrange(key, 0, self.recent_n - 1)), [])
-        return [i.decode() if isinstance(i, bytes) else i for i in items]
-
-    def close(self) -> None:
-        self._r.close()
-
-
 def store_from_env(environ: Mapping[str, str] = os.environ) -> StateStore:
     """A RedisStore when REDIS_URL is set (shared across replicas), else a MemoryStore.
 
@@ -406,8 +268,19 @@ def store_from_env(environ: Mapping[str, str] = os.environ) -> StateStore:
     ValueError here."""
     url = (environ.get("REDIS_URL") or "").strip()
     if url:
+        from bot.state_redis import RedisStore
+
         store = RedisStore(url)
         log.info("conversation state in Redis at %s", store._where())
         return store
     log.info("conversation state in process memory (set REDIS_URL to share it across replicas)")
     return MemoryStore()
+
+
+def __getattr__(name: str) -> Any:
+    """`bot.state.RedisStore` still works, importing redis only when asked for."""
+    if name == "RedisStore":
+        from bot.state_redis import RedisStore
+
+        return RedisStore
+    raise AttributeError(name)

@@ -33,7 +33,5 @@ def test_ask_imports_no_slack_or_server_code(modules_imported_by_ask: set[str], 
     assert package not in modules_imported_by_ask
 
 
-@pytest.mark.xfail(strict=True, reason="bot/state.py imports redis at module level; issue 12 moves the import into "
-                                       "the Redis store (drop this marker then)")
 def test_ask_does_not_import_redis(modules_imported_by_ask: set[str]) -> None:
     assert "redis" not in modules_imported_by_ask

@@ -205,6 +205,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "zh-Hans": "该配置达不到首 token 延迟要求；加副本无济于事，需要每副本更多卡（张量并行）或更短的输入"},
     "speed_not_met": {"en": "the per-user speed target is not met even with one user per replica",
                       "zh-Hans": "即使每副本只服务一个用户也达不到每用户速度要求"},
+    "context_lost": {"en": "I lost the thread's context; here is the answer to this message alone.",
+                     "zh-Hans": "我丢失了这个对话的上下文；以下只回答这条消息。"},
 }
 
 NOTE_TEXT: dict[str, dict[str, str]] = {

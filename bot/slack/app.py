@@ -20,10 +20,11 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.ports import AdvisorLike
-from bot.slack.client import build_web_client
+from bot.slack.client import CHANNEL_POST_INTERVAL_S, ChannelPacer, build_web_client
 from bot.slack.frontend import RendererLike, SlackFrontEnd, StoreLike
 from bot.slack.listeners import register
 from bot.slack.settings import Settings
+from bot.slack.shapes import ShapeCheckedApp
 
 # --- the app ---------------------------------------------------------------------------------------
 
@@ -55,6 +56,7 @@ def build_app(
     kb: Any = None,
     client: WebClient | None = None,
     listener_threads: int = 16,
+    post_interval_s: float = CHANNEL_POST_INTERVAL_S,
 ) -> App:
     """The Bolt app for both HTTP (`serve`) and Socket Mode (`socket`).
 
@@ -68,8 +70,8 @@ def build_app(
         store = store or defaults[1]
         renderer = renderer or defaults[2]
         kb = kb if kb is not None else defaults[3]
-    front = SlackFrontEnd(advisor, store, renderer, kb)
-    app = App(
+    front = SlackFrontEnd(advisor, store, renderer, kb, ChannelPacer(post_interval_s))
+    app = ShapeCheckedApp(
         client=client or build_web_client(settings),
         signing_secret=settings.signing_secret or "",
         # auth.test runs lazily on the first request instead of at import, so building the app (and

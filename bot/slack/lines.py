@@ -22,6 +22,11 @@ RATE_LIMITED_LINE = {
     "zh-Hans": f"提问太快了（每分钟最多 {QUESTIONS_PER_MINUTE} 个问题），请稍等片刻再问。",
     "zh-Hant": f"提問太快了（每分鐘最多 {QUESTIONS_PER_MINUTE} 個問題），請稍等片刻再問。",
 }
+CONTEXT_LOST_LINE = {
+    "en": "I lost the thread's context; here is the answer to this message alone.",
+    "zh-Hans": "我丢失了这个对话的上下文；以下只回答这条消息。",
+    "zh-Hant": "我遺失了這個對話的上下文；以下只回答這條消息。",
+}
 BAD_REQUEST_LINE = {
     "en": "I couldn't use that: {detail}",
     "zh-Hans": "无法处理这个请求：{detail}",

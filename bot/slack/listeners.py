@@ -11,6 +11,7 @@ Surfaces (see manifest.yml):
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
@@ -21,10 +22,19 @@ from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.slack.dedupe import already_answered, answer_metadata
 from bot.slack.delivery import Delivery, delivery_of
-from bot.slack.frontend import Notify, SlackFrontEnd, is_dm, is_from_bot, parse_value, thread_key_of
+from bot.slack.frontend import (
+    Notify,
+    SlackFrontEnd,
+    carried_slots_of,
+    is_dm,
+    is_from_bot,
+    parse_value,
+    thread_key_of,
+)
 from bot.slack.lines import defuse
-from bot.slack.middleware import deduplication
+from bot.slack.middleware import deduplication, patient_respond
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +49,28 @@ HELP_WORDS = frozenset({"", "help", "-h", "--help", "?", "？", "帮助", "幫�
 def register(app: App, front: SlackFrontEnd) -> None:
     """Attach the middleware and listeners to `app`."""
     store = front.store
-    app.use(deduplication(store))
+    app.use(patient_respond)
+    app.use(deduplication(store, app))
 
     @app.event("app_mention")
+    @journaled(store)
     def on_mention(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         if is_from_bot(event) or is_dm(event):  # DMs are answered by on_message
             return
-        channel, user = event["channel"], event.get("user")
-        thread_ts = event.get("thread_ts") or event["ts"]
+        channel, user = event.get("channel"), event.get("user")
+        if not isinstance(channel, str) or not channel:
+            log.info("mention without a channel ignored", extra={"kind": "malformed",
+                                                                 **delivery_of(context).log_fields()})
+            return
+        thread_ts = event.get("thread_ts") or event.get("ts") or event.get("event_ts")
+        if seen_in_conversation(client, context, channel=channel, thread_ts=thread_ts, event=event):
+            return
+        metadata = answer_metadata(delivery_of(context).event_id)
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
-            client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text)
+            with front.pacer.turn(channel):
+                client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
+                                        metadata=metadata)
 
         def notify(line: str) -> None:
             if user:
@@ -57,26 +78,35 @@ def register(app: App, front: SlackFrontEnd) -> None:
             else:
                 client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
 
-        front.answer("mention", context, text=event.get("text") or "", key=thread_key_of(channel, thread_ts),
-                     user=user, send=send, notify=notify)
+        front.answer("mention", context, text=text_of(event), key=thread_key_of(channel, thread_ts),
+                     user=user, send=send, notify=notify, follow_up=bool(event.get("thread_ts")))
 
     @app.event("message")
+    @journaled(store)
     def on_message(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         # Only human DMs: edits (message_changed), deletions and every other subtype, and any bot's
         # messages (our own replies included) are acknowledged and ignored.
         if not is_dm(event) or event.get("subtype") or is_from_bot(event) or not event.get("user"):
             return
-        channel, user = event["channel"], event["user"]
+        channel, user = event.get("channel"), event["user"]
+        if not isinstance(channel, str) or not channel:
+            log.info("DM without a channel ignored", extra={"kind": "malformed", **delivery_of(context).log_fields()})
+            return
         thread_ts = event.get("thread_ts")
+        if seen_in_conversation(client, context, channel=channel, thread_ts=thread_ts, event=event):
+            return
+        metadata = answer_metadata(delivery_of(context).event_id)
 
         def send(blocks: list[dict[str, Any]], text: str) -> None:
-            client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text)
+            with front.pacer.turn(channel):
+                client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
+                                        metadata=metadata)
 
         def notify(line: str) -> None:
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
 
-        front.answer("dm", context, text=event.get("text") or "", key=thread_key_of(channel, thread_ts),
-                     user=user, send=send, notify=notify)
+        front.answer("dm", context, text=text_of(event), key=thread_key_of(channel, thread_ts),
+                     user=user, send=send, notify=notify, follow_up=True)
 
     @app.command(COMMAND)
     def on_command(ack: Callable[..., Any], command: dict[str, Any], respond: Callable[..., Any],
@@ -116,7 +146,8 @@ def register(app: App, front: SlackFrontEnd) -> None:
 
         if action.get("action_id") == POST_ACTION_ID:
             _post_to_channel(front, context, thread=thread, overrides=overrides, user=user, channel=channel,
-                             client=client, respond=respond, notify=notify)
+                             client=client, respond=respond, notify=notify,
+                             carried_slots=carried_slots_of(action.get("value")))
             return
 
         def send(blocks: list[dict[str, Any]], fallback: str) -> None:
@@ -126,13 +157,14 @@ def register(app: App, front: SlackFrontEnd) -> None:
                 client.chat_update(channel=channel, ts=container["message_ts"], blocks=blocks, text=fallback)
 
         front.answer("action", context, text="", key=thread, user=user, send=send, notify=notify,
-                     ephemeral=ephemeral, overrides=overrides)
+                     ephemeral=ephemeral, overrides=overrides, carried_slots=carried_slots_of(action.get("value")))
 
     @app.shortcut(SHORTCUT_CALLBACK_ID)
     def on_size_message(ack: Callable[..., Any], shortcut: dict[str, Any], client: WebClient,
                         respond: Callable[..., Any], context: BoltContext) -> None:
         ack()
-        message = shortcut.get("message") or {}
+        message = shortcut.get("message")
+        text = text_of(message) if isinstance(message, dict) else ""
         user = (shortcut.get("user") or {}).get("id")
         channel = (shortcut.get("channel") or {}).get("id") or ""
         key = thread_key_of(channel, f"shortcut-{shortcut.get('trigger_id') or time.time()}")
@@ -144,7 +176,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
             elif user:  # no response_url: answer in the user's DM with the app (Messages tab)
                 client.chat_postMessage(channel=user, **message_args)
 
-        front.answer("shortcut", context, text=message.get("text") or "", key=key, user=user,
+        front.answer("shortcut", context, text=text, key=key, user=user,
                      send=lambda blocks, text: deliver(blocks=blocks, text=text),
                      notify=lambda line: deliver(text=line), ephemeral=has_url)
 
@@ -169,6 +201,51 @@ def register(app: App, front: SlackFrontEnd) -> None:
         log.error("unhandled error", exc_info=error, extra={"kind": "error", **fields})
 
 
+ListenerFn = Callable[..., None]
+
+
+def journaled(store: Any) -> Callable[[ListenerFn], ListenerFn]:
+    """Clear the event's journal entry (bot.slack.redeliver) once its listener is done, however it ends."""
+
+    def wrap(listener: ListenerFn) -> ListenerFn:
+        @functools.wraps(listener)
+        def run(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+            try:
+                listener(event, client, context)
+            finally:
+                done = getattr(store, "journal_done", None)
+                event_id = delivery_of(context).event_id
+                if done is not None and event_id:
+                    done(event_id)
+
+        return run
+
+    return wrap
+
+
+def seen_in_conversation(client: WebClient, context: BoltContext, *, channel: str, thread_ts: str | None,
+                         event: dict[str, Any]) -> bool:
+    """For a Slack retry, or any delivery while the shared store is down (a duplicate delivery may reach
+    another replica then): True when our answer to it is already in the conversation (bot.slack.dedupe)."""
+    delivery = delivery_of(context)
+    store_down = getattr(context.get("gpu_advisor_store"), "available", True) is False
+    if not delivery.event_id or not (delivery.retry_num or store_down or context.get("gpu_advisor_redelivery")):
+        return False
+    ts = event.get("ts")
+    found = already_answered(client, channel=channel, thread_ts=thread_ts,
+                             event_ts=ts if isinstance(ts, str) else None, event_id=delivery.event_id)
+    if found:
+        log.info("retry already answered (found in the conversation)",
+                 extra={"kind": "duplicate", **delivery.log_fields()})
+    return found
+
+
+def text_of(event: dict[str, Any]) -> str:
+    """The event's text; anything but a string (a bug or a forgery: Slack always sends one) reads as empty."""
+    text = event.get("text")
+    return text if isinstance(text, str) else ""
+
+
 def check_webhook(response: Any) -> None:
     status = getattr(response, "status_code", 200)
     if status != 200:
@@ -177,7 +254,7 @@ def check_webhook(response: Any) -> None:
 
 def _post_to_channel(front: SlackFrontEnd, context: BoltContext, *, thread: str, overrides: dict[str, object],
                      user: str | None, channel: str | None, client: WebClient, respond: Callable[..., Any],
-                     notify: Notify) -> None:
+                     notify: Notify, carried_slots: object = None) -> None:
     """Post an ephemeral answer publicly: chat.postMessage when the bot is in the channel, else
     response_url with response_type=in_channel (works without chat:write.public); then remove the
     ephemeral copy. Follow-up mentions in the posted message's thread continue the same question."""
@@ -186,7 +263,8 @@ def _post_to_channel(front: SlackFrontEnd, context: BoltContext, *, thread: str,
     def send(blocks: list[dict[str, Any]], fallback: str) -> None:
         if channel:
             try:
-                result = client.chat_postMessage(channel=channel, blocks=blocks, text=fallback)
+                with front.pacer.turn(channel):
+                    result = client.chat_postMessage(channel=channel, blocks=blocks, text=fallback)
                 posted["ts"] = str(result.get("ts") or "")
             except SlackApiError as error:
                 if error.response.get("error") not in ("not_in_channel", "channel_not_found"):
@@ -197,7 +275,7 @@ def _post_to_channel(front: SlackFrontEnd, context: BoltContext, *, thread: str,
 
     # ephemeral=False renders the public form (no "Post to channel" button); user=None: not rate-limited.
     reply = front.answer("post", context, text="", key=thread, user=None, send=send, notify=notify,
-                         overrides=overrides, ephemeral=False, replay=True)
+                         overrides=overrides, ephemeral=False, replay=True, carried_slots=carried_slots)
     if reply is None:
         return
     if channel and posted.get("ts"):

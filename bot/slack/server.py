@@ -1,19 +1,29 @@
 """`python -m bot serve`: the Bolt app behind gunicorn (HTTP mode).
 
-    POST /slack/events   events, /gpu, interactivity and shortcuts (Bolt's WSGI adapter; Bolt verifies the
-                         X-Slack-Signature of every request and refuses forged or stale ones with 401)
+    POST /slack/events   events, /gpu, interactivity and shortcuts: bot.slack.guard checks X-Slack-Signature on
+                         the raw bytes first (forged/stale → 401, signed but unreadable → 400), then Bolt
     GET  /healthz        200 "ok" (liveness; touches nothing outside the process)
 
 The app is built once in the master before gunicorn forks (so a broken setup fails at start with one
 line, and workers share the loaded knowledge base). Without REDIS_URL the state store lives in memory,
 so a single worker process is used (threads give the concurrency); with REDIS_URL, WEB_CONCURRENCY
 worker processes (default 2) share de-duplication, rate limits and threads through Redis.
+
+gunicorn is configured as its documentation says (our defaults, then ./gunicorn.conf.py, then GUNICORN_CMD_ARGS).
+
+In production a buffering reverse proxy (nginx, a cloud load balancer, the platform's router) must sit in
+front: gunicorn's gthread worker gives each connection a thread while it reads the request, so a few dozen
+clients trickling headers or bodies hold every thread and Slack's requests wait (measured: 40 slow
+connections timed out every ack for 20 s). gunicorn's own deployment guide asks for such a proxy for that
+reason; a proxy that buffers whole requests hands gunicorn only complete ones. Binding to 127.0.0.1 or a
+private network behind it (HOST) keeps slow clients away from gunicorn itself.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import shlex
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -32,26 +42,18 @@ StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
-def make_wsgi_app(bolt_app: Any, path: str = "/slack/events") -> WSGIApp:
-    """Route /healthz ourselves and everything at `path` to Bolt's WSGI adapter (which keeps Bolt's
-    signature verification: it hands the raw body and headers to `App.dispatch`)."""
+def make_wsgi_app(bolt_app: Any, path: str = "/slack/events", *, signing_secret: str | None = None) -> WSGIApp:
+    """Route /healthz ourselves and everything else through the signature guard (bot.slack.guard: forged,
+    stale and unreadable requests are refused before anything parses them) to Bolt's WSGI adapter.
+
+    `signing_secret` defaults to the Bolt app's own."""
     from bot.slack.app import wsgi_handler
+    from bot.slack.guard import verified_first
 
     handler = wsgi_handler(bolt_app, path=path)
+    secret = signing_secret if signing_secret is not None else str(getattr(bolt_app, "_signing_secret", "") or "")
 
-    def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        route = environ.get("PATH_INFO", "")
-        method = environ.get("REQUEST_METHOD", "GET")
-        if route == "/healthz" and method in ("GET", "HEAD"):
-            start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "3")])
-            return [b"ok\n"]
-        try:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        if length > MAX_BODY_BYTES:
-            start_response("413 Payload Too Large", [("Content-Type", "text/plain; charset=utf-8")])
-            return [b"Payload Too Large"]
+    def bolt(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         started = time.perf_counter()
         seen: dict[str, str] = {}
 
@@ -61,8 +63,8 @@ def make_wsgi_app(bolt_app: Any, path: str = "/slack/events") -> WSGIApp:
 
         body = handler(environ, recording_start_response)
         status = int((seen.get("status") or "0").split(" ", 1)[0] or 0)
-        fields = {"kind": "http", "method": method, "path": route, "status": status,
-                  "ack_ms": round((time.perf_counter() - started) * 1000, 1),
+        fields = {"kind": "http", "method": environ.get("REQUEST_METHOD"), "path": environ.get("PATH_INFO"),
+                  "status": status, "ack_ms": round((time.perf_counter() - started) * 1000, 1),
                   "retry_num": environ.get("HTTP_X_SLACK_RETRY_NUM")}
         if status == 401:
             log.warning("request refused: bad or stale signature", extra=fields)
@@ -72,16 +74,44 @@ def make_wsgi_app(bolt_app: Any, path: str = "/slack/events") -> WSGIApp:
             log.debug("request acknowledged", extra=fields)
         return body
 
+    guarded = verified_first(bolt, secret, limit=MAX_BODY_BYTES)
+
+    def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO", "") == "/healthz" and environ.get("REQUEST_METHOD", "GET") in ("GET", "HEAD"):
+            start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "3")])
+            return [b"ok\n"]
+        return guarded(environ, start_response)
+
     return app
 
 
-def _gunicorn_application(wsgi: WSGIApp, options: dict[str, Any]) -> Any:
-    from gunicorn.app.base import BaseApplication
+def gunicorn_application(wsgi: WSGIApp, options: dict[str, Any], environ: dict[str, str] | None = None) -> Any:
+    """gunicorn's `Application` serving `wsgi`, configured as gunicorn itself would be: our `options` first,
+    then ./gunicorn.conf.py (or the file GUNICORN_CMD_ARGS names with --config), then GUNICORN_CMD_ARGS —
+    so an operator tunes the server the way gunicorn's documentation says. sys.argv is never read (it holds
+    `python -m bot serve`'s own arguments)."""
+    from gunicorn.app.base import Application
+    from gunicorn.config import get_default_config_file
 
-    class GunicornApp(BaseApplication):
+    env = os.environ if environ is None else environ
+
+    class GunicornApp(Application):
+        def init(self, parser: Any, opts: Any, args: Any) -> None:
+            return None
+
         def load_config(self) -> None:
             for key, value in options.items():
                 self.cfg.set(key, value)
+            parser = self.cfg.parser()
+            raw = env.get("GUNICORN_CMD_ARGS", "")
+            env_args = parser.parse_args(shlex.split(raw)) if raw.strip() else None
+            config_file = (env_args.config if env_args is not None else None) or get_default_config_file()
+            if config_file:
+                self.load_config_from_file(config_file)
+            if env_args is not None:
+                for key, value in vars(env_args).items():
+                    if value is not None and key != "args":
+                        self.cfg.set(key.lower(), value)
 
         def load(self) -> WSGIApp:
             return wsgi
@@ -148,10 +178,10 @@ def main() -> int:
         return 2
     from bot.slack.app import build_app
 
-    wsgi = make_wsgi_app(build_app(settings))
+    wsgi = make_wsgi_app(build_app(settings), signing_secret=settings.signing_secret or "")
     log.info("starting HTTP server", extra={"path": "/slack/events", "port": settings.port})
     try:
-        _gunicorn_application(wsgi, gunicorn_options(settings)).run()
+        gunicorn_application(wsgi, gunicorn_options(settings)).run()
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
     return 0

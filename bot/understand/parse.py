@@ -56,6 +56,7 @@ from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
 from bot.understand.mentions import Mention, find_mentions
+from bot.understand.numbers import bound_digit_runs
 from bot.understand.question import Question
 from bot.understand.slots.base import SlotState
 from bot.understand.slots.context import parse_batch, parse_context
@@ -111,6 +112,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     folded = fold(original)
     if len(folded) != len(original):  # pragma: no cover - fold keeps lengths; belt and braces
         original = folded
+    original, folded = bound_digit_runs(original), bound_digit_runs(folded)
     lang = detect_lang(original)
     vocab = vocab_of(kb)
     state = SlotState(original=original, folded=folded, masked=list(folded))

@@ -431,3 +431,51 @@ def test_store_from_env() -> None:
     assert isinstance(store, RedisStore)
     with pytest.raises(ValueError):
         store_from_env({"REDIS_URL": "http://example.com"})
+
+
+# ------------------------------------------------------------------------------- outages (issue 11)
+
+
+def test_redis_back_off_is_capped_near_a_second() -> None:
+    from bot.state_redis import RedisStore as Store
+
+    store = Store("redis://127.0.0.1:1/0")
+    assert store.backoff_s <= 0.5 and store.max_backoff_s <= 2.0
+
+
+def test_retry_seen_before_redis_restarted_empty_is_not_answered_again(redis_server: Any) -> None:
+    store = RedisStore(redis_server.url)
+    assert store.first_delivery("event:Ev-before") is True
+    redis_server.stop()
+    redis_server.start()  # back, empty (no persistence): Redis no longer knows Ev-before
+    assert wait_until(lambda: store.first_delivery("event:probe") is True and store.available, 3.0)
+    assert store.first_delivery("event:Ev-before") is False
+
+
+def test_retry_seen_before_an_outage_is_caught_while_redis_is_down(redis_server: Any) -> None:
+    store = RedisStore(redis_server.url)
+    assert store.first_delivery("event:Ev-up") is True
+    redis_server.stop()
+    assert store.first_delivery("event:Ev-up") is False
+
+
+def test_shared_state_is_back_within_two_seconds_of_redis(redis_server: Any) -> None:
+    store = RedisStore(redis_server.url)
+    redis_server.stop()
+    for _ in range(30):  # a long outage: the back-off has grown as far as it goes
+        store.get_question("t")
+        time.sleep(0.05)
+    redis_server.start()
+    started = time.monotonic()
+    assert wait_until(lambda: (store.put_question("t", q()), store.get_question("t"))[1] is not None, 5.0)
+    assert time.monotonic() - started < 2.0
+
+
+def test_journal_entries_are_claimed_once_after_their_timeout(redis_server: Any) -> None:
+    a, b = RedisStore(redis_server.url), RedisStore(redis_server.url)
+    a.journal_add("Ev-j1", '{"x": 1}', {"x-slack-signature": "v0=1"})
+    a.journal_add("Ev-j2", '{"x": 2}', {})
+    a.journal_done("Ev-j2")
+    assert b.journal_claim_stale(60.0) == []  # not stale yet
+    claims = [b.journal_claim_stale(0.0), a.journal_claim_stale(0.0)]
+    assert claims[0] == [("Ev-j1", '{"x": 1}', {"x-slack-signature": "v0=1"})] and claims[1] == []

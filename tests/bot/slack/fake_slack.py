@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import itertools
 import json
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -74,10 +74,18 @@ class FakeSlack:
         """What apps.connections.open returns (the test's WebSocket server)."""
         self.not_in_channels: set[str] = set()
         self.delay_s: dict[str, float] = {}
+        self.messages: dict[str, list[dict[str, Any]]] = {}
+        self._last_ts = 0.0
+        self.channel_interval_s = 0.0
+        """When > 0, chat.postMessage into a channel within this many seconds of the previous one gets 429
+        (Retry-After: 1), as Slack limits posting to about one message a second per channel."""
+        self._last_post: dict[str, float] = {}
+        """channel → the messages chat.postMessage posted there (read back by conversations.*)."""
         self._failures: dict[str, list[_Failure]] = {}
+        self._storms: dict[str, tuple[float, _Failure | None, float]] = {}
+        self._random = random.Random(11)
         self._drops: dict[str, int] = {}
         self._lock = threading.Condition()
-        self._ts = itertools.count(1)
         self._server = ThreadingHTTPServer((host, port), self._handler_class())
         self._server.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -121,6 +129,28 @@ class FakeSlack:
         body = {"ok": False, "error": error or ("ratelimited" if status == 429 else "internal_error")}
         with self._lock:
             self._failures.setdefault(method, []).extend(_Failure(status, headers, body) for _ in range(times))
+
+    def storm(self, method: str, share: float, status: int | None = None, *, retry_after: int | None = None,
+              stall_s: float = 0.0) -> None:
+        """From now on, answer a random `share` of `method`'s calls with `status` (429 carries Retry-After),
+        or, with `status` None, answer them normally after `stall_s` seconds. share 0 ends the storm."""
+        failure = None
+        if status is not None:
+            headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+            error = "ratelimited" if status == 429 else "internal_error"
+            failure = _Failure(status, headers, {"ok": False, "error": error})
+        with self._lock:
+            if share <= 0:
+                self._storms.pop(method, None)
+            else:
+                self._storms[method] = (share, failure, stall_s)
+
+    def _storm_of(self, method: str) -> tuple[_Failure | None, float]:
+        with self._lock:
+            storm = self._storms.get(method)
+            if storm is None or self._random.random() >= storm[0]:
+                return None, 0.0
+            return storm[1], storm[2]
 
     def drop(self, method: str, *, times: int = 1) -> None:
         """Close the connection without answering the next `times` calls of `method` (a network failure)."""
@@ -188,7 +218,10 @@ class FakeSlack:
             return queue.pop(0) if queue else None
 
     def _next_ts(self) -> str:
-        return f"{int(time.time())}.{next(self._ts):06d}"
+        """Unique and later than any event sent before it, as Slack's message timestamps are."""
+        with self._lock:
+            self._last_ts = max(time.time(), self._last_ts + 1e-6)
+            return f"{self._last_ts:.6f}"
 
     def _answer(self, method: str, args: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
         token = (headers.get("authorization") or "").removeprefix("Bearer ").strip() or args.get("token")
@@ -212,11 +245,31 @@ class FakeSlack:
         if method in ("chat.postMessage", "chat.postEphemeral") and not (
                 args.get("text") or args.get("blocks") or args.get("attachments")):
             return 200, {"ok": False, "error": "no_text"}
+        if method == "chat.postMessage" and self.channel_interval_s > 0:
+            with self._lock:
+                now = time.monotonic()
+                if now - self._last_post.get(channel, -1e9) < self.channel_interval_s:
+                    return 429, {"ok": False, "error": "ratelimited"}
+                self._last_post[channel] = now
         if method == "chat.postMessage":
             ts = self._next_ts()
-            return 200, {"ok": True, "channel": channel, "ts": ts, "message": {
-                "type": "message", "text": args.get("text"), "bot_id": BOT_ID, "user": BOT_USER_ID, "ts": ts,
-                "thread_ts": args.get("thread_ts")}}
+            message = {"type": "message", "text": args.get("text"), "bot_id": BOT_ID, "user": BOT_USER_ID, "ts": ts,
+                       "thread_ts": args.get("thread_ts")}
+            if isinstance(args.get("metadata"), dict):
+                message["metadata"] = args["metadata"]
+            with self._lock:
+                self.messages.setdefault(channel, []).append(message)
+            return 200, {"ok": True, "channel": channel, "ts": ts, "message": message}
+        if method in ("conversations.replies", "conversations.history"):
+            with self._lock:
+                posted = list(self.messages.get(channel, []))
+            if method == "conversations.replies":
+                found = [m for m in posted if args.get("ts") in (m.get("thread_ts"), m.get("ts"))]
+            else:
+                found = [m for m in posted if float(m["ts"]) >= float(args.get("oldest") or 0)]
+            if str(args.get("include_all_metadata")).lower() not in ("true", "1"):
+                found = [{k: v for k, v in m.items() if k != "metadata"} for m in found]
+            return 200, {"ok": True, "messages": found}
         if method == "chat.postEphemeral":
             return 200, {"ok": True, "message_ts": self._next_ts()}
         if method == "chat.update":
@@ -260,6 +313,12 @@ class FakeSlack:
                 return parsed
 
             def _send(self, status: int, body: bytes, ctype: str, headers: dict[str, str] | None = None) -> None:
+                try:
+                    self._write(status, body, ctype, headers)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (a stalled call)
+                    self.close_connection = True
+
+            def _write(self, status: int, body: bytes, ctype: str, headers: dict[str, str] | None) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
@@ -291,7 +350,10 @@ class FakeSlack:
                     fake._record(Call(method, args, headers, path, status=0, ok=False))
                     self.close_connection = True
                     return
-                failure = fake._next_failure(method)
+                failure, stall = fake._storm_of(method)
+                if stall:
+                    time.sleep(stall)
+                failure = failure or fake._next_failure(method)
                 if failure is not None:
                     fake._record(Call(method, args, headers, path, status=failure.status, ok=False))
                     self._send(failure.status, json.dumps(failure.body).encode(), "application/json",
@@ -304,7 +366,8 @@ class FakeSlack:
                 status, body = fake._answer(method, args, headers)
                 fake._record(Call(method, args, headers, path, status=status, ok=bool(body.get("ok")),
                                   response=body))
-                self._send(status, json.dumps(body).encode(), "application/json; charset=utf-8")
+                extra = {"Retry-After": "1"} if status == 429 else None
+                self._send(status, json.dumps(body).encode(), "application/json; charset=utf-8", extra)
 
         return Handler
 

@@ -136,7 +136,8 @@ class FakeRenderer:
 
     def render_notice(self, key: str, lang: str = "en", **values: Any) -> str:
         return {"error": "Sorry, something went wrong on my side. Please try again.",
-                "rate_limited": f"You're asking faster than I can answer ({values.get('limit')} a minute)."}[key]
+                "rate_limited": f"You're asking faster than I can answer ({values.get('limit')} a minute).",
+                "context_lost": "I lost the thread's context; here is the answer to this message alone."}[key]
 
 
 def install(escape_user_text: bool = True) -> None:

@@ -1,0 +1,137 @@
+"""What bench/load.py drives: a throw-away redis-server, the `serve` subprocess, keep-alive senders."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.bot.slack.fake_slack import FakeSlack
+
+ROOT = Path(__file__).resolve().parents[1]
+SECRET = "bench-signing-secret-0123456789abcdef"
+TOKEN = "xoxb-0000000000-0000000000-benchTOKENbenchTOKEN"
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"nothing listens on 127.0.0.1:{port}")
+
+
+class Redis:
+    """A throw-away redis-server on loopback (no persistence), which scenarios kill, restart and freeze."""
+
+    def __init__(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("redis-server not installed")
+        self.binary = binary
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                         "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_port(self.port)
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+    def freeze(self, frozen: bool) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
+
+
+class Server:
+    def __init__(self, fake: FakeSlack, log_path: Path, **env: str) -> None:
+        self.port = free_port()
+        base = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "REDIS_URL", "GUNICORN"))}
+        base.update({"SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_URL": fake.api_url,
+                     "PORT": str(self.port), "HOST": "127.0.0.1", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
+                     **env})
+        self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen([sys.executable, "-m", "bot", "serve"], cwd=ROOT, env=base,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"serve exited with {self.process.returncode}; see {log_path}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=0.5) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise SystemExit(f"serve did not become healthy; see {log_path}")
+
+    def workers(self) -> list[int]:
+        path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in path.read_text().split()] if path.exists() else []
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+class Client:
+    """One keep-alive connection per sender thread, as Slack keeps them."""
+
+    def __init__(self, port: int, timeout: float = 15.0) -> None:
+        self.port = port
+        self.timeout = timeout
+        self.local = threading.local()
+
+    def post(self, body: str, headers: dict[str, str]) -> int:
+        for attempt in range(2):
+            conn = getattr(self.local, "conn", None)
+            if conn is None:
+                conn = self.local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+            try:
+                conn.request("POST", "/slack/events", body=body, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                return response.status
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                self.local.conn = None
+                if attempt:
+                    raise
+        return 0
