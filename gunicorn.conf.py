@@ -2,8 +2,8 @@
 
 gunicorn reads `./gunicorn.conf.py` from the directory it starts in (the image's WORKDIR, the buildpack's app
 root), then applies `GUNICORN_CMD_ARGS` on top of it, e.g. `GUNICORN_CMD_ARGS="--timeout 60 --threads 16"`:
-nothing here needs to parse that variable. (That precedence is gunicorn's own; `bot/slack/server.py` must load this
-file through gunicorn's config loader for either to take effect, see docs/deploy.md.)
+nothing here needs to parse that variable. `bot/slack/server.py` applies its own options first, then this file, then
+`GUNICORN_CMD_ARGS` (gunicorn's own precedence; it never reads sys.argv).
 
 The values mirror bot/slack/server.py's defaults, so a deployment with this file behaves like one without it until
 someone edits it.
