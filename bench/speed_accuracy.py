@@ -114,7 +114,8 @@ def decode_shape(row: dict[str, Any]) -> tuple[int, int]:
 
 
 def _card(row: dict[str, Any], kb: KnowledgeBase) -> str:
-    gpu = resolve_gpu(str(row["throughput"].get("gpu") or row.get("gpu") or ""), kb)
+    named = str(row["throughput"].get("gpu") or row.get("gpu") or "")
+    gpu = resolve_gpu(re.sub(r"^\s*\d+\s*[x×]\s*", "", named), kb)  # "1x A100", "8× H100"
     if gpu is None:
         raise Skip(f"card not in knowledge base: {row['throughput'].get('gpu') or row.get('gpu')}")
     return gpu
@@ -145,12 +146,18 @@ def evaluate_row(row: dict[str, Any], kb: KnowledgeBase) -> Case:
     case = Case(row, engine=engine_of(row))
     unit = str(row["throughput"].get("unit") or "")
     try:
-        if unit.startswith("tokens/s") and row["task"] == "inference":
+        if unit.startswith(("tokens/s", "output tokens/s")) and row["task"] == "inference":
             case.kind, case.published = "decode", float(row["throughput"]["value"])
             settings = dict(row.get("settings") or {})
             settings.pop("framework", None)  # the engine is read here; to_request only knows transformers/vLLM
             request = to_request({**row, "settings": settings}, kb)
             case.estimate = estimate_decode(row, request, kb, case.engine)
+        elif unit.startswith("tokens/s") and row["task"] != "inference" and row.get("seq_len"):
+            # A training rate as published (torchtune: tokens/s over an epoch, padding excluded).
+            case.kind, case.published = "training", float(row["throughput"]["value"])
+            request = to_request(row, kb)
+            w = workload_for({**request, "context": int(row["seq_len"]), "batch": int(row.get("batch_size") or 1)}, kb)
+            case.estimate = train_tokens_per_s(w, kb.gpus[_card(row, kb)], int(row.get("num_gpus") or 1))
         elif unit == "s/iter" and row.get("seq_len"):
             case.kind = "training"
             request = to_request(row, kb)
