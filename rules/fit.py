@@ -240,14 +240,15 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
 def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
           instances: Sequence[InstanceFamily]) -> Pick:
     need = needed_gib(est)
-    speed = estimate_speed(w, gpu, count)
+    # Training picks carry no decode speed; their ranking computes the training rate once, where it is used.
+    decode = estimate_speed(w, gpu, count).decode_tokens_per_s if w.task == "inference" else None
     price, currency = hourly_price(gpu, count, instances)
     instance, _, _ = instance_for(gpu, count, instances)
     seqs = est.chosen.get("max_concurrent_sequences")
     limit = limit_gib(w, gpu)
     return Pick(gpu_id=gpu.id, count=count, fits=fits, memory_per_gpu_gib=round(need, 2),
                 headroom_gib=round(limit - need, 2), limit_gib=round(limit, 2), tight=is_tight(need, limit),
-                decode_tokens_per_s=speed.decode_tokens_per_s,
+                decode_tokens_per_s=decode,
                 price_per_hour=price, price_currency=currency, instance=instance,
                 max_concurrent_sequences=seqs if isinstance(seqs, int) else None,
                 free_gib=round(free_gib(w, gpu) - need, 2))
