@@ -46,6 +46,19 @@ COMMAND = "/gpu"
 HELP_WORDS = frozenset({"", "help", "-h", "--help", "?", "？", "帮助", "幫助", "使用说明", "说明"})
 
 
+def paced_post(front: SlackFrontEnd, client: WebClient, context: BoltContext, *, channel: str,
+               thread_ts: str | None) -> Callable[[list[dict[str, Any]], str], None]:
+    """Post an answer into `channel` (threaded), one at a time per channel, carrying the event id in the message
+    metadata so a retry can be recognised from the conversation even when the store lost it."""
+    metadata = answer_metadata(delivery_of(context).event_id)
+
+    def send(blocks: list[dict[str, Any]], text: str) -> None:
+        with front.pacer.turn(channel):
+            client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text, metadata=metadata)
+
+    return send
+
+
 def register(app: App, front: SlackFrontEnd) -> None:
     """Attach the middleware and listeners to `app`."""
     store = front.store
@@ -65,12 +78,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
         thread_ts = event.get("thread_ts") or event.get("ts") or event.get("event_ts")
         if seen_in_conversation(client, context, channel=channel, thread_ts=thread_ts, event=event):
             return
-        metadata = answer_metadata(delivery_of(context).event_id)
-
-        def send(blocks: list[dict[str, Any]], text: str) -> None:
-            with front.pacer.turn(channel):
-                client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
-                                        metadata=metadata)
+        send = paced_post(front, client, context, channel=channel, thread_ts=thread_ts)
 
         def notify(line: str) -> None:
             if user:
@@ -95,12 +103,7 @@ def register(app: App, front: SlackFrontEnd) -> None:
         thread_ts = event.get("thread_ts")
         if seen_in_conversation(client, context, channel=channel, thread_ts=thread_ts, event=event):
             return
-        metadata = answer_metadata(delivery_of(context).event_id)
-
-        def send(blocks: list[dict[str, Any]], text: str) -> None:
-            with front.pacer.turn(channel):
-                client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text,
-                                        metadata=metadata)
+        send = paced_post(front, client, context, channel=channel, thread_ts=thread_ts)
 
         def notify(line: str) -> None:
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
