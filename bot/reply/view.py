@@ -95,6 +95,15 @@ def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str
     return str(value)
 
 
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "lmdeploy": "LMDeploy", "tensorrt-llm": "TensorRT-LLM",
+                "unsloth": "Unsloth", "deepspeed": "DeepSpeed", "fsdp": "FSDP", "llama-factory": "LLaMA-Factory"}
+"""How the projects write their own names (ids are lower case for matching)."""
+
+
+def engine_name(engine: object) -> str:
+    return ENGINE_NAMES.get(str(engine), str(engine or ""))
+
+
 UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model", "engine"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
@@ -211,7 +220,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
 
     if answer.check is not None:
         c = answer.check
-        limit_what = (t("limit_reserve", engine=answer.query.engine or "", fraction=f"{100 * c.reserve_fraction:g}")
+        reserve = f"{100 * (c.reserve_fraction or 0):g}"
+        limit_what = (t("limit_reserve", engine=engine_name(answer.query.engine), fraction=reserve)
                       if c.limit_basis == "reservation" and c.reserve_fraction
                       else t("limit_usable", have=_gb(c.gpu_memory_gb)))
         view["check"] = {
@@ -393,9 +403,9 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if view.get("check"):
         out.append(("section", "verdict", {}))
     if answer.other_engine and answer.estimate is not None:
-        message = Translator(answer.query.lang)("other_engine", engine=str(answer.other_engine["engine"]),
+        message = Translator(answer.query.lang)("other_engine", engine=engine_name(answer.other_engine["engine"]),
                                                  gb=_gb(answer.other_engine["per_gpu_gb"]),
-                                                 mine=str(answer.query.engine))
+                                                 mine=engine_name(answer.query.engine))
         out.append(("section", "notice", {"message": message}))
     if answer.estimate is not None:
         out.append(("fields", "estimate", {}))

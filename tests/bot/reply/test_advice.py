@@ -125,5 +125,5 @@ def test_the_other_common_engine_is_named_when_it_changes_the_figure() -> None:
     answer = _ask("QLoRA Llama-3.1-8B at 16k context on an A10")
     assert answer["other_engine"]["engine"] == "unsloth"
     assert answer["other_engine"]["per_gpu_gb"] < 0.85 * answer["check"]["memory_per_gpu_gb"]
-    assert "With unsloth instead of transformers" in answer["text"]
+    assert "With Unsloth instead of transformers" in answer["text"]
     assert _ask("QLoRA Llama-3.1-8B at 16k context on an A10 with unsloth")["other_engine"] is None

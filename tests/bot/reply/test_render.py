@@ -68,7 +68,7 @@ def test_vllm_verdict_names_its_reservation() -> None:
                                     gpu_memory_gb=48, limit_gb=42.0, limit_basis="reservation",
                                     reserve_fraction=0.9))
     answer.query.engine = "vllm"
-    assert "can give it 42.0 GiB each (vllm reserves 90% of the card)" in render_text(answer)
+    assert "can give it 42.0 GiB each (vLLM reserves 90% of the card)" in render_text(answer)
 
 
 def test_simplified_and_traditional_chinese() -> None:
