@@ -301,37 +301,7 @@ ENCODER_DEFAULT_CONTEXT = 512
 # Speed
 # --------------------------------------------------------------------------------------------------------
 
-DECODE_BANDWIDTH_EFFICIENCY: dict[str, float] = {"transformers": 0.72, "vllm": 0.75, "llama.cpp": 0.55}
-"""η: fraction of the memory bandwidth a decode step's reads achieve. llama.cpp ≈ 0.55 and TensorRT-class ≈ 0.9
-(design note); vLLM 0.75 (lmdeploy TurboMind in the groundtruth: Llama-2-7B AWQ 206 tokens/s on an RTX 4090
-= 0.8 × 1008 GB/s / 3.9 GB). transformers: 0.72 *plus* a fixed per-step cost (below), fitted on the
-`qwen2.5-speed-benchmark-transformers` and `qwen1-readme-inference-perf` throughputs (bf16, batch 1, A100-80GB:
-1.8B 54, 7B 40, 14B 25, 32B 17.5, 72B-on-2 8.7 tokens/s): step = 16 ms + bytes / (0.72 × bandwidth)."""
-
-TRANSFORMERS_QUANT_DECODE_SPEED: dict[str, float] = {
-    "gptq": 1.0, "int4": 1.0, "awq": 0.8, "gptq-int8": 0.8, "int8": 0.8, "nf4": 0.7, "fp4": 0.7, "nf4-dq": 0.7,
-    "bnb-int8": 0.25,
-}
-"""transformers with a quantised format decodes at this fraction of the *16-bit* model's speed (dequantising
-kernels at batch 1 are compute/launch-bound, so fewer bytes do not mean faster steps). Fitted on the
-`qwen2.5-speed-benchmark-transformers`, `qwen1-readme-inference-perf` and `qwen1-readme-2023-08-bnb`
-throughputs at short prompts (7B: GPTQ-Int4 43 / AWQ 32 / GPTQ-Int8 32 / bf16 40 tokens/s; bnb NF4 21.4 and
-LLM.int8 7.9 vs bf16 30). vLLM/llama.cpp kernels (Marlin, GGML) stay bandwidth-bound: fewer bytes, faster."""
-
-MIN_FORWARD_PASS_S = 0.001
-"""Floor on one forward pass (a decode step or a prefill), however small the model: kernel launches and
-scheduling of a transformer forward take on the order of a millisecond even with CUDA graphs. Not fitted
-(the published throughputs are all far slower); it only keeps tiny models from reporting absurd speeds."""
-
-DECODE_STEP_OVERHEAD_S: dict[str, float] = {"transformers": 0.016, "vllm": 0.0, "llama.cpp": 0.0}
-"""Fixed cost of one decode step independent of model size: HF `generate` at batch 1 is bound by Python and
-kernel launches (~16 ms per token on an A100, fitted as above); vLLM and llama.cpp replay CUDA graphs."""
-
-PREFILL_MFU = 0.5
-"""Prefill reaches 50% of the dense tensor peak (design note: 0.5–0.7)."""
-
-TRAIN_MFU = 0.4
-"""Model FLOPs utilisation of a well-tuned training run (Megatron/DeepSpeed report 0.35–0.55 on A100/H100)."""
+# The decode, prefill and training-throughput constants live in rules/speed_constants.py.
 
 TRAIN_FLOPS_PER_PARAM_TOKEN = 6.0
 """Full fine-tuning/pre-training: forward 2 + backward 4 FLOPs per parameter per token (Kaplan et al.)."""
