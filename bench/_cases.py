@@ -148,6 +148,22 @@ SOURCE_VERSIONS_FILE = Path(__file__).resolve().parent / "source_versions.yaml"
 VERSION_RE = re.compile(r"\bv?(\d+\.\d+(?:\.\d+)*)\b")
 
 
+def engine_version_in(framework: str, engine: str) -> str | None:
+    """The version printed right after one of `engine`'s words ("PEFT 0.19.2, transformers 5.13.1" →
+    transformers 5.13.1, not PEFT's 0.19.2); a framework naming one thing may print its version anywhere."""
+    low = framework.lower()
+    for word, named in ENGINE_WORDS:
+        if named != engine or word == "peft":
+            continue
+        match = re.search(re.escape(word) + r"[^,;+()]*?\bv?(\d+\.\d+(?:\.\d+)*)\b", low)
+        if match:
+            return match.group(1)
+    if len(VERSION_RE.findall(low)) == 1 and not re.search(r"[,+]", low):
+        found = VERSION_RE.search(low)
+        return found.group(1) if found else None
+    return None
+
+
 def source_version(case: dict[str, Any], engine: str) -> str | None:
     """The version SOURCE_VERSIONS_FILE records for this row's source and engine, if any."""
     if not SOURCE_VERSIONS_FILE.exists():
@@ -194,8 +210,7 @@ def map_engine(case: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"engine": engine or "transformers"}
     version = settings.get("engine_version") or settings.get("version")
     if not version:
-        match = VERSION_RE.search(framework)
-        version = match.group(1) if match else None
+        version = engine_version_in(framework, out["engine"])
     if not version:
         version = source_version(case, out["engine"])
     if version:
@@ -315,6 +330,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
             req["optimizer"] = "adamw-8bit"
         if settings.get("trainable_embedding_and_lm_head"):
             req["train_embeddings"] = True
+        if settings.get("amp") is False and req.get("precision") in ("bf16", "fp16") and "quant" not in req:
+            req["pure_16bit"] = True  # 16-bit weights trained without autocast: no fp32 master copy or moments
         options = str(settings.get("options") or "")
         if "offload_optimizer=cpu" in options:
             req["offload"] = "optimizer"

@@ -15,10 +15,11 @@ on the `ask` path.
     GPU_ADVISOR_GROUNDTRUTH=path.yaml python bench/accuracy.py
 
 Comparison: memory_scope per_gpu → the per-card estimate; any "total…" scope → the total over the cards.
-memory_relation peak/requirement → signed error % = (estimate − published) / published; fits_within /
-oom_above → a verdict: what the job needs per card (a reserving engine's requirement, not its reservation)
-must be ≤ / > the engine's limit on that card (vLLM/SGLang: their fraction of the card − CUDA context;
-others: visible memory − CUDA context).
+memory_relation "component: weights|kv_cache|activations" → that part of the per-card breakdown (a reserving
+engine's kv_cache is its KV pool). memory_relation peak/requirement/reserved → signed error % =
+(estimate − published) / published; fits_within / oom_above → a verdict: what the job needs per card (a
+reserving engine's requirement, not its reservation) must be ≤ / > the engine's limit on that card
+(vLLM/SGLang: their fraction of the card − CUDA context; others: visible memory − CUDA context).
 """
 
 from __future__ import annotations
@@ -92,6 +93,9 @@ class Runner:
     last_needed: float | None = None
     """The least memory per card the last request needs (rules path: a reserving engine's requirement rather
     than its reservation); the verdicts compare this with the engine's limit."""
+    last_breakdown: dict[str, float] = field(default_factory=dict)
+    """GiB per card by component for the last request (weights, kv_cache — a reserving engine's KV pool —,
+    activations, …): what a component row ("component: weights") is compared with."""
 
     def estimate_for(self, request: dict[str, Any]) -> tuple[float, float]:
         """(per-card GiB, total GiB) for one request: through `ask` when available, else the rules."""
@@ -110,6 +114,7 @@ class Runner:
         if answer.estimate is None:
             raise Skip("ask returned no estimate")
         self.last_needed = answer.estimate.per_gpu_gb
+        self.last_breakdown = answer.estimate.breakdown.model_dump()
         return answer.estimate.per_gpu_gb, answer.estimate.total_gb
 
     def _via_rules(self, request: dict[str, Any]) -> tuple[float, float]:
@@ -128,6 +133,7 @@ class Runner:
         gpu = self.kb.gpus.get(request["gpu"]) if request.get("gpu") else None
         est = estimate_memory(workload, int(request.get("gpus", 1)), gpu)
         self.last_needed = est.required_per_gpu_gib if est.required_per_gpu_gib is not None else est.per_gpu_gib
+        self.last_breakdown = dict(est.breakdown)
         return est.per_gpu_gib, est.total_gib
 
 
@@ -185,9 +191,18 @@ def evaluate(cases: list[dict[str, Any]], runner: Runner) -> list[Row]:
             rows.append(row)
             continue
         value = per_gpu if case.get("memory_scope") == "per_gpu" else total
+        relation = str(case.get("memory_relation"))
+        component = component_of(relation)
+        if component is not None:
+            if component not in runner.last_breakdown:
+                row.skipped = f"component not in the estimate's breakdown: {component}"
+                rows.append(row)
+                continue
+            share = runner.last_breakdown[component]
+            value = share if case.get("memory_scope") == "per_gpu" else share * int(request.get("gpus", 1))
+            relation = "peak"
         row.estimate = value
-        relation = case.get("memory_relation")
-        if relation in ("peak", "requirement"):
+        if relation in ("peak", "requirement", "reserved"):
             row.error = (value - float(case["memory_gb"])) / float(case["memory_gb"]) * 100
         elif relation in ("fits_within", "oom_above"):
             needed = runner.last_needed if case.get("memory_scope") == "per_gpu" and runner.last_needed else value
@@ -195,6 +210,20 @@ def evaluate(cases: list[dict[str, Any]], runner: Runner) -> list[Row]:
             row.verdict = (needed <= row.limit) == (relation == "fits_within")
         rows.append(row)
     return rows
+
+
+COMPONENT_NAMES = {"weights": "weights", "kv_cache": "kv_cache", "kv cache": "kv_cache", "kv pool": "kv_cache",
+                   "activations": "activations", "compute buffer": "activations",
+                   "compute_buffer": "activations"}
+"""A row's `memory_relation: "component: NAME"` → the breakdown key it is compared with."""
+
+
+def component_of(relation: str) -> str | None:
+    """The breakdown key a component row measures, or None for a whole-footprint row."""
+    if not relation.startswith("component:"):
+        return None
+    name = relation.split(":", 1)[1].strip().lower()
+    return COMPONENT_NAMES.get(name, name.replace(" ", "_"))
 
 
 def percentile(values: list[float], q: float) -> float:
