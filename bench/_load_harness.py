@@ -79,7 +79,8 @@ class Server:
         self.port = free_port()
         base = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "REDIS_URL", "GUNICORN"))}
         base.update({"SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_URL": fake.api_url,
-                     "PORT": str(self.port), "HOST": "127.0.0.1", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
+                     "PORT": str(self.port), "HOST": "127.0.0.1", "PYTHONPATH": str(ROOT),
+                     "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
                      **env})
         self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen([sys.executable, "-m", "bot", "serve"], cwd=ROOT, env=base,
@@ -109,6 +110,38 @@ class Server:
             self.process.kill()
             self.process.wait()
         self.log.close()
+
+
+class Proxy:
+    """nginx with the shipped deploy/nginx.conf, pointed at a local `serve`: the production arrangement the
+    README asks for (a buffering proxy in front of gunicorn). Only the addresses and file paths are changed."""
+
+    def __init__(self, upstream_port: int, work_dir: Path) -> None:
+        binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+        if binary is None:
+            raise RuntimeError("nginx not installed")
+        self.port = free_port()
+        work_dir.mkdir(parents=True, exist_ok=True)
+        work_dir.chmod(0o777)  # nginx's workers run as nobody when started by root
+        conf = (ROOT / "deploy" / "nginx.conf").read_text()
+        conf = conf.replace("server web:3000;", f"server 127.0.0.1:{upstream_port};")
+        conf = conf.replace("listen 8080;", f"listen 127.0.0.1:{self.port};")
+        conf = conf.replace("/tmp/", f"{work_dir}/")
+        if f"127.0.0.1:{upstream_port}" not in conf or f"listen 127.0.0.1:{self.port}" not in conf:
+            raise RuntimeError("deploy/nginx.conf no longer has the upstream/listen lines this bench rewrites")
+        path = work_dir / "nginx.conf"
+        path.write_text(conf)
+        command = [binary, "-c", str(path), "-p", str(work_dir), "-e", str(work_dir / "error.log"), "-g", "daemon off;"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_port(self.port)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 class Client:

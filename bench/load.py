@@ -36,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench._load_harness import SECRET, TOKEN, Client, Redis, Server, percentile  # noqa: E402
+from bench._load_harness import SECRET, TOKEN, Client, Proxy, Redis, Server, percentile  # noqa: E402
 from tests.bot.slack import payloads as p  # noqa: E402
 from tests.bot.slack.fake_slack import FakeSlack  # noqa: E402
 
@@ -215,40 +215,69 @@ def one_channel_burst(ctx: Context) -> dict[str, Any]:
         ctx.fake.channel_interval_s = 0.0
 
 
-def slow_clients(ctx: Context) -> dict[str, Any]:
-    """40 connections trickling their headers one byte every 0.5 s while Slack's requests arrive."""
-    server = ctx.server("slow-clients")
-    stop = threading.Event()
-    sockets: list[socket.socket] = []
+SLOW_CLIENTS = 40
 
-    def trickle() -> None:
-        try:
-            s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-        except OSError:
-            return
-        sockets.append(s)
-        header = b"POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nX-Pad: " + b"a" * 200
-        for byte in header:
-            if stop.wait(0.5):
-                break
+
+def _slow_clients(part: str, behind_proxy: bool) -> Scenario:
+    """40 connections trickling their headers (or, after whole headers, their body) one byte every 0.5 s, each
+    reconnecting when dropped, while Slack's requests arrive at the same address: nginx with deploy/nginx.conf
+    in front of `serve` (the production arrangement), or gunicorn alone for reference."""
+
+    def scenario(ctx: Context) -> dict[str, Any]:
+        server = ctx.server(f"slow-{part}{'-proxy' if behind_proxy else ''}")
+        proxy: Proxy | None = None
+        if behind_proxy:
             try:
-                s.send(bytes([byte]))
-            except OSError:
-                break
+                proxy = Proxy(server.port, ctx.log_dir / f"gpu-advisor-load-nginx-{part}")
+            except RuntimeError as error:
+                server.stop()
+                return {"skipped": str(error)}
+        port = proxy.port if proxy is not None else server.port
+        stop = threading.Event()
+        sockets: list[socket.socket] = []
+        request_line = b"POST /slack/events HTTP/1.1\r\nHost: x\r\n"
+        if part == "headers":
+            head, trickled = b"", request_line + b"Content-Length: 10\r\nX-Pad: " + b"a" * 200
+        else:
+            head = request_line + b"Content-Type: application/json\r\nContent-Length: 400\r\n\r\n"
+            trickled = b"{" + b" " * 398 + b"}"
 
-    threads = [threading.Thread(target=trickle, daemon=True) for _ in range(40)]
-    for thread in threads:
-        thread.start()
-    time.sleep(1.0)
-    run = Run()
-    try:
-        send_all(Client(server.port, timeout=5.0), run, mentions(40, repeat_share=0), rate=10)
-        return outcome(ctx.fake, run, 15.0)
-    finally:
-        stop.set()
-        for s in sockets:
-            s.close()
-        server.stop()
+        def trickle() -> None:
+            while not stop.is_set():
+                try:
+                    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                except OSError:
+                    stop.wait(0.5)
+                    continue
+                sockets.append(s)
+                try:
+                    s.sendall(head)
+                    for byte in trickled:
+                        if stop.wait(0.5):
+                            return
+                        s.send(bytes([byte]))
+                except OSError:
+                    pass  # dropped by the server: come back, as an attacker would
+                finally:
+                    s.close()
+
+        threads = [threading.Thread(target=trickle, daemon=True) for _ in range(SLOW_CLIENTS)]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)
+        run = Run()
+        try:
+            send_all(Client(port, timeout=5.0), run, mentions(80, repeat_share=0), rate=8)
+            return outcome(ctx.fake, run, 15.0)
+        finally:
+            stop.set()
+            for s in sockets:
+                s.close()
+            if proxy is not None:
+                proxy.stop()
+            server.stop()
+
+    return scenario
 
 
 def _redis_fault(kind: str) -> Scenario:
@@ -299,6 +328,10 @@ def worker_killed(ctx: Context) -> dict[str, Any]:
     return {**result, "killed_worker": killed[0] if killed else None}
 
 
+REFERENCE_ONLY = frozenset({"slow-headers-direct"})
+"""Printed for comparison, outside the goal: gunicorn exposed with nothing in front, which the README says not to
+do (its threaded workers block on slow clients; the shipped nginx in front is what slow-headers/slow-bodies run)."""
+
 SCENARIOS: dict[str, Scenario] = {
     "baseline": baseline,
     "digit-runs": digit_runs,
@@ -308,7 +341,9 @@ SCENARIOS: dict[str, Scenario] = {
     "response_url-429": _storm("response_url", 0.3, 429, retry_after=1),
     "response_url-500": _storm("response_url", 0.3, 500),
     "one-channel-burst": one_channel_burst,
-    "slow-clients": slow_clients,
+    "slow-headers": _slow_clients("headers", behind_proxy=True),
+    "slow-bodies": _slow_clients("body", behind_proxy=True),
+    "slow-headers-direct": _slow_clients("headers", behind_proxy=False),
     "redis-killed": _redis_fault("killed"),
     "redis-frozen": _redis_fault("frozen"),
     "worker-killed": worker_killed,
@@ -354,9 +389,12 @@ def main() -> int:
         if redis is not None:
             redis.freeze(False)
             redis.kill()
-    met = [n for n, r in results.items() if "skipped" not in r
+    met = [n for n, r in results.items() if "skipped" not in r and n not in REFERENCE_ONLY
            and r["acks_over_3s"] == 0 and r["lost"] == 0 and r["duplicated"] == 0 and r["error_lines"] == 0]
-    missed = [n for n, r in results.items() if "skipped" not in r and n not in met]
+    missed = [n for n, r in results.items() if "skipped" not in r and n not in met and n not in REFERENCE_ONLY]
+    reference = [n for n in results if n in REFERENCE_ONLY]
+    if reference:
+        print(f"not in the goal (reference, unsupported deployment): {', '.join(reference)}")
     print(f"goal 0 acks over 3 s / 0 lost / 0 duplicated / 0 error lines: met in {len(met)}, "
           f"not met in {len(missed)}{': ' + ', '.join(missed) if missed else ''}")
     return 0 if not missed else 1

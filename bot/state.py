@@ -23,6 +23,10 @@ Degradation: if Redis goes away (refused, timeout, auth, …) the bot keeps answ
   it claimed, also while Redis is up, so a retry of an event seen before the outage (or before Redis
   restarted empty) is still caught when it reaches the same replica. For one that reaches another replica,
   the Slack front end looks for the event id its own reply carries in the thread (bot/slack/dedupe.py).
+  It does so for every delivery, not only Slack's retries, while `reliable` is False: while Redis is down,
+  for `DEDUP_DOUBT_S` after it is back, and after Redis is found to have lost its data (an epoch key that
+  every replica sets at start disappears), because a copy of an event claimed meanwhile only in another
+  replica's memory, or in the lost data, looks new to Redis.
 
 One warning is logged on ``gpu_advisor.state`` when Redis goes away and one info when it is back (no
 traceback per message). While it is down, calls do not touch the network until a back-off has passed
@@ -64,6 +68,11 @@ REDIS_SOCKET_TIMEOUT_S = 0.2
 REDIS_BACKOFF_S = 0.25
 REDIS_MAX_BACKOFF_S = 1.0
 """A cap of 30 s kept workers on local state 20-38 s after Redis was back (issue 11)."""
+DEDUP_DOUBT_S = 330.0
+"""After Redis was unreachable or lost its data, how long its memory of deliveries is not trusted alone (the
+Slack front end then also looks for its own answer in the conversation): deliveries claimed only in one
+process's memory meanwhile are unknown to Redis, and Slack's last retry comes about 5 minutes after the
+event."""
 
 
 class StateStore(Protocol):
@@ -208,6 +217,12 @@ class MemoryStore:
         self._recent: _TTLCache[list[str]] = _TTLCache(max_users)
         self._rates: OrderedDict[str, deque[float]] = OrderedDict()
         self._max_users = max_users
+
+    @property
+    def reliable(self) -> bool:
+        """One process's memory is the whole store: what it claimed it knows (a restart forgets it, and
+        then only Slack's retries are checked against the conversation)."""
+        return True
 
     def get_question(self, thread_key: str) -> Question | None:
         with self._lock:

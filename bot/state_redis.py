@@ -17,6 +17,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from bot.state import (
+    DEDUP_DOUBT_S,
     DEDUP_TTL_S,
     KEY_PREFIX,
     RECENT_N,
@@ -49,14 +50,24 @@ end
 return 0
 """
 
-_CLAIM_AND_JOURNAL_LUA = """
-if redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[1])) then
-  redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-  redis.call('ZADD', KEYS[3], tonumber(ARGV[4]), ARGV[2])
-  return 1
+_CLAIM_LUA = """
+local lost = 0
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  redis.call('SET', KEYS[2], ARGV[2])
+  lost = 2
 end
-return 0
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[1])) then
+  if #KEYS > 2 then
+    redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
+    redis.call('ZADD', KEYS[4], tonumber(ARGV[5]), ARGV[3])
+  end
+  return 1 + lost
+end
+return lost
 """
+"""Claim a delivery id (SET NX), optionally journaling the event in the same step; and notice when the epoch
+key, set by every replica at start, is gone — Redis lost its data, so its "never seen" is not to be trusted.
+Returns claimed (1) + lost (2)."""
 
 T = TypeVar("T")
 
@@ -84,6 +95,7 @@ class RedisStore:
         socket_timeout_s: float = REDIS_SOCKET_TIMEOUT_S,
         backoff_s: float = REDIS_BACKOFF_S,
         max_backoff_s: float = REDIS_MAX_BACKOFF_S,
+        doubt_s: float = DEDUP_DOUBT_S,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if client is None:
@@ -107,13 +119,16 @@ class RedisStore:
         self.max_backoff_s = max_backoff_s
         self._clock = clock
         self._rate_script = self._r.register_script(_RATE_LIMIT_LUA)
-        self._claim_script = self._r.register_script(_CLAIM_AND_JOURNAL_LUA)
+        self._claim_script = self._r.register_script(_CLAIM_LUA)
+        self.doubt_s = doubt_s
+        self._doubt_until = 0.0
         self._lock = threading.Lock()
         self._down = False
         self._retry_at = 0.0
         self._backoff = backoff_s
         # De-duplication while Redis is down: this process's memory (catches retries to this replica).
         self._local = MemoryStore(dedup_ttl_s=dedup_ttl_s, max_threads=1, max_users=1)
+        self._call(lambda: self._r.set(self._key("epoch", "marker"), uuid.uuid4().hex, nx=True), None)
 
     # -- availability
 
@@ -121,6 +136,16 @@ class RedisStore:
     def available(self) -> bool:
         """False while Redis is considered down (after a failed call, until a call succeeds again)."""
         return not self._down
+
+    @property
+    def reliable(self) -> bool:
+        """False while Redis is down, for `doubt_s` after it came back, and for `doubt_s` after it was found
+        to have lost its data: Redis's "never seen" may then be wrong (bot/state.py, Degradation)."""
+        return not self._down and self._clock() >= self._doubt_until
+
+    def _doubt(self) -> None:
+        with self._lock:
+            self._doubt_until = self._clock() + self.doubt_s
 
     def _where(self) -> str:
         kw = self._r.connection_pool.connection_kwargs
@@ -163,6 +188,7 @@ class RedisStore:
                 return
             self._down = False
             self._backoff = self.backoff_s
+            self._doubt_until = self._clock() + self.doubt_s
         log.info("Redis at %s is reachable again; shared state restored", self._where())
 
     def _key(self, kind: str, name: str) -> str:
@@ -187,13 +213,21 @@ class RedisStore:
         self._call(lambda: self._r.set(key, raw, px=_ms(self.thread_ttl_s)), None)
 
     def first_delivery(self, delivery_id: str) -> bool:
-        key = self._key("delivery", delivery_id)
-        result = self._call(lambda: bool(self._r.set(key, "1", nx=True, px=_ms(self.dedup_ttl_s))), None)
+        return self._claim(delivery_id, [], [])
+
+    def _claim(self, delivery_id: str, journal_keys: list[str], journal_args: list[str | int | float]) -> bool:
+        keys = [self._key("delivery", delivery_id), self._key("epoch", "marker"), *journal_keys]
+        args: list[str | int | float] = [_ms(self.dedup_ttl_s), uuid.uuid4().hex, *journal_args]
+        result = self._call(lambda: int(self._claim_script(keys=keys, args=args)), None)
+        if result is not None and result >= 2:
+            log.warning("Redis lost its data (restarted empty?); de-duplication also checks the conversation "
+                        "for %.0f s", self.doubt_s)
+            self._doubt()
         # This process remembers what it claimed whatever Redis says, so an event seen before an outage (or
         # before Redis restarted empty) is not answered again by this replica.
         # Only claims are recorded here (a copy Redis refused is not), so two threads racing on one id never
         # both lose.
-        if result is False:
+        if result is not None and result % 2 == 0:
             return False
         return self._local.first_delivery(delivery_id)  # Redis down (None): answer rather than lose it
 
@@ -246,12 +280,8 @@ class RedisStore:
         """`first_delivery` and `journal_add` in one atomic step: a worker killed between the two would leave
         the id claimed but no journal entry, and the event would be lost."""
         entry = json.dumps({"body": raw_body, "headers": headers})
-        keys = [self._key("delivery", delivery_id), self._key("journal", "data"), self._key("journal", "due")]
-        args: list[str | int | float] = [_ms(self.dedup_ttl_s), event_id, entry, time.time()]
-        result = self._call(lambda: bool(self._claim_script(keys=keys, args=args)), None)
-        if result is False:
-            return False
-        return self._local.first_delivery(delivery_id)
+        return self._claim(delivery_id, [self._key("journal", "data"), self._key("journal", "due")],
+                           [event_id, entry, time.time()])
 
     def journal_done(self, event_id: str) -> None:
         def done() -> None:

@@ -47,16 +47,36 @@ HELP_WORDS = frozenset({"", "help", "-h", "--help", "?", "？", "帮助", "幫�
 
 
 def paced_post(front: SlackFrontEnd, client: WebClient, context: BoltContext, *, channel: str,
-               thread_ts: str | None) -> Callable[[list[dict[str, Any]], str], None]:
+               thread_ts: str | None, event_ts: str | None = None) -> Callable[[list[dict[str, Any]], str], None]:
     """Post an answer into `channel` (threaded), one at a time per channel, carrying the event id in the message
-    metadata so a retry can be recognised from the conversation even when the store lost it."""
-    metadata = answer_metadata(delivery_of(context).event_id)
+    metadata so a retry can be recognised from the conversation even when the store lost it.
+
+    When the delivery was checked against the conversation on arrival (a retry, or the store cannot be trusted),
+    it is checked again just before posting: another replica may have been answering the same event meanwhile
+    (a copy that arrived while Redis was down), and its answer may have landed while this one was computed."""
+    delivery = delivery_of(context)
+    metadata = answer_metadata(delivery.event_id)
+    recheck = needs_conversation_check(context)
 
     def send(blocks: list[dict[str, Any]], text: str) -> None:
         with front.pacer.turn(channel):
+            if recheck and delivery.event_id and already_answered(
+                    client, channel=channel, thread_ts=thread_ts, event_ts=event_ts, event_id=delivery.event_id):
+                log.info("answered meanwhile by another replica; not posting again",
+                         extra={"kind": "duplicate", **delivery.log_fields()})
+                return
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=text, metadata=metadata)
 
     return send
+
+
+def needs_conversation_check(context: BoltContext) -> bool:
+    """A Slack retry, a redelivery, or any delivery while the shared store's memory cannot be trusted (Redis
+    down, just back, or emptied: bot/state.py "Degradation"), where a copy may have reached another replica."""
+    delivery = delivery_of(context)
+    store = context.get("gpu_advisor_store")
+    doubtful = getattr(store, "reliable", getattr(store, "available", True)) is False
+    return bool(delivery.event_id) and bool(delivery.retry_num or doubtful or context.get("gpu_advisor_redelivery"))
 
 
 def register(app: App, front: SlackFrontEnd) -> None:
@@ -78,7 +98,8 @@ def register(app: App, front: SlackFrontEnd) -> None:
         thread_ts = event.get("thread_ts") or event.get("ts") or event.get("event_ts")
         if seen_in_conversation(client, context, channel=channel, thread_ts=thread_ts, event=event):
             return
-        send = paced_post(front, client, context, channel=channel, thread_ts=thread_ts)
+        send = paced_post(front, client, context, channel=channel, thread_ts=thread_ts,
+                          event_ts=str(event.get("ts") or "") or None)
 
         def notify(line: str) -> None:
             if user:
@@ -103,7 +124,8 @@ def register(app: App, front: SlackFrontEnd) -> None:
         thread_ts = event.get("thread_ts")
         if seen_in_conversation(client, context, channel=channel, thread_ts=thread_ts, event=event):
             return
-        send = paced_post(front, client, context, channel=channel, thread_ts=thread_ts)
+        send = paced_post(front, client, context, channel=channel, thread_ts=thread_ts,
+                          event_ts=str(event.get("ts") or "") or None)
 
         def notify(line: str) -> None:
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=line)
@@ -228,11 +250,10 @@ def journaled(store: Any) -> Callable[[ListenerFn], ListenerFn]:
 
 def seen_in_conversation(client: WebClient, context: BoltContext, *, channel: str, thread_ts: str | None,
                          event: dict[str, Any]) -> bool:
-    """For a Slack retry, or any delivery while the shared store is down (a duplicate delivery may reach
-    another replica then): True when our answer to it is already in the conversation (bot.slack.dedupe)."""
+    """True when our answer to this delivery is already in the conversation (bot.slack.dedupe); only asked
+    when `needs_conversation_check`, so a normal delivery costs no extra call."""
     delivery = delivery_of(context)
-    store_down = getattr(context.get("gpu_advisor_store"), "available", True) is False
-    if not delivery.event_id or not (delivery.retry_num or store_down or context.get("gpu_advisor_redelivery")):
+    if not delivery.event_id or not needs_conversation_check(context):
         return False
     ts = event.get("ts")
     found = already_answered(client, channel=channel, thread_ts=thread_ts,

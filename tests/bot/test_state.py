@@ -299,6 +299,7 @@ def test_redis_key_layout(redis_server: Any, rclient: redis.Redis) -> None:
     store.push_recent("U1", "hello")
     assert sorted(rclient.keys("*")) == [
         "gpu-advisor:delivery:Ev9",
+        "gpu-advisor:epoch:marker",
         "gpu-advisor:rate:U1",
         "gpu-advisor:recent:U1",
         "gpu-advisor:thread:C1:17.5",
@@ -308,6 +309,7 @@ def test_redis_key_layout(redis_server: Any, rclient: redis.Redis) -> None:
     assert 49_000 < rclient.pttl("gpu-advisor:delivery:Ev9") <= 50_000
     assert 0 < rclient.pttl("gpu-advisor:rate:U1") <= 60_000
     assert rclient.pttl("gpu-advisor:recent:U1") > 0
+    assert rclient.pttl("gpu-advisor:epoch:marker") == -1  # no expiry: its absence means Redis lost its data
 
 
 def test_redis_unreadable_question_is_no_context(redis_server: Any, rclient: redis.Redis) -> None:
@@ -360,7 +362,8 @@ def test_redis_killed_mid_run(redis_server: Any, caplog: pytest.LogCaptureFixtur
     assert store.first_delivery("Ev-new") is True and store.first_delivery("Ev-new") is False
     infos = state_records(caplog, logging.INFO)
     assert len(infos) == 1 and "reachable again" in infos[0].getMessage()
-    assert len(state_records(caplog, logging.WARNING)) == 1
+    warnings = state_records(caplog, logging.WARNING)
+    assert len(warnings) == 2 and "lost its data" in warnings[1].getMessage()  # noticed once, at the first claim
 
 
 def test_redis_back_off_skips_the_network(redis_server: Any) -> None:
@@ -479,3 +482,38 @@ def test_journal_entries_are_claimed_once_after_their_timeout(redis_server: Any)
     assert b.journal_claim_stale(60.0) == []  # not stale yet
     claims = [b.journal_claim_stale(0.0), a.journal_claim_stale(0.0)]
     assert claims[0] == [("Ev-j1", '{"x": 1}', {"x-slack-signature": "v0=1"})] and claims[1] == []
+
+
+def test_memory_is_doubted_after_redis_restarted_empty(redis_server: Any) -> None:
+    now = [1000.0]
+    store = RedisStore(redis_server.url, doubt_s=300, clock=lambda: now[0])
+    assert store.first_delivery("event:Ev-a") is True and store.reliable
+    redis_server.stop()
+    redis_server.start()  # back, empty, and this replica made no call while it was away
+    assert store.first_delivery("event:Ev-b") is True
+    assert not store.reliable  # the epoch key was gone: "never seen" from Redis proves nothing for a while
+    now[0] += 299
+    assert not store.reliable
+    now[0] += 2
+    assert store.reliable
+
+
+def test_memory_is_doubted_after_an_outage(redis_server: Any) -> None:
+    now = [1000.0]
+    store = RedisStore(redis_server.url, backoff_s=1.0, doubt_s=300, clock=lambda: now[0])
+    redis_server.stop()
+    assert store.first_delivery("event:Ev-down") is True
+    assert not store.available and not store.reliable
+    redis_server.start()
+    now[0] += 2
+    assert store.first_delivery("event:Ev-up") is True and store.available
+    assert not store.reliable  # copies claimed during the outage only in some replica's memory
+    now[0] += 301
+    assert store.reliable
+
+
+def test_a_fresh_redis_is_trusted_from_the_start(redis_server: Any) -> None:
+    store = RedisStore(redis_server.url)
+    assert store.first_delivery("event:Ev-first") is True
+    assert store.reliable
+    assert RedisStore(redis_server.url).first_delivery("event:Ev-first") is False

@@ -3,11 +3,13 @@ recognised from the event id the bot's own answer carries (issue 11)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from slack_bolt import BoltRequest
 
+from bot.state import MemoryStore
 from tests.bot.slack import payloads as p
 from tests.bot.slack.conftest import SIGNING_SECRET
 from tests.bot.slack.fake_slack import FakeSlack
@@ -49,3 +51,40 @@ def test_an_unreadable_conversation_still_gets_its_answer(fake_slack: FakeSlack)
     assert dispatch(bot, p.mention("what GPU for ChatGLM-6B inference"), retry_num=1) == 200
     bot.drain()
     assert len(fake_slack.calls_to("chat.postMessage")) == 1
+
+
+class DoubtedStore(MemoryStore):
+    """A replica's view of a shared store that is up but whose memory cannot be trusted (Redis just came back
+    or restarted empty: bot/state.py "Degradation")."""
+
+    @property
+    def reliable(self) -> bool:
+        return False
+
+
+def test_plain_copy_while_the_store_is_doubted_is_not_answered_twice(fake_slack: FakeSlack) -> None:
+    payload = p.mention("what GPU for ChatGLM-6B inference")
+    first, second = Bot(fake_slack, store=DoubtedStore()), Bot(fake_slack, store=DoubtedStore())
+    assert dispatch(first, payload) == 200
+    first.drain()
+    assert dispatch(second, payload) == 200  # no retry header: a plain duplicate delivery
+    second.drain()
+    assert len(fake_slack.calls_to("chat.postMessage")) == 1
+
+
+def test_answer_landing_while_a_copy_is_computed_is_not_posted_again(fake_slack: FakeSlack) -> None:
+    payload = p.mention("what GPU for ChatGLM-6B inference")
+    first, second = Bot(fake_slack, store=DoubtedStore()), Bot(fake_slack, store=DoubtedStore())
+    respond = second.advisor.respond
+
+    def slow_respond(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.5)  # the other replica answers meanwhile
+        return respond(*args, **kwargs)
+
+    second.advisor.respond = slow_respond  # type: ignore[method-assign]
+    assert dispatch(second, payload, retry_num=1) == 200  # checked on arrival: nothing there yet
+    assert dispatch(first, payload) == 200
+    first.drain()
+    second.drain()
+    assert len(fake_slack.calls_to("chat.postMessage")) == 1
+    assert len(fake_slack.calls_to("conversations.replies", "conversations.history")) >= 3
