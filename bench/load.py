@@ -206,13 +206,24 @@ def _storm(method: str, share: float, status: int | None, retry_after: int | Non
     return scenario
 
 
-def one_channel_burst(ctx: Context) -> dict[str, Any]:
-    ctx.fake.channel_interval_s = 1.0
-    try:
-        return _mentions_scenario(ctx, "burst", mentions(20, repeat_share=0, channel="C0BURST"), rate=40,
-                                  settle=45.0)
-    finally:
-        ctx.fake.channel_interval_s = 0.0
+def _one_channel_burst(workers: int) -> Scenario:
+    """20 mentions at once into one channel, where the fake Web API (like Slack) allows one post a second;
+    with `workers` > 1 the workers share Redis and must share the channel's pace too."""
+
+    def scenario(ctx: Context) -> dict[str, Any]:
+        env: dict[str, str] = {}
+        if workers > 1:
+            if ctx.redis is None:
+                return {"skipped": "redis-server not installed"}
+            env = {"REDIS_URL": ctx.redis.url, "WEB_CONCURRENCY": str(workers)}
+        ctx.fake.channel_interval_s = 1.0
+        try:
+            return _mentions_scenario(ctx, f"burst-{workers}w", mentions(20, repeat_share=0, channel="C0BURST"),
+                                      rate=40, settle=60.0, **env)
+        finally:
+            ctx.fake.channel_interval_s = 0.0
+
+    return scenario
 
 
 SLOW_CLIENTS = 40
@@ -340,7 +351,8 @@ SCENARIOS: dict[str, Scenario] = {
     "post-stall": _storm("chat.postMessage", 0.1, None, stall_s=11.0),
     "response_url-429": _storm("response_url", 0.3, 429, retry_after=1),
     "response_url-500": _storm("response_url", 0.3, 500),
-    "one-channel-burst": one_channel_burst,
+    "one-channel-burst": _one_channel_burst(1),
+    "one-channel-burst-2w": _one_channel_burst(2),
     "slow-headers": _slow_clients("headers", behind_proxy=True),
     "slow-bodies": _slow_clients("body", behind_proxy=True),
     "slow-headers-direct": _slow_clients("headers", behind_proxy=False),
