@@ -187,3 +187,12 @@ def test_versus_after_one_model_starts_a_comparison(kb: KnowledgeBase) -> None:
     # "and X?" after a one-model question still just changes the model
     merged = thread(kb, "what GPU for qwen-14b", "and llama-3-8b?")
     assert (merged.model, merged.compare_models) == ("llama-3-8b", [])
+
+
+def test_runtime_slots_follow_and_a_new_engine_drops_the_old_version(kb: KnowledgeBase) -> None:
+    q = thread(kb, "serve llama 3 8b with transformers 4.38 at 8k", "what about fp8 KV cache?")
+    assert (q.engine, q.engine_version, q.kv_cache, q.context) == ("transformers", "4.38", "fp8", 8192)
+    q = thread(kb, "serve llama 3 8b with transformers 4.38 at 8k", "and without flash attention?")
+    assert q.flash_attention is False and q.engine_version == "4.38"
+    q = thread(kb, "serve llama 3 8b with transformers 4.38 at 8k", "what about with vllm?")
+    assert q.engine == "vllm" and q.engine_version is None and "engine_version" not in q.stated
