@@ -156,6 +156,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return result
 
     workload, assumptions = workload_for(question, model, gpu)
+    if workload.kv_cache is not None and workload.task != "inference":
+        # Training keeps no KV cache: its precision changes nothing, so it is set aside rather than refused.
+        assumptions.append(Assumption(field="kv_cache", value=workload.kv_cache, reason="training-no-kv-cache"))
+        workload = replace(workload, kv_cache=None)
     offered = profile_for(workload).kv_cache.bytes_per_element
     if workload.kv_cache is not None and workload.kv_cache not in offered:
         understood = {**understood_of(question), "engine": workload.engine, "accepted": sorted(offered)}

@@ -253,6 +253,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "train-needs-16bit": {"en": "quantised weights cannot be trained directly; use QLoRA for a 4-bit base", "zh-Hans": "量化权重无法直接训练，4-bit 底座请用 QLoRA"},
     "needed-to-fit": {"en": "needed to fit this card, chosen by the rules", "zh-Hans": "为放进这张卡而开启，由规则选定"},
     "rules-choice": {"en": "the usual setting for this job, chosen by the rules", "zh-Hans": "规则按常用做法选定"},
+    "training-no-kv-cache": {"en": "ignored: training keeps no KV cache", "zh-Hans": "已忽略：训练不使用 KV 缓存"},
 }
 
 FIELD_LABELS: dict[str, dict[str, str]] = {

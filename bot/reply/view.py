@@ -124,6 +124,9 @@ def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(f"{data['gpu_count']}× {_gpu_name(kb, value)}")
             continue
         text = t("kv_quantised") if value == "kv-quantised" else _value_text(t, field, value, kb)
+        if field == "engine_version" and data.get("engine"):
+            parts.append(f"{engine_name(data['engine'])} {value}")  # "transformers 4.38", as people write it
+            continue
         if field in ("context", "batch", "kv_cache", "engine_version"):
             text = f"{t.pick(FIELD_LABELS, field)} {text}"
         if text:

@@ -1,0 +1,44 @@
+"""Runtime slots as the reply shows them: the engine's version written as people write it, and a KV-cache
+precision stated for a training job set aside (training keeps no KV cache) instead of refused."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.question import Question
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def _lora(**changes: object) -> Question:
+    base = Question(text="", intent="check", model="llama-3-8b", task="lora", gpu="a100-40gb", gpu_count=1,
+                    stated=["model", "task", "gpu", "gpu_count", *[str(k) for k in changes]])
+    return base.model_copy(update=changes)
+
+
+def test_kv_cache_precision_is_set_aside_for_training() -> None:
+    plain = answer(_lora(), KB)
+    with_kv = answer(_lora(kv_cache="fp8"), KB)
+    assert with_kv.error is None  # transformers has no fp8 KV cache, but a LoRA job has no KV cache at all
+    assert with_kv.estimate is not None and plain.estimate is not None
+    assert with_kv.estimate.per_gpu_gb == plain.estimate.per_gpu_gb
+    [note] = [a for a in with_kv.assumptions if a.field == "kv_cache"]
+    assert (note.value, note.reason) == ("fp8", "training-no-kv-cache")
+    assert "KV cache fp8 (ignored: training keeps no KV cache)" in render_text(with_kv, kb=KB)
+
+
+def test_kv_cache_precision_the_engine_lacks_is_still_refused_for_serving() -> None:
+    question = Question(text="", intent="recommend", model="llama-3-8b", task="inference", engine="transformers",
+                        kv_cache="fp8", stated=["model", "task", "engine", "kv_cache"])
+    result = answer(question, KB)
+    assert result.error == "kv-cache-unsupported"
+    assert "transformers has no fp8 KV cache; it offers: bf16, fp16" in render_text(result, kb=KB)
+
+
+def test_engine_version_is_read_back_with_the_engine_name() -> None:
+    question = Question(text="", intent="recommend", model="qwen2-7b", task="inference", engine="transformers",
+                        engine_version="4.38", context=32768,
+                        stated=["model", "task", "engine", "engine_version", "context"])
+    text = render_text(answer(question, KB), kb=KB)
+    assert "I read this as: Qwen2-7B · inference · transformers 4.38 · context 32,768" in text
