@@ -112,6 +112,50 @@ class Server:
         self.log.close()
 
 
+class SlowClients:
+    """`count` connections that send a request one byte every `interval_s`: the headers ("headers"), or whole
+    headers then the body ("body"). Each comes back when the server drops it, as an attacker would."""
+
+    def __init__(self, port: int, part: str, count: int = 40, interval_s: float = 0.5) -> None:
+        request_line = b"POST /slack/events HTTP/1.1\r\nHost: x\r\n"
+        if part == "headers":
+            self.head, self.trickled = b"", request_line + b"Content-Length: 10\r\nX-Pad: " + b"a" * 200
+        else:
+            self.head = request_line + b"Content-Type: application/json\r\nContent-Length: 400\r\n\r\n"
+            self.trickled = b"{" + b" " * 398 + b"}"
+        self.port = port
+        self.interval_s = interval_s
+        self.stopping = threading.Event()
+        self.sockets: list[socket.socket] = []
+        self.threads = [threading.Thread(target=self._trickle, daemon=True) for _ in range(count)]
+        for thread in self.threads:
+            thread.start()
+
+    def _trickle(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+            except OSError:
+                self.stopping.wait(self.interval_s)
+                continue
+            self.sockets.append(s)
+            try:
+                s.sendall(self.head)
+                for byte in self.trickled:
+                    if self.stopping.wait(self.interval_s):
+                        return
+                    s.send(bytes([byte]))
+            except OSError:
+                pass  # dropped by the server: come back
+            finally:
+                s.close()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        for s in self.sockets:
+            s.close()
+
+
 class Proxy:
     """nginx with the shipped deploy/nginx.conf, pointed at a local `serve`: the production arrangement the
     README asks for (a buffering proxy in front of gunicorn). Only the addresses and file paths are changed."""

@@ -22,7 +22,6 @@ import argparse
 import os
 import random
 import signal
-import socket
 import sys
 import threading
 import time
@@ -36,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench._load_harness import SECRET, TOKEN, Client, Proxy, Redis, Server, percentile  # noqa: E402
+from bench._load_harness import SECRET, TOKEN, Client, Proxy, Redis, Server, SlowClients, percentile  # noqa: E402
 from tests.bot.slack import payloads as p  # noqa: E402
 from tests.bot.slack.fake_slack import FakeSlack  # noqa: E402
 
@@ -244,46 +243,14 @@ def _slow_clients(part: str, behind_proxy: bool) -> Scenario:
                 server.stop()
                 return {"skipped": str(error)}
         port = proxy.port if proxy is not None else server.port
-        stop = threading.Event()
-        sockets: list[socket.socket] = []
-        request_line = b"POST /slack/events HTTP/1.1\r\nHost: x\r\n"
-        if part == "headers":
-            head, trickled = b"", request_line + b"Content-Length: 10\r\nX-Pad: " + b"a" * 200
-        else:
-            head = request_line + b"Content-Type: application/json\r\nContent-Length: 400\r\n\r\n"
-            trickled = b"{" + b" " * 398 + b"}"
-
-        def trickle() -> None:
-            while not stop.is_set():
-                try:
-                    s = socket.create_connection(("127.0.0.1", port), timeout=5)
-                except OSError:
-                    stop.wait(0.5)
-                    continue
-                sockets.append(s)
-                try:
-                    s.sendall(head)
-                    for byte in trickled:
-                        if stop.wait(0.5):
-                            return
-                        s.send(bytes([byte]))
-                except OSError:
-                    pass  # dropped by the server: come back, as an attacker would
-                finally:
-                    s.close()
-
-        threads = [threading.Thread(target=trickle, daemon=True) for _ in range(SLOW_CLIENTS)]
-        for thread in threads:
-            thread.start()
+        clients = SlowClients(port, part, SLOW_CLIENTS)
         time.sleep(1.0)
         run = Run()
         try:
             send_all(Client(port, timeout=5.0), run, mentions(80, repeat_share=0), rate=8)
             return outcome(ctx.fake, run, 15.0)
         finally:
-            stop.set()
-            for s in sockets:
-                s.close()
+            clients.stop()
             if proxy is not None:
                 proxy.stop()
             server.stop()

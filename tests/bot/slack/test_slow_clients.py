@@ -7,14 +7,13 @@ Needs the nginx binary (Debian: nginx-light; .ci/run installs it); skips without
 
 from __future__ import annotations
 
-import socket
-import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bench._load_harness import Proxy
+from bench._load_harness import Proxy, SlowClients
 from tests.bot.slack import payloads as p
 from tests.bot.slack.conftest import BOT_TOKEN, SIGNING_SECRET, ServeProcess, post
 from tests.bot.slack.fake_slack import FakeSlack
@@ -43,43 +42,18 @@ def proxied(tmp_path: Path) -> Iterator[tuple[FakeSlack, ServeProcess, Proxy]]:
 def test_slack_is_acknowledged_in_time_while_clients_trickle(proxied: tuple[FakeSlack, ServeProcess, Proxy],
                                                              part: str) -> None:
     fake, _serve, proxy = proxied
-    stop = threading.Event()
-    opened: list[socket.socket] = []
-    request_line = b"POST /slack/events HTTP/1.1\r\nHost: x\r\n"
-    head, trickled = ((b"", request_line + b"Content-Length: 10\r\nX-Pad: " + b"a" * 200) if part == "headers" else
-                      (request_line + b"Content-Length: 400\r\n\r\n", b"{" + b" " * 398 + b"}"))
-
-    def trickle() -> None:
-        try:
-            s = socket.create_connection(("127.0.0.1", proxy.port), timeout=5)
-        except OSError:
-            return
-        opened.append(s)
-        try:
-            s.sendall(head)
-            for byte in trickled:
-                if stop.wait(0.5):
-                    return
-                s.send(bytes([byte]))
-        except OSError:
-            return
-
-    threads = [threading.Thread(target=trickle, daemon=True) for _ in range(SLOW_CLIENTS)]
-    for thread in threads:
-        thread.start()
+    clients = SlowClients(proxy.port, part, SLOW_CLIENTS)
     try:
-        stop.wait(1.0)
+        time.sleep(1.0)
         acks = []
         for index in range(6):
             body, headers = p.signed(SIGNING_SECRET, p.mention("what GPU for ChatGLM-6B inference",
                                                                channel=f"CSLOW{index}", user=f"USLOW{index}"))
             status, _, seconds = post(f"http://127.0.0.1:{proxy.port}/slack/events", body, headers, timeout=10)
             acks.append((status, round(seconds, 2)))
-            stop.wait(1.0)  # spread over the proxy's 5 s header timeout
+            time.sleep(1.0)  # spread over the proxy's 5 s header timeout
     finally:
-        stop.set()
-        for s in opened:
-            s.close()
+        clients.stop()
     assert all(status == 200 and seconds < ACK_DEADLINE_S for status, seconds in acks), acks
     fake.wait_quiet(0.5, timeout=10)
     assert len(fake.calls_to("chat.postMessage")) == 6
