@@ -38,7 +38,7 @@ from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
 from knowledge.schema import GPU
 from rules import speed_media
-from rules.engine_profile import profile_for
+from rules.engine_profile import profile_for, training_fact
 from rules.fit import reserves_share_of_card
 from rules.types import Engine, Pick, Workload
 
@@ -245,7 +245,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     for key, value in chosen.items():
         if key in REPORTED_CHOICES and key not in already and not (key == "zero_stage" and value == 0):
             needed = key in ("gradient_checkpointing", "zero_stage") and bool(value) and sized_gpu is not None
-            assumptions.append(Assumption(field=key, value=value, reason="needed-to-fit" if needed else "rules-choice"))
+            reason = "needed-to-fit" if needed else "rules-choice"
+            if key == "gradient_checkpointing" and value and training_fact(workload).checkpointing_default:
+                reason = "engine-default"  # Unsloth and LLaMA-Factory check-point unless told otherwise
+            assumptions.append(Assumption(field=key, value=value, reason=reason))
 
     model_compare = compare_models(question, workload, kb, pool, instances, max_count) \
         if question.intent == "compare" and len(question.compare_models) > 1 else []

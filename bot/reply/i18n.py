@@ -98,6 +98,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "zh-Hans": "我不认识“{text}”，下面按通用的 {size}B 稠密 Transformer（类 Llama 结构）估算，并非该模型本身。要精确结果：运行 `gpu-advisor kb import config.json --id NAME`，或把模型的 config.json 贴到这里。"},
     "kv_cache_unsupported": {"en": "{engine} has no {kv} KV cache; it offers: {accepted}. Ask again with one of those (or another engine).",
                              "zh-Hans": "{engine} 不支持 {kv} 的 KV 缓存，可选：{accepted}。请换用其中一种（或换一个引擎）再问。"},
+    "card_of": {"en": "{count}× {memory} GB GPU", "zh-Hans": "{count} 张 {memory} GB 显卡"},
     "flash_on": {"en": "flash attention", "zh-Hans": "flash attention"},
     "flash_off": {"en": "eager attention (no flash/SDPA)", "zh-Hans": "eager 注意力（不用 flash/SDPA）"},
     "other_engine": {"en": "With {engine} instead of {mine} this job needs {gb} GiB per card: name the engine to size it that way.",
@@ -252,6 +253,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "default-pool": {"en": "say “consumer”/“cheapest” or name a card to include GeForce or AMD", "zh-Hans": "如需消费级或 AMD 显卡，请说明“最便宜”或直接写出型号"},
     "train-needs-16bit": {"en": "quantised weights cannot be trained directly; use QLoRA for a 4-bit base", "zh-Hans": "量化权重无法直接训练，4-bit 底座请用 QLoRA"},
     "needed-to-fit": {"en": "needed to fit this card, chosen by the rules", "zh-Hans": "为放进这张卡而开启，由规则选定"},
+    "engine-default": {"en": "the engine's own default", "zh-Hans": "该框架的默认设置"},
     "rules-choice": {"en": "the usual setting for this job, chosen by the rules", "zh-Hans": "规则按常用做法选定"},
     "training-no-kv-cache": {"en": "ignored: training keeps no KV cache", "zh-Hans": "已忽略：训练不使用 KV 缓存"},
 }

@@ -92,6 +92,8 @@ def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str
         return " vs ".join(_gpu_name(kb, g) for g in value)
     if field == "budget":
         return ("cheapest" if t.lang == "en" else "优先省钱") if value else ""
+    if field == "engine":
+        return engine_name(value)
     return str(value)
 
 
@@ -104,7 +106,7 @@ def engine_name(engine: object) -> str:
     return ENGINE_NAMES.get(str(engine), str(engine or ""))
 
 
-UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model", "engine"})
+UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 
@@ -118,7 +120,13 @@ def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "flash_attention":
             parts.append(t("flash_on") if value else t("flash_off"))
             continue
-        if field == "gpu_count" and "gpu" in data:
+        if field == "gpu_count" and ("gpu" in data or "memory_gb" in data):
+            continue
+        if field == "engine" and data.get("engine_version"):
+            continue  # read back with its version: "transformers 4.38"
+        if field == "memory_gb" and isinstance(value, (int, float)):
+            count = data.get("gpu_count") or 1
+            parts.append(t("card_of", count=count, memory=f"{value:g}"))
             continue
         if field == "gpu" and data.get("gpu_count"):
             parts.append(f"{data['gpu_count']}× {_gpu_name(kb, value)}")

@@ -42,3 +42,26 @@ def test_engine_version_is_read_back_with_the_engine_name() -> None:
                         stated=["model", "task", "engine", "engine_version", "context"])
     text = render_text(answer(question, KB), kb=KB)
     assert "I read this as: Qwen2-7B · inference · transformers 4.38 · context 32,768" in text
+
+
+def test_a_stated_engine_is_read_back_by_its_own_name() -> None:
+    question = Question(text="", intent="recommend", model="llama-3-8b", task="inference", engine="vllm",
+                        kv_cache="fp8", batch=32, stated=["model", "task", "engine", "kv_cache", "batch"])
+    text = render_text(answer(question, KB), kb=KB)
+    assert "I read this as: Llama 3 8B · inference · vLLM · KV cache fp8" in text
+    assert "engine vllm" not in text
+
+
+def test_unsloth_checkpointing_is_reported_as_the_engine_default_on_a_card_of_a_stated_size() -> None:
+    question = Question(text="", intent="check", model="llama-3.1-8b", task="qlora", engine="unsloth",
+                        context=32768, memory_gb=24.0, gpu_count=1,
+                        stated=["model", "task", "engine", "context", "memory_gb", "gpu_count"])
+    result = answer(question, KB)
+    text = render_text(result, kb=KB)
+    assert "Unsloth · context 32,768 · 1× 24 GB GPU" in text
+    [ckpt] = [a for a in result.assumptions if a.field == "gradient_checkpointing"]
+    assert (ckpt.value, ckpt.reason) == (True, "engine-default")
+    plain = answer(question.model_copy(update={"engine": None, "stated": [
+        "model", "task", "context", "memory_gb", "gpu_count"]}), KB)
+    [plain_ckpt] = [a for a in plain.assumptions if a.field == "gradient_checkpointing"]
+    assert plain_ckpt.reason == "needed-to-fit"
