@@ -38,7 +38,7 @@ class FittedConstant:
 FITTED: tuple[FittedConstant, ...] = (
     FittedConstant("INFERENCE_OVERHEAD_GIB", (0.25, 0.5, 0.75, 1.0, 1.25)),
     FittedConstant("INFERENCE_OVERHEAD_FRACTION", (0.0, 0.02, 0.05, 0.08)),
-    FittedConstant("BNB_4BIT_WORKSPACE_FRACTION", (0.0, 0.06, 0.15, 0.25, 0.35)),
+    FittedConstant("BNB_4BIT_WORKSPACE_LAYERS", (0.0, 1.0, 2.0, 3.0, 4.0)),
     FittedConstant("PREFILL_BYTES_PER_INTERMEDIATE", (2.0, 4.0, 6.0)),
     FittedConstant("PREFILL_BYTES_PER_HIDDEN", (8.0, 14.0, 20.0)),
     FittedConstant("TRAIN_OVERHEAD_GIB", (0.5, 1.0, 1.5, 2.0)),

@@ -107,12 +107,17 @@ the decoder layers' Linear modules; transformers' bnb integration skips `lm_head
 # Quantisation-library workspace (calibrated)
 # --------------------------------------------------------------------------------------------------------
 
-BNB_4BIT_WORKSPACE_FRACTION = 0.15
-"""bitsandbytes 4-bit: extra memory as a fraction of the packed quantised layers (dequantisation buffers, the
-quant_state tensors' allocator rounding). gpu_poor uses ~6%. Grid-fitted together with the inference overhead
-(0.06–0.25); the evidence: `qwen1-readme-2023-08-bnb`
-(Qwen-7B nf4: 0.46 GiB more than bf16 at equal KV), `transformers-llm-optimization-guide` (OctoCoder
-4-bit: 9.54 GiB vs 8.5 GiB of packed weights) and `baichuan2-readme-quant-mem` (the last one is lower)."""
+BNB_4BIT_WORKSPACE_LAYERS = 1.0
+"""bitsandbytes 4-bit: what the card holds beyond the packed weights, in decoder layers' worth of weights
+dequantised to 16-bit. `matmul_4bit` dequantises each weight to the compute dtype for its matmul (forward, and
+again for the input gradient in backward), and the caching allocator keeps one block per weight shape, so the
+extra is about one layer's linears in 16-bit — it grows with the width of a layer, not with the depth of the model
+(a fraction of all packed weights, the form used before, charged a 70B model 5 GiB and lost the Unsloth 48 GB
+fits). The evidence: `qwen1-readme-2023-08-bnb` (Qwen-7B nf4: 0.46 GiB more than bf16 at equal KV; one layer's
+linears are 0.38 GiB in 16-bit) and `transformers-llm-optimization-guide` (OctoCoder 4-bit: 9.54 GiB vs 8.5 GiB
+packed; one layer 0.7 GiB). Grid-fitted (0–4 layers) with the other calibrated constants; bench/_loso.py
+refits it without each source. 1 and 2 layers score alike on the error rows (LOSO median 9.2 vs 9.1%);
+1 keeps two more fits/OOM verdicts right (34 vs 32 of 42) and matches the two direct readings better."""
 
 # --------------------------------------------------------------------------------------------------------
 # KV cache

@@ -121,12 +121,24 @@ def moe_expert_params(model: Model) -> float:
     return float(moe_layers * moe.num_experts * matrices * model.hidden_size * intermediate)
 
 
+DEQUANTISED_BYTES = 2.0
+"""bitsandbytes dequantises to the 16-bit compute dtype (bnb_4bit_compute_dtype fp16/bf16)."""
+
+
 def quant_workspace_bytes(model: Model, quant: str | None) -> float:
-    """Memory a quantisation library needs beyond its packed weights: a fraction of the quantised layers'
-    bytes (calibrated; see constants)."""
-    if quant in BNB_4BIT:
-        return param_split(model).body * C.QUANT_BYTES_PER_PARAM[quant] * C.BNB_4BIT_WORKSPACE_FRACTION
-    return 0.0
+    """Memory a quantisation library needs beyond its packed weights: bitsandbytes 4-bit holds weights
+    dequantised to 16-bit, BNB_4BIT_WORKSPACE_LAYERS decoder layers' worth (calibrated; see constants). A MoE
+    layer dequantises the experts its tokens reach, so its layer is counted at the active parameters."""
+    if quant not in BNB_4BIT:
+        return 0.0
+    split = param_split(model)
+    layers = model.num_layers or 0
+    if not layers:
+        return split.body * DEQUANTISED_BYTES / 16  # no layer count known: a sixteenth of the body
+    body_per_layer = split.body / layers
+    if model.is_moe:
+        body_per_layer *= model.active_params / model.params_b
+    return C.BNB_4BIT_WORKSPACE_LAYERS * body_per_layer * DEQUANTISED_BYTES
 
 
 def compute_dtype_bytes(precision: str) -> float:

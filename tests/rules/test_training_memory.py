@@ -104,9 +104,10 @@ def test_qlora_base_is_nf4_with_fp32_embeddings() -> None:
     body, emb = 7e9 - 262_144_000, 262_144_000
     base = body * 0.5625 + emb * 2 + emb * 2  # packed NF4 + 16-bit embeddings + their fp32 upcast
     assert est.breakdown["weights"] == pytest.approx((base + 4 * 39_976_960) / GIB, abs=1e-3)
-    # Overhead: 1 GiB + 10% of the resident base + the bitsandbytes workspace (15% of the packed layers).
+    # Overhead: 1 GiB + 10% of the resident base + the bitsandbytes workspace (layers' worth of 16-bit weights:
+    # one of the 32 layers holds body / 32 parameters).
     overhead = C.TRAIN_OVERHEAD_GIB * GIB + C.TRAIN_OVERHEAD_FRACTION * base
-    overhead += body * 0.5625 * C.BNB_4BIT_WORKSPACE_FRACTION
+    overhead += C.BNB_4BIT_WORKSPACE_LAYERS * body / 32 * 2
     assert est.breakdown["overhead"] == pytest.approx(overhead / GIB, abs=1e-3)
     assert est.chosen["quant"] == "nf4"
     assert "kbit-fp32-embeddings" in est.notes
