@@ -4,7 +4,8 @@ The constants of rules/constants.py that were calibrated against the published r
 so) are listed in FITTED with the grid each is searched over. For every source group G the constants are
 refitted on the rows of all the other groups — coordinate descent over the grids, minimising the mean over
 source groups of each group's median |ln(estimate / published)| on the peak/requirement rows, every source
-counted once (ties broken by the pooled 90th percentile) — and G's rows
+counted once (ties broken by the pooled 90th percentile); a source of fits/OOM rows counts once by its mean
+miss, how far (in log terms) its estimates land on the wrong side of the card's limit — and G's rows
 are then scored with that fit. Each row is therefore scored by constants that never saw its source; the
 summary pools those held-out scores. A fit to one table cannot pass for accuracy here.
 
@@ -95,6 +96,7 @@ class Scorer:
             except Skip:
                 continue
         self._memo: dict[Setting, list[tuple[float, float] | None]] = {}
+        self._limits: dict[int, float] = {}
 
     def estimates(self, setting: Setting) -> list[tuple[float, float] | None]:
         """(value compared, per-card need) per row; None where the rules raise."""
@@ -114,21 +116,40 @@ class Scorer:
         self._memo[setting] = out
         return out
 
+    def limit(self, i: int) -> float:
+        """The per-card limit a fits/OOM row is judged against (bench/accuracy.py capacity_gib), memoised."""
+        if i not in self._limits:
+            from accuracy import capacity_gib
+
+            self._limits[i] = capacity_gib(self.rows[i].case, self.runner.kb, self.rows[i].request)
+        return self._limits[i]
+
     def objective(self, setting: Setting, members: list[int]) -> tuple[float, float]:
         est = self.estimates(setting)
         by_group: dict[str, list[float]] = {}
+        misses: dict[str, list[float]] = {}
         for i in members:
             e = est[i]
-            if e is not None and e[0] > 0 and self.rows[i].case.get("memory_relation") in ("peak", "requirement"):
+            relation = self.rows[i].case.get("memory_relation")
+            if e is None or e[0] <= 0:
+                continue
+            if relation in ("peak", "requirement"):
                 by_group.setdefault(self.rows[i].group, []).append(
                     abs(math.log(e[0] / float(self.rows[i].case["memory_gb"]))))
-        if not by_group:
+            elif relation in ("fits_within", "oom_above"):
+                # A fits/OOM row costs how far the need lies on the wrong side of the limit (0 when right).
+                need = e[1] if self.rows[i].case.get("memory_scope") == "per_gpu" else e[0]
+                gap = math.log(need / self.limit(i))
+                misses.setdefault(self.rows[i].group, []).append(
+                    max(0.0, gap) if relation == "fits_within" else max(0.0, -gap))
+        if not by_group and not misses:
             return (0.0, 0.0)
         # Every source counts once (a 63-row table must not outvote a 4-row one), and a constant that touches
         # only a few groups is still decided by those groups rather than by the pooled median's neighbours.
-        medians = [statistics.median(v) for v in by_group.values()]
-        ordered = sorted(x for v in by_group.values() for x in v)
-        return (round(statistics.fmean(medians), 4), ordered[int(0.9 * (len(ordered) - 1))])
+        # A source of fits/OOM verdicts counts once too, by its mean miss.
+        scores = [statistics.median(v) for v in by_group.values()] + [statistics.fmean(v) for v in misses.values()]
+        ordered = sorted(x for v in by_group.values() for x in v) or [0.0]
+        return (round(statistics.fmean(scores), 4), ordered[int(0.9 * (len(ordered) - 1))])
 
     def fit(self, members: list[int]) -> Setting:
         """Coordinate descent over FITTED's grids, from today's values, on the rows `members`."""

@@ -202,6 +202,8 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         if w.task == "qlora" and quant in (None, "int4", "int8"):
             # QLoRA means bitsandbytes: NF4 (QLoRA paper), or LLM.int8 for an 8-bit base.
             quant = "bnb-int8" if w.precision == "int8" else "nf4"
+        if quant == "nf4" and fact.kbit_double_quant:
+            quant = "nf4-dq"
         if quant is not None:
             base, qnotes = weight_bytes(model, w.precision, quant)
             notes += qnotes
@@ -210,7 +212,9 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
                 notes.append("quant-workspace")
             # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
             # did not quantise — embeddings, lm_head, norms — to fp32: 2 more bytes per embedding parameter.
-            if fact.kbit_upcasts_non_quantised:
+            # It skips that cast for GPTQ models (huggingface/peft src/peft/utils/other.py, `if not
+            # is_gptq_quantized`), so a GPTQ base keeps its 16-bit embeddings.
+            if fact.kbit_upcasts_non_quantised and quant != "gptq":
                 base += split.embedding * C.KBIT_TRAINING_EMBEDDING_EXTRA_BYTES
                 notes.append("kbit-fp32-embeddings")
             chosen["quant"] = quant

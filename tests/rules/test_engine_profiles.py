@@ -128,16 +128,21 @@ def test_unsloth_offloads_the_checkpoints_and_chunks_the_loss() -> None:
     dropout = 3 * (6 * 4096 + 11008) * 8192 / GIB
     assert peft.breakdown["activations"] - unsloth.breakdown["activations"] == \
         pytest.approx(inputs + logits + dropout, abs=1e-3)
-    # Unsloth leaves embeddings and lm_head 16-bit: 2 B × 2 × 32,000 × 4096 = 0.49 GiB less than PEFT's fp32 copy.
+    # Unsloth leaves embeddings and lm_head 16-bit: 2 B × 2 × 32,000 × 4096 = 0.49 GiB less than PEFT's fp32 copy;
+    # and it loads NF4 with double quantisation whatever is asked, which packs the body tighter.
+    body = 7e9 - 2 * 32_000 * 4096
+    dq_saving = body * (C.QUANT_BYTES_PER_PARAM["nf4"] - C.QUANT_BYTES_PER_PARAM["nf4-dq"]) / GIB
     assert peft.breakdown["weights"] - unsloth.breakdown["weights"] == pytest.approx(
-        2 * 2 * 32_000 * 4096 / GIB, abs=1e-3)
+        2 * 2 * 32_000 * 4096 / GIB + dq_saving, abs=1e-3)
+    assert unsloth.chosen["quant"] == "nf4-dq"
     assert "offloaded-checkpointing" in unsloth.notes and "chunked-loss" in unsloth.notes
 
 
 def test_unsloth_before_april_2024_recomputed_like_peft() -> None:
     old = estimate_memory(Workload(model=make_model(), engine="unsloth", engine_version="2023.12",
                                    **QLORA))  # type: ignore[arg-type]
-    peft = estimate_memory(Workload(model=make_model(), **QLORA))  # type: ignore[arg-type]
+    # Same recompute checkpointing and loss as PEFT; its loader already used double quantisation (2023.11).
+    peft = estimate_memory(Workload(model=make_model(), **{**QLORA, "quant": "nf4-dq"}))  # type: ignore[arg-type]
     assert old.per_gpu_gib == pytest.approx(peft.per_gpu_gib)
 
 

@@ -113,6 +113,20 @@ def test_qlora_base_is_nf4_with_fp32_embeddings() -> None:
     assert "kbit-fp32-embeddings" in est.notes
 
 
+def test_qlora_on_a_gptq_base_keeps_16_bit_embeddings_and_needs_no_bitsandbytes_workspace() -> None:
+    # PEFT's prepare_model_for_kbit_training skips its fp32 cast for GPTQ models; GPTQ kernels keep no
+    # bitsandbytes dequantisation blocks.
+    w = Workload(model=make_model(), task="qlora", precision="int4", quant="gptq", context=512,
+                 gradient_checkpointing=True)
+    est = estimate_memory(w)
+    body, emb = 7e9 - 262_144_000, 262_144_000
+    base = body * (4 + 16 / 128 + 4 / 128) / 8 + emb * 2
+    assert est.breakdown["weights"] == pytest.approx((base + 4 * 39_976_960) / GIB, abs=1e-3)
+    overhead = C.TRAIN_OVERHEAD_GIB * GIB + C.TRAIN_OVERHEAD_FRACTION * base
+    assert est.breakdown["overhead"] == pytest.approx(overhead / GIB, abs=1e-3)
+    assert "kbit-fp32-embeddings" not in est.notes
+
+
 def test_qlora_below_lora_below_full() -> None:
     m = make_model()
     q = estimate_memory(Workload(model=m, task="qlora", precision="int4", context=2048)).per_gpu_gib
