@@ -80,7 +80,8 @@ def plans_for(
 
     Within a cloud only the plans with the fewest instances are kept (unless `split_ok`): GPUs that one job
     shares (tensor parallelism, one training step) want one node, so four 1-GPU instances do not stand in
-    for one 4-GPU instance; past the largest instance the plan is several of them (16 GPUs = 2 × 8).
+    for one 4-GPU instance, and a cloud without an instance of `count` cards (up to a node, GPUS_PER_NODE) has
+    no plan; past a node the plan is several node-sized instances (16 GPUs = 2 × 8).
     GPU-only rows (host billed separately) are not the price of a runnable instance and are left out
     unless `include_gpu_only`.
     """
@@ -97,6 +98,12 @@ def plans_for(
         by_cloud.setdefault(row.cloud, []).append(plan)
     plans: list[InstancePlan] = []
     for candidates in by_cloud.values():
+        if not split_ok:
+            # A job of up to a node shares one node, and a bigger one is laid out in full nodes (tensor
+            # parallel inside, pipeline or data parallel across): a VM with fewer of its cards cannot host it.
+            candidates = [p for p in candidates if p.price.count >= min(count, C.GPUS_PER_NODE)]
+            if not candidates:
+                continue
         fewest = min(p.instances for p in candidates)
         plans.extend(p for p in candidates if split_ok or p.instances == fewest)
     return sorted(plans, key=lambda p: (p.currency, p.per_hour, p.price.cloud, p.price.instance, p.price.region))

@@ -9,9 +9,10 @@ node of GPUS_PER_NODE and add nodes by pipeline parallelism; transformers and ll
 (any count); training shards by ZeRO/FSDP.
 
 Ranking (rank_picks): for every recommended GPU, the smallest count that fits (inference: 1, 2, 4, 8;
-training: 1, 2, 4, … up to max_count). Cost is the hourly price when every candidate has one in the same
-currency, otherwise a relative proxy (hardware.price_proxy: bandwidth GB/s + 5 × memory GB + 2 × fp16
-TFLOPS, which orders cards as on-demand prices do: T4 < A10 < V100 < A100 < H100).
+training: 1, 2, 4, … up to max_count). Cost is the hourly price from the caller's dated price rows
+(`hourly_price_of`); a card without one is placed by a relative proxy (hardware.price_proxy: bandwidth GB/s
++ 5 × memory GB + 2 × fp16 TFLOPS, which orders cards as on-demand prices do: T4 < A10 < V100 < A100 < H100)
+scaled to the priced cards.
 * inference: lowest cost per generated token first (cost × n / tp_scaling(n), divided by the decode
   tokens/s): a tensor-parallel set delivers less than n cards' speed (TP_EFFICIENCY with NVLink,
   TP_EFFICIENCY_PCIE without), and a card twice as fast for 1.5× the price serves more for less.
@@ -262,10 +263,32 @@ def pick_cost(pick: Pick, gpu: GPU, use_price: bool = True) -> float:
     return price_proxy(gpu) * pick.count
 
 
+HourlyPrice = Callable[[GPU, int], float | None]
+"""The hourly price of `count` × a card in one currency (the caller's dated price rows), or None: a gap."""
+
+
+def _costs(pool: Sequence[tuple[Pick, GPU]], hourly_price_of: HourlyPrice | None) -> list[float]:
+    """An hour of each configuration on one scale. With `hourly_price_of`, a priced configuration costs its
+    price and an unpriced one its capability proxy times the median price-per-proxy of the priced ones (only
+    to order it among them: the reply never shows it as a price). Without, the old rule: the rules' own
+    prices when every candidate has one in the same currency, else the proxy."""
+    if hourly_price_of is None:
+        currencies = {p.price_currency for p, _ in pool}
+        use_price = len(currencies) == 1 and None not in currencies
+        return [pick_cost(p, g, use_price) for p, g in pool]
+    prices = [hourly_price_of(g, p.count) for p, g in pool]
+    ratios = sorted(price / pick_cost(p, g, False) for (p, g), price in zip(pool, prices, strict=True) if price)
+    scale = ratios[len(ratios) // 2] if ratios else 1.0
+    return [price if price else scale * pick_cost(p, g, False) for (p, g), price in zip(pool, prices, strict=True)]
+
+
 def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[InstanceFamily] = (), *,
                limit: int = 5, budget: bool = False, max_count: int = 8,
-               fixed_count: int | None = None) -> list[Pick]:
-    """Recommended GPUs for `workload`, best first (see the module docstring for the order)."""
+               fixed_count: int | None = None, hourly_price_of: HourlyPrice | None = None) -> list[Pick]:
+    """Recommended GPUs for `workload`, best first (see the module docstring for the order).
+
+    `hourly_price_of` puts the caller's dated prices into the order: without it, cards are costed by
+    the capability proxy whenever their prices are incomplete or in two currencies."""
     fitting: list[tuple[Pick, GPU]] = []
     failing: list[tuple[Pick, GPU]] = []
     fits = _fit_memo(workload)
@@ -289,15 +312,8 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     pool = fitting or failing
     if not pool:
         return []
-    currencies = {p.price_currency for p, _ in pool}
-    use_price = len(currencies) == 1 and None not in currencies
-
-    def cost(p: Pick, g: GPU) -> float:
-        return pick_cost(p, g, use_price)
-
     scored: list[tuple[tuple[float, ...], Pick]] = []
-    for p, g in pool:
-        c = cost(p, g)
+    for (p, g), c in zip(pool, _costs(pool, hourly_price_of), strict=True):
         if workload.task != "inference" and not budget:
             tps = estimate_speed(workload, g, p.count).train_tokens_per_s or 1.0
             key: tuple[float, ...] = (c / tps, c)

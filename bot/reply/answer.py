@@ -16,7 +16,7 @@ from bot.reply.budget import cheapest_variant
 from bot.reply.capacity import capacity, compare_models, generic_gpu
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
-from bot.reply.cost import attach_money, price_choice, rank_by_money
+from bot.reply.cost import attach_money, hourly_prices, price_choice, rank_by_money
 from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
     TOKEN_ARCHS,
@@ -178,19 +178,22 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if budget_note is not None:
         assumptions = [a for a in assumptions if a.field not in ("precision", "quant")] + [budget_note]
     picks: list[Pick] = []
+    priced = hourly_prices(kb, price_choice(question))
     if gpu is not None and gpu.id in kb.gpus and question.intent in ("recommend", "check"):
         picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
-                                      max_count=max(max_count, count), fixed_count=question.gpu_count))
+                                      max_count=max(max_count, count), fixed_count=question.gpu_count,
+                                      hourly_price_of=priced))
     if narrowed:
         assumptions.append(Assumption(field="pool", value="nvidia-datacenter-workstation", reason="default-pool"))
     if question.intent == "compare" and question.compare_gpus:
         pool = [kb.gpus[g] for g in question.compare_gpus if g in kb.gpus]
         picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget,
-                                 max_count=max_count)
+                                 max_count=max_count, hourly_price_of=priced)
     else:
         seen = {(p.gpu_id, p.count) for p in picks}
         for pick in rules.rank_picks(workload, pool, instances, limit=MAX_PICKS, budget=question.budget,
-                                     max_count=max_count, fixed_count=question.gpu_count if gpu is None else None):
+                                     max_count=max_count, fixed_count=question.gpu_count if gpu is None else None,
+                                     hourly_price_of=priced):
             if (pick.gpu_id, pick.count) not in seen and len(picks) < MAX_PICKS:
                 picks.append(pick)
 

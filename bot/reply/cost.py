@@ -18,7 +18,7 @@ unpriced picks follow the priced ones in their earlier order.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import rules
@@ -72,6 +72,15 @@ def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) ->
     """The cheapest instance plan holding `count` × `gpu_id` under `choice`, or None (a gap stays a gap)."""
     return cheapest_plan(kb.prices.values(), gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
                          prefer_cloud=choice.prefer_cloud, rates=choice.rates)
+
+
+def hourly_prices(kb: KnowledgeBase, choice: PriceChoice) -> Callable[[GPU, int], float | None]:
+    """What `rules.rank_picks` orders cards by: the hourly price of `count` × a card in the question's currency,
+    from the same rows the picks will show (None where there is none: the rules then place the card by proxy)."""
+    def price(gpu: GPU, count: int) -> float | None:
+        plan = plan_for(kb, gpu.id, count, choice)
+        return plan.per_hour if plan is not None and plan.currency == choice.currency else None
+    return price
 
 
 def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice) -> PickOut:
@@ -213,4 +222,4 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
 
 
 __all__ = ["PriceChoice", "add_training_hours", "attach_money", "config_cost", "exchange_rates", "gpu_prices",
-           "plan_for", "price_choice", "price_picks", "rank_by_money"]
+           "hourly_prices", "plan_for", "price_choice", "price_picks", "rank_by_money"]

@@ -39,6 +39,17 @@ def test_one_instance_holds_the_count_when_one_can() -> None:
     assert split is not None and (split.price.instance, split.instances, split.per_hour) == ("x1", 4, 12.0)
 
 
+def test_a_cloud_without_an_instance_of_that_many_cards_has_no_plan_for_one_job() -> None:
+    # c3 rents these cards one per VM: two of them are not a 2-GPU tensor-parallel node, so c3 offers no
+    # plan for 2 (the cheaper 2 × 1.0 would be a price for something that cannot run), only c1's x4.
+    rows = [*ROWS, price("z1", 1, 1.0, cloud="c3")]
+    plan = cheapest_plan(rows, "h100-sxm", 2, currency="USD")
+    assert plan is not None and (plan.price.cloud, plan.price.instance, plan.per_hour) == ("c1", "x4", 14.0)
+    assert cheapest_plan([price("z1", 1, 1.0, cloud="c3")], "h100-sxm", 2, currency="USD") is None
+    replicas = cheapest_plan(rows, "h100-sxm", 2, currency="USD", split_ok=True)
+    assert replicas is not None and (replicas.price.instance, replicas.instances) == ("z1", 2)
+
+
 def test_more_than_one_instance_counts_each_at_full_price() -> None:
     # 12 GPUs: 2 × 8-GPU instances (16 GPUs paid): c1 2 × 30 = 60, c2 2 × 28 = 56 → c2
     plan = cheapest_plan(ROWS, "h100-sxm", 12, currency="USD")
