@@ -76,6 +76,8 @@ def patched(setting: Setting) -> Iterator[None]:
 class Prepared:
     case: dict[str, Any]
     request: dict[str, Any]
+    relation: str = ""
+    """How the row is judged: its memory_relation, or "peak" for a component row (set when first estimated)."""
 
     @property
     def group(self) -> str:
@@ -100,6 +102,8 @@ class Scorer:
 
     def estimates(self, setting: Setting) -> list[tuple[float, float] | None]:
         """(value compared, per-card need) per row; None where the rules raise."""
+        from accuracy import compared_value
+
         cached = self._memo.get(setting)
         if cached is not None:
             return cached
@@ -111,7 +115,13 @@ class Scorer:
                 except Exception:
                     out.append(None)
                     continue
-                value = per_gpu if row.case.get("memory_scope") == "per_gpu" else total
+                try:
+                    value, relation = compared_value(row.case, row.request, self.runner.last_breakdown, per_gpu,
+                                                     total)
+                except Skip:
+                    out.append(None)
+                    continue
+                row.relation = relation
                 out.append((value, self.runner.last_needed or value))
         self._memo[setting] = out
         return out
@@ -130,10 +140,10 @@ class Scorer:
         misses: dict[str, list[float]] = {}
         for i in members:
             e = est[i]
-            relation = self.rows[i].case.get("memory_relation")
+            relation = self.rows[i].relation
             if e is None or e[0] <= 0:
                 continue
-            if relation in ("peak", "requirement"):
+            if relation in ("peak", "requirement", "reserved"):
                 by_group.setdefault(self.rows[i].group, []).append(
                     abs(math.log(e[0] / float(self.rows[i].case["memory_gb"]))))
             elif relation in ("fits_within", "oom_above"):
@@ -188,9 +198,9 @@ def loso(cases: list[dict[str, Any]], kb: KnowledgeBase) -> tuple[list[Any], dic
                 continue
             value, needed = est[i]  # type: ignore[misc]
             row.estimate = value
-            relation = prep.case.get("memory_relation")
+            relation = prep.relation
             published = float(prep.case["memory_gb"])
-            if relation in ("peak", "requirement"):
+            if relation in ("peak", "requirement", "reserved"):
                 row.error = (value - published) / published * 100
             elif relation in ("fits_within", "oom_above"):
                 row.limit = capacity_gib(prep.case, kb, prep.request)

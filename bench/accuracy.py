@@ -66,7 +66,7 @@ ASK_KEYS = frozenset({"text", *FLAG_KEYS})
 
 __all__ = [
     "ADDED_GROUNDTRUTH_DIR", "ASK_KEYS", "DEFAULT_GROUNDTRUTH", "GENERIC_RE", "GPU_PATTERNS", "GROUNDTRUTH_ENV",
-    "Row", "Runner", "Skip", "_hf_name", "_zero_stage", "ask_available", "by_group", "capacity_gib",
+    "Row", "Runner", "Skip", "_hf_name", "_zero_stage", "ask_available", "by_group", "capacity_gib", "compared_value",
     "context_stated", "evaluate", "load_cases", "map_engine", "map_kv_cache", "map_precision", "percentile",
     "resolve_gpu", "resolve_model", "summary", "to_request", "weights_only",
 ]
@@ -190,17 +190,12 @@ def evaluate(cases: list[dict[str, Any]], runner: Runner) -> list[Row]:
             row.skipped = f"error: {type(exc).__name__}: {exc}"
             rows.append(row)
             continue
-        value = per_gpu if case.get("memory_scope") == "per_gpu" else total
-        relation = str(case.get("memory_relation"))
-        component = component_of(relation)
-        if component is not None:
-            if component not in runner.last_breakdown:
-                row.skipped = f"component not in the estimate's breakdown: {component}"
-                rows.append(row)
-                continue
-            share = runner.last_breakdown[component]
-            value = share if case.get("memory_scope") == "per_gpu" else share * int(request.get("gpus", 1))
-            relation = "peak"
+        try:
+            value, relation = compared_value(case, request, runner.last_breakdown, per_gpu, total)
+        except Skip as why:
+            row.skipped = str(why)
+            rows.append(row)
+            continue
         row.estimate = value
         if relation in ("peak", "requirement", "reserved"):
             row.error = (value - float(case["memory_gb"])) / float(case["memory_gb"]) * 100
@@ -210,6 +205,21 @@ def evaluate(cases: list[dict[str, Any]], runner: Runner) -> list[Row]:
             row.verdict = (needed <= row.limit) == (relation == "fits_within")
         rows.append(row)
     return rows
+
+
+def compared_value(case: dict[str, Any], request: dict[str, Any], breakdown: dict[str, float], per_gpu: float,
+                   total: float) -> tuple[float, str]:
+    """What a row's figure is compared with, and the relation to judge it by: the per-card or total estimate,
+    or for a "component: NAME" row that part of the breakdown (then judged as a peak)."""
+    value = per_gpu if case.get("memory_scope") == "per_gpu" else total
+    relation = str(case.get("memory_relation"))
+    component = component_of(relation)
+    if component is None:
+        return value, relation
+    if component not in breakdown:
+        raise Skip(f"component not in the estimate's breakdown: {component}")
+    share = breakdown[component]
+    return (share if case.get("memory_scope") == "per_gpu" else share * int(request.get("gpus", 1))), "peak"
 
 
 COMPONENT_NAMES = {"weights": "weights", "kv_cache": "kv_cache", "kv cache": "kv_cache", "kv pool": "kv_cache",
