@@ -33,7 +33,15 @@ from typing import Literal
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
 from rules.engine_profile import engine_limit_gib, profile_for, reserves_up_front
-from rules.hardware import dense_tflops, hourly_price, instance_for, price_proxy, tp_scaling, usable_gib
+from rules.hardware import (
+    dense_tflops,
+    hourly_price,
+    instance_for,
+    price_proxy,
+    runs_precision,
+    tp_scaling,
+    usable_gib,
+)
 from rules.memory import estimate_memory, first_fitting, is_transformer, training_options
 from rules.memory_inference import parallel_layout
 from rules.speed import estimate_speed
@@ -143,6 +151,8 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
     out: list[Suggestion] = []
 
     def need(wl: Workload, g: GPU, n: int) -> float | None:
+        if not runs_precision(g, wl.precision, wl.engine):
+            return None
         ok, est = _fits(wl, g, n)
         return round(needed_gib(est), 2) if ok else None
 
@@ -189,7 +199,8 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
             if m is not None:
                 out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
                 break
-    bigger = sorted((g for g in candidates if g.recommended and g.memory_gb > gpu.memory_gb),
+    bigger = sorted((g for g in candidates if g.recommended and g.memory_gb > gpu.memory_gb
+                     and runs_precision(g, w.precision, w.engine)),
                     key=lambda g: (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS, price_proxy(g), g.id))
     for g in bigger:
         m = need(w, g, count)
@@ -225,6 +236,8 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
     ok, est = _fits(workload, gpu, count)
     need = needed_gib(est)
     limit = limit_gib(workload, gpu)
+    unsupported = None if runs_precision(gpu, workload.precision, workload.engine) else workload.precision
+    ok = ok and unsupported is None
     suggestions: list[Suggestion] = []
     if not ok or is_tight(need, limit):
         if candidates is None:
@@ -235,7 +248,8 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
     return FitCheck(gpu_id=gpu.id, count=count, fits=ok, headroom_gib=round(limit - need, 2),
                     memory_per_gpu_gib=round(need, 2), gpu_memory_gib=gpu.memory_gb, suggestions=suggestions,
                     free_gib=round(free_gib(workload, gpu) - need, 2), limit_gib=round(limit, 2),
-                    tight=valid_tp(workload, count) and is_tight(need, limit))
+                    tight=unsupported is None and valid_tp(workload, count) and is_tight(need, limit),
+                    unsupported_precision=unsupported)
 
 
 def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
@@ -295,7 +309,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     degrees = C.TP_DEGREES if workload.task == "inference" else C.TRAIN_GPU_COUNTS
     counts = [fixed_count] if fixed_count else [n for n in degrees if n <= max_count]
     for gpu in gpus:
-        if not gpu.recommended:
+        if not gpu.recommended or not runs_precision(gpu, workload.precision, workload.engine):
             continue
         last: tuple[int, MemoryEstimate] | None = None
         for n in counts:

@@ -33,6 +33,24 @@ def dense_tflops(gpu: GPU, precision: str) -> float:
     return gpu.fp16_tflops or gpu.bf16_tflops or gpu.fp32_tflops or 1.0
 
 
+FP8_WEIGHT_ONLY_ARCHITECTURES = ("Turing", "Ampere")
+"""NVIDIA architectures without FP8 tensor cores on which vLLM still runs FP8 checkpoints, weight-only (W8A16)
+through its FP8 Marlin kernel: docs.vllm.ai features/quantization/fp8 ("FP8 computation is supported on NVIDIA
+GPUs with compute capability >= 8.9 … FP8 models will run on compute capability >= 7.5 (Turing) as weight-only
+W8A16, utilizing FP8 Marlin"; Ampere since vllm-project/vllm PR 5975, July 2024). Volta and Pascal run none."""
+
+
+def runs_precision(gpu: GPU, precision: str, engine: str) -> bool:
+    """Whether `engine` can run weights in `precision` on this card at all. Only FP8 is restricted: it needs
+    FP8 tensor cores (Ada, Hopper, Blackwell, MI300: the card lists an FP8 peak), or vLLM's weight-only path on
+    Turing/Ampere. Other formats run everywhere the rules recommend a card (bf16 falls back to fp16 there)."""
+    if precision != "fp8" or gpu.fp8_tflops:
+        return True
+    architecture = gpu.architecture or ""
+    return engine == "vllm" and gpu.vendor.lower() == "nvidia" and architecture.startswith(
+        FP8_WEIGHT_ONLY_ARCHITECTURES)
+
+
 def price_proxy(gpu: GPU) -> float:
     """Relative hourly cost when no price is known: bandwidth + 5 × memory + 2 × fp16 TFLOPS (constants)."""
     return (C.PRICE_PROXY_BANDWIDTH_WEIGHT * gpu.bandwidth_gbps + C.PRICE_PROXY_MEMORY_WEIGHT * gpu.memory_gb

@@ -151,6 +151,9 @@ class FitCheck:
     """What the engine can use per card: visible memory − CUDA context, or its reservation (vLLM, SGLang)."""
     tight: bool = False
     """Within TIGHT_FRACTION of the limit, either side."""
+    unsupported_precision: str | None = None
+    """The weights' format the card cannot run on this engine (fp8 on a V100): it does not fit whatever the
+    memory says (hardware.runs_precision)."""
 
 
 @dataclass(frozen=True)

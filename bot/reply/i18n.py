@@ -55,6 +55,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "zh-Hans": "可以：每卡需要 {need} GiB，{count} 张 {gpu} 每张可用 {limit} GiB（{limit_what}）；只剩 {free} GiB，低于建议为碎片和更长输入预留的约 10%。"},
     "check_tight": {"en": "Tight: it needs {need} GiB per card against the {limit} GiB {count}× {gpu} can give it ({limit_what}). Within a few percent it runs or not depending on the allocator and prompt lengths; to be safe:",
                     "zh-Hans": "很紧：每卡需要 {need} GiB，而 {count} 张 {gpu} 每张可用 {limit} GiB（{limit_what}）。差距只有几个百分点，能否跑起来取决于显存分配和输入长度；稳妥的做法："},
+    "check_unsupported": {"en": "No: {gpu} cannot run {format} weights with {engine} (no FP8 tensor cores; vLLM alone runs FP8 checkpoints weight-only on Turing and Ampere), although the {need} GiB per card would fit.",
+                          "zh-Hans": "不行：{gpu} 无法用 {engine} 运行 {format} 权重（没有 FP8 张量核心；只有 vLLM 能在 Turing/Ampere 上以仅权重方式运行 FP8 模型），虽然每卡 {need} GiB 的显存放得下。"},
     "check_fails": {"en": "No: it needs {need} GiB per card and {count}× {gpu} can give it {limit} GiB each ({limit_what}).",
                     "zh-Hans": "不行：每卡需要 {need} GiB，而 {count} 张 {gpu} 每张可用 {limit} GiB（{limit_what}）。"},
     "limit_usable": {"en": "{have} GB card less the CUDA context", "zh-Hans": "{have} GB 显存减去 CUDA 上下文"},

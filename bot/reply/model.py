@@ -125,6 +125,9 @@ class CheckOut(BaseModel):
     """usable (visible memory − CUDA context) | reservation (vLLM gpu_memory_utilization, SGLang)."""
     reserve_fraction: float | None = None
     tight: bool = False
+    unsupported_precision: str | None = None
+    """Set when the card cannot run the weights' format on this engine (fp8 on a V100): then fits is False
+    whatever the memory figures say."""
 
 
 class CapacityOut(BaseModel):

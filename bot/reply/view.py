@@ -238,7 +238,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         view["check"] = {
             "fits": c.fits, "count": c.count, "gpu_name": _gpu_name(kb, c.gpu), "free": _gb(c.headroom_gb),
             "need": _gb(c.memory_per_gpu_gb), "have": _gb(c.gpu_memory_gb), "limit": _gb(c.limit_gb),
-            "limit_what": limit_what, "tight": c.tight,
+            "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
+            "engine": engine_name(answer.query.engine),
             "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
             "suggestions": [{"label": _suggestion_label(t, kb, s),
                              "need": _gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}

@@ -8,7 +8,7 @@ from knowledge.loader import load_knowledge
 from rules import Workload, check_fit, estimate_memory, rank_picks, valid_tp
 from rules import constants as C
 from rules.fit import limit_gib
-from rules.hardware import price_proxy, usable_gib, visible_gib
+from rules.hardware import price_proxy, runs_precision, usable_gib, visible_gib
 from tests.rules._models import make_gpu, make_model
 
 T4_LIKE = dict(id="t4ish", memory_gb=16.0, memory_type="GDDR6", bandwidth_gbps=320.0, fp16_tflops=65.0,
@@ -184,3 +184,22 @@ def test_bigger_gpu_suggestion_skips_cards_without_tensor_cores() -> None:
     # …and the ranking puts such a card last even though its price proxy is lower.
     assert price_proxy(pascal) < price_proxy(a10)
     assert [p.gpu_id for p in rank_picks(w, [pascal, a10])] == ["a10ish", "pascal24"]
+
+
+@pytest.mark.parametrize(("architecture", "fp8_tflops", "engine", "runs"), [
+    ("Hopper (GH100)", 989.0, "transformers", True),  # FP8 tensor cores: every engine
+    ("Ampere (GA100)", None, "vllm", True),  # vLLM's FP8 Marlin, weight-only
+    ("Ampere (GA100)", None, "transformers", False),
+    ("Turing (TU104)", None, "vllm", True),
+    ("Volta (GV100)", None, "vllm", False),  # below compute capability 7.5: no FP8 path at all
+])
+def test_fp8_weights_need_fp8_tensor_cores_or_vllm_weight_only(architecture: str, fp8_tflops: float | None,
+                                                                engine: str, runs: bool) -> None:
+    gpu = make_gpu(id="card", architecture=architecture, fp8_tflops=fp8_tflops, memory_gb=80.0)
+    w = Workload(model=make_model(), precision="fp8", engine=engine, context=2048)  # type: ignore[arg-type]
+    check = check_fit(w, gpu, 1, candidates=[gpu])
+    assert check.fits is runs
+    assert check.unsupported_precision == (None if runs else "fp8")
+    assert check.memory_per_gpu_gib < usable_gib(gpu)  # memory was never the reason
+    assert bool(rank_picks(w, [gpu])) is runs
+    assert runs_precision(gpu, "bf16", engine)  # only FP8 is restricted

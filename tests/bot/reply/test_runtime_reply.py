@@ -65,3 +65,17 @@ def test_unsloth_checkpointing_is_reported_as_the_engine_default_on_a_card_of_a_
         "model", "task", "context", "memory_gb", "gpu_count"]}), KB)
     [plain_ckpt] = [a for a in plain.assumptions if a.field == "gradient_checkpointing"]
     assert plain_ckpt.reason == "needed-to-fit"
+
+
+def test_fp8_on_a_card_without_fp8_says_no_for_that_reason_not_memory() -> None:
+    question = Question(text="", intent="check", model="llama-3-8b", task="inference", precision="fp8",
+                        gpu="v100-32gb", gpu_count=1, stated=["model", "task", "precision", "gpu", "gpu_count"])
+    result = answer(question, KB)
+    assert result.check is not None and result.check.fits is False
+    assert result.check.unsupported_precision == "fp8"
+    text = render_text(result, kb=KB)
+    assert "No: Tesla V100 32GB cannot run FP8 weights with transformers" in text
+    assert "v100-32gb" not in {p.gpu for p in result.picks}  # not recommended for a format it cannot run
+    recommend = answer(question.model_copy(update={"intent": "recommend", "gpu": None, "gpu_count": None,
+                                                   "stated": ["model", "task", "precision"]}), KB)
+    assert recommend.picks and all(KB.gpus[p.gpu].fp8_tflops for p in recommend.picks)
