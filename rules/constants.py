@@ -96,7 +96,11 @@ GGUF_BYTES_PER_PARAM: dict[str, float] = {
 """GGUF: bytes per parameter of the whole file (token embeddings and output are quantised too in GGUF)."""
 
 DEFAULT_GGUF = "gguf-q4_k_m"
-"""llama.cpp's most common download (and Ollama's default tag)."""
+"""llama.cpp's most common download and Ollama's default tag. Sources are secondary guides, not Ollama's own
+documentation (not in the reference corpus): martinkollie.com/blog/llm-naming-explained-what-does-it-mean ("If
+not specified, it's usually q4_K_M by default") and likeone.ai/academy/local-ai-privacy/choosing-models ("Q4
+(4-bit): The default for most Ollama models"). The reply sizes a llama.cpp/Ollama job in it when no precision
+is given, and says so under Assumed."""
 
 EMBEDDING_BYTES_QUANTISED = 2.0
 """Embeddings and lm_head stay 16-bit in GPTQ/AWQ/bitsandbytes/ChatGLM checkpoints (AutoGPTQ quantises only

@@ -15,6 +15,7 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
+from rules import constants as C
 from rules.types import KV_CACHES, KVCache, Precision, Workload
 
 DEFAULT_CONTEXT = 4096
@@ -113,6 +114,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
         if task == "qlora":
             precision = "int4"
             assumptions.append(Assumption(field="precision", value="nf4-dq", reason="qlora-base"))
+        elif task == "inference" and question.engine == "llama.cpp" and model.arch == "decoder":
+            # llama.cpp and Ollama run GGUF files, and the one people pull is 4-bit (rules.constants.DEFAULT_GGUF).
+            precision = "int4"
+            assumptions.append(Assumption(field="precision", value=C.DEFAULT_GGUF, reason="gguf-default"))
         else:
             precision, reason = native_precision(model, gpu)
             assumptions.append(Assumption(field="precision", value=precision, reason=reason))
@@ -122,8 +127,9 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
         assumptions.append(Assumption(field="precision", value=precision, reason="train-needs-16bit"))
     quant = question.quant if (task in ("inference", "qlora") or precision in ("int4", "int8")) else None
     if quant is None and precision == "int4" and task != "qlora":
-        quant = "gptq" if (question.engine or "transformers") != "llama.cpp" else "gguf-q4_k_m"
-        assumptions.append(Assumption(field="quant", value=quant))
+        quant = "gptq" if (question.engine or "transformers") != "llama.cpp" else C.DEFAULT_GGUF
+        if not any(a.reason == "gguf-default" for a in assumptions):
+            assumptions.append(Assumption(field="quant", value=quant))
     if task == "qlora":
         # The QLoRA recipe (Dettmers et al. 2023; PEFT/TRL examples): NF4 with double quantisation of the scales.
         quant = QLORA_QUANT if quant in (None, "nf4") and "quant" not in question.stated else (quant or QLORA_QUANT)

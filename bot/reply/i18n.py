@@ -246,6 +246,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "native-release": {"en": "the precision the model is released in", "zh-Hans": "模型官方发布的精度"},
     "top-pick-no-bf16": {"en": "the recommended card has no bf16", "zh-Hans": "推荐的卡不支持 bf16"},
     "qlora-base": {"en": "QLoRA's 4-bit base", "zh-Hans": "QLoRA 的 4-bit 底座"},
+    "gguf-default": {"en": "the GGUF people pull for llama.cpp, Ollama's default tag; name another quant to size it",
+                     "zh-Hans": "llama.cpp 常用的 GGUF，也是 Ollama 默认标签；如用其他量化请说明"},
     "model-max-context": {"en": "the model's native maximum", "zh-Hans": "模型原生上限"},
     "beyond-native-context": {"en": "longer than the model's native window: needs RoPE scaling",
                               "zh-Hans": "超出模型原生窗口，需要 RoPE 扩展"},

@@ -3,6 +3,8 @@ precision stated for a training job set aside (training keeps no KV cache) inste
 
 from __future__ import annotations
 
+import pytest
+
 from bot.reply.answer import answer
 from bot.reply.render import render_text
 from bot.understand.question import Question
@@ -79,3 +81,21 @@ def test_fp8_on_a_card_without_fp8_says_no_for_that_reason_not_memory() -> None:
     recommend = answer(question.model_copy(update={"intent": "recommend", "gpu": None, "gpu_count": None,
                                                    "stated": ["model", "task", "precision"]}), KB)
     assert recommend.picks and all(KB.gpus[p.gpu].fp8_tflops for p in recommend.picks)
+
+
+def test_ollama_without_a_precision_sizes_the_q4_k_m_gguf_it_pulls() -> None:
+    from rules import constants as C
+
+    question = Question(text="", intent="recommend", model="qwen2.5-14b", task="inference", engine="llama.cpp",
+                        stated=["model", "task", "engine"])
+    result = answer(question, KB)
+    assert result.query.precision == "int4" and result.query.quant == "gguf-q4_k_m"
+    [note] = [a for a in result.assumptions if a.field == "precision"]
+    assert (note.value, note.reason) == ("gguf-q4_k_m", "gguf-default")
+    # 14.77 B parameters × 4.84 bits / 8 = 8.94 GB = 8.32 GiB of weights (GGUF quantises the embeddings too).
+    assert result.estimate is not None
+    assert result.estimate.breakdown.weights == pytest.approx(
+        KB.models["qwen2.5-14b"].params_b * 1e9 * C.GGUF_BYTES_PER_PARAM["gguf-q4_k_m"] / 2**30, abs=0.01)
+    assert "Ollama's default tag" in render_text(result, kb=KB)
+    stated = answer(question.model_copy(update={"precision": "bf16", "stated": [*question.stated, "precision"]}), KB)
+    assert stated.query.precision == "bf16"  # a stated precision is kept
