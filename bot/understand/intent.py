@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
+from bot.understand.mentions import Mention
 from bot.understand.question import Intent
 from bot.understand.slots.base import SlotState, rx
 from bot.understand.tokens import TOKEN
@@ -103,12 +104,25 @@ FOLLOW_UP_MARKER = rx(
 )
 
 
+PLURAL_AFTER = re.compile(r"s\b")
+SEVERAL_BEFORE = re.compile(r"(?:\b(?:multiple|several|some|a\s+few|many|more)\s+|多张|多块|多卡|几张|几块)\s*$")
+
+
+def gpu_plural(folded: str, mention: Mention) -> bool:
+    """"H100s", "4090s", "several A100": more than one card of a count the text does not give."""
+    written = folded[mention.start: mention.end]
+    return (PLURAL_AFTER.match(folded, mention.end) is not None or re.search(r"\ds$", written) is not None
+            or SEVERAL_BEFORE.search(folded[max(0, mention.start - 16): mention.start]) is not None)
+
+
 def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str], vocab: Vocab,
-            suggestions: list[str], *, capacity: bool = False,
-            models_compared: bool = False) -> tuple[Intent, bool, str | None]:
+            suggestions: list[str], *, capacity: bool = False, models_compared: bool = False,
+            plural_gpus: bool = False) -> tuple[Intent, bool, str | None]:
     """(intent, whether a cue word stated it, faq id). Order matters; see the comments.
 
     Memory stated without a card (`memory_gb`) stands in for a card: "is 24GB enough for X" is a check.
+    A card named in the plural with no count ("on H100s", "several A100s") asks how many: a recommendation
+    on that card, not a check of one.
     """
     text = state.text  # names masked: cue words only
     stripped = folded.strip()
@@ -159,6 +173,8 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
         return "model_info", True, None
 
     if hardware and workload:
+        if plural_gpus:
+            return "recommend", True, None
         if recommend and not re.search(r"\bneed\b.*\benough\b", text):
             return "recommend", True, None
         if check:

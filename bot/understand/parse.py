@@ -51,7 +51,14 @@ import unicodedata
 
 from bot.understand.faq import FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
-from bot.understand.intent import CAPACITY, MODEL_COMPARE, MODEL_COMPARE_STRONG, decide_intent, imply_task
+from bot.understand.intent import (
+    CAPACITY,
+    MODEL_COMPARE,
+    MODEL_COMPARE_STRONG,
+    decide_intent,
+    gpu_plural,
+    imply_task,
+)
 from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
@@ -167,6 +174,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     if not gpus:
         parse_memory(state)
     parse_gpu_counts(state, gpus, mentions)
+    plural_gpus = "gpu_count" not in state.values and any(gpu_plural(folded, m) for m in gpus)
     parse_context(state)
     parse_batch(state)
     if found.model is None:
@@ -183,7 +191,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         and "params_b" not in state.values and CAPACITY.search(state.text) is not None
     models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None
     intent, explicit, faq_hint = decide_intent(state, folded, found.model is not None, gpu_ids, vocab,
-                                         found.suggestions, capacity=capacity, models_compared=models_compared)
+                                         found.suggestions, capacity=capacity, models_compared=models_compared,
+                                         plural_gpus=plural_gpus)
     if intent == "compare" and len(gpu_ids) >= 2:
         state.set("compare_gpus", gpu_ids)
     elif gpu_ids:
