@@ -160,14 +160,20 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
         formats: list[tuple[Precision, str]] = (
             [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
             else [("int8", "gptq-int8"), ("int4", "awq")])
-        for precision, quant in formats:
-            if w.quant == quant or (w.precision == precision and w.quant is None):
-                continue
-            alt = replace(w, precision=precision, quant=quant)
-            m = need(alt, gpu, count)
-            if m is not None:
-                out.append(Suggestion(kind="quantise", precision=precision, quant=quant,
-                                      memory_per_gpu_gib=m))
+        smaller = [(p, q) for p, q in formats if not (w.quant == q or (w.precision == p and w.quant is None))]
+        # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
+        # 4 bits on 2× 24 GB: what people run a 70B on at home).
+        for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended)]:
+            found = None
+            for precision, quant in smaller:
+                alt = replace(w, precision=precision, quant=quant)
+                m = need(alt, gpu, n) if valid_tp(alt, n) else None
+                if m is not None:
+                    found = Suggestion(kind="quantise", precision=precision, quant=quant, memory_per_gpu_gib=m,
+                                       gpu_id=gpu.id if n != count else None, count=n if n != count else None)
+                    break
+            if found is not None:
+                out.append(found)
                 break
     if w.task == "train":
         peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")

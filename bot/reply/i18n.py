@@ -65,6 +65,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "tight": {"en": "tight", "zh-Hans": "很紧"},
     "what_fits": {"en": "What would fit", "zh-Hans": "可行的方案"},
     "sugg_quantise": {"en": "quantise to {precision}{quant}", "zh-Hans": "量化到 {precision}{quant}"},
+    "sugg_on_cards": {"en": " on {count}× {gpu}", "zh-Hans": "，用 {count} 张 {gpu}"},
     "sugg_lora": {"en": "LoRA instead of full fine-tuning", "zh-Hans": "用 LoRA 代替全参数微调"},
     "sugg_qlora": {"en": "QLoRA (4-bit base + adapters)", "zh-Hans": "QLoRA（4-bit 底座 + 适配器）"},
     "sugg_more_gpus": {"en": "{count}× {gpu}", "zh-Hans": "{count} 张 {gpu}"},

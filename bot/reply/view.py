@@ -145,7 +145,8 @@ def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
 def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any) -> str:
     kind = s.kind.replace("-", "_")
     if kind == "quantise":
-        return t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
+        label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
+        return label + (t("sugg_on_cards", count=s.count, gpu=_gpu_name(kb, s.gpu)) if s.count and s.gpu else "")
     if kind in ("more_gpus", "bigger_gpu"):
         return t(f"sugg_{kind}", count=s.count or 1, gpu=_gpu_name(kb, s.gpu))
     if kind == "shorter_context":

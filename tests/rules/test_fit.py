@@ -63,6 +63,20 @@ def test_does_not_fit_suggests_alternatives_with_numbers() -> None:
         assert s.memory_per_gpu_gib is not None
 
 
+def test_quantising_onto_more_of_the_same_cards_when_one_is_too_small_even_at_4_bits() -> None:
+    # A 70B-class decoder (80 layers of 8192, 64 heads): 4-bit AWQ weights ≈ 37 GiB do not fit one 24 GB card
+    # (23.5 GiB usable) but do fit two; the suggestion says so rather than nothing about quantising.
+    big_model = make_model(params_b=70.0, num_layers=80, hidden_size=8192, num_attention_heads=64,
+                           num_kv_heads=8, intermediate_size=28672)
+    card = make_gpu(id="g24", memory_gb=24.0, memory_type="GDDR6X", nvlink_gbps=None)
+    check = check_fit(Workload(model=big_model, context=4096), card, 1, candidates=[card])
+    [quantise] = [s for s in check.suggestions if s.kind == "quantise"]
+    assert (quantise.precision, quantise.quant, quantise.count, quantise.gpu_id) == ("int4", "awq", 2, "g24")
+    assert quantise.memory_per_gpu_gib is not None and quantise.memory_per_gpu_gib <= usable_gib(card)
+    one = check_fit(Workload(model=big_model, precision="int4", quant="awq", context=4096), card, 1)
+    assert not one.fits  # one card really is too small at 4 bits
+
+
 def test_shorter_context_when_only_the_kv_cache_is_too_big() -> None:
     w = Workload(model=make_model(), context=4096)  # ≈ 16.2 GiB
     card = make_gpu(id="card16", memory_gb=16.0)  # limit 16 − 0.5 = 15.5 GiB
