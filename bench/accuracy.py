@@ -16,7 +16,9 @@ on the `ask` path.
 
 Comparison: memory_scope per_gpu → the per-card estimate; any "total…" scope → the total over the cards.
 memory_relation "component: weights|kv_cache|activations" → that part of the per-card breakdown (a reserving
-engine's kv_cache is its KV pool). memory_relation peak/requirement/reserved → signed error % =
+engine's kv_cache is its KV pool); a figure of weights or model states alone (weights_only: "NO activations",
+"total (weights)", load-time phase) → weights + gradients + optimizer states, without the runtime overhead.
+memory_relation peak/requirement/reserved → signed error % =
 (estimate − published) / published; fits_within / oom_above → a verdict: what the job needs per card (a
 reserving engine's requirement, not its reservation) must be ≤ / > the engine's limit on that card
 (vLLM/SGLang: their fraction of the card − CUDA context; others: visible memory − CUDA context).
@@ -214,6 +216,11 @@ def compared_value(case: dict[str, Any], request: dict[str, Any], breakdown: dic
     value = per_gpu if case.get("memory_scope") == "per_gpu" else total
     relation = str(case.get("memory_relation"))
     component = component_of(relation)
+    if component is None and weights_only(case) and relation in ("peak", "requirement"):
+        # The source sized weights / model states alone ("NO activations or buffers"): compare the same
+        # parts of the estimate, not the allocator and runtime overhead around them.
+        states = sum(breakdown.get(part, 0.0) for part in MODEL_STATE_PARTS)
+        return (states if case.get("memory_scope") == "per_gpu" else states * int(request.get("gpus", 1))), relation
     if component is None:
         return value, relation
     if component not in breakdown:
@@ -221,6 +228,9 @@ def compared_value(case: dict[str, Any], request: dict[str, Any], breakdown: dic
     share = breakdown[component]
     return (share if case.get("memory_scope") == "per_gpu" else share * int(request.get("gpus", 1))), "peak"
 
+
+MODEL_STATE_PARTS = ("weights", "gradients", "optimizer")
+"""What a weights / model-states figure covers: parameters, their gradients and the optimizer's states."""
 
 COMPONENT_NAMES = {"weights": "weights", "kv_cache": "kv_cache", "kv cache": "kv_cache", "kv pool": "kv_cache",
                    "activations": "activations", "compute buffer": "activations",
