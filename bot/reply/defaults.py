@@ -139,7 +139,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
         # Several concurrent users means a serving engine; one prompt at a time is what a notebook does.
         engine = "vllm" if (task == "inference" and model.arch == "decoder" and (batch_stated or 1) > 1) \
             else "transformers"
-        if task == "inference" and model.arch == "decoder":
+        if model.arch == "decoder":
+            # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
             assumptions.append(Assumption(field="engine", value=engine,
                                           reason="concurrent-serving" if engine == "vllm" else "default"))
     context = question.context
