@@ -159,3 +159,19 @@ def test_fsdp_shards_like_zero3() -> None:
     assert est.chosen["zero_stage"] == 3
     # 16-bit weights / 8 = 1.63 GiB per card
     assert est.breakdown["weights"] == pytest.approx(WEIGHTS / 8 / GIB, rel=0.02)
+
+
+@pytest.mark.parametrize(("stage", "weights", "gradients", "optimizer"), [
+    # DeepSpeed's own accounting (estimate_zero2/zero3_model_states_mem_needs), P = 7e9 over N = 8 cards:
+    (1, 2.0, 2.0 + 4 / 8, 12 / 8),  # 16-bit params and grads whole, fp32 grad partition 4P/N, Adam 12P/N
+    (2, 2.0, 2.0 + 4 / 8, 12 / 8),  # the estimator counts stage 2 like stage 1: 4·P + 16·P/N
+    (3, 2 / 8, 4 / 8, 12 / 8),  # stage 3: 18·P/N in all
+])
+def test_deepspeed_zero_stages_shard_the_model_states(stage: int, weights: float, gradients: float,
+                                                      optimizer: float) -> None:
+    est = estimate_memory(Workload(model=make_model(), engine="deepspeed", task="train", zero_stage=stage,
+                                   context=2048, gradient_checkpointing=True), 8, make_gpu())
+    assert est.chosen["zero_stage"] == stage
+    assert est.breakdown["weights"] == pytest.approx(weights * 7e9 / GIB, rel=1e-3)
+    assert est.breakdown["gradients"] == pytest.approx(gradients * 7e9 / GIB, rel=1e-3)
+    assert est.breakdown["optimizer"] == pytest.approx(optimizer * 7e9 / GIB, rel=1e-3)
