@@ -76,7 +76,7 @@ from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.tokens import fold, tokenize
-from bot.understand.unknown import closed_model, sized_unknown_name
+from bot.understand.unknown import closed_model, sized_unknown_name, unsized_unknown_name
 from bot.understand.vocab import vocab_of
 from knowledge.base import KnowledgeBase
 from knowledge.lookup import split_checkpoint_suffixes
@@ -187,6 +187,11 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     closed = closed_model(folded) if found.model is None else None
     if found.model is None and found.text is None and "params_b" in state.values:
         found.text = sized_unknown_name(folded, original)  # "Zephyrine-13B": sized as generic, said unknown
+    if found.model is None and found.text is None and not found.suggestions and "params_b" not in state.values:
+        masked = state.text
+        taken = [(m.start, m.end) for m in mentions] + [
+            (i, i + 1) for i, ch in enumerate(masked) if ch == " " and i < len(folded) and folded[i] != " "]
+        found.text = unsized_unknown_name(folded, original, taken)  # "quasar-llm": not sized, said unknown
     capacity = (bool(gpu_ids) or "memory_gb" in state.values) and found.model is None \
         and "params_b" not in state.values and CAPACITY.search(state.text) is not None
     models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None

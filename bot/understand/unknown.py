@@ -3,7 +3,10 @@
 A closed model (GPT-4, Claude, Gemini) has no published weights, so no GPU runs it: the reply says so in one
 line instead of sizing something else. An unknown name with a size in it ("Zephyrine-13B") is sized as a
 generic model of that size, but the reply must say that the name was not known and how to get an exact
-figure; `sized_unknown_name` finds the name so the reply can quote it.
+figure; `sized_unknown_name` finds the name so the reply can quote it. An unknown name without a size
+("quasar-llm", "FooBarLM") cannot be sized at all: `unsized_unknown_name` finds it where a model is expected
+(after "for", "fine-tune", "deploy", "部署"…) and shaped like a model name, so the reply can say which name
+it did not know instead of a vague "which model?".
 """
 
 from __future__ import annotations
@@ -40,4 +43,34 @@ def sized_unknown_name(folded: str, original: str) -> str | None:
         letters = re.sub(r"[-_]?\d+(?:\.\d+)?[bm]$", "", name)
         if len(re.sub(r"[^a-z]", "", letters)) >= 2:
             return original[match.start("name"): match.end("name")]
+    return None
+
+
+_NAME_CUE = re.compile(
+    r"(?:\bfor|\bfine[- ]?tun(?:e|ing)|\bfinetun(?:e|ing)|\btrain(?:ing)?|\bdeploy(?:ing)?|\bserv(?:e|ing)|"
+    r"\brun(?:ning)?|\bhost(?:ing)?|\bload(?:ing)?|\b(?:q?lora)|部署|微调|跑|推理|训练|运行)\s*"
+    r"(?:(?:the|a|an|my|our|model)\s+)?(?P<name>[a-z][a-z0-9._-]{2,40})(?![\w])", re.A | re.I)
+_MODEL_SHAPED = re.compile(r"\d|[-_]|(?:lm|llm|gpt|bert|chat|coder|former|net|instruct)$", re.A)
+_NOT_A_NAME = frozenset({
+    "inference", "training", "serving", "deployment", "production", "chat", "chatbot", "finetuning",
+    "fine-tuning", "pretraining", "pre-training", "lora", "qlora", "this", "that", "it", "model", "models", "llm",
+    "llms", "gpt", "bert", "agent", "agents", "rag", "embedding", "embeddings", "local", "cheap", "cheapest",
+    "users", "people", "requests", "batch", "tokens", "context", "h100", "a100",
+})
+"""Words a cue is often followed by that are not model names (tasks, pronouns, generic nouns)."""
+
+
+def unsized_unknown_name(folded: str, original: str, taken: list[tuple[int, int]]) -> str | None:
+    """"for quasar-llm", "deploy FooBarLM": a model-shaped word where a model is expected that no lookup
+    matched, quoted from the original text; None when nothing there looks like a model name. `taken` are
+    spans already read as something else (cards, engines, sizes)."""
+    for match in _NAME_CUE.finditer(folded):
+        start, end = match.span("name")
+        name = match.group("name").strip(".-_")
+        if name in _NOT_A_NAME or any(a < end and start < b for a, b in taken):
+            continue
+        written = original[start:end]
+        camel = sum(1 for ch in written if ch.isupper()) >= 2 and any(ch.islower() for ch in written)
+        if _MODEL_SHAPED.search(name) or camel:
+            return written.strip(".-_")
     return None

@@ -95,6 +95,24 @@ def test_an_unknown_sized_name_is_said_to_be_unknown() -> None:
     assert "I don't know “Zephyrine-13B”" in answer["text"] and "kb import" in answer["text"]
 
 
+@pytest.mark.parametrize(("text", "name"), [
+    ("what GPU for quasar-llm inference", "quasar-llm"),
+    ("deploy FooBarLM on H100", "FooBarLM"),
+    ("部署MyCorpGPT需要什么卡", "MyCorpGPT"),
+])
+def test_an_unknown_name_without_a_size_is_named_back_not_guessed(text: str, name: str) -> None:
+    answer = _ask(text)
+    assert answer["query"]["model"] is None and answer["query"]["params_b"] is None
+    assert answer["estimate"] is None
+    assert f"“{name}”" in answer["text"]
+
+
+@pytest.mark.parametrize("text", ["what GPU for inference", "which GPU for serving with vllm",
+                                  "what GPU to run a chatbot", "fine-tune my model on 4090"])
+def test_plain_words_after_a_cue_are_not_taken_for_model_names(text: str) -> None:
+    assert "I don't know the model" not in _ask(text)["text"]
+
+
 def test_flags_make_a_generic_text_a_sizing_question() -> None:
     answer = _ask("how much memory", model="qwen2-7b")
     assert answer["intent"] == "recommend" and answer["estimate"] is not None
