@@ -280,7 +280,7 @@ def unmappable(case: dict[str, Any]) -> str | None:
         return "sequence length not stated (unpacked samples of variable length)"
     if "technique" in settings and not settings.get("packed") and case.get("task") != "inference":
         return "unpacked samples hold fewer tokens than max_seq_len (not stated)"
-    if settings.get("fsdp_cpu_offload"):
+    if settings.get("fsdp_cpu_offload") or settings.get("fsdp_offload_params"):
         return "FSDP CPU offload of parameters, gradients and optimizer states not modelled"
     if "cache_max_entry_count 1000" in str(settings.get("cache_max_entry_count") or ""):
         return "KV pool sized by the benchmark script to fill the card: a reservation, not the job's need"
