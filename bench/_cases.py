@@ -328,6 +328,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         optimizer = str(settings.get("optimizer") or "").lower()
         if "8bit" in optimizer or "8-bit" in optimizer:
             req["optimizer"] = "adamw-8bit"
+        if "paged" in optimizer:
+            req["paged_optimizer"] = True  # bitsandbytes paged optimizer: its states can leave the card
         if settings.get("trainable_embedding_and_lm_head"):
             req["train_embeddings"] = True
         if settings.get("amp") is False and req.get("precision") in ("bf16", "fp16") and "quant" not in req:
@@ -349,7 +351,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
 WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "kv_cache", "context", "batch",
                  "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
                  "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
-                 "activation_offloading", "optimizer_in_backward", "chunked_loss", "allocated_only")
+                 "activation_offloading", "optimizer_in_backward", "chunked_loss", "allocated_only",
+                 "paged_optimizer")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 
 DEFAULT_CONTEXT = 4096

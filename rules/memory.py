@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from knowledge.schema import GPU
 from rules import constants as C
+from rules.hardware import usable_gib
 from rules.memory_common import (
     COMPONENTS,
     TRANSFORMER_ARCHS,
@@ -114,4 +115,21 @@ def estimate_memory(workload: Workload, gpu_count: int = 1, gpu: GPU | None = No
         return inference_estimate(workload, gpu_count, gpu)
     if not is_transformer(model):
         return _simple(workload, gpu_count)
+    if workload.paged_optimizer:
+        return paged(first_fitting(training_options(workload, gpu_count, card_known=gpu is not None), gpu,
+                                   paged_need), gpu)
     return first_fitting(training_options(workload, gpu_count, card_known=gpu is not None), gpu)
+
+
+def paged_need(est: MemoryEstimate) -> float:
+    """What a job with a paged optimizer must keep on the card: all but the optimizer states (GiB)."""
+    return est.per_gpu_gib - est.breakdown.get("optimizer", 0.0)
+
+
+def paged(est: MemoryEstimate, gpu: GPU | None) -> MemoryEstimate:
+    """A paged optimizer's states stay on the card while there is room and move to host RAM when there is
+    not: the job needs everything else, and on a known card occupies at most what the card gives it."""
+    need = round(paged_need(est), 3)
+    occupied = est.per_gpu_gib if gpu is None else round(min(est.per_gpu_gib, max(need, usable_gib(gpu))), 3)
+    return replace(est, per_gpu_gib=occupied, total_gib=round(occupied * est.gpu_count, 3),
+                   required_per_gpu_gib=need, notes=[*est.notes, "paged-optimizer"])

@@ -11,6 +11,8 @@ The engine profile (rules/engine_profile.py) says how the runtime checkpoints, c
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import profile_for, scores_materialised, training_fact
@@ -149,18 +151,21 @@ def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[Me
     return [_training_once(w, n, stage, ckpt, split, list(notes), dict(chosen)) for stage, ckpt in options]
 
 
-def first_fitting(options: list[MemoryEstimate], gpu: GPU | None) -> MemoryEstimate:
+def first_fitting(options: list[MemoryEstimate], gpu: GPU | None,
+                  need: Callable[[MemoryEstimate], float] | None = None) -> MemoryEstimate:
     """The first of `options` (least sharding, no recomputation first) that fits `gpu` leaving the
     recommended margin; else the first that fits at all; else the last (the most memory-frugal). So
-    gradient checkpointing and deeper ZeRO stages are chosen only when the job needs them to fit."""
+    gradient checkpointing and deeper ZeRO stages are chosen only when the job needs them to fit. `need` is
+    what an option must keep on the card (default: all of it; a paged optimizer's states can leave)."""
     if gpu is None:
         return options[0]
     usable = usable_gib(gpu)
-    for est in options:
-        if est.per_gpu_gib <= usable * (1 - C.HEADROOM_FRACTION):
+    needs = [need(est) if need else est.per_gpu_gib for est in options]
+    for est, n in zip(options, needs, strict=True):
+        if n <= usable * (1 - C.HEADROOM_FRACTION):
             return est
-    for est in options:
-        if est.per_gpu_gib <= usable:
+    for est, n in zip(options, needs, strict=True):
+        if n <= usable:
             return est
     return options[-1]
 

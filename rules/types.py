@@ -79,6 +79,10 @@ class Workload:
     """Training: cross-entropy over chunks of the sequence; None = the engine's default."""
     allocated_only: bool = False
     """Size the bytes PyTorch has allocated (active) rather than what its caching allocator reserves."""
+    paged_optimizer: bool = False
+    """Training: a bitsandbytes paged optimizer (PagedAdamW, paged_adamw_32bit/8bit), whose states live in
+    CUDA unified memory and are evicted to host RAM when the card runs out (QLoRA paper, "Paged Optimizers";
+    bitsandbytes docs): the card must hold everything else, and holds the states only while there is room."""
 
 
 @dataclass(frozen=True)

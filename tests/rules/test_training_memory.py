@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from knowledge.loader import load_knowledge
@@ -178,3 +180,25 @@ def test_zero3_shards_the_frozen_base_for_lora() -> None:
     one = estimate_memory(Workload(model=m, task="lora", context=512, zero_stage=2), 4)
     three = estimate_memory(Workload(model=m, task="lora", context=512, zero_stage=3), 4)
     assert three.breakdown["weights"] == pytest.approx(one.breakdown["weights"] / 4, rel=0.01)
+
+
+def test_a_paged_optimizer_needs_the_card_for_everything_but_its_states() -> None:
+    # Full bf16 training of the 7B toy with 8-bit paged AdamW: states 2 B × 7e9 = 13.04 GiB can move to host RAM.
+    w = Workload(model=make_model(), task="train", optimizer="adamw-8bit", context=2048,
+                 gradient_checkpointing=True)
+    plain = estimate_memory(w)
+    paged = estimate_memory(replace(w, paged_optimizer=True))
+    states = plain.breakdown["optimizer"]
+    assert states == pytest.approx(2 * 7e9 / GIB, abs=1e-3)
+    assert paged.required_per_gpu_gib == pytest.approx(plain.per_gpu_gib - states, abs=1e-3)
+    assert paged.per_gpu_gib == pytest.approx(plain.per_gpu_gib, abs=1e-3)  # no card: all of it while it fits
+    # On a 40 GB card (39.5 GiB usable) the job needs ≈ 30 GiB on the card: it fills the card and pages out the
+    # rest of the states; on a 24 GB card even that does not fit.
+    card = make_gpu(id="g40", memory_gb=40.0)
+    on_card = estimate_memory(replace(w, paged_optimizer=True), 1, card)
+    assert on_card.required_per_gpu_gib is not None and on_card.required_per_gpu_gib < 39.5 < plain.per_gpu_gib
+    assert on_card.per_gpu_gib == pytest.approx(39.5, abs=1e-3)
+    assert "paged-optimizer" in on_card.notes
+    small = make_gpu(id="g24", memory_gb=24.0, memory_type="GDDR6X", nvlink_gbps=None)
+    on_small = estimate_memory(replace(w, paged_optimizer=True), 1, small)
+    assert on_small.required_per_gpu_gib is not None and on_small.required_per_gpu_gib > 23.5
