@@ -54,6 +54,10 @@ class LogitsFact(Fact):
 class KVCacheFact(Fact):
     bytes_per_element: dict[KVDtype, float]
     """The KV-cache dtypes the engine accepts and the bytes each element takes (block scales included)."""
+    sliding_window: Literal["applied", "interleaved-only"] = "applied"
+    """Whether a sliding-window model's cache holds only its window: on every such model, or only on models
+    that interleave window and full layers (llama.cpp's iSWA cache); a model whose every layer slides
+    (Mistral-7B v0.1) then caches every token."""
 
 
 class ReservationFact(Fact):

@@ -77,8 +77,9 @@ def kv_bytes_per_token(model: Model, kv_elem_bytes: float, tp: int = 1) -> float
 
 
 def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, tp: int = 1,
-                   block: int = 1) -> tuple[float, list[str]]:
-    """KV cache of `batch` sequences of `tokens` tokens on one card, with sliding windows applied."""
+                   block: int = 1, *, pure_window: bool = True) -> tuple[float, list[str]]:
+    """KV cache of `batch` sequences of `tokens` tokens on one card, with sliding windows applied (a model
+    whose every layer slides caches only its window unless `pure_window` is False: the engine does not)."""
     notes: list[str] = []
     per_token = kv_bytes_per_token(model, kv_elem_bytes, tp)
     if per_token == 0.0:
@@ -99,7 +100,7 @@ def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, 
         local_tokens = min(tokens_all, math.ceil(window / block) * block) if window else 0
         notes.append("hybrid-attention")
         return per_token * (full * tokens_all + local * local_tokens) / layers * batch, notes
-    if model.sliding_window and tokens > model.sliding_window:
+    if pure_window and model.sliding_window and tokens > model.sliding_window:
         layers = kv_layers(model)
         local_layers = int(model.details.get("sliding_window_layers", layers))
         local_fraction = min(1.0, local_layers / layers)

@@ -121,7 +121,8 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     # Tensor-parallel engines divide the KV heads inside a node and the layers across nodes. transformers
     # (accelerate device_map) and llama.cpp split the layers: each card holds its share of the blocks, and
     # the card with the embeddings / lm_head holds that matrix whole (the largest card is the one counted).
-    kv, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp)
+    kv, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp,
+                                  pure_window=profile.kv_cache.sliding_window == "applied")
     notes += kv_notes
     act = _activation(w, profile)
     overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights / n + workspace / n
@@ -145,7 +146,9 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     block = C.VLLM_BLOCK_TOKENS
     n = tp
     tp, pp = parallel_layout(n)
-    kv_needed, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp, block=block)
+    pure_window = profile.kv_cache.sliding_window == "applied"
+    kv_needed, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp, block=block,
+                                         pure_window=pure_window)
     kv_needed /= pp
     notes += kv_notes
     act = _activation(w, profile)
@@ -183,7 +186,8 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
         # weights, activations and overhead leave to KV blocks.
         ceiling = share - C.CUDA_CONTEXT_GIB * C.GIB
         pool = max(0.0, ceiling - fixed)
-    per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block)[0] / pp
+    per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block,
+                             pure_window=profile.kv_cache.sliding_window == "applied")[0] / pp
     chosen["kv_pool_gib"] = round(gib(pool), 3)
     chosen["max_concurrent_sequences"] = int(pool // per_seq) if per_seq > 0 else None
     per = dict(weights=weights_pg, kv_cache=pool, activations=act, overhead=overhead)

@@ -175,3 +175,15 @@ def test_deepspeed_zero_stages_shard_the_model_states(stage: int, weights: float
     assert est.breakdown["weights"] == pytest.approx(weights * 7e9 / GIB, rel=1e-3)
     assert est.breakdown["gradients"] == pytest.approx(gradients * 7e9 / GIB, rel=1e-3)
     assert est.breakdown["optimizer"] == pytest.approx(optimizer * 7e9 / GIB, rel=1e-3)
+
+
+def test_llama_cpp_caches_every_token_of_a_model_whose_every_layer_slides() -> None:
+    # A Mistral-7B-v0.1-like decoder (every layer slides over 4,096 tokens) at 32,768 tokens: 32 layers × 8 KV
+    # heads × 128 × 2 (K, V) × 2 B = 128 KiB a token. transformers-style engines keep the window (0.5 GiB);
+    # llama.cpp runs it as the llama architecture with a full cache (4 GiB).
+    model = make_model(num_kv_heads=8, attention="gqa", sliding_window=4096, max_context=32768)
+    windowed = estimate_memory(Workload(model=model, context=32768), 1)
+    full = estimate_memory(Workload(model=model, engine="llama.cpp", context=32768), 1)
+    per_token = 32 * 8 * 128 * 2 * 2
+    assert windowed.breakdown["kv_cache"] == pytest.approx(per_token * 4096 / GIB, rel=1e-3)
+    assert full.breakdown["kv_cache"] == pytest.approx(per_token * 32768 / GIB, rel=1e-3)
