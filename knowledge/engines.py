@@ -82,7 +82,9 @@ class RuntimeFact(Fact):
 
 
 class AllocatorFact(Fact):
-    kind: Literal["pytorch-caching", "preallocated-pool", "ggml-buffers", "tensorrt-static"]
+    kind: Literal["pytorch-caching", "pytorch-expandable", "preallocated-pool", "ggml-buffers", "tensorrt-static"]
+    """pytorch-expandable: the caching allocator with `expandable_segments:True`, which grows segments in place
+    instead of caching blocks of every size, so training keeps no fragmentation reserve."""
 
 
 class TrainingFact(Fact):
@@ -122,6 +124,7 @@ class VersionRule(BaseModel):
     attention: AttentionFact | None = None
     reservation: ReservationFact | None = None
     training: TrainingFact | None = None
+    allocator: AllocatorFact | None = None
 
 
 class EngineProfile(Entry):
@@ -156,7 +159,7 @@ class EngineProfile(Entry):
         for rule in sorted(self.version_rules, key=lambda r: version_tuple(r.before) or (), reverse=True):
             before = version_tuple(rule.before)
             if before is not None and wanted < before:
-                for key in ("logits", "attention", "reservation", "training"):
+                for key in ("logits", "attention", "reservation", "training", "allocator"):
                     value = getattr(rule, key)
                     if value is not None:
                         updates[key] = value

@@ -245,7 +245,9 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         resident = base_pg
         gathered += workspace / shard_w
     # The fraction is the caching allocator's reserve over what is allocated: none when sizing allocated bytes.
-    reserve = 0.0 if w.allocated_only else C.TRAIN_OVERHEAD_FRACTION * resident
+    # Expandable segments (Unsloth sets them) grow in place rather than caching blocks of every size.
+    expandable = profile_for(w).allocator.kind == "pytorch-expandable"
+    reserve = 0.0 if w.allocated_only or expandable else C.TRAIN_OVERHEAD_FRACTION * resident
     overhead = C.TRAIN_OVERHEAD_GIB * C.GIB + reserve + gathered
     if stage:
         notes.append(f"zero{stage}")

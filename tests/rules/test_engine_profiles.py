@@ -4,6 +4,8 @@ token in 16-bit)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules import Workload, check_fit, estimate_memory
@@ -187,3 +189,14 @@ def test_llama_cpp_caches_every_token_of_a_model_whose_every_layer_slides() -> N
     per_token = 32 * 8 * 128 * 2 * 2
     assert windowed.breakdown["kv_cache"] == pytest.approx(per_token * 4096 / GIB, rel=1e-3)
     assert full.breakdown["kv_cache"] == pytest.approx(per_token * 32768 / GIB, rel=1e-3)
+
+
+def test_unsloth_sets_expandable_segments_so_training_keeps_no_fragmentation_reserve() -> None:
+    # Overhead = 1 GiB + TRAIN_OVERHEAD_FRACTION × resident weights under PyTorch's default allocator; Unsloth
+    # (since 2024.3) runs with expandable_segments: the fraction goes, the constant and the workspace stay.
+    w = Workload(model=make_model(), engine="unsloth", **QLORA)  # type: ignore[arg-type]
+    now = estimate_memory(w)
+    assert profile_for(w).allocator.kind == "pytorch-expandable"
+    assert profile_for(replace(w, engine_version="2024.2")).allocator.kind == "pytorch-caching"
+    workspace = C.BNB_4BIT_WORKSPACE_LAYERS * (7e9 - 2 * 32_000 * 4096) / 32 * 2 / GIB
+    assert now.breakdown["overhead"] == pytest.approx(C.TRAIN_OVERHEAD_GIB + workspace, abs=1e-3)
