@@ -283,6 +283,16 @@ def pick_cost(pick: Pick, gpu: GPU, use_price: bool = True) -> float:
     return price_proxy(gpu) * pick.count
 
 
+def placeable(gpu: GPU, count: int, hourly_price_of: HourlyPrice | None = None) -> bool:
+    """Whether `count` of this card can be had: a whole number of the units it comes in (`gpus_per_node`: a
+    GB200 superchip holds 2), unless a priced instance rents it in smaller slices (single B200 VMs exist
+    although HGX boards hold 8)."""
+    unit = gpu.gpus_per_node or 1
+    if count % unit == 0 or hourly_price_of is None:  # no price rows to consult: nothing to go on
+        return True
+    return hourly_price_of(gpu, count) is not None
+
+
 HourlyPrice = Callable[[GPU, int], float | None]
 """The hourly price of `count` × a card in one currency (the caller's dated price rows), or None: a gap."""
 
@@ -319,7 +329,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
             continue
         last: tuple[int, MemoryEstimate] | None = None
         for n in counts:
-            if not valid_tp(workload, n):
+            if not valid_tp(workload, n) or not placeable(gpu, n, hourly_price_of):
                 continue
             ok, est = fits(gpu, n)
             last = (n, est)

@@ -217,3 +217,16 @@ def test_fp8_weights_need_fp8_tensor_cores_or_vllm_weight_only(architecture: str
     assert check.memory_per_gpu_gib < usable_gib(gpu)  # memory was never the reason
     assert bool(rank_picks(w, [gpu])) is runs
     assert runs_precision(gpu, "bf16", engine)  # only FP8 is restricted
+
+
+def test_a_card_that_comes_in_pairs_is_placed_in_pairs_unless_someone_rents_it_singly() -> None:
+    from rules.fit import placeable
+
+    superchip = make_gpu(id="pair", gpus_per_node=2)
+    assert not placeable(superchip, 1, lambda g, n: None)  # no price row rents one: a pair is the unit
+    assert placeable(superchip, 2, lambda g, n: None)
+    assert placeable(superchip, 1, lambda g, n: 3.0)  # a priced single-card instance exists
+    assert placeable(superchip, 1)  # without price rows to consult, nothing rules it out
+    w = Workload(model=make_model(), context=2048)
+    picks = rank_picks(w, [superchip], hourly_price_of=lambda g, n: None)
+    assert picks and picks[0].count == 2
