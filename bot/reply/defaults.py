@@ -161,8 +161,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
         if model.arch in TOKEN_ARCHS:
             assumptions.append(Assumption(field="batch", value=batch))
     extra: dict[str, Any] = {}
-    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "flash_attention", "offload",
-                "pure_16bit", "train_embeddings"):
+    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "paged_optimizer",
+                "flash_attention", "offload", "pure_16bit", "train_embeddings"):
         value = getattr(question, key)
         if value is not None:
             extra[key] = value

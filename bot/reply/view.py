@@ -120,6 +120,9 @@ def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "flash_attention":
             parts.append(t("flash_on") if value else t("flash_off"))
             continue
+        if field == "paged_optimizer":
+            parts.append(t("paged_optimizer"))
+            continue
         if field == "gpu_count" and ("gpu" in data or "memory_gb" in data):
             continue
         if field == "engine" and data.get("engine_version"):

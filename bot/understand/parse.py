@@ -90,7 +90,7 @@ SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "flash_attention",
     "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "gradient_checkpointing",
-    "lora_rank", "optimizer", "tokens", "hours",
+    "lora_rank", "optimizer", "paged_optimizer", "tokens", "hours",
 )
 
 
@@ -235,6 +235,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gradient_checkpointing=values.get("gradient_checkpointing"),
         lora_rank=values.get("lora_rank"),
         optimizer=values.get("optimizer"),
+        paged_optimizer=values.get("paged_optimizer"),
         gpu=values.get("gpu"),
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
         gpu_count=values.get("gpu_count"),

@@ -53,6 +53,8 @@ class Question(BaseModel):
     gradient_checkpointing: bool | None = None
     lora_rank: int | None = Field(default=None, gt=0, le=4096)
     optimizer: Optimizer | None = None
+    paged_optimizer: bool | None = None
+    """A bitsandbytes paged optimizer ("paged AdamW", paged_adamw_8bit): its states may leave the card."""
     flash_attention: bool | None = None
     offload: Literal["none", "optimizer"] | None = None
     pure_16bit: bool | None = None

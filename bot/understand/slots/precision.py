@@ -10,6 +10,7 @@ from bot.understand.slots.base import SlotState, first_label, rx
 _OPTIMIZER_8BIT = rx(
     r"\b8[-_ ]?bit\s+adam\w*|\b(?:paged[-_ ]?)?adamw?[-_ ]?8[-_ ]?bit\b|\badamw?[-_ ]?bnb[-_ ]?8bit\b"
 )
+_OPTIMIZER_PAGED = rx(r"\bpaged[-_ ]?(?:adam\w*|optimi[sz]er\w*|lion\w*)|分页优化器")
 _OPTIMIZER_SGD = rx(r"\bsgd\b")
 _OPTIMIZER_ADAM = rx(r"\badamw?\b")
 _GGUF_LEVEL = rx(r"(?<![a-z0-9])(?:gguf[-_ ]?)?(?P<q>q[2-8])(?:_(?P<rest>k_[sml]|k|0|1))?(?![a-z0-9])")
@@ -34,6 +35,8 @@ _SUFFIX_QUANT = {"gptq": ("int4", "gptq"), "gptq-int8": ("int8", "gptq"), "awq":
 
 def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     text = state.text
+    if _OPTIMIZER_PAGED.search(text):
+        state.set("paged_optimizer", True)
     m = _OPTIMIZER_8BIT.search(text)
     if m is not None:
         state.set("optimizer", "adamw-8bit")

@@ -99,3 +99,19 @@ def test_ollama_without_a_precision_sizes_the_q4_k_m_gguf_it_pulls() -> None:
     assert "Ollama's default tag" in render_text(result, kb=KB)
     stated = answer(question.model_copy(update={"precision": "bf16", "stated": [*question.stated, "precision"]}), KB)
     assert stated.query.precision == "bf16"  # a stated precision is kept
+
+
+def test_a_paged_optimizer_is_read_from_text_and_flags_and_sizes_the_card_without_its_states() -> None:
+    from bot.reply.answer import answer_request
+
+    text = "full fine-tune Llama-3.1-8B with paged adamw 8bit on an A100 40GB"
+    said = answer_request({"text": text}, KB)
+    assert said.understood.get("paged_optimizer") is True and said.understood.get("optimizer") == "adamw-8bit"
+    assert "paged optimizer" in render_text(said, kb=KB)
+    flagged = answer_request({"text": "full fine-tune Llama-3.1-8B on an A100 40GB", "optimizer": "adamw-8bit",
+                              "paged_optimizer": True}, KB)
+    plain = answer_request({"text": "full fine-tune Llama-3.1-8B on an A100 40GB", "optimizer": "adamw-8bit"}, KB)
+    assert flagged.check is not None and plain.check is not None and plain.estimate is not None
+    # The paged job needs the card for everything but the 8-bit Adam states (2 B × 8.03e9 = 14.96 GiB).
+    assert flagged.check.memory_per_gpu_gb == pytest.approx(
+        plain.check.memory_per_gpu_gb - plain.estimate.breakdown.optimizer, abs=0.05)
