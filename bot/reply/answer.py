@@ -7,6 +7,7 @@ for. It produces data only; the words come from the templates in `bot/render.py`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -38,8 +39,9 @@ from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
 from knowledge.schema import GPU
 from rules import speed_media
+from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.engine_profile import profile_for, training_fact
-from rules.fit import reserves_share_of_card
+from rules.fit import limit_gib, reserves_share_of_card
 from rules.types import Engine, Pick, Workload
 
 MAX_PICKS = 3
@@ -107,6 +109,37 @@ def other_engine_figure(question: Question, workload: Workload, count: int, gpu:
     if not mine or abs(theirs - mine) <= OTHER_ENGINE_SHARE * mine:
         return None
     return {"engine": other, "per_gpu_gb": round(theirs, 2)}
+
+
+FULL_WORDS = re.compile(
+    r"\bfull\b|full[-_ ]?(?:fine[-_ ]?tun|ft|param)|from scratch|pre-?train|全参|全量|全部参数|预训练|從頭|全參", re.I)
+"""Words that ask for full training explicitly: then no LoRA alternative is offered."""
+
+
+LIGHTER_TASK_MIN_GIB = 80.0
+"""A full fine-tune on one card above this (a B200-class card) also gets the LoRA figure."""
+
+
+def lighter_task_figure(question: Question, workload: Workload, count: int, gpu: GPU | None,
+                        per_gpu_gib: float) -> dict[str, Any] | None:
+    """What LoRA needs on one of `gpu`, for a full fine-tune that takes several cards (or one very large one)
+    and was not asked for as full, on hardware the question did not fix ("微调 ChatGLM3-6B"): most people
+    mean adapters, and the reply should show that path too."""
+    if workload.task != "train" or gpu is None or question.gpu_count is not None:
+        return None
+    if FULL_WORDS.search(question.text or "") or (count < 2 and per_gpu_gib <= LIGHTER_TASK_MIN_GIB):
+        return None
+    if workload.model.arch != "decoder":
+        return None
+    # With gradient checkpointing, as LoRA recipes above 1B run: on a roomy card the rules would leave it off
+    # and show a figure nobody plans for.
+    lora = replace(workload, task="lora", zero_stage=None,
+                   gradient_checkpointing=workload.model.params_b > GRADIENT_CHECKPOINTING_MIN_PARAMS_B)
+    estimate = rules.estimate_memory(lora, 1, gpu)
+    need = estimate.required_per_gpu_gib or estimate.per_gpu_gib
+    if need > limit_gib(lora, gpu):
+        return None
+    return {"task": "lora", "gpu": gpu.id, "count": 1, "per_gpu_gb": round(need, 2)}
 
 
 def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:
@@ -214,6 +247,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     vllm = workload.engine == "vllm" and workload.task == "inference"
     estimate = rules.estimate_memory(workload, sized_count, None if vllm else sized_gpu)
     other = other_engine_figure(question, workload, sized_count, sized_gpu, estimate)
+    lighter = lighter_task_figure(question, workload, sized_count, sized_gpu, estimate.per_gpu_gib)
     if vllm:
         estimate = replace(estimate, notes=[n for n in estimate.notes if n != "vllm-no-gpu"] + ["vllm-reserve"])
 
@@ -265,6 +299,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions=assumptions,
         speed=speed,
         other_engine=other,
+        lighter_task=lighter,
         **base,
     )
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))

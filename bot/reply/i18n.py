@@ -105,6 +105,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "paged_optimizer": {"en": "paged optimizer", "zh-Hans": "分页优化器"},
     "flash_on": {"en": "flash attention", "zh-Hans": "flash attention"},
     "flash_off": {"en": "eager attention (no flash/SDPA)", "zh-Hans": "eager 注意力（不用 flash/SDPA）"},
+    "lighter_task": {"en": "This is full fine-tuning. LoRA (base frozen, adapters trained) needs {gb} GiB on 1× {gpu}, with gradient checkpointing: say “LoRA” to size that instead.",
+                     "zh-Hans": "以下按全参数微调估算。若用 LoRA（冻结底座、只训练适配器，开梯度检查点），1 张 {gpu} 只需 {gb} GiB；说“LoRA”即可按它估算。"},
     "other_engine": {"en": "With {engine} instead of {mine} this job needs {gb} GiB per card: name the engine to size it that way.",
                      "zh-Hans": "若用 {engine} 而不是 {mine}，每卡需要 {gb} GiB；说明引擎即可按它估算。"},
     "kv_quantised": {"en": "quantised", "zh-Hans": "量化"},

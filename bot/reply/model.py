@@ -258,6 +258,9 @@ class Answer(BaseModel):
     other_engine: dict[str, Any] | None = None
     """When no engine was named and the other common one changes the per-card need by more than 15%:
     {engine, per_gpu_gb} (inference: transformers ↔ vLLM; LoRA/QLoRA: PEFT ↔ Unsloth)."""
+    lighter_task: dict[str, Any] | None = None
+    """A full fine-tune the question did not call full, that needs several cards: what LoRA needs instead on
+    one of the recommended cards, {task, gpu, count, per_gpu_gb} (only when it fits there)."""
     error: str | None = None
     """A code for a reply that could not size anything (e.g. 'too-long', 'unknown-model')."""
     text: str = ""

@@ -231,6 +231,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             **pick_place(p, t),
         })
     view["picks"] = picks
+    view["lighter"] = (t("lighter_task", gb=_gb(answer.lighter_task["per_gpu_gb"]),
+                         gpu=_gpu_name(kb, answer.lighter_task["gpu"]))
+                       if answer.lighter_task and answer.estimate is not None else "")
     view["any_fits"] = any(p["fits"] for p in picks)
 
     if answer.check is not None:
@@ -423,6 +426,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                                                  gb=_gb(answer.other_engine["per_gpu_gb"]),
                                                  mine=engine_name(answer.query.engine))
         out.append(("section", "notice", {"message": message}))
+    if view.get("lighter"):
+        out.append(("section", "notice", {"message": view["lighter"]}))
     if answer.estimate is not None:
         out.append(("fields", "estimate", {}))
     if answer.intent == "compare" and view["compare"]:

@@ -145,3 +145,15 @@ def test_the_other_common_engine_is_named_when_it_changes_the_figure() -> None:
     assert answer["other_engine"]["per_gpu_gb"] < 0.85 * answer["check"]["memory_per_gpu_gb"]
     assert "With Unsloth instead of transformers" in answer["text"]
     assert _ask("QLoRA Llama-3.1-8B at 16k context on an A10 with unsloth")["other_engine"] is None
+
+
+def test_an_unqualified_fine_tune_on_several_cards_also_shows_what_lora_needs() -> None:
+    answer = _ask("在阿里云上微调ChatGLM3-6B用什么实例")
+    assert answer["query"]["task"] == "train" and answer["picks"][0]["count"] > 1
+    lighter = answer["lighter_task"]
+    assert lighter["task"] == "lora" and lighter["count"] == 1 and lighter["gpu"] == answer["picks"][0]["gpu"]
+    assert lighter["per_gpu_gb"] < answer["picks"][0]["memory_per_gpu_gb"] * 2
+    assert "LoRA" in answer["text"]
+    # Asked for full training, or on hardware the question fixes: no alternative offered.
+    assert _ask("full fine-tune ChatGLM3-6B on Alibaba Cloud")["lighter_task"] is None
+    assert _ask("fine-tune ChatGLM3-6B on 8x A10")["lighter_task"] is None
