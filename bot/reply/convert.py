@@ -87,6 +87,8 @@ def understood_of(question: Question) -> dict[str, Any]:
     understood = {slot: values.get(slot) for slot in question.stated if slot in values}
     if question.model_text and question.model is None:
         understood["model_text"] = question.model_text
+    if question.unknown_gpu_text:
+        understood["unknown_gpu_text"] = question.unknown_gpu_text
     if question.other_jobs:
         understood["other_jobs"] = list(question.other_jobs)
     if question.clamped:

@@ -106,7 +106,8 @@ def engine_name(engine: object) -> str:
     return ENGINE_NAMES.get(str(engine), str(engine or ""))
 
 
-UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model"})
+UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
+                               "unknown_gpu_text"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 
@@ -398,6 +399,10 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         message = Translator(answer.query.lang)("config_unavailable", subject=answer.understood.get("subject", ""),
                                                  reason=answer.understood.get("reason", ""))
         return [("section", "notice", {"message": message})]
+    unknown_card = answer.understood.get("unknown_gpu_text")
+    if unknown_card:
+        message = Translator(answer.query.lang)("unknown_card", text=str(unknown_card))
+        out.append(("section", "notice", {"message": message}))
     if answer.intent in ("help", "unknown") or (answer.intent == "faq" and not view["faq"]):
         return [*out, ("section", "help", {})]
     if view["understood"] or view["clamped"]:

@@ -76,7 +76,7 @@ from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.tokens import fold, tokenize
-from bot.understand.unknown import closed_model, sized_unknown_name, unsized_unknown_name
+from bot.understand.unknown import closed_model, sized_unknown_name, unknown_card_name, unsized_unknown_name
 from bot.understand.vocab import vocab_of
 from knowledge.base import KnowledgeBase
 from knowledge.lookup import split_checkpoint_suffixes
@@ -211,6 +211,14 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.values.pop("precision", None)
         state.stated.remove("precision")
 
+    unknown_card = None
+    if not gpus:
+        masked = state.text
+        taken = [(m.start, m.end) for m in mentions] + [
+            (i, i + 1) for i, ch in enumerate(masked) if ch == " " and i < len(folded) and folded[i] != " "]
+        unknown_card = unknown_card_name(folded, original, taken)
+        if unknown_card and found.text and unknown_card in found.text:
+            unknown_card = None  # the unknown model's own name ("MyCorp-A100-LM")
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)
     defaulted = any(m.key in vocab.bare_gpus for m in gpus)
     values = state.values
@@ -238,6 +246,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         paged_optimizer=values.get("paged_optimizer"),
         gpu=values.get("gpu"),
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
+        unknown_gpu_text=unknown_card,
         gpu_count=values.get("gpu_count"),
         compare_gpus=values.get("compare_gpus", []),
         memory_gb=values.get("memory_gb"),

@@ -62,6 +62,8 @@ class Question(BaseModel):
 
     gpu: str | None = None
     gpu_text: str | None = None
+    unknown_gpu_text: str | None = None
+    """A card-shaped name no lookup matched ("RTX 9090"): the reply says it does not know that card."""
     gpu_count: int | None = Field(default=None, gt=0, le=MAX_GPU_COUNT)
     compare_gpus: list[str] = Field(default_factory=list)
     """For intent compare: the GPU ids named, in order."""

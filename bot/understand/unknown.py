@@ -74,3 +74,29 @@ def unsized_unknown_name(folded: str, original: str, taken: list[tuple[int, int]
         if _MODEL_SHAPED.search(name) or camel:
             return written.strip(".-_")
     return None
+
+
+_CARD_SHAPED = re.compile(
+    r"(?<![\w.-])(?P<name>(?:(?:geforce\s+)?(?:rtx|gtx)|tesla|quadro|radeon(?:\s+rx)?|rx|instinct\s+mi|mi|gh|gb|[ahblvt])"
+    r"[\s-]?\d{2,4}[a-z]{0,3}(?:\s?(?:ti|super|ultra|pro))?)(?![\w.])", re.A)
+_CARD_CONTEXT = re.compile(r"\b(?:on|with|using|about|of|vs|an?|the)\s*$|(?:用|在|上|张|块)\s*$", re.A)
+_CARD_AFTER = re.compile(r"^\s*(?:gpus?|cards?|显卡|卡)", re.A)
+_NAMED_CARD = re.compile(r"(?<![\w.-])(?P<name>[a-z]{1,8}[-\s]?\d{3,5}[a-z]{0,3})\s*(?:gpus?|cards?|显卡)\b", re.A)
+"""Any letters-and-digits name the text itself calls a GPU or card ("the XYZ9000 GPU")."""
+
+
+def unknown_card_name(folded: str, original: str, taken: list[tuple[int, int]]) -> str | None:
+    """"on an RTX 9090", "H300 显卡": a card-shaped name where a card is expected that no lookup matched,
+    quoted from the original text, so the reply can say it does not know that card instead of ignoring it."""
+    for match in _CARD_SHAPED.finditer(folded):
+        start, end = match.span("name")
+        if any(a < end and start < b for a, b in taken):
+            continue
+        before, after = folded[max(0, start - 12): start], folded[end: end + 8]
+        if _CARD_CONTEXT.search(before) or _CARD_AFTER.match(after):
+            return original[start:end].strip()
+    for match in _NAMED_CARD.finditer(folded):
+        start, end = match.span("name")
+        if not any(a < end and start < b for a, b in taken):
+            return original[start:end].strip()
+    return None
