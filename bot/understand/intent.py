@@ -71,7 +71,7 @@ _GPU_INFO = rx(
     r"\btell\s+me\s+about\b|\bspecs?\b|\bspecifications?\b|\bbandwidth\b|\bhow\s+much\s+(?:memory|vram)\b|"
     r"\bvram\s+(?:of|on|does)\b|\bmemory\s+(?:of|on|does|size)\b|\btflops\b|\bflops\b|\btdp\b|\bpower\b|"
     r"\bwhat\s+is\b|\bwhat's\b|\bwhats\b|\binfo\b|\bdetails?\b|\bhow\s+fast\b|\bcompute\b|\bprice\b|\bcost\b|"
-    r"\bhow\s+good\b|\bperformance\b|"
+    r"\bhow\s+good\b|\bperformance\b|\brent(?:s|ing|al)?\b|"
     r"显存(?:是)?多大|多大显存|显存(?:是)?多少|显存容量|带宽|算力|规格|参数|性能|功耗|价格|多少钱|介绍|是什么|"
     r"怎么样|多大|如何|几\s*g"
 )
