@@ -177,7 +177,7 @@ class Scorer:
 
 def loso(cases: list[dict[str, Any]], kb: KnowledgeBase) -> tuple[list[Any], dict[str, Setting]]:
     """Rows (bench/accuracy.py Row) scored by the fit that left their source group out, and the fits."""
-    from accuracy import Row, capacity_gib
+    from accuracy import Row
 
     scorer = Scorer(cases, kb)
     groups = sorted({row.group for row in scorer.rows})
@@ -203,7 +203,7 @@ def loso(cases: list[dict[str, Any]], kb: KnowledgeBase) -> tuple[list[Any], dic
             if relation in ("peak", "requirement", "reserved"):
                 row.error = (value - published) / published * 100
             elif relation in ("fits_within", "oom_above"):
-                row.limit = capacity_gib(prep.case, kb, prep.request)
+                row.limit = scorer.limit(i)
                 use = needed if prep.case.get("memory_scope") == "per_gpu" else value
                 row.verdict = (use <= row.limit) == (relation == "fits_within")
             scored.append(row)

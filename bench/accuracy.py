@@ -48,6 +48,7 @@ from _cases import (
     GENERIC_RE,
     GPU_PATTERNS,
     GROUNDTRUTH_ENV,
+    WORKLOAD_KEYS,
     Skip,
     _hf_name,
     _zero_stage,
@@ -124,12 +125,7 @@ class Runner:
         from rules.types import Workload
 
         model = self.kb.model(request["model"]) if "model" in request else generic_model(request["params_b"])
-        keys = ("task", "precision", "quant", "engine", "engine_version", "kv_cache", "context", "batch",
-                "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
-                "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
-                "activation_offloading", "optimizer_in_backward", "chunked_loss", "allocated_only",
-                "paged_optimizer")
-        kwargs = {k: request[k] for k in keys if k in request}
+        kwargs = {k: request[k] for k in WORKLOAD_KEYS if k in request}
         if "context" not in kwargs:  # bot.reply.answer: DEFAULT_CONTEXT 4096, capped at the model's window
             kwargs["context"] = min(4096, model.max_context or 4096)
         workload = Workload(model=model, **kwargs)

@@ -186,8 +186,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
         # weights, activations and overhead leave to KV blocks.
         ceiling = share - C.CUDA_CONTEXT_GIB * C.GIB
         pool = max(0.0, ceiling - fixed)
-    per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block,
-                             pure_window=profile.kv_cache.sliding_window == "applied")[0] / pp
+    per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window)[0] / pp
     chosen["kv_pool_gib"] = round(gib(pool), 3)
     chosen["max_concurrent_sequences"] = int(pool // per_seq) if per_seq > 0 else None
     per = dict(weights=weights_pg, kv_cache=pool, activations=act, overhead=overhead)

@@ -111,6 +111,15 @@ def parse(text: str, kb: KnowledgeBase) -> Question:
             return Question(text=text, intent="unknown")
 
 
+def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
+    """Spans of `folded` already read as something (a model or card mention, or text a slot masked): an
+    unknown name is never looked for there."""
+    masked = state.text
+    spans = [(m.start, m.end) for m in mentions]
+    spans += [(i, i + 1) for i, ch in enumerate(masked) if ch == " " and i < len(folded) and folded[i] != " "]
+    return spans
+
+
 def _parse(text: str, kb: KnowledgeBase) -> Question:
     clean = strip_slack_markup(text[: MAX_PARSE_CHARS * 2])[:MAX_PARSE_CHARS]
     clean = CONTROL_CHARS.sub(" ", clean)
@@ -188,10 +197,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     if found.model is None and found.text is None and "params_b" in state.values:
         found.text = sized_unknown_name(folded, original)  # "Zephyrine-13B": sized as generic, said unknown
     if found.model is None and found.text is None and not found.suggestions and "params_b" not in state.values:
-        masked = state.text
-        taken = [(m.start, m.end) for m in mentions] + [
-            (i, i + 1) for i, ch in enumerate(masked) if ch == " " and i < len(folded) and folded[i] != " "]
-        found.text = unsized_unknown_name(folded, original, taken)  # "quasar-llm": not sized, said unknown
+        # "quasar-llm": not sized, said unknown
+        found.text = unsized_unknown_name(folded, original, _taken_spans(state, folded, mentions))
     capacity = (bool(gpu_ids) or "memory_gb" in state.values) and found.model is None \
         and "params_b" not in state.values and CAPACITY.search(state.text) is not None
     models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None
@@ -213,10 +220,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
 
     unknown_card = None
     if not gpus:
-        masked = state.text
-        taken = [(m.start, m.end) for m in mentions] + [
-            (i, i + 1) for i, ch in enumerate(masked) if ch == " " and i < len(folded) and folded[i] != " "]
-        unknown_card = unknown_card_name(folded, original, taken)
+        unknown_card = unknown_card_name(folded, original, _taken_spans(state, folded, mentions))
         if unknown_card and found.text and unknown_card in found.text:
             unknown_card = None  # the unknown model's own name ("MyCorp-A100-LM")
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)

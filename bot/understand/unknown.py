@@ -46,6 +46,10 @@ def sized_unknown_name(folded: str, original: str) -> str | None:
     return None
 
 
+def _overlaps(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
+    return any(a < end and start < b for a, b in taken)
+
+
 _NAME_CUE = re.compile(
     r"(?:\bfor|\bfine[- ]?tun(?:e|ing)|\bfinetun(?:e|ing)|\btrain(?:ing)?|\bdeploy(?:ing)?|\bserv(?:e|ing)|"
     r"\brun(?:ning)?|\bhost(?:ing)?|\bload(?:ing)?|\b(?:q?lora)|部署|微调|跑|推理|训练|运行)\s*"
@@ -67,7 +71,7 @@ def unsized_unknown_name(folded: str, original: str, taken: list[tuple[int, int]
     for match in _NAME_CUE.finditer(folded):
         start, end = match.span("name")
         name = match.group("name").strip(".-_")
-        if name in _NOT_A_NAME or any(a < end and start < b for a, b in taken):
+        if name in _NOT_A_NAME or _overlaps(start, end, taken):
             continue
         written = original[start:end]
         camel = sum(1 for ch in written if ch.isupper()) >= 2 and any(ch.islower() for ch in written)
@@ -90,13 +94,13 @@ def unknown_card_name(folded: str, original: str, taken: list[tuple[int, int]]) 
     quoted from the original text, so the reply can say it does not know that card instead of ignoring it."""
     for match in _CARD_SHAPED.finditer(folded):
         start, end = match.span("name")
-        if any(a < end and start < b for a, b in taken):
+        if _overlaps(start, end, taken):
             continue
         before, after = folded[max(0, start - 12): start], folded[end: end + 8]
         if _CARD_CONTEXT.search(before) or _CARD_AFTER.match(after):
             return original[start:end].strip()
     for match in _NAMED_CARD.finditer(folded):
         start, end = match.span("name")
-        if not any(a < end and start < b for a, b in taken):
+        if not _overlaps(start, end, taken):
             return original[start:end].strip()
     return None
