@@ -265,6 +265,8 @@ def training_flags(case: dict[str, Any]) -> dict[str, Any]:
         out["activation_offloading"] = True
     if settings.get("chunked_cross_entropy"):
         out["chunked_loss"] = True
+    if settings.get("compile") is True:
+        out["compiled"] = True
     if "technique" in settings and "gradient_checkpointing" not in settings:
         out["gradient_checkpointing"] = False  # a stacked-techniques table: a technique not listed is off
     if "active" in str(case.get("memory_published") or "").lower():
@@ -351,7 +353,7 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
 WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "kv_cache", "context", "batch",
                  "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
                  "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
-                 "activation_offloading", "optimizer_in_backward", "chunked_loss", "allocated_only",
+                 "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled", "allocated_only",
                  "paged_optimizer")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 

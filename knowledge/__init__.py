@@ -20,16 +20,9 @@ from knowledge.errors import KnowledgeDataError, KnowledgeError, UnknownEntryErr
 from knowledge.fx import ExchangeRate, fx_from_env, parse_fx
 from knowledge.importer import import_hf_config, write_user_entry
 from knowledge.loader import SHIPPED_DIR, USER_DIR_ENV, default_knowledge, load_knowledge
-from knowledge.lookup import (
-    CONFIDENT_SCORE,
-    SUGGEST_SCORE,
-    LookupResult,
-    Match,
-    Mention,
-    NameIndex,
-    normalise,
-    split_checkpoint_suffixes,
-)
+from knowledge.lookup import NameIndex
+from knowledge.matches import CONFIDENT_SCORE, SUGGEST_SCORE, LookupResult, Match, Mention
+from knowledge.names import normalise, split_checkpoint_suffixes
 from knowledge.price_import import import_skypilot_catalog, read_skypilot_catalog, write_user_prices
 from knowledge.prices import Price, list_prices
 from knowledge.schema import (

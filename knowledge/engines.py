@@ -111,7 +111,10 @@ class TrainingFact(Fact):
     master copy (full bf16 training)."""
     chunked_loss_bytes_per_value: float = 0.0
     """Bytes per (token, vocab) logit when the loss is chunked (the workload asks for it or the engine always
-    does): the 16-bit logits of every chunk kept for backward, fp32 one chunk at a time."""
+    does), run eagerly: what every chunk keeps for backward, plus one chunk's fp32 working set."""
+    chunked_loss_bytes_per_value_compiled: float | None = None
+    """The same under torch.compile, which saves the loss's 16-bit input rather than its fp32 output; None =
+    as eager."""
 
 
 class VersionRule(BaseModel):

@@ -121,7 +121,9 @@ fits). The evidence: `qwen1-readme-2023-08-bnb` (Qwen-7B nf4: 0.46 GiB more than
 linears are 0.38 GiB in 16-bit) and `transformers-llm-optimization-guide` (OctoCoder 4-bit: 9.54 GiB vs 8.5 GiB
 packed; one layer 0.7 GiB). Grid-fitted (0–4 layers) with the other calibrated constants; bench/_loso.py
 refits it without each source. 1 and 2 layers score alike on the error rows (LOSO median 9.2 vs 9.1%);
-1 keeps two more fits/OOM verdicts right (34 vs 32 of 42) and matches the two direct readings better."""
+1 keeps two more fits/OOM verdicts right (34 vs 32 of 42) and matches the two direct readings better.
+Allocated-byte readings and expandable segments (Unsloth) keep no block per shape: there the workspace is the
+widest single weight (rules/precision.py `quant_workspace_bytes`)."""
 
 # --------------------------------------------------------------------------------------------------------
 # KV cache
@@ -241,7 +243,9 @@ LOGITS_BYTES_PER_VOCAB_TRAIN = 12.0
 / its gradient (4 + 2 for the 16-bit gradient of the logits) ≈ 12 bytes per token per vocabulary entry
 (design note: "fp32 logits 4·s·b·V", here with the copies that coexist at the peak). Calibrated on the
 slope of `qwen1-readme-finetune-profile` LoRA rows with sequence length (Qwen-1.8B: +2.04 MB per token, of
-which ≈1.87 MB is the 151,936-entry vocabulary → 12.3 B)."""
+which ≈1.87 MB is the 151,936-entry vocabulary → 12.3 B). Those runs checkpoint, so the logits do not coexist
+with the recomputed layer (rules/memory_training.py): with only the layer inputs (0.10 MB per token) beside
+them the slope reads 12.8 B; 12 is kept."""
 
 LORA_ACT_BYTES_PER_INPUT = 3.0
 """LoRA keeps, per adapted linear and token, its input after `lora_dropout` (16-bit, 2 B) and the dropout

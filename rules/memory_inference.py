@@ -101,7 +101,8 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     profile = profile_for(w)
     quant = normalise_quant(w.quant, w.precision, w.engine)
     weights, notes = weight_bytes(model, w.precision, quant)
-    workspace = quant_workspace_bytes(model, quant)
+    workspace = quant_workspace_bytes(
+        model, quant, one_matrix=w.allocated_only or profile.allocator.kind == "pytorch-expandable")
     if model.is_moe:
         notes.append("moe-all-experts")
     kv_elem = kv_element_bytes(w, profile)

@@ -1,9 +1,10 @@
 """Training memory per card: model states split by ZeRO stage / FSDP, stored activations, the loss's logits.
 
 * full training = weights + gradients + optimizer states split by ZeRO stage (DeepSpeed's own accounting;
-  FSDP full-shard as ZeRO-3) + stored activations (Korthikanti; with checkpointing 2·s·b·h per layer + one
-  layer recomputed; Unsloth's offloaded checkpointing moves those layer inputs to host RAM) + the logits at
-  the loss (fp32, whole sequence; none with a chunked loss such as Unsloth's);
+  FSDP full-shard as ZeRO-3) + stored activations (Korthikanti; with checkpointing 2·s·b·h per layer plus the
+  larger of one layer recomputed and the loss's logits, which backward frees before it recomputes a layer;
+  Unsloth's offloaded checkpointing moves those layer inputs to host RAM) + the logits at the loss (fp32,
+  whole sequence; none with a chunked loss such as Unsloth's, 16-bit chunks for torchtune's);
 * LoRA = frozen base + adapter × 16 B + activations; QLoRA = quantised base + adapter + activations.
 
 The engine profile (rules/engine_profile.py) says how the runtime checkpoints, computes the loss and shards.
@@ -81,13 +82,16 @@ def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bo
     if not flash:
         layer += C.TRAIN_ACT_EAGER_SCORE_BYTES * (model.num_attention_heads or 1) * seq * seq * batch * scale
     inputs = 0.0 if offloaded_checkpoints else C.CHECKPOINT_BYTES_PER_HIDDEN * h * seq * batch * layers * scale
-    act = inputs + layer if checkpointing else layer * layers
+    logits = 0.0
     if model.vocab_size and not chunked_loss:
         per_vocab = C.LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD if fp32_head else C.LOGITS_BYTES_PER_VOCAB_TRAIN
-        act += per_vocab * model.vocab_size * seq * batch
+        logits = per_vocab * model.vocab_size * seq * batch
     elif model.vocab_size:
-        act += chunked_loss_bytes_per_value * model.vocab_size * seq * batch
-    return act
+        logits = chunked_loss_bytes_per_value * model.vocab_size * seq * batch
+    if not checkpointing:
+        return layer * layers + logits
+    # The loss's logits are freed by its backward, before the last layer is recomputed: the two never coexist.
+    return inputs + max(layer, logits)
 
 
 def _model_states(p: float, n: int, stage: int, optimizer: str, precision: str, pure_16bit: bool,
@@ -170,6 +174,13 @@ def first_fitting(options: list[MemoryEstimate], gpu: GPU | None,
     return options[-1]
 
 
+def _chunked_loss_bytes(w: Workload) -> float:
+    fact = training_fact(w)
+    if w.compiled and fact.chunked_loss_bytes_per_value_compiled is not None:
+        return fact.chunked_loss_bytes_per_value_compiled
+    return fact.chunked_loss_bytes_per_value
+
+
 def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSplit, notes: list[str],
                    chosen: dict[str, object]) -> MemoryEstimate:
     model = w.model
@@ -186,7 +197,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
                                  fp32_head=kbit and fact.kbit_upcasts_non_quantised,
                                  offloaded_checkpoints=offloaded, chunked_loss=chunked_loss,
                                  adapter_bytes_per_token=adapter_act,
-                                 chunked_loss_bytes_per_value=fact.chunked_loss_bytes_per_value)
+                                 chunked_loss_bytes_per_value=_chunked_loss_bytes(w))
     if offloaded:
         notes.append("offloaded-checkpointing")
     if chunked_loss:
@@ -212,7 +223,8 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         if quant is not None:
             base, qnotes = weight_bytes(model, w.precision, quant)
             notes += qnotes
-            workspace = quant_workspace_bytes(model, quant)
+            workspace = quant_workspace_bytes(
+                model, quant, one_matrix=w.allocated_only or profile_for(w).allocator.kind == "pytorch-expandable")
             if workspace:
                 notes.append("quant-workspace")
             # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
@@ -247,8 +259,10 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     # The fraction is the caching allocator's reserve over what is allocated: none when sizing allocated bytes.
     # Expandable segments (Unsloth sets them) grow in place rather than caching blocks of every size.
     expandable = profile_for(w).allocator.kind == "pytorch-expandable"
+    # Allocated bytes count tensors only: the constant is what reserved / nvidia-smi readings show beyond them.
     reserve = 0.0 if w.allocated_only or expandable else C.TRAIN_OVERHEAD_FRACTION * resident
-    overhead = C.TRAIN_OVERHEAD_GIB * C.GIB + reserve + gathered
+    constant = 0.0 if w.allocated_only else C.TRAIN_OVERHEAD_GIB * C.GIB
+    overhead = constant + reserve + gathered
     if stage:
         notes.append(f"zero{stage}")
     if w.offload == "optimizer":

@@ -125,12 +125,19 @@ DEQUANTISED_BYTES = 2.0
 """bitsandbytes dequantises to the 16-bit compute dtype (bnb_4bit_compute_dtype fp16/bf16)."""
 
 
-def quant_workspace_bytes(model: Model, quant: str | None) -> float:
+def quant_workspace_bytes(model: Model, quant: str | None, *, one_matrix: bool = False) -> float:
     """Memory a quantisation library needs beyond its packed weights: bitsandbytes 4-bit holds weights
     dequantised to 16-bit, BNB_4BIT_WORKSPACE_LAYERS decoder layers' worth (calibrated; see constants). A MoE
-    layer dequantises the experts its tokens reach, so its layer is counted at the active parameters."""
+    layer dequantises the experts its tokens reach, so its layer is counted at the active parameters.
+
+    Each weight is dequantised for its matmul and freed (bitsandbytes `matmul_4bit`, Unsloth `fast_dequantize`
+    then `del`): only one is live at a time. The layer's worth is the caching allocator keeping a block of every
+    shape. Where that cache does not count — allocated bytes (`max_memory_allocated`), or expandable segments
+    that reuse one region for every shape — the workspace is the largest single matrix (`one_matrix`)."""
     if quant not in BNB_4BIT:
         return 0.0
+    if one_matrix and model.hidden_size:
+        return largest_linear_params(model) * DEQUANTISED_BYTES
     split = param_split(model)
     layers = model.num_layers or 0
     if not layers:
@@ -139,6 +146,18 @@ def quant_workspace_bytes(model: Model, quant: str | None) -> float:
     if model.is_moe:
         body_per_layer *= model.active_params / model.params_b
     return C.BNB_4BIT_WORKSPACE_LAYERS * body_per_layer * DEQUANTISED_BYTES
+
+
+def largest_linear_params(model: Model) -> float:
+    """Parameters of the widest linear in a decoder layer: hidden × max(query width, MLP (or expert) width)."""
+    assert model.hidden_size
+    h = model.hidden_size
+    heads = model.num_attention_heads or 1
+    query = heads * (model.head_dim or h // heads)
+    inter = model.intermediate_size or 4 * h
+    if model.moe is not None and model.moe.moe_intermediate_size:
+        inter = model.moe.moe_intermediate_size
+    return float(h * max(query, inter))
 
 
 def compute_dtype_bytes(precision: str) -> float:

@@ -77,6 +77,9 @@ class Workload:
     (torchtune `optimizer_in_bwd`)."""
     chunked_loss: bool | None = None
     """Training: cross-entropy over chunks of the sequence; None = the engine's default."""
+    compiled: bool = False
+    """Training: the recipe runs under torch.compile (torchtune `compile: True`), which changes what the loss
+    keeps for backward (the engine profile's `chunked_loss_bytes_per_value_compiled`)."""
     allocated_only: bool = False
     """Size the bytes PyTorch has allocated (active) rather than what its caching allocator reserves."""
     paged_optimizer: bool = False

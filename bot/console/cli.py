@@ -18,8 +18,8 @@ from typing import Any, TextIO
 from bot.errors import BadRequestError, ConfigError
 from knowledge.errors import KnowledgeError
 
-FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "context", "batch", "gpu",
-         "gpus")
+FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "paged_optimizer", "context",
+         "batch", "gpu", "gpus")
 
 
 def _add_flags(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +31,8 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
                         "tensorrt-llm | unsloth | deepspeed | fsdp | llama-factory | torchtune")
     parser.add_argument("--engine-version", dest="engine_version", help="the engine's version, e.g. 4.38 or 0.6.3")
     parser.add_argument("--kv-cache", dest="kv_cache", help="KV-cache precision: fp16 | bf16 | fp8 | int8 | int4")
+    parser.add_argument("--paged-optimizer", dest="paged_optimizer", action="store_const", const=True, default=None,
+                        help="training: a bitsandbytes paged optimizer (states may leave the card)")
     parser.add_argument("--context", help="tokens per sequence (prompt + output): 4096, 32k, 1.5万")
     parser.add_argument("--batch", help="concurrent sequences / micro-batch: 8, 1k, 两千")
     parser.add_argument("--gpu", help="GPU to check against (id or name)")

@@ -14,7 +14,7 @@ from bot.understand.lang import has_cjk
 from bot.understand.mentions import Mention
 from bot.understand.tokens import HAS_DIGIT, SIZE, Token, name_key_sized
 from knowledge.base import KnowledgeBase
-from knowledge.lookup import CONFIDENT_SCORE, SUGGEST_SCORE
+from knowledge.matches import CONFIDENT_SCORE, SUGGEST_SCORE
 
 log = logging.getLogger(__name__)
 

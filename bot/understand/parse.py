@@ -79,7 +79,7 @@ from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import closed_model, sized_unknown_name, unknown_card_name, unsized_unknown_name
 from bot.understand.vocab import vocab_of
 from knowledge.base import KnowledgeBase
-from knowledge.lookup import split_checkpoint_suffixes
+from knowledge.names import split_checkpoint_suffixes
 
 log = logging.getLogger(__name__)
 

@@ -6,17 +6,9 @@ import time
 
 import pytest
 
-from knowledge.lookup import (
-    CONFIDENT_SCORE,
-    MISMATCH_CAP,
-    SUGGEST_SCORE,
-    LookupResult,
-    Match,
-    NameIndex,
-    normalise,
-    signature,
-    split_checkpoint_suffixes,
-)
+from knowledge.lookup import MISMATCH_CAP, NameIndex
+from knowledge.matches import CONFIDENT_SCORE, SUGGEST_SCORE, LookupResult, Match
+from knowledge.names import normalise, signature, split_checkpoint_suffixes
 
 MODELS: dict[str, tuple[float, list[str]]] = {
     "chatglm-6b": (6.2, ["ChatGLM-6B", "chatglm 6b"]),

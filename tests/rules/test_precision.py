@@ -6,7 +6,7 @@ import pytest
 
 from knowledge.schema import Model, MoE
 from rules import constants as C
-from rules.precision import normalise_quant, param_split, weight_bytes
+from rules.precision import largest_linear_params, normalise_quant, param_split, quant_workspace_bytes, weight_bytes
 from tests.rules._models import make_model
 
 # Toy: 7e9 parameters; embedding 32,000 × 4,096 = 131,072,000, untied → 262,144,000 kept 16-bit.
@@ -113,3 +113,14 @@ def test_mxfp4_on_a_dense_model_quantises_the_body_and_keeps_embeddings_16bit() 
     got, notes = weight_bytes(make_model(), "mxfp4", "mxfp4")
     assert got == pytest.approx(BODY * 0.53125 + EMB * 2)
     assert "embeddings-16bit" in notes
+
+
+def test_bnb_workspace_is_a_layer_under_the_caching_allocator_and_one_matrix_otherwise() -> None:
+    # Caching allocator: BNB_4BIT_WORKSPACE_LAYERS × a layer's body in 16-bit, (7e9 − 2·32,000·4096) / 32 × 2 B.
+    # Allocated bytes or expandable segments: only the widest weight is live, 4096 × 11008 × 2 B = 90,177,536 B.
+    model = make_model()
+    layer = (7e9 - 2 * 32_000 * 4096) / 32 * 2
+    assert quant_workspace_bytes(model, "nf4") == pytest.approx(C.BNB_4BIT_WORKSPACE_LAYERS * layer)
+    assert largest_linear_params(model) == 4096 * 11008
+    assert quant_workspace_bytes(model, "nf4", one_matrix=True) == 90_177_536
+    assert quant_workspace_bytes(model, "awq", one_matrix=True) == 0.0

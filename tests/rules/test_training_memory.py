@@ -71,12 +71,17 @@ def test_eager_attention_adds_5_a_s_squared() -> None:
     assert eager - flash == 5 * 32 * s * s * 32  # 5 · heads · s² per layer × 32 layers
 
 
-def test_checkpointing_keeps_layer_inputs_plus_one_layer_and_logits() -> None:
+def test_checkpointing_keeps_layer_inputs_plus_the_larger_of_one_layer_and_the_logits() -> None:
+    # The loss's backward frees the logits before the last layer is recomputed, so the two never coexist.
     m = make_model()
     s = 1024
-    layer = (18 * 4096 + 6 * 11008) * s  # one SwiGLU layer recomputed
-    expected = 2 * 4096 * s * 32 + layer + 12 * 32000 * s  # inputs + one layer + logits (12 B/vocab)
+    layer = (18 * 4096 + 6 * 11008) * s  # one SwiGLU layer recomputed: 143,130,624 B
+    logits = 12 * 32000 * s  # 12 B/vocab: 393,216,000 B
+    expected = 2 * 4096 * s * 32 + max(layer, logits)
     assert train_activation_bytes(m, s, 1, checkpointing=True, flash=True) == expected
+    # A vocabulary small enough leaves the recomputed layer the larger.
+    small_vocab = m.model_copy(update={"vocab_size": 1000})
+    assert train_activation_bytes(small_vocab, s, 1, checkpointing=True, flash=True) == 2 * 4096 * s * 32 + layer
     # And it is far below keeping every layer.
     assert expected < train_activation_bytes(m, s, 1, checkpointing=False, flash=True) / 5
 

@@ -115,3 +115,20 @@ def test_a_paged_optimizer_is_read_from_text_and_flags_and_sizes_the_card_withou
     # The paged job needs the card for everything but the 8-bit Adam states (2 B × 8.03e9 = 14.96 GiB).
     assert flagged.check.memory_per_gpu_gb == pytest.approx(
         plain.check.memory_per_gpu_gb - plain.estimate.breakdown.optimizer, abs=0.05)
+
+
+def test_the_paged_optimizer_flag_of_ask_reaches_the_answer() -> None:
+    import io
+    import json
+
+    from bot.console.cli import main
+
+    runs = {}
+    for flags in ([], ["--paged-optimizer"]):
+        out = io.StringIO()
+        argv = ["ask", "--json", *flags, "full fine-tune Llama-3.1-8B with adamw 8bit on an A100 40GB"]
+        assert main(argv, stdout=out, stderr=io.StringIO()) == 0
+        runs[bool(flags)] = json.loads(out.getvalue())
+    assert runs[True]["understood"].get("paged_optimizer") is True
+    assert "paged_optimizer" not in runs[False]["understood"]
+    assert runs[True]["check"]["memory_per_gpu_gb"] < runs[False]["check"]["memory_per_gpu_gb"]
