@@ -230,6 +230,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             if (pick.gpu_id, pick.count) not in seen and len(picks) < MAX_PICKS:
                 picks.append(pick)
 
+    if question.intent != "compare" and any(p.fits for p in picks):
+        # A card that cannot hold the job at any count is no recommendation beside cards that can (the named
+        # card's "No" and what would fit are the check's to say).
+        picks = [p for p in picks if p.fits]
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, price_choice(question))
     # The estimate describes the configuration the reply is about: the cards named, else the top pick

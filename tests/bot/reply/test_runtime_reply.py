@@ -132,3 +132,16 @@ def test_the_paged_optimizer_flag_of_ask_reaches_the_answer() -> None:
     assert runs[True]["understood"].get("paged_optimizer") is True
     assert "paged_optimizer" not in runs[False]["understood"]
     assert runs[True]["check"]["memory_per_gpu_gb"] < runs[False]["check"]["memory_per_gpu_gb"]
+
+
+def test_a_named_card_that_holds_the_job_at_no_count_is_not_recommended() -> None:
+    # Eager attention at 16k keeps 28 heads × 16,384² scores per layer on whichever card holds the layer: no
+    # number of A100 40GB cards holds it (a layer split never divides a layer), so the check says No and the
+    # picks are cards that do hold it, not "64× A100 40GB — does not fit".
+    from bot.reply.answer import answer_request
+
+    said = answer_request({"text": "transformers 4.38, no flash attention, Qwen2-7B inference 16k context on "
+                                   "A100 40GB"}, KB)
+    assert said.check is not None and not said.check.fits
+    assert said.picks and all(p.fits for p in said.picks)
+    assert all(p.gpu != "a100-40gb" for p in said.picks)
