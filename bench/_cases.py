@@ -269,6 +269,10 @@ def training_flags(case: dict[str, Any]) -> dict[str, Any]:
         out["compiled"] = True
     if "technique" in settings and "gradient_checkpointing" not in settings:
         out["gradient_checkpointing"] = False  # a stacked-techniques table: a technique not listed is off
+    if ("technique" in settings or "config" in settings) and "chunked_cross_entropy" not in settings:
+        # Off in a stacked-techniques table until listed; a row whose config was read at the cited commit
+        # records the chunked loss when the config has it (torchtune's 405B QLoRA config: plain CrossEntropyLoss).
+        out["chunked_loss"] = False
     if "active" in str(case.get("memory_published") or "").lower():
         out["allocated_only"] = True  # "Peak Memory Active": allocated bytes, no allocator reserve
     return out

@@ -161,7 +161,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     key = "gpu_memory_utilization" if profile.id == "vllm" else f"{profile.id}_memory_fraction"
     chosen[key] = fraction
     chosen["reservation"] = res.kind
-    tag = "vllm" if profile.id == "vllm" else "engine"
+    tag = profile.id
     notes += layout_notes(n, True)
     if gpu is None:
         per = dict(weights=weights_pg, kv_cache=kv_needed, activations=act, overhead=overhead)

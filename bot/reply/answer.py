@@ -40,7 +40,7 @@ from knowledge.loader import default_knowledge
 from knowledge.schema import GPU
 from rules import speed_media
 from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
-from rules.engine_profile import profile_for, training_fact
+from rules.engine_profile import profile_for, reserves_up_front, training_fact
 from rules.fit import limit_gib, reserves_share_of_card
 from rules.types import Engine, Pick, Workload
 
@@ -246,14 +246,16 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         sized_gpu = top_gpu
         sized_count = question.gpu_count or (picks[0].count if picks[0].fits else 1)
     workload = fp16_on_pre_ampere(workload, sized_gpu, assumptions)
-    # vLLM's figure for a card is its 90% reservation; the reply's "memory needed" is what the job needs,
-    # and the reservation is explained by the 'vllm-reserve' note (the picks give the sequences it holds).
-    vllm = workload.engine == "vllm" and workload.task == "inference"
-    estimate = rules.estimate_memory(workload, sized_count, None if vllm else sized_gpu)
+    # A serving engine's figure for a card is its reservation (vLLM 90% of the card, lmdeploy 80% of what the
+    # weights leave, …); the reply's "memory needed" is what the job needs, and the reservation is explained by
+    # the '<engine>-reserve' note (the picks give the sequences it holds).
+    reserving = reserves_up_front(workload)
+    estimate = rules.estimate_memory(workload, sized_count, None if reserving else sized_gpu)
     other = other_engine_figure(question, workload, sized_count, sized_gpu, estimate)
     lighter = lighter_task_figure(question, workload, sized_count, sized_gpu, estimate.per_gpu_gib)
-    if vllm:
-        estimate = replace(estimate, notes=[n for n in estimate.notes if n != "vllm-no-gpu"] + ["vllm-reserve"])
+    if reserving:
+        estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith("-no-gpu")]
+                           + [f"{workload.engine}-reserve"])
 
     check = None
     if question.intent in ("check", "recommend") and gpu is not None and gpu.id not in kb.gpus:

@@ -145,3 +145,18 @@ def test_a_named_card_that_holds_the_job_at_no_count_is_not_recommended() -> Non
     assert said.check is not None and not said.check.fits
     assert said.picks and all(p.fits for p in said.picks)
     assert all(p.gpu != "a100-40gb" for p in said.picks)
+
+
+@pytest.mark.parametrize("engine", ["lmdeploy", "sglang", "vllm"])
+def test_a_reserving_engine_reports_what_the_job_needs_and_explains_the_reservation(engine: str) -> None:
+    # The check and "memory needed" are the same figure (what the job needs); the engine's up-front reservation
+    # is what nvidia-smi will show, and a note says so in that engine's own terms.
+    from bot.reply.answer import answer_request
+
+    said = answer_request({"text": f"{engine} Llama-3-70B AWQ on 2 RTX 4090"}, KB)
+    assert said.check is not None and said.estimate is not None
+    assert said.estimate.per_gpu_gb == pytest.approx(said.check.memory_per_gpu_gb, abs=0.05)
+    assert f"{engine}-reserve" in said.estimate.notes
+    parameter = {"lmdeploy": "cache_max_entry_count", "sglang": "mem_fraction_static",
+                 "vllm": "gpu_memory_utilization"}[engine]
+    assert parameter in render_text(said, kb=KB)
