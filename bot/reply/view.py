@@ -121,8 +121,8 @@ def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "flash_attention":
             parts.append(t("flash_on") if value else t("flash_off"))
             continue
-        if field == "paged_optimizer":
-            parts.append(t("paged_optimizer"))
+        if field in ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled"):
+            parts.append(t(field))
             continue
         if field == "gpu_count" and ("gpu" in data or "memory_gb" in data):
             continue

@@ -90,7 +90,8 @@ SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "flash_attention",
     "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "gradient_checkpointing",
-    "lora_rank", "optimizer", "paged_optimizer", "tokens", "hours",
+    "lora_rank", "optimizer", "paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss",
+    "compiled", "tokens", "hours",
 )
 
 
@@ -248,6 +249,10 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         lora_rank=values.get("lora_rank"),
         optimizer=values.get("optimizer"),
         paged_optimizer=values.get("paged_optimizer"),
+        activation_offloading=values.get("activation_offloading"),
+        optimizer_in_backward=values.get("optimizer_in_backward"),
+        chunked_loss=values.get("chunked_loss"),
+        compiled=values.get("compiled"),
         gpu=values.get("gpu"),
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
         unknown_gpu_text=unknown_card,

@@ -55,6 +55,14 @@ class Question(BaseModel):
     optimizer: Optimizer | None = None
     paged_optimizer: bool | None = None
     """A bitsandbytes paged optimizer ("paged AdamW", paged_adamw_8bit): its states may leave the card."""
+    activation_offloading: bool | None = None
+    """Checkpointed activations kept in host RAM ("activation offloading", torchtune enable_activation_offloading)."""
+    optimizer_in_backward: bool | None = None
+    """The optimizer steps each parameter as its gradient arrives ("optimizer in backward", optimizer_in_bwd)."""
+    chunked_loss: bool | None = None
+    """Cross-entropy over chunks of the sequence ("chunked cross entropy"); None = the engine's default."""
+    compiled: bool | None = None
+    """The recipe runs under torch.compile ("torch.compile", compile: True)."""
     flash_attention: bool | None = None
     offload: Literal["none", "optimizer"] | None = None
     pure_16bit: bool | None = None

@@ -82,3 +82,43 @@ def test_an_engine_without_that_kv_type_says_which_it_has() -> None:
 def test_unsloth_reaches_long_contexts_on_24gb() -> None:
     answer = ask({"text": "QLoRA Mistral-7B with Unsloth at 32k context on a 24GB card"})
     assert answer.query.engine == "unsloth" and answer.check is not None and answer.check.fits
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("torchtune full fine-tune Llama-3.2-3B with activation offloading", {"activation_offloading"}),
+    ("full FT Llama 3 8B, offload activations to CPU", {"activation_offloading"}),
+    ("torchtune Llama-3.1-8B full, optimizer_in_bwd, 1 card", {"optimizer_in_backward"}),
+    ("fuse the optimizer step into backward for Qwen2.5-7B", {"optimizer_in_backward"}),
+    ("LoRA Llama 3.1 8B with chunked cross entropy and torch.compile", {"chunked_loss", "compiled"}),
+    ("torchtune LoRA Qwen2.5-7B, compile: true, CEWithChunkedOutputLoss", {"chunked_loss", "compiled"}),
+    ("用torchtune全量微调Llama-3.2-3B，激活卸载，分块交叉熵", {"activation_offloading", "chunked_loss"}),
+])
+def test_training_techniques_are_read(text: str, expected: set[str]) -> None:
+    q = parse(text, KB)
+    techniques = ("activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled")
+    assert {t for t in techniques if getattr(q, t)} == expected
+
+
+@pytest.mark.parametrize("text", [
+    "compile a list of GPUs for Llama 3 8B inference",
+    "full fine-tune Qwen2.5-7B with ZeRO-3 and optimizer offload",
+    "LoRA Llama 3 8B with gradient checkpointing",
+])
+def test_other_words_are_not_training_techniques(text: str) -> None:
+    q = parse(text, KB)
+    assert not (q.activation_offloading or q.optimizer_in_backward or q.chunked_loss or q.compiled)
+
+
+def test_training_techniques_reach_the_sizing_and_the_read_back() -> None:
+    # torchtune 3B full fine-tune at 4,096 tokens: the optimizer step in backward keeps one tensor's gradients
+    # (the 128,256 × 3,072 embedding, 0.73 GiB) instead of all 6.0 GiB; activation offloading drops the layer inputs.
+    plain = ask({"text": "torchtune full fine-tune Llama-3.2-3B on an A100 40GB"})
+    tuned = ask({"text": "torchtune full fine-tune Llama-3.2-3B on an A100 40GB with activation offloading, "
+                         "optimizer in backward and torch.compile"})
+    assert plain.estimate is not None and tuned.estimate is not None
+    assert plain.estimate.breakdown.gradients == pytest.approx(5.98, abs=0.02)
+    assert tuned.estimate.breakdown.gradients == pytest.approx(128_256 * 3072 * 2 / 2**30, abs=0.02)
+    assert tuned.estimate.breakdown.activations < plain.estimate.breakdown.activations
+    assert {"activation_offloading", "optimizer_in_backward", "compiled"} <= set(tuned.understood)
+    json_keys = ask({"text": "torchtune full fine-tune Llama-3.2-3B on an A100 40GB", "optimizer_in_backward": True})
+    assert json_keys.estimate is not None and json_keys.estimate.breakdown.gradients < 1.0
