@@ -1,11 +1,11 @@
-"""Training options: ZeRO stage or FSDP, gradient checkpointing, LoRA rank, and the memory techniques a recipe
-turns on (activation offloading, optimizer step in backward, a chunked loss, torch.compile)."""
+"""Training options: ZeRO stage (FSDP is an engine, slots/engine.py), gradient checkpointing, LoRA rank, and the
+memory techniques a recipe turns on (activation offloading, optimizer step in backward, a chunked loss, compile)."""
 
 from __future__ import annotations
 
 from bot.understand.slots.base import SlotState, rx
 
-_ZERO = rx(r"\bzero[-_ ]?(?:stage[-_ ]?)?(?P<stage>[0-3])\b|\bfsdp\b")
+_ZERO = rx(r"\bzero[-_ ]?(?:stage[-_ ]?)?(?P<stage>[0-3])\b")
 _CHECKPOINTING_OFF = rx(
     r"(?:without|no|disable\w*|不(?:开|用|使用)?)\s*(?:gradient|activation)?[-_ ]?(?:checkpoint\w*|重计算)"
 )
@@ -32,7 +32,7 @@ def parse_training_options(state: SlotState) -> None:
     text = state.text
     m = _ZERO.search(text)
     if m is not None:
-        state.set("zero_stage", int(m.group("stage")) if m.group("stage") else 3)
+        state.set("zero_stage", int(m.group("stage")))
     if _CHECKPOINTING_OFF.search(text):
         state.set("gradient_checkpointing", False)
     elif _CHECKPOINTING_ON.search(text):

@@ -163,6 +163,7 @@ def test_an_unqualified_fine_tune_on_several_cards_also_shows_what_lora_needs() 
     ("Llama-3-8B on an RTX 9090?", "RTX 9090"),
     ("tell me about the XYZ9000 GPU", "XYZ9000"),
     ("H300 显卡怎么样", "H300"),
+    ("vllm Mixtral 8x7B AWQ on 2x A10G", "A10G"),
 ])
 def test_an_unknown_card_is_named_back_not_silently_dropped(text: str, card: str) -> None:
     answer = _ask(text)
@@ -171,6 +172,7 @@ def test_an_unknown_card_is_named_back_not_silently_dropped(text: str, card: str
 
 
 @pytest.mark.parametrize("text", ["Llama-3-8B on an RTX 4090?", "Qwen2.5-7B on a T4", "what GPU for Llama-3-70B",
-                                  "Llama 2 70B on 2x A100 80GB cards", "Qwen2.5-7B推理用什么卡"])
+                                  "Llama 2 70B on 2x A100 80GB cards", "Qwen2.5-7B推理用什么卡",
+                                  "Mixtral 8x22B inference on 4 x T4"])
 def test_known_cards_and_plain_questions_raise_no_unknown_card_notice(text: str) -> None:
     assert "I don't know the card" not in _ask(text)["text"] and "我不认识显卡" not in _ask(text)["text"]

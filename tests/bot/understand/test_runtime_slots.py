@@ -122,3 +122,14 @@ def test_training_techniques_reach_the_sizing_and_the_read_back() -> None:
     assert {"activation_offloading", "optimizer_in_backward", "compiled"} <= set(tuned.understood)
     json_keys = ask({"text": "torchtune full fine-tune Llama-3.2-3B on an A100 40GB", "optimizer_in_backward": True})
     assert json_keys.estimate is not None and json_keys.estimate.breakdown.gradients < 1.0
+
+
+@pytest.mark.parametrize(("text", "engine", "stage"), [
+    ("FSDP QLoRA Llama-3-70B on 2x 3090", "fsdp", None),
+    ("full fine-tune Qwen2.5-7B with fully sharded data parallel on 4 A100", "fsdp", None),
+    ("DeepSpeed ZeRO-3 full fine-tune Qwen2.5-14B on 8 A100 40GB", "deepspeed", 3),
+    ("zero2 LoRA Llama 3 8B on 2 4090", None, 2),
+])
+def test_fsdp_is_an_engine_and_zero_a_stage(text: str, engine: str | None, stage: int | None) -> None:
+    q = parse(text, KB)
+    assert (q.engine, q.zero_stage) == (engine, stage)
