@@ -44,6 +44,7 @@ from rules.hardware import (
 )
 from rules.memory import estimate_memory, first_fitting, is_transformer, training_options
 from rules.memory_inference import parallel_layout
+from rules.precision import normalise_quant, weight_bytes
 from rules.speed import estimate_speed
 from rules.types import FitCheck, MemoryEstimate, Pick, Precision, Suggestion, Workload
 
@@ -147,6 +148,10 @@ def _fit_memo(workload: Workload) -> Callable[[GPU, int], tuple[bool, MemoryEsti
     return fits
 
 
+def _weights_bytes(w: Workload) -> float:
+    return weight_bytes(w.model, w.precision, normalise_quant(w.quant, w.precision, w.engine))[0]
+
+
 def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -> list[Suggestion]:
     out: list[Suggestion] = []
 
@@ -160,7 +165,9 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
         formats: list[tuple[Precision, str]] = (
             [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
             else [("int8", "gptq-int8"), ("int4", "awq")])
-        smaller = [(p, q) for p, q in formats if not (w.quant == q or (w.precision == p and w.quant is None))]
+        # Only formats whose weights are smaller than the job's: from Q4_K_M or Q2_K, INT8 is no way to fit.
+        current = _weights_bytes(w)
+        smaller = [(p, q) for p, q in formats if _weights_bytes(replace(w, precision=p, quant=q)) < current]
         # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
         # 4 bits on 2× 24 GB: what people run a 70B on at home).
         for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended)]:

@@ -107,7 +107,7 @@ def engine_name(engine: object) -> str:
 
 
 UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
-                               "unknown_gpu_text"})
+                               "unknown_gpu_text", "clamped"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 

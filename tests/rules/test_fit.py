@@ -77,6 +77,22 @@ def test_quantising_onto_more_of_the_same_cards_when_one_is_too_small_even_at_4_
     assert not one.fits  # one card really is too small at 4 bits
 
 
+def test_quantising_only_ever_suggests_smaller_weights() -> None:
+    # A job already at 4 bits (llama.cpp Q4_K_M, or AWQ) is never told to "quantise to INT8": that makes the
+    # weights bigger. The same 70B-class model on one 24 GB card: no quantise suggestion at all.
+    big_model = make_model(params_b=70.0, num_layers=80, hidden_size=8192, num_attention_heads=64,
+                           num_kv_heads=8, intermediate_size=28672)
+    card = make_gpu(id="g24", memory_gb=24.0, memory_type="GDDR6X", nvlink_gbps=None)
+    for precision, quant, engine in (("int4", "gguf-q4_k_m", "llama.cpp"), ("int4", "awq", "transformers")):
+        w = Workload(model=big_model, precision=precision, quant=quant, engine=engine, context=4096)  # type: ignore[arg-type]
+        check = check_fit(w, card, 1, candidates=[card])
+        assert not check.fits
+        assert [s for s in check.suggestions if s.kind == "quantise"] == []
+    # From 16 bits the smaller formats are still offered.
+    bf16 = check_fit(Workload(model=big_model, context=4096), card, 1, candidates=[card])
+    assert [s.quant for s in bf16.suggestions if s.kind == "quantise"] == ["awq"]
+
+
 def test_shorter_context_when_only_the_kv_cache_is_too_big() -> None:
     w = Workload(model=make_model(), context=4096)  # ≈ 16.2 GiB
     card = make_gpu(id="card16", memory_gb=16.0)  # limit 16 − 0.5 = 15.5 GiB

@@ -176,3 +176,11 @@ def test_an_unknown_card_is_named_back_not_silently_dropped(text: str, card: str
                                   "Mixtral 8x22B inference on 4 x T4"])
 def test_known_cards_and_plain_questions_raise_no_unknown_card_notice(text: str) -> None:
     assert "I don't know the card" not in _ask(text)["text"] and "我不认识显卡" not in _ask(text)["text"]
+
+
+def test_capped_numbers_are_said_on_their_own_line_not_as_a_python_list() -> None:
+    text = _ask("Llama 3 8B inference batch 99999999")["text"]
+    assert "['batch']" not in text
+    read_as = next(line for line in text.splitlines() if line.startswith("I read this as"))
+    assert "out of range" not in read_as
+    assert any(line.startswith("Some numbers were out of range and were capped: batch") for line in text.splitlines())

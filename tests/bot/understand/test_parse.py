@@ -379,6 +379,18 @@ def test_slack_link_to_a_model(kb: KnowledgeBase) -> None:
 
 # --- bounds and robustness ------------------------------------------------------------------------------
 
+@pytest.mark.parametrize(("text", "context", "batch"), [
+    ("Qwen2.5-72B 32k context 16 concurrent", 32768, 16),
+    ("sglang Qwen2.5-72B-Instruct-AWQ 32k context 16 concurrent on 2 L40S", 32768, 16),
+    ("Llama 3 8B context 8k 32 users", 8192, 32),
+    ("context 4096 for Llama 3 8B", 4096, None),
+])
+def test_a_number_a_batch_word_follows_is_not_the_context(kb: KnowledgeBase, text: str, context: int,
+                                                          batch: int | None) -> None:
+    question = parse(text, kb)
+    assert (question.context, question.batch, question.clamped) == (context, batch, [])
+
+
 def test_absurd_numbers_are_clamped(kb: KnowledgeBase) -> None:
     huge = parse("what GPU to train a 10^30 parameters model", kb)
     assert huge.params_b == MAX_PARAMS_B and "params_b" in huge.clamped
