@@ -104,6 +104,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "card_of": {"en": "{count}× {memory} GB GPU", "zh-Hans": "{count} 张 {memory} GB 显卡"},
     "paged_optimizer": {"en": "paged optimizer", "zh-Hans": "分页优化器"},
     "activation_offloading": {"en": "activation offloading", "zh-Hans": "激活卸载"},
+    "offload_optimizer": {"en": "optimizer offloaded to CPU", "zh-Hans": "优化器卸载到 CPU"},
     "optimizer_in_backward": {"en": "optimizer step in backward", "zh-Hans": "优化器步骤融入反向传播"},
     "chunked_loss": {"en": "chunked loss", "zh-Hans": "分块交叉熵"},
     "compiled": {"en": "torch.compile", "zh-Hans": "torch.compile"},

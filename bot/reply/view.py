@@ -124,6 +124,10 @@ def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field in ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled"):
             parts.append(t(field))
             continue
+        if field == "offload":
+            if value == "optimizer":
+                parts.append(t("offload_optimizer"))
+            continue
         if field == "gpu_count" and ("gpu" in data or "memory_gb" in data):
             continue
         if field == "engine" and data.get("engine_version"):

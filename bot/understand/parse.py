@@ -89,9 +89,9 @@ MAX_PARSE_CHARS = 4000
 SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "flash_attention",
     "context", "batch", "gen_tokens",
-    "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "gradient_checkpointing",
-    "lora_rank", "optimizer", "paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss",
-    "compiled", "tokens", "hours",
+    "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
+    "gradient_checkpointing", "lora_rank", "optimizer", "paged_optimizer", "activation_offloading",
+    "optimizer_in_backward", "chunked_loss", "compiled", "tokens", "hours",
 )
 
 
@@ -245,6 +245,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         batch=values.get("batch"),
         gen_tokens=values.get("gen_tokens"),
         zero_stage=values.get("zero_stage"),
+        offload=values.get("offload"),
         gradient_checkpointing=values.get("gradient_checkpointing"),
         lora_rank=values.get("lora_rank"),
         optimizer=values.get("optimizer"),

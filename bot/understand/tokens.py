@@ -15,7 +15,8 @@ from bot.understand.lang import to_simplified
 _CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 TOKEN = re.compile(rf"[a-z0-9]+(?:\.[a-z0-9]+)*|[{_CJK_CLASS}]", re.A)
 _MEMORY_TOKEN = re.compile(r"(\d+)gb")
-_COUNT_GLUED = re.compile(r"(\d{1,4})[x×]([a-z].*)", re.A)
+_COUNT_GLUED = re.compile(r"(\d{1,4})[x×]([a-z].*|\d{3,4}[a-z]*)", re.A)
+"""A count glued to a card: 8xH100, 2x3090 (a model size such as Mixtral's 8x7b or 8x22b stays whole)."""
 SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)([bm])(?![a-z])", re.A)
 HAS_DIGIT = re.compile(r"\d")
 
@@ -49,7 +50,7 @@ def tokenize(folded: str) -> list[Token]:
     for match in TOKEN.finditer(folded):
         word, start = match.group(), match.start()
         glued = _COUNT_GLUED.fullmatch(word)
-        if glued and not SIZE.fullmatch(glued.group(2)):  # 8xH100 → 8x | h100 (but mixtral 8x7b stays)
+        if glued and not SIZE.fullmatch(glued.group(2)):  # 8xH100 → 8x | h100, 2x3090 → 2x | 3090
             cut = start + len(glued.group(1)) + 1
             out.append(Token(word[: len(glued.group(1)) + 1], start, cut))
             out.append(Token(canon(glued.group(2)), cut, match.end()))

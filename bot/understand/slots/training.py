@@ -23,6 +23,12 @@ _CHUNKED_LOSS = rx(
     r"|分块(?:交叉熵|损失)"
 )
 _COMPILE = rx(r"\btorch[._\s]?compile\w*|\bcompile\s?[:=]\s?true\b")
+_OFFLOAD_OPTIMIZER = rx(
+    r"\b(?:zero[-_\s]?)?offload(?:ing|ed)?(?:[-_\s](?:the\s)?optimi[sz]er\w*)?\b|\bcpu[-_\s]offload\w*"
+    r"|优化器(?:状态)?卸载|卸载到\s?cpu|\boffload\s?(?:to|into)\s?(?:the\s)?cpu"
+)
+"""DeepSpeed ZeRO-Offload ("zero3 offload", "offload_optimizer", "CPU offload"): the optimizer states in host RAM.
+Read for training only, after activation offloading has claimed its own words."""
 _TECHNIQUES = (("activation_offloading", _ACTIVATION_OFFLOAD), ("optimizer_in_backward", _OPTIMIZER_IN_BACKWARD),
                ("chunked_loss", _CHUNKED_LOSS), ("compiled", _COMPILE))
 _LORA_RANK = rx(r"\b(?:lora[-_ ]?)?rank\s*(?:=|:|of|is)?\s*(?P<num>\d{1,5})\b|\br\s*=\s*(?P<num2>\d{1,5})\b")
@@ -38,8 +44,13 @@ def parse_training_options(state: SlotState) -> None:
     elif _CHECKPOINTING_ON.search(text):
         state.set("gradient_checkpointing", True)
     for key, pattern in _TECHNIQUES:
-        if pattern.search(text):
+        found = pattern.search(text)
+        if found is not None:
             state.set(key, True)
+            state.mask(found.start(), found.end())
+    text = state.text
+    if state.values.get("task") not in (None, "inference") and _OFFLOAD_OPTIMIZER.search(text):
+        state.set("offload", "optimizer")
     m = _LORA_RANK.search(text)
     if m is not None:
         rank = int(m.group("num") or m.group("num2"))

@@ -111,7 +111,7 @@ def test_fuzzy_model_score_is_recorded(kb: KnowledgeBase) -> None:
     ("8卡A100", None, 8), ("单卡4090", "rtx-4090", 1), ("one A100 40GB", "a100-40gb", 1),
     ("a single A100", None, 1), ("two 4090s", "rtx-4090", 2), ("4 A100 80GB", "a100-80gb", 4),
     ("8x H200", "h200", 8), ("8xH100", None, 8), ("A100 x 4", None, 4), ("3090两张", "rtx-3090", 2),
-    ("用8张H800", "h800", 8), ("dual 3090", "rtx-3090", 2),
+    ("用8张H800", "h800", 8), ("dual 3090", "rtx-3090", 2), ("2x3090", "rtx-3090", 2), ("4x4090", "rtx-4090", 4),
 ])
 def test_gpu_and_count(text: str, gpu: str | None, count: int, kb: KnowledgeBase) -> None:
     question = parse(f"llama-2-13b inference on {text}", kb)

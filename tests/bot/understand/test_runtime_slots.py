@@ -133,3 +133,24 @@ def test_training_techniques_reach_the_sizing_and_the_read_back() -> None:
 def test_fsdp_is_an_engine_and_zero_a_stage(text: str, engine: str | None, stage: int | None) -> None:
     q = parse(text, KB)
     assert (q.engine, q.zero_stage) == (engine, stage)
+
+
+@pytest.mark.parametrize(("text", "offload", "activations"), [
+    ("8张A800全参微调Qwen2.5-72B，deepspeed zero3 offload", "optimizer", None),
+    ("full fine-tune Llama 3 8B with ZeRO-2 offload_optimizer on 2 4090", "optimizer", None),
+    ("full fine-tune Qwen2.5-7B with CPU offload on one A100", "optimizer", None),
+    ("torchtune full fine-tune Llama-3.2-3B with activation offloading", None, True),
+    ("llama.cpp DeepSeek-R1 Q2_K on 4x 4090 with CPU offload", None, None),  # inference: layers, not an optimizer
+])
+def test_optimizer_offload_is_read_for_training_apart_from_activation_offloading(
+        text: str, offload: str | None, activations: bool | None) -> None:
+    q = parse(text, KB)
+    assert (q.offload, q.activation_offloading) == (offload, activations)
+
+
+def test_optimizer_offload_moves_the_states_off_the_cards() -> None:
+    kept = ask({"text": "8张A800全参微调Qwen2.5-72B，deepspeed zero3"})
+    offloaded = ask({"text": "8张A800全参微调Qwen2.5-72B，deepspeed zero3 offload"})
+    assert kept.check is not None and offloaded.check is not None
+    assert not kept.check.fits and offloaded.check.fits
+    assert offloaded.estimate is not None and offloaded.estimate.breakdown.optimizer == 0.0
