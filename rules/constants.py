@@ -213,6 +213,15 @@ DEEPSPEED_FP32_GRAD_BYTES = 4.0
 (`estimate_zero2_model_states_mem_needs`: 4·P + 16·P/N; `estimate_zero3_…`: 18·P/N + 4·largest layer)
 counts 12 + 4 bytes per parameter of optimizer state. Matches `deepspeed-memory-estimator-docs` exactly."""
 
+OFFLOAD_HOST_BYTES_ZERO3 = 16.0
+OFFLOAD_HOST_BYTES_PER_GPU_ZERO2 = 4.0
+OFFLOAD_HOST_BUFFER = 1.5
+"""Host RAM an offloaded optimizer needs, per node, by DeepSpeed's own estimators
+(deepspeed/runtime/zero/stage3.py `estimate_zero3_model_states_mem_needs`, optimizer offloaded, parameters on the
+GPU, zero_init: 16 B per parameter; stage_1_and_2.py `estimate_zero2_model_states_mem_needs`:
+max(4 × GPUs, 16) B per parameter), each × `additional_buffer_factor` 1.5. The ZeRO-2 form matches
+`deepspeed-memory-estimator-docs` (t5-3b on 8 GPUs: 127.48 GB per CPU = 2.851e9 × 32 × 1.5 B)."""
+
 ZERO3_LARGEST_LAYER_BYTES = 4.0
 """ZeRO-3 gathers the largest layer's 16-bit parameters (and its gradients) whole: 4 × largest layer
 (DeepSpeed `estimate_zero3_model_states_mem_needs`)."""

@@ -142,6 +142,8 @@ def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[Me
     stages: list[int]
     if w.zero_stage is not None:
         stages = [w.zero_stage]
+    elif n == 1 and w.offload == "optimizer" and w.task == "train":
+        stages = [2]  # ZeRO-Offload is built on ZeRO-2 (DeepSpeed docs): one card offloads with stage 2
     elif n == 1:
         stages = [0]
     elif fact.sharding == "fsdp" or not card_known:
@@ -273,6 +275,17 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     chosen["gradient_checkpointing"] = ckpt
     per = dict(weights=weights, gradients=grads, optimizer=opt, activations=act, overhead=overhead)
     per_gpu = sum(per.values())
+    host = _offload_host_bytes(split.total, n, stage) if w.offload == "optimizer" and w.task == "train" else None
     return MemoryEstimate(total_gib=round(gib(per_gpu * n), 3), per_gpu_gib=round(gib(per_gpu), 3),
                           gpu_count=n, breakdown=breakdown(**per), notes=notes, chosen=chosen,
-                          cuda_context_gib=C.CUDA_CONTEXT_GIB)
+                          host_ram_gib=round(gib(host), 1) if host else None, cuda_context_gib=C.CUDA_CONTEXT_GIB)
+
+
+def _offload_host_bytes(params: float, n: int, stage: int) -> float | None:
+    """Host RAM per node for offloaded optimizer states, by DeepSpeed's estimators (constants)."""
+    if stage == 0:
+        return None
+    nodes = max(1, -(-n // C.GPUS_PER_NODE))
+    per_param = (C.OFFLOAD_HOST_BYTES_ZERO3 / nodes if stage == 3
+                 else max(C.OFFLOAD_HOST_BYTES_PER_GPU_ZERO2 * n, C.OFFLOAD_HOST_BYTES_ZERO3))
+    return params * per_param * C.OFFLOAD_HOST_BUFFER

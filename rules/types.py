@@ -106,6 +106,8 @@ class MemoryEstimate:
     required_per_gpu_gib: float | None = None
     """The least memory per card the job needs, when it differs from `per_gpu_gib` (vLLM reserves 90% of the
     card whatever the model needs; this is weights + activations + the KV cache of `context` × `batch`)."""
+    host_ram_gib: float | None = None
+    """Host (CPU) RAM per node the job needs beside the cards, when it offloads optimizer states."""
     cuda_context_gib: float = 0.0
     """Per-card memory outside PyTorch's allocator (CUDA context), NOT included in the figures above;
     nvidia-smi shows it on top. The fit check subtracts it from the card."""

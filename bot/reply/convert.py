@@ -27,7 +27,8 @@ def finite(value: float | None, digits: int = 2) -> float | None:
 def estimate_out(estimate: MemoryEstimate) -> EstimateOut:
     parts = {key: round(float(estimate.breakdown.get(key, 0.0)), 2) for key in Breakdown.model_fields}
     return EstimateOut(total_gb=round(estimate.total_gib, 2), per_gpu_gb=round(estimate.per_gpu_gib, 2),
-                       gpu_count=estimate.gpu_count, breakdown=Breakdown(**parts), notes=list(estimate.notes))
+                       gpu_count=estimate.gpu_count, breakdown=Breakdown(**parts), notes=list(estimate.notes),
+                       host_ram_gb=estimate.host_ram_gib)
 
 
 def pick_out(pick: Pick) -> PickOut:

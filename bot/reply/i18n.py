@@ -105,6 +105,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "paged_optimizer": {"en": "paged optimizer", "zh-Hans": "分页优化器"},
     "activation_offloading": {"en": "activation offloading", "zh-Hans": "激活卸载"},
     "offload_optimizer": {"en": "optimizer offloaded to CPU", "zh-Hans": "优化器卸载到 CPU"},
+    "host_ram": {"en": "Host RAM for the offloaded optimizer: ≈ {gb} GiB per machine (DeepSpeed's own estimator, with its 1.5× buffer).",
+                 "zh-Hans": "卸载的优化器需要主机内存：每台机器约 {gb} GiB（按 DeepSpeed 自带估算器，含 1.5 倍缓冲）。"},
     "optimizer_in_backward": {"en": "optimizer step in backward", "zh-Hans": "优化器步骤融入反向传播"},
     "chunked_loss": {"en": "chunked loss", "zh-Hans": "分块交叉熵"},
     "compiled": {"en": "torch.compile", "zh-Hans": "torch.compile"},

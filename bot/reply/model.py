@@ -62,6 +62,8 @@ class EstimateOut(BaseModel):
     gpu_count: int = 1
     breakdown: Breakdown
     notes: list[str] = Field(default_factory=list)
+    host_ram_gb: float | None = None
+    """Host RAM per node beside the cards (optimizer states offloaded to CPU), GiB."""
 
 
 class PickOut(BaseModel):

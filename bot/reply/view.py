@@ -218,7 +218,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         view.update(total=_gb(e.total_gb), per_gpu=_gb(e.per_gpu_gb), gpu_count=e.gpu_count,
                     breakdown=[(t(k), _gb(getattr(e.breakdown, k))) for k in
                                ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
-                               if getattr(e.breakdown, k) > 0.005])
+                               if getattr(e.breakdown, k) > 0.005],
+                    host_ram=_gb(e.host_ram_gb) if e.host_ram_gb else None)
     view["notes"] = [t.pick(NOTE_TEXT, code) for code in (answer.estimate.notes if answer.estimate else [])
                      if code in NOTE_TEXT][:4]
     picks = []

@@ -207,3 +207,19 @@ def test_a_paged_optimizer_needs_the_card_for_everything_but_its_states() -> Non
     small = make_gpu(id="g24", memory_gb=24.0, memory_type="GDDR6X", nvlink_gbps=None)
     on_small = estimate_memory(replace(w, paged_optimizer=True), 1, small)
     assert on_small.required_per_gpu_gib is not None and on_small.required_per_gpu_gib > 23.5
+
+
+def test_offloaded_optimizer_states_need_host_ram_by_deepspeeds_estimator() -> None:
+    # DeepSpeed's estimators, × its 1.5 buffer: ZeRO-2 max(4 × GPUs, 16) B per parameter (8 GPUs: 32 B →
+    # 7e9 × 48 B = 312.9 GiB, as its docs print 127.48 GB for t5-3b's 2.85e9 on 8 GPUs); ZeRO-3 16 B per
+    # parameter per node (7e9 × 24 B = 156.5 GiB). One card with offload and no stage named runs ZeRO-2.
+    model = make_model()
+    base = dict(model=model, task="train", context=1024, gradient_checkpointing=True, offload="optimizer")
+    z2 = estimate_memory(Workload(**base, zero_stage=2), 8)  # type: ignore[arg-type]
+    z3 = estimate_memory(Workload(**base, zero_stage=3), 8)  # type: ignore[arg-type]
+    one = estimate_memory(Workload(**base), 1)  # type: ignore[arg-type]
+    assert z2.host_ram_gib == pytest.approx(7e9 * 48 / 2**30, abs=0.1)
+    assert z3.host_ram_gib == pytest.approx(7e9 * 24 / 2**30, abs=0.1)
+    assert one.chosen["zero_stage"] == 2 and one.host_ram_gib == pytest.approx(7e9 * 24 / 2**30, abs=0.1)
+    assert one.breakdown["optimizer"] == 0.0
+    assert estimate_memory(Workload(model=model, task="train", context=1024), 1).host_ram_gib is None

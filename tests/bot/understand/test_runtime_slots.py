@@ -154,3 +154,12 @@ def test_optimizer_offload_moves_the_states_off_the_cards() -> None:
     assert kept.check is not None and offloaded.check is not None
     assert not kept.check.fits and offloaded.check.fits
     assert offloaded.estimate is not None and offloaded.estimate.breakdown.optimizer == 0.0
+
+
+def test_offload_says_how_much_host_ram_it_needs() -> None:
+    from bot.reply.render import render_text
+
+    said = ask({"text": "full fine-tune Qwen2.5-7B with CPU offload on one A100 80GB"})
+    assert said.estimate is not None and said.estimate.host_ram_gb is not None
+    assert said.estimate.host_ram_gb == pytest.approx(7.62e9 * 24 / 2**30, rel=0.02)
+    assert "Host RAM for the offloaded optimizer" in render_text(said, kb=KB)
