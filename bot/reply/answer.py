@@ -18,6 +18,7 @@ from bot.reply.capacity import capacity, compare_models, generic_gpu
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.cost import attach_money, hourly_prices, price_choice, rank_by_money
+from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
     TOKEN_ARCHS,
@@ -234,6 +235,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # A card that cannot hold the job at any count is no recommendation beside cards that can (the named
         # card's "No" and what would fit are the check's to say).
         picks = [p for p in picks if p.fits]
+    picks = meet_deadline(picks, workload, question, kb, instances, priced)
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, price_choice(question))
     # The estimate describes the configuration the reply is about: the cards named, else the top pick

@@ -1,0 +1,61 @@
+"""A training job with a deadline is sized to finish in time, not only to fit (bot/reply/deadline.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from bot.reply.deadline import _counts, deadline_count
+from bot.reply.render import render_text
+from bot.service import ask
+from knowledge.loader import default_knowledge
+from rules.types import Workload
+
+KB = default_knowledge()
+
+
+def test_counts_climb_inside_a_node_then_by_whole_nodes() -> None:
+    assert list(_counts(1))[:6] == [1, 2, 4, 8, 16, 24]
+    assert list(_counts(3))[:3] == [4, 8, 16]
+    assert list(_counts(12))[:2] == [16, 24]
+
+
+def test_the_count_is_the_fewest_that_meets_the_deadline() -> None:
+    # Whatever the speed model says, the count returned meets the deadline and the one before it does not.
+    model = KB.models["llama-3-8b"]
+    gpu = KB.gpus["h100-sxm"]
+    w = Workload(model=model, task="train", precision="bf16", context=4096)
+    tokens, hours = 2e11, 240.0
+    n = deadline_count(w, gpu, 1, tokens, hours)
+    assert n is not None and n > 8
+
+    def hours_at(count: int) -> float:
+        chosen = rules.estimate_memory(w, count, gpu).chosen
+        timed = Workload(model=model, task="train", precision="bf16", context=4096,
+                         gradient_checkpointing=bool(chosen["gradient_checkpointing"]),
+                         zero_stage=int(chosen["zero_stage"]))  # type: ignore[call-overload]
+        return rules.training_hours(timed, gpu, count, tokens)
+
+    assert hours_at(n) <= hours < hours_at(n - 8)
+    assert deadline_count(w, gpu, 1, tokens, 1e-3) is None  # no count finishes 200B tokens in 3.6 seconds
+
+
+def test_how_many_cards_to_finish_in_30_days_is_answered_with_that_count() -> None:
+    said = ask({"text": "how many H100 to pretrain a 7B model on 2T tokens in 30 days"})
+    assert said.picks and said.picks[0].gpu == "h100-sxm" and said.picks[0].count > 8
+    assert said.speed["train_hours"] is not None and said.speed["train_hours"] <= 720
+    text = render_text(said, kb=KB)
+    assert "data parallel" in text and "tensor parallel in a node" not in text
+    # Without a deadline the count is what memory needs.
+    plain = ask({"text": "how many H100 to pretrain a 7B model on 2T tokens"})
+    assert plain.picks and plain.picks[0].count < said.picks[0].count
+
+
+@pytest.mark.parametrize("text", ["full fine-tune Llama 3 8B on 8 H100 on 2T tokens in 30 days",
+                                  "serve Llama 3 8B for 30 days"])
+def test_a_stated_count_or_an_inference_job_is_left_alone(text: str) -> None:
+    said = ask({"text": text})
+    stated = 8 if "8 H100" in text else None
+    if stated:
+        assert said.query.gpu_count == stated
+    assert all(p.count <= 8 for p in said.picks)
