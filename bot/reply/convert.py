@@ -94,5 +94,9 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["other_jobs"] = list(question.other_jobs)
     if question.clamped:
         understood["clamped"] = list(question.clamped)
+    if question.task in (None, "inference"):
+        for target in ("qps", "tokens_per_s_per_user", "ttft_s"):
+            if getattr(question, target) is not None:
+                understood[target] = getattr(question, target)
     return understood
 

@@ -88,6 +88,8 @@ def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str
         return f"{amount(float(value))} tokens"
     if field == "hours" and isinstance(value, (int, float)):
         return f"{value:,.0f} h"
+    if field in ("qps", "tokens_per_s_per_user", "ttft_s") and isinstance(value, (int, float)):
+        return t(f"target_{field}", v=f"{value:g}")
     if field == "compare_gpus" and isinstance(value, list):
         return " vs ".join(_gpu_name(kb, g) for g in value)
     if field == "budget":

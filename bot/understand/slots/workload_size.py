@@ -68,6 +68,11 @@ _PER_USER = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:tokens?|toks?)\s*(?:/
                r"(?:per|for\s+each|each|a|every|/)\s*(?:user|request|stream|sequence)|"
                r"(?:每(?:个)?用户|单用户|每路)\s*(?:每秒)?\s*(?:至少|不低于|>=?)?\s*(?P<num2>\d+(?:\.\d+)?)\s*"
                r"(?:tokens?|toks?|个\s*token)\s*(?:/\s*s|每秒)?")
+_PER_USER_BARE = rx(r"(?:\bat\s+(?:least\s+)?|\b(?:with|need|want|target(?:ing)?|of)\s+|(?:速度|达到|至少)\s*)"
+                    r"(?P<num>\d+(?:\.\d+)?)\s*(?:tokens?|toks?|t)\s*(?:/\s*s(?:ec)?\b|per\s+second|每秒)"
+                    r"(?!\s*(?:in\s+(?:all|total)|aggregate|throughput|total|总))")
+"""A bare generation speed the job must reach ("serve Llama 3 70B at 100 tokens/s"): read as the speed each
+user sees, the common meaning; the read-back says so, so a reader who meant the total can correct it."""
 _TTFT = rx(r"(?:first[ -]token|ttft|time\s+to\s+first\s+token|首\s*(?:个)?\s*token|首字|首token延迟)\s*"
            r"(?:latency\s*)?(?:under|below|within|<=?|less\s+than|at\s+most|in|of|小于|低于|不超过|以内|在)?\s*"
            r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?|秒|毫秒)")
@@ -165,9 +170,9 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
     if m is not None and float(m.group("num")) > 0:
         targets["qps"] = float(m.group("num"))
         state.mask(m.start(), m.end())
-    m = _PER_USER.search(text)
+    m = _PER_USER.search(text) or _PER_USER_BARE.search(text)
     if m is not None:
-        raw = m.group("num") or m.group("num2")
+        raw = m.group("num") or (m.groupdict().get("num2") or "")
         if float(raw) > 0:
             targets["tokens_per_s_per_user"] = float(raw)
             state.mask(m.start(), m.end())

@@ -163,3 +163,23 @@ def test_offload_says_how_much_host_ram_it_needs() -> None:
     assert said.estimate is not None and said.estimate.host_ram_gb is not None
     assert said.estimate.host_ram_gb == pytest.approx(7.62e9 * 24 / 2**30, rel=0.02)
     assert "Host RAM for the offloaded optimizer" in render_text(said, kb=KB)
+
+
+@pytest.mark.parametrize(("text", "per_user"), [
+    ("cheapest way to serve Llama 3 70B at 100 tokens/s", 100.0),
+    ("Llama 3 70B 速度达到 30 tokens/s", 30.0),
+    ("serve Llama 3 70B at 2000 tokens/s in total", None),
+    ("Llama 3 8B decode 50 tok/s on 4090", None),
+])
+def test_a_bare_speed_target_is_read_as_per_user(text: str, per_user: float | None) -> None:
+    assert parse(text, KB).tokens_per_s_per_user == per_user
+
+
+def test_serving_targets_are_read_back() -> None:
+    from bot.reply.render import render_text
+
+    said = ask({"text": "serve Llama 3 70B at 30 tok/s per user, 10 qps, first token under 500 ms"})
+    read_as = next(line for line in render_text(said, kb=KB).splitlines() if line.startswith("I read this as"))
+    assert "10 requests/s" in read_as and "30 tok/s per user" in read_as and "first token within 0.5 s" in read_as
+    training = ask({"text": "train Llama 3 8B at 5000 tokens/s for 1B tokens"})
+    assert "tokens_per_s_per_user" not in training.understood
