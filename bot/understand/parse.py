@@ -70,7 +70,7 @@ from bot.understand.slots.context import parse_batch, parse_context
 from bot.understand.slots.engine import parse_engine
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision
-from bot.understand.slots.runtime import parse_runtime
+from bot.understand.slots.runtime import parse_parallel_degree, parse_runtime
 from bot.understand.slots.sizes import parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
@@ -184,6 +184,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     if not gpus:
         parse_memory(state)
     parse_gpu_counts(state, gpus, mentions)
+    parse_parallel_degree(state)
     plural_gpus = "gpu_count" not in state.values and any(gpu_plural(folded, m) for m in gpus)
     parse_context(state)
     parse_batch(state)

@@ -13,7 +13,7 @@ _BATCH_WORD_NEXT = (r"(?!\s*(?:concurrent|simultaneous|parallel|users?|requests?
 """A number a batch word follows ("32k context 16 concurrent") is the batch, not the context."""
 _CONTEXT_CUE_FIRST = rx(
     r"(?:context(?:[ _-]?(?:length|window|size|len))?|ctx|上下文(?:长度|窗口)?|序列长度|序列|"
-    r"seq(?:uence)?(?:[ _-]?(?:len(?:gth)?))?|max[_ ]?(?:model|seq)[_ ]?len|prompts?(?:[ _-]length)?|"
+    r"seq(?:uence)?(?:[ _-]?(?:len(?:gth)?))?|max[-_ ]?(?:model|seq)[-_ ]?len(?:gth)?|prompts?(?:[ _-]length)?|"
     r"输入长度|输入)\s*(?:of|is|=|:|为|是|达到|到|约|大约|about|around|up\ to|~)?\s*(?:about|around|~)?\s*"
     + NUM + _CTX_UNIT + _BATCH_WORD_NEXT
 )

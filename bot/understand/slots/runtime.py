@@ -38,6 +38,22 @@ def _dtype(raw: str) -> str:
     return {"q80": "int8", "q40": "int4", "8bit": "int8", "4bit": "int4"}.get(raw, raw)
 
 
+_PARALLEL_DEGREE = rx(r"(?:(?:--?|\b)(?:tp|tensor[-_\s]?parallel(?:[-_\s]?size)?)|张量并行(?:度)?)"
+                      r"\s?[=:]?\s?(?P<n>\d{1,3})\b")
+
+
+def parse_parallel_degree(state: SlotState) -> None:
+    """"tp=4", "--tensor-parallel-size 4", "TP8": that many cards, when the text gives no count of its own
+    (call after `parse_gpu_counts`, so an explicit count wins)."""
+    m = _PARALLEL_DEGREE.search(state.text)
+    if m is None:
+        return
+    degree = int(m.group("n"))
+    if degree > 0:
+        state.set("gpu_count", degree)
+    state.mask(m.start(), m.end())
+
+
 def parse_runtime(state: SlotState) -> None:
     text = state.text
     m = _VERSION.search(text)

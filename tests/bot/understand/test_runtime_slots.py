@@ -183,3 +183,17 @@ def test_serving_targets_are_read_back() -> None:
     assert "10 requests/s" in read_as and "30 tok/s per user" in read_as and "first token within 0.5 s" in read_as
     training = ask({"text": "train Llama 3 8B at 5000 tokens/s for 1B tokens"})
     assert "tokens_per_s_per_user" not in training.understood
+
+
+@pytest.mark.parametrize(("text", "count", "context"), [
+    ("vllm Qwen2.5-72B tp=4 on A100 80GB", 4, None),
+    ("vllm serve Qwen2.5-72B --tensor-parallel-size 4 on H100", 4, None),
+    ("sglang --tp 8 DeepSeek-V3 H200", 8, None),
+    ("张量并行 4 部署 Qwen2.5-72B", 4, None),
+    ("Qwen2.5-Coder-32B vllm tp=2 on 2 4090 max-model-len 16384", 2, 16384),
+    ("vllm serve Qwen2.5-7B --max-model-len=32768", None, 32768),
+    ("Llama 3 8B on 4 A100 with tp 2", 4, None),  # an explicit count wins over the TP degree
+])
+def test_parallel_degree_and_engine_flags(text: str, count: int | None, context: int | None) -> None:
+    q = parse(text, KB)
+    assert (q.gpu_count, q.context) == (count, context)
