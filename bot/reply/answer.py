@@ -201,6 +201,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return Answer(query=query_of(question, workload, question.gpu_count), error="kv-cache-unsupported", **base)
     if question.model is None:
         assumptions.insert(0, Assumption(field="model", value=f"{model.params_b:g}B", reason="generic-model"))
+    if "preference-as-sft" in question.notes and workload.task != "inference":
+        assumptions.append(Assumption(field="task", value=workload.task, reason="preference-as-sft"))
     instances = list(kb.instance_families.values())
     count = question.gpu_count or 1
     if question.gpu_defaulted and question.gpu:

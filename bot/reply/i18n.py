@@ -284,6 +284,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "model-max-context": {"en": "the model's native maximum", "zh-Hans": "模型原生上限"},
     "beyond-native-context": {"en": "longer than the model's native window: needs RoPE scaling",
                               "zh-Hans": "超出模型原生窗口，需要 RoPE 扩展"},
+    "preference-as-sft": {"en": "preference / RL training (DPO, GRPO, PPO) sized as supervised fine-tuning of the policy: a separate reference or reward model, DPO's chosen + rejected pair per sample and a rollout engine are not counted",
+                          "zh-Hans": "偏好/强化学习训练（DPO、GRPO、PPO）按策略模型的监督微调估算：未计入单独的参考模型或奖励模型、DPO 每条样本的正负两条序列以及采样推理引擎"},
     "generic-model": {"en": "a generic Llama-like model of that size", "zh-Hans": "按同规模的通用 Llama 结构估算"},
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
     "concurrent-serving": {"en": "several concurrent users: a serving engine with paged KV cache", "zh-Hans": "多用户并发：按带分页 KV 缓存的推理服务框架估算"},

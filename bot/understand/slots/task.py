@@ -12,6 +12,9 @@ _FULL_TRAIN = rx(
     r"\bfine[-_ ]?tun\w*|\bfinetun\w*|\bsft\b|\btrain(?:ing|s)?\b|\bpre[-_ ]?train(?:ing)?\b|\bfrom\ scratch\b|"
     r"\bfull[-_ ]?(?:parameter|param)\b|微调|精调|全参|全量|预训练|训练|继续训练|二次训练|炼丹|\brlhf\b|\bdpo\b"
 )
+_PREFERENCE = rx(r"\b(?:dpo|grpo|ppo|orpo|kto|simpo|rlhf|rlaif)\b|\breinforcement\s+learning\b"
+                 r"|强化学习|偏好(?:对齐|优化)")
+"""Preference and RL training: sized as supervised fine-tuning of the policy, and the reply says so."""
 _INFERENCE = rx(
     r"\binfer\w*|\bserv(?:e|es|ed|ing)\b|\bdeploy\w*|\brun(?:s|ning)?\b|\bgenerat\w*|\bchat(?:bot|ting)?\b|"
     r"\bhost(?:ing)?\b|\bpredict\w*|\bload\b|推理|部署|上线|跑|运行|服务(?!器)|生成|对话|调用|加载|问答|"
@@ -28,8 +31,10 @@ def parse_task(state: SlotState) -> None:
     elif _PTUNING.search(text):
         state.set("task", "lora")
         state.notes.append("ptuning-as-lora")
-    elif _FULL_TRAIN.search(text):
+    elif _FULL_TRAIN.search(text) or _PREFERENCE.search(text):
         state.set("task", "train")
+    if _PREFERENCE.search(text):
+        state.notes.append("preference-as-sft")
     elif _INFERENCE.search(text):
         state.set("task", "inference")
 

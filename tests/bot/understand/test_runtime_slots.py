@@ -197,3 +197,16 @@ def test_serving_targets_are_read_back() -> None:
 def test_parallel_degree_and_engine_flags(text: str, count: int | None, context: int | None) -> None:
     q = parse(text, KB)
     assert (q.gpu_count, q.context) == (count, context)
+
+
+@pytest.mark.parametrize(("text", "task"), [
+    ("GRPO Qwen2.5-7B on 8 H100", "train"),
+    ("DPO Llama 3 8B LoRA on 1 A100", "lora"),
+    ("用强化学习训练 Qwen2.5-7B 需要几张卡", "train"),
+])
+def test_preference_and_rl_training_is_training_and_says_what_it_leaves_out(text: str, task: str) -> None:
+    said = ask({"text": text})
+    assert said.query.task == task
+    assert any(a.reason == "preference-as-sft" for a in said.assumptions)
+    plain = ask({"text": "LoRA Llama 3 8B on 1 A100"})
+    assert not any(a.reason == "preference-as-sft" for a in plain.assumptions)
