@@ -108,6 +108,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "target_qps": {"en": "{v} requests/s", "zh-Hans": "每秒 {v} 个请求"},
     "target_tokens_per_s_per_user": {"en": "{v} tok/s per user", "zh-Hans": "每用户 {v} tok/s"},
     "target_ttft_s": {"en": "first token within {v} s", "zh-Hans": "首 token ≤ {v} 秒"},
+    "cards_n": {"en": "{n}× GPU", "zh-Hans": "{n} 张卡"},
     "offload_optimizer": {"en": "optimizer offloaded to CPU", "zh-Hans": "优化器卸载到 CPU"},
     "host_ram": {"en": "Host RAM for the offloaded optimizer: ≈ {gb} GiB per machine (DeepSpeed's own estimator, with its 1.5× buffer).",
                  "zh-Hans": "卸载的优化器需要主机内存：每台机器约 {gb} GiB（按 DeepSpeed 自带估算器，含 1.5 倍缓冲）。"},

@@ -132,6 +132,10 @@ def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "gpu_count" and ("gpu" in data or "memory_gb" in data):
             continue
+        if field == "gpu_count" and isinstance(value, int):
+            if "compare_gpus" not in data:  # a comparison's side-by-side gives each card's own count
+                parts.append(t("cards_n", n=value))
+            continue
         if field == "engine" and data.get("engine_version"):
             continue  # read back with its version: "transformers 4.38"
         if field == "memory_gb" and isinstance(value, (int, float)):

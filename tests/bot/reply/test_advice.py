@@ -184,3 +184,10 @@ def test_capped_numbers_are_said_on_their_own_line_not_as_a_python_list() -> Non
     read_as = next(line for line in text.splitlines() if line.startswith("I read this as"))
     assert "out of range" not in read_as
     assert any(line.startswith("Some numbers were out of range and were capped: batch") for line in text.splitlines())
+
+
+def test_a_card_count_is_read_back_as_cards_and_left_to_the_side_by_side_in_a_comparison() -> None:
+    assert "· 4× GPU" in _ask("Llama 3 70B on 4 GPUs")["text"].splitlines()[2]
+    compared = _ask("which is cheaper for Qwen2.5-72B int4 serving: 2x A100 40GB or 1x H200")["text"]
+    read_as = next(line for line in compared.splitlines() if line.startswith("I read this as"))
+    assert "· 2 ·" not in read_as and "2×" not in read_as
