@@ -33,6 +33,7 @@ from bot.reply.model import (
     Assumption,
 )
 from bot.reply.overrides import apply_overrides
+from bot.reply.serving import meet_speed_target
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -240,6 +241,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     picks = meet_deadline(picks, workload, question, kb, instances, priced)
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, price_choice(question))
+    # A stated speed target outranks the money order: a cheaper card that misses it answers another question.
+    picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
     # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
     top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None

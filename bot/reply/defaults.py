@@ -136,13 +136,15 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
     engine = question.engine
     batch_stated = question.batch
     if engine is None:
-        # Several concurrent users means a serving engine; one prompt at a time is what a notebook does.
-        engine = "vllm" if (task == "inference" and model.arch == "decoder" and (batch_stated or 1) > 1) \
-            else "transformers"
+        # Several concurrent users, or a speed / load target, means a serving engine; one prompt at a time is
+        # what a notebook does.
+        targeted = bool(question.qps or question.tokens_per_s_per_user or question.ttft_s)
+        serving = task == "inference" and model.arch == "decoder" and ((batch_stated or 1) > 1 or targeted)
+        engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
-            assumptions.append(Assumption(field="engine", value=engine,
-                                          reason="concurrent-serving" if engine == "vllm" else "default"))
+            reason = ("concurrent-serving" if (batch_stated or 1) > 1 else "serving-target") if serving else "default"
+            assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     if context is None:
         # Whisper's decoder holds at most `max_target_positions` (448) tokens, whatever the audio's length.

@@ -17,17 +17,19 @@ convention for an unknown split). Replicas = ceil(users / sequences per replica)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import rules
 from bot.reply.model import ServingPlanOut
 from bot.understand.question import MAX_BATCH, Question
-from knowledge.schema import GPU
+from knowledge.base import KnowledgeBase
+from knowledge.schema import GPU, InstanceFamily
+from rules.constants import GPUS_PER_NODE, TP_DEGREES
 from rules.fit import limit_gib, needed_gib
 from rules.memory import prefill_tokens
 from rules.speed import decode_step, prefill_seconds
-from rules.types import Workload
+from rules.types import Pick, Workload
 
 MAX_REPLICAS = 4096
 
@@ -98,3 +100,50 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
         concurrent_needed=users, aggregate_tokens_per_s=round(speed * users, 1),
         decode_tokens_per_s=round(speed, 1), ttft_s=round(ttft, 3), binding=binding, met=met, targets=targets,
     )
+
+
+def _fastest_enough(workload: Workload, gpu: GPU, floor: int, target: float, instances: Sequence[InstanceFamily],
+                    hourly_price_of: Callable[[GPU, int], float | None]) -> Pick | None:
+    """`gpu` at the fewest cards in a node, at least `floor`, that hold the job and decode one user at `target`."""
+    for n in TP_DEGREES:
+        if not floor <= n <= GPUS_PER_NODE or not rules.valid_tp(workload, n):
+            continue
+        if _per_user_speed(workload, gpu, n, 1) < target:
+            continue
+        found = rules.rank_picks(workload, [gpu], instances, limit=1, max_count=n, fixed_count=n,
+                                 hourly_price_of=hourly_price_of)
+        if found and found[0].fits:
+            return found[0]
+    return None
+
+
+def meet_speed_target(picks: Sequence[Pick], workload: Workload, question: Question, kb: KnowledgeBase,
+                      instances: Sequence[InstanceFamily], hourly_price_of: Callable[[GPU, int], float | None],
+                      pool: Sequence[GPU] = ()) -> list[Pick]:
+    """With a per-user speed target, each fitting pick at the fewest cards in a node (tensor parallel adds
+    bandwidth) whose one-user decode meets it, those first. When none can, the cheapest card of `pool` that
+    can leads (by the dated price where there is one). Picks that cannot keep their count, and the serving
+    plan says the target is not met."""
+    target = question.tokens_per_s_per_user
+    if workload.task != "inference" or not target or question.gpu_count is not None:
+        return list(picks)
+    meeting: list[Pick] = []
+    missing: list[Pick] = []
+    for pick in picks:
+        gpu = kb.gpus.get(pick.gpu_id)
+        resized = _fastest_enough(workload, gpu, pick.count, target, instances, hourly_price_of) \
+            if gpu is not None and pick.fits else None
+        (meeting if resized is not None else missing).append(resized or pick)
+    if not meeting and question.gpu is None:
+        seen = {p.gpu_id for p in picks}
+        priced: list[tuple[float, Pick]] = []
+        for card in pool:
+            if not card.recommended or card.id in seen:
+                continue
+            found = _fastest_enough(workload, card, 1, target, instances, hourly_price_of)
+            price = hourly_price_of(card, found.count) if found is not None else None
+            if found is not None and price is not None:
+                priced.append((price, found))
+        if priced:
+            meeting.append(min(priced, key=lambda item: item[0])[1])
+    return (meeting + missing)[:max(len(picks), 1)]
