@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.reply.capacity import GENERIC_GPU_PREFIX
-from bot.reply.cost_view import amount, cost_view, pick_place
+from bot.reply.cost_view import cost_view, pick_place
+from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import (
     ASSUMPTION_REASONS,
     EXAMPLES,
@@ -19,150 +19,26 @@ from bot.reply.i18n import (
     Translator,
 )
 from bot.reply.model import Answer
+from bot.reply.readback import engine_name, understood, value_text
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE, HEADROOM_FRACTION
-
-
-def _gb(value: float | None) -> str:
-    if value is None:
-        return "?"
-    if abs(value) >= 100:
-        return f"{value:,.0f}"
-    return f"{value:.1f}"
-
-
-def _count(value: float) -> str:
-    if value >= 1000:
-        return f"{value:,.0f}"
-    if value >= 10:
-        return f"{value:.0f}"
-    return f"{value:.1f}"
-
-
-def _params(value: float) -> str:
-    return f"{value:g}" if value >= 1 else f"{value:.3g}"
-
-
-def _gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
-    if gpu_id is None:
-        return "?"
-    if gpu_id.startswith(GENERIC_GPU_PREFIX):
-        return gpu_id.removeprefix(GENERIC_GPU_PREFIX).replace("gb", " GB GPU")
-    gpu = kb.gpus.get(gpu_id)
-    return gpu.name.removeprefix("NVIDIA ") if gpu else gpu_id
 
 
 def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
     if answer.query.model and answer.query.model in kb.models:
         return kb.models[answer.query.model].name
     if answer.query.params_b:
-        return f"{_params(answer.query.params_b)}B model"
+        return f"{params(answer.query.params_b)}B model"
     return None
-
-
-def _model_name_of(kb: KnowledgeBase, model_id: str) -> str:
-    model = kb.models.get(model_id)
-    return model.name if model else model_id
-
-
-def _value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
-    if field == "task" and isinstance(value, str):
-        return t.pick(TASK_NAMES, value)
-    if field == "gpu" and isinstance(value, str):
-        return _gpu_name(kb, value)
-    if field == "model" and isinstance(value, str) and value in kb.models:
-        return kb.models[value].name
-    if field in ("context", "gen_tokens") and isinstance(value, int):
-        return f"{value:,}"
-    if field == "params_b" and isinstance(value, (int, float)):
-        return f"{_params(float(value))}B"
-    if field == "gradient_checkpointing":
-        return ("on" if value else "off") if t.lang == "en" else ("开" if value else "关")
-    if field == "zero_stage" and isinstance(value, int):
-        return f"ZeRO-{value}"
-    if field == "memory_gb" and isinstance(value, (int, float)):
-        return f"{value:g} GB"
-    if field == "pool":
-        return t.pool_value
-    if field == "tokens" and isinstance(value, (int, float)):
-        return f"{amount(float(value))} tokens"
-    if field == "hours" and isinstance(value, (int, float)):
-        return f"{value:,.0f} h"
-    if field in ("qps", "tokens_per_s_per_user", "ttft_s") and isinstance(value, (int, float)):
-        return t(f"target_{field}", v=f"{value:g}")
-    if field == "compare_gpus" and isinstance(value, list):
-        return " vs ".join(_gpu_name(kb, g) for g in value)
-    if field == "budget":
-        return ("cheapest" if t.lang == "en" else "优先省钱") if value else ""
-    if field == "engine":
-        return engine_name(value)
-    return str(value)
-
-
-ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "lmdeploy": "LMDeploy", "tensorrt-llm": "TensorRT-LLM",
-                "unsloth": "Unsloth", "deepspeed": "DeepSpeed", "fsdp": "FSDP", "llama-factory": "LLaMA-Factory"}
-"""How the projects write their own names (ids are lower case for matching)."""
-
-
-def engine_name(engine: object) -> str:
-    return ENGINE_NAMES.get(str(engine), str(engine or ""))
-
-
-UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
-                               "unknown_gpu_text", "clamped"})
-"""Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
-
-
-def _understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
-    parts: list[str] = []
-    data = answer.understood
-    for field, value in data.items():
-        hidden = field in UNDERSTOOD_HIDDEN or (value is False and field != "flash_attention")
-        if value is None or value == "" or hidden:
-            continue
-        if field == "flash_attention":
-            parts.append(t("flash_on") if value else t("flash_off"))
-            continue
-        if field in ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled"):
-            parts.append(t(field))
-            continue
-        if field == "offload":
-            if value == "optimizer":
-                parts.append(t("offload_optimizer"))
-            continue
-        if field == "gpu_count" and ("gpu" in data or "memory_gb" in data):
-            continue
-        if field == "gpu_count" and isinstance(value, int):
-            if "compare_gpus" not in data:  # a comparison's side-by-side gives each card's own count
-                parts.append(t("cards_n", n=value))
-            continue
-        if field == "engine" and data.get("engine_version"):
-            continue  # read back with its version: "transformers 4.38"
-        if field == "memory_gb" and isinstance(value, (int, float)):
-            count = data.get("gpu_count") or 1
-            parts.append(t("card_of", count=count, memory=f"{value:g}"))
-            continue
-        if field == "gpu" and data.get("gpu_count"):
-            parts.append(f"{data['gpu_count']}× {_gpu_name(kb, value)}")
-            continue
-        text = t("kv_quantised") if value == "kv-quantised" else _value_text(t, field, value, kb)
-        if field == "engine_version" and data.get("engine"):
-            parts.append(f"{engine_name(data['engine'])} {value}")  # "transformers 4.38", as people write it
-            continue
-        if field in ("context", "batch", "kv_cache", "engine_version"):
-            text = f"{t.pick(FIELD_LABELS, field)} {text}"
-        if text:
-            parts.append(text)
-    return parts
 
 
 def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any) -> str:
     kind = s.kind.replace("-", "_")
     if kind == "quantise":
         label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
-        return label + (t("sugg_on_cards", count=s.count, gpu=_gpu_name(kb, s.gpu)) if s.count and s.gpu else "")
+        return label + (t("sugg_on_cards", count=s.count, gpu=gpu_name(kb, s.gpu)) if s.count and s.gpu else "")
     if kind in ("more_gpus", "bigger_gpu"):
-        return t(f"sugg_{kind}", count=s.count or 1, gpu=_gpu_name(kb, s.gpu))
+        return t(f"sugg_{kind}", count=s.count or 1, gpu=gpu_name(kb, s.gpu))
     if kind == "shorter_context":
         return t("sugg_shorter_context", context=f"{s.context:,}" if s.context else "?")
     if kind == "smaller_batch":
@@ -205,36 +81,36 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     if answer.intent in ("help", "unknown"):
         title_parts = [t.help_title]
     elif answer.intent == "gpu_info":
-        title_parts = [_gpu_name(kb, answer.query.gpu) if answer.query.gpu else "GPU"]
+        title_parts = [gpu_name(kb, answer.query.gpu) if answer.query.gpu else "GPU"]
     elif answer.intent == "faq" and not title_parts:
         title_parts = ["GPU Advisor"]
     elif answer.intent == "compare" and answer.model_compare:
-        title_parts = [" vs ".join(_model_name_of(kb, r.model) for r in answer.model_compare)]
+        title_parts = [" vs ".join(model_name_of(kb, r.model) for r in answer.model_compare)]
     elif answer.intent == "compare" and answer.compare:
-        title_parts = [" vs ".join(_gpu_name(kb, g) for g in answer.compare), *title_parts[:1]]
+        title_parts = [" vs ".join(gpu_name(kb, g) for g in answer.compare), *title_parts[:1]]
     if answer.check is not None:
-        title_parts.append(f"{answer.check.count}× {_gpu_name(kb, answer.check.gpu)}")
+        title_parts.append(f"{answer.check.count}× {gpu_name(kb, answer.check.gpu)}")
     view["title"] = " · ".join(title_parts) or "GPU Advisor"
-    view["understood"] = _understood(answer, t, kb)
+    view["understood"] = understood(answer, t, kb)
     view["clamped"] = [t.pick(FIELD_LABELS, c) for c in answer.understood.get("clamped", [])] if isinstance(
         answer.understood.get("clamped"), list) else []
 
     if answer.estimate is not None:
         e = answer.estimate
-        view.update(total=_gb(e.total_gb), per_gpu=_gb(e.per_gpu_gb), gpu_count=e.gpu_count,
-                    breakdown=[(t(k), _gb(getattr(e.breakdown, k))) for k in
+        view.update(total=gb(e.total_gb), per_gpu=gb(e.per_gpu_gb), gpu_count=e.gpu_count,
+                    breakdown=[(t(k), gb(getattr(e.breakdown, k))) for k in
                                ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
                                if getattr(e.breakdown, k) > 0.005],
-                    host_ram=_gb(e.host_ram_gb) if e.host_ram_gb else None)
+                    host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None)
     view["notes"] = [t.pick(NOTE_TEXT, code) for code in (answer.estimate.notes if answer.estimate else [])
                      if code in NOTE_TEXT][:4]
     picks = []
     for p in answer.picks:
         gpu = kb.gpus.get(p.gpu)
         picks.append({
-            "gpu_name": _gpu_name(kb, p.gpu), "gpu_memory": _gb(gpu.memory_gb) if gpu else "?", "count": p.count,
-            "fits": p.fits, "used": _gb(p.memory_per_gpu_gb), "headroom": _gb(p.free_gb),
-            "decode": _count(p.decode_tokens_per_s) if p.decode_tokens_per_s else None,
+            "gpu_name": gpu_name(kb, p.gpu), "gpu_memory": gb(gpu.memory_gb) if gpu else "?", "count": p.count,
+            "fits": p.fits, "used": gb(p.memory_per_gpu_gb), "headroom": gb(p.free_gb),
+            "decode": count(p.decode_tokens_per_s) if p.decode_tokens_per_s else None,
             "concurrent": p.max_concurrent_sequences,
             "price": (f"{p.price_per_hour:.2f} {p.price_currency or ''}".strip() if p.price_per_hour else None),
             "instance": p.instance,
@@ -243,8 +119,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             **pick_place(p, t),
         })
     view["picks"] = picks
-    view["lighter"] = (t("lighter_task", gb=_gb(answer.lighter_task["per_gpu_gb"]),
-                         gpu=_gpu_name(kb, answer.lighter_task["gpu"]))
+    view["lighter"] = (t("lighter_task", gb=gb(answer.lighter_task["per_gpu_gb"]),
+                         gpu=gpu_name(kb, answer.lighter_task["gpu"]))
                        if answer.lighter_task and answer.estimate is not None else "")
     view["any_fits"] = any(p["fits"] for p in picks)
 
@@ -253,46 +129,46 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         reserve = f"{100 * (c.reserve_fraction or 0):g}"
         limit_what = (t("limit_reserve", engine=engine_name(answer.query.engine), fraction=reserve)
                       if c.limit_basis == "reservation" and c.reserve_fraction
-                      else t("limit_usable", have=_gb(c.gpu_memory_gb)))
+                      else t("limit_usable", have=gb(c.gpu_memory_gb)))
         view["check"] = {
-            "fits": c.fits, "count": c.count, "gpu_name": _gpu_name(kb, c.gpu), "free": _gb(c.headroom_gb),
-            "need": _gb(c.memory_per_gpu_gb), "have": _gb(c.gpu_memory_gb), "limit": _gb(c.limit_gb),
+            "fits": c.fits, "count": c.count, "gpu_name": gpu_name(kb, c.gpu), "free": gb(c.headroom_gb),
+            "need": gb(c.memory_per_gpu_gb), "have": gb(c.gpu_memory_gb), "limit": gb(c.limit_gb),
             "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
             "engine": engine_name(answer.query.engine),
             "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
             "suggestions": [{"label": _suggestion_label(t, kb, s),
-                             "need": _gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
+                             "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
                             for s in c.suggestions[:5]],
         }
     speed_parts = []
     s = answer.speed
     if s.get("decode_tokens_per_s"):
-        speed_parts.append(t("decode", v=_count(s["decode_tokens_per_s"] or 0)))
+        speed_parts.append(t("decode", v=count(s["decode_tokens_per_s"] or 0)))
     if s.get("aggregate_tokens_per_s") and (answer.query.batch or 1) > 1:
-        speed_parts.append(t("aggregate", v=_count(s["aggregate_tokens_per_s"] or 0)))
+        speed_parts.append(t("aggregate", v=count(s["aggregate_tokens_per_s"] or 0)))
     if s.get("vllm_decode_tokens_per_s"):
-        speed_parts.append(t("decode_with", engine="vLLM", v=_count(s["vllm_decode_tokens_per_s"] or 0)))
+        speed_parts.append(t("decode_with", engine="vLLM", v=count(s["vllm_decode_tokens_per_s"] or 0)))
     if s.get("audio_seconds_per_s"):
-        speed_parts.append(t("real_time", v=_count(s["audio_seconds_per_s"] or 0)))
+        speed_parts.append(t("real_time", v=count(s["audio_seconds_per_s"] or 0)))
     if s.get("seconds_per_image"):
         speed_parts.append(t("seconds_per_image", v=f"{s['seconds_per_image']:.1f}"))
     if s.get("sequences_per_s"):
-        speed_parts.append(t("sequences_per_s", v=_count(s["sequences_per_s"] or 0)))
+        speed_parts.append(t("sequences_per_s", v=count(s["sequences_per_s"] or 0)))
     if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):
-        speed_parts.append(t("prefill", v=_count(s["prefill_tokens_per_s"] or 0)))
+        speed_parts.append(t("prefill", v=count(s["prefill_tokens_per_s"] or 0)))
     if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
-        speed_parts.append(t("train_speed", v=_count(s["train_tokens_per_s"] or 0)))
+        speed_parts.append(t("train_speed", v=count(s["train_tokens_per_s"] or 0)))
     if s.get("train_hours_per_billion_tokens") and task in ("train", "lora", "qlora"):
-        speed_parts.append(t("train_hours", v=_count(s["train_hours_per_billion_tokens"] or 0)))
+        speed_parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
     view["speed"] = speed_parts
     if answer.check is not None:
-        view["speed_on"] = f"{answer.check.count}× {_gpu_name(kb, answer.check.gpu)}"
+        view["speed_on"] = f"{answer.check.count}× {gpu_name(kb, answer.check.gpu)}"
     elif answer.picks:
-        view["speed_on"] = f"{answer.picks[0].count}× {_gpu_name(kb, answer.picks[0].gpu)}"
+        view["speed_on"] = f"{answer.picks[0].count}× {gpu_name(kb, answer.picks[0].gpu)}"
     else:
         view["speed_on"] = ""
     view["assumptions"] = [
-        f"{t.pick(FIELD_LABELS, a.field)} {_value_text(t, a.field, a.value, kb)} "
+        f"{t.pick(FIELD_LABELS, a.field)} {value_text(t, a.field, a.value, kb)} "
         f"({t.pick(ASSUMPTION_REASONS, a.reason)})"
         for a in answer.assumptions
     ]
@@ -322,16 +198,16 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view.update(cost_view(answer, kb, t))
     view["capacity"] = [{
         "job": f"{t.pick(TASK_NAMES, c.task)}, {c.precision.upper() if c.precision != 'bf16' else '16-bit'}",
-        "size": f"{_params(c.max_params_b)}B" if c.max_params_b else None,
+        "size": f"{params(c.max_params_b)}B" if c.max_params_b else None,
         "examples": ", ".join(kb.models[m].name for m in c.examples if m in kb.models),
     } for c in answer.capacity]
     view["capacity_on"] = (f"{answer.query.gpu_count}× " if (answer.query.gpu_count or 1) > 1 else "") + (
-        _gpu_name(kb, answer.query.gpu) if answer.query.gpu else f"{answer.query.memory_gb:g} GB GPU"
+        gpu_name(kb, answer.query.gpu) if answer.query.gpu else f"{answer.query.memory_gb:g} GB GPU"
         if answer.query.memory_gb else "")
     view["model_compare"] = [{
-        "name": kb.models[r.model].name if r.model in kb.models else r.model, "total": _gb(r.total_gb),
-        "per_gpu": _gb(r.per_gpu_gb), "pick": f"{r.count}× {_gpu_name(kb, r.gpu)}" if r.gpu else None,
-        "fits": r.fits, "decode": _count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
+        "name": kb.models[r.model].name if r.model in kb.models else r.model, "total": gb(r.total_gb),
+        "per_gpu": gb(r.per_gpu_gb), "pick": f"{r.count}× {gpu_name(kb, r.gpu)}" if r.gpu else None,
+        "fits": r.fits, "decode": count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
     } for r in answer.model_compare]
     return view
 
@@ -347,7 +223,7 @@ def _gpu_views(answer: Answer, kb: KnowledgeBase) -> list[dict[str, Any]]:
             ("FP32", gpu.fp32_tflops), ("FP16", gpu.fp16_tflops), ("BF16", gpu.bf16_tflops),
             ("FP8", gpu.fp8_tflops), ("INT8 TOPS", gpu.int8_tops)) if value]
         views.append({
-            "name": gpu.name, "memory": _gb(gpu.memory_gb), "memory_type": gpu.memory_type or "",
+            "name": gpu.name, "memory": gb(gpu.memory_gb), "memory_type": gpu.memory_type or "",
             "bandwidth": f"{gpu.bandwidth_gbps:,.0f}", "tflops": tflops, "interconnect": gpu.interconnect,
             "mig": gpu.mig_max_instances if gpu.mig else None, "recommended": gpu.recommended,
             "notes": gpu.notes if not gpu.recommended else None,
@@ -361,8 +237,8 @@ def _model_view(answer: Answer, kb: KnowledgeBase) -> dict[str, Any] | None:
     if model is None:
         return None
     return {
-        "name": model.name, "params": _params(model.params_b),
-        "active": _params(model.active_params_b) if model.active_params_b else None,
+        "name": model.name, "params": params(model.params_b),
+        "active": params(model.active_params_b) if model.active_params_b else None,
         "experts": model.moe.num_experts if model.moe else None,
         "routed": model.moe.experts_per_token if model.moe else None,
         "layers": model.num_layers, "hidden": model.hidden_size, "heads": model.num_attention_heads,
@@ -382,10 +258,10 @@ def _compare_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict
         pick = by_gpu.get(gpu_id)
         fit = None
         if pick is not None:
-            fit = (f"{pick.count}× — {_gb(pick.memory_per_gpu_gb)} GB {t.used}"
-                   + (f", ~{_count(pick.decode_tokens_per_s)} {t.tok_s}" if pick.decode_tokens_per_s else "")
-                   if pick.fits else f"{t.does_not_fit}: {t('needs', gb=_gb(pick.memory_per_gpu_gb))}")
-        rows.append({"name": gpu.name.removeprefix("NVIDIA "), "memory": _gb(gpu.memory_gb),
+            fit = (f"{pick.count}× — {gb(pick.memory_per_gpu_gb)} GB {t.used}"
+                   + (f", ~{count(pick.decode_tokens_per_s)} {t.tok_s}" if pick.decode_tokens_per_s else "")
+                   if pick.fits else f"{t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}")
+        rows.append({"name": gpu.name.removeprefix("NVIDIA "), "memory": gb(gpu.memory_gb),
                      "bandwidth": f"{gpu.bandwidth_gbps:,.0f}",
                      "fp16": f"{gpu.fp16_tflops:g}" if gpu.fp16_tflops else None, "fit": fit})
     return rows
@@ -423,7 +299,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("context", "notice", {"message": Translator(answer.query.lang)("other_jobs", quotes=quotes)}))
     if answer.estimate is not None and view["model_text"] and answer.query.model is None and answer.query.params_b:
         message = Translator(answer.query.lang)("unknown_sized", text=view["model_text"],
-                                                 size=_params(answer.query.params_b))
+                                                 size=params(answer.query.params_b))
         out.append(("section", "notice", {"message": message}))
     if answer.intent == "gpu_info":
         out.append(("section", "gpu_info", {}))
@@ -439,7 +315,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "verdict", {}))
     if answer.other_engine and answer.estimate is not None:
         message = Translator(answer.query.lang)("other_engine", engine=engine_name(answer.other_engine["engine"]),
-                                                 gb=_gb(answer.other_engine["per_gpu_gb"]),
+                                                 gb=gb(answer.other_engine["per_gpu_gb"]),
                                                  mine=engine_name(answer.query.engine))
         out.append(("section", "notice", {"message": message}))
     if view.get("lighter"):

@@ -1,0 +1,40 @@
+"""Numbers and names as the reply prints them: GiB, counts, parameter sizes, card and model names."""
+
+from __future__ import annotations
+
+from bot.reply.capacity import GENERIC_GPU_PREFIX
+from knowledge.base import KnowledgeBase
+
+
+def gb(value: float | None) -> str:
+    if value is None:
+        return "?"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.1f}"
+
+
+def count(value: float) -> str:
+    if value >= 1000:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.0f}"
+    return f"{value:.1f}"
+
+
+def params(value: float) -> str:
+    return f"{value:g}" if value >= 1 else f"{value:.3g}"
+
+
+def gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
+    if gpu_id is None:
+        return "?"
+    if gpu_id.startswith(GENERIC_GPU_PREFIX):
+        return gpu_id.removeprefix(GENERIC_GPU_PREFIX).replace("gb", " GB GPU")
+    gpu = kb.gpus.get(gpu_id)
+    return gpu.name.removeprefix("NVIDIA ") if gpu else gpu_id
+
+
+def model_name_of(kb: KnowledgeBase, model_id: str) -> str:
+    model = kb.models.get(model_id)
+    return model.name if model else model_id

@@ -1,0 +1,102 @@
+"""The read-back ("I read this as: …"): each understood slot in the words people write it in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.reply.cost_view import amount
+from bot.reply.formatting import gpu_name, params
+from bot.reply.i18n import FIELD_LABELS, TASK_NAMES, Translator
+from bot.reply.model import Answer
+from knowledge.base import KnowledgeBase
+
+
+def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
+    if field == "task" and isinstance(value, str):
+        return t.pick(TASK_NAMES, value)
+    if field == "gpu" and isinstance(value, str):
+        return gpu_name(kb, value)
+    if field == "model" and isinstance(value, str) and value in kb.models:
+        return kb.models[value].name
+    if field in ("context", "gen_tokens") and isinstance(value, int):
+        return f"{value:,}"
+    if field == "params_b" and isinstance(value, (int, float)):
+        return f"{params(float(value))}B"
+    if field == "gradient_checkpointing":
+        return ("on" if value else "off") if t.lang == "en" else ("开" if value else "关")
+    if field == "zero_stage" and isinstance(value, int):
+        return f"ZeRO-{value}"
+    if field == "memory_gb" and isinstance(value, (int, float)):
+        return f"{value:g} GB"
+    if field == "pool":
+        return t.pool_value
+    if field == "tokens" and isinstance(value, (int, float)):
+        return f"{amount(float(value))} tokens"
+    if field == "hours" and isinstance(value, (int, float)):
+        return f"{value:,.0f} h"
+    if field in ("qps", "tokens_per_s_per_user", "ttft_s") and isinstance(value, (int, float)):
+        return t(f"target_{field}", v=f"{value:g}")
+    if field == "compare_gpus" and isinstance(value, list):
+        return " vs ".join(gpu_name(kb, g) for g in value)
+    if field == "budget":
+        return ("cheapest" if t.lang == "en" else "优先省钱") if value else ""
+    if field == "engine":
+        return engine_name(value)
+    return str(value)
+
+
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "lmdeploy": "LMDeploy", "tensorrt-llm": "TensorRT-LLM",
+                "unsloth": "Unsloth", "deepspeed": "DeepSpeed", "fsdp": "FSDP", "llama-factory": "LLaMA-Factory"}
+"""How the projects write their own names (ids are lower case for matching)."""
+
+
+def engine_name(engine: object) -> str:
+    return ENGINE_NAMES.get(str(engine), str(engine or ""))
+
+
+UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
+                               "unknown_gpu_text", "clamped"})
+"""Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
+
+
+def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
+    parts: list[str] = []
+    data = answer.understood
+    for field, value in data.items():
+        hidden = field in UNDERSTOOD_HIDDEN or (value is False and field != "flash_attention")
+        if value is None or value == "" or hidden:
+            continue
+        if field == "flash_attention":
+            parts.append(t("flash_on") if value else t("flash_off"))
+            continue
+        if field in ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled"):
+            parts.append(t(field))
+            continue
+        if field == "offload":
+            if value == "optimizer":
+                parts.append(t("offload_optimizer"))
+            continue
+        if field == "gpu_count" and ("gpu" in data or "memory_gb" in data):
+            continue
+        if field == "gpu_count" and isinstance(value, int):
+            if "compare_gpus" not in data:  # a comparison's side-by-side gives each card's own count
+                parts.append(t("cards_n", n=value))
+            continue
+        if field == "engine" and data.get("engine_version"):
+            continue  # read back with its version: "transformers 4.38"
+        if field == "memory_gb" and isinstance(value, (int, float)):
+            count = data.get("gpu_count") or 1
+            parts.append(t("card_of", count=count, memory=f"{value:g}"))
+            continue
+        if field == "gpu" and data.get("gpu_count"):
+            parts.append(f"{data['gpu_count']}× {gpu_name(kb, value)}")
+            continue
+        text = t("kv_quantised") if value == "kv-quantised" else value_text(t, field, value, kb)
+        if field == "engine_version" and data.get("engine"):
+            parts.append(f"{engine_name(data['engine'])} {value}")  # "transformers 4.38", as people write it
+            continue
+        if field in ("context", "batch", "kv_cache", "engine_version"):
+            text = f"{t.pick(FIELD_LABELS, field)} {text}"
+        if text:
+            parts.append(text)
+    return parts
