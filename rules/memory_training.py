@@ -194,7 +194,8 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     dtype_bytes = compute_dtype_bytes(w.precision)
     kbit = w.task != "train" and (w.task == "qlora" or normalise_quant(w.quant, w.precision, "transformers")
                                   is not None)
-    act = train_activation_bytes(model, w.context, w.batch, ckpt, not scores_materialised(w, profile_for(w)),
+    sequences = w.batch * (2 if w.preference_pairs else 1)  # DPO: chosen + rejected per sample
+    act = train_activation_bytes(model, w.context, sequences, ckpt, not scores_materialised(w, profile_for(w)),
                                  dtype_bytes, lora=w.task != "train",
                                  fp32_head=kbit and fact.kbit_upcasts_non_quantised,
                                  offloaded_checkpoints=offloaded, chunked_loss=chunked_loss,
@@ -212,6 +213,10 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
             # Each parameter is stepped as its gradient arrives: one layer's gradients exist at a time.
             grads = min(grads, 2.0 * split.largest_layer)
             notes.append("optimizer-in-backward")
+        if w.preference_pairs:
+            # The frozen reference policy, 16-bit, sharded like the parameters under ZeRO-3 / FSDP.
+            weights += 2.0 * split.total / (n if stage == 3 else 1)
+            notes.append("dpo-reference")
         resident = weights
     else:
         # Frozen base at its format + trainable adapter (and optional embeddings). A LoRA on a quantised

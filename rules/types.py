@@ -77,6 +77,10 @@ class Workload:
     (torchtune `optimizer_in_bwd`)."""
     chunked_loss: bool | None = None
     """Training: cross-entropy over chunks of the sequence; None = the engine's default."""
+    preference_pairs: bool = False
+    """Training: a paired preference loss (DPO and its kin): every sample runs a chosen and a rejected completion
+    through the policy, and a full-parameter run keeps a frozen 16-bit reference copy of the model (TRL
+    DPOTrainer; an adapter run scores the reference by switching its adapters off)."""
     compiled: bool = False
     """Training: the recipe runs under torch.compile (torchtune `compile: True`), which changes what the loss
     keeps for backward (the engine profile's `chunked_loss_bytes_per_value_compiled`)."""

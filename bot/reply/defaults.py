@@ -165,7 +165,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
     extra: dict[str, Any] = {}
     for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "paged_optimizer",
                 "flash_attention", "offload", "pure_16bit", "train_embeddings", "activation_offloading",
-                "optimizer_in_backward", "chunked_loss", "compiled"):
+                "optimizer_in_backward", "chunked_loss", "compiled", "preference_pairs"):
         value = getattr(question, key)
         if value is not None:
             extra[key] = value

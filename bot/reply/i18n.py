@@ -115,6 +115,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "optimizer_in_backward": {"en": "optimizer step in backward", "zh-Hans": "优化器步骤融入反向传播"},
     "chunked_loss": {"en": "chunked loss", "zh-Hans": "分块交叉熵"},
     "compiled": {"en": "torch.compile", "zh-Hans": "torch.compile"},
+    "preference_pairs": {"en": "DPO (chosen + rejected per sample)", "zh-Hans": "DPO（每条样本含正负两条回复）"},
     "flash_on": {"en": "flash attention", "zh-Hans": "flash attention"},
     "flash_off": {"en": "eager attention (no flash/SDPA)", "zh-Hans": "eager 注意力（不用 flash/SDPA）"},
     "lighter_task": {"en": "This is full fine-tuning. LoRA (base frozen, adapters trained) needs {gb} GiB on 1× {gpu}, with gradient checkpointing: say “LoRA” to size that instead.",
@@ -233,6 +234,8 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 NOTE_TEXT: dict[str, dict[str, str]] = {
+    "dpo-reference": {"en": "DPO keeps a frozen 16-bit reference copy of the model for its loss (counted under weights); TRL's precompute_ref_log_probs avoids it at the cost of a first pass over the data.",
+                      "zh-Hans": "DPO 为损失保留一份冻结的 16 位参考模型（计入权重）；TRL 的 precompute_ref_log_probs 可先遍历一次数据来省掉它。"},
     "vllm-reserve": {"en": "vLLM reserves 90% of each card (gpu_memory_utilization 0.9) and fills what weights and activations leave with KV-cache blocks, so nvidia-smi shows the reservation, not the job.",
                      "zh-Hans": "vLLM 预留每张卡 90% 的显存（gpu_memory_utilization 0.9），权重和激活之外的部分全部用作 KV 缓存块，所以 nvidia-smi 显示的是预留量而非实际需求。"},
     "sglang-reserve": {"en": "SGLang reserves 90% of each card for the weights and its KV-cache pool (mem_fraction_static 0.9) and keeps activations and CUDA graphs in the rest, so nvidia-smi shows the reservation, not the job.",
@@ -285,8 +288,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "model-max-context": {"en": "the model's native maximum", "zh-Hans": "模型原生上限"},
     "beyond-native-context": {"en": "longer than the model's native window: needs RoPE scaling",
                               "zh-Hans": "超出模型原生窗口，需要 RoPE 扩展"},
-    "preference-as-sft": {"en": "preference / RL training (DPO, GRPO, PPO) sized as supervised fine-tuning of the policy: a separate reference or reward model, DPO's chosen + rejected pair per sample and a rollout engine are not counted",
-                          "zh-Hans": "偏好/强化学习训练（DPO、GRPO、PPO）按策略模型的监督微调估算：未计入单独的参考模型或奖励模型、DPO 每条样本的正负两条序列以及采样推理引擎"},
+    "preference-as-sft": {"en": "preference / RL training (GRPO, PPO, KTO, ORPO) sized as supervised fine-tuning of the policy: a separate reference or reward model, several completions per prompt and a rollout engine are not counted",
+                          "zh-Hans": "偏好/强化学习训练（GRPO、PPO、KTO、ORPO）按策略模型的监督微调估算：未计入单独的参考模型或奖励模型、每个提示的多条回复以及采样推理引擎"},
     "generic-model": {"en": "a generic Llama-like model of that size", "zh-Hans": "按同规模的通用 Llama 结构估算"},
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
     "serving-target": {"en": "a speed or load target: a serving engine (transformers' generate is launch-bound)", "zh-Hans": "有速度或负载目标：按推理服务框架估算（transformers 的 generate 受启动开销限制）"},

@@ -46,7 +46,7 @@ FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch"
              "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
              "train_embeddings", "engine_version", "kv_cache", "paged_optimizer", "activation_offloading",
-             "optimizer_in_backward", "chunked_loss", "compiled")
+             "optimizer_in_backward", "chunked_loss", "compiled", "preference_pairs")
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
@@ -133,7 +133,8 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
         elif key == "zero_stage":
             updates["zero_stage"] = _bounded_int("zero_stage", value, 3, lower=0)
         elif key in ("gradient_checkpointing", "flash_attention", "pure_16bit", "train_embeddings", "paged_optimizer",
-                     "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled"):
+                     "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
+                     "preference_pairs"):
             updates[key] = bool(value)
         elif key == "offload":
             updates["offload"] = _choice("offload", value, ("none", "optimizer"))

@@ -69,7 +69,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "flash_attention":
             parts.append(t("flash_on") if value else t("flash_off"))
             continue
-        if field in ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled"):
+        if field in ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
+                     "preference_pairs"):
             parts.append(t(field))
             continue
         if field == "offload":

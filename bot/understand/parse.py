@@ -91,7 +91,7 @@ SLOT_ORDER = (
     "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", "paged_optimizer", "activation_offloading",
-    "optimizer_in_backward", "chunked_loss", "compiled", "tokens", "hours",
+    "optimizer_in_backward", "chunked_loss", "compiled", "preference_pairs", "tokens", "hours",
 )
 
 
@@ -255,6 +255,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         optimizer_in_backward=values.get("optimizer_in_backward"),
         chunked_loss=values.get("chunked_loss"),
         compiled=values.get("compiled"),
+        preference_pairs=values.get("preference_pairs"),
         gpu=values.get("gpu"),
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
         unknown_gpu_text=unknown_card,

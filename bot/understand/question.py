@@ -61,6 +61,8 @@ class Question(BaseModel):
     """The optimizer steps each parameter as its gradient arrives ("optimizer in backward", optimizer_in_bwd)."""
     chunked_loss: bool | None = None
     """Cross-entropy over chunks of the sequence ("chunked cross entropy"); None = the engine's default."""
+    preference_pairs: bool | None = None
+    """A paired preference loss ("DPO"): chosen + rejected per sample, a frozen reference for full runs."""
     compiled: bool | None = None
     """The recipe runs under torch.compile ("torch.compile", compile: True)."""
     flash_attention: bool | None = None

@@ -223,3 +223,19 @@ def test_offloaded_optimizer_states_need_host_ram_by_deepspeeds_estimator() -> N
     assert one.chosen["zero_stage"] == 2 and one.host_ram_gib == pytest.approx(7e9 * 24 / 2**30, abs=0.1)
     assert one.breakdown["optimizer"] == 0.0
     assert estimate_memory(Workload(model=model, task="train", context=1024), 1).host_ram_gib is None
+
+
+def test_dpo_runs_two_completions_per_sample_and_a_full_run_keeps_a_reference() -> None:
+    # Activations at batch 1 with pairs equal those of batch 2; a full run adds a 16-bit reference copy
+    # (2 B × 7e9 = 13.04 GiB on one card); a LoRA run adds nothing (adapters switched off for the reference).
+    model = make_model()
+    base = dict(model=model, context=1024, gradient_checkpointing=True)
+    dpo = estimate_memory(Workload(**base, task="train", preference_pairs=True), 1)  # type: ignore[arg-type]
+    two = estimate_memory(Workload(**base, task="train", batch=2), 1)  # type: ignore[arg-type]
+    sft = estimate_memory(Workload(**base, task="train"), 1)  # type: ignore[arg-type]
+    assert dpo.breakdown["activations"] == pytest.approx(two.breakdown["activations"], abs=1e-6)
+    assert dpo.breakdown["weights"] - sft.breakdown["weights"] == pytest.approx(2 * 7e9 / 2**30, abs=1e-3)
+    lora_dpo = estimate_memory(Workload(**base, task="lora", preference_pairs=True), 1)  # type: ignore[arg-type]
+    lora = estimate_memory(Workload(**base, task="lora"), 1)  # type: ignore[arg-type]
+    assert lora_dpo.breakdown["weights"] == lora.breakdown["weights"]
+    assert lora_dpo.breakdown["activations"] > lora.breakdown["activations"]

@@ -14,7 +14,10 @@ _FULL_TRAIN = rx(
 )
 _PREFERENCE = rx(r"\b(?:dpo|grpo|ppo|orpo|kto|simpo|rlhf|rlaif)\b|\breinforcement\s+learning\b"
                  r"|强化学习|偏好(?:对齐|优化)")
-"""Preference and RL training: sized as supervised fine-tuning of the policy, and the reply says so."""
+"""Preference and RL training other than DPO: sized as supervised fine-tuning of the policy, and the reply says
+so (DPO itself is modelled: `preference_pairs`)."""
+_PAIRED = rx(r"\b(?:dpo|ipo)\b|直接偏好优化")
+"""A paired preference loss (DPO, IPO): chosen + rejected per sample, a frozen reference for full runs."""
 _INFERENCE = rx(
     r"\binfer\w*|\bserv(?:e|es|ed|ing)\b|\bdeploy\w*|\brun(?:s|ning)?\b|\bgenerat\w*|\bchat(?:bot|ting)?\b|"
     r"\bhost(?:ing)?\b|\bpredict\w*|\bload\b|推理|部署|上线|跑|运行|服务(?!器)|生成|对话|调用|加载|问答|"
@@ -33,7 +36,9 @@ def parse_task(state: SlotState) -> None:
         state.notes.append("ptuning-as-lora")
     elif _FULL_TRAIN.search(text) or _PREFERENCE.search(text):
         state.set("task", "train")
-    if _PREFERENCE.search(text):
+    if _PAIRED.search(text):
+        state.set("preference_pairs", True)
+    elif _PREFERENCE.search(text):
         state.notes.append("preference-as-sft")
     elif _INFERENCE.search(text):
         state.set("task", "inference")

@@ -201,7 +201,7 @@ def test_parallel_degree_and_engine_flags(text: str, count: int | None, context:
 
 @pytest.mark.parametrize(("text", "task"), [
     ("GRPO Qwen2.5-7B on 8 H100", "train"),
-    ("DPO Llama 3 8B LoRA on 1 A100", "lora"),
+    ("PPO Llama 3 8B LoRA on 1 A100", "lora"),
     ("用强化学习训练 Qwen2.5-7B 需要几张卡", "train"),
 ])
 def test_preference_and_rl_training_is_training_and_says_what_it_leaves_out(text: str, task: str) -> None:
@@ -210,3 +210,16 @@ def test_preference_and_rl_training_is_training_and_says_what_it_leaves_out(text
     assert any(a.reason == "preference-as-sft" for a in said.assumptions)
     plain = ask({"text": "LoRA Llama 3 8B on 1 A100"})
     assert not any(a.reason == "preference-as-sft" for a in plain.assumptions)
+
+
+def test_dpo_is_read_and_sized_with_its_pairs_and_reference() -> None:
+    lora = ask({"text": "DPO Llama 3 8B LoRA on 1 A100"})
+    assert lora.understood.get("preference_pairs") is True and lora.query.task == "lora"
+    assert not any(a.reason == "preference-as-sft" for a in lora.assumptions)
+    full = ask({"text": "full DPO Qwen2.5-7B on 8 A100 80GB with zero3"})
+    sft = ask({"text": "full fine-tune Qwen2.5-7B on 8 A100 80GB with zero3"})
+    assert full.estimate is not None and sft.estimate is not None
+    assert "dpo-reference" in full.estimate.notes
+    # The reference copy: 2 B × 7.62e9 parameters sharded over 8 cards (ZeRO-3) = 1.77 GiB more weights per card.
+    assert full.estimate.breakdown.weights - sft.estimate.breakdown.weights == pytest.approx(
+        2 * 7.62e9 / 8 / 2**30, abs=0.05)
