@@ -68,6 +68,12 @@ def training_fact(w: Workload) -> TrainingFact:
     return base.training
 
 
+def caches_blocks_by_shape(w: Workload) -> bool:
+    """Whether the figure includes the caching allocator's blocks kept per tensor shape: not when sizing
+    allocated bytes, nor under expandable segments (Unsloth), which grow one region in place."""
+    return not (w.allocated_only or profile_for(w).allocator.kind == "pytorch-expandable")
+
+
 def reserves_up_front(w: Workload) -> bool:
     """Inference on an engine that sizes its KV pool from the card, not from the job."""
     return w.task == "inference" and profile_for(w).reservation.kind != "none"

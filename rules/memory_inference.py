@@ -16,7 +16,13 @@ from __future__ import annotations
 from knowledge.engines import EngineProfile
 from knowledge.schema import GPU, Model
 from rules import constants as C
-from rules.engine_profile import kv_element_bytes, prefill_logits_bytes, profile_for, scores_materialised
+from rules.engine_profile import (
+    caches_blocks_by_shape,
+    kv_element_bytes,
+    prefill_logits_bytes,
+    profile_for,
+    scores_materialised,
+)
 from rules.hardware import visible_gib
 from rules.memory_common import breakdown, gib, kv_cache_bytes, prefill_tokens
 from rules.precision import normalise_quant, param_split, quant_workspace_bytes, weight_bytes
@@ -101,8 +107,7 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     profile = profile_for(w)
     quant = normalise_quant(w.quant, w.precision, w.engine)
     weights, notes = weight_bytes(model, w.precision, quant)
-    workspace = quant_workspace_bytes(
-        model, quant, one_matrix=w.allocated_only or profile.allocator.kind == "pytorch-expandable")
+    workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w))
     if model.is_moe:
         notes.append("moe-all-experts")
     kv_elem = kv_element_bytes(w, profile)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from knowledge.engines import TrainingFact
 from knowledge.schema import GPU, Model
 from rules import constants as C
-from rules.engine_profile import profile_for, scores_materialised, training_fact
+from rules.engine_profile import caches_blocks_by_shape, profile_for, scores_materialised, training_fact
 from rules.hardware import usable_gib
 from rules.memory_adapters import adapter_activation_bytes_per_token, adapter_params
 from rules.memory_common import breakdown, gib, head_dim, num_layers
@@ -176,8 +177,7 @@ def first_fitting(options: list[MemoryEstimate], gpu: GPU | None,
     return options[-1]
 
 
-def _chunked_loss_bytes(w: Workload) -> float:
-    fact = training_fact(w)
+def _chunked_loss_bytes(w: Workload, fact: TrainingFact) -> float:
     if w.compiled and fact.chunked_loss_bytes_per_value_compiled is not None:
         return fact.chunked_loss_bytes_per_value_compiled
     return fact.chunked_loss_bytes_per_value
@@ -200,7 +200,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
                                  fp32_head=kbit and fact.kbit_upcasts_non_quantised,
                                  offloaded_checkpoints=offloaded, chunked_loss=chunked_loss,
                                  adapter_bytes_per_token=adapter_act,
-                                 chunked_loss_bytes_per_value=_chunked_loss_bytes(w))
+                                 chunked_loss_bytes_per_value=_chunked_loss_bytes(w, fact))
     if offloaded:
         notes.append("offloaded-checkpointing")
     if chunked_loss:
@@ -230,8 +230,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         if quant is not None:
             base, qnotes = weight_bytes(model, w.precision, quant)
             notes += qnotes
-            workspace = quant_workspace_bytes(
-                model, quant, one_matrix=w.allocated_only or profile_for(w).allocator.kind == "pytorch-expandable")
+            workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w))
             if workspace:
                 notes.append("quant-workspace")
             # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
@@ -263,11 +262,10 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         gathered = C.ZERO3_LARGEST_LAYER_BYTES * split.largest_layer / 2 if stage == 3 else 0.0
         resident = base_pg
         gathered += workspace / shard_w
-    # The fraction is the caching allocator's reserve over what is allocated: none when sizing allocated bytes.
-    # Expandable segments (Unsloth sets them) grow in place rather than caching blocks of every size.
-    expandable = profile_for(w).allocator.kind == "pytorch-expandable"
+    # The fraction is the caching allocator's reserve over what is allocated: none when sizing allocated bytes,
+    # nor under expandable segments (Unsloth sets them), which grow in place rather than caching every size.
     # Allocated bytes count tensors only: the constant is what reserved / nvidia-smi readings show beyond them.
-    reserve = 0.0 if w.allocated_only or expandable else C.TRAIN_OVERHEAD_FRACTION * resident
+    reserve = C.TRAIN_OVERHEAD_FRACTION * resident if caches_blocks_by_shape(w) else 0.0
     constant = 0.0 if w.allocated_only else C.TRAIN_OVERHEAD_GIB * C.GIB
     overhead = constant + reserve + gathered
     if stage:
