@@ -378,3 +378,11 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
         scored.append((key, replace(p, score=round(score, 4))))
     scored.sort(key=lambda kp: (kp[0], kp[1].gpu_id))
     return [p for _, p in scored[:limit]]
+
+
+def pick_at(workload: Workload, gpu: GPU, count: int, instances: Sequence[InstanceFamily] = (), *,
+            hourly_price_of: HourlyPrice | None = None) -> Pick | None:
+    """`count` × `gpu` as a pick, when that many cards can hold the job (and the count is placeable)."""
+    found = rank_picks(workload, [gpu], instances, limit=1, max_count=count, fixed_count=count,
+                       hourly_price_of=hourly_price_of)
+    return found[0] if found and found[0].fits else None

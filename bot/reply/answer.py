@@ -22,6 +22,7 @@ from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
     TOKEN_ARCHS,
+    as_chosen,
     bf16_capable,
     candidate_gpus,
     resolve_model,
@@ -54,14 +55,6 @@ REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimi
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
-
-
-def as_chosen(workload: Workload, chosen: Mapping[str, object]) -> Workload:
-    """The workload with the set-up the memory rules chose (ZeRO stage, gradient checkpointing), so the speed
-    and time describe the configuration the reply sized."""
-    ckpt, stage = chosen.get("gradient_checkpointing"), chosen.get("zero_stage")
-    return replace(workload, gradient_checkpointing=ckpt if isinstance(ckpt, bool) else workload.gradient_checkpointing,
-                   zero_stage=stage if stage in (0, 1, 2, 3) else workload.zero_stage)
 
 
 def serving_engine_speed(question: Question, workload: Workload, gpu: GPU, count: int) -> dict[str, float | None]:

@@ -8,9 +8,9 @@ reply sized the job by memory and then said it would take 1,655 days.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 
 import rules
+from bot.reply.defaults import as_chosen
 from bot.understand.question import MAX_GPU_COUNT, Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily
@@ -32,10 +32,7 @@ def deadline_count(workload: Workload, gpu: GPU, floor: int, tokens: float, hour
     choose at that count (ZeRO stage, checkpointing: the one the reply then shows); None when no count up to
     the largest the question model accepts does."""
     for n in _counts(floor):
-        chosen = rules.estimate_memory(workload, n, gpu).chosen
-        ckpt, stage = chosen.get("gradient_checkpointing"), chosen.get("zero_stage")
-        timed = replace(workload, gradient_checkpointing=ckpt if isinstance(ckpt, bool) else None,
-                        zero_stage=stage if stage in (0, 1, 2, 3) else None)
+        timed = as_chosen(workload, rules.estimate_memory(workload, n, gpu).chosen)
         if rules.training_hours(timed, gpu, n, tokens) <= hours:
             return n
     return None
@@ -57,7 +54,5 @@ def meet_deadline(picks: Sequence[Pick], workload: Workload, question: Question,
         if gpu is None or n is None or n == pick.count:
             out.append(pick)
             continue
-        resized = rules.rank_picks(workload, [gpu], instances, limit=1, max_count=n, fixed_count=n,
-                                   hourly_price_of=hourly_price_of)
-        out.append(resized[0] if resized and resized[0].fits else pick)
+        out.append(rules.pick_at(workload, gpu, n, instances, hourly_price_of=hourly_price_of) or pick)
     return out

@@ -4,6 +4,8 @@ pool, precision, context, batch and engine.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import rules
@@ -11,7 +13,7 @@ from bot.reply.model import (
     Assumption,
 )
 from bot.reply.overrides import QUANT_PRECISION
-from bot.understand.question import Question
+from bot.understand.question import TRAINING_SWITCHES, Question
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
@@ -138,12 +140,13 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
     if engine is None:
         # Several concurrent users, or a speed / load target, means a serving engine; one prompt at a time is
         # what a notebook does.
+        concurrent = (batch_stated or 1) > 1
         targeted = bool(question.qps or question.tokens_per_s_per_user or question.ttft_s)
-        serving = task == "inference" and model.arch == "decoder" and ((batch_stated or 1) > 1 or targeted)
+        serving = task == "inference" and model.arch == "decoder" and (concurrent or targeted)
         engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
-            reason = ("concurrent-serving" if (batch_stated or 1) > 1 else "serving-target") if serving else "default"
+            reason = "default" if not serving else "concurrent-serving" if concurrent else "serving-target"
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     if context is None:
@@ -163,9 +166,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
         if model.arch in TOKEN_ARCHS:
             assumptions.append(Assumption(field="batch", value=batch))
     extra: dict[str, Any] = {}
-    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "paged_optimizer",
-                "flash_attention", "offload", "pure_16bit", "train_embeddings", "activation_offloading",
-                "optimizer_in_backward", "chunked_loss", "compiled", "preference_pairs"):
+    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "flash_attention", "offload",
+                "pure_16bit", "train_embeddings", *TRAINING_SWITCHES):
         value = getattr(question, key)
         if value is not None:
             extra[key] = value
@@ -177,3 +179,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
                         **extra)
     return workload, assumptions
 
+
+def as_chosen(workload: Workload, chosen: Mapping[str, object]) -> Workload:
+    """The workload with the set-up the memory rules chose (ZeRO stage, gradient checkpointing), so the speed
+    and time describe the configuration the reply sized."""
+    ckpt, stage = chosen.get("gradient_checkpointing"), chosen.get("zero_stage")
+    return replace(workload, gradient_checkpointing=ckpt if isinstance(ckpt, bool) else workload.gradient_checkpointing,
+                   zero_stage=stage if stage in (0, 1, 2, 3) else workload.zero_stage)

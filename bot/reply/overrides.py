@@ -12,7 +12,7 @@ from typing import Any, get_args
 
 from bot.errors import BadRequestError
 from bot.understand.numbers import scaled_number
-from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, Question
+from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, TRAINING_SWITCHES, Question
 from bot.understand.slots.context import BATCH_UNITS, CONTEXT_UNITS
 from knowledge.base import KnowledgeBase
 from knowledge.engines import resolve_engine_id, version_tuple
@@ -45,8 +45,7 @@ TASK_ALIASES = {"full-ft": "train", "finetune": "train", "fine-tune": "train", "
 FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch", "gpu", "gpus",
              "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
-             "train_embeddings", "engine_version", "kv_cache", "paged_optimizer", "activation_offloading",
-             "optimizer_in_backward", "chunked_loss", "compiled", "preference_pairs")
+             "train_embeddings", "engine_version", "kv_cache", *TRAINING_SWITCHES)
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
@@ -132,9 +131,7 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates["lora_rank"] = _bounded_int("lora_rank", value, 4096)
         elif key == "zero_stage":
             updates["zero_stage"] = _bounded_int("zero_stage", value, 3, lower=0)
-        elif key in ("gradient_checkpointing", "flash_attention", "pure_16bit", "train_embeddings", "paged_optimizer",
-                     "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
-                     "preference_pairs"):
+        elif key in ("gradient_checkpointing", "flash_attention", "pure_16bit", "train_embeddings", *TRAINING_SWITCHES):
             updates[key] = bool(value)
         elif key == "offload":
             updates["offload"] = _choice("offload", value, ("none", "optimizer"))

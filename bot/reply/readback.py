@@ -8,6 +8,7 @@ from bot.reply.cost_view import amount
 from bot.reply.formatting import gpu_name, params
 from bot.reply.i18n import FIELD_LABELS, TASK_NAMES, Translator
 from bot.reply.model import Answer
+from bot.understand.question import TRAINING_SWITCHES
 from knowledge.base import KnowledgeBase
 
 
@@ -69,8 +70,7 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "flash_attention":
             parts.append(t("flash_on") if value else t("flash_off"))
             continue
-        if field in ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
-                     "preference_pairs"):
+        if field in TRAINING_SWITCHES:
             parts.append(t(field))
             continue
         if field == "offload":

@@ -110,10 +110,9 @@ def _fastest_enough(workload: Workload, gpu: GPU, floor: int, target: float, ins
             continue
         if _per_user_speed(workload, gpu, n, 1) < target:
             continue
-        found = rules.rank_picks(workload, [gpu], instances, limit=1, max_count=n, fixed_count=n,
-                                 hourly_price_of=hourly_price_of)
-        if found and found[0].fits:
-            return found[0]
+        found = rules.pick_at(workload, gpu, n, instances, hourly_price_of=hourly_price_of)
+        if found is not None:
+            return found
     return None
 
 

@@ -64,7 +64,7 @@ from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.numbers import bound_digit_runs
-from bot.understand.question import Question
+from bot.understand.question import TRAINING_SWITCHES, Question
 from bot.understand.slots.base import SlotState
 from bot.understand.slots.context import parse_batch, parse_context
 from bot.understand.slots.engine import parse_engine
@@ -90,8 +90,7 @@ SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "flash_attention",
     "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
-    "gradient_checkpointing", "lora_rank", "optimizer", "paged_optimizer", "activation_offloading",
-    "optimizer_in_backward", "chunked_loss", "compiled", "preference_pairs", "tokens", "hours",
+    "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "hours",
 )
 
 
@@ -250,12 +249,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gradient_checkpointing=values.get("gradient_checkpointing"),
         lora_rank=values.get("lora_rank"),
         optimizer=values.get("optimizer"),
-        paged_optimizer=values.get("paged_optimizer"),
-        activation_offloading=values.get("activation_offloading"),
-        optimizer_in_backward=values.get("optimizer_in_backward"),
-        chunked_loss=values.get("chunked_loss"),
-        compiled=values.get("compiled"),
-        preference_pairs=values.get("preference_pairs"),
+        **{switch: values.get(switch) for switch in TRAINING_SWITCHES},
         gpu=values.get("gpu"),
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
         unknown_gpu_text=unknown_card,

@@ -24,6 +24,11 @@ MAX_BATCH = 4096
 """Sequences in flight at once: beyond this no single deployment is sized as one job."""
 MAX_GPU_COUNT = 1024
 
+TRAINING_SWITCHES = ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
+                     "preference_pairs")
+"""Training techniques a question can switch on by name: each a boolean slot of the same name on the Question,
+the JSON request and the Workload, read back by its own label."""
+
 
 class Question(BaseModel):
     model_config = ConfigDict(extra="forbid")

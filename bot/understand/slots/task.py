@@ -27,6 +27,7 @@ _INFERENCE = rx(
 
 def parse_task(state: SlotState) -> None:
     text = state.text
+    preference = _PREFERENCE.search(text) is not None
     if _QLORA.search(text):
         state.set("task", "qlora")
     elif _LORA.search(text):
@@ -34,12 +35,11 @@ def parse_task(state: SlotState) -> None:
     elif _PTUNING.search(text):
         state.set("task", "lora")
         state.notes.append("ptuning-as-lora")
-    elif _FULL_TRAIN.search(text) or _PREFERENCE.search(text):
+    elif preference or _FULL_TRAIN.search(text):
         state.set("task", "train")
-    if _PAIRED.search(text):
-        state.set("preference_pairs", True)
-    elif _PREFERENCE.search(text):
-        state.notes.append("preference-as-sft")
     elif _INFERENCE.search(text):
         state.set("task", "inference")
-
+    if _PAIRED.search(text):
+        state.set("preference_pairs", True)
+    elif preference:
+        state.notes.append("preference-as-sft")
