@@ -145,6 +145,9 @@ that names two back ends as alternatives ("transformers or vLLM") names none: se
 SOURCE_VERSIONS_FILE = Path(__file__).resolve().parent / "source_versions.yaml"
 """The engine version a source's table was measured with, read from the engine's repository (see the file)."""
 
+SOURCE_COUNTERS_FILE = Path(__file__).resolve().parent / "source_counters.yaml"
+"""What a source's memory column counted, where its benchmark script says so (see the file)."""
+
 VERSION_RE = re.compile(r"\bv?(\d+\.\d+(?:\.\d+)*)\b")
 
 
@@ -273,9 +276,29 @@ def training_flags(case: dict[str, Any]) -> dict[str, Any]:
         # Off in a stacked-techniques table until listed; a row whose config was read at the cited commit
         # records the chunked loss when the config has it (torchtune's 405B QLoRA config: plain CrossEntropyLoss).
         out["chunked_loss"] = False
-    if "active" in str(case.get("memory_published") or "").lower():
-        out["allocated_only"] = True  # "Peak Memory Active": allocated bytes, no allocator reserve
     return out
+
+
+def reading_flags(case: dict[str, Any]) -> dict[str, Any]:
+    """allocated_only for a row whose figure counts allocated bytes (torch.cuda.max_memory_allocated, torchtune's
+    "Peak Memory Active"): tensors only, no CUDA context and no caching-allocator reserve."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    if ("active" in str(case.get("memory_published") or "").lower()
+            or "allocated" in str(settings.get("memory_counter") or "").lower()
+            or source_counter(case) == "allocated"):
+        return {"allocated_only": True}
+    return {}
+
+
+def source_counter(case: dict[str, Any]) -> str | None:
+    """What SOURCE_COUNTERS_FILE says this row's source counted (allocated / reserved), if it says."""
+    source = case.get("source") or {}
+    for entry in yaml.safe_load(SOURCE_COUNTERS_FILE.read_text(encoding="utf-8")) or []:
+        if entry.get("commits") and source.get("commit") not in entry["commits"]:
+            continue
+        if (entry.get("repo"), entry.get("path")) == (source.get("repo"), source.get("path")):
+            return str(entry["counter"])
+    return None
 
 
 def unmappable(case: dict[str, Any]) -> str | None:
@@ -314,6 +337,7 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         req["context"] = 1  # weights / model states only: no tokens in flight
     # Say the engine explicitly, since ask's own default for concurrent serving is vLLM.
     req.update(map_engine(case))
+    req.update(reading_flags(case))
     gpus = int(case.get("num_gpus") or 1)
     req["gpus"] = gpus
     req["batch"] = int(case.get("batch_size") or 1)

@@ -131,7 +131,12 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
                                   pure_window=profile.kv_cache.sliding_window == "applied")
     notes += kv_notes
     act = _activation(w, profile)
-    overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights / n + workspace / n
+    # Allocated bytes (torch.cuda.max_memory_allocated) count tensors only: the constant and the fraction are
+    # what reserved / nvidia-smi readings show beyond them, as in training.
+    if w.allocated_only:
+        overhead = workspace / n
+    else:
+        overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights / n + workspace / n
     if workspace:
         notes.append("quant-workspace")
     notes += layout_notes(n, tensor_parallel)

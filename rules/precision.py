@@ -49,7 +49,9 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
         return "mxfp4"
     if engine == "llama.cpp":
         return {"int4": C.DEFAULT_GGUF, "int8": "gguf-q8_0", "fp8": "gguf-q8_0"}.get(precision, "gguf-f16")
-    if precision in {"int8", "int4"}:
+    if precision in {"int8", "int4", "fp8"}:
+        # FP8 checkpoints (Qwen3-FP8, DeepSeek-V3, Llama-3.1-405B-FP8) and the engines' online FP8 (vLLM
+        # --quantization fp8) quantise the linear layers only: embeddings and lm_head stay 16-bit, as for int8.
         return precision
     return None
 

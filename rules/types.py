@@ -85,7 +85,9 @@ class Workload:
     """Training: the recipe runs under torch.compile (torchtune `compile: True`), which changes what the loss
     keeps for backward (the engine profile's `chunked_loss_bytes_per_value_compiled`)."""
     allocated_only: bool = False
-    """Size the bytes PyTorch has allocated (active) rather than what its caching allocator reserves."""
+    """Size the bytes PyTorch has allocated (active; torch.cuda.max_memory_allocated) rather than what its caching
+    allocator reserves: no framework overhead constant and no allocator reserve, in training and inference. The
+    benchmarks set it for tables that read that counter; the bot never does (a card must hold the reserve)."""
     paged_optimizer: bool = False
     """Training: a bitsandbytes paged optimizer (PagedAdamW, paged_adamw_32bit/8bit), whose states live in
     CUDA unified memory and are evicted to host RAM when the card runs out (QLoRA paper, "Paged Optimizers";

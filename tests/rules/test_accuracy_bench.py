@@ -11,6 +11,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import _cases  # noqa: E402
 import accuracy  # noqa: E402
 
 from knowledge.loader import load_knowledge  # noqa: E402
@@ -91,6 +92,21 @@ def test_calibration_floor_on_measured_cases_with_stated_context() -> None:
 ])
 def test_engine_of_a_row(case: dict[str, object], expected: dict[str, str]) -> None:
     assert accuracy.map_engine(case) == expected
+
+
+@pytest.mark.parametrize(("case", "expected"), [
+    ({"settings": {"memory_counter": "torch.cuda.max_memory_allocated summed over GPUs"}}, {"allocated_only": True}),
+    ({"memory_published": "3.1 GiB (Peak Memory Active)"}, {"allocated_only": True}),
+    # The Qwen2.5 page's benchmark script reads max_memory_allocated (bench/source_counters.yaml) ...
+    ({"source": {"repo": "QwenLM/Qwen2.5", "path": "docs/source/benchmark/speed_benchmark.rst",
+                 "commit": "a912d239c2d0e2e5d10bb8d02e6f5685edb43e68"}}, {"allocated_only": True}),
+    # ... an edit of the page at another commit is another table, and a row that says nothing is left as is.
+    ({"source": {"repo": "QwenLM/Qwen2.5", "path": "docs/source/benchmark/speed_benchmark.rst", "commit": "0" * 40}},
+     {}),
+    ({"settings": {"framework": "transformers"}, "memory_published": "19 GB"}, {}),
+])
+def test_what_a_row_counted(case: dict[str, object], expected: dict[str, bool]) -> None:
+    assert _cases.reading_flags(case) == expected
 
 
 def test_added_groundtruth_files_are_read_and_a_missing_directory_is_fine(tmp_path: Path) -> None:

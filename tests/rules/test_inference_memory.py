@@ -135,3 +135,13 @@ def test_vllm_that_does_not_fit_reports_what_it_needs() -> None:
     assert est.per_gpu_gib == est.required_per_gpu_gib
     assert est.breakdown["kv_cache"] == pytest.approx(2.0, abs=1e-3)  # the KV it needs, not an empty pool
     assert "vllm-does-not-fit" in est.notes
+
+
+def test_allocated_bytes_carry_no_overhead_constant_or_reserve() -> None:
+    # torch.cuda.max_memory_allocated counts tensors: weights + KV + prefill transient, nothing above them.
+    est = estimate_memory(Workload(model=make_model(), context=4096, allocated_only=True))
+    assert est.breakdown["overhead"] == 0.0
+    assert est.per_gpu_gib == pytest.approx((WEIGHTS + KV_4096 + ACT_4096) / GIB, abs=1e-3)
+    reserved = estimate_memory(Workload(model=make_model(), context=4096))
+    overhead = C.INFERENCE_OVERHEAD_GIB * GIB + C.INFERENCE_OVERHEAD_FRACTION * WEIGHTS
+    assert reserved.per_gpu_gib - est.per_gpu_gib == pytest.approx(overhead / GIB, abs=1e-3)

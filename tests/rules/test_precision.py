@@ -19,7 +19,13 @@ def test_plain_precisions() -> None:
     assert weight_bytes(m, "fp32", None)[0] == 7e9 * 4
     assert weight_bytes(m, "bf16", None)[0] == 7e9 * 2
     assert weight_bytes(m, "fp16", None)[0] == 7e9 * 2
-    assert weight_bytes(m, "fp8", None)[0] == 7e9 * 1
+
+
+def test_fp8_quantises_the_linear_layers_and_keeps_embeddings_16bit() -> None:
+    # Qwen3-FP8 / DeepSeek-V3 / vLLM --quantization fp8: 1 B per body parameter, lm_head and embeddings bf16.
+    got, notes = weight_bytes(make_model(), "fp8", normalise_quant(None, "fp8"))
+    assert got == pytest.approx(BODY * 1 + EMB * 2)  # 6.738e9 + 0.524e9 = 7.262e9 B, 3.7% above 7e9 × 1
+    assert "embeddings-16bit" in notes
 
 
 def test_param_split_counts_untied_embeddings_twice_and_tied_once() -> None:
