@@ -48,7 +48,6 @@ from _cases import (
     GENERIC_RE,
     GPU_PATTERNS,
     GROUNDTRUTH_ENV,
-    WORKLOAD_KEYS,
     Skip,
     _hf_name,
     _zero_stage,
@@ -60,6 +59,7 @@ from _cases import (
     resolve_model,
     to_request,
     weights_only,
+    workload_for,
 )
 
 from bot.reply.overrides import FLAG_KEYS
@@ -121,14 +121,9 @@ class Runner:
         return answer.estimate.per_gpu_gb, answer.estimate.total_gb
 
     def _via_rules(self, request: dict[str, Any]) -> tuple[float, float]:
-        from rules import estimate_memory, generic_model
-        from rules.types import Workload
+        from rules import estimate_memory
 
-        model = self.kb.model(request["model"]) if "model" in request else generic_model(request["params_b"])
-        kwargs = {k: request[k] for k in WORKLOAD_KEYS if k in request}
-        if "context" not in kwargs:  # bot.reply.answer: DEFAULT_CONTEXT 4096, capped at the model's window
-            kwargs["context"] = min(4096, model.max_context or 4096)
-        workload = Workload(model=model, **kwargs)
+        workload = workload_for(request, self.kb)
         gpu = self.kb.gpus.get(request["gpu"]) if request.get("gpu") else None
         est = estimate_memory(workload, int(request.get("gpus", 1)), gpu)
         self.last_needed = est.required_per_gpu_gib if est.required_per_gpu_gib is not None else est.per_gpu_gib

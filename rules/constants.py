@@ -273,6 +273,11 @@ MB is the vocabulary → 7.8 B), against 12 B for the bf16 LoRA rows of the same
 LORA_PARAM_BYTES = 16.0
 """A LoRA adapter parameter trains in fp32 with AdamW: weight 4 + gradient 4 + two moments 8 = 16 bytes."""
 
+ADAPTER_OPTIMIZER_BYTES: dict[str, float] = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0}
+"""Optimizer states per adapter parameter: the adapter is already fp32 (PEFT and Unsloth upcast it), so no master
+copy: AdamW's two fp32 moments 8, bitsandbytes 8-bit Adam's two 1-byte moments 2 (LoRA matrices are far above its
+`min_8bit_size` of 4,096 elements), SGD momentum 4."""
+
 TRAINABLE_EMBEDDING_BYTES = 12.0
 """PEFT `modules_to_save` (trainable embedding + lm_head, Qwen's "LoRA (emb)"): a trainable 16-bit copy (2) +
 its gradient (2) + fp32 Adam moments (8). Calibrated on `qwen1-readme-finetune-profile` LoRA vs LoRA (emb)

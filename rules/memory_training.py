@@ -247,14 +247,14 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         adapter = adapter_params(w)
         chosen["lora_rank"] = w.lora_rank
         chosen["lora_params_m"] = round(adapter / 1e6, 1)
-        # Adapter in fp32: weight 4 + gradient 4 + Adam moments 8 (= LORA_PARAM_BYTES); trainable embeddings:
-        # 16-bit copy 2 + gradient 2 + fp32 moments 8 (= TRAINABLE_EMBEDDING_BYTES).
+        # Adapter in fp32: weight 4 + gradient 4 + the optimizer's moments (ADAPTER_OPTIMIZER_BYTES); trainable
+        # embeddings: 16-bit copy 2 + gradient 2 + fp32 moments 8 (= TRAINABLE_EMBEDDING_BYTES).
         emb = split.embedding if w.train_embeddings else 0.0
         if emb:
             notes.append("trainable-embeddings")
         t_w = adapter * C.LORA_PARAM_BYTES / 4 + emb * 2.0
         t_g = adapter * C.LORA_PARAM_BYTES / 4 + emb * 2.0
-        t_o = adapter * C.LORA_PARAM_BYTES / 2 + emb * (C.TRAINABLE_EMBEDDING_BYTES - 4.0)
+        t_o = adapter * C.ADAPTER_OPTIMIZER_BYTES[w.optimizer] + emb * (C.TRAINABLE_EMBEDDING_BYTES - 4.0)
         shard_w = n if stage == 3 else 1
         shard_o = n if stage >= 1 else 1
         base_pg = base / shard_w

@@ -109,6 +109,15 @@ def test_what_a_row_counted(case: dict[str, object], expected: dict[str, bool]) 
     assert _cases.reading_flags(case) == expected
 
 
+def test_a_row_sized_with_unsloth_gets_its_documented_optimizer_as_ask_does() -> None:
+    kb = load_knowledge()
+    row = {"model": "llama-3.1-8b", "task": "qlora", "precision": "int4", "quant": "nf4", "context": 2048}
+    assert _cases.workload_for({**row, "engine": "unsloth"}, kb).optimizer == "adamw-8bit"
+    assert _cases.workload_for({**row, "engine": "unsloth", "optimizer": "adamw"}, kb).optimizer == "adamw"
+    assert _cases.workload_for({**row, "engine": "transformers"}, kb).optimizer == "adamw"
+    assert _cases.workload_for({**row, "task": "inference", "engine": "unsloth"}, kb).optimizer == "adamw"
+
+
 def test_added_groundtruth_files_are_read_and_a_missing_directory_is_fine(tmp_path: Path) -> None:
     shared = tmp_path / "published.yaml"
     shared.write_text(yaml.safe_dump([{"id": "a", "group": "g1"}]), encoding="utf-8")

@@ -105,6 +105,17 @@ def test_lora_breakdown() -> None:
     assert est.chosen["lora_rank"] == 16
 
 
+@pytest.mark.parametrize(("optimizer", "moment_bytes"), [("adamw", 8), ("adamw-8bit", 2), ("sgd", 4)])
+def test_adapter_optimizer_states_follow_the_optimizer(optimizer: str, moment_bytes: int) -> None:
+    # The adapter is fp32 already: no master copy, only the moments (8-bit Adam: 2 × 1 B; 39,976,960 × 2 B = 0.074
+    # GiB instead of AdamW's 0.298 GiB). Weights and gradients do not change.
+    w = Workload(model=make_model(), task="lora", context=512, lora_rank=16, gradient_checkpointing=True,
+                 optimizer=optimizer)  # type: ignore[arg-type]
+    est = estimate_memory(w)
+    assert est.breakdown["optimizer"] == pytest.approx(moment_bytes * 39_976_960 / GIB, abs=1e-3)
+    assert est.breakdown["gradients"] == pytest.approx(4 * 39_976_960 / GIB, abs=1e-3)
+
+
 def test_qlora_base_is_nf4_with_fp32_embeddings() -> None:
     w = Workload(model=make_model(), task="qlora", precision="int4", context=512, gradient_checkpointing=True)
     est = estimate_memory(w)

@@ -69,6 +69,24 @@ def test_unsloth_checkpointing_is_reported_as_the_engine_default_on_a_card_of_a_
     assert plain_ckpt.reason == "needed-to-fit"
 
 
+def test_unsloth_trains_with_its_documented_8bit_adamw_unless_the_question_names_an_optimizer() -> None:
+    question = Question(text="", intent="check", model="llama-3.1-8b", task="qlora", engine="unsloth",
+                        context=4096, memory_gb=24.0, gpu_count=1,
+                        stated=["model", "task", "engine", "context", "memory_gb", "gpu_count"])
+    result = answer(question, KB)
+    [opt] = [a for a in result.assumptions if a.field == "optimizer"]
+    assert (opt.value, opt.reason) == ("adamw-8bit", "engine-default")
+    assert "optimizer adamw-8bit (the engine's own default)" in render_text(result, kb=KB)
+    named = answer(question.model_copy(update={"optimizer": "adamw", "stated": [*question.stated, "optimizer"]}), KB)
+    assert not [a for a in named.assumptions if a.field == "optimizer"]
+    assert result.estimate is not None and named.estimate is not None
+    # All-linear rank 16 on Llama 3.1 8B: 41.9 M adapter parameters × (8 − 2) B of moments = 0.23 GiB less.
+    assert named.estimate.breakdown.optimizer - result.estimate.breakdown.optimizer == pytest.approx(0.23, abs=0.02)
+    transformers = answer(question.model_copy(update={"engine": None, "stated": [
+        "model", "task", "context", "memory_gb", "gpu_count"]}), KB)
+    assert not [a for a in transformers.assumptions if a.field == "optimizer"]
+
+
 def test_fp8_on_a_card_without_fp8_says_no_for_that_reason_not_memory() -> None:
     question = Question(text="", intent="check", model="llama-3-8b", task="inference", precision="fp8",
                         gpu="v100-32gb", gpu_count=1, stated=["model", "task", "precision", "gpu", "gpu_count"])
