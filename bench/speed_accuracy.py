@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import yaml
-from _cases import workload_for
+from _cases import engine_version_in, source_version, workload_for
 from accuracy import DEFAULT_GROUNDTRUTH, GROUNDTRUTH_ENV, Skip, percentile, resolve_gpu, to_request
 
 from knowledge.base import KnowledgeBase
@@ -84,6 +84,14 @@ def load_rows() -> list[dict[str, Any]]:
         if path.exists():
             rows += [r for r in yaml.safe_load(path.read_text(encoding="utf-8")) or [] if r.get("throughput")]
     return rows
+
+
+def version_of(row: dict[str, Any], engine: str) -> dict[str, str]:
+    """The engine version the row was measured with (its framework text, else the source's), for the
+    version-aware profiles (transformers' MoE expert loop, logits)."""
+    framework = str((row.get("settings") or {}).get("framework") or "")
+    version = engine_version_in(framework, engine) or source_version(row, engine)
+    return {"engine_version": version} if version else {}
 
 
 def engine_of(row: dict[str, Any]) -> str:
@@ -146,11 +154,16 @@ def evaluate_row(row: dict[str, Any], kb: KnowledgeBase) -> Case:
     case = Case(row, engine=engine_of(row))
     unit = str(row["throughput"].get("unit") or "")
     try:
-        if unit.startswith(("tokens/s", "output tokens/s")) and row["task"] == "inference":
+        decode_units = ("tokens/s", "output tokens/s", "prompt + generated tokens/s")
+        if unit.startswith(decode_units) and row["task"] == "inference":
             case.kind, case.published = "decode", float(row["throughput"]["value"])
+            if "prompt + generated" in unit:
+                # (prompt + generated) / time of the call (Qwen3's page): the same call's generated tokens/s.
+                prompt, gen = decode_shape(row)
+                case.published *= gen / (prompt + gen)
             settings = dict(row.get("settings") or {})
             settings.pop("framework", None)  # the engine is read here; to_request only knows transformers/vLLM
-            request = to_request({**row, "settings": settings}, kb)
+            request = {**to_request({**row, "settings": settings}, kb), **version_of(row, case.engine)}
             case.estimate = estimate_decode(row, request, kb, case.engine)
         elif unit.startswith("tokens/s") and row["task"] != "inference" and row.get("seq_len"):
             # A training rate as published (torchtune: tokens/s over an epoch, padding excluded).
@@ -217,11 +230,13 @@ FITTED = (
     Fitted("DECODE_LAYER_OVERHEAD_S", "transformers", _grid(2e-4, 1.4e-3)),
     Fitted("DECODE_BANDWIDTH_EFFICIENCY", "transformers", _grid(0.5, 1.0)),
     Fitted("TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY", None, _grid(0.01, 0.2)),
+    Fitted("TRANSFORMERS_MOE_EXPERT_ITERATION_S", None, _grid(2e-5, 2e-4, 19)),
     Fitted("DECODE_BANDWIDTH_EFFICIENCY", "lmdeploy", _grid(0.5, 1.0)),
     Fitted("TRANSFORMERS_QUANT_LAYER_FACTOR", "awq", _grid(0.8, 2.0, 13)),
     Fitted("TRANSFORMERS_QUANT_LAYER_FACTOR", "gptq-int8", _grid(0.8, 2.0, 13)),
     Fitted("TRANSFORMERS_QUANT_LAYER_FACTOR", "nf4", _grid(0.8, 2.4, 17)),
     Fitted("TRANSFORMERS_QUANT_LAYER_FACTOR", "bnb-int8", _grid(2.0, 6.0, 17)),
+    Fitted("TRANSFORMERS_QUANT_LAYER_FACTOR", "fp8", _grid(1.0, 5.0, 17)),
     Fitted("TRAIN_MFU", "transformers", _grid(0.25, 0.75)),
     Fitted("TRAIN_LAYER_OVERHEAD_S", "transformers", _grid(1e-3, 9e-3)),
     Fitted("QLORA_DEQUANT_S_PER_BPARAM", None, _grid(0.0, 0.08)),

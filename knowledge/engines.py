@@ -79,6 +79,9 @@ class RuntimeFact(Fact):
     cuda_graphs: bool
     prefill_chunk_tokens: int | None = Field(default=None, gt=0)
     """Prompt tokens evaluated per forward pass (chunked prefill / n_ubatch); None = the whole prompt."""
+    moe_expert_loop: Literal["fused", "hit", "all"] = "fused"
+    """How an MoE layer runs its experts: fused kernels (serving engines), a Python loop over the experts the
+    step's tokens were routed to (`hit`), or over every expert whether routed or not (`all`)."""
 
 
 class AllocatorFact(Fact):
@@ -131,6 +134,7 @@ class VersionRule(BaseModel):
     reservation: ReservationFact | None = None
     training: TrainingFact | None = None
     allocator: AllocatorFact | None = None
+    runtime: RuntimeFact | None = None
 
 
 class EngineProfile(Entry):
@@ -165,7 +169,7 @@ class EngineProfile(Entry):
         for rule in sorted(self.version_rules, key=lambda r: version_tuple(r.before) or (), reverse=True):
             before = version_tuple(rule.before)
             if before is not None and wanted < before:
-                for key in ("logits", "attention", "reservation", "training", "allocator"):
+                for key in ("logits", "attention", "reservation", "training", "allocator", "runtime"):
                     value = getattr(rule, key)
                     if value is not None:
                         updates[key] = value

@@ -110,12 +110,29 @@ def allreduce_seconds(w: Workload, gpu: GPU, count: int) -> float:
     return S.ALLREDUCES_PER_LAYER * num_layers(w.model) * per_allreduce
 
 
-def _layer_overhead(w: Workload) -> float:
+def _layer_overhead(w: Workload, tokens: int | None = None) -> float:
+    """Per-pass time that does not depend on the bytes read, for a pass over `tokens` tokens (default: one
+    decode step of the batch)."""
     per_layer = S.DECODE_LAYER_OVERHEAD_S.get(w.engine, S.DECODE_LAYER_OVERHEAD_S["transformers"])
+    factor = 1.0
     quant = normalise_quant(w.quant, w.precision, w.engine)
     if not tensor_parallel(w.engine) and w.engine != "llama.cpp" and quant:
-        per_layer *= S.TRANSFORMERS_QUANT_LAYER_FACTOR.get(quant, 1.0)
-    return per_layer * max(1, num_layers(w.model))
+        factor = S.TRANSFORMERS_QUANT_LAYER_FACTOR.get(quant, 1.0)
+    return factor * (per_layer * max(1, num_layers(w.model)) + _expert_loop_seconds(w, tokens or max(1, w.batch)))
+
+
+def _expert_loop_seconds(w: Workload, tokens: int) -> float:
+    """An engine that runs an MoE layer's experts one by one in Python (transformers) pays a fixed cost per
+    expert it visits (its quantised linears' own launch cost included, as for the dense layers): every expert
+    before it skipped the idle ones, else the experts the tokens were routed to (top-k per token, at most all
+    of them)."""
+    moe = w.model.moe
+    loop = profile_for(w).runtime.moe_expert_loop
+    if moe is None or loop == "fused":
+        return 0.0
+    visited = moe.num_experts if loop == "all" else min(moe.num_experts, moe.experts_per_token * tokens)
+    moe_layers = max(0, num_layers(w.model) - moe.first_k_dense)
+    return moe_layers * visited * S.TRANSFORMERS_MOE_EXPERT_ITERATION_S
 
 
 def average_cached_tokens(w: Workload) -> int:
@@ -159,7 +176,7 @@ def prefill_seconds(w: Workload, gpu: GPU, count: int, prompt: int) -> float:
     cards = count if tensor_parallel(w.engine) else 1
     peak = dense_tflops(gpu, w.precision) * 1e12
     flops = w.batch * prompt * flops_per_token(w, max(1, prompt // 2))
-    return flops / (cards * peak * S.PREFILL_MFU) + _layer_overhead(w)
+    return flops / (cards * peak * S.PREFILL_MFU) + _layer_overhead(w, w.batch * max(1, prompt))
 
 
 def train_flops_factor(w: Workload, checkpointing: bool) -> float:

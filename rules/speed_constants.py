@@ -32,6 +32,15 @@ lmdeploy 0.9 from its own A100 table (not the 2 groundtruth rows, which alone wo
 72 MB L2 cache). vLLM 0.85 / SGLang 0.87 / TensorRT-LLM 0.9: set from the published batch-1 ordering
 (TensorRT-LLM ≥ SGLang ≥ vLLM at concurrency 1 in the engine comparisons); not fitted (no rows of their own)."""
 
+TRANSFORMERS_MOE_EXPERT_ITERATION_S = 9.0e-5
+"""Seconds per expert visited by transformers' Python loop over an MoE layer's experts (a torch.where that
+syncs with the host, an index, three small matmuls and an index_add_). Before 4.52/4.53 the loop visited
+every expert at every step, which makes batch-1 decode launch-bound far below what the active weights allow:
+Qwen2-57B-A14B (28 MoE layers × 64 experts) decoded at 4.8 tok/s on A100s under transformers 4.38.2
+(qwen2-speed-benchmark-2024-06-transformers) and Qwen3-30B-A3B (48 × 128) at 1.9 tok/s on an H20 under 4.51.3
+(qwen3-speed-benchmark-2025-05-transformers), ≈ 97 and ≈ 80 µs per expert visited beyond the dense model's
+step. Fitted on those two groups (the speed benchmark's leave-one-group-out refits it without each)."""
+
 DECODE_LAYER_OVERHEAD_S: dict[str, float] = {
     "transformers": 6.8e-4, "unsloth": 6.8e-4, "vllm": 5.0e-5, "sglang": 4.5e-5, "lmdeploy": 4.0e-5,
     "tensorrt-llm": 3.5e-5, "llama.cpp": 9.0e-5,
@@ -48,14 +57,17 @@ below lmdeploy's figure (their batch-1 latency is published as similar or lower 
 
 TRANSFORMERS_QUANT_LAYER_FACTOR: dict[str, float] = {
     "gptq": 1.0, "int4": 1.0, "awq": 1.3, "gptq-int8": 1.3, "int8": 1.3, "nf4": 1.7, "fp4": 1.7,
-    "nf4-dq": 1.7, "bnb-int8": 5.0,
+    "nf4-dq": 1.7, "bnb-int8": 5.0, "fp8": 3.0,
 }
 """transformers with a quantised format: the per-layer overhead is multiplied by this (dequantising kernels
 at batch 1 are launch/compute-bound: fewer bytes do not mean a faster step; bitsandbytes LLM.int8 splits
 outliers into a second matmul). *fitted* on the `qwen2.5-speed-benchmark-transformers`,
 `qwen1-readme-inference-perf` and `qwen1-readme-2023-08-bnb` quantised rows (7B: GPTQ-Int4 43 / AWQ 32 /
 GPTQ-Int8 32 / bf16 40 tokens/s; bnb NF4 21.4 and LLM.int8 7.9 vs bf16 30). vLLM/SGLang/lmdeploy/llama.cpp
-kernels (Marlin, TurboMind, GGML) stay bandwidth-bound: fewer bytes, faster."""
+kernels (Marlin, TurboMind, GGML) stay bandwidth-bound: fewer bytes, faster. FP8 (transformers' fine-grained
+FP8, a Triton activation-quantise + block-scaled matmul per linear) *fitted* on the one group that measures it,
+`qwen3-speed-benchmark-2025-05-transformers` (Qwen3-0.6B 24.6 vs 58.6 tok/s in bf16, Qwen3-32B 7.4 vs 26.2; the
+page: "the inference speed of Transformers in FP8 mode is currently not optimal"): no held-out check."""
 
 TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY = 0.04
 """HF transformers reads its KV cache far below the bandwidth (the `DynamicCache` grows by concatenation and

@@ -14,6 +14,7 @@ from rules.speed import (
     decode_step,
     experts_touched_fraction,
     ideal_training_hours,
+    prefill_seconds,
     train_step_seconds,
     weights_read_bytes,
 )
@@ -61,6 +62,26 @@ def test_moe_reads_shared_weights_and_the_experts_it_is_routed_to() -> None:
     assert experts_touched_fraction(model, 4) == pytest.approx(1 - 0.75 ** 4)
     four = Workload(model=model, engine="vllm", batch=4)
     assert weights_read_bytes(four) == pytest.approx((10e9 - EMBEDDING - routed * 0.75 ** 4) * 2)
+
+
+@pytest.mark.parametrize(("engine", "version", "visited"), [
+    ("transformers", "4.51.3", 128),  # before the skip (4.53 for Qwen3-MoE): every expert, every step
+    ("transformers", None, 8),  # since: the top-8 the one token was routed to
+    ("vllm", None, 0),  # fused MoE kernels: no per-expert loop
+])
+def test_transformers_moe_decode_pays_per_expert_visited(engine: str, version: str | None, visited: int) -> None:
+    moe = MoE(num_experts=128, experts_per_token=8, moe_intermediate_size=768)
+    model = make_model(params_b=30.0, active_params_b=3.0, moe=moe, num_layers=48)
+    dense = make_model(params_b=30.0, active_params_b=3.0, num_layers=48)
+    w = Workload(model=model, engine=engine, engine_version=version, context=2)
+    extra = decode_step(w, make_gpu(), 1).overhead_s - decode_step(
+        Workload(model=dense, engine=engine, engine_version=version, context=2), make_gpu(), 1).overhead_s
+    # 48 layers × 128 experts × 90 µs = 0.553 s a token (≈1.8 tok/s, as Qwen3-30B-A3B under 4.51.3); 8: 35 ms.
+    assert extra == pytest.approx(48 * visited * S.TRANSFORMERS_MOE_EXPERT_ITERATION_S)
+    # A 1,000-token prompt routes its tokens to every expert, whichever loop visits them.
+    prefill_extra = prefill_seconds(w, make_gpu(), 1, 1000) - prefill_seconds(
+        Workload(model=dense, engine=engine, engine_version=version, context=2), make_gpu(), 1, 1000)
+    assert prefill_extra == pytest.approx(48 * (128 if visited else 0) * S.TRANSFORMERS_MOE_EXPERT_ITERATION_S)
 
 
 def test_tensor_parallel_adds_two_allreduces_per_layer() -> None:
