@@ -75,10 +75,11 @@ class Case:
 
 
 def load_rows() -> list[dict[str, Any]]:
-    """Every row with a throughput: the shared groundtruth (or $GPU_ADVISOR_GROUNDTRUTH) and bench/groundtruth."""
+    """Every row with a throughput: the shared groundtruth (or $GPU_ADVISOR_GROUNDTRUTH), bench/groundtruth and
+    bench/groundtruth/speed (speed-only rows of engines that pre-allocate, so publish no memory)."""
     paths = [Path(os.environ.get(GROUNDTRUTH_ENV) or DEFAULT_GROUNDTRUTH)]
     if EXTRA_GROUNDTRUTH.is_dir():
-        paths += sorted(EXTRA_GROUNDTRUTH.glob("*.yaml"))
+        paths += sorted(EXTRA_GROUNDTRUTH.glob("*.yaml")) + sorted((EXTRA_GROUNDTRUTH / "speed").glob("*.yaml"))
     rows: list[dict[str, Any]] = []
     for path in paths:
         if path.exists():
@@ -232,6 +233,8 @@ FITTED = (
     Fitted("TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY", None, _grid(0.01, 0.2)),
     Fitted("TRANSFORMERS_MOE_EXPERT_ITERATION_S", None, _grid(2e-5, 2e-4, 19)),
     Fitted("DECODE_BANDWIDTH_EFFICIENCY", "lmdeploy", _grid(0.5, 1.0)),
+    Fitted("DECODE_STEP_OVERHEAD_S", "vllm", _grid(0.0, 4e-3, 9)),
+    Fitted("DECODE_STEP_OVERHEAD_S", "sglang", _grid(0.0, 4e-3, 9)),
     Fitted("TRANSFORMERS_QUANT_LAYER_FACTOR", "awq", _grid(0.8, 2.0, 13)),
     Fitted("TRANSFORMERS_QUANT_LAYER_FACTOR", "gptq-int8", _grid(0.8, 2.0, 13)),
     Fitted("TRANSFORMERS_QUANT_LAYER_FACTOR", "nf4", _grid(0.8, 2.4, 17)),

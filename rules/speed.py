@@ -155,7 +155,7 @@ def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
     memory = weights_read_bytes(w) / shards / (eta * bandwidth) + kv / shards / (kv_eta * bandwidth)
     peak = dense_tflops(gpu, w.precision) * 1e12
     compute = w.batch * 2.0 * w.model.active_params * 1e9 / (shards * peak * S.DECODE_MFU)
-    return DecodeStep(memory_s=memory, overhead_s=_layer_overhead(w),
+    return DecodeStep(memory_s=memory, overhead_s=_layer_overhead(w) + S.DECODE_STEP_OVERHEAD_S.get(w.engine, 0.0),
                       communication_s=allreduce_seconds(w, gpu, count), compute_s=compute)
 
 
