@@ -62,12 +62,16 @@ def test_a_stated_count_or_an_inference_job_is_left_alone(text: str) -> None:
 
 
 def test_a_speed_target_picks_cards_that_reach_it_first() -> None:
-    # "at 100 tokens/s" is a serving question: sized with a serving engine, and the first pick decodes one user at
+    # "at 60 tokens/s" is a serving question: sized with a serving engine, and the first pick decodes one user at
     # the target (tensor parallel inside a node, or a faster card), whatever the money order says.
-    said = ask({"text": "cheapest way to serve Llama 3 70B at 100 tokens/s"})
+    said = ask({"text": "cheapest way to serve Llama 3 70B at 60 tokens/s"})
     assert said.query.engine == "vllm"
     assert any(a.field == "engine" and a.reason == "serving-target" for a in said.assumptions)
-    assert said.picks and (said.picks[0].decode_tokens_per_s or 0) >= 100
+    assert said.picks and (said.picks[0].decode_tokens_per_s or 0) >= 60
     assert said.serving is not None and said.serving.met
     slow = ask({"text": "cheapest way to serve Llama 3 70B"})
-    assert slow.picks and (slow.picks[0].decode_tokens_per_s or 0) < 100  # without the target: the money order
+    assert slow.picks and (slow.picks[0].decode_tokens_per_s or 0) < 60  # without the target: the money order
+    # 100 tok/s a user is beyond what the speed model gives a 70B at batch 1 on one node (vLLM's per-step host
+    # time, 3 ms, caps it): the reply says the target is not met rather than pretending.
+    far = ask({"text": "cheapest way to serve Llama 3 70B at 100 tokens/s"})
+    assert far.serving is not None and not far.serving.met
