@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\npath: {path}; groundtruth files: {origins}")
     if runner.dropped:
         print(f"keys ask does not accept (dropped on the ask path): {runner.dropped}")
-    print("\n== today's constants (fitted on every row) ==")
+    print("\n== today's constants (as shipped in rules/constants.py) ==")
     print_summary(rows)
     if not args.no_loso:
         from _loso import print_loso
