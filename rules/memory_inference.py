@@ -110,6 +110,9 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w))
     if model.is_moe:
         notes.append("moe-all-experts")
+        if profile.runtime.moe_expert_loop != "fused":
+            # The speed model charges each expert the engine visits one by one (rules/speed.py): say why.
+            notes.append(f"moe-expert-loop-{profile.runtime.moe_expert_loop}")
     kv_elem = kv_element_bytes(w, profile)
     if w.kv_cache is not None:
         notes.append(f"kv-cache-{w.kv_cache}")

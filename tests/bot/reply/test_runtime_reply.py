@@ -87,6 +87,20 @@ def test_unsloth_trains_with_its_documented_8bit_adamw_unless_the_question_names
     assert not [a for a in transformers.assumptions if a.field == "optimizer"]
 
 
+def test_an_moe_model_under_transformers_says_its_speed_comes_from_the_expert_loop() -> None:
+    question = Question(text="", intent="check", model="qwen3-30b-a3b", task="inference", gpu="h100-80gb",
+                        gpu_count=1, engine="transformers", engine_version="4.51",
+                        stated=["model", "task", "gpu", "gpu_count", "engine", "engine_version"])
+    old = answer(question, KB)
+    assert old.estimate is not None and "moe-expert-loop-all" in old.estimate.notes
+    assert "every expert at every step" in render_text(old, kb=KB)
+    assert old.picks and (old.picks[0].decode_tokens_per_s or 0) < 3  # Qwen's page: 1.9 tok/s on an H20
+    new = answer(question.model_copy(update={"engine_version": None}), KB)
+    assert new.estimate is not None and "moe-expert-loop-hit" in new.estimate.notes
+    vllm = answer(question.model_copy(update={"engine": "vllm", "engine_version": None}), KB)
+    assert vllm.estimate is not None and not [n for n in vllm.estimate.notes if n.startswith("moe-expert-loop")]
+
+
 def test_fp8_on_a_card_without_fp8_says_no_for_that_reason_not_memory() -> None:
     question = Question(text="", intent="check", model="llama-3-8b", task="inference", precision="fp8",
                         gpu="v100-32gb", gpu_count=1, stated=["model", "task", "precision", "gpu", "gpu_count"])
