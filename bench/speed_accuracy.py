@@ -155,6 +155,8 @@ def evaluate_row(row: dict[str, Any], kb: KnowledgeBase) -> Case:
     case = Case(row, engine=engine_of(row))
     unit = str(row["throughput"].get("unit") or "")
     try:
+        if (row.get("settings") or {}).get("enforce_eager") is True:
+            raise Skip("vLLM with enforce_eager=True (no CUDA graphs): not the profile's set-up")
         decode_units = ("tokens/s", "output tokens/s", "prompt + generated tokens/s")
         if unit.startswith(decode_units) and row["task"] == "inference":
             case.kind, case.published = "decode", float(row["throughput"]["value"])

@@ -45,10 +45,11 @@ DECODE_STEP_OVERHEAD_S: dict[str, float] = {"vllm": 3.0e-3, "sglang": 2.0e-3}
 """Per decode step, whatever the model's depth: a serving engine's scheduler, sampling and detokenisation on
 the host between two forward passes (the layer floor below is the GPU side). At batch 1 it caps small models:
 Qwen2-0.5B decoded at 270 tok/s under vLLM 0.4.2 on an A100 (3.7 ms a step for 1 GB of reads) and Qwen3-0.6B at
-414 tok/s under SGLang 0.4.6 on an H20. *Fitted* on the one group each engine has (grid 0–4 ms, minimising the
-median |error|): qwen2-speed-benchmark-2024-06-vllm (3 ms, with η 0.85 unchanged) and
-qwen3-speed-benchmark-2025-05-sglang (2 ms); no held-out check. Newer vLLM (V1's asynchronous scheduling) is
-likely faster per step; no measurement of it is in the groundtruth."""
+414 tok/s under SGLang 0.4.6 on an H20. *Fitted* (grid 0–4 ms, minimising the median |error|) on
+qwen2-speed-benchmark-2024-06-vllm (vLLM 0.4.2: 3 ms, with η 0.85 unchanged) before the Qwen2.5 page's vLLM
+0.6.3 tables were added, which it then scored at 6.1% median, 14.3% p90 (147 rows); SGLang's 2 ms rests on
+qwen3-speed-benchmark-2025-05-sglang alone. vLLM V1's asynchronous scheduling (0.8 on) may well be faster per
+step; no measurement of it is in the groundtruth."""
 
 DECODE_LAYER_OVERHEAD_S: dict[str, float] = {
     "transformers": 6.8e-4, "unsloth": 6.8e-4, "vllm": 5.0e-5, "sglang": 4.5e-5, "lmdeploy": 4.0e-5,
