@@ -260,24 +260,32 @@ def _refit(constant: Fitted, rows: list[dict[str, Any]], kb: KnowledgeBase) -> t
     return best[1], informative
 
 
+def _dependent_rows(constant: Fitted, rows: list[dict[str, Any]], kb: KnowledgeBase) -> list[dict[str, Any]]:
+    """The rows whose estimate moves when the constant does (by half again): the only ones that can inform it."""
+    shipped = constant.get()
+    before = evaluate(rows, kb)
+    constant.set(shipped * 1.5)
+    after = evaluate(rows, kb)
+    constant.set(shipped)
+    return [b.row for b, a in zip(before, after, strict=True)
+            if b.estimate and a.estimate and abs(a.estimate / b.estimate - 1) > 1e-3]
+
+
 def leave_one_group_out(cases: list[Case], kb: KnowledgeBase,
                         report: Callable[[str], None] = print) -> None:
-    """For each fitted constant: refit it without each group in turn; the error on the left-out group's rows
-    with the value fitted on the others (only groups whose rows depend on the constant)."""
+    """For each fitted constant: refit it without each group in turn, on the other groups' rows that depend on
+    it; the error on the left-out group's dependent rows with the value fitted on the others."""
     rows = [c.row for c in cases if c.skipped is None]
-    groups = sorted({c.group for c in cases if c.skipped is None})
     for constant in FITTED:
         shipped = constant.get()
+        dependent = _dependent_rows(constant, rows, kb)
         held_out: list[Case] = []
         values: list[float] = []
-        for group in groups:
-            inside = [r for r in rows if str(r["group"]) != group]
-            outside = [r for r in rows if str(r["group"]) == group]
-            constant.set(shipped * 1.5)
-            moved = stats(evaluate(outside, kb))[1]
-            constant.set(shipped)
-            if abs(moved - stats(evaluate(outside, kb))[1]) < 0.05:
-                continue  # the left-out group does not depend on this constant
+        for group in sorted({str(r["group"]) for r in dependent}):
+            inside = [r for r in dependent if str(r["group"]) != group]
+            outside = [r for r in dependent if str(r["group"]) == group]
+            if not inside:
+                continue
             value, informative = _refit(constant, inside, kb)
             if informative:
                 constant.set(value)
