@@ -16,10 +16,21 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.errors import BadRequestError, ConfigError
+from bot.understand.question import TRAINING_SWITCHES
 from knowledge.errors import KnowledgeError
 
-FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "paged_optimizer", "context",
+FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "kv_cache", *TRAINING_SWITCHES, "context",
          "batch", "gpu", "gpus")
+
+SWITCH_HELP = {
+    "paged_optimizer": "training: a bitsandbytes paged optimizer (states may leave the card)",
+    "activation_offloading": "training: activations offloaded to host RAM (torchtune enable_activation_offloading)",
+    "optimizer_in_backward": "training: the optimizer steps inside backward, gradients freed at once",
+    "chunked_loss": "training: the loss computed over chunks of the sequence (no full logits tensor)",
+    "compiled": "training: the recipe runs under torch.compile",
+    "preference_pairs": "training: a paired preference loss such as DPO (chosen and rejected completions)",
+}
+"""One help line per training switch; the switches themselves are question.TRAINING_SWITCHES."""
 
 
 def _add_flags(parser: argparse.ArgumentParser) -> None:
@@ -31,8 +42,9 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
                         "tensorrt-llm | unsloth | deepspeed | fsdp | llama-factory | torchtune")
     parser.add_argument("--engine-version", dest="engine_version", help="the engine's version, e.g. 4.38 or 0.6.3")
     parser.add_argument("--kv-cache", dest="kv_cache", help="KV-cache precision: fp16 | bf16 | fp8 | int8 | int4")
-    parser.add_argument("--paged-optimizer", dest="paged_optimizer", action="store_const", const=True, default=None,
-                        help="training: a bitsandbytes paged optimizer (states may leave the card)")
+    for switch in TRAINING_SWITCHES:
+        parser.add_argument(f"--{switch.replace('_', '-')}", dest=switch, action="store_const", const=True,
+                            default=None, help=SWITCH_HELP[switch])
     parser.add_argument("--context", help="tokens per sequence (prompt + output): 4096, 32k, 1.5万")
     parser.add_argument("--batch", help="concurrent sequences / micro-batch: 8, 1k, 两千")
     parser.add_argument("--gpu", help="GPU to check against (id or name)")

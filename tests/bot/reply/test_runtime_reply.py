@@ -166,6 +166,26 @@ def test_the_paged_optimizer_flag_of_ask_reaches_the_answer() -> None:
     assert runs[True]["check"]["memory_per_gpu_gb"] < runs[False]["check"]["memory_per_gpu_gb"]
 
 
+@pytest.mark.parametrize("switch", ["activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
+                                    "preference_pairs"])
+def test_every_training_switch_is_an_ask_flag_that_reaches_the_answer(switch: str) -> None:
+    import io
+    import json
+
+    from bot.console.cli import main
+
+    runs = {}
+    for flags in ([], [f"--{switch.replace('_', '-')}"]):
+        out = io.StringIO()
+        argv = ["ask", "--json", *flags, "full fine-tune Llama-3.2-3B with torchtune at 4096 tokens on an A100 80GB"]
+        assert main(argv, stdout=out, stderr=io.StringIO()) == 0
+        runs[bool(flags)] = json.loads(out.getvalue())
+    assert runs[True]["understood"].get(switch) is True
+    assert switch not in runs[False]["understood"]
+    changed = runs[True]["check"]["memory_per_gpu_gb"] != runs[False]["check"]["memory_per_gpu_gb"]
+    assert changed is (switch != "chunked_loss")  # torchtune's shipped configs chunk the loss already
+
+
 def test_a_named_card_that_holds_the_job_at_no_count_is_not_recommended() -> None:
     # Eager attention at 16k keeps 28 heads × 16,384² scores per layer on whichever card holds the layer: no
     # number of A100 40GB cards holds it (a layer split never divides a layer), so the check says No and the
