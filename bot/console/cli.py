@@ -16,11 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.errors import BadRequestError, ConfigError
-from bot.understand.question import TRAINING_SWITCHES
 from knowledge.errors import KnowledgeError
-
-FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "kv_cache", *TRAINING_SWITCHES, "context",
-         "batch", "gpu", "gpus")
 
 SWITCH_HELP = {
     "paged_optimizer": "training: a bitsandbytes paged optimizer (states may leave the card)",
@@ -30,7 +26,11 @@ SWITCH_HELP = {
     "compiled": "training: the recipe runs under torch.compile",
     "preference_pairs": "training: a paired preference loss such as DPO (chosen and rejected completions)",
 }
-"""One help line per training switch; the switches themselves are question.TRAINING_SWITCHES."""
+"""One help line per training switch: the keys are bot.understand.question.TRAINING_SWITCHES (a front end reaches
+the rest only through the service, so the names are repeated here and a test keeps the two lists equal)."""
+
+FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "kv_cache", *SWITCH_HELP, "context",
+         "batch", "gpu", "gpus")
 
 
 def _add_flags(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +42,7 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
                         "tensorrt-llm | unsloth | deepspeed | fsdp | llama-factory | torchtune")
     parser.add_argument("--engine-version", dest="engine_version", help="the engine's version, e.g. 4.38 or 0.6.3")
     parser.add_argument("--kv-cache", dest="kv_cache", help="KV-cache precision: fp16 | bf16 | fp8 | int8 | int4")
-    for switch in TRAINING_SWITCHES:
+    for switch in SWITCH_HELP:
         parser.add_argument(f"--{switch.replace('_', '-')}", dest=switch, action="store_const", const=True,
                             default=None, help=SWITCH_HELP[switch])
     parser.add_argument("--context", help="tokens per sequence (prompt + output): 4096, 32k, 1.5万")

@@ -166,6 +166,13 @@ def test_the_paged_optimizer_flag_of_ask_reaches_the_answer() -> None:
     assert runs[True]["check"]["memory_per_gpu_gb"] < runs[False]["check"]["memory_per_gpu_gb"]
 
 
+def test_the_command_line_offers_exactly_the_training_switches_the_parser_reads() -> None:
+    from bot.console.cli import SWITCH_HELP
+    from bot.understand.question import TRAINING_SWITCHES
+
+    assert tuple(SWITCH_HELP) == TRAINING_SWITCHES
+
+
 @pytest.mark.parametrize("switch", ["activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
                                     "preference_pairs"])
 def test_every_training_switch_is_an_ask_flag_that_reaches_the_answer(switch: str) -> None:
