@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ import yaml
 
 from knowledge.base import KnowledgeBase
 from knowledge.engines import resolve_engine_id
-from rules.engine_profile import training_fact
 from rules.types import Workload
 
 GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
@@ -399,10 +397,4 @@ def workload_for(request: dict[str, Any], kb: KnowledgeBase) -> Workload:
     kwargs = {k: request[k] for k in WORKLOAD_KEYS if k in request}
     if "context" not in kwargs:
         kwargs["context"] = min(DEFAULT_CONTEXT, model.max_context or DEFAULT_CONTEXT)
-    workload = Workload(model=model, **kwargs)
-    if "optimizer" not in kwargs and workload.task != "inference":
-        # As ask does: an engine whose documented set-up names an optimizer (Unsloth: 8-bit AdamW) uses it.
-        default = training_fact(workload).optimizer_default
-        if default is not None:
-            workload = replace(workload, optimizer=default)
-    return workload
+    return Workload(model=model, **kwargs)

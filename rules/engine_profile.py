@@ -12,7 +12,7 @@ from knowledge.engines import EngineProfile, LogitsFact, ReservationFact, Traini
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.hardware import usable_gib, visible_gib
-from rules.types import Workload
+from rules.types import Optimizer, Workload
 
 DEFAULT_ENGINE = "transformers"
 
@@ -66,6 +66,12 @@ def training_fact(w: Workload) -> TrainingFact:
     base = load_engine_profiles()[DEFAULT_ENGINE].at_version(w.engine_version)
     assert base.training is not None
     return base.training
+
+
+def optimizer_for(w: Workload) -> Optimizer:
+    """The optimizer the job trains with: the one named, else the engine's documented default, else AdamW (the
+    HF Trainer's)."""
+    return w.optimizer or training_fact(w).optimizer_default or "adamw"
 
 
 def caches_blocks_by_shape(w: Workload) -> bool:

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from knowledge.schema import GPU
 from rules import constants as C
+from rules.engine_profile import optimizer_for
 from rules.hardware import usable_gib
 from rules.memory_common import (
     COMPONENTS,
@@ -91,7 +92,7 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
         full = float(unet) * 1e9 if unet else p  # diffusion fine-tuning trains the UNet only
         trainable = full if w.task == "train" else 0.02 * full
         grads = 2.0 * trainable
-        opt = C.OPTIMIZER_BYTES_PER_PARAM[w.optimizer] * trainable
+        opt = C.OPTIMIZER_BYTES_PER_PARAM[optimizer_for(w)] * trainable
     overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights
     per = dict(weights=weights, activations=act, gradients=grads, optimizer=opt, overhead=overhead)
     per_gpu = sum(per.values())

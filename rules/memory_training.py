@@ -17,7 +17,13 @@ from collections.abc import Callable
 from knowledge.engines import TrainingFact
 from knowledge.schema import GPU, Model
 from rules import constants as C
-from rules.engine_profile import caches_blocks_by_shape, profile_for, scores_materialised, training_fact
+from rules.engine_profile import (
+    caches_blocks_by_shape,
+    optimizer_for,
+    profile_for,
+    scores_materialised,
+    training_fact,
+)
 from rules.hardware import usable_gib
 from rules.memory_adapters import adapter_activation_bytes_per_token, adapter_params
 from rules.memory_common import breakdown, gib, head_dim, num_layers
@@ -187,6 +193,9 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
                    chosen: dict[str, object]) -> MemoryEstimate:
     model = w.model
     fact = training_fact(w)
+    optimizer = optimizer_for(w)
+    if w.optimizer is None and fact.optimizer_default is not None:
+        chosen["optimizer"] = optimizer  # the engine's documented set-up, stated in the reply
     offloaded = ckpt and (fact.checkpointing == "offload" or w.activation_offloading)
     chunked_loss = w.chunked_loss if w.chunked_loss is not None else fact.loss_logits_bytes_per_value == 0.0
     adapter_act = (adapter_activation_bytes_per_token(w, fact.adapter_input_bytes)
@@ -207,7 +216,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         notes.append("chunked-loss")
     if w.task == "train":
         pure = w.pure_16bit or fact.optimizer_states == "param"
-        weights, grads, opt, gathered = _model_states(split.total, n, stage, w.optimizer, w.precision,
+        weights, grads, opt, gathered = _model_states(split.total, n, stage, optimizer, w.precision,
                                                       pure, w.offload, split.largest_layer)
         if w.optimizer_in_backward:
             # Each parameter is stepped as its gradient arrives: one layer's gradients exist at a time.
@@ -254,7 +263,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
             notes.append("trainable-embeddings")
         t_w = adapter * C.LORA_PARAM_BYTES / 4 + emb * 2.0
         t_g = adapter * C.LORA_PARAM_BYTES / 4 + emb * 2.0
-        t_o = adapter * C.ADAPTER_OPTIMIZER_BYTES[w.optimizer] + emb * (C.TRAINABLE_EMBEDDING_BYTES - 4.0)
+        t_o = adapter * C.ADAPTER_OPTIMIZER_BYTES[optimizer] + emb * (C.TRAINABLE_EMBEDDING_BYTES - 4.0)
         shard_w = n if stage == 3 else 1
         shard_o = n if stage >= 1 else 1
         base_pg = base / shard_w

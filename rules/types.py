@@ -44,7 +44,8 @@ class Workload:
     """Training: DeepSpeed ZeRO stage / FSDP sharding across the GPUs; None lets the rules choose."""
     gradient_checkpointing: bool | None = None
     """Training: None lets the rules choose what a practitioner would turn on."""
-    optimizer: Optimizer = "adamw"
+    optimizer: Optimizer | None = None
+    """Training: None means the engine's documented set-up (its profile's `optimizer_default`), else AdamW."""
     lora_rank: int = 16
     # Added fields (the rules' extensions; defaults keep every existing caller's meaning).
     flash_attention: bool = True

@@ -291,6 +291,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             reason = "needed-to-fit" if needed else "rules-choice"
             if key == "gradient_checkpointing" and value and training_fact(workload).checkpointing_default:
                 reason = "engine-default"  # Unsloth and LLaMA-Factory check-point unless told otherwise
+            if key == "optimizer":
+                reason = "engine-default"  # the rules name an optimizer only from the engine's documented set-up
             assumptions.append(Assumption(field=key, value=value, reason=reason))
 
     model_compare = compare_models(question, workload, kb, pool, instances, max_count) \

@@ -18,7 +18,6 @@ from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
 from rules import constants as C
-from rules.engine_profile import training_fact
 from rules.types import KV_CACHES, KVCache, Precision, Workload
 
 DEFAULT_CONTEXT = 4096
@@ -178,12 +177,6 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
                         context=context, batch=batch, engine_version=question.engine_version, kv_cache=kv_cache,
                         **extra)
-    if question.optimizer is None and task != "inference":
-        optimizer = training_fact(workload).optimizer_default
-        if optimizer is not None and optimizer != workload.optimizer:
-            # Unsloth's documented set-up trains with 8-bit AdamW; say so rather than size its users' AdamW.
-            workload = replace(workload, optimizer=optimizer)
-            assumptions.append(Assumption(field="optimizer", value=optimizer, reason="engine-default"))
     return workload, assumptions
 
 

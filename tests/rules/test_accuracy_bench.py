@@ -110,12 +110,16 @@ def test_what_a_row_counted(case: dict[str, object], expected: dict[str, bool]) 
 
 
 def test_a_row_sized_with_unsloth_gets_its_documented_optimizer_as_ask_does() -> None:
+    from rules import estimate_memory
+    from rules.engine_profile import optimizer_for
+
     kb = load_knowledge()
     row = {"model": "llama-3.1-8b", "task": "qlora", "precision": "int4", "quant": "nf4", "context": 2048}
-    assert _cases.workload_for({**row, "engine": "unsloth"}, kb).optimizer == "adamw-8bit"
-    assert _cases.workload_for({**row, "engine": "unsloth", "optimizer": "adamw"}, kb).optimizer == "adamw"
-    assert _cases.workload_for({**row, "engine": "transformers"}, kb).optimizer == "adamw"
-    assert _cases.workload_for({**row, "task": "inference", "engine": "unsloth"}, kb).optimizer == "adamw"
+    assert optimizer_for(_cases.workload_for({**row, "engine": "unsloth"}, kb)) == "adamw-8bit"
+    assert optimizer_for(_cases.workload_for({**row, "engine": "unsloth", "optimizer": "adamw"}, kb)) == "adamw"
+    assert optimizer_for(_cases.workload_for({**row, "engine": "transformers"}, kb)) == "adamw"
+    inference = _cases.workload_for({**row, "task": "inference", "engine": "unsloth"}, kb)
+    assert estimate_memory(inference).breakdown["optimizer"] == 0.0
 
 
 def test_added_groundtruth_files_are_read_and_a_missing_directory_is_fine(tmp_path: Path) -> None:
