@@ -104,11 +104,11 @@ class TrainingFact(Fact):
     """k-bit (QLoRA) training casts the non-quantised layers (embeddings, lm_head, norms) to fp32 (PEFT
     `prepare_model_for_kbit_training`); False when the engine's own preparation leaves them 16-bit."""
     kbit_double_quant: bool = False
+    """The engine loads a 4-bit NF4 base with double quantisation whatever the user asks
+    (bnb_4bit_use_double_quant=True in its own loader)."""
     optimizer_default: Literal["adamw", "adamw-8bit", "sgd"] | None = None
     """The optimizer the engine's own documented set-up uses when the user names none (Unsloth's README and
     notebooks: `optim = "adamw_8bit"`); None = AdamW, the HF Trainer default."""
-    """The engine loads a 4-bit NF4 base with double quantisation whatever the user asks
-    (bnb_4bit_use_double_quant=True in its own loader)."""
     adapter_input_bytes: float | None = None
     """Bytes per input feature an adapted linear keeps for the adapter's backward (LoRA dropout copy + mask);
     None = rules/constants.py LORA_ACT_BYTES_PER_INPUT; 0 when the engine's path has no dropout copy."""
