@@ -127,8 +127,10 @@ def _expert_loop_seconds(w: Workload, tokens: int) -> float:
     before it skipped the idle ones, else the experts the tokens were routed to (top-k per token, at most all
     of them)."""
     moe = w.model.moe
+    if moe is None:
+        return 0.0
     loop = profile_for(w).runtime.moe_expert_loop
-    if moe is None or loop == "fused":
+    if loop == "fused":
         return 0.0
     visited = moe.num_experts if loop == "all" else min(moe.num_experts, moe.experts_per_token * tokens)
     moe_layers = max(0, num_layers(w.model) - moe.first_k_dense)
