@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -167,18 +168,34 @@ def engine_version_in(framework: str, engine: str) -> str | None:
     return None
 
 
+@cache
+def _source_entries(path: Path) -> tuple[dict[str, Any], ...]:
+    """The entries of a per-source file (source_versions.yaml, source_counters.yaml), read once per run."""
+    if not path.exists():
+        return ()
+    return tuple(yaml.safe_load(path.read_text(encoding="utf-8")) or [])
+
+
 def source_version(case: dict[str, Any], engine: str) -> str | None:
     """The version SOURCE_VERSIONS_FILE records for this row's source and engine, if any."""
-    if not SOURCE_VERSIONS_FILE.exists():
-        return None
     source = case.get("source") or {}
-    for entry in yaml.safe_load(SOURCE_VERSIONS_FILE.read_text(encoding="utf-8")) or []:
+    for entry in _source_entries(SOURCE_VERSIONS_FILE):
         if entry.get("commits") and source.get("commit") not in entry["commits"]:
             continue  # the entry dates one version of the file; a later edit of the same file is another table
         if (entry.get("repo"), entry.get("path"), entry.get("engine")) == (source.get("repo"), source.get("path"),
                                                                            engine):
             return str(entry["engine_version"])
     return None
+
+
+def engine_version_of(case: dict[str, Any], engine: str) -> str | None:
+    """The version of `engine` the row ran: stated in its settings, printed in its framework text, else the one
+    SOURCE_VERSIONS_FILE dates its source to."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    framework = str(settings.get("framework") or settings.get("engine") or "")
+    version = (settings.get("engine_version") or settings.get("version") or engine_version_in(framework, engine)
+               or source_version(case, engine))
+    return str(version) if version else None
 
 
 def map_kv_cache(text: str) -> str | None:
@@ -211,13 +228,9 @@ def map_engine(case: dict[str, Any]) -> dict[str, Any]:
         repo = str((case.get("source") or {}).get("repo") or "")
         engine = resolve_engine_id(repo.split("/")[-1]) if repo else None
     out: dict[str, Any] = {"engine": engine or "transformers"}
-    version = settings.get("engine_version") or settings.get("version")
-    if not version:
-        version = engine_version_in(framework, out["engine"])
-    if not version:
-        version = source_version(case, out["engine"])
+    version = engine_version_of(case, out["engine"])
     if version:
-        out["engine_version"] = str(version)
+        out["engine_version"] = version
     kv = map_kv_cache(str(settings.get("kv_cache_dtype") or settings.get("kv_cache") or ""))
     if kv:
         out["kv_cache"] = kv
@@ -293,7 +306,7 @@ def reading_flags(case: dict[str, Any]) -> dict[str, Any]:
 def source_counter(case: dict[str, Any]) -> str | None:
     """What SOURCE_COUNTERS_FILE says this row's source counted (allocated / reserved), if it says."""
     source = case.get("source") or {}
-    for entry in yaml.safe_load(SOURCE_COUNTERS_FILE.read_text(encoding="utf-8")) or []:
+    for entry in _source_entries(SOURCE_COUNTERS_FILE):
         if entry.get("commits") and source.get("commit") not in entry["commits"]:
             continue
         if (entry.get("repo"), entry.get("path")) == (source.get("repo"), source.get("path")):

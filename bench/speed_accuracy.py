@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import yaml
-from _cases import engine_version_in, source_version, workload_for
+from _cases import engine_version_of, workload_for
 from accuracy import DEFAULT_GROUNDTRUTH, GROUNDTRUTH_ENV, Skip, percentile, resolve_gpu, to_request
 
 from knowledge.base import KnowledgeBase
@@ -88,10 +88,9 @@ def load_rows() -> list[dict[str, Any]]:
 
 
 def version_of(row: dict[str, Any], engine: str) -> dict[str, str]:
-    """The engine version the row was measured with (its framework text, else the source's), for the
+    """The request key for the engine version the row ran (bench/_cases.engine_version_of), for the
     version-aware profiles (transformers' MoE expert loop, logits)."""
-    framework = str((row.get("settings") or {}).get("framework") or "")
-    version = engine_version_in(framework, engine) or source_version(row, engine)
+    version = engine_version_of(row, engine)
     return {"engine_version": version} if version else {}
 
 
@@ -260,14 +259,14 @@ def _refit(constant: Fitted, rows: list[dict[str, Any]], kb: KnowledgeBase) -> t
     return best[1], informative
 
 
-def _dependent_rows(constant: Fitted, rows: list[dict[str, Any]], kb: KnowledgeBase) -> list[dict[str, Any]]:
-    """The rows whose estimate moves when the constant does (by half again): the only ones that can inform it."""
+def _dependent_rows(constant: Fitted, cases: list[Case], kb: KnowledgeBase) -> list[dict[str, Any]]:
+    """The rows whose estimate moves when the constant does (by half again): the only ones that can inform it.
+    `cases` are already evaluated with the shipped constants."""
     shipped = constant.get()
-    before = evaluate(rows, kb)
     constant.set(shipped * 1.5)
-    after = evaluate(rows, kb)
+    after = evaluate([c.row for c in cases], kb)
     constant.set(shipped)
-    return [b.row for b, a in zip(before, after, strict=True)
+    return [b.row for b, a in zip(cases, after, strict=True)
             if b.estimate and a.estimate and abs(a.estimate / b.estimate - 1) > 1e-3]
 
 
@@ -275,10 +274,10 @@ def leave_one_group_out(cases: list[Case], kb: KnowledgeBase,
                         report: Callable[[str], None] = print) -> None:
     """For each fitted constant: refit it without each group in turn, on the other groups' rows that depend on
     it; the error on the left-out group's dependent rows with the value fitted on the others."""
-    rows = [c.row for c in cases if c.skipped is None]
+    evaluated = [c for c in cases if c.skipped is None]
     for constant in FITTED:
         shipped = constant.get()
-        dependent = _dependent_rows(constant, rows, kb)
+        dependent = _dependent_rows(constant, evaluated, kb)
         held_out: list[Case] = []
         values: list[float] = []
         for group in sorted({str(r["group"]) for r in dependent}):
