@@ -82,6 +82,11 @@ class RuntimeFact(Fact):
     moe_expert_loop: Literal["fused", "hit", "all"] = "fused"
     """How an MoE layer runs its experts: fused kernels (serving engines), a Python loop over the experts the
     step's tokens were routed to (`hit`), or over every expert whether routed or not (`all`)."""
+    rope_tables_per_layer: list[str] = Field(default_factory=list)
+    """Model families (the knowledge base's `family`) whose modelling code, in this version, builds cos and sin
+    tables for all `max_position_embeddings` positions in every attention layer at load time and keeps them on
+    the card as buffers in the load dtype (transformers' `_set_cos_sin_cache`, before the rotary embedding
+    moved to the model and computed only the positions in use)."""
 
 
 class AllocatorFact(Fact):
@@ -112,6 +117,13 @@ class TrainingFact(Fact):
     adapter_input_bytes: float | None = None
     """Bytes per input feature an adapted linear keeps for the adapter's backward (LoRA dropout copy + mask);
     None = rules/constants.py LORA_ACT_BYTES_PER_INPUT; 0 when the engine's path has no dropout copy."""
+    own_modelling: bool = False
+    """The engine runs its own implementation of the architectures it supports (Unsloth's patched models,
+    torchtune's model builders), not the model's transformers or remote code."""
+    loss_shift_copy_bytes: float = Field(default=0.0, ge=0)
+    """Bytes per (token, vocab) value of the shifted copy of the logits the loss makes before its cross-entropy
+    (`logits[..., :-1, :].contiguous()`, after the fp32 upcast: 4); 0 when the labels are shifted instead
+    (transformers from 4.49). A model with its own modelling code states its own (Model.remote_code)."""
     optimizer_states: Literal["fp32", "param"] = "fp32"
     """AdamW moments and master weights: fp32 mixed precision, or in the parameters' 16-bit dtype with no
     master copy (full bf16 training)."""

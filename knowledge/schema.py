@@ -28,6 +28,18 @@ class Entry(BaseModel):
         return [value] if isinstance(value, str) else value
 
 
+class RemoteCode(BaseModel):
+    """What a model's own modelling code (config.json `auto_map`, loaded with trust_remote_code=True) does in
+    memory where it differs from the transformers implementation the engine profile describes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    loss_shift_copy_bytes: float = Field(ge=0)
+    """Bytes per (token, vocab) value of the shifted logits copy its forward makes for the loss: 2 when it
+    shifts the 16-bit logits, 4 when it upcasts them to fp32 first."""
+    source: str = Field(min_length=1)
+
+
 class MoE(BaseModel):
     """Mixture-of-experts shape: memory needs every expert, compute only the routed ones."""
 
@@ -88,11 +100,17 @@ class Model(Entry):
     mlp_branch: int | None = Field(default=None, gt=0)
     vocab_size: int | None = Field(default=None, gt=0)
     max_context: int | None = Field(default=None, gt=0)
+    max_position_embeddings: int | None = Field(default=None, gt=0)
+    """config.json `max_position_embeddings` of the checkpoint people deploy, where it differs from
+    `max_context` (Qwen2's base configs say 131072, its instruct configs 32768). Old transformers modelling code
+    sizes its rotary tables by it; None = `max_context`."""
     sliding_window: int | None = Field(default=None, gt=0)
     tie_embeddings: bool | None = None
     kv_cache_kib_per_token_16bit: float | None = Field(default=None, gt=0)
     moe: MoE | None = None
     mla: MLA | None = None
+    remote_code: RemoteCode | None = None
+    """Set when transformers runs the model's own modelling code rather than a library implementation."""
     release: str | None = None
     details: dict[str, Any] = Field(default_factory=dict)
     native_precision: NativePrecision = Field(
@@ -113,6 +131,11 @@ class Model(Entry):
         if self.attention == "mla" and self.mla is None:
             raise ValueError("mla is required when attention is 'mla'")
         return self
+
+    @property
+    def rope_positions(self) -> int | None:
+        """Positions a rotary table built at load time covers (config `max_position_embeddings`)."""
+        return self.max_position_embeddings or self.max_context
 
     @property
     def is_moe(self) -> bool:

@@ -12,6 +12,7 @@ from knowledge.engines import EngineProfile, LogitsFact, ReservationFact, Traini
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.hardware import usable_gib, visible_gib
+from rules.memory_common import head_dim, num_layers
 from rules.types import Optimizer, Workload
 
 DEFAULT_ENGINE = "transformers"
@@ -53,6 +54,20 @@ def prefill_logits_bytes(logits: LogitsFact, vocab: int, prompt: int, batch: int
     return logits.bytes_per_value * vocab * positions * batch
 
 
+def rope_table_bytes(w: Workload, profile: EngineProfile | None = None) -> float:
+    """Rotary cos/sin tables an old modelling code keeps in every attention layer: 2 tables ×
+    max_position_embeddings × head_dim in the load dtype (fp32 when the model loads in fp32, else 16-bit), per
+    layer. Qwen2-7B on transformers 4.38: 28 × 2 × 32768 × 128 × 2 B = 0.44 GiB, a third of a 0.5B model's
+    weights; 0 where the engine (version) computes only the positions in use."""
+    model = w.model
+    profile = profile or profile_for(w)
+    positions = model.rope_positions
+    if model.family not in profile.runtime.rope_tables_per_layer or not positions or not model.num_attention_heads:
+        return 0.0
+    table_bytes = 4.0 if w.precision == "fp32" else 2.0
+    return num_layers(model) * 2 * positions * head_dim(model) * table_bytes
+
+
 def reservation(profile: EngineProfile) -> ReservationFact:
     return profile.reservation
 
@@ -66,6 +81,15 @@ def training_fact(w: Workload) -> TrainingFact:
     base = load_engine_profiles()[DEFAULT_ENGINE].at_version(w.engine_version)
     assert base.training is not None
     return base.training
+
+
+def loss_shift_copy_bytes(w: Workload) -> float:
+    """Bytes per (token, vocab) value of the shifted logits copy the loss makes: the model's own code's when
+    transformers runs its remote code, else the engine (version)'s."""
+    fact = training_fact(w)
+    if w.model.remote_code is not None and not fact.own_modelling:
+        return w.model.remote_code.loss_shift_copy_bytes
+    return fact.loss_shift_copy_bytes
 
 
 def optimizer_for(w: Workload) -> Optimizer:

@@ -21,6 +21,7 @@ from rules.engine_profile import (
     kv_element_bytes,
     prefill_logits_bytes,
     profile_for,
+    rope_table_bytes,
     scores_materialised,
 )
 from rules.hardware import visible_gib
@@ -107,6 +108,10 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     profile = profile_for(w)
     quant = normalise_quant(w.quant, w.precision, w.engine)
     weights, notes = weight_bytes(model, w.precision, quant)
+    rope = rope_table_bytes(w, profile)
+    if rope:
+        weights += rope  # buffers that load with the layers and split with them
+        notes.append("rope-tables")
     workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w))
     if model.is_moe:
         notes.append("moe-all-experts")

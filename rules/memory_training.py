@@ -19,8 +19,10 @@ from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import (
     caches_blocks_by_shape,
+    loss_shift_copy_bytes,
     optimizer_for,
     profile_for,
+    rope_table_bytes,
     scores_materialised,
     training_fact,
 )
@@ -60,8 +62,9 @@ def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bo
                            dtype_bytes: float = 2.0, lora: bool = False, fp32_head: bool = False,
                            offloaded_checkpoints: bool = False, chunked_loss: bool = False,
                            adapter_bytes_per_token: float | None = None,
-                           chunked_loss_bytes_per_value: float = 0.0) -> float:
-    """Activations kept for backward on one card (micro-batch `batch`), plus the loss's logits.
+                           chunked_loss_bytes_per_value: float = 0.0, shift_copy_bytes: float = 0.0) -> float:
+    """Activations kept for backward on one card (micro-batch `batch`), plus the loss's logits (and the shifted
+    copy of them an older loss makes, `shift_copy_bytes` per value).
 
     Offloaded checkpointing (Unsloth) keeps the layer inputs in host RAM: the card holds one layer being
     recomputed. A chunked loss holds one slice of logits at a time, sized by the engine from free memory:
@@ -92,7 +95,7 @@ def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bo
     logits = 0.0
     if model.vocab_size and not chunked_loss:
         per_vocab = C.LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD if fp32_head else C.LOGITS_BYTES_PER_VOCAB_TRAIN
-        logits = per_vocab * model.vocab_size * seq * batch
+        logits = (per_vocab + shift_copy_bytes) * model.vocab_size * seq * batch
     elif model.vocab_size:
         logits = chunked_loss_bytes_per_value * model.vocab_size * seq * batch
     if not checkpointing:
@@ -209,7 +212,8 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
                                  fp32_head=kbit and fact.kbit_upcasts_non_quantised,
                                  offloaded_checkpoints=offloaded, chunked_loss=chunked_loss,
                                  adapter_bytes_per_token=adapter_act,
-                                 chunked_loss_bytes_per_value=_chunked_loss_bytes(w, fact))
+                                 chunked_loss_bytes_per_value=_chunked_loss_bytes(w, fact),
+                                 shift_copy_bytes=loss_shift_copy_bytes(w))
     if offloaded:
         notes.append("offloaded-checkpointing")
     if chunked_loss:
@@ -271,6 +275,12 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         gathered = C.ZERO3_LARGEST_LAYER_BYTES * split.largest_layer / 2 if stage == 3 else 0.0
         resident = base_pg
         gathered += workspace / shard_w
+    rope = rope_table_bytes(w)
+    if rope:
+        # Buffers: every replica and every ZeRO-3 rank holds them whole.
+        weights += rope
+        resident += rope
+        notes.append("rope-tables")
     # The fraction is the caching allocator's reserve over what is allocated: none when sizing allocated bytes,
     # nor under expandable segments (Unsloth sets them), which grow in place rather than caching every size.
     # Allocated bytes count tensors only: the constant is what reserved / nvidia-smi readings show beyond them.
