@@ -2,12 +2,14 @@
 
 The constants of rules/constants.py that were calibrated against the published rows (their docstrings say
 so) are listed in FITTED with the grid each is searched over. For every source group G the constants are
-refitted on the rows of all the other groups — coordinate descent over the grids, minimising the mean over
-source groups of each group's median |ln(estimate / published)| on the peak/requirement rows, every source
-counted once (ties broken by the pooled 90th percentile); a source of fits/OOM rows counts once by its mean
-miss, how far (in log terms) its estimates land on the wrong side of the card's limit — and G's rows
-are then scored with that fit. Each row is therefore scored by constants that never saw its source; the
-summary pools those held-out scores. A fit to one table cannot pass for accuracy here.
+refitted on the rows of all the other groups — coordinate descent over the grids from their middles until a
+sweep changes nothing, minimising the mean over source groups of each group's median |ln(estimate /
+published)| on the peak/requirement rows, every source counted once (ties broken by the pooled 90th
+percentile); a source of fits/OOM rows counts once by its mean miss, how far (in log terms) its estimates land
+on the wrong side of the card's limit — and G's rows are then scored with that fit. The descent never starts
+from the shipped values, so what is shipped cannot steer the held-out score. Each row is therefore scored by
+constants that never saw its source; the summary pools those held-out scores. A fit to one table cannot pass
+for accuracy here.
 
 Sourced constants (bytes of a format, the vLLM defaults, DeepSpeed's accounting, Korthikanti's activation
 terms, the engine profiles) are not refitted: they come from documents, not from these rows.
@@ -50,7 +52,7 @@ FITTED: tuple[FittedConstant, ...] = (
 )
 """Every memory constant whose docstring says it was calibrated on the published rows."""
 
-SWEEPS = 2
+MAX_SWEEPS = 5
 
 Setting = tuple[float, ...]
 
@@ -162,9 +164,13 @@ class Scorer:
         return (round(statistics.fmean(scores), 4), ordered[int(0.9 * (len(ordered) - 1))])
 
     def fit(self, members: list[int]) -> Setting:
-        """Coordinate descent over FITTED's grids, from today's values, on the rows `members`."""
-        current = list(today())
-        for _ in range(SWEEPS):
+        """Coordinate descent over FITTED's grids on the rows `members`, until a sweep changes nothing.
+
+        It starts from the middle of every grid, not from today's values: a descent started at the shipped
+        constants can stop in their neighbourhood, so the held-out score would depend on what was shipped."""
+        current = [f.grid[len(f.grid) // 2] for f in FITTED]
+        for _ in range(MAX_SWEEPS):
+            before = list(current)
             for k, constant in enumerate(FITTED):
                 def score(value: float, k: int = k) -> tuple[float, float]:
                     trial = list(current)
@@ -172,6 +178,8 @@ class Scorer:
                     return self.objective(tuple(trial), members)
 
                 current[k] = min(constant.grid, key=score)
+            if current == before:
+                break
         return tuple(current)
 
 

@@ -247,14 +247,15 @@ CHECKPOINT_BYTES_PER_HIDDEN = 2.0
 """Full activation checkpointing keeps only each layer's 16-bit input, 2·s·b·h per layer (Korthikanti, sec.
 4), plus one layer's full activations while it is recomputed."""
 
-LOGITS_BYTES_PER_VOCAB_TRAIN = 12.0
+LOGITS_BYTES_PER_VOCAB_TRAIN = 10.0
 """Training loss: the logits over the whole sequence — 16-bit logits (2) + fp32 upcast (4) + fp32 log-softmax
-/ its gradient (4 + 2 for the 16-bit gradient of the logits) ≈ 12 bytes per token per vocabulary entry
-(design note: "fp32 logits 4·s·b·V", here with the copies that coexist at the peak). Calibrated on the
-slope of `qwen1-readme-finetune-profile` LoRA rows with sequence length (Qwen-1.8B: +2.04 MB per token, of
-which ≈1.87 MB is the 151,936-entry vocabulary → 12.3 B). Those runs checkpoint, so the logits do not coexist
-with the recomputed layer (rules/memory_training.py): with only the layer inputs (0.10 MB per token) beside
-them the slope reads 12.8 B; 12 is kept."""
+/ its gradient (4) ≈ 10 bytes per token per vocabulary entry (design note: "fp32 logits 4·s·b·V", here with
+the copies that coexist at the peak). A loss that first copies the shifted logits adds that copy on top
+(engine profile `loss_shift_copy_bytes`: 4 in transformers before 4.49, 2 in Qwen-1's own code). Calibrated on
+the slope of `qwen1-readme-finetune-profile` LoRA rows with sequence length (Qwen-1.8B: +2.04 MB per token, of
+which ≈1.87 MB is the 151,936-entry vocabulary → 12.3 B, less Qwen-1's 2 B copy → 10.3); those runs
+checkpoint, so the logits do not coexist with the recomputed layer (rules/memory_training.py). The pooled fit
+over every group (bench/_loso.py) lands on 8–10."""
 
 LORA_ACT_BYTES_PER_INPUT = 3.0
 """LoRA keeps, per adapted linear and token, its input after `lora_dropout` (16-bit, 2 B) and the dropout

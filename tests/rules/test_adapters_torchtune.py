@@ -67,17 +67,17 @@ def test_optimizer_in_backward_holds_one_layers_gradients() -> None:
 
 def test_checkpointed_training_holds_the_logits_or_the_recomputed_layer_never_both() -> None:
     # The loss's backward frees the logits before the last layer is recomputed. Per token and layer
-    # 18·4096 + 6·11008 = 139,776 B → 143,130,624 B at 1024 tokens; logits 12 B × 32,000 × 1024 = 393,216,000 B;
+    # 18·4096 + 6·11008 = 139,776 B → 143,130,624 B at 1024 tokens; logits 10 B × 32,000 × 1024 = 327,680,000 B;
     # layer inputs 2 B × 4096 × 1024 × 32 = 268,435,456 B. Activations = inputs + max(layer, logits).
     est = estimate_memory(Workload(model=make_model(), **FULL))  # type: ignore[arg-type]
-    assert est.breakdown["activations"] == pytest.approx((268_435_456 + 393_216_000) / GIB, abs=1e-4)
+    assert est.breakdown["activations"] == pytest.approx((268_435_456 + 327_680_000) / GIB, abs=1e-4)
 
 
 def test_chunked_cross_entropy_run_eagerly_keeps_fp32_log_softmax_of_every_chunk() -> None:
-    # 12 B per (token, vocab) with a plain loss. Chunked and eager: torchtune before 0.7 (CEWithChunkedOutputLoss)
+    # 10 B per (token, vocab) with a plain loss. Chunked and eager: torchtune before 0.7 (CEWithChunkedOutputLoss)
     # keeps the bf16 chunks 2 + fp32 log-softmax 4 = 6 B; today's LinearCrossEntropyLoss keeps the fp32
     # log-softmax 4 + one chunk's fp32 working set 0.5 = 4.5 B. All exceed the recomputed layer (143,130,624 B),
-    # so the differences are (12 − 6) and (12 − 4.5) B × 32,000 × 1024.
+    # so the differences are (10 − 6) and (10 − 4.5) B × 32,000 × 1024.
     model = make_model()
     plain = estimate_memory(Workload(model=model, engine="torchtune", chunked_loss=False,
                                      **FULL))  # type: ignore[arg-type]
@@ -85,12 +85,12 @@ def test_chunked_cross_entropy_run_eagerly_keeps_fp32_log_softmax_of_every_chunk
         chunked = estimate_memory(Workload(model=model, engine="torchtune", engine_version=version,
                                            chunked_loss=True, **FULL))  # type: ignore[arg-type]
         assert plain.breakdown["activations"] - chunked.breakdown["activations"] == pytest.approx(
-            (12 - kept) * 32_000 * 1024 / GIB, abs=1e-4)
+            (10 - kept) * 32_000 * 1024 / GIB, abs=1e-4)
 
 
 def test_torchtune_configs_checkpoint_and_chunk_the_loss_by_default_since_0_3() -> None:
     # The shipped single-device configs: activation checkpointing on, a chunked loss (0.3+). Before 0.3 the loss
-    # was plain CrossEntropyLoss (12 B per logit): 7.5 B × 32,000 × 1024 more than today's 4.5 B. With
+    # was plain CrossEntropyLoss (10 B per logit): 5.5 B × 32,000 × 1024 more than today's 4.5 B. With
     # lora_dropout 0 the adapters keep no dropout copy, so the recomputed layer (139,776 B × 1024 =
     # 143,130,624 B) stays below today's logits (4.5 × 32,000 × 1024 = 147,456,000 B) and the logits set the peak.
     base = dict(model=make_model(), task="lora", precision="bf16", context=1024, batch=1, engine="torchtune")
@@ -100,7 +100,7 @@ def test_torchtune_configs_checkpoint_and_chunk_the_loss_by_default_since_0_3() 
     assert today.breakdown["activations"] == pytest.approx((2 * 4096 * 1024 * 32 + 147_456_000) / GIB, abs=1e-4)
     assert "chunked-loss" not in early.notes
     assert early.breakdown["activations"] - today.breakdown["activations"] == pytest.approx(
-        7.5 * 32_000 * 1024 / GIB, abs=1e-4)
+        5.5 * 32_000 * 1024 / GIB, abs=1e-4)
 
 
 def test_compiled_chunked_cross_entropy_keeps_the_bf16_logits() -> None:
