@@ -35,8 +35,9 @@ class RemoteCode(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     loss_shift_copy_bytes: float = Field(ge=0)
-    """Bytes per (token, vocab) value of the shifted logits copy its forward makes for the loss: 2 when it
-    shifts the 16-bit logits, 4 when it upcasts them to fp32 first."""
+    """Bytes per (token, vocab) value of the copies of the logits its forward makes for the loss besides the
+    fp32 upcast: the shifted copy (2 when it shifts the 16-bit logits, 4 when it upcasts them first) and any
+    transposed contiguous copy (ChatGLM's sequence-first layout: 2 more)."""
     source: str = Field(min_length=1)
 
 

@@ -1,12 +1,13 @@
 """Sizing rules: pure numbers in, numbers out (no text, no Slack, no languages).
 
 Public surface used by `bot.reply.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
-generic_model, training_hours, cost_per_million_tokens, pick_at.
+generic_model, training_hours, cost_per_million_tokens, pick_at, runs_model_code.
 """
 
 from __future__ import annotations
 
 from rules.cost import cost_per_million_tokens
+from rules.engine_profile import runs_model_code
 from rules.fit import check_fit, pick_at, rank_picks, valid_tp
 from rules.generic import generic_model
 from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes
@@ -29,6 +30,7 @@ __all__ = [
     "kv_cache_bytes",
     "pick_at",
     "rank_picks",
+    "runs_model_code",
     "training_hours",
     "valid_tp",
 ]

@@ -92,6 +92,14 @@ def loss_shift_copy_bytes(w: Workload) -> float:
     return fact.loss_shift_copy_bytes
 
 
+def runs_model_code(w: Workload) -> bool:
+    """Whether the engine can run the model at all: one with its own implementations (Unsloth, torchtune) has
+    none for a model that ships its own modelling code (ChatGLM, Qwen-1), so it is never offered for one."""
+    if w.model.remote_code is None or w.task == "inference":
+        return True
+    return not training_fact(w).own_modelling
+
+
 def optimizer_for(w: Workload) -> Optimizer:
     """The optimizer the job trains with: the one named, else the engine's documented default, else AdamW (the
     HF Trainer's)."""

@@ -23,6 +23,7 @@ from rules.engine_profile import (
     optimizer_for,
     profile_for,
     rope_table_bytes,
+    runs_model_code,
     scores_materialised,
     training_fact,
 )
@@ -214,6 +215,8 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
                                  adapter_bytes_per_token=adapter_act,
                                  chunked_loss_bytes_per_value=_chunked_loss_bytes(w, fact),
                                  shift_copy_bytes=loss_shift_copy_bytes(w))
+    if not runs_model_code(w):
+        notes.append("engine-lacks-model-code")
     if offloaded:
         notes.append("offloaded-checkpointing")
     if chunked_loss:

@@ -96,7 +96,7 @@ def other_engine_figure(question: Question, workload: Workload, count: int, gpu:
     pairs: dict[str, Engine] = {"transformers": "vllm", "vllm": "transformers"} if workload.task == "inference" else (
         {"transformers": "unsloth"} if workload.task in ("lora", "qlora") else {})
     other = pairs.get(workload.engine)
-    if other is None:
+    if other is None or not rules.runs_model_code(replace(workload, engine=other)):
         return None
     alternative = rules.estimate_memory(replace(workload, engine=other), count, None if other == "vllm" else gpu)
     mine = estimate.required_per_gpu_gib or estimate.per_gpu_gib

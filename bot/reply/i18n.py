@@ -260,6 +260,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                             "zh-Hans": "该版本 transformers 在 Python 中逐个运行 MoE 层的专家，每一步遍历全部专家，无论是否被路由（4.52/4.53 起跳过未被路由的专家）：每访问一个专家都有固定开销，上面的速度已计入。vLLM 或 SGLang 会融合专家计算。"},
     "moe-expert-loop-hit": {"en": "transformers runs an MoE layer's routed experts one at a time in Python: a fixed cost per expert visited, which the speed above includes. vLLM or SGLang fuse the experts.",
                             "zh-Hans": "transformers 在 Python 中逐个运行 MoE 层被路由到的专家：每访问一个专家都有固定开销，上面的速度已计入。vLLM 或 SGLang 会融合专家计算。"},
+    "engine-lacks-model-code": {"en": "This model ships its own modelling code (trust_remote_code), which this engine does not run: it trains the architectures it implements itself. The figure is what the job would need if it did; with transformers + PEFT it runs as is.",
+                                "zh-Hans": "该模型使用自带的建模代码（trust_remote_code），这个引擎并不运行它：它只训练自己实现了的架构。上面的数字是假如它支持时所需的显存；用 transformers + PEFT 可以直接运行。"},
     "rope-tables": {"en": "This transformers version builds rotary (cos/sin) tables for every position the model supports in each attention layer and keeps them on the card; they are counted with the weights (newer versions compute only the positions in use).",
                     "zh-Hans": "该版本 transformers 在每个注意力层为模型支持的全部位置预先生成旋转位置编码（cos/sin）表并常驻显存，已计入权重（新版本只计算实际用到的位置）。"},
     "embeddings-16bit": {"en": "Quantised checkpoints keep the embeddings and lm_head in 16-bit; they are counted at 2 bytes per parameter.",

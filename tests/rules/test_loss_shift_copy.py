@@ -11,7 +11,7 @@ import pytest
 from knowledge.schema import RemoteCode
 from rules import Workload, estimate_memory
 from rules import constants as C
-from rules.engine_profile import loss_shift_copy_bytes
+from rules.engine_profile import loss_shift_copy_bytes, runs_model_code
 from tests.rules._models import make_model
 
 GIB = C.GIB
@@ -52,16 +52,21 @@ def test_front_ends_on_transformers_run_the_remote_code_too() -> None:
     assert loss_shift_copy_bytes(lora(model, engine="deepspeed")) == 2.0
 
 
-def test_engines_with_their_own_modelling_ignore_it() -> None:
+def test_engines_with_their_own_modelling_ignore_it_and_cannot_run_it() -> None:
     model = make_model(remote_code=QWEN1_CODE)
     assert loss_shift_copy_bytes(lora(model, engine="unsloth")) == 0.0
     assert loss_shift_copy_bytes(lora(model, engine="torchtune")) == 0.0
+    assert not runs_model_code(lora(model, engine="unsloth"))
+    assert "engine-lacks-model-code" in estimate_memory(lora(model, engine="unsloth")).notes
+    assert runs_model_code(lora(model)) and runs_model_code(lora(make_model(), engine="unsloth"))
 
 
 def test_the_shipped_qwen1_models_carry_their_codes_fact() -> None:
     from knowledge.loader import load_knowledge
 
     kb = load_knowledge()
-    codes = [kb.models[m].remote_code for m in ("qwen-1.8b", "qwen-7b", "qwen-14b", "qwen-72b")]
-    assert [code.loss_shift_copy_bytes if code else None for code in codes] == [2.0] * 4
+    codes = [kb.models[m].remote_code for m in ("qwen-1.8b", "qwen-7b", "qwen-14b", "qwen-72b", "chatglm2-6b",
+                                                 "chatglm3-6b")]
+    # Qwen-1 shifts its 16-bit logits; ChatGLM2/3 transpose them contiguous (2 B) and shift the fp32 upcast (4 B).
+    assert [code.loss_shift_copy_bytes if code else None for code in codes] == [2.0] * 4 + [6.0] * 2
     assert kb.models["qwen2-7b"].remote_code is None  # Qwen2 runs transformers' own implementation

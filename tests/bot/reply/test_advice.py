@@ -147,6 +147,15 @@ def test_the_other_common_engine_is_named_when_it_changes_the_figure() -> None:
     assert _ask("QLoRA Llama-3.1-8B at 16k context on an A10 with unsloth")["other_engine"] is None
 
 
+def test_unsloth_is_not_offered_for_a_model_that_ships_its_own_code() -> None:
+    # ChatGLM3 runs as trust_remote_code; Unsloth trains only the architectures it implements.
+    answer = _ask("QLoRA ChatGLM3-6B at 16k context on an A10")
+    assert answer["other_engine"] is None and "Unsloth" not in answer["text"]
+    asked = _ask("QLoRA ChatGLM3-6B at 16k context on an A10 with unsloth")
+    assert "engine-lacks-model-code" in asked["estimate"]["notes"]
+    assert "trust_remote_code" in asked["text"]
+
+
 def test_an_unqualified_fine_tune_on_several_cards_also_shows_what_lora_needs() -> None:
     answer = _ask("在阿里云上微调ChatGLM3-6B用什么实例")
     assert answer["query"]["task"] == "train" and answer["picks"][0]["count"] > 1
