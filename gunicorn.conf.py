@@ -27,6 +27,7 @@ threads: int = 8
 # request that holds a worker for 30 s is stuck, not slow.
 timeout: int = 30
 graceful_timeout: int = 10
+# Above deploy/nginx.conf's upstream keepalive_timeout (4 s): the proxy must drop an idle connection first.
 keepalive: int = 5
 # Slack's payloads are a few KiB; these are gunicorn's defaults written out so they are visible.
 limit_request_line: int = 4094

@@ -148,3 +148,19 @@ def test_gunicorn_conf_mirrors_the_servers_defaults(monkeypatch: pytest.MonkeyPa
     shared = set(settings) & set(defaults)
     assert {"bind", "workers", "threads", "timeout", "worker_class"} <= shared
     assert {name: settings[name] for name in shared} == {name: defaults[name] for name in shared}
+
+
+def test_nginx_drops_idle_upstream_connections_before_gunicorn_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """nginx reusing a keep-alive connection gunicorn has just closed answers a POST with 502 (it never retries a
+    non-idempotent request); the test of slow clients behind the proxy caught one such 502 in CI."""
+    from bot.slack.server import gunicorn_options
+    from bot.slack.settings import Settings
+
+    conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    upstream = re.search(r"upstream\s+\w+\s*\{([^}]*)\}", conf)
+    assert upstream is not None
+    timeout = re.search(r"keepalive_timeout\s+(\d+)s\s*;", upstream.group(1))
+    assert timeout is not None, "the upstream block must set keepalive_timeout (nginx's default is 60 s)"
+    gunicorn_keepalive = min(gunicorn_settings(monkeypatch)["keepalive"],
+                             gunicorn_options(Settings.from_env({}))["keepalive"])
+    assert int(timeout.group(1)) < gunicorn_keepalive

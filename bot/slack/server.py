@@ -131,7 +131,7 @@ def gunicorn_options(settings: Settings) -> dict[str, Any]:
         "threads": THREADS,
         "timeout": 30,
         "graceful_timeout": 10,
-        "keepalive": 5,
+        "keepalive": 5,  # deploy/nginx.conf closes idle upstream connections first (4 s), or a POST meets a 502
         "accesslog": None,
         "errorlog": "-",
         "loglevel": settings.log_level.lower(),
