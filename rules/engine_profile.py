@@ -72,10 +72,10 @@ def reservation(profile: EngineProfile) -> ReservationFact:
     return profile.reservation
 
 
-def training_fact(w: Workload) -> TrainingFact:
+def training_fact(w: Workload, profile: EngineProfile | None = None) -> TrainingFact:
     """How checkpointing and the loss hold memory: the engine's, else transformers' (the base every training
-    front end here builds on)."""
-    profile = profile_for(w)
+    front end here builds on). `profile`: w's profile when the caller has it already."""
+    profile = profile or profile_for(w)
     if profile.training is not None:
         return profile.training
     base = load_engine_profiles()[DEFAULT_ENGINE].at_version(w.engine_version)
@@ -83,33 +83,33 @@ def training_fact(w: Workload) -> TrainingFact:
     return base.training
 
 
-def loss_shift_copy_bytes(w: Workload) -> float:
+def loss_shift_copy_bytes(w: Workload, fact: TrainingFact | None = None) -> float:
     """Bytes per (token, vocab) value of the shifted logits copy the loss makes: the model's own code's when
     transformers runs its remote code, else the engine (version)'s."""
-    fact = training_fact(w)
+    fact = fact or training_fact(w)
     if w.model.remote_code is not None and not fact.own_modelling:
         return w.model.remote_code.loss_shift_copy_bytes
     return fact.loss_shift_copy_bytes
 
 
-def runs_model_code(w: Workload) -> bool:
+def runs_model_code(w: Workload, fact: TrainingFact | None = None) -> bool:
     """Whether the engine can run the model at all: one with its own implementations (Unsloth, torchtune) has
     none for a model that ships its own modelling code (ChatGLM, Qwen-1), so it is never offered for one."""
     if w.model.remote_code is None or w.task == "inference":
         return True
-    return not training_fact(w).own_modelling
+    return not (fact or training_fact(w)).own_modelling
 
 
-def optimizer_for(w: Workload) -> Optimizer:
+def optimizer_for(w: Workload, fact: TrainingFact | None = None) -> Optimizer:
     """The optimizer the job trains with: the one named, else the engine's documented default, else AdamW (the
     HF Trainer's)."""
-    return w.optimizer or training_fact(w).optimizer_default or "adamw"
+    return w.optimizer or (fact or training_fact(w)).optimizer_default or "adamw"
 
 
-def caches_blocks_by_shape(w: Workload) -> bool:
+def caches_blocks_by_shape(w: Workload, profile: EngineProfile | None = None) -> bool:
     """Whether the figure includes the caching allocator's blocks kept per tensor shape: not when sizing
     allocated bytes, nor under expandable segments (Unsloth), which grow one region in place."""
-    return not (w.allocated_only or profile_for(w).allocator.kind == "pytorch-expandable")
+    return not (w.allocated_only or (profile or profile_for(w)).allocator.kind == "pytorch-expandable")
 
 
 def reserves_up_front(w: Workload) -> bool:

@@ -112,7 +112,7 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     if rope:
         weights += rope  # buffers that load with the layers and split with them
         notes.append("rope-tables")
-    workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w))
+    workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w, profile))
     if model.is_moe:
         notes.append("moe-all-experts")
         if profile.runtime.moe_expert_loop != "fused":

@@ -137,12 +137,12 @@ def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[Me
     model = w.model
     split = param_split(model)
     notes: list[str] = []
-    chosen: dict[str, object] = {"sequence_length": w.context, "micro_batch": w.batch,
-                                 "engine_profile": profile_for(w).id}
+    profile = profile_for(w)
+    chosen: dict[str, object] = {"sequence_length": w.context, "micro_batch": w.batch, "engine_profile": profile.id}
     if model.is_moe:
         notes.append("moe-all-experts")
     checkpointing = w.gradient_checkpointing
-    fact = training_fact(w)
+    fact = training_fact(w, profile)
     auto_ckpt = checkpointing is None and not fact.checkpointing_default
     if checkpointing is None:
         # The engine's own default (Unsloth, LLaMA-Factory turn it on); otherwise, on a known card, off and
@@ -196,8 +196,9 @@ def _chunked_loss_bytes(w: Workload, fact: TrainingFact) -> float:
 def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSplit, notes: list[str],
                    chosen: dict[str, object]) -> MemoryEstimate:
     model = w.model
-    fact = training_fact(w)
-    optimizer = optimizer_for(w)
+    profile = profile_for(w)  # resolved once: the helpers below read it or its training fact
+    fact = training_fact(w, profile)
+    optimizer = optimizer_for(w, fact)
     if w.optimizer is None and fact.optimizer_default is not None:
         chosen["optimizer"] = optimizer  # the engine's documented set-up, stated in the reply
     offloaded = ckpt and (fact.checkpointing == "offload" or w.activation_offloading)
@@ -208,14 +209,14 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     kbit = w.task != "train" and (w.task == "qlora" or normalise_quant(w.quant, w.precision, "transformers")
                                   is not None)
     sequences = w.batch * (2 if w.preference_pairs else 1)  # DPO: chosen + rejected per sample
-    act = train_activation_bytes(model, w.context, sequences, ckpt, not scores_materialised(w, profile_for(w)),
+    act = train_activation_bytes(model, w.context, sequences, ckpt, not scores_materialised(w, profile),
                                  dtype_bytes, lora=w.task != "train",
                                  fp32_head=kbit and fact.kbit_upcasts_non_quantised,
                                  offloaded_checkpoints=offloaded, chunked_loss=chunked_loss,
                                  adapter_bytes_per_token=adapter_act,
                                  chunked_loss_bytes_per_value=_chunked_loss_bytes(w, fact),
-                                 shift_copy_bytes=loss_shift_copy_bytes(w))
-    if not runs_model_code(w):
+                                 shift_copy_bytes=loss_shift_copy_bytes(w, fact))
+    if not runs_model_code(w, fact):
         notes.append("engine-lacks-model-code")
     if offloaded:
         notes.append("offloaded-checkpointing")
@@ -246,7 +247,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         if quant is not None:
             base, qnotes = weight_bytes(model, w.precision, quant)
             notes += qnotes
-            workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w))
+            workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w, profile))
             if workspace:
                 notes.append("quant-workspace")
             # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
@@ -278,7 +279,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         gathered = C.ZERO3_LARGEST_LAYER_BYTES * split.largest_layer / 2 if stage == 3 else 0.0
         resident = base_pg
         gathered += workspace / shard_w
-    rope = rope_table_bytes(w)
+    rope = rope_table_bytes(w, profile)
     if rope:
         # Buffers: every replica and every ZeRO-3 rank holds them whole.
         weights += rope
@@ -287,7 +288,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     # The fraction is the caching allocator's reserve over what is allocated: none when sizing allocated bytes,
     # nor under expandable segments (Unsloth sets them), which grow in place rather than caching every size.
     # Allocated bytes count tensors only: the constant is what reserved / nvidia-smi readings show beyond them.
-    reserve = C.TRAIN_OVERHEAD_FRACTION * resident if caches_blocks_by_shape(w) else 0.0
+    reserve = C.TRAIN_OVERHEAD_FRACTION * resident if caches_blocks_by_shape(w, profile) else 0.0
     constant = 0.0 if w.allocated_only else C.TRAIN_OVERHEAD_GIB * C.GIB
     overhead = constant + reserve + gathered
     if stage:

@@ -96,9 +96,12 @@ def other_engine_figure(question: Question, workload: Workload, count: int, gpu:
     pairs: dict[str, Engine] = {"transformers": "vllm", "vllm": "transformers"} if workload.task == "inference" else (
         {"transformers": "unsloth"} if workload.task in ("lora", "qlora") else {})
     other = pairs.get(workload.engine)
-    if other is None or not rules.runs_model_code(replace(workload, engine=other)):
+    if other is None:
         return None
-    alternative = rules.estimate_memory(replace(workload, engine=other), count, None if other == "vllm" else gpu)
+    on_other = replace(workload, engine=other)
+    if not rules.runs_model_code(on_other):
+        return None
+    alternative = rules.estimate_memory(on_other, count, None if other == "vllm" else gpu)
     mine = estimate.required_per_gpu_gib or estimate.per_gpu_gib
     theirs = alternative.required_per_gpu_gib or alternative.per_gpu_gib
     if not mine or abs(theirs - mine) <= OTHER_ENGINE_SHARE * mine:
