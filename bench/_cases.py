@@ -182,8 +182,8 @@ def source_version(case: dict[str, Any], engine: str) -> str | None:
     for entry in _source_entries(SOURCE_VERSIONS_FILE):
         if entry.get("commits") and source.get("commit") not in entry["commits"]:
             continue  # the entry dates one version of the file; a later edit of the same file is another table
-        if (entry.get("repo"), entry.get("path"), entry.get("engine")) == (source.get("repo"), source.get("path"),
-                                                                           engine):
+        if (entry.get("repo"), entry.get("path"), entry.get("url"), entry.get("engine")) == (
+                source.get("repo"), source.get("path"), source.get("url"), engine):
             return str(entry["engine_version"])
     return None
 

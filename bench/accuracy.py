@@ -21,7 +21,8 @@ engine's kv_cache is its KV pool); a figure of weights or model states alone (we
 memory_relation peak/requirement/reserved → signed error % =
 (estimate − published) / published; fits_within / oom_above → a verdict: what the job needs per card (a
 reserving engine's requirement, not its reservation) must be ≤ / > the engine's limit on that card
-(vLLM/SGLang: their fraction of the card − CUDA context; others: visible memory − CUDA context).
+(vLLM/SGLang: their fraction of the card, less the CUDA context where the engine does not count it
+itself; others: visible memory − CUDA context).
 """
 
 from __future__ import annotations
@@ -150,10 +151,11 @@ class Row:
 
 def capacity_gib(case: dict[str, Any], kb: KnowledgeBase, request: dict[str, Any] | None = None) -> float:
     """What one card lets the job use on its engine: vLLM/SGLang their share of the card
-    (`gpu_memory_utilization`, `mem_fraction_static`) less the CUDA context, the others the card's usable
-    memory (visible − CUDA context). A row whose memory figure is not the card's size uses that figure."""
+    (`gpu_memory_utilization`, `mem_fraction_static`; rules.engine_profile.reserved_share_gib), the others the
+    card's usable memory (visible − CUDA context). A row whose memory figure is not the card's size uses that
+    figure."""
     from knowledge.engines import load_engine_profiles
-    from rules.hardware import visible_gib
+    from rules.engine_profile import reserved_share_gib
 
     gpu = resolve_gpu(case.get("gpu"), kb)
     if gpu and case.get("memory_scope") == "per_gpu":
@@ -161,9 +163,9 @@ def capacity_gib(case: dict[str, Any], kb: KnowledgeBase, request: dict[str, Any
         if abs(card.memory_gb - float(case["memory_gb"])) < 1.0:
             profile = load_engine_profiles().get(str((request or {}).get("engine") or "transformers"))
             if profile is not None and request is not None and request.get("task") == "inference":
-                res = profile.at_version(request.get("engine_version")).reservation
-                if res.kind == "fraction_of_total" and res.fraction:
-                    return res.fraction * visible_gib(card) - C.CUDA_CONTEXT_GIB
+                versioned = profile.at_version(request.get("engine_version"))
+                if versioned.reservation.kind == "fraction_of_total" and versioned.reservation.fraction:
+                    return reserved_share_gib(versioned, card)
             return usable_gib(card)
     return float(case["memory_gb"]) - C.CUDA_CONTEXT_GIB
 

@@ -95,6 +95,49 @@ class AllocatorFact(Fact):
     instead of caching blocks of every size, so training keeps no fragmentation reserve."""
 
 
+class ProfileRunFact(Fact):
+    """How an engine that profiles a dummy batch at start-up (vLLM) sizes what it keeps beside the KV pool.
+
+    vLLM runs one forward pass of `max_num_batched_tokens` tokens and then warms its sampler with
+    `max_num_seqs` dummy requests whose top-k/top-p path sorts and normalises the whole vocabulary in fp32; the
+    larger of the two peaks is the activation memory it sets aside, and what the card's share leaves after it,
+    the weights and the non-torch memory becomes KV blocks. Its defaults depend on the card.
+    """
+
+    sequences: int = Field(gt=0)
+    """`max_num_seqs` by default: the sampler warm-up's batch."""
+    tokens: int | None = Field(default=None, gt=0)
+    """`max_num_batched_tokens` by default (the OpenAI server's); None = the context (V0 without chunked
+    prefill profiles one sequence of max_model_len tokens)."""
+    large_card_sequences: int | None = Field(default=None, gt=0)
+    large_card_tokens: int | None = Field(default=None, gt=0)
+    """The same on a "large" card (below), where vLLM picks bigger defaults."""
+    large_card_gib: float | None = Field(default=None, gt=0)
+    """A card with at least this much memory is large (None: decided by name alone)."""
+    large_card_names: list[str] = Field(default_factory=list)
+    """Names that make a card large whatever its memory (empty: memory alone decides)."""
+    large_card_excluded: list[str] = Field(default_factory=list)
+    """Names never treated as large (vLLM keeps A100s on the small defaults)."""
+    tokens_floor: int | None = Field(default=None, gt=0)
+    """With `tokens` None: the least the forward pass profiles (V0: max(max_model_len, 2048))."""
+    chunked_above: int | None = Field(default=None, gt=0)
+    chunked_tokens: int | None = Field(default=None, gt=0)
+    """With `tokens` None: above `chunked_above` context tokens the engine turns chunked prefill on and
+    profiles `chunked_tokens` (V0: above 32,768, 512)."""
+    forward_bytes_per_intermediate: float = Field(ge=0)
+    forward_bytes_per_hidden: float = Field(ge=0)
+    """Bytes per profiled token held at the forward pass's peak, per MLP intermediate feature (the merged
+    gate/up output and the activation's) and per hidden feature."""
+    sampler_bytes_per_vocab: float | None = Field(default=None, ge=0)
+    """Bytes per (request, vocabulary entry) of the sampler pass; None = rules' fitted V1 figure
+    (VLLM_SAMPLER_BYTES_PER_VOCAB)."""
+    non_kv_gib: float = Field(ge=0)
+    """Memory inside the share that is neither weights, activations nor KV blocks (non-torch allocations; in
+    V0 the CUDA context as well, which V1 leaves outside the share)."""
+    non_kv_gib_tensor_parallel: float | None = Field(default=None, ge=0)
+    """The same with more than one card (NCCL buffers); None = as on one card."""
+
+
 class TrainingFact(Fact):
     checkpointing: Literal["recompute", "offload"]
     """What gradient checkpointing keeps on the card: recompute keeps each layer's input; offload moves the
@@ -147,6 +190,7 @@ class VersionRule(BaseModel):
     training: TrainingFact | None = None
     allocator: AllocatorFact | None = None
     runtime: RuntimeFact | None = None
+    profile_run: ProfileRunFact | None = None
 
 
 class EngineProfile(Entry):
@@ -167,6 +211,9 @@ class EngineProfile(Entry):
     runtime: RuntimeFact
     allocator: AllocatorFact
     training: TrainingFact | None = None
+    profile_run: ProfileRunFact | None = None
+    """Serving engines that size their KV pool from a start-up profiling run (vLLM); None = the reservation's
+    generic rule."""
     version_rules: list[VersionRule] = Field(default_factory=list)
 
     def at_version(self, version: str | None) -> EngineProfile:
@@ -181,7 +228,7 @@ class EngineProfile(Entry):
         for rule in sorted(self.version_rules, key=lambda r: version_tuple(r.before) or (), reverse=True):
             before = version_tuple(rule.before)
             if before is not None and wanted < before:
-                for key in ("logits", "attention", "reservation", "training", "allocator", "runtime"):
+                for key in ("logits", "attention", "reservation", "training", "allocator", "runtime", "profile_run"):
                     value = getattr(rule, key)
                     if value is not None:
                         updates[key] = value

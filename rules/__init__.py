@@ -1,7 +1,7 @@
 """Sizing rules: pure numbers in, numbers out (no text, no Slack, no languages).
 
 Public surface used by `bot.reply.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
-generic_model, training_hours, cost_per_million_tokens, pick_at, runs_model_code.
+generic_model, training_hours, cost_per_million_tokens, pick_at, runs_model_code, needed_view.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from rules.cost import cost_per_million_tokens
 from rules.engine_profile import runs_model_code
 from rules.fit import check_fit, pick_at, rank_picks, valid_tp
 from rules.generic import generic_model
-from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes
+from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes, needed_view
 from rules.speed import estimate_speed, training_hours
 from rules.types import FitCheck, MemoryEstimate, Pick, Speed, Suggestion, Workload
 
@@ -28,6 +28,7 @@ __all__ = [
     "generic_model",
     "kv_bytes_per_token",
     "kv_cache_bytes",
+    "needed_view",
     "pick_at",
     "rank_picks",
     "runs_model_code",

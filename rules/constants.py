@@ -182,11 +182,22 @@ VLLM_GPU_MEMORY_UTILIZATION = 0.9
 """vLLM `gpu_memory_utilization` default: the engine takes 90% of the card and fills what the weights and the
 profiled activation peak leave with KV-cache blocks."""
 
+VLLM_SAMPLER_BYTES_PER_VOCAB = 38.5
+"""Bytes per (request, vocabulary entry) of vLLM's sampler warm-up at start-up (max_num_seqs dummy requests
+through the top-k/top-p path: fp32 logits, their sort values and int64 indices, softmax, cumulative sum, masks,
+the scattered result and the sampling probabilities). Fitted on llm-d/llm-d-benchmark
+config_explorer/empirical-vllm-memory-results.md (vLLM V1 on an H100, max_num_seqs 1024): "Peak Activation"
+4.76 GiB (Llama-3.1-8B, vocabulary 128,256), 5.56 (Qwen3-0.6B) and 5.64 (Qwen3-32B, both 151,936), 7.38
+(gpt-oss-20b, 201,088), 4.84 (Llama-3.3-70B FP8 at TP 2): less the kept hidden states (tokens × hidden × 2 B)
+that is 38.3–38.9 B for every model. Checked on another source: vLLM PR 10511's V0 run of Meta-Llama-3-8B (256
+requests) predicts 1.23 GiB for a published 1.26."""
+
 VLLM_ACTIVATION_GIB_DENSE = 4.8
 VLLM_ACTIVATION_GIB_MOE = 8.0
 """Activation + CUDA-graph peak vLLM profiles at start-up on an H100 (llm-d capacity planner: 4.8–5.6 GiB
-dense, 8 GiB MoE, at the default max_num_batched_tokens). Scaled down by hidden size for small models
-(below)."""
+dense, 8 GiB MoE, at the default max_num_batched_tokens). Used for serving engines with CUDA graphs and no
+profile of their own (SGLang); vLLM sizes its own from `profile_run`. Scaled down by hidden size for small
+models (below)."""
 
 VLLM_ACTIVATION_REFERENCE_HIDDEN = 4096
 """The llm-d figure is for 7–8B models (hidden 4096); smaller hidden sizes scale the activation peak

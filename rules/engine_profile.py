@@ -8,7 +8,14 @@ training checkpoints and the loss hold memory.
 
 from __future__ import annotations
 
-from knowledge.engines import EngineProfile, LogitsFact, ReservationFact, TrainingFact, load_engine_profiles
+from knowledge.engines import (
+    EngineProfile,
+    LogitsFact,
+    ProfileRunFact,
+    ReservationFact,
+    TrainingFact,
+    load_engine_profiles,
+)
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.hardware import usable_gib, visible_gib
@@ -124,7 +131,41 @@ def engine_limit_gib(w: Workload, gpu: GPU) -> float:
     than their fraction of the card, and the rest is their headroom; the others can use the whole card (the
     reply recommends leaving HEADROOM_FRACTION of it free, but that is advice, not the limit).
     """
-    kind = profile_for(w).reservation
-    if w.task == "inference" and kind.kind == "fraction_of_total" and kind.fraction is not None:
-        return kind.fraction * visible_gib(gpu) - C.CUDA_CONTEXT_GIB
+    profile = profile_for(w)
+    if w.task == "inference" and profile.reservation.kind == "fraction_of_total":
+        return reserved_share_gib(profile, gpu)
     return usable_gib(gpu)
+
+
+def reserved_share_gib(profile: EngineProfile, gpu: GPU) -> float:
+    """What a `fraction_of_total` engine lets the job use on `gpu`: its fraction of the card, less the CUDA
+    context unless the engine's own profile accounts for it (vLLM counts its non-KV memory itself, and V1
+    leaves the context outside the fraction)."""
+    share = (profile.reservation.fraction or 1.0) * visible_gib(gpu)
+    return share if profile.profile_run is not None else share - C.CUDA_CONTEXT_GIB
+
+
+def is_large_card(fact: ProfileRunFact, gpu: GPU | None) -> bool:
+    """Whether vLLM picks its bigger defaults on this card: by memory (and not an excluded name) or by name."""
+    if gpu is None:
+        return False
+    name = f"{gpu.id} {gpu.name}".lower()
+    if any(excluded in name for excluded in fact.large_card_excluded):
+        return False
+    if any(named in name for named in fact.large_card_names):
+        return True
+    return fact.large_card_gib is not None and visible_gib(gpu) >= fact.large_card_gib
+
+
+def profile_run_size(fact: ProfileRunFact, gpu: GPU | None, context: int) -> tuple[int, int]:
+    """(requests in the sampler warm-up, tokens in the profiled forward pass) on `gpu`: the engine's defaults
+    for that card; with no card named, the ordinary cards' (most cards are not large)."""
+    large = is_large_card(fact, gpu)
+    sequences = (fact.large_card_sequences if large else None) or fact.sequences
+    tokens = (fact.large_card_tokens if large else None) or fact.tokens
+    if tokens is None:
+        if fact.chunked_above is not None and fact.chunked_tokens is not None and context > fact.chunked_above:
+            tokens = fact.chunked_tokens
+        else:
+            tokens = max(context, fact.tokens_floor or 0)
+    return sequences, tokens

@@ -34,7 +34,12 @@ from rules.memory_common import (
     num_layers,
     prefill_tokens,
 )
-from rules.memory_inference import inference_estimate, prefill_activation_bytes, vllm_activation_bytes
+from rules.memory_inference import (
+    inference_estimate,
+    needed_view,
+    prefill_activation_bytes,
+    vllm_activation_bytes,
+)
 from rules.memory_training import (
     _model_states,
     first_fitting,
@@ -51,8 +56,8 @@ _prefill_tokens = prefill_tokens
 __all__ = [
     "COMPONENTS", "TRANSFORMER_ARCHS", "_model_states", "_prefill_tokens", "estimate_memory", "first_fitting",
     "head_dim", "is_transformer", "kv_bytes_per_token", "kv_cache_bytes", "kv_heads_per_gpu", "kv_layers",
-    "lora_adapter_params", "num_layers", "prefill_activation_bytes", "prefill_tokens", "train_activation_bytes",
-    "training_options", "vllm_activation_bytes",
+    "lora_adapter_params", "needed_view", "num_layers", "prefill_activation_bytes", "prefill_tokens",
+    "train_activation_bytes", "training_options", "vllm_activation_bytes",
 ]
 
 

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from knowledge.engines import EngineProfile
 from knowledge.schema import GPU, Model
 from rules import constants as C
@@ -21,6 +23,8 @@ from rules.engine_profile import (
     kv_element_bytes,
     prefill_logits_bytes,
     profile_for,
+    profile_run_size,
+    reserved_share_gib,
     rope_table_bytes,
     scores_materialised,
 )
@@ -55,10 +59,32 @@ def vllm_activation_bytes(model: Model) -> float:
     return max(C.VLLM_ACTIVATION_MIN_GIB, base * scale) * C.GIB
 
 
-def _activation(w: Workload, profile: EngineProfile) -> float:
-    """The engine's activation peak: a chunked prefill sized by its chunk, else the whole prompt; engines with
-    CUDA graphs and no stated chunk (vLLM, SGLang) take vLLM's profiled peak."""
+def profile_run_activation_bytes(w: Workload, profile: EngineProfile, gpu: GPU | None) -> float:
+    """What vLLM sets aside for activations after its start-up profiling run: the larger of the forward pass
+    over its default token budget and the sampler warm-up over its default request count (whole-vocabulary
+    fp32 work per request, VLLM_SAMPLER_BYTES_PER_VOCAB) with the pass's hidden states still held. Each
+    tensor-parallel rank samples the whole vocabulary, so the figure is per card."""
+    fact = profile.profile_run
+    assert fact is not None
     model = w.model
+    sequences, tokens = profile_run_size(fact, gpu, w.context)
+    assert model.hidden_size
+    inter = model.intermediate_size or 4 * model.hidden_size
+    if model.moe and model.moe.moe_intermediate_size:
+        inter = max(model.moe.moe_intermediate_size * model.moe.experts_per_token, inter // 4)
+    forward = tokens * (fact.forward_bytes_per_intermediate * inter + fact.forward_bytes_per_hidden * model.hidden_size)
+    per_vocab = C.VLLM_SAMPLER_BYTES_PER_VOCAB if fact.sampler_bytes_per_vocab is None else fact.sampler_bytes_per_vocab
+    sampler = sequences * (model.vocab_size or 0) * per_vocab + tokens * model.hidden_size * 2.0
+    return max(forward, sampler)
+
+
+def _activation(w: Workload, profile: EngineProfile, gpu: GPU | None = None) -> float:
+    """The engine's activation peak: a chunked prefill sized by its chunk, else the whole prompt; vLLM sizes
+    its own from its profiling run; other engines with CUDA graphs and no stated chunk (SGLang) take vLLM's
+    planner figure."""
+    model = w.model
+    if profile.profile_run is not None and profile.reservation.kind != "none":
+        return profile_run_activation_bytes(w, profile, gpu)
     chunk = profile.runtime.prefill_chunk_tokens
     if profile.reservation.kind != "none" and profile.runtime.cuda_graphs and chunk is None:
         return vllm_activation_bytes(model)
@@ -170,8 +196,15 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
                                          pure_window=pure_window)
     kv_needed /= pp
     notes += kv_notes
-    act = _activation(w, profile)
-    overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + workspace / n
+    act = _activation(w, profile, gpu)
+    run = profile.profile_run
+    if run is not None:
+        chosen["max_num_seqs"] = profile_run_size(run, gpu, w.context)[0]
+        # The engine measures what is neither weights, activations nor KV (non-torch memory) and counts it.
+        non_kv = run.non_kv_gib if n == 1 else (run.non_kv_gib_tensor_parallel or run.non_kv_gib)
+        overhead = non_kv * C.GIB + workspace / n
+    else:
+        overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + workspace / n
     weights_pg = weights / n
     required = weights_pg + act + overhead + kv_needed
     res = profile.reservation
@@ -201,9 +234,9 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
         ceiling = share - C.CUDA_CONTEXT_GIB * C.GIB + act
         pool = max(0.0, ceiling - fixed)
     else:
-        # vLLM takes the fraction of the whole card (the CUDA context counts against it) and gives what
-        # weights, activations and overhead leave to KV blocks.
-        ceiling = share - C.CUDA_CONTEXT_GIB * C.GIB
+        # vLLM takes the fraction of the whole card and gives what weights, activations and its measured
+        # non-KV memory leave to KV blocks (reserved_share_gib: whether the CUDA context counts against it).
+        ceiling = reserved_share_gib(profile, gpu) * C.GIB
         pool = max(0.0, ceiling - fixed)
     per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window)[0] / pp
     chosen["kv_pool_gib"] = round(gib(pool), 3)
@@ -215,7 +248,19 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     if required > ceiling or kv_needed > pool:
         per["kv_cache"] = kv_needed
         notes.append(f"{tag}-does-not-fit")
+    needed = dict(weights=weights_pg, kv_cache=kv_needed, activations=act, overhead=overhead)
     return MemoryEstimate(total_gib=round(gib(per_gpu * n), 3), per_gpu_gib=round(gib(per_gpu), 3),
                           gpu_count=n, breakdown=breakdown(**per), notes=[*notes, f"{tag}-reserve"],
                           chosen=chosen, required_per_gpu_gib=round(gib(required), 3),
-                          cuda_context_gib=C.CUDA_CONTEXT_GIB)
+                          required_breakdown=breakdown(**needed), cuda_context_gib=C.CUDA_CONTEXT_GIB)
+
+
+def needed_view(estimate: MemoryEstimate) -> MemoryEstimate:
+    """The job's own need on the card a reserving engine's estimate was made for (its defaults there), rather
+    than the reservation the card will show: what a reply's "memory needed" describes."""
+    if estimate.required_breakdown is None or estimate.required_per_gpu_gib is None:
+        return estimate
+    need = estimate.required_per_gpu_gib
+    return replace(estimate, per_gpu_gib=need, total_gib=round(need * estimate.gpu_count, 3),
+                   breakdown=dict(estimate.required_breakdown),
+                   notes=[n for n in estimate.notes if not n.endswith("-does-not-fit")])

@@ -113,6 +113,9 @@ class MemoryEstimate:
     required_per_gpu_gib: float | None = None
     """The least memory per card the job needs, when it differs from `per_gpu_gib` (vLLM reserves 90% of the
     card whatever the model needs; this is weights + activations + the KV cache of `context` × `batch`)."""
+    required_breakdown: dict[str, float] | None = None
+    """GiB by component of `required_per_gpu_gib` (the KV cache of the job's own sequences, not the pool), when
+    the figures above are a reservation on a named card."""
     host_ram_gib: float | None = None
     """Host (CPU) RAM per node the job needs beside the cards, when it offloads optimizer states."""
     cuda_context_gib: float = 0.0

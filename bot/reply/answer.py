@@ -51,7 +51,8 @@ MAX_PICKS = 3
 """A Slack reader compares three options; more are a scroll, not advice."""
 MAX_TRAINING_GPUS = 64
 """ZeRO/FSDP data parallelism across nodes of 8; no alternative above 64 cards (8 nodes) is offered."""
-REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization")
+REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization",
+                    "max_num_seqs")
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
@@ -101,7 +102,7 @@ def other_engine_figure(question: Question, workload: Workload, count: int, gpu:
     on_other = replace(workload, engine=other)
     if not rules.runs_model_code(on_other):
         return None
-    alternative = rules.estimate_memory(on_other, count, None if other == "vllm" else gpu)
+    alternative = rules.estimate_memory(on_other, count, gpu)
     mine = estimate.required_per_gpu_gib or estimate.per_gpu_gib
     theirs = alternative.required_per_gpu_gib or alternative.per_gpu_gib
     if not mine or abs(theirs - mine) <= OTHER_ENGINE_SHARE * mine:
@@ -253,11 +254,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # weights leave, …); the reply's "memory needed" is what the job needs, and the reservation is explained by
     # the '<engine>-reserve' note (the picks give the sequences it holds).
     reserving = reserves_up_front(workload)
-    estimate = rules.estimate_memory(workload, sized_count, None if reserving else sized_gpu)
+    estimate = rules.needed_view(rules.estimate_memory(workload, sized_count, sized_gpu))
     other = other_engine_figure(question, workload, sized_count, sized_gpu, estimate)
     lighter = lighter_task_figure(question, workload, sized_count, sized_gpu, estimate.per_gpu_gib)
     if reserving:
-        estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith("-no-gpu")]
+        estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith(("-no-gpu", "-reserve"))]
                            + [f"{workload.engine}-reserve"])
 
     check = None
@@ -294,8 +295,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             reason = "needed-to-fit" if needed else "rules-choice"
             if key == "gradient_checkpointing" and value and training_fact(workload).checkpointing_default:
                 reason = "engine-default"  # Unsloth and LLaMA-Factory check-point unless told otherwise
-            if key == "optimizer":
-                reason = "engine-default"  # the rules name an optimizer only from the engine's documented set-up
+            if key in ("optimizer", "max_num_seqs"):
+                reason = "engine-default"  # from the engine's documented set-up (vLLM's default for the card)
             assumptions.append(Assumption(field=key, value=value, reason=reason))
 
     model_compare = compare_models(question, workload, kb, pool, instances, max_count) \

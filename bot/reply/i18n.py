@@ -333,6 +333,8 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "pool": {"en": "picks from", "zh-Hans": "候选范围"},
     "memory_gb": {"en": "GPU memory", "zh-Hans": "显存"},
     "gpu_memory_utilization": {"en": "vLLM gpu_memory_utilization", "zh-Hans": "vLLM 显存占用比例"},
+    "max_num_seqs": {"en": "vLLM max_num_seqs (its start-up sampler warm-up, counted in activations)",
+                     "zh-Hans": "vLLM max_num_seqs（启动时采样器预热的请求数，计入激活显存）"},
     "compare_gpus": {"en": "compare", "zh-Hans": "对比"},
 }
 
