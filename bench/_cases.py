@@ -266,8 +266,9 @@ def adapter_settings(case: dict[str, Any]) -> dict[str, Any]:
         names = {n for w in words for n in MODULE_WORDS.get(w, "").split(",") if n}
         if names:
             out["lora_targets"] = tuple(sorted(names))
-    if settings.get("trainable_params"):
-        out["trainable_params"] = float(settings["trainable_params"])
+    trainable = re.match(r"\s*([\d,]+(?:\.\d+)?)", str(settings.get("trainable_params") or ""))
+    if trainable:
+        out["trainable_params"] = float(trainable.group(1).replace(",", ""))  # "110,428,160 (printed by PEFT)"
     return out
 
 
@@ -314,9 +315,16 @@ def source_counter(case: dict[str, Any]) -> str | None:
     return None
 
 
+UNPROFILED_ENGINES = ("text-generation-inference", "tgi ")
+"""Runtimes the knowledge base has no profile for: sizing their rows as transformers would misjudge them."""
+
+
 def unmappable(case: dict[str, Any]) -> str | None:
     """Why a row cannot be mapped honestly (counted as skipped), or None."""
     settings: dict[str, Any] = case.get("settings") or {}
+    framework = str(settings.get("framework") or settings.get("engine") or "").lower()
+    if any(word in framework for word in UNPROFILED_ENGINES):
+        return "runtime without an engine profile (text-generation-inference)"
     dataset = str(settings.get("dataset") or "").lower()
     if case.get("seq_len") is None and "unpacked" in dataset:
         return "sequence length not stated (unpacked samples of variable length)"
@@ -378,8 +386,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         if settings.get("amp") is False and req.get("precision") in ("bf16", "fp16") and "quant" not in req:
             req["pure_16bit"] = True  # 16-bit weights trained without autocast: no fp32 master copy or moments
         options = str(settings.get("options") or "")
-        if "offload_optimizer=cpu" in options:
-            req["offload"] = "optimizer"
+        if "offload_optimizer=cpu" in options or "zero-offload" in str(settings.get("deepspeed") or "").lower():
+            req["offload"] = "optimizer"  # ZeRO-Offload (Ren et al. 2021) moves the optimizer states to the CPU
         req.update(adapter_settings(case))
         req.update(training_flags(case))
     framework = str(settings.get("framework") or "")

@@ -71,8 +71,8 @@ ASK_KEYS = frozenset({"text", *FLAG_KEYS})
 __all__ = [
     "ADDED_GROUNDTRUTH_DIR", "ASK_KEYS", "DEFAULT_GROUNDTRUTH", "GENERIC_RE", "GPU_PATTERNS", "GROUNDTRUTH_ENV",
     "Row", "Runner", "Skip", "_hf_name", "_zero_stage", "ask_available", "by_group", "capacity_gib", "compared_value",
-    "context_stated", "evaluate", "load_cases", "map_engine", "map_kv_cache", "map_precision", "percentile",
-    "resolve_gpu", "resolve_model", "summary", "to_request", "weights_only",
+    "context_stated", "evaluate", "from_thread", "load_cases", "map_engine", "map_kv_cache", "map_precision",
+    "percentile", "resolve_gpu", "resolve_model", "summary", "to_request", "weights_only",
 ]
 
 
@@ -254,6 +254,14 @@ def context_stated(case: dict[str, Any]) -> bool:
     return case.get("seq_len") is not None or case.get("gen_len") is not None or weights_only(case)
 
 
+def from_thread(case: dict[str, Any]) -> bool:
+    """Whether the row comes from an issue or pull-request thread. Such threads are opened when something went
+    wrong, often an OOM nobody expected or one a bug caused, and their settings are read from excerpts: they are
+    scored apart from documents' tables as well as with them."""
+    url = str((case.get("source") or {}).get("url") or "")
+    return "/issues/" in url or "/pull/" in url
+
+
 def summary(rows: list[Row]) -> dict[str, Any]:
     errors = [abs(r.error) for r in rows if r.error is not None]
     verdicts = [r.verdict for r in rows if r.verdict is not None]
@@ -325,7 +333,10 @@ def print_summary(rows: list[Row]) -> None:
                           ("measured, context stated", [r for r in rows if r.case.get("kind") == "measured"
                                                         and context_stated(r.case)]),
                           ("stated (rules of thumb, READMEs)",
-                           [r for r in rows if r.case.get("kind") == "stated"])):
+                           [r for r in rows if r.case.get("kind") == "stated"]),
+                          ("from issue and PR threads", [r for r in rows if from_thread(r.case)]),
+                          ("from documents (READMEs, docs, blogs, papers)",
+                           [r for r in rows if not from_thread(r.case)])):
         print(summary_line(label, subset))
     print("per engine (the runtime the row measured):")
     for engine, subset in sorted(by_engine(rows).items()):
