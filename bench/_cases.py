@@ -19,6 +19,7 @@ import yaml
 
 from knowledge.base import KnowledgeBase
 from knowledge.engines import resolve_engine_id
+from rules import constants as C
 from rules.types import Workload
 
 GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
@@ -304,15 +305,30 @@ def reading_flags(case: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def source_counter(case: dict[str, Any]) -> str | None:
-    """What SOURCE_COUNTERS_FILE says this row's source counted (allocated / reserved), if it says."""
+def _counter_entry(case: dict[str, Any]) -> dict[str, Any] | None:
     source = case.get("source") or {}
     for entry in _source_entries(SOURCE_COUNTERS_FILE):
         if entry.get("commits") and source.get("commit") not in entry["commits"]:
             continue
         if (entry.get("repo"), entry.get("path")) == (source.get("repo"), source.get("path")):
-            return str(entry["counter"])
+            return entry
     return None
+
+
+def source_counter(case: dict[str, Any]) -> str | None:
+    """What SOURCE_COUNTERS_FILE says this row's source counted (allocated / reserved / device), if it says."""
+    entry = _counter_entry(case)
+    return str(entry["counter"]) if entry else None
+
+
+def device_context_gib(case: dict[str, Any]) -> float:
+    """The CUDA context and kernels a device-level reading (NVML, nvidia-smi) shows on top of what PyTorch's
+    allocator holds, which is what the estimate sizes: the source's own measurement where it gives one, else
+    the rules' CUDA_CONTEXT_GIB; 0 for other readings."""
+    entry = _counter_entry(case)
+    if not entry or entry.get("counter") != "device":
+        return 0.0
+    return float(entry.get("context_gib", C.CUDA_CONTEXT_GIB))
 
 
 UNPROFILED_ENGINES = ("text-generation-inference", "tgi ")
@@ -325,6 +341,8 @@ def unmappable(case: dict[str, Any]) -> str | None:
     framework = str(settings.get("framework") or settings.get("engine") or "").lower()
     if any(word in framework for word in UNPROFILED_ENGINES):
         return "runtime without an engine profile (text-generation-inference)"
+    if "adafactor" in str(settings.get("optimizer") or "").lower():
+        return "optimizer not modelled (Adafactor's factored states)"
     dataset = str(settings.get("dataset") or "").lower()
     if case.get("seq_len") is None and "unpacked" in dataset:
         return "sequence length not stated (unpacked samples of variable length)"

@@ -52,6 +52,7 @@ from _cases import (
     Skip,
     _hf_name,
     _zero_stage,
+    device_context_gib,
     load_cases,
     map_engine,
     map_kv_cache,
@@ -207,7 +208,8 @@ def compared_value(case: dict[str, Any], request: dict[str, Any], breakdown: dic
                    total: float) -> tuple[float, str]:
     """What a row's figure is compared with, and the relation to judge it by: the per-card or total estimate,
     or for a "component: NAME" row that part of the breakdown (then judged as a peak)."""
-    value = per_gpu if case.get("memory_scope") == "per_gpu" else total
+    cards = 1 if case.get("memory_scope") == "per_gpu" else int(request.get("gpus", 1))
+    value = (per_gpu if case.get("memory_scope") == "per_gpu" else total) + device_context_gib(case) * cards
     relation = str(case.get("memory_relation"))
     component = component_of(relation)
     if component is None and weights_only(case) and relation in ("peak", "requirement"):
