@@ -133,15 +133,20 @@ def engine_limit_gib(w: Workload, gpu: GPU) -> float:
     """
     profile = profile_for(w)
     if w.task == "inference" and profile.reservation.kind == "fraction_of_total":
-        return reserved_share_gib(profile, gpu)
+        return reserved_share_gib(profile, gpu, w.memory_fraction)
     return usable_gib(gpu)
 
 
-def reserved_share_gib(profile: EngineProfile, gpu: GPU) -> float:
-    """What a `fraction_of_total` engine lets the job use on `gpu`: its fraction of the card, less the CUDA
-    context unless the engine's own profile accounts for it (vLLM counts its non-KV memory itself, and V1
-    leaves the context outside the fraction)."""
-    share = (profile.reservation.fraction or 1.0) * visible_gib(gpu)
+def reservation_fraction(w: Workload, profile: EngineProfile) -> float | None:
+    """The share a reserving engine takes: the one the job states (its flag), else the profile's default."""
+    return w.memory_fraction if w.memory_fraction is not None else profile.reservation.fraction
+
+
+def reserved_share_gib(profile: EngineProfile, gpu: GPU, fraction: float | None = None) -> float:
+    """What a `fraction_of_total` engine lets the job use on `gpu`: its fraction of the card (`fraction`, else
+    the profile's), less the CUDA context unless the engine's own profile accounts for it (vLLM counts its
+    non-KV memory itself, and V1 leaves the context outside the fraction)."""
+    share = (fraction or profile.reservation.fraction or 1.0) * visible_gib(gpu)
     return share if profile.profile_run is not None else share - C.CUDA_CONTEXT_GIB
 
 
@@ -157,11 +162,13 @@ def is_large_card(fact: ProfileRunFact, gpu: GPU | None) -> bool:
     return fact.large_card_gib is not None and visible_gib(gpu) >= fact.large_card_gib
 
 
-def profile_run_size(fact: ProfileRunFact, gpu: GPU | None, context: int) -> tuple[int, int]:
-    """(requests in the sampler warm-up, tokens in the profiled forward pass) on `gpu`: the engine's defaults
-    for that card; with no card named, the ordinary cards' (most cards are not large)."""
+def profile_run_size(fact: ProfileRunFact, gpu: GPU | None, context: int,
+                     max_num_seqs: int | None = None) -> tuple[int, int]:
+    """(requests in the sampler warm-up, tokens in the profiled forward pass) on `gpu`: `max_num_seqs` when the
+    job sets it, else the engine's defaults for that card; with no card named, the ordinary cards' (most cards
+    are not large)."""
     large = is_large_card(fact, gpu)
-    sequences = (fact.large_card_sequences if large else None) or fact.sequences
+    sequences = max_num_seqs or (fact.large_card_sequences if large else None) or fact.sequences
     tokens = (fact.large_card_tokens if large else None) or fact.tokens
     if tokens is None:
         if fact.chunked_above is not None and fact.chunked_tokens is not None and context > fact.chunked_above:

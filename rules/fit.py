@@ -43,7 +43,7 @@ from rules.hardware import (
     usable_gib,
 )
 from rules.memory import estimate_memory, first_fitting, is_transformer, training_options
-from rules.memory_inference import parallel_layout
+from rules.memory_inference import activations_outside_share, parallel_layout
 from rules.precision import normalise_quant, weight_bytes
 from rules.speed import estimate_speed
 from rules.types import FitCheck, MemoryEstimate, Pick, Precision, Suggestion, Workload
@@ -89,7 +89,10 @@ def limit_gib(workload: Workload, gpu: GPU) -> float:
     """The most a job may need per card on its engine: the engine's reservation (vLLM, SGLang), else the
     visible memory less the CUDA context."""
     if reserves_share_of_card(workload):
-        return engine_limit_gib(workload, gpu)
+        # SGLang keeps activations outside its share: the job may need the share plus them, within the card.
+        outside = activations_outside_share(workload, gpu) / C.GIB
+        return min(engine_limit_gib(workload, gpu) + outside, usable_gib(gpu)) if outside else \
+            engine_limit_gib(workload, gpu)
     return usable_gib(gpu)
 
 

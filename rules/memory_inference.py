@@ -24,6 +24,7 @@ from rules.engine_profile import (
     prefill_logits_bytes,
     profile_for,
     profile_run_size,
+    reservation_fraction,
     reserved_share_gib,
     rope_table_bytes,
     scores_materialised,
@@ -67,7 +68,7 @@ def profile_run_activation_bytes(w: Workload, profile: EngineProfile, gpu: GPU |
     fact = profile.profile_run
     assert fact is not None
     model = w.model
-    sequences, tokens = profile_run_size(fact, gpu, w.context)
+    sequences, tokens = profile_run_size(fact, gpu, w.context, w.max_num_seqs)
     assert model.hidden_size
     inter = model.intermediate_size or 4 * model.hidden_size
     if model.moe and model.moe.moe_intermediate_size:
@@ -76,6 +77,16 @@ def profile_run_activation_bytes(w: Workload, profile: EngineProfile, gpu: GPU |
     per_vocab = C.VLLM_SAMPLER_BYTES_PER_VOCAB if fact.sampler_bytes_per_vocab is None else fact.sampler_bytes_per_vocab
     sampler = sequences * (model.vocab_size or 0) * per_vocab + tokens * model.hidden_size * 2.0
     return max(forward, sampler)
+
+
+def activations_outside_share(w: Workload, gpu: GPU) -> float:
+    """Bytes a reserving engine keeps outside its share of the card: SGLang's activations and CUDA graphs
+    live beside `mem_fraction_static` (which holds weights and the KV pool); 0 for engines whose share holds
+    everything."""
+    profile = profile_for(w)
+    if w.task != "inference" or profile.reservation.covers != "weights_and_kv":
+        return 0.0
+    return _activation(w, profile, gpu)
 
 
 def _activation(w: Workload, profile: EngineProfile, gpu: GPU | None = None) -> float:
@@ -199,7 +210,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     act = _activation(w, profile, gpu)
     run = profile.profile_run
     if run is not None:
-        chosen["max_num_seqs"] = profile_run_size(run, gpu, w.context)[0]
+        chosen["max_num_seqs"] = profile_run_size(run, gpu, w.context, w.max_num_seqs)[0]
         # The engine measures what is neither weights, activations nor KV (non-torch memory) and counts it.
         non_kv = run.non_kv_gib if n == 1 else (run.non_kv_gib_tensor_parallel or run.non_kv_gib)
         overhead = non_kv * C.GIB + workspace / n
@@ -208,7 +219,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     weights_pg = weights / n
     required = weights_pg + act + overhead + kv_needed
     res = profile.reservation
-    fraction = res.fraction or 1.0
+    fraction = reservation_fraction(w, profile) or 1.0
     key = "gpu_memory_utilization" if profile.id == "vllm" else f"{profile.id}_memory_fraction"
     chosen[key] = fraction
     chosen["reservation"] = res.kind
@@ -236,7 +247,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     else:
         # vLLM takes the fraction of the whole card and gives what weights, activations and its measured
         # non-KV memory leave to KV blocks (reserved_share_gib: whether the CUDA context counts against it).
-        ceiling = reserved_share_gib(profile, gpu) * C.GIB
+        ceiling = reserved_share_gib(profile, gpu, fraction) * C.GIB
         pool = max(0.0, ceiling - fixed)
     per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window)[0] / pp
     chosen["kv_pool_gib"] = round(gib(pool), 3)

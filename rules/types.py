@@ -64,6 +64,11 @@ class Workload:
     kv_cache: KVCache | None = None
     """KV-cache element type; None = the model's 16-bit compute dtype. The engine profile says which it accepts
     (vLLM/SGLang/TensorRT-LLM fp8, lmdeploy int8/int4, llama.cpp q8_0/q4_0 as int8/int4)."""
+    memory_fraction: float | None = None
+    """The serving engine's share (vLLM gpu_memory_utilization, SGLang mem_fraction_static, lmdeploy
+    cache_max_entry_count, TensorRT-LLM free_gpu_memory_fraction); None = the profile's default."""
+    max_num_seqs: int | None = None
+    """vLLM max_num_seqs: the requests its start-up sampler warm-up covers; None = its default for the card."""
     lora_targets: tuple[str, ...] | None = None
     """Adapter training: the linears adapted (q, k, v, o, gate, up, down); None = every linear (all-linear)."""
     peft_method: Literal["lora", "prompt"] = "lora"

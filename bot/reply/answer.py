@@ -43,7 +43,7 @@ from knowledge.loader import default_knowledge
 from knowledge.schema import GPU
 from rules import speed_media
 from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
-from rules.engine_profile import profile_for, reserves_up_front, training_fact
+from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front, training_fact
 from rules.fit import limit_gib, reserves_share_of_card
 from rules.types import Engine, Pick, Workload
 
@@ -266,7 +266,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         question = question.model_copy(update={"intent": "check"})  # "is 24GB enough": a check by nature
         base["intent"] = "check"
     if question.intent == "check" and gpu is not None:
-        fraction = profile_for(workload).reservation.fraction if reserves_share_of_card(workload) else None
+        fraction = reservation_fraction(workload, profile_for(workload)) if reserves_share_of_card(workload) else None
         check = check_out(rules.check_fit(workload, gpu, count, instances,
                                            candidates=[g for g in pool if g.recommended]), fraction)
 
@@ -289,6 +289,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
 
     chosen = getattr(estimate, "chosen", None) or {}
     already = {a.field for a in assumptions} | set(question.stated)
+    if "memory_fraction" in already:
+        already.add("gpu_memory_utilization")  # the share the text set is not an assumption
     for key, value in chosen.items():
         if key in REPORTED_CHOICES and key not in already and not (key == "zero_stage" and value == 0):
             needed = key in ("gradient_checkpointing", "zero_stage") and bool(value) and sized_gpu is not None

@@ -15,6 +15,7 @@ from bot.reply.model import (
     SuggestionOut,
 )
 from bot.understand.question import Question
+from rules.engine_profile import profile_for, reservation_fraction
 from rules.types import FitCheck, MemoryEstimate, Pick, Workload
 
 
@@ -79,7 +80,16 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         hours=question.hours,
         engine_version=workload.engine_version if workload else question.engine_version,
         kv_cache=workload.kv_cache if workload else None,
+        memory_fraction=_memory_fraction(workload),
+        max_num_seqs=workload.max_num_seqs if workload else None,
     )
+
+
+def _memory_fraction(workload: Workload | None) -> float | None:
+    if workload is None or workload.task != "inference":
+        return None
+    profile = profile_for(workload)
+    return reservation_fraction(workload, profile) if profile.reservation.kind != "none" else None
 
 
 def understood_of(question: Question) -> dict[str, Any]:

@@ -176,7 +176,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
     kv_cache = kv_cache_for(question.kv_cache, engine, assumptions)
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
                         context=context, batch=batch, engine_version=question.engine_version, kv_cache=kv_cache,
-                        **extra)
+                        memory_fraction=question.memory_fraction, max_num_seqs=question.max_num_seqs, **extra)
     return workload, assumptions
 
 

@@ -41,6 +41,11 @@ class Query(BaseModel):
     """The engine version whose profile was used (null: the current behaviour of the engine)."""
     kv_cache: KVCache | None = None
     """KV-cache precision when it differs from the model's compute dtype by request (null: the model's dtype)."""
+    memory_fraction: float | None = None
+    """The share a reserving serving engine takes (stated, else its default: vLLM gpu_memory_utilization 0.9);
+    null for engines that take what the job needs."""
+    max_num_seqs: int | None = None
+    """vLLM's request cap when the question sets it (null: the engine's default for the card, under Assumed)."""
 
 
 class Breakdown(BaseModel):

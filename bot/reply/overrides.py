@@ -45,13 +45,27 @@ TASK_ALIASES = {"full-ft": "train", "finetune": "train", "fine-tune": "train", "
 FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch", "gpu", "gpus",
              "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
-             "train_embeddings", "engine_version", "kv_cache", *TRAINING_SWITCHES)
+             "train_embeddings", "engine_version", "kv_cache", "memory_fraction", "max_num_seqs",
+             *TRAINING_SWITCHES)
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
     number = _whole_number(key, value)
     if not lower <= number <= upper:
         raise BadRequestError(f"{key} must be between {lower} and {upper:,}, not {number:,}")
+    return number
+
+
+def _share(key: str, value: Any) -> float:
+    """A fraction in (0, 1]: 0.85, "0.85" or "85%"."""
+    text = str(value).strip()
+    problem = f"{key} must be a fraction of the card between 0 and 1, such as 0.85, not {value!r}"
+    try:
+        number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+    except ValueError:
+        raise BadRequestError(problem) from None
+    if not 0 < number <= 1:
+        raise BadRequestError(problem)
     return number
 
 
@@ -123,6 +137,10 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates["engine_version"] = str(value).strip().lstrip("vV")
         elif key == "kv_cache":
             updates["kv_cache"] = _choice("kv_cache", value, KV_CACHES)
+        elif key == "memory_fraction":
+            updates["memory_fraction"] = _share("memory_fraction", value)
+        elif key == "max_num_seqs":
+            updates["max_num_seqs"] = _bounded_int("max_num_seqs", value, 65_536)
         elif key in {"context", "gen_tokens"}:
             updates[key] = _bounded_int(key, value, MAX_CONTEXT)
         elif key == "batch":

@@ -11,6 +11,10 @@ from bot.reply.model import Answer
 from bot.understand.question import TRAINING_SWITCHES
 from knowledge.base import KnowledgeBase
 
+SHARE_FLAGS = {"vllm": "gpu_memory_utilization", "sglang": "mem_fraction_static",
+               "lmdeploy": "cache_max_entry_count", "tensorrt-llm": "free_gpu_memory_fraction"}
+"""The flag each reserving engine sets its memory share with: the read-back writes the share that way."""
+
 
 def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
     if field == "task" and isinstance(value, str):
@@ -95,6 +99,13 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         text = t("kv_quantised") if value == "kv-quantised" else value_text(t, field, value, kb)
         if field == "engine_version" and data.get("engine"):
             parts.append(f"{engine_name(data['engine'])} {value}")  # "transformers 4.38", as people write it
+            continue
+        if field == "memory_fraction" and isinstance(value, (int, float)):
+            flag = SHARE_FLAGS.get(str(data.get("engine") or ""), t.pick(FIELD_LABELS, field))
+            parts.append(f"{flag} {value:g}")  # as the engine's flag is written: "gpu_memory_utilization 0.8"
+            continue
+        if field == "max_num_seqs":
+            parts.append(f"max_num_seqs {value}")
             continue
         if field in ("context", "batch", "kv_cache", "engine_version"):
             text = f"{t.pick(FIELD_LABELS, field)} {text}"

@@ -102,8 +102,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                                ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
                                if getattr(e.breakdown, k) > 0.005],
                     host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None)
-    view["notes"] = [t.pick(NOTE_TEXT, code) for code in (answer.estimate.notes if answer.estimate else [])
-                     if code in NOTE_TEXT][:4]
+    share = answer.query.memory_fraction or 0.0
+    view["notes"] = [_with_share(t.pick(NOTE_TEXT, code), share)
+                     for code in (answer.estimate.notes if answer.estimate else []) if code in NOTE_TEXT][:4]
     picks = []
     for p in answer.picks:
         gpu = kb.gpus.get(p.gpu)
@@ -341,3 +342,10 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if answer.estimate is not None:
         out.append(("context", "source", {}))
     return out
+
+
+def _with_share(text: str, share: float) -> str:
+    """A reserving engine's note with the share it takes (stated or its default) filled in."""
+    if "{percent}" not in text and "{fraction}" not in text:
+        return text
+    return text.replace("{percent}", f"{100 * share:g}").replace("{fraction}", f"{share:g}")

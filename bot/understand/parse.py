@@ -88,6 +88,7 @@ MAX_PARSE_CHARS = 4000
 
 SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "flash_attention",
+    "memory_fraction", "max_num_seqs",
     "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "hours",
@@ -270,6 +271,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         engine_version=values.get("engine_version"),
         kv_cache=values.get("kv_cache"),
         flash_attention=values.get("flash_attention"),
+        memory_fraction=values.get("memory_fraction"),
+        max_num_seqs=values.get("max_num_seqs"),
         **work,
     )
 

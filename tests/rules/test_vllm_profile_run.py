@@ -14,6 +14,7 @@ from rules.engine_profile import is_large_card, profile_run_size
 from tests.rules._models import make_gpu, make_model
 
 GIB = C.GIB
+WEIGHTS_GIB = 7e9 * 2 / C.GIB
 FORWARD_PER_TOKEN = 6 * 11_008 + 6 * 4_096  # merged gate/up + activation output, and the hidden-side tensors
 A10_LIKE = dict(id="a10ish", name="A10-ish", memory_gb=24.0, memory_type="HBM2")  # 24 GiB visible
 
@@ -103,3 +104,29 @@ def test_needed_view_shows_the_job_not_the_reservation() -> None:
     # Nothing to change for an engine that does not reserve.
     plain = estimate_memory(Workload(model=make_model()), 1, make_gpu())
     assert needed_view(plain) is plain
+
+
+def test_a_stated_share_and_request_cap_replace_the_defaults() -> None:
+    gpu = make_gpu()  # 80 GiB
+    est = estimate_memory(Workload(model=make_model(), engine="vllm", context=4096, memory_fraction=0.5,
+                                   max_num_seqs=64), 1, gpu)
+    assert est.per_gpu_gib == pytest.approx(40.0, abs=1e-3)  # 0.5 × 80
+    assert est.chosen["gpu_memory_utilization"] == 0.5 and est.chosen["max_num_seqs"] == 64
+    # 64 requests × 32,000 × 38.5 B = 78.8e6 B + 8,192 hidden states (67.1e6) = 0.136 GiB, below the forward
+    # pass over 8,192 tokens (0.742e9 B = 0.691 GiB), which is then the peak.
+    assert est.breakdown["activations"] == pytest.approx(8192 * FORWARD_PER_TOKEN / GIB, abs=1e-4)
+    assert est.chosen["kv_pool_gib"] == pytest.approx(40.0 - WEIGHTS_GIB - 8192 * FORWARD_PER_TOKEN / GIB - 0.13,
+                                                      abs=1e-2)
+
+
+def test_sglang_may_use_its_share_plus_its_activations() -> None:
+    from rules.fit import limit_gib
+    from rules.memory_inference import activations_outside_share
+
+    gpu = make_gpu(**A10_LIKE)  # 24 GiB visible, 23.5 usable
+    w = Workload(model=make_model(), engine="sglang", context=4096, memory_fraction=0.7)
+    act = activations_outside_share(w, gpu) / GIB
+    assert act > 0
+    # Weights and KV live in 0.7 × 24 − 0.5 = 16.3 GiB; activations and CUDA graphs beside it, within the card.
+    assert limit_gib(w, gpu) == pytest.approx(min(16.3 + act, 23.5), abs=1e-3)
+    assert activations_outside_share(vllm(), gpu) == 0.0  # vLLM's share holds everything

@@ -3,8 +3,10 @@
 "transformers 4.38", "vllm 0.6", "vLLM v0.8.5" → `engine_version` (the engine's profile changes with it:
 logits over every prompt token before transformers 4.45, eager attention before 4.36); "fp8 KV cache",
 "kv_cache_dtype=fp8", "KV int8", "KV cache量化" → `kv_cache`; "no flash attention", "eager" →
-`flash_attention` False. Each span is masked once read, so "fp8 KV cache" does not also make the weights
-fp8 and "4.38" is never read as a size or a count. Runs before the number slots.
+`flash_attention` False; "gpu_memory_utilization 0.8", "--mem-fraction-static 0.85" → `memory_fraction` (the
+serving engine's share); "max_num_seqs 64" → `max_num_seqs`. Each span is masked once read, so "fp8 KV cache"
+does not also make the weights fp8 and "4.38" or "0.8" is never read as a size or a count. Runs before the
+number slots.
 """
 
 from __future__ import annotations
@@ -25,6 +27,12 @@ _KV_QUANTISED = rx(r"\bkv(?:[-_ ]?cache)?\s*(?:量化|quanti[sz]\w*)"
 _NO_FLASH = rx(r"(?:no|without|w/o|disable\w*|不用|不使用|没有)\s*(?:flash[-_ ]?attn|flash[-_ ]?attention|fa2?|sdpa)\b"
                r"|\beager\b(?:\s*attention)?|attn_implementation\s*=\s*[\"']?eager")
 _FLASH_ON = rx(r"\bflash[-_ ]?attn(?:[-_ ]?2)?\b|\bflash[-_ ]?attention(?:[-_ ]?2)?\b|\bfa2\b")
+
+_MEMORY_FRACTION = rx(r"(?:--?)?(?:gpu[-_ ]memory[-_ ]utili[sz]ation|mem[-_ ]fraction[-_ ]static"
+                      r"|free[-_ ]gpu[-_ ]memory[-_ ]fraction|cache[-_ ]max[-_ ]entry[-_ ]count)"
+                      r"\s*(?:=|:|of|to|at|设为|为)?\s*(?P<value>\d{1,3}(?:\.\d+)?\s*%|[01]?\.\d+|1(?![\d.]))")
+_MAX_NUM_SEQS = rx(r"(?:--?)?max[-_ ]num[-_ ]seqs\s*(?:=|:|of|to|at|设为|为)?\s*(?P<n>\d{1,6})(?![\d.])")
+MAX_NUM_SEQS_LIMIT = 65_536
 
 KV_QUANTISED_DEFAULT = "kv-quantised"
 """`kv_cache` when the text asks for a quantised KV cache without a type: the engine's first type below 16
@@ -54,7 +62,34 @@ def parse_parallel_degree(state: SlotState) -> None:
     state.mask(m.start(), m.end())
 
 
+def _fraction(raw: str) -> float | None:
+    """"0.8", ".95", "1", "80%" → 0.8, 0.95, 1.0, 0.8; None outside (0, 1]."""
+    raw = raw.replace(" ", "")
+    value = float(raw.rstrip("%")) / (100 if raw.endswith("%") else 1)
+    return value if 0 < value <= 1 else None
+
+
+def parse_engine_settings(state: SlotState) -> None:
+    """The serving engine's memory share and its request cap, as its flags write them."""
+    m = _MEMORY_FRACTION.search(state.text)
+    if m is not None:
+        value = _fraction(m.group("value"))
+        if value is not None:
+            state.set("memory_fraction", value)
+        state.mask(m.start(), m.end())
+    m = _MAX_NUM_SEQS.search(state.text)
+    if m is not None:
+        count = int(m.group("n"))
+        if count > MAX_NUM_SEQS_LIMIT:
+            count = MAX_NUM_SEQS_LIMIT
+            state.clamped.append("max_num_seqs")
+        if count > 0:
+            state.set("max_num_seqs", count)
+        state.mask(m.start(), m.end())
+
+
 def parse_runtime(state: SlotState) -> None:
+    parse_engine_settings(state)
     text = state.text
     m = _VERSION.search(text)
     if m is not None:

@@ -219,3 +219,28 @@ def test_a_reserving_engine_reports_what_the_job_needs_and_explains_the_reservat
     parameter = {"lmdeploy": "cache_max_entry_count", "sglang": "mem_fraction_static",
                  "vllm": "gpu_memory_utilization"}[engine]
     assert parameter in render_text(said, kb=KB)
+
+
+def test_a_stated_vllm_share_is_read_back_used_and_not_assumed() -> None:
+    from bot.service import ask
+
+    answer = ask({"text": "serve Qwen2.5-7B with vLLM gpu_memory_utilization 0.8 on an L4"})
+    text = render_text(answer, kb=KB)
+    assert "vLLM · gpu_memory_utilization 0.8" in text
+    assert "vLLM reserves 80% of the card" in text
+    assert "vLLM reserves 80% of each card (gpu_memory_utilization 0.8)" in text
+    assert "gpu_memory_utilization 0.9" not in text  # neither assumed nor in the note
+    assert not any(a.field == "gpu_memory_utilization" for a in answer.assumptions)
+    default = render_text(ask({"text": "serve Qwen2.5-7B with vLLM on an L4"}), kb=KB)
+    assert "vLLM reserves 90% of each card (gpu_memory_utilization 0.9)" in default
+
+
+def test_vllm_on_a_24gb_card_sizes_its_sampler_warm_up_for_that_card() -> None:
+    from bot.service import ask
+
+    small = ask({"text": "Llama-3.1-8B with vLLM on an L4"})
+    large = ask({"text": "Llama-3.1-8B with vLLM on an H100"})
+    assert small.check is not None and small.check.fits  # 256 requests' warm-up: about 1.2 GiB
+    assert small.estimate is not None and large.estimate is not None
+    assert small.estimate.breakdown.activations < 1.5 < 4.0 < large.estimate.breakdown.activations
+    assert [a.value for a in large.assumptions if a.field == "max_num_seqs"] == [1024]

@@ -223,3 +223,37 @@ def test_dpo_is_read_and_sized_with_its_pairs_and_reference() -> None:
     # The reference copy: 2 B × 7.62e9 parameters sharded over 8 cards (ZeRO-3) = 1.77 GiB more weights per card.
     assert full.estimate.breakdown.weights - sft.estimate.breakdown.weights == pytest.approx(
         2 * 7.62e9 / 8 / 2**30, abs=0.05)
+
+
+@pytest.mark.parametrize(("text", "share"), [
+    ("serve Qwen2.5-7B with vLLM gpu_memory_utilization 0.8 on an L4", 0.8),
+    ("vllm serve Llama 3 8B --gpu-memory-utilization=0.95 on 2 A10s", 0.95),
+    ("Qwen2.5-7B 用SGLang部署 mem_fraction_static=0.7", 0.7),
+    ("Llama 3 8B on vLLM, gpu memory utilization 85%", 0.85),
+])
+def test_the_engine_memory_share_is_its_own_slot(text: str, share: float) -> None:
+    q = parse(text, KB)
+    assert q.memory_fraction == pytest.approx(share)
+    assert "memory_fraction" in q.stated
+    assert q.batch is None and q.context is None  # the number is not read as anything else
+
+
+def test_the_memory_share_leaves_the_card_count_alone() -> None:
+    assert parse("vllm serve Llama 3 8B --gpu-memory-utilization=0.95 on 2 A10s", KB).gpu_count == 2
+    assert parse("vLLM gpu_memory_utilization 1.5, Llama 3 8B", KB).memory_fraction is None  # no such share
+
+
+def test_max_num_seqs_is_not_a_batch() -> None:
+    q = parse("Llama-3.1-8B vllm --max-num-seqs 64 on an H100", KB)
+    assert q.max_num_seqs == 64 and q.batch is None
+    assert parse("vllm max_num_seqs=999999 Llama 3 8B", KB).max_num_seqs == 65_536
+
+
+def test_memory_share_and_request_cap_flags() -> None:
+    answer = ask({"text": "Llama 3.1 8B on an L4", "engine": "vllm", "memory_fraction": "85%", "max_num_seqs": 32})
+    assert answer.query.memory_fraction == pytest.approx(0.85) and answer.query.max_num_seqs == 32
+    assert answer.check is not None and answer.check.reserve_fraction == pytest.approx(0.85)
+    with pytest.raises(BadRequestError, match="between 0 and 1"):
+        ask({"text": "Llama 3.1 8B", "engine": "vllm", "memory_fraction": 1.5})
+    with pytest.raises(BadRequestError, match="max_num_seqs"):
+        ask({"text": "Llama 3.1 8B", "engine": "vllm", "max_num_seqs": 0})
