@@ -355,6 +355,17 @@ def unmappable(case: dict[str, Any]) -> str | None:
     return None
 
 
+def memory_share(case: dict[str, Any]) -> float | None:
+    """The serving engine's share the row states (vLLM gpu_memory_utilization, SGLang mem_fraction_static), or
+    None when it gives the default or none."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    for key in ("gpu_memory_utilization", "mem_fraction_static"):
+        match = re.match(r"\s*(0?\.\d+|1(?:\.0+)?)\b", str(settings.get(key) or ""))
+        if match and 0 < float(match.group(1)) <= 1:
+            return float(match.group(1))
+    return None
+
+
 def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     why = unmappable(case)
     if why:
@@ -376,6 +387,9 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         req["context"] = 1  # weights / model states only: no tokens in flight
     # Say the engine explicitly, since ask's own default for concurrent serving is vLLM.
     req.update(map_engine(case))
+    share = memory_share(case)
+    if share is not None and req["task"] == "inference":
+        req["memory_fraction"] = share
     req.update(reading_flags(case))
     gpus = int(case.get("num_gpus") or 1)
     req["gpus"] = gpus
@@ -421,7 +435,7 @@ WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "kv_c
                  "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
                  "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
                  "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled", "allocated_only",
-                 "paged_optimizer")
+                 "paged_optimizer", "memory_fraction", "max_num_seqs")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 
 DEFAULT_CONTEXT = 4096

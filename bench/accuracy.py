@@ -166,7 +166,7 @@ def capacity_gib(case: dict[str, Any], kb: KnowledgeBase, request: dict[str, Any
             if profile is not None and request is not None and request.get("task") == "inference":
                 versioned = profile.at_version(request.get("engine_version"))
                 if versioned.reservation.kind == "fraction_of_total" and versioned.reservation.fraction:
-                    return reserved_share_gib(versioned, card)
+                    return reserved_share_gib(versioned, card, request.get("memory_fraction"))
             return usable_gib(card)
     return float(case["memory_gb"]) - C.CUDA_CONTEXT_GIB
 
