@@ -259,6 +259,12 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     if required > ceiling or kv_needed > pool:
         per["kv_cache"] = kv_needed
         notes.append(f"{tag}-does-not-fit")
+    elif run is not None and model.max_context and model.max_context > w.context:
+        # Started without --max-model-len, vLLM takes the model's whole context and refuses to start when one
+        # such sequence does not fit its KV pool: say so when that is the case here.
+        whole = kv_cache_bytes(model, model.max_context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window)[0]
+        if whole / pp > pool:
+            notes.append(f"{tag}-set-max-model-len")
     needed = dict(weights=weights_pg, kv_cache=kv_needed, activations=act, overhead=overhead)
     return MemoryEstimate(total_gib=round(gib(per_gpu * n), 3), per_gpu_gib=round(gib(per_gpu), 3),
                           gpu_count=n, breakdown=breakdown(**per), notes=[*notes, f"{tag}-reserve"],

@@ -246,6 +246,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                              "zh-Hans": "TensorRT-LLM 把引擎加载后剩余显存的 {percent}% 分给 KV 缓存块（free_gpu_memory_fraction {fraction}），所以 nvidia-smi 显示的是预留量而非实际需求。"},
     "vllm-does-not-fit": {"en": "vLLM would refuse to start: weights, activations and one sequence's KV cache exceed its {percent}% reservation.",
                           "zh-Hans": "vLLM 将无法启动：权重、激活加一条序列的 KV 缓存超过了 {percent}% 的预留显存。"},
+    "vllm-set-max-model-len": {"en": "Start vLLM with --max-model-len {context} (the context sized here): without it vLLM takes the model's whole context, {max_context} tokens, whose KV cache does not fit what this card leaves, and refuses to start.",
+                               "zh-Hans": "启动 vLLM 时请加 --max-model-len {context}（这里按此上下文计算）：不加时 vLLM 采用模型的完整上下文 {max_context} tokens，其 KV 缓存放不进这张卡剩余的显存，会拒绝启动。"},
     "sglang-does-not-fit": {"en": "SGLang would refuse to start: the weights and one sequence's KV cache exceed its {percent}% reservation.",
                             "zh-Hans": "SGLang 将无法启动：权重加一条序列的 KV 缓存超过了 {percent}% 的预留显存。"},
     "lmdeploy-does-not-fit": {"en": "LMDeploy would refuse to start: what the weights leave cannot hold one sequence's KV cache.",

@@ -102,8 +102,12 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                                ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
                                if getattr(e.breakdown, k) > 0.005],
                     host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None)
-    share = answer.query.memory_fraction or 0.0
-    view["notes"] = [_with_share(t.pick(NOTE_TEXT, code), share)
+    sized = kb.models.get(answer.query.model) if answer.query.model else None
+    values = {"percent": f"{100 * (answer.query.memory_fraction or 0.0):g}",
+              "fraction": f"{answer.query.memory_fraction or 0.0:g}",
+              "context": f"{answer.query.context or 0}",
+              "max_context": f"{(sized.max_context if sized else None) or 0:,}"}
+    view["notes"] = [_filled(t.pick(NOTE_TEXT, code), values)
                      for code in (answer.estimate.notes if answer.estimate else []) if code in NOTE_TEXT][:4]
     picks = []
     for p in answer.picks:
@@ -344,8 +348,9 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     return out
 
 
-def _with_share(text: str, share: float) -> str:
-    """A reserving engine's note with the share it takes (stated or its default) filled in."""
-    if "{percent}" not in text and "{fraction}" not in text:
-        return text
-    return text.replace("{percent}", f"{100 * share:g}").replace("{fraction}", f"{share:g}")
+def _filled(text: str, values: dict[str, str]) -> str:
+    """A note with the job's own numbers in it (a reserving engine's share, the context sized, the model's
+    whole context); a note without placeholders comes back as it is."""
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", value)
+    return text

@@ -244,3 +244,19 @@ def test_vllm_on_a_24gb_card_sizes_its_sampler_warm_up_for_that_card() -> None:
     assert small.estimate is not None and large.estimate is not None
     assert small.estimate.breakdown.activations < 1.5 < 4.0 < large.estimate.breakdown.activations
     assert [a.value for a in large.assumptions if a.field == "max_num_seqs"] == [1024]
+
+
+def test_vllm_says_to_set_max_model_len_when_the_models_whole_context_would_not_fit() -> None:
+    from bot.service import ask
+
+    # Llama-3.1-8B: 131,072 tokens × 131,072 B of KV a token = 16 GiB, beyond what an L4 leaves (about 3.5 GiB).
+    small = ask({"text": "Llama-3.1-8B with vLLM on an L4"})
+    assert small.estimate is not None and "vllm-set-max-model-len" in small.estimate.notes
+    assert "Start vLLM with --max-model-len 4096" in render_text(small, kb=KB)
+    assert "131,072 tokens" in render_text(small, kb=KB)
+    # An H100 leaves about 51 GiB: the whole context fits, nothing to say.
+    large = ask({"text": "Llama-3.1-8B with vLLM on an H100"})
+    assert large.estimate is not None and "vllm-set-max-model-len" not in large.estimate.notes
+    # Stated at the model's whole context, the check itself says no; the note is not added on top.
+    whole = ask({"text": "Llama-3.1-8B with vLLM on an L4 at 128k context"})
+    assert whole.estimate is not None and "vllm-set-max-model-len" not in whole.estimate.notes
