@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import yaml
-from _cases import engine_version_of, workload_for
+from _cases import engine_version_of, map_engine, workload_for
 from accuracy import DEFAULT_GROUNDTRUTH, GROUNDTRUTH_ENV, Skip, percentile, resolve_gpu, to_request
 
 from knowledge.base import KnowledgeBase
@@ -47,9 +47,6 @@ from rules.speed import decode_step, prefill_seconds, train_tokens_per_s
 
 EXTRA_GROUNDTRUTH = Path(__file__).resolve().parent / "groundtruth"
 
-ENGINE_WORDS = (("lmdeploy", "lmdeploy"), ("turbomind", "lmdeploy"), ("vllm", "vllm"), ("sglang", "sglang"),
-                ("tensorrt", "tensorrt-llm"), ("trt-llm", "tensorrt-llm"), ("llama.cpp", "llama.cpp"),
-                ("unsloth", "unsloth"))
 GEN_RE = re.compile(r"generat\w*\s+(\d+)|(\d+)\s+generated", re.I)
 PROMPT_RE = re.compile(r"from\s+(\d+)\s+context\s+token|(\d+)\s+prompt\s+token", re.I)
 
@@ -95,12 +92,9 @@ def version_of(row: dict[str, Any], engine: str) -> dict[str, str]:
 
 
 def engine_of(row: dict[str, Any]) -> str:
-    settings = row.get("settings") or {}
-    text = f"{settings.get('framework', '')} {row.get('notes', '')} {row['throughput'].get('note', '')}".lower()
-    for word, engine in ENGINE_WORDS:
-        if word in text:
-            return engine
-    return "transformers"
+    """The runtime a row measured: bench/_cases.map_engine's reading (its stated framework, else the engine
+    whose repository published it), the same as the memory bench's."""
+    return str(map_engine(row)["engine"])
 
 
 def _first_int(pattern: re.Pattern[str], text: str) -> int | None:
