@@ -17,10 +17,10 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from knowledge.errors import KnowledgeDataError
 from knowledge.schema import Entry
@@ -178,19 +178,31 @@ class TrainingFact(Fact):
     as eager."""
 
 
+RULE_FACTS: dict[str, type[Fact]] = {}
+"""Profile field → its fact class, for the facts a version rule may change (filled below the classes)."""
+
+
 class VersionRule(BaseModel):
-    """Behaviour that applies to versions before `before` (the version that changed it)."""
+    """Behaviour that applies to versions before `before` (the version that changed it).
+
+    Each fact states only the fields that were different, with the source that says so; the rest is the
+    newer behaviour's. A fact the newer profile lacks (training on a serving engine) must be stated whole.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     before: str
-    logits: LogitsFact | None = None
-    attention: AttentionFact | None = None
-    reservation: ReservationFact | None = None
-    training: TrainingFact | None = None
-    allocator: AllocatorFact | None = None
-    runtime: RuntimeFact | None = None
-    profile_run: ProfileRunFact | None = None
+    logits: dict[str, Any] | None = None
+    attention: dict[str, Any] | None = None
+    reservation: dict[str, Any] | None = None
+    training: dict[str, Any] | None = None
+    allocator: dict[str, Any] | None = None
+    runtime: dict[str, Any] | None = None
+    profile_run: dict[str, Any] | None = None
+
+    def changes(self) -> dict[str, dict[str, Any]]:
+        """The facts this rule changes, by profile field."""
+        return {key: value for key in RULE_FACTS if (value := getattr(self, key)) is not None}
 
 
 class EngineProfile(Entry):
@@ -216,23 +228,68 @@ class EngineProfile(Entry):
     generic rule."""
     version_rules: list[VersionRule] = Field(default_factory=list)
 
+    @model_validator(mode="after")
+    def _rules_apply(self) -> EngineProfile:
+        """Every version a rule describes must make a valid profile: a rule's fields are checked at start-up
+        against the fact they change (a misspelt or missing field names the rule's version)."""
+        for rule in self.version_rules:
+            if version_tuple(rule.before) is None:
+                raise ValueError(f"version rule before {rule.before!r}: not a version number")
+            for key, fields in rule.changes().items():
+                if "source" not in fields:
+                    raise ValueError(f"version rule before {rule.before}: {key} needs its own source")
+            try:
+                self.at_version(_just_below(rule.before))
+            except ValueError as exc:
+                raise ValueError(f"version rule before {rule.before}: {exc}") from None
+        return self
+
     def at_version(self, version: str | None) -> EngineProfile:
-        """This profile as it behaved at `version` (None or unparsable = the current behaviour)."""
+        """This profile as it behaved at `version` (None or unparsable = the current behaviour): the rules of
+        every version it predates, newest first, each changing only the fields it states."""
         if not version or not self.version_rules:
             return self
         wanted = version_tuple(version)
         if wanted is None:
             return self
-        updates: dict[str, object] = {}
-        # Rules are applied newest-first so an older version collects every change it predates.
+        facts: dict[str, dict[str, Any]] = {}
         for rule in sorted(self.version_rules, key=lambda r: version_tuple(r.before) or (), reverse=True):
             before = version_tuple(rule.before)
-            if before is not None and wanted < before:
-                for key in ("logits", "attention", "reservation", "training", "allocator", "runtime", "profile_run"):
-                    value = getattr(rule, key)
-                    if value is not None:
-                        updates[key] = value
-        return self.model_copy(update=updates) if updates else self
+            if before is None or wanted >= before:
+                continue
+            for key, fields in rule.changes().items():
+                current = facts.get(key)
+                if current is None:
+                    fact = getattr(self, key)
+                    # A newer fact's notes describe that fact: an older one keeps only its own.
+                    current = fact.model_dump(exclude_unset=True, exclude={"notes"}) if fact is not None else {}
+                facts[key] = {**current, **fields}
+        if not facts:
+            return self
+        updates: dict[str, Fact] = {}
+        for key, fields in facts.items():
+            try:
+                updates[key] = RULE_FACTS[key].model_validate(fields)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join([key, *(str(part) for part in first["loc"])])
+                raise ValueError(f"{where}: {first['msg']}") from None
+        return self.model_copy(update=updates)
+
+
+def _just_below(version: str) -> str:
+    """A version just older than `version` ("4.49" → "4.48.9999"), to check what a rule describes."""
+    parts = list(version_tuple(version) or (0,))
+    while parts and parts[-1] == 0:
+        parts.pop()
+    if not parts:
+        return "0"
+    parts[-1] -= 1
+    return ".".join(map(str, parts)) + ".9999"
+
+
+RULE_FACTS.update(logits=LogitsFact, attention=AttentionFact, reservation=ReservationFact, training=TrainingFact,
+                  allocator=AllocatorFact, runtime=RuntimeFact, profile_run=ProfileRunFact)
 
 
 def version_tuple(text: str) -> tuple[int, ...] | None:

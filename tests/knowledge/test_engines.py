@@ -73,3 +73,30 @@ def test_a_misspelt_field_is_refused() -> None:
     raw["reservation"]["fractoin"] = 0.5
     with pytest.raises(ValidationError):
         EngineProfile.model_validate(raw)
+
+
+def test_a_rule_changes_only_the_fields_it_states() -> None:
+    transformers = load_engine_profiles()["transformers"]
+    # The 4.48 rule states only the rotary tables; the 4.53 rule, applied first, the expert loop and graphs.
+    at = transformers.at_version("4.47").runtime
+    assert at.rope_tables_per_layer == ["Mixtral"]
+    assert (at.moe_expert_loop, at.cuda_graphs) == ("all", False)
+    vllm = load_engine_profiles()["vllm"]
+    run = vllm.at_version("0.8.2").profile_run
+    assert run is not None and run.sequences == 1024 and run.large_card_names == ["h100", "h200"]
+    assert run.non_kv_gib == vllm.profile_run.non_kv_gib  # type: ignore[union-attr]  # inherited, not restated
+
+
+def _with_rule(engine: str, rule: dict[str, object]) -> dict[str, object]:
+    raw = load_engine_profiles()[engine].model_dump(exclude_unset=True)
+    raw["version_rules"] = [*raw.get("version_rules", []), rule]  # type: ignore[list-item]
+    return raw
+
+
+def test_a_bad_rule_fails_at_start_up_naming_its_version_and_field() -> None:
+    with pytest.raises(ValidationError, match=r"before 0\.1: profile_run\.tokenz"):
+        EngineProfile.model_validate(_with_rule("vllm", {"before": "0.1", "profile_run": {"tokenz": 1, "source": "x"}}))
+    with pytest.raises(ValidationError, match="needs its own source"):
+        EngineProfile.model_validate(_with_rule("vllm", {"before": "0.1", "profile_run": {"sequences": 8}}))
+    with pytest.raises(ValidationError, match="not a version number"):
+        EngineProfile.model_validate(_with_rule("vllm", {"before": "next", "runtime": {"source": "x"}}))
