@@ -144,9 +144,9 @@ class TrainingFact(Fact):
     inputs to host RAM."""
     checkpointing_default: bool | None = None
     """The engine's own default (None = it leaves the choice to the user)."""
-    loss_logits_bytes_per_value: float = Field(ge=0)
-    """Bytes per (token, vocab) logit at the loss: 16-bit + fp32 upcast and its gradient ≈ 12 (transformers),
-    2 for a fused 16-bit kernel, 0 when the loss is chunked (a slice at a time)."""
+    loss_logits_bytes_per_value: float | None = Field(default=None, ge=0)
+    """Bytes per (token, vocab) logit the engine's own loss holds at its peak; None = transformers' loss (the
+    rules' fitted LOGITS_BYTES_PER_VOCAB_TRAIN figures); 0 when the loss is chunked (a slice at a time)."""
     sharding: Literal["none", "zero", "fsdp"] = "none"
     kbit_upcasts_non_quantised: bool = True
     """k-bit (QLoRA) training casts the non-quantised layers (embeddings, lm_head, norms) to fp32 (PEFT

@@ -63,7 +63,8 @@ def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bo
                            dtype_bytes: float = 2.0, lora: bool = False, fp32_head: bool = False,
                            offloaded_checkpoints: bool = False, chunked_loss: bool = False,
                            adapter_bytes_per_token: float | None = None,
-                           chunked_loss_bytes_per_value: float = 0.0, shift_copy_bytes: float = 0.0) -> float:
+                           chunked_loss_bytes_per_value: float = 0.0, shift_copy_bytes: float = 0.0,
+                           own_loss_bytes_per_value: float | None = None) -> float:
     """Activations kept for backward on one card (micro-batch `batch`), plus the loss's logits (and the shifted
     copy of them an older loss makes, `shift_copy_bytes` per value).
 
@@ -96,6 +97,8 @@ def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bo
     logits = 0.0
     if model.vocab_size and not chunked_loss:
         per_vocab = C.LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD if fp32_head else C.LOGITS_BYTES_PER_VOCAB_TRAIN
+        if own_loss_bytes_per_value:
+            per_vocab = own_loss_bytes_per_value  # the engine's own loss kernel (Unsloth 2024.4-2024.11)
         logits = (per_vocab + shift_copy_bytes) * model.vocab_size * seq * batch
     elif model.vocab_size:
         logits = chunked_loss_bytes_per_value * model.vocab_size * seq * batch
@@ -215,6 +218,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
                                  offloaded_checkpoints=offloaded, chunked_loss=chunked_loss,
                                  adapter_bytes_per_token=adapter_act,
                                  chunked_loss_bytes_per_value=_chunked_loss_bytes(w, fact),
+                                 own_loss_bytes_per_value=fact.loss_logits_bytes_per_value,
                                  shift_copy_bytes=loss_shift_copy_bytes(w, fact))
     if not runs_model_code(w, fact):
         notes.append("engine-lacks-model-code")

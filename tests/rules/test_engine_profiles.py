@@ -150,6 +150,18 @@ def test_unsloth_before_april_2024_recomputed_like_peft() -> None:
     assert old.per_gpu_gib == pytest.approx(peft.per_gpu_gib)
 
 
+def test_unsloth_from_april_to_november_2024_returned_the_logits_and_accelerate_upcast_them() -> None:
+    # 2024.4-2024.11.6: offloaded checkpoints, but the forward returns every position's 16-bit logits (2 B) and
+    # accelerate's convert_outputs_to_fp32 adds a 4-byte copy: 6 B × 32,000 × 8,192 = 1.46 GiB, above the
+    # recomputed layer (1.07 GiB), so it is the peak. From 2024.11.7 (Cut Cross Entropy) no logits at all.
+    may = estimate_memory(Workload(model=make_model(), engine="unsloth", engine_version="2024.5",
+                                   **QLORA))  # type: ignore[arg-type]
+    now = estimate_memory(Workload(model=make_model(), engine="unsloth", **QLORA))  # type: ignore[arg-type]
+    assert may.breakdown["activations"] == pytest.approx(6 * 32_000 * 8192 / GIB, abs=1e-3)
+    assert now.breakdown["activations"] == pytest.approx((18 * 4096 + 6 * 11008) * 8192 / GIB, abs=1e-3)
+    assert "offloaded-checkpointing" in may.notes and "chunked-loss" not in may.notes
+
+
 def test_unsloth_and_llama_factory_turn_checkpointing_on_by_default() -> None:
     small = make_model(params_b=0.5)  # below the 1B size where the rules would choose it themselves
     for engine in ("unsloth", "llama-factory"):
