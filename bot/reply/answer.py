@@ -260,6 +260,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if reserving:
         estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith(("-no-gpu", "-reserve"))]
                            + [f"{workload.engine}-reserve"])
+    if "max-model-len-stated" in question.notes:  # they set the length flag already: no advice to set it
+        estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith("-set-max-model-len")])
 
     check = None
     if question.intent in ("check", "recommend") and gpu is not None and gpu.id not in kb.gpus:

@@ -260,3 +260,13 @@ def test_vllm_says_to_set_max_model_len_when_the_models_whole_context_would_not_
     # Stated at the model's whole context, the check itself says no; the note is not added on top.
     whole = ask({"text": "Llama-3.1-8B with vLLM on an L4 at 128k context"})
     assert whole.estimate is not None and "vllm-set-max-model-len" not in whole.estimate.notes
+
+
+def test_no_advice_to_set_max_model_len_when_the_question_sets_it() -> None:
+    from bot.service import ask
+
+    stated = ask({"text": "vllm serve Llama-3.1-8B --max-model-len 8192 on an L4"})
+    assert stated.query.context == 8192
+    assert stated.estimate is not None and "vllm-set-max-model-len" not in stated.estimate.notes
+    unstated = ask({"text": "serve Llama-3.1-8B with vLLM on an L4, 8k context"})
+    assert unstated.estimate is not None and "vllm-set-max-model-len" in unstated.estimate.notes

@@ -257,3 +257,14 @@ def test_memory_share_and_request_cap_flags() -> None:
         ask({"text": "Llama 3.1 8B", "engine": "vllm", "memory_fraction": 1.5})
     with pytest.raises(BadRequestError, match="max_num_seqs"):
         ask({"text": "Llama 3.1 8B", "engine": "vllm", "max_num_seqs": 0})
+
+
+@pytest.mark.parametrize(("text", "context"), [
+    ("vllm serve Qwen3-32B --max-model-len 32768 on one H100", 32768),
+    ("vllm serve Qwen3-32B max_model_len=16384 on one H100", 16384),
+    ("sglang --context-length 8192 Qwen2.5-7B", 8192),
+])
+def test_the_engines_length_flag_is_the_context(text: str, context: int) -> None:
+    q = parse(text, KB)
+    assert q.context == context and "max-model-len-stated" in q.notes
+    assert q.batch is None
