@@ -61,6 +61,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                     "zh-Hans": "不行：每卡需要 {need} GiB，而 {count} 张 {gpu} 每张可用 {limit} GiB（{limit_what}）。"},
     "limit_usable": {"en": "{have} GB card less the CUDA context", "zh-Hans": "{have} GB 显存减去 CUDA 上下文"},
     "limit_reserve": {"en": "{engine} reserves {fraction}% of the card", "zh-Hans": "{engine} 预留整卡的 {fraction}%"},
+    "limit_reserve_beside": {"en": "{engine} keeps weights and KV cache in {fraction}% of the card and activations beside it",
+                             "zh-Hans": "{engine} 把权重和 KV 缓存放在整卡的 {fraction}% 内，激活放在其外"},
     "nodes_of_8_training": {"en": "{n} nodes × 8 (data parallel, states sharded with ZeRO/FSDP)", "zh-Hans": "{n} 台 × 8 卡（数据并行，ZeRO/FSDP 分片）"},
     "nodes_of_8": {"en": "{n} nodes × 8 (tensor parallel in a node, pipeline across nodes)", "zh-Hans": "{n} 台 × 8 卡（节点内张量并行，节点间流水线并行）"},
     "tight": {"en": "tight", "zh-Hans": "很紧"},

@@ -132,7 +132,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     if answer.check is not None:
         c = answer.check
         reserve = f"{100 * (c.reserve_fraction or 0):g}"
-        limit_what = (t("limit_reserve", engine=engine_name(answer.query.engine), fraction=reserve)
+        reserve_key = "limit_reserve_beside" if answer.query.engine == "sglang" else "limit_reserve"
+        limit_what = (t(reserve_key, engine=engine_name(answer.query.engine), fraction=reserve)
                       if c.limit_basis == "reservation" and c.reserve_fraction
                       else t("limit_usable", have=gb(c.gpu_memory_gb)))
         view["check"] = {

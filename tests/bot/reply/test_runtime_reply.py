@@ -270,3 +270,10 @@ def test_no_advice_to_set_max_model_len_when_the_question_sets_it() -> None:
     assert stated.estimate is not None and "vllm-set-max-model-len" not in stated.estimate.notes
     unstated = ask({"text": "serve Llama-3.1-8B with vLLM on an L4, 8k context"})
     assert unstated.estimate is not None and "vllm-set-max-model-len" in unstated.estimate.notes
+
+
+def test_sglangs_limit_says_its_activations_sit_beside_its_share() -> None:
+    from bot.service import ask
+
+    text = render_text(ask({"text": "Qwen2.5-7B with SGLang mem_fraction_static 0.7 on an A10"}), kb=KB)
+    assert "SGLang keeps weights and KV cache in 70% of the card and activations beside it" in text
