@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import os
 import re
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
+from _sources import source_counter, source_version
 
 from knowledge.base import KnowledgeBase
 from knowledge.engines import resolve_engine_id
-from rules import constants as C
 from rules.types import Workload
 
 GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
@@ -144,12 +143,6 @@ ENGINE_WORDS = (("unsloth", "unsloth"), ("llama-factory", "llama-factory"), ("ll
 """Words in a row's `settings.framework` that name the runtime it measured (first match wins). A framework
 that names two back ends as alternatives ("transformers or vLLM") names none: see `ambiguous_framework`."""
 
-SOURCE_VERSIONS_FILE = Path(__file__).resolve().parent / "source_versions.yaml"
-"""The engine version a source's table was measured with, read from the engine's repository (see the file)."""
-
-SOURCE_COUNTERS_FILE = Path(__file__).resolve().parent / "source_counters.yaml"
-"""What a source's memory column counted, where its benchmark script says so (see the file)."""
-
 VERSION_RE = re.compile(r"\bv?(\d+\.\d+(?:\.\d+)*)\b")
 
 
@@ -166,26 +159,6 @@ def engine_version_in(framework: str, engine: str) -> str | None:
     if len(VERSION_RE.findall(low)) == 1 and not re.search(r"[,+]", low):
         found = VERSION_RE.search(low)
         return found.group(1) if found else None
-    return None
-
-
-@cache
-def _source_entries(path: Path) -> tuple[dict[str, Any], ...]:
-    """The entries of a per-source file (source_versions.yaml, source_counters.yaml), read once per run."""
-    if not path.exists():
-        return ()
-    return tuple(yaml.safe_load(path.read_text(encoding="utf-8")) or [])
-
-
-def source_version(case: dict[str, Any], engine: str) -> str | None:
-    """The version SOURCE_VERSIONS_FILE records for this row's source and engine, if any."""
-    source = case.get("source") or {}
-    for entry in _source_entries(SOURCE_VERSIONS_FILE):
-        if entry.get("commits") and source.get("commit") not in entry["commits"]:
-            continue  # the entry dates one version of the file; a later edit of the same file is another table
-        if (entry.get("repo"), entry.get("path"), entry.get("url"), entry.get("engine")) == (
-                source.get("repo"), source.get("path"), source.get("url"), engine):
-            return str(entry["engine_version"])
     return None
 
 
@@ -303,32 +276,6 @@ def reading_flags(case: dict[str, Any]) -> dict[str, Any]:
             or source_counter(case) == "allocated"):
         return {"allocated_only": True}
     return {}
-
-
-def _counter_entry(case: dict[str, Any]) -> dict[str, Any] | None:
-    source = case.get("source") or {}
-    for entry in _source_entries(SOURCE_COUNTERS_FILE):
-        if entry.get("commits") and source.get("commit") not in entry["commits"]:
-            continue
-        if (entry.get("repo"), entry.get("path")) == (source.get("repo"), source.get("path")):
-            return entry
-    return None
-
-
-def source_counter(case: dict[str, Any]) -> str | None:
-    """What SOURCE_COUNTERS_FILE says this row's source counted (allocated / reserved / device), if it says."""
-    entry = _counter_entry(case)
-    return str(entry["counter"]) if entry else None
-
-
-def device_context_gib(case: dict[str, Any]) -> float:
-    """The CUDA context and kernels a device-level reading (NVML, nvidia-smi) shows on top of what PyTorch's
-    allocator holds, which is what the estimate sizes: the source's own measurement where it gives one, else
-    the rules' CUDA_CONTEXT_GIB; 0 for other readings."""
-    entry = _counter_entry(case)
-    if not entry or entry.get("counter") != "device":
-        return 0.0
-    return float(entry.get("context_gib", C.CUDA_CONTEXT_GIB))
 
 
 UNPROFILED_ENGINES = ("text-generation-inference", "tgi ")

@@ -52,7 +52,6 @@ from _cases import (
     Skip,
     _hf_name,
     _zero_stage,
-    device_context_gib,
     load_cases,
     map_engine,
     map_kv_cache,
@@ -63,6 +62,7 @@ from _cases import (
     weights_only,
     workload_for,
 )
+from _sources import device_context_gib
 
 from bot.reply.overrides import FLAG_KEYS
 
