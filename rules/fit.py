@@ -90,9 +90,9 @@ def limit_gib(workload: Workload, gpu: GPU) -> float:
     visible memory less the CUDA context."""
     if reserves_share_of_card(workload):
         # SGLang keeps activations outside its share: the job may need the share plus them, within the card.
+        share = engine_limit_gib(workload, gpu)
         outside = activations_outside_share(workload, gpu) / C.GIB
-        return min(engine_limit_gib(workload, gpu) + outside, usable_gib(gpu)) if outside else \
-            engine_limit_gib(workload, gpu)
+        return min(share + outside, usable_gib(gpu)) if outside else share
     return usable_gib(gpu)
 
 

@@ -35,14 +35,22 @@ from rules.precision import normalise_quant, param_split, quant_workspace_bytes,
 from rules.types import MemoryEstimate, Workload
 
 
-def prefill_activation_bytes(model: Model, prompt: int, batch: int, flash: bool,
-                             logits_bytes: float | None = None) -> float:
-    """Peak transient of one forward layer at prefill plus the logits held (default: the last position's)."""
+def prefill_intermediate(model: Model) -> int:
+    """MLP features a prefilled token holds in one layer: the dense intermediate size, or for an MoE layer its
+    routed experts' (at least a quarter of the dense figure)."""
     assert model.hidden_size
     inter = model.intermediate_size or 4 * model.hidden_size
     if model.moe and model.moe.moe_intermediate_size:
         inter = max(model.moe.moe_intermediate_size * model.moe.experts_per_token, inter // 4)
-    per_token = C.PREFILL_BYTES_PER_INTERMEDIATE * inter + C.PREFILL_BYTES_PER_HIDDEN * model.hidden_size
+    return inter
+
+
+def prefill_activation_bytes(model: Model, prompt: int, batch: int, flash: bool,
+                             logits_bytes: float | None = None) -> float:
+    """Peak transient of one forward layer at prefill plus the logits held (default: the last position's)."""
+    assert model.hidden_size
+    per_token = (C.PREFILL_BYTES_PER_INTERMEDIATE * prefill_intermediate(model)
+                 + C.PREFILL_BYTES_PER_HIDDEN * model.hidden_size)
     act = per_token * prompt * batch
     if not flash:
         act += C.EAGER_ATTENTION_BYTES_PER_SCORE * (model.num_attention_heads or 1) * prompt * prompt * batch
@@ -70,10 +78,8 @@ def profile_run_activation_bytes(w: Workload, profile: EngineProfile, gpu: GPU |
     model = w.model
     sequences, tokens = profile_run_size(fact, gpu, w.context, w.max_num_seqs)
     assert model.hidden_size
-    inter = model.intermediate_size or 4 * model.hidden_size
-    if model.moe and model.moe.moe_intermediate_size:
-        inter = max(model.moe.moe_intermediate_size * model.moe.experts_per_token, inter // 4)
-    forward = tokens * (fact.forward_bytes_per_intermediate * inter + fact.forward_bytes_per_hidden * model.hidden_size)
+    forward = tokens * (fact.forward_bytes_per_intermediate * prefill_intermediate(model)
+                        + fact.forward_bytes_per_hidden * model.hidden_size)
     per_vocab = C.VLLM_SAMPLER_BYTES_PER_VOCAB if fact.sampler_bytes_per_vocab is None else fact.sampler_bytes_per_vocab
     sampler = sequences * (model.vocab_size or 0) * per_vocab + tokens * model.hidden_size * 2.0
     return max(forward, sampler)

@@ -15,7 +15,7 @@ from bot.reply.model import (
     SuggestionOut,
 )
 from bot.understand.question import Question
-from rules.engine_profile import profile_for, reservation_fraction
+from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front
 from rules.types import FitCheck, MemoryEstimate, Pick, Workload
 
 
@@ -86,10 +86,9 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
 
 
 def _memory_fraction(workload: Workload | None) -> float | None:
-    if workload is None or workload.task != "inference":
+    if workload is None or not reserves_up_front(workload):
         return None
-    profile = profile_for(workload)
-    return reservation_fraction(workload, profile) if profile.reservation.kind != "none" else None
+    return reservation_fraction(workload, profile_for(workload))
 
 
 def understood_of(question: Question) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from bot.errors import BadRequestError
 from bot.understand.numbers import scaled_number
 from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, TRAINING_SWITCHES, Question
 from bot.understand.slots.context import BATCH_UNITS, CONTEXT_UNITS
+from bot.understand.slots.runtime import share_of
 from knowledge.base import KnowledgeBase
 from knowledge.engines import resolve_engine_id, version_tuple
 from rules.types import ENGINES, KV_CACHES, PRECISIONS, TASKS, Optimizer
@@ -57,15 +58,10 @@ def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
 
 
 def _share(key: str, value: Any) -> float:
-    """A fraction in (0, 1]: 0.85, "0.85" or "85%"."""
-    text = str(value).strip()
-    problem = f"{key} must be a fraction of the card between 0 and 1, such as 0.85, not {value!r}"
-    try:
-        number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-    except ValueError:
-        raise BadRequestError(problem) from None
-    if not 0 < number <= 1:
-        raise BadRequestError(problem)
+    """A fraction in (0, 1]: 0.85, "0.85" or "85%", read as the text slot reads it."""
+    number = share_of(str(value).strip())
+    if number is None:
+        raise BadRequestError(f"{key} must be a fraction of the card between 0 and 1, such as 0.85, not {value!r}")
     return number
 
 

@@ -21,6 +21,7 @@ from bot.reply.i18n import (
 from bot.reply.model import Answer
 from bot.reply.readback import engine_name, understood, value_text
 from knowledge.base import KnowledgeBase
+from knowledge.engines import load_engine_profiles
 from rules.constants import GPUS_PER_NODE, HEADROOM_FRACTION
 
 
@@ -132,7 +133,10 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     if answer.check is not None:
         c = answer.check
         reserve = f"{100 * (c.reserve_fraction or 0):g}"
-        reserve_key = "limit_reserve_beside" if answer.query.engine == "sglang" else "limit_reserve"
+        profile = load_engine_profiles().get(str(answer.query.engine)) if answer.query.engine else None
+        beside = (profile is not None
+                  and profile.at_version(answer.query.engine_version).reservation.covers == "weights_and_kv")
+        reserve_key = "limit_reserve_beside" if beside else "limit_reserve"
         limit_what = (t(reserve_key, engine=engine_name(answer.query.engine), fraction=reserve)
                       if c.limit_basis == "reservation" and c.reserve_fraction
                       else t("limit_usable", have=gb(c.gpu_memory_gb)))

@@ -63,10 +63,14 @@ def parse_parallel_degree(state: SlotState) -> None:
     state.mask(m.start(), m.end())
 
 
-def _fraction(raw: str) -> float | None:
-    """"0.8", ".95", "1", "80%" → 0.8, 0.95, 1.0, 0.8; None outside (0, 1]."""
+def share_of(raw: str) -> float | None:
+    """"0.8", ".95", "1", "80%" → 0.8, 0.95, 1.0, 0.8; None when it is no number or outside (0, 1]. The text
+    slot and the `memory_fraction` flag read a share the same way."""
     raw = raw.replace(" ", "")
-    value = float(raw.rstrip("%")) / (100 if raw.endswith("%") else 1)
+    try:
+        value = float(raw.rstrip("%")) / (100 if raw.endswith("%") else 1)
+    except ValueError:
+        return None
     return value if 0 < value <= 1 else None
 
 
@@ -74,7 +78,7 @@ def parse_engine_settings(state: SlotState) -> None:
     """The serving engine's memory share and its request cap, as its flags write them."""
     m = _MEMORY_FRACTION.search(state.text)
     if m is not None:
-        value = _fraction(m.group("value"))
+        value = share_of(m.group("value"))
         if value is not None:
             state.set("memory_fraction", value)
         state.mask(m.start(), m.end())
