@@ -20,9 +20,8 @@ engine's kv_cache is its KV pool); a figure of weights or model states alone (we
 "total (weights)", load-time phase) → weights + gradients + optimizer states, without the runtime overhead.
 memory_relation peak/requirement/reserved → signed error % =
 (estimate − published) / published; fits_within / oom_above → a verdict: what the job needs per card (a
-reserving engine's requirement, not its reservation) must be ≤ / > the engine's limit on that card
-(vLLM/SGLang: their fraction of the card, less the CUDA context where the engine does not count it
-itself; others: visible memory − CUDA context).
+reserving engine's requirement, not its reservation) must be ≤ / > the engine's limit on that card, the one
+the reply's fit check uses (rules.fit.limit_gib).
 """
 
 from __future__ import annotations
@@ -151,23 +150,17 @@ class Row:
 
 
 def capacity_gib(case: dict[str, Any], kb: KnowledgeBase, request: dict[str, Any] | None = None) -> float:
-    """What one card lets the job use on its engine: vLLM/SGLang their share of the card
-    (`gpu_memory_utilization`, `mem_fraction_static`; rules.engine_profile.reserved_share_gib), the others the
-    card's usable memory (visible − CUDA context). A row whose memory figure is not the card's size uses that
-    figure."""
-    from knowledge.engines import load_engine_profiles
-    from rules.engine_profile import reserved_share_gib
+    """What one card lets the job use on its engine, as the reply's fit check judges it (rules.fit.limit_gib:
+    vLLM its `gpu_memory_utilization` share, SGLang its `mem_fraction_static` share plus the activations it
+    keeps beside it, the others the card's usable memory). A row whose memory figure is not the card's size
+    uses that figure less the CUDA context."""
+    from rules.fit import limit_gib
 
     gpu = resolve_gpu(case.get("gpu"), kb)
     if gpu and case.get("memory_scope") == "per_gpu":
         card = kb.gpus[gpu]
         if abs(card.memory_gb - float(case["memory_gb"])) < 1.0:
-            profile = load_engine_profiles().get(str((request or {}).get("engine") or "transformers"))
-            if profile is not None and request is not None and request.get("task") == "inference":
-                versioned = profile.at_version(request.get("engine_version"))
-                if versioned.reservation.kind == "fraction_of_total" and versioned.reservation.fraction:
-                    return reserved_share_gib(versioned, card, request.get("memory_fraction"))
-            return usable_gib(card)
+            return limit_gib(workload_for(request, kb), card) if request is not None else usable_gib(card)
     return float(case["memory_gb"]) - C.CUDA_CONTEXT_GIB
 
 
