@@ -196,6 +196,10 @@ def map_engine(case: dict[str, Any]) -> dict[str, Any]:
     framework = str(settings.get("framework") or settings.get("engine") or "")
     low = framework.lower()
     engine = None if ambiguous_framework(low) else next((e for word, e in ENGINE_WORDS if word in low), None)
+    if engine == "llama-factory" and settings.get("use_unsloth"):
+        # use_unsloth hands loading and the LoRA wrap to Unsloth's FastLanguageModel with its offloaded
+        # checkpointing (use_gradient_checkpointing="unsloth" in llamafactory/model/model_utils/unsloth.py)
+        engine = "unsloth"
     if engine is None and not framework and "vllm" in str(case.get("notes") or "").lower():
         engine = "vllm"
     if engine is None and not framework:
@@ -365,7 +369,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         if settings.get("amp") is False and req.get("precision") in ("bf16", "fp16") and "quant" not in req:
             req["pure_16bit"] = True  # 16-bit weights trained without autocast: no fp32 master copy or moments
         options = str(settings.get("options") or "")
-        if "offload_optimizer=cpu" in options or "zero-offload" in str(settings.get("deepspeed") or "").lower():
+        if ("offload_optimizer=cpu" in options or "zero-offload" in str(settings.get("deepspeed") or "").lower()
+                or settings.get("adam_offload")):
             req["offload"] = "optimizer"  # ZeRO-Offload (Ren et al. 2021) moves the optimizer states to the CPU
         req.update(adapter_settings(case))
         req.update(training_flags(case))
@@ -373,8 +378,11 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     attention = str(settings.get("attention") or "")
     if settings.get("flash_attention") is False or "eager" in attention or framework == "HF transformers":
         req["flash_attention"] = False
-    if "cpu offloading" in str(settings.get("deepspeed") or "").lower() and "options" not in settings:
+    deepspeed = str(settings.get("deepspeed") or "").lower()
+    if "cpu offloading" in deepspeed and "options" not in settings:
         raise Skip("CPU offload of unstated scope")
+    if "offload of optimizer and parameters" in deepspeed or "offload_param" in deepspeed:
+        raise Skip("DeepSpeed ZeRO-3 parameter offload to CPU not modelled")
     return req
 
 
