@@ -11,7 +11,7 @@ ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("sglang", rx(r"\bsglang\b")),
     ("lmdeploy", rx(r"\blmdeploy\b|\bturbomind\b")),
     ("tensorrt-llm", rx(r"\btensorrt[-_ ]?llm\b|\btrt[-_ ]?llm\b|\btriton\b")),
-    ("unsloth", rx(r"\bunsloth\b")),
+    ("unsloth", rx(r"\b(?:use_)?unsloth\b")),
     ("llama-factory", rx(r"\bllama[-_ ]?factory\b")),
     ("torchtune", rx(r"\btorchtune\b")),
     ("deepspeed", rx(r"\bdeepspeed\b")),
@@ -20,10 +20,14 @@ ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("transformers", rx(r"\btransformers\b|(?<![-\w/.])hf(?![-\w/.])|\bhugging\s?face\s+(?:pipeline|generate)")),
 )
 
+UNSLOTH = dict(ENGINES)["unsloth"]
+
 
 def parse_engine(state: SlotState) -> None:
     """The engine named; a GGUF file implies llama.cpp (call after `parse_precision`, which reads the format)."""
     engine = first_label(ENGINES, state.text)
+    if engine == "llama-factory" and UNSLOTH.search(state.text):
+        engine = "unsloth"  # use_unsloth hands LLaMA-Factory's model to Unsloth, whose memory then applies
     quant = state.values.get("quant")
     if engine is None and isinstance(quant, str) and quant.startswith("gguf"):
         engine = "llama.cpp"

@@ -20,6 +20,8 @@ KB = default_knowledge()
     ("deploy Llama-3.1-70B with SGLang", "sglang"),
     ("Llama-3.1-8B on TensorRT-LLM", "tensorrt-llm"),
     ("LoRA Qwen2.5-7B with LLaMA-Factory", "llama-factory"),
+    ("QLoRA Llama-3-8B with LLaMA-Factory --use_unsloth at 64k", "unsloth"),
+    ("llamafactory + unsloth 微调 Qwen2.5-7B", "unsloth"),
 ])
 def test_engine_names(text: str, engine: str) -> None:
     assert parse(text, KB).engine == engine
