@@ -29,6 +29,13 @@ def test_transformers_copied_the_fp32_logits_until_4_49() -> None:
     assert loss_shift_copy_bytes(lora()) == 0.0
 
 
+def test_llama_factory_before_0_9_2_pinned_a_transformers_that_copied() -> None:
+    assert loss_shift_copy_bytes(lora(engine="llama-factory", engine_version="0.9.1")) == 4.0
+    assert loss_shift_copy_bytes(lora(engine="llama-factory", engine_version="0.8.3")) == 4.0
+    assert loss_shift_copy_bytes(lora(engine="llama-factory", engine_version="0.9.2")) == 0.0
+    assert loss_shift_copy_bytes(lora(engine="llama-factory")) == 0.0
+
+
 def test_the_copy_adds_to_the_activations() -> None:
     old = estimate_memory(lora(engine_version="4.48"))
     new = estimate_memory(lora(engine_version="4.49"))
