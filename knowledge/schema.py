@@ -41,6 +41,19 @@ class RemoteCode(BaseModel):
     source: str = Field(min_length=1)
 
 
+class Kept16Bit(BaseModel):
+    """What the authors' own quantised release leaves in 16-bit beyond the embeddings and lm_head, which every
+    quantiser keeps: users asking for "Llama-3.1-405B FP8" load that checkpoint, not an all-FP8 one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    attention: bool = False
+    """Every layer's attention projections (q, k, v, o) stay 16-bit."""
+    end_layers: int = Field(default=0, ge=0)
+    """Whole decoder layers at the ends of the stack (first and last = 2) stay 16-bit."""
+    source: str = Field(min_length=1)
+
+
 class MoE(BaseModel):
     """Mixture-of-experts shape: memory needs every expert, compute only the routed ones."""
 
@@ -125,12 +138,18 @@ class Model(Entry):
         "mxfp4); community quantisations are not listed.",
     )
 
+    official_quant_16bit: dict[str, Kept16Bit] = Field(default_factory=dict)
+    """Per official quant (a key of `official_quants`): the parts that release keeps in 16-bit."""
+
     @model_validator(mode="after")
     def _consistent(self) -> Model:
         if self.moe is not None and self.active_params_b is None:
             raise ValueError("active_params_b is required when moe is set")
         if self.attention == "mla" and self.mla is None:
             raise ValueError("mla is required when attention is 'mla'")
+        for quant in self.official_quant_16bit:
+            if quant not in self.official_quants:
+                raise ValueError(f"official_quant_16bit names {quant!r}, which is not in official_quants")
         return self
 
     @property

@@ -105,7 +105,25 @@ def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float
     per = C.QUANT_BYTES_PER_PARAM[quant]
     if split.embedding > 0:
         notes.append("embeddings-16bit")
-    return split.body * per + split.embedding * C.EMBEDDING_BYTES_QUANTISED, notes
+    kept = kept_16bit_params(model, quant, split)
+    if kept > 0:
+        notes.append("official-quant-keeps-16bit")
+    return (split.body - kept) * per + kept * 2.0 + split.embedding * C.EMBEDDING_BYTES_QUANTISED, notes
+
+
+def kept_16bit_params(model: Model, quant: str, split: ParamSplit) -> float:
+    """Body parameters (units) the authors' own `quant` release keeps in 16-bit (Model.official_quant_16bit):
+    the attention projections of every layer, plus whole layers at the ends of the stack."""
+    kept = model.official_quant_16bit.get(quant)
+    if kept is None or not model.num_layers or not model.hidden_size or not model.num_attention_heads:
+        return 0.0
+    head_dim = model.head_dim or model.hidden_size // model.num_attention_heads
+    kv_heads = model.num_kv_heads or model.num_attention_heads
+    attention = 2.0 * model.hidden_size * head_dim * (model.num_attention_heads + kv_heads)
+    per_layer = split.body / model.num_layers
+    params = model.num_layers * attention if kept.attention else 0.0
+    params += kept.end_layers * (per_layer - (attention if kept.attention else 0.0))
+    return min(params, split.body)
 
 
 def moe_expert_params(model: Model) -> float:

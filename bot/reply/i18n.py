@@ -270,6 +270,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                     "zh-Hans": "该版本 transformers 在每个注意力层为模型支持的全部位置预先生成旋转位置编码（cos/sin）表并常驻显存，已计入权重（新版本只计算实际用到的位置）。"},
     "embeddings-16bit": {"en": "Quantised checkpoints keep the embeddings and lm_head in 16-bit; they are counted at 2 bytes per parameter.",
                          "zh-Hans": "量化模型的词嵌入和 lm_head 仍为 16 位，按每参数 2 字节计算。"},
+    "official-quant-keeps-16bit": {"en": "The authors' own quantised release keeps some layers in 16-bit (Meta's Llama 3.1 FP8: attention, and the first and last layers); they are counted at 2 bytes per parameter. Quantising the 16-bit checkpoint yourself (vLLM --quantization fp8) would shrink them too.",
+                                   "zh-Hans": "官方发布的量化模型有部分层仍为 16 位（如 Meta 的 Llama 3.1 FP8：注意力层以及第一层和最后一层），按每参数 2 字节计算。若自己对 16 位模型做在线量化（vLLM --quantization fp8），这些层也会变小。"},
     "zero3": {"en": "ZeRO-3 / FSDP shards weights, gradients and optimizer states across the cards.",
               "zh-Hans": "ZeRO-3 / FSDP 把权重、梯度和优化器状态分片到各张卡上。"},
     "zero2": {"en": "ZeRO-2 shards gradients and optimizer states across the cards; each keeps a full copy of the weights.",

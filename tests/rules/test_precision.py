@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge.schema import Model, MoE
+from knowledge.schema import Kept16Bit, Model, MoE
 from rules import constants as C
 from rules.precision import largest_linear_params, normalise_quant, param_split, quant_workspace_bytes, weight_bytes
 from tests.rules._models import make_model
@@ -26,6 +26,23 @@ def test_fp8_quantises_the_linear_layers_and_keeps_embeddings_16bit() -> None:
     got, notes = weight_bytes(make_model(), "fp8", normalise_quant(None, "fp8"))
     assert got == pytest.approx(BODY * 1 + EMB * 2)  # 6.738e9 + 0.524e9 = 7.262e9 B, 3.7% above 7e9 × 1
     assert "embeddings-16bit" in notes
+
+
+def test_an_official_fp8_release_that_keeps_attention_and_end_layers_16bit() -> None:
+    # Meta's Llama-3.1-405B-FP8 recipe on the toy: attention per layer 4 × 4096 × 4096 = 67,108,864 (q, k, v, o
+    # with 32 heads and 32 KV heads of 128) → 2,147,483,648 over 32 layers; a layer holds BODY / 32 =
+    # 210,558,000, so the 2 end layers add 2 × (210,558,000 − 67,108,864) = 286,898,272 → 2,434,381,920 kept.
+    kept = Kept16Bit(attention=True, end_layers=2, source="test")
+    model = make_model(official_quants=["fp8"], official_quant_16bit={"fp8": kept})
+    got, notes = weight_bytes(model, "fp8", "fp8")
+    assert got == pytest.approx((BODY - 2_434_381_920) * 1 + 2_434_381_920 * 2 + EMB * 2)
+    assert "official-quant-keeps-16bit" in notes
+    assert weight_bytes(model, "int4", "awq")[1] == ["embeddings-16bit"]  # other formats quantise it all
+
+
+def test_the_kept_parts_must_name_an_official_quant() -> None:
+    with pytest.raises(ValueError, match="official_quant_16bit"):
+        make_model(official_quant_16bit={"fp8": Kept16Bit(attention=True, source="test")})
 
 
 def test_param_split_counts_untied_embeddings_twice_and_tied_once() -> None:
