@@ -369,8 +369,10 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         if settings.get("amp") is False and req.get("precision") in ("bf16", "fp16") and "quant" not in req:
             req["pure_16bit"] = True  # 16-bit weights trained without autocast: no fp32 master copy or moments
         options = str(settings.get("options") or "")
-        if ("offload_optimizer=cpu" in options or "zero-offload" in str(settings.get("deepspeed") or "").lower()
-                or settings.get("adam_offload")):
+        deepspeed = str(settings.get("deepspeed") or "").lower()
+        if "offload_param=cpu" in options or "offload of optimizer and parameters" in deepspeed:
+            req["offload"] = "all"  # ZeRO-3 offload_param: parameters in CPU RAM too
+        elif "offload_optimizer=cpu" in options or "zero-offload" in deepspeed or settings.get("adam_offload"):
             req["offload"] = "optimizer"  # ZeRO-Offload (Ren et al. 2021) moves the optimizer states to the CPU
         req.update(adapter_settings(case))
         req.update(training_flags(case))
@@ -378,11 +380,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     attention = str(settings.get("attention") or "")
     if settings.get("flash_attention") is False or "eager" in attention or framework == "HF transformers":
         req["flash_attention"] = False
-    deepspeed = str(settings.get("deepspeed") or "").lower()
-    if "cpu offloading" in deepspeed and "options" not in settings:
+    if "cpu offloading" in str(settings.get("deepspeed") or "").lower() and "options" not in settings:
         raise Skip("CPU offload of unstated scope")
-    if "offload of optimizer and parameters" in deepspeed or "offload_param" in deepspeed:
-        raise Skip("DeepSpeed ZeRO-3 parameter offload to CPU not modelled")
     return req
 
 

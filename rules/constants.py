@@ -237,9 +237,11 @@ ZERO3_LARGEST_LAYER_BYTES = 4.0
 """ZeRO-3 gathers the largest layer's 16-bit parameters (and its gradients) whole: 4 × largest layer
 (DeepSpeed `estimate_zero3_model_states_mem_needs`)."""
 
-ZERO3_OFFLOAD_PARAM_BYTES = 2.0
-"""ZeRO-2/3 with the optimizer offloaded to CPU: the GPU keeps the 16-bit parameters (2·P, or 2·P/N with
-ZeRO-3) — DeepSpeed's estimator, `offload_optimizer=cpu` rows of `deepspeed-memory-estimator-docs`."""
+OFFLOAD_HOST_BYTES_ZERO3_PARAMS = 18.0
+"""ZeRO-3 with parameters offloaded too (offload_param=cpu, zero_init): 18 B per parameter of host RAM per node,
+× the 1.5 buffer (DeepSpeed `estimate_zero3_model_states_mem_needs`, cpu_offload_params branch; its docs print
+71.71 GB per CPU for t5-3b = 2.851e9 × 18 × 1.5 B). The card keeps only the gathered largest layer
+(ZERO3_LARGEST_LAYER_BYTES), the same estimator's `gpu_mem = largest_layer_memory`."""
 
 TRAIN_ACT_BYTES_PER_HIDDEN = 18.0
 TRAIN_ACT_BYTES_PER_INTERMEDIATE_GATED = 6.0

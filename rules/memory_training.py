@@ -123,7 +123,10 @@ def _model_states(p: float, n: int, stage: int, optimizer: str, precision: str, 
     # DeepSpeed keeps an fp32 gradient partition (4·P/N) for the optimizer step, unless pure 16-bit.
     fp32_grad = (0.0 if pure_16bit else C.DEEPSPEED_FP32_GRAD_BYTES) * p / n
     gathered = C.ZERO3_LARGEST_LAYER_BYTES * largest_layer if stage == 3 else 0.0
-    if offload == "optimizer":
+    if offload == "all" and stage == 3:
+        # offload_param: every state lives in CPU RAM; the card holds the layer being gathered.
+        return 0.0, 0.0, 0.0, gathered
+    if offload in ("optimizer", "all"):
         # Optimizer states and the fp32 gradient partition live in CPU RAM; the GPU keeps the 16-bit params.
         return (wb * p if stage < 3 else wb * p / n), 0.0, 0.0, gathered
     if stage in (1, 2):
@@ -156,6 +159,8 @@ def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[Me
     stages: list[int]
     if w.zero_stage is not None:
         stages = [w.zero_stage]
+    elif w.offload == "all" and w.task == "train":
+        stages = [3]  # parameters can be offloaded by ZeRO-3 only (DeepSpeed config docs, offload_param)
     elif n == 1 and w.offload == "optimizer" and w.task == "train":
         stages = [2]  # ZeRO-Offload is built on ZeRO-2 (DeepSpeed docs): one card offloads with stage 2
     elif n == 1:
@@ -297,25 +302,29 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     overhead = constant + reserve + gathered
     if stage:
         notes.append(f"zero{stage}")
-    if w.offload == "optimizer":
-        notes.append("offload-optimizer")
+    params_offloaded = w.offload == "all" and stage == 3 and w.task == "train"
+    if w.offload != "none":
+        notes.append("offload-params" if params_offloaded else "offload-optimizer")
     if ckpt:
         notes.append("gradient-checkpointing")
     chosen["zero_stage"] = stage
     chosen["gradient_checkpointing"] = ckpt
     per = dict(weights=weights, gradients=grads, optimizer=opt, activations=act, overhead=overhead)
     per_gpu = sum(per.values())
-    host = _offload_host_bytes(split.total, n, stage) if w.offload == "optimizer" and w.task == "train" else None
+    host = (_offload_host_bytes(split.total, n, stage, params_offloaded)
+            if w.offload != "none" and w.task == "train" else None)
     return MemoryEstimate(total_gib=round(gib(per_gpu * n), 3), per_gpu_gib=round(gib(per_gpu), 3),
                           gpu_count=n, breakdown=breakdown(**per), notes=notes, chosen=chosen,
                           host_ram_gib=round(gib(host), 1) if host else None, cuda_context_gib=C.CUDA_CONTEXT_GIB)
 
 
-def _offload_host_bytes(params: float, n: int, stage: int) -> float | None:
-    """Host RAM per node for offloaded optimizer states, by DeepSpeed's estimators (constants)."""
+def _offload_host_bytes(params: float, n: int, stage: int, params_offloaded: bool = False) -> float | None:
+    """Host RAM per node for offloaded optimizer states (and parameters), by DeepSpeed's estimators (constants)."""
     if stage == 0:
         return None
     nodes = max(1, -(-n // C.GPUS_PER_NODE))
+    if params_offloaded:
+        return params * C.OFFLOAD_HOST_BYTES_ZERO3_PARAMS / nodes * C.OFFLOAD_HOST_BUFFER
     per_param = (C.OFFLOAD_HOST_BYTES_ZERO3 / nodes if stage == 3
                  else max(C.OFFLOAD_HOST_BYTES_PER_GPU_ZERO2 * n, C.OFFLOAD_HOST_BYTES_ZERO3))
     return params * per_param * C.OFFLOAD_HOST_BUFFER

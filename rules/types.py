@@ -50,8 +50,9 @@ class Workload:
     # Added fields (the rules' extensions; defaults keep every existing caller's meaning).
     flash_attention: bool = True
     """FlashAttention/SDPA (no seq² score tensor); False = eager attention."""
-    offload: Literal["none", "optimizer"] = "none"
-    """Training with DeepSpeed: optimizer states offloaded to CPU RAM."""
+    offload: Literal["none", "optimizer", "all"] = "none"
+    """Training with DeepSpeed: optimizer states offloaded to CPU RAM ("optimizer", ZeRO-Offload), or the
+    parameters too ("all": ZeRO-3 offload_param, ZeRO-Infinity's CPU form)."""
     pure_16bit: bool = False
     """Training: 16-bit weights and optimizer moments with no fp32 master copy (LLaMA-Factory `pure_bf16`)."""
     train_embeddings: bool = False

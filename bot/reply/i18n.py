@@ -112,8 +112,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "target_ttft_s": {"en": "first token within {v} s", "zh-Hans": "首 token ≤ {v} 秒"},
     "cards_n": {"en": "{n}× GPU", "zh-Hans": "{n} 张卡"},
     "offload_optimizer": {"en": "optimizer offloaded to CPU", "zh-Hans": "优化器卸载到 CPU"},
-    "host_ram": {"en": "Host RAM for the offloaded optimizer: ≈ {gb} GiB per machine (DeepSpeed's own estimator, with its 1.5× buffer).",
-                 "zh-Hans": "卸载的优化器需要主机内存：每台机器约 {gb} GiB（按 DeepSpeed 自带估算器，含 1.5 倍缓冲）。"},
+    "offload_all": {"en": "optimizer and parameters offloaded to CPU", "zh-Hans": "优化器和参数卸载到 CPU"},
+    "host_ram": {"en": "Host RAM for the offloaded state: ≈ {gb} GiB per machine (DeepSpeed's own estimator, with its 1.5× buffer).",
+                 "zh-Hans": "卸载到 CPU 的训练状态需要主机内存：每台机器约 {gb} GiB（按 DeepSpeed 自带估算器，含 1.5 倍缓冲）。"},
     "optimizer_in_backward": {"en": "optimizer step in backward", "zh-Hans": "优化器步骤融入反向传播"},
     "chunked_loss": {"en": "chunked loss", "zh-Hans": "分块交叉熵"},
     "compiled": {"en": "torch.compile", "zh-Hans": "torch.compile"},
@@ -285,6 +286,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                          "zh-Hans": "混合注意力：只有全注意力层缓存全部 token；滑动窗口或分块层只缓存窗口内的 token，线性注意力层只保留固定大小的状态。"},
     "sliding-window": {"en": "Sliding-window layers cache only their window of tokens.", "zh-Hans": "滑动窗口注意力层只缓存窗口内的 token。"},
     "offload-optimizer": {"en": "Optimizer states are offloaded to CPU memory.", "zh-Hans": "优化器状态卸载到 CPU 内存。"},
+    "offload-params": {"en": "ZeRO-3 offloads the parameters as well as the optimizer states to CPU memory: each card holds only the layer being gathered, and every step streams the model over PCIe (much slower).",
+                       "zh-Hans": "ZeRO-3 把参数和优化器状态都卸载到 CPU 内存：每张卡只保留正在聚合的那一层，每一步都要经 PCIe 传输整个模型（慢很多）。"},
 }
 """Explanations of the rules' machine-readable estimate notes (rules/memory.py), shown under the figures."""
 

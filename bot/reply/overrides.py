@@ -148,7 +148,7 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
         elif key in ("gradient_checkpointing", "flash_attention", "pure_16bit", "train_embeddings", *TRAINING_SWITCHES):
             updates[key] = bool(value)
         elif key == "offload":
-            updates["offload"] = _choice("offload", value, ("none", "optimizer"))
+            updates["offload"] = _choice("offload", value, ("none", "optimizer", "all"))
         elif key == "optimizer":
             updates["optimizer"] = _choice("optimizer", value, get_args(Optimizer))
         elif key == "params_b":

@@ -78,8 +78,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(t(field))
             continue
         if field == "offload":
-            if value == "optimizer":
-                parts.append(t("offload_optimizer"))
+            if value in ("optimizer", "all"):
+                parts.append(t("offload_optimizer" if value == "optimizer" else "offload_all"))
             continue
         if field == "gpu_count" and ("gpu" in data or "memory_gb" in data):
             continue

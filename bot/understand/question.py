@@ -71,7 +71,7 @@ class Question(BaseModel):
     compiled: bool | None = None
     """The recipe runs under torch.compile ("torch.compile", compile: True)."""
     flash_attention: bool | None = None
-    offload: Literal["none", "optimizer"] | None = None
+    offload: Literal["none", "optimizer", "all"] | None = None
     pure_16bit: bool | None = None
     train_embeddings: bool | None = None
 

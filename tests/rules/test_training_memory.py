@@ -236,6 +236,24 @@ def test_offloaded_optimizer_states_need_host_ram_by_deepspeeds_estimator() -> N
     assert estimate_memory(Workload(model=model, task="train", context=1024), 1).host_ram_gib is None
 
 
+def test_offloading_the_parameters_leaves_the_gathered_layer_on_the_card() -> None:
+    # ZeRO-3 offload_param (DeepSpeed's estimator, cpu_offload_params): the card keeps 4 × the largest layer,
+    # here a decoder layer of (7e9 − 2 × 32,000 × 4,096) / 32 = 210,558,000 parameters → 842,232,000 B; the
+    # host holds 18 B per parameter × 1.5 = 7e9 × 27 B = 176.0 GiB per node. Any stage asked for becomes 3.
+    model = make_model()
+    base = dict(model=model, task="train", context=1024, gradient_checkpointing=True)
+    est = estimate_memory(Workload(**base, offload="all"), 8)  # type: ignore[arg-type]
+    plain = estimate_memory(Workload(**base, zero_stage=3), 8)  # type: ignore[arg-type]
+    assert est.chosen["zero_stage"] == 3 and "offload-params" in est.notes
+    assert est.breakdown["weights"] == est.breakdown["gradients"] == est.breakdown["optimizer"] == 0.0
+    assert est.breakdown["activations"] == plain.breakdown["activations"]
+    assert est.host_ram_gib == pytest.approx(7e9 * 27 / 2**30, abs=0.1)
+    # No weights resident, so no allocator reserve on them: the constant + the gathered layer.
+    assert est.breakdown["overhead"] == pytest.approx(C.TRAIN_OVERHEAD_GIB + 842_232_000 / 2**30, abs=1e-3)
+    stage2 = estimate_memory(Workload(**base, offload="all", zero_stage=2), 8)  # type: ignore[arg-type]
+    assert "offload-optimizer" in stage2.notes  # DeepSpeed offloads parameters under ZeRO-3 only
+
+
 def test_dpo_runs_two_completions_per_sample_and_a_full_run_keeps_a_reference() -> None:
     # Activations at batch 1 with pairs equal those of batch 2; a full run adds a 16-bit reference copy
     # (2 B × 7e9 = 13.04 GiB on one card); a LoRA run adds nothing (adapters switched off for the reference).

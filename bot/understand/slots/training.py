@@ -29,6 +29,11 @@ _OFFLOAD_OPTIMIZER = rx(
 )
 """DeepSpeed ZeRO-Offload ("zero3 offload", "offload_optimizer", "CPU offload"): the optimizer states in host RAM.
 Read for training only, after activation offloading has claimed its own words."""
+_OFFLOAD_PARAMS = rx(
+    r"\boffload[-_\s]?param(?:eter)?s?\b|\bparam(?:eter)?s?[-_\s]offload\w*|\boffload\w*\s(?:the\s)?param(?:eter)?s\b"
+    r"|\bzero[-_\s]?infinity\b|参数卸载|卸载参数"
+)
+"""ZeRO-3 offload_param ("offload_param", "parameter offload", "ZeRO-Infinity"): parameters in host RAM too."""
 _TECHNIQUES = (("activation_offloading", _ACTIVATION_OFFLOAD), ("optimizer_in_backward", _OPTIMIZER_IN_BACKWARD),
                ("chunked_loss", _CHUNKED_LOSS), ("compiled", _COMPILE))
 _LORA_RANK = rx(r"\b(?:lora[-_ ]?)?rank\s*(?:=|:|of|is)?\s*(?P<num>\d{1,5})\b|\br\s*=\s*(?P<num2>\d{1,5})\b")
@@ -49,8 +54,11 @@ def parse_training_options(state: SlotState) -> None:
             state.set(key, True)
             state.mask(found.start(), found.end())
     text = state.text
-    if state.values.get("task") not in (None, "inference") and _OFFLOAD_OPTIMIZER.search(text):
-        state.set("offload", "optimizer")
+    if state.values.get("task") not in (None, "inference"):
+        if _OFFLOAD_PARAMS.search(text):
+            state.set("offload", "all")
+        elif _OFFLOAD_OPTIMIZER.search(text):
+            state.set("offload", "optimizer")
     m = _LORA_RANK.search(text)
     if m is not None:
         rank = int(m.group("num") or m.group("num2"))

@@ -141,6 +141,9 @@ def test_fsdp_is_an_engine_and_zero_a_stage(text: str, engine: str | None, stage
     ("8张A800全参微调Qwen2.5-72B，deepspeed zero3 offload", "optimizer", None),
     ("full fine-tune Llama 3 8B with ZeRO-2 offload_optimizer on 2 4090", "optimizer", None),
     ("full fine-tune Qwen2.5-7B with CPU offload on one A100", "optimizer", None),
+    ("ZeRO-3 offload_param full fine-tune Llama-3-70B on 8x A100 80GB", "all", None),
+    ("full fine-tune Llama-3-70B with ZeRO-Infinity on 8 H100", "all", None),
+    ("8张3090用deepspeed zero3参数卸载全参微调Llama-3-8B", "all", None),
     ("torchtune full fine-tune Llama-3.2-3B with activation offloading", None, True),
     ("llama.cpp DeepSeek-R1 Q2_K on 4x 4090 with CPU offload", None, None),  # inference: layers, not an optimizer
 ])
@@ -164,7 +167,7 @@ def test_offload_says_how_much_host_ram_it_needs() -> None:
     said = ask({"text": "full fine-tune Qwen2.5-7B with CPU offload on one A100 80GB"})
     assert said.estimate is not None and said.estimate.host_ram_gb is not None
     assert said.estimate.host_ram_gb == pytest.approx(7.62e9 * 24 / 2**30, rel=0.02)
-    assert "Host RAM for the offloaded optimizer" in render_text(said, kb=KB)
+    assert "Host RAM for the offloaded state" in render_text(said, kb=KB)
 
 
 @pytest.mark.parametrize(("text", "per_user"), [
