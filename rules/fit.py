@@ -193,6 +193,15 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
             if m is not None:
                 out.append(Suggestion(kind=task, task=task, memory_per_gpu_gib=m))
                 break
+        if w.offload == "none":
+            # ZeRO-Offload, then parameters too: cards stay, host RAM and PCIe time pay instead.
+            for offload in ("optimizer", "all"):
+                ok, est = _fits(replace(w, offload=offload), gpu, count)
+                if ok:
+                    out.append(Suggestion(kind="offload-all" if offload == "all" else "offload-optimizer",
+                                          memory_per_gpu_gib=round(needed_gib(est), 2),
+                                          host_ram_gib=est.host_ram_gib))
+                    break
         if w.gradient_checkpointing is False:
             alt = replace(w, gradient_checkpointing=True)
             m = need(alt, gpu, count)

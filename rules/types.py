@@ -186,7 +186,7 @@ class Suggestion:
     """A cheaper or feasible alternative: a changed workload or hardware that fits, with its numbers."""
 
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
-                  "zero3", "checkpointing"]
+                  "zero3", "checkpointing", "offload-optimizer", "offload-all"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None
@@ -195,3 +195,5 @@ class Suggestion:
     context: int | None = None
     batch: int | None = None
     memory_per_gpu_gib: float | None = None
+    host_ram_gib: float | None = None
+    """Host RAM per machine an offloading alternative needs (DeepSpeed's estimator)."""

@@ -113,6 +113,8 @@ class SuggestionOut(BaseModel):
     context: int | None = None
     batch: int | None = None
     memory_per_gpu_gb: float | None = None
+    host_ram_gb: float | None = None
+    """Host RAM per machine the alternative needs (offloading), GiB."""
 
 
 class CheckOut(BaseModel):

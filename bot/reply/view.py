@@ -44,6 +44,8 @@ def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any) -> str:
         return t("sugg_shorter_context", context=f"{s.context:,}" if s.context else "?")
     if kind == "smaller_batch":
         return t("sugg_smaller_batch", batch=s.batch or 1)
+    if kind in ("offload_optimizer", "offload_all"):
+        return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     key = f"sugg_{kind}"
     try:
         return t(key)

@@ -65,6 +65,22 @@ def test_does_not_fit_suggests_alternatives_with_numbers() -> None:
         assert s.memory_per_gpu_gib is not None
 
 
+def test_full_training_that_does_not_fit_is_offered_cpu_offload_with_its_host_ram() -> None:
+    # Toy 7B, full training on one 80 GB card: 16 B per parameter of model states (104 GiB) cannot fit. With
+    # ZeRO-Offload (ZeRO-2 on one card) the card keeps the 16-bit weights, 13.04 GiB, and the host holds
+    # DeepSpeed's max(4 × 1, 16) × 1.5 = 24 B per parameter = 156.5 GiB.
+    w = Workload(model=make_model(), task="train", context=2048, gradient_checkpointing=True)
+    check = check_fit(w, make_gpu(), 1, candidates=[])
+    assert not check.fits
+    [offload] = [s for s in check.suggestions if s.kind.startswith("offload")]
+    assert offload.kind == "offload-optimizer"
+    assert offload.host_ram_gib == pytest.approx(7e9 * 24 / 2**30, abs=0.1)
+    assert offload.memory_per_gpu_gib is not None and 13.04 < offload.memory_per_gpu_gib < usable_gib(make_gpu())
+    offloaded = check_fit(Workload(model=make_model(), task="train", context=2048, offload="optimizer"),
+                          make_gpu(), 1, candidates=[])
+    assert offloaded.fits and not any(s.kind.startswith("offload") for s in offloaded.suggestions)
+
+
 def test_quantising_onto_more_of_the_same_cards_when_one_is_too_small_even_at_4_bits() -> None:
     # A 70B-class decoder (80 layers of 8192, 64 heads): 4-bit AWQ weights ≈ 37 GiB do not fit one 24 GB card
     # (23.5 GiB usable) but do fit two; the suggestion says so rather than nothing about quantising.

@@ -170,6 +170,17 @@ def test_offload_says_how_much_host_ram_it_needs() -> None:
     assert "Host RAM for the offloaded state" in render_text(said, kb=KB)
 
 
+def test_a_full_fine_tune_that_does_not_fit_is_told_what_offloading_would_need() -> None:
+    from bot.reply.render import render_text
+
+    said = ask({"text": "full fine-tune Llama-3-8B on one RTX 4090"})
+    text = render_text(said, kb=KB)
+    assert said.check is not None and not said.check.fits
+    [offload] = [s for s in said.check.suggestions if s.kind == "offload-optimizer"]
+    assert offload.host_ram_gb is not None and f"≈ {offload.host_ram_gb:,.0f} GiB host RAM" in text
+    assert "offload the optimizer states to CPU (ZeRO-Offload" in text
+
+
 @pytest.mark.parametrize(("text", "per_user"), [
     ("cheapest way to serve Llama 3 70B at 100 tokens/s", 100.0),
     ("Llama 3 70B 速度达到 30 tokens/s", 30.0),
