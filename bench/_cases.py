@@ -19,6 +19,7 @@ from _sources import source_counter, source_version
 
 from knowledge.base import KnowledgeBase
 from knowledge.engines import resolve_engine_id
+from rules.constants import GGUF_BYTES_PER_PARAM
 from rules.types import Workload
 
 GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
@@ -76,6 +77,13 @@ def resolve_model(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
 def map_precision(case: dict[str, Any]) -> dict[str, Any]:
     """The published precision string → precision / quant (+ rules-only flags)."""
     p = str(case["precision"]).lower()
+    gguf = re.search(r"\bgguf[-_ ]?((?:i?q\d\w*)|f16|bf16)\b", p)
+    if gguf:
+        quant = "gguf-" + gguf.group(1)
+        if quant not in GGUF_BYTES_PER_PARAM:
+            raise Skip(f"GGUF type not in the rules: {gguf.group(1)}")
+        bits = {"gguf-f16": "fp16", "gguf-bf16": "bf16"}.get(quant, "int8" if quant.startswith("gguf-q8") else "int4")
+        return {"precision": bits, "quant": quant}
     if "2-bit" in p:
         return {"precision": "int4", "quant": "int2"}
     if "pure bf16" in p:
