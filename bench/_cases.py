@@ -290,16 +290,19 @@ def reading_flags(case: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-UNPROFILED_ENGINES = ("text-generation-inference", "tgi ")
-"""Runtimes the knowledge base has no profile for: sizing their rows as transformers would misjudge them."""
+UNPROFILED_ENGINES = {"text-generation-inference": "text-generation-inference", "tgi ": "text-generation-inference",
+                      "ik_llama": "ik_llama.cpp, a llama.cpp fork with its own kernels and KV cache"}
+"""Runtimes the knowledge base has no profile for (framework word → name): sizing their rows as another engine
+would misjudge them."""
 
 
 def unmappable(case: dict[str, Any]) -> str | None:
     """Why a row cannot be mapped honestly (counted as skipped), or None."""
     settings: dict[str, Any] = case.get("settings") or {}
     framework = str(settings.get("framework") or settings.get("engine") or "").lower()
-    if any(word in framework for word in UNPROFILED_ENGINES):
-        return "runtime without an engine profile (text-generation-inference)"
+    for word, name in UNPROFILED_ENGINES.items():
+        if word in framework:
+            return f"runtime without an engine profile ({name})"
     if "adafactor" in str(settings.get("optimizer") or "").lower():
         return "optimizer not modelled (Adafactor's factored states)"
     dataset = str(settings.get("dataset") or "").lower()

@@ -93,7 +93,17 @@ GGUF_BYTES_PER_PARAM: dict[str, float] = {
     "gguf-q3_k_l": 4.27 / 8,
     "gguf-q2_k_s": 2.96 / 8,
 }
-"""GGUF: bytes per parameter of the whole file (token embeddings and output are quantised too in GGUF)."""
+"""GGUF: bytes per parameter of the file's body (every tensor but the token embeddings and the output layer,
+which `gguf_card_bytes` places apart)."""
+
+GGUF_OUTPUT_TYPE = "gguf-q6_k"
+"""llama.cpp quantises output.weight (or, with tied embeddings, token_embd as the output) to Q6_K for every file
+type below Q8_0 (ggml-org/llama.cpp src/llama-quant.cpp `llama_tensor_get_type`: `else if (new_type !=
+GGML_TYPE_Q8_0) new_type = GGML_TYPE_Q6_K` for the output tensor); Q8_0/F16/BF16 files keep their own type. The
+token-embedding table itself stays in host RAM at any -ngl (src/llama-model.cpp: "there is very little benefit
+to offloading the input layer, so always keep it on the CPU", `dev_input = { cpu_dev, … }`); a tied table is
+duplicated onto the card as the output. Checked against start-up logs in bench/groundtruth/llamacpp_ollama_logs.yaml
+(Llama-3.1-8B Q4_K_M: CUDA0 4403 MiB of weights with the 282 MiB table on the CPU)."""
 
 DEFAULT_GGUF = "gguf-q4_k_m"
 """llama.cpp's most common download and Ollama's default tag. Sources are secondary guides, not Ollama's own

@@ -111,9 +111,14 @@ def _activation(w: Workload, profile: EngineProfile, gpu: GPU | None = None) -> 
         # Serving engines prefill the requests' prompts in chunks of `chunk` tokens in all.
         prompt, batch = min(prompt * batch, chunk or prompt * batch), 1
     elif chunk:
-        prompt = min(prompt, chunk)
+        # A micro-batch holds `chunk` tokens in all, whichever sequences they come from (llama.cpp n_ubatch).
+        prompt, batch = min(prompt * batch, chunk), 1
     logits = prefill_logits_bytes(profile.logits, model.vocab_size or 0, prompt, batch)
-    return prefill_activation_bytes(model, prompt, batch, not scores_materialised(w, profile), logits)
+    flash = not scores_materialised(w, profile)
+    if profile.allocator.kind == "ggml-buffers":
+        # ggml's graph allocator reuses a finished layer's tensors: its compute buffer is the larger of the two.
+        return max(prefill_activation_bytes(model, prompt, batch, flash, 0.0), logits)
+    return prefill_activation_bytes(model, prompt, batch, flash, logits)
 
 
 def parallel_layout(count: int) -> tuple[int, int]:

@@ -96,7 +96,7 @@ def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float
     if quant is None:
         return split.total * C.BYTES_PER_PARAM_PLAIN[precision], notes
     if quant in C.GGUF_BYTES_PER_PARAM:
-        return split.total * C.GGUF_BYTES_PER_PARAM[quant], notes
+        return gguf_card_bytes(model, quant, split, notes), notes
     if quant == "mxfp4" and model.moe is not None:
         experts = min(moe_expert_params(model), split.body)
         if experts > 0:
@@ -124,6 +124,19 @@ def kept_16bit_params(model: Model, quant: str, split: ParamSplit) -> float:
     params = model.num_layers * attention if kept.attention else 0.0
     params += kept.end_layers * (per_layer - (attention if kept.attention else 0.0))
     return min(params, split.body)
+
+
+def gguf_card_bytes(model: Model, quant: str, split: ParamSplit, notes: list[str]) -> float:
+    """Weights llama.cpp puts on the cards for a GGUF file: the body at the file's type, the output layer at
+    GGUF_OUTPUT_TYPE below Q8_0 (a tied embedding is quantised as the output and copied to the card), and not
+    the token-embedding table, which llama.cpp keeps in host RAM."""
+    per = C.GGUF_BYTES_PER_PARAM[quant]
+    if split.embedding <= 0 or not model.vocab_size or not model.hidden_size:
+        return split.total * per
+    notes.append("gguf-embeddings-on-host")
+    output = float(model.vocab_size * model.hidden_size)
+    output_per = max(per, C.GGUF_BYTES_PER_PARAM[C.GGUF_OUTPUT_TYPE])
+    return split.body * per + output * output_per
 
 
 def moe_expert_params(model: Model) -> float:

@@ -273,6 +273,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                                 "zh-Hans": "该模型使用自带的建模代码（trust_remote_code），这个引擎并不运行它：它只训练自己实现了的架构。上面的数字是假如它支持时所需的显存；用 transformers + PEFT 可以直接运行。"},
     "rope-tables": {"en": "This transformers version builds rotary (cos/sin) tables for every position the model supports in each attention layer and keeps them on the card; they are counted with the weights (newer versions compute only the positions in use).",
                     "zh-Hans": "该版本 transformers 在每个注意力层为模型支持的全部位置预先生成旋转位置编码（cos/sin）表并常驻显存，已计入权重（新版本只计算实际用到的位置）。"},
+    "gguf-embeddings-on-host": {"en": "llama.cpp keeps the token-embedding table in system RAM and stores the output layer at Q6_K; the card holds the rest of the file.",
+                                "zh-Hans": "llama.cpp 把词嵌入表放在系统内存中，输出层按 Q6_K 存储；显卡上是文件的其余部分。"},
     "embeddings-16bit": {"en": "Quantised checkpoints keep the embeddings and lm_head in 16-bit; they are counted at 2 bytes per parameter.",
                          "zh-Hans": "量化模型的词嵌入和 lm_head 仍为 16 位，按每参数 2 字节计算。"},
     "official-quant-keeps-16bit": {"en": "The authors' own quantised release keeps some layers in 16-bit (Meta's Llama 3.1 FP8: attention, and the first and last layers); they are counted at 2 bytes per parameter. Quantising the 16-bit checkpoint yourself (vLLM --quantization fp8) would shrink them too.",

@@ -105,9 +105,15 @@ def test_tensorrt_llm_takes_90_percent_of_free_memory_for_kv() -> None:
     assert est.breakdown["kv_cache"] == pytest.approx(0.9 * (80 - C.CUDA_CONTEXT_GIB - fixed), abs=1e-3)
 
 
-def test_llama_cpp_prefills_in_micro_batches_of_512() -> None:
+def test_llama_cpp_reserves_one_micro_batch_of_512_tokens_with_all_its_logits() -> None:
+    # Its compute buffer is the larger of one layer over 512 tokens (101,376 × 512 = 51,904,512 B) and the fp32
+    # logits of all 512 (512 × 32,000 × 4 = 65,536,000 B): ggml reuses the layer's memory for the output.
     est = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=8192))
-    assert est.breakdown["activations"] == pytest.approx((PER_TOKEN_PREFILL * 512 + 4 * 32_000) / GIB, abs=1e-4)
+    assert PER_TOKEN_PREFILL * 512 < 512 * 32_000 * 4
+    assert est.breakdown["activations"] == pytest.approx(512 * 32_000 * 4 / GIB, abs=1e-4)
+    # Four parallel sequences share the 512-token micro-batch.
+    four = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=2048, batch=4))
+    assert four.breakdown["activations"] == est.breakdown["activations"]
 
 
 def test_vllm_limit_is_its_share_of_the_card() -> None:

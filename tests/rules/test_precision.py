@@ -68,12 +68,19 @@ def test_bnb_formats() -> None:
     assert weight_bytes(m, "int8", "gptq-int8")[0] == pytest.approx(BODY * 8.1875 / 8 + EMB * 2)
 
 
-def test_gguf_applies_to_the_whole_file() -> None:
+def test_gguf_on_the_card_is_the_body_and_a_q6_k_output_without_the_embedding_table() -> None:
+    # Toy: body BODY = 6,737,856,000 at the file's type; output 32,000 × 4,096 = 131,072,000 at Q6_K (210/256 B)
+    # below Q8_0, at its own type from Q8_0 up; token_embd (another 131,072,000) stays in host RAM.
     m = make_model()
-    # GGUF quantises token_embd/output too: whole-file bits per weight.
-    assert weight_bytes(m, "int8", "gguf-q8_0")[0] == pytest.approx(7e9 * 34 / 32)
-    assert weight_bytes(m, "int4", "gguf-q4_k_m")[0] == pytest.approx(7e9 * 4.84 / 8)
-    assert weight_bytes(m, "int4", "gguf-q4_0")[0] == pytest.approx(7e9 * 18 / 32)
+    out = 32000 * 4096
+    assert weight_bytes(m, "int8", "gguf-q8_0")[0] == pytest.approx((BODY + out) * 34 / 32)
+    assert weight_bytes(m, "int4", "gguf-q4_k_m")[0] == pytest.approx(BODY * 4.84 / 8 + out * 210 / 256)
+    got, notes = weight_bytes(m, "int4", "gguf-q4_0")
+    assert got == pytest.approx(BODY * 18 / 32 + out * 210 / 256)
+    assert notes == ["gguf-embeddings-on-host"]
+    # Tied: the one table is quantised as the output and copied to the card; the body is 7e9 − 131,072,000.
+    tied = make_model(tie_embeddings=True)
+    assert weight_bytes(tied, "int4", "gguf-q4_k_m")[0] == pytest.approx((7e9 - out) * 4.84 / 8 + out * 210 / 256)
 
 
 @pytest.mark.parametrize(("quant", "precision", "engine", "expected"), [

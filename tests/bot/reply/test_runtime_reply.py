@@ -124,10 +124,15 @@ def test_ollama_without_a_precision_sizes_the_q4_k_m_gguf_it_pulls() -> None:
     assert result.query.precision == "int4" and result.query.quant == "gguf-q4_k_m"
     [note] = [a for a in result.assumptions if a.field == "precision"]
     assert (note.value, note.reason) == ("gguf-q4_k_m", "gguf-default")
-    # 14.77 B parameters × 4.84 bits / 8 = 8.94 GB = 8.32 GiB of weights (GGUF quantises the embeddings too).
+    # 14.7e9 parameters, of which 2 × 152,064 × 5,120 = 1.557e9 are the untied embedding and output: the body
+    # 13.143e9 × 4.84 bits / 8 = 7.951 GB + the output 0.779e9 at Q6_K (210/256 B) = 0.639 GB → 8.00 GiB on the
+    # card (the token-embedding table stays in host RAM).
     assert result.estimate is not None
+    out = 152_064 * 5_120
+    body = KB.models["qwen2.5-14b"].params_b * 1e9 - 2 * out
     assert result.estimate.breakdown.weights == pytest.approx(
-        KB.models["qwen2.5-14b"].params_b * 1e9 * C.GGUF_BYTES_PER_PARAM["gguf-q4_k_m"] / 2**30, abs=0.01)
+        (body * C.GGUF_BYTES_PER_PARAM["gguf-q4_k_m"] + out * 210 / 256) / 2**30, abs=0.01)
+    assert result.estimate.breakdown.weights == pytest.approx(8.00, abs=0.01)
     assert "Ollama's default tag" in render_text(result, kb=KB)
     stated = answer(question.model_copy(update={"precision": "bf16", "stated": [*question.stated, "precision"]}), KB)
     assert stated.query.precision == "bf16"  # a stated precision is kept
