@@ -185,6 +185,14 @@ def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -
             if found is not None:
                 out.append(found)
                 break
+        if w.kv_cache is None and is_transformer(w.model):
+            # The engine's smaller KV-cache types, largest first: long contexts are mostly cache.
+            accepted = profile_for(w).kv_cache.bytes_per_element
+            for kv in sorted((k for k, b in accepted.items() if b < 2.0), key=lambda k: -accepted[k]):
+                m = need(replace(w, kv_cache=kv), gpu, count)
+                if m is not None:
+                    out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
+                    break
     if w.task == "train":
         peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")
         for task in peft:

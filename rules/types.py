@@ -186,7 +186,7 @@ class Suggestion:
     """A cheaper or feasible alternative: a changed workload or hardware that fits, with its numbers."""
 
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
-                  "zero3", "checkpointing", "offload-optimizer", "offload-all"]
+                  "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None
@@ -195,5 +195,7 @@ class Suggestion:
     context: int | None = None
     batch: int | None = None
     memory_per_gpu_gib: float | None = None
+    kv_cache: KVCache | None = None
+    """The smaller KV-cache element type a "kv-cache" alternative uses (one the engine accepts)."""
     host_ram_gib: float | None = None
     """Host RAM per machine an offloading alternative needs (DeepSpeed's estimator)."""

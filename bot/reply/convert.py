@@ -52,7 +52,8 @@ def check_out(check: FitCheck, reserve_fraction: float | None = None) -> CheckOu
         suggestions=[
             SuggestionOut(kind=s.kind, precision=s.precision, quant=s.quant, task=s.task, gpu=s.gpu_id,
                           count=s.count, context=s.context, batch=s.batch,
-                          memory_per_gpu_gb=finite(s.memory_per_gpu_gib), host_ram_gb=s.host_ram_gib)
+                          memory_per_gpu_gb=finite(s.memory_per_gpu_gib), host_ram_gb=s.host_ram_gib,
+                          kv_cache=s.kv_cache)
             for s in check.suggestions
         ],
     )

@@ -77,6 +77,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sugg_smaller_batch": {"en": "batch {batch}", "zh-Hans": "批量降到 {batch}"},
     "sugg_zero3": {"en": "DeepSpeed ZeRO-3 / FSDP sharding", "zh-Hans": "DeepSpeed ZeRO-3 / FSDP 分片"},
     "sugg_checkpointing": {"en": "gradient checkpointing", "zh-Hans": "梯度检查点"},
+    "sugg_kv_cache": {"en": "KV cache in {kv}{flag}", "zh-Hans": "KV 缓存改用 {kv}{flag}"},
     "sugg_offload_optimizer": {"en": "offload the optimizer states to CPU (ZeRO-Offload, ≈ {host} GiB host RAM)",
                                "zh-Hans": "把优化器状态卸载到 CPU（ZeRO-Offload，约需 {host} GiB 主机内存）"},
     "sugg_offload_all": {"en": "ZeRO-3 with parameters and optimizer offloaded to CPU (≈ {host} GiB host RAM; much slower)",

@@ -115,6 +115,8 @@ class SuggestionOut(BaseModel):
     memory_per_gpu_gb: float | None = None
     host_ram_gb: float | None = None
     """Host RAM per machine the alternative needs (offloading), GiB."""
+    kv_cache: str | None = None
+    """The KV-cache element type a "kv-cache" alternative uses."""
 
 
 class CheckOut(BaseModel):

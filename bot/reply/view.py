@@ -33,7 +33,16 @@ def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
     return None
 
 
-def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any) -> str:
+KV_CACHE_FLAGS: dict[tuple[str, str], str] = {
+    ("vllm", "fp8"): "--kv-cache-dtype fp8", ("sglang", "fp8"): "--kv-cache-dtype fp8_e5m2",
+    ("tensorrt-llm", "fp8"): "--kv_cache_dtype fp8 at quantisation", ("lmdeploy", "int8"): "--quant-policy 8",
+    ("lmdeploy", "int4"): "--quant-policy 4", ("llama.cpp", "int8"): "-fa -ctk q8_0 -ctv q8_0",
+    ("llama.cpp", "int4"): "-fa -ctk q4_0 -ctv q4_0",
+}
+"""How each engine is told to store its KV cache smaller (its documented flag), for the suggestion's label."""
+
+
+def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None) -> str:
     kind = s.kind.replace("-", "_")
     if kind == "quantise":
         label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
@@ -44,6 +53,9 @@ def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any) -> str:
         return t("sugg_shorter_context", context=f"{s.context:,}" if s.context else "?")
     if kind == "smaller_batch":
         return t("sugg_smaller_batch", batch=s.batch or 1)
+    if kind == "kv_cache":
+        flag = KV_CACHE_FLAGS.get((engine or "", s.kv_cache or ""))
+        return t("sugg_kv_cache", kv=(s.kv_cache or "").upper(), flag=f" ({flag})" if flag else "")
     if kind in ("offload_optimizer", "offload_all"):
         return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     key = f"sugg_{kind}"
@@ -148,7 +160,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
             "engine": engine_name(answer.query.engine),
             "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
-            "suggestions": [{"label": _suggestion_label(t, kb, s),
+            "suggestions": [{"label": _suggestion_label(t, kb, s, answer.query.engine),
                              "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
                             for s in c.suggestions[:5]],
         }

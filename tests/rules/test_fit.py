@@ -81,6 +81,23 @@ def test_full_training_that_does_not_fit_is_offered_cpu_offload_with_its_host_ra
     assert offloaded.fits and not any(s.kind.startswith("offload") for s in offloaded.suggestions)
 
 
+def test_a_long_context_that_does_not_fit_is_offered_the_engines_smaller_kv_cache() -> None:
+    # Toy at Q4_K_M on llama.cpp, 32,768 tokens: 3.9 GiB of weights + 16 GiB of f16 KV (524,288 B per token)
+    # cannot fit a 16 GB card's 15.5 GiB; with q8_0 (34/32 B per element) the KV is 8.5 GiB and it fits.
+    card = make_gpu(id="g16", memory_gb=16.0, memory_type="GDDR6X", nvlink_gbps=None)
+    w = Workload(model=make_model(), engine="llama.cpp", precision="int4", context=32768)
+    check = check_fit(w, card, 1, candidates=[])
+    assert not check.fits
+    [kv] = [s for s in check.suggestions if s.kind == "kv-cache"]
+    assert kv.kv_cache == "int8"  # the larger of llama.cpp's smaller types that fits (q8_0 before q4_0)
+    smaller = estimate_memory(Workload(model=make_model(), engine="llama.cpp", precision="int4", context=32768,
+                                       kv_cache="int8"))
+    assert kv.memory_per_gpu_gib == pytest.approx(smaller.per_gpu_gib, abs=0.01)
+    assert smaller.breakdown["kv_cache"] == pytest.approx(16 * 34 / 32 / 2, abs=0.01)
+    on_hf = check_fit(Workload(model=make_model(), precision="int4", context=32768), card, 1, candidates=[])
+    assert not any(s.kind == "kv-cache" for s in on_hf.suggestions)  # transformers keeps a 16-bit cache
+
+
 def test_quantising_onto_more_of_the_same_cards_when_one_is_too_small_even_at_4_bits() -> None:
     # A 70B-class decoder (80 layers of 8192, 64 heads): 4-bit AWQ weights ≈ 37 GiB do not fit one 24 GB card
     # (23.5 GiB usable) but do fit two; the suggestion says so rather than nothing about quantising.

@@ -170,6 +170,15 @@ def test_offload_says_how_much_host_ram_it_needs() -> None:
     assert "Host RAM for the offloaded state" in render_text(said, kb=KB)
 
 
+def test_a_long_context_that_does_not_fit_is_told_the_engines_kv_cache_flag() -> None:
+    from bot.reply.render import render_text
+
+    said = ask({"text": "Llama-3.1-8B Q4_K_M on ollama with 32k context on an 8GB card"})
+    assert said.check is not None and not said.check.fits
+    assert any(s.kind == "kv-cache" and s.kv_cache == "int8" for s in said.check.suggestions)
+    assert "KV cache in INT8 (-fa -ctk q8_0 -ctv q8_0)" in render_text(said, kb=KB)
+
+
 def test_a_full_fine_tune_that_does_not_fit_is_told_what_offloading_would_need() -> None:
     from bot.reply.render import render_text
 
