@@ -28,99 +28,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Literal
 
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
-from rules.engine_profile import engine_limit_gib, profile_for, reserves_up_front
-from rules.hardware import (
-    dense_tflops,
-    hourly_price,
-    instance_for,
-    price_proxy,
-    runs_precision,
-    tp_scaling,
-    usable_gib,
+from rules.alternatives import suggestions as alternatives
+from rules.engine_profile import reserves_up_front
+from rules.hardware import dense_tflops, hourly_price, instance_for, price_proxy, runs_precision, tp_scaling, usable_gib
+from rules.limits import (
+    comfortable,
+    fits_on,
+    free_gib,
+    is_tight,
+    limit_gib,
+    needed_gib,
+    reserves_share_of_card,
+    valid_tp,
 )
 from rules.memory import estimate_memory, first_fitting, is_transformer, training_options
-from rules.memory_inference import activations_outside_share, parallel_layout
-from rules.precision import normalise_quant, weight_bytes
 from rules.speed import estimate_speed
-from rules.types import FitCheck, MemoryEstimate, Pick, Precision, Suggestion, Workload
+from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
 
-
-def valid_tp(workload: Workload, count: int) -> bool:
-    """Can `count` cards run this workload the way its engine splits it?
-
-    Tensor-parallel engines: the degree inside a node must divide the attention heads, and the KV heads must
-    divide by it (or it by them: vLLM replicates KV heads); beyond a node, whole nodes. Layer-split engines
-    (transformers `device_map`, llama.cpp): any count. A generic model's heads are not known: no test.
-    Training: any count (ZeRO/FSDP)."""
-    if count == 1 or workload.task != "inference":
-        return True
-    model = workload.model
-    if not is_transformer(model):
-        return False  # CNN/diffusion inference is not split across cards (run replicas instead)
-    if profile_for(workload).multi_gpu.mode != "tensor-parallel":
-        return count <= C.MAX_PICK_GPUS
-    tp, pp = parallel_layout(count)
-    if tp * pp != count:
-        return False
-    if model.family == "generic" or not model.num_attention_heads:
-        return True
-    heads = model.num_attention_heads
-    kv = model.num_kv_heads or heads
-    if heads % tp:
-        return False
-    return kv % tp == 0 if kv >= tp else tp % kv == 0
-
-
-def needed_gib(est: MemoryEstimate) -> float:
-    return est.required_per_gpu_gib if est.required_per_gpu_gib is not None else est.per_gpu_gib
-
-
-def reserves_share_of_card(workload: Workload) -> bool:
-    """vLLM/SGLang-style engines: a fixed share of the card (its complement is their headroom)."""
-    return (workload.task == "inference" and is_transformer(workload.model)
-            and profile_for(workload).reservation.kind == "fraction_of_total")
-
-
-def limit_gib(workload: Workload, gpu: GPU) -> float:
-    """The most a job may need per card on its engine: the engine's reservation (vLLM, SGLang), else the
-    visible memory less the CUDA context."""
-    if reserves_share_of_card(workload):
-        # SGLang keeps activations outside its share: the job may need the share plus them, within the card.
-        share = engine_limit_gib(workload, gpu)
-        outside = activations_outside_share(workload, gpu) / C.GIB
-        return min(share + outside, usable_gib(gpu)) if outside else share
-    return usable_gib(gpu)
-
-
-def is_tight(need: float, limit: float) -> bool:
-    """Within TIGHT_FRACTION of the limit, either side: a few percent of allocator churn decides it."""
-    return limit > 0 and abs(need - limit) <= C.TIGHT_FRACTION * limit
-
-
-def comfortable(need: float, limit: float) -> bool:
-    """Fits and leaves the recommended margin free."""
-    return need <= limit * (1 - C.HEADROOM_FRACTION)
-
-
-def free_gib(workload: Workload, gpu: GPU) -> float:
-    """Memory a job may use before the card is full: the engine's reservation, else the usable memory."""
-    if reserves_share_of_card(workload):
-        return limit_gib(workload, gpu)
-    return usable_gib(gpu)
-
-
-def _fits(workload: Workload, gpu: GPU, count: int) -> tuple[bool, MemoryEstimate]:
-    est = estimate_memory(workload, count, gpu)
-    ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
-    return ok, est
+__all__ = ["check_fit", "comfortable", "free_gib", "is_tight", "limit_gib", "needed_gib", "pick_at", "pick_cost",
+           "placeable", "rank_picks", "reserves_share_of_card", "valid_tp"]
 
 
 def _fit_memo(workload: Workload) -> Callable[[GPU, int], tuple[bool, MemoryEstimate]]:
-    """`_fits` for one workload over many cards, computing each distinct estimate once.
+    """`fits_on` for one workload over many cards, computing each distinct estimate once.
 
     The estimate depends on the card only through vLLM's reservation (the card itself) and, for training,
     through the ZeRO stage chosen to fit (the card's usable memory); ranking 40 cards × 10 counts
@@ -151,122 +84,13 @@ def _fit_memo(workload: Workload) -> Callable[[GPU, int], tuple[bool, MemoryEsti
     return fits
 
 
-def _weights_bytes(w: Workload) -> float:
-    return weight_bytes(w.model, w.precision, normalise_quant(w.quant, w.precision, w.engine))[0]
-
-
-def _suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -> list[Suggestion]:
-    out: list[Suggestion] = []
-
-    def need(wl: Workload, g: GPU, n: int) -> float | None:
-        if not runs_precision(g, wl.precision, wl.engine):
-            return None
-        ok, est = _fits(wl, g, n)
-        return round(needed_gib(est), 2) if ok else None
-
-    if w.task == "inference":
-        formats: list[tuple[Precision, str]] = (
-            [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
-            else [("int8", "gptq-int8"), ("int4", "awq")])
-        # Only formats whose weights are smaller than the job's: from Q4_K_M or Q2_K, INT8 is no way to fit.
-        current = _weights_bytes(w)
-        smaller = [(p, q) for p, q in formats if _weights_bytes(replace(w, precision=p, quant=q)) < current]
-        # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
-        # 4 bits on 2× 24 GB: what people run a 70B on at home).
-        for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended)]:
-            found = None
-            for precision, quant in smaller:
-                alt = replace(w, precision=precision, quant=quant)
-                m = need(alt, gpu, n) if valid_tp(alt, n) else None
-                if m is not None:
-                    found = Suggestion(kind="quantise", precision=precision, quant=quant, memory_per_gpu_gib=m,
-                                       gpu_id=gpu.id if n != count else None, count=n if n != count else None)
-                    break
-            if found is not None:
-                out.append(found)
-                break
-        if w.kv_cache is None and is_transformer(w.model):
-            # The engine's smaller KV-cache types, largest first: long contexts are mostly cache.
-            accepted = profile_for(w).kv_cache.bytes_per_element
-            for kv in sorted((k for k, b in accepted.items() if b < 2.0), key=lambda k: -accepted[k]):
-                m = need(replace(w, kv_cache=kv), gpu, count)
-                if m is not None:
-                    out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
-                    break
-    if w.task == "train":
-        peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")
-        for task in peft:
-            alt = replace(w, task=task, quant=None)
-            m = need(alt, gpu, count)
-            if m is not None:
-                out.append(Suggestion(kind=task, task=task, memory_per_gpu_gib=m))
-                break
-        if w.offload == "none":
-            # ZeRO-Offload, then parameters too: cards stay, host RAM and PCIe time pay instead.
-            for offload in ("optimizer", "all"):
-                ok, est = _fits(replace(w, offload=offload), gpu, count)
-                if ok:
-                    out.append(Suggestion(kind="offload-all" if offload == "all" else "offload-optimizer",
-                                          memory_per_gpu_gib=round(needed_gib(est), 2),
-                                          host_ram_gib=est.host_ram_gib))
-                    break
-        if w.gradient_checkpointing is False:
-            alt = replace(w, gradient_checkpointing=True)
-            m = need(alt, gpu, count)
-            if m is not None:
-                out.append(Suggestion(kind="checkpointing", memory_per_gpu_gib=m))
-    if w.task == "lora":
-        alt = replace(w, task="qlora", quant=None)
-        m = need(alt, gpu, count)
-        if m is not None:
-            out.append(Suggestion(kind="qlora", task="qlora", memory_per_gpu_gib=m))
-    if w.task != "inference" and count > 1 and w.zero_stage is not None and w.zero_stage < 3:
-        alt = replace(w, zero_stage=3)
-        m = need(alt, gpu, count)
-        if m is not None:
-            out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m))
-    # More of a card that should not be used for ML at all is no advice (8 Quadro P2200s for a 7B model).
-    for n in C.TP_DEGREES if gpu.recommended else ():
-        if n > count and valid_tp(w, n):
-            m = need(w, gpu, n)
-            if m is not None:
-                out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
-                break
-    bigger = sorted((g for g in candidates if g.recommended and g.memory_gb > gpu.memory_gb
-                     and runs_precision(g, w.precision, w.engine)),
-                    key=lambda g: (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS, price_proxy(g), g.id))
-    for g in bigger:
-        m = need(w, g, count)
-        if m is not None:
-            out.append(Suggestion(kind="bigger-gpu", gpu_id=g.id, count=count, memory_per_gpu_gib=m))
-            break
-    if w.batch > 1:
-        b = w.batch // 2
-        while b >= 1:
-            m = need(replace(w, batch=b), gpu, count)
-            if m is not None:
-                out.append(Suggestion(kind="smaller-batch", batch=b, memory_per_gpu_gib=m))
-                break
-            b //= 2
-    if is_transformer(w.model) and w.context > 1024:
-        ctx = w.context // 2
-        while ctx >= 512:
-            gen = None if w.gen_tokens is None else min(w.gen_tokens, ctx)
-            m = need(replace(w, context=ctx, gen_tokens=gen), gpu, count)
-            if m is not None:
-                out.append(Suggestion(kind="shorter-context", context=ctx, memory_per_gpu_gib=m))
-                break
-            ctx //= 2
-    return out
-
-
 def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[InstanceFamily] = (), *,
               candidates: Iterable[GPU] | None = None) -> FitCheck:
     """Does `workload` fit `count` × `gpu` with headroom? If not, alternatives that do, with their numbers.
 
     `candidates` are the cards a "bigger-gpu" suggestion may name (default: the knowledge base's GPUs).
     """
-    ok, est = _fits(workload, gpu, count)
+    ok, est = fits_on(workload, gpu, count)
     need = needed_gib(est)
     limit = limit_gib(workload, gpu)
     unsupported = None if runs_precision(gpu, workload.precision, workload.engine) else workload.precision
@@ -277,7 +101,7 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
             from knowledge.loader import default_knowledge
 
             candidates = list(default_knowledge().gpus.values())
-        suggestions = _suggestions(workload, gpu, count, list(candidates))
+        suggestions = alternatives(workload, gpu, count, list(candidates))
     return FitCheck(gpu_id=gpu.id, count=count, fits=ok, headroom_gib=round(limit - need, 2),
                     memory_per_gpu_gib=round(need, 2), gpu_memory_gib=gpu.memory_gb, suggestions=suggestions,
                     free_gib=round(free_gib(workload, gpu) - need, 2), limit_gib=round(limit, 2),

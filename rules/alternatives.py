@@ -1,0 +1,127 @@
+"""What would fit when a job does not: the changed workload or hardware that fits, each with its numbers —
+quantised weights, a smaller KV cache, PEFT, CPU offload, checkpointing, ZeRO-3, more or bigger cards, a smaller
+batch or a shorter context — in the order a practitioner would try them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Literal
+
+from knowledge.schema import GPU
+from rules import constants as C
+from rules.engine_profile import profile_for
+from rules.hardware import dense_tflops, price_proxy, runs_precision
+from rules.limits import fits_on, needed_gib, valid_tp
+from rules.memory import is_transformer
+from rules.precision import normalise_quant, weight_bytes
+from rules.types import Precision, Suggestion, Workload
+
+
+def _weights_bytes(w: Workload) -> float:
+    return weight_bytes(w.model, w.precision, normalise_quant(w.quant, w.precision, w.engine))[0]
+
+
+def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -> list[Suggestion]:
+    out: list[Suggestion] = []
+
+    def need(wl: Workload, g: GPU, n: int) -> float | None:
+        if not runs_precision(g, wl.precision, wl.engine):
+            return None
+        ok, est = fits_on(wl, g, n)
+        return round(needed_gib(est), 2) if ok else None
+
+    if w.task == "inference":
+        formats: list[tuple[Precision, str]] = (
+            [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
+            else [("int8", "gptq-int8"), ("int4", "awq")])
+        # Only formats whose weights are smaller than the job's: from Q4_K_M or Q2_K, INT8 is no way to fit.
+        current = _weights_bytes(w)
+        smaller = [(p, q) for p, q in formats if _weights_bytes(replace(w, precision=p, quant=q)) < current]
+        # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
+        # 4 bits on 2× 24 GB: what people run a 70B on at home).
+        for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended)]:
+            found = None
+            for precision, quant in smaller:
+                alt = replace(w, precision=precision, quant=quant)
+                m = need(alt, gpu, n) if valid_tp(alt, n) else None
+                if m is not None:
+                    found = Suggestion(kind="quantise", precision=precision, quant=quant, memory_per_gpu_gib=m,
+                                       gpu_id=gpu.id if n != count else None, count=n if n != count else None)
+                    break
+            if found is not None:
+                out.append(found)
+                break
+        if w.kv_cache is None and is_transformer(w.model):
+            # The engine's smaller KV-cache types, largest first: long contexts are mostly cache.
+            accepted = profile_for(w).kv_cache.bytes_per_element
+            for kv in sorted((k for k, b in accepted.items() if b < 2.0), key=lambda k: -accepted[k]):
+                m = need(replace(w, kv_cache=kv), gpu, count)
+                if m is not None:
+                    out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
+                    break
+    if w.task == "train":
+        peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")
+        for task in peft:
+            alt = replace(w, task=task, quant=None)
+            m = need(alt, gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind=task, task=task, memory_per_gpu_gib=m))
+                break
+        if w.offload == "none":
+            # ZeRO-Offload, then parameters too: cards stay, host RAM and PCIe time pay instead.
+            for offload in ("optimizer", "all"):
+                ok, est = fits_on(replace(w, offload=offload), gpu, count)
+                if ok:
+                    out.append(Suggestion(kind="offload-all" if offload == "all" else "offload-optimizer",
+                                          memory_per_gpu_gib=round(needed_gib(est), 2),
+                                          host_ram_gib=est.host_ram_gib))
+                    break
+        if w.gradient_checkpointing is False:
+            alt = replace(w, gradient_checkpointing=True)
+            m = need(alt, gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="checkpointing", memory_per_gpu_gib=m))
+    if w.task == "lora":
+        alt = replace(w, task="qlora", quant=None)
+        m = need(alt, gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="qlora", task="qlora", memory_per_gpu_gib=m))
+    if w.task != "inference" and count > 1 and w.zero_stage is not None and w.zero_stage < 3:
+        alt = replace(w, zero_stage=3)
+        m = need(alt, gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m))
+    # More of a card that should not be used for ML at all is no advice (8 Quadro P2200s for a 7B model).
+    for n in C.TP_DEGREES if gpu.recommended else ():
+        if n > count and valid_tp(w, n):
+            m = need(w, gpu, n)
+            if m is not None:
+                out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
+                break
+    bigger = sorted((g for g in candidates if g.recommended and g.memory_gb > gpu.memory_gb
+                     and runs_precision(g, w.precision, w.engine)),
+                    key=lambda g: (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS, price_proxy(g), g.id))
+    for g in bigger:
+        m = need(w, g, count)
+        if m is not None:
+            out.append(Suggestion(kind="bigger-gpu", gpu_id=g.id, count=count, memory_per_gpu_gib=m))
+            break
+    if w.batch > 1:
+        b = w.batch // 2
+        while b >= 1:
+            m = need(replace(w, batch=b), gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="smaller-batch", batch=b, memory_per_gpu_gib=m))
+                break
+            b //= 2
+    if is_transformer(w.model) and w.context > 1024:
+        ctx = w.context // 2
+        while ctx >= 512:
+            gen = None if w.gen_tokens is None else min(w.gen_tokens, ctx)
+            m = need(replace(w, context=ctx, gen_tokens=gen), gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="shorter-context", context=ctx, memory_per_gpu_gib=m))
+                break
+            ctx //= 2
+    return out

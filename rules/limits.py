@@ -1,0 +1,84 @@
+"""How much of a card a job may use on its engine, and whether it fits there: the primitives the fit check, the
+alternatives it suggests and the ranking share (rules/fit.py states the fit rule)."""
+
+from __future__ import annotations
+
+from knowledge.schema import GPU
+from rules import constants as C
+from rules.engine_profile import engine_limit_gib, profile_for
+from rules.hardware import usable_gib
+from rules.memory import estimate_memory, is_transformer
+from rules.memory_inference import activations_outside_share, parallel_layout
+from rules.types import MemoryEstimate, Workload
+
+
+def valid_tp(workload: Workload, count: int) -> bool:
+    """Can `count` cards run this workload the way its engine splits it?
+
+    Tensor-parallel engines: the degree inside a node must divide the attention heads, and the KV heads must
+    divide by it (or it by them: vLLM replicates KV heads); beyond a node, whole nodes. Layer-split engines
+    (transformers `device_map`, llama.cpp): any count. A generic model's heads are not known: no test.
+    Training: any count (ZeRO/FSDP)."""
+    if count == 1 or workload.task != "inference":
+        return True
+    model = workload.model
+    if not is_transformer(model):
+        return False  # CNN/diffusion inference is not split across cards (run replicas instead)
+    if profile_for(workload).multi_gpu.mode != "tensor-parallel":
+        return count <= C.MAX_PICK_GPUS
+    tp, pp = parallel_layout(count)
+    if tp * pp != count:
+        return False
+    if model.family == "generic" or not model.num_attention_heads:
+        return True
+    heads = model.num_attention_heads
+    kv = model.num_kv_heads or heads
+    if heads % tp:
+        return False
+    return kv % tp == 0 if kv >= tp else tp % kv == 0
+
+
+def needed_gib(est: MemoryEstimate) -> float:
+    """What a job must keep on a card: a reserving engine's requirement on that card, else the estimate."""
+    return est.required_per_gpu_gib if est.required_per_gpu_gib is not None else est.per_gpu_gib
+
+
+def reserves_share_of_card(workload: Workload) -> bool:
+    """vLLM/SGLang-style engines: a fixed share of the card (its complement is their headroom)."""
+    return (workload.task == "inference" and is_transformer(workload.model)
+            and profile_for(workload).reservation.kind == "fraction_of_total")
+
+
+def limit_gib(workload: Workload, gpu: GPU) -> float:
+    """The most a job may need per card on its engine: the engine's reservation (vLLM, SGLang), else the
+    visible memory less the CUDA context."""
+    if reserves_share_of_card(workload):
+        # SGLang keeps activations outside its share: the job may need the share plus them, within the card.
+        share = engine_limit_gib(workload, gpu)
+        outside = activations_outside_share(workload, gpu) / C.GIB
+        return min(share + outside, usable_gib(gpu)) if outside else share
+    return usable_gib(gpu)
+
+
+def is_tight(need: float, limit: float) -> bool:
+    """Within TIGHT_FRACTION of the limit, either side: a few percent of allocator churn decides it."""
+    return limit > 0 and abs(need - limit) <= C.TIGHT_FRACTION * limit
+
+
+def comfortable(need: float, limit: float) -> bool:
+    """Fits and leaves the recommended margin free."""
+    return need <= limit * (1 - C.HEADROOM_FRACTION)
+
+
+def free_gib(workload: Workload, gpu: GPU) -> float:
+    """Memory a job may use before the card is full: the engine's reservation, else the usable memory."""
+    if reserves_share_of_card(workload):
+        return limit_gib(workload, gpu)
+    return usable_gib(gpu)
+
+
+def fits_on(workload: Workload, gpu: GPU, count: int) -> tuple[bool, MemoryEstimate]:
+    """Whether the job fits `count` of `gpu` (a valid split, its need within the engine's limit), and the estimate."""
+    est = estimate_memory(workload, count, gpu)
+    ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
+    return ok, est
