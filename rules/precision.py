@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from knowledge.schema import Model
 from rules import constants as C
+from rules.memory_adapters import linear_shapes
 
 _ALIASES: dict[str, str] = {
     "gptq-int4": "gptq", "gptq4": "gptq", "gptq-4bit": "gptq", "awq-int4": "awq", "awq4": "awq",
@@ -117,9 +118,8 @@ def kept_16bit_params(model: Model, quant: str, split: ParamSplit) -> float:
     kept = model.official_quant_16bit.get(quant)
     if kept is None or not model.num_layers or not model.hidden_size or not model.num_attention_heads:
         return 0.0
-    head_dim = model.head_dim or model.hidden_size // model.num_attention_heads
-    kv_heads = model.num_kv_heads or model.num_attention_heads
-    attention = 2.0 * model.hidden_size * head_dim * (model.num_attention_heads + kv_heads)
+    shapes = linear_shapes(model)
+    attention = float(sum(shapes[name][0] * shapes[name][1] for name in ("q", "k", "v", "o")))
     per_layer = split.body / model.num_layers
     params = model.num_layers * attention if kept.attention else 0.0
     params += kept.end_layers * (per_layer - (attention if kept.attention else 0.0))
