@@ -250,6 +250,33 @@ def memory_share(case: dict[str, Any]) -> float | None:
     return None
 
 
+ENGINE_CONTEXT_KEYS = ("max_model_len", "context_length")
+"""vLLM's and SGLang's length flags; left unset, each takes the model's whole window (vLLM
+`ModelConfig.max_model_len` from `max_position_embeddings`, SGLang `context_length` likewise)."""
+
+
+def engine_length_at_default(case: dict[str, Any]) -> str | None:
+    """The row's text for a serving engine's length flag it left at the default, or None."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    for key in ENGINE_CONTEXT_KEYS:
+        text = str(settings.get(key) or "").lower()
+        if re.match(r"\s*(default|not set)", text):
+            return text
+    return None
+
+
+def engine_default_context(case: dict[str, Any], kb: KnowledgeBase, model_id: str | None) -> int | None:
+    """The context a serving run had when it left the length flag at the engine's default: the number the row
+    gives ("default (8192, the model's)", "not set (model default 32768)"), else the model's window."""
+    text = engine_length_at_default(case)
+    if text is None:
+        return None
+    stated = re.search(r"(\d{3,7})", text)
+    if stated:
+        return int(stated.group(1))
+    return kb.model(model_id).max_context if model_id is not None else None
+
+
 def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     why = unmappable(case)
     if why:
@@ -269,6 +296,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
             req["gen_tokens"] = min(int(gen), req["context"])
     elif weights_only(case):
         req["context"] = 1  # weights / model states only: no tokens in flight
+    elif (default := engine_default_context(case, kb, req.get("model"))) is not None:
+        req["context"] = default
     # Say the engine explicitly, since ask's own default for concurrent serving is vLLM.
     req.update(map_engine(case))
     share = memory_share(case)

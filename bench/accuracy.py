@@ -51,6 +51,7 @@ from _cases import (
     Skip,
     _hf_name,
     _zero_stage,
+    engine_length_at_default,
     load_cases,
     map_engine,
     map_kv_cache,
@@ -245,8 +246,10 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def context_stated(case: dict[str, Any]) -> bool:
-    """The source gave the tokens in flight (or said it measured weights/model states only)."""
-    return case.get("seq_len") is not None or case.get("gen_len") is not None or weights_only(case)
+    """The source gave the tokens in flight (or said it measured weights/model states only, or left a serving
+    engine's length flag at its default, the model's window)."""
+    return (case.get("seq_len") is not None or case.get("gen_len") is not None or weights_only(case)
+            or engine_length_at_default(case) is not None)
 
 
 def from_thread(case: dict[str, Any]) -> bool:

@@ -42,6 +42,22 @@ def test_request_for_a_qwen_finetune_row() -> None:
                    "engine": "transformers"}
 
 
+@pytest.mark.parametrize(("length_flag", "context"), [
+    ("not set (model default 32768)", 32768),
+    ("default (8192, the model's)", 8192),
+    ("default", 32768),  # Qwen1.5-14B's window, from the knowledge base
+    ("4096", None),  # a stated flag without seq_len is left to the row's other fields
+])
+def test_a_serving_run_at_its_default_length_is_sized_at_the_models_window(length_flag: str,
+                                                                           context: int | None) -> None:
+    kb = load_knowledge()
+    case = {"model": "Qwen/Qwen1.5-14B-Chat", "task": "inference", "precision": "fp16", "seq_len": None,
+            "gen_len": None, "batch_size": None, "num_gpus": 1, "gpu": "V100 32GB",
+            "settings": {"framework": "vLLM 0.3", "max_model_len": length_flag}}
+    assert accuracy.to_request(case, kb).get("context") == context
+    assert accuracy.context_stated(case) is (context is not None)
+
+
 def test_unknown_models_are_skipped_not_guessed() -> None:
     kb = load_knowledge()
     with pytest.raises(accuracy.Skip):
