@@ -240,10 +240,11 @@ def unmappable(case: dict[str, Any]) -> str | None:
 
 
 def memory_share(case: dict[str, Any]) -> float | None:
-    """The serving engine's share the row states (vLLM gpu_memory_utilization, SGLang mem_fraction_static), or
-    None when it gives the default or none."""
+    """The serving engine's share the row states (vLLM gpu_memory_utilization, SGLang mem_fraction_static,
+    TensorRT-LLM's free-memory fraction for the KV pool), or None when it gives the default or none."""
     settings: dict[str, Any] = case.get("settings") or {}
-    for key in ("gpu_memory_utilization", "mem_fraction_static"):
+    for key in ("gpu_memory_utilization", "mem_fraction_static", "free_gpu_memory_fraction",
+                "kv_cache_free_gpu_mem_fraction"):
         match = re.match(r"\s*(0?\.\d+|1(?:\.0+)?)\b", str(settings.get(key) or ""))
         if match and 0 < float(match.group(1)) <= 1:
             return float(match.group(1))
