@@ -27,7 +27,7 @@ from _engines import (  # noqa: F401  (re-exported: accuracy.py and speed_accura
 from _sources import source_counter
 
 from knowledge.base import KnowledgeBase
-from rules.constants import GGUF_BYTES_PER_PARAM
+from rules.constants import DEFAULT_GGUF, GGUF_BYTES_PER_PARAM
 from rules.types import Workload
 
 GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
@@ -278,6 +278,17 @@ def engine_default_context(case: dict[str, Any], kb: KnowledgeBase, model_id: st
     return kb.model(model_id).max_context if model_id is not None else None
 
 
+FORMAT_FREE_COMPONENTS = ("component: kv_cache", "component: compute_buffer")
+"""llama.cpp figures that do not depend on the weights' GGUF type: the KV buffer (its own cache type) and the
+compute buffer (activations, KQ and logits in fp32)."""
+
+
+def format_free(case: dict[str, Any]) -> bool:
+    """A GGUF row whose quant type the source does not give, measuring a part that does not depend on it."""
+    return (str(case.get("precision", "")).lower().startswith("gguf")
+            and str(case.get("memory_relation")) in FORMAT_FREE_COMPONENTS)
+
+
 def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     why = unmappable(case)
     if why:
@@ -286,7 +297,12 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     req.update(resolve_model(case, kb))
     task = str(case["task"])
     req["task"] = {"full-ft": "train", "p-tuning": "lora", "freeze": "lora"}.get(task, task)
-    req.update(map_precision(case))
+    try:
+        req.update(map_precision(case))
+    except Skip:
+        if not format_free(case):
+            raise
+        req.update(precision="int4", quant=DEFAULT_GGUF)  # the figure does not depend on the weights' format
     if req["task"] == "qlora" and "quant" not in req:
         req.update(precision="int4", quant="nf4")
     settings: dict[str, Any] = case.get("settings") or {}
@@ -341,7 +357,9 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         req.update(training_flags(case))
     framework = str(settings.get("framework") or "")
     attention = str(settings.get("attention") or "")
-    if settings.get("flash_attention") is False or "eager" in attention or framework == "HF transformers":
+    flash_attn = str(settings.get("flash_attn", "")).strip().lower()  # llama.cpp's -fa / n_ctx log line
+    if (settings.get("flash_attention") is False or "eager" in attention or framework == "HF transformers"
+            or flash_attn in ("0", "false", "off")):
         req["flash_attention"] = False
     if "cpu offloading" in str(settings.get("deepspeed") or "").lower() and "options" not in settings:
         raise Skip("CPU offload of unstated scope")

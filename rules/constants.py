@@ -163,6 +163,14 @@ LLAMA_CPP_UBATCH_TOKENS = 512
 """llama.cpp evaluates a prompt in micro-batches of `n_ubatch` = 512 tokens: its prefill transient (compute
 buffer) never covers more than 512 tokens at a time."""
 
+GGML_KQ_BYTES_PER_SCORE = 4.0
+"""llama.cpp without flash attention: each layer's KQ product over the whole KV cache, [n_kv × n_ubatch ×
+n_head], is an fp32 tensor (ggml-org/llama.cpp@434f71a src/llama-graph.cpp `build_attn_mha`: `ggml_mul_mat(k,
+q)` set to GGML_PREC_F32, then `ggml_soft_max_ext`, which ggml's allocator may run in place). At reservation the
+KV view spans every cell of the context. Checked against start-up logs, not fitted: Mistral-7B at n_ctx 32000
+(32 heads × 512 × 32000 × 4 B = 2000 MiB; "CUDA0 compute buffer size = 2094.50 MiB", llama.cpp issue 7450) and
+Llama-3.1-8B in Ollama 0.5.4 at n_ctx 8192 (512 MiB; 560 MiB logged), bench/groundtruth."""
+
 EAGER_ATTENTION_BYTES_PER_SCORE = 6.0
 """Eager attention only (flash_attention=False): heads × s² scores in 16-bit plus the fp32 softmax (2 + 4
 bytes) for one layer at a time."""

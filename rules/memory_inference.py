@@ -117,7 +117,11 @@ def _activation(w: Workload, profile: EngineProfile, gpu: GPU | None = None) -> 
     flash = not scores_materialised(w, profile)
     if profile.allocator.kind == "ggml-buffers":
         # ggml's graph allocator reuses a finished layer's tensors: its compute buffer is the larger of the two.
-        return max(prefill_activation_bytes(model, prompt, batch, flash, 0.0), logits)
+        # Without flash attention a layer's fp32 KQ covers the whole cache (n_ctx cells shared by the slots).
+        layer = prefill_activation_bytes(model, prompt, batch, True, 0.0)
+        if not flash:
+            layer += C.GGML_KQ_BYTES_PER_SCORE * (model.num_attention_heads or 1) * prompt * batch * w.context * w.batch
+        return max(layer, logits)
     return prefill_activation_bytes(model, prompt, batch, flash, logits)
 
 

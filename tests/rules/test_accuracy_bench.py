@@ -58,6 +58,19 @@ def test_a_serving_run_at_its_default_length_is_sized_at_the_models_window(lengt
     assert accuracy.context_stated(case) is (context is not None)
 
 
+def test_a_llama_cpp_part_that_does_not_depend_on_the_weights_format_is_sized_without_it() -> None:
+    kb = load_knowledge()
+    case = {"model": "mistralai/Mistral-7B-Instruct-v0.2", "task": "inference",
+            "precision": "gguf (quant type not in the log excerpt)", "seq_len": 32000, "gen_len": None,
+            "batch_size": 1, "num_gpus": 1, "gpu": None,
+            "settings": {"framework": "llama.cpp (May 2024)", "flash_attn": 0},
+            "memory_relation": "component: compute_buffer"}
+    req = accuracy.to_request(case, kb)
+    assert req["flash_attention"] is False and req["engine"] == "llama.cpp"
+    with pytest.raises(accuracy.Skip):  # its weights do depend on the unknown type
+        accuracy.to_request({**case, "memory_relation": "component: weights"}, kb)
+
+
 def test_unknown_models_are_skipped_not_guessed() -> None:
     kb = load_knowledge()
     with pytest.raises(accuracy.Skip):

@@ -116,6 +116,25 @@ def test_llama_cpp_reserves_one_micro_batch_of_512_tokens_with_all_its_logits() 
     assert four.breakdown["activations"] == est.breakdown["activations"]
 
 
+def test_llama_cpp_without_flash_attention_holds_a_layers_fp32_kq_over_the_whole_cache() -> None:
+    # 32 heads × 512 micro-batch tokens × 8,192 cells × 4 B = 536,870,912 B of KQ, on top of the layer's own
+    # 101,376 B/token × 512 = 51,904,512 B; larger than the 65,536,000 B of logits. Four slots of 2,048 share the
+    # same 8,192 cells, so the buffer is the same.
+    kq = 32 * 512 * 8192 * 4
+    est = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=8192, flash_attention=False))
+    assert est.breakdown["activations"] == pytest.approx((PER_TOKEN_PREFILL * 512 + kq) / GIB, abs=1e-4)
+    four = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=2048, batch=4,
+                                    flash_attention=False))
+    assert four.breakdown["activations"] == pytest.approx(est.breakdown["activations"], abs=1e-6)
+    # At 512 cells the KQ is 33,554,432 B; with the layer's 51,904,512 B it still outweighs the logits.
+    short = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=512, flash_attention=False))
+    assert short.breakdown["activations"] == pytest.approx((PER_TOKEN_PREFILL * 512 + 32 * 512 * 512 * 4) / GIB,
+                                                           abs=1e-4)
+    # With flash attention the 65,536,000 B of logits are the buffer, as before.
+    flash = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=8192))
+    assert flash.breakdown["activations"] == pytest.approx(512 * 32_000 * 4 / GIB, abs=1e-4)
+
+
 def test_vllm_limit_is_its_share_of_the_card() -> None:
     # 26 GiB of weights on an 80 GB card: fits vLLM's 71.5 GiB, and the check compares with that limit.
     check = check_fit(Workload(model=make_model(params_b=13.0), engine="vllm", context=4096), make_gpu(), 1, [])

@@ -24,7 +24,10 @@ _KV_AFTER = rx(rf"\bkv(?:[-_ ]?cache)?(?:[-_ ]?dtype)?\s*(?:=|:|in|to|as|at|用|
 _KV_CACHE_DTYPE = rx(rf"kv_cache_dtype\s*=\s*[\"']?(?P<dtype>{_KV_TYPES}|auto)")
 _KV_QUANTISED = rx(r"\bkv(?:[-_ ]?cache)?\s*(?:量化|quanti[sz]\w*)"
                    r"|(?:quanti[sz]\w*|量化)\s*(?:the\s+)?kv(?:[-_ ]?cache)?")
-_NO_FLASH = rx(r"(?:no|without|w/o|disable\w*|不用|不使用|没有)\s*(?:flash[-_ ]?attn|flash[-_ ]?attention|fa2?|sdpa)\b"
+_NO_FLASH = rx(r"(?:no|without|w/o|disable\w*|不用|不使用|没有|关闭|关掉)\s*"
+               r"(?:flash[-_ ]?attn|flash[-_ ]?attention|fa2?|sdpa)\b"
+               r"|(?:(?<![\w-])-fa|--flash[-_]attn|\bflash[-_ ]?attn|\bflash[-_ ]?attention)"
+               r"\s*(?:=|:|is|set to)?\s*(?:off|0|false|disabled?)\b"
                r"|\beager\b(?:\s*attention)?|attn_implementation\s*=\s*[\"']?eager")
 _FLASH_ON = rx(r"\bflash[-_ ]?attn(?:[-_ ]?2)?\b|\bflash[-_ ]?attention(?:[-_ ]?2)?\b|\bfa2\b")
 

@@ -54,6 +54,12 @@ def test_attention_implementation() -> None:
     assert parse("Llama-2-13B with transformers, no flash attention", KB).flash_attention is False
     assert parse("Llama-2-13B, attn_implementation=eager", KB).flash_attention is False
     assert parse("Llama-2-13B with flash-attn 2", KB).flash_attention is True
+    # llama.cpp / Ollama spell it as a switch: "--flash-attn off" must not read as flash attention on.
+    assert parse("Llama-3.1-8B Q4_K_M on llama.cpp -fa off, 32k", KB).flash_attention is False
+    assert parse("llama.cpp --flash-attn off Llama-3.1-8B Q4_K_M", KB).flash_attention is False
+    assert parse("ollama llama3.1 8b, flash attention disabled", KB).flash_attention is False
+    assert parse("Qwen2.5-7B 用 llama.cpp，关闭flash attention", KB).flash_attention is False
+    assert parse("Llama-3.1-8B Q4_K_M llama.cpp --flash-attn on", KB).flash_attention is True
 
 
 def test_flags_and_json_keys() -> None:
