@@ -102,6 +102,8 @@ class Scorer:
                 continue
         self._memo: dict[Setting, list[tuple[float, float] | None]] = {}
         self._limits: dict[int, float] = {}
+        self.unscored: dict[int, str] = {}
+        """Why a row has no compared value (a part the estimate does not have), by id of its Prepared."""
 
     def estimates(self, setting: Setting) -> list[tuple[float, float] | None]:
         """(value compared, per-card need) per row; None where the rules raise."""
@@ -121,7 +123,8 @@ class Scorer:
                 try:
                     value, relation = compared_value(row.case, row.request, self.runner.last_breakdown, per_gpu,
                                                      total)
-                except Skip:
+                except Skip as why:
+                    self.unscored[id(row)] = str(why)
                     out.append(None)
                     continue
                 row.relation = relation
@@ -202,7 +205,7 @@ def loso(cases: list[dict[str, Any]], kb: KnowledgeBase) -> tuple[list[Any], dic
                 continue
             row = Row(prep.case, engine=str(prep.request.get("engine") or "transformers"))
             if est[i] is None:
-                row.skipped = "error under the refitted constants"
+                row.skipped = scorer.unscored.get(id(prep), "error under the refitted constants")
                 scored.append(row)
                 continue
             value, needed = est[i]  # type: ignore[misc]
