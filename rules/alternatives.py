@@ -1,6 +1,7 @@
 """What would fit when a job does not: the changed workload or hardware that fits, each with its numbers —
-quantised weights, a smaller KV cache, PEFT, CPU offload, checkpointing, ZeRO-3, more or bigger cards, a smaller
-batch or a shorter context — in the order a practitioner would try them."""
+quantised weights, a smaller KV cache, flash attention, a current engine release, PEFT, CPU offload,
+checkpointing, ZeRO-3, more or bigger cards, a smaller batch or a shorter context — in the order a practitioner
+would try them."""
 
 from __future__ import annotations
 
@@ -31,6 +32,18 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         ok, est = fits_on(wl, g, n)
         return round(needed_gib(est), 2) if ok else None
 
+    if not w.flash_attention and is_transformer(w.model):
+        # Eager attention holds heads × s² scores (llama.cpp: its KQ over the whole cache); a fused kernel never
+        # does, and it is a switch, not new hardware.
+        m = need(replace(w, flash_attention=True), gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="flash-attention", memory_per_gpu_gib=m))
+    if w.engine_version is not None and profile_for(w) != profile_for(replace(w, engine_version=None)):
+        # An old release of the engine (transformers computing every prompt token's logits, vLLM's profiling
+        # of a whole max_model_len): the current one may fit where it does not.
+        m = need(replace(w, engine_version=None), gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="newer-engine", memory_per_gpu_gib=m))
     if w.task == "inference":
         formats: list[tuple[Precision, str]] = (
             [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
@@ -55,8 +68,10 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         if w.kv_cache is None and is_transformer(w.model):
             # The engine's smaller KV-cache types, largest first: long contexts are mostly cache.
             accepted = profile_for(w).kv_cache.bytes_per_element
+            # llama.cpp quantises the V cache only with flash attention on: its flags turn it on too.
+            fused = True if w.engine == "llama.cpp" else w.flash_attention
             for kv in sorted((k for k, b in accepted.items() if b < 2.0), key=lambda k: -accepted[k]):
-                m = need(replace(w, kv_cache=kv), gpu, count)
+                m = need(replace(w, kv_cache=kv, flash_attention=fused), gpu, count)
                 if m is not None:
                     out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
                     break

@@ -186,7 +186,8 @@ class Suggestion:
     """A cheaper or feasible alternative: a changed workload or hardware that fits, with its numbers."""
 
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
-                  "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache"]
+                  "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
+                  "newer-engine"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None

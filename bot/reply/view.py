@@ -41,8 +41,15 @@ KV_CACHE_FLAGS: dict[tuple[str, str], str] = {
 }
 """How each engine is told to store its KV cache smaller (its documented flag), for the suggestion's label."""
 
+FLASH_ATTENTION_FLAGS: dict[str, str] = {
+    "transformers": 'attn_implementation="sdpa" or "flash_attention_2"', "llama.cpp": "-fa on",
+    "unsloth": 'attn_implementation="sdpa"', "llama-factory": "--flash_attn auto",
+}
+"""How each engine is told to use a fused attention kernel, for the suggestion's label."""
 
-def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None) -> str:
+
+def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None,
+                      version: str | None = None) -> str:
     kind = s.kind.replace("-", "_")
     if kind == "quantise":
         label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
@@ -56,6 +63,11 @@ def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | No
     if kind == "kv_cache":
         flag = KV_CACHE_FLAGS.get((engine or "", s.kv_cache or ""))
         return t("sugg_kv_cache", kv=(s.kv_cache or "").upper(), flag=f" ({flag})" if flag else "")
+    if kind == "flash_attention":
+        flag = FLASH_ATTENTION_FLAGS.get(engine or "")
+        return t("sugg_flash_attention", flag=f" ({flag})" if flag else "")
+    if kind == "newer_engine":
+        return t("sugg_newer_engine", engine=engine_name(engine or "transformers"), version=version or "?")
     if kind in ("offload_optimizer", "offload_all"):
         return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     key = f"sugg_{kind}"
@@ -160,7 +172,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
             "engine": engine_name(answer.query.engine),
             "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
-            "suggestions": [{"label": _suggestion_label(t, kb, s, answer.query.engine),
+            "suggestions": [{"label": _suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version),
                              "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
                             for s in c.suggestions[:5]],
         }

@@ -281,3 +281,34 @@ def test_a_card_that_comes_in_pairs_is_placed_in_pairs_unless_someone_rents_it_s
     w = Workload(model=make_model(), context=2048)
     picks = rank_picks(w, [superchip], hourly_price_of=lambda g, n: None)
     assert picks and picks[0].count == 2
+
+
+def test_eager_attention_that_does_not_fit_is_offered_flash_attention_with_its_figure() -> None:
+    # Toy at 20,480 tokens with eager attention: 32 heads × 20,480² × 6 B = 75 GiB of scores on top of 12.6 GiB of
+    # weights and 10 GiB of KV, beyond an 80 GB card; with a fused kernel the scores vanish and the job fits.
+    w = Workload(model=make_model(), context=20480, flash_attention=False)
+    check = check_fit(w, make_gpu(), 1, candidates=[])
+    assert not check.fits
+    [fused] = [s for s in check.suggestions if s.kind == "flash-attention"]
+    assert fused.memory_per_gpu_gib == pytest.approx(
+        estimate_memory(Workload(model=make_model(), context=20480), 1, make_gpu()).per_gpu_gib, abs=0.01)
+    assert check.suggestions[0].kind == "flash-attention"  # a switch comes before new hardware
+
+
+def test_an_old_engine_release_is_offered_the_current_one_only_when_the_release_matters() -> None:
+    # A GQA toy (8 KV heads) at 30,720 tokens on a 24 GB card: transformers 4.38 also returns every prompt
+    # position's logits, 30,720 × 32,000 × 6 B ≈ 5.5 GiB, which a current release does not hold.
+    card = make_gpu(id="g24", memory_gb=24.0, memory_type="GDDR6X", nvlink_gbps=None)
+    model = make_model(num_kv_heads=8, attention="gqa")
+    old = Workload(model=model, context=30720, engine_version="4.38")
+    current = Workload(model=model, context=30720)
+    est_new = estimate_memory(current, 1, card)
+    assert estimate_memory(old, 1, card).per_gpu_gib - est_new.per_gpu_gib >= 30720 * 32000 * 6 / 2**30 - 0.01
+    check = check_fit(old, card, 1, candidates=[])
+    assert not check.fits and check_fit(current, card, 1, candidates=[]).fits
+    [newer] = [s for s in check.suggestions if s.kind == "newer-engine"]
+    assert newer.memory_per_gpu_gib == pytest.approx(est_new.per_gpu_gib, abs=0.01)
+    # A release the profiles do not tell apart from today's is no advice.
+    same = check_fit(Workload(model=model, context=40960, engine_version="4.50"), card, 1, candidates=[])
+    assert not same.fits and same.suggestions
+    assert not any(s.kind == "newer-engine" for s in same.suggestions)

@@ -185,6 +185,20 @@ def test_a_long_context_that_does_not_fit_is_told_the_engines_kv_cache_flag() ->
     assert "KV cache in INT8 (-fa -ctk q8_0 -ctv q8_0)" in render_text(said, kb=KB)
 
 
+def test_eager_attention_and_an_old_release_are_told_the_switch_that_would_fit() -> None:
+    from bot.reply.render import render_text
+
+    eager = ask({"text": "Qwen2-7B inference with transformers, no flash attention, 16k prompt on an A100 40GB"})
+    assert eager.check is not None and not eager.check.fits
+    assert eager.check.suggestions[0].kind == "flash-attention"
+    assert 'turn on flash attention (attn_implementation="sdpa" or "flash_attention_2")' in render_text(eager, kb=KB)
+    old = ask({"text": "Qwen2-7B inference with transformers 4.38, 30k prompt on an A100 40GB"})
+    assert old.check is not None and not old.check.fits
+    assert "a current transformers release instead of 4.38" in render_text(old, kb=KB)
+    zh = ask({"text": "Qwen2-7B 用 transformers 4.38 推理，30k 上下文，一张 A100 40GB"})
+    assert "改用当前版本的 transformers（而非 4.38）" in render_text(zh, kb=KB)
+
+
 def test_a_full_fine_tune_that_does_not_fit_is_told_what_offloading_would_need() -> None:
     from bot.reply.render import render_text
 
