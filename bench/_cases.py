@@ -251,6 +251,15 @@ def memory_share(case: dict[str, Any]) -> float | None:
     return None
 
 
+def reserves_memory(engine: str) -> bool:
+    """The engine sizes its KV pool from the card (vLLM, SGLang, lmdeploy, TensorRT-LLM): without the card
+    there is no pool to compare."""
+    from knowledge.engines import load_engine_profiles
+
+    profile = load_engine_profiles().get(engine)
+    return profile is not None and profile.reservation.kind != "none"
+
+
 ENGINE_CONTEXT_KEYS = ("max_model_len", "context_length")
 """vLLM's and SGLang's length flags; left unset, each takes the model's whole window (vLLM
 `ModelConfig.max_model_len` from `max_position_embeddings`, SGLang `context_length` likewise)."""
@@ -327,6 +336,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     gpu = resolve_gpu(case.get("gpu"), kb)
     if gpu:
         req["gpu"] = gpu
+    elif str(case.get("memory_relation")) == "component: kv_cache" and reserves_memory(str(req.get("engine"))):
+        raise Skip("KV pool of a reserving engine on a card the knowledge base does not have")
     if req["task"] != "inference":
         stage = _zero_stage(settings, gpus)
         if stage is not None:

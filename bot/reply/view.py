@@ -43,7 +43,7 @@ KV_CACHE_FLAGS: dict[tuple[str, str], str] = {
 
 FLASH_ATTENTION_FLAGS: dict[str, str] = {
     "transformers": 'attn_implementation="sdpa" or "flash_attention_2"', "llama.cpp": "-fa on",
-    "unsloth": 'attn_implementation="sdpa"', "llama-factory": "--flash_attn auto",
+    "unsloth": 'attn_implementation="sdpa"', "llama-factory": "--flash_attn fa2",
 }
 """How each engine is told to use a fused attention kernel, for the suggestion's label."""
 

@@ -27,7 +27,7 @@ _KV_QUANTISED = rx(r"\bkv(?:[-_ ]?cache)?\s*(?:量化|quanti[sz]\w*)"
 _NO_FLASH = rx(r"(?:no|without|w/o|disable\w*|不用|不使用|没有|关闭|关掉)\s*"
                r"(?:flash[-_ ]?attn|flash[-_ ]?attention|fa2?|sdpa)\b"
                r"|(?:(?<![\w-])-fa|--flash[-_]attn|\bflash[-_ ]?attn|\bflash[-_ ]?attention)"
-               r"\s*(?:=|:|is|set to)?\s*(?:off|0|false|disabled?)\b"
+               r"\s*(?:=|:|is|set to)?\s*(?:off|0|false|disabled?)(?![\w.])"
                r"|\beager\b(?:\s*attention)?|attn_implementation\s*=\s*[\"']?eager")
 _FLASH_ON = rx(r"\bflash[-_ ]?attn(?:[-_ ]?2)?\b|\bflash[-_ ]?attention(?:[-_ ]?2)?\b|\bfa2\b")
 
