@@ -14,11 +14,20 @@ from bot.reply.model import (
 )
 from bot.reply.overrides import QUANT_PRECISION
 from bot.understand.question import TRAINING_SWITCHES, Question
+from bot.understand.slots.engine import OLLAMA_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.types import KV_CACHES, KVCache, Precision, Workload
+
+OLLAMA_FLASH_ATTENTION_FAMILIES = frozenset({"gpt-oss", "Qwen3", "Gemma 3"})
+"""Model families Ollama runs with flash attention unless told otherwise; for the others it stays off until
+OLLAMA_FLASH_ATTENTION=1 (llama.cpp itself now chooses it automatically). Ollama enabled it by default per
+architecture: gpt-oss (ollama/ollama PR 11996, Aug 2025), qwen3 and qwen3moe (PR 12482), gemma3 (PR 12639),
+qwen3vl (PR 12862); its PR 13448 (Dec 2025) to enable it for every supporting model was closed, and issue 8335
+(still open in April 2026) asks for it as the default. Without it llama.cpp holds an fp32 KQ over the whole
+cache per layer (rules.constants.GGML_KQ_BYTES_PER_SCORE): 2 GiB for an 8B model at 32k."""
 
 DEFAULT_CONTEXT = 4096
 """Tokens per sequence when the question gives none: a typical chat turn with history, not the model's
@@ -173,6 +182,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
             extra[key] = value
     if question.lora_rank is not None:
         extra["lora_rank"] = question.lora_rank
+    if (engine == "llama.cpp" and OLLAMA_NOTE in question.notes and question.flash_attention is None
+            and model.family not in OLLAMA_FLASH_ATTENTION_FAMILIES and model.arch == "decoder"):
+        extra["flash_attention"] = False
+        assumptions.append(Assumption(field="flash_attention", value=False, reason="ollama-default"))
     kv_cache = kv_cache_for(question.kv_cache, engine, assumptions)
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
                         context=context, batch=batch, engine_version=question.engine_version, kv_cache=kv_cache,

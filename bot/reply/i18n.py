@@ -327,6 +327,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "engine-default": {"en": "the engine's own default", "zh-Hans": "该框架的默认设置"},
     "rules-choice": {"en": "the usual setting for this job, chosen by the rules", "zh-Hans": "规则按常用做法选定"},
     "training-no-kv-cache": {"en": "ignored: training keeps no KV cache", "zh-Hans": "已忽略：训练不使用 KV 缓存"},
+    "ollama-default": {"en": "Ollama's default for this model; OLLAMA_FLASH_ATTENTION=1 turns it on",
+                       "zh-Hans": "Ollama 对该模型的默认设置；设 OLLAMA_FLASH_ATTENTION=1 可开启"},
 }
 
 FIELD_LABELS: dict[str, dict[str, str]] = {
@@ -337,6 +339,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "context": {"en": "context", "zh-Hans": "上下文"},
     "kv_cache": {"en": "KV cache", "zh-Hans": "KV 缓存"},
     "engine_version": {"en": "version", "zh-Hans": "版本"},
+    "flash_attention": {"en": "flash attention", "zh-Hans": "flash attention"},
     "batch": {"en": "batch", "zh-Hans": "批量/并发"},
     "model": {"en": "model", "zh-Hans": "模型"},
     "gpu": {"en": "GPU", "zh-Hans": "GPU"},

@@ -14,6 +14,7 @@ from bot.errors import BadRequestError
 from bot.understand.numbers import scaled_number
 from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, TRAINING_SWITCHES, Question
 from bot.understand.slots.context import BATCH_UNITS, CONTEXT_UNITS
+from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import share_of
 from knowledge.base import KnowledgeBase
 from knowledge.engines import resolve_engine_id, version_tuple
@@ -127,6 +128,9 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates["quant"] = None if quant in {"none", ""} else quant
         elif key == "engine":
             updates["engine"] = _choice("engine", resolve_engine_id(str(value)) or value, ENGINES)
+            ollama = str(value).strip().lower() == "ollama"
+            notes = [n for n in question.notes if n != OLLAMA_NOTE]
+            updates["notes"] = [*notes, OLLAMA_NOTE] if ollama else notes
         elif key == "engine_version":
             if version_tuple(str(value)) is None:
                 raise BadRequestError(f"engine_version must be a version number such as 4.38 or 0.6.3, not {value!r}")
@@ -175,7 +179,7 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
     stated = list(question.stated)
     for key in updates:
         name = slot_names.get(key, key)
-        if name not in stated and not name.endswith("_text") and name != "model_score":
+        if name not in stated and not name.endswith("_text") and name not in ("model_score", "notes"):
             stated.append(name)
     merged = question.model_dump()
     merged.update(updates)

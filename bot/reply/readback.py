@@ -27,7 +27,7 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,}"
     if field == "params_b" and isinstance(value, (int, float)):
         return f"{params(float(value))}B"
-    if field == "gradient_checkpointing":
+    if field in ("gradient_checkpointing", "flash_attention"):
         return ("on" if value else "off") if t.lang == "en" else ("开" if value else "关")
     if field == "zero_stage" and isinstance(value, int):
         return f"ZeRO-{value}"

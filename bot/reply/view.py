@@ -36,13 +36,16 @@ def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
 KV_CACHE_FLAGS: dict[tuple[str, str], str] = {
     ("vllm", "fp8"): "--kv-cache-dtype fp8", ("sglang", "fp8"): "--kv-cache-dtype fp8_e5m2",
     ("tensorrt-llm", "fp8"): "--kv_cache_dtype fp8 at quantisation", ("lmdeploy", "int8"): "--quant-policy 8",
-    ("lmdeploy", "int4"): "--quant-policy 4", ("llama.cpp", "int8"): "-fa -ctk q8_0 -ctv q8_0",
-    ("llama.cpp", "int4"): "-fa -ctk q4_0 -ctv q4_0",
+    ("lmdeploy", "int4"): "--quant-policy 4",
+    ("llama.cpp", "int8"): "-fa on -ctk q8_0 -ctv q8_0; Ollama: OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0",
+    ("llama.cpp", "int4"): "-fa on -ctk q4_0 -ctv q4_0; Ollama: OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q4_0",
 }
-"""How each engine is told to store its KV cache smaller (its documented flag), for the suggestion's label."""
+"""How each engine is told to store its KV cache smaller (its documented flag), for the suggestion's label.
+Ollama's environment variables are the ones its server prints in its config line (ollama/ollama issue 11471)."""
 
 FLASH_ATTENTION_FLAGS: dict[str, str] = {
-    "transformers": 'attn_implementation="sdpa" or "flash_attention_2"', "llama.cpp": "-fa on",
+    "transformers": 'attn_implementation="sdpa" or "flash_attention_2"',
+    "llama.cpp": "-fa on; Ollama: OLLAMA_FLASH_ATTENTION=1",
     "unsloth": 'attn_implementation="sdpa"', "llama-factory": "--flash_attn fa2",
 }
 """How each engine is told to use a fused attention kernel, for the suggestion's label."""

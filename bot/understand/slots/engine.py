@@ -21,6 +21,9 @@ ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 UNSLOTH = dict(ENGINES)["unsloth"]
+OLLAMA = rx(r"\bollama\b")
+OLLAMA_NOTE = "runner-ollama"
+"""Question note: the llama.cpp job runs under Ollama, whose defaults differ (bot.reply.defaults)."""
 
 
 def parse_engine(state: SlotState) -> None:
@@ -33,3 +36,5 @@ def parse_engine(state: SlotState) -> None:
         engine = "llama.cpp"
     if engine is not None:
         state.set("engine", engine)
+    if engine == "llama.cpp" and OLLAMA.search(state.text):
+        state.notes.append(OLLAMA_NOTE)  # Ollama runs llama.cpp with its own defaults (flash attention)

@@ -182,7 +182,37 @@ def test_a_long_context_that_does_not_fit_is_told_the_engines_kv_cache_flag() ->
     said = ask({"text": "Llama-3.1-8B Q4_K_M on ollama with 32k context on an 8GB card"})
     assert said.check is not None and not said.check.fits
     assert any(s.kind == "kv-cache" and s.kv_cache == "int8" for s in said.check.suggestions)
-    assert "KV cache in INT8 (-fa -ctk q8_0 -ctv q8_0)" in render_text(said, kb=KB)
+    text = render_text(said, kb=KB)
+    assert ("KV cache in INT8 (-fa on -ctk q8_0 -ctv q8_0; "
+            "Ollama: OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0)") in text
+
+
+def test_ollama_runs_flash_attention_only_for_the_models_it_enables_it_for() -> None:
+    from bot.reply.render import render_text
+
+    # Llama 3.1 8B at 32k under Ollama: flash attention stays off, so each layer's fp32 KQ over the cache,
+    # 32 heads × 512 × 32,768 × 4 B = 2 GiB, is the compute buffer; llama.cpp itself (auto) and Qwen3 under
+    # Ollama (enabled for that architecture) do not hold it.
+    ollama = ask({"text": "Llama-3.1-8B on ollama with 32k context"})
+    llama_cpp = ask({"text": "Llama-3.1-8B on llama.cpp with 32k context"})
+    assert ollama.estimate is not None and llama_cpp.estimate is not None
+    kq = 32 * 512 * 32768 * 4 / 2**30
+    logits = 512 * 128256 * 4 / 2**30  # llama.cpp's buffer with flash attention: one micro-batch's logits
+    assert llama_cpp.estimate.breakdown.activations == pytest.approx(logits, abs=0.01)
+    assert kq < ollama.estimate.breakdown.activations < kq + 0.1  # the KQ plus one layer's own tensors
+    assert any(a.field == "flash_attention" and a.reason == "ollama-default" for a in ollama.assumptions)
+    assert "flash attention off (Ollama's default for this model; OLLAMA_FLASH_ATTENTION=1 turns it on)" in (
+        render_text(ollama, kb=KB))
+    qwen3 = ask({"text": "Qwen3-8B on ollama with 32k context"})
+    assert not any(a.field == "flash_attention" for a in qwen3.assumptions)
+    stated = ask({"text": "Llama-3.1-8B on ollama with flash attention, 32k context"})
+    assert not any(a.field == "flash_attention" for a in stated.assumptions)
+    assert stated.estimate is not None
+    assert stated.estimate.breakdown.activations == llama_cpp.estimate.breakdown.activations
+    flag = ask({"text": "Llama-3.1-8B with 32k context", "engine": "ollama"})
+    assert any(a.reason == "ollama-default" for a in flag.assumptions)
+    assert not any(a.reason == "ollama-default"
+                   for a in ask({"text": "Llama-3.1-8B on ollama, 32k", "engine": "vllm"}).assumptions)
 
 
 def test_eager_attention_and_an_old_release_are_told_the_switch_that_would_fit() -> None:
