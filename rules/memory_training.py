@@ -28,8 +28,8 @@ from rules.engine_profile import (
     training_fact,
 )
 from rules.hardware import usable_gib
-from rules.memory_adapters import adapter_activation_bytes_per_token, adapter_params
-from rules.memory_common import breakdown, gib, head_dim, num_layers
+from rules.memory_adapters import adapter_activation_bytes_per_token, adapter_params, linear_shapes
+from rules.memory_common import breakdown, gib, num_layers
 from rules.precision import (
     ParamSplit,
     compute_dtype_bytes,
@@ -43,20 +43,8 @@ from rules.types import MemoryEstimate, Workload
 
 def lora_adapter_params(model: Model, rank: int) -> float:
     """LoRA parameters on every linear of every decoder layer: r · (d_in + d_out) per adapted matrix."""
-    assert model.hidden_size
-    h = model.hidden_size
-    d = head_dim(model)
-    heads = model.num_attention_heads or h // d
-    kv = model.num_kv_heads or heads
-    per_layer = (h + heads * d) * 2 + (h + kv * d) * 2  # q, o, k, v
-    inter = model.intermediate_size or 4 * h
-    mlp_mats = 3 if model.mlp != "plain" else 2
-    if model.moe is not None:
-        expert_inter = model.moe.moe_intermediate_size or inter
-        mlp = mlp_mats * (h + expert_inter) * (model.moe.num_experts + model.moe.num_shared_experts)
-    else:
-        mlp = mlp_mats * (h + inter)
-    return float(rank * (per_layer + mlp) * num_layers(model))
+    per_layer = sum((d_in + d_out) * copies for d_in, d_out, copies in linear_shapes(model).values())
+    return float(rank * per_layer * num_layers(model))
 
 
 def train_activation_bytes(model: Model, seq: int, batch: int, checkpointing: bool, flash: bool,
