@@ -6,7 +6,8 @@ from typing import Any
 
 from bot.reply.cost_view import amount
 from bot.reply.formatting import gpu_name, params
-from bot.reply.i18n import FIELD_LABELS, TASK_NAMES, Translator
+from bot.reply.i18n import Translator
+from bot.reply.labels import FIELD_LABELS, TASK_NAMES
 from bot.reply.model import Answer
 from bot.understand.question import TRAINING_SWITCHES
 from knowledge.base import KnowledgeBase

@@ -10,14 +10,8 @@ from typing import Any
 
 from bot.reply.cost_view import cost_view, pick_place
 from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
-from bot.reply.i18n import (
-    ASSUMPTION_REASONS,
-    EXAMPLES,
-    FIELD_LABELS,
-    NOTE_TEXT,
-    TASK_NAMES,
-    Translator,
-)
+from bot.reply.i18n import EXAMPLES, Translator
+from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.model import Answer
 from bot.reply.readback import engine_name, understood, value_text
 from knowledge.base import KnowledgeBase
@@ -229,6 +223,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                                                                                        "missing_task",
                                                                                        "missing_budget")]
     view["training"] = task in ("train", "lora", "qlora")
+    view["source"] = ("" if t.lang.startswith("zh") else " ").join((t.source, t(_check_key(answer, view["training"]))))
     view["gpus"] = _gpu_views(answer, kb) if answer.intent == "gpu_info" else []
     view["known_gpus"] = sorted(g.name.removeprefix("NVIDIA ") for g in kb.gpus.values() if g.recommended)[:40]
     view["model_info"] = _model_view(answer, kb) if answer.intent == "model_info" else None
@@ -380,6 +375,17 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if answer.estimate is not None:
         out.append(("context", "source", {}))
     return out
+
+
+CHECK_BY_ENGINE = {"vllm": "check_vllm", "sglang": "check_sglang", "tensorrt-llm": "check_trtllm",
+                   "llama.cpp": "check_llamacpp"}
+"""Where the engine itself reports what it allocated, the footer points there: its log is what a user compares."""
+
+
+def _check_key(answer: Answer, training: bool) -> str:
+    if training:
+        return "check_training"
+    return CHECK_BY_ENGINE.get(answer.query.engine or "", "check_generic")
 
 
 def _filled(text: str, values: dict[str, str]) -> str:

@@ -71,6 +71,28 @@ def test_vllm_verdict_names_its_reservation() -> None:
     assert "can give it 42.0 GiB each (vLLM reserves 90% of the card)" in render_text(answer)
 
 
+@pytest.mark.parametrize(("task", "engine", "check"), [
+    ("lora", "unsloth", "`torch.cuda.max_memory_reserved()` after the first steps"),
+    ("inference", "vllm", "vLLM logs the weights, activations and KV-cache size at start-up"),
+    ("inference", "llama.cpp", "llama.cpp (and Ollama's server log) prints the model, KV-cache and compute buffer"),
+    ("inference", "transformers", "Check on the card with `nvidia-smi` or `torch.cuda.max_memory_reserved()`."),
+])
+def test_footer_says_where_this_engine_reports_its_memory(task: str, engine: str, check: str) -> None:
+    answer = _answer()
+    answer.query.task, answer.query.engine = task, engine  # type: ignore[assignment]
+    text = render_text(answer)
+    assert check in text
+    assert ("vLLM" in text.splitlines()[-1]) == (engine == "vllm")  # no vLLM advice under a training job
+
+
+def test_one_concurrent_sequence_is_said_in_the_singular() -> None:
+    answer = _answer()
+    answer.picks[0].max_concurrent_sequences = 1
+    assert "room for 1 sequence at a time" in render_text(answer)
+    answer.picks[0].max_concurrent_sequences = 12
+    assert "12 concurrent sequences fit" in render_text(answer)
+
+
 def test_simplified_and_traditional_chinese() -> None:
     simplified = render_text(_answer("zh-Hans"))
     traditional = render_text(_answer("zh-Hant"))
