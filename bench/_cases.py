@@ -251,6 +251,14 @@ def memory_share(case: dict[str, Any]) -> float | None:
     return None
 
 
+def built_request_cap(case: dict[str, Any]) -> int | None:
+    """The max_batch_size a TensorRT engine was built with, as the row states it ("2048 (trtllm-build
+    default)"), or None: it sizes the engine's per-slot runtime buffers."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    match = re.match(r"\s*(\d+)\b", str(settings.get("max_batch_size") or ""))
+    return int(match.group(1)) if match and int(match.group(1)) > 0 else None
+
+
 def reserves_memory(engine: str) -> bool:
     """The engine sizes its KV pool from the card (vLLM, SGLang, lmdeploy, TensorRT-LLM): without the card
     there is no pool to compare."""
@@ -329,6 +337,9 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     share = memory_share(case)
     if share is not None and req["task"] == "inference":
         req["memory_fraction"] = share
+    cap = built_request_cap(case) if req.get("engine") == "tensorrt-llm" else None
+    if cap is not None:
+        req["max_num_seqs"] = cap
     req.update(reading_flags(case))
     gpus = int(case.get("num_gpus") or 1)
     req["gpus"] = gpus

@@ -82,6 +82,9 @@ def map_engine(case: dict[str, Any]) -> dict[str, Any]:
         engine = resolve_engine_id(repo.split("/")[-1]) if repo else None
     out: dict[str, Any] = {"engine": engine or "transformers"}
     version = engine_version_of(case, out["engine"])
+    if out["engine"] == "tensorrt-llm" and "pytorch" in low:
+        # The current profile is the PyTorch backend's; an earlier release's profile is its TensorRT engine's.
+        version = None
     if version:
         out["engine_version"] = version
     kv = map_kv_cache(str(settings.get("kv_cache_dtype") or settings.get("kv_cache") or ""))

@@ -138,6 +138,21 @@ class ProfileRunFact(Fact):
     """The same with more than one card (NCCL buffers); None = as on one card."""
 
 
+class BatchBuffersFact(Fact):
+    """Buffers a runtime allocates for every request slot its engine was built for, before the KV pool, so the
+    pool takes its share of what they leave: TensorRT-LLM's C++ runtime and decoder running a TensorRT engine.
+    They depend on the build's max_batch_size, not on what is in flight."""
+
+    bytes_per_slot_vocab: float = Field(ge=0)
+    """Per slot and vocabulary entry: fp32 logits, embedding bias, penalty and sampling workspaces."""
+    bytes_per_slot_position: float = Field(ge=0)
+    """Per slot and position of the engine's max_seq_len: cache indirection, output ids, log-probs."""
+    bytes_per_slot: float = Field(ge=0)
+    """Per slot whatever the vocabulary and length (top-k/top-p workspace)."""
+    default_slots: int = Field(gt=0)
+    """max_batch_size when the build does not set it."""
+
+
 class TrainingFact(Fact):
     checkpointing: Literal["recompute", "offload"]
     """What gradient checkpointing keeps on the card: recompute keeps each layer's input; offload moves the
@@ -199,6 +214,7 @@ class VersionRule(BaseModel):
     allocator: dict[str, Any] | None = None
     runtime: dict[str, Any] | None = None
     profile_run: dict[str, Any] | None = None
+    batch_buffers: dict[str, Any] | None = None
 
     def changes(self) -> dict[str, dict[str, Any]]:
         """The facts this rule changes, by profile field."""
@@ -226,6 +242,8 @@ class EngineProfile(Entry):
     profile_run: ProfileRunFact | None = None
     """Serving engines that size their KV pool from a start-up profiling run (vLLM); None = the reservation's
     generic rule."""
+    batch_buffers: BatchBuffersFact | None = None
+    """Per-slot runtime buffers taken before the KV pool (None: the runtime allocates none worth sizing)."""
     version_rules: list[VersionRule] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -289,7 +307,8 @@ def _just_below(version: str) -> str:
 
 
 RULE_FACTS.update(logits=LogitsFact, attention=AttentionFact, reservation=ReservationFact, training=TrainingFact,
-                  allocator=AllocatorFact, runtime=RuntimeFact, profile_run=ProfileRunFact)
+                  allocator=AllocatorFact, runtime=RuntimeFact, profile_run=ProfileRunFact,
+                  batch_buffers=BatchBuffersFact)
 
 
 def version_tuple(text: str) -> tuple[int, ...] | None:

@@ -8,7 +8,8 @@
   workload materialises them + the logits the engine keeps (the last position, or every prompt position
   in fp32 for transformers before 4.45);
 * engines that reserve memory up front: vLLM/SGLang take a fraction of the card and fill it with KV blocks;
-  lmdeploy (TurboMind) and TensorRT-LLM give a fraction of what is free after weights to the KV pool.
+  lmdeploy (TurboMind) and TensorRT-LLM give a fraction of what is free after weights to the KV pool, and a
+  TensorRT engine's runtime first takes buffers for every request slot it was built for.
 """
 
 from __future__ import annotations
@@ -125,6 +126,19 @@ def _activation(w: Workload, profile: EngineProfile, gpu: GPU | None = None) -> 
     return prefill_activation_bytes(model, prompt, batch, flash, logits)
 
 
+def batch_buffer_bytes(w: Workload, profile: EngineProfile) -> tuple[float, int]:
+    """(bytes, slots) of the runtime's per-slot buffers (a TensorRT engine's runtime and decoder): the slots
+    are the request cap the question states, else the build's default; the length is the context sized, as
+    the engine would be built for it. (0, 0) for runtimes without them."""
+    fact = profile.batch_buffers
+    if fact is None or w.task != "inference":
+        return 0.0, 0
+    slots = w.max_num_seqs or fact.default_slots
+    per_slot = (fact.bytes_per_slot_vocab * (w.model.vocab_size or 0)
+                + fact.bytes_per_slot_position * w.context + fact.bytes_per_slot)
+    return slots * per_slot, slots
+
+
 def parallel_layout(count: int) -> tuple[int, int]:
     """(tensor-parallel degree, pipeline stages): tensor parallel inside a node of GPUS_PER_NODE, nodes by
     pipeline parallelism (vLLM/SGLang/TensorRT-LLM multi-node serving)."""
@@ -231,6 +245,15 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
         overhead = non_kv * C.GIB + workspace / n
     else:
         overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + workspace / n
+    buffers, slots = batch_buffer_bytes(w, profile)
+    if buffers:
+        # Taken before the KV pool, so the pool's share comes out of what they leave.
+        overhead += buffers
+        chosen["max_batch_size"] = slots
+        chosen["batch_buffers_gib"] = round(gib(buffers), 3)
+        notes.append(f"{profile.id}-batch-buffers")
+    elif any(rule.batch_buffers for rule in profile.version_rules):
+        notes.append(f"{profile.id}-batch-buffers-other-versions")  # sized only when the version says they apply
     weights_pg = weights / n
     required = weights_pg + act + overhead + kv_needed
     res = profile.reservation

@@ -52,7 +52,7 @@ MAX_PICKS = 3
 MAX_TRAINING_GPUS = 64
 """ZeRO/FSDP data parallelism across nodes of 8; no alternative above 64 cards (8 nodes) is offered."""
 REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization",
-                    "max_num_seqs")
+                    "max_num_seqs", "max_batch_size")
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
@@ -293,13 +293,15 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     already = {a.field for a in assumptions} | set(question.stated)
     if "memory_fraction" in already:
         already.add("gpu_memory_utilization")  # the share the text set is not an assumption
+    if "max_num_seqs" in already:
+        already.add("max_batch_size")  # the request cap the text set sizes a TensorRT engine's buffers
     for key, value in chosen.items():
         if key in REPORTED_CHOICES and key not in already and not (key == "zero_stage" and value == 0):
             needed = key in ("gradient_checkpointing", "zero_stage") and bool(value) and sized_gpu is not None
             reason = "needed-to-fit" if needed else "rules-choice"
             if key == "gradient_checkpointing" and value and training_fact(workload).checkpointing_default:
                 reason = "engine-default"  # Unsloth and LLaMA-Factory check-point unless told otherwise
-            if key in ("optimizer", "max_num_seqs"):
+            if key in ("optimizer", "max_num_seqs", "max_batch_size"):
                 reason = "engine-default"  # from the engine's documented set-up (vLLM's default for the card)
             assumptions.append(Assumption(field=key, value=value, reason=reason))
 

@@ -26,10 +26,20 @@ def finite(value: float | None, digits: int = 2) -> float | None:
 
 
 def estimate_out(estimate: MemoryEstimate) -> EstimateOut:
+    chosen = estimate.chosen or {}
     parts = {key: round(float(estimate.breakdown.get(key, 0.0)), 2) for key in Breakdown.model_fields}
     return EstimateOut(total_gb=round(estimate.total_gib, 2), per_gpu_gb=round(estimate.per_gpu_gib, 2),
                        gpu_count=estimate.gpu_count, breakdown=Breakdown(**parts), notes=list(estimate.notes),
-                       host_ram_gb=estimate.host_ram_gib)
+                       host_ram_gb=estimate.host_ram_gib, batch_buffers_gb=_float(chosen.get("batch_buffers_gib")),
+                       max_batch_size=_int(chosen.get("max_batch_size")))
+
+
+def _float(value: object) -> float | None:
+    return round(float(value), 2) if isinstance(value, (int, float)) else None
+
+
+def _int(value: object) -> int | None:
+    return int(value) if isinstance(value, int) else None
 
 
 def pick_out(pick: Pick) -> PickOut:

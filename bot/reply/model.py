@@ -69,6 +69,11 @@ class EstimateOut(BaseModel):
     notes: list[str] = Field(default_factory=list)
     host_ram_gb: float | None = None
     """Host RAM per node beside the cards (optimizer states offloaded to CPU), GiB."""
+    batch_buffers_gb: float | None = None
+    """Per card, GiB: a TensorRT engine's runtime and decoder buffers for `max_batch_size` request slots, taken
+    before its KV pool (counted in breakdown.overhead); null where the runtime has none sized."""
+    max_batch_size: int | None = None
+    """The request slots those buffers are sized for (stated, else the engine build's default)."""
 
 
 class PickOut(BaseModel):

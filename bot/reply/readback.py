@@ -106,7 +106,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(f"{flag} {value:g}")  # as the engine's flag is written: "gpu_memory_utilization 0.8"
             continue
         if field == "max_num_seqs":
-            parts.append(f"max_num_seqs {value}")
+            flag = "max_batch_size" if data.get("engine") == "tensorrt-llm" else "max_num_seqs"
+            parts.append(f"{flag} {value}")
             continue
         if field in ("context", "batch", "kv_cache", "engine_version"):
             text = f"{t.pick(FIELD_LABELS, field)} {text}"

@@ -241,3 +241,41 @@ def test_unsloth_sets_expandable_segments_so_training_keeps_no_fragmentation_res
     # 4096 × 11008 × 2 B (Unsloth's fast_dequantize frees each weight after its matmul).
     workspace = 4096 * 11008 * 2 / GIB
     assert now.breakdown["overhead"] == pytest.approx(C.TRAIN_OVERHEAD_GIB + workspace, abs=1e-3)
+
+
+# A TensorRT engine's runtime and decoder buffers, per request slot: 20 B per vocabulary entry (fp32 logits and
+# the decoder's workspaces), 40 B per position of max_seq_len and 64 KiB (knowledge/data/engines.yaml).
+PER_SLOT_4096 = 20 * 32_000 + 40 * 4096 + 65_536  # 869,376 B on the toy model at 4,096 tokens
+
+
+def test_tensorrt_engine_buffers_for_every_built_slot_come_before_the_kv_pool() -> None:
+    w = Workload(model=make_model(), engine="tensorrt-llm", engine_version="0.16", context=4096)
+    est = estimate_memory(w, 1, make_gpu())
+    buffers = 2048 * PER_SLOT_4096 / GIB  # trtllm-build's default max_batch_size: 1.658 GiB
+    assert est.chosen["max_batch_size"] == 2048
+    assert est.chosen["batch_buffers_gib"] == pytest.approx(buffers, abs=1e-3)
+    assert "tensorrt-llm-batch-buffers" in est.notes
+    act = (PER_TOKEN_PREFILL * 4096 + 4 * 32_000) / GIB
+    fixed = WEIGHTS / GIB + act + C.INFERENCE_OVERHEAD_GIB + buffers
+    assert est.breakdown["overhead"] == pytest.approx(C.INFERENCE_OVERHEAD_GIB + buffers, abs=1e-3)
+    assert est.breakdown["kv_cache"] == pytest.approx(0.9 * (80 - C.CUDA_CONTEXT_GIB - fixed), abs=1e-3)
+    # An engine built for the batch it serves keeps that memory for KV blocks.
+    small = estimate_memory(replace(w, max_num_seqs=16), 1, make_gpu())
+    assert small.chosen["batch_buffers_gib"] == pytest.approx(16 * PER_SLOT_4096 / GIB, abs=1e-4)
+    assert small.breakdown["kv_cache"] > est.breakdown["kv_cache"] + 0.9 * 1.6
+
+
+def test_tensorrt_engine_buffers_reproduce_a_logged_start_up() -> None:
+    # TensorRT-LLM issue 1188: Qwen2.5-Coder-0.5B (vocabulary 151,936), default 2048 slots, max_seq_len 32,768
+    # logged 2.66 GiB of runtime buffers and 5.76 GiB of decoder buffers.
+    w = Workload(model=make_model(vocab_size=151_936), engine="tensorrt-llm", engine_version="0.14", context=32_768)
+    est = estimate_memory(w, 1, make_gpu())
+    assert est.chosen["batch_buffers_gib"] == pytest.approx(2.66 + 5.76, abs=0.01)
+
+
+def test_tensorrt_llm_from_1_0_runs_the_pytorch_backend_without_engine_buffers() -> None:
+    for version in ("1.0.0rc1", None):
+        est = estimate_memory(Workload(model=make_model(), engine="tensorrt-llm", engine_version=version,
+                                       context=4096), 1, make_gpu())
+        assert "batch_buffers_gib" not in est.chosen
+        assert "tensorrt-llm-batch-buffers-other-versions" in est.notes

@@ -4,9 +4,10 @@
 logits over every prompt token before transformers 4.45, eager attention before 4.36); "fp8 KV cache",
 "kv_cache_dtype=fp8", "KV int8", "KV cache量化" → `kv_cache`; "no flash attention", "eager" →
 `flash_attention` False; "gpu_memory_utilization 0.8", "--mem-fraction-static 0.85" → `memory_fraction` (the
-serving engine's share); "max_num_seqs 64" → `max_num_seqs`. Each span is masked once read, so "fp8 KV cache"
-does not also make the weights fp8 and "4.38" or "0.8" is never read as a size or a count. Runs before the
-number slots.
+serving engine's share); "max_num_seqs 64" (vLLM) or "--max_batch_size 64" (a TensorRT engine's build) →
+`max_num_seqs`, the requests the engine is set up for. Each span is masked once read, so "fp8 KV cache" does
+not also make the weights fp8 and "4.38" or "0.8" is never read as a size or a count. Runs before the number
+slots.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ _MEMORY_FRACTION = rx(r"(?:--?)?(?:gpu[-_ ]memory[-_ ]utili[sz]ation|mem[-_ ]fra
                       r"|free[-_ ]gpu[-_ ]memory[-_ ]fraction|cache[-_ ]max[-_ ]entry[-_ ]count)"
                       r"\s*(?:=|:|of|to|at|设为|为)?\s*(?P<value>\d{1,3}(?:\.\d+)?\s*%|[01]?\.\d+|1(?![\d.]))")
 _MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])")
-_MAX_NUM_SEQS = rx(r"(?:--?)?max[-_ ]num[-_ ]seqs\s*(?:=|:|of|to|at|设为|为)?\s*(?P<n>\d{1,6})(?![\d.])")
+_MAX_NUM_SEQS = rx(r"(?:--?)?(?:max[-_ ]num[-_ ]seqs|max[-_]batch[-_]size)\s*(?:=|:|of|to|at|设为|为)?\s*"
+                   r"(?P<n>\d{1,6})(?![\d.])")
 MAX_NUM_SEQS_LIMIT = 65_536
 
 KV_QUANTISED_DEFAULT = "kv-quantised"

@@ -282,3 +282,21 @@ def test_sglangs_limit_says_its_activations_sit_beside_its_share() -> None:
 
     text = render_text(ask({"text": "Qwen2.5-7B with SGLang mem_fraction_static 0.7 on an A10"}), kb=KB)
     assert "SGLang keeps weights and KV cache in 70% of the card and activations beside it" in text
+
+
+def test_a_tensorrt_engine_release_states_its_buffers_and_the_slots_they_are_for() -> None:
+    from bot.service import ask
+
+    default = ask({"text": "DeepSeek-R1-Distill-Qwen-32B fp16 with TensorRT-LLM 0.16 on an A100 80GB"})
+    assert default.estimate is not None and default.estimate.max_batch_size == 2048
+    # 2048 slots × (20 B × 152,064 vocabulary + 40 B × 4,096 positions + 64 KiB) = 6.2 GiB before the KV pool.
+    assert default.estimate.batch_buffers_gb == pytest.approx(6.2, abs=0.05)
+    assert [a.reason for a in default.assumptions if a.field == "max_batch_size"] == ["engine-default"]
+    text = render_text(default, kb=KB)
+    assert "runtime and decoder buffers take 6.2 GiB per card for its 2,048 request slots" in text
+    built = ask({"text": "DeepSeek-R1-Distill-Qwen-32B fp16 TensorRT-LLM 0.16 --max_batch_size 16 on an A100 80GB"})
+    assert built.estimate is not None and built.estimate.batch_buffers_gb == pytest.approx(0.05, abs=0.01)
+    assert not any(a.field == "max_batch_size" for a in built.assumptions)  # stated, so not assumed
+    assert "max_batch_size 16" in render_text(built, kb=KB)
+    current = render_text(ask({"text": "Llama-3.1-8B on TensorRT-LLM, L40S"}), kb=KB)
+    assert "name the version, e.g. “TensorRT-LLM 0.16”, to have them sized" in current

@@ -324,6 +324,13 @@ def test_max_num_seqs_is_not_a_batch() -> None:
     assert parse("vllm max_num_seqs=999999 Llama 3 8B", KB).max_num_seqs == 65_536
 
 
+def test_a_tensorrt_engines_max_batch_size_is_its_request_cap() -> None:
+    q = parse("Qwen2.5-32B TensorRT-LLM 0.16 --max_batch_size 16 on an A100 80GB", KB)
+    assert q.max_num_seqs == 16 and q.batch is None and q.engine_version == "0.16"
+    assert parse("trtllm-build max-batch-size=64 Llama 3 8B", KB).max_num_seqs == 64
+    assert parse("max batch size 8, Llama 3 8B", KB).max_num_seqs is None  # prose, not the build flag
+
+
 def test_memory_share_and_request_cap_flags() -> None:
     answer = ask({"text": "Llama 3.1 8B on an L4", "engine": "vllm", "memory_fraction": "85%", "max_num_seqs": 32})
     assert answer.query.memory_fraction == pytest.approx(0.85) and answer.query.max_num_seqs == 32
