@@ -54,6 +54,9 @@ class LogitsFact(Fact):
 class KVCacheFact(Fact):
     bytes_per_element: dict[KVDtype, float]
     """The KV-cache dtypes the engine accepts and the bytes each element takes (block scales included)."""
+    quantised_needs_flash_attention: bool = False
+    """A quantised cache type takes effect only with flash attention on (llama.cpp's quantised V cache; Ollama
+    ignores OLLAMA_KV_CACHE_TYPE without it), so without flash attention the cache stays 16-bit."""
     sliding_window: Literal["applied", "interleaved-only"] = "applied"
     """Whether a sliding-window model's cache holds only its window: on every such model, or only on models
     that interleave window and full layers (llama.cpp's iSWA cache); a model whose every layer slides

@@ -47,7 +47,17 @@ def kv_element_bytes(w: Workload, profile: EngineProfile) -> float:
     table = profile.kv_cache.bytes_per_element
     if w.kv_cache not in table:
         raise UnsupportedKVCache(profile.id, w.kv_cache, list(table))
+    if kv_quantisation_inert(w, profile):
+        return table.get("fp16", 2.0)
     return table[w.kv_cache]
+
+
+def kv_quantisation_inert(w: Workload, profile: EngineProfile) -> bool:
+    """A quantised KV type asked for without flash attention on an engine that quantises only with it: the
+    cache stays 16-bit (Ollama ignores the setting; llama.cpp refuses a quantised V cache)."""
+    table = profile.kv_cache.bytes_per_element
+    return (profile.kv_cache.quantised_needs_flash_attention and not w.flash_attention
+            and w.kv_cache is not None and table.get(w.kv_cache, 2.0) < table.get("fp16", 2.0))
 
 
 def scores_materialised(w: Workload, profile: EngineProfile) -> bool:

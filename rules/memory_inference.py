@@ -22,6 +22,7 @@ from rules import constants as C
 from rules.engine_profile import (
     caches_blocks_by_shape,
     kv_element_bytes,
+    kv_quantisation_inert,
     prefill_logits_bytes,
     profile_for,
     profile_run_size,
@@ -185,7 +186,9 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
             # The speed model charges each expert the engine visits one by one (rules/speed.py): say why.
             notes.append(f"moe-expert-loop-{profile.runtime.moe_expert_loop}")
     kv_elem = kv_element_bytes(w, profile)
-    if w.kv_cache is not None:
+    if kv_quantisation_inert(w, profile):
+        notes.append("kv-cache-needs-flash-attention")
+    elif w.kv_cache is not None:
         notes.append(f"kv-cache-{w.kv_cache}")
     if profile.logits.positions == "all":
         notes.append("logits-all-positions")

@@ -31,6 +31,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                             "zh-Hans": "SGLang 将无法启动：权重加一条序列的 KV 缓存超过了 {percent}% 的预留显存。"},
     "lmdeploy-does-not-fit": {"en": "LMDeploy would refuse to start: what the weights leave cannot hold one sequence's KV cache.",
                               "zh-Hans": "LMDeploy 将无法启动：加载权重后剩余的显存放不下一条序列的 KV 缓存。"},
+    "kv-cache-needs-flash-attention": {"en": "A quantised KV cache takes effect in llama.cpp only with flash attention on: Ollama ignores OLLAMA_KV_CACHE_TYPE without OLLAMA_FLASH_ATTENTION=1 and llama.cpp refuses a quantised V cache with -fa off, so the cache is sized at f16 here; with flash attention on, the quantised type applies.",
+                                       "zh-Hans": "llama.cpp 只有开启 flash attention 时 KV 缓存量化才生效：未设置 OLLAMA_FLASH_ATTENTION=1 时 Ollama 会忽略 OLLAMA_KV_CACHE_TYPE，llama.cpp 在 -fa off 时拒绝量化 V 缓存，因此这里按 f16 计算；开启 flash attention 后量化类型才生效。"},
     "tensorrt-llm-does-not-fit": {"en": "TensorRT-LLM would refuse to start: what the engine leaves cannot hold one sequence's KV cache.",
                                   "zh-Hans": "TensorRT-LLM 将无法启动：引擎加载后剩余的显存放不下一条序列的 KV 缓存。"},
     "layer-split": {"en": "transformers splits the layers across the cards (device_map): memory divides, but a token visits the cards one after another, so speed does not add up.",

@@ -279,3 +279,17 @@ def test_tensorrt_llm_from_1_0_runs_the_pytorch_backend_without_engine_buffers()
                                        context=4096), 1, make_gpu())
         assert "batch_buffers_gib" not in est.chosen
         assert "tensorrt-llm-batch-buffers-other-versions" in est.notes
+
+
+def test_llama_cpp_quantises_its_kv_cache_only_with_flash_attention() -> None:
+    # q8_0 is 34 B per 32 values (1.0625 B); with -fa off llama.cpp keeps (Ollama: ignores the type for) f16.
+    on = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=4096, kv_cache="int8"))
+    off = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=4096, kv_cache="int8",
+                                   flash_attention=False))
+    assert on.breakdown["kv_cache"] == pytest.approx(4096 * KV_PER_TOKEN_16 * 1.0625 / 2 / GIB, abs=1e-4)
+    assert off.breakdown["kv_cache"] == pytest.approx(4096 * KV_PER_TOKEN_16 / GIB, abs=1e-4)
+    assert "kv-cache-needs-flash-attention" in off.notes and "kv-cache-int8" in on.notes
+    # vLLM's fp8 cache does not depend on the attention switch.
+    vllm = estimate_memory(Workload(model=make_model(), engine="vllm", context=4096, kv_cache="fp8",
+                                    flash_attention=False), 1, make_gpu())
+    assert "kv-cache-needs-flash-attention" not in vllm.notes

@@ -23,14 +23,25 @@ _KV_BEFORE = rx(rf"(?P<dtype>{_KV_TYPES})\s*(?:的\s*)?kv(?:[-_ ]?cache|\s*缓�
 _KV_AFTER = rx(rf"\bkv(?:[-_ ]?cache)?(?:[-_ ]?dtype)?\s*(?:=|:|in|to|as|at|用|为)?\s*"
                rf"(?P<dtype>{_KV_TYPES})(?![a-z0-9])")
 _KV_CACHE_DTYPE = rx(rf"kv_cache_dtype\s*=\s*[\"']?(?P<dtype>{_KV_TYPES}|auto)")
+_LLAMA_CPP_CACHE_TYPE = rx(r"(?:(?<![\w-])-ct(?P<short>[kv])|--cache[-_]type[-_](?P<long>[kv]))\s*[=\s]\s*"
+                           r"(?P<dtype>f16|bf16|q8_0|q5_1|q5_0|q4_1|iq4_nl|q4_0)(?![\w.])")
+_OLLAMA_KV_TYPE = rx(r"(?:ollama)?_kv_cache_type\s*=\s*[\"']?(?P<dtype>f16|q8_0|q4_0)(?![\w.])")
+GGML_KV_TYPES = {"f16": "fp16", "bf16": "bf16", "q8_0": "int8", "q5_1": "int8", "q5_0": "int8", "q4_1": "int8",
+                 "iq4_nl": "int4", "q4_0": "int4"}
+"""llama.cpp's cache types → the KV-cache classes the profiles size: q8_0 and q4_0 exactly (ggml blocks of 34 and
+18 bytes per 32 values), the 5-bit and q4_1 types at q8_0's size (an upper bound: 24 or 20 bytes per block, not
+profiled), iq4_nl as q4_0 (18 bytes per block)."""
+_KV_WIDTH = {"fp16": 2, "bf16": 2, "int8": 1, "int4": 0}
 _KV_QUANTISED = rx(r"\bkv(?:[-_ ]?cache)?\s*(?:量化|quanti[sz]\w*)"
                    r"|(?:quanti[sz]\w*|量化)\s*(?:the\s+)?kv(?:[-_ ]?cache)?")
 _NO_FLASH = rx(r"(?:no|without|w/o|disable\w*|不用|不使用|没有|关闭|关掉)\s*"
                r"(?:flash[-_ ]?attn|flash[-_ ]?attention|fa2?|sdpa)\b"
                r"|(?:(?<![\w-])-fa|--flash[-_]attn|\bflash[-_ ]?attn|\bflash[-_ ]?attention)"
                r"\s*(?:=|:|is|set to)?\s*(?:off|0|false|disabled?)(?![\w.])"
-               r"|\beager\b(?:\s*attention)?|attn_implementation\s*=\s*[\"']?eager")
-_FLASH_ON = rx(r"\bflash[-_ ]?attn(?:[-_ ]?2)?\b|\bflash[-_ ]?attention(?:[-_ ]?2)?\b|\bfa2\b")
+               r"|\beager\b(?:\s*attention)?|attn_implementation\s*=\s*[\"']?eager"
+               r"|(?:ollama)?_flash_attention\s*=\s*[\"']?(?:0|false)(?![\w.])")
+_FLASH_ON = rx(r"\bflash[-_ ]?attn(?:[-_ ]?2)?\b|\bflash[-_ ]?attention(?:[-_ ]?2)?\b|\bfa2\b"
+               r"|(?<![\w-])-fa(?:\s+(?:on|1|true))?(?![\w-])|(?:ollama)?_flash_attention\s*=\s*[\"']?(?:1|true)(?![\w.])")
 
 _MEMORY_FRACTION = rx(r"(?:--?)?(?:gpu[-_ ]memory[-_ ]utili[sz]ation|mem[-_ ]fraction[-_ ]static"
                       r"|free[-_ ]gpu[-_ ]memory[-_ ]fraction|cache[-_ ]max[-_ ]entry[-_ ]count)"
@@ -111,6 +122,38 @@ def parse_runtime(state: SlotState) -> None:
     if m is not None:
         state.set("engine_version", m.group("version"))
         state.mask(m.start("version"), m.end("version"))
+    if not parse_ggml_cache_types(state):
+        parse_kv_cache(state)
+    m = _NO_FLASH.search(state.text)
+    if m is not None:
+        state.set("flash_attention", False)
+        state.mask(m.start(), m.end())
+    elif _FLASH_ON.search(state.text):
+        state.set("flash_attention", True)
+
+
+def parse_ggml_cache_types(state: SlotState) -> bool:
+    """llama.cpp's "-ctk q8_0 -ctv q8_0" / "--cache-type-k/-v", Ollama's OLLAMA_KV_CACHE_TYPE=q8_0. K and V
+    take their types separately, and an unstated one stays f16: the cache is sized at the wider of the two (a
+    quantised K alone still keeps a 16-bit V). True when the text set them."""
+    found: dict[str, str] = {}
+    for m in list(_LLAMA_CPP_CACHE_TYPE.finditer(state.text)):
+        found[(m.group("short") or m.group("long")).lower()] = GGML_KV_TYPES[m.group("dtype").lower()]
+        state.mask(m.start(), m.end())
+    ollama = _OLLAMA_KV_TYPE.search(state.text)  # "OLLAMA" itself may already be read as the engine's name
+    if ollama is not None:
+        found["k"] = found["v"] = GGML_KV_TYPES[ollama.group("dtype").lower()]
+        state.mask(ollama.start(), ollama.end())
+    if not found:
+        return False
+    wider = max((found.get("k", "fp16"), found.get("v", "fp16")), key=_KV_WIDTH.__getitem__)
+    if wider not in ("fp16", "bf16"):
+        state.set("kv_cache", wider)
+    return True
+
+
+def parse_kv_cache(state: SlotState) -> None:
+    """"fp8 KV cache", "kv_cache_dtype=fp8", "KV int8", "KV cache量化" (a quantised cache of no stated type)."""
     for pattern in (_KV_CACHE_DTYPE, _KV_BEFORE, _KV_AFTER):
         m = pattern.search(state.text)
         if m is not None:
@@ -123,9 +166,3 @@ def parse_runtime(state: SlotState) -> None:
         if m is not None:
             state.set("kv_cache", KV_QUANTISED_DEFAULT)
             state.mask(m.start(), m.end())
-    m = _NO_FLASH.search(state.text)
-    if m is not None:
-        state.set("flash_attention", False)
-        state.mask(m.start(), m.end())
-    elif _FLASH_ON.search(state.text):
-        state.set("flash_attention", True)

@@ -43,11 +43,21 @@ def test_engine_version_is_not_a_size_or_count(text: str, version: str) -> None:
     ("vllm kv_cache_dtype=fp8 for Llama 3 8B", "fp8", None),
     ("Llama 3 8B int4, KV int8, lmdeploy", "int8", "int4"),
     ("Qwen2.5-7B 用 ollama，KV cache量化", "kv-quantised", None),
+    # llama.cpp's and Ollama's own switches; the weights' GGUF type is a separate slot.
+    ("llama.cpp Qwen2.5-32B Q4_K_M -fa -ctk q8_0 -ctv q8_0", "int8", "int4"),
+    ("llama-server --cache-type-k q4_0 --cache-type-v q4_0 Llama 3 8B", "int4", None),
+    ("ollama llama3.1 8b OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q4_0", "int4", None),
 ])
 def test_kv_cache_precision_is_its_own_slot(text: str, kv: str, precision: str | None) -> None:
     q = parse(text, KB)
     assert q.kv_cache == kv
     assert q.precision == precision  # "fp8 KV cache" does not make the weights fp8
+
+
+def test_a_quantised_k_alone_keeps_the_cache_at_the_16_bit_v() -> None:
+    # llama.cpp types K and V separately; an unstated one stays f16, which sets the cache's size.
+    assert parse("llama.cpp Llama 3 8B -ctk q8_0", KB).kv_cache is None
+    assert parse("llama.cpp Llama 3 8B -ctk q4_0 -ctv q8_0", KB).kv_cache == "int8"
 
 
 def test_attention_implementation() -> None:
@@ -60,6 +70,10 @@ def test_attention_implementation() -> None:
     assert parse("ollama llama3.1 8b, flash attention disabled", KB).flash_attention is False
     assert parse("Qwen2.5-7B 用 llama.cpp，关闭flash attention", KB).flash_attention is False
     assert parse("Llama-3.1-8B Q4_K_M llama.cpp --flash-attn on", KB).flash_attention is True
+    assert parse("Llama-3.1-8B Q4_K_M llama.cpp -fa on", KB).flash_attention is True
+    assert parse("llama-server -fa -m Llama-3.1-8B-Q4_K_M.gguf", KB).flash_attention is True
+    assert parse("ollama llama3.1 8b OLLAMA_FLASH_ATTENTION=1", KB).flash_attention is True
+    assert parse("ollama llama3.1 8b OLLAMA_FLASH_ATTENTION=false", KB).flash_attention is False
 
 
 def test_flags_and_json_keys() -> None:
@@ -350,3 +364,18 @@ def test_the_engines_length_flag_is_the_context(text: str, context: int) -> None
     q = parse(text, KB)
     assert q.context == context and "max-model-len-stated" in q.notes
     assert q.batch is None
+
+
+def test_a_quantised_cache_without_flash_attention_stays_16_bit_in_llama_cpp() -> None:
+    from bot.reply.render import render_text
+
+    # Llama-3.1-8B at 32k: 32 layers × 8 KV heads × 128 × 2 (K, V) × 32,768 tokens = 2 Gi elements: 4 GiB at f16,
+    # 2.125 GiB at q8_0 (34 B per 32). Ollama keeps flash attention off for Llama, so its q8_0 setting is inert.
+    inert = ask({"text": "ollama llama3.1 8b 32k OLLAMA_KV_CACHE_TYPE=q8_0"})
+    applied = ask({"text": "ollama llama3.1 8b 32k OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0"})
+    assert inert.estimate is not None and applied.estimate is not None
+    assert inert.estimate.breakdown.kv_cache == pytest.approx(4.0, abs=0.01)
+    assert applied.estimate.breakdown.kv_cache == pytest.approx(2.125, abs=0.01)
+    assert "kv-cache-needs-flash-attention" in inert.estimate.notes
+    assert "Ollama ignores OLLAMA_KV_CACHE_TYPE without OLLAMA_FLASH_ATTENTION=1" in render_text(inert, kb=KB)
+    assert "kv-cache-needs-flash-attention" not in applied.estimate.notes
