@@ -14,6 +14,7 @@ _BATCH_WORD_NEXT = (r"(?!\s*(?:concurrent|simultaneous|parallel|users?|requests?
 _CONTEXT_CUE_FIRST = rx(
     r"(?:context(?:[ _-]?(?:length|window|size|len))?|ctx|上下文(?:长度|窗口)?|序列长度|序列|"
     r"seq(?:uence)?(?:[ _-]?(?:len(?:gth)?))?|max[-_ ]?(?:model|seq)[-_ ]?len(?:gth)?|prompts?(?:[ _-]length)?|"
+    r"cutoff[-_ ]?len(?:gth)?|model[-_]max[-_]length|max[-_]length|"
     r"输入长度|输入)\s*(?:of|is|=|:|为|是|达到|到|约|大约|about|around|up\ to|~)?\s*(?:about|around|~)?\s*"
     + NUM + _CTX_UNIT + _BATCH_WORD_NEXT
 )

@@ -366,6 +366,18 @@ def test_the_engines_length_flag_is_the_context(text: str, context: int) -> None
     assert q.batch is None
 
 
+@pytest.mark.parametrize(("text", "context", "batch"), [
+    ("LLaMA-Factory LoRA Qwen2.5-14B cutoff_len 8192 on a 4090", 8192, None),
+    ("TRL SFT Llama-3-8B LoRA max_length=2048 per_device_train_batch_size 4", 2048, 4),
+    ("unsloth Llama-3.1-8B max_seq_length = 16384", 16384, None),
+    ("axolotl sequence_len: 4096 micro_batch_size: 2 Mistral-7B LoRA", 4096, 2),
+    ("Qwen2.5-7B full fine-tune model_max_length 32768", 32768, None),
+])
+def test_a_trainers_length_setting_is_the_context(text: str, context: int, batch: int | None) -> None:
+    q = parse(text, KB)
+    assert q.context == context and q.batch == batch
+
+
 def test_a_quantised_cache_without_flash_attention_stays_16_bit_in_llama_cpp() -> None:
     from bot.reply.render import render_text
 
