@@ -13,7 +13,7 @@ from knowledge.schema import GPU
 from rules import constants as C
 from rules.engine_profile import profile_for
 from rules.hardware import dense_tflops, price_proxy, runs_precision
-from rules.limits import fits_on, needed_gib, valid_tp
+from rules.limits import fits_on, limit_gib, needed_gib, valid_tp
 from rules.memory import is_transformer
 from rules.precision import normalise_quant, weight_bytes
 from rules.types import Precision, Suggestion, Workload
@@ -25,12 +25,17 @@ def _weights_bytes(w: Workload) -> float:
 
 def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) -> list[Suggestion]:
     out: list[Suggestion] = []
+    # When the job fits but tightly, the changes offered "to be safe" must leave it clear of the tight band on
+    # their card: a QLoRA that saves nothing or a second card that saves 0.2 GiB is no advice.
+    fits_now, now = fits_on(w, gpu, count)
+    margin = 1.0 - C.TIGHT_FRACTION if fits_now else 1.0
 
     def need(wl: Workload, g: GPU, n: int) -> float | None:
         if not runs_precision(g, wl.precision, wl.engine):
             return None
         ok, est = fits_on(wl, g, n)
-        return round(needed_gib(est), 2) if ok else None
+        needed = needed_gib(est)
+        return round(needed, 2) if ok and needed <= limit_gib(wl, g) * margin else None
 
     if not w.flash_attention and is_transformer(w.model):
         # Eager attention holds heads × s² scores (llama.cpp: its KQ over the whole cache); a fused kernel never
@@ -75,6 +80,11 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 if m is not None:
                     out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
                     break
+    if w.task != "inference" and w.gradient_checkpointing is False:
+        # A switch before any change of method or hardware: activations are what it saves.
+        m = need(replace(w, gradient_checkpointing=True), gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="checkpointing", memory_per_gpu_gib=m))
     if w.task == "train":
         peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")
         for task in peft:
@@ -92,11 +102,6 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                                           memory_per_gpu_gib=round(needed_gib(est), 2),
                                           host_ram_gib=est.host_ram_gib))
                     break
-        if w.gradient_checkpointing is False:
-            alt = replace(w, gradient_checkpointing=True)
-            m = need(alt, gpu, count)
-            if m is not None:
-                out.append(Suggestion(kind="checkpointing", memory_per_gpu_gib=m))
     if w.task == "lora":
         alt = replace(w, task="qlora", quant=None)
         m = need(alt, gpu, count)
@@ -107,8 +112,10 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         m = need(alt, gpu, count)
         if m is not None:
             out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m))
-    # More of a card that should not be used for ML at all is no advice (8 Quadro P2200s for a 7B model).
-    for n in C.TP_DEGREES if gpu.recommended else ():
+    # More of a card that should not be used for ML at all is no advice (8 Quadro P2200s for a 7B model), nor
+    # more cards for a training job its activations dominate: each data-parallel card holds its own.
+    activation_bound = w.task != "inference" and now.breakdown.get("activations", 0.0) > 0.5 * now.per_gpu_gib
+    for n in C.TP_DEGREES if gpu.recommended and not activation_bound else ():
         if n > count and valid_tp(w, n):
             m = need(w, gpu, n)
             if m is not None:

@@ -69,11 +69,15 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
     parts: list[str] = []
     data = answer.understood
     for field, value in data.items():
-        hidden = field in UNDERSTOOD_HIDDEN or (value is False and field != "flash_attention")
+        hidden = field in UNDERSTOOD_HIDDEN or (value is False and field not in ("flash_attention",
+                                                                                 "gradient_checkpointing"))
         if value is None or value == "" or hidden:
             continue
         if field == "flash_attention":
             parts.append(t("flash_on") if value else t("flash_off"))
+            continue
+        if field == "gradient_checkpointing":
+            parts.append(f"{t.pick(FIELD_LABELS, field)} {value_text(t, field, value, kb)}")  # said on or off
             continue
         if field in TRAINING_SWITCHES:
             parts.append(t(field))

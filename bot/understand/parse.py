@@ -70,7 +70,7 @@ from bot.understand.slots.context import parse_batch, parse_context
 from bot.understand.slots.engine import parse_engine
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision
-from bot.understand.slots.runtime import parse_parallel_degree, parse_runtime
+from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
 from bot.understand.slots.sizes import parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
@@ -180,6 +180,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
     work = parse_workload_size(state)
+    if found.text is not None and found.end is not None and kv_type_after_model(
+            state, found.text, found.end, found.quant):
+        found.quant = None
     parse_runtime(state)
     if not gpus:
         parse_memory(state)

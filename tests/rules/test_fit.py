@@ -148,6 +148,23 @@ def test_training_suggests_lora_then_qlora() -> None:
     assert any(s.kind == "more-gpus" for s in check.suggestions)
 
 
+def test_an_activation_bound_lora_job_is_offered_checkpointing_not_more_cards() -> None:
+    # Mistral-7B LoRA on 8-bit weights, 2 × 4,096 tokens, gradient checkpointing off (axolotl issue 814, which
+    # OOMed on an A100 80GB): activations are most of the job, and each data-parallel card holds its own.
+    kb = load_knowledge()
+    w = Workload(model=kb.model("mistral-7b"), task="lora", precision="int8", context=4096, batch=2,
+                 gradient_checkpointing=False)
+    gpu = kb.gpus["a100-80gb"]
+    check = check_fit(w, gpu, 1, candidates=list(kb.gpus.values()))
+    assert check.tight or not check.fits
+    kinds = [s.kind for s in check.suggestions]
+    assert kinds[0] == "checkpointing" and "more-gpus" not in kinds
+    # Offered "to be safe", every change on this card leaves the job clear of the tight band.
+    limit = limit_gib(w, gpu)
+    assert all(s.memory_per_gpu_gib <= limit * (1 - C.TIGHT_FRACTION)
+               for s in check.suggestions if s.kind != "bigger-gpu")
+
+
 @pytest.mark.parametrize(("heads", "kv", "tp", "ok"), [
     (32, 32, 8, True),
     (32, 8, 8, True),

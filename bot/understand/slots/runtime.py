@@ -166,3 +166,23 @@ def parse_kv_cache(state: SlotState) -> None:
         if m is not None:
             state.set("kv_cache", KV_QUANTISED_DEFAULT)
             state.mask(m.start(), m.end())
+
+
+_KV_NEXT = rx(r"\s*(?:的\s*)?kv(?:[-_ ]?cache|\s*缓存)?(?![a-z])")
+_SPACED_SUFFIX = rx(rf"\s(?:{_KV_TYPES})\s*$")
+
+
+def kv_type_after_model(state: SlotState, model_text: str, model_end: int, suffix_quant: str | None) -> bool:
+    """"Qwen3-32B fp8 KV cache": the name match took "fp8" as the checkpoint's, but a cache word follows, so
+    the type is the KV cache's. Only a type written apart from the name ("Qwen3-32B-FP8" is a checkpoint) and
+    one the cache can take. True when the suffix was the cache's (the caller then drops it as the weights')."""
+    if suffix_quant is None or "kv_cache" in state.values or not _SPACED_SUFFIX.search(model_text):
+        return False
+    follows = _KV_NEXT.match(state.folded, model_end)
+    kv = _dtype(suffix_quant)
+    if follows is None or kv not in ("fp8", "int8", "int4"):
+        return False
+    state.set("kv_cache", kv)
+    state.mask(model_end, follows.end())
+    return True
+

@@ -6,9 +6,13 @@ from __future__ import annotations
 from bot.understand.slots.base import SlotState, rx
 
 _ZERO = rx(r"\bzero[-_ ]?(?:stage[-_ ]?)?(?P<stage>[0-3])\b")
+_SWITCH_OFF = r"\s*[=:]?\s*[\"']?(?:false|off|0|no|none|disabled?)(?![\w.])"
 _CHECKPOINTING_OFF = rx(
     r"(?:without|no|disable\w*|不(?:开|用|使用)?)\s*(?:gradient|activation)?[-_ ]?(?:checkpoint\w*|重计算)"
+    r"|(?:(?:enable|use)[-_])?(?:gradient|activation)[-_ ]?checkpoint\w*" + _SWITCH_OFF
 )
+"""Said in words ("no gradient checkpointing") or as a setting turned off: HF/axolotl `gradient_checkpointing:
+false`, torchtune `enable_activation_checkpointing: False`, Unsloth `use_gradient_checkpointing = False`."""
 _CHECKPOINTING_ON = rx(r"\b(?:gradient|activation)[-_ ]?checkpoint\w*|重计算|梯度检查点|\bcheckpointing\b")
 _ACTIVATION_OFFLOAD = rx(
     r"\b(?:activation|checkpoint)s?[-_\s]?offload\w*|\boffload\w*[-_\s](?:the\s)?activations?\b"

@@ -44,6 +44,10 @@ def test_engine_version_is_not_a_size_or_count(text: str, version: str) -> None:
     ("Llama 3 8B int4, KV int8, lmdeploy", "int8", "int4"),
     ("Qwen2.5-7B 用 ollama，KV cache量化", "kv-quantised", None),
     # llama.cpp's and Ollama's own switches; the weights' GGUF type is a separate slot.
+    # A type right after the model's name, then a cache word: the cache's, not the weights' (a checkpoint name
+    # such as "Qwen3-32B-FP8" keeps its own).
+    ("SGLang Qwen3-32B fp8 kv cache, 64 concurrent", "fp8", None),
+    ("Qwen3-32B-FP8 with fp8 kv cache", "fp8", "fp8"),
     ("llama.cpp Qwen2.5-32B Q4_K_M -fa -ctk q8_0 -ctv q8_0", "int8", "int4"),
     ("llama-server --cache-type-k q4_0 --cache-type-v q4_0 Llama 3 8B", "int4", None),
     ("ollama llama3.1 8b OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q4_0", "int4", None),
