@@ -388,7 +388,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     return req
 
 
-WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "kv_cache", "context", "batch",
+WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache", "context",
+                 "batch",
                  "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
                  "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
                  "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled", "allocated_only",

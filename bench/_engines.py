@@ -59,6 +59,19 @@ def map_kv_cache(text: str) -> str | None:
     return None
 
 
+TENSORRT_ENGINE_WORDS = ("triton", "tensorrtllm_backend", "trtllm-build", "build.py", "gptmanagerbenchmark")
+"""A TensorRT-LLM row that built or served a TensorRT engine (the Triton backend, trtllm-build, the 2023
+examples/*/build.py and its gptManagerBenchmark), whatever the release."""
+
+
+def trtllm_backend(low: str) -> str | None:
+    """TensorRT-LLM's backend as the row's framework text names it: `pytorch` ("PyTorch-backend log lines"),
+    `tensorrt` (TENSORRT_ENGINE_WORDS), else None (the release's default)."""
+    if "pytorch" in low:
+        return "pytorch"
+    return "tensorrt" if any(word in low for word in TENSORRT_ENGINE_WORDS) else None
+
+
 def ambiguous_framework(low: str) -> bool:
     """The row names back ends as alternatives ("backend not stated; transformers or vLLM"): not a runtime."""
     return " or " in low and "not stated" in low
@@ -82,9 +95,9 @@ def map_engine(case: dict[str, Any]) -> dict[str, Any]:
         engine = resolve_engine_id(repo.split("/")[-1]) if repo else None
     out: dict[str, Any] = {"engine": engine or "transformers"}
     version = engine_version_of(case, out["engine"])
-    if out["engine"] == "tensorrt-llm" and "pytorch" in low:
-        # The current profile is the PyTorch backend's; an earlier release's profile is its TensorRT engine's.
-        version = None
+    backend = trtllm_backend(low) if out["engine"] == "tensorrt-llm" else None
+    if backend:
+        out["engine_backend"] = backend
     if version:
         out["engine_version"] = version
     kv = map_kv_cache(str(settings.get("kv_cache_dtype") or settings.get("kv_cache") or ""))

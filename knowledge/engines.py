@@ -201,7 +201,8 @@ RULE_FACTS: dict[str, type[Fact]] = {}
 
 
 class VersionRule(BaseModel):
-    """Behaviour that applies to versions before `before` (the version that changed it).
+    """Behaviour that applies to versions before `before` (the version that changed it) — or, for a rule of a
+    `backend`, whenever a question names that backend, and never when it names another.
 
     Each fact states only the fields that were different, with the source that says so; the rest is the
     newer behaviour's. A fact the newer profile lacks (training on a serving engine) must be stated whole.
@@ -210,6 +211,9 @@ class VersionRule(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     before: str
+    backend: str | None = None
+    """The execution backend this behaviour belongs to, one of the profile's `backends` (TensorRT-LLM's TensorRT
+    engine, the default before 1.0 and still chosen with trtllm-build or the Triton backend)."""
     logits: dict[str, Any] | None = None
     attention: dict[str, Any] | None = None
     reservation: dict[str, Any] | None = None
@@ -247,6 +251,8 @@ class EngineProfile(Entry):
     generic rule."""
     batch_buffers: BatchBuffersFact | None = None
     """Per-slot runtime buffers taken before the KV pool (None: the runtime allocates none worth sizing)."""
+    backends: list[str] = Field(default_factory=list)
+    """Execution backends a question may name, the current default first (empty: the engine has one)."""
     version_rules: list[VersionRule] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -256,6 +262,9 @@ class EngineProfile(Entry):
         for rule in self.version_rules:
             if version_tuple(rule.before) is None:
                 raise ValueError(f"version rule before {rule.before!r}: not a version number")
+            if rule.backend is not None and rule.backend not in self.backends:
+                raise ValueError(f"version rule before {rule.before}: backend {rule.backend!r} is not one of "
+                                 f"the profile's backends {self.backends}")
             for key, fields in rule.changes().items():
                 if "source" not in fields:
                     raise ValueError(f"version rule before {rule.before}: {key} needs its own source")
@@ -265,18 +274,20 @@ class EngineProfile(Entry):
                 raise ValueError(f"version rule before {rule.before}: {exc}") from None
         return self
 
-    def at_version(self, version: str | None) -> EngineProfile:
-        """This profile as it behaved at `version` (None or unparsable = the current behaviour): the rules of
-        every version it predates, newest first, each changing only the fields it states."""
-        if not version or not self.version_rules:
+    def at_version(self, version: str | None, backend: str | None = None) -> EngineProfile:
+        """This profile as it behaved at `version` (None or unparsable = the current behaviour) on `backend`
+        (None = the version's default): the rules of every version it predates, newest first, each changing
+        only the fields it states; a backend's rules apply whenever it is named and never when another is."""
+        if not self.version_rules or not (version or backend):
             return self
-        wanted = version_tuple(version)
-        if wanted is None:
-            return self
+        wanted = version_tuple(version) if version else None
         facts: dict[str, dict[str, Any]] = {}
         for rule in sorted(self.version_rules, key=lambda r: version_tuple(r.before) or (), reverse=True):
             before = version_tuple(rule.before)
-            if before is None or wanted >= before:
+            named = backend is not None and rule.backend == backend
+            dated = (wanted is not None and before is not None and wanted < before
+                     and (backend is None or rule.backend in (None, backend)))
+            if not (named or dated):
                 continue
             for key, fields in rule.changes().items():
                 current = facts.get(key)

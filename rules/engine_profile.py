@@ -34,10 +34,11 @@ class UnsupportedKVCache(ValueError):
 
 
 def profile_for(w: Workload) -> EngineProfile:
-    """The profile of `w.engine` at `w.engine_version` (an unknown engine sizes as transformers)."""
+    """The profile of `w.engine` at `w.engine_version` on `w.engine_backend` (an unknown engine sizes as
+    transformers)."""
     profiles = load_engine_profiles()
     profile = profiles.get(w.engine) or profiles[DEFAULT_ENGINE]
-    return profile.at_version(w.engine_version)
+    return profile.at_version(w.engine_version, w.engine_backend if w.engine_backend in profile.backends else None)
 
 
 def kv_element_bytes(w: Workload, profile: EngineProfile) -> float:

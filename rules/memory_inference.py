@@ -197,6 +197,8 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     chosen: dict[str, object] = {"context": w.context, "engine_profile": profile.id}
     if w.engine_version:
         chosen["engine_version"] = w.engine_version
+    if w.engine_backend:
+        chosen["engine_backend"] = w.engine_backend
     if profile.reservation.kind != "none":
         return _reserving(w, n, gpu, profile, weights, workspace, kv_elem, notes, chosen)
     tensor_parallel = profile.multi_gpu.mode == "tensor-parallel"

@@ -60,6 +60,9 @@ class Workload:
     image_resolution: int | None = None
     """Image models: output/input side in pixels (defaults to the model's native resolution)."""
     engine_version: str | None = None
+    engine_backend: str | None = None
+    """The engine's execution backend when the question names one (TensorRT-LLM's `tensorrt` engine or its
+    `pytorch` backend); None = the version's default."""
     """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
     version_rules say what changed)."""
     kv_cache: KVCache | None = None

@@ -29,7 +29,8 @@ SWITCH_HELP = {
 """One help line per training switch: the keys are bot.understand.question.TRAINING_SWITCHES (a front end reaches
 the rest only through the service, so the names are repeated here and a test keeps the two lists equal)."""
 
-FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "memory_fraction",
+FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
+         "memory_fraction",
          "max_num_seqs", *SWITCH_HELP, "context", "batch", "gpu", "gpus")
 
 
@@ -41,6 +42,8 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", help="transformers | vllm | sglang | lmdeploy | llama.cpp (ollama) | "
                         "tensorrt-llm | unsloth | deepspeed | fsdp | llama-factory | torchtune")
     parser.add_argument("--engine-version", dest="engine_version", help="the engine's version, e.g. 4.38 or 0.6.3")
+    parser.add_argument("--engine-backend", dest="engine_backend",
+                        help="TensorRT-LLM's backend: tensorrt (a trtllm-build engine, as before 1.0) | pytorch")
     parser.add_argument("--kv-cache", dest="kv_cache", help="KV-cache precision: fp16 | bf16 | fp8 | int8 | int4")
     parser.add_argument("--memory-fraction", dest="memory_fraction",
                         help="the serving engine's share of the card: vLLM gpu_memory_utilization, SGLang "

@@ -90,6 +90,7 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         tokens=question.tokens,
         hours=question.hours,
         engine_version=workload.engine_version if workload else question.engine_version,
+        engine_backend=workload.engine_backend if workload else question.engine_backend,
         kv_cache=workload.kv_cache if workload else None,
         memory_fraction=_memory_fraction(workload),
         max_num_seqs=workload.max_num_seqs if workload else None,

@@ -188,7 +188,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
         assumptions.append(Assumption(field="flash_attention", value=False, reason="ollama-default"))
     kv_cache = kv_cache_for(question.kv_cache, engine, assumptions)
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
-                        context=context, batch=batch, engine_version=question.engine_version, kv_cache=kv_cache,
+                        context=context, batch=batch, engine_version=question.engine_version,
+                        engine_backend=question.engine_backend, kv_cache=kv_cache,
                         memory_fraction=question.memory_fraction, max_num_seqs=question.max_num_seqs, **extra)
     return workload, assumptions
 

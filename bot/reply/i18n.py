@@ -45,6 +45,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "does_not_fit": {"en": "does not fit", "zh-Hans": "放不下"},
     "tok_s": {"en": "tok/s per sequence", "zh-Hans": "tok/s（单序列）"},
     "concurrent": {"en": "{n} concurrent sequences fit", "zh-Hans": "可并发 {n} 条序列"},
+    "backend_tensorrt": {"en": "TensorRT engine", "zh-Hans": "TensorRT 引擎"},
+    "backend_pytorch": {"en": "PyTorch backend", "zh-Hans": "PyTorch 后端"},
     "concurrent_one": {"en": "room for 1 sequence at a time", "zh-Hans": "一次只能容纳 1 条序列"},
     "price_unknown": {"en": "price unknown", "zh-Hans": "价格未知"},
     "per_hour": {"en": "/h", "zh-Hans": "/小时"},

@@ -39,6 +39,9 @@ class Query(BaseModel):
     """Rental hours, when the question states them ("for a month" = 730)."""
     engine_version: str | None = None
     """The engine version whose profile was used (null: the current behaviour of the engine)."""
+    engine_backend: str | None = None
+    """The execution backend named for the engine (TensorRT-LLM `tensorrt` or `pytorch`; null: the version's
+    default)."""
     kv_cache: KVCache | None = None
     """KV-cache precision when it differs from the model's compute dtype by request (null: the model's dtype)."""
     memory_fraction: float | None = None

@@ -17,7 +17,7 @@ from bot.understand.slots.context import BATCH_UNITS, CONTEXT_UNITS
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import share_of
 from knowledge.base import KnowledgeBase
-from knowledge.engines import resolve_engine_id, version_tuple
+from knowledge.engines import load_engine_profiles, resolve_engine_id, version_tuple
 from rules.types import ENGINES, KV_CACHES, PRECISIONS, TASKS, Optimizer
 
 QUANT_PRECISION: dict[str, str] = {
@@ -47,8 +47,8 @@ TASK_ALIASES = {"full-ft": "train", "finetune": "train", "fine-tune": "train", "
 FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch", "gpu", "gpus",
              "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
-             "train_embeddings", "engine_version", "kv_cache", "memory_fraction", "max_num_seqs",
-             *TRAINING_SWITCHES)
+             "train_embeddings", "engine_version", "engine_backend", "kv_cache", "memory_fraction",
+             "max_num_seqs", *TRAINING_SWITCHES)
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
@@ -135,6 +135,9 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             if version_tuple(str(value)) is None:
                 raise BadRequestError(f"engine_version must be a version number such as 4.38 or 0.6.3, not {value!r}")
             updates["engine_version"] = str(value).strip().lstrip("vV")
+        elif key == "engine_backend":
+            backends = tuple(dict.fromkeys(b for p in load_engine_profiles().values() for b in p.backends))
+            updates["engine_backend"] = _choice("engine_backend", value, backends)
         elif key == "kv_cache":
             updates["kv_cache"] = _choice("kv_cache", value, KV_CACHES)
         elif key == "memory_fraction":

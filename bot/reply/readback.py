@@ -76,6 +76,10 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "flash_attention":
             parts.append(t("flash_on") if value else t("flash_off"))
             continue
+        if field == "engine_backend":
+            if data.get("engine") == "tensorrt-llm" and value in ("tensorrt", "pytorch"):
+                parts.append(t(f"backend_{value}"))  # only TensorRT-LLM has more than one
+            continue
         if field == "gradient_checkpointing":
             parts.append(f"{t.pick(FIELD_LABELS, field)} {value_text(t, field, value, kb)}")  # said on or off
             continue

@@ -41,7 +41,7 @@ _LINKED: dict[str, tuple[str, ...]] = {
     "compare_gpus": ("gpu", "gpu_text", "gpu_defaulted", "memory_gb"),
     "memory_gb": ("gpu", "gpu_text", "gpu_defaulted", "compare_gpus", "gpu_count"),
     "precision": ("quant",),
-    "engine": ("engine_version",),
+    "engine": ("engine_version", "engine_backend"),
 }
 
 _FOLLOW_UP_INTENTS = ("recommend", "check", "compare", "model_info", "gpu_info")

@@ -87,7 +87,8 @@ MAX_PARSE_CHARS = 4000
 """Longer messages are read up to here: no real question is longer, and parsing stays bounded."""
 
 SLOT_ORDER = (
-    "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "kv_cache", "flash_attention",
+    "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
+    "flash_attention",
     "memory_fraction", "max_num_seqs",
     "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
@@ -272,6 +273,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         notes=state.notes,
         closed_model=closed,
         engine_version=values.get("engine_version"),
+        engine_backend=values.get("engine_backend"),
         kv_cache=values.get("kv_cache"),
         flash_attention=values.get("flash_attention"),
         memory_fraction=values.get("memory_fraction"),

@@ -108,6 +108,8 @@ class Question(BaseModel):
     """The intent came from a cue phrase ("which GPU", "够吗", "vs"), not from the shape of the question;
     a follow-up without one keeps the previous question's intent."""
     engine_version: str | None = None
+    engine_backend: str | None = None
+    """An execution backend the text names ("trtllm-build", "Triton" → TensorRT-LLM's `tensorrt` engine)."""
     """The engine's version as written ("4.38", "0.6.3"): the engine profile changes with it."""
     kv_cache: str | None = None
     """KV-cache precision (fp16 | bf16 | fp8 | int8 | int4), or `kv-quantised` when no type was given."""

@@ -100,3 +100,24 @@ def test_a_bad_rule_fails_at_start_up_naming_its_version_and_field() -> None:
         EngineProfile.model_validate(_with_rule("vllm", {"before": "0.1", "profile_run": {"sequences": 8}}))
     with pytest.raises(ValidationError, match="not a version number"):
         EngineProfile.model_validate(_with_rule("vllm", {"before": "next", "runtime": {"source": "x"}}))
+
+
+def test_a_backends_rule_applies_when_it_is_named_and_not_when_another_is() -> None:
+    trt = load_engine_profiles()["tensorrt-llm"]
+    assert trt.backends == ["pytorch", "tensorrt"]
+    engine = {  # (version, backend) → does the TensorRT engine's buffer rule apply?
+        ("0.19", None): True,  # before 1.0 the default was a TensorRT engine
+        ("1.2", None): False,  # from 1.0 the PyTorch backend
+        (None, None): False,
+        (None, "tensorrt"): True,  # trtllm-build / the Triton backend, any release
+        ("1.2", "tensorrt"): True,
+        ("0.20", "pytorch"): False,  # the PyTorch backend of a 0.x release has no such buffers
+    }
+    for (version, backend), applies in engine.items():
+        assert (trt.at_version(version, backend).batch_buffers is not None) is applies, (version, backend)
+
+
+def test_a_rule_for_a_backend_the_profile_does_not_offer_is_refused() -> None:
+    rule = {"before": "0.1", "backend": "onnx", "runtime": {"cuda_graphs": False, "source": "x"}}
+    with pytest.raises(ValidationError, match="backend 'onnx' is not one of the profile's backends"):
+        EngineProfile.model_validate(_with_rule("vllm", rule))

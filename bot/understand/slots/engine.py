@@ -10,7 +10,7 @@ ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("vllm", rx(r"\bvllm\b")),
     ("sglang", rx(r"\bsglang\b")),
     ("lmdeploy", rx(r"\blmdeploy\b|\bturbomind\b")),
-    ("tensorrt-llm", rx(r"\btensorrt[-_ ]?llm\b|\btrt[-_ ]?llm\b|\btriton\b")),
+    ("tensorrt-llm", rx(r"\btensorrt[-_ ]?llm\b|\btrt[-_ ]?llm\b")),
     ("unsloth", rx(r"\b(?:use_)?unsloth\b")),
     ("llama-factory", rx(r"\bllama[-_ ]?factory\b")),
     ("torchtune", rx(r"\btorchtune\b")),
@@ -22,6 +22,9 @@ ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 UNSLOTH = dict(ENGINES)["unsloth"]
 OLLAMA = rx(r"\bollama\b")
+TRITON = rx(r"\btriton\b")
+"""Triton Inference Server fronts several engines (its vLLM backend too): alone it means its TensorRT-LLM
+backend, the one it is known for with LLMs."""
 OLLAMA_NOTE = "runner-ollama"
 """Question note: the llama.cpp job runs under Ollama, whose defaults differ (bot.reply.defaults)."""
 
@@ -34,6 +37,8 @@ def parse_engine(state: SlotState) -> None:
     quant = state.values.get("quant")
     if engine is None and isinstance(quant, str) and quant.startswith("gguf"):
         engine = "llama.cpp"
+    if engine is None and TRITON.search(state.text):
+        engine = "tensorrt-llm"
     if engine is not None:
         state.set("engine", engine)
     if engine == "llama.cpp" and OLLAMA.search(state.text):

@@ -63,6 +63,22 @@ def _dtype(raw: str) -> str:
     return {"q80": "int8", "q40": "int4", "8bit": "int8", "4bit": "int4"}.get(raw, raw)
 
 
+_TENSORRT_ENGINE = rx(r"\btrtllm[-_ ]build\b|\btensorrt[-_ ]?llm[-_ ]backend\b|\btensorrtllm_backend\b"
+                      r"|\btensorrt[-_ ]engines?\b|\btrt[-_ ]engines?\b|--backend[= ]+tensorrt\b|_tensorrt_engine\b"
+                      r"|\btriton\b(?!.*\b(?:vllm|python)\b)")
+"""TensorRT-LLM's TensorRT engine: built with trtllm-build, served by the Triton backend (`tensorrt` backend)."""
+_PYTORCH_BACKEND = rx(r"\bpytorch[-_ ]backend\b|--backend[= ]+pytorch\b|\bbackend\s*=\s*[\"']?pytorch\b")
+
+
+def parse_backend(state: SlotState) -> None:
+    """An execution backend named in the text: only TensorRT-LLM's profile has more than one, and the
+    pipeline ignores a backend the engine does not offer."""
+    if _TENSORRT_ENGINE.search(state.text):
+        state.set("engine_backend", "tensorrt")
+    elif _PYTORCH_BACKEND.search(state.text):
+        state.set("engine_backend", "pytorch")
+
+
 _PARALLEL_DEGREE = rx(r"(?:(?:--?|\b)(?:tp|tensor[-_\s]?parallel(?:[-_\s]?size)?)|张量并行(?:度)?)"
                       r"\s?[=:]?\s?(?P<n>\d{1,3})\b")
 
@@ -117,6 +133,7 @@ def parse_engine_settings(state: SlotState) -> None:
 
 def parse_runtime(state: SlotState) -> None:
     parse_engine_settings(state)
+    parse_backend(state)
     text = state.text
     m = _VERSION.search(text)
     if m is not None:

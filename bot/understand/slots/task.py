@@ -10,7 +10,8 @@ _LORA = rx(r"\blora\b|\bpeft\b|低秩")
 _PTUNING = rx(r"\bp[-_ ]?tuning(?:[-_ ]?v2)?\b|\bprefix[-_ ]tuning\b|\bprompt[-_ ]tuning\b|\badapters?\b|\bfreeze\b")
 _FULL_TRAIN = rx(
     r"\bfine[-_ ]?tun\w*|\bfinetun\w*|\bsft\b|\btrain(?:ing|s)?\b|\bpre[-_ ]?train(?:ing)?\b|\bfrom\ scratch\b|"
-    r"\bfull[-_ ]?(?:parameter|param)\b|微调|精调|全参|全量(?!推理|部署|模型|加载|运行|跑|版|精度)|预训练|训练|继续训练|二次训练|炼丹|\brlhf\b|\bdpo\b"
+    r"\bfull[-_ ]?(?:parameter|param)\b|微调|精调|全参|全量(?!推理|部署|模型|加载|运行|跑|版|精度)|预训练|训练|"
+    r"继续训练|二次训练|炼丹|\brlhf\b|\bdpo\b"
 )
 _PREFERENCE = rx(r"\b(?:dpo|grpo|ppo|orpo|kto|simpo|rlhf|rlaif)\b|\breinforcement\s+learning\b"
                  r"|强化学习|偏好(?:对齐|优化)")

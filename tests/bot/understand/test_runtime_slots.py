@@ -58,6 +58,32 @@ def test_kv_cache_precision_is_its_own_slot(text: str, kv: str, precision: str |
     assert q.precision == precision  # "fp8 KV cache" does not make the weights fp8
 
 
+@pytest.mark.parametrize(("text", "engine", "backend"), [
+    ("Triton TensorRT-LLM backend Llama-3-8B on an L4", "tensorrt-llm", "tensorrt"),
+    ("trtllm-build Qwen2.5-7B --max_batch_size 64", "tensorrt-llm", "tensorrt"),
+    ("Llama-3-8B on Triton, one L4", "tensorrt-llm", "tensorrt"),  # Triton alone: its TensorRT-LLM backend
+    ("TensorRT-LLM 0.20 with the pytorch backend, Llama 3 8B", "tensorrt-llm", "pytorch"),
+    ("Triton server with vllm, Llama 3 8B", "vllm", None),  # Triton's vLLM backend is vLLM
+    ("TensorRT-LLM Llama 3 8B", "tensorrt-llm", None),
+])
+def test_tensorrt_llms_backend_is_read(text: str, engine: str, backend: str | None) -> None:
+    q = parse(text, KB)
+    assert q.engine == engine and q.engine_backend == backend
+
+
+def test_a_named_tensorrt_engine_is_sized_with_its_buffers_on_any_release() -> None:
+    from bot.reply.render import render_text
+
+    answer = ask({"text": "Triton TensorRT-LLM backend Llama-3-8B on an L4"})
+    assert answer.query.engine_backend == "tensorrt"
+    assert answer.estimate is not None and answer.estimate.batch_buffers_gb is not None
+    assert "TensorRT-LLM · TensorRT engine" in render_text(answer, kb=KB)
+    flagged = ask({"text": "Llama 3 8B on an L4", "engine": "tensorrt-llm", "engine_backend": "tensorrt"})
+    assert flagged.estimate is not None and flagged.estimate.batch_buffers_gb == answer.estimate.batch_buffers_gb
+    with pytest.raises(BadRequestError, match="engine_backend must be one of pytorch, tensorrt"):
+        ask({"text": "Llama 3 8B", "engine": "tensorrt-llm", "engine_backend": "onnx"})
+
+
 def test_a_quantised_k_alone_keeps_the_cache_at_the_16_bit_v() -> None:
     # llama.cpp types K and V separately; an unstated one stays f16, which sets the cache's size.
     assert parse("llama.cpp Llama 3 8B -ctk q8_0", KB).kv_cache is None
