@@ -259,6 +259,20 @@ def built_request_cap(case: dict[str, Any]) -> int | None:
     return int(match.group(1)) if match and int(match.group(1)) > 0 else None
 
 
+PREFILL_CHUNK_KEYS = ("n_ubatch", "max_num_batched_tokens", "chunked_prefill_size", "max_num_tokens")
+"""The engines' tokens-per-forward-pass settings: llama.cpp, vLLM, SGLang, TensorRT-LLM."""
+
+
+def stated_prefill_chunk(case: dict[str, Any]) -> int | None:
+    """The tokens per forward pass the row's engine was set to, or None when it gives the default or none."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    for key in PREFILL_CHUNK_KEYS:
+        match = re.match(r"\s*(\d+)\b", str(settings.get(key) or ""))
+        if match and int(match.group(1)) > 0:
+            return int(match.group(1))
+    return None
+
+
 def reserves_memory(engine: str) -> bool:
     """The engine sizes its KV pool from the card (vLLM, SGLang, lmdeploy, TensorRT-LLM): without the card
     there is no pool to compare."""
@@ -340,6 +354,9 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     cap = built_request_cap(case) if req.get("engine") == "tensorrt-llm" else None
     if cap is not None:
         req["max_num_seqs"] = cap
+    chunk = stated_prefill_chunk(case)
+    if chunk is not None and req["task"] == "inference":
+        req["prefill_chunk"] = chunk
     req.update(reading_flags(case))
     gpus = int(case.get("num_gpus") or 1)
     req["gpus"] = gpus
@@ -393,7 +410,7 @@ WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "engi
                  "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
                  "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
                  "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled", "allocated_only",
-                 "paged_optimizer", "memory_fraction", "max_num_seqs")
+                 "paged_optimizer", "memory_fraction", "max_num_seqs", "prefill_chunk")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 
 DEFAULT_CONTEXT = 4096

@@ -174,13 +174,13 @@ def is_large_card(fact: ProfileRunFact, gpu: GPU | None) -> bool:
 
 
 def profile_run_size(fact: ProfileRunFact, gpu: GPU | None, context: int,
-                     max_num_seqs: int | None = None) -> tuple[int, int]:
-    """(requests in the sampler warm-up, tokens in the profiled forward pass) on `gpu`: `max_num_seqs` when the
-    job sets it, else the engine's defaults for that card; with no card named, the ordinary cards' (most cards
-    are not large)."""
+                     max_num_seqs: int | None = None, batched_tokens: int | None = None) -> tuple[int, int]:
+    """(requests in the sampler warm-up, tokens in the profiled forward pass) on `gpu`: `max_num_seqs` and
+    `batched_tokens` (max_num_batched_tokens) when the job sets them, else the engine's defaults for that card;
+    with no card named, the ordinary cards' (most cards are not large)."""
     large = is_large_card(fact, gpu)
     sequences = max_num_seqs or (fact.large_card_sequences if large else None) or fact.sequences
-    tokens = (fact.large_card_tokens if large else None) or fact.tokens
+    tokens = batched_tokens or (fact.large_card_tokens if large else None) or fact.tokens
     if tokens is None:
         if fact.chunked_above is not None and fact.chunked_tokens is not None and context > fact.chunked_above:
             tokens = fact.chunked_tokens

@@ -78,7 +78,7 @@ def profile_run_activation_bytes(w: Workload, profile: EngineProfile, gpu: GPU |
     fact = profile.profile_run
     assert fact is not None
     model = w.model
-    sequences, tokens = profile_run_size(fact, gpu, w.context, w.max_num_seqs)
+    sequences, tokens = profile_run_size(fact, gpu, w.context, w.max_num_seqs, w.prefill_chunk)
     assert model.hidden_size
     forward = tokens * (fact.forward_bytes_per_intermediate * prefill_intermediate(model)
                         + fact.forward_bytes_per_hidden * model.hidden_size)
@@ -104,7 +104,8 @@ def _activation(w: Workload, profile: EngineProfile, gpu: GPU | None = None) -> 
     model = w.model
     if profile.profile_run is not None and profile.reservation.kind != "none":
         return profile_run_activation_bytes(w, profile, gpu)
-    chunk = profile.runtime.prefill_chunk_tokens
+    # A stated chunk replaces the engine's own; engines that prefill a whole prompt at once have none to change.
+    chunk = profile.runtime.prefill_chunk_tokens and (w.prefill_chunk or profile.runtime.prefill_chunk_tokens)
     if profile.reservation.kind != "none" and profile.runtime.cuda_graphs and chunk is None:
         return vllm_activation_bytes(model)
     prompt = prefill_tokens(w)
@@ -244,7 +245,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     act = _activation(w, profile, gpu)
     run = profile.profile_run
     if run is not None:
-        chosen["max_num_seqs"] = profile_run_size(run, gpu, w.context, w.max_num_seqs)[0]
+        chosen["max_num_seqs"] = profile_run_size(run, gpu, w.context, w.max_num_seqs, w.prefill_chunk)[0]
         # The engine measures what is neither weights, activations nor KV (non-torch memory) and counts it.
         non_kv = run.non_kv_gib if n == 1 else (run.non_kv_gib_tensor_parallel or run.non_kv_gib)
         overhead = non_kv * C.GIB + workspace / n

@@ -72,6 +72,9 @@ class Workload:
     """The serving engine's share (vLLM gpu_memory_utilization, SGLang mem_fraction_static, lmdeploy
     cache_max_entry_count, TensorRT-LLM free_gpu_memory_fraction); None = the profile's default."""
     max_num_seqs: int | None = None
+    prefill_chunk: int | None = None
+    """Prompt tokens the engine runs per forward pass when the question sets it (llama.cpp -ub, vLLM
+    --max-num-batched-tokens, SGLang --chunked-prefill-size, TensorRT-LLM max_num_tokens); None = its default."""
     """vLLM max_num_seqs: the requests its start-up sampler warm-up covers; None = its default for the card."""
     lora_targets: tuple[str, ...] | None = None
     """Adapter training: the linears adapted (q, k, v, o, gate, up, down); None = every linear (all-linear)."""

@@ -94,6 +94,7 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         kv_cache=workload.kv_cache if workload else None,
         memory_fraction=_memory_fraction(workload),
         max_num_seqs=workload.max_num_seqs if workload else None,
+        prefill_chunk=workload.prefill_chunk if workload else None,
     )
 
 

@@ -190,7 +190,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
                         context=context, batch=batch, engine_version=question.engine_version,
                         engine_backend=question.engine_backend, kv_cache=kv_cache,
-                        memory_fraction=question.memory_fraction, max_num_seqs=question.max_num_seqs, **extra)
+                        memory_fraction=question.memory_fraction, max_num_seqs=question.max_num_seqs,
+                        prefill_chunk=question.prefill_chunk, **extra)
     return workload, assumptions
 
 

@@ -47,6 +47,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "concurrent": {"en": "{n} concurrent sequences fit", "zh-Hans": "可并发 {n} 条序列"},
     "backend_tensorrt": {"en": "TensorRT engine", "zh-Hans": "TensorRT 引擎"},
     "backend_pytorch": {"en": "PyTorch backend", "zh-Hans": "PyTorch 后端"},
+    "prefill_chunk_read": {"en": "{n} tokens per forward pass", "zh-Hans": "每次前向 {n} 个 token"},
     "concurrent_one": {"en": "room for 1 sequence at a time", "zh-Hans": "一次只能容纳 1 条序列"},
     "price_unknown": {"en": "price unknown", "zh-Hans": "价格未知"},
     "per_hour": {"en": "/h", "zh-Hans": "/小时"},

@@ -126,6 +126,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "memory_gb": {"en": "GPU memory", "zh-Hans": "显存"},
     "gpu_memory_utilization": {"en": "vLLM gpu_memory_utilization", "zh-Hans": "vLLM 显存占用比例"},
     "memory_fraction": {"en": "memory share", "zh-Hans": "显存占用比例"},
+    "prefill_chunk": {"en": "tokens per forward pass", "zh-Hans": "每次前向的 token 数"},
     "max_batch_size": {"en": "TensorRT-LLM --max_batch_size (request slots its engine buffers are sized for)",
                        "zh-Hans": "TensorRT-LLM --max_batch_size（引擎缓冲区按此请求槽数分配）"},
     "max_num_seqs": {"en": "vLLM max_num_seqs (its start-up sampler warm-up, counted in activations)",

@@ -48,6 +48,9 @@ class Query(BaseModel):
     """The share a reserving serving engine takes (stated, else its default: vLLM gpu_memory_utilization 0.9);
     null for engines that take what the job needs."""
     max_num_seqs: int | None = None
+    prefill_chunk: int | None = None
+    """Tokens per forward pass when the question sets it (llama.cpp -ub, vLLM --max-num-batched-tokens); null:
+    the engine's default."""
     """vLLM's request cap when the question sets it (null: the engine's default for the card, under Assumed)."""
 
 

@@ -12,7 +12,15 @@ from typing import Any, get_args
 
 from bot.errors import BadRequestError
 from bot.understand.numbers import scaled_number
-from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_GPU_COUNT, MAX_PARAMS_B, TRAINING_SWITCHES, Question
+from bot.understand.question import (
+    MAX_BATCH,
+    MAX_CONTEXT,
+    MAX_GPU_COUNT,
+    MAX_PARAMS_B,
+    MAX_PREFILL_CHUNK,
+    TRAINING_SWITCHES,
+    Question,
+)
 from bot.understand.slots.context import BATCH_UNITS, CONTEXT_UNITS
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import share_of
@@ -48,7 +56,7 @@ FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch"
              "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
              "train_embeddings", "engine_version", "engine_backend", "kv_cache", "memory_fraction",
-             "max_num_seqs", *TRAINING_SWITCHES)
+             "max_num_seqs", "prefill_chunk", *TRAINING_SWITCHES)
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
@@ -144,6 +152,8 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates["memory_fraction"] = _share("memory_fraction", value)
         elif key == "max_num_seqs":
             updates["max_num_seqs"] = _bounded_int("max_num_seqs", value, 65_536)
+        elif key == "prefill_chunk":
+            updates["prefill_chunk"] = _bounded_int("prefill_chunk", value, MAX_PREFILL_CHUNK)
         elif key in {"context", "gen_tokens"}:
             updates[key] = _bounded_int(key, value, MAX_CONTEXT)
         elif key == "batch":

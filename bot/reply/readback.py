@@ -113,6 +113,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             flag = SHARE_FLAGS.get(str(data.get("engine") or ""), t.pick(FIELD_LABELS, field))
             parts.append(f"{flag} {value:g}")  # as the engine's flag is written: "gpu_memory_utilization 0.8"
             continue
+        if field == "prefill_chunk":
+            parts.append(t("prefill_chunk_read", n=f"{value:,}"))
+            continue
         if field == "max_num_seqs":
             flag = "max_batch_size" if data.get("engine") == "tensorrt-llm" else "max_num_seqs"
             parts.append(f"{flag} {value}")

@@ -23,6 +23,8 @@ MAX_CONTEXT = 10_000_000
 MAX_BATCH = 4096
 """Sequences in flight at once: beyond this no single deployment is sized as one job."""
 MAX_GPU_COUNT = 1024
+MAX_PREFILL_CHUNK = 1_048_576
+"""Tokens per forward pass: vLLM's max_num_batched_tokens goes to hundreds of thousands, never past this."""
 
 TRAINING_SWITCHES = ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
                      "preference_pairs")
@@ -117,6 +119,8 @@ class Question(BaseModel):
     """The serving engine's memory share as its flag states it (vLLM gpu_memory_utilization, SGLang
     mem_fraction_static, lmdeploy cache_max_entry_count, TensorRT-LLM free_gpu_memory_fraction)."""
     max_num_seqs: int | None = Field(default=None, ge=1, le=65_536)
+    prefill_chunk: int | None = Field(default=None, ge=1, le=MAX_PREFILL_CHUNK)
+    """Tokens per forward pass the engine is set to: "-ub 2048", "--max-num-batched-tokens 16384"."""
     """vLLM's cap on requests in flight, which also sizes its start-up sampler warm-up."""
     other_jobs: list[str] = Field(default_factory=list)
     """Further workloads the message asked about, quoted (bot.understand.jobs): answered separately."""

@@ -293,3 +293,26 @@ def test_llama_cpp_quantises_its_kv_cache_only_with_flash_attention() -> None:
     vllm = estimate_memory(Workload(model=make_model(), engine="vllm", context=4096, kv_cache="fp8",
                                     flash_attention=False), 1, make_gpu())
     assert "kv-cache-needs-flash-attention" not in vllm.notes
+
+
+def test_a_stated_micro_batch_replaces_the_engines_prefill_chunk() -> None:
+    # llama.cpp -ub 2048: its compute buffer holds 2,048 tokens' fp32 logits (2048 × 32,000 × 4 B), four times
+    # the default 512's; transformers prefills a whole prompt at once and has no chunk to change.
+    est = estimate_memory(Workload(model=make_model(), engine="llama.cpp", context=8192, prefill_chunk=2048))
+    assert est.breakdown["activations"] == pytest.approx(2048 * 32_000 * 4 / GIB, abs=1e-4)
+    plain = Workload(model=make_model(), context=4096)
+    assert (estimate_memory(replace(plain, prefill_chunk=512)).breakdown["activations"]
+            == estimate_memory(plain).breakdown["activations"])
+
+
+def test_vllms_max_num_batched_tokens_sizes_its_profiled_forward_pass() -> None:
+    w = Workload(model=make_model(), engine="vllm", context=4096)
+    base = estimate_memory(w, 1, make_gpu())
+    big = estimate_memory(replace(w, prefill_chunk=32_768), 1, make_gpu())
+    # The forward pass over 32,768 tokens outgrows the sampler warm-up it used to be under: per token, the
+    # profile's bytes per intermediate and per hidden feature (11,008 and 4,096 on the toy model).
+    run = profile_for(w).profile_run
+    assert run is not None
+    per_token = run.forward_bytes_per_intermediate * 11_008 + run.forward_bytes_per_hidden * 4096
+    assert big.breakdown["activations"] == pytest.approx(32_768 * per_token / GIB, abs=0.01)
+    assert big.breakdown["activations"] > base.breakdown["activations"]

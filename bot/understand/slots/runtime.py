@@ -12,7 +12,8 @@ slots.
 
 from __future__ import annotations
 
-from bot.understand.slots.base import SlotState, rx
+from bot.understand.question import MAX_PREFILL_CHUNK
+from bot.understand.slots.base import SlotState, bounded, rx
 
 _ENGINE_NAMES = (r"transformers|vllm|sglang|lmdeploy|turbomind|tensorrt[-_ ]?llm|trt[-_ ]?llm|unsloth|llama[.-_ ]?cpp"
                  r"|ollama|deepspeed|llama[-_ ]?factory|torchtune")
@@ -50,6 +51,11 @@ _MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length)\s*(?:
 _MAX_NUM_SEQS = rx(r"(?:--?)?(?:max[-_ ]num[-_ ]seqs|max[-_]batch[-_]size)\s*(?:=|:|of|to|at|设为|为)?\s*"
                    r"(?P<n>\d{1,6})(?![\d.])")
 MAX_NUM_SEQS_LIMIT = 65_536
+_PREFILL_CHUNK = rx(r"(?:(?<![\w-])-ub|--ubatch[-_]size|\bn_ubatch|--?max[-_]num[-_]batched[-_]tokens"
+                    r"|\bmax_num_batched_tokens|--?chunked[-_]prefill[-_]size|\bchunked_prefill_size"
+                    r"|--?max[-_]num[-_]tokens|\bmax_num_tokens)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])")
+"""The tokens an engine runs per forward pass: llama.cpp's -ub/--ubatch-size, vLLM's --max-num-batched-tokens,
+SGLang's --chunked-prefill-size, TensorRT-LLM's max_num_tokens."""
 
 KV_QUANTISED_DEFAULT = "kv-quantised"
 """`kv_cache` when the text asks for a quantised KV cache without a type: the engine's first type below 16
@@ -119,6 +125,11 @@ def parse_engine_settings(state: SlotState) -> None:
         # The engine's own length flag: the context, and the reply need not tell them to set it.
         state.set("context", int(m.group("n")))
         state.notes.append("max-model-len-stated")
+        state.mask(m.start(), m.end())
+    m = _PREFILL_CHUNK.search(state.text)
+    if m is not None:
+        if int(m.group("n")) > 0:
+            state.set("prefill_chunk", int(bounded(state, "prefill_chunk", int(m.group("n")), MAX_PREFILL_CHUNK)))
         state.mask(m.start(), m.end())
     m = _MAX_NUM_SEQS.search(state.text)
     if m is not None:

@@ -299,4 +299,5 @@ def test_a_tensorrt_engine_release_states_its_buffers_and_the_slots_they_are_for
     assert not any(a.field == "max_batch_size" for a in built.assumptions)  # stated, so not assumed
     assert "max_batch_size 16" in render_text(built, kb=KB)
     current = render_text(ask({"text": "Llama-3.1-8B on TensorRT-LLM, L40S"}), kb=KB)
-    assert "name the version (“TensorRT-LLM 0.16”) or the engine (“trtllm-build”, “Triton”) to have them sized" in current
+    assert ("name the version (“TensorRT-LLM 0.16”) or the engine (“trtllm-build”, “Triton”) to have them sized"
+            in current)

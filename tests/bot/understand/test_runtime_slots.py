@@ -84,6 +84,18 @@ def test_a_named_tensorrt_engine_is_sized_with_its_buffers_on_any_release() -> N
         ask({"text": "Llama 3 8B", "engine": "tensorrt-llm", "engine_backend": "onnx"})
 
 
+@pytest.mark.parametrize(("text", "chunk"), [
+    ("llama.cpp Qwen2.5-32B Q4_K_M -ub 2048 -b 2048 32k", 2048),
+    ("llama-server --ubatch-size 1024 Llama 3 8B", 1024),
+    ("vllm serve Llama-3.1-8B --max-num-batched-tokens 16384 on an L4", 16384),
+    ("sglang --chunked-prefill-size 4096 Qwen2.5-7B", 4096),
+])
+def test_tokens_per_forward_pass_are_read_and_are_not_the_context(text: str, chunk: int) -> None:
+    q = parse(text, KB)
+    assert q.prefill_chunk == chunk
+    assert q.context != chunk and q.batch is None
+
+
 def test_a_quantised_k_alone_keeps_the_cache_at_the_16_bit_v() -> None:
     # llama.cpp types K and V separately; an unstated one stays f16, which sets the cache's size.
     assert parse("llama.cpp Llama 3 8B -ctk q8_0", KB).kv_cache is None
