@@ -259,6 +259,28 @@ def built_request_cap(case: dict[str, Any]) -> int | None:
     return int(match.group(1)) if match and int(match.group(1)) > 0 else None
 
 
+def stated_tensor_split(case: dict[str, Any]) -> tuple[float, ...] | None:
+    """llama.cpp's --tensor-split as the row gives it ("10,6"), or None."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    match = re.match(r"\s*(\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)+)", str(settings.get("tensor_split") or ""))
+    return tuple(float(part) for part in match.group(1).split(",")) if match else None
+
+
+def not_fullest_card(case: dict[str, Any], split: tuple[float, ...], layers: int | None) -> None:
+    """Skip a per-card row (its log line names CUDA<i>) for a card an uneven split loads less than another: the
+    estimate sizes the fullest card only."""
+    from rules.memory_inference import split_layer_counts
+
+    device = re.search(r"\bCUDA(\d+)\b", str((case.get("source") or {}).get("fragment") or ""))
+    if device is None or not layers or len(set(split)) == 1:
+        return
+    counts, output = split_layer_counts(split, layers)
+    fullest = max(range(len(split)), key=lambda d: counts[d] + (d == output))
+    if int(device.group(1)) != fullest:
+        raise Skip(f"card {device.group(1)} of an uneven --tensor-split: the estimate sizes the fullest card "
+                   f"({fullest}), not this one")
+
+
 PREFILL_CHUNK_KEYS = ("n_ubatch", "max_num_batched_tokens", "chunked_prefill_size", "max_num_tokens")
 """The engines' tokens-per-forward-pass settings: llama.cpp, vLLM, SGLang, TensorRT-LLM."""
 
@@ -357,6 +379,10 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     chunk = stated_prefill_chunk(case)
     if chunk is not None and req["task"] == "inference":
         req["prefill_chunk"] = chunk
+    split = stated_tensor_split(case)
+    if split is not None and req.get("engine") == "llama.cpp":
+        req["layer_split"] = split
+        not_fullest_card(case, split, kb.model(req["model"]).num_layers if "model" in req else None)
     req.update(reading_flags(case))
     gpus = int(case.get("num_gpus") or 1)
     req["gpus"] = gpus
@@ -410,7 +436,7 @@ WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "engi
                  "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
                  "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
                  "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled", "allocated_only",
-                 "paged_optimizer", "memory_fraction", "max_num_seqs", "prefill_chunk")
+                 "paged_optimizer", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 
 DEFAULT_CONTEXT = 4096

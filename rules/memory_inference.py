@@ -157,9 +157,42 @@ def layout_notes(n: int, tensor_parallel: bool) -> list[str]:
     return [f"tp{tp}"] + ([f"nodes{pp}"] if pp > 1 else [])
 
 
-def layer_split_weights(model: Model, weights: float, precision: str, quant: str | None, n: int) -> float:
+def split_layer_counts(shares: tuple[float, ...], blocks: int) -> tuple[list[int], int]:
+    """(blocks per card, the card holding the output layer) for llama.cpp's --tensor-split: it counts the output
+    layer as block number `blocks` and gives block i to the first card whose cumulative share exceeds
+    i / (blocks + 1) (src/llama-model.cpp load_tensors, `std::upper_bound(splits, …, float(il) /
+    act_gpu_layers)`, all layers offloaded)."""
+    total = sum(shares)
+    cumulative, running = [], 0.0
+    for share in shares:
+        running += share / total
+        cumulative.append(running)
+    counts = [0] * len(shares)
+    output = len(shares) - 1
+    for index in range(blocks + 1):
+        card = next((d for d, edge in enumerate(cumulative) if index / (blocks + 1) < edge), len(shares) - 1)
+        if index == blocks:
+            output = card
+        else:
+            counts[card] += 1
+    return counts, output
+
+
+def stated_split(model: Model, w: Workload, n: int) -> list[tuple[float, bool]] | None:
+    """Each card's (fraction of the blocks, holds the output layer) under a stated uneven --tensor-split, or
+    None when the split is even or does not name one share per card."""
+    shares = w.layer_split
+    if not shares or len(shares) != n or n <= 1 or not model.num_layers or len(set(shares)) == 1:
+        return None
+    counts, output = split_layer_counts(shares, model.num_layers)
+    return [(count / model.num_layers, card == output) for card, count in enumerate(counts)]
+
+
+def layer_split_weights(model: Model, weights: float, precision: str, quant: str | None, n: int,
+                        fullest: tuple[float, bool] | None = None) -> float:
     """Weights on the fullest card of a layer split over `n` cards: an n-th of the blocks plus one whole
-    embedding / lm_head matrix (accelerate's `device_map="auto"` never splits a module)."""
+    embedding / lm_head matrix (accelerate's `device_map="auto"` never splits a module) — or, for a stated
+    uneven split, that card's share of the blocks and the output matrix if it holds it."""
     if n <= 1:
         return weights
     split = param_split(model)
@@ -168,6 +201,9 @@ def layer_split_weights(model: Model, weights: float, precision: str, quant: str
     per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
     embedding = split.embedding * per_param
     one_matrix = embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
+    if fullest is not None:
+        share, holds_output = fullest
+        return (weights - embedding) * share + (one_matrix if holds_output else 0.0)
     return (weights - embedding) / n + one_matrix
 
 
@@ -221,10 +257,21 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         notes.append("quant-workspace")
     notes += layout_notes(n, tensor_parallel)
     kv_pg = kv / pp
-    weights_pg = weights / n if tensor_parallel else layer_split_weights(model, weights, w.precision, quant, n)
+    cards = None if tensor_parallel else stated_split(model, w, n)
+    fullest = None
+    if cards is not None:
+        # A stated uneven split: the card it loads most holds its share of the blocks and of the KV cache.
+        def load(card: tuple[float, bool]) -> float:
+            return layer_split_weights(model, weights, w.precision, quant, n, card) + kv * card[0]
+        fullest = max(cards, key=load)
+        kv_pg = kv * fullest[0]
+        chosen["layer_split"] = list(w.layer_split or ())
+        notes.append("uneven-layer-split")
+    weights_pg = (weights / n if tensor_parallel
+                  else layer_split_weights(model, weights, w.precision, quant, n, fullest))
     per = dict(weights=weights_pg, kv_cache=kv_pg, activations=act, overhead=overhead)
     per_gpu = sum(per.values())
-    total = weights + kv_pg * n + n * (act + overhead)
+    total = weights + kv / pp * n + n * (act + overhead)
     return MemoryEstimate(total_gib=round(gib(total), 3), per_gpu_gib=round(gib(per_gpu), 3), gpu_count=n,
                           breakdown=breakdown(**per), notes=notes, chosen=chosen,
                           cuda_context_gib=C.CUDA_CONTEXT_GIB)

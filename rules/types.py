@@ -73,6 +73,8 @@ class Workload:
     cache_max_entry_count, TensorRT-LLM free_gpu_memory_fraction); None = the profile's default."""
     max_num_seqs: int | None = None
     prefill_chunk: int | None = None
+    layer_split: tuple[float, ...] | None = None
+    """llama.cpp's --tensor-split: each card's share of the layers, one number per card (None: even)."""
     """Prompt tokens the engine runs per forward pass when the question sets it (llama.cpp -ub, vLLM
     --max-num-batched-tokens, SGLang --chunked-prefill-size, TensorRT-LLM max_num_tokens); None = its default."""
     """vLLM max_num_seqs: the requests its start-up sampler warm-up covers; None = its default for the card."""

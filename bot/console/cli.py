@@ -31,7 +31,7 @@ the rest only through the service, so the names are repeated here and a test kee
 
 FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
          "memory_fraction",
-         "max_num_seqs", "prefill_chunk", *SWITCH_HELP, "context", "batch", "gpu", "gpus")
+         "max_num_seqs", "prefill_chunk", "layer_split", *SWITCH_HELP, "context", "batch", "gpu", "gpus")
 
 
 def _add_flags(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +49,8 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
                         help="the serving engine's share of the card: vLLM gpu_memory_utilization, SGLang "
                              "mem_fraction_static (0-1], e.g. 0.85")
     parser.add_argument("--max-num-seqs", dest="max_num_seqs", help="vLLM max_num_seqs (requests in flight)")
+    parser.add_argument("--tensor-split", dest="layer_split",
+                        help="llama.cpp --tensor-split: each card's share of the layers, e.g. 10,6")
     parser.add_argument("--prefill-chunk", dest="prefill_chunk",
                         help="tokens per forward pass: llama.cpp -ub, vLLM --max-num-batched-tokens")
     for switch in SWITCH_HELP:

@@ -64,6 +64,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                                "zh-Hans": "梯度检查点在反向传播时重算激活（计算量约增加 30%，显存大幅减少）。"},
     "hybrid-attention": {"en": "Hybrid attention: only the full-attention layers cache every token; sliding-window or chunked layers cache their window, linear-attention layers a fixed state.",
                          "zh-Hans": "混合注意力：只有全注意力层缓存全部 token；滑动窗口或分块层只缓存窗口内的 token，线性注意力层只保留固定大小的状态。"},
+    "uneven-layer-split": {"en": "With the stated --tensor-split the figures are those of the card it gives the most layers (its share of the weights and of the KV cache); the other cards hold less.",
+                           "zh-Hans": "按所给的 --tensor-split，上面的数字是分到层数最多的那张卡（它那份权重和 KV 缓存）；其他卡占用更少。"},
     "sliding-window": {"en": "Sliding-window layers cache only their window of tokens.", "zh-Hans": "滑动窗口注意力层只缓存窗口内的 token。"},
     "offload-optimizer": {"en": "Optimizer states are offloaded to CPU memory.", "zh-Hans": "优化器状态卸载到 CPU 内存。"},
     "offload-params": {"en": "ZeRO-3 offloads the parameters as well as the optimizer states to CPU memory: each card holds only the layer being gathered, and every step streams the model over PCIe (much slower).",

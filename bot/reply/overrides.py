@@ -56,7 +56,7 @@ FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch"
              "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
              "train_embeddings", "engine_version", "engine_backend", "kv_cache", "memory_fraction",
-             "max_num_seqs", "prefill_chunk", *TRAINING_SWITCHES)
+             "max_num_seqs", "prefill_chunk", "layer_split", *TRAINING_SWITCHES)
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
@@ -72,6 +72,18 @@ def _share(key: str, value: Any) -> float:
     if number is None:
         raise BadRequestError(f"{key} must be a fraction of the card between 0 and 1, such as 0.85, not {value!r}")
     return number
+
+
+def _shares(key: str, value: Any) -> list[float]:
+    """"10,6" or [10, 6]: positive shares, one per card (2 to 8 of them)."""
+    parts = value if isinstance(value, (list, tuple)) else str(value).split(",")
+    try:
+        shares = [float(part) for part in parts]
+    except (TypeError, ValueError):
+        raise BadRequestError(f"{key} must be comma-separated shares such as 10,6, not {value!r}") from None
+    if not 2 <= len(shares) <= 8 or not all(0 < s < 1e6 for s in shares):
+        raise BadRequestError(f"{key} must give 2 to 8 positive shares, one per card, not {value!r}")
+    return shares
 
 
 def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
@@ -152,6 +164,8 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates["memory_fraction"] = _share("memory_fraction", value)
         elif key == "max_num_seqs":
             updates["max_num_seqs"] = _bounded_int("max_num_seqs", value, 65_536)
+        elif key == "layer_split":
+            updates["layer_split"] = _shares("layer_split", value)
         elif key == "prefill_chunk":
             updates["prefill_chunk"] = _bounded_int("prefill_chunk", value, MAX_PREFILL_CHUNK)
         elif key in {"context", "gen_tokens"}:

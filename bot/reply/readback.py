@@ -113,6 +113,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             flag = SHARE_FLAGS.get(str(data.get("engine") or ""), t.pick(FIELD_LABELS, field))
             parts.append(f"{flag} {value:g}")  # as the engine's flag is written: "gpu_memory_utilization 0.8"
             continue
+        if field == "layer_split" and isinstance(value, list):
+            parts.append("tensor split " + ",".join(f"{share:g}" for share in value))
+            continue
         if field == "prefill_chunk":
             parts.append(t("prefill_chunk_read", n=f"{value:,}"))
             continue

@@ -120,6 +120,8 @@ class Question(BaseModel):
     mem_fraction_static, lmdeploy cache_max_entry_count, TensorRT-LLM free_gpu_memory_fraction)."""
     max_num_seqs: int | None = Field(default=None, ge=1, le=65_536)
     prefill_chunk: int | None = Field(default=None, ge=1, le=MAX_PREFILL_CHUNK)
+    layer_split: list[float] | None = None
+    """llama.cpp's --tensor-split, each card's share of the layers ("-ts 10,6")."""
     """Tokens per forward pass the engine is set to: "-ub 2048", "--max-num-batched-tokens 16384"."""
     """vLLM's cap on requests in flight, which also sizes its start-up sampler warm-up."""
     other_jobs: list[str] = Field(default_factory=list)

@@ -316,3 +316,23 @@ def test_vllms_max_num_batched_tokens_sizes_its_profiled_forward_pass() -> None:
     per_token = run.forward_bytes_per_intermediate * 11_008 + run.forward_bytes_per_hidden * 4096
     assert big.breakdown["activations"] == pytest.approx(32_768 * per_token / GIB, abs=0.01)
     assert big.breakdown["activations"] > base.breakdown["activations"]
+
+
+def test_llama_cpps_tensor_split_assigns_layers_as_its_loader_does() -> None:
+    from rules.memory_inference import split_layer_counts
+
+    # llama.cpp issue 11200: Qwen2.5-Coder-32B (64 layers) with -ts 10,6 logged 2788 MiB of its 4352 MiB KV cache
+    # on CUDA0, 41 layers' worth (68 MiB each): block i goes to the first card whose cumulative share exceeds
+    # i / 65, the output layer counting as block 64.
+    assert split_layer_counts((10, 6), 64) == ([41, 23], 1)
+    assert split_layer_counts((1, 1), 32) == ([17, 15], 1)
+    # The toy model (32 layers) split 3:1 over two cards: card 0 takes 25 blocks (i / 33 < 0.75), the output
+    # layer goes to card 1; the figures are card 0's.
+    w = Workload(model=make_model(), engine="llama.cpp", context=4096, quant="gguf-q8_0", precision="int8")
+    even = estimate_memory(w, 2)
+    split = estimate_memory(replace(w, layer_split=(3.0, 1.0)), 2)
+    kv_total = 4096 * KV_PER_TOKEN_16 / GIB
+    assert split.breakdown["kv_cache"] == pytest.approx(kv_total * 25 / 32, abs=1e-3)
+    assert even.breakdown["kv_cache"] == pytest.approx(kv_total / 2, abs=1e-3)
+    assert "uneven-layer-split" in split.notes and split.per_gpu_gib > even.per_gpu_gib
+    assert split.total_gib == pytest.approx(even.total_gib, abs=1e-3)  # the same job, shared differently

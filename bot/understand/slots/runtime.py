@@ -51,6 +51,9 @@ _MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length)\s*(?:
 _MAX_NUM_SEQS = rx(r"(?:--?)?(?:max[-_ ]num[-_ ]seqs|max[-_]batch[-_]size)\s*(?:=|:|of|to|at|设为|为)?\s*"
                    r"(?P<n>\d{1,6})(?![\d.])")
 MAX_NUM_SEQS_LIMIT = 65_536
+_TENSOR_SPLIT = rx(r"(?:(?<![\w-])-ts|--tensor[-_]split|\btensor_split)\s*(?:=|:)?\s*[\"']?"
+                   r"(?P<shares>\d{1,3}(?:\.\d+)?(?:\s*,\s*\d{1,3}(?:\.\d+)?){1,7})(?![\d.])")
+"""llama.cpp's --tensor-split: each card's share of the layers, comma-separated ("-ts 10,6")."""
 _PREFILL_CHUNK = rx(r"(?:(?<![\w-])-ub|--ubatch[-_]size|\bn_ubatch|--?max[-_]num[-_]batched[-_]tokens"
                     r"|\bmax_num_batched_tokens|--?chunked[-_]prefill[-_]size|\bchunked_prefill_size"
                     r"|--?max[-_]num[-_]tokens|\bmax_num_tokens)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])")
@@ -125,6 +128,14 @@ def parse_engine_settings(state: SlotState) -> None:
         # The engine's own length flag: the context, and the reply need not tell them to set it.
         state.set("context", int(m.group("n")))
         state.notes.append("max-model-len-stated")
+        state.mask(m.start(), m.end())
+    m = _TENSOR_SPLIT.search(state.text)
+    if m is not None:
+        shares = [float(part) for part in m.group("shares").split(",")]
+        if all(share > 0 for share in shares):
+            state.set("layer_split", shares)
+            if "gpu_count" not in state.values:
+                state.set("gpu_count", len(shares))  # one share per card
         state.mask(m.start(), m.end())
     m = _PREFILL_CHUNK.search(state.text)
     if m is not None:

@@ -96,6 +96,17 @@ def test_tokens_per_forward_pass_are_read_and_are_not_the_context(text: str, chu
     assert q.context != chunk and q.batch is None
 
 
+def test_llama_cpps_tensor_split_is_read_with_its_card_count() -> None:
+    q = parse("llama.cpp Qwen2.5-Coder-32B Q8_0 32k on RTX 3090s -ts 10,6", KB)
+    assert q.layer_split == [10.0, 6.0] and q.gpu_count == 2
+    assert parse("llama-server --tensor-split 3,1,1 Llama 3 70B Q4_K_M", KB).gpu_count == 3
+    answer = ask({"text": "Llama 3.1 70B Q4_K_M llama.cpp 8k", "gpu": "rtx-3090", "gpus": 2, "layer_split": "3,1"})
+    assert answer.query.layer_split == [3.0, 1.0]
+    assert answer.estimate is not None and "uneven-layer-split" in answer.estimate.notes
+    with pytest.raises(BadRequestError, match="layer_split must give 2 to 8 positive shares"):
+        ask({"text": "Llama 3.1 70B", "layer_split": "5"})
+
+
 def test_a_quantised_k_alone_keeps_the_cache_at_the_16_bit_v() -> None:
     # llama.cpp types K and V separately; an unstated one stays f16, which sets the cache's size.
     assert parse("llama.cpp Llama 3 8B -ctk q8_0", KB).kv_cache is None
