@@ -198,9 +198,16 @@ def layer_split_weights(model: Model, weights: float, precision: str, quant: str
     split = param_split(model)
     if split.embedding <= 0:
         return weights / n
-    per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
-    embedding = split.embedding * per_param
-    one_matrix = embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
+    if quant in C.GGUF_BYTES_PER_PARAM and model.vocab_size and model.hidden_size:
+        # A GGUF file's card weights are its blocks and its output layer (the token embeddings stay in host
+        # RAM: precision.gguf_card_bytes); the output layer sits whole on one card.
+        output = float(model.vocab_size * model.hidden_size) * max(
+            C.GGUF_BYTES_PER_PARAM[quant], C.GGUF_BYTES_PER_PARAM[C.GGUF_OUTPUT_TYPE])
+        embedding = one_matrix = output
+    else:
+        per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
+        embedding = split.embedding * per_param
+        one_matrix = embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
     if fullest is not None:
         share, holds_output = fullest
         return (weights - embedding) * share + (one_matrix if holds_output else 0.0)
