@@ -13,6 +13,9 @@ from bot.understand.tokens import Token
 from bot.understand.vocab import Vocab
 
 MAX_SPAN_TOKENS = 10
+MAX_MENTIONS = 48
+"""No question names more models and cards than this; a message that repeats names thousands of times is read
+up to here, so the steps that relate each mention to the others stay cheap."""
 """Longest name span walked (CJK characters are one token each: 通义千问7B is five)."""
 
 
@@ -60,6 +63,8 @@ def find_mentions(tokens: list[Token], vocab: Vocab) -> list[Mention]:
             i += 1
             continue
         found.append(best)
+        if len(found) >= MAX_MENTIONS:
+            break
         while i < n and tokens[i].start < best.end:
             i += 1
     return [_memory_first(m, tokens, vocab) for m in found]

@@ -62,7 +62,9 @@ _PARAMS_RAW = rx(
     r"(?<![a-z0-9.])(?P<num>\d[\d,]*(?:\.\d+)?(?:\s*(?:\^|\*\*)\s*\d+|e\+?\d+)?)\s*(?:个)?\s*"
     r"(?:parameters?|params?|参数)"
 )
-_PARAMS_ZH = rx(r"(?P<num>\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)?\s*(?P<unit>万亿|亿)")
+_PARAMS_ZH = rx(r"(?P<num>\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)?\s{0,3}(?P<unit>万亿|亿)")
+"""Bounded space before the unit: an unbounded one made every start of a long masked (blank) stretch scan it
+to its end."""
 
 
 def _count_value(state: SlotState, match: re.Match[str], group: str = "num") -> int | None:

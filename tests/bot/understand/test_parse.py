@@ -464,3 +464,15 @@ else:
         assert question.memory_gb is None or 0 < question.memory_gb <= 100_000
         assert all(m in kb.models for m in question.compare_models)
         assert not (question.asks_capacity and question.model is not None)
+
+
+def test_a_message_repeating_names_is_read_up_to_a_bound_of_mentions(kb: KnowledgeBase) -> None:
+    from bot.understand.mentions import MAX_MENTIONS, find_mentions
+    from bot.understand.tokens import fold, tokenize
+    from bot.understand.vocab import vocab_of
+
+    # Every mention is related to the others (counts, fuzzy spans), so a flood of names must not be read whole.
+    mentions = find_mentions(tokenize(fold("4090 " * 2000)), vocab_of(kb))
+    assert len(mentions) == MAX_MENTIONS
+    q = parse("Llama 3 8B on a 4090 " + "4090 " * 2000, kb)
+    assert q.model == "llama-3-8b"
