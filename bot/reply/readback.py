@@ -11,6 +11,7 @@ from bot.reply.labels import FIELD_LABELS, TASK_NAMES
 from bot.reply.model import Answer
 from bot.understand.question import TRAINING_SWITCHES
 from knowledge.base import KnowledgeBase
+from knowledge.engines import load_engine_profiles
 
 SHARE_FLAGS = {"vllm": "gpu_memory_utilization", "sglang": "mem_fraction_static",
                "lmdeploy": "cache_max_entry_count", "tensorrt-llm": "free_gpu_memory_fraction"}
@@ -58,6 +59,15 @@ ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "lmdeploy": "LMDeploy", "ten
 
 def engine_name(engine: object) -> str:
     return ENGINE_NAMES.get(str(engine), str(engine or ""))
+
+
+def uses_prefill_chunk(engine: object) -> bool:
+    """Whether the engine's sizing uses a stated tokens-per-forward-pass: its profile has a chunk of its own
+    (llama.cpp's micro-batch, TensorRT-LLM's max_num_tokens) or profiles a forward pass (vLLM). SGLang's
+    chunked prefill is folded into its planner figure and transformers prefills a prompt whole: reading the
+    setting back there would claim an effect the figures do not have."""
+    profile = load_engine_profiles().get(str(engine or ""))
+    return profile is not None and (profile.runtime.prefill_chunk_tokens is not None or profile.profile_run is not None)
 
 
 UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
@@ -117,7 +127,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append("tensor split " + ",".join(f"{share:g}" for share in value))
             continue
         if field == "prefill_chunk":
-            parts.append(t("prefill_chunk_read", n=f"{value:,}"))
+            if uses_prefill_chunk(data.get("engine")):
+                parts.append(t("prefill_chunk_read", n=f"{value:,}"))
             continue
         if field == "max_num_seqs":
             flag = "max_batch_size" if data.get("engine") == "tensorrt-llm" else "max_num_seqs"

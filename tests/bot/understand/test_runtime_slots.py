@@ -96,6 +96,15 @@ def test_tokens_per_forward_pass_are_read_and_are_not_the_context(text: str, chu
     assert q.context != chunk and q.batch is None
 
 
+def test_the_read_back_names_a_forward_pass_only_where_it_changes_the_figures() -> None:
+    from bot.reply.render import render_text
+
+    assert "1,024 tokens per forward pass" in render_text(ask({"text": "llama.cpp -ub 1024 Qwen2.5-7B Q4_K_M"}), kb=KB)
+    # SGLang's chunked prefill is not part of its sizing: reading it back would claim an effect.
+    assert "per forward pass" not in render_text(ask({"text": "sglang --chunked-prefill-size 4096 Qwen2.5-7B"}),
+                                                 kb=KB)
+
+
 def test_llama_cpps_tensor_split_is_read_with_its_card_count() -> None:
     q = parse("llama.cpp Qwen2.5-Coder-32B Q8_0 32k on RTX 3090s -ts 10,6", KB)
     assert q.layer_split == [10.0, 6.0] and q.gpu_count == 2
