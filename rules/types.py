@@ -60,11 +60,11 @@ class Workload:
     image_resolution: int | None = None
     """Image models: output/input side in pixels (defaults to the model's native resolution)."""
     engine_version: str | None = None
+    """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
+    version_rules say what changed)."""
     engine_backend: str | None = None
     """The engine's execution backend when the question names one (TensorRT-LLM's `tensorrt` engine or its
     `pytorch` backend); None = the version's default."""
-    """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
-    version_rules say what changed)."""
     kv_cache: KVCache | None = None
     """KV-cache element type; None = the model's 16-bit compute dtype. The engine profile says which it accepts
     (vLLM/SGLang/TensorRT-LLM fp8, lmdeploy int8/int4, llama.cpp q8_0/q4_0 as int8/int4)."""
@@ -72,12 +72,14 @@ class Workload:
     """The serving engine's share (vLLM gpu_memory_utilization, SGLang mem_fraction_static, lmdeploy
     cache_max_entry_count, TensorRT-LLM free_gpu_memory_fraction); None = the profile's default."""
     max_num_seqs: int | None = None
+    """vLLM max_num_seqs: the requests its start-up sampler warm-up covers; None = its default for the card. For a
+    TensorRT engine, its --max_batch_size: the request slots its runtime buffers are sized for."""
     prefill_chunk: int | None = None
+    """Prompt tokens the engine runs per forward pass when the question sets it (llama.cpp -ub, vLLM
+    --max-num-batched-tokens, TensorRT-LLM max_num_tokens); None = its default. Engines that prefill a prompt
+    whole, or fold it into a planner figure (SGLang), ignore it."""
     layer_split: tuple[float, ...] | None = None
     """llama.cpp's --tensor-split: each card's share of the layers, one number per card (None: even)."""
-    """Prompt tokens the engine runs per forward pass when the question sets it (llama.cpp -ub, vLLM
-    --max-num-batched-tokens, SGLang --chunked-prefill-size, TensorRT-LLM max_num_tokens); None = its default."""
-    """vLLM max_num_seqs: the requests its start-up sampler warm-up covers; None = its default for the card."""
     lora_targets: tuple[str, ...] | None = None
     """Adapter training: the linears adapted (q, k, v, o, gate, up, down); None = every linear (all-linear)."""
     peft_method: Literal["lora", "prompt"] = "lora"

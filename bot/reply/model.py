@@ -48,12 +48,13 @@ class Query(BaseModel):
     """The share a reserving serving engine takes (stated, else its default: vLLM gpu_memory_utilization 0.9);
     null for engines that take what the job needs."""
     max_num_seqs: int | None = None
+    """vLLM's request cap, or a TensorRT engine's --max_batch_size, when the question sets it (null: the engine's
+    default, under Assumed)."""
     prefill_chunk: int | None = None
-    layer_split: list[float] | None = None
-    """llama.cpp's --tensor-split when stated: each card's share of the layers (the figures are the fullest card's)."""
     """Tokens per forward pass when the question sets it (llama.cpp -ub, vLLM --max-num-batched-tokens); null:
     the engine's default."""
-    """vLLM's request cap when the question sets it (null: the engine's default for the card, under Assumed)."""
+    layer_split: list[float] | None = None
+    """llama.cpp's --tensor-split when stated: each card's share of the layers (the figures are the fullest card's)."""
 
 
 class Breakdown(BaseModel):

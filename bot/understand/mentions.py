@@ -13,10 +13,10 @@ from bot.understand.tokens import Token
 from bot.understand.vocab import Vocab
 
 MAX_SPAN_TOKENS = 10
+"""Longest name span walked (CJK characters are one token each: 通义千问7B is five)."""
 MAX_MENTIONS = 48
 """No question names more models and cards than this; a message that repeats names thousands of times is read
 up to here, so the steps that relate each mention to the others stay cheap."""
-"""Longest name span walked (CJK characters are one token each: 通义千问7B is five)."""
 
 
 @dataclass

@@ -110,20 +110,21 @@ class Question(BaseModel):
     """The intent came from a cue phrase ("which GPU", "够吗", "vs"), not from the shape of the question;
     a follow-up without one keeps the previous question's intent."""
     engine_version: str | None = None
+    """The engine's version as written ("4.38", "0.6.3"): the engine profile changes with it."""
     engine_backend: str | None = None
     """An execution backend the text names ("trtllm-build", "Triton" → TensorRT-LLM's `tensorrt` engine)."""
-    """The engine's version as written ("4.38", "0.6.3"): the engine profile changes with it."""
     kv_cache: str | None = None
     """KV-cache precision (fp16 | bf16 | fp8 | int8 | int4), or `kv-quantised` when no type was given."""
     memory_fraction: float | None = Field(default=None, gt=0, le=1)
     """The serving engine's memory share as its flag states it (vLLM gpu_memory_utilization, SGLang
     mem_fraction_static, lmdeploy cache_max_entry_count, TensorRT-LLM free_gpu_memory_fraction)."""
     max_num_seqs: int | None = Field(default=None, ge=1, le=65_536)
+    """vLLM's cap on requests in flight, which also sizes its start-up sampler warm-up (a TensorRT engine's
+    --max_batch_size, which sizes its runtime buffers)."""
     prefill_chunk: int | None = Field(default=None, ge=1, le=MAX_PREFILL_CHUNK)
+    """Tokens per forward pass the engine is set to: "-ub 2048", "--max-num-batched-tokens 16384"."""
     layer_split: list[float] | None = None
     """llama.cpp's --tensor-split, each card's share of the layers ("-ts 10,6")."""
-    """Tokens per forward pass the engine is set to: "-ub 2048", "--max-num-batched-tokens 16384"."""
-    """vLLM's cap on requests in flight, which also sizes its start-up sampler warm-up."""
     other_jobs: list[str] = Field(default_factory=list)
     """Further workloads the message asked about, quoted (bot.understand.jobs): answered separately."""
     closed_model: str | None = None
