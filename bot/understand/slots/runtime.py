@@ -73,18 +73,21 @@ def _dtype(raw: str) -> str:
 
 
 _TENSORRT_ENGINE = rx(r"\btrtllm[-_ ]build\b|\btensorrt[-_ ]?llm[-_ ]backend\b|\btensorrtllm_backend\b"
-                      r"|\btensorrt[-_ ]engines?\b|\btrt[-_ ]engines?\b|--backend[= ]+tensorrt\b|_tensorrt_engine\b"
-                      r"|\btriton\b(?!.*\b(?:vllm|python)\b)")
+                      r"|\btensorrt[-_ ]engines?\b|\btrt[-_ ]engines?\b|--backend[= ]+tensorrt\b|_tensorrt_engine\b")
 """TensorRT-LLM's TensorRT engine: built with trtllm-build, served by the Triton backend (`tensorrt` backend)."""
+_TRITON = rx(r"\btriton\b")
+_TRITON_OTHER_BACKEND = rx(r"\b(?:vllm|python)\b")
+"""Triton also serves vLLM and Python models: with one of those named, "Triton" says nothing of TensorRT."""
 _PYTORCH_BACKEND = rx(r"\bpytorch[-_ ]backend\b|--backend[= ]+pytorch\b|\bbackend\s*=\s*[\"']?pytorch\b")
 
 
 def parse_backend(state: SlotState) -> None:
     """An execution backend named in the text: only TensorRT-LLM's profile has more than one, and the
     pipeline ignores a backend the engine does not offer."""
-    if _TENSORRT_ENGINE.search(state.text):
+    text = state.text
+    if _TENSORRT_ENGINE.search(text) or (_TRITON.search(text) and not _TRITON_OTHER_BACKEND.search(text)):
         state.set("engine_backend", "tensorrt")
-    elif _PYTORCH_BACKEND.search(state.text):
+    elif _PYTORCH_BACKEND.search(text):
         state.set("engine_backend", "pytorch")
 
 
