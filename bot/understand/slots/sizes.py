@@ -54,12 +54,12 @@ COUNT_TWO = rx(r"双卡|双gpu|dual[ -]gpu")
 
 # -- parameter counts -------------------------------------------------------------------------------
 _PARAMS_EN = rx(
-    r"(?<![a-z0-9.])(?P<num>\d[\d,]*(?:\.\d+)?(?:\s*(?:\^|\*\*)\s*\d+|e\+?\d+)?)\s?"
+    r"(?<![a-z0-9.])(?P<num>\d+(?:,\d{3})*(?!\d)(?:\.\d+)?(?:\s*(?:\^|\*\*)\s*\d+|e\+?\d+)?)\s?"
     r"(?P<unit>b|bn|billion|m|mn|million|t|tn|trillion)(?![a-z0-9])"
     r"(?P<params>\s*(?:-\s*)?(?:parameters?|params?|参数|model|模型|llm))?"
 )
 _PARAMS_RAW = rx(
-    r"(?<![a-z0-9.])(?P<num>\d[\d,]*(?:\.\d+)?(?:\s*(?:\^|\*\*)\s*\d+|e\+?\d+)?)\s*(?:个)?\s*"
+    r"(?<![a-z0-9.])(?P<num>\d+(?:,\d{3})*(?!\d)(?:\.\d+)?(?:\s*(?:\^|\*\*)\s*\d+|e\+?\d+)?)\s*(?:个)?\s*"
     r"(?:parameters?|params?|参数)"
 )
 _PARAMS_ZH = rx(r"(?P<num>\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)?\s{0,3}(?P<unit>万亿|亿)")

@@ -30,7 +30,7 @@ CUED_TOKENS_MIN = 1e6
 SAMPLE_K = 1024.0
 """k after a per-sample length ("samples of 2k tokens"): sequence lengths are powers of two, as contexts."""
 
-_NUM = r"(?P<num>\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)"
+_NUM = r"(?P<num>\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)"
 _EN_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
              "t": 1e12, "tn": 1e12, "trillion": 1e12}
 _CN_SCALE = {"万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8, "十亿": 1e9, "百亿": 1e10, "千亿": 1e11,
