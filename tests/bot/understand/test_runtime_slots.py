@@ -453,3 +453,15 @@ def test_a_quantised_cache_without_flash_attention_stays_16_bit_in_llama_cpp() -
     assert "kv-cache-needs-flash-attention" in inert.estimate.notes
     assert "Ollama ignores OLLAMA_KV_CACHE_TYPE without OLLAMA_FLASH_ATTENTION=1" in render_text(inert, kb=KB)
     assert "kv-cache-needs-flash-attention" not in applied.estimate.notes
+
+
+def test_training_switches_are_read_as_written_and_said_back() -> None:
+    from bot.reply.render import render_text
+
+    for text in ("Mistral-7B LoRA int8 sequence_len 4096 gradient_checkpointing: false on an A100 80GB",
+                 "torchtune llama 3.1 8b lora enable_activation_checkpointing: False",
+                 "unsloth llama 3.1 8b qlora use_gradient_checkpointing = False"):
+        assert parse(text, KB).gradient_checkpointing is False, text
+    assert parse("llama 3 8b lora with gradient checkpointing on a 4090", KB).gradient_checkpointing is True
+    said = render_text(ask({"text": "Qwen2.5-7B LoRA rank 64 gradient_checkpointing false, 2k, on a 4090"}), kb=KB)
+    assert "gradient checkpointing off" in said and "LoRA rank 64" in said
