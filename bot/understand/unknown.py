@@ -84,7 +84,9 @@ _CARD_SHAPED = re.compile(
     r"(?<![\w.-])(?P<name>(?:(?:geforce\s+)?(?:rtx|gtx)|tesla|quadro|radeon(?:\s+rx)?|rx|instinct\s+mi|mi|gh|gb|[ahblvt])"
     r"[\s-]?\d{2,4}[a-z]{0,3}(?:\s?(?:ti|super|ultra|pro))?)(?![\w.])", re.A)
 _CARD_CONTEXT = re.compile(
-    r"\b(?:on|with|using|about|of|vs|an?|the)\s*$|(?:用|在|上|张|块)\s*$|(?<![\w.])\d{1,3}\s?[x×*]\s*$", re.A)
+    r"\b(?:on|with|using|about|of|vs|an?|the)\s*$|(?:用|在|上|张|块)\s*$|(?<![\w.])\d{1,3}\s?[x×*]\s*$|[,，;；]\s*$", re.A)
+"""Where a card is expected: after a preposition, a count ("2x"), or as one item of a comma-separated list of
+settings ("vLLM, A10G")."""
 _CARD_AFTER = re.compile(r"^\s*(?:gpus?|cards?|显卡|卡)", re.A)
 _NAMED_CARD = re.compile(r"(?<![\w.-])(?P<name>[a-z]{1,8}[-\s]?\d{3,5}[a-z]{0,3})\s*(?:gpus?|cards?|显卡)\b", re.A)
 """Any letters-and-digits name the text itself calls a GPU or card ("the XYZ9000 GPU")."""
