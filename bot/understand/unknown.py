@@ -84,7 +84,8 @@ _CARD_SHAPED = re.compile(
     r"(?<![\w.-])(?P<name>(?:(?:geforce\s+)?(?:rtx|gtx)|tesla|quadro|radeon(?:\s+rx)?|rx|instinct\s+mi|mi|gh|gb|[ahblvt])"
     r"[\s-]?\d{2,4}[a-z]{0,3}(?:\s?(?:ti|super|ultra|pro))?)(?![\w.])", re.A)
 _CARD_CONTEXT = re.compile(
-    r"\b(?:on|with|using|about|of|vs|an?|the)\s*$|(?:用|在|上|张|块)\s*$|(?<![\w.])\d{1,3}\s?[x×*]\s*$|[,，;；]\s*$", re.A)
+    r"\b(?:on|with|using|about|of|vs|an?|the)\s*$|(?:用|在|上|张|块)\s*$|(?<![\w.])\d{1,3}\s?[x×*]\s*$"
+    r"|[,，;；]\s*$", re.A)
 """Where a card is expected: after a preposition, a count ("2x"), or as one item of a comma-separated list of
 settings ("vLLM, A10G")."""
 _CARD_AFTER = re.compile(r"^\s*(?:gpus?|cards?|显卡|卡)", re.A)
