@@ -251,12 +251,20 @@ def memory_share(case: dict[str, Any]) -> float | None:
     return None
 
 
-def built_request_cap(case: dict[str, Any]) -> int | None:
-    """The max_batch_size a TensorRT engine was built with, as the row states it ("2048 (trtllm-build
-    default)"), or None: it sizes the engine's per-slot runtime buffers."""
+def stated_count(case: dict[str, Any], keys: tuple[str, ...]) -> int | None:
+    """The first positive whole number a row's settings give under one of `keys` ("2048 (trtllm-build
+    default)" → 2048), or None when they give the default in words or nothing."""
     settings: dict[str, Any] = case.get("settings") or {}
-    match = re.match(r"\s*(\d+)\b", str(settings.get("max_batch_size") or ""))
-    return int(match.group(1)) if match and int(match.group(1)) > 0 else None
+    for key in keys:
+        match = re.match(r"\s*(\d+)\b", str(settings.get(key) or ""))
+        if match and int(match.group(1)) > 0:
+            return int(match.group(1))
+    return None
+
+
+def built_request_cap(case: dict[str, Any]) -> int | None:
+    """The max_batch_size a TensorRT engine was built with: it sizes the engine's per-slot runtime buffers."""
+    return stated_count(case, ("max_batch_size",))
 
 
 def stated_tensor_split(case: dict[str, Any]) -> tuple[float, ...] | None:
@@ -266,17 +274,16 @@ def stated_tensor_split(case: dict[str, Any]) -> tuple[float, ...] | None:
     return tuple(float(part) for part in match.group(1).split(",")) if match else None
 
 
-def not_fullest_card(case: dict[str, Any], split: tuple[float, ...], layers: int | None) -> None:
-    """Skip a per-card row (its log line names CUDA<i>) for a card an uneven split loads less than another: the
-    estimate sizes the fullest card only."""
-    from rules.memory_inference import split_layer_counts
+def not_fullest_card(case: dict[str, Any], request: dict[str, Any], kb: KnowledgeBase) -> None:
+    """Skip a per-card row (its log line names CUDA<i>) for a card other than the one the estimate's figures are
+    for: under an uneven split the rules size the card it loads most (`chosen["fullest_card"]`)."""
+    from rules import estimate_memory
 
     device = re.search(r"\bCUDA(\d+)\b", str((case.get("source") or {}).get("fragment") or ""))
-    if device is None or not layers or len(set(split)) == 1:
+    if device is None:
         return
-    counts, output = split_layer_counts(split, layers)
-    fullest = max(range(len(split)), key=lambda d: counts[d] + (d == output))
-    if int(device.group(1)) != fullest:
+    fullest = estimate_memory(workload_for(request, kb), int(request.get("gpus", 1))).chosen.get("fullest_card")
+    if fullest is not None and int(device.group(1)) != fullest:
         raise Skip(f"card {device.group(1)} of an uneven --tensor-split: the estimate sizes the fullest card "
                    f"({fullest}), not this one")
 
@@ -287,12 +294,7 @@ PREFILL_CHUNK_KEYS = ("n_ubatch", "max_num_batched_tokens", "chunked_prefill_siz
 
 def stated_prefill_chunk(case: dict[str, Any]) -> int | None:
     """The tokens per forward pass the row's engine was set to, or None when it gives the default or none."""
-    settings: dict[str, Any] = case.get("settings") or {}
-    for key in PREFILL_CHUNK_KEYS:
-        match = re.match(r"\s*(\d+)\b", str(settings.get(key) or ""))
-        if match and int(match.group(1)) > 0:
-            return int(match.group(1))
-    return None
+    return stated_count(case, PREFILL_CHUNK_KEYS)
 
 
 def reserves_memory(engine: str) -> bool:
@@ -382,10 +384,11 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     split = stated_tensor_split(case)
     if split is not None and req.get("engine") == "llama.cpp":
         req["layer_split"] = split
-        not_fullest_card(case, split, kb.model(req["model"]).num_layers if "model" in req else None)
     req.update(reading_flags(case))
     gpus = int(case.get("num_gpus") or 1)
     req["gpus"] = gpus
+    if "layer_split" in req:
+        not_fullest_card(case, req, kb)
     req["batch"] = int(case.get("batch_size") or 1)
     gpu = resolve_gpu(case.get("gpu"), kb)
     if gpu:

@@ -72,9 +72,10 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 break
         if w.kv_cache is None and is_transformer(w.model):
             # The engine's smaller KV-cache types, largest first: long contexts are mostly cache.
-            accepted = profile_for(w).kv_cache.bytes_per_element
-            # llama.cpp quantises the V cache only with flash attention on: its flags turn it on too.
-            fused = True if w.engine == "llama.cpp" else w.flash_attention
+            cache = profile_for(w).kv_cache
+            accepted = cache.bytes_per_element
+            # An engine that quantises its cache only with flash attention on (llama.cpp) is told to turn it on too.
+            fused = True if cache.quantised_needs_flash_attention else w.flash_attention
             for kv in sorted((k for k, b in accepted.items() if b < 2.0), key=lambda k: -accepted[k]):
                 m = need(replace(w, kv_cache=kv, flash_attention=fused), gpu, count)
                 if m is not None:

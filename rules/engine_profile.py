@@ -173,6 +173,14 @@ def is_large_card(fact: ProfileRunFact, gpu: GPU | None) -> bool:
     return fact.large_card_gib is not None and visible_gib(gpu) >= fact.large_card_gib
 
 
+def takes_prefill_chunk(profile: EngineProfile) -> bool:
+    """Whether a stated tokens-per-forward-pass (`Workload.prefill_chunk`) changes this engine's figures: it
+    replaces the engine's own chunk (llama.cpp's micro-batch, TensorRT-LLM's max_num_tokens) or the profiled
+    forward pass (vLLM). Engines that prefill a prompt whole, or fold it into a planner figure (SGLang), ignore
+    it."""
+    return profile.runtime.prefill_chunk_tokens is not None or profile.profile_run is not None
+
+
 def profile_run_size(fact: ProfileRunFact, gpu: GPU | None, context: int,
                      max_num_seqs: int | None = None, batched_tokens: int | None = None) -> tuple[int, int]:
     """(requests in the sampler warm-up, tokens in the profiled forward pass) on `gpu`: `max_num_seqs` and

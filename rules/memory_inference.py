@@ -178,14 +178,14 @@ def split_layer_counts(shares: tuple[float, ...], blocks: int) -> tuple[list[int
     return counts, output
 
 
-def stated_split(model: Model, w: Workload, n: int) -> list[tuple[float, bool]] | None:
+def stated_split(w: Workload, n: int) -> list[tuple[float, bool]] | None:
     """Each card's (fraction of the blocks, holds the output layer) under a stated uneven --tensor-split, or
     None when the split is even or does not name one share per card."""
-    shares = w.layer_split
-    if not shares or len(shares) != n or n <= 1 or not model.num_layers or len(set(shares)) == 1:
+    shares, layers = w.layer_split, w.model.num_layers
+    if not shares or len(shares) != n or n <= 1 or not layers or len(set(shares)) == 1:
         return None
-    counts, output = split_layer_counts(shares, model.num_layers)
-    return [(count / model.num_layers, card == output) for card, count in enumerate(counts)]
+    counts, output = split_layer_counts(shares, layers)
+    return [(count / layers, card == output) for card, count in enumerate(counts)]
 
 
 def layer_split_weights(model: Model, weights: float, precision: str, quant: str | None, n: int,
@@ -264,15 +264,16 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         notes.append("quant-workspace")
     notes += layout_notes(n, tensor_parallel)
     kv_pg = kv / pp
-    cards = None if tensor_parallel else stated_split(model, w, n)
+    cards = None if tensor_parallel else stated_split(w, n)
     fullest = None
     if cards is not None:
         # A stated uneven split: the card it loads most holds its share of the blocks and of the KV cache.
-        def load(card: tuple[float, bool]) -> float:
-            return layer_split_weights(model, weights, w.precision, quant, n, card) + kv * card[0]
-        fullest = max(cards, key=load)
+        loads = [layer_split_weights(model, weights, w.precision, quant, n, card) + kv * card[0] for card in cards]
+        index = max(range(n), key=loads.__getitem__)
+        fullest = cards[index]
         kv_pg = kv * fullest[0]
         chosen["layer_split"] = list(w.layer_split or ())
+        chosen["fullest_card"] = index  # the card these figures are for
         notes.append("uneven-layer-split")
     weights_pg = (weights / n if tensor_parallel
                   else layer_split_weights(model, weights, w.precision, quant, n, fullest))

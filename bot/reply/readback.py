@@ -12,6 +12,7 @@ from bot.reply.model import Answer
 from bot.understand.question import TRAINING_SWITCHES
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
+from rules.engine_profile import takes_prefill_chunk
 
 SHARE_FLAGS = {"vllm": "gpu_memory_utilization", "sglang": "mem_fraction_static",
                "lmdeploy": "cache_max_entry_count", "tensorrt-llm": "free_gpu_memory_fraction"}
@@ -62,12 +63,10 @@ def engine_name(engine: object) -> str:
 
 
 def uses_prefill_chunk(engine: object) -> bool:
-    """Whether the engine's sizing uses a stated tokens-per-forward-pass: its profile has a chunk of its own
-    (llama.cpp's micro-batch, TensorRT-LLM's max_num_tokens) or profiles a forward pass (vLLM). SGLang's
-    chunked prefill is folded into its planner figure and transformers prefills a prompt whole: reading the
-    setting back there would claim an effect the figures do not have."""
+    """Whether the engine's figures use a stated tokens-per-forward-pass: reading the setting back where they
+    do not (SGLang, transformers) would claim an effect the figures do not have."""
     profile = load_engine_profiles().get(str(engine or ""))
-    return profile is not None and (profile.runtime.prefill_chunk_tokens is not None or profile.profile_run is not None)
+    return profile is not None and takes_prefill_chunk(profile)
 
 
 UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bot.understand.question import MAX_PREFILL_CHUNK
 from bot.understand.slots.base import SlotState, bounded, rx
+from bot.understand.slots.engine import TRITON
 
 _ENGINE_NAMES = (r"transformers|vllm|sglang|lmdeploy|turbomind|tensorrt[-_ ]?llm|trt[-_ ]?llm|unsloth|llama[.-_ ]?cpp"
                  r"|ollama|deepspeed|llama[-_ ]?factory|torchtune")
@@ -66,16 +67,17 @@ bits is chosen when the answer knows the engine (bot.reply), and stated."""
 
 
 def _dtype(raw: str) -> str:
+    if raw.lower() in GGML_KV_TYPES:
+        return GGML_KV_TYPES[raw.lower()]  # "KV q8_0": llama.cpp's name for the type
     raw = raw.replace("-", "").replace("_", "").replace(" ", "")
     if raw.startswith("fp8"):
         return "fp8"
-    return {"q80": "int8", "q40": "int4", "8bit": "int8", "4bit": "int4"}.get(raw, raw)
+    return {"8bit": "int8", "4bit": "int4"}.get(raw, raw)
 
 
 _TENSORRT_ENGINE = rx(r"\btrtllm[-_ ]build\b|\btensorrt[-_ ]?llm[-_ ]backend\b|\btensorrtllm_backend\b"
                       r"|\btensorrt[-_ ]engines?\b|\btrt[-_ ]engines?\b|--backend[= ]+tensorrt\b|_tensorrt_engine\b")
 """TensorRT-LLM's TensorRT engine: built with trtllm-build, served by the Triton backend (`tensorrt` backend)."""
-_TRITON = rx(r"\btriton\b")
 _TRITON_OTHER_BACKEND = rx(r"\b(?:vllm|python)\b")
 """Triton also serves vLLM and Python models: with one of those named, "Triton" says nothing of TensorRT."""
 _PYTORCH_BACKEND = rx(r"\bpytorch[-_ ]backend\b|--backend[= ]+pytorch\b|\bbackend\s*=\s*[\"']?pytorch\b")
@@ -85,7 +87,7 @@ def parse_backend(state: SlotState) -> None:
     """An execution backend named in the text: only TensorRT-LLM's profile has more than one, and the
     pipeline ignores a backend the engine does not offer."""
     text = state.text
-    if _TENSORRT_ENGINE.search(text) or (_TRITON.search(text) and not _TRITON_OTHER_BACKEND.search(text)):
+    if _TENSORRT_ENGINE.search(text) or (TRITON.search(text) and not _TRITON_OTHER_BACKEND.search(text)):
         state.set("engine_backend", "tensorrt")
     elif _PYTORCH_BACKEND.search(text):
         state.set("engine_backend", "pytorch")
