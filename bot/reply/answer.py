@@ -32,9 +32,10 @@ from bot.reply.faq import faq_for
 from bot.reply.model import (
     Answer,
     Assumption,
+    ConfigRef,
 )
 from bot.reply.overrides import apply_overrides
-from bot.reply.serving import meet_speed_target
+from bot.reply.serving import meet_speed_target, sets_serving_target
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -274,6 +275,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
+    if (check is not None and not check.fits and picks and picks[0].fits and top_gpu is not None
+            and not sets_serving_target(question)):  # a serving target is met with replicas of the cards named
+        top = (top_gpu, picks[0].count)  # see Answer.speed_on
     if top[0] is not None and top[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
         timed = as_chosen(workload, estimate.chosen)
         figures = rules.estimate_speed(timed, top[0], top[1])
@@ -316,6 +320,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         compare=list(question.compare_gpus) if question.intent == "compare" else [],
         assumptions=assumptions,
         speed=speed,
+        speed_on=ConfigRef(gpu=top[0].id, count=top[1]) if top[0] is not None and top[0].id in kb.gpus else None,
         other_engine=other,
         lighter_task=lighter,
         **base,

@@ -256,6 +256,15 @@ class Assumption(BaseModel):
     reason: str = "default"
 
 
+class ConfigRef(BaseModel):
+    """A set of cards: `count` × the knowledge id `gpu`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str
+    count: int
+
+
 class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -279,6 +288,9 @@ class Answer(BaseModel):
     """Facts the answer hinges on that the question lacked (model, task, budget): the reply asks for them."""
     speed: dict[str, float | None] = Field(default_factory=dict)
     """Figures for the top pick: prefill tokens/s, aggregate tokens/s, training hours, cost per M tokens."""
+    speed_on: ConfigRef | None = None
+    """The cards `speed` and `cost` describe: those the question named, unless the job does not fit them and
+    a pick does (a speed or a bill for cards the job cannot run on would describe nothing)."""
     sources: list[str] = Field(default_factory=list)
     other_engine: dict[str, Any] | None = None
     """When no engine was named and the other common one changes the per-card need by more than 15%:

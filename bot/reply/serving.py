@@ -69,9 +69,14 @@ def request_seconds(workload: Workload, gpu: GPU, count: int, batch: int) -> flo
     return first_token_seconds(workload, gpu, count, batch) + generated / _per_user_speed(workload, gpu, count, batch)
 
 
+def sets_serving_target(question: Question) -> bool:
+    """A QPS, tokens/s per user or first-token time: the reply then plans replicas of the cards named."""
+    return bool(question.qps or question.tokens_per_s_per_user or question.ttft_s)
+
+
 def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
-    """The plan, when the question sets a serving target (QPS, tokens/s per user, first-token time)."""
-    if not (question.qps or question.tokens_per_s_per_user or question.ttft_s):
+    """The plan, when the question sets a serving target."""
+    if not sets_serving_target(question):
         return None
     targets = {k: float(v) for k, v in (("users", question.batch), ("qps", question.qps),
                                         ("tokens_per_s_per_user", question.tokens_per_s_per_user),

@@ -196,7 +196,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     if s.get("train_hours_per_billion_tokens") and task in ("train", "lora", "qlora"):
         speed_parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
     view["speed"] = speed_parts
-    if answer.check is not None:
+    if answer.speed_on is not None:
+        view["speed_on"] = f"{answer.speed_on.count}× {gpu_name(kb, answer.speed_on.gpu)}"
+    elif answer.check is not None:
         view["speed_on"] = f"{answer.check.count}× {gpu_name(kb, answer.check.gpu)}"
     elif answer.picks:
         view["speed_on"] = f"{answer.picks[0].count}× {gpu_name(kb, answer.picks[0].gpu)}"

@@ -135,3 +135,22 @@ def test_serving_plan_replicas_cover_the_users_and_name_the_binding_target() -> 
 def test_first_token_target_that_no_replica_count_meets_is_reported() -> None:
     result = _ask("serve llama-3.1-8b on one H100 for 10 users, first token under 10 ms")
     assert result.serving is not None and result.serving.binding == "ttft" and not result.serving.met
+
+
+def test_a_set_up_the_job_does_not_fit_is_neither_timed_nor_billed() -> None:
+    # 64 sequences of 4,096 tokens of Llama 3.1 70B need 80 GiB of KV cache: not one H100. The speed and the
+    # bill are those of the first pick that fits, and the reply says which cards they describe.
+    result = _ask("serve Llama-3.1-70B fp8 on H100 with sglang, 64 concurrent users")
+    assert result.check is not None and not result.check.fits
+    assert (result.check.gpu, result.check.count) == ("h100-sxm", 1)
+    first = result.picks[0]
+    assert first.fits and (first.gpu, first.count) != ("h100-sxm", 1)
+    assert result.speed_on is not None and (result.speed_on.gpu, result.speed_on.count) == (first.gpu, first.count)
+    assert result.cost is not None and (result.cost.gpu, result.cost.count) == (first.gpu, first.count)
+    assert f"Speed ({first.count}× " in render_text(result, KB)
+
+
+def test_a_set_up_that_fits_is_timed_as_named() -> None:
+    result = _ask("can I LoRA Llama-3-8B on one A100 40GB?")
+    assert result.check is not None and result.check.fits
+    assert result.speed_on is not None and (result.speed_on.gpu, result.speed_on.count) == ("a100-40gb", 1)
