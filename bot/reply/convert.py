@@ -113,6 +113,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["model_text"] = question.model_text
     if question.unknown_gpu_text:
         understood["unknown_gpu_text"] = question.unknown_gpu_text
+    if question.unmodelled_engine:
+        understood["unmodelled_engine"] = question.unmodelled_engine
     if question.other_jobs:
         understood["other_jobs"] = list(question.other_jobs)
     if question.clamped:

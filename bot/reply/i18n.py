@@ -150,6 +150,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "kv_quantised": {"en": "quantised", "zh-Hans": "量化"},
     "unknown_card": {"en": "I don't know the card “{text}”, so nothing below is about it: the cards named are ones I know. Name one of them, or give its memory (e.g. 48GB), to check it.",
                      "zh-Hans": "我不认识显卡“{text}”，下面的内容与它无关，列出的都是我认识的卡。请换成其中一张，或直接说显存大小（如 48GB）来核对。"},
+    "unmodelled_engine": {"en": "I have no profile for {name}, which holds memory its own way: the figures below are for {engine}. Name vLLM, SGLang, llama.cpp/Ollama or transformers to size one of those.",
+                          "zh-Hans": "我没有 {name} 的显存模型，它有自己的显存占用方式：下面的数字按 {engine} 估算。说明 vLLM、SGLang、llama.cpp/Ollama 或 transformers，即可按它估算。"},
     "unknown_model_named": {"en": "I don't know the model “{text}”, so I can't size it. Tell me its size (e.g. 13B), or paste its config.json, and I'll size it; meanwhile, the general picture:",
                             "zh-Hans": "我不认识模型“{text}”，没法直接估算。告诉我它的参数量（如 13B），或贴上它的 config.json，我就能按它估算；先给一个大致参考："},
     "unknown_model_plain": {"en": "I couldn't tell which model you mean.", "zh-Hans": "没能识别出你说的是哪个模型。"},

@@ -70,7 +70,7 @@ def uses_prefill_chunk(engine: object) -> bool:
 
 
 UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
-                               "unknown_gpu_text", "clamped"})
+                               "unknown_gpu_text", "unmodelled_engine", "clamped"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 

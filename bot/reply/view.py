@@ -328,6 +328,11 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if unknown_card:
         message = Translator(answer.query.lang)("unknown_card", text=str(unknown_card))
         out.append(("section", "notice", {"message": message}))
+    unmodelled = answer.understood.get("unmodelled_engine")
+    if unmodelled and answer.estimate is not None and answer.query.engine:
+        message = Translator(answer.query.lang)("unmodelled_engine", name=str(unmodelled),
+                                                 engine=engine_name(answer.query.engine))
+        out.append(("section", "notice", {"message": message}))
     if answer.intent in ("help", "unknown") or (answer.intent == "faq" and not view["faq"]):
         return [*out, ("section", "help", {})]
     if view["understood"] or view["clamped"]:

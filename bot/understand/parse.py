@@ -67,7 +67,7 @@ from bot.understand.numbers import bound_digit_runs
 from bot.understand.question import TRAINING_SWITCHES, Question
 from bot.understand.slots.base import SlotState
 from bot.understand.slots.context import parse_batch, parse_context
-from bot.understand.slots.engine import parse_engine
+from bot.understand.slots.engine import parse_engine, unmodelled_engine
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision
 from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
@@ -258,6 +258,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gpu=values.get("gpu"),
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
         unknown_gpu_text=unknown_card,
+        unmodelled_engine=unmodelled_engine(folded) if values.get("engine") is None else None,
         gpu_count=values.get("gpu_count"),
         compare_gpus=values.get("compare_gpus", []),
         memory_gb=values.get("memory_gb"),

@@ -81,6 +81,9 @@ class Question(BaseModel):
     gpu_text: str | None = None
     unknown_gpu_text: str | None = None
     """A card-shaped name no lookup matched ("RTX 9090"): the reply says it does not know that card."""
+    unmodelled_engine: str | None = None
+    """A runtime named that has no engine profile ("with TGI", "exl2"), when no profiled one is named: the
+    reply says whose figures it gives instead."""
     gpu_count: int | None = Field(default=None, gt=0, le=MAX_GPU_COUNT)
     compare_gpus: list[str] = Field(default_factory=list)
     """For intent compare: the GPU ids named, in order."""

@@ -20,6 +20,22 @@ ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("transformers", rx(r"\btransformers\b|(?<![-\w/.])hf(?![-\w/.])|\bhugging\s?face\s+(?:pipeline|generate)")),
 )
 
+UNMODELLED_ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("Text Generation Inference (TGI)", rx(r"\btgi\b|\btext[-_ ]generation[-_ ]inference\b")),
+    ("ExLlama", rx(r"\bexllama(?:v[23])?\b|\bexl[23]\b|\btabby[-_ ]?api\b")),
+    ("MLX", rx(r"\bmlx(?:[-_ ]lm)?\b")),
+    ("KTransformers", rx(r"\bktransformers\b")),
+    ("MLC LLM", rx(r"\bmlc[-_ ]?llm\b")),
+    ("CTranslate2", rx(r"\bctranslate2?\b")),
+    ("Aphrodite", rx(r"\baphrodite(?:[-_ ]engine)?\b")),
+    ("LightLLM", rx(r"\blightllm\b")),
+    ("OpenVINO", rx(r"\bopenvino\b")),
+    ("ONNX Runtime", rx(r"\bonnx(?:[-_ ]?runtime)?\b")),
+)
+"""Runtimes people name that have no engine profile here. Each holds memory its own way (TGI reserves KV
+blocks up front, ExLlama's EXL2 stores a stated bits per weight, MLX runs in Apple's unified memory), so the
+reply says the figures are another engine's instead of sizing that one in silence."""
+
 UNSLOTH = dict(ENGINES)["unsloth"]
 OLLAMA = rx(r"\bollama\b")
 TRITON = rx(r"\btriton\b")
@@ -27,6 +43,11 @@ TRITON = rx(r"\btriton\b")
 backend, the one it is known for with LLMs."""
 OLLAMA_NOTE = "runner-ollama"
 """Question note: the llama.cpp job runs under Ollama, whose defaults differ (bot.reply.defaults)."""
+
+
+def unmodelled_engine(text: str) -> str | None:
+    """The runtime without a profile that `text` names first, if any."""
+    return first_label(UNMODELLED_ENGINES, text)
 
 
 def parse_engine(state: SlotState) -> None:

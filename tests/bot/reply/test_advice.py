@@ -202,3 +202,21 @@ def test_a_card_count_is_read_back_as_cards_and_left_to_the_side_by_side_in_a_co
     compared = _ask("which is cheaper for Qwen2.5-72B int4 serving: 2x A100 40GB or 1x H200")["text"]
     read_as = next(line for line in compared.splitlines() if line.startswith("I read this as"))
     assert "· 2 ·" not in read_as and "2×" not in read_as
+
+
+@pytest.mark.parametrize(("text", "runtime"), [
+    ("serve Llama-3-8B with TGI on an A10", "Text Generation Inference (TGI)"),
+    ("run Qwen2.5-14B exl2 4.0bpw on a 3090", "ExLlama"),
+    ("Llama-3-8B with mlx-lm, 64GB", "MLX"),
+    ("用 text-generation-inference 部署 Qwen2.5-7B", "Text Generation Inference (TGI)"),
+])
+def test_a_runtime_without_a_profile_is_named_with_whose_figures_are_given(text: str, runtime: str) -> None:
+    answer = _ask(text)
+    assert answer["understood"]["unmodelled_engine"] == runtime
+    engine = {"transformers": "transformers", "vllm": "vLLM"}[answer["query"]["engine"]]
+    assert runtime in answer["text"] and f"{engine}" in answer["text"].split(runtime, 1)[1].split("\n", 1)[0]
+
+
+@pytest.mark.parametrize("text", ["TGI vs vLLM for Llama-3-8B", "Qwen2.5-7B on ollama", "Llama-3-8B on an A10"])
+def test_a_profiled_engine_named_or_none_named_raises_no_runtime_notice(text: str) -> None:
+    assert "unmodelled_engine" not in _ask(text)["understood"]
