@@ -76,6 +76,9 @@ class ReservationFact(Fact):
 
 class MultiGpuFact(Fact):
     mode: Literal["layer-split", "tensor-parallel", "zero", "fsdp", "data-parallel"]
+    host_offload_layers: bool = False
+    """The engine can leave layers in system RAM (llama.cpp's -ngl, Ollama's num_gpu): the cards then hold the
+    last `gpu_layers` of its layer slots, each with its KV cache, and the CPU the rest."""
 
 
 class RuntimeFact(Fact):

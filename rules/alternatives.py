@@ -81,6 +81,26 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 if m is not None:
                     out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
                     break
+        slots = (w.model.num_layers or 0) + 1
+        if w.gpu_layers is None and slots > 1 and profile_for(w).multi_gpu.host_offload_layers:
+            # llama.cpp and Ollama run a model the cards cannot hold with its first layers in system RAM
+            # (-ngl, num_gpu): the most layer slots that fit clear of the tight band, found by halving (the
+            # need grows with the slots).
+            def clear(slots_on_cards: int) -> bool:
+                ok, est = fits_on(replace(w, gpu_layers=slots_on_cards), gpu, count)
+                return ok and needed_gib(est) <= limit_gib(w, gpu) * (1.0 - C.TIGHT_FRACTION)
+
+            low, high = 0, slots - 1
+            while low < high:
+                mid = (low + high + 1) // 2
+                if clear(mid):
+                    low = mid
+                else:
+                    high = mid - 1
+            if low > 0:
+                ok, est = fits_on(replace(w, gpu_layers=low), gpu, count)
+                out.append(Suggestion(kind="cpu-layers", gpu_layers=low, count=count,
+                                      memory_per_gpu_gib=round(needed_gib(est), 2), host_ram_gib=est.host_ram_gib))
     if w.task != "inference" and w.gradient_checkpointing is False:
         # A switch before any change of method or hardware: activations are what it saves.
         m = need(replace(w, gradient_checkpointing=True), gpu, count)

@@ -9,7 +9,9 @@
   in fp32 for transformers before 4.45);
 * engines that reserve memory up front: vLLM/SGLang take a fraction of the card and fill it with KV blocks;
   lmdeploy (TurboMind) and TensorRT-LLM give a fraction of what is free after weights to the KV pool, and a
-  TensorRT engine's runtime first takes buffers for every request slot it was built for.
+  TensorRT engine's runtime first takes buffers for every request slot it was built for;
+* layer-split engines (rules/layer_split.py): each card holds its slice of the blocks, one the output layer;
+  llama.cpp's -ngl leaves the first layers, their KV cache and the token embeddings in system RAM.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from rules.engine_profile import (
     scores_materialised,
 )
 from rules.hardware import visible_gib
+from rules.layer_split import host_embedding_bytes, layer_split_weights, offloaded_slots, offloaded_split, stated_split
 from rules.memory_common import breakdown, gib, kv_cache_bytes, prefill_tokens
-from rules.precision import normalise_quant, param_split, quant_workspace_bytes, weight_bytes
+from rules.precision import normalise_quant, quant_workspace_bytes, weight_bytes
 from rules.types import MemoryEstimate, Workload
 
 
@@ -157,63 +160,6 @@ def layout_notes(n: int, tensor_parallel: bool) -> list[str]:
     return [f"tp{tp}"] + ([f"nodes{pp}"] if pp > 1 else [])
 
 
-def split_layer_counts(shares: tuple[float, ...], blocks: int) -> tuple[list[int], int]:
-    """(blocks per card, the card holding the output layer) for llama.cpp's --tensor-split: it counts the output
-    layer as block number `blocks` and gives block i to the first card whose cumulative share exceeds
-    i / (blocks + 1) (src/llama-model.cpp load_tensors, `std::upper_bound(splits, …, float(il) /
-    act_gpu_layers)`, all layers offloaded)."""
-    total = sum(shares)
-    cumulative, running = [], 0.0
-    for share in shares:
-        running += share / total
-        cumulative.append(running)
-    counts = [0] * len(shares)
-    output = len(shares) - 1
-    for index in range(blocks + 1):
-        card = next((d for d, edge in enumerate(cumulative) if index / (blocks + 1) < edge), len(shares) - 1)
-        if index == blocks:
-            output = card
-        else:
-            counts[card] += 1
-    return counts, output
-
-
-def stated_split(w: Workload, n: int) -> list[tuple[float, bool]] | None:
-    """Each card's (fraction of the blocks, holds the output layer) under a stated uneven --tensor-split, or
-    None when the split is even or does not name one share per card."""
-    shares, layers = w.layer_split, w.model.num_layers
-    if not shares or len(shares) != n or n <= 1 or not layers or len(set(shares)) == 1:
-        return None
-    counts, output = split_layer_counts(shares, layers)
-    return [(count / layers, card == output) for card, count in enumerate(counts)]
-
-
-def layer_split_weights(model: Model, weights: float, precision: str, quant: str | None, n: int,
-                        fullest: tuple[float, bool] | None = None) -> float:
-    """Weights on the fullest card of a layer split over `n` cards: an n-th of the blocks plus one whole
-    embedding / lm_head matrix (accelerate's `device_map="auto"` never splits a module) — or, for a stated
-    uneven split, that card's share of the blocks and the output matrix if it holds it."""
-    if n <= 1:
-        return weights
-    split = param_split(model)
-    if split.embedding <= 0:
-        return weights / n
-    if quant in C.GGUF_BYTES_PER_PARAM and model.vocab_size and model.hidden_size:
-        # A GGUF file's card weights are its blocks and its output layer (the token embeddings stay in host
-        # RAM: precision.gguf_card_bytes); the output layer sits whole on one card.
-        output = float(model.vocab_size * model.hidden_size) * max(
-            C.GGUF_BYTES_PER_PARAM[quant], C.GGUF_BYTES_PER_PARAM[C.GGUF_OUTPUT_TYPE])
-        embedding = one_matrix = output
-    else:
-        per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
-        embedding = split.embedding * per_param
-        one_matrix = embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
-    if fullest is not None:
-        share, holds_output = fullest
-        return (weights - embedding) * share + (one_matrix if holds_output else 0.0)
-    return (weights - embedding) / n + one_matrix
-
-
 def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     model = w.model
     profile = profile_for(w)
@@ -256,25 +202,42 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     act = _activation(w, profile)
     # Allocated bytes (torch.cuda.max_memory_allocated) count tensors only: the constant and the fraction are
     # what reserved / nvidia-smi readings show beyond them, as in training.
+    offloaded = None if tensor_parallel else offloaded_split(w, n, profile)
+    # The allocator's share grows with the weights a card holds: with layers left on the CPU, those it loads.
+    weights_per_card = (weights / n if offloaded is None
+                        else max(layer_split_weights(model, weights, w.precision, quant, n, c) for c in offloaded))
     if w.allocated_only:
         overhead = workspace / n
     else:
-        overhead = C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights / n + workspace / n
+        overhead = (C.INFERENCE_OVERHEAD_GIB * C.GIB + C.INFERENCE_OVERHEAD_FRACTION * weights_per_card
+                    + workspace / n)
     if workspace:
         notes.append("quant-workspace")
     notes += layout_notes(n, tensor_parallel)
     kv_pg = kv / pp
-    cards = None if tensor_parallel else stated_split(w, n)
+    cards = offloaded or (None if tensor_parallel else stated_split(w, n))
     fullest = None
+    host = 0.0
     if cards is not None:
-        # A stated uneven split: the card it loads most holds its share of the blocks and of the KV cache.
+        # A stated uneven split, or layers left on the CPU: the card loaded most holds its share of the blocks
+        # and of the KV cache.
         loads = [layer_split_weights(model, weights, w.precision, quant, n, card) + kv * card[0] for card in cards]
         index = max(range(n), key=loads.__getitem__)
         fullest = cards[index]
         kv_pg = kv * fullest[0]
-        chosen["layer_split"] = list(w.layer_split or ())
-        chosen["fullest_card"] = index  # the card these figures are for
-        notes.append("uneven-layer-split")
+        if w.layer_split:
+            chosen["layer_split"] = list(w.layer_split)
+        if n > 1:
+            chosen["fullest_card"] = index  # the card these figures are for
+        if stated_split(w, n) is not None:
+            notes.append("uneven-layer-split")
+    if offloaded is not None:
+        on_cards = sum(layer_split_weights(model, weights, w.precision, quant, n, card) for card in offloaded)
+        on_card_fraction = sum(share for share, _ in offloaded)
+        host = weights - on_cards + kv * (1.0 - on_card_fraction) + host_embedding_bytes(model, quant)
+        chosen["gpu_layers"] = offloaded_slots(w, profile)
+        chosen["layer_slots"] = (model.num_layers or 0) + 1
+        notes.append("cpu-layers")
     weights_pg = (weights / n if tensor_parallel
                   else layer_split_weights(model, weights, w.precision, quant, n, fullest))
     per = dict(weights=weights_pg, kv_cache=kv_pg, activations=act, overhead=overhead)
@@ -282,7 +245,7 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     total = weights + kv / pp * n + n * (act + overhead)
     return MemoryEstimate(total_gib=round(gib(total), 3), per_gpu_gib=round(gib(per_gpu), 3), gpu_count=n,
                           breakdown=breakdown(**per), notes=notes, chosen=chosen,
-                          cuda_context_gib=C.CUDA_CONTEXT_GIB)
+                          host_ram_gib=round(gib(host), 1) if host else None, cuda_context_gib=C.CUDA_CONTEXT_GIB)
 
 
 def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, weights: float, workspace: float,

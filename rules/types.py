@@ -80,6 +80,10 @@ class Workload:
     whole, or fold it into a planner figure (SGLang), ignore it."""
     layer_split: tuple[float, ...] | None = None
     """llama.cpp's --tensor-split: each card's share of the layers, one number per card (None: even)."""
+    gpu_layers: int | None = None
+    """llama.cpp's -ngl / Ollama's num_gpu: the layer slots (the blocks and, last, the output layer) loaded on the
+    cards; the rest stay in system RAM. None = all of them. Engines that cannot leave layers on the CPU ignore
+    it."""
     lora_targets: tuple[str, ...] | None = None
     """Adapter training: the linears adapted (q, k, v, o, gate, up, down); None = every linear (all-linear)."""
     peft_method: Literal["lora", "prompt"] = "lora"
@@ -133,7 +137,8 @@ class MemoryEstimate:
     """GiB by component of `required_per_gpu_gib` (the KV cache of the job's own sequences, not the pool), when
     the figures above are a reservation on a named card."""
     host_ram_gib: float | None = None
-    """Host (CPU) RAM per node the job needs beside the cards, when it offloads optimizer states."""
+    """Host (CPU) RAM per node the job needs beside the cards, when it offloads optimizer states or leaves
+    layers on the CPU (llama.cpp -ngl)."""
     cuda_context_gib: float = 0.0
     """Per-card memory outside PyTorch's allocator (CUDA context), NOT included in the figures above;
     nvidia-smi shows it on top. The fit check subtracts it from the card."""
@@ -197,7 +202,7 @@ class Suggestion:
 
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
                   "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
-                  "newer-engine"]
+                  "newer-engine", "cpu-layers"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None
@@ -209,4 +214,7 @@ class Suggestion:
     kv_cache: KVCache | None = None
     """The smaller KV-cache element type a "kv-cache" alternative uses (one the engine accepts)."""
     host_ram_gib: float | None = None
-    """Host RAM per machine an offloading alternative needs (DeepSpeed's estimator)."""
+    """Host RAM per machine an offloading alternative needs (DeepSpeed's estimator; for "cpu-layers", the layers
+    left in system RAM with their KV cache and the token embeddings)."""
+    gpu_layers: int | None = None
+    """For "cpu-layers": the layer slots kept on the cards (llama.cpp -ngl)."""

@@ -192,7 +192,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
                         engine_backend=question.engine_backend, kv_cache=kv_cache,
                         memory_fraction=question.memory_fraction, max_num_seqs=question.max_num_seqs,
                         prefill_chunk=question.prefill_chunk,
-                        layer_split=tuple(question.layer_split) if question.layer_split else None, **extra)
+                        layer_split=tuple(question.layer_split) if question.layer_split else None,
+                        gpu_layers=question.gpu_layers, **extra)
     return workload, assumptions
 
 

@@ -55,6 +55,8 @@ class Query(BaseModel):
     the engine's default."""
     layer_split: list[float] | None = None
     """llama.cpp's --tensor-split when stated: each card's share of the layers (the figures are the fullest card's)."""
+    gpu_layers: int | None = None
+    """llama.cpp's -ngl / Ollama's num_gpu when stated: layer slots on the cards (null: all)."""
 
 
 class Breakdown(BaseModel):
@@ -77,7 +79,12 @@ class EstimateOut(BaseModel):
     breakdown: Breakdown
     notes: list[str] = Field(default_factory=list)
     host_ram_gb: float | None = None
-    """Host RAM per node beside the cards (optimizer states offloaded to CPU), GiB."""
+    """Host RAM per node beside the cards (optimizer states offloaded to CPU, or the layers llama.cpp leaves on
+    the CPU), GiB."""
+    gpu_layers: int | None = None
+    """When llama.cpp leaves layers on the CPU: the layer slots on the cards (-ngl), of `layer_slots`."""
+    layer_slots: int | None = None
+    """The model's layer slots as llama.cpp counts them: its blocks and the output layer."""
     batch_buffers_gb: float | None = None
     """Per card, GiB: a TensorRT engine's runtime and decoder buffers for `max_batch_size` request slots, taken
     before its KV pool (counted in breakdown.overhead); null where the runtime has none sized."""
@@ -131,6 +138,8 @@ class SuggestionOut(BaseModel):
     """Host RAM per machine the alternative needs (offloading), GiB."""
     kv_cache: str | None = None
     """The KV-cache element type a "kv-cache" alternative uses."""
+    gpu_layers: int | None = None
+    """For "cpu-layers": the layer slots kept on the cards (llama.cpp -ngl, Ollama num_gpu)."""
 
 
 class CheckOut(BaseModel):

@@ -125,6 +125,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "layer_split" and isinstance(value, list):
             parts.append("tensor split " + ",".join(f"{share:g}" for share in value))
             continue
+        if field == "gpu_layers" and isinstance(value, int):
+            parts.append(t("gpu_layers_read", n=value))
+            continue
         if field == "prefill_chunk":
             if uses_prefill_chunk(data.get("engine")):
                 parts.append(t("prefill_chunk_read", n=f"{value:,}"))

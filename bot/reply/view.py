@@ -46,7 +46,7 @@ FLASH_ATTENTION_FLAGS: dict[str, str] = {
 
 
 def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None,
-                      version: str | None = None) -> str:
+                      version: str | None = None, model: str | None = None) -> str:
     kind = s.kind.replace("-", "_")
     if kind == "quantise":
         label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
@@ -65,6 +65,11 @@ def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | No
         return t("sugg_flash_attention", flag=f" ({flag})" if flag else "")
     if kind == "newer_engine":
         return t("sugg_newer_engine", engine=engine_name(engine or "transformers"), version=version or "?")
+    if kind == "cpu_layers":
+        sized = kb.models.get(model or "")
+        return t("sugg_cpu_layers", slots=s.gpu_layers or 0, total=(sized.num_layers or 0) + 1 if sized else "?",
+                 where=t("the_cards" if (s.count or 1) > 1 else "the_card"),
+                 host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     if kind in ("offload_optimizer", "offload_all"):
         return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     key = f"sugg_{kind}"
@@ -125,7 +130,10 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                     breakdown=[(t(k), gb(getattr(e.breakdown, k))) for k in
                                ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
                                if getattr(e.breakdown, k) > 0.005],
-                    host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None)
+                    host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None,
+                    host_ram_layers=t("host_ram_layers", gb=gb(e.host_ram_gb), slots=e.gpu_layers,
+                                      cpu=e.layer_slots - e.gpu_layers, total=e.layer_slots)
+                    if e.host_ram_gb and e.gpu_layers is not None and e.layer_slots else None)
     sized = kb.models.get(answer.query.model) if answer.query.model else None
     values = {"percent": f"{100 * (answer.query.memory_fraction or 0.0):g}",
               "fraction": f"{answer.query.memory_fraction or 0.0:g}",
@@ -171,7 +179,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
             "engine": engine_name(answer.query.engine),
             "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
-            "suggestions": [{"label": _suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version),
+            "suggestions": [{"label": _suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version,
+                                                   answer.query.model),
                              "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
                             for s in c.suggestions[:5]],
         }

@@ -25,6 +25,8 @@ MAX_BATCH = 4096
 MAX_GPU_COUNT = 1024
 MAX_PREFILL_CHUNK = 1_048_576
 """Tokens per forward pass: vLLM's max_num_batched_tokens goes to hundreds of thousands, never past this."""
+MAX_GPU_LAYERS = 999
+"""llama.cpp's -ngl: people write 99 or 999 for "all"; no model has more layers."""
 
 TRAINING_SWITCHES = ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
                      "preference_pairs")
@@ -128,6 +130,8 @@ class Question(BaseModel):
     """Tokens per forward pass the engine is set to: "-ub 2048", "--max-num-batched-tokens 16384"."""
     layer_split: list[float] | None = None
     """llama.cpp's --tensor-split, each card's share of the layers ("-ts 10,6")."""
+    gpu_layers: int | None = Field(default=None, ge=0, le=MAX_GPU_LAYERS)
+    """llama.cpp's -ngl / Ollama's num_gpu: layer slots on the cards, the rest in system RAM ("-ngl 40")."""
     other_jobs: list[str] = Field(default_factory=list)
     """Further workloads the message asked about, quoted (bot.understand.jobs): answered separately."""
     closed_model: str | None = None

@@ -319,7 +319,7 @@ def test_vllms_max_num_batched_tokens_sizes_its_profiled_forward_pass() -> None:
 
 
 def test_llama_cpps_tensor_split_assigns_layers_as_its_loader_does() -> None:
-    from rules.memory_inference import split_layer_counts
+    from rules.layer_split import split_layer_counts
 
     # llama.cpp issue 11200: Qwen2.5-Coder-32B (64 layers) with -ts 10,6 logged 2788 MiB of its 4352 MiB KV cache
     # on CUDA0, 41 layers' worth (68 MiB each): block i goes to the first card whose cumulative share exceeds

@@ -12,7 +12,7 @@ slots.
 
 from __future__ import annotations
 
-from bot.understand.question import MAX_PREFILL_CHUNK
+from bot.understand.question import MAX_GPU_LAYERS, MAX_PREFILL_CHUNK
 from bot.understand.slots.base import SlotState, bounded, rx
 from bot.understand.slots.engine import TRITON
 
@@ -60,6 +60,9 @@ _PREFILL_CHUNK = rx(r"(?:(?<![\w-])-ub|--ubatch[-_]size|\bn_ubatch|--?max[-_]num
                     r"|--?max[-_]num[-_]tokens|\bmax_num_tokens)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])")
 """The tokens an engine runs per forward pass: llama.cpp's -ub/--ubatch-size, vLLM's --max-num-batched-tokens,
 SGLang's --chunked-prefill-size, TensorRT-LLM's max_num_tokens."""
+_GPU_LAYERS = rx(r"(?:(?<![\w-])-ngl|--n[-_]gpu[-_]layers|--gpu[-_]layers|\bn_gpu_layers|\bnum_gpu)"
+                 r"\s*(?:=|:)?\s*[\"']?(?P<n>\d{1,4})(?![\d.])")
+"""Layer slots on the cards: llama.cpp's -ngl / --n-gpu-layers, Ollama's num_gpu option."""
 
 KV_QUANTISED_DEFAULT = "kv-quantised"
 """`kv_cache` when the text asks for a quantised KV cache without a type: the engine's first type below 16
@@ -141,6 +144,10 @@ def parse_engine_settings(state: SlotState) -> None:
             state.set("layer_split", shares)
             if "gpu_count" not in state.values:
                 state.set("gpu_count", len(shares))  # one share per card
+        state.mask(m.start(), m.end())
+    m = _GPU_LAYERS.search(state.text)
+    if m is not None:
+        state.set("gpu_layers", int(bounded(state, "gpu_layers", int(m.group("n")), MAX_GPU_LAYERS, lower=0)))
         state.mask(m.start(), m.end())
     m = _PREFILL_CHUNK.search(state.text)
     if m is not None:

@@ -465,3 +465,45 @@ def test_training_switches_are_read_as_written_and_said_back() -> None:
     assert parse("llama 3 8b lora with gradient checkpointing on a 4090", KB).gradient_checkpointing is True
     said = render_text(ask({"text": "Qwen2.5-7B LoRA rank 64 gradient_checkpointing false, 2k, on a 4090"}), kb=KB)
     assert "gradient checkpointing off" in said and "LoRA rank 64" in said
+
+
+@pytest.mark.parametrize(("text", "layers"), [
+    ("llama.cpp -ngl 40 Llama-3-70B Q4_K_M on a 4090", 40),
+    ("llama-server --n-gpu-layers=35 -m llama-3-70b.Q4_K_M.gguf", 35),
+    ("ollama llama3:70b num_gpu 30 on a 3090", 30),
+    ("Llama(model_path=..., n_gpu_layers: 20) Llama 3 8B", 20),
+    ("llama.cpp -ngl 0 Llama 3 8B", 0),
+    ("llama.cpp -ngl 9999 Llama 3 8B", 999),
+])
+def test_layers_on_the_gpu_are_read_and_are_no_count_or_size(text: str, layers: int) -> None:
+    q = parse(text, KB)
+    assert q.gpu_layers == layers
+    assert q.gpu_count in (None, 1) and q.context != layers
+
+
+def test_layers_on_the_gpu_size_the_card_and_say_what_stays_in_ram() -> None:
+    from bot.reply.render import render_text
+
+    answer = ask({"text": "llama.cpp -ngl 40 Llama-3-70B Q4_K_M on a 4090"})
+    assert answer.query.gpu_layers == 40 and answer.check is not None and answer.check.fits
+    assert answer.estimate is not None and answer.estimate.gpu_layers == 40 and answer.estimate.layer_slots == 81
+    assert answer.estimate.host_ram_gb and answer.estimate.host_ram_gb > 15
+    text = render_text(answer, kb=KB)
+    assert "-ngl 40 (layers on the GPU)" in text and "41 of 81 layers left on the CPU" in text
+    assert not answer.speed.get("decode_tokens_per_s")  # no speed for layers read from system RAM
+    # the cards recommended beside it hold every layer
+    assert all(p.memory_per_gpu_gb > 35 for p in answer.picks if p.gpu != "rtx-4090")
+    flagged = ask({"text": "Llama-3-70B Q4_K_M llama.cpp on a 4090", "gpu_layers": 40})
+    assert flagged.estimate is not None and flagged.estimate.per_gpu_gb == answer.estimate.per_gpu_gb
+    with pytest.raises(BadRequestError, match="gpu_layers must be between 0 and 999"):
+        ask({"text": "Llama 3 8B", "gpu_layers": 5000})
+
+
+def test_a_model_too_big_for_the_card_is_offered_layers_in_system_ram() -> None:
+    from bot.reply.render import render_text
+
+    answer = ask({"text": "ollama run llama3:70b on a 4090"})
+    assert answer.check is not None and not answer.check.fits
+    offload = next(s for s in answer.check.suggestions if s.kind == "cpu-layers")
+    assert offload.gpu_layers and 30 < offload.gpu_layers < 81 and offload.host_ram_gb
+    assert f"-ngl {offload.gpu_layers}; Ollama does this by itself" in render_text(answer, kb=KB)

@@ -1,0 +1,104 @@
+"""Where a layer-split engine puts each layer: which card, or the CPU.
+
+llama.cpp (and accelerate's `device_map`) give each card a contiguous slice of the blocks; the output layer sits
+whole on one card. llama.cpp can also leave the first layers in system RAM (-ngl). These helpers say what each
+card then holds, for the memory rules and the speed rules alike.
+"""
+
+from __future__ import annotations
+
+from knowledge.engines import EngineProfile
+from knowledge.schema import Model
+from rules import constants as C
+from rules.precision import param_split
+from rules.types import Workload
+
+
+def split_layer_counts(shares: tuple[float, ...], blocks: int) -> tuple[list[int], int]:
+    """(blocks per card, the card holding the output layer) for llama.cpp's --tensor-split: it counts the output
+    layer as block number `blocks` and gives block i to the first card whose cumulative share exceeds
+    i / (blocks + 1) (src/llama-model.cpp load_tensors, `std::upper_bound(splits, …, float(il) /
+    act_gpu_layers)`, all layers offloaded)."""
+    total = sum(shares)
+    cumulative, running = [], 0.0
+    for share in shares:
+        running += share / total
+        cumulative.append(running)
+    counts = [0] * len(shares)
+    output = len(shares) - 1
+    for index in range(blocks + 1):
+        card = next((d for d, edge in enumerate(cumulative) if index / (blocks + 1) < edge), len(shares) - 1)
+        if index == blocks:
+            output = card
+        else:
+            counts[card] += 1
+    return counts, output
+
+
+def stated_split(w: Workload, n: int) -> list[tuple[float, bool]] | None:
+    """Each card's (fraction of the blocks, holds the output layer) under a stated uneven --tensor-split, or
+    None when the split is even or does not name one share per card."""
+    shares, layers = w.layer_split, w.model.num_layers
+    if not shares or len(shares) != n or n <= 1 or not layers or len(set(shares)) == 1:
+        return None
+    counts, output = split_layer_counts(shares, layers)
+    return [(count / layers, card == output) for card, count in enumerate(counts)]
+
+
+def offloaded_slots(w: Workload, profile: EngineProfile) -> int | None:
+    """The layer slots on the cards when -ngl / num_gpu leaves some in system RAM; None when all are loaded
+    (or the engine cannot leave layers on the CPU)."""
+    layers = w.model.num_layers
+    if w.gpu_layers is None or not profile.multi_gpu.host_offload_layers or not layers:
+        return None
+    return w.gpu_layers if w.gpu_layers < layers + 1 else None
+
+
+def offloaded_split(w: Workload, n: int, profile: EngineProfile) -> list[tuple[float, bool]] | None:
+    """Each card's (fraction of all the blocks, holds the output layer) when only `gpu_layers` slots load on the
+    cards: llama.cpp splits those slots over the cards as --tensor-split says (evenly by default), the output
+    layer being the last slot."""
+    slots = offloaded_slots(w, profile)
+    if slots is None:
+        return None
+    layers = w.model.num_layers or 1
+    if slots == 0:
+        return [(0.0, False)] * n
+    shares = tuple(w.layer_split) if w.layer_split and len(w.layer_split) == n else (1.0,) * n
+    counts, output = split_layer_counts(shares, slots - 1)
+    return [(count / layers, card == output) for card, count in enumerate(counts)]
+
+
+def host_embedding_bytes(model: Model, quant: str | None) -> float:
+    """The token-embedding table llama.cpp keeps in system RAM for a GGUF file (precision.gguf_card_bytes),
+    at the file's type."""
+    if quant not in C.GGUF_BYTES_PER_PARAM or not model.vocab_size or not model.hidden_size:
+        return 0.0
+    return float(model.vocab_size * model.hidden_size) * C.GGUF_BYTES_PER_PARAM[quant]
+
+
+def layer_split_weights(model: Model, weights: float, precision: str, quant: str | None, n: int,
+                        fullest: tuple[float, bool] | None = None) -> float:
+    """Weights on the fullest card of a layer split over `n` cards: an n-th of the blocks plus one whole
+    embedding / lm_head matrix (accelerate's `device_map="auto"` never splits a module) — or, for a stated
+    uneven split or layers left on the CPU, that card's share of the blocks and the output matrix if it holds
+    it."""
+    if n <= 1 and fullest is None:
+        return weights
+    split = param_split(model)
+    if split.embedding <= 0:
+        return weights * fullest[0] if fullest is not None else weights / n
+    if quant in C.GGUF_BYTES_PER_PARAM and model.vocab_size and model.hidden_size:
+        # A GGUF file's card weights are its blocks and its output layer (the token embeddings stay in host
+        # RAM: precision.gguf_card_bytes); the output layer sits whole on one card.
+        output = float(model.vocab_size * model.hidden_size) * max(
+            C.GGUF_BYTES_PER_PARAM[quant], C.GGUF_BYTES_PER_PARAM[C.GGUF_OUTPUT_TYPE])
+        embedding = one_matrix = output
+    else:
+        per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
+        embedding = split.embedding * per_param
+        one_matrix = embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
+    if fullest is not None:
+        share, holds_output = fullest
+        return (weights - embedding) * share + (one_matrix if holds_output else 0.0)
+    return (weights - embedding) / n + one_matrix
