@@ -16,7 +16,7 @@ from rules.hardware import dense_tflops, price_proxy, runs_precision
 from rules.limits import fits_on, limit_gib, needed_gib, valid_tp
 from rules.memory import is_transformer
 from rules.precision import normalise_quant, weight_bytes
-from rules.types import Precision, Suggestion, Workload
+from rules.types import MemoryEstimate, Precision, Suggestion, Workload
 
 
 def _weights_bytes(w: Workload) -> float:
@@ -81,26 +81,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 if m is not None:
                     out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
                     break
-        slots = (w.model.num_layers or 0) + 1
-        if w.gpu_layers is None and slots > 1 and profile_for(w).multi_gpu.host_offload_layers:
-            # llama.cpp and Ollama run a model the cards cannot hold with its first layers in system RAM
-            # (-ngl, num_gpu): the most layer slots that fit clear of the tight band, found by halving (the
-            # need grows with the slots).
-            def clear(slots_on_cards: int) -> bool:
-                ok, est = fits_on(replace(w, gpu_layers=slots_on_cards), gpu, count)
-                return ok and needed_gib(est) <= limit_gib(w, gpu) * (1.0 - C.TIGHT_FRACTION)
-
-            low, high = 0, slots - 1
-            while low < high:
-                mid = (low + high + 1) // 2
-                if clear(mid):
-                    low = mid
-                else:
-                    high = mid - 1
-            if low > 0:
-                ok, est = fits_on(replace(w, gpu_layers=low), gpu, count)
-                out.append(Suggestion(kind="cpu-layers", gpu_layers=low, count=count,
-                                      memory_per_gpu_gib=round(needed_gib(est), 2), host_ram_gib=est.host_ram_gib))
+        out += host_offload(w, gpu, count)
     if w.task != "inference" and w.gradient_checkpointing is False:
         # A switch before any change of method or hardware: activations are what it saves.
         m = need(replace(w, gradient_checkpointing=True), gpu, count)
@@ -167,4 +148,47 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 out.append(Suggestion(kind="shorter-context", context=ctx, memory_per_gpu_gib=m))
                 break
             ctx //= 2
+    return out
+
+
+def host_offload(w: Workload, gpu: GPU, count: int) -> list[Suggestion]:
+    """What llama.cpp and Ollama do with a model the cards cannot hold. An MoE can keep the routed experts of
+    its first blocks in system RAM (llama.cpp --n-cpu-moe N, the fewest blocks that fit, or more than the
+    question's own N): a token then reads only the experts it is routed to from RAM. Any model can keep its
+    first layers there (-ngl, Ollama's num_gpu: the most layer slots that fit; Ollama does it by itself).
+    Each clear of the tight band, found by halving (the need grows with what the cards hold)."""
+    layers = w.model.num_layers or 0
+    if not layers or not profile_for(w).multi_gpu.host_offload_layers or w.gpu_layers is not None:
+        return []
+
+    def clear(alt: Workload) -> tuple[bool, MemoryEstimate]:
+        ok, est = fits_on(alt, gpu, count)
+        return ok and needed_gib(est) <= limit_gib(w, gpu) * (1.0 - C.TIGHT_FRACTION), est
+
+    def offered(kind: Literal["cpu-experts", "cpu-layers"], alt: Workload) -> Suggestion:
+        est = clear(alt)[1]
+        return Suggestion(kind=kind, count=count, gpu_layers=alt.gpu_layers, cpu_moe_layers=alt.cpu_moe_layers,
+                          memory_per_gpu_gib=round(needed_gib(est), 2), host_ram_gib=est.host_ram_gib)
+
+    out = []
+    stated = min(w.cpu_moe_layers or 0, layers)
+    if w.model.is_moe and stated < layers and clear(replace(w, cpu_moe_layers=layers))[0]:
+        low, high = stated + 1, layers
+        while low < high:
+            mid = (low + high) // 2
+            if clear(replace(w, cpu_moe_layers=mid))[0]:
+                high = mid
+            else:
+                low = mid + 1
+        out.append(offered("cpu-experts", replace(w, cpu_moe_layers=low)))
+    if w.cpu_moe_layers is None:
+        low, high = 0, layers
+        while low < high:
+            mid = (low + high + 1) // 2
+            if clear(replace(w, gpu_layers=mid))[0]:
+                low = mid
+            else:
+                high = mid - 1
+        if low > 0:
+            out.append(offered("cpu-layers", replace(w, gpu_layers=low)))
     return out

@@ -7,10 +7,12 @@ card then holds, for the memory rules and the speed rules alike.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from knowledge.engines import EngineProfile
 from knowledge.schema import Model
 from rules import constants as C
-from rules.precision import param_split
+from rules.precision import moe_expert_params, param_split
 from rules.types import Workload
 
 
@@ -35,14 +37,34 @@ def split_layer_counts(shares: tuple[float, ...], blocks: int) -> tuple[list[int
     return counts, output
 
 
-def stated_split(w: Workload, n: int) -> list[tuple[float, bool]] | None:
-    """Each card's (fraction of the blocks, holds the output layer) under a stated uneven --tensor-split, or
-    None when the split is even or does not name one share per card."""
+@dataclass(frozen=True)
+class CardLayers:
+    """The blocks one card of a layer split holds (`blocks` of them from block `first`) and whether it holds the
+    output layer."""
+
+    first: int
+    blocks: int
+    output: bool
+
+    def share(self, layers: int) -> float:
+        return self.blocks / layers if layers else 0.0
+
+
+def _cards(counts: list[int], output: int, first: int) -> list[CardLayers]:
+    cards = []
+    for card, count in enumerate(counts):
+        cards.append(CardLayers(first=first, blocks=count, output=card == output))
+        first += count
+    return cards
+
+
+def stated_split(w: Workload, n: int) -> list[CardLayers] | None:
+    """Each card's layers under a stated uneven --tensor-split, or None when the split is even or does not name
+    one share per card."""
     shares, layers = w.layer_split, w.model.num_layers
     if not shares or len(shares) != n or n <= 1 or not layers or len(set(shares)) == 1:
         return None
-    counts, output = split_layer_counts(shares, layers)
-    return [(count / layers, card == output) for card, count in enumerate(counts)]
+    return _cards(*split_layer_counts(shares, layers), first=0)
 
 
 def offloaded_slots(w: Workload, profile: EngineProfile) -> int | None:
@@ -54,19 +76,28 @@ def offloaded_slots(w: Workload, profile: EngineProfile) -> int | None:
     return w.gpu_layers if w.gpu_layers < layers + 1 else None
 
 
-def offloaded_split(w: Workload, n: int, profile: EngineProfile) -> list[tuple[float, bool]] | None:
-    """Each card's (fraction of all the blocks, holds the output layer) when only `gpu_layers` slots load on the
-    cards: llama.cpp splits those slots over the cards as --tensor-split says (evenly by default), the output
-    layer being the last slot."""
+def experts_on_host(w: Workload, profile: EngineProfile) -> int:
+    """How many of the first blocks keep their routed experts in system RAM (--n-cpu-moe N; --cpu-moe: all of
+    them); 0 for a dense model or an engine that cannot."""
+    layers = w.model.num_layers or 0
+    if not w.cpu_moe_layers or not w.model.is_moe or not profile.multi_gpu.host_offload_layers:
+        return 0
+    return min(w.cpu_moe_layers, layers)
+
+
+def card_layers(w: Workload, n: int, profile: EngineProfile) -> list[CardLayers] | None:
+    """Each card's layers when they differ from an even split of every layer: a stated uneven --tensor-split,
+    layers left on the CPU (-ngl: the CPU holds the first blocks, the cards the last `gpu_layers` slots, split
+    over them as --tensor-split says, evenly by default, the output layer last), or experts left there."""
+    layers = w.model.num_layers
     slots = offloaded_slots(w, profile)
-    if slots is None:
-        return None
-    layers = w.model.num_layers or 1
+    if not layers or (slots is None and not experts_on_host(w, profile)):
+        return stated_split(w, n)
+    slots = layers + 1 if slots is None else slots
     if slots == 0:
-        return [(0.0, False)] * n
+        return [CardLayers(first=layers, blocks=0, output=False)] * n
     shares = tuple(w.layer_split) if w.layer_split and len(w.layer_split) == n else (1.0,) * n
-    counts, output = split_layer_counts(shares, slots - 1)
-    return [(count / layers, card == output) for card, count in enumerate(counts)]
+    return _cards(*split_layer_counts(shares, slots - 1), first=layers + 1 - slots)
 
 
 def host_embedding_bytes(model: Model, quant: str | None) -> float:
@@ -78,16 +109,17 @@ def host_embedding_bytes(model: Model, quant: str | None) -> float:
 
 
 def layer_split_weights(model: Model, weights: float, precision: str, quant: str | None, n: int,
-                        fullest: tuple[float, bool] | None = None) -> float:
+                        card: CardLayers | None = None, experts_off: int = 0) -> float:
     """Weights on the fullest card of a layer split over `n` cards: an n-th of the blocks plus one whole
     embedding / lm_head matrix (accelerate's `device_map="auto"` never splits a module) — or, for a stated
-    uneven split or layers left on the CPU, that card's share of the blocks and the output matrix if it holds
-    it."""
-    if n <= 1 and fullest is None:
+    uneven split or layers left on the CPU, that `card`'s blocks (less the routed experts of those among the
+    first `experts_off` blocks, which stay in system RAM) and the output matrix if it holds it."""
+    if n <= 1 and card is None:
         return weights
+    layers = model.num_layers or 1
     split = param_split(model)
     if split.embedding <= 0:
-        return weights * fullest[0] if fullest is not None else weights / n
+        return weights * card.share(layers) if card is not None else weights / n
     if quant in C.GGUF_BYTES_PER_PARAM and model.vocab_size and model.hidden_size:
         # A GGUF file's card weights are its blocks and its output layer (the token embeddings stay in host
         # RAM: precision.gguf_card_bytes); the output layer sits whole on one card.
@@ -98,7 +130,15 @@ def layer_split_weights(model: Model, weights: float, precision: str, quant: str
         per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
         embedding = split.embedding * per_param
         one_matrix = embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
-    if fullest is not None:
-        share, holds_output = fullest
-        return (weights - embedding) * share + (one_matrix if holds_output else 0.0)
-    return (weights - embedding) / n + one_matrix
+    if card is None:
+        return (weights - embedding) / n + one_matrix
+    blocks = (weights - embedding) * card.share(layers)
+    if experts_off and split.body > 0:
+        # The experts' part of the blocks' bytes is their part of the blocks' parameters (the format's bytes
+        # per parameter apply to both alike).
+        first_moe = model.moe.first_k_dense if model.moe else 0
+        moe_layers = max(1, layers - first_moe)
+        offloaded = max(0, min(card.first + card.blocks, experts_off) - max(card.first, first_moe))
+        expert_share = min(1.0, moe_expert_params(model) / split.body)
+        blocks -= (weights - embedding) * expert_share * offloaded / moe_layers
+    return blocks + (one_matrix if card.output else 0.0)

@@ -34,7 +34,15 @@ from rules.engine_profile import (
     scores_materialised,
 )
 from rules.hardware import visible_gib
-from rules.layer_split import host_embedding_bytes, layer_split_weights, offloaded_slots, offloaded_split, stated_split
+from rules.layer_split import (
+    CardLayers,
+    card_layers,
+    experts_on_host,
+    host_embedding_bytes,
+    layer_split_weights,
+    offloaded_slots,
+    stated_split,
+)
 from rules.memory_common import breakdown, gib, kv_cache_bytes, prefill_tokens
 from rules.precision import normalise_quant, quant_workspace_bytes, weight_bytes
 from rules.types import MemoryEstimate, Workload
@@ -202,10 +210,17 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     act = _activation(w, profile)
     # Allocated bytes (torch.cuda.max_memory_allocated) count tensors only: the constant and the fraction are
     # what reserved / nvidia-smi readings show beyond them, as in training.
-    offloaded = None if tensor_parallel else offloaded_split(w, n, profile)
+    cards = None if tensor_parallel else card_layers(w, n, profile)
+    layers = model.num_layers or 1
+    experts_off = experts_on_host(w, profile)
+    slots = offloaded_slots(w, profile)
+
+    def on_card(card: CardLayers | None) -> float:
+        return layer_split_weights(model, weights, w.precision, quant, n, card, experts_off)
+
+    on_host = slots is not None or experts_off > 0
     # The allocator's share grows with the weights a card holds: with layers left on the CPU, those it loads.
-    weights_per_card = (weights / n if offloaded is None
-                        else max(layer_split_weights(model, weights, w.precision, quant, n, c) for c in offloaded))
+    weights_per_card = max(on_card(c) for c in cards) if cards is not None and on_host else weights / n
     if w.allocated_only:
         overhead = workspace / n
     else:
@@ -215,31 +230,32 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         notes.append("quant-workspace")
     notes += layout_notes(n, tensor_parallel)
     kv_pg = kv / pp
-    cards = offloaded or (None if tensor_parallel else stated_split(w, n))
     fullest = None
     host = 0.0
     if cards is not None:
-        # A stated uneven split, or layers left on the CPU: the card loaded most holds its share of the blocks
-        # and of the KV cache.
-        loads = [layer_split_weights(model, weights, w.precision, quant, n, card) + kv * card[0] for card in cards]
+        # A stated uneven split, or layers left on the CPU: the card loaded most holds its blocks and their KV.
+        loads = [on_card(card) + kv * card.share(layers) for card in cards]
         index = max(range(n), key=loads.__getitem__)
         fullest = cards[index]
-        kv_pg = kv * fullest[0]
+        kv_pg = kv * fullest.share(layers)
         if w.layer_split:
             chosen["layer_split"] = list(w.layer_split)
         if n > 1:
             chosen["fullest_card"] = index  # the card these figures are for
         if stated_split(w, n) is not None:
             notes.append("uneven-layer-split")
-    if offloaded is not None:
-        on_cards = sum(layer_split_weights(model, weights, w.precision, quant, n, card) for card in offloaded)
-        on_card_fraction = sum(share for share, _ in offloaded)
-        host = weights - on_cards + kv * (1.0 - on_card_fraction) + host_embedding_bytes(model, quant)
-        chosen["gpu_layers"] = offloaded_slots(w, profile)
-        chosen["layer_slots"] = (model.num_layers or 0) + 1
-        notes.append("cpu-layers")
-    weights_pg = (weights / n if tensor_parallel
-                  else layer_split_weights(model, weights, w.precision, quant, n, fullest))
+    if cards is not None and on_host:
+        on_card_fraction = sum(card.share(layers) for card in cards)
+        host = (weights - sum(on_card(card) for card in cards) + kv * (1.0 - on_card_fraction)
+                + host_embedding_bytes(model, quant))
+        if slots is not None:
+            chosen["gpu_layers"] = slots
+            chosen["layer_slots"] = layers + 1
+            notes.append("cpu-layers")
+        if experts_off:
+            chosen["cpu_moe_layers"] = experts_off
+            notes.append("cpu-experts")
+    weights_pg = weights / n if tensor_parallel else on_card(fullest)
     per = dict(weights=weights_pg, kv_cache=kv_pg, activations=act, overhead=overhead)
     per_gpu = sum(per.values())
     total = weights + kv / pp * n + n * (act + overhead)

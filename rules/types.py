@@ -84,6 +84,9 @@ class Workload:
     """llama.cpp's -ngl / Ollama's num_gpu: the layer slots (the blocks and, last, the output layer) loaded on the
     cards; the rest stay in system RAM. None = all of them. Engines that cannot leave layers on the CPU ignore
     it."""
+    cpu_moe_layers: int | None = None
+    """llama.cpp's --n-cpu-moe N: the routed experts of the first N blocks stay in system RAM (--cpu-moe: every
+    block's). None = none. Dense models and engines that cannot ignore it."""
     lora_targets: tuple[str, ...] | None = None
     """Adapter training: the linears adapted (q, k, v, o, gate, up, down); None = every linear (all-linear)."""
     peft_method: Literal["lora", "prompt"] = "lora"
@@ -202,7 +205,7 @@ class Suggestion:
 
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
                   "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
-                  "newer-engine", "cpu-layers"]
+                  "newer-engine", "cpu-layers", "cpu-experts"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None
@@ -218,3 +221,5 @@ class Suggestion:
     left in system RAM with their KV cache and the token embeddings)."""
     gpu_layers: int | None = None
     """For "cpu-layers": the layer slots kept on the cards (llama.cpp -ngl)."""
+    cpu_moe_layers: int | None = None
+    """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""

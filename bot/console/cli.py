@@ -31,7 +31,8 @@ the rest only through the service, so the names are repeated here and a test kee
 
 FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
          "memory_fraction",
-         "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", *SWITCH_HELP, "context", "batch", "gpu", "gpus")
+         "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", *SWITCH_HELP, "context",
+         "batch", "gpu", "gpus")
 
 
 def _add_flags(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +56,9 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
                         help="tokens per forward pass: llama.cpp -ub, vLLM --max-num-batched-tokens")
     parser.add_argument("--gpu-layers", dest="gpu_layers",
                         help="llama.cpp -ngl / Ollama num_gpu: layers on the cards, the rest in system RAM")
+    parser.add_argument("--cpu-moe-layers", dest="cpu_moe_layers",
+                        help="llama.cpp --n-cpu-moe: the first N layers keep their MoE experts in system RAM "
+                             "(999: --cpu-moe, all of them)")
     for switch in SWITCH_HELP:
         parser.add_argument(f"--{switch.replace('_', '-')}", dest=switch, action="store_const", const=True,
                             default=None, help=SWITCH_HELP[switch])

@@ -226,9 +226,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                                  max_count=max_count, hourly_price_of=priced)
     else:
         seen = {(p.gpu_id, p.count) for p in picks}
-        # The layers someone keeps in system RAM (-ngl) are their card's compromise: the cards recommended
-        # beside it are those that hold every layer.
-        whole = replace(workload, gpu_layers=None)
+        # The layers or experts someone keeps in system RAM (-ngl, --n-cpu-moe) are their card's compromise:
+        # the cards recommended beside it are those that hold every layer.
+        whole = replace(workload, gpu_layers=None, cpu_moe_layers=None)
         for pick in rules.rank_picks(whole, pool, instances, limit=MAX_PICKS, budget=question.budget,
                                      max_count=max_count, fixed_count=question.gpu_count if gpu is None else None,
                                      hourly_price_of=priced):

@@ -32,7 +32,7 @@ def estimate_out(estimate: MemoryEstimate) -> EstimateOut:
                        gpu_count=estimate.gpu_count, breakdown=Breakdown(**parts), notes=list(estimate.notes),
                        host_ram_gb=estimate.host_ram_gib, batch_buffers_gb=_float(chosen.get("batch_buffers_gib")),
                        max_batch_size=_int(chosen.get("max_batch_size")), gpu_layers=_int(chosen.get("gpu_layers")),
-                       layer_slots=_int(chosen.get("layer_slots")))
+                       layer_slots=_int(chosen.get("layer_slots")), cpu_moe_layers=_int(chosen.get("cpu_moe_layers")))
 
 
 def _float(value: object) -> float | None:
@@ -64,7 +64,7 @@ def check_out(check: FitCheck, reserve_fraction: float | None = None) -> CheckOu
             SuggestionOut(kind=s.kind, precision=s.precision, quant=s.quant, task=s.task, gpu=s.gpu_id,
                           count=s.count, context=s.context, batch=s.batch,
                           memory_per_gpu_gb=finite(s.memory_per_gpu_gib), host_ram_gb=s.host_ram_gib,
-                          kv_cache=s.kv_cache, gpu_layers=s.gpu_layers)
+                          kv_cache=s.kv_cache, gpu_layers=s.gpu_layers, cpu_moe_layers=s.cpu_moe_layers)
             for s in check.suggestions
         ],
     )
@@ -98,6 +98,7 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         prefill_chunk=workload.prefill_chunk if workload else None,
         layer_split=list(workload.layer_split) if workload and workload.layer_split else None,
         gpu_layers=workload.gpu_layers if workload else None,
+        cpu_moe_layers=workload.cpu_moe_layers if workload else None,
     )
 
 

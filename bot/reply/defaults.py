@@ -193,7 +193,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
                         memory_fraction=question.memory_fraction, max_num_seqs=question.max_num_seqs,
                         prefill_chunk=question.prefill_chunk,
                         layer_split=tuple(question.layer_split) if question.layer_split else None,
-                        gpu_layers=question.gpu_layers, **extra)
+                        gpu_layers=question.gpu_layers, cpu_moe_layers=question.cpu_moe_layers, **extra)
     return workload, assumptions
 
 

@@ -57,6 +57,9 @@ class Query(BaseModel):
     """llama.cpp's --tensor-split when stated: each card's share of the layers (the figures are the fullest card's)."""
     gpu_layers: int | None = None
     """llama.cpp's -ngl / Ollama's num_gpu when stated: layer slots on the cards (null: all)."""
+    cpu_moe_layers: int | None = None
+    """llama.cpp's --n-cpu-moe when stated: the first blocks whose routed experts stay in system RAM (999:
+    --cpu-moe, all of them; null: none)."""
 
 
 class Breakdown(BaseModel):
@@ -85,6 +88,8 @@ class EstimateOut(BaseModel):
     """When llama.cpp leaves layers on the CPU: the layer slots on the cards (-ngl), of `layer_slots`."""
     layer_slots: int | None = None
     """The model's layer slots as llama.cpp counts them: its blocks and the output layer."""
+    cpu_moe_layers: int | None = None
+    """When llama.cpp keeps experts in system RAM: the first blocks whose routed experts stay there."""
     batch_buffers_gb: float | None = None
     """Per card, GiB: a TensorRT engine's runtime and decoder buffers for `max_batch_size` request slots, taken
     before its KV pool (counted in breakdown.overhead); null where the runtime has none sized."""
@@ -140,6 +145,8 @@ class SuggestionOut(BaseModel):
     """The KV-cache element type a "kv-cache" alternative uses."""
     gpu_layers: int | None = None
     """For "cpu-layers": the layer slots kept on the cards (llama.cpp -ngl, Ollama num_gpu)."""
+    cpu_moe_layers: int | None = None
+    """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""
 
 
 class CheckOut(BaseModel):

@@ -57,7 +57,7 @@ FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch"
              "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
              "train_embeddings", "engine_version", "engine_backend", "kv_cache", "memory_fraction",
-             "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", *TRAINING_SWITCHES)
+             "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", *TRAINING_SWITCHES)
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
@@ -169,8 +169,8 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates["layer_split"] = _shares("layer_split", value)
         elif key == "prefill_chunk":
             updates["prefill_chunk"] = _bounded_int("prefill_chunk", value, MAX_PREFILL_CHUNK)
-        elif key == "gpu_layers":
-            updates["gpu_layers"] = _bounded_int("gpu_layers", value, MAX_GPU_LAYERS, lower=0)
+        elif key in ("gpu_layers", "cpu_moe_layers"):
+            updates[key] = _bounded_int(key, value, MAX_GPU_LAYERS, lower=0)
         elif key in {"context", "gen_tokens"}:
             updates[key] = _bounded_int(key, value, MAX_CONTEXT)
         elif key == "batch":

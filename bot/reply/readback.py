@@ -9,7 +9,7 @@ from bot.reply.formatting import gpu_name, params
 from bot.reply.i18n import Translator
 from bot.reply.labels import FIELD_LABELS, TASK_NAMES
 from bot.reply.model import Answer
-from bot.understand.question import TRAINING_SWITCHES
+from bot.understand.question import MAX_GPU_LAYERS, TRAINING_SWITCHES
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from rules.engine_profile import takes_prefill_chunk
@@ -127,6 +127,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "gpu_layers" and isinstance(value, int):
             parts.append(t("gpu_layers_read", n=value))
+            continue
+        if field == "cpu_moe_layers" and isinstance(value, int):
+            parts.append(t("cpu_moe_all_read") if value >= MAX_GPU_LAYERS else t("cpu_moe_read", n=value))
             continue
         if field == "prefill_chunk":
             if uses_prefill_chunk(data.get("engine")):

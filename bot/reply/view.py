@@ -70,6 +70,12 @@ def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | No
         return t("sugg_cpu_layers", slots=s.gpu_layers or 0, total=(sized.num_layers or 0) + 1 if sized else "?",
                  where=t("the_cards" if (s.count or 1) > 1 else "the_card"),
                  host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
+    if kind == "cpu_experts":
+        sized = kb.models.get(model or "")
+        layers = (sized.num_layers or 0) if sized else 0
+        key = "sugg_cpu_experts_all" if layers and (s.cpu_moe_layers or 0) >= layers else "sugg_cpu_experts"
+        return t(key, n=s.cpu_moe_layers or 0, layers=layers or "?",
+                 host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     if kind in ("offload_optimizer", "offload_all"):
         return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     key = f"sugg_{kind}"
@@ -77,6 +83,20 @@ def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | No
         return t(key)
     except KeyError:
         return s.kind
+
+
+def _host_ram_line(t: Translator, e: Any, model: Any) -> str | None:
+    """What llama.cpp leaves in system RAM, in words: the layers below -ngl, or the experts of --n-cpu-moe."""
+    if not e.host_ram_gb:
+        return None
+    if e.gpu_layers is not None and e.layer_slots:
+        return t("host_ram_layers", gb=gb(e.host_ram_gb), slots=e.gpu_layers, cpu=e.layer_slots - e.gpu_layers,
+                 total=e.layer_slots)
+    if e.cpu_moe_layers:
+        layers = (model.num_layers or 0) if model is not None else 0
+        key = "host_ram_experts_all" if layers and e.cpu_moe_layers >= layers else "host_ram_experts"
+        return t(key, gb=gb(e.host_ram_gb), n=e.cpu_moe_layers, layers=layers or "?")
+    return None
 
 
 def _maths(answer: Answer) -> list[str]:
@@ -131,9 +151,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                                ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
                                if getattr(e.breakdown, k) > 0.005],
                     host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None,
-                    host_ram_layers=t("host_ram_layers", gb=gb(e.host_ram_gb), slots=e.gpu_layers,
-                                      cpu=e.layer_slots - e.gpu_layers, total=e.layer_slots)
-                    if e.host_ram_gb and e.gpu_layers is not None and e.layer_slots else None)
+                    host_ram_layers=_host_ram_line(t, e, kb.models.get(answer.query.model or "")))
     sized = kb.models.get(answer.query.model) if answer.query.model else None
     values = {"percent": f"{100 * (answer.query.memory_fraction or 0.0):g}",
               "fraction": f"{answer.query.memory_fraction or 0.0:g}",

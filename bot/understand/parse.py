@@ -89,7 +89,7 @@ MAX_PARSE_CHARS = 4000
 SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
     "flash_attention",
-    "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers",
+    "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "gen_tokens",
     "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "hours",
@@ -282,6 +282,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         prefill_chunk=values.get("prefill_chunk"),
         layer_split=values.get("layer_split"),
         gpu_layers=values.get("gpu_layers"),
+        cpu_moe_layers=values.get("cpu_moe_layers"),
         **work,
     )
 

@@ -132,6 +132,9 @@ class Question(BaseModel):
     """llama.cpp's --tensor-split, each card's share of the layers ("-ts 10,6")."""
     gpu_layers: int | None = Field(default=None, ge=0, le=MAX_GPU_LAYERS)
     """llama.cpp's -ngl / Ollama's num_gpu: layer slots on the cards, the rest in system RAM ("-ngl 40")."""
+    cpu_moe_layers: int | None = Field(default=None, ge=0, le=MAX_GPU_LAYERS)
+    """llama.cpp's --n-cpu-moe N: the first N blocks keep their routed experts in system RAM ("--cpu-moe" or
+    "-ot exps=CPU": all of them, written as MAX_GPU_LAYERS)."""
     other_jobs: list[str] = Field(default_factory=list)
     """Further workloads the message asked about, quoted (bot.understand.jobs): answered separately."""
     closed_model: str | None = None

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from knowledge.schema import MoE
 from rules import Workload, check_fit, estimate_memory
 from rules import constants as C
 from rules.alternatives import suggestions
@@ -89,3 +90,46 @@ def test_no_speed_is_claimed_for_layers_read_from_system_ram() -> None:
     card = make_gpu()
     assert estimate_speed(replace(W, gpu_layers=17), card, 1).decode_tokens_per_s is None
     assert estimate_speed(W, card, 1).decode_tokens_per_s
+
+
+MOE = make_model(params_b=4.0, active_params_b=1.5,
+                 moe=MoE(num_experts=8, experts_per_token=2, moe_intermediate_size=1024, first_k_dense=2))
+EXPERT_PARAMS = 30 * 8 * 3 * 4096 * 1024
+"""The routed experts: 30 MoE blocks (the first 2 dense) × 8 experts × gate, up and down of 4096 × 1024."""
+BODY_PARAMS = 4e9 - 2 * 32_000 * 4096
+WM = replace(W, model=MOE)
+
+
+def _moe_body() -> float:
+    return estimate_memory(WM).breakdown["weights"] * GIB - OUTPUT
+
+
+def test_n_cpu_moe_moves_the_experts_of_the_first_blocks_to_ram() -> None:
+    # --n-cpu-moe 10: blocks 0-9; the first two are dense, so 8 of the 30 MoE blocks' experts stay in RAM. The
+    # experts' bytes are their share of the blocks' parameters; the KV cache stays on the card whole.
+    est = estimate_memory(replace(WM, cpu_moe_layers=10))
+    experts = _moe_body() * EXPERT_PARAMS / BODY_PARAMS
+    assert est.breakdown["weights"] == pytest.approx((_moe_body() + OUTPUT - experts * 8 / 30) / GIB, abs=1e-3)
+    assert est.breakdown["kv_cache"] == pytest.approx(KV_TOTAL / GIB, abs=1e-3)
+    assert est.host_ram_gib == pytest.approx((experts * 8 / 30 + OUTPUT) / GIB, abs=0.06)
+    assert est.chosen["cpu_moe_layers"] == 10 and "cpu-experts" in est.notes
+    every = estimate_memory(replace(WM, cpu_moe_layers=999))  # --cpu-moe
+    assert every.breakdown["weights"] == pytest.approx((_moe_body() - experts + OUTPUT) / GIB, abs=1e-3)
+
+
+def test_n_cpu_moe_means_nothing_to_a_dense_model() -> None:
+    assert estimate_memory(replace(W, cpu_moe_layers=10)).per_gpu_gib == estimate_memory(W).per_gpu_gib
+
+
+def test_an_moe_the_card_cannot_hold_is_offered_the_fewest_expert_blocks_in_ram_and_layers_too() -> None:
+    card = make_gpu(memory_gb=5.0)  # 6.5 GiB with every expert, 3.4 with none (2 GiB of it KV cache)
+    offered = {s.kind: s for s in suggestions(WM, card, 1, [card])}
+    experts = offered["cpu-experts"]
+    assert experts.cpu_moe_layers and experts.gpu_layers is None and experts.host_ram_gib
+    assert check_fit(replace(WM, cpu_moe_layers=experts.cpu_moe_layers), card, 1).fits
+    fewer = check_fit(replace(WM, cpu_moe_layers=experts.cpu_moe_layers - 1), card, 1)
+    assert not fewer.fits or fewer.tight
+    assert "cpu-layers" in offered  # Ollama's way, which it takes by itself
+    # A question's own --n-cpu-moe is raised, not combined with -ngl
+    raised = [s for s in suggestions(replace(WM, cpu_moe_layers=2), card, 1, [card]) if s.kind.startswith("cpu")]
+    assert [s.kind for s in raised] == ["cpu-experts"]

@@ -16,7 +16,8 @@ ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("torchtune", rx(r"\btorchtune\b")),
     ("deepspeed", rx(r"\bdeepspeed\b")),
     ("fsdp", rx(r"\bfsdp\d?\b|fully[-_ ]sharded[-_ ]data[-_ ]parallel")),
-    ("llama.cpp", rx(r"\bllama[.-_ ]?cpp\b|\bollama\b|\bgguf\b|\blm[-_ ]?studio\b|\bllamafile\b")),
+    ("llama.cpp", rx(r"\bllama[.-_ ]?cpp\b|\bollama\b|\bgguf\b|\blm[-_ ]?studio\b|\bllamafile\b"
+                     r"|\bllama[-_](?:server|cli)\b")),
     ("transformers", rx(r"\btransformers\b|(?<![-\w/.])hf(?![-\w/.])|\bhugging\s?face\s+(?:pipeline|generate)")),
 )
 

@@ -63,6 +63,11 @@ SGLang's --chunked-prefill-size, TensorRT-LLM's max_num_tokens."""
 _GPU_LAYERS = rx(r"(?:(?<![\w-])-ngl|--n[-_]gpu[-_]layers|--gpu[-_]layers|\bn_gpu_layers|\bnum_gpu)"
                  r"\s*(?:=|:)?\s*[\"']?(?P<n>\d{1,4})(?![\d.])")
 """Layer slots on the cards: llama.cpp's -ngl / --n-gpu-layers, Ollama's num_gpu option."""
+_N_CPU_MOE = rx(r"(?:(?<![\w-])-ncmoe|--n[-_]cpu[-_]moe|\bn_cpu_moe)\s*(?:=|:)?\s*(?P<n>\d{1,4})(?![\d.])")
+_CPU_MOE = rx(r"(?<![\w-])-cmoe(?![\w-])|(?<![\w-])--cpu[-_]moe(?![\w-])"
+              r"|(?:(?<![\w-])-ot|--override[-_]tensor)\s*[=\s]\s*[\"']?[^\s\"']*exps[^\s\"']*=\s*cpu")
+"""llama.cpp keeping MoE experts in system RAM: --n-cpu-moe N (the first N blocks'), --cpu-moe or an -ot
+override of the `exps` tensors to CPU (every block's)."""
 
 KV_QUANTISED_DEFAULT = "kv-quantised"
 """`kv_cache` when the text asks for a quantised KV cache without a type: the engine's first type below 16
@@ -149,6 +154,16 @@ def parse_engine_settings(state: SlotState) -> None:
     if m is not None:
         state.set("gpu_layers", int(bounded(state, "gpu_layers", int(m.group("n")), MAX_GPU_LAYERS, lower=0)))
         state.mask(m.start(), m.end())
+    m = _N_CPU_MOE.search(state.text)
+    if m is not None:
+        state.set("cpu_moe_layers", int(bounded(state, "cpu_moe_layers", int(m.group("n")), MAX_GPU_LAYERS,
+                                                lower=0)))
+        state.mask(m.start(), m.end())
+    else:
+        m = _CPU_MOE.search(state.text)
+        if m is not None:
+            state.set("cpu_moe_layers", MAX_GPU_LAYERS)
+            state.mask(m.start(), m.end())
     m = _PREFILL_CHUNK.search(state.text)
     if m is not None:
         if int(m.group("n")) > 0:

@@ -507,3 +507,40 @@ def test_a_model_too_big_for_the_card_is_offered_layers_in_system_ram() -> None:
     offload = next(s for s in answer.check.suggestions if s.kind == "cpu-layers")
     assert offload.gpu_layers and 30 < offload.gpu_layers < 81 and offload.host_ram_gb
     assert f"-ngl {offload.gpu_layers}; Ollama does this by itself" in render_text(answer, kb=KB)
+
+
+@pytest.mark.parametrize(("text", "layers"), [
+    ("llama.cpp Qwen3-30B-A3B Q4_K_M --n-cpu-moe 20 on a 3060", 20),
+    ("llama-server -m qwen3-235b.gguf -ncmoe 60 -ngl 99", 60),
+    ("llama-server gpt-oss-120b --cpu-moe on a 3090", 999),
+    ("llama.cpp gpt-oss-120b -cmoe", 999),
+    ('llama-server -m gpt-oss-120b.gguf -ot ".ffn_.*_exps.=CPU" on a 4090', 999),
+])
+def test_experts_in_system_ram_are_read(text: str, layers: int) -> None:
+    q = parse(text, KB)
+    assert q.cpu_moe_layers == layers and q.engine == "llama.cpp"
+
+
+def test_experts_in_system_ram_size_the_card_and_say_what_stays_in_ram() -> None:
+    from bot.reply.render import render_text
+
+    answer = ask({"text": "llama-server gpt-oss-120b --cpu-moe on a 3090"})
+    assert answer.check is not None and answer.check.fits
+    assert answer.estimate is not None and answer.estimate.cpu_moe_layers == 36 and answer.estimate.host_ram_gb
+    assert answer.estimate.per_gpu_gb < 5 < answer.estimate.host_ram_gb
+    text = render_text(answer, kb=KB)
+    assert "--cpu-moe (every layer's experts in system RAM)" in text and "every layer's routed experts" in text
+    assert not answer.speed.get("decode_tokens_per_s")
+    flagged = ask({"text": "gpt-oss-120b llama.cpp on a 3090", "cpu_moe_layers": 999})
+    assert flagged.estimate is not None and flagged.estimate.per_gpu_gb == answer.estimate.per_gpu_gb
+
+
+def test_an_moe_too_big_for_the_card_is_offered_its_experts_in_system_ram() -> None:
+    from bot.reply.render import render_text
+
+    answer = ask({"text": "ollama qwen3:30b on a 3060 12GB"})
+    assert answer.check is not None and not answer.check.fits
+    kinds = [s.kind for s in answer.check.suggestions]
+    assert kinds.index("cpu-experts") < kinds.index("cpu-layers")
+    experts = answer.check.suggestions[kinds.index("cpu-experts")]
+    assert f"(--n-cpu-moe {experts.cpu_moe_layers})" in render_text(answer, kb=KB)
