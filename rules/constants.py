@@ -181,6 +181,12 @@ LOGITS_BYTES_PER_VOCAB_INFERENCE = 6.0
 per-prompt-token vocab term, so full-prompt logits are not counted (older Qwen-1 remote code computed
 them)."""
 
+REFERENCE_RAM_BANDWIDTH_GBPS = 76.8
+"""System RAM bandwidth the reply bounds a partly offloaded job's speed by: dual-channel DDR5-4800 at its
+theoretical peak, 4,800 MT/s × 8 bytes per 64-bit channel × 2 channels (JEDEC JESD79-5 data rates). A desktop
+reaches less; a server's 8-12 channels several times more. Each token reads what stays in RAM once, so
+bandwidth / bytes read is a ceiling on tokens/s, never an estimate."""
+
 INFERENCE_OVERHEAD_GIB = 0.5
 INFERENCE_OVERHEAD_FRACTION = 0.02
 """Framework/allocator overhead above the tensors at inference: a constant (cuBLAS workspace, rotary and mask

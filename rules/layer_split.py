@@ -108,6 +108,34 @@ def host_embedding_bytes(model: Model, quant: str | None) -> float:
     return float(model.vocab_size * model.hidden_size) * C.GGUF_BYTES_PER_PARAM[quant]
 
 
+def _output_matrices(model: Model, weights: float, precision: str, quant: str | None) -> tuple[float, float]:
+    """(bytes of `weights` outside the blocks, bytes of the one matrix a card holds whole): a GGUF file's output
+    layer (its token embeddings stay in host RAM: precision.gguf_card_bytes), else the embedding and lm_head."""
+    if quant in C.GGUF_BYTES_PER_PARAM and model.vocab_size and model.hidden_size:
+        output = float(model.vocab_size * model.hidden_size) * max(
+            C.GGUF_BYTES_PER_PARAM[quant], C.GGUF_BYTES_PER_PARAM[C.GGUF_OUTPUT_TYPE])
+        return output, output
+    per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
+    embedding = param_split(model).embedding * per_param
+    return embedding, embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
+
+
+def _expert_bytes_per_block(model: Model, blocks_bytes: float) -> float:
+    """One MoE block's routed experts: the experts' part of the blocks' bytes is their part of the blocks'
+    parameters (the format's bytes per parameter apply to both alike)."""
+    body = param_split(model).body
+    if not model.moe or body <= 0:
+        return 0.0
+    moe_layers = max(1, (model.num_layers or 1) - model.moe.first_k_dense)
+    return blocks_bytes * min(1.0, moe_expert_params(model) / body) / moe_layers
+
+
+def _experts_moved(model: Model, card: CardLayers, experts_off: int) -> int:
+    """How many of `card`'s blocks keep their experts in RAM (--n-cpu-moe: the MoE blocks among the first)."""
+    first_moe = model.moe.first_k_dense if model.moe else 0
+    return max(0, min(card.first + card.blocks, experts_off) - max(card.first, first_moe))
+
+
 def layer_split_weights(model: Model, weights: float, precision: str, quant: str | None, n: int,
                         card: CardLayers | None = None, experts_off: int = 0) -> float:
     """Weights on the fullest card of a layer split over `n` cards: an n-th of the blocks plus one whole
@@ -117,28 +145,32 @@ def layer_split_weights(model: Model, weights: float, precision: str, quant: str
     if n <= 1 and card is None:
         return weights
     layers = model.num_layers or 1
-    split = param_split(model)
-    if split.embedding <= 0:
+    if param_split(model).embedding <= 0:
         return weights * card.share(layers) if card is not None else weights / n
-    if quant in C.GGUF_BYTES_PER_PARAM and model.vocab_size and model.hidden_size:
-        # A GGUF file's card weights are its blocks and its output layer (the token embeddings stay in host
-        # RAM: precision.gguf_card_bytes); the output layer sits whole on one card.
-        output = float(model.vocab_size * model.hidden_size) * max(
-            C.GGUF_BYTES_PER_PARAM[quant], C.GGUF_BYTES_PER_PARAM[C.GGUF_OUTPUT_TYPE])
-        embedding = one_matrix = output
-    else:
-        per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
-        embedding = split.embedding * per_param
-        one_matrix = embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
+    embedding, one_matrix = _output_matrices(model, weights, precision, quant)
     if card is None:
         return (weights - embedding) / n + one_matrix
     blocks = (weights - embedding) * card.share(layers)
-    if experts_off and split.body > 0:
-        # The experts' part of the blocks' bytes is their part of the blocks' parameters (the format's bytes
-        # per parameter apply to both alike).
-        first_moe = model.moe.first_k_dense if model.moe else 0
-        moe_layers = max(1, layers - first_moe)
-        offloaded = max(0, min(card.first + card.blocks, experts_off) - max(card.first, first_moe))
-        expert_share = min(1.0, moe_expert_params(model) / split.body)
-        blocks -= (weights - embedding) * expert_share * offloaded / moe_layers
+    if experts_off:
+        blocks -= _expert_bytes_per_block(model, weights - embedding) * _experts_moved(model, card, experts_off)
     return blocks + (one_matrix if card.output else 0.0)
+
+
+def host_read_bytes(model: Model, weights: float, precision: str, quant: str | None, cards: list[CardLayers],
+                    experts_off: int, kv: float) -> float:
+    """Bytes each generated token reads from system RAM: every weight of the blocks left on the CPU (but of
+    their routed experts only the ones a token is routed to), the routed experts kept there for the cards'
+    blocks, the output layer if no card holds it, and the KV cache of the CPU's layers."""
+    layers = model.num_layers or 1
+    embedding, one_matrix = _output_matrices(model, weights, precision, quant)
+    blocks_bytes = weights - embedding
+    per_expert_block = _expert_bytes_per_block(model, blocks_bytes)
+    routed = model.moe.experts_per_token / model.moe.num_experts if model.moe else 1.0
+    on_cards = sum(card.blocks for card in cards)
+    first_on_card = min((card.first for card in cards), default=layers)
+    cpu_moe_blocks = max(0, min(first_on_card, layers) - (model.moe.first_k_dense if model.moe else 0))
+    read = blocks_bytes * (layers - on_cards) / layers - per_expert_block * cpu_moe_blocks * (1.0 - routed)
+    read += per_expert_block * routed * sum(_experts_moved(model, card, experts_off) for card in cards)
+    if not any(card.output for card in cards):
+        read += one_matrix
+    return read + kv * (layers - on_cards) / layers

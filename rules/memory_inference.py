@@ -39,6 +39,7 @@ from rules.layer_split import (
     card_layers,
     experts_on_host,
     host_embedding_bytes,
+    host_read_bytes,
     layer_split_weights,
     offloaded_slots,
     stated_split,
@@ -255,6 +256,9 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         if experts_off:
             chosen["cpu_moe_layers"] = experts_off
             notes.append("cpu-experts")
+        read = host_read_bytes(model, weights, w.precision, quant, cards, experts_off, kv)
+        chosen["host_read_gib_per_token"] = round(gib(read), 2)
+        chosen["ram_bound_tokens_per_s"] = round(C.REFERENCE_RAM_BANDWIDTH_GBPS * 1e9 / read, 1) if read else None
     weights_pg = weights / n if tensor_parallel else on_card(fullest)
     per = dict(weights=weights_pg, kv_cache=kv_pg, activations=act, overhead=overhead)
     per_gpu = sum(per.values())

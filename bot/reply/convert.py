@@ -32,7 +32,9 @@ def estimate_out(estimate: MemoryEstimate) -> EstimateOut:
                        gpu_count=estimate.gpu_count, breakdown=Breakdown(**parts), notes=list(estimate.notes),
                        host_ram_gb=estimate.host_ram_gib, batch_buffers_gb=_float(chosen.get("batch_buffers_gib")),
                        max_batch_size=_int(chosen.get("max_batch_size")), gpu_layers=_int(chosen.get("gpu_layers")),
-                       layer_slots=_int(chosen.get("layer_slots")), cpu_moe_layers=_int(chosen.get("cpu_moe_layers")))
+                       layer_slots=_int(chosen.get("layer_slots")), cpu_moe_layers=_int(chosen.get("cpu_moe_layers")),
+                       host_read_gb_per_token=_float(chosen.get("host_read_gib_per_token")),
+                       ram_bound_tokens_per_s=_float(chosen.get("ram_bound_tokens_per_s")))
 
 
 def _float(value: object) -> float | None:

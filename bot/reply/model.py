@@ -90,6 +90,11 @@ class EstimateOut(BaseModel):
     """The model's layer slots as llama.cpp counts them: its blocks and the output layer."""
     cpu_moe_layers: int | None = None
     """When llama.cpp keeps experts in system RAM: the first blocks whose routed experts stay there."""
+    host_read_gb_per_token: float | None = None
+    """With layers or experts in system RAM: GiB each generated token reads from it."""
+    ram_bound_tokens_per_s: float | None = None
+    """The ceiling that puts on decode tokens/s at dual-channel DDR5-4800's 76.8 GB/s (a bound, not an
+    estimate)."""
     batch_buffers_gb: float | None = None
     """Per card, GiB: a TensorRT engine's runtime and decoder buffers for `max_batch_size` request slots, taken
     before its KV pool (counted in breakdown.overhead); null where the runtime has none sized."""

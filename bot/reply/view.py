@@ -86,17 +86,22 @@ def _suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | No
 
 
 def _host_ram_line(t: Translator, e: Any, model: Any) -> str | None:
-    """What llama.cpp leaves in system RAM, in words: the layers below -ngl, or the experts of --n-cpu-moe."""
+    """What llama.cpp leaves in system RAM, in words (the layers below -ngl, or the experts of --n-cpu-moe),
+    and the ceiling reading it puts on decoding."""
     if not e.host_ram_gb:
         return None
     if e.gpu_layers is not None and e.layer_slots:
-        return t("host_ram_layers", gb=gb(e.host_ram_gb), slots=e.gpu_layers, cpu=e.layer_slots - e.gpu_layers,
+        line = t("host_ram_layers", gb=gb(e.host_ram_gb), slots=e.gpu_layers, cpu=e.layer_slots - e.gpu_layers,
                  total=e.layer_slots)
-    if e.cpu_moe_layers:
+    elif e.cpu_moe_layers:
         layers = (model.num_layers or 0) if model is not None else 0
         key = "host_ram_experts_all" if layers and e.cpu_moe_layers >= layers else "host_ram_experts"
-        return t(key, gb=gb(e.host_ram_gb), n=e.cpu_moe_layers, layers=layers or "?")
-    return None
+        line = t(key, gb=gb(e.host_ram_gb), n=e.cpu_moe_layers, layers=layers or "?")
+    else:
+        return None
+    if e.host_read_gb_per_token and e.ram_bound_tokens_per_s:
+        line += " " + t("ram_bound", read=f"{e.host_read_gb_per_token:.1f}", tps=count(e.ram_bound_tokens_per_s))
+    return line
 
 
 def _maths(answer: Answer) -> list[str]:

@@ -133,3 +133,18 @@ def test_an_moe_the_card_cannot_hold_is_offered_the_fewest_expert_blocks_in_ram_
     # A question's own --n-cpu-moe is raised, not combined with -ngl
     raised = [s for s in suggestions(replace(WM, cpu_moe_layers=2), card, 1, [card]) if s.kind.startswith("cpu")]
     assert [s.kind for s in raised] == ["cpu-experts"]
+
+
+def test_what_each_token_reads_from_ram_bounds_the_decode_speed() -> None:
+    # -ngl 17 (dense): the 16 CPU blocks whole and their KV cache, every token.
+    est = estimate_memory(replace(W, gpu_layers=17))
+    read = _body() * 16 / 32 + KV_TOTAL * 16 / 32
+    assert est.chosen["host_read_gib_per_token"] == pytest.approx(read / GIB, abs=0.01)
+    assert est.chosen["ram_bound_tokens_per_s"] == pytest.approx(C.REFERENCE_RAM_BANDWIDTH_GBPS * 1e9 / read, rel=0.01)
+    # --n-cpu-moe 10 (MoE): of the 8 MoE blocks' experts kept in RAM a token reads the 2 of 8 it is routed to.
+    moe = estimate_memory(replace(WM, cpu_moe_layers=10))
+    routed = _moe_body() * EXPERT_PARAMS / BODY_PARAMS * 8 / 30 * 2 / 8
+    assert moe.chosen["host_read_gib_per_token"] == pytest.approx(routed / GIB, abs=0.01)
+    # -ngl 0: every block, the output layer and the whole KV cache
+    cpu = estimate_memory(replace(W, gpu_layers=0))
+    assert cpu.chosen["host_read_gib_per_token"] == pytest.approx((_body() + OUTPUT + KV_TOTAL) / GIB, abs=0.01)

@@ -490,6 +490,8 @@ def test_layers_on_the_gpu_size_the_card_and_say_what_stays_in_ram() -> None:
     assert answer.estimate.host_ram_gb and answer.estimate.host_ram_gb > 15
     text = render_text(answer, kb=KB)
     assert "-ngl 40 (layers on the GPU)" in text and "41 of 81 layers left on the CPU" in text
+    assert answer.estimate.ram_bound_tokens_per_s and answer.estimate.ram_bound_tokens_per_s < 5
+    assert "decoding tops out near" in text
     assert not answer.speed.get("decode_tokens_per_s")  # no speed for layers read from system RAM
     # the cards recommended beside it hold every layer
     assert all(p.memory_per_gpu_gb > 35 for p in answer.picks if p.gpu != "rtx-4090")
