@@ -1,7 +1,8 @@
 """Sizing rules: pure numbers in, numbers out (no text, no Slack, no languages).
 
 Public surface used by `bot.reply.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
-generic_model, training_hours, cost_per_million_tokens, pick_at, runs_model_code, needed_view.
+generic_model, training_hours, cost_per_million_tokens, pick_at, runs_model_code, needed_view, check_mixed,
+split_by_memory.
 """
 
 from __future__ import annotations
@@ -11,17 +12,21 @@ from rules.engine_profile import runs_model_code
 from rules.fit import check_fit, pick_at, rank_picks, valid_tp
 from rules.generic import generic_model
 from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes, needed_view
+from rules.mixed import CardFit, MixedFit, check_mixed, split_by_memory
 from rules.speed import estimate_speed, training_hours
 from rules.types import FitCheck, MemoryEstimate, Pick, Speed, Suggestion, Workload
 
 __all__ = [
+    "CardFit",
     "FitCheck",
     "MemoryEstimate",
+    "MixedFit",
     "Pick",
     "Speed",
     "Suggestion",
     "Workload",
     "check_fit",
+    "check_mixed",
     "cost_per_million_tokens",
     "estimate_memory",
     "estimate_speed",
@@ -32,6 +37,7 @@ __all__ = [
     "pick_at",
     "rank_picks",
     "runs_model_code",
+    "split_by_memory",
     "training_hours",
     "valid_tp",
 ]

@@ -243,6 +243,9 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
             chosen["layer_split"] = list(w.layer_split)
         if n > 1:
             chosen["fullest_card"] = index  # the card these figures are for
+            # every card's own need, for cards of different sizes (rules/mixed.py)
+            chosen["card_loads_gib"] = [round(gib(load + act + overhead), 3) for load in loads]
+            chosen["card_blocks"] = [card.blocks for card in cards]
         if stated_split(w, n) is not None:
             notes.append("uneven-layer-split")
     if cards is not None and on_host:

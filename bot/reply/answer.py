@@ -29,6 +29,7 @@ from bot.reply.defaults import (
     workload_for,
 )
 from bot.reply.faq import faq_for
+from bot.reply.mixed import mixed_cards, mixed_check_out
 from bot.reply.model import (
     Answer,
     Assumption,
@@ -214,7 +215,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions = [a for a in assumptions if a.field not in ("precision", "quant")] + [budget_note]
     picks: list[Pick] = []
     priced = hourly_prices(kb, price_choice(question))
-    if gpu is not None and gpu.id in kb.gpus and question.intent in ("recommend", "check"):
+    cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
+    if gpu is not None and gpu.id in kb.gpus and question.intent in ("recommend", "check") and not cards:
         picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                       max_count=max(max_count, count), fixed_count=question.gpu_count,
                                       hourly_price_of=priced))
@@ -228,7 +230,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         seen = {(p.gpu_id, p.count) for p in picks}
         # The layers or experts someone keeps in system RAM (-ngl, --n-cpu-moe) are their card's compromise:
         # the cards recommended beside it are those that hold every layer.
-        whole = replace(workload, gpu_layers=None, cpu_moe_layers=None)
+        whole = replace(workload, gpu_layers=None, cpu_moe_layers=None,
+                        layer_split=tuple(question.layer_split) if question.layer_split else None)
         for pick in rules.rank_picks(whole, pool, instances, limit=MAX_PICKS, budget=question.budget,
                                      max_count=max_count, fixed_count=question.gpu_count if gpu is None else None,
                                      hourly_price_of=priced):
@@ -258,7 +261,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # weights leave, …); the reply's "memory needed" is what the job needs, and the reservation is explained by
     # the '<engine>-reserve' note (the picks give the sequences it holds).
     reserving = reserves_up_front(workload)
-    estimate = rules.needed_view(rules.estimate_memory(workload, sized_count, sized_gpu))
+    laid_out = rules.split_by_memory(workload, cards) if cards else workload
+    estimate = rules.needed_view(rules.estimate_memory(laid_out, sized_count, sized_gpu))
+    if cards and not question.layer_split:  # the split is the engine's own, by each card's free memory
+        estimate = replace(estimate, notes=[("memory-layer-split" if n == "uneven-layer-split" else n)
+                                            for n in estimate.notes])
     other = other_engine_figure(question, workload, sized_count, sized_gpu, estimate)
     lighter = lighter_task_figure(question, workload, sized_count, sized_gpu, estimate.per_gpu_gib)
     if reserving:
@@ -273,11 +280,14 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         base["intent"] = "check"
     if question.intent == "check" and gpu is not None:
         fraction = reservation_fraction(workload, profile_for(workload)) if reserves_share_of_card(workload) else None
-        check = check_out(rules.check_fit(workload, gpu, count, instances,
-                                           candidates=[g for g in pool if g.recommended]), fraction)
+        check = mixed_check_out(workload, cards, fraction) if cards else check_out(
+            rules.check_fit(workload, gpu, count, instances, candidates=[g for g in pool if g.recommended]),
+            fraction)
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
+    if cards:
+        top = (None, 1)  # no speed or bill for a home machine of mixed cards
     if (check is not None and not check.fits and picks and picks[0].fits and top_gpu is not None
             and not sets_serving_target(question)):  # a serving target is met with replicas of the cards named
         top = (top_gpu, picks[0].count)  # see Answer.speed_on

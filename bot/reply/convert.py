@@ -98,7 +98,8 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         memory_fraction=_memory_fraction(workload),
         max_num_seqs=workload.max_num_seqs if workload else None,
         prefill_chunk=workload.prefill_chunk if workload else None,
-        layer_split=list(workload.layer_split) if workload and workload.layer_split else None,
+        layer_split=list(question.layer_split) if question.layer_split else None,
+        gpu_set=list(question.gpu_set),
         gpu_layers=workload.gpu_layers if workload else None,
         cpu_moe_layers=workload.cpu_moe_layers if workload else None,
     )

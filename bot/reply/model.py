@@ -55,6 +55,8 @@ class Query(BaseModel):
     the engine's default."""
     layer_split: list[float] | None = None
     """llama.cpp's --tensor-split when stated: each card's share of the layers (the figures are the fullest card's)."""
+    gpu_set: list[str] = Field(default_factory=list)
+    """Cards of different kinds run as one set, one GPU id per card in the order named (empty otherwise)."""
     gpu_layers: int | None = None
     """llama.cpp's -ngl / Ollama's num_gpu when stated: layer slots on the cards (null: all)."""
     cpu_moe_layers: int | None = None
@@ -154,6 +156,18 @@ class SuggestionOut(BaseModel):
     """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""
 
 
+class CardFitOut(BaseModel):
+    """One card of a set of different cards: what the job puts on it and what it can give."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str
+    memory_gb: float
+    limit_gb: float
+    layers: int | None = None
+    """The blocks a layer split gives this card (null when every card holds the same shard)."""
+
+
 class CheckOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -174,6 +188,12 @@ class CheckOut(BaseModel):
     unsupported_precision: str | None = None
     """Set when the card cannot run the weights' format on this engine (fp8 on a V100): then fits is False
     whatever the memory figures say."""
+    cards: list[CardFitOut] = Field(default_factory=list)
+    """For cards of different kinds run as one set: each card, in the order named (`gpu` is then the one with
+    the least room left)."""
+    split: str | None = None
+    """How the engine shares the job over those cards: by-memory (llama.cpp's default layer split), stated (a
+    --tensor-split), equal (tensor parallel or data parallel: the smallest card decides)."""
 
 
 class CapacityOut(BaseModel):

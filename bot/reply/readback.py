@@ -74,6 +74,14 @@ UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 
+def card_set_text(cards: list[str], kb: KnowledgeBase) -> str:
+    """"GeForce RTX 3090 + GeForce RTX 3060 12GB", "2× GeForce RTX 3090 + …": a set of cards, in the order named."""
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    return " + ".join(f"{n}× {gpu_name(kb, card)}" if n > 1 else gpu_name(kb, card) for card, n in counts.items())
+
+
 def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
     parts: list[str] = []
     data = answer.understood
@@ -110,6 +118,11 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "memory_gb" and isinstance(value, (int, float)):
             count = data.get("gpu_count") or 1
             parts.append(t("card_of", count=count, memory=f"{value:g}"))
+            continue
+        if field == "gpu" and data.get("gpu_set"):
+            continue  # the set says every card
+        if field == "gpu_set" and isinstance(value, list):
+            parts.append(card_set_text(value, kb))
             continue
         if field == "gpu" and data.get("gpu_count"):
             parts.append(f"{data['gpu_count']}× {gpu_name(kb, value)}")

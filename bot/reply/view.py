@@ -13,7 +13,7 @@ from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.model import Answer
-from bot.reply.readback import engine_name, understood, value_text
+from bot.reply.readback import card_set_text, engine_name, understood, value_text
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from rules.constants import GPUS_PER_NODE, HEADROOM_FRACTION
@@ -142,7 +142,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         title_parts = [" vs ".join(model_name_of(kb, r.model) for r in answer.model_compare)]
     elif answer.intent == "compare" and answer.compare:
         title_parts = [" vs ".join(gpu_name(kb, g) for g in answer.compare), *title_parts[:1]]
-    if answer.check is not None:
+    if answer.check is not None and answer.check.cards:
+        title_parts.append(card_set_text([card.gpu for card in answer.check.cards], kb))
+    elif answer.check is not None:
         title_parts.append(f"{answer.check.count}× {gpu_name(kb, answer.check.gpu)}")
     view["title"] = " · ".join(title_parts) or "GPU Advisor"
     view["understood"] = understood(answer, t, kb)
@@ -202,6 +204,10 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
             "engine": engine_name(answer.query.engine),
             "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
+            "cards": [{"name": gpu_name(kb, card.gpu), "need": gb(card.memory_gb), "limit": gb(card.limit_gb),
+                       "layers": card.layers} for card in c.cards],
+            "split_how": t(f"split_{c.split.replace('-', '_')}", engine=engine_name(answer.query.engine))
+            if c.split else "",
             "suggestions": [{"label": _suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version,
                                                    answer.query.model),
                              "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}

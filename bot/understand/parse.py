@@ -51,6 +51,7 @@ import unicodedata
 
 from bot.understand.faq import FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
+from bot.understand.gpu_set import mixed_set
 from bot.understand.intent import (
     CAPACITY,
     MODEL_COMPARE,
@@ -91,7 +92,7 @@ SLOT_ORDER = (
     "flash_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "gen_tokens",
-    "gpu", "gpu_count", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
+    "gpu", "gpu_count", "gpu_set", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "hours",
 )
 
@@ -208,9 +209,16 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     capacity = (bool(gpu_ids) or "memory_gb" in state.values) and found.model is None \
         and "params_b" not in state.values and CAPACITY.search(state.text) is not None
     models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None
-    intent, explicit, faq_hint = decide_intent(state, folded, found.model is not None, gpu_ids, vocab,
+    card_set = mixed_set(state, gpus)
+    intent, explicit, faq_hint = decide_intent(state, folded, found.model is not None,
+                                         gpu_ids[:1] if card_set else gpu_ids, vocab,
                                          found.suggestions, capacity=capacity, models_compared=models_compared,
                                          plural_gpus=plural_gpus)
+    if card_set:
+        # one machine of different cards: the job is checked on all of them together
+        state.set("gpu_set", [card for card, count in card_set for _ in range(count)])
+        state.values.pop("gpu_count", None)  # the first card's own count, read before the set was seen
+        state.set("gpu_count", sum(count for _, count in card_set))
     if intent == "compare" and len(gpu_ids) >= 2:
         state.set("compare_gpus", gpu_ids)
     elif gpu_ids:
@@ -261,6 +269,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         unmodelled_engine=unmodelled_engine(folded) if values.get("engine") is None else None,
         gpu_count=values.get("gpu_count"),
         compare_gpus=values.get("compare_gpus", []),
+        gpu_set=values.get("gpu_set", []),
         memory_gb=values.get("memory_gb"),
         compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],
         asks_capacity=capacity and intent == "gpu_info",

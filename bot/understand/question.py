@@ -89,6 +89,9 @@ class Question(BaseModel):
     gpu_count: int | None = Field(default=None, gt=0, le=MAX_GPU_COUNT)
     compare_gpus: list[str] = Field(default_factory=list)
     """For intent compare: the GPU ids named, in order."""
+    gpu_set: list[str] = Field(default_factory=list)
+    """Cards of different kinds in one machine ("a 3090 and a 3060"): one GPU id per card, in the order named;
+    `gpu` is the first and `gpu_count` their number."""
 
     memory_gb: float | None = Field(default=None, gt=0, le=100_000)
     """GPU memory stated without a card ("is 24GB enough", "48G显存够吗"): checked against a generic card."""

@@ -220,3 +220,24 @@ def test_a_runtime_without_a_profile_is_named_with_whose_figures_are_given(text:
 @pytest.mark.parametrize("text", ["TGI vs vLLM for Llama-3-8B", "Qwen2.5-7B on ollama", "Llama-3-8B on an A10"])
 def test_a_profiled_engine_named_or_none_named_raises_no_runtime_notice(text: str) -> None:
     assert "unmodelled_engine" not in _ask(text)["understood"]
+
+
+def test_a_machine_of_different_cards_is_checked_card_by_card() -> None:
+    answer = _ask("Can I run Qwen2.5-32B Q4 on a 3090 and a 3060 with llama.cpp?")
+    assert answer["query"]["gpu_set"] == ["rtx-3090", "rtx-3060-12gb"] and answer["check"]["split"] == "by-memory"
+    cards = answer["check"]["cards"]
+    assert [c["gpu"] for c in cards] == ["rtx-3090", "rtx-3060-12gb"]
+    assert sum(c["layers"] for c in cards) == 64 and cards[0]["layers"] > cards[1]["layers"]  # Qwen2.5-32B: 64
+    assert answer["check"]["fits"] and all(c["memory_gb"] <= c["limit_gb"] for c in cards)
+    text = answer["text"]
+    assert "GeForce RTX 3090 + GeForce RTX 3060 12GB" in text and "splits the layers by each card's free memory" in text
+    assert f"• GeForce RTX 3060 12GB: {cards[1]['layers']} layers" in text
+    assert not answer["speed"]  # no speed or bill for a home machine of mixed cards
+
+
+def test_a_tensor_parallel_engine_on_different_cards_is_held_to_the_smallest() -> None:
+    answer = _ask("Qwen2.5-32B AWQ with vLLM on 3090 + 3060")
+    check = answer["check"]
+    assert check["split"] == "equal" and not check["fits"] and check["gpu"] == "rtx-3060-12gb"
+    assert len({c["memory_gb"] for c in check["cards"]}) == 1
+    assert "the smallest card decides" in answer["text"]

@@ -476,3 +476,26 @@ def test_a_message_repeating_names_is_read_up_to_a_bound_of_mentions(kb: Knowled
     assert len(mentions) == MAX_MENTIONS
     q = parse("Llama 3 8B on a 4090 " + "4090 " * 2000, kb)
     assert q.model == "llama-3-8b"
+
+
+@pytest.mark.parametrize(("text", "cards"), [
+    ("Can I run Qwen2.5-32B Q4 on a 3090 and a 3060?", ["rtx-3090", "rtx-3060-12gb"]),
+    ("Llama-3-70B Q4_K_M on 3090 + 4090 with llama.cpp", ["rtx-3090", "rtx-4090"]),
+    ("一张3090一张3060能跑Qwen2.5-32B吗", ["rtx-3090", "rtx-3060-12gb"]),
+    ("2x 3090 + 3060 Llama-3-70B Q4_K_M ollama", ["rtx-3090", "rtx-3090", "rtx-3060-12gb"]),
+    ("我有一张4090和一张3090，能跑Qwen2.5-72B AWQ吗", ["rtx-4090", "rtx-3090"]),
+])
+def test_cards_of_different_kinds_joined_into_one_machine_are_a_set(text: str, cards: list[str],
+                                                                    kb: KnowledgeBase) -> None:
+    q = parse(text, kb)
+    assert q.gpu_set == cards and q.gpu_count == len(cards) and q.gpu == cards[0]
+    assert q.intent == "check" and q.compare_gpus == []
+
+
+@pytest.mark.parametrize("text", [
+    "3090 vs 3060 for Qwen2.5-7B", "H100 and A100 for Llama-3-70B", "3090和3060哪个跑Qwen2.5-7B快",
+    "4090 or 3090 for Qwen2.5-32B AWQ?", "compare A100 and H100 for Llama 3 8B inference",
+])
+def test_two_cards_compared_stay_a_comparison(text: str, kb: KnowledgeBase) -> None:
+    q = parse(text, kb)
+    assert q.intent == "compare" and q.gpu_set == [] and len(q.compare_gpus) == 2

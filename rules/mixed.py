@@ -1,0 +1,81 @@
+"""One job on cards of different sizes ("a 3090 and a 3060", "4090 + 3090").
+
+How an engine shares the job decides which card runs out first:
+* layer-split engines (llama.cpp, transformers' device_map) give each card a slice of the layers. llama.cpp's
+  default split is each card's free memory (src/llama-model.cpp load_tensors: with no --tensor-split,
+  `splits[i] = free` from ggml_backend_dev_memory); a stated --tensor-split is used as stated. Each card then
+  holds its blocks and their KV cache, and its own compute buffer; the job fits when every card does.
+* tensor-parallel engines and data-parallel training give every card the same shard: the smallest card's limit
+  decides, and the larger cards' extra memory goes unused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from knowledge.schema import GPU
+from rules.engine_profile import profile_for
+from rules.hardware import usable_gib
+from rules.limits import fits_on, is_tight, limit_gib, needed_gib
+from rules.memory import estimate_memory
+from rules.types import Workload
+
+
+@dataclass(frozen=True)
+class CardFit:
+    gpu_id: str
+    need_gib: float
+    limit_gib: float
+    blocks: int | None = None
+    """The blocks a layer split gives this card (None when every card holds the same shard)."""
+
+
+@dataclass(frozen=True)
+class MixedFit:
+    fits: bool
+    split: Literal["by-memory", "stated", "equal"]
+    cards: list[CardFit]
+    governing: int
+    """The card with the least room left: the one a "no" or a "tight" is about."""
+    tight: bool
+
+
+def splits_layers(workload: Workload) -> bool:
+    return profile_for(workload).multi_gpu.mode == "layer-split" and workload.task == "inference"
+
+
+def split_by_memory(workload: Workload, cards: Sequence[GPU]) -> Workload:
+    """The workload as a layer-split engine lays it over `cards`: a stated --tensor-split as stated, else each
+    card's share of the layers is its free memory (llama.cpp's default); other engines unchanged."""
+    stated = workload.layer_split is not None and len(workload.layer_split) == len(cards)
+    if not splits_layers(workload) or stated:
+        return workload
+    return replace(workload, layer_split=tuple(usable_gib(card) for card in cards))
+
+
+def check_mixed(workload: Workload, cards: Sequence[GPU]) -> MixedFit:
+    """Whether `workload` fits `cards` (one entry per card, in the order named) as its engine shares it."""
+    n = len(cards)
+    if splits_layers(workload):
+        stated = workload.layer_split is not None and len(workload.layer_split) == n
+        w = split_by_memory(workload, cards)
+        est = estimate_memory(w, n, cards[0])
+        loads = est.chosen.get("card_loads_gib")
+        blocks = est.chosen.get("card_blocks")
+        if not isinstance(loads, list) or not isinstance(blocks, list):  # equal shares: an even split
+            loads, blocks = [needed_gib(est)] * n, [None] * n
+        fits = [CardFit(card.id, float(load), limit_gib(w, card), block)
+                for card, load, block in zip(cards, loads, blocks, strict=True)]
+        split: Literal["by-memory", "stated", "equal"] = "stated" if stated else "by-memory"
+    else:
+        smallest = min(cards, key=lambda card: limit_gib(workload, card))
+        _, est = fits_on(workload, smallest, n)
+        need = needed_gib(est)
+        fits = [CardFit(card.id, need, limit_gib(workload, card)) for card in cards]
+        split = "equal"
+    governing = min(range(n), key=lambda i: fits[i].limit_gib - fits[i].need_gib)
+    worst = fits[governing]
+    return MixedFit(fits=all(card.need_gib <= card.limit_gib for card in fits), split=split, cards=fits,
+                    governing=governing, tight=is_tight(worst.need_gib, worst.limit_gib))

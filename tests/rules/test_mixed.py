@@ -1,0 +1,46 @@
+"""One job on cards of different sizes: llama.cpp splits the layers by free memory, tensor-parallel engines give
+every card the same shard. Hand-computed on the toy 7B model (32 layers) in GGUF Q8_0."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rules import Workload, check_mixed, estimate_memory, split_by_memory
+from rules.hardware import usable_gib
+from rules.layer_split import split_layer_counts
+from rules.limits import limit_gib
+from tests.rules._models import make_gpu, make_model
+
+BIG = make_gpu(id="big", memory_gb=24.0)
+SMALL = make_gpu(id="small", memory_gb=8.0)
+W = Workload(model=make_model(), engine="llama.cpp", context=4096, quant="gguf-q8_0", precision="int8")
+
+
+def test_llama_cpp_splits_the_layers_by_each_cards_free_memory() -> None:
+    laid = split_by_memory(W, [BIG, SMALL])
+    assert laid.layer_split == (usable_gib(BIG), usable_gib(SMALL))
+    counts, output = split_layer_counts(laid.layer_split, 32)
+    fit = check_mixed(W, [BIG, SMALL])
+    assert fit.split == "by-memory" and [c.blocks for c in fit.cards] == counts and output == 1
+    # each card's need: its blocks' weights and KV cache, plus its own compute buffer and overhead
+    est = estimate_memory(laid, 2, BIG)
+    assert [c.need_gib for c in fit.cards] == pytest.approx(est.chosen["card_loads_gib"])
+    assert fit.fits == all(c.need_gib <= c.limit_gib for c in fit.cards)
+    assert fit.governing == min(range(2), key=lambda i: fit.cards[i].limit_gib - fit.cards[i].need_gib)
+
+
+def test_a_stated_tensor_split_is_kept() -> None:
+    stated = replace(W, layer_split=(1.0, 1.0))
+    assert split_by_memory(stated, [BIG, SMALL]).layer_split == (1.0, 1.0)
+    assert check_mixed(stated, [BIG, SMALL]).split == "stated"
+
+
+def test_tensor_parallel_engines_are_held_to_the_smallest_card() -> None:
+    vllm = replace(W, engine="vllm", quant=None, precision="bf16")
+    fit = check_mixed(vllm, [BIG, SMALL])
+    assert fit.split == "equal" and fit.cards[0].need_gib == fit.cards[1].need_gib
+    assert fit.cards[1].limit_gib == pytest.approx(limit_gib(vllm, SMALL))
+    assert fit.governing == 1 and not fit.fits  # half of 14 GB of weights, and activations, past 90% of 8 GB
+    assert split_by_memory(vllm, [BIG, SMALL]) == vllm
