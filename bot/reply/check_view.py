@@ -1,0 +1,116 @@
+"""The check's view: the verdict's figures, the cards of a set, and each alternative's label as people type it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.reply.formatting import count, gb, gpu_name
+from bot.reply.i18n import Translator
+from bot.reply.model import Answer, CheckOut
+from bot.reply.readback import engine_name
+from knowledge.base import KnowledgeBase
+from knowledge.engines import load_engine_profiles
+from rules.constants import HEADROOM_FRACTION
+
+KV_CACHE_FLAGS: dict[tuple[str, str], str] = {
+    ("vllm", "fp8"): "--kv-cache-dtype fp8", ("sglang", "fp8"): "--kv-cache-dtype fp8_e5m2",
+    ("tensorrt-llm", "fp8"): "--kv_cache_dtype fp8 at quantisation", ("lmdeploy", "int8"): "--quant-policy 8",
+    ("lmdeploy", "int4"): "--quant-policy 4",
+    ("llama.cpp", "int8"): "-fa on -ctk q8_0 -ctv q8_0; Ollama: OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0",
+    ("llama.cpp", "int4"): "-fa on -ctk q4_0 -ctv q4_0; Ollama: OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q4_0",
+}
+"""How each engine is told to store its KV cache smaller (its documented flag), for the suggestion's label.
+Ollama's environment variables are the ones its server prints in its config line (ollama/ollama issue 11471)."""
+
+FLASH_ATTENTION_FLAGS: dict[str, str] = {
+    "transformers": 'attn_implementation="sdpa" or "flash_attention_2"',
+    "llama.cpp": "-fa on; Ollama: OLLAMA_FLASH_ATTENTION=1",
+    "unsloth": 'attn_implementation="sdpa"', "llama-factory": "--flash_attn fa2",
+}
+"""How each engine is told to use a fused attention kernel, for the suggestion's label."""
+
+
+def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None,
+                      version: str | None = None, model: str | None = None) -> str:
+    kind = s.kind.replace("-", "_")
+    if kind == "quantise":
+        label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
+        return label + (t("sugg_on_cards", count=s.count, gpu=gpu_name(kb, s.gpu)) if s.count and s.gpu else "")
+    if kind in ("more_gpus", "bigger_gpu"):
+        return t(f"sugg_{kind}", count=s.count or 1, gpu=gpu_name(kb, s.gpu))
+    if kind == "shorter_context":
+        return t("sugg_shorter_context", context=f"{s.context:,}" if s.context else "?")
+    if kind == "smaller_batch":
+        return t("sugg_smaller_batch", batch=s.batch or 1)
+    if kind == "kv_cache":
+        flag = KV_CACHE_FLAGS.get((engine or "", s.kv_cache or ""))
+        return t("sugg_kv_cache", kv=(s.kv_cache or "").upper(), flag=f" ({flag})" if flag else "")
+    if kind == "flash_attention":
+        flag = FLASH_ATTENTION_FLAGS.get(engine or "")
+        return t("sugg_flash_attention", flag=f" ({flag})" if flag else "")
+    if kind == "newer_engine":
+        return t("sugg_newer_engine", engine=engine_name(engine or "transformers"), version=version or "?")
+    if kind == "cpu_layers":
+        sized = kb.models.get(model or "")
+        return t("sugg_cpu_layers", slots=s.gpu_layers or 0, total=(sized.num_layers or 0) + 1 if sized else "?",
+                 where=t("the_cards" if (s.count or 1) > 1 else "the_card"),
+                 host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
+    if kind == "cpu_experts":
+        sized = kb.models.get(model or "")
+        layers = (sized.num_layers or 0) if sized else 0
+        key = "sugg_cpu_experts_all" if layers and (s.cpu_moe_layers or 0) >= layers else "sugg_cpu_experts"
+        return t(key, n=s.cpu_moe_layers or 0, layers=layers or "?",
+                 host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
+    if kind in ("offload_optimizer", "offload_all"):
+        return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
+    key = f"sugg_{kind}"
+    try:
+        return t(key)
+    except KeyError:
+        return s.kind
+
+
+def host_ram_line(t: Translator, e: Any, model: Any) -> str | None:
+    """What llama.cpp leaves in system RAM, in words (the layers below -ngl, or the experts of --n-cpu-moe),
+    and the ceiling reading it puts on decoding."""
+    if not e.host_ram_gb:
+        return None
+    if e.gpu_layers is not None and e.layer_slots:
+        line = t("host_ram_layers", gb=gb(e.host_ram_gb), slots=e.gpu_layers, cpu=e.layer_slots - e.gpu_layers,
+                 total=e.layer_slots)
+    elif e.cpu_moe_layers:
+        layers = (model.num_layers or 0) if model is not None else 0
+        key = "host_ram_experts_all" if layers and e.cpu_moe_layers >= layers else "host_ram_experts"
+        line = t(key, gb=gb(e.host_ram_gb), n=e.cpu_moe_layers, layers=layers or "?")
+    else:
+        return None
+    if e.host_read_gb_per_token and e.ram_bound_tokens_per_s:
+        line += " " + t("ram_bound", read=f"{e.host_read_gb_per_token:.1f}", tps=count(e.ram_bound_tokens_per_s))
+    return line
+
+
+def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
+    """What the verdict template prints: the figures of the card (or the set's card) the verdict is about."""
+    reserve = f"{100 * (c.reserve_fraction or 0):g}"
+    profile = load_engine_profiles().get(str(answer.query.engine)) if answer.query.engine else None
+    beside = (profile is not None
+              and profile.at_version(answer.query.engine_version).reservation.covers == "weights_and_kv")
+    reserve_key = "limit_reserve_beside" if beside else "limit_reserve"
+    limit_what = (t(reserve_key, engine=engine_name(answer.query.engine), fraction=reserve)
+                  if c.limit_basis == "reservation" and c.reserve_fraction
+                  else t("limit_usable", have=gb(c.gpu_memory_gb)))
+    return {
+        "fits": c.fits, "count": c.count, "gpu_name": gpu_name(kb, c.gpu), "free": gb(c.headroom_gb),
+        "need": gb(c.memory_per_gpu_gb), "have": gb(c.gpu_memory_gb), "limit": gb(c.limit_gb),
+        "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
+        "engine": engine_name(answer.query.engine),
+        "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
+        "cards": [{"name": gpu_name(kb, card.gpu), "need": gb(card.memory_gb), "limit": gb(card.limit_gb),
+                   "layers": card.layers} for card in c.cards],
+        "split_how": t(f"split_{c.split.replace('-', '_')}", engine=engine_name(answer.query.engine))
+        if c.split else "",
+        "suggestions": [{"label": suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version,
+                                               answer.query.model),
+                         "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
+                        for s in c.suggestions[:5]],
+    }
