@@ -108,8 +108,8 @@ def host_embedding_bytes(model: Model, quant: str | None) -> float:
     return float(model.vocab_size * model.hidden_size) * C.GGUF_BYTES_PER_PARAM[quant]
 
 
-def _output_matrices(model: Model, weights: float, precision: str, quant: str | None) -> tuple[float, float]:
-    """(bytes of `weights` outside the blocks, bytes of the one matrix a card holds whole): a GGUF file's output
+def _output_matrices(model: Model, precision: str, quant: str | None) -> tuple[float, float]:
+    """(bytes of the weights outside the blocks, bytes of the one matrix a card holds whole): a GGUF file's output
     layer (its token embeddings stay in host RAM: precision.gguf_card_bytes), else the embedding and lm_head."""
     if quant in C.GGUF_BYTES_PER_PARAM and model.vocab_size and model.hidden_size:
         output = float(model.vocab_size * model.hidden_size) * max(
@@ -147,7 +147,7 @@ def layer_split_weights(model: Model, weights: float, precision: str, quant: str
     layers = model.num_layers or 1
     if param_split(model).embedding <= 0:
         return weights * card.share(layers) if card is not None else weights / n
-    embedding, one_matrix = _output_matrices(model, weights, precision, quant)
+    embedding, one_matrix = _output_matrices(model, precision, quant)
     if card is None:
         return (weights - embedding) / n + one_matrix
     blocks = (weights - embedding) * card.share(layers)
@@ -162,7 +162,7 @@ def host_read_bytes(model: Model, weights: float, precision: str, quant: str | N
     their routed experts only the ones a token is routed to), the routed experts kept there for the cards'
     blocks, the output layer if no card holds it, and the KV cache of the CPU's layers."""
     layers = model.num_layers or 1
-    embedding, one_matrix = _output_matrices(model, weights, precision, quant)
+    embedding, one_matrix = _output_matrices(model, precision, quant)
     blocks_bytes = weights - embedding
     per_expert_block = _expert_bytes_per_block(model, blocks_bytes)
     routed = model.moe.experts_per_token / model.moe.num_experts if model.moe else 1.0

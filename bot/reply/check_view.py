@@ -105,7 +105,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
         "engine": engine_name(answer.query.engine),
         "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
-        "cards": [{"name": gpu_name(kb, card.gpu), "need": gb(card.memory_gb), "limit": gb(card.limit_gb),
+        "cards": [{"name": gpu_name(kb, card.gpu), "need": gb(card.needed_gb), "limit": gb(card.limit_gb),
                    "layers": card.layers} for card in c.cards],
         "split_how": t(f"split_{c.split.replace('-', '_')}", engine=engine_name(answer.query.engine))
         if c.split else "",

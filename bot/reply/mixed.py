@@ -29,6 +29,6 @@ def mixed_check_out(workload: Workload, cards: list[GPU], reserve_fraction: floa
         free_gb=round(free_gib(workload, card) - worst.need_gib, 2), limit_gb=round(worst.limit_gib, 2),
         tight=fit.tight, reserve_fraction=reserve_fraction,
         limit_basis="reservation" if reserve_fraction is not None else "usable",
-        cards=[CardFitOut(gpu=c.gpu_id, memory_gb=round(c.need_gib, 2), limit_gb=round(c.limit_gib, 2),
+        cards=[CardFitOut(gpu=c.gpu_id, needed_gb=round(c.need_gib, 2), limit_gb=round(c.limit_gib, 2),
                           layers=c.blocks) for c in fit.cards],
         split=fit.split)

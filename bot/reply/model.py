@@ -162,7 +162,8 @@ class CardFitOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     gpu: str
-    memory_gb: float
+    needed_gb: float
+    """What the job puts on this card (GiB)."""
     limit_gb: float
     layers: int | None = None
     """The blocks a layer split gives this card (null when every card holds the same shard)."""

@@ -228,7 +228,7 @@ def test_a_machine_of_different_cards_is_checked_card_by_card() -> None:
     cards = answer["check"]["cards"]
     assert [c["gpu"] for c in cards] == ["rtx-3090", "rtx-3060-12gb"]
     assert sum(c["layers"] for c in cards) == 64 and cards[0]["layers"] > cards[1]["layers"]  # Qwen2.5-32B: 64
-    assert answer["check"]["fits"] and all(c["memory_gb"] <= c["limit_gb"] for c in cards)
+    assert answer["check"]["fits"] and all(c["needed_gb"] <= c["limit_gb"] for c in cards)
     text = answer["text"]
     assert "GeForce RTX 3090 + GeForce RTX 3060 12GB" in text and "splits the layers by each card's free memory" in text
     assert f"• GeForce RTX 3060 12GB: {cards[1]['layers']} layers" in text
@@ -239,5 +239,5 @@ def test_a_tensor_parallel_engine_on_different_cards_is_held_to_the_smallest() -
     answer = _ask("Qwen2.5-32B AWQ with vLLM on 3090 + 3060")
     check = answer["check"]
     assert check["split"] == "equal" and not check["fits"] and check["gpu"] == "rtx-3060-12gb"
-    assert len({c["memory_gb"] for c in check["cards"]}) == 1
+    assert len({c["needed_gb"] for c in check["cards"]}) == 1
     assert "the smallest card decides" in answer["text"]
