@@ -2,7 +2,7 @@
 
 Public surface used by `bot.reply.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
 generic_model, training_hours, cost_per_million_tokens, pick_at, runs_model_code, needed_view, check_mixed,
-split_by_memory.
+mixed_alternatives, split_by_memory.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from rules.engine_profile import runs_model_code
 from rules.fit import check_fit, pick_at, rank_picks, valid_tp
 from rules.generic import generic_model
 from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes, needed_view
-from rules.mixed import CardFit, MixedFit, check_mixed, split_by_memory
+from rules.mixed import CardFit, MixedFit, check_mixed, mixed_alternatives, split_by_memory
 from rules.speed import estimate_speed, training_hours
 from rules.types import FitCheck, MemoryEstimate, Pick, Speed, Suggestion, Workload
 
@@ -33,6 +33,7 @@ __all__ = [
     "generic_model",
     "kv_bytes_per_token",
     "kv_cache_bytes",
+    "mixed_alternatives",
     "needed_view",
     "pick_at",
     "rank_picks",

@@ -20,7 +20,7 @@ from rules.engine_profile import profile_for
 from rules.hardware import usable_gib
 from rules.limits import fits_on, is_tight, limit_gib, needed_gib
 from rules.memory import estimate_memory
-from rules.types import Workload
+from rules.types import Suggestion, Workload
 
 
 @dataclass(frozen=True)
@@ -79,3 +79,29 @@ def check_mixed(workload: Workload, cards: Sequence[GPU]) -> MixedFit:
     worst = fits[governing]
     return MixedFit(fits=all(card.need_gib <= card.limit_gib for card in fits), split=split, cards=fits,
                     governing=governing, tight=is_tight(worst.need_gib, worst.limit_gib))
+
+
+def mixed_alternatives(workload: Workload, cards: Sequence[GPU]) -> list[Suggestion]:
+    """What lets a set of cards that cannot hold the job run it: for llama.cpp and Ollama, the most layer slots
+    the set holds clear of the tight band with the rest in system RAM (-ngl; the set splits those slots by
+    free memory). Other engines need other cards, which the picks give."""
+    layers = workload.model.num_layers or 0
+    if not layers or workload.gpu_layers is not None or not profile_for(workload).multi_gpu.host_offload_layers:
+        return []
+
+    def clear(slots: int) -> MixedFit:
+        return check_mixed(replace(workload, gpu_layers=slots), cards)
+
+    low, high = 0, layers
+    while low < high:
+        mid = (low + high + 1) // 2
+        fit = clear(mid)
+        if fit.fits and not fit.tight:
+            low = mid
+        else:
+            high = mid - 1
+    if low == 0:
+        return []
+    est = estimate_memory(split_by_memory(replace(workload, gpu_layers=low), cards), len(cards), cards[0])
+    # no single per-card figure: each card of the set takes its own share
+    return [Suggestion(kind="cpu-layers", count=len(cards), gpu_layers=low, host_ram_gib=est.host_ram_gib)]

@@ -25,6 +25,7 @@ from bot.reply.defaults import (
     as_chosen,
     bf16_capable,
     candidate_gpus,
+    machine_vram_gib,
     resolve_model,
     workload_for,
 )
@@ -189,7 +190,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         result.faq = faq_for(question, None, result, kb)
         return result
 
-    workload, assumptions = workload_for(question, model, gpu)
+    workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, kb))
     if workload.kv_cache is not None and workload.task != "inference":
         # Training keeps no KV cache: its precision changes nothing, so it is set aside rather than refused.
         assumptions.append(Assumption(field="kv_cache", value=workload.kv_cache, reason="training-no-kv-cache"))

@@ -16,7 +16,7 @@ from bot.reply.model import (
 )
 from bot.understand.question import Question
 from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front
-from rules.types import FitCheck, MemoryEstimate, Pick, Workload
+from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
 
 
 def finite(value: float | None, digits: int = 2) -> float | None:
@@ -55,6 +55,13 @@ def pick_out(pick: Pick) -> PickOut:
                    limit_gb=round(pick.limit_gib, 2), tight=pick.tight)
 
 
+def suggestion_out(s: Suggestion) -> SuggestionOut:
+    return SuggestionOut(kind=s.kind, precision=s.precision, quant=s.quant, task=s.task, gpu=s.gpu_id,
+                         count=s.count, context=s.context, batch=s.batch,
+                         memory_per_gpu_gb=finite(s.memory_per_gpu_gib), host_ram_gb=s.host_ram_gib,
+                         kv_cache=s.kv_cache, gpu_layers=s.gpu_layers, cpu_moe_layers=s.cpu_moe_layers)
+
+
 def check_out(check: FitCheck, reserve_fraction: float | None = None) -> CheckOut:
     return CheckOut(
         limit_gb=round(check.limit_gib, 2), tight=check.tight, reserve_fraction=reserve_fraction,
@@ -62,13 +69,7 @@ def check_out(check: FitCheck, reserve_fraction: float | None = None) -> CheckOu
         gpu=check.gpu_id, count=check.count, fits=check.fits, headroom_gb=round(check.headroom_gib, 2),
         free_gb=round(check.free_gib, 2), unsupported_precision=check.unsupported_precision,
         memory_per_gpu_gb=round(check.memory_per_gpu_gib, 2), gpu_memory_gb=round(check.gpu_memory_gib, 2),
-        suggestions=[
-            SuggestionOut(kind=s.kind, precision=s.precision, quant=s.quant, task=s.task, gpu=s.gpu_id,
-                          count=s.count, context=s.context, batch=s.batch,
-                          memory_per_gpu_gb=finite(s.memory_per_gpu_gib), host_ram_gb=s.host_ram_gib,
-                          kv_cache=s.kv_cache, gpu_layers=s.gpu_layers, cpu_moe_layers=s.cpu_moe_layers)
-            for s in check.suggestions
-        ],
+        suggestions=[suggestion_out(s) for s in check.suggestions],
     )
 
 

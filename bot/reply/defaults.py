@@ -19,6 +19,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
 from rules import constants as C
+from rules.hardware import visible_gib
 from rules.types import KV_CACHES, KVCache, Precision, Workload
 
 OLLAMA_FLASH_ATTENTION_FAMILIES = frozenset({"gpt-oss", "Qwen3", "Gemma 3"})
@@ -111,7 +112,32 @@ def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bo
     return (pool or gpus), len(pool) < len(gpus)
 
 
-def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Workload, list[Assumption]]:
+OLLAMA_CONTEXT_TIERS: tuple[tuple[float, int], ...] = ((47.0, 262_144), (23.0, 32_768), (0.0, 4_096))
+"""Ollama's default num_ctx by the machine's total VRAM in GiB, since 0.15.5 (2026-02-03): ollama/ollama
+server/routes.go sums every GPU's total memory and sets 262,144 from 47 GiB, 32,768 from 23 GiB, else 4,096
+("slightly lower thresholds (47/23 GiB vs. 48/24 GiB)"); llm/server.go then caps it at the model's training
+context ("requested context size too large for model"). Before 0.15.5 it was 4,096 (2,048 before 0.6)."""
+
+
+def machine_vram_gib(question: Question, gpu: GPU | None, kb: KnowledgeBase) -> float | None:
+    """The VRAM the question's machine has in all, as CUDA reports it: every card of a set, else the named card
+    (or memory) times its count; None when no card is named."""
+    if question.gpu_set:
+        cards = [kb.gpus[card] for card in question.gpu_set if card in kb.gpus]
+        return sum(visible_gib(card) for card in cards) if len(cards) == len(question.gpu_set) else None
+    if gpu is None:
+        return None
+    return visible_gib(gpu) * (question.gpu_count or 1)
+
+
+def ollama_context(model: Model, vram_gib: float) -> int:
+    """The context Ollama runs a model at when the question does not set one (OLLAMA_CONTEXT_TIERS)."""
+    tier = next(context for floor, context in OLLAMA_CONTEXT_TIERS if vram_gib >= floor)
+    return min(tier, model.max_context) if model.max_context else tier
+
+
+def workload_for(question: Question, model: Model, gpu: GPU | None,
+                 vram_gib: float | None = None) -> tuple[Workload, list[Assumption]]:
     assumptions: list[Assumption] = []
     task = question.task
     if task is None:
@@ -158,7 +184,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None) -> tuple[Wor
             reason = "default" if not serving else "concurrent-serving" if concurrent else "serving-target"
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
-    if context is None:
+    ollama = engine == "llama.cpp" and OLLAMA_NOTE in question.notes and model.arch == "decoder"
+    if context is None and ollama and vram_gib is not None:
+        context = ollama_context(model, vram_gib)
+        assumptions.append(Assumption(field="context", value=context, reason="ollama-vram-default"))
+    elif context is None:
         # Whisper's decoder holds at most `max_target_positions` (448) tokens, whatever the audio's length.
         native = model.max_context or int(model.details.get("max_target_positions") or 0) or DEFAULT_CONTEXT
         context = min(DEFAULT_CONTEXT, native)

@@ -105,6 +105,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "engine-default": {"en": "the engine's own default", "zh-Hans": "该框架的默认设置"},
     "rules-choice": {"en": "the usual setting for this job, chosen by the rules", "zh-Hans": "规则按常用做法选定"},
     "training-no-kv-cache": {"en": "ignored: training keeps no KV cache", "zh-Hans": "已忽略：训练不使用 KV 缓存"},
+    "ollama-vram-default": {"en": "Ollama's default for this much VRAM in all: 4,096 below 23 GiB, 32,768 below 47 GiB, 262,144 above, capped at the model's window; set num_ctx or OLLAMA_CONTEXT_LENGTH to change it",
+                            "zh-Hans": "Ollama 按总显存选的默认值：低于 23 GiB 为 4,096，低于 47 GiB 为 32,768，更多为 262,144，且不超过模型原生上限；可用 num_ctx 或 OLLAMA_CONTEXT_LENGTH 修改"},
     "ollama-default": {"en": "Ollama's default for this model; OLLAMA_FLASH_ATTENTION=1 turns it on",
                        "zh-Hans": "Ollama 对该模型的默认设置；设 OLLAMA_FLASH_ATTENTION=1 可开启"},
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import rules
+from bot.reply.convert import suggestion_out
 from bot.reply.model import CardFitOut, CheckOut
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -21,6 +22,7 @@ def mixed_cards(question: Question, kb: KnowledgeBase) -> list[GPU] | None:
 def mixed_check_out(workload: Workload, cards: list[GPU], reserve_fraction: float | None) -> CheckOut:
     """The check of a set: every card's share and room, the verdict about the card with the least room."""
     fit = rules.check_mixed(workload, cards)
+    offered = rules.mixed_alternatives(workload, cards) if not fit.fits or fit.tight else []
     worst = fit.cards[fit.governing]
     card = cards[fit.governing]
     return CheckOut(
@@ -31,4 +33,4 @@ def mixed_check_out(workload: Workload, cards: list[GPU], reserve_fraction: floa
         limit_basis="reservation" if reserve_fraction is not None else "usable",
         cards=[CardFitOut(gpu=c.gpu_id, needed_gb=round(c.need_gib, 2), limit_gb=round(c.limit_gib, 2),
                           layers=c.blocks) for c in fit.cards],
-        split=fit.split)
+        split=fit.split, suggestions=[suggestion_out(s) for s in offered])

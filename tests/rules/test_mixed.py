@@ -44,3 +44,18 @@ def test_tensor_parallel_engines_are_held_to_the_smallest_card() -> None:
     assert fit.cards[1].limit_gib == pytest.approx(limit_gib(vllm, SMALL))
     assert fit.governing == 1 and not fit.fits  # half of 14 GB of weights, and activations, past 90% of 8 GB
     assert split_by_memory(vllm, [BIG, SMALL]) == vllm
+
+
+def test_a_set_that_cannot_hold_a_llama_cpp_model_is_offered_layers_in_ram() -> None:
+    from rules import mixed_alternatives
+
+    small = make_gpu(id="tiny", memory_gb=3.0)
+    assert not check_mixed(W, [SMALL, small]).fits  # 7.4 GB of Q8_0 weights and 2 GiB of KV over 8 + 3 GB
+    offered = mixed_alternatives(W, [SMALL, small])
+    assert [s.kind for s in offered] == ["cpu-layers"] and offered[0].host_ram_gib
+    slots = offered[0].gpu_layers or 0
+    fit = check_mixed(replace(W, gpu_layers=slots), [SMALL, small])
+    assert fit.fits and not fit.tight
+    more = check_mixed(replace(W, gpu_layers=slots + 1), [SMALL, small])
+    assert not more.fits or more.tight
+    assert mixed_alternatives(replace(W, engine="vllm", quant=None, precision="bf16"), [SMALL, small]) == []

@@ -241,3 +241,27 @@ def test_a_tensor_parallel_engine_on_different_cards_is_held_to_the_smallest() -
     assert check["split"] == "equal" and not check["fits"] and check["gpu"] == "rtx-3060-12gb"
     assert len({c["needed_gb"] for c in check["cards"]}) == 1
     assert "the smallest card decides" in answer["text"]
+
+
+def test_a_set_too_small_for_an_ollama_model_is_offered_layers_in_ram() -> None:
+    answer = _ask("Llama-3-70B Q4_K_M ollama on a 3090 and a 3060")
+    check = answer["check"]
+    assert not check["fits"] and [s["kind"] for s in check["suggestions"]] == ["cpu-layers"]
+    assert "on the cards, the rest in system RAM" in answer["text"]
+
+
+@pytest.mark.parametrize(("text", "context"), [
+    ("ollama qwen3:8b on a 3060 12GB", 4096),  # 12 GB: below 23 GiB
+    ("ollama run deepseek-r1:32b on a 4090", 32768),  # 24 GB: 23 GiB or more
+    ("ollama llama3.1:70b on 2x 3090", 131072),  # 48 GB: 262,144, capped at Llama 3.1's 131,072
+    ("ollama llama3:8b on 2x 3090", 8192),  # capped at Llama 3's 8,192
+])
+def test_ollama_runs_at_its_vram_tier_context_unless_told(text: str, context: int) -> None:
+    answer = _ask(text)
+    assert answer["query"]["context"] == context
+    assert any(a["field"] == "context" and a["reason"] == "ollama-vram-default" for a in answer["assumptions"])
+
+
+def test_a_stated_context_or_llama_cpp_keeps_its_own() -> None:
+    assert _ask("ollama qwen2.5:7b 8k context on a 4090")["query"]["context"] == 8192
+    assert _ask("llama.cpp Qwen2.5-7B Q4_K_M on a 4090")["query"]["context"] == 4096
