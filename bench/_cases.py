@@ -245,7 +245,9 @@ def memory_share(case: dict[str, Any]) -> float | None:
     settings: dict[str, Any] = case.get("settings") or {}
     for key in ("gpu_memory_utilization", "mem_fraction_static", "free_gpu_memory_fraction",
                 "kv_cache_free_gpu_mem_fraction"):
-        match = re.match(r"\s*(0?\.\d+|1(?:\.0+)?)\b", str(settings.get(key) or ""))
+        # "0.9", or the default the row ran with, as it states it: "default (0.9)", "not set (default 0.9)"
+        match = re.match(r"\s*(?:default\s*\(|not\s+set\s*\(default\s+)?(0?\.\d+|1(?:\.0+)?)\b",
+                         str(settings.get(key) or ""))
         if match and 0 < float(match.group(1)) <= 1:
             return float(match.group(1))
     return None

@@ -97,7 +97,7 @@ def test_a_longer_v0_context_can_fail_where_a_still_longer_one_starts() -> None:
 def test_needed_view_shows_the_job_not_the_reservation() -> None:
     est = estimate_memory(vllm(), 1, make_gpu())
     view = needed_view(est)
-    assert est.per_gpu_gib == pytest.approx(72.0, abs=1e-3)  # the reservation nvidia-smi shows
+    assert est.per_gpu_gib == pytest.approx(0.92 * 80, abs=1e-3)  # the reservation nvidia-smi shows
     assert view.per_gpu_gib == est.required_per_gpu_gib
     assert view.breakdown["kv_cache"] == pytest.approx(2.0, abs=1e-3)  # one 4,096-token sequence, not the pool
     assert view.breakdown["activations"] == est.breakdown["activations"]

@@ -237,7 +237,7 @@ def test_a_stated_vllm_share_is_read_back_used_and_not_assumed() -> None:
     assert "gpu_memory_utilization 0.9" not in text  # neither assumed nor in the note
     assert not any(a.field == "gpu_memory_utilization" for a in answer.assumptions)
     default = render_text(ask({"text": "serve Qwen2.5-7B with vLLM on an L4"}), kb=KB)
-    assert "vLLM reserves 90% of each card (gpu_memory_utilization 0.9)" in default
+    assert "vLLM reserves 92% of each card (gpu_memory_utilization 0.92)" in default  # the default from 0.20
 
 
 def test_vllm_on_a_24gb_card_sizes_its_sampler_warm_up_for_that_card() -> None:

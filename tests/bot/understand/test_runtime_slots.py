@@ -153,9 +153,9 @@ def test_fp8_kv_halves_the_vllm_kv_need() -> None:
     base = ask({"text": "serve Qwen2.5-14B with vLLM, 64 users at 4k"}).estimate
     fp8 = ask({"text": "serve Qwen2.5-14B with vLLM, fp8 KV cache, 64 users at 4k"}).estimate
     assert base is not None and fp8 is not None
-    kv16 = 98_304 * 2 * 64 * 4096 / 2**30
-    assert base.breakdown.kv_cache == pytest.approx(kv16, rel=0.02)
-    assert fp8.breakdown.kv_cache == pytest.approx(kv16 / 2, rel=0.02)
+    kv16 = 98_304 * 2 * 64 * 4096 / 2**30  # over all the cards: tensor parallelism divides the KV heads
+    assert base.breakdown.kv_cache * base.gpu_count == pytest.approx(kv16, rel=0.02)
+    assert fp8.breakdown.kv_cache * fp8.gpu_count == pytest.approx(kv16 / 2, rel=0.02)
 
 
 def test_an_engine_without_that_kv_type_says_which_it_has() -> None:
