@@ -72,6 +72,12 @@ class ReservationFact(Fact):
     covers: Literal["everything", "weights_and_kv", "kv"] = "everything"
     """What the fraction of the card holds: everything the engine allocates (vLLM), weights and the KV pool
     with activations outside it (SGLang `mem_fraction_static`), or the KV blocks alone (TurboMind 2.0)."""
+    margin_gib: float | None = Field(default=None, ge=0)
+    """An engine that sizes its KV cache from the memory measured free after warmup (vLLM's extensible KV
+    cache) keeps this much of it free besides the job's own transients, at least: the fraction then only caps
+    the share from above, and the CUDA context counts against the card."""
+    margin_activation_fraction: float | None = Field(default=None, ge=0)
+    """That margin grows to this fraction of the activation peak when it is larger than `margin_gib`."""
 
 
 class MultiGpuFact(Fact):

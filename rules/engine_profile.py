@@ -135,7 +135,7 @@ def reserves_up_front(w: Workload) -> bool:
     return w.task == "inference" and profile_for(w).reservation.kind != "none"
 
 
-def engine_limit_gib(w: Workload, gpu: GPU) -> float:
+def engine_limit_gib(w: Workload, gpu: GPU, activations_gib: float = 0.0) -> float:
     """The most one card can give the job on this engine, CUDA context excluded.
 
     `fraction_of_total` engines (vLLM `gpu_memory_utilization`, SGLang `mem_fraction_static`) never use more
@@ -144,7 +144,7 @@ def engine_limit_gib(w: Workload, gpu: GPU) -> float:
     """
     profile = profile_for(w)
     if w.task == "inference" and profile.reservation.kind == "fraction_of_total":
-        return reserved_share_gib(profile, gpu, w.memory_fraction)
+        return reserved_share_gib(profile, gpu, w.memory_fraction, activations_gib)
     return usable_gib(gpu)
 
 
@@ -153,12 +153,20 @@ def reservation_fraction(w: Workload, profile: EngineProfile) -> float | None:
     return w.memory_fraction if w.memory_fraction is not None else profile.reservation.fraction
 
 
-def reserved_share_gib(profile: EngineProfile, gpu: GPU, fraction: float | None = None) -> float:
+def reserved_share_gib(profile: EngineProfile, gpu: GPU, fraction: float | None = None,
+                       activations_gib: float = 0.0) -> float:
     """What a `fraction_of_total` engine lets the job use on `gpu`: its fraction of the card (`fraction`, else
     the profile's), less the CUDA context unless the engine's own profile accounts for it (vLLM counts its
-    non-KV memory itself, and V1 leaves the context outside the fraction)."""
-    share = (fraction or profile.reservation.fraction or 1.0) * visible_gib(gpu)
-    return share if profile.profile_run is not None else share - C.CUDA_CONTEXT_GIB
+    non-KV memory itself, and V1 leaves the context outside the fraction). An engine that sizes its KV cache
+    from the memory free after warmup (reservation.margin_gib) gets at most the card less the CUDA context and
+    its margin, which grows with the activation peak `activations_gib`."""
+    res = profile.reservation
+    share = (fraction or res.fraction or 1.0) * visible_gib(gpu)
+    share = share if profile.profile_run is not None else share - C.CUDA_CONTEXT_GIB
+    if res.margin_gib is not None:
+        margin = max(res.margin_gib, (res.margin_activation_fraction or 0.0) * activations_gib)
+        share = min(share, visible_gib(gpu) - C.CUDA_CONTEXT_GIB - margin)
+    return share
 
 
 def is_large_card(fact: ProfileRunFact, gpu: GPU | None) -> bool:

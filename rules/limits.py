@@ -8,7 +8,7 @@ from rules import constants as C
 from rules.engine_profile import engine_limit_gib, profile_for
 from rules.hardware import usable_gib
 from rules.memory import estimate_memory, is_transformer
-from rules.memory_inference import activations_outside_share, parallel_layout
+from rules.memory_inference import activation_peak, activations_outside_share, parallel_layout
 from rules.types import MemoryEstimate, Workload
 
 
@@ -54,7 +54,9 @@ def limit_gib(workload: Workload, gpu: GPU) -> float:
     visible memory less the CUDA context."""
     if reserves_share_of_card(workload):
         # SGLang keeps activations outside its share: the job may need the share plus them, within the card.
-        share = engine_limit_gib(workload, gpu)
+        margin_grows = profile_for(workload).reservation.margin_activation_fraction
+        peak = activation_peak(workload, gpu) / C.GIB if margin_grows else 0.0
+        share = engine_limit_gib(workload, gpu, peak)
         outside = activations_outside_share(workload, gpu) / C.GIB
         return min(share + outside, usable_gib(gpu)) if outside else share
     return usable_gib(gpu)

@@ -99,6 +99,11 @@ def profile_run_activation_bytes(w: Workload, profile: EngineProfile, gpu: GPU |
     return max(forward, sampler)
 
 
+def activation_peak(w: Workload, gpu: GPU) -> float:
+    """The engine's activation peak on `gpu` (bytes): what a reserving engine's margin may scale with."""
+    return _activation(w, profile_for(w), gpu)
+
+
 def activations_outside_share(w: Workload, gpu: GPU) -> float:
     """Bytes a reserving engine keeps outside its share of the card: SGLang's activations and CUDA graphs
     live beside `mem_fraction_static` (which holds weights and the KV pool); 0 for engines whose share holds
@@ -332,7 +337,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     else:
         # vLLM takes the fraction of the whole card and gives what weights, activations and its measured
         # non-KV memory leave to KV blocks (reserved_share_gib: whether the CUDA context counts against it).
-        ceiling = reserved_share_gib(profile, gpu, fraction) * C.GIB
+        ceiling = reserved_share_gib(profile, gpu, fraction, act / C.GIB) * C.GIB
         pool = max(0.0, ceiling - fixed)
     per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window)[0] / pp
     chosen["kv_pool_gib"] = round(gib(pool), 3)

@@ -270,8 +270,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     other = other_engine_figure(question, workload, sized_count, sized_gpu, estimate)
     lighter = lighter_task_figure(question, workload, sized_count, sized_gpu, estimate.per_gpu_gib)
     if reserving:
+        measured = profile_for(workload).reservation.margin_gib is not None and workload.memory_fraction is None
         estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith(("-no-gpu", "-reserve"))]
-                           + [f"{workload.engine}-reserve"])
+                           + [f"{workload.engine}-reserve" + ("-measured" if measured else "")])
     if "max-model-len-stated" in question.notes:  # they set the length flag already: no advice to set it
         estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith("-set-max-model-len")])
 
@@ -319,7 +320,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             reason = "needed-to-fit" if needed else "rules-choice"
             if key == "gradient_checkpointing" and value and training_fact(workload).checkpointing_default:
                 reason = "engine-default"  # Unsloth and LLaMA-Factory check-point unless told otherwise
-            if key in ("optimizer", "max_num_seqs", "max_batch_size"):
+            if key in ("optimizer", "max_num_seqs", "max_batch_size", "gpu_memory_utilization"):
                 reason = "engine-default"  # from the engine's documented set-up (vLLM's default for the card)
             assumptions.append(Assumption(field=key, value=value, reason=reason))
 

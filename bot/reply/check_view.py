@@ -95,7 +95,9 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
     profile = load_engine_profiles().get(str(answer.query.engine)) if answer.query.engine else None
     beside = (profile is not None
               and profile.at_version(answer.query.engine_version).reservation.covers == "weights_and_kv")
-    reserve_key = "limit_reserve_beside" if beside else "limit_reserve"
+    measured = (profile is not None and c.reserve_fraction == 1.0
+                and profile.at_version(answer.query.engine_version).reservation.margin_gib is not None)
+    reserve_key = "limit_measured" if measured else "limit_reserve_beside" if beside else "limit_reserve"
     limit_what = (t(reserve_key, engine=engine_name(answer.query.engine), fraction=reserve)
                   if c.limit_basis == "reservation" and c.reserve_fraction
                   else t("limit_usable", have=gb(c.gpu_memory_gb)))

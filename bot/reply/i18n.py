@@ -79,6 +79,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "check_fails": {"en": "No: it needs {need} GiB per card and {count}× {gpu} can give it {limit} GiB each ({limit_what}).",
                     "zh-Hans": "不行：每卡需要 {need} GiB，而 {count} 张 {gpu} 每张可用 {limit} GiB（{limit_what}）。"},
     "limit_usable": {"en": "{have} GB card less the CUDA context", "zh-Hans": "{have} GB 显存减去 CUDA 上下文"},
+    "limit_measured": {"en": "the card less the CUDA context and the margin {engine}'s KV cache leaves free", "zh-Hans": "整卡减去 CUDA 上下文和 {engine} KV 缓存预留的余量"},
     "limit_reserve": {"en": "{engine} reserves {fraction}% of the card", "zh-Hans": "{engine} 预留整卡的 {fraction}%"},
     "limit_reserve_beside": {"en": "{engine} keeps weights and KV cache in {fraction}% of the card and activations beside it",
                              "zh-Hans": "{engine} 把权重和 KV 缓存放在整卡的 {fraction}% 内，激活放在其外"},

@@ -11,6 +11,8 @@ from __future__ import annotations
 NOTE_TEXT: dict[str, dict[str, str]] = {
     "dpo-reference": {"en": "DPO keeps a frozen 16-bit reference copy of the model for its loss (counted under weights); TRL's precompute_ref_log_probs avoids it at the cost of a first pass over the data.",
                       "zh-Hans": "DPO 为损失保留一份冻结的 16 位参考模型（计入权重）；TRL 的 precompute_ref_log_probs 可先遍历一次数据来省掉它。"},
+    "vllm-reserve-measured": {"en": "vLLM sizes its KV cache from the memory free after start-up and CUDA graph capture (its extensible KV cache, the default from 0.34), keeping 1 GiB, or ¾ of the activation peak when larger, free besides the activations; nvidia-smi shows nearly the whole card, not the job. Earlier releases reserve 90–92% (gpu_memory_utilization).",
+                              "zh-Hans": "vLLM 按启动和 CUDA graph 捕获之后的空闲显存分配 KV 缓存（可扩展 KV 缓存，0.34 起默认），在激活之外再留 1 GiB（激活峰值的 ¾ 更大时留 ¾）；nvidia-smi 显示的几乎是整张卡，而不是作业本身。更早的版本预留 90–92%（gpu_memory_utilization）。"},
     "vllm-reserve": {"en": "vLLM reserves {percent}% of each card (gpu_memory_utilization {fraction}) and fills what weights and activations leave with KV-cache blocks, so nvidia-smi shows the reservation, not the job.",
                      "zh-Hans": "vLLM 预留每张卡 {percent}% 的显存（gpu_memory_utilization {fraction}），权重和激活之外的部分全部用作 KV 缓存块，所以 nvidia-smi 显示的是预留量而非实际需求。"},
     "sglang-reserve": {"en": "SGLang reserves {percent}% of each card for the weights and its KV-cache pool (mem_fraction_static {fraction}) and keeps activations and CUDA graphs in the rest, so nvidia-smi shows the reservation, not the job.",

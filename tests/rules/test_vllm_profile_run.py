@@ -97,7 +97,9 @@ def test_a_longer_v0_context_can_fail_where_a_still_longer_one_starts() -> None:
 def test_needed_view_shows_the_job_not_the_reservation() -> None:
     est = estimate_memory(vllm(), 1, make_gpu())
     view = needed_view(est)
-    assert est.per_gpu_gib == pytest.approx(0.92 * 80, abs=1e-3)  # the reservation nvidia-smi shows
+    # what nvidia-smi shows: from 0.34 the card less the context and a margin of ¾ of the 1.24 GiB activation peak
+    act = est.breakdown["activations"]
+    assert est.per_gpu_gib == pytest.approx(80 - 0.5 - max(1.0, 0.75 * act), abs=1e-3)
     assert view.per_gpu_gib == est.required_per_gpu_gib
     assert view.breakdown["kv_cache"] == pytest.approx(2.0, abs=1e-3)  # one 4,096-token sequence, not the pool
     assert view.breakdown["activations"] == est.breakdown["activations"]

@@ -220,9 +220,10 @@ def test_a_reserving_engine_reports_what_the_job_needs_and_explains_the_reservat
     said = answer_request({"text": f"{engine} Llama-3-70B AWQ on 2 RTX 4090"}, KB)
     assert said.check is not None and said.estimate is not None
     assert said.estimate.per_gpu_gb == pytest.approx(said.check.memory_per_gpu_gb, abs=0.05)
-    assert f"{engine}-reserve" in said.estimate.notes
+    # vLLM from 0.34 sizes its KV cache from measured free memory: its note says so in its own terms
+    assert f"{engine}-reserve" + ("-measured" if engine == "vllm" else "") in said.estimate.notes
     parameter = {"lmdeploy": "cache_max_entry_count", "sglang": "mem_fraction_static",
-                 "vllm": "gpu_memory_utilization"}[engine]
+                 "vllm": "extensible KV cache"}[engine]
     assert parameter in render_text(said, kb=KB)
 
 
@@ -236,8 +237,12 @@ def test_a_stated_vllm_share_is_read_back_used_and_not_assumed() -> None:
     assert "vLLM reserves 80% of each card (gpu_memory_utilization 0.8)" in text
     assert "gpu_memory_utilization 0.9" not in text  # neither assumed nor in the note
     assert not any(a.field == "gpu_memory_utilization" for a in answer.assumptions)
-    default = render_text(ask({"text": "serve Qwen2.5-7B with vLLM on an L4"}), kb=KB)
-    assert "vLLM reserves 92% of each card (gpu_memory_utilization 0.92)" in default  # the default from 0.20
+    before = render_text(ask({"text": "serve Qwen2.5-7B with vllm 0.25 on an L4"}), kb=KB)
+    assert "vLLM reserves 92% of each card (gpu_memory_utilization 0.92)" in before  # the default 0.20-0.33
+    current = ask({"text": "serve Qwen2.5-7B with vLLM on an L4"})
+    assert "vLLM sizes its KV cache from the memory free after start-up" in render_text(current, kb=KB)
+    assert any(a.field == "gpu_memory_utilization" and a.value == 1.0 and a.reason == "engine-default"
+               for a in current.assumptions)
 
 
 def test_vllm_on_a_24gb_card_sizes_its_sampler_warm_up_for_that_card() -> None:
