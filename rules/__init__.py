@@ -12,7 +12,7 @@ from rules.engine_profile import runs_model_code
 from rules.fit import check_fit, pick_at, rank_picks, valid_tp
 from rules.generic import generic_model
 from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes, needed_view
-from rules.mixed import CardFit, MixedFit, check_mixed, mixed_alternatives, split_by_memory
+from rules.mixed import CardFit, MixedFit, check_mixed, mixed_alternatives, mixed_decode_tokens_per_s, split_by_memory
 from rules.speed import estimate_speed, training_hours
 from rules.types import FitCheck, MemoryEstimate, Pick, Speed, Suggestion, Workload
 
@@ -34,6 +34,7 @@ __all__ = [
     "kv_bytes_per_token",
     "kv_cache_bytes",
     "mixed_alternatives",
+    "mixed_decode_tokens_per_s",
     "needed_view",
     "pick_at",
     "rank_picks",

@@ -18,8 +18,10 @@ from typing import Literal
 from knowledge.schema import GPU
 from rules.engine_profile import profile_for
 from rules.hardware import usable_gib
+from rules.layer_split import experts_on_host, offloaded_slots, split_layer_counts
 from rules.limits import fits_on, is_tight, limit_gib, needed_gib
-from rules.memory import estimate_memory
+from rules.memory import estimate_memory, is_transformer
+from rules.speed import decode_step
 from rules.types import Suggestion, Workload
 
 
@@ -65,7 +67,8 @@ def check_mixed(workload: Workload, cards: Sequence[GPU]) -> MixedFit:
         loads = est.chosen.get("card_loads_gib")
         blocks = est.chosen.get("card_blocks")
         if not isinstance(loads, list) or not isinstance(blocks, list):  # equal shares: an even split
-            loads, blocks = [needed_gib(est)] * n, [None] * n
+            loads = [needed_gib(est)] * n
+            blocks = split_layer_counts((1.0,) * n, workload.model.num_layers or 1)[0]
         fits = [CardFit(card.id, float(load), limit_gib(w, card), block)
                 for card, load, block in zip(cards, loads, blocks, strict=True)]
         split: Literal["by-memory", "stated", "equal"] = "stated" if stated else "by-memory"
@@ -105,3 +108,26 @@ def mixed_alternatives(workload: Workload, cards: Sequence[GPU]) -> list[Suggest
     est = estimate_memory(split_by_memory(replace(workload, gpu_layers=low), cards), len(cards), cards[0])
     # no single per-card figure: each card of the set takes its own share
     return [Suggestion(kind="cpu-layers", count=len(cards), gpu_layers=low, host_ram_gib=est.host_ram_gib)]
+
+
+def mixed_decode_tokens_per_s(workload: Workload, cards: Sequence[GPU]) -> float | None:
+    """Decode tokens/s per sequence on a set of different cards, or None where no figure is given (not a
+    decoder, training, layers or experts read from system RAM).
+
+    A layer split reads each card's blocks at that card's bandwidth, one card after another: the step's read
+    time is the sum of each card's share of the single-card read time (rules/speed.decode_step). An engine that
+    shards every layer equally waits for the slowest card at every layer: its step is the slowest card's."""
+    model = workload.model
+    profile = profile_for(workload)
+    if (workload.task != "inference" or model.arch != "decoder" or not is_transformer(model)
+            or offloaded_slots(workload, profile) is not None or experts_on_host(workload, profile)):
+        return None
+    n = len(cards)
+    fit = check_mixed(workload, cards)
+    steps = [decode_step(split_by_memory(workload, cards), card, n) for card in cards]
+    if fit.split == "equal":
+        return 1.0 / max(step.total_s for step in steps)
+    layers = model.num_layers or 1
+    memory = sum(step.memory_s * (card.blocks or 0) / layers for step, card in zip(steps, fit.cards, strict=True))
+    compute = max(step.compute_s for step in steps)
+    return 1.0 / (max(memory, compute) + steps[0].overhead_s)

@@ -289,7 +289,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
     if cards:
-        top = (None, 1)  # no speed or bill for a home machine of mixed cards
+        top = (None, 1)  # a home machine of mixed cards: its own decode speed below, no bill
+        if check is not None and check.fits:
+            speed["decode_tokens_per_s"] = finite(rules.mixed_decode_tokens_per_s(workload, cards), 1)
     if (check is not None and not check.fits and picks and picks[0].fits and top_gpu is not None
             and not sets_serving_target(question)):  # a serving target is met with replicas of the cards named
         top = (top_gpu, picks[0].count)  # see Answer.speed_on

@@ -136,6 +136,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["speed"] = speed_parts
     if answer.speed_on is not None:
         view["speed_on"] = f"{answer.speed_on.count}× {gpu_name(kb, answer.speed_on.gpu)}"
+    elif answer.check is not None and answer.check.cards:
+        view["speed_on"] = card_set_text([card.gpu for card in answer.check.cards], kb)
     elif answer.check is not None:
         view["speed_on"] = f"{answer.check.count}× {gpu_name(kb, answer.check.gpu)}"
     elif answer.picks:

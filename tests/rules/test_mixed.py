@@ -59,3 +59,26 @@ def test_a_set_that_cannot_hold_a_llama_cpp_model_is_offered_layers_in_ram() -> 
     more = check_mixed(replace(W, gpu_layers=slots + 1), [SMALL, small])
     assert not more.fits or more.tight
     assert mixed_alternatives(replace(W, engine="vllm", quant=None, precision="bf16"), [SMALL, small]) == []
+
+
+def test_a_layer_split_over_different_cards_decodes_at_the_sum_of_their_read_times() -> None:
+    from rules import mixed_decode_tokens_per_s
+    from rules.speed import decode_step
+
+    fit = check_mixed(W, [BIG, SMALL])
+    laid = split_by_memory(W, [BIG, SMALL])
+    big, small = decode_step(laid, BIG, 2), decode_step(laid, SMALL, 2)
+    blocks = [card.blocks or 0 for card in fit.cards]
+    memory = big.memory_s * blocks[0] / 32 + small.memory_s * blocks[1] / 32
+    expected = 1.0 / (max(memory, big.compute_s, small.compute_s) + big.overhead_s)
+    assert mixed_decode_tokens_per_s(W, [BIG, SMALL]) == pytest.approx(expected)
+    slow = make_gpu(id="slow", memory_gb=24.0, bandwidth_gbps=500.0)
+    # a slower card holding part of the layers slows the token down, but less than if it held them all
+    mixed = mixed_decode_tokens_per_s(W, [BIG, slow]) or 0.0
+    assert 1.0 / decode_step(W, slow, 2).total_s < mixed < 1.0 / decode_step(W, BIG, 2).total_s
+    # vLLM waits for the slowest card at every layer; layers in system RAM get no figure
+    vllm = replace(W, engine="vllm", quant=None, precision="bf16")
+    both = [BIG, make_gpu(id="slow80", bandwidth_gbps=500.0)]
+    assert mixed_decode_tokens_per_s(vllm, both) == pytest.approx(
+        1.0 / max(decode_step(vllm, card, 2).total_s for card in both))
+    assert mixed_decode_tokens_per_s(replace(W, gpu_layers=10), [BIG, SMALL]) is None

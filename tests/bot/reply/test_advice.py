@@ -232,7 +232,9 @@ def test_a_machine_of_different_cards_is_checked_card_by_card() -> None:
     text = answer["text"]
     assert "GeForce RTX 3090 + GeForce RTX 3060 12GB" in text and "splits the layers by each card's free memory" in text
     assert f"• GeForce RTX 3060 12GB: {cards[1]['layers']} layers" in text
-    assert not answer["speed"]  # no speed or bill for a home machine of mixed cards
+    # the set's own decode speed (each card reads its layers in turn), no bill
+    assert set(answer["speed"]) == {"decode_tokens_per_s"} and answer["cost"] is None
+    assert "Speed (GeForce RTX 3090 + GeForce RTX 3060 12GB): decode" in text
 
 
 def test_a_tensor_parallel_engine_on_different_cards_is_held_to_the_smallest() -> None:
