@@ -332,7 +332,8 @@ class Answer(BaseModel):
     """Figures for the top pick: prefill tokens/s, aggregate tokens/s, training hours, cost per M tokens."""
     speed_on: ConfigRef | None = None
     """The cards `speed` and `cost` describe: those the question named, unless the job does not fit them and
-    a pick does (a speed or a bill for cards the job cannot run on would describe nothing)."""
+    a pick does (a speed or a bill for cards the job cannot run on would describe nothing). None for a machine
+    of different cards: `speed` is then that set's (check.cards), and no bill is given."""
     sources: list[str] = Field(default_factory=list)
     other_engine: dict[str, Any] | None = None
     """When no engine was named and the other common one changes the per-card need by more than 15%:
