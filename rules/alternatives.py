@@ -16,6 +16,7 @@ from rules.hardware import dense_tflops, price_proxy, runs_precision
 from rules.limits import fits_on, limit_gib, needed_gib, valid_tp
 from rules.memory import is_transformer
 from rules.precision import normalise_quant, weight_bytes
+from rules.search import largest_true, smallest_true
 from rules.types import MemoryEstimate, Precision, Suggestion, Workload
 
 
@@ -172,23 +173,12 @@ def host_offload(w: Workload, gpu: GPU, count: int) -> list[Suggestion]:
 
     out = []
     stated = min(w.cpu_moe_layers or 0, layers)
-    if w.model.is_moe and stated < layers and clear(replace(w, cpu_moe_layers=layers))[0]:
-        low, high = stated + 1, layers
-        while low < high:
-            mid = (low + high) // 2
-            if clear(replace(w, cpu_moe_layers=mid))[0]:
-                high = mid
-            else:
-                low = mid + 1
-        out.append(offered("cpu-experts", replace(w, cpu_moe_layers=low)))
+    if w.model.is_moe and stated < layers:
+        fewest = smallest_true(lambda n: clear(replace(w, cpu_moe_layers=n))[0], stated + 1, layers)
+        if fewest is not None:
+            out.append(offered("cpu-experts", replace(w, cpu_moe_layers=fewest)))
     if w.cpu_moe_layers is None:
-        low, high = 0, layers
-        while low < high:
-            mid = (low + high + 1) // 2
-            if clear(replace(w, gpu_layers=mid))[0]:
-                low = mid
-            else:
-                high = mid - 1
-        if low > 0:
-            out.append(offered("cpu-layers", replace(w, gpu_layers=low)))
+        most = largest_true(lambda n: clear(replace(w, gpu_layers=n))[0], 1, layers)
+        if most > 0:
+            out.append(offered("cpu-layers", replace(w, gpu_layers=most)))
     return out

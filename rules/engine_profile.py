@@ -153,6 +153,13 @@ def reservation_fraction(w: Workload, profile: EngineProfile) -> float | None:
     return w.memory_fraction if w.memory_fraction is not None else profile.reservation.fraction
 
 
+def measures_free_memory(profile: EngineProfile, fraction: float | None) -> bool:
+    """Whether the engine sizes its KV cache from the memory measured free after warmup (vLLM's extensible KV
+    cache, reservation.margin_gib) rather than from a share of the card: its own default, or a stated share of
+    the whole card (`fraction` 1.0); a smaller stated share caps it instead."""
+    return profile.reservation.margin_gib is not None and (fraction is None or fraction >= 1.0)
+
+
 def reserved_share_gib(profile: EngineProfile, gpu: GPU, fraction: float | None = None,
                        activations_gib: float = 0.0) -> float:
     """What a `fraction_of_total` engine lets the job use on `gpu`: its fraction of the card (`fraction`, else

@@ -85,6 +85,12 @@ def experts_on_host(w: Workload, profile: EngineProfile) -> int:
     return min(w.cpu_moe_layers, layers)
 
 
+def holds_on_host(w: Workload, profile: EngineProfile) -> bool:
+    """Whether part of the model stays in system RAM (-ngl below every slot, or --n-cpu-moe): each token then
+    reads it from there."""
+    return offloaded_slots(w, profile) is not None or experts_on_host(w, profile) > 0
+
+
 def card_layers(w: Workload, n: int, profile: EngineProfile) -> list[CardLayers] | None:
     """Each card's layers when they differ from an even split of every layer: a stated uneven --tensor-split,
     layers left on the CPU (-ngl: the CPU holds the first blocks, the cards the last `gpu_layers` slots, split

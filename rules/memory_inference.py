@@ -38,6 +38,7 @@ from rules.layer_split import (
     CardLayers,
     card_layers,
     experts_on_host,
+    holds_on_host,
     host_embedding_bytes,
     host_read_bytes,
     layer_split_weights,
@@ -224,9 +225,10 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     def on_card(card: CardLayers | None) -> float:
         return layer_split_weights(model, weights, w.precision, quant, n, card, experts_off)
 
-    on_host = slots is not None or experts_off > 0
+    on_host = holds_on_host(w, profile)
+    card_weights = [on_card(card) for card in cards] if cards is not None else []
     # The allocator's share grows with the weights a card holds: with layers left on the CPU, those it loads.
-    weights_per_card = max(on_card(c) for c in cards) if cards is not None and on_host else weights / n
+    weights_per_card = max(card_weights) if card_weights and on_host else weights / n
     if w.allocated_only:
         overhead = workspace / n
     else:
@@ -236,14 +238,13 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         notes.append("quant-workspace")
     notes += layout_notes(n, tensor_parallel)
     kv_pg = kv / pp
-    fullest = None
+    weights_pg = weights / n if tensor_parallel else on_card(None)
     host = 0.0
     if cards is not None:
         # A stated uneven split, or layers left on the CPU: the card loaded most holds its blocks and their KV.
-        loads = [on_card(card) + kv * card.share(layers) for card in cards]
+        loads = [held + kv * card.share(layers) for held, card in zip(card_weights, cards, strict=True)]
         index = max(range(n), key=loads.__getitem__)
-        fullest = cards[index]
-        kv_pg = kv * fullest.share(layers)
+        weights_pg, kv_pg = card_weights[index], kv * cards[index].share(layers)
         if w.layer_split:
             chosen["layer_split"] = list(w.layer_split)
         if n > 1:
@@ -255,7 +256,7 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
             notes.append("uneven-layer-split")
     if cards is not None and on_host:
         on_card_fraction = sum(card.share(layers) for card in cards)
-        host = (weights - sum(on_card(card) for card in cards) + kv * (1.0 - on_card_fraction)
+        host = (weights - sum(card_weights) + kv * (1.0 - on_card_fraction)
                 + host_embedding_bytes(model, quant))
         if slots is not None:
             chosen["gpu_layers"] = slots
@@ -267,7 +268,6 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         read = host_read_bytes(model, weights, w.precision, quant, cards, experts_off, kv)
         chosen["host_read_gib_per_token"] = round(gib(read), 2)
         chosen["ram_bound_tokens_per_s"] = round(C.REFERENCE_RAM_BANDWIDTH_GBPS * 1e9 / read, 1) if read else None
-    weights_pg = weights / n if tensor_parallel else on_card(fullest)
     per = dict(weights=weights_pg, kv_cache=kv_pg, activations=act, overhead=overhead)
     per_gpu = sum(per.values())
     total = weights + kv / pp * n + n * (act + overhead)

@@ -18,9 +18,10 @@ from typing import Literal
 from knowledge.schema import GPU
 from rules.engine_profile import profile_for
 from rules.hardware import usable_gib
-from rules.layer_split import experts_on_host, offloaded_slots, split_layer_counts
+from rules.layer_split import holds_on_host, split_layer_counts
 from rules.limits import fits_on, is_tight, limit_gib, needed_gib
 from rules.memory import estimate_memory, is_transformer
+from rules.search import largest_true
 from rules.speed import decode_step
 from rules.types import Suggestion, Workload
 
@@ -48,11 +49,15 @@ def splits_layers(workload: Workload) -> bool:
     return profile_for(workload).multi_gpu.mode == "layer-split" and workload.task == "inference"
 
 
+def _split_stated(workload: Workload, n: int) -> bool:
+    """A --tensor-split with one share for each of the `n` cards."""
+    return workload.layer_split is not None and len(workload.layer_split) == n
+
+
 def split_by_memory(workload: Workload, cards: Sequence[GPU]) -> Workload:
     """The workload as a layer-split engine lays it over `cards`: a stated --tensor-split as stated, else each
     card's share of the layers is its free memory (llama.cpp's default); other engines unchanged."""
-    stated = workload.layer_split is not None and len(workload.layer_split) == len(cards)
-    if not splits_layers(workload) or stated:
+    if not splits_layers(workload) or _split_stated(workload, len(cards)):
         return workload
     return replace(workload, layer_split=tuple(usable_gib(card) for card in cards))
 
@@ -61,7 +66,6 @@ def check_mixed(workload: Workload, cards: Sequence[GPU]) -> MixedFit:
     """Whether `workload` fits `cards` (one entry per card, in the order named) as its engine shares it."""
     n = len(cards)
     if splits_layers(workload):
-        stated = workload.layer_split is not None and len(workload.layer_split) == n
         w = split_by_memory(workload, cards)
         est = estimate_memory(w, n, cards[0])
         loads = est.chosen.get("card_loads_gib")
@@ -71,7 +75,7 @@ def check_mixed(workload: Workload, cards: Sequence[GPU]) -> MixedFit:
             blocks = split_layer_counts((1.0,) * n, workload.model.num_layers or 1)[0]
         fits = [CardFit(card.id, float(load), limit_gib(w, card), block)
                 for card, load, block in zip(cards, loads, blocks, strict=True)]
-        split: Literal["by-memory", "stated", "equal"] = "stated" if stated else "by-memory"
+        split: Literal["by-memory", "stated", "equal"] = "stated" if _split_stated(workload, n) else "by-memory"
     else:
         smallest = min(cards, key=lambda card: limit_gib(workload, card))
         _, est = fits_on(workload, smallest, n)
@@ -92,27 +96,21 @@ def mixed_alternatives(workload: Workload, cards: Sequence[GPU]) -> list[Suggest
     if not layers or workload.gpu_layers is not None or not profile_for(workload).multi_gpu.host_offload_layers:
         return []
 
-    def clear(slots: int) -> MixedFit:
-        return check_mixed(replace(workload, gpu_layers=slots), cards)
+    def clear(slots: int) -> bool:
+        fit = check_mixed(replace(workload, gpu_layers=slots), cards)
+        return fit.fits and not fit.tight
 
-    low, high = 0, layers
-    while low < high:
-        mid = (low + high + 1) // 2
-        fit = clear(mid)
-        if fit.fits and not fit.tight:
-            low = mid
-        else:
-            high = mid - 1
-    if low == 0:
+    most = largest_true(clear, 1, layers)
+    if most == 0:
         return []
-    est = estimate_memory(split_by_memory(replace(workload, gpu_layers=low), cards), len(cards), cards[0])
+    est = estimate_memory(split_by_memory(replace(workload, gpu_layers=most), cards), len(cards), cards[0])
     # no single per-card figure: each card of the set takes its own share
-    return [Suggestion(kind="cpu-layers", count=len(cards), gpu_layers=low, host_ram_gib=est.host_ram_gib)]
+    return [Suggestion(kind="cpu-layers", count=len(cards), gpu_layers=most, host_ram_gib=est.host_ram_gib)]
 
 
-def mixed_decode_tokens_per_s(workload: Workload, cards: Sequence[GPU]) -> float | None:
-    """Decode tokens/s per sequence on a set of different cards, or None where no figure is given (not a
-    decoder, training, layers or experts read from system RAM).
+def mixed_decode_tokens_per_s(workload: Workload, cards: Sequence[GPU], fit: MixedFit) -> float | None:
+    """Decode tokens/s per sequence on a set of different cards shared as `fit` (check_mixed) says, or None
+    where no figure is given (not a decoder, training, layers or experts read from system RAM).
 
     A layer split reads each card's blocks at that card's bandwidth, one card after another: the step's read
     time is the sum of each card's share of the single-card read time (rules/speed.decode_step). An engine that
@@ -120,11 +118,11 @@ def mixed_decode_tokens_per_s(workload: Workload, cards: Sequence[GPU]) -> float
     model = workload.model
     profile = profile_for(workload)
     if (workload.task != "inference" or model.arch != "decoder" or not is_transformer(model)
-            or offloaded_slots(workload, profile) is not None or experts_on_host(workload, profile)):
+            or holds_on_host(workload, profile)):
         return None
     n = len(cards)
-    fit = check_mixed(workload, cards)
-    steps = [decode_step(split_by_memory(workload, cards), card, n) for card in cards]
+    laid_out = split_by_memory(workload, cards)
+    steps = [decode_step(laid_out, card, n) for card in cards]
     if fit.split == "equal":
         return 1.0 / max(step.total_s for step in steps)
     layers = model.num_layers or 1

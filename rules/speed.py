@@ -20,7 +20,7 @@ from rules import constants as C
 from rules import speed_constants as S
 from rules.engine_profile import kv_element_bytes, profile_for
 from rules.hardware import dense_tflops
-from rules.layer_split import experts_on_host, offloaded_slots
+from rules.layer_split import holds_on_host
 from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
 from rules.precision import normalise_quant, param_split, weight_bytes
 from rules.types import Speed, Workload
@@ -225,8 +225,7 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
     if w.task != "inference":
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=None,
                      train_tokens_per_s=round(train_tokens_per_s(w, gpu, count), 1))
-    profile = profile_for(w)
-    if offloaded_slots(w, profile) is not None or experts_on_host(w, profile):
+    if holds_on_host(w, profile_for(w)):
         # Layers or experts left in system RAM are read from it for every token, at the bandwidth of a machine
         # the question does not describe: no figure rather than the card's.
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=None)

@@ -46,7 +46,13 @@ from knowledge.loader import default_knowledge
 from knowledge.schema import GPU
 from rules import speed_media
 from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
-from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front, training_fact
+from rules.engine_profile import (
+    measures_free_memory,
+    profile_for,
+    reservation_fraction,
+    reserves_up_front,
+    training_fact,
+)
 from rules.fit import limit_gib, reserves_share_of_card
 from rules.types import Engine, Pick, Workload
 
@@ -190,7 +196,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         result.faq = faq_for(question, None, result, kb)
         return result
 
-    workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, kb))
+    cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
+    workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, cards))
     if workload.kv_cache is not None and workload.task != "inference":
         # Training keeps no KV cache: its precision changes nothing, so it is set aside rather than refused.
         assumptions.append(Assumption(field="kv_cache", value=workload.kv_cache, reason="training-no-kv-cache"))
@@ -216,7 +223,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions = [a for a in assumptions if a.field not in ("precision", "quant")] + [budget_note]
     picks: list[Pick] = []
     priced = hourly_prices(kb, price_choice(question))
-    cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
     if gpu is not None and gpu.id in kb.gpus and question.intent in ("recommend", "check") and not cards:
         picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                       max_count=max(max_count, count), fixed_count=question.gpu_count,
@@ -270,28 +276,31 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     other = other_engine_figure(question, workload, sized_count, sized_gpu, estimate)
     lighter = lighter_task_figure(question, workload, sized_count, sized_gpu, estimate.per_gpu_gib)
     if reserving:
-        measured = profile_for(workload).reservation.margin_gib is not None and workload.memory_fraction is None
+        measured = measures_free_memory(profile_for(workload), workload.memory_fraction)
         estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith(("-no-gpu", "-reserve"))]
                            + [f"{workload.engine}-reserve" + ("-measured" if measured else "")])
     if "max-model-len-stated" in question.notes:  # they set the length flag already: no advice to set it
         estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith("-set-max-model-len")])
 
     check = None
+    set_decode: float | None = None
     if question.intent in ("check", "recommend") and gpu is not None and gpu.id not in kb.gpus:
         question = question.model_copy(update={"intent": "check"})  # "is 24GB enough": a check by nature
         base["intent"] = "check"
     if question.intent == "check" and gpu is not None:
         fraction = reservation_fraction(workload, profile_for(workload)) if reserves_share_of_card(workload) else None
-        check = mixed_check_out(workload, cards, fraction) if cards else check_out(
-            rules.check_fit(workload, gpu, count, instances, candidates=[g for g in pool if g.recommended]),
-            fraction)
+        if cards:
+            check, set_decode = mixed_check_out(workload, cards, fraction)
+        else:
+            check = check_out(rules.check_fit(workload, gpu, count, instances,
+                                               candidates=[g for g in pool if g.recommended]), fraction)
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
     if cards:
-        top = (None, 1)  # a home machine of mixed cards: its own decode speed below, no bill
-        if check is not None and check.fits:
-            speed["decode_tokens_per_s"] = finite(rules.mixed_decode_tokens_per_s(workload, cards), 1)
+        top = (None, 1)  # a home machine of mixed cards: its own decode speed, no bill
+        if set_decode is not None:
+            speed["decode_tokens_per_s"] = finite(set_decode, 1)
     if (check is not None and not check.fits and picks and picks[0].fits and top_gpu is not None
             and not sets_serving_target(question)):  # a serving target is met with replicas of the cards named
         top = (top_gpu, picks[0].count)  # see Answer.speed_on

@@ -11,6 +11,7 @@ from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from rules.constants import HEADROOM_FRACTION
+from rules.engine_profile import measures_free_memory
 
 KV_CACHE_FLAGS: dict[tuple[str, str], str] = {
     ("vllm", "fp8"): "--kv-cache-dtype fp8", ("sglang", "fp8"): "--kv-cache-dtype fp8_e5m2",
@@ -92,11 +93,10 @@ def host_ram_line(t: Translator, e: Any, model: Any) -> str | None:
 def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
     """What the verdict template prints: the figures of the card (or the set's card) the verdict is about."""
     reserve = f"{100 * (c.reserve_fraction or 0):g}"
-    profile = load_engine_profiles().get(str(answer.query.engine)) if answer.query.engine else None
-    beside = (profile is not None
-              and profile.at_version(answer.query.engine_version).reservation.covers == "weights_and_kv")
-    measured = (profile is not None and c.reserve_fraction == 1.0
-                and profile.at_version(answer.query.engine_version).reservation.margin_gib is not None)
+    engine = load_engine_profiles().get(str(answer.query.engine)) if answer.query.engine else None
+    profile = engine.at_version(answer.query.engine_version) if engine is not None else None
+    beside = profile is not None and profile.reservation.covers == "weights_and_kv"
+    measured = profile is not None and measures_free_memory(profile, c.reserve_fraction)
     reserve_key = "limit_measured" if measured else "limit_reserve_beside" if beside else "limit_reserve"
     limit_what = (t(reserve_key, engine=engine_name(answer.query.engine), fraction=reserve)
                   if c.limit_basis == "reservation" and c.reserve_fraction

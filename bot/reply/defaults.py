@@ -13,6 +13,7 @@ from bot.reply.model import (
     Assumption,
 )
 from bot.reply.overrides import QUANT_PRECISION
+from bot.reply.serving import sets_serving_target
 from bot.understand.question import TRAINING_SWITCHES, Question
 from bot.understand.slots.engine import OLLAMA_NOTE
 from knowledge.base import KnowledgeBase
@@ -119,12 +120,11 @@ server/routes.go sums every GPU's total memory and sets 262,144 from 47 GiB, 32,
 context ("requested context size too large for model"). Before 0.15.5 it was 4,096 (2,048 before 0.6)."""
 
 
-def machine_vram_gib(question: Question, gpu: GPU | None, kb: KnowledgeBase) -> float | None:
-    """The VRAM the question's machine has in all, as CUDA reports it: every card of a set, else the named card
-    (or memory) times its count; None when no card is named."""
-    if question.gpu_set:
-        cards = [kb.gpus[card] for card in question.gpu_set if card in kb.gpus]
-        return sum(visible_gib(card) for card in cards) if len(cards) == len(question.gpu_set) else None
+def machine_vram_gib(question: Question, gpu: GPU | None, cards: list[GPU] | None) -> float | None:
+    """The VRAM the question's machine has in all, as CUDA reports it: every card of a set of different cards
+    (`cards`), else the named card (or memory) times its count; None when no card is named."""
+    if cards:
+        return sum(visible_gib(card) for card in cards)
     if gpu is None:
         return None
     return visible_gib(gpu) * (question.gpu_count or 1)
@@ -176,7 +176,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # Several concurrent users, or a speed / load target, means a serving engine; one prompt at a time is
         # what a notebook does.
         concurrent = (batch_stated or 1) > 1
-        targeted = bool(question.qps or question.tokens_per_s_per_user or question.ttft_s)
+        targeted = sets_serving_target(question)
         serving = task == "inference" and model.arch == "decoder" and (concurrent or targeted)
         engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":

@@ -19,13 +19,16 @@ def mixed_cards(question: Question, kb: KnowledgeBase) -> list[GPU] | None:
     return [kb.gpus[card] for card in question.gpu_set]
 
 
-def mixed_check_out(workload: Workload, cards: list[GPU], reserve_fraction: float | None) -> CheckOut:
-    """The check of a set: every card's share and room, the verdict about the card with the least room."""
+def mixed_check_out(workload: Workload, cards: list[GPU],
+                    reserve_fraction: float | None) -> tuple[CheckOut, float | None]:
+    """The check of a set (every card's share and room, the verdict about the card with the least room) and,
+    when the job fits, the set's decode tokens/s per sequence."""
     fit = rules.check_mixed(workload, cards)
     offered = rules.mixed_alternatives(workload, cards) if not fit.fits or fit.tight else []
+    decode = rules.mixed_decode_tokens_per_s(workload, cards, fit) if fit.fits else None
     worst = fit.cards[fit.governing]
     card = cards[fit.governing]
-    return CheckOut(
+    check = CheckOut(
         gpu=card.id, count=len(cards), fits=fit.fits, headroom_gb=round(worst.limit_gib - worst.need_gib, 2),
         memory_per_gpu_gb=round(worst.need_gib, 2), gpu_memory_gb=round(card.memory_gb, 2),
         free_gb=round(free_gib(workload, card) - worst.need_gib, 2), limit_gb=round(worst.limit_gib, 2),
@@ -34,3 +37,4 @@ def mixed_check_out(workload: Workload, cards: list[GPU], reserve_fraction: floa
         cards=[CardFitOut(gpu=c.gpu_id, needed_gb=round(c.need_gib, 2), limit_gb=round(c.limit_gib, 2),
                           layers=c.blocks) for c in fit.cards],
         split=fit.split, suggestions=[suggestion_out(s) for s in offered])
+    return check, decode

@@ -28,6 +28,7 @@ from knowledge.schema import GPU, InstanceFamily
 from rules.constants import GPUS_PER_NODE, TP_DEGREES
 from rules.fit import limit_gib, needed_gib
 from rules.memory import prefill_tokens
+from rules.search import largest_true
 from rules.speed import decode_step, prefill_seconds
 from rules.types import Pick, Workload
 
@@ -41,20 +42,6 @@ def _fits(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
 
 def _per_user_speed(workload: Workload, gpu: GPU, count: int, batch: int) -> float:
     return 1.0 / decode_step(replace(workload, batch=batch), gpu, count).total_s
-
-
-def _largest(check: Callable[[int], bool], upper: int) -> int:
-    """The largest b in [1, upper] with check(b) true, for a predicate true up to some point; 0 if check(1) is not."""
-    if not check(1):
-        return 0
-    low, high = 1, upper
-    while low < high:
-        mid = (low + high + 1) // 2
-        if check(mid):
-            low = mid
-        else:
-            high = mid - 1
-    return low
 
 
 def first_token_seconds(workload: Workload, gpu: GPU, count: int, batch: int) -> float:
@@ -81,12 +68,12 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
     targets = {k: float(v) for k, v in (("users", question.batch), ("qps", question.qps),
                                         ("tokens_per_s_per_user", question.tokens_per_s_per_user),
                                         ("ttft_s", question.ttft_s)) if v}
-    by_memory = _largest(lambda b: _fits(workload, gpu, count, b), MAX_BATCH)
+    by_memory = largest_true(lambda b: _fits(workload, gpu, count, b), 1, MAX_BATCH)
     if by_memory == 0:
         return None
     per_user = question.tokens_per_s_per_user
-    by_speed = by_memory if not per_user else _largest(
-        lambda b: _per_user_speed(workload, gpu, count, b) >= per_user, by_memory)
+    by_speed = by_memory if not per_user else largest_true(
+        lambda b: _per_user_speed(workload, gpu, count, b) >= per_user, 1, by_memory)
     met = by_speed > 0
     per_replica = max(1, min(by_memory, by_speed))
     binding = "memory" if by_memory <= by_speed else "speed"

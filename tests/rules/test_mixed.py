@@ -71,14 +71,15 @@ def test_a_layer_split_over_different_cards_decodes_at_the_sum_of_their_read_tim
     blocks = [card.blocks or 0 for card in fit.cards]
     memory = big.memory_s * blocks[0] / 32 + small.memory_s * blocks[1] / 32
     expected = 1.0 / (max(memory, big.compute_s, small.compute_s) + big.overhead_s)
-    assert mixed_decode_tokens_per_s(W, [BIG, SMALL]) == pytest.approx(expected)
+    assert mixed_decode_tokens_per_s(W, [BIG, SMALL], fit) == pytest.approx(expected)
     slow = make_gpu(id="slow", memory_gb=24.0, bandwidth_gbps=500.0)
     # a slower card holding part of the layers slows the token down, but less than if it held them all
-    mixed = mixed_decode_tokens_per_s(W, [BIG, slow]) or 0.0
+    mixed = mixed_decode_tokens_per_s(W, [BIG, slow], check_mixed(W, [BIG, slow])) or 0.0
     assert 1.0 / decode_step(W, slow, 2).total_s < mixed < 1.0 / decode_step(W, BIG, 2).total_s
     # vLLM waits for the slowest card at every layer; layers in system RAM get no figure
     vllm = replace(W, engine="vllm", quant=None, precision="bf16")
     both = [BIG, make_gpu(id="slow80", bandwidth_gbps=500.0)]
-    assert mixed_decode_tokens_per_s(vllm, both) == pytest.approx(
+    assert mixed_decode_tokens_per_s(vllm, both, check_mixed(vllm, both)) == pytest.approx(
         1.0 / max(decode_step(vllm, card, 2).total_s for card in both))
-    assert mixed_decode_tokens_per_s(replace(W, gpu_layers=10), [BIG, SMALL]) is None
+    offloaded = replace(W, gpu_layers=10)
+    assert mixed_decode_tokens_per_s(offloaded, [BIG, SMALL], check_mixed(offloaded, [BIG, SMALL])) is None
