@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.reply.cost_view import amount
+from bot.reply.cost_view import amount, cloud_name
 from bot.reply.formatting import gpu_name, params
 from bot.reply.i18n import Translator
 from bot.reply.labels import FIELD_LABELS, TASK_NAMES
@@ -50,6 +50,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return ("cheapest" if t.lang == "en" else "优先省钱") if value else ""
     if field == "engine":
         return engine_name(value)
+    if field == "cloud" and isinstance(value, str):
+        return cloud_name(t, value)
     return str(value)
 
 
@@ -118,6 +120,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "memory_gb" and isinstance(value, (int, float)):
             count = data.get("gpu_count") or 1
             parts.append(t("card_of", count=count, memory=f"{value:g}"))
+            continue
+        if field == "instance" and isinstance(value, str):
+            parts.append(value)  # an instance type is written as its cloud spells it; its cards follow
             continue
         if field == "gpu" and data.get("gpu_set"):
             continue  # the set says every card

@@ -37,10 +37,11 @@ _ENGLISH_WORDS = re.compile(
 _LINKED: dict[str, tuple[str, ...]] = {
     "model": ("model_text", "model_score", "model_suggestions", "params_b"),
     "params_b": ("model", "model_text", "model_score", "model_suggestions"),
-    "gpu": ("gpu_text", "gpu_defaulted", "compare_gpus", "memory_gb", "gpu_set"),
-    "gpu_set": ("gpu_text", "gpu_defaulted", "compare_gpus", "memory_gb"),
-    "compare_gpus": ("gpu", "gpu_text", "gpu_defaulted", "memory_gb", "gpu_set"),
-    "memory_gb": ("gpu", "gpu_text", "gpu_defaulted", "compare_gpus", "gpu_count", "gpu_set"),
+    "gpu": ("gpu_text", "gpu_defaulted", "compare_gpus", "memory_gb", "gpu_set", "instance"),
+    "gpu_set": ("gpu_text", "gpu_defaulted", "compare_gpus", "memory_gb", "instance"),
+    "compare_gpus": ("gpu", "gpu_text", "gpu_defaulted", "memory_gb", "gpu_set", "instance"),
+    "memory_gb": ("gpu", "gpu_text", "gpu_defaulted", "compare_gpus", "gpu_count", "gpu_set", "instance"),
+    "instance": ("gpu", "gpu_text", "gpu_defaulted", "compare_gpus", "memory_gb", "gpu_count", "gpu_set"),
     "precision": ("quant",),
     "engine": ("engine_version", "engine_backend"),
 }

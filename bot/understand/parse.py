@@ -52,6 +52,7 @@ import unicodedata
 from bot.understand.faq import FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
 from bot.understand.gpu_set import mixed_set
+from bot.understand.instances import find_instance
 from bot.understand.intent import (
     CAPACITY,
     MODEL_COMPARE,
@@ -92,7 +93,7 @@ SLOT_ORDER = (
     "flash_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "gen_tokens",
-    "gpu", "gpu_count", "gpu_set", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
+    "instance", "gpu", "gpu_count", "gpu_set", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "hours",
 )
 
@@ -138,6 +139,11 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
 
     tokens = tokenize(folded)
     mentions = find_mentions(tokens, vocab)
+    instance = find_instance(folded, kb)
+    if instance is not None:
+        # "gpu_1x_a10", "p4d.24xlarge": the instance's own name says its cards; no part of it is a name or number
+        mentions = [m for m in mentions if m.end <= instance.start or m.start >= instance.end]
+        state.mask(instance.start, instance.end)
     models = [m for m in mentions if m.kind == "model"]
     gpus = [m for m in mentions if m.kind == "gpu"]
 
@@ -179,6 +185,10 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     for mention in gpus:
         if mention.entry_id not in gpu_ids:
             gpu_ids.append(mention.entry_id)
+    if instance is not None:
+        state.set("instance", instance.instance.name)
+        if not gpu_ids:
+            gpu_ids.append(instance.instance.gpu_id)
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
     work = parse_workload_size(state)
@@ -186,9 +196,11 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
             state, found.text, found.end, found.quant):
         found.quant = None
     parse_runtime(state)
-    if not gpus:
+    if not gpus and instance is None:
         parse_memory(state)
     parse_gpu_counts(state, gpus, mentions)
+    if instance is not None and "gpu_count" not in state.values and len(gpu_ids) == 1:
+        state.set("gpu_count", instance.instance.count)
     parse_parallel_degree(state)
     plural_gpus = "gpu_count" not in state.values and any(gpu_plural(folded, m) for m in gpus)
     parse_context(state)
@@ -199,6 +211,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     parse_engine(state)
     parse_task(state)
     parse_money(state)
+    if instance is not None and instance.instance.cloud:
+        state.set("cloud", instance.instance.cloud)  # a cloud named in words has already been set
     parse_training_options(state)
     closed = closed_model(folded) if found.model is None else None
     if found.model is None and found.text is None and "params_b" in state.values:
@@ -233,7 +247,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.stated.remove("precision")
 
     unknown_card = None
-    if not gpus:
+    if not gpus and instance is None:
         unknown_card = unknown_card_name(folded, original, _taken_spans(state, folded, mentions))
         if unknown_card and found.text and unknown_card in found.text:
             unknown_card = None  # the unknown model's own name ("MyCorp-A100-LM")
@@ -268,6 +282,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         unknown_gpu_text=unknown_card,
         unmodelled_engine=unmodelled_engine(folded) if values.get("engine") is None else None,
         gpu_count=values.get("gpu_count"),
+        instance=values.get("instance"),
         compare_gpus=values.get("compare_gpus", []),
         gpu_set=values.get("gpu_set", []),
         memory_gb=values.get("memory_gb"),

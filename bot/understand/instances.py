@@ -1,0 +1,95 @@
+"""Cloud instance types named in a question ("g5.12xlarge", "ecs.gn7i-c8g1.2xlarge", "gpu_1x_a10").
+
+People size a job against the machine they rent, and name the machine rather than its cards. The knowledge
+base knows which cards each listed instance carries (its price rows and Alibaba's instance families), so the
+question is checked on those cards and priced on that cloud instead of the name being passed over. Only names
+the knowledge base lists are read: an instance it does not list is not guessed from its spelling.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from knowledge.base import KnowledgeBase
+
+
+@dataclass(frozen=True)
+class Instance:
+    name: str
+    """As the knowledge base spells it."""
+    gpu_id: str
+    count: int
+    cloud: str | None
+    """The cloud that lists it; None when clouds that are not regional twins list the same name."""
+
+
+@dataclass(frozen=True)
+class InstanceMention:
+    instance: Instance
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class InstanceIndex:
+    by_name: dict[str, Instance]
+
+
+_NAME_SHAPED = re.compile(r"(?<![\w.-])\w+(?:[.-]\w+)*")
+"""A run of word characters joined by dots and hyphens: every listed instance name has this shape, so each such
+run in the text is looked up whole (a dictionary probe each, however many instances are listed); "g4dn.xlarge."
+ends before its full stop, "my-g4dn.xlarge-box" is one run and no instance."""
+
+
+_INDEX_CACHE: dict[int, tuple[KnowledgeBase, InstanceIndex]] = {}
+
+
+def _home_cloud(clouds: set[str]) -> str | None:
+    """One cloud for a name several list: "aws" for g4dn.xlarge, listed by AWS and AWS China alike (a question
+    names China when it means it); none when unrelated clouds share the name."""
+    bases = {cloud.removesuffix("-china") for cloud in clouds}
+    if len(bases) != 1:
+        return None
+    base = bases.pop()
+    return base if base in clouds else min(clouds)
+
+
+def instance_index(kb: KnowledgeBase) -> InstanceIndex:
+    """Every instance name the knowledge base lists, with its cards; built once per knowledge base."""
+    cached = _INDEX_CACHE.get(id(kb))
+    if cached is not None and cached[0] is kb:
+        return cached[1]
+    cards: dict[str, tuple[str, str, int]] = {}
+    clouds: dict[str, set[str]] = {}
+    conflicting: set[str] = set()
+    listed = [(price.instance, price.gpu, price.count, price.cloud) for price in kb.prices.values()]
+    listed += [(example.instance_type, family.gpu_id, example.gpus, family.provider)
+               for family in kb.instance_families.values() if family.gpu_id
+               for example in family.example_instance_types if example.gpus]
+    for name, gpu_id, count, cloud in listed:
+        key = name.lower()
+        if gpu_id not in kb.gpus or count < 1:
+            continue
+        if key in cards and cards[key][1:] != (gpu_id, count):
+            conflicting.add(key)  # two clouds use one name for different machines: not read as either
+        cards.setdefault(key, (name, gpu_id, count))
+        clouds.setdefault(key, set()).add(cloud)
+    by_name = {key: Instance(name, gpu_id, count, _home_cloud(clouds[key]))
+               for key, (name, gpu_id, count) in cards.items()
+               if key not in conflicting and _NAME_SHAPED.fullmatch(key)}
+    index = InstanceIndex(by_name)
+    if len(_INDEX_CACHE) > 8:
+        _INDEX_CACHE.clear()
+    _INDEX_CACHE[id(kb)] = (kb, index)
+    return index
+
+
+def find_instance(folded: str, kb: KnowledgeBase) -> InstanceMention | None:
+    """The first instance type named in `folded` (lower-cased text), if any."""
+    by_name = instance_index(kb).by_name
+    for m in _NAME_SHAPED.finditer(folded):
+        instance = by_name.get(m.group(0))
+        if instance is not None:
+            return InstanceMention(instance, m.start(), m.end())
+    return None

@@ -1,0 +1,74 @@
+"""bot.understand.instances: a cloud instance type named in a question stands for its cards and its cloud."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.followup import follow_up
+from bot.understand.instances import find_instance, instance_index
+from bot.understand.parse import parse
+from knowledge.base import KnowledgeBase
+from knowledge.loader import load_knowledge
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_knowledge()
+
+
+@pytest.mark.parametrize(("text", "instance", "gpu", "count", "cloud"), [
+    ("can I serve Llama-3-8B on a g4dn.xlarge", "g4dn.xlarge", "t4", 1, "aws"),
+    ("Qwen2.5-72B AWQ on p4d.24xlarge with vllm?", "p4d.24xlarge", "a100-40gb", 8, "aws"),
+    ("ChatGLM-6B 推理 用 ecs.gn7i-c8g1.2xlarge 够吗", "ecs.gn7i-c8g1.2xlarge", "a10", 1, "alibaba"),
+    ("LoRA Llama-3-8B on gpu_1x_a10", "gpu_1x_a10", "a10", 1, "lambda"),
+    ("Llama-3-8B on a G4DN.XLARGE.", "g4dn.xlarge", "t4", 1, "aws"),
+    ("Llama-3-8B on AWS China g4dn.xlarge", "g4dn.xlarge", "t4", 1, "aws-china"),
+])
+def test_instance_names_its_cards_and_cloud(text: str, instance: str, gpu: str, count: int, cloud: str,
+                                            kb: KnowledgeBase) -> None:
+    q = parse(text, kb)
+    assert (q.instance, q.gpu, q.gpu_count, q.cloud) == (instance, gpu, count, cloud)
+    assert q.intent == "check"
+    assert "instance" in q.stated
+
+
+def test_instance_digits_are_not_read_as_numbers(kb: KnowledgeBase) -> None:
+    """"24xlarge" is neither 24 cards nor 24 GB, "c8g1.2xlarge" not a count of 2."""
+    q = parse("Llama-3-70B inference on p4d.24xlarge", kb)
+    assert q.gpu_count == 8 and q.memory_gb is None and q.context is None
+    q = parse("ChatGLM-6B on ecs.gn7i-c8g1.2xlarge", kb)
+    assert q.gpu_count == 1 and q.batch is None
+
+
+def test_a_stated_count_is_kept(kb: KnowledgeBase) -> None:
+    q = parse("Llama-3-8B on 2 GPUs of a g4dn.12xlarge", kb)
+    assert q.instance == "g4dn.12xlarge" and q.gpu == "t4" and q.gpu_count == 2
+
+
+def test_unlisted_or_partial_names_are_not_instances(kb: KnowledgeBase) -> None:
+    for text in ("Llama-3-8B on g9.xlarge", "Llama-3-8B on my-g4dn.xlarge-box", "g4dn.xlarge2 for Llama-3-8B"):
+        q = parse(text, kb)
+        assert q.instance is None, text
+
+
+def test_a_cloud_named_in_words_wins(kb: KnowledgeBase) -> None:
+    assert parse("Llama-3-8B on gpu_1x_a10 or whatever AWS has", kb).cloud == "aws"
+
+
+def test_index_covers_price_rows_and_alibaba_families(kb: KnowledgeBase) -> None:
+    index = instance_index(kb)
+    for price in kb.prices.values():
+        if price.gpu in kb.gpus:
+            entry = index.by_name.get(price.instance.lower())
+            assert entry is None or entry.gpu_id == price.gpu  # None only for names two clouds give different cards
+    family = next(iter(kb.instance_families.values()))
+    example = family.example_instance_types[0]
+    assert find_instance(f"on {example.instance_type}", kb) is not None
+
+
+def test_follow_up_on_another_card_drops_the_instance(kb: KnowledgeBase) -> None:
+    previous = parse("can I serve Llama-3-8B on a g4dn.xlarge", kb)
+    merged = follow_up(previous, parse("on an L40S?", kb))
+    assert merged.gpu == "l40s" and merged.instance is None
+    merged = follow_up(parse("can I serve Llama-3-8B on an L40S", kb), parse("on a g4dn.xlarge?", kb))
+    assert (merged.instance, merged.gpu, merged.gpu_count) == ("g4dn.xlarge", "t4", 1)
