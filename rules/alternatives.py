@@ -12,7 +12,7 @@ from typing import Literal
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.engine_profile import profile_for
-from rules.hardware import dense_tflops, price_proxy, runs_precision
+from rules.hardware import price_proxy, runs_precision, slow_tensor_cores
 from rules.limits import fits_on, limit_gib, needed_gib, valid_tp
 from rules.memory import is_transformer
 from rules.precision import normalise_quant, weight_bytes
@@ -126,7 +126,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 break
     bigger = sorted((g for g in candidates if g.recommended and g.memory_gb > gpu.memory_gb
                      and runs_precision(g, w.precision, w.engine)),
-                    key=lambda g: (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS, price_proxy(g), g.id))
+                    key=lambda g: (slow_tensor_cores(g), price_proxy(g), g.id))
     for g in bigger:
         m = need(w, g, count)
         if m is not None:

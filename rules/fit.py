@@ -33,7 +33,15 @@ from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
 from rules.alternatives import suggestions as alternatives
 from rules.engine_profile import reserves_up_front
-from rules.hardware import dense_tflops, hourly_price, instance_for, price_proxy, runs_precision, tp_scaling, usable_gib
+from rules.hardware import (
+    hourly_price,
+    instance_for,
+    price_proxy,
+    runs_precision,
+    slow_tensor_cores,
+    tp_scaling,
+    usable_gib,
+)
 from rules.limits import (
     comfortable,
     fits_on,
@@ -208,7 +216,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
                 # Cost per generated token: a card twice as fast for 1.5× the price serves more for less.
                 key = (c_eff / max(p.decode_tokens_per_s or 0.0, C.MIN_DECODE_TOKENS_PER_S), c_eff, p.count)
             score = 1000.0 / c_eff
-        slow = (dense_tflops(g, "fp16") < C.MIN_FP16_TENSOR_TFLOPS or (
+        slow = (slow_tensor_cores(g) or (
             p.decode_tokens_per_s is not None and p.decode_tokens_per_s < C.MIN_DECODE_TOKENS_PER_S))
         # Sized to the job: a job using a small share of a card gains nothing from the card's size or
         # speed (a 66M-parameter fine-tune, a 1B chat model), so such picks rank after right-sized ones,

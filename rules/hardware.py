@@ -22,15 +22,43 @@ def usable_gib(gpu: GPU) -> float:
     return max(0.0, visible_gib(gpu) - C.CUDA_CONTEXT_GIB)
 
 
-def dense_tflops(gpu: GPU, precision: str) -> float:
-    """Dense tensor-core peak for the compute dtype of `precision` (weight-only int8/int4: 16 bit)."""
+def dense_tflops(gpu: GPU, precision: str) -> float | None:
+    """Dense tensor-core peak for the compute dtype of `precision` (weight-only int8/int4: 16 bit); None when
+    the card lists no throughput figure at all (the A10G: no datasheet gives one), so nothing compute-bound is
+    timed on a number made up for it."""
     if precision == "fp8" and gpu.fp8_tflops:
         return gpu.fp8_tflops
     if precision == "fp32":
-        return gpu.fp32_tflops or (gpu.fp16_tflops or 1.0) / 4
+        return gpu.fp32_tflops or (gpu.fp16_tflops / 4 if gpu.fp16_tflops else None)
     if precision == "bf16" and gpu.bf16_tflops:
         return gpu.bf16_tflops
-    return gpu.fp16_tflops or gpu.bf16_tflops or gpu.fp32_tflops or 1.0
+    return gpu.fp16_tflops or gpu.bf16_tflops or gpu.fp32_tflops
+
+
+def compute_known(gpu: GPU) -> bool:
+    """Whether the card lists a throughput figure: prefill, training and batched decode are timed only then."""
+    return dense_tflops(gpu, "fp16") is not None
+
+
+def slow_tensor_cores(gpu: GPU) -> bool:
+    """A card whose 16-bit peak is below what ML work needs (a Quadro P2200); an unlisted peak is not called
+    slow (the A10G has third-generation tensor cores, it only lacks a published figure)."""
+    peak = dense_tflops(gpu, "fp16")
+    return peak is not None and peak < C.MIN_FP16_TENSOR_TFLOPS
+
+
+BF16_ARCHITECTURES = ("Ampere", "Ada", "Hopper", "Blackwell")
+"""NVIDIA architectures whose tensor cores run bf16: from the third generation (Ampere) on (NVIDIA Ampere
+architecture whitepaper, "Third-Generation Tensor Cores": BF16 added beside FP16/TF32). Turing, Volta and
+Pascal have none."""
+
+
+def supports_bf16(gpu: GPU) -> bool:
+    """The card lists a bf16 peak, or is an NVIDIA architecture that has bf16 tensor cores (the A10G lists no
+    peak at all but is Ampere, and AWS lists BF16 among its precisions)."""
+    if gpu.bf16_tflops is not None:
+        return True
+    return gpu.vendor.lower() == "nvidia" and (gpu.architecture or "").startswith(BF16_ARCHITECTURES)
 
 
 FP8_WEIGHT_ONLY_ARCHITECTURES = ("Turing", "Ampere")
@@ -54,7 +82,7 @@ def runs_precision(gpu: GPU, precision: str, engine: str) -> bool:
 def price_proxy(gpu: GPU) -> float:
     """Relative hourly cost when no price is known: bandwidth + 5 × memory + 2 × fp16 TFLOPS (constants)."""
     return (C.PRICE_PROXY_BANDWIDTH_WEIGHT * gpu.bandwidth_gbps + C.PRICE_PROXY_MEMORY_WEIGHT * gpu.memory_gb
-            + C.PRICE_PROXY_TFLOPS_WEIGHT * dense_tflops(gpu, "fp16"))
+            + C.PRICE_PROXY_TFLOPS_WEIGHT * (dense_tflops(gpu, "fp16") or 0.0))
 
 
 def tp_scaling(gpu: GPU, count: int) -> float:

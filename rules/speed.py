@@ -9,6 +9,10 @@
 * training step (per card, one micro-batch) = k·P·tokens + attention FLOPs / (peak × TRAIN_MFU) + per-layer
   overhead (+ QLoRA dequantisation, + ZeRO-3 gathers when they outlast the compute); k = 6 full, 4 LoRA
   (frozen base: no weight-gradient GEMMs), +2 with recomputation.
+
+A card that lists no throughput figure (the A10G) gets no prefill, training or batched-decode time: those are
+compute-bound. Its batch-1 decode is timed by its memory reads alone, which is what bounds it (the compute of one
+token is a few percent of the step on any tensor-core card).
 """
 
 from __future__ import annotations
@@ -19,11 +23,22 @@ from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules import speed_constants as S
 from rules.engine_profile import kv_element_bytes, profile_for
-from rules.hardware import dense_tflops
+from rules.hardware import compute_known, dense_tflops
 from rules.layer_split import holds_on_host
 from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
 from rules.precision import normalise_quant, param_split, weight_bytes
 from rules.types import Speed, Workload
+
+
+class ComputeUnknown(ValueError):
+    """A compute-bound time was asked of a card that lists no throughput figure (check `compute_known`)."""
+
+
+def _peak_flops(gpu: GPU, precision: str) -> float:
+    peak = dense_tflops(gpu, precision)
+    if peak is None:
+        raise ComputeUnknown(f"{gpu.id} lists no throughput figure")
+    return peak * 1e12
 
 
 @dataclass(frozen=True)
@@ -156,8 +171,8 @@ def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
     kv, _ = kv_cache_bytes(w.model, average_cached_tokens(w), w.batch, kv_elem, tp=1)
     kv_eta = eta if tp or w.engine == "llama.cpp" else S.TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY
     memory = weights_read_bytes(w) / shards / (eta * bandwidth) + kv / shards / (kv_eta * bandwidth)
-    peak = dense_tflops(gpu, w.precision) * 1e12
-    compute = w.batch * 2.0 * w.model.active_params * 1e9 / (shards * peak * S.DECODE_MFU)
+    peak = dense_tflops(gpu, w.precision)
+    compute = w.batch * 2.0 * w.model.active_params * 1e9 / (shards * peak * 1e12 * S.DECODE_MFU) if peak else 0.0
     return DecodeStep(memory_s=memory, overhead_s=_layer_overhead(w) + S.DECODE_STEP_OVERHEAD_S.get(w.engine, 0.0),
                       communication_s=allreduce_seconds(w, gpu, count), compute_s=compute)
 
@@ -177,7 +192,7 @@ def prefill_seconds(w: Workload, gpu: GPU, count: int, prompt: int) -> float:
     """Time to encode `prompt` tokens of each of `w.batch` sequences (causal: the average token attends to
     half the prompt)."""
     cards = count if tensor_parallel(w.engine) else 1
-    peak = dense_tflops(gpu, w.precision) * 1e12
+    peak = _peak_flops(gpu, w.precision)
     flops = w.batch * prompt * flops_per_token(w, max(1, prompt // 2))
     return flops / (cards * peak * S.PREFILL_MFU) + _layer_overhead(w, w.batch * max(1, prompt))
 
@@ -204,7 +219,7 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     passes = (C.TRAIN_FLOPS_PER_PARAM_TOKEN + (C.RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN if ckpt else 0.0)) / 2
     flops = tokens * (train_flops_factor(w, ckpt) * body + passes * attention)
     engine = w.engine if w.engine in S.TRAIN_MFU else "transformers"
-    compute = flops / (dense_tflops(gpu, w.precision) * 1e12 * S.TRAIN_MFU[engine])
+    compute = flops / (_peak_flops(gpu, w.precision) * S.TRAIN_MFU[engine])
     zero3 = 0.0
     if w.zero_stage == 3 and count > 1:
         _, link = _link(gpu, count)
@@ -222,20 +237,21 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
     """Decode (per sequence and aggregate) and prefill tokens/s for inference; tokens/s over all cards for
     training."""
     w = workload
+    known = compute_known(gpu)
     if w.task != "inference":
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=None,
-                     train_tokens_per_s=round(train_tokens_per_s(w, gpu, count), 1))
+                     train_tokens_per_s=round(train_tokens_per_s(w, gpu, count), 1) if known else None)
     if holds_on_host(w, profile_for(w)):
         # Layers or experts left in system RAM are read from it for every token, at the bandwidth of a machine
         # the question does not describe: no figure rather than the card's.
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=None)
     prompt = _prefill_tokens(w)
-    prefill = w.batch * prompt / prefill_seconds(w, gpu, count, prompt)
+    prefill = round(w.batch * prompt / prefill_seconds(w, gpu, count, prompt), 1) if known else None
     generative = w.model.arch == "decoder" and is_transformer(w.model)
-    if not generative:
-        return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=round(prefill, 1))
+    if not generative or not (known or w.batch == 1):
+        return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=prefill)
     per_seq = 1.0 / decode_step(w, gpu, count).total_s
-    return Speed(decode_tokens_per_s=round(per_seq, 1), prefill_tokens_per_s=round(prefill, 1),
+    return Speed(decode_tokens_per_s=round(per_seq, 1), prefill_tokens_per_s=prefill,
                  aggregate_tokens_per_s=round(per_seq * w.batch, 1))
 
 
@@ -244,12 +260,14 @@ def train_tokens_per_s(w: Workload, gpu: GPU, count: int) -> float:
     return count * w.batch * w.context / train_step_seconds(w, gpu, count)
 
 
-def training_hours(workload: Workload, gpu: GPU, count: int, tokens: float) -> float:
+def training_hours(workload: Workload, gpu: GPU, count: int, tokens: float) -> float | None:
     """Hours to train on `tokens` tokens at `train_tokens_per_s` (k·P·D / (N · peak · MFU) plus attention and
-    the per-step overheads); inference workloads count 2·P·D."""
+    the per-step overheads); inference workloads count 2·P·D. None on a card that lists no throughput figure."""
     w = workload
+    if not compute_known(gpu):
+        return None
     if w.task == "inference":
-        peak = dense_tflops(gpu, w.precision) * 1e12
+        peak = _peak_flops(gpu, w.precision)
         return 2.0 * w.model.active_params * 1e9 * tokens / (count * peak * S.PREFILL_MFU) / 3600.0
     return tokens / train_tokens_per_s(w, gpu, count) / 3600.0
 
@@ -257,7 +275,7 @@ def training_hours(workload: Workload, gpu: GPU, count: int, tokens: float) -> f
 def ideal_training_hours(workload: Workload, gpu: GPU, count: int, tokens: float, mfu: float) -> float:
     """The textbook k·P·D / (N · peak · MFU) in hours (no attention, no overheads): the figure papers quote."""
     factor = train_flops_factor(workload, _checkpointing(workload))
-    peak = dense_tflops(gpu, workload.precision) * 1e12
+    peak = _peak_flops(gpu, workload.precision)
     return factor * workload.model.active_params * 1e9 * tokens / (count * peak * mfu) / 3600.0
 
 
@@ -266,5 +284,5 @@ def kv_read_bytes_per_token(workload: Workload) -> float:
     return kv_bytes_per_token(workload.model, kv_element_bytes(workload, profile_for(workload)))
 
 
-__all__ = ["DecodeStep", "decode_step", "estimate_speed", "flops_per_token", "ideal_training_hours",
+__all__ = ["ComputeUnknown", "DecodeStep", "decode_step", "estimate_speed", "flops_per_token", "ideal_training_hours",
            "param_split", "prefill_seconds", "train_step_seconds", "train_tokens_per_s", "training_hours"]

@@ -44,8 +44,10 @@ def whisper_real_time_factor(w: Workload, gpu: GPU) -> float | None:
     weights, _ = weight_bytes(model, w.precision, None)
     params = model.params_b * 1e9
     encoder_share = enc_layers / (enc_layers + dec_layers)
-    peak = dense_tflops(gpu, w.precision) * 1e12
-    encoder_s = 2.0 * params * encoder_share * float(frames) / (peak * S.PREFILL_MFU)
+    peak = dense_tflops(gpu, w.precision)
+    if peak is None:
+        return None
+    encoder_s = 2.0 * params * encoder_share * float(frames) / (peak * 1e12 * S.PREFILL_MFU)
     eta = S.DECODE_BANDWIDTH_EFFICIENCY.get(w.engine, S.DECODE_BANDWIDTH_EFFICIENCY["transformers"])
     per_layer = S.DECODE_LAYER_OVERHEAD_S.get(w.engine, S.DECODE_LAYER_OVERHEAD_S["transformers"])
     step_s = weights * (1 - encoder_share) / (eta * gpu.bandwidth_gbps * 1e9) + dec_layers * per_layer
@@ -58,7 +60,10 @@ def diffusion_seconds_per_image(model: Model, gpu: GPU, reference: GPU | None) -
     ref = model.details.get("reference_speed")
     if not isinstance(ref, dict) or reference is None or not ref.get("seconds_per_image"):
         return None
-    return float(ref["seconds_per_image"]) * dense_tflops(reference, "fp16") / dense_tflops(gpu, "fp16")
+    reference_peak, peak = dense_tflops(reference, "fp16"), dense_tflops(gpu, "fp16")
+    if reference_peak is None or peak is None:
+        return None
+    return float(ref["seconds_per_image"]) * reference_peak / peak
 
 
 def encoder_sequences_per_s(prefill_tokens_per_s: float | None, sequence_tokens: int) -> float | None:

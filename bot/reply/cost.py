@@ -126,6 +126,19 @@ def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, 
     return [p for _, _, p in keyed]
 
 
+def home_cloud_first(picks: Sequence[Pick], kb: KnowledgeBase, choice: PriceChoice) -> list[Pick]:
+    """With a preferred cloud (Alibaba Cloud for a Chinese question that names none), the picks it can price
+    come first, in their order; cards only another cloud prices (the A10G on AWS China) follow, still priced."""
+    if choice.prefer_cloud is None:
+        return list(picks)
+
+    def elsewhere(pick: Pick) -> bool:
+        plan = plan_for(kb, pick.gpu_id, pick.count, choice)
+        return plan is not None and plan.price.cloud != choice.prefer_cloud
+
+    return sorted(picks, key=lambda p: (not p.fits, elsewhere(p)))
+
+
 def _cost_out(estimate: CostEstimate, plan: InstancePlan, gpu_id: str, count: int,
               per_billion: float | None) -> CostOut:
     rounded = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in (
@@ -189,6 +202,8 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
     # the rate can never disagree; the rules' own figure only when no rate was computed.
     rate = speed.get("train_tokens_per_s")
     hours = question.tokens / rate / 3600.0 if rate else rules.training_hours(workload, gpu, count, question.tokens)
+    if hours is None:
+        return  # a card without a published throughput figure is not timed
     speed["train_hours"] = round(hours, 1)
     speed["gpu_hours"] = round(hours * count, 1)
 
@@ -222,4 +237,4 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
 
 
 __all__ = ["PriceChoice", "add_training_hours", "attach_money", "config_cost", "exchange_rates", "gpu_prices",
-           "hourly_prices", "plan_for", "price_choice", "price_picks", "rank_by_money"]
+           "home_cloud_first", "hourly_prices", "plan_for", "price_choice", "price_picks", "rank_by_money"]

@@ -33,7 +33,10 @@ def deadline_count(workload: Workload, gpu: GPU, floor: int, tokens: float, hour
     the largest the question model accepts does."""
     for n in _counts(floor):
         timed = as_chosen(workload, rules.estimate_memory(workload, n, gpu).chosen)
-        if rules.training_hours(timed, gpu, n, tokens) <= hours:
+        needed = rules.training_hours(timed, gpu, n, tokens)
+        if needed is None:
+            return None  # no throughput figure: no count can be shown to meet it
+        if needed <= hours:
             return n
     return None
 

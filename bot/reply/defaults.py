@@ -49,7 +49,7 @@ LONG_CONTEXT_TOKENS = 16384
 
 
 def bf16_capable(gpu: GPU | None) -> bool:
-    return gpu is None or gpu.bf16_tflops is not None or gpu.vendor == "generic"
+    return gpu is None or rules.supports_bf16(gpu) or gpu.vendor == "generic"
 
 
 def native_precision(model: Model, gpu: GPU | None) -> tuple[Precision, str]:

@@ -128,6 +128,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "seconds_per_image": {"en": "≈ {v} s per image (native resolution, 50 steps, batch 1)", "zh-Hans": "每张图约 {v} 秒（原生分辨率，50 步，批量 1）"},
     "sequences_per_s": {"en": "≈ {v} sequences/s at this length", "zh-Hans": "该长度下约 {v} 条序列/秒"},
     "decode_with": {"en": "with {engine} ≈ {v} tok/s per sequence", "zh-Hans": "用 {engine} 约 {v} tok/s（单序列）"},
+    "no_compute_figure": {"en": "no prefill, training or serving-plan time: {gpu} has no published throughput figure",
+                          "zh-Hans": "不估算预填充、训练和服务规划时间：{gpu} 没有公开的算力数据"},
     "aggregate": {"en": "≈ {v} tok/s across the batch", "zh-Hans": "整批约 {v} tok/s"},
     "prefill": {"en": "prefill ≈ {v} tok/s", "zh-Hans": "预填充约 {v} tok/s"},
     "train_speed": {"en": "training ≈ {v} tok/s", "zh-Hans": "训练约 {v} tok/s"},

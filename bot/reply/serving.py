@@ -63,8 +63,8 @@ def sets_serving_target(question: Question) -> bool:
 
 def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
     """The plan, when the question sets a serving target."""
-    if not sets_serving_target(question):
-        return None
+    if not sets_serving_target(question) or not rules.compute_known(gpu):
+        return None  # prefill and batched decode are compute-bound: no plan on a card without a throughput figure
     targets = {k: float(v) for k, v in (("users", question.batch), ("qps", question.qps),
                                         ("tokens_per_s_per_user", question.tokens_per_s_per_user),
                                         ("ttft_s", question.ttft_s)) if v}

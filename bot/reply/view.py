@@ -17,6 +17,7 @@ from bot.reply.model import Answer
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
+from rules.hardware import compute_known
 
 
 def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
@@ -133,6 +134,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         speed_parts.append(t("train_speed", v=count(s["train_tokens_per_s"] or 0)))
     if s.get("train_hours_per_billion_tokens") and task in ("train", "lora", "qlora"):
         speed_parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
+    timed_on = kb.gpus.get(answer.speed_on.gpu) if answer.speed_on is not None else None
+    if timed_on is not None and not compute_known(timed_on):
+        speed_parts.append(t("no_compute_figure", gpu=gpu_name(kb, timed_on.id)))
     view["speed"] = speed_parts
     if answer.speed_on is not None:
         view["speed_on"] = f"{answer.speed_on.count}× {gpu_name(kb, answer.speed_on.gpu)}"

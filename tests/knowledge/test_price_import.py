@@ -14,6 +14,7 @@ HEADER = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,
 A100_40 = "\"{'Gpus': [{'Name': 'A100', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 40960}}]}\""
 A100_80 = "\"{'Gpus': [{'Name': 'A100-80GB', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 81920}}]}\""
 A10G = "\"{'Gpus': [{'Name': 'A10G', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 24576}}]}\""
+M60 = "\"{'Gpus': [{'Name': 'M60', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 8192}}]}\""
 ROWS = [
     f"p4d.24xlarge,A100,8,96,1152,{A100_40},32.77,12.0,us-east-1,us-east-1a",
     f"p4d.24xlarge,A100,8,96,1152,{A100_40},30.00,,us-east-1,us-east-1b",  # cheaper zone of the same region
@@ -21,6 +22,7 @@ ROWS = [
     f"p4d.24xlarge,A100,8,96,1152,{A100_40},35.00,,ap-south-1,ap-south-1a",
     f"p4de.24xlarge,A100-80GB,8,96,1152,{A100_80},40.97,,us-east-1,us-east-1a",
     f"g5.xlarge,A10G,1,4,16,{A10G},1.006,0.4,us-east-1,us-east-1a",
+    f"g3s.xlarge,M60,1,4,30.5,{M60},0.75,,us-east-1,us-east-1a",
     "m5.large,,,2,8,,0.096,,us-east-1,us-east-1a",  # a CPU instance
     f"p4d.24xlarge,A100,0.5,96,1152,{A100_40},1.0,,us-west-2,us-west-2a",  # fractional GPU
 ]
@@ -43,7 +45,8 @@ def test_rows_per_instance_cheapest_region_and_median(tmp_path: Path) -> None:
         "a100-40gb", 8, 96, 1152.0, "USD", "2026-11-30"
     )  # SkyPilot's bare "A100" is the 40 GB card: memory decides, not the base's bare alias (80 GB)
     assert by_instance["p4de.24xlarge"].gpu == "a100-80gb"
-    assert result.unmapped == {"A10G": 1}  # the base has no A10G: left out and reported, not mapped to A10
+    assert by_instance["g5.xlarge"].gpu == "a10g"  # its own entry, not the A10 its name starts with
+    assert result.unmapped == {"M60": 1}  # the base has no M60: left out and reported, not guessed
     assert result.skipped_rows == 2
     assert "vms.csv" in p4d.source[0]
 
@@ -51,7 +54,7 @@ def test_rows_per_instance_cheapest_region_and_median(tmp_path: Path) -> None:
 def test_gpu_map_settles_a_name_by_hand(tmp_path: Path) -> None:
     prices = import_skypilot_catalog(catalog(tmp_path), "aws", None, kb=load_knowledge(), gpu_map={"A10G": "a10"})
     g5 = next(p for p in prices if p.instance == "g5.xlarge")
-    assert (g5.gpu, g5.spot_price_per_hour, g5.date) == ("a10", 0.4, None)
+    assert (g5.gpu, g5.spot_price_per_hour, g5.date) == ("a10", 0.4, None)  # the hand's mapping wins
     assert g5.notes and "date unknown" in g5.notes
 
 

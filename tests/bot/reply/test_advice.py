@@ -172,8 +172,8 @@ def test_an_unqualified_fine_tune_on_several_cards_also_shows_what_lora_needs() 
     ("Llama-3-8B on an RTX 9090?", "RTX 9090"),
     ("tell me about the XYZ9000 GPU", "XYZ9000"),
     ("H300 显卡怎么样", "H300"),
-    ("vllm Mixtral 8x7B AWQ on 2x A10G", "A10G"),
-    ("Llama-3-8B, 4 concurrent users, vLLM, A10G", "A10G"),  # one item of a list of settings
+    ("vllm Mixtral 8x7B AWQ on 2x A20G", "A20G"),
+    ("Llama-3-8B, 4 concurrent users, vLLM, A20G", "A20G"),  # one item of a list of settings
 ])
 def test_an_unknown_card_is_named_back_not_silently_dropped(text: str, card: str) -> None:
     answer = _ask(text)

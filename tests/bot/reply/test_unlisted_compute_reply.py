@@ -1,0 +1,30 @@
+"""The A10G (AWS G5) in a reply: sized, priced on its G5 instances, timed only where its memory bandwidth
+decides, and saying why the other times are missing."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def test_a10g_check_is_sized_priced_and_says_what_is_not_timed() -> None:
+    result = answer(parse("can I run Llama-3-8B on an A10G?", KB), KB)
+    assert result.check is not None and result.check.fits and result.check.gpu == "a10g"
+    assert result.speed["decode_tokens_per_s"] and result.speed["prefill_tokens_per_s"] is None
+    assert result.cost is not None and (result.cost.instance, result.cost.per_hour) == ("g5.xlarge", 1.006)
+    text = render_text(result, kb=KB)
+    assert "no prefill, training or serving-plan time: A10G has no published throughput figure" in text
+    assert "precision bf16" in text  # Ampere: bf16, not the pre-Ampere fp16 fallback
+
+
+def test_a10g_instance_training_and_serving_targets_get_no_made_up_time() -> None:
+    training = answer(parse("LoRA Llama-3-8B on a g5.12xlarge, 1B tokens", KB), KB)
+    assert training.query.gpu == "a10g" and training.query.gpu_count == 4
+    assert training.speed.get("train_tokens_per_s") is None and training.speed.get("train_hours") is None
+    serving = answer(parse("serve Llama-3-8B on A10G with vllm at 5 qps", KB), KB)
+    assert serving.serving is None
+    assert "不估算预填充、训练和服务规划时间" in render_text(answer(parse("A10G跑Qwen2-7B推理", KB), KB), kb=KB)
