@@ -61,6 +61,20 @@ def supports_bf16(gpu: GPU) -> bool:
     return gpu.vendor.lower() == "nvidia" and (gpu.architecture or "").startswith(BF16_ARCHITECTURES)
 
 
+UNIFIED_MEMORY_GPU_SHARE = ((64.0, 0.75), (0.0, 2 / 3))
+"""The part of a Mac's unified memory macOS lets the GPU use by default (Metal's recommendedMaxWorkingSetSize),
+by installed memory (GB, share) from the largest: about 3/4 from 64 GB up (128 GB → about 96 GB, 64 GB → about
+48 GB: stencel.io "Apple silicon limitations with usage on local LLM"; gpustack/gpustack issue 1375: "75% of
+total RAM"; llama.cpp issue 1870: a 64 GB M2 Max fails to load models from about 47 GB) and 2/3 below (16 GB M4
+→ 10.67 GB: exo-explore/exo PR 1672; 32 GB → "~21–24 GB": stencel.io; one 16 GB M3 reports 11.84 GB in
+AlexsJones/llmfit PR 754, so small machines vary between the two). `sudo sysctl iogpu.wired_limit_mb` raises it."""
+
+
+def gpu_share_of_unified_memory(memory_gb: float) -> float:
+    """What fraction of a Mac's unified memory its GPU may use by default (UNIFIED_MEMORY_GPU_SHARE)."""
+    return next(share for floor, share in UNIFIED_MEMORY_GPU_SHARE if memory_gb >= floor)
+
+
 FP8_WEIGHT_ONLY_ARCHITECTURES = ("Turing", "Ampere")
 """NVIDIA architectures without FP8 tensor cores on which vLLM still runs FP8 checkpoints, weight-only (W8A16)
 through its FP8 Marlin kernel: docs.vllm.ai features/quantization/fp8 ("FP8 computation is supported on NVIDIA

@@ -14,7 +14,7 @@ from typing import Any
 
 import rules
 from bot.reply.budget import cheapest_variant
-from bot.reply.capacity import capacity, compare_models, generic_gpu
+from bot.reply.capacity import UNIFIED_GPU_PREFIX, capacity, compare_models, generic_gpu, unified_memory_gpu
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.cost import attach_money, home_cloud_first, hourly_prices, price_choice, rank_by_money
@@ -179,14 +179,14 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return result
     if question.intent == "gpu_info":
         result = Answer(query=query_of(question, None, question.gpu_count), **base)
-        card = kb.gpus.get(question.gpu or "") or (generic_gpu(question.memory_gb) if question.memory_gb else None)
+        card = kb.gpus.get(question.gpu or "") or (memory_card(question) if question.memory_gb else None)
         if card is not None and (question.asks_capacity or question.memory_gb):
             result.capacity = capacity(question, card, question.gpu_count or 1, kb)
         return attach_money(result, question, None, kb, (card, question.gpu_count or 1))
 
     gpu = kb.gpus.get(question.gpu) if question.gpu else None
     if gpu is None and question.memory_gb:
-        gpu = generic_gpu(question.memory_gb)
+        gpu = memory_card(question)
     model = resolve_model(question, kb)
     if model is None:
         missing = ["model"] + ([] if question.task else ["task"]) + ([] if question.budget else ["budget"])
@@ -296,6 +296,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         else:
             check = check_out(rules.check_fit(workload, gpu, count, instances,
                                                candidates=[g for g in pool if g.recommended]), fraction)
+            if gpu.id.startswith(UNIFIED_GPU_PREFIX):  # a second Mac is no tensor-parallel card
+                check.suggestions = [s for s in check.suggestions if s.kind != "more-gpus"]
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
@@ -356,6 +358,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
     result.faq = faq_for(question, workload, result, kb)
     return result
+
+
+def memory_card(question: Question) -> GPU:
+    """The card a question gives only by its memory: a Mac's GPU share of its unified memory, else a generic card."""
+    assert question.memory_gb
+    return unified_memory_gpu(question.memory_gb) if question.unified_memory else generic_gpu(question.memory_gb)
 
 
 SIZING_FLAGS = frozenset({"model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gpu",

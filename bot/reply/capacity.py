@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +16,8 @@ from bot.reply.model import (
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
+from rules.hardware import gpu_share_of_unified_memory
+from rules.search import largest_true
 from rules.types import Precision, Workload
 
 GENERIC_GPU_PREFIX = "memory-"
@@ -23,6 +26,18 @@ CAPACITY_LADDER_B = (0.5, 1.0, 1.5, 3.0, 4.0, 7.0, 8.0, 9.0, 13.0, 14.0, 20.0, 2
 """Model sizes the capacity answer steps through: the sizes open models are actually released in."""
 CAPACITY_JOBS: tuple[tuple[str, Precision], ...] = (
     ("inference", "bf16"), ("inference", "int8"), ("inference", "int4"), ("lora", "bf16"), ("qlora", "int4"))
+
+
+UNIFIED_GPU_PREFIX = "unified-"
+
+
+def unified_memory_gpu(memory_gb: float) -> GPU:
+    """A Mac known by its unified memory ("M2 Max 64GB"): a card of the part macOS lets the GPU use; speed is not
+    modelled."""
+    share = gpu_share_of_unified_memory(memory_gb)
+    return GPU(id=f"{UNIFIED_GPU_PREFIX}{memory_gb:g}gb", name=f"Mac with {memory_gb:g} GB unified memory",
+               vendor="generic", memory_gb=round(memory_gb * share, 1), bandwidth_gbps=1.0, form="consumer",
+               source=["the question: a Mac's unified memory; macOS's GPU share (rules.hardware)"])
 
 
 def generic_gpu(memory_gb: float) -> GPU:
@@ -47,13 +62,11 @@ def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> lis
                                      max_count=max(count, MAX_INFERENCE_GPUS))
             return bool(picks) and picks[0].fits
 
-        low, high, best = 0, len(CAPACITY_LADDER_B) - 1, None
-        while low <= high:
-            middle = (low + high) // 2
-            if fits(CAPACITY_LADDER_B[middle]):
-                best, low = CAPACITY_LADDER_B[middle], middle + 1
-            else:
-                high = middle - 1
+        def fits_step(i: int, fits: Callable[[float], bool] = fits) -> bool:
+            return fits(CAPACITY_LADDER_B[i])
+
+        step = largest_true(fits_step, 0, len(CAPACITY_LADDER_B) - 1)
+        best = CAPACITY_LADDER_B[step] if step >= 0 else None
         examples: list[str] = []
         if best is not None:
             near = sorted((m for m in kb.models.values() if m.arch == "decoder" and m.moe is None

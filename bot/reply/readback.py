@@ -117,6 +117,12 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "engine" and data.get("engine_version"):
             continue  # read back with its version: "transformers 4.38"
+        if field == "unified_memory":
+            parts.append(t("mac_read"))
+            continue
+        if field == "memory_gb" and isinstance(value, (int, float)) and data.get("unified_memory"):
+            parts.append(t("unified_of", memory=f"{value:g}"))
+            continue
         if field == "memory_gb" and isinstance(value, (int, float)):
             count = data.get("gpu_count") or 1
             parts.append(t("card_of", count=count, memory=f"{value:g}"))

@@ -17,7 +17,7 @@ from bot.reply.model import Answer
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
-from rules.hardware import compute_known
+from rules.hardware import compute_known, gpu_share_of_unified_memory
 
 
 def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
@@ -184,8 +184,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         "examples": ", ".join(kb.models[m].name for m in c.examples if m in kb.models),
     } for c in answer.capacity]
     view["capacity_on"] = (f"{answer.query.gpu_count}× " if (answer.query.gpu_count or 1) > 1 else "") + (
-        gpu_name(kb, answer.query.gpu) if answer.query.gpu else f"{answer.query.memory_gb:g} GB GPU"
-        if answer.query.memory_gb else "")
+        gpu_name(kb, answer.query.gpu) if answer.query.gpu
+        else f"Mac {answer.query.memory_gb:g} GB" if answer.query.memory_gb and answer.understood.get("unified_memory")
+        else f"{answer.query.memory_gb:g} GB GPU" if answer.query.memory_gb else "")
     view["model_compare"] = [{
         "name": kb.models[r.model].name if r.model in kb.models else r.model, "total": gb(r.total_gb),
         "per_gpu": gb(r.per_gpu_gb), "pick": f"{r.count}× {gpu_name(kb, r.gpu)}" if r.gpu else None,
@@ -277,6 +278,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         message = Translator(answer.query.lang)("unmodelled_engine", name=str(unmodelled),
                                                  engine=engine_name(answer.query.engine))
         out.append(("section", "notice", {"message": message}))
+    if answer.understood.get("unified_memory") and answer.intent != "faq":
+        out.append(("section", "notice", {"message": _apple_notice(answer)}))
     if answer.intent in ("help", "unknown") or (answer.intent == "faq" and not view["faq"]):
         return [*out, ("section", "help", {})]
     if view["understood"] or view["clamped"]:
@@ -339,6 +342,17 @@ def _check_key(answer: Answer, training: bool) -> str:
     if training:
         return "check_training"
     return CHECK_BY_ENGINE.get(answer.query.engine or "", "check_generic")
+
+
+def _apple_notice(answer: Answer) -> str:
+    """What a Mac's GPU may use of its unified memory, or that its memory is needed to say."""
+    t = Translator(answer.query.lang)
+    total = answer.understood.get("memory_gb")
+    if not isinstance(total, (int, float)):
+        return t("apple_silicon_no_memory")
+    share = gpu_share_of_unified_memory(float(total))
+    return t("apple_silicon", share=f"{100 * share:.0f}", have=f"{float(total) * share:.1f}".removesuffix(".0"),
+             total=f"{total:g}")
 
 
 def _filled(text: str, values: dict[str, str]) -> str:

@@ -67,6 +67,7 @@ from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.numbers import bound_digit_runs
 from bot.understand.question import TRAINING_SWITCHES, Question
+from bot.understand.slots.apple import parse_apple_silicon
 from bot.understand.slots.base import SlotState
 from bot.understand.slots.context import parse_batch, parse_context
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
@@ -93,7 +94,8 @@ SLOT_ORDER = (
     "flash_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "gen_tokens",
-    "instance", "gpu", "gpu_count", "gpu_set", "memory_gb", "compare_gpus", "cloud", "budget", "zero_stage", "offload",
+    "instance", "gpu", "gpu_count", "gpu_set", "unified_memory", "memory_gb", "compare_gpus", "cloud", "budget",
+    "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "hours",
 )
 
@@ -197,6 +199,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         found.quant = None
     parse_runtime(state)
     if not gpus and instance is None:
+        parse_apple_silicon(state)
         parse_memory(state)
     parse_gpu_counts(state, gpus, mentions)
     if instance is not None and "gpu_count" not in state.values and len(gpu_ids) == 1:
@@ -283,6 +286,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         unmodelled_engine=unmodelled_engine(folded) if values.get("engine") is None else None,
         gpu_count=values.get("gpu_count"),
         instance=values.get("instance"),
+        unified_memory=bool(values.get("unified_memory", False)),
         compare_gpus=values.get("compare_gpus", []),
         gpu_set=values.get("gpu_set", []),
         memory_gb=values.get("memory_gb"),

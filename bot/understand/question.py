@@ -87,6 +87,9 @@ class Question(BaseModel):
     """A runtime named that has no engine profile ("with TGI", "exl2"), when no profiled one is named: the
     reply says whose figures it gives instead."""
     gpu_count: int | None = Field(default=None, gt=0, le=MAX_GPU_COUNT)
+    unified_memory: bool = False
+    """A Mac (Apple silicon) is the machine: `memory_gb` is its unified memory, of which macOS gives the GPU a
+    part."""
     instance: str | None = None
     """A cloud instance type named ("g5.12xlarge"): `gpu`, `gpu_count` and `cloud` are its cards and cloud."""
     compare_gpus: list[str] = Field(default_factory=list)

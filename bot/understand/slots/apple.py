@@ -1,0 +1,21 @@
+"""A Mac named as the machine ("M2 Max 64GB", "Mac Studio M2 Ultra 192GB", "macbook pro m4 max 128gb", "苹果M3 Max").
+
+Apple silicon has no card: the GPU shares the machine's unified memory with macOS, which lets it use only part of
+it. The reply checks the job against that part (bot.reply.capacity.unified_memory_gpu) instead of treating the
+whole memory as a card's, and says that the Mac's speed is not modelled.
+"""
+
+from __future__ import annotations
+
+from bot.understand.slots.base import SlotState, rx
+
+APPLE_SILICON = rx(
+    r"\bmac\s?(?:book|studio|mini|pro)\b|\bmacbook\b|\bimac\b|\bapple\s+silicon\b|\bapple\s+m[1-5]\b"
+    r"|\bm[1-5]\s?(?:pro|max|ultra)\b|苹果\s?(?:电脑|芯片|m[1-5])|\bmac\b(?!\s?address)"
+)
+
+
+def parse_apple_silicon(state: SlotState) -> None:
+    """Marks the question as about a Mac (call before the memory slot, which then reads its unified memory)."""
+    if APPLE_SILICON.search(state.text):
+        state.set("unified_memory", True)

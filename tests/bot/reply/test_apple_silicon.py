@@ -1,0 +1,61 @@
+"""A Mac as the machine: checked against the part of its unified memory macOS gives the GPU, never the whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from rules.hardware import gpu_share_of_unified_memory
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize(("memory", "share"), [(192, 0.75), (128, 0.75), (64, 0.75), (48, 2 / 3), (32, 2 / 3),
+                                               (16, 2 / 3)])
+def test_gpu_share_of_unified_memory(memory: float, share: float) -> None:
+    assert gpu_share_of_unified_memory(memory) == pytest.approx(share)
+
+
+@pytest.mark.parametrize(("text", "memory"), [
+    ("can I run Llama-3-70B Q4 on a Mac Studio M2 Ultra 192GB with ollama", 192),
+    ("run qwen2.5 32b on my macbook pro m4 max 128gb", 128),
+    ("苹果M2 Max 64G能跑Qwen2.5-32B吗", 64),
+    ("Llama-3-8B on M3 Max", None),
+])
+def test_a_mac_is_read_with_its_unified_memory(text: str, memory: float | None) -> None:
+    q = parse(text, KB)
+    assert q.unified_memory and q.memory_gb == memory and q.gpu is None
+
+
+@pytest.mark.parametrize("text", ["Llama-3-8B on a 4090, what is its mac address", "llama 8b on m2",
+                                  "Qwen2.5-7B on 24GB"])
+def test_other_text_is_not_a_mac(text: str) -> None:
+    assert not parse(text, KB).unified_memory
+
+
+def test_64gb_mac_gives_the_gpu_48gb_not_64() -> None:
+    result = answer(parse("can I run Qwen2.5-32B on a Mac M2 Max 64GB?", KB), KB)
+    assert result.check is not None and not result.check.fits
+    assert result.check.gpu_memory_gb == 48.0  # 64 × 3/4: the 63.9 GiB bf16 job fits 64 GB but not the GPU's part
+    assert all(s.kind != "more-gpus" for s in result.check.suggestions)  # not "2× Mac"
+    text = render_text(result, kb=KB)
+    assert "about 75% of it by default (48 GB of 64 GB" in text and "iogpu.wired_limit_mb" in text
+    assert "less the CUDA context" not in text
+
+
+def test_a_mac_without_its_memory_is_asked_for_it() -> None:
+    result = answer(parse("Llama-3-8B on M3 Max", KB), KB)
+    assert result.check is None
+    assert "say how much the Mac has" in render_text(result, kb=KB)
+
+
+def test_capacity_of_a_mac_uses_the_gpu_share() -> None:
+    mac = answer(parse("what can my M2 Max 32GB run?", KB), KB)
+    card = answer(parse("what can a 32GB GPU run?", KB), KB)
+    assert mac.capacity and card.capacity
+    sizes = [(m.max_params_b or 0, c.max_params_b or 0) for m, c in zip(mac.capacity, card.capacity, strict=True)]
+    assert all(m <= c for m, c in sizes) and any(m < c for m, c in sizes)
+    assert "Largest model Mac 32 GB holds" in render_text(mac, kb=KB)
