@@ -130,6 +130,10 @@ class Runner:
         est = estimate_memory(workload, int(request.get("gpus", 1)), gpu)
         self.last_needed = est.required_per_gpu_gib if est.required_per_gpu_gib is not None else est.per_gpu_gib
         self.last_breakdown = dict(est.breakdown)
+        if "kv_pool_gib" in est.chosen:
+            # A reserving engine's log gives the pool it set aside ("the rest of the memory reserved for KV
+            # cache"), also when one sequence then does not fit in it (the breakdown shows that sequence's need)
+            self.last_breakdown["kv_cache"] = float(est.chosen["kv_pool_gib"])
         return est.per_gpu_gib, est.total_gib
 
 
