@@ -292,6 +292,11 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     run = profile.profile_run
     if run is not None:
         chosen["max_num_seqs"] = profile_run_size(run, gpu, w.context, w.max_num_seqs, w.prefill_chunk)[0]
+        if model.modality in ("multimodal", "vision"):
+            # Its profile run also encodes dummy images for every one of max_num_seqs sequences (vLLM issues
+            # 8879, 9445, 10569: Llama-3.2-11B-Vision OOMs at the default, starts at --max-num-seqs 16-32),
+            # which these figures do not size.
+            notes.append(f"{profile.id}-multimodal-profile")
         # The engine measures what is neither weights, activations nor KV (non-torch memory) and counts it.
         non_kv = run.non_kv_gib if n == 1 else (run.non_kv_gib_tensor_parallel or run.non_kv_gib)
         overhead = non_kv * C.GIB + workspace / n

@@ -132,3 +132,11 @@ def test_sglang_may_use_its_share_plus_its_activations() -> None:
     # Weights and KV live in 0.7 × 24 − 0.5 = 16.3 GiB; activations and CUDA graphs beside it, within the card.
     assert limit_gib(w, gpu) == pytest.approx(min(16.3 + act, 23.5), abs=1e-3)
     assert activations_outside_share(vllm(), gpu) == 0.0  # vLLM's share holds everything
+
+
+def test_an_image_model_is_told_its_dummy_images_are_not_sized() -> None:
+    image = Workload(model=make_model(modality="multimodal"), engine="vllm", context=4096)
+    assert "vllm-multimodal-profile" in estimate_memory(image, 1, make_gpu()).notes
+    assert "vllm-multimodal-profile" not in estimate_memory(vllm(), 1, make_gpu()).notes
+    text = Workload(model=make_model(modality="multimodal"), engine="transformers", context=4096)
+    assert not any(n.endswith("multimodal-profile") for n in estimate_memory(text, 1, make_gpu()).notes)
