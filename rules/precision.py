@@ -18,6 +18,38 @@ _ALIASES: dict[str, str] = {
 }
 
 _GGUF_BARE = re.compile(r"q[2-8]_(?:k(?:_[sml])?|[01])")
+_BITS_PER_WEIGHT = re.compile(r"(?:bpw|exl[23])[-_ ]?(?P<bits>\d+(?:\.\d+)?)")
+
+BPW_RANGE = (2.0, 8.5)
+"""Bits per weight a variable-rate format is made at: ExLlamaV2's EXL2 (and EXL3) quantiser targets any average
+from about 2 to 8 bits (turboderp/exllamav2 README, "EXL2 ... supports 2, 3, 4, 5, 6 and 8-bit quantization ...
+mixed within a model to achieve any average bitrate between 2 and 8 bits per weight")."""
+
+
+BPW_HEAD_BITS = 6
+"""A variable-rate (EXL2/EXL3) file's output layer is quantised at 6 bits a weight unless the converter is told
+otherwise (turboderp/exllamav2 convert.py and exllamav3's converter: `-hb/--head_bits`, "default: 6"), and
+ExLlamaV2 keeps the token-embedding table in system RAM (exllamav2/model.py `set_device_map(..., embed_cpu=True)`:
+"Special case for token embeddings on CPU"), so the card holds the body at the file's bits plus that head."""
+
+
+def bits_per_weight(quant: str | None) -> float | None:
+    """The average bits per weight of a variable-rate format key ("bpw-4.65"), else None."""
+    m = _BITS_PER_WEIGHT.fullmatch(quant or "")
+    return float(m.group("bits")) if m else None
+
+
+def bpw_precision(bits: float) -> str:
+    """The precision a variable-rate format is labelled with: int4 up to 5 bits a weight, int8 above (its bytes
+    come from the bits themselves, not from the label)."""
+    return "int4" if bits <= 5.0 else "int8"
+
+
+def quant_bytes_per_param(quant: str) -> float:
+    """Bytes per quantised parameter of a normalised format key: the format's table entry, or a variable-rate
+    format's bits per weight / 8."""
+    bits = bits_per_weight(quant)
+    return bits / 8 if bits is not None else C.QUANT_BYTES_PER_PARAM[quant]
 
 BNB_4BIT = frozenset({"nf4", "fp4", "nf4-dq"})
 
@@ -39,6 +71,12 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
         else:
             key = key.replace("_", "-")
         key = _ALIASES.get(key, key)
+        bits = bits_per_weight(key)
+        if bits is not None:
+            if not BPW_RANGE[0] <= bits <= BPW_RANGE[1]:
+                raise ValueError(f"unknown weight format {quant!r}: bits per weight go from {BPW_RANGE[0]:g} to "
+                                 f"{BPW_RANGE[1]:g}")
+            return f"bpw-{bits:g}"
         if key == "gptq" and precision == "int8":
             key = "gptq-int8"  # GPTQ-Int8 checkpoints exist (Qwen, Llama ports): the bits come from the precision
         if key in C.GGUF_BYTES_PER_PARAM or key in C.QUANT_BYTES_PER_PARAM:
@@ -98,12 +136,16 @@ def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float
         return split.total * C.BYTES_PER_PARAM_PLAIN[precision], notes
     if quant in C.GGUF_BYTES_PER_PARAM:
         return gguf_card_bytes(model, quant, split, notes), notes
+    bits = bits_per_weight(quant)
+    if bits is not None:
+        head = float(model.vocab_size * model.hidden_size) if model.vocab_size and model.hidden_size else 0.0
+        return split.body * bits / 8 + head * BPW_HEAD_BITS / 8, notes
     if quant == "mxfp4" and model.moe is not None:
         experts = min(moe_expert_params(model), split.body)
         if experts > 0:
             notes.append("mxfp4-experts-only")
             return experts * C.MXFP4_BYTES_PER_PARAM + (split.total - experts) * 2.0, notes
-    per = C.QUANT_BYTES_PER_PARAM[quant]
+    per = quant_bytes_per_param(quant)
     if split.embedding > 0:
         notes.append("embeddings-16bit")
     kept = kept_16bit_params(model, quant, split)

@@ -27,6 +27,7 @@ from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import share_of
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles, resolve_engine_id, version_tuple
+from rules.precision import bits_per_weight, bpw_precision
 from rules.types import ENGINES, KV_CACHES, PRECISIONS, TASKS, Optimizer
 
 QUANT_PRECISION: dict[str, str] = {
@@ -202,7 +203,8 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
         elif key == "cloud":
             updates["cloud"] = str(value).lower()
     if "quant" in updates and updates["quant"] and "precision" not in updates:
-        implied = QUANT_PRECISION.get(updates["quant"])
+        bits = bits_per_weight(str(updates["quant"]))
+        implied = bpw_precision(bits) if bits is not None else QUANT_PRECISION.get(updates["quant"])
         if implied:
             updates["precision"] = implied
     slot_names = {"gpus": "gpu_count"}

@@ -13,6 +13,7 @@ from bot.understand.question import MAX_GPU_LAYERS, TRAINING_SWITCHES
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from rules.engine_profile import takes_prefill_chunk
+from rules.precision import bits_per_weight
 
 SHARE_FLAGS = {"vllm": "gpu_memory_utilization", "sglang": "mem_fraction_static",
                "lmdeploy": "cache_max_entry_count", "tensorrt-llm": "free_gpu_memory_fraction"}
@@ -50,6 +51,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return ("cheapest" if t.lang == "en" else "优先省钱") if value else ""
     if field == "engine":
         return engine_name(value)
+    if field == "quant" and isinstance(value, str) and bits_per_weight(value) is not None:
+        return f"{bits_per_weight(value):g} bits per weight"  # ExLlama's EXL2/EXL3, as its files are named
     if field == "cloud" and isinstance(value, str):
         return cloud_name(t, value)
     return str(value)

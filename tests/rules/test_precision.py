@@ -154,3 +154,21 @@ def test_bnb_workspace_is_a_layer_under_the_caching_allocator_and_one_matrix_oth
     assert largest_linear_params(model) == 4096 * 11008
     assert quant_workspace_bytes(model, "nf4", one_matrix=True) == 90_177_536
     assert quant_workspace_bytes(model, "awq", one_matrix=True) == 0.0
+
+
+@pytest.mark.parametrize(("quant", "expected"), [("bpw-4.0", "bpw-4"), ("exl2-4.65", "bpw-4.65"), ("BPW_6", "bpw-6"),
+                                                 ("exl3-3", "bpw-3")])
+def test_variable_rate_formats_are_named_by_their_bits(quant: str, expected: str) -> None:
+    assert normalise_quant(quant, "int4") == expected
+    with pytest.raises(ValueError, match=r"bits per weight go from 2 to 8\.5"):
+        normalise_quant("bpw-9", "int8")
+
+
+def test_exl2_card_weights_are_the_body_at_its_bits_and_a_6_bit_head() -> None:
+    """Toy 7B, untied 32,000 × 4,096 tables: the body at 4.0 bits, the head at 6, the input table in system RAM."""
+    table = 32000 * 4096  # 131,072,000
+    body = 7e9 - 2 * table  # 6,737,856,000
+    got, _ = weight_bytes(make_model(), "int4", "bpw-4")
+    assert got == pytest.approx(body * 4.0 / 8 + table * 6 / 8)  # 3,368,928,000 + 98,304,000 B
+    tied, _ = weight_bytes(make_model(tie_embeddings=True), "int4", "bpw-4")
+    assert tied == pytest.approx((7e9 - table) * 4.0 / 8 + table * 6 / 8)  # a tied table is quantised as the head

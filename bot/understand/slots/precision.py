@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.understand.slots.base import SlotState, first_label, rx
+from rules.precision import BPW_RANGE, bpw_precision
 
 # -- precision / quantisation -----------------------------------------------------------------------
 _OPTIMIZER_8BIT = rx(
@@ -26,6 +27,8 @@ _GPTQ = rx(r"\bgptq\b")
 _AWQ = rx(r"\bawq\b")
 _NF4 = rx(r"\bnf4\b|\bbnb\b|\bbitsandbytes\b|load[-_]in[-_]4bit")
 _BNB8 = rx(r"load[-_]in[-_]8bit|llm\.int8")
+_BPW = rx(r"(?<![\d.])(?P<bits>\d(?:\.\d{1,2})?)\s?(?:bpw\b|bits?\s+per\s+weight\b|位每权重)")
+"""ExLlama's bits per weight ("exl2 4.0bpw", "4.65 bits per weight"): a variable-rate format sized at its bits."""
 _BARE_QUANT = rx(r"量化|\bquanti[sz](?:ed|ation|e)\b|\bquant\b")
 
 
@@ -63,6 +66,12 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
         quant = "bnb-int8"
     elif _NF4.search(text) and not re.search(r"8[-_ ]?bit|int8", text):
         quant = "nf4"
+    bpw = _BPW.search(text)
+    if bpw is not None and BPW_RANGE[0] <= float(bpw.group("bits")) <= BPW_RANGE[1]:
+        bits = float(bpw.group("bits"))
+        quant, precision = f"bpw-{bits:g}", bpw_precision(bits)
+        state.mask(bpw.start(), bpw.end())
+        text = state.text
     explicit = first_label(_PRECISIONS, text)
     if explicit is not None:
         precision = explicit
