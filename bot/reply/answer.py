@@ -17,7 +17,14 @@ from bot.reply.budget import cheapest_variant
 from bot.reply.capacity import UNIFIED_GPU_PREFIX, capacity, compare_models, generic_gpu, unified_memory_gpu
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
-from bot.reply.cost import attach_money, home_cloud_first, hourly_prices, price_choice, rank_by_money
+from bot.reply.cost import (
+    attach_money,
+    home_cloud_first,
+    hourly_prices,
+    price_choice,
+    rank_by_money,
+    within_budget_first,
+)
 from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
@@ -253,7 +260,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, price_choice(question))
     if gpu is None and question.intent != "compare":
-        picks = home_cloud_first(picks, kb, price_choice(question))
+        picks = within_budget_first(home_cloud_first(picks, kb, price_choice(question)), kb, question,
+                                    price_choice(question))
     # A stated speed target outranks the money order: a cheaper card that misses it answers another question.
     picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)
     # The estimate describes the configuration the reply is about: the cards named, else the top pick

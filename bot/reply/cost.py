@@ -22,12 +22,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import rules
-from bot.reply.model import Answer, CostOut, PickOut, PriceOut, ServingPlanOut
+from bot.reply.model import Answer, BudgetOut, CostOut, PickOut, PriceOut, ServingPlanOut
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
-from knowledge.fx import ExchangeRate, fx_from_env
+from knowledge.fx import ExchangeRate, convert, fx_from_env
 from knowledge.prices import list_prices
 from knowledge.schema import GPU
+from rules.constants import HOURS_PER_MONTH
 from rules.cost import CostEstimate, InstancePlan, cheapest_plan, cost_estimate
 from rules.types import Pick, Workload
 
@@ -208,6 +209,48 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
     speed["gpu_hours"] = round(hours * count, 1)
 
 
+def within_budget_first(picks: Sequence[Pick], kb: KnowledgeBase, question: Question,
+                        choice: PriceChoice) -> list[Pick]:
+    """With a budget per hour, day or month, the picks whose price fits it come first (in their order): the
+    cheapest-per-token card is no answer when a slower one is the only one the budget pays for."""
+    hours = {"hour": 1.0, "day": 24.0, "month": HOURS_PER_MONTH}.get(question.budget_period or "")
+    if question.budget_amount is None or question.budget_currency is None or hours is None:
+        return list(picks)
+    budget, currency = question.budget_amount, question.budget_currency
+
+    def over(pick: Pick) -> bool:
+        plan = plan_for(kb, pick.gpu_id, pick.count, choice)
+        if plan is None:
+            return True
+        spend = plan.per_hour * hours
+        converted = convert(spend, plan.currency, currency, choice.rates)
+        if plan.currency != currency and converted is None:
+            return True
+        return (converted.amount if converted is not None else spend) > budget
+
+    return sorted(picks, key=lambda p: (not p.fits, over(p)))
+
+
+def budget_check(question: Question, cost: CostOut | None, rates: Sequence[ExchangeRate]) -> BudgetOut | None:
+    """The question's budget against the priced set-up over the budget's own period (an hour, a day, a month,
+    or the whole job), in the budget's currency; said not compared, and why, when it cannot be."""
+    if question.budget_amount is None or question.budget_currency is None or question.budget_period is None:
+        return None
+    out = BudgetOut(amount=question.budget_amount, currency=question.budget_currency, period=question.budget_period)
+    if cost is None or cost.currency is None or cost.per_hour is None:
+        return out.model_copy(update={"reason": "price"})
+    spend = {"hour": cost.per_hour, "day": cost.per_hour * 24, "month": cost.per_month,
+             "total": cost.total}[question.budget_period]
+    if spend is None:
+        return out.model_copy(update={"reason": "duration"})
+    if cost.currency != question.budget_currency:
+        converted = convert(spend, cost.currency, question.budget_currency, rates)
+        if converted is None:
+            return out.model_copy(update={"reason": "currency"})
+        spend = converted.amount
+    return out.model_copy(update={"cost": round(spend, 2), "within": spend <= question.budget_amount})
+
+
 def attach_money(result: Answer, question: Question, workload: Workload | None, kb: KnowledgeBase,
                  config: tuple[GPU | None, int]) -> Answer:
     """Price the picks, total the job, and (for gpu_info) list the card's prices; returns `result`."""
@@ -230,11 +273,13 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     if workload.task == "inference":
         result.serving = serving_plan(question, workload, gpu, count)
     result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving)
+    result.budget = budget_check(question, result.cost, choice.rates)
     if result.serving is not None and result.cost is not None:
         result.serving = result.serving.model_copy(update={"per_hour": result.cost.per_hour,
                                                            "currency": result.cost.currency})
     return result
 
 
-__all__ = ["PriceChoice", "add_training_hours", "attach_money", "config_cost", "exchange_rates", "gpu_prices",
-           "home_cloud_first", "hourly_prices", "plan_for", "price_choice", "price_picks", "rank_by_money"]
+__all__ = ["PriceChoice", "add_training_hours", "attach_money", "budget_check", "config_cost", "exchange_rates",
+           "gpu_prices", "home_cloud_first", "hourly_prices", "plan_for", "price_choice", "price_picks",
+           "rank_by_money", "within_budget_first"]

@@ -11,6 +11,10 @@ from bot.reply.i18n import Translator
 from bot.reply.model import Answer, CostOut, PickOut
 from knowledge.base import KnowledgeBase
 
+PERIOD_WORDS = {"hour": {"en": " an hour", "zh-Hans": "每小时"}, "day": {"en": " a day", "zh-Hans": "每天"},
+                "month": {"en": " a month", "zh-Hans": "每月"}, "total": {"en": "", "zh-Hans": ""}}
+"""How a budget's period is written beside its amount."""
+
 CLOUD_NAMES: dict[str, dict[str, str]] = {
     "alibaba": {"en": "Alibaba Cloud", "zh-Hans": "阿里云"},
     "aws": {"en": "AWS", "zh-Hans": "AWS"},
@@ -107,6 +111,19 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     return lines
 
 
+def _budget_line(answer: Answer, t: Translator) -> str:
+    """Whether the priced set-up is within the budget the question stated (or why it was not compared)."""
+    budget = answer.budget
+    if budget is None:
+        return ""
+    per = t.pick(PERIOD_WORDS, budget.period)
+    values = {"amount": money(budget.amount), "cur": budget.currency, "per": per}
+    if budget.within is None:
+        reason = t(f"budget_reason_{budget.reason or 'price'}", cur=answer.cost.currency if answer.cost else "")
+        return t("budget_unpriced", reason=reason, **values)
+    return t("budget_within" if budget.within else "budget_over", cost=money(budget.cost), **values)
+
+
 def _price_rows(answer: Answer, t: Translator) -> list[str]:
     rows = []
     for p in answer.prices[:MAX_PRICE_ROWS]:
@@ -131,5 +148,7 @@ def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
 
 
 def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
-    return {"cost_lines": _cost_lines(answer, kb, t), "price_rows": _price_rows(answer, t),
+    lines = _cost_lines(answer, kb, t)
+    budget = _budget_line(answer, t)
+    return {"cost_lines": [budget, *lines] if budget else lines, "price_rows": _price_rows(answer, t),
             "price_gap": _price_gap(answer, kb, t)}

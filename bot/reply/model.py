@@ -6,7 +6,7 @@ JSON"); keys are stable, more may be added.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -249,6 +249,21 @@ class CostOut(BaseModel):
     original_currency: str | None = None
 
 
+class BudgetOut(BaseModel):
+    """The question's budget against what the priced set-up costs over the same period."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    amount: float
+    currency: str
+    period: Literal["hour", "day", "month", "total"]
+    cost: float | None = None
+    """The set-up's cost over `period`, in `currency`; None when it cannot be compared."""
+    within: bool | None = None
+    reason: Literal["currency", "duration", "price"] | None = None
+    """Why it was not compared."""
+
+
 class PriceOut(BaseModel):
     """One known instance price, for "H100 price per hour"."""
 
@@ -345,6 +360,7 @@ class Answer(BaseModel):
     """A code for a reply that could not size anything (e.g. 'too-long', 'unknown-model')."""
     text: str = ""
     cost: CostOut | None = None
+    budget: BudgetOut | None = None
     prices: list[PriceOut] = Field(default_factory=list)
     """For gpu_info: the known instances of the card with their prices."""
     serving: ServingPlanOut | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.reply.cost_view import amount, cloud_name
+from bot.reply.cost_view import PERIOD_WORDS, amount, cloud_name
 from bot.reply.formatting import gpu_name, params
 from bot.reply.i18n import Translator
 from bot.reply.labels import FIELD_LABELS, TASK_NAMES
@@ -75,7 +75,8 @@ def uses_prefill_chunk(engine: object) -> bool:
 
 
 UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
-                               "unknown_gpu_text", "unmodelled_engine", "clamped"})
+                               "unknown_gpu_text", "unmodelled_engine", "clamped", "budget_currency",
+                               "budget_period"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 
@@ -120,6 +121,10 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "engine" and data.get("engine_version"):
             continue  # read back with its version: "transformers 4.38"
+        if field == "budget_amount" and isinstance(value, (int, float)):
+            parts.append(t("budget_read", amount=f"{value:,.10g}", cur=str(data.get("budget_currency") or ""),
+                           per=t.pick(PERIOD_WORDS, str(data.get("budget_period") or "total"))).strip())
+            continue
         if field == "unified_memory":
             parts.append(t("mac_read"))
             continue

@@ -69,6 +69,7 @@ from bot.understand.numbers import bound_digit_runs
 from bot.understand.question import TRAINING_SWITCHES, Question
 from bot.understand.slots.apple import parse_apple_silicon
 from bot.understand.slots.base import SlotState
+from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import parse_batch, parse_context
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
 from bot.understand.slots.money import parse_money
@@ -95,7 +96,7 @@ SLOT_ORDER = (
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "gen_tokens",
     "instance", "gpu", "gpu_count", "gpu_set", "unified_memory", "memory_gb", "compare_gpus", "cloud", "budget",
-    "zero_stage", "offload",
+    "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "hours",
 )
 
@@ -193,6 +194,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
             gpu_ids.append(instance.instance.gpu_id)
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
+    money = parse_budget(state)  # first: its number is money, not tokens, hours or a size
+    for slot in money:
+        state.stated.append(slot)
     work = parse_workload_size(state)
     if found.text is not None and found.end is not None and kv_type_after_model(
             state, found.text, found.end, found.quant):
@@ -293,7 +297,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],
         asks_capacity=capacity and intent == "gpu_info",
         cloud=values.get("cloud"),
-        budget=bool(values.get("budget", False)),
+        budget=bool(values.get("budget", False)) or bool(money),
+        **money,
         stated=stated,
         clamped=sorted(set(state.clamped), key=state.clamped.index),
         faq_hint=faq_hint,

@@ -1,0 +1,79 @@
+"""A budget with an amount ("under $2 an hour", "budget $3,000 a month", "预算每月1万元", "每小时不超过20元").
+
+Someone who states what they can spend wants the cheapest set-up that fits, and to be told whether it is within
+that sum; a reply that proposes twice their budget without a word answers another question. Only an amount with
+a budget cue and a currency or a period is read, so "under 24GB" or "4k tokens" are never money.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.understand.numbers import number
+from bot.understand.slots.base import SlotState, rx
+
+_CUE_EN = (r"(?:(?P<cue>budget)(?:\s+(?:is|of))?|spend(?:ing)?|under|below|up\s+to|at\s+most|max(?:imum)?|"
+           r"no\s+more\s+than|less\s+than|within|afford|<=?)")
+_AMOUNT = r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k|m|thousand|万|千)?"
+_CURRENCY_AFTER = r"\s*(?P<cur>usd|us\$|dollars?|bucks|\$|cny|rmb|yuan|元|块钱?|人民币|美元|美金|刀)?"
+_PERIOD = (r"(?P<per>(?:/|\s*(?:per|an?|each|every)\s+|每)\s*(?:h(?:ou)?rs?\b|hour|gpu[- ]?hour|month|mo\b|"
+           r"小时|个?月|day|天)|\s*(?:hourly|monthly|一个月|一小时|每月|每小时|/月|/小时))?")
+
+BUDGET_EN = rx(_CUE_EN + r"\s*(?:of\s+|around\s+|about\s+)?(?P<pre>\$|usd\s*|us\$|€)?\s*" + _AMOUNT
+               + _CURRENCY_AFTER + _PERIOD)
+BUDGET_ZH = rx(r"(?:(?P<cue>预算)|不超过|不高于|最多|控制在|以内)\s*"
+               r"(?P<per0>每月|每个月|一个月|月|每小时|一小时|每天)?\s*"
+               r"(?:是|为|在|约|大概)?\s*" + _AMOUNT + _CURRENCY_AFTER + _PERIOD)
+ZH_PERIOD_FIRST = rx(r"(?P<per0>每月|每个月|每小时|每天)\s*(?:预算|不超过|最多)?\s*" + _AMOUNT
+                     + r"\s*(?P<cur>元|块钱?|人民币|美元|美金|刀)" + _PERIOD)
+
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "万": 1e4, "千": 1e3}
+_USD = frozenset({"usd", "us$", "dollar", "dollars", "bucks", "$", "美元", "美金", "刀"})
+_CNY = frozenset({"cny", "rmb", "yuan", "元", "块", "块钱", "人民币"})
+
+
+def _period(text: str) -> str | None:
+    cleaned = text.strip().lower()
+    if not cleaned:
+        return None
+    if re.search(r"h(?:ou)?r|hour|小时", cleaned):
+        return "hour"
+    if re.search(r"month|mo\b|月", cleaned):
+        return "month"
+    if re.search(r"day|天", cleaned):
+        return "day"
+    return None
+
+
+def _currency(raw: str | None, lang_hint: str) -> str | None:
+    key = (raw or "").strip().lower()
+    if key in _USD or key.startswith("$"):
+        return "USD"
+    if key in _CNY or key.startswith("块"):
+        return "CNY"
+    if key == "€":
+        return "EUR"
+    return lang_hint or None
+
+
+def parse_budget(state: SlotState) -> dict[str, Any]:
+    """Question fields for a stated budget (amount, currency, per hour / day / month or in all); the span is
+    masked so no other slot reads its number."""
+    text = state.text
+    chinese = re.search(r"[\u4e00-\u9fff]", text) is not None
+    for pattern in (ZH_PERIOD_FIRST, BUDGET_ZH, BUDGET_EN):
+        for m in pattern.finditer(text):
+            groups = m.groupdict()
+            raw_currency = groups.get("cur") or groups.get("pre")
+            period = _period((groups.get("per0") or "") + " " + (groups.get("per") or ""))
+            if raw_currency is None and period is None and not groups.get("cue"):
+                continue  # "under 24 GB", "up to 8 GPUs": no money in it ("budget 5k" is money by its word)
+            value = number(groups["num"])
+            if value is None or value <= 0:
+                continue
+            value *= _SCALE.get((groups.get("scale") or "").lower(), 1.0)
+            currency = _currency(raw_currency, "CNY" if chinese else "USD")
+            state.mask(m.start(), m.end())
+            return {"budget_amount": value, "budget_currency": currency, "budget_period": period or "total"}
+    return {}

@@ -1,0 +1,52 @@
+"""A stated budget against the priced set-up: within, over, or not comparable (and why)."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.cost import budget_check
+from bot.reply.model import CostOut
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from bot.understand.question import Question
+from knowledge.fx import ExchangeRate
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def _budget(amount: float, currency: str, period: str) -> Question:
+    return Question(text="", intent="recommend", budget_amount=amount, budget_currency=currency,
+                    budget_period=period)  # type: ignore[arg-type]
+
+
+def test_budget_check_compares_the_same_period_and_currency() -> None:
+    cost = CostOut(currency="USD", per_hour=1.0, per_month=730.0, total=None)
+    assert budget_check(_budget(800, "USD", "month"), cost, ()).within is True
+    assert budget_check(_budget(20, "USD", "day"), cost, ()).cost == 24.0  # 24 h at 1 USD: over 20
+    assert budget_check(_budget(20, "USD", "day"), cost, ()).within is False
+    assert budget_check(_budget(500, "USD", "total"), cost, ()).reason == "duration"  # no job length to total
+    assert budget_check(_budget(5000, "CNY", "month"), cost, ()).reason == "currency"  # no rate set
+    rate = ExchangeRate(base="USD", quote="CNY", rate=7.0, date="2026-12-01")
+    converted = budget_check(_budget(5000, "CNY", "month"), cost, (rate,))
+    assert (converted.cost, converted.within) == (5110.0, False)  # 730 USD × 7
+    assert budget_check(_budget(5, "USD", "hour"), None, ()).reason == "price"
+
+
+def test_the_set_up_the_budget_pays_for_comes_first() -> None:
+    result = answer(parse("serve Llama-3-8B for 20 users on AWS, budget $600 a month", KB), KB)
+    assert result.budget is not None and result.budget.within
+    assert result.cost is not None and result.cost.per_month is not None and result.cost.per_month <= 600
+    assert "Within your budget of 600 USD a month" in render_text(result, kb=KB)
+
+
+def test_over_budget_is_said_with_what_it_costs() -> None:
+    result = answer(parse("serve Llama-3-70B for 50 users on AWS, budget $1,000 a month", KB), KB)
+    assert result.budget is not None and result.budget.within is False
+    text = render_text(result, kb=KB)
+    assert "Over your budget of 1,000 USD a month" in text and "A smaller precision" in text
+
+
+def test_a_chinese_monthly_budget_is_priced_in_yuan() -> None:
+    result = answer(parse("在阿里云上部署DeepSeek-R1-Distill-Qwen-32B，预算每月1万元，推荐什么实例", KB), KB)
+    assert result.budget is not None and result.budget.currency == "CNY" and result.budget.within
+    assert "在你的预算内（每月10,000 CNY）" in render_text(result, kb=KB)

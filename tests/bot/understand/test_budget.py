@@ -1,0 +1,33 @@
+"""A budget with an amount: read with its currency and period, never as tokens, hours or a card size."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize(("text", "amount", "currency", "period"), [
+    ("在阿里云上部署DeepSeek-R1-Distill-Qwen-32B，预算每月1万元，推荐什么实例", 10_000, "CNY", "month"),
+    ("serve Llama-3-8B for 20 users, budget $1,500 a month", 1_500, "USD", "month"),
+    ("Qwen2.5-7B inference under $0.5/hour", 0.5, "USD", "hour"),
+    ("每小时不超过20元跑Qwen2.5-14B", 20, "CNY", "hour"),
+    ("fine-tune Llama-3-8B with LoRA on 1B tokens, budget of 500 dollars", 500, "USD", "total"),
+    ("预算5万，训练Qwen2-7B", 50_000, "CNY", "total"),
+    ("budget 1.5k usd monthly for Mistral-7B", 1_500, "USD", "month"),
+])
+def test_a_budget_is_read_with_its_currency_and_period(text: str, amount: float, currency: str,
+                                                       period: str) -> None:
+    q = parse(text, KB)
+    assert (q.budget_amount, q.budget_currency, q.budget_period) == (amount, currency, period)
+    assert q.budget  # a stated sum asks for the cheapest set-up that fits
+    assert q.hours is None and q.tokens in (None, 1e9)  # "每月" and "1万" are the budget's, not a duration or tokens
+
+
+@pytest.mark.parametrize("text", ["Qwen2.5-7B under 24GB", "Llama-3-70B on up to 8 GPUs", "budget GPU for Qwen2.5-7B",
+                                  "Llama-3-8B with a 24GB budget card", "Qwen2.5-7B at 4k context under 2 seconds"])
+def test_numbers_that_are_not_money_are_not_a_budget(text: str) -> None:
+    assert parse(text, KB).budget_amount is None
