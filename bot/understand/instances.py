@@ -19,7 +19,8 @@ class Instance:
     name: str
     """As the knowledge base spells it."""
     gpu_id: str
-    count: int
+    count: int | None
+    """None for a family ("a g5 instance"): its sizes carry different numbers of cards."""
     cloud: str | None
     """The cloud that lists it; None when clouds that are not regional twins list the same name."""
 
@@ -34,9 +35,11 @@ class InstanceMention:
 @dataclass(frozen=True)
 class InstanceIndex:
     by_name: dict[str, Instance]
+    families: dict[str, Instance]
+    """AWS and Alibaba Cloud family names ("g5", "p4d", "gn7i") whose every listed size carries one card model."""
 
 
-_NAME_SHAPED = re.compile(r"(?<![\w.-])\w+(?:[.-]\w+)*")
+_NAME_SHAPED = re.compile(r"(?<![\w.-])\w+(?:[.-]\w+)*", re.A)
 """A run of word characters joined by dots and hyphens: every listed instance name has this shape, so each such
 run in the text is looked up whole (a dictionary probe each, however many instances are listed); "g4dn.xlarge."
 ends before its full stop, "my-g4dn.xlarge-box" is one run and no instance."""
@@ -53,6 +56,30 @@ def _home_cloud(clouds: set[str]) -> str | None:
         return None
     base = bases.pop()
     return base if base in clouds else min(clouds)
+
+
+_FAMILY_CLOUDS = frozenset({"aws", "aws-china", "alibaba"})
+"""Clouds whose instance names start with a family name people also use alone ("a g5", "gn7i 实例")."""
+_FAMILY_OF = re.compile(r"(?:ecs\.)?(?P<family>[a-z]+\d+[a-z]*)[.-]")
+_FAMILY_CUE = re.compile(r"instances?\b|实例|机型|规格|\baws\b|\bec2\b|amazon|亚马逊|阿里云|\baliyun\b|\balibaba\b")
+"""A family name alone is read only beside one of these: "g5" or "p5" bare could be many things."""
+
+
+def _families(by_name: dict[str, Instance], kb: KnowledgeBase) -> dict[str, Instance]:
+    found: dict[str, set[str]] = {}
+    clouds: dict[str, set[str]] = {}
+    for key, instance in by_name.items():
+        m = _FAMILY_OF.match(key)
+        if m is None or instance.cloud not in _FAMILY_CLOUDS:
+            continue
+        found.setdefault(m.group("family"), set()).add(instance.gpu_id)
+        clouds.setdefault(m.group("family"), set()).add(str(instance.cloud))
+    for family in kb.instance_families.values():
+        if family.gpu_id in kb.gpus:
+            found.setdefault(family.family.lower(), set()).add(family.gpu_id)
+            clouds.setdefault(family.family.lower(), set()).add(family.provider)
+    return {name: Instance(name, next(iter(gpus)), None, _home_cloud(clouds[name]))
+            for name, gpus in found.items() if len(gpus) == 1}
 
 
 def instance_index(kb: KnowledgeBase) -> InstanceIndex:
@@ -78,7 +105,7 @@ def instance_index(kb: KnowledgeBase) -> InstanceIndex:
     by_name = {key: Instance(name, gpu_id, count, _home_cloud(clouds[key]))
                for key, (name, gpu_id, count) in cards.items()
                if key not in conflicting and _NAME_SHAPED.fullmatch(key)}
-    index = InstanceIndex(by_name)
+    index = InstanceIndex(by_name, _families(by_name, kb))
     if len(_INDEX_CACHE) > 8:
         _INDEX_CACHE.clear()
     _INDEX_CACHE[id(kb)] = (kb, index)
@@ -87,9 +114,15 @@ def instance_index(kb: KnowledgeBase) -> InstanceIndex:
 
 def find_instance(folded: str, kb: KnowledgeBase) -> InstanceMention | None:
     """The first instance type named in `folded` (lower-cased text), if any."""
-    by_name = instance_index(kb).by_name
+    index = instance_index(kb)
     for m in _NAME_SHAPED.finditer(folded):
-        instance = by_name.get(m.group(0))
+        instance = index.by_name.get(m.group(0))
         if instance is not None:
             return InstanceMention(instance, m.start(), m.end())
+    if _FAMILY_CUE.search(folded) is None:
+        return None
+    for m in _NAME_SHAPED.finditer(folded):
+        family = index.families.get(m.group(0))
+        if family is not None:
+            return InstanceMention(family, m.start(), m.end())
     return None

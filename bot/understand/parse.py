@@ -206,7 +206,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         parse_apple_silicon(state)
         parse_memory(state)
     parse_gpu_counts(state, gpus, mentions)
-    if instance is not None and "gpu_count" not in state.values and len(gpu_ids) == 1:
+    if instance is not None and instance.instance.count and "gpu_count" not in state.values and len(gpu_ids) == 1:
         state.set("gpu_count", instance.instance.count)
     parse_parallel_degree(state)
     plural_gpus = "gpu_count" not in state.values and any(gpu_plural(folded, m) for m in gpus)

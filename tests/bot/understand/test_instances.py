@@ -72,3 +72,25 @@ def test_follow_up_on_another_card_drops_the_instance(kb: KnowledgeBase) -> None
     assert merged.gpu == "l40s" and merged.instance is None
     merged = follow_up(parse("can I serve Llama-3-8B on an L40S", kb), parse("on a g4dn.xlarge?", kb))
     assert (merged.instance, merged.gpu, merged.gpu_count) == ("g4dn.xlarge", "t4", 1)
+
+
+@pytest.mark.parametrize(("text", "family", "gpu", "cloud"), [
+    ("Llama-3-8B on an AWS g5 instance", "g5", "a10g", "aws"),
+    ("用阿里云gn7i实例跑ChatGLM-6B", "gn7i", "a10", "alibaba"),
+    ("g5实例能跑Qwen2.5-7B吗", "g5", "a10g", "aws"),
+    ("Qwen2.5-72B on p4d instances", "p4d", "a100-40gb", "aws"),
+])
+def test_a_family_name_beside_an_instance_or_cloud_word_names_its_card(text: str, family: str, gpu: str,
+                                                                      cloud: str, kb: KnowledgeBase) -> None:
+    q = parse(text, kb)
+    assert (q.instance, q.gpu, q.cloud) == (family, gpu, cloud)
+    assert q.gpu_count is None  # a family's sizes carry 1 to 8 cards: the count is left to the rules
+
+
+def test_a_bare_family_name_is_not_read(kb: KnowledgeBase) -> None:
+    assert parse("Llama-3-8B on g5", kb).instance is None  # "g5" alone could be many things
+
+
+def test_instance_names_inside_chinese_text(kb: KnowledgeBase) -> None:
+    q = parse("用ecs.gn7i-c8g1.2xlarge跑ChatGLM-6B够吗", kb)
+    assert (q.instance, q.gpu, q.gpu_count, q.model) == ("ecs.gn7i-c8g1.2xlarge", "a10", 1, "chatglm-6b")
