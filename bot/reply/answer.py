@@ -14,7 +14,7 @@ from typing import Any
 
 import rules
 from bot.reply.budget import cheapest_variant
-from bot.reply.capacity import UNIFIED_GPU_PREFIX, capacity, compare_models, generic_gpu, unified_memory_gpu
+from bot.reply.capacity import UNIFIED_GPU_PREFIX, capacity, compare_models, memory_card
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.cost import (
@@ -229,7 +229,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if budget_note is not None:
         assumptions = [a for a in assumptions if a.field not in ("precision", "quant")] + [budget_note]
     picks: list[Pick] = []
-    priced = hourly_prices(kb, price_choice(question))
+    choice = price_choice(question)
+    priced = hourly_prices(kb, choice)
     if gpu is not None and gpu.id in kb.gpus and question.intent in ("recommend", "check") and not cards:
         picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                       max_count=max(max_count, count), fixed_count=question.gpu_count,
@@ -258,10 +259,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         picks = [p for p in picks if p.fits]
     picks = meet_deadline(picks, workload, question, kb, instances, priced)
     if question.budget and gpu is None:
-        picks = rank_by_money(picks, workload, kb, price_choice(question))
+        picks = rank_by_money(picks, workload, kb, choice)
     if gpu is None and question.intent != "compare":
-        picks = within_budget_first(home_cloud_first(picks, kb, price_choice(question)), kb, question,
-                                    price_choice(question))
+        picks = within_budget_first(home_cloud_first(picks, kb, choice), kb, question, choice)
     # A stated speed target outranks the money order: a cheaper card that misses it answers another question.
     picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
@@ -366,12 +366,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
     result.faq = faq_for(question, workload, result, kb)
     return result
-
-
-def memory_card(question: Question) -> GPU:
-    """The card a question gives only by its memory: a Mac's GPU share of its unified memory, else a generic card."""
-    assert question.memory_gb
-    return unified_memory_gpu(question.memory_gb) if question.unified_memory else generic_gpu(question.memory_gb)
 
 
 SIZING_FLAGS = frozenset({"model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gpu",

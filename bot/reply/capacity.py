@@ -47,6 +47,12 @@ def generic_gpu(memory_gb: float) -> GPU:
                source=["the question: memory stated without a card"])
 
 
+def memory_card(question: Question) -> GPU:
+    """The card a question gives only by its memory: a Mac's GPU share of its unified memory, else a generic card."""
+    assert question.memory_gb
+    return unified_memory_gpu(question.memory_gb) if question.unified_memory else generic_gpu(question.memory_gb)
+
+
 def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> list[CapacityOut]:
     """Largest generic model that fits per job kind (4k context, batch 1), by bisection on the ladder."""
     context = question.context or DEFAULT_CONTEXT

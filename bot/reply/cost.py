@@ -209,24 +209,31 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
     speed["gpu_hours"] = round(hours * count, 1)
 
 
+BUDGET_PERIOD_HOURS = {"hour": 1.0, "day": 24.0, "month": HOURS_PER_MONTH}
+"""Hours a budget per period pays for (a total budget pays for the job, whatever its length)."""
+
+
+def _in_currency(amount: float, currency: str, target: str, rates: Sequence[ExchangeRate]) -> float | None:
+    """`amount` in `target`: as it is when the currencies agree, by the operator's rate otherwise, else None."""
+    if currency == target:
+        return amount
+    converted = convert(amount, currency, target, rates)
+    return converted.amount if converted is not None else None
+
+
 def within_budget_first(picks: Sequence[Pick], kb: KnowledgeBase, question: Question,
                         choice: PriceChoice) -> list[Pick]:
     """With a budget per hour, day or month, the picks whose price fits it come first (in their order): the
     cheapest-per-token card is no answer when a slower one is the only one the budget pays for."""
-    hours = {"hour": 1.0, "day": 24.0, "month": HOURS_PER_MONTH}.get(question.budget_period or "")
+    hours = BUDGET_PERIOD_HOURS.get(question.budget_period or "")
     if question.budget_amount is None or question.budget_currency is None or hours is None:
         return list(picks)
     budget, currency = question.budget_amount, question.budget_currency
 
     def over(pick: Pick) -> bool:
         plan = plan_for(kb, pick.gpu_id, pick.count, choice)
-        if plan is None:
-            return True
-        spend = plan.per_hour * hours
-        converted = convert(spend, plan.currency, currency, choice.rates)
-        if plan.currency != currency and converted is None:
-            return True
-        return (converted.amount if converted is not None else spend) > budget
+        spend = _in_currency(plan.per_hour * hours, plan.currency, currency, choice.rates) if plan else None
+        return spend is None or spend > budget
 
     return sorted(picks, key=lambda p: (not p.fits, over(p)))
 
@@ -239,16 +246,15 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
     out = BudgetOut(amount=question.budget_amount, currency=question.budget_currency, period=question.budget_period)
     if cost is None or cost.currency is None or cost.per_hour is None:
         return out.model_copy(update={"reason": "price"})
-    spend = {"hour": cost.per_hour, "day": cost.per_hour * 24, "month": cost.per_month,
-             "total": cost.total}[question.budget_period]
+    hours = BUDGET_PERIOD_HOURS.get(question.budget_period)
+    spend = cost.per_hour * hours if hours is not None else cost.total
     if spend is None:
         return out.model_copy(update={"reason": "duration"})
-    if cost.currency != question.budget_currency:
-        converted = convert(spend, cost.currency, question.budget_currency, rates)
-        if converted is None:
-            return out.model_copy(update={"reason": "currency"})
-        spend = converted.amount
-    return out.model_copy(update={"cost": round(spend, 2), "within": spend <= question.budget_amount})
+    in_budget_currency = _in_currency(spend, cost.currency, question.budget_currency, rates)
+    if in_budget_currency is None:
+        return out.model_copy(update={"reason": "currency"})
+    return out.model_copy(update={"cost": round(in_budget_currency, 2),
+                                  "within": in_budget_currency <= question.budget_amount})
 
 
 def attach_money(result: Answer, question: Question, workload: Workload | None, kb: KnowledgeBase,
