@@ -237,6 +237,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "unknown_intro": {"en": "I didn't understand that as a GPU question.", "zh-Hans": "我没看懂这个问题。"},
     "gpu_info": {"en": "{name}: {memory} GB {mtype}, {bandwidth} GB/s", "zh-Hans": "{name}：{memory} GB {mtype}，带宽 {bandwidth} GB/s"},
     "gpu_tflops": {"en": "Dense tensor peak: {parts}", "zh-Hans": "稠密张量算力峰值：{parts}"},
+    "gpu_no_tflops": {"en": "Throughput: no published figure (prefill, training and serving plans are not timed on it)",
+                      "zh-Hans": "算力：没有公开数据（不估算其预填充、训练和服务规划时间）"},
     "gpu_interconnect": {"en": "Interconnect", "zh-Hans": "互联"},
     "gpu_mig": {"en": "MIG: up to {n} instances", "zh-Hans": "MIG：最多 {n} 个实例"},
     "gpu_not_recommended": {"en": "Not recommended for ML work", "zh-Hans": "不建议用于机器学习"},

@@ -28,3 +28,9 @@ def test_a10g_instance_training_and_serving_targets_get_no_made_up_time() -> Non
     serving = answer(parse("serve Llama-3-8B on A10G with vllm at 5 qps", KB), KB)
     assert serving.serving is None
     assert "不估算预填充、训练和服务规划时间" in render_text(answer(parse("A10G跑Qwen2-7B推理", KB), KB), kb=KB)
+
+
+def test_a10g_card_info_says_its_throughput_is_unpublished() -> None:
+    text = render_text(answer(parse("tell me about the A10G", KB), KB), kb=KB)
+    assert "Throughput: no published figure" in text and "600 GB/s" in text
+    assert "Throughput: no published figure" not in render_text(answer(parse("tell me about the A10", KB), KB), kb=KB)
