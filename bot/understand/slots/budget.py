@@ -15,7 +15,10 @@ from bot.understand.slots.base import SlotState, rx
 
 _CUE_EN = (r"(?:(?P<cue>budget)(?:\s+(?:is|of))?|spend(?:ing)?|under|below|up\s+to|at\s+most|max(?:imum)?|"
            r"no\s+more\s+than|less\s+than|within|afford|<=?)")
-_AMOUNT = r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k|m|thousand|万|千)?"
+_AMOUNT = (r"(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.,])\s*(?P<scale>k|m|thousand|万|千)?"
+           r"(?!\s*(?:b\b|bn\b|billion|gpu|gb|gib|tb|g\b|h(?:ou)?rs?\b|h\b|days?\b|weeks?\b|minutes?\b|tokens?|"
+           r"cards?|x\b|×|张|块卡|卡|个?小时|天|周|分钟|亿|词元|token))")
+"""A number followed by a unit of something else (hours, GPUs, GB, tokens) is that, not money."""
 _CURRENCY_AFTER = r"\s*(?P<cur>usd|us\$|dollars?|bucks|\$|cny|rmb|yuan|元|块钱?|人民币|美元|美金|刀)?"
 _PERIOD = (r"(?P<per>(?:/|\s*(?:per|an?|each|every)\s+|每)\s*(?:h(?:ou)?rs?\b|hour|gpu[- ]?hour|month|mo\b|"
            r"小时|个?月|day|天)|\s*(?:hourly|monthly|一个月|一小时|每月|每小时|/月|/小时))?")

@@ -28,6 +28,8 @@ def test_a_budget_is_read_with_its_currency_and_period(text: str, amount: float,
 
 
 @pytest.mark.parametrize("text", ["Qwen2.5-7B under 24GB", "Llama-3-70B on up to 8 GPUs", "budget GPU for Qwen2.5-7B",
-                                  "Llama-3-8B with a 24GB budget card", "Qwen2.5-7B at 4k context under 2 seconds"])
+                                  "Llama-3-8B with a 24GB budget card", "Qwen2.5-7B at 4k context under 2 seconds",
+                                  "GPU budget of 100 hours for Llama-3-8B LoRA", "budget 48GB for Llama-3-70B",
+                                  "budget 2 GPUs for Qwen2.5-7B", "预算2张卡跑Qwen2.5-7B", "budget of 1B tokens"])
 def test_numbers_that_are_not_money_are_not_a_budget(text: str) -> None:
     assert parse(text, KB).budget_amount is None
