@@ -1,8 +1,9 @@
 """A budget with an amount ("under $2 an hour", "budget $3,000 a month", "预算每月1万元", "每小时不超过20元").
 
 Someone who states what they can spend wants the cheapest set-up that fits, and to be told whether it is within
-that sum; a reply that proposes twice their budget without a word answers another question. Only an amount with
-a budget cue and a currency or a period is read, so "under 24GB" or "4k tokens" are never money.
+that sum; a reply that proposes twice their budget without a word answers another question. An amount is read
+after "budget"/"预算", or after a cue such as "under" or "不超过" when a currency or a period goes with it, and
+never when a unit of something else follows it: "under 24GB", "budget of 100 hours" or "4k tokens" are not money.
 """
 
 from __future__ import annotations
