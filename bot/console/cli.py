@@ -31,8 +31,8 @@ the rest only through the service, so the names are repeated here and a test kee
 
 FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
          "memory_fraction",
-         "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", *SWITCH_HELP, "context",
-         "batch", "gpu", "gpus")
+         "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", *SWITCH_HELP,
+         "budget_amount", "budget_currency", "budget_period", "context", "batch", "gpu", "gpus")
 
 
 def _add_flags(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +62,11 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
     for switch in SWITCH_HELP:
         parser.add_argument(f"--{switch.replace('_', '-')}", dest=switch, action="store_const", const=True,
                             default=None, help=SWITCH_HELP[switch])
+    parser.add_argument("--budget-amount", dest="budget_amount",
+                        help="what can be spent: 1500, 1.5k, 1万 (with --budget-period and --budget-currency)")
+    parser.add_argument("--budget-currency", dest="budget_currency", help="USD | CNY | EUR (default: the reply's)")
+    parser.add_argument("--budget-period", dest="budget_period",
+                        help="hour | day | month | total (default: total, the whole job)")
     parser.add_argument("--context", help="tokens per sequence (prompt + output): 4096, 32k, 1.5万")
     parser.add_argument("--batch", help="concurrent sequences / micro-batch: 8, 1k, 两千")
     parser.add_argument("--gpu", help="GPU to check against (id or name)")

@@ -58,7 +58,8 @@ FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch"
              "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
              "train_embeddings", "engine_version", "engine_backend", "kv_cache", "memory_fraction",
-             "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", *TRAINING_SWITCHES)
+             "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", "budget_amount",
+             "budget_currency", "budget_period", *TRAINING_SWITCHES)
 
 
 def _bounded_int(key: str, value: Any, upper: int, lower: int = 1) -> int:
@@ -94,6 +95,15 @@ def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
     if text not in allowed:
         raise BadRequestError(f"{key} must be one of {', '.join(allowed)}, not {value!r}")
     return text
+
+
+def _money(key: str, value: Any) -> float:
+    """A sum from a flag or a JSON line: 1500, "1.5k", "1万"; a clear error otherwise."""
+    parsed = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else (
+        scaled_number(str(value), BATCH_UNITS))
+    if parsed is None or not math.isfinite(parsed) or not 0 < parsed <= 1e12:
+        raise BadRequestError(f"{key} must be a positive sum such as 1500, 1.5k or 1万, not {value!r}")
+    return parsed
 
 
 FLAG_UNITS: dict[str, dict[str, float]] = {"context": CONTEXT_UNITS, "gen_tokens": CONTEXT_UNITS}
@@ -200,8 +210,19 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates["intent"] = str(value)
         elif key == "budget":
             updates["budget"] = bool(value)
+        elif key == "budget_amount":
+            updates.update(budget_amount=_money("budget_amount", value), budget=True)
+        elif key == "budget_currency":
+            updates["budget_currency"] = _choice("budget_currency", str(value).lower(), ("usd", "cny", "eur")).upper()
+        elif key == "budget_period":
+            updates["budget_period"] = _choice("budget_period", value, ("hour", "day", "month", "total"))
         elif key == "cloud":
             updates["cloud"] = str(value).lower()
+    if "budget_amount" in updates:
+        # a sum alone is in the reply's language's currency and covers the whole job, as the text reads it
+        updates.setdefault("budget_currency", question.budget_currency or (
+            "USD" if (updates.get("lang") or question.lang) == "en" else "CNY"))
+        updates.setdefault("budget_period", question.budget_period or "total")
     if "quant" in updates and updates["quant"] and "precision" not in updates:
         bits = bits_per_weight(str(updates["quant"]))
         implied = bpw_precision(bits) if bits is not None else QUANT_PRECISION.get(updates["quant"])

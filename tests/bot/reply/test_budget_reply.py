@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bot.reply.answer import answer
+import pytest
+
+from bot.errors import BadRequestError
+from bot.reply.answer import answer, answer_request
 from bot.reply.cost import budget_check
 from bot.reply.model import CostOut
 from bot.reply.render import render_text
@@ -50,3 +53,17 @@ def test_a_chinese_monthly_budget_is_priced_in_yuan() -> None:
     result = answer(parse("在阿里云上部署DeepSeek-R1-Distill-Qwen-32B，预算每月1万元，推荐什么实例", KB), KB)
     assert result.budget is not None and result.budget.currency == "CNY" and result.budget.within
     assert "在你的预算内（每月10,000 CNY）" in render_text(result, kb=KB)
+
+
+def test_flags_and_json_keys_state_a_budget_and_refuse_bad_values() -> None:
+    result = answer_request({"text": "serve Llama-3-8B for 20 users", "budget_amount": "1.5k",
+                             "budget_period": "month"}, KB)
+    assert result.budget is not None and (result.budget.amount, result.budget.currency) == (1500.0, "USD")
+    assert result.budget.period == "month" and result.budget.within
+    chinese = answer_request({"text": "部署Qwen2.5-7B", "budget_amount": "1万", "budget_currency": "cny"}, KB)
+    assert chinese.budget is not None and (chinese.budget.amount, chinese.budget.currency) == (10_000.0, "CNY")
+    assert chinese.budget.period == "total"  # a sum alone covers the whole job
+    with pytest.raises(BadRequestError, match="budget_period must be one of hour, day, month, total"):
+        answer_request({"text": "Llama-3-8B", "budget_amount": 100, "budget_period": "week"}, KB)
+    with pytest.raises(BadRequestError, match="budget_amount must be a positive sum"):
+        answer_request({"text": "Llama-3-8B", "budget_amount": -5}, KB)
