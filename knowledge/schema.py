@@ -209,6 +209,12 @@ class GPU(Entry):
         description="GPUs that share one NVLink domain (HGX: 8; GB200/GB300 NVL72: 72): how far tensor "
         "parallelism can reach before it crosses InfiniBand/Ethernet.",
     )
+    max_per_machine: int | None = Field(
+        default=None,
+        gt=0,
+        description="The most of these one machine holds, when more cannot be added (a Mac's GPU is its one): "
+        "no more-cards advice beyond it. None: as many as the sizing rules place.",
+    )
 
 
 class InstanceType(BaseModel):

@@ -119,7 +119,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
     # more cards for a training job its activations dominate: each data-parallel card holds its own.
     activation_bound = w.task != "inference" and now.breakdown.get("activations", 0.0) > 0.5 * now.per_gpu_gib
     for n in C.TP_DEGREES if gpu.recommended and not activation_bound else ():
-        if n > count and valid_tp(w, n):
+        if n > count and valid_tp(w, n) and (gpu.max_per_machine is None or n <= gpu.max_per_machine):
             m = need(w, gpu, n)
             if m is not None:
                 out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))

@@ -45,12 +45,6 @@ def bpw_precision(bits: float) -> str:
     return "int4" if bits <= 5.0 else "int8"
 
 
-def quant_bytes_per_param(quant: str) -> float:
-    """Bytes per quantised parameter of a normalised format key: the format's table entry, or a variable-rate
-    format's bits per weight / 8."""
-    bits = bits_per_weight(quant)
-    return bits / 8 if bits is not None else C.QUANT_BYTES_PER_PARAM[quant]
-
 BNB_4BIT = frozenset({"nf4", "fp4", "nf4-dq"})
 
 
@@ -145,7 +139,7 @@ def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float
         if experts > 0:
             notes.append("mxfp4-experts-only")
             return experts * C.MXFP4_BYTES_PER_PARAM + (split.total - experts) * 2.0, notes
-    per = quant_bytes_per_param(quant)
+    per = C.QUANT_BYTES_PER_PARAM[quant]
     if split.embedding > 0:
         notes.append("embeddings-16bit")
     kept = kept_16bit_params(model, quant, split)

@@ -14,7 +14,7 @@ from typing import Any
 
 import rules
 from bot.reply.budget import cheapest_variant
-from bot.reply.capacity import UNIFIED_GPU_PREFIX, capacity, compare_models, memory_card
+from bot.reply.capacity import capacity, compare_models, memory_card
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.cost import (
@@ -304,8 +304,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         else:
             check = check_out(rules.check_fit(workload, gpu, count, instances,
                                                candidates=[g for g in pool if g.recommended]), fraction)
-            if gpu.id.startswith(UNIFIED_GPU_PREFIX):  # a second Mac is no tensor-parallel card
-                check.suggestions = [s for s in check.suggestions if s.kind != "more-gpus"]
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)

@@ -31,18 +31,32 @@ CAPACITY_JOBS: tuple[tuple[str, Precision], ...] = (
 UNIFIED_GPU_PREFIX = "unified-"
 
 
+def memory_card_id(memory_gb: float, unified: bool) -> str:
+    """The id of the card a question gives only by its memory: a Mac's unified memory, or a generic card's."""
+    return f"{UNIFIED_GPU_PREFIX if unified else GENERIC_GPU_PREFIX}{memory_gb:g}gb"
+
+
+def memory_of_card_id(gpu_id: str) -> tuple[float, bool] | None:
+    """(memory GB, whether it is a Mac's unified memory) of a `memory_card_id`, else None."""
+    for prefix, unified in ((UNIFIED_GPU_PREFIX, True), (GENERIC_GPU_PREFIX, False)):
+        if gpu_id.startswith(prefix):
+            return float(gpu_id.removeprefix(prefix).removesuffix("gb")), unified
+    return None
+
+
 def unified_memory_gpu(memory_gb: float) -> GPU:
-    """A Mac known by its unified memory ("M2 Max 64GB"): a card of the part macOS lets the GPU use; speed is not
-    modelled."""
+    """A Mac known by its unified memory ("M2 Max 64GB"): a card of the part macOS lets the GPU use, and the only
+    one the machine has; speed is not modelled."""
     share = gpu_share_of_unified_memory(memory_gb)
-    return GPU(id=f"{UNIFIED_GPU_PREFIX}{memory_gb:g}gb", name=f"Mac with {memory_gb:g} GB unified memory",
+    return GPU(id=memory_card_id(memory_gb, True), name=f"Mac with {memory_gb:g} GB unified memory",
                vendor="generic", memory_gb=round(memory_gb * share, 1), bandwidth_gbps=1.0, form="consumer",
+               max_per_machine=1,
                source=["the question: a Mac's unified memory; macOS's GPU share (rules.hardware)"])
 
 
 def generic_gpu(memory_gb: float) -> GPU:
     """A card known only by its memory ("is 24GB enough"): fit can be judged, speed cannot."""
-    return GPU(id=f"{GENERIC_GPU_PREFIX}{memory_gb:g}gb", name=f"{memory_gb:g} GB GPU", vendor="generic",
+    return GPU(id=memory_card_id(memory_gb, False), name=f"{memory_gb:g} GB GPU", vendor="generic",
                memory_gb=memory_gb, bandwidth_gbps=1.0, form="datacenter",
                source=["the question: memory stated without a card"])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.reply.capacity import UNIFIED_GPU_PREFIX
+from bot.reply.capacity import memory_of_card_id
 from bot.reply.formatting import count, gb, gpu_name
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer, CheckOut
@@ -99,10 +99,10 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
     beside = profile is not None and profile.reservation.covers == "weights_and_kv"
     measured = profile is not None and measures_free_memory(profile, c.reserve_fraction)
     reserve_key = "limit_measured" if measured else "limit_reserve_beside" if beside else "limit_reserve"
+    memory = memory_of_card_id(c.gpu)
     limit_what = (t(reserve_key, engine=engine_name(answer.query.engine), fraction=reserve)
                   if c.limit_basis == "reservation" and c.reserve_fraction
-                  else t("limit_unified", have=gb(c.gpu_memory_gb), total=c.gpu.removeprefix(UNIFIED_GPU_PREFIX)
-                         .removesuffix("gb")) if c.gpu.startswith(UNIFIED_GPU_PREFIX)
+                  else t("limit_unified", have=gb(c.gpu_memory_gb), total=f"{memory[0]:g}") if memory and memory[1]
                   else t("limit_usable", have=gb(c.gpu_memory_gb)))
     return {
         "fits": c.fits, "count": c.count, "gpu_name": gpu_name(kb, c.gpu), "free": gb(c.headroom_gb),

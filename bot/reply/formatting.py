@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.reply.capacity import GENERIC_GPU_PREFIX, UNIFIED_GPU_PREFIX
+from bot.reply.capacity import memory_of_card_id
 from knowledge.base import KnowledgeBase
 
 
@@ -29,10 +29,9 @@ def params(value: float) -> str:
 def gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
     if gpu_id is None:
         return "?"
-    if gpu_id.startswith(UNIFIED_GPU_PREFIX):
-        return "Mac " + gpu_id.removeprefix(UNIFIED_GPU_PREFIX).replace("gb", " GB")
-    if gpu_id.startswith(GENERIC_GPU_PREFIX):
-        return gpu_id.removeprefix(GENERIC_GPU_PREFIX).replace("gb", " GB GPU")
+    memory = memory_of_card_id(gpu_id)
+    if memory is not None:
+        return f"Mac {memory[0]:g} GB" if memory[1] else f"{memory[0]:g} GB GPU"
     gpu = kb.gpus.get(gpu_id)
     return gpu.name.removeprefix("NVIDIA ") if gpu else gpu_id
 

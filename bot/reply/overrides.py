@@ -22,6 +22,7 @@ from bot.understand.question import (
     TRAINING_SWITCHES,
     Question,
 )
+from bot.understand.slots.budget import default_budget_currency
 from bot.understand.slots.context import BATCH_UNITS, CONTEXT_UNITS
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import share_of
@@ -220,8 +221,8 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates["cloud"] = str(value).lower()
     if "budget_amount" in updates:
         # a sum alone is in the reply's language's currency and covers the whole job, as the text reads it
-        updates.setdefault("budget_currency", question.budget_currency or (
-            "USD" if (updates.get("lang") or question.lang) == "en" else "CNY"))
+        updates.setdefault("budget_currency",
+                           question.budget_currency or default_budget_currency(updates.get("lang") or question.lang))
         updates.setdefault("budget_period", question.budget_period or "total")
     if "quant" in updates and updates["quant"] and "precision" not in updates:
         bits = bits_per_weight(str(updates["quant"]))

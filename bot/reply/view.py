@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import check_view, host_ram_line
 from bot.reply.cost_view import cost_view, pick_place
 from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
@@ -185,8 +186,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     } for c in answer.capacity]
     view["capacity_on"] = (f"{answer.query.gpu_count}× " if (answer.query.gpu_count or 1) > 1 else "") + (
         gpu_name(kb, answer.query.gpu) if answer.query.gpu
-        else f"Mac {answer.query.memory_gb:g} GB" if answer.query.memory_gb and answer.understood.get("unified_memory")
-        else f"{answer.query.memory_gb:g} GB GPU" if answer.query.memory_gb else "")
+        else gpu_name(kb, memory_card_id(answer.query.memory_gb, bool(answer.understood.get("unified_memory"))))
+        if answer.query.memory_gb else "")
     view["model_compare"] = [{
         "name": kb.models[r.model].name if r.model in kb.models else r.model, "total": gb(r.total_gb),
         "per_gpu": gb(r.per_gpu_gb), "pick": f"{r.count}× {gpu_name(kb, r.gpu)}" if r.gpu else None,

@@ -115,14 +115,11 @@ def instance_index(kb: KnowledgeBase) -> InstanceIndex:
 def find_instance(folded: str, kb: KnowledgeBase) -> InstanceMention | None:
     """The first instance type named in `folded` (lower-cased text), if any."""
     index = instance_index(kb)
+    family: InstanceMention | None = None
     for m in _NAME_SHAPED.finditer(folded):
         instance = index.by_name.get(m.group(0))
         if instance is not None:
-            return InstanceMention(instance, m.start(), m.end())
-    if _FAMILY_CUE.search(folded) is None:
-        return None
-    for m in _NAME_SHAPED.finditer(folded):
-        family = index.families.get(m.group(0))
-        if family is not None:
-            return InstanceMention(family, m.start(), m.end())
-    return None
+            return InstanceMention(instance, m.start(), m.end())  # a full name wins over any family
+        if family is None and m.group(0) in index.families:
+            family = InstanceMention(index.families[m.group(0)], m.start(), m.end())
+    return family if family is not None and _FAMILY_CUE.search(folded) else None

@@ -194,7 +194,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
             gpu_ids.append(instance.instance.gpu_id)
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
-    money = parse_budget(state)  # first: its number is money, not tokens, hours or a size
+    money = parse_budget(state, lang)  # first: its number is money, not tokens, hours or a size
     for slot in money:
         state.stated.append(slot)
     work = parse_workload_size(state)

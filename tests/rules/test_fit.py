@@ -66,6 +66,9 @@ def test_does_not_fit_suggests_alternatives_with_numbers() -> None:
     assert kinds["quantise"].memory_per_gpu_gib is not None and kinds["quantise"].memory_per_gpu_gib < 14.5
     assert kinds["more-gpus"].count == 2
     assert kinds["bigger-gpu"].gpu_id == "big"
+    # A machine that holds one such card (a Mac's GPU) is offered no more of it; the rest stays.
+    alone = check_fit(w, make_gpu(**T4_LIKE, max_per_machine=1), 1, candidates=[t4, big])
+    assert {s.kind for s in alone.suggestions} == set(kinds) - {"more-gpus"}
     # Only at 1,024 tokens does it squeeze under 14.5 GiB (13.04 GiB of weights + 0.5 GiB of KV + overhead).
     assert kinds["shorter-context"].context == 1024
     for s in check.suggestions:

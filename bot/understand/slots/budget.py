@@ -50,7 +50,12 @@ def _period(text: str) -> str | None:
     return None
 
 
-def _currency(raw: str | None, lang_hint: str) -> str | None:
+def default_budget_currency(lang: str) -> str:
+    """The currency of a sum written without one: the question's language's (the one its prices are shown in)."""
+    return "USD" if lang == "en" else "CNY"
+
+
+def _currency(raw: str | None, lang: str) -> str:
     key = (raw or "").strip().lower()
     if key in _USD or key.startswith("$"):
         return "USD"
@@ -58,14 +63,13 @@ def _currency(raw: str | None, lang_hint: str) -> str | None:
         return "CNY"
     if key == "€":
         return "EUR"
-    return lang_hint or None
+    return default_budget_currency(lang)
 
 
-def parse_budget(state: SlotState) -> dict[str, Any]:
+def parse_budget(state: SlotState, lang: str) -> dict[str, Any]:
     """Question fields for a stated budget (amount, currency, per hour / day / month or in all); the span is
-    masked so no other slot reads its number."""
+    masked so no other slot reads its number. `lang` is the question's language (bot.understand.lang)."""
     text = state.text
-    chinese = re.search(r"[\u4e00-\u9fff]", text) is not None
     for pattern in (ZH_PERIOD_FIRST, BUDGET_ZH, BUDGET_EN):
         for m in pattern.finditer(text):
             groups = m.groupdict()
@@ -77,7 +81,7 @@ def parse_budget(state: SlotState) -> dict[str, Any]:
             if value is None or value <= 0:
                 continue
             value *= _SCALE.get((groups.get("scale") or "").lower(), 1.0)
-            currency = _currency(raw_currency, "CNY" if chinese else "USD")
+            currency = _currency(raw_currency, lang)
             state.mask(m.start(), m.end())
             return {"budget_amount": value, "budget_currency": currency, "budget_period": period or "total"}
     return {}
