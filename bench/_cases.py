@@ -377,7 +377,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
     share = memory_share(case)
     if share is not None and req["task"] == "inference":
         req["memory_fraction"] = share
-    cap = built_request_cap(case) if req.get("engine") == "tensorrt-llm" else None
+    cap = (built_request_cap(case) if req.get("engine") == "tensorrt-llm"
+           else stated_count(case, ("max_num_seqs",)) if req["task"] == "inference" else None)
     if cap is not None:
         req["max_num_seqs"] = cap
     chunk = stated_prefill_chunk(case)

@@ -136,6 +136,10 @@ class ProfileRunFact(Fact):
     chunked_tokens: int | None = Field(default=None, gt=0)
     """With `tokens` None: above `chunked_above` context tokens the engine turns chunked prefill on and
     profiles `chunked_tokens` (V0: above 32,768, 512)."""
+    multimodal_tokens_floor: int | None = Field(default=None, gt=0)
+    """The least a multimodal model's forward pass profiles (V0: enough for one image's tokens, 5,120)."""
+    multimodal_chunked: bool = True
+    """Whether `chunked_above` turns chunked prefill on for a multimodal model too (V0 from 0.6.2: not)."""
     forward_bytes_per_intermediate: float = Field(ge=0)
     forward_bytes_per_hidden: float = Field(ge=0)
     """Bytes per profiled token held at the forward pass's peak, per MLP intermediate feature (the merged
@@ -262,12 +266,18 @@ class EngineProfile(Entry):
     """Per-slot runtime buffers taken before the KV pool (None: the runtime allocates none worth sizing)."""
     backends: list[str] = Field(default_factory=list)
     """Execution backends a question may name, the current default first (empty: the engine has one)."""
+    encoder_decoder_backend: str | None = None
+    """The backend that runs encoder-decoder models (cross-attention vision models) whatever the version asked
+    for (vLLM: V0, the engine that serves them until its removal); None = the version's default."""
     version_rules: list[VersionRule] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _rules_apply(self) -> EngineProfile:
         """Every version a rule describes must make a valid profile: a rule's fields are checked at start-up
         against the fact they change (a misspelt or missing field names the rule's version)."""
+        if self.encoder_decoder_backend is not None and self.encoder_decoder_backend not in self.backends:
+            raise ValueError(f"encoder_decoder_backend {self.encoder_decoder_backend!r} is not one of the "
+                             f"profile's backends {self.backends}")
         for rule in self.version_rules:
             if version_tuple(rule.before) is None:
                 raise ValueError(f"version rule before {rule.before!r}: not a version number")

@@ -78,6 +78,28 @@ class MLA(BaseModel):
     v_head_dim: int | None = None
 
 
+class VisionEncoder(BaseModel):
+    """A multimodal model's image encoder, as far as what it holds per image while it runs.
+
+    A serving engine that encodes dummy images at start-up (vLLM's profile run) sets this memory aside for
+    every image it encodes at once, so its size decides how many requests fit beside the weights."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tokens_per_image: int = Field(gt=0)
+    """Positions the encoder runs for the largest image, padding and every tile included."""
+    hidden_size: int = Field(gt=0)
+    intermediate_size: int = Field(gt=0)
+    kept_hidden_states: int = Field(default=0, ge=0)
+    """Layer outputs the encoder keeps to the end (features read from several depths)."""
+    dense_attention_mask: bool = False
+    """The encoder builds a 16-bit positions × positions attention mask per image."""
+    cross_attention: bool = False
+    """The language model reads the image through cross-attention layers: engines serve it as an
+    encoder-decoder model."""
+    source: str = Field(min_length=1)
+
+
 Attention = Literal["mha", "gqa", "mqa", "mla"]
 NativePrecision = Literal["fp32", "fp16", "bf16", "fp8", "mxfp4", "int4"]
 """Precisions an official checkpoint ships in (config.json `torch_dtype` / `quantization_config`)."""
@@ -123,6 +145,7 @@ class Model(Entry):
     kv_cache_kib_per_token_16bit: float | None = Field(default=None, gt=0)
     moe: MoE | None = None
     mla: MLA | None = None
+    vision_encoder: VisionEncoder | None = None
     remote_code: RemoteCode | None = None
     """Set when transformers runs the model's own modelling code rather than a library implementation."""
     release: str | None = None

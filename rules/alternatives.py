@@ -1,5 +1,6 @@
 """What would fit when a job does not: the changed workload or hardware that fits, each with its numbers —
-quantised weights, a smaller KV cache, flash attention, a current engine release, PEFT, CPU offload,
+quantised weights, a smaller KV cache, flash attention, a current engine release, fewer requests at start-up,
+PEFT, CPU offload,
 checkpointing, ZeRO-3, more or bigger cards, a smaller batch or a shorter context — in the order a practitioner
 would try them."""
 
@@ -50,6 +51,17 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         m = need(replace(w, engine_version=None), gpu, count)
         if m is not None:
             out.append(Suggestion(kind="newer-engine", memory_per_gpu_gib=m))
+    requests = now.chosen.get("max_num_seqs")
+    if w.task == "inference" and isinstance(requests, int) and requests > 1:
+        # vLLM's start-up profile runs one dummy request per --max-num-seqs (its sampler warm-up, and for an
+        # image model one encoded image each): a lower cap is a flag, and it frees that memory for the KV pool.
+        cap = requests // 2
+        while cap >= 1:
+            m = need(replace(w, max_num_seqs=cap), gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="fewer-requests", max_num_seqs=cap, memory_per_gpu_gib=m))
+                break
+            cap //= 2
     if w.task == "inference":
         formats: list[tuple[Precision, str]] = (
             [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"

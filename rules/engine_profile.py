@@ -21,6 +21,7 @@ from rules import constants as C
 from rules.hardware import usable_gib, visible_gib
 from rules.memory_common import head_dim, num_layers
 from rules.types import Optimizer, Workload
+from rules.vision_encoder import serves_as_encoder_decoder
 
 DEFAULT_ENGINE = "transformers"
 
@@ -35,10 +36,13 @@ class UnsupportedKVCache(ValueError):
 
 def profile_for(w: Workload) -> EngineProfile:
     """The profile of `w.engine` at `w.engine_version` on `w.engine_backend` (an unknown engine sizes as
-    transformers)."""
+    transformers); an encoder-decoder model runs on the backend the engine keeps for those when none is named."""
     profiles = load_engine_profiles()
     profile = profiles.get(w.engine) or profiles[DEFAULT_ENGINE]
-    return profile.at_version(w.engine_version, w.engine_backend if w.engine_backend in profile.backends else None)
+    backend = w.engine_backend if w.engine_backend in profile.backends else None
+    if backend is None and serves_as_encoder_decoder(w.model):
+        backend = profile.encoder_decoder_backend
+    return profile.at_version(w.engine_version, backend)
 
 
 def kv_element_bytes(w: Workload, profile: EngineProfile) -> float:
@@ -196,17 +200,22 @@ def takes_prefill_chunk(profile: EngineProfile) -> bool:
     return profile.runtime.prefill_chunk_tokens is not None or profile.profile_run is not None
 
 
-def profile_run_size(fact: ProfileRunFact, gpu: GPU | None, context: int,
-                     max_num_seqs: int | None = None, batched_tokens: int | None = None) -> tuple[int, int]:
+def profile_run_size(fact: ProfileRunFact, gpu: GPU | None, context: int, max_num_seqs: int | None = None,
+                     batched_tokens: int | None = None, multimodal: bool = False) -> tuple[int, int]:
     """(requests in the sampler warm-up, tokens in the profiled forward pass) on `gpu`: `max_num_seqs` and
     `batched_tokens` (max_num_batched_tokens) when the job sets them, else the engine's defaults for that card;
-    with no card named, the ordinary cards' (most cards are not large)."""
+    with no card named, the ordinary cards' (most cards are not large). A `multimodal` model may have its own
+    floor and no automatic chunking (V0)."""
     large = is_large_card(fact, gpu)
     sequences = max_num_seqs or (fact.large_card_sequences if large else None) or fact.sequences
     tokens = batched_tokens or (fact.large_card_tokens if large else None) or fact.tokens
     if tokens is None:
-        if fact.chunked_above is not None and fact.chunked_tokens is not None and context > fact.chunked_above:
+        chunked = (fact.chunked_above is not None and fact.chunked_tokens is not None
+                   and context > fact.chunked_above and (fact.multimodal_chunked or not multimodal))
+        if chunked:
+            assert fact.chunked_tokens is not None
             tokens = fact.chunked_tokens
         else:
-            tokens = max(context, fact.tokens_floor or 0)
+            floor = fact.multimodal_tokens_floor if multimodal else None
+            tokens = max(context, fact.tokens_floor or 0, floor or 0)
     return sequences, tokens

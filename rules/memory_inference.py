@@ -48,6 +48,7 @@ from rules.layer_split import (
 from rules.memory_common import breakdown, gib, kv_cache_bytes, prefill_tokens
 from rules.precision import normalise_quant, quant_workspace_bytes, weight_bytes
 from rules.types import MemoryEstimate, Workload
+from rules.vision_encoder import encoder_bytes_per_image, profiled_images, serves_as_encoder_decoder
 
 
 def prefill_intermediate(model: Model) -> int:
@@ -91,13 +92,22 @@ def profile_run_activation_bytes(w: Workload, profile: EngineProfile, gpu: GPU |
     fact = profile.profile_run
     assert fact is not None
     model = w.model
-    sequences, tokens = profile_run_size(fact, gpu, w.context, w.max_num_seqs, w.prefill_chunk)
+    sequences, tokens = profile_run_size(fact, gpu, w.context, w.max_num_seqs, w.prefill_chunk,
+                                         multimodal=model.modality == "multimodal")
     assert model.hidden_size
     forward = tokens * (fact.forward_bytes_per_intermediate * prefill_intermediate(model)
                         + fact.forward_bytes_per_hidden * model.hidden_size)
     per_vocab = C.VLLM_SAMPLER_BYTES_PER_VOCAB if fact.sampler_bytes_per_vocab is None else fact.sampler_bytes_per_vocab
     sampler = sequences * (model.vocab_size or 0) * per_vocab + tokens * model.hidden_size * 2.0
-    return max(forward, sampler)
+    return max(forward, sampler, image_encoder_bytes(model, sequences, tokens))
+
+
+def image_encoder_bytes(model: Model, sequences: int, tokens: int) -> float:
+    """The image encoder's peak over the profile's dummy images (0 for a model without a sized encoder)."""
+    encoder = model.vision_encoder
+    if encoder is None:
+        return 0.0
+    return profiled_images(encoder, sequences, tokens) * encoder_bytes_per_image(encoder)
 
 
 def activation_peak(w: Workload, gpu: GPU) -> float:
@@ -291,12 +301,19 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     act = _activation(w, profile, gpu)
     run = profile.profile_run
     if run is not None:
-        chosen["max_num_seqs"] = profile_run_size(run, gpu, w.context, w.max_num_seqs, w.prefill_chunk)[0]
-        if model.modality in ("multimodal", "vision"):
-            # Its profile run also encodes dummy images for every one of max_num_seqs sequences (vLLM issues
-            # 8879, 9445, 10569: Llama-3.2-11B-Vision OOMs at the default, starts at --max-num-seqs 16-32),
-            # which these figures do not size.
+        sequences, tokens = profile_run_size(run, gpu, w.context, w.max_num_seqs, w.prefill_chunk,
+                                             multimodal=model.modality == "multimodal")
+        chosen["max_num_seqs"] = sequences
+        if model.vision_encoder is not None:
+            chosen["profiled_images"] = profiled_images(model.vision_encoder, sequences, tokens)
+            chosen["image_encoder_gib"] = round(gib(image_encoder_bytes(model, sequences, tokens)), 2)
+            notes.append(f"{profile.id}-multimodal-profile-sized")
+        elif model.modality in ("multimodal", "vision"):
+            # Its profile run also encodes dummy images, which these figures cannot size without the
+            # model's encoder facts.
             notes.append(f"{profile.id}-multimodal-profile")
+        if serves_as_encoder_decoder(model) and profile.encoder_decoder_backend and w.engine_backend is None:
+            notes.append(f"{profile.id}-encoder-decoder-backend")
         # The engine measures what is neither weights, activations nor KV (non-torch memory) and counts it.
         non_kv = run.non_kv_gib if n == 1 else (run.non_kv_gib_tensor_parallel or run.non_kv_gib)
         overhead = non_kv * C.GIB + workspace / n

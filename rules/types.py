@@ -205,7 +205,7 @@ class Suggestion:
 
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
                   "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
-                  "newer-engine", "cpu-layers", "cpu-experts"]
+                  "newer-engine", "cpu-layers", "cpu-experts", "fewer-requests"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None
@@ -223,3 +223,5 @@ class Suggestion:
     """For "cpu-layers": the layer slots kept on the cards (llama.cpp -ngl)."""
     cpu_moe_layers: int | None = None
     """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""
+    max_num_seqs: int | None = None
+    """For "fewer-requests": the request cap (vLLM --max-num-seqs) whose start-up profile leaves room."""

@@ -44,6 +44,8 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return t("sugg_shorter_context", context=f"{s.context:,}" if s.context else "?")
     if kind == "smaller_batch":
         return t("sugg_smaller_batch", batch=s.batch or 1)
+    if kind == "fewer_requests":
+        return t("sugg_fewer_requests", n=s.max_num_seqs or 1)
     if kind == "kv_cache":
         flag = KV_CACHE_FLAGS.get((engine or "", s.kv_cache or ""))
         return t("sugg_kv_cache", kv=(s.kv_cache or "").upper(), flag=f" ({flag})" if flag else "")

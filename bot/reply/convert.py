@@ -34,7 +34,9 @@ def estimate_out(estimate: MemoryEstimate) -> EstimateOut:
                        max_batch_size=_int(chosen.get("max_batch_size")), gpu_layers=_int(chosen.get("gpu_layers")),
                        layer_slots=_int(chosen.get("layer_slots")), cpu_moe_layers=_int(chosen.get("cpu_moe_layers")),
                        host_read_gb_per_token=_float(chosen.get("host_read_gib_per_token")),
-                       ram_bound_tokens_per_s=_float(chosen.get("ram_bound_tokens_per_s")))
+                       ram_bound_tokens_per_s=_float(chosen.get("ram_bound_tokens_per_s")),
+                       profiled_images=_int(chosen.get("profiled_images")),
+                       image_encoder_gb=_float(chosen.get("image_encoder_gib")))
 
 
 def _float(value: object) -> float | None:
@@ -59,7 +61,8 @@ def suggestion_out(s: Suggestion) -> SuggestionOut:
     return SuggestionOut(kind=s.kind, precision=s.precision, quant=s.quant, task=s.task, gpu=s.gpu_id,
                          count=s.count, context=s.context, batch=s.batch,
                          memory_per_gpu_gb=finite(s.memory_per_gpu_gib), host_ram_gb=s.host_ram_gib,
-                         kv_cache=s.kv_cache, gpu_layers=s.gpu_layers, cpu_moe_layers=s.cpu_moe_layers)
+                         kv_cache=s.kv_cache, gpu_layers=s.gpu_layers, cpu_moe_layers=s.cpu_moe_layers,
+                         max_num_seqs=s.max_num_seqs)
 
 
 def check_out(check: FitCheck, reserve_fraction: float | None = None) -> CheckOut:

@@ -102,6 +102,12 @@ class EstimateOut(BaseModel):
     before its KV pool (counted in breakdown.overhead); null where the runtime has none sized."""
     max_batch_size: int | None = None
     """The request slots those buffers are sized for (stated, else the engine build's default)."""
+    profiled_images: int | None = None
+    """Dummy images a serving engine's start-up profile encodes at once (vLLM, a model with a sized image
+    encoder); null otherwise."""
+    image_encoder_gb: float | None = None
+    """Per card, GiB: the image encoder's peak over those images (part of breakdown.activations when it is the
+    profile's largest)."""
 
 
 class PickOut(BaseModel):
@@ -154,6 +160,8 @@ class SuggestionOut(BaseModel):
     """For "cpu-layers": the layer slots kept on the cards (llama.cpp -ngl, Ollama num_gpu)."""
     cpu_moe_layers: int | None = None
     """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""
+    max_num_seqs: int | None = None
+    """For "fewer-requests": the request cap (vLLM --max-num-seqs) that fits."""
 
 
 class CardFitOut(BaseModel):

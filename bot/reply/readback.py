@@ -63,6 +63,11 @@ ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "lmdeploy": "LMDeploy", "ten
 """How the projects write their own names (ids are lower case for matching)."""
 
 
+BACKEND_OF_ENGINE = frozenset({("tensorrt-llm", "tensorrt"), ("tensorrt-llm", "pytorch"), ("vllm", "v0"),
+                               ("vllm", "v1")})
+"""The backends read back: a backend named beside another engine changes nothing and is not shown."""
+
+
 def engine_name(engine: object) -> str:
     return ENGINE_NAMES.get(str(engine), str(engine or ""))
 
@@ -100,8 +105,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(t("flash_on") if value else t("flash_off"))
             continue
         if field == "engine_backend":
-            if data.get("engine") == "tensorrt-llm" and value in ("tensorrt", "pytorch"):
-                parts.append(t(f"backend_{value}"))  # only TensorRT-LLM has more than one
+            if (data.get("engine"), value) in BACKEND_OF_ENGINE:
+                parts.append(t(f"backend_{value}"))
             continue
         if field == "gradient_checkpointing":
             parts.append(f"{t.pick(FIELD_LABELS, field)} {value_text(t, field, value, kb)}")  # said on or off

@@ -89,16 +89,23 @@ _TENSORRT_ENGINE = rx(r"\btrtllm[-_ ]build\b|\btensorrt[-_ ]?llm[-_ ]backend\b|\
 _TRITON_OTHER_BACKEND = rx(r"\b(?:vllm|python)\b")
 """Triton also serves vLLM and Python models: with one of those named, "Triton" says nothing of TensorRT."""
 _PYTORCH_BACKEND = rx(r"\bpytorch[-_ ]backend\b|--backend[= ]+pytorch\b|\bbackend\s*=\s*[\"']?pytorch\b")
+_VLLM_V0 = rx(r"\bvllm_use_v1\s*=\s*0\b|\bv0 engine\b|\bvllm[-_ ]?v0\b(?!\.\d)")
+_VLLM_V1 = rx(r"\bvllm_use_v1\s*=\s*1\b|\bv1 engine\b|\bvllm[-_ ]?v1\b(?!\.\d)")
+"""vLLM's engines: V0 (the default before 0.8, VLLM_USE_V1=0) and V1."""
 
 
 def parse_backend(state: SlotState) -> None:
-    """An execution backend named in the text: only TensorRT-LLM's profile has more than one, and the
-    pipeline ignores a backend the engine does not offer."""
+    """An execution backend named in the text (TensorRT-LLM's TensorRT engine or PyTorch backend, vLLM's V0 or
+    V1 engine); the pipeline ignores a backend the engine does not offer."""
     text = state.text
     if _TENSORRT_ENGINE.search(text) or (TRITON.search(text) and not _TRITON_OTHER_BACKEND.search(text)):
         state.set("engine_backend", "tensorrt")
     elif _PYTORCH_BACKEND.search(text):
         state.set("engine_backend", "pytorch")
+    elif _VLLM_V0.search(text):
+        state.set("engine_backend", "v0")
+    elif _VLLM_V1.search(text):
+        state.set("engine_backend", "v1")
 
 
 _PARALLEL_DEGREE = rx(r"(?:(?:--?|\b)(?:tp|tensor[-_\s]?parallel(?:[-_\s]?size)?)|张量并行(?:度)?)"

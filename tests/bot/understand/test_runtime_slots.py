@@ -80,7 +80,7 @@ def test_a_named_tensorrt_engine_is_sized_with_its_buffers_on_any_release() -> N
     assert "TensorRT-LLM · TensorRT engine" in render_text(answer, kb=KB)
     flagged = ask({"text": "Llama 3 8B on an L4", "engine": "tensorrt-llm", "engine_backend": "tensorrt"})
     assert flagged.estimate is not None and flagged.estimate.batch_buffers_gb == answer.estimate.batch_buffers_gb
-    with pytest.raises(BadRequestError, match="engine_backend must be one of pytorch, tensorrt"):
+    with pytest.raises(BadRequestError, match="engine_backend must be one of v1, v0, pytorch, tensorrt"):
         ask({"text": "Llama 3 8B", "engine": "tensorrt-llm", "engine_backend": "onnx"})
 
 
@@ -546,3 +546,27 @@ def test_an_moe_too_big_for_the_card_is_offered_its_experts_in_system_ram() -> N
     assert kinds.index("cpu-experts") < kinds.index("cpu-layers")
     experts = answer.check.suggestions[kinds.index("cpu-experts")]
     assert f"(--n-cpu-moe {experts.cpu_moe_layers})" in render_text(answer, kb=KB)
+
+
+@pytest.mark.parametrize(("text", "backend"), [
+    ("Llama 3.1 8B on vLLM with VLLM_USE_V1=0 on an L4", "v0"),
+    ("Llama 3.1 8B on the vLLM V0 engine", "v0"),
+    ("Llama 3.1 8B, vllm v1 engine, H100", "v1"),
+    ("vLLM v0.8.5, Llama 3 8B", None),  # a version, not the V0 engine
+    ("vllm v0.11.0 serving Qwen2.5-7B", None),
+])
+def test_vllm_engines_are_backends(text: str, backend: str | None) -> None:
+    assert parse(text, KB).engine_backend == backend
+
+
+def test_a_cross_attention_vision_model_is_sized_with_its_dummy_images_and_a_lower_cap_offered() -> None:
+    from bot.reply.render import render_text
+
+    answer = ask({"text": "Llama 3.2 11B Vision on vLLM, one A100 80GB"})
+    assert answer.estimate is not None and answer.estimate.profiled_images == 256
+    # 256 images × 0.307 GiB (tests/rules/test_vision_encoder.py) = 78.6 GiB: no fit on the 72 GiB vLLM takes.
+    assert answer.estimate.image_encoder_gb == pytest.approx(78.61, abs=0.01)
+    assert answer.check is not None and not answer.check.fits
+    assert any(s.kind == "fewer-requests" and s.max_num_seqs == 128 for s in answer.check.suggestions)
+    text = render_text(answer, kb=KB)
+    assert "encodes 256 dummy images" in text and "--max-num-seqs 128" in text and "V0 engine" in text
