@@ -6,7 +6,7 @@ would try them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -55,13 +55,9 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
     if w.task == "inference" and isinstance(requests, int) and requests > 1:
         # vLLM's start-up profile runs one dummy request per --max-num-seqs (its sampler warm-up, and for an
         # image model one encoded image each): a lower cap is a flag, and it frees that memory for the KV pool.
-        cap = requests // 2
-        while cap >= 1:
-            m = need(replace(w, max_num_seqs=cap), gpu, count)
-            if m is not None:
-                out.append(Suggestion(kind="fewer-requests", max_num_seqs=cap, memory_per_gpu_gib=m))
-                break
-            cap //= 2
+        capped = halving(requests, 1, lambda cap: need(replace(w, max_num_seqs=cap), gpu, count))
+        if capped is not None:
+            out.append(Suggestion(kind="fewer-requests", max_num_seqs=capped[0], memory_per_gpu_gib=capped[1]))
     if w.task == "inference":
         formats: list[tuple[Precision, str]] = (
             [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
@@ -145,23 +141,30 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             out.append(Suggestion(kind="bigger-gpu", gpu_id=g.id, count=count, memory_per_gpu_gib=m))
             break
     if w.batch > 1:
-        b = w.batch // 2
-        while b >= 1:
-            m = need(replace(w, batch=b), gpu, count)
-            if m is not None:
-                out.append(Suggestion(kind="smaller-batch", batch=b, memory_per_gpu_gib=m))
-                break
-            b //= 2
+        halved = halving(w.batch, 1, lambda b: need(replace(w, batch=b), gpu, count))
+        if halved is not None:
+            out.append(Suggestion(kind="smaller-batch", batch=halved[0], memory_per_gpu_gib=halved[1]))
     if is_transformer(w.model) and w.context > 1024:
-        ctx = w.context // 2
-        while ctx >= 512:
+        def shorter(ctx: int) -> float | None:
             gen = None if w.gen_tokens is None else min(w.gen_tokens, ctx)
-            m = need(replace(w, context=ctx, gen_tokens=gen), gpu, count)
-            if m is not None:
-                out.append(Suggestion(kind="shorter-context", context=ctx, memory_per_gpu_gib=m))
-                break
-            ctx //= 2
+            return need(replace(w, context=ctx, gen_tokens=gen), gpu, count)
+
+        cut = halving(w.context, 512, shorter)
+        if cut is not None:
+            out.append(Suggestion(kind="shorter-context", context=cut[0], memory_per_gpu_gib=cut[1]))
     return out
+
+
+def halving(start: int, floor: int, need: Callable[[int], float | None]) -> tuple[int, float] | None:
+    """The largest of start/2, start/4, … (not below `floor`) at which `need` gives a figure, with it: the
+    gentlest cut of a batch, a context or a request cap that fits."""
+    value = start // 2
+    while value >= floor:
+        figure = need(value)
+        if figure is not None:
+            return value, figure
+        value //= 2
+    return None
 
 
 def host_offload(w: Workload, gpu: GPU, count: int) -> list[Suggestion]:
