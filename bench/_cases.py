@@ -107,6 +107,8 @@ def map_precision(case: dict[str, Any]) -> dict[str, Any]:
     if "nf4" in p:
         dq = "double quant" in p or "+ nq" in p
         return {"precision": "int4", "quant": "nf4-dq" if dq else "nf4"}
+    if "mxfp4" in p:
+        return {"precision": "mxfp4", "quant": "mxfp4"}
     if "fp4" in p or "bnb-4bit" in p:
         return {"precision": "int4", "quant": "fp4"}
     if "llm.int8" in p or "bnb-int8" in p or p.strip() == "8-bit":

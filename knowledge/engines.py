@@ -154,6 +154,20 @@ class ProfileRunFact(Fact):
     """The same with more than one card (NCCL buffers); None = as on one card."""
 
 
+class ExpertPaddingFact(Fact):
+    """How a runtime pads a quantised format's MoE expert matrices for the kernel it runs them with on some
+    cards: each expert's intermediate size (per tensor-parallel rank) and the hidden size are rounded up, and
+    the padding is allocated like the weights (vLLM's Marlin path for MXFP4 on cards before Hopper)."""
+
+    quant: str
+    architectures: list[str] = Field(min_length=1)
+    """GPU architectures (the start of `GPU.architecture`) that take this path."""
+    intermediate_multiple: int = Field(gt=0)
+    hidden_multiple: int = Field(gt=0)
+    before: str | None = None
+    """Only releases older than this take the path (None: every release); an unstated version is the newest."""
+
+
 class BatchBuffersFact(Fact):
     """Buffers a runtime allocates for every request slot its engine was built for, before the KV pool, so the
     pool takes its share of what they leave: TensorRT-LLM's C++ runtime and decoder running a TensorRT engine.
@@ -264,6 +278,8 @@ class EngineProfile(Entry):
     generic rule."""
     batch_buffers: BatchBuffersFact | None = None
     """Per-slot runtime buffers taken before the KV pool (None: the runtime allocates none worth sizing)."""
+    expert_padding: list[ExpertPaddingFact] = Field(default_factory=list)
+    """Quantised MoE formats whose expert matrices the runtime pads on some cards (empty: none)."""
     backends: list[str] = Field(default_factory=list)
     """Execution backends a question may name, the current default first (empty: the engine has one)."""
     encoder_decoder_backend: str | None = None

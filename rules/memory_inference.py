@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from knowledge.engines import EngineProfile
+from knowledge.engines import EngineProfile, version_tuple
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import (
@@ -46,9 +46,9 @@ from rules.layer_split import (
     stated_split,
 )
 from rules.memory_common import breakdown, gib, kv_cache_bytes, prefill_tokens
-from rules.precision import normalise_quant, quant_workspace_bytes, weight_bytes
+from rules.precision import expert_padding_bytes, normalise_quant, quant_workspace_bytes, weight_bytes
 from rules.types import MemoryEstimate, Workload
-from rules.vision_encoder import encoder_bytes_per_image, profiled_images, serves_as_encoder_decoder
+from rules.vision_encoder import image_encoder_bytes, profiled_images, serves_as_encoder_decoder
 
 
 def prefill_intermediate(model: Model) -> int:
@@ -100,14 +100,6 @@ def profile_run_activation_bytes(w: Workload, profile: EngineProfile, gpu: GPU |
     per_vocab = C.VLLM_SAMPLER_BYTES_PER_VOCAB if fact.sampler_bytes_per_vocab is None else fact.sampler_bytes_per_vocab
     sampler = sequences * (model.vocab_size or 0) * per_vocab + tokens * model.hidden_size * 2.0
     return max(forward, sampler, image_encoder_bytes(model, sequences, tokens))
-
-
-def image_encoder_bytes(model: Model, sequences: int, tokens: int) -> float:
-    """The image encoder's peak over the profile's dummy images (0 for a model without a sized encoder)."""
-    encoder = model.vision_encoder
-    if encoder is None:
-        return 0.0
-    return profiled_images(encoder, sequences, tokens) * encoder_bytes_per_image(encoder)
 
 
 def activation_peak(w: Workload, gpu: GPU) -> float:
@@ -190,6 +182,12 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     profile = profile_for(w)
     quant = normalise_quant(w.quant, w.precision, w.engine)
     weights, notes = weight_bytes(model, w.precision, quant)
+    tp = parallel_layout(n)[0] if profile.multi_gpu.mode == "tensor-parallel" else 1
+    padding = expert_padding_bytes(model, profile.expert_padding, quant, gpu, tp,
+                                   version_tuple(w.engine_version) if w.engine_version else None)
+    if padding:
+        weights += padding
+        notes.append(f"{profile.id}-{quant}-expert-padding")
     rope = rope_table_bytes(w, profile)
     if rope:
         weights += rope  # buffers that load with the layers and split with them

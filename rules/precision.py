@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from knowledge.schema import Model
+from knowledge.engines import ExpertPaddingFact, version_tuple
+from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.memory_adapters import linear_shapes
 
@@ -188,6 +189,36 @@ def moe_expert_params(model: Model) -> float:
     matrices = 2 if model.mlp == "plain" else 3
     moe_layers = max(0, model.num_layers - moe.first_k_dense)
     return float(moe_layers * moe.num_experts * matrices * model.hidden_size * intermediate)
+
+
+def padded_expert_fraction(model: Model, tensor_parallel: int, intermediate_multiple: int,
+                           hidden_multiple: int) -> float:
+    """How much larger the expert matrices become when a kernel rounds each rank's intermediate size and the
+    hidden size up to these multiples (0 when they already are, or the config lacks the sizes)."""
+    moe = model.moe
+    intermediate = (moe.moe_intermediate_size or model.intermediate_size) if moe else None
+    if not intermediate or not model.hidden_size:
+        return 0.0
+    per_rank = -(-intermediate // tensor_parallel)
+    padded_rank = -(-per_rank // intermediate_multiple) * intermediate_multiple
+    padded_hidden = -(-model.hidden_size // hidden_multiple) * hidden_multiple
+    return (padded_rank * tensor_parallel * padded_hidden) / (intermediate * model.hidden_size) - 1.0
+
+
+def expert_padding_bytes(model: Model, padding: list[ExpertPaddingFact], quant: str | None, gpu: GPU | None,
+                         tensor_parallel: int, version: tuple[int, ...] | None = None) -> float:
+    """Bytes an engine adds to the expert weights by padding them for its kernel on `gpu` (its
+    `expert_padding` facts) at `version` (None: the newest); 0 when it runs the format unpadded there, or no
+    card is named."""
+    if quant is None or gpu is None or not model.is_moe:
+        return 0.0
+    for fact in padding:
+        dated = fact.before is None or (version is not None and version < (version_tuple(fact.before) or ()))
+        if fact.quant == quant and dated and (gpu.architecture or "").startswith(tuple(fact.architectures)):
+            extra = padded_expert_fraction(model, tensor_parallel, fact.intermediate_multiple,
+                                           fact.hidden_multiple)
+            return moe_expert_params(model) * C.QUANT_BYTES_PER_PARAM[quant] * extra
+    return 0.0
 
 
 DEQUANTISED_BYTES = 2.0

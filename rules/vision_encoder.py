@@ -43,3 +43,11 @@ def encoder_bytes_per_image(encoder: VisionEncoder) -> float:
     kept = encoder.kept_hidden_states * positions * encoder.hidden_size * ACTIVATION_BYTES
     layer = positions * (2 * encoder.hidden_size + 2 * encoder.intermediate_size) * ACTIVATION_BYTES
     return mask + kept + layer
+
+
+def image_encoder_bytes(model: Model, sequences: int, tokens: int) -> float:
+    """The image encoder's peak over a profile's dummy images (0 for a model without a sized encoder)."""
+    encoder = model.vision_encoder
+    if encoder is None:
+        return 0.0
+    return profiled_images(encoder, sequences, tokens) * encoder_bytes_per_image(encoder)
