@@ -1,8 +1,7 @@
 """What would fit when a job does not: the changed workload or hardware that fits, each with its numbers —
 quantised weights, a smaller KV cache, flash attention, a current engine release, fewer requests at start-up,
-PEFT, CPU offload,
-checkpointing, ZeRO-3, more or bigger cards, a smaller batch or a shorter context — in the order a practitioner
-would try them."""
+PEFT, CPU offload, checkpointing, ZeRO-3, more or bigger cards, a smaller batch or a shorter context — in the
+order a practitioner would try them."""
 
 from __future__ import annotations
 

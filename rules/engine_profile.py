@@ -15,6 +15,7 @@ from knowledge.engines import (
     ReservationFact,
     TrainingFact,
     load_engine_profiles,
+    version_tuple,
 )
 from knowledge.schema import GPU
 from rules import constants as C
@@ -43,6 +44,18 @@ def profile_for(w: Workload) -> EngineProfile:
     if backend is None and serves_as_encoder_decoder(w.model):
         backend = profile.encoder_decoder_backend
     return profile.at_version(w.engine_version, backend)
+
+
+def runs_on_encoder_decoder_backend(w: Workload) -> bool:
+    """Whether the workload's model runs on the engine's encoder-decoder backend although the release asked
+    for (an unstated one is the newest) defaults to another: what the reply should say it was sized as."""
+    profile = load_engine_profiles().get(w.engine)
+    backend = profile.encoder_decoder_backend if profile else None
+    if profile is None or backend is None or w.engine_backend is not None or not serves_as_encoder_decoder(w.model):
+        return False
+    default_until = max((version_tuple(rule.before) or () for rule in profile.version_rules
+                         if rule.backend == backend), default=())
+    return w.engine_version is None or (version_tuple(w.engine_version) or ()) >= default_until
 
 
 def kv_element_bytes(w: Workload, profile: EngineProfile) -> float:

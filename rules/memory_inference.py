@@ -31,6 +31,7 @@ from rules.engine_profile import (
     reservation_fraction,
     reserved_share_gib,
     rope_table_bytes,
+    runs_on_encoder_decoder_backend,
     scores_materialised,
 )
 from rules.hardware import visible_gib
@@ -48,7 +49,7 @@ from rules.layer_split import (
 from rules.memory_common import breakdown, gib, kv_cache_bytes, prefill_tokens
 from rules.precision import expert_padding_bytes, normalise_quant, quant_workspace_bytes, weight_bytes
 from rules.types import MemoryEstimate, Workload
-from rules.vision_encoder import image_encoder_bytes, profiled_images, serves_as_encoder_decoder
+from rules.vision_encoder import image_encoder_bytes, profiled_images
 
 
 def prefill_intermediate(model: Model) -> int:
@@ -310,7 +311,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
             # Its profile run also encodes dummy images, which these figures cannot size without the
             # model's encoder facts.
             notes.append(f"{profile.id}-multimodal-profile")
-        if serves_as_encoder_decoder(model) and profile.encoder_decoder_backend and w.engine_backend is None:
+        if runs_on_encoder_decoder_backend(w):
             notes.append(f"{profile.id}-encoder-decoder-backend")
         # The engine measures what is neither weights, activations nor KV (non-torch memory) and counts it.
         non_kv = run.non_kv_gib if n == 1 else (run.non_kv_gib_tensor_parallel or run.non_kv_gib)

@@ -14,7 +14,7 @@ from knowledge.schema import VisionEncoder
 from rules import Workload, estimate_memory
 from rules import constants as C
 from rules.alternatives import suggestions
-from rules.engine_profile import profile_for, profile_run_size
+from rules.engine_profile import profile_for, profile_run_size, runs_on_encoder_decoder_backend
 from rules.vision_encoder import encoder_bytes_per_image, profiled_images
 from tests.rules._models import make_gpu, make_model
 
@@ -53,6 +53,9 @@ def test_cross_attention_models_run_on_v0_whatever_the_version() -> None:
         assert profile.profile_run.large_card_sequences is None
     text = profile_for(Workload(model=make_model(), engine="vllm", context=4096))
     assert text.profile_run is not None and text.profile_run.large_card_sequences == 1024
+    # The reply says so only where V0 is not the release's own default (before 0.8 it is).
+    said = [runs_on_encoder_decoder_backend(vision(engine_version=v, context=4096)) for v in (None, "0.9.2", "0.6.3")]
+    assert said == [True, True, False]
 
 
 def test_v0_profiles_a_multimodal_prompt_whole_with_a_floor() -> None:
@@ -80,7 +83,7 @@ def test_the_encoder_peak_is_the_profile_activation_and_a_lower_cap_frees_it() -
     assert est.breakdown["activations"] == pytest.approx(256 * PER_IMAGE / GIB, abs=1e-3)
     assert est.chosen["profiled_images"] == 256
     assert "vllm-multimodal-profile-sized" in est.notes
-    assert "vllm-encoder-decoder-backend" in est.notes
+    assert "vllm-encoder-decoder-backend" not in est.notes  # 0.6.3 runs V0 by default
     capped = estimate_memory(vision(engine_version="0.6.3", context=1024, max_num_seqs=32), 1, gpu)
     assert capped.breakdown["activations"] == pytest.approx(32 * PER_IMAGE / GIB, abs=1e-3)  # 9.83 GiB
     # 13 GiB weights + 78.6 GiB do not fit the 72 GiB vLLM takes; the cap that does is offered.
