@@ -123,7 +123,12 @@ def other_engine_figure(question: Question, workload: Workload, count: int, gpu:
     theirs = alternative.required_per_gpu_gib or alternative.per_gpu_gib
     if not mine or abs(theirs - mine) <= OTHER_ENGINE_SHARE * mine:
         return None
-    return {"engine": other, "per_gpu_gb": round(theirs, 2)}
+    figure: dict[str, Any] = {"engine": other, "per_gpu_gb": round(theirs, 2)}
+    if alternative.chosen.get("profiled_images"):
+        # An image model's figure on vLLM is mostly its start-up profile: say so, or it reads as the model's need.
+        figure.update(profiled_images=alternative.chosen["profiled_images"],
+                      image_encoder_gb=alternative.chosen.get("image_encoder_gib"))
+    return figure
 
 
 FULL_WORDS = re.compile(

@@ -206,6 +206,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "zh-Hans": "以下按全参数微调估算。若用 LoRA（冻结底座、只训练适配器，开梯度检查点），1 张 {gpu} 只需 {gb} GiB；说“LoRA”即可按它估算。"},
     "other_engine": {"en": "With {engine} instead of {mine} this job needs {gb} GiB per card: name the engine to size it that way.",
                      "zh-Hans": "若用 {engine} 而不是 {mine}，每卡需要 {gb} GiB；说明引擎即可按它估算。"},
+    "other_engine_images": {"en": "Of that, {gb} GiB is its start-up profile encoding {images} dummy images at once; a lower --max-num-seqs shrinks it.",
+                            "zh-Hans": "其中 {gb} GiB 是它启动探测时同时编码 {images} 张虚拟图片所占；调低 --max-num-seqs 可以减少。"},
     "kv_quantised": {"en": "quantised", "zh-Hans": "量化"},
     "unknown_card": {"en": "I don't know the card “{text}”, so nothing below is about it: the cards named are ones I know. Name one of them, or give its memory (e.g. 48GB), to check it.",
                      "zh-Hans": "我不认识显卡“{text}”，下面的内容与它无关，列出的都是我认识的卡。请换成其中一张，或直接说显存大小（如 48GB）来核对。"},

@@ -307,9 +307,14 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if view.get("check"):
         out.append(("section", "verdict", {}))
     if answer.other_engine and answer.estimate is not None:
-        message = Translator(answer.query.lang)("other_engine", engine=engine_name(answer.other_engine["engine"]),
-                                                 gb=gb(answer.other_engine["per_gpu_gb"]),
-                                                 mine=engine_name(answer.query.engine))
+        other = answer.other_engine
+        t_other = Translator(answer.query.lang)
+        message = t_other("other_engine", engine=engine_name(other["engine"]), gb=gb(other["per_gpu_gb"]),
+                          mine=engine_name(answer.query.engine))
+        if other.get("profiled_images"):
+            images = t_other("other_engine_images", images=f"{other['profiled_images']:,}",
+                             gb=gb(other.get("image_encoder_gb") or 0.0))
+            message += ("" if message.endswith("。") else " ") + images
         out.append(("section", "notice", {"message": message}))
     if view.get("lighter"):
         out.append(("section", "notice", {"message": view["lighter"]}))

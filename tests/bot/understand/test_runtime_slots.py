@@ -570,3 +570,15 @@ def test_a_cross_attention_vision_model_is_sized_with_its_dummy_images_and_a_low
     assert any(s.kind == "fewer-requests" and s.max_num_seqs == 128 for s in answer.check.suggestions)
     text = render_text(answer, kb=KB)
     assert "encodes 256 dummy images" in text and "--max-num-seqs 128" in text and "V0 engine" in text
+
+
+def test_the_other_engine_line_says_how_much_is_the_image_profile() -> None:
+    from bot.reply.render import render_text
+
+    answer = ask({"text": "Llama 3.2 11B Vision inference on one A100 80GB"})  # transformers: no engine named
+    assert answer.other_engine is not None and answer.other_engine["engine"] == "vllm"
+    assert answer.other_engine["profiled_images"] == 256
+    text = render_text(answer, kb=KB)
+    assert "Of that, 78.6 GiB is its start-up profile encoding 256 dummy images" in text
+    zh = render_text(ask({"text": "Llama 3.2 11B Vision 推理 一张A100 80GB"}), kb=KB)
+    assert "估算。其中 78.6 GiB" in zh
