@@ -96,3 +96,9 @@ def test_an_image_model_without_encoder_facts_is_told_it_is_not_sized() -> None:
     est = estimate_memory(Workload(model=make_model(modality="multimodal"), engine="vllm", context=4096), 1,
                           make_gpu())
     assert "vllm-multimodal-profile" in est.notes and "profiled_images" not in est.chosen
+
+
+def test_a_resolved_profile_is_reused_for_the_same_version_and_backend() -> None:
+    first = profile_for(vision(engine_version="0.9.2", context=4096))
+    assert profile_for(vision(engine_version="0.9.2", context=1024)) is first
+    assert profile_for(vision(engine_version="0.6.3", context=4096)) is not first
