@@ -40,10 +40,15 @@ def profile_for(w: Workload) -> EngineProfile:
     transformers); an encoder-decoder model runs on the backend the engine keeps for those when none is named."""
     profiles = load_engine_profiles()
     profile = profiles.get(w.engine) or profiles[DEFAULT_ENGINE]
-    backend = w.engine_backend if w.engine_backend in profile.backends else None
-    if backend is None and serves_as_encoder_decoder(w.model):
-        backend = profile.encoder_decoder_backend
-    return _at_version(profile, w.engine_version, backend)
+    return _at_version(profile, w.engine_version, backend_for(w, profile))
+
+
+def backend_for(w: Workload, profile: EngineProfile) -> str | None:
+    """The backend the workload runs on: the one it names if the engine offers it, else the engine's
+    encoder-decoder backend for such a model, else None (the version's default)."""
+    if w.engine_backend in profile.backends:
+        return w.engine_backend
+    return profile.encoder_decoder_backend if serves_as_encoder_decoder(w.model) else None
 
 
 _RESOLVED: dict[tuple[int, str | None, str | None], tuple[EngineProfile, EngineProfile]] = {}
@@ -69,8 +74,10 @@ def runs_on_encoder_decoder_backend(w: Workload) -> bool:
     """Whether the workload's model runs on the engine's encoder-decoder backend although the release asked
     for (an unstated one is the newest) defaults to another: what the reply should say it was sized as."""
     profile = load_engine_profiles().get(w.engine)
-    backend = profile.encoder_decoder_backend if profile else None
-    if profile is None or backend is None or w.engine_backend is not None or not serves_as_encoder_decoder(w.model):
+    if profile is None or w.engine_backend in profile.backends:
+        return False
+    backend = backend_for(w, profile)
+    if backend is None:
         return False
     default_until = max((version_tuple(rule.before) or () for rule in profile.version_rules
                          if rule.backend == backend), default=())

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from knowledge.engines import EngineProfile, version_tuple
+from knowledge.engines import EngineProfile, ProfileRunFact, version_tuple
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import (
@@ -93,14 +93,19 @@ def profile_run_activation_bytes(w: Workload, profile: EngineProfile, gpu: GPU |
     fact = profile.profile_run
     assert fact is not None
     model = w.model
-    sequences, tokens = profile_run_size(fact, gpu, w.context, w.max_num_seqs, w.prefill_chunk,
-                                         multimodal=model.modality == "multimodal")
+    sequences, tokens = _profiled(w, fact, gpu)
     assert model.hidden_size
     forward = tokens * (fact.forward_bytes_per_intermediate * prefill_intermediate(model)
                         + fact.forward_bytes_per_hidden * model.hidden_size)
     per_vocab = C.VLLM_SAMPLER_BYTES_PER_VOCAB if fact.sampler_bytes_per_vocab is None else fact.sampler_bytes_per_vocab
     sampler = sequences * (model.vocab_size or 0) * per_vocab + tokens * model.hidden_size * 2.0
     return max(forward, sampler, image_encoder_bytes(model, sequences, tokens))
+
+
+def _profiled(w: Workload, fact: ProfileRunFact, gpu: GPU | None) -> tuple[int, int]:
+    """(requests, tokens) of the engine's start-up profile for this workload on `gpu`."""
+    return profile_run_size(fact, gpu, w.context, w.max_num_seqs, w.prefill_chunk,
+                            multimodal=w.model.modality == "multimodal")
 
 
 def activation_peak(w: Workload, gpu: GPU) -> float:
@@ -300,8 +305,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     act = _activation(w, profile, gpu)
     run = profile.profile_run
     if run is not None:
-        sequences, tokens = profile_run_size(run, gpu, w.context, w.max_num_seqs, w.prefill_chunk,
-                                             multimodal=model.modality == "multimodal")
+        sequences, tokens = _profiled(w, run, gpu)
         chosen["max_num_seqs"] = sequences
         if model.vision_encoder is not None:
             chosen["profiled_images"] = profiled_images(model.vision_encoder, sequences, tokens)
