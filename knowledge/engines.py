@@ -61,6 +61,15 @@ class KVCacheFact(Fact):
     """Whether a sliding-window model's cache holds only its window: on every such model, or only on models
     that interleave window and full layers (llama.cpp's iSWA cache); a model whose every layer slides
     (Mistral-7B v0.1) then caches every token."""
+    mla_cache: Literal["latent", "per-head"] = "latent"
+    """How a multi-head latent attention model (DeepSeek-V2/V3, Kimi K2) is cached: the compressed latent and
+    the RoPE key once per layer (an MLA back end), or K and V for every attention head after decompression."""
+    mla_head_size: int | Literal["qk"] | None = Field(default=None)
+    """Per-head layout only: the size K and V are each padded to ("qk" = the query/key head size); None = K at
+    the query/key head size and V at its own."""
+    mla_latent_quants: list[str] | None = None
+    """The weight formats the latent layout runs with (an unquantised model always does); with another format
+    the engine falls back to the per-head layout. None = every format."""
 
 
 class ReservationFact(Fact):
@@ -249,6 +258,7 @@ class VersionRule(BaseModel):
     runtime: dict[str, Any] | None = None
     profile_run: dict[str, Any] | None = None
     batch_buffers: dict[str, Any] | None = None
+    kv_cache: dict[str, Any] | None = None
 
     def changes(self) -> dict[str, dict[str, Any]]:
         """The facts this rule changes, by profile field."""
@@ -357,7 +367,7 @@ def _just_below(version: str) -> str:
 
 RULE_FACTS.update(logits=LogitsFact, attention=AttentionFact, reservation=ReservationFact, training=TrainingFact,
                   allocator=AllocatorFact, runtime=RuntimeFact, profile_run=ProfileRunFact,
-                  batch_buffers=BatchBuffersFact)
+                  batch_buffers=BatchBuffersFact, kv_cache=KVCacheFact)
 
 
 def version_tuple(text: str) -> tuple[int, ...] | None:

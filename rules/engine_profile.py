@@ -21,6 +21,7 @@ from knowledge.schema import GPU
 from rules import constants as C
 from rules.hardware import usable_gib, visible_gib
 from rules.memory_common import head_dim, num_layers
+from rules.precision import normalise_quant
 from rules.types import Optimizer, Workload
 from rules.vision_encoder import serves_as_encoder_decoder
 
@@ -102,6 +103,31 @@ def kv_quantisation_inert(w: Workload, profile: EngineProfile) -> bool:
     table = profile.kv_cache.bytes_per_element
     return (profile.kv_cache.quantised_needs_flash_attention and not w.flash_attention
             and w.kv_cache is not None and table.get(w.kv_cache, 2.0) < table.get("fp16", 2.0))
+
+
+def mla_head_sizes(w: Workload, profile: EngineProfile) -> tuple[int, int] | None:
+    """K and V elements per attention head when the engine caches a multi-head latent attention model per
+    head (transformers always; vLLM before its MLA back end, or with a weight format that back end did not
+    take); None when it caches the compressed latent, or the model has no latent attention.
+
+    DeepSeek-V3 per head in transformers: K 128 + 64, V 128 for 128 heads × 61 layers = 4.77 MiB per token in
+    16-bit, where the latent is 61 × 576 × 2 B = 69 KiB: 70 times less."""
+    mla = w.model.mla
+    if w.model.attention != "mla" or mla is None:
+        return None
+    fact = profile.kv_cache
+    if fact.mla_cache == "latent":
+        allowed = fact.mla_latent_quants
+        quant = normalise_quant(w.quant, w.precision, profile.id)
+        if allowed is None or quant is None or quant in allowed:
+            return None
+    query_key = (mla.qk_nope_head_dim or 0) + mla.qk_rope_head_dim
+    value = mla.v_head_dim or query_key
+    if fact.mla_head_size == "qk":
+        return query_key, query_key
+    if isinstance(fact.mla_head_size, int):
+        return fact.mla_head_size, fact.mla_head_size
+    return query_key, value
 
 
 def scores_materialised(w: Workload, profile: EngineProfile) -> bool:

@@ -62,11 +62,18 @@ def kv_heads_per_gpu(model: Model, tp: int) -> float:
     return max(1.0, kv / tp)
 
 
-def kv_bytes_per_token(model: Model, kv_elem_bytes: float, tp: int = 1) -> float:
-    """KV-cache bytes per token per card, all layers (sliding windows not applied here)."""
+def kv_bytes_per_token(model: Model, kv_elem_bytes: float, tp: int = 1,
+                       mla_heads: tuple[int, int] | None = None) -> float:
+    """KV-cache bytes per token per card, all layers (sliding windows not applied here). `mla_heads` (K and V
+    elements per head) when the engine caches a latent-attention model per head instead of as its latent
+    (rules.engine_profile.mla_head_sizes)."""
     layers = kv_layers(model) if is_transformer(model) else 0
     if layers == 0:
         return 0.0
+    if model.attention == "mla" and model.mla is not None and mla_heads is not None:
+        # Decompressed: K and V for every attention head, the heads divided among tensor-parallel ranks.
+        heads = max(1.0, (model.num_attention_heads or 1) / tp)
+        return layers * heads * (mla_heads[0] + mla_heads[1]) * kv_elem_bytes
     if model.attention == "mla" and model.mla is not None:
         # The latent (kv_lora_rank) and the decoupled RoPE key are cached once per layer, not per head, and
         # every tensor-parallel rank keeps the whole latent (vLLM MLA backend).
@@ -77,11 +84,12 @@ def kv_bytes_per_token(model: Model, kv_elem_bytes: float, tp: int = 1) -> float
 
 
 def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, tp: int = 1,
-                   block: int = 1, *, pure_window: bool = True) -> tuple[float, list[str]]:
+                   block: int = 1, *, pure_window: bool = True,
+                   mla_heads: tuple[int, int] | None = None) -> tuple[float, list[str]]:
     """KV cache of `batch` sequences of `tokens` tokens on one card, with sliding windows applied (a model
     whose every layer slides caches only its window unless `pure_window` is False: the engine does not)."""
     notes: list[str] = []
-    per_token = kv_bytes_per_token(model, kv_elem_bytes, tp)
+    per_token = kv_bytes_per_token(model, kv_elem_bytes, tp, mla_heads)
     if per_token == 0.0:
         return 0.0, notes
     tokens_all = math.ceil(tokens / block) * block

@@ -25,6 +25,7 @@ from rules.engine_profile import (
     caches_blocks_by_shape,
     kv_element_bytes,
     kv_quantisation_inert,
+    mla_head_sizes,
     prefill_logits_bytes,
     profile_for,
     profile_run_size,
@@ -205,6 +206,9 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
             # The speed model charges each expert the engine visits one by one (rules/speed.py): say why.
             notes.append(f"moe-expert-loop-{profile.runtime.moe_expert_loop}")
     kv_elem = kv_element_bytes(w, profile)
+    mla_heads = mla_head_sizes(w, profile)
+    if mla_heads is not None:
+        notes.append("mla-cache-per-head")
     if kv_quantisation_inert(w, profile):
         notes.append("kv-cache-needs-flash-attention")
     elif w.kv_cache is not None:
@@ -219,14 +223,14 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     if w.engine_backend:
         chosen["engine_backend"] = w.engine_backend
     if profile.reservation.kind != "none":
-        return _reserving(w, n, gpu, profile, weights, workspace, kv_elem, notes, chosen)
+        return _reserving(w, n, gpu, profile, weights, workspace, kv_elem, notes, chosen, mla_heads)
     tensor_parallel = profile.multi_gpu.mode == "tensor-parallel"
     tp, pp = parallel_layout(n) if tensor_parallel else (1, n)
     # Tensor-parallel engines divide the KV heads inside a node and the layers across nodes. transformers
     # (accelerate device_map) and llama.cpp split the layers: each card holds its share of the blocks, and
     # the card with the embeddings / lm_head holds that matrix whole (the largest card is the one counted).
     kv, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp,
-                                  pure_window=profile.kv_cache.sliding_window == "applied")
+                                  pure_window=profile.kv_cache.sliding_window == "applied", mla_heads=mla_heads)
     notes += kv_notes
     act = _activation(w, profile)
     # Allocated bytes (torch.cuda.max_memory_allocated) count tensors only: the constant and the fraction are
@@ -291,7 +295,8 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
 
 
 def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, weights: float, workspace: float,
-               kv_elem: float, notes: list[str], chosen: dict[str, object]) -> MemoryEstimate:
+               kv_elem: float, notes: list[str], chosen: dict[str, object],
+               mla_heads: tuple[int, int] | None = None) -> MemoryEstimate:
     """Engines that size their KV pool from the card (vLLM, SGLang, lmdeploy ≥ 0.2.2, TensorRT-LLM)."""
     model = w.model
     block = C.VLLM_BLOCK_TOKENS
@@ -299,7 +304,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     tp, pp = parallel_layout(n)
     pure_window = profile.kv_cache.sliding_window == "applied"
     kv_needed, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp, block=block,
-                                         pure_window=pure_window)
+                                         pure_window=pure_window, mla_heads=mla_heads)
     kv_needed /= pp
     notes += kv_notes
     act = _activation(w, profile, gpu)
@@ -364,7 +369,8 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
         # non-KV memory leave to KV blocks (reserved_share_gib: whether the CUDA context counts against it).
         ceiling = reserved_share_gib(profile, gpu, fraction, act / C.GIB) * C.GIB
         pool = max(0.0, ceiling - fixed)
-    per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window)[0] / pp
+    per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window,
+                             mla_heads=mla_heads)[0] / pp
     chosen["kv_pool_gib"] = round(gib(pool), 3)
     chosen["max_concurrent_sequences"] = int(pool // per_seq) if per_seq > 0 else None
     per = dict(weights=weights_pg, kv_cache=pool, activations=act, overhead=overhead)
@@ -377,7 +383,8 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     elif run is not None and model.max_context and model.max_context > w.context:
         # Started without --max-model-len, vLLM takes the model's whole context and refuses to start when one
         # such sequence does not fit its KV pool: say so when that is the case here.
-        whole = kv_cache_bytes(model, model.max_context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window)[0]
+        whole = kv_cache_bytes(model, model.max_context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window,
+                               mla_heads=mla_heads)[0]
         if whole / pp > pool:
             notes.append(f"{tag}-set-max-model-len")
     needed = dict(weights=weights_pg, kv_cache=kv_needed, activations=act, overhead=overhead)

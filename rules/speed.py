@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules import speed_constants as S
-from rules.engine_profile import kv_element_bytes, profile_for
+from rules.engine_profile import kv_element_bytes, mla_head_sizes, profile_for
 from rules.hardware import compute_known, dense_tflops
 from rules.layer_split import holds_on_host
 from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
@@ -167,8 +167,9 @@ def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
     shards = count if tp else 1
     eta = S.DECODE_BANDWIDTH_EFFICIENCY.get(w.engine, S.DECODE_BANDWIDTH_EFFICIENCY["transformers"])
     bandwidth = gpu.bandwidth_gbps * 1e9
-    kv_elem = kv_element_bytes(w, profile_for(w))
-    kv, _ = kv_cache_bytes(w.model, average_cached_tokens(w), w.batch, kv_elem, tp=1)
+    profile = profile_for(w)
+    kv, _ = kv_cache_bytes(w.model, average_cached_tokens(w), w.batch, kv_element_bytes(w, profile), tp=1,
+                           mla_heads=mla_head_sizes(w, profile))
     kv_eta = eta if tp or w.engine == "llama.cpp" else S.TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY
     memory = weights_read_bytes(w) / shards / (eta * bandwidth) + kv / shards / (kv_eta * bandwidth)
     peak = dense_tflops(gpu, w.precision)
@@ -281,7 +282,9 @@ def ideal_training_hours(workload: Workload, gpu: GPU, count: int, tokens: float
 
 def kv_read_bytes_per_token(workload: Workload) -> float:
     """KV bytes one decode step reads per cached token (for explanations)."""
-    return kv_bytes_per_token(workload.model, kv_element_bytes(workload, profile_for(workload)))
+    profile = profile_for(workload)
+    return kv_bytes_per_token(workload.model, kv_element_bytes(workload, profile),
+                              mla_heads=mla_head_sizes(workload, profile))
 
 
 __all__ = ["ComputeUnknown", "DecodeStep", "decode_step", "estimate_speed", "flops_per_token", "ideal_training_hours",

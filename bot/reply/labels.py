@@ -74,6 +74,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                                "zh-Hans": "梯度检查点在反向传播时重算激活（计算量约增加 30%，显存大幅减少）。"},
     "hybrid-attention": {"en": "Hybrid attention: only the full-attention layers cache every token; sliding-window or chunked layers cache their window, linear-attention layers a fixed state.",
                          "zh-Hans": "混合注意力：只有全注意力层缓存全部 token；滑动窗口或分块层只缓存窗口内的 token，线性注意力层只保留固定大小的状态。"},
+    "mla-cache-per-head": {"en": "This engine caches the model's latent attention per head — K and V for every head after decompression, as transformers and vLLM before 0.7.1 do — many times the compressed latent that vLLM 0.7.3 and later and SGLang keep: the KV cache above is sized that way.",
+                           "zh-Hans": "该推理框架按注意力头缓存此模型的潜在注意力（解压后每个头的 K 和 V，transformers 和 0.7.1 之前的 vLLM 都是如此），比 vLLM 0.7.3 及以后版本和 SGLang 缓存的压缩潜向量大很多倍：上面的 KV 缓存按此计算。"},
     "uneven-layer-split": {"en": "With the stated --tensor-split the figures are those of the card it gives the most layers (its share of the weights and of the KV cache); the other cards hold less.",
                            "zh-Hans": "按所给的 --tensor-split，上面的数字是分到层数最多的那张卡（它那份权重和 KV 缓存）；其他卡占用更少。"},
     "cpu-layers": {"en": "llama.cpp loads the last -ngl layer slots (the output layer is the last) on the cards, each with its KV cache; the figures above are the cards' share.",

@@ -8,9 +8,10 @@ from dataclasses import replace
 
 import pytest
 
+from knowledge.schema import MLA
 from rules import Workload, check_fit, estimate_memory
 from rules import constants as C
-from rules.engine_profile import UnsupportedKVCache, profile_for
+from rules.engine_profile import UnsupportedKVCache, mla_head_sizes, profile_for
 from rules.types import ENGINES
 from tests.rules._models import make_gpu, make_model
 
@@ -43,6 +44,40 @@ def test_an_engine_without_that_kv_type_names_the_ones_it_accepts() -> None:
     w = Workload(model=make_model(), engine="vllm", kv_cache="int4")
     with pytest.raises(UnsupportedKVCache, match="fp16, bf16, fp8"):
         estimate_memory(w)
+
+
+LITE_MLA = dict(num_layers=27, hidden_size=2048, num_attention_heads=16, num_kv_heads=16, head_dim=None,
+                attention="mla", mla=MLA(kv_lora_rank=512, qk_rope_head_dim=64, qk_nope_head_dim=128, v_head_dim=128))
+"""DeepSeek-V2-Lite's attention: 27 layers of 16 heads, a 512 latent and a 64 RoPE key."""
+
+
+@pytest.mark.parametrize(("engine", "version", "precision", "heads"), [
+    ("transformers", None, "bf16", (192, 128)),   # K = nope + rope, V = v_head_dim
+    ("vllm", None, "bf16", None),                  # MLA back end: the latent
+    ("vllm", "0.6.3", "bf16", (256, 256)),         # padded to 256 per head
+    ("vllm", "0.7.0", "bf16", (192, 192)),         # per head at the q/k head size
+    ("vllm", "0.7.1", "bf16", None),               # MLA on an unquantised model
+    ("vllm", "0.7.2", "fp8", None),                # ... and on FP8
+    ("vllm", "0.7.2", "int4", (192, 192)),         # ... but not on AWQ/GPTQ: back to per head
+    ("vllm", "0.7.3", "int4", None),               # from 0.7.3 whatever the format
+    ("sglang", None, "bf16", None),
+])
+def test_engines_cache_latent_attention_their_own_way(engine: str, version: str | None, precision: str,
+                                                      heads: tuple[int, int] | None) -> None:
+    w = Workload(model=make_model(**LITE_MLA), engine=engine, engine_version=version,  # type: ignore[arg-type]
+                 precision=precision)  # type: ignore[arg-type]
+    assert mla_head_sizes(w, profile_for(w)) == heads
+
+
+def test_transformers_sizes_deepseek_attention_per_head_and_says_so() -> None:
+    # 4,096 tokens × 276,480 B = 1.0547 GiB in transformers; vLLM's latent: 4,096 × 31,104 B = 0.1187 GiB.
+    model = make_model(**LITE_MLA)
+    hf = estimate_memory(Workload(model=model, context=4096))
+    assert hf.breakdown["kv_cache"] == pytest.approx(4096 * 276_480 / GIB, abs=1e-3)
+    assert "mla-cache-per-head" in hf.notes
+    served = estimate_memory(Workload(model=model, context=4096, engine="vllm"), 1, None)
+    assert "mla-cache-per-head" not in served.notes
+    assert served.breakdown["kv_cache"] == pytest.approx(4096 * 31_104 / GIB, abs=2e-3)
 
 
 def test_old_transformers_keeps_fp32_logits_for_every_prompt_position() -> None:

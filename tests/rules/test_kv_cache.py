@@ -40,6 +40,21 @@ def test_mla_caches_latent_plus_rope_key() -> None:
     assert kv_bytes_per_token(m, 2.0, tp=8) == 70_272
 
 
+def test_mla_cached_per_head_holds_k_and_v_for_every_head() -> None:
+    # DeepSeek-V2-Lite shape: 27 layers, 16 heads, K 128 + 64 and V 128 per head, 16-bit:
+    # 27 × 16 × (192 + 128) × 2 = 276,480 B per token (the latent: 27 × 576 × 2 = 31,104 B).
+    m = make_model(num_layers=27, hidden_size=2048, num_attention_heads=16, num_kv_heads=16, head_dim=None,
+                   attention="mla", mla=MLA(kv_lora_rank=512, qk_rope_head_dim=64, qk_nope_head_dim=128,
+                                            v_head_dim=128))
+    assert kv_bytes_per_token(m, 2.0) == 31_104
+    assert kv_bytes_per_token(m, 2.0, mla_heads=(192, 128)) == 276_480
+    # vLLM before 0.7.0 pads K and V to 256 per head and splits the heads over TP ranks:
+    # 27 × 16 × 512 × 2 = 442,368 B; at TP 2, 8 heads each: 221,184 B.
+    assert kv_bytes_per_token(m, 2.0, mla_heads=(256, 256)) == 442_368
+    assert kv_bytes_per_token(m, 2.0, tp=2, mla_heads=(256, 256)) == 221_184
+    assert kv_cache_bytes(m, 1000, 2, 2.0, mla_heads=(192, 128))[0] == 276_480 * 2000
+
+
 def test_tensor_parallel_splits_kv_heads_with_a_floor_of_one() -> None:
     m = make_model(num_kv_heads=8, attention="gqa")
     assert kv_heads_per_gpu(m, 4) == 2
