@@ -173,6 +173,12 @@ class Model(Entry):
         for quant in self.official_quant_16bit:
             if quant not in self.official_quants:
                 raise ValueError(f"official_quant_16bit names {quant!r}, which is not in official_quants")
+        pattern = str(self.details.get("attention_pattern") or "").lower()
+        if self.sliding_window and ("global" in pattern or "full" in pattern) and not (
+                self.details.get("full_attention_layers") or self.details.get("full_kv_layers")):
+            # Without the split the rules window every layer (or none), missing the cache by several times.
+            raise ValueError("details.full_attention_layers (and sliding_window_layers) are required when "
+                             "details.attention_pattern mixes sliding-window and global layers")
         return self
 
     @property
