@@ -221,6 +221,10 @@ class TrainingFact(Fact):
     """Bytes per (token, vocab) value of the shifted copy of the logits the loss makes before its cross-entropy
     (`logits[..., :-1, :].contiguous()`, after the fp32 upcast: 4); 0 when the labels are shifted instead
     (transformers from 4.49). A model with its own modelling code states its own (Model.remote_code)."""
+    fine_tune_method: Literal["lora", "qlora"] | None = None
+    """What a plain "fine-tune" means on this engine when the question names no method: its own default
+    (LLaMA-Factory `finetuning_type: lora`; Unsloth loads the base in 4-bit and adds LoRA unless told
+    `full_finetuning=True`); None = every parameter is trained."""
     optimizer_states: Literal["fp32", "param"] = "fp32"
     """AdamW moments and master weights: fp32 mixed precision, or in the parameters' 16-bit dtype with no
     master copy (full bf16 training)."""

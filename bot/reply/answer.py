@@ -34,6 +34,7 @@ from bot.reply.defaults import (
     candidate_gpus,
     machine_vram_gib,
     resolve_model,
+    samples_as_tokens,
     workload_for,
 )
 from bot.reply.faq import faq_for
@@ -210,6 +211,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
 
     cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
     workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, cards))
+    question, sampled = samples_as_tokens(question, workload)
+    if sampled is not None:
+        assumptions.append(sampled)
     if workload.kv_cache is not None and workload.task != "inference":
         # Training keeps no KV cache: its precision changes nothing, so it is set aside rather than refused.
         assumptions.append(Assumption(field="kv_cache", value=workload.kv_cache, reason="training-no-kv-cache"))

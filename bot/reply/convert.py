@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.reply.defaults import TOKEN_ARCHS
+from bot.reply.defaults import TOKEN_ARCHS, engine_fine_tune_method
 from bot.reply.model import (
     Breakdown,
     CheckOut,
@@ -119,6 +119,8 @@ def understood_of(question: Question) -> dict[str, Any]:
     """The slots the text stated, plus what the reply needs to show a misreading or a capped number."""
     values = question.model_dump()
     understood = {slot: values.get(slot) for slot in question.stated if slot in values}
+    if engine_fine_tune_method(question) is not None:
+        understood.pop("task", None)  # "fine-tune" said no method: the engine's own is an assumption, not a reading
     if question.model_text and question.model is None:
         understood["model_text"] = question.model_text
     if question.unknown_gpu_text:

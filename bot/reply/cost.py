@@ -205,8 +205,8 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
     hours = question.tokens / rate / 3600.0 if rate else rules.training_hours(workload, gpu, count, question.tokens)
     if hours is None:
         return  # a card without a published throughput figure is not timed
-    speed["train_hours"] = round(hours, 1)
-    speed["gpu_hours"] = round(hours * count, 1)
+    speed["train_hours"] = round(hours, 1 if hours >= 1 else 3)
+    speed["gpu_hours"] = round(hours * count, 1 if hours * count >= 1 else 3)
 
 
 BUDGET_PERIOD_HOURS = {"hour": 1.0, "day": 24.0, "month": HOURS_PER_MONTH}

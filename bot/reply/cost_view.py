@@ -80,8 +80,13 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     config = f"{cost.count}× {_gpu_name(kb, cost.gpu)}" if cost and cost.gpu else ""
     if speed.get("train_hours") and query.tokens:
         hours = float(speed["train_hours"] or 0)
-        lines.append(t("train_total", tokens=amount(query.tokens), config=config or "?", hours=f"{hours:,.0f}",
-                       days=f"{hours / 24:,.1f}", gpu_hours=f"{float(speed.get('gpu_hours') or 0):,.0f}"))
+        gpu_hours = float(speed.get("gpu_hours") or 0)
+        if hours < 1:  # a small job: minutes, not "≈ 0 h"
+            lines.append(t("train_total_minutes", tokens=amount(query.tokens), config=config or "?",
+                           minutes=f"{max(1.0, hours * 60):,.0f}", gpu_hours=f"{gpu_hours:,.2g}"))
+        else:
+            lines.append(t("train_total", tokens=amount(query.tokens), config=config or "?", hours=f"{hours:,.0f}",
+                           days=f"{hours / 24:,.1f}", gpu_hours=f"{gpu_hours:,.0f}"))
     if answer.serving is not None:
         s = answer.serving
         lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),

@@ -21,7 +21,7 @@ from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.hardware import visible_gib
-from rules.types import KV_CACHES, KVCache, Precision, Workload
+from rules.types import KV_CACHES, KVCache, Precision, Task, Workload
 
 OLLAMA_FLASH_ATTENTION_FAMILIES = frozenset({"gpt-oss", "Qwen3", "Gemma 3"})
 """Model families Ollama runs with flash attention unless told otherwise; for the others it stays off until
@@ -136,6 +136,29 @@ def ollama_context(model: Model, vram_gib: float) -> int:
     return min(tier, model.max_context) if model.max_context else tier
 
 
+def samples_as_tokens(question: Question, workload: Workload) -> tuple[Question, Assumption | None]:
+    """A training job counted in samples with no length ("on 10k samples"): its tokens at the job's context per
+    sample, stated as an assumption — an upper bound (short samples padded to the longest in their batch come
+    close to it; packed ones fill it exactly)."""
+    if question.tokens or not question.training_samples or workload.task == "inference":
+        return question, None
+    tokens = float(question.training_samples) * (question.training_epochs or 1.0) * workload.context
+    return (question.model_copy(update={"tokens": tokens}),
+            Assumption(field="tokens", value=tokens, reason="samples-at-context"))
+
+
+def engine_fine_tune_method(question: Question) -> Task | None:
+    """The method a plain "fine-tune" gets on the engine the question names, when that engine's own default is
+    LoRA or QLoRA (TrainingFact.fine_tune_method); None when the text said all parameters, named a method, or
+    the engine trains every parameter by default."""
+    if question.task != "train" or not question.generic_fine_tune or question.engine is None:
+        return None
+    profile = load_engine_profiles().get(question.engine)
+    if profile is None or profile.training is None:
+        return None
+    return profile.training.fine_tune_method
+
+
 def workload_for(question: Question, model: Model, gpu: GPU | None,
                  vram_gib: float | None = None) -> tuple[Workload, list[Assumption]]:
     assumptions: list[Assumption] = []
@@ -143,6 +166,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     if task is None:
         task = "inference"
         assumptions.append(Assumption(field="task", value=task))
+    method = engine_fine_tune_method(question)
+    if method is not None:
+        task = method
+        assumptions.append(Assumption(field="task", value=task, reason="engine-default"))
     precision = question.precision
     if precision is None and question.quant:
         implied = QUANT_PRECISION.get(question.quant)
@@ -188,6 +215,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     if context is None and ollama and vram_gib is not None:
         context = ollama_context(model, vram_gib)
         assumptions.append(Assumption(field="context", value=context, reason="ollama-vram-default"))
+    elif context is None and question.sample_tokens and task != "inference":
+        # "10k samples of 512 tokens": a training step holds one such sample per sequence.
+        context = question.sample_tokens
+        assumptions.append(Assumption(field="context", value=context, reason="sample-length"))
     elif context is None:
         # Whisper's decoder holds at most `max_target_positions` (448) tokens, whatever the audio's length.
         native = model.max_context or int(model.details.get("max_target_positions") or 0) or DEFAULT_CONTEXT

@@ -41,6 +41,10 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return t.pool_value
     if field == "tokens" and isinstance(value, (int, float)):
         return f"{amount(float(value))} tokens"
+    if field == "training_samples" and isinstance(value, int):
+        return f"{value:,} samples" if t.lang == "en" else f"{value:,} 条样本"
+    if field == "training_epochs" and isinstance(value, (int, float)):
+        return f"{value:g} epoch{'s' if value != 1 else ''}" if t.lang == "en" else f"{value:g} 轮"
     if field == "hours" and isinstance(value, (int, float)):
         return f"{value:,.0f} h"
     if field in ("qps", "tokens_per_s_per_user", "ttft_s") and isinstance(value, (int, float)):

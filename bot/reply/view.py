@@ -291,8 +291,11 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         quotes = "; ".join(f"“{q}”" for q in answer.understood["other_jobs"])
         out.append(("context", "notice", {"message": Translator(answer.query.lang)("other_jobs", quotes=quotes)}))
     if answer.estimate is not None and view["model_text"] and answer.query.model is None and answer.query.params_b:
-        message = Translator(answer.query.lang)("unknown_sized", text=view["model_text"],
-                                                 size=params(answer.query.params_b))
+        translate = Translator(answer.query.lang)
+        message = translate("unknown_sized", text=view["model_text"], size=params(answer.query.params_b))
+        if view["did_you_mean"]:  # "llama 3 405b": the model they most likely meant, to ask for by name
+            gap = " " if translate.lang == "en" else ""
+            message += gap + translate("unknown_sized_suggest", names=", ".join(view["did_you_mean"]))
         out.append(("section", "notice", {"message": message}))
     if answer.intent == "gpu_info":
         out.append(("section", "gpu_info", {}))

@@ -23,6 +23,15 @@ FUZZY_TIE_MARGIN = 3.0
 """Two fuzzy candidates this close (and of the same size) are a tie: suggest both, pick neither."""
 
 
+VARIANT_MARKER = re.compile(r"(vl|vlm|vision|omni|audio|speech|math|coder|embed|embedding|guard|reward)\d*", re.A)
+"""Words that name a different model of a family (Qwen2.5-VL, DeepSeek-VL2, Qwen2.5-Math): a fuzzy hit on an
+entry without the word is the text-only sibling, sized wrongly, so it can only be suggested."""
+
+
+def markers_in(text: str) -> set[str]:
+    return {m.group(1) for word in text.split() if (m := VARIANT_MARKER.fullmatch(word))}
+
+
 def sizes_in(text: str) -> set[str]:
     return {f"{float(a):g}{b}" for a, b in SIZE.findall(text)}
 
@@ -121,7 +130,9 @@ def fuzzy_model(kb: KnowledgeBase, tokens: list[Token], taken: list[Mention], fo
         top = fitting[0]
         single_word = " " not in text.strip() and not HAS_DIGIT.search(text)
         tie = len(fitting) > 1 and fitting[1].score >= top.score - FUZZY_TIE_MARGIN and fitting[1].id != top.id
-        if top.score >= CONFIDENT_SCORE and not tie:
+        missing_variant = markers_in(name_key_sized(text)) - (
+            markers_in(name_key_sized(top.matched)) | markers_in(name_key_sized(top.id)))
+        if top.score >= CONFIDENT_SCORE and not tie and not missing_variant:
             found.model, found.score = top.id, float(top.score)
             found.text, found.start, found.end = original[start:end], start, end
             found.quant = result.quant

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 import unicodedata
 
 from bot.understand.faq import FAQ_MATCH_SCORE, faq_match
@@ -97,8 +98,23 @@ SLOT_ORDER = (
     "context", "batch", "gen_tokens",
     "instance", "gpu", "gpu_count", "gpu_set", "unified_memory", "memory_gb", "compare_gpus", "cloud", "budget",
     "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
-    "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "hours",
+    "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples",
+    "training_epochs", "hours",
 )
+
+
+_WINDOW_SUFFIX = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?[km])$", re.A)
+_CONTEXT_WORD_NEXT = re.compile(r"\s*(?:-\s*)?(?:tokens?\s+(?:of\s+)?)?(?:context|ctx|上下文|window|窗口)")
+
+
+def mask_end(mention: Mention, folded: str) -> int:
+    """Where a mention's masked span ends. A model name ending in its window ("Yi-34B-200K") followed by the word
+    context ("yi-34b 200k context") leaves that number to the context slot: the text asks for that context."""
+    if mention.kind == "model":
+        tail = _WINDOW_SUFFIX.search(folded[mention.start: mention.end])
+        if tail is not None and _CONTEXT_WORD_NEXT.match(folded, mention.end):
+            return mention.start + tail.start(1)
+    return mention.end
 
 
 def parse(text: str, kb: KnowledgeBase) -> Question:
@@ -163,7 +179,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         found.text, found.start, found.end = original[chosen.start: chosen.end], chosen.start, chosen.end
         _base, found.quant, _variant = split_checkpoint_suffixes(found.text)
     for m in mentions:
-        state.mask(m.start, m.end)
+        state.mask(m.start, mask_end(m, folded))
     if found.model is None:
         found = fuzzy_model(kb, tokens, mentions, folded, original)
         if found.model is not None:
@@ -272,6 +288,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         model_suggestions=found.suggestions,
         params_b=values.get("params_b"),
         task=values.get("task"),
+        generic_fine_tune=bool(values.get("generic_fine_tune", False)),
         precision=values.get("precision"),
         quant=values.get("quant"),
         engine=values.get("engine"),

@@ -70,6 +70,9 @@ class Question(BaseModel):
     """The optimizer steps each parameter as its gradient arrives ("optimizer in backward", optimizer_in_bwd)."""
     chunked_loss: bool | None = None
     """Cross-entropy over chunks of the sequence ("chunked cross entropy"); None = the engine's default."""
+    generic_fine_tune: bool = False
+    """The text asked to fine-tune or train without naming a method or saying all parameters ("fine-tune X with
+    unsloth", "SFT"): an engine whose own default method is LoRA or QLoRA sizes that."""
     preference_pairs: bool | None = None
     """A paired preference loss ("DPO"): chosen + rejected per sample, a frozen reference for full runs."""
     compiled: bool | None = None
@@ -159,6 +162,14 @@ class Question(BaseModel):
     concurrency / context / a serving engine rather than from a task word)."""
     tokens: float | None = Field(default=None, gt=0, le=1e16)
     """Training tokens of the job ("300B tokens", "3 epochs over 50k samples of 2k tokens")."""
+    sample_tokens: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
+    """Tokens per training sample when the text gives them ("50k samples of 2k tokens"): the sequence length a
+    training step holds when no context is stated."""
+    training_samples: int | None = Field(default=None, gt=0, le=10**12)
+    """Samples the job trains on when the text gives no length per sample ("on 10k samples"): the reply sizes
+    each at the job's context, an upper bound it states."""
+    training_epochs: float | None = Field(default=None, gt=0, le=1000)
+    """Passes over those samples ("3 epochs"); None = one."""
     hours: float | None = Field(default=None, gt=0, le=1e6)
     """Rental hours stated ("for 100 hours", "for a month" = 730, "24/7" = a month)."""
     asks_cost: bool = False

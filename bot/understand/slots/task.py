@@ -13,6 +13,12 @@ _FULL_TRAIN = rx(
     r"\bfull[-_ ]?(?:parameter|param)\b|微调|精调|全参|全量(?!推理|部署|模型|加载|运行|跑|版|精度)|预训练|训练|"
     r"继续训练|二次训练|炼丹|\brlhf\b|\bdpo\b"
 )
+_ALL_PARAMETERS = rx(
+    r"\bfull[-_ ]?(?:fine[-_ ]?tun\w*|finetun\w*|parameters?|params?|ft|sft|train\w*|weights?|model)\b|"
+    r"\ball\s+(?:the\s+)?(?:parameters|params|weights|layers)\b|\bpre[-_ ]?train\w*|\bfrom\ scratch\b|"
+    r"\bcontinued\s+pre|全参|全量(?!推理|部署|模型|加载|运行|跑|版|精度)|预训练|从头"
+)
+"""Wording that trains every parameter, whatever the engine's own default method."""
 _PREFERENCE = rx(r"\b(?:dpo|grpo|ppo|orpo|kto|simpo|rlhf|rlaif)\b|\breinforcement\s+learning\b"
                  r"|强化学习|偏好(?:对齐|优化)")
 """Preference and RL training other than DPO: sized as supervised fine-tuning of the policy, and the reply says
@@ -38,6 +44,8 @@ def parse_task(state: SlotState) -> None:
         state.notes.append("ptuning-as-lora")
     elif preference or _FULL_TRAIN.search(text):
         state.set("task", "train")
+        if not _ALL_PARAMETERS.search(text):
+            state.values.setdefault("generic_fine_tune", True)  # not a stated slot: the engine may read it
     elif _INFERENCE.search(text):
         state.set("task", "inference")
     if _PAIRED.search(text):

@@ -7,6 +7,8 @@
   never with a rate after it ("per second", "/s", "a day"). "100B tokens" is therefore not a 100B model, and
   "2k tokens" per sample is not the context. The spans read are masked, so the later slots (context, sizes)
   do not read them again.
+* samples: "on 10k samples", "3 epochs over 50,000 examples", "1万条数据" with no length per sample: the count
+  (and epochs), sized at the job's context per sample by the reply (an upper bound it states).
 * hours: "for 100 hours", "for 3 days", "for a month" (730 h, the price lists' month), "24/7" (a month of
   continuous rental), "一个月", "100小时".
 * serving targets: "N QPS" / "N requests per second", "N tokens per second per user", "first token under 1 s".
@@ -104,8 +106,9 @@ def _scale(name: str | None) -> float:
     return _CN_SCALE.get(name) or _EN_SCALE.get(name, 1.0)
 
 
-def _epoch_tokens(state: SlotState) -> float | None:
-    """epochs × samples × tokens per sample, when samples and their length are both written."""
+def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
+    """epochs × samples × tokens per sample, and the tokens per sample, when samples and their length are both
+    written."""
     text = state.text
     samples = _SAMPLES.search(text)
     if samples is None:
@@ -120,7 +123,35 @@ def _epoch_tokens(state: SlotState) -> float | None:
     state.mask(samples.start(), length.end())
     if epochs_match is not None:
         state.mask(epochs_match.start(), epochs_match.end())
-    return (epochs or 1.0) * count * _scale(samples.group("scale")) * per_sample
+    return (epochs or 1.0) * count * _scale(samples.group("scale")) * per_sample, int(per_sample)
+
+
+def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
+    """A sample count with no length per sample ("on 10k samples", "3 epochs over 50,000 examples", "1万条数据"):
+    the count and the epochs, to be sized at the job's context (bot.reply.defaults.samples_as_tokens)."""
+    text = state.text
+    samples = _SAMPLES.search(text)
+    if samples is None:
+        return None
+    count = _value(samples.group("num"))
+    if count is None or count <= 0:
+        return None
+    total = count * _scale(samples.group("scale"))
+    if not 1 <= total <= MAX_SAMPLES:
+        return None
+    state.mask(samples.start(), samples.end())
+    epochs_match = _EPOCHS.search(text)
+    epochs = None
+    if epochs_match is not None:
+        epochs = _value(epochs_match.group("num"))
+        state.mask(epochs_match.start(), epochs_match.end())
+    return int(total), epochs
+
+
+MAX_SAMPLE_TOKENS = 10_000_000
+"""A per-sample length beyond the longest context windows is not one."""
+MAX_SAMPLES = 1e12
+"""More samples than any dataset holds is not a sample count."""
 
 
 def _amount_tokens(state: SlotState) -> float | None:
@@ -195,12 +226,21 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         "asks_cost": ASKS_COST.search(text_before) is not None,
         "asks_time": ASKS_TIME.search(text_before) is not None,
     }
-    tokens = _epoch_tokens(state)
-    if tokens is None:
-        tokens = _amount_tokens(state)
+    per_sample = _epoch_tokens(state)
+    tokens = per_sample[0] if per_sample is not None else _amount_tokens(state)
+    if per_sample is not None and 0 < per_sample[1] <= MAX_SAMPLE_TOKENS:
+        fields["sample_tokens"] = per_sample[1]
     if tokens is not None and tokens > 0:
         fields["tokens"] = tokens
         state.stated.append("tokens")
+    else:
+        bare = _bare_samples(state)
+        if bare is not None:
+            fields["training_samples"] = bare[0]
+            state.stated.append("training_samples")
+            if bare[1]:
+                fields["training_epochs"] = bare[1]
+                state.stated.append("training_epochs")
     hours = _hours(state)
     if hours is not None:
         fields["hours"] = hours

@@ -137,3 +137,22 @@ def test_models_compared_side_by_side() -> None:
                              stated=["model"]), KB)
     assert [row.model for row in result.model_compare] == ["qwen2.5-7b", "llama-3-8b"]
     assert all(row.total_gb > 14 for row in result.model_compare)
+
+
+@pytest.mark.parametrize(("engine", "task"), [("unsloth", "qlora"), ("llama-factory", "lora")])
+def test_a_plain_fine_tune_on_an_adapter_first_engine_is_its_own_default_method(engine: str, task: str) -> None:
+    question = Question(intent="recommend", model="llama-3-8b", task="train", engine=engine,  # type: ignore[arg-type]
+                        generic_fine_tune=True, stated=["model", "task", "engine"])
+    result = answer(question, KB)
+    assert result.query.task == task
+    assert any(a.field == "task" and a.value == task and a.reason == "engine-default" for a in result.assumptions)
+    assert "task" not in result.understood  # read back as an assumption, not as "full training"
+
+
+def test_full_training_named_or_a_full_training_engine_keeps_every_parameter() -> None:
+    stated = Question(intent="recommend", model="llama-3-8b", task="train", engine="unsloth",
+                      stated=["model", "task", "engine"])
+    assert answer(stated, KB).query.task == "train"
+    plain = Question(intent="recommend", model="llama-3-8b", task="train", engine="deepspeed",
+                     generic_fine_tune=True, stated=["model", "task", "engine"])
+    assert answer(plain, KB).query.task == "train"

@@ -157,3 +157,24 @@ def test_a_set_up_that_fits_is_timed_as_named() -> None:
     result = _ask("can I LoRA Llama-3-8B on one A100 40GB?")
     assert result.check is not None and result.check.fits
     assert result.speed_on is not None and (result.speed_on.gpu, result.speed_on.count) == ("a100-40gb", 1)
+
+
+def test_samples_without_a_length_are_sized_at_the_context_and_said_to_be_an_upper_bound() -> None:
+    result = _ask("how long to LoRA Llama 3 8B for 3 epochs over 50,000 examples on one A100 80GB")
+    # 50,000 samples × 3 epochs × 4,096 tokens (the default context) = 614.4M tokens.
+    assert result.query.tokens == 50_000 * 3 * 4096
+    assert any(a.field == "tokens" and a.reason == "samples-at-context" for a in result.assumptions)
+    rate = result.speed["train_tokens_per_s"]
+    assert result.speed["train_hours"] == pytest.approx(614_400_000 / rate / 3600, abs=0.05)
+    text = render_text(result, KB)
+    assert "50,000 samples · 3 epochs" in text and "an upper bound" in text
+
+
+def test_a_stated_sample_length_is_the_sequence_length_and_a_short_job_is_timed_in_minutes() -> None:
+    result = _ask("fine-tune llama 3 8b with lora on 10k samples of 512 tokens on one A100 80GB")
+    assert result.query.tokens == 10_000 * 512
+    assert result.query.context == 512
+    assert any(a.field == "context" and a.reason == "sample-length" for a in result.assumptions)
+    minutes = result.speed["train_hours"] * 60
+    assert minutes < 60
+    assert f"≈ {minutes:,.0f} min wall-clock" in render_text(result, KB)

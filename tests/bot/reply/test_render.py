@@ -154,3 +154,14 @@ def test_missing_facts_offer_the_common_choices_as_buttons() -> None:
     actions = next(b for b in blocks if b["type"] == "actions")["elements"]
     overrides = [json.loads(a["value"])["overrides"] for a in actions]
     assert {"params_b": 13.0} in overrides and {"task": "inference"} in overrides
+
+
+@pytest.mark.parametrize(("lang", "asks"), [("en", "Did you mean Llama 3.1 405B?"),
+                                            ("zh-Hans", "你是不是指 Llama 3.1 405B？")])
+def test_a_generic_size_for_an_unknown_name_offers_the_model_it_resembles(lang: str, asks: str) -> None:
+    answer = _answer(lang, query=Query(model=None, params_b=405.0, task="inference", precision="bf16", context=4096,
+                                       batch=1, lang=lang),  # type: ignore[arg-type]
+                     understood={"params_b": 405.0, "task": "inference", "model_text": "llama 3 405b"},
+                     suggestions=["llama-3.1-405b"], check=None)
+    text = render_text(answer, default_knowledge())
+    assert "llama 3 405b" in text and asks in text
