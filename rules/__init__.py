@@ -2,7 +2,8 @@
 
 Public surface used by `bot.reply.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
 generic_model, training_hours, cost_per_million_tokens, pick_at, runs_model_code, needed_view, check_mixed,
-mixed_alternatives, split_by_memory; compute_known and supports_bf16 (what a card's listed figures allow).
+mixed_alternatives, split_by_memory, longest_context; compute_known and supports_bf16 (what a card's listed
+figures allow).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from rules.engine_profile import runs_model_code
 from rules.fit import check_fit, pick_at, rank_picks, valid_tp
 from rules.generic import generic_model
 from rules.hardware import compute_known, supports_bf16
+from rules.limits import longest_context
 from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes, needed_view
 from rules.mixed import CardFit, MixedFit, check_mixed, mixed_alternatives, mixed_decode_tokens_per_s, split_by_memory
 from rules.speed import estimate_speed, training_hours
@@ -35,6 +37,7 @@ __all__ = [
     "generic_model",
     "kv_bytes_per_token",
     "kv_cache_bytes",
+    "longest_context",
     "mixed_alternatives",
     "mixed_decode_tokens_per_s",
     "needed_view",

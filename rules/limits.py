@@ -3,12 +3,15 @@ alternatives it suggests and the ranking share (rules/fit.py states the fit rule
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.engine_profile import engine_limit_gib, profile_for
 from rules.hardware import usable_gib
 from rules.memory import estimate_memory, is_transformer
 from rules.memory_inference import activation_peak, activations_outside_share, parallel_layout
+from rules.search import largest_true
 from rules.types import MemoryEstimate, Workload
 
 
@@ -84,3 +87,20 @@ def fits_on(workload: Workload, gpu: GPU, count: int) -> tuple[bool, MemoryEstim
     est = estimate_memory(workload, count, gpu)
     ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
     return ok, est
+
+
+CONTEXT_STEP = 256
+"""Granularity of the longest-context search: finer than anyone sets a window, coarse enough for ~16 checks."""
+
+
+def longest_context(workload: Workload, gpu: GPU, count: int, ceiling: int) -> int | None:
+    """The longest context, in steps of CONTEXT_STEP tokens up to `ceiling`, at which the job still fits `count` ×
+    `gpu` (its batch, engine and precision as given): what "the max context on this card" asks. The need grows
+    with the context (KV cache, activations, logits), so one bisection finds it. None when not one step fits."""
+    top = max(1, ceiling // CONTEXT_STEP)
+    best = largest_true(lambda steps: fits_on(replace(workload, context=steps * CONTEXT_STEP), gpu, count)[0],
+                        1, top)
+    if best < 1:
+        return None
+    return ceiling if best == top and fits_on(replace(workload, context=ceiling), gpu, count)[0] else \
+        best * CONTEXT_STEP

@@ -14,7 +14,7 @@ from typing import Any
 
 import rules
 from bot.reply.budget import cheapest_variant
-from bot.reply.capacity import capacity, compare_models, memory_card
+from bot.reply.capacity import capacity, compare_models, max_context_out, memory_card
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.cost import (
@@ -370,6 +370,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         lighter_task=lighter,
         **base,
     )
+    result.max_context = max_context_out(question, workload, sized_gpu, sized_count)
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
     result.faq = faq_for(question, workload, result, kb)
     return result

@@ -11,13 +11,16 @@ from bot.reply.convert import finite
 from bot.reply.defaults import DEFAULT_CONTEXT, MAX_INFERENCE_GPUS
 from bot.reply.model import (
     CapacityOut,
+    MaxContextOut,
     ModelCompareOut,
 )
-from bot.understand.question import Question
+from bot.understand.question import MAX_CONTEXT, Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules.hardware import gpu_share_of_unified_memory
+from rules.memory import is_transformer
 from rules.search import largest_true
+from rules.speed import kv_read_bytes_per_token
 from rules.types import Precision, Workload
 
 GENERIC_GPU_PREFIX = "memory-"
@@ -129,3 +132,15 @@ def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, po
     return rows
 
 
+
+
+def max_context_out(question: Question, workload: Workload, gpu: GPU | None, count: int) -> MaxContextOut | None:
+    """"The max context on this card": the longest context the job fits `count` × `gpu`, searched up to the model's
+    own window (beyond it needs RoPE scaling, which the question did not ask for)."""
+    if not question.asks_max_context or gpu is None or not is_transformer(workload.model):
+        return None
+    window = workload.model.max_context
+    tokens = rules.longest_context(workload, gpu, count, window or MAX_CONTEXT)
+    per_token = kv_read_bytes_per_token(workload) if workload.task == "inference" else 0.0
+    return MaxContextOut(gpu=gpu.id, count=count, tokens=tokens, window=window,
+                         kv_kib_per_token=round(per_token / 1024 / max(1, count), 1))

@@ -217,6 +217,21 @@ class CapacityOut(BaseModel):
     """Knowledge model ids of about that size."""
 
 
+class MaxContextOut(BaseModel):
+    """The longest context the job fits on a set of cards, for "what is the max context on this card"."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str
+    count: int
+    tokens: int | None
+    """None: not even a short prompt fits these cards."""
+    window: int | None
+    """The model's own context window (the search stops there)."""
+    kv_kib_per_token: float
+    """KV cache per token per card, the slope of the need with the context (inference)."""
+
+
 class ModelCompareOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -372,6 +387,7 @@ class Answer(BaseModel):
     prices: list[PriceOut] = Field(default_factory=list)
     """For gpu_info: the known instances of the card with their prices."""
     serving: ServingPlanOut | None = None
+    max_context: MaxContextOut | None = None
 
     def as_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

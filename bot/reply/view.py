@@ -21,6 +21,22 @@ from rules.constants import GPUS_PER_NODE
 from rules.hardware import compute_known, gpu_share_of_unified_memory
 
 
+def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
+    """"The max context on this card", answered in one line: the tokens, what each costs, the model's window."""
+    found = answer.max_context
+    assert found is not None
+    t = Translator(answer.query.lang)
+    cards = f"{found.count}× {gpu_name(kb, found.gpu)}"
+    if found.tokens is None:
+        return t("max_context_none", cards=cards)
+    key = "max_context_window" if found.window and found.tokens >= found.window else "max_context"
+    line = t(key, cards=cards, tokens=f"{found.tokens:,}", window=f"{found.window or 0:,}",
+             batch=answer.query.batch or 1)
+    if found.kv_kib_per_token:
+        key = "max_context_kv" if answer.query.kv_cache is None else "max_context_kv_set"
+        line += (" " if t.lang == "en" else "") + t(key, kib=f"{found.kv_kib_per_token:,.0f}")
+    return line
+
 def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
     if answer.query.model and answer.query.model in kb.models:
         return kb.models[answer.query.model].name
@@ -175,6 +191,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                                                                                        "missing_budget")]
     view["training"] = task in ("train", "lora", "qlora")
     view["source"] = ("" if t.lang.startswith("zh") else " ").join((t.source, t(_check_key(answer, view["training"]))))
+    view["max_context_line"] = _max_context_line(answer, kb) if answer.max_context is not None else ""
     view["gpus"] = _gpu_views(answer, kb) if answer.intent == "gpu_info" else []
     view["known_gpus"] = sorted(g.name.removeprefix("NVIDIA ") for g in kb.gpus.values() if g.recommended)[:40]
     view["model_info"] = _model_view(answer, kb) if answer.intent == "model_info" else None
@@ -309,6 +326,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "guidance", {}))
     if view.get("check"):
         out.append(("section", "verdict", {}))
+    if view.get("max_context_line"):
+        out.append(("section", "notice", {"message": view["max_context_line"]}))
     if answer.other_engine and answer.estimate is not None:
         other = answer.other_engine
         t_other = Translator(answer.query.lang)

@@ -107,6 +107,31 @@ _WINDOW_SUFFIX = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?[km])$", re.A)
 _CONTEXT_WORD_NEXT = re.compile(r"\s*(?:-\s*)?(?:tokens?\s+(?:of\s+)?)?(?:context|ctx|上下文|window|窗口)")
 
 
+_SIZE_AFTER = re.compile(r"[\s_-]*(?:(?:distill(?:ed)?|蒸馏版?|版本?|的)\s*)*(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z0-9])",
+                         re.A)
+"""A size written just after a model name, past a qualifier: "deepseek r1 蒸馏版 32b", "deepseek r1 distill 32b"."""
+SIZE_MISMATCH = 0.15
+
+
+def sized_sibling(mention: Mention, folded: str, kb: KnowledgeBase) -> Mention | None:
+    """A model mention whose written size contradicts the entry ("deepseek r1 蒸馏版 32b" is not the 671B R1): the
+    family's entry of that size when the name and size together name one, else no mention at all, so the
+    question falls to the fuzzy and unknown-model steps rather than sizing a model 20 times too big."""
+    if mention.kind != "model":
+        return mention
+    after = _SIZE_AFTER.match(folded, mention.end)
+    entry = kb.models.get(mention.entry_id)
+    if after is None or entry is None:
+        return mention
+    size = float(after.group("size"))
+    if abs(entry.params_b - size) <= SIZE_MISMATCH * entry.params_b:
+        return mention
+    sibling = kb.model_index.exact(f"{folded[mention.start: mention.end]} {after.group('size')}b")
+    if sibling is not None and sibling in kb.models:
+        return Mention("model", sibling, mention.key, mention.start, after.end(), mention.score)
+    return None
+
+
 def mask_end(mention: Mention, folded: str) -> int:
     """Where a mention's masked span ends. A model name ending in its window ("Yi-34B-200K") followed by the word
     context ("yi-34b 200k context") leaves that number to the context slot: the text asks for that context."""
@@ -157,7 +182,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     state = SlotState(original=original, folded=folded, masked=list(folded))
 
     tokens = tokenize(folded)
-    mentions = find_mentions(tokens, vocab)
+    mentions = [m for found in find_mentions(tokens, vocab) if (m := sized_sibling(found, folded, kb)) is not None]
     instance = find_instance(folded, kb)
     if instance is not None:
         # "gpu_1x_a10", "p4d.24xlarge": the instance's own name says its cards; no part of it is a name or number

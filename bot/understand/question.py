@@ -165,6 +165,8 @@ class Question(BaseModel):
     sample_tokens: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
     """Tokens per training sample when the text gives them ("50k samples of 2k tokens"): the sequence length a
     training step holds when no context is stated."""
+    asks_max_context: bool = False
+    """The text asks for the longest context the job fits ("max context on a 24GB card", "最长能跑多长上下文")."""
     training_samples: int | None = Field(default=None, gt=0, le=10**12)
     """Samples the job trains on when the text gives no length per sample ("on 10k samples"): the reply sizes
     each at the job's context, an upper bound it states."""

@@ -83,6 +83,14 @@ ASKS_COST = rx(
     r"\bspend\w*|\bbill\w*|\bdollars?\b|\busd\b|\brmb\b|\bcny\b|\$|多少钱|费用|成本|花费|花多少|价格|价钱|租金|计费|"
     r"多少元|几块钱|贵不贵|\bper\s+million\s+tokens\b"
 )
+ASKS_MAX_CONTEXT = rx(
+    r"\b(?:max(?:imum)?|longest|largest|biggest|most)\s+(?:possible\s+)?(?:context|ctx|sequence\s+length|"
+    r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"
+    r"\bhow\s+(?:long|big|large)\s+(?:a\s+|of\s+a\s+)?(?:context|ctx|prompt)\b|"
+    r"\bhow\s+many\s+tokens\s+(?:of\s+context\s+)?(?:can|will|would|fit)|"
+    r"最长.{0,4}(?:上下文|序列|输入|context)|(?:上下文|序列长度|context).{0,4}最(?:长|大|多)|"
+    r"最大.{0,2}(?:上下文|序列长度|context)|能(?:跑|支持|放下|撑|开)多(?:长|大|少)(?:的)?(?:上下文|context|token)"
+)
 ASKS_TIME = rx(
     r"\bhow\s+long\b|\bhow\s+many\s+(?:gpu[- ]?)?(?:hours|days|weeks)\b|\bgpu[- ]?hours\b|\btime\s+to\s+train\b|"
     r"\btraining\s+time\b|\bwall[- ]?clock\b|\bhow\s+fast\s+(?:can|will|would)\b.*\btrain|"
@@ -225,6 +233,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "asks_cost": ASKS_COST.search(text_before) is not None,
         "asks_time": ASKS_TIME.search(text_before) is not None,
+        "asks_max_context": ASKS_MAX_CONTEXT.search(text_before) is not None,
     }
     per_sample = _epoch_tokens(state)
     tokens = per_sample[0] if per_sample is not None else _amount_tokens(state)
@@ -249,4 +258,4 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
     return fields
 
 
-__all__ = ["ASKS_COST", "ASKS_TIME", "parse_workload_size"]
+__all__ = ["ASKS_COST", "ASKS_MAX_CONTEXT", "ASKS_TIME", "parse_workload_size"]

@@ -156,3 +156,34 @@ def test_full_training_named_or_a_full_training_engine_keeps_every_parameter() -
     plain = Question(intent="recommend", model="llama-3-8b", task="train", engine="deepspeed",
                      generic_fine_tune=True, stated=["model", "task", "engine"])
     assert answer(plain, KB).query.task == "train"
+
+
+def test_max_context_is_the_longest_that_still_fits_the_card() -> None:
+    from dataclasses import replace
+
+    from bot.reply.answer import answer_request
+    from bot.reply.defaults import workload_for
+    from rules.limits import CONTEXT_STEP, fits_on
+
+    result = answer_request({"text": "what is the max context for llama 3.1 8b on one RTX 4090"}, KB)
+    found = result.max_context
+    assert found is not None and found.gpu == "rtx-4090" and found.count == 1 and found.window == 131_072
+    assert found.tokens is not None and 0 < found.tokens < found.window
+    # Llama 3.1 8B: 32 layers × 2 × 8 KV heads × 128 × 2 B = 128 KiB per token.
+    assert found.kv_kib_per_token == 128.0
+    question = Question(intent="check", model="llama-3.1-8b", gpu="rtx-4090", gpu_count=1,
+                        stated=["model", "gpu", "gpu_count"])
+    workload, _ = workload_for(question, KB.models["llama-3.1-8b"], KB.gpus["rtx-4090"])
+    gpu = KB.gpus["rtx-4090"]
+    assert fits_on(replace(workload, context=found.tokens), gpu, 1)[0]
+    assert not fits_on(replace(workload, context=found.tokens + CONTEXT_STEP), gpu, 1)[0]
+
+
+def test_max_context_stops_at_the_model_window() -> None:
+    from bot.reply.answer import answer_request
+
+    text = "longest context for qwen2.5-7b on an L4 with vllm and fp8 kv cache"
+    found = answer_request({"text": text}, KB).max_context
+    assert found is not None and found.tokens == found.window == 32_768
+    # 28 layers × 2 × 4 KV heads × 128 × 1 B (fp8) = 28 KiB per token.
+    assert found.kv_kib_per_token == 28.0

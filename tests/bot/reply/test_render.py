@@ -165,3 +165,19 @@ def test_a_generic_size_for_an_unknown_name_offers_the_model_it_resembles(lang: 
                      suggestions=["llama-3.1-405b"], check=None)
     text = render_text(answer, default_knowledge())
     assert "llama 3 405b" in text and asks in text
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "Longest context that fits 1× GeForce RTX 4090: ≈ 33,792 tokens at batch 1 "
+           "(the model's window is 131,072)."),
+    ("zh-Hans", "1× GeForce RTX 4090 上能放下的最长上下文：约 33,792 token（批量 1；模型原生窗口 131,072）。"),
+])
+def test_the_longest_context_line(lang: str, line: str) -> None:
+    from bot.reply.model import MaxContextOut
+
+    answer = _answer(lang, max_context=MaxContextOut(gpu="rtx-4090", count=1, tokens=33_792, window=131_072,
+                                                     kv_kib_per_token=128.0))
+    text = render_text(answer, default_knowledge())
+    assert line in text and "128 KiB" in text
+    blocks = json.dumps(render_blocks(answer), ensure_ascii=False)
+    assert "33,792" in blocks
