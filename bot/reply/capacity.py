@@ -132,8 +132,6 @@ def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, po
     return rows
 
 
-
-
 def max_context_out(question: Question, workload: Workload, gpu: GPU | None, count: int) -> MaxContextOut | None:
     """"The max context on this card": the longest context the job fits `count` × `gpu`, searched up to the model's
     own window (beyond it needs RoPE scaling, which the question did not ask for)."""
