@@ -119,6 +119,9 @@ def understood_of(question: Question) -> dict[str, Any]:
     """The slots the text stated, plus what the reply needs to show a misreading or a capped number."""
     values = question.model_dump()
     understood = {slot: values.get(slot) for slot in question.stated if slot in values}
+    if question.task in (None, "inference"):
+        for slot in ("training_samples", "training_epochs"):  # "10k samples a day" to serve: not a training job
+            understood.pop(slot, None)
     if engine_fine_tune_method(question) is not None:
         understood.pop("task", None)  # "fine-tune" said no method: the engine's own is an assumption, not a reading
     if question.model_text and question.model is None:

@@ -45,7 +45,8 @@ def amount(value: float) -> str:
     """Token counts as people write them: 300B, 1.5T, 500M."""
     for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
         if value >= scale:
-            return f"{value / scale:.3g}{suffix}"
+            scaled = value / scale
+            return f"{scaled:.3g}{suffix}" if scaled < 1000 else f"{scaled:,.0f}{suffix}"
     return f"{value:g}"
 
 

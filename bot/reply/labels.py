@@ -148,6 +148,8 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "budget": {"en": "budget", "zh-Hans": "预算"},
     "gen_tokens": {"en": "generated tokens", "zh-Hans": "生成长度"},
     "tokens": {"en": "training tokens", "zh-Hans": "训练 token 数"},
+    "training_samples": {"en": "training samples", "zh-Hans": "训练样本数"},
+    "training_epochs": {"en": "epochs", "zh-Hans": "训练轮数"},
     "pool": {"en": "picks from", "zh-Hans": "候选范围"},
     "memory_gb": {"en": "GPU memory", "zh-Hans": "显存"},
     "gpu_memory_utilization": {"en": "vLLM gpu_memory_utilization", "zh-Hans": "vLLM 显存占用比例"},

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.understand.numbers import number
-from bot.understand.slots.base import SlotState, rx
+from bot.understand.slots.base import SlotState, bounded, rx
 from rules.constants import HOURS_PER_MONTH
 
 JOB_TOKENS_MIN = 1e8
@@ -144,9 +144,7 @@ def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
     count = _value(samples.group("num"))
     if count is None or count <= 0:
         return None
-    total = count * _scale(samples.group("scale"))
-    if not 1 <= total <= MAX_SAMPLES:
-        return None
+    total = bounded(state, "training_samples", count * _scale(samples.group("scale")), MAX_SAMPLES)
     state.mask(samples.start(), samples.end())
     epochs_match = _EPOCHS.search(text)
     epochs = None

@@ -187,3 +187,11 @@ def test_max_context_stops_at_the_model_window() -> None:
     assert found is not None and found.tokens == found.window == 32_768
     # 28 layers × 2 × 4 KV heads × 128 × 1 B (fp8) = 28 KiB per token.
     assert found.kv_kib_per_token == 28.0
+
+
+def test_samples_beside_a_serving_question_are_not_read_back_as_a_training_job() -> None:
+    from bot.reply.answer import answer_request
+
+    result = answer_request({"text": "serve llama 3 8b to 10k samples per day"}, KB)
+    assert result.query.task == "inference" and result.query.tokens is None
+    assert "training_samples" not in result.understood
