@@ -57,7 +57,8 @@ _UNIT_HOURS = {"hour": 1.0, "hours": 1.0, "hr": 1.0, "hrs": 1.0, "h": 1.0, "day"
                "week": 168.0, "weeks": 168.0, "month": HOURS_PER_MONTH, "months": HOURS_PER_MONTH,
                "year": 12 * HOURS_PER_MONTH, "years": 12 * HOURS_PER_MONTH, "小时": 1.0, "天": 24.0, "周": 168.0,
                "星期": 168.0, "月": HOURS_PER_MONTH, "年": 12 * HOURS_PER_MONTH}
-_FOR_HOURS = rx(r"\b(?:for|over|during|in|within|inside|under|(?:no|not)\s+more\s+than|less\s+than|at\s+most)\s+(?P<num>\d+(?:\.\d+)?|a|an|one|two|three|four|six|twelve)\s*"
+_FOR_HOURS = rx(r"\b(?:for|over|during|in|within|inside|under|(?:no|not)\s+more\s+than|less\s+than|at\s+most)\s+"
+                r"(?P<num>\d+(?:\.\d+)?|a|an|one|two|three|four|six|twelve)\s*"
                 r"(?P<unit>hours?|hrs?|h|days?|weeks?|months?|years?)\b")
 _CN_HOURS = rx(r"(?<!每)(?<![0-9])(?P<num>\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?\s*"
                r"(?P<unit>小时|天|周|星期|月|年)(?!\s*(?:的|前|后))")
