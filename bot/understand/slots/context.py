@@ -32,7 +32,13 @@ _GEN_TOKENS = rx(
     r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|max[_ ]new[_ ]tokens|生成|输出|回复)\s*(?:of|=|:|为|约|up\ to)?\s*"
     + NUM + _CTX_UNIT + r"\s*(?:new\s+)?(?:tokens?|个\s*token)?"
     r"|" + r"(?P<num2>\d+)\s*(?P<unit2>k)?\s*(?:output|generated|new)\s+tokens?"
+    r"|" + r"(?P<num3>\d+)\s*(?P<unit3>k)?\s*tokens?\s+(?:per|each|a|for\s+each|in\s+each)\s+"
+    r"(?:request|response|reply|answer|completion|call|query)s?\b(?!\s*(?:context|ctx|prompt|input|length))"
+    r"|" + r"(?:每(?:个|次|条)?(?:请求|回复|回答|响应))\s*(?:约|大约)?\s*(?P<num4>\d+)\s*(?P<unit4>k)?\s*(?:个)?\s*"
+    r"(?:tokens?|词元)"
 )
+"""Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
+(in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token"."""
 _BATCH = [
     rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
@@ -48,8 +54,8 @@ _BATCH = [
 
 def parse_context(state: SlotState) -> None:
     for gen in _GEN_TOKENS.finditer(state.text):
-        raw = gen.group("num") if gen.group("num") is not None else gen.group("num2")
-        unit = gen.group("unit") if gen.group("num") is not None else gen.group("unit2")
+        which = next((suffix for suffix in ("", "2", "3", "4") if gen.group(f"num{suffix}") is not None), "")
+        raw, unit = gen.group(f"num{which}"), gen.group(f"unit{which}")
         tokens = number(raw) if raw else None
         if tokens is None:
             continue

@@ -195,3 +195,14 @@ def test_samples_beside_a_serving_question_are_not_read_back_as_a_training_job()
     result = answer_request({"text": "serve llama 3 8b to 10k samples per day"}, KB)
     assert result.query.task == "inference" and result.query.tokens is None
     assert "training_samples" not in result.understood
+
+
+def test_a_stated_reply_length_sizes_the_serving_plan_by_littles_law() -> None:
+    from bot.reply.answer import answer_request
+
+    plan = answer_request({"text": "serve Llama 3.1 8B at 50 QPS with 200 tokens per request"}, KB).serving
+    assert plan is not None and plan.met
+    # Users held at once = QPS × (first token + 200 tokens at the per-user speed), not × half the context.
+    request_s = plan.ttft_s + 200 / plan.decode_tokens_per_s
+    assert plan.concurrent_needed == pytest.approx(50 * request_s, rel=0.05)
+    assert plan.replicas == -(-plan.concurrent_needed // plan.sequences_per_replica)
