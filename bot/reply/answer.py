@@ -45,7 +45,7 @@ from bot.reply.model import (
     ConfigRef,
 )
 from bot.reply.overrides import apply_overrides
-from bot.reply.serving import meet_speed_target, sets_serving_target
+from bot.reply.serving import fits_at, meet_speed_target, sets_serving_target
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -320,9 +320,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         top = (None, 1)  # a home machine of mixed cards: its own decode speed, no bill
         if set_decode is not None:
             speed["decode_tokens_per_s"] = finite(set_decode, 1)
-    if (check is not None and not check.fits and picks and picks[0].fits and top_gpu is not None
-            and not sets_serving_target(question)):  # a serving target is met with replicas of the cards named
-        top = (top_gpu, picks[0].count)  # see Answer.speed_on
+    if (check is not None and not check.fits and picks and picks[0].fits and top_gpu is not None and gpu is not None
+            and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1))):
+        top = (top_gpu, picks[0].count)  # see Answer.speed_on; a serving target takes replicas of cards that hold one
     if top[0] is not None and top[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
         timed = as_chosen(workload, estimate.chosen)
         figures = rules.estimate_speed(timed, top[0], top[1])

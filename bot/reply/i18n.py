@@ -327,6 +327,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                                 "合计约 {agg} tok/s，每用户约 {speed} tok/s，首 token 约 {ttft} 秒"},
     "binding_memory": {"en": "the binding target is memory (the KV cache one replica holds)",
                        "zh-Hans": "约束来自显存（单副本能容纳的 KV 缓存）"},
+    "binding_full_load": {"en": "sized at full load, the load a price per token assumes: as many sequences of the "
+                                "full context as one replica holds (at most {cap}, the engine's batch limit); a "
+                                "lighter load costs more per token, and more cards per replica hold more sequences",
+                          "zh-Hans": "按满载估算（每 token 价格所假设的负载）：单副本能容纳的完整上下文序列数"
+                                     "（不超过引擎的批量上限 {cap}）；负载更轻时每 token 成本更高，每副本卡更多则能容纳更多序列"},
     "binding_speed": {"en": "the binding target is the per-user speed", "zh-Hans": "约束来自每用户速度要求"},
     "binding_ttft": {"en": "the first-token target is not met on this configuration; more replicas do not help, "
                            "more cards per replica (tensor parallelism) or shorter prompts do",

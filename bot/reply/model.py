@@ -319,7 +319,8 @@ class ServingPlanOut(BaseModel):
     """Per user, at the replica's load."""
     ttft_s: float | None = None
     binding: str
-    """memory | speed | ttft: the target that limits the plan (ttft: not met by adding replicas)."""
+    """memory | speed | ttft: the target that limits the plan (ttft: not met by adding replicas); full_load: no
+    target, one replica at the most sequences it holds (a price per token asked)."""
     met: bool = True
     targets: dict[str, float] = Field(default_factory=dict)
     per_hour: float | None = None

@@ -33,9 +33,13 @@ from rules.speed import decode_step, prefill_seconds
 from rules.types import Pick, Workload
 
 MAX_REPLICAS = 4096
+FULL_LOAD_SEQUENCES = 256
+"""Sequences batched at full load when the engine's profile gives no cap of its own: vLLM's long-standing
+max_num_seqs default (EngineArgs, 256), the figure its throughput benchmarks run at."""
 
 
-def _fits(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
+def fits_at(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
+    """Whether `count` × `gpu` hold the job at `batch` sequences."""
     w = replace(workload, batch=batch)
     return needed_gib(rules.estimate_memory(w, count, gpu)) <= limit_gib(w, gpu)
 
@@ -57,8 +61,23 @@ def request_seconds(workload: Workload, gpu: GPU, count: int, batch: int) -> flo
 
 
 def sets_serving_target(question: Question) -> bool:
-    """A QPS, tokens/s per user or first-token time: the reply then plans replicas of the cards named."""
-    return bool(question.qps or question.tokens_per_s_per_user or question.ttft_s)
+    """A QPS, tokens/s per user or first-token time, or a price per token: the reply then plans replicas of the
+    cards named."""
+    return bool(question.qps or question.tokens_per_s_per_user or question.ttft_s) or at_full_load(question)
+
+
+def at_full_load(question: Question) -> bool:
+    """A price per token with no load stated: priced at the load such a price assumes, a replica holding as many
+    sequences as it can (at batch 1 the same cards cost tens of times more per token)."""
+    return question.asks_token_cost and not (question.batch or question.qps or question.tokens_per_s_per_user
+                                             or question.ttft_s)
+
+
+def engine_sequence_cap(workload: Workload, gpu: GPU, count: int) -> int:
+    """The most sequences the engine batches at once: its max_num_seqs for this card (vLLM: 256, 1024 on large
+    cards from V1), else FULL_LOAD_SEQUENCES."""
+    chosen = rules.estimate_memory(workload, count, gpu).chosen.get("max_num_seqs")
+    return int(chosen) if isinstance(chosen, (int, float)) and chosen > 0 else FULL_LOAD_SEQUENCES
 
 
 def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
@@ -68,9 +87,19 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
     targets = {k: float(v) for k, v in (("users", question.batch), ("qps", question.qps),
                                         ("tokens_per_s_per_user", question.tokens_per_s_per_user),
                                         ("ttft_s", question.ttft_s)) if v}
-    by_memory = largest_true(lambda b: _fits(workload, gpu, count, b), 1, MAX_BATCH)
+    full_load = at_full_load(question)
+    cap = engine_sequence_cap(workload, gpu, count) if full_load else MAX_BATCH
+    by_memory = largest_true(lambda b: fits_at(workload, gpu, count, b), 1, cap)
     if by_memory == 0:
         return None
+    if full_load:
+        speed = _per_user_speed(workload, gpu, count, by_memory)
+        return ServingPlanOut(
+            gpu=gpu.id, gpus_per_replica=count, replicas=1, sequences_per_replica=by_memory,
+            concurrent_needed=by_memory, aggregate_tokens_per_s=round(speed * by_memory, 1),
+            decode_tokens_per_s=round(speed, 1), ttft_s=round(first_token_seconds(workload, gpu, count, by_memory), 3),
+            binding="full_load", targets={"full_load": float(by_memory), "sequence_cap": float(cap)},
+        )
     per_user = question.tokens_per_s_per_user
     by_speed = by_memory if not per_user else largest_true(
         lambda b: _per_user_speed(workload, gpu, count, b) >= per_user, 1, by_memory)

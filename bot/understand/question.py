@@ -176,6 +176,9 @@ class Question(BaseModel):
     """Rental hours stated ("for 100 hours", "for a month" = 730, "24/7" = a month)."""
     asks_cost: bool = False
     """A cost cue ("how much does it cost", "多少钱", "费用"): the reply leads with the money."""
+    asks_token_cost: bool = False
+    """A price per generated token asked ("cost per million tokens", "$/1M tokens", "每百万token成本"): such a price
+    assumes a serving engine at full load, so the reply sizes one replica at the most sequences it holds."""
     asks_time: bool = False
     """A time cue ("how long", "要多久", "GPU-hours"): the reply leads with the wall-clock."""
     qps: float | None = Field(default=None, gt=0)

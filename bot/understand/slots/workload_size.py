@@ -13,8 +13,8 @@
   continuous rental), "一个月", "100小时".
 * serving targets: "N QPS" / "N requests per second", "N tokens per second per user", "first token under 1 s".
   Users are read by the batch slot ("64 users").
-* cues: asks_cost ("how much does it cost", "多少钱", "费用") and asks_time ("how long", "要多久",
-  "how many GPU-hours").
+* cues: asks_cost ("how much does it cost", "多少钱", "费用"), asks_token_cost ("per million tokens",
+  "每百万token") and asks_time ("how long", "要多久", "how many GPU-hours").
 """
 
 from __future__ import annotations
@@ -84,6 +84,15 @@ ASKS_COST = rx(
     r"\bspend\w*|\bbill\w*|\bdollars?\b|\busd\b|\brmb\b|\bcny\b|\$|多少钱|费用|成本|花费|花多少|价格|价钱|租金|计费|"
     r"多少元|几块钱|贵不贵|\bper\s+million\s+tokens\b"
 )
+ASKS_TOKEN_COST = rx(
+    r"\bper\s+(?:1\s*)?(?:million|mn?|k|thousand|billion)\s*(?:output\s+|generated\s+|input\s+)?tokens?\b|"
+    r"(?:\bcosts?|\bprice|\$|\busd|\bdollars?|\bcents?)\s+per\s+(?:output\s+|generated\s+)?tokens?\b|"
+    r"/\s*(?:1\s*)?(?:m|mn|million|k)\s*tok(?:en)?s?\b|\$\s*/\s*(?:1\s*)?m?tok(?:en)?s?\b|"
+    r"\b(?:cost|price)\s+(?:of\s+|per\s+)?(?:a\s+|one\s+)?tokens?\b|\btokens?\s+(?:cost|price)s?\b|"
+    r"每\s*(?:百万|千|一?个|1\s*[mk]|[mk])\s*(?:个)?\s*tokens?|(?:百万|千)\s*tokens?\s*(?:的)?\s*(?:成本|费用|价格|多少钱)|"
+    r"tokens?\s*(?:的)?\s*(?:成本|单价)"
+)
+"""A price per generated token asked: the serving plan then sizes the replica at full load."""
 ASKS_MAX_CONTEXT = rx(
     r"\b(?:max(?:imum)?|longest|largest|biggest|most)\s+(?:possible\s+)?(?:context|ctx|sequence\s+length|"
     r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"
@@ -230,7 +239,8 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
     """
     text_before = state.text
     fields: dict[str, Any] = {
-        "asks_cost": ASKS_COST.search(text_before) is not None,
+        "asks_cost": ASKS_COST.search(text_before) is not None or ASKS_TOKEN_COST.search(text_before) is not None,
+        "asks_token_cost": ASKS_TOKEN_COST.search(text_before) is not None,
         "asks_time": ASKS_TIME.search(text_before) is not None,
         "asks_max_context": ASKS_MAX_CONTEXT.search(text_before) is not None,
     }

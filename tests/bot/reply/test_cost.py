@@ -178,3 +178,34 @@ def test_a_stated_sample_length_is_the_sequence_length_and_a_short_job_is_timed_
     minutes = result.speed["train_hours"] * 60
     assert minutes < 60
     assert f"≈ {minutes:,.0f} min wall-clock" in render_text(result, KB)
+
+
+def test_a_price_per_token_is_priced_at_full_load_on_cards_that_hold_the_job() -> None:
+    from dataclasses import replace
+
+    from bot.reply.defaults import workload_for
+    from bot.reply.serving import fits_at
+    from bot.understand.parse import parse
+
+    text = "cost per million tokens for llama 3 70b on H100"
+    result = _ask(text)
+    plan = result.serving
+    assert plan is not None and plan.binding == "full_load" and plan.replicas == 1
+    # One H100 cannot hold 70B in bf16: the plan and the bill are on the fewest H100s that can.
+    assert result.check is not None and not result.check.fits
+    assert (plan.gpu, plan.gpus_per_replica) == ("h100-sxm", 2)
+    assert (result.cost.gpu, result.cost.count) == ("h100-sxm", 2)
+    # The replica holds as many full-context sequences as fit, and one more would not.
+    question = parse(text, KB)
+    workload, _ = workload_for(question, KB.models["llama-3-70b"], KB.gpus["h100-sxm"])
+    assert workload.engine == "vllm"  # a price per token is a serving engine's
+    n = plan.sequences_per_replica
+    assert n > 1 and fits_at(workload, KB.gpus["h100-sxm"], 2, n)
+    assert not fits_at(replace(workload, batch=n + 1), KB.gpus["h100-sxm"], 2, n + 1)
+    # per million = price per hour / (tokens per hour at full load) × 1e6
+    per_hour_tokens = plan.aggregate_tokens_per_s * 3600
+    assert result.cost.per_million_tokens == pytest.approx(result.cost.per_hour / per_hour_tokens * 1e6, rel=1e-2)
+    assert "sized at full load" in render_text(result, KB)
+    # The same cards serving one user at a time cost several times more per token.
+    one_user = _ask("serve llama 3 70b with vllm on 2x H100, 1 user, cost per million tokens")
+    assert one_user.serving is None and one_user.cost.per_million_tokens > 3 * result.cost.per_million_tokens
