@@ -244,6 +244,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                       max_count=max(max_count, count), fixed_count=question.gpu_count,
                                       hourly_price_of=priced))
+        if question.gpu_count is not None and gpu.form != "consumer" and not any(p.fits for p in picks):
+            # "is a single H20 enough for DeepSeek-V3": No, and the card they asked about leads at the count
+            # that holds the job (8× H20) before the other cards. A GeForce card is one someone owns: what
+            # more of it would do is the check's to say.
+            picks.extend(p for p in rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
+                                                     max_count=max_count, hourly_price_of=priced) if p.fits)
     if narrowed:
         assumptions.append(Assumption(field="pool", value="nvidia-datacenter-workstation", reason="default-pool"))
     if question.intent == "compare" and question.compare_gpus:

@@ -74,12 +74,22 @@ def _count_value(state: SlotState, match: re.Match[str], group: str = "num") -> 
     return int(bounded(state, "gpu_count", value, MAX_GPU_COUNT))
 
 
+HOW_MANY_CARDS = rx(
+    r"\bhow\s+many\b(?!\s+(?:parameters|params|layers|heads|experts|tokens?|hours|days|weeks|users|requests|"
+    r"samples|epochs|steps|images|sequences)\b)|几张|几块|几台|多少张|多少块|多少台|多少卡"
+)
+"""The count is what is asked: "is an H20 good for DeepSeek-V3? how many?" names the card, not one of it."""
+
+
 def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
     text = state.text
+    asks_count = HOW_MANY_CARDS.search(text) is not None
     for mention in gpus:
         previous_end = max((m.end for m in mentions if m.end <= mention.start), default=0)
         before = text[max(previous_end, mention.start - 24): mention.start]
         m = COUNT_BEFORE.search(before)
+        if m is not None and asks_count and m.group("num") in ("a", "an"):
+            return
         if m is not None:
             value = _count_value(state, m)
             if value is not None:

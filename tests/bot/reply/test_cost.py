@@ -209,3 +209,16 @@ def test_a_price_per_token_is_priced_at_full_load_on_cards_that_hold_the_job() -
     # The same cards serving one user at a time cost several times more per token.
     one_user = _ask("serve llama 3 70b with vllm on 2x H100, 1 user, cost per million tokens")
     assert one_user.serving is None and one_user.cost.per_million_tokens > 3 * result.cost.per_million_tokens
+
+
+def test_a_named_datacenter_card_that_needs_more_of_itself_leads_the_picks_at_that_count() -> None:
+    result = _ask("is a single H20 enough for DeepSeek-V3")
+    assert result.check is not None and not result.check.fits and result.check.count == 1
+    first = result.picks[0]
+    assert first.gpu == "h20" and first.fits and first.count > 1
+    # the speed and the bill describe those H20s, not another card
+    assert result.speed_on is not None and (result.speed_on.gpu, result.speed_on.count) == ("h20", first.count)
+    # a GeForce card someone owns is not multiplied into the picks; the check's alternatives say what more would do
+    owned = _ask("can I run llama 3 70b on one 4090?")
+    assert owned.check is not None and not owned.check.fits
+    assert all(p.gpu != "rtx-4090" for p in owned.picks)
