@@ -52,8 +52,15 @@ def _overlaps(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
 
 _NAME_CUE = re.compile(
     r"(?:\bfor|\bfine[- ]?tun(?:e|ing)|\bfinetun(?:e|ing)|\btrain(?:ing)?|\bdeploy(?:ing)?|\bserv(?:e|ing)|"
-    r"\brun(?:ning)?|\bhost(?:ing)?|\bload(?:ing)?|\b(?:q?lora)|部署|微调|跑|推理|训练|运行)\s*"
-    r"(?:(?:the|a|an|my|our|model)\s+)?(?P<name>[a-z][a-z0-9._-]{2,40})(?![\w])", re.A | re.I)
+    r"\brun(?:ning)?|\bhost(?:ing)?|\bload(?:ing)?|\b(?:q?lora)|\bmodels?\b|部署|微调|跑|推理|训练|运行)\s*"
+    r"(?:(?:the|a|an|my|our|model)\s+)?(?P<name>[a-z][a-z0-9._-]{2,40})(?![\w])|"
+    r"^\s*(?P<lead>[a-z][a-z0-9._-]{2,40})(?=\s+(?:inference|serving|fine[- ]?tun|finetun|training|deploy|推理|"
+    r"微调|训练|部署))", re.A | re.I)
+"""A name where a model is expected: after a verb or "model" ("embedding model bge-large"), or leading a
+question that goes on with the job ("bge-large inference gpu")."""
+_NOT_LEAD = re.compile(r"tun|train|gpu|bit|node|param|precision|^(?:self|low|high|real|on|long|short|open|multi|single|"
+                       r"mixed|full|half|cost|large|small|batch|local|cloud|cpu|edge|offline|online)-", re.A)
+"""Words that lead a question without naming a model ("self-hosted inference", "low-latency serving")."""
 _MODEL_SHAPED = re.compile(r"\d|[-_]|(?:lm|llm|gpt|bert|chat|coder|former|net|instruct)$", re.A)
 _NOT_A_NAME = frozenset({
     "inference", "training", "serving", "deployment", "production", "chat", "chatbot", "finetuning",
@@ -69,9 +76,10 @@ def unsized_unknown_name(folded: str, original: str, taken: list[tuple[int, int]
     matched, quoted from the original text; None when nothing there looks like a model name. `taken` are
     spans already read as something else (cards, engines, sizes)."""
     for match in _NAME_CUE.finditer(folded):
-        start, end = match.span("name")
-        name = match.group("name").strip(".-_")
-        if name in _NOT_A_NAME or _overlaps(start, end, taken):
+        group = "name" if match.group("name") is not None else "lead"
+        start, end = match.span(group)
+        name = match.group(group).strip(".-_")
+        if name in _NOT_A_NAME or _overlaps(start, end, taken) or (group == "lead" and _NOT_LEAD.search(name)):
             continue
         written = original[start:end]
         camel = sum(1 for ch in written if ch.isupper()) >= 2 and any(ch.islower() for ch in written)

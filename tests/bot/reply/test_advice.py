@@ -99,6 +99,8 @@ def test_an_unknown_sized_name_is_said_to_be_unknown() -> None:
     ("what GPU for quasar-llm inference", "quasar-llm"),
     ("deploy FooBarLM on H100", "FooBarLM"),
     ("部署MyCorpGPT需要什么卡", "MyCorpGPT"),
+    ("embedding model bge-large inference gpu", "bge-large"),
+    ("bge-large inference gpu", "bge-large"),
 ])
 def test_an_unknown_name_without_a_size_is_named_back_not_guessed(text: str, name: str) -> None:
     answer = _ask(text)
@@ -108,7 +110,9 @@ def test_an_unknown_name_without_a_size_is_named_back_not_guessed(text: str, nam
 
 
 @pytest.mark.parametrize("text", ["what GPU for inference", "which GPU for serving with vllm",
-                                  "what GPU to run a chatbot", "fine-tune my model on 4090"])
+                                  "what GPU to run a chatbot", "fine-tune my model on 4090",
+                                  "self-hosted inference for a chatbot", "real-time inference on a T4",
+                                  "multi-gpu training of a model"])
 def test_plain_words_after_a_cue_are_not_taken_for_model_names(text: str) -> None:
     assert "I don't know the model" not in _ask(text)["text"]
 
