@@ -11,7 +11,7 @@ from typing import Literal
 
 from knowledge.schema import GPU
 from rules import constants as C
-from rules.engine_profile import profile_for
+from rules.engine_profile import optimizer_for, profile_for
 from rules.hardware import price_proxy, runs_precision, slow_tensor_cores
 from rules.limits import fits_on, limit_gib, needed_gib, valid_tp
 from rules.memory import is_transformer
@@ -95,6 +95,12 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         m = need(replace(w, gradient_checkpointing=True), gpu, count)
         if m is not None:
             out.append(Suggestion(kind="checkpointing", memory_per_gpu_gib=m))
+    if w.task == "train" and optimizer_for(w) == "adamw":
+        # AdamW's fp32 moments and master copy are most of a full fine-tune's memory; bitsandbytes' 8-bit AdamW
+        # keeps 2 bytes of state per parameter instead of 12 and still trains every weight.
+        m = need(replace(w, optimizer="adamw-8bit"), gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="optimizer-8bit", memory_per_gpu_gib=m))
     if w.task == "train":
         peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")
         for task in peft:

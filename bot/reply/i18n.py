@@ -121,6 +121,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sugg_fewer_requests": {"en": "--max-num-seqs {n} (fewer requests in its start-up profile)",
                             "zh-Hans": "--max-num-seqs {n}（启动探测时的请求更少）"},
     "sugg_zero3": {"en": "DeepSpeed ZeRO-3 / FSDP sharding", "zh-Hans": "DeepSpeed ZeRO-3 / FSDP 分片"},
+    "sugg_optimizer_8bit": {"en": "8-bit AdamW (bitsandbytes; optim=\"adamw_bnb_8bit\" in the HF Trainer): 2 bytes of "
+                                  "optimizer state per parameter instead of 12, every weight still trained",
+                            "zh-Hans": "8-bit AdamW（bitsandbytes；HF Trainer 中 optim=\"adamw_bnb_8bit\"）：每个参数的优化器状态"
+                                       "从 12 字节降到 2 字节，仍训练全部权重"},
     "sugg_checkpointing": {"en": "gradient checkpointing", "zh-Hans": "梯度检查点"},
     "sugg_kv_cache": {"en": "KV cache in {kv}{flag}", "zh-Hans": "KV 缓存改用 {kv}{flag}"},
     "sugg_flash_attention": {"en": "turn on flash attention{flag}", "zh-Hans": "开启 flash attention{flag}"},
