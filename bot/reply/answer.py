@@ -32,6 +32,7 @@ from bot.reply.defaults import (
     as_chosen,
     bf16_capable,
     candidate_gpus,
+    gpu_assumptions,
     machine_vram_gib,
     resolve_model,
     samples_as_tokens,
@@ -229,8 +230,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.append(Assumption(field="task", value=workload.task, reason="preference-as-sft"))
     instances = list(kb.instance_families.values())
     count = question.gpu_count or 1
-    if question.gpu_defaulted and question.gpu:
-        assumptions.append(Assumption(field="gpu", value=question.gpu, reason="gpu-default-variant"))
+    assumptions.extend(gpu_assumptions(question))
     max_count = MAX_TRAINING_GPUS if workload.task != "inference" else MAX_INFERENCE_GPUS
 
     pool, narrowed = candidate_gpus(question, kb)

@@ -80,6 +80,20 @@ def kv_cache_for(asked: str | None, engine: str, assumptions: list[Assumption]) 
     return below[0]
 
 
+NOTEBOOK_NOTES = ("notebook-colab-free", "notebook-kaggle-t4x2")
+
+
+def gpu_assumptions(question: Question) -> list[Assumption]:
+    """The card read from words that do not name it: a bare "H100" (its 80 GB variant), a free notebook."""
+    out: list[Assumption] = []
+    if question.gpu_defaulted and question.gpu:
+        out.append(Assumption(field="gpu", value=question.gpu, reason="gpu-default-variant"))
+    for note in NOTEBOOK_NOTES:
+        if note in question.notes and question.gpu:
+            out.append(Assumption(field="gpu", value=question.gpu, reason=note))
+    return out
+
+
 def resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
     if question.model is not None:
         return kb.models.get(question.model)

@@ -66,6 +66,7 @@ from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
 from bot.understand.mentions import Mention, find_mentions
+from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs
 from bot.understand.question import TRAINING_SWITCHES, Question
 from bot.understand.slots.apple import parse_apple_silicon
@@ -233,6 +234,10 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.set("instance", instance.instance.name)
         if not gpu_ids:
             gpu_ids.append(instance.instance.gpu_id)
+    notebook = notebook_card(folded) if not gpu_ids else None
+    if notebook is not None:
+        gpu_ids.append(notebook.gpu_id)
+        state.notes.append(notebook.note)
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
     money = parse_budget(state, lang)  # first: its number is money, not tokens, hours or a size
@@ -249,6 +254,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     parse_gpu_counts(state, gpus, mentions)
     if instance is not None and instance.instance.count and "gpu_count" not in state.values and len(gpu_ids) == 1:
         state.set("gpu_count", instance.instance.count)
+    if notebook is not None and "gpu_count" not in state.values:
+        state.set("gpu_count", notebook.count)
     parse_parallel_degree(state)
     plural_gpus = "gpu_count" not in state.values and any(gpu_plural(folded, m) for m in gpus)
     parse_context(state)

@@ -271,3 +271,13 @@ def test_ollama_runs_at_its_vram_tier_context_unless_told(text: str, context: in
 def test_a_stated_context_or_llama_cpp_keeps_its_own() -> None:
     assert _ask("ollama qwen2.5:7b 8k context on a 4090")["query"]["context"] == 8192
     assert _ask("llama.cpp Qwen2.5-7B Q4_K_M on a 4090")["query"]["context"] == 4096
+
+
+def test_a_free_notebook_is_read_as_the_card_it_assigns_and_said_so() -> None:
+    answer = _ask("Llama 3.1 8B QLoRA on Colab free tier")
+    assert answer["check"]["gpu"] == "t4" and answer["check"]["count"] == 1
+    assert any(a["reason"] == "notebook-colab-free" for a in answer["assumptions"])
+    assert "Colab's free tier: one T4 16 GB" in answer["text"]
+    kaggle = _ask("can I fine-tune qwen2.5-7b with lora on kaggle?")
+    assert (kaggle["check"]["gpu"], kaggle["check"]["count"]) == ("t4", 2)
+    assert "GPU T4×2" in kaggle["text"]
