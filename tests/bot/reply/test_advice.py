@@ -101,6 +101,7 @@ def test_an_unknown_sized_name_is_said_to_be_unknown() -> None:
     ("部署MyCorpGPT需要什么卡", "MyCorpGPT"),
     ("embedding model bge-large inference gpu", "bge-large"),
     ("bge-large inference gpu", "bge-large"),
+    ("hunyuan-video generation on H100", "hunyuan-video"),
 ])
 def test_an_unknown_name_without_a_size_is_named_back_not_guessed(text: str, name: str) -> None:
     answer = _ask(text)
