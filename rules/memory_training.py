@@ -247,10 +247,13 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
             workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w, profile))
             if workspace:
                 notes.append("quant-workspace")
-            # prepare_model_for_kbit_training (PEFT; Qwen, TRL and LLaMA-Factory call it) casts the layers it
-            # did not quantise — embeddings, lm_head, norms — to fp32: 2 more bytes per embedding parameter.
-            # It skips that cast for GPTQ models (huggingface/peft src/peft/utils/other.py, `if not
-            # is_gptq_quantized`), so a GPTQ base keeps its 16-bit embeddings.
+            # prepare_model_for_kbit_training (PEFT; Qwen's and TRL's scripts call it, LLaMA-Factory and
+            # Unsloth do not: their profiles say so) casts the layers it did not quantise — embeddings,
+            # lm_head, norms — to fp32: 2 more bytes per embedding parameter. It skips that cast for GPTQ models
+            # (huggingface/peft src/peft/utils/other.py, `if not is_gptq_quantized`), so a GPTQ base keeps its
+            # 16-bit embeddings. TRL's SFTTrainer casts embeddings and lm_head back to bf16 when training in
+            # bf16 (peft_module_casting_to_bf16, huggingface/trl PR 1110): not modelled, the rules carry no
+            # compute dtype for a k-bit base.
             if fact.kbit_upcasts_non_quantised and quant != "gptq":
                 base += split.embedding * C.KBIT_TRAINING_EMBEDDING_EXTRA_BYTES
                 notes.append("kbit-fp32-embeddings")
