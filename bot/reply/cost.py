@@ -18,6 +18,7 @@ unpriced picks follow the priced ones in their earlier order.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -207,6 +208,12 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
         return  # a card without a published throughput figure is not timed
     speed["train_hours"] = round(hours, 1 if hours >= 1 else 3)
     speed["gpu_hours"] = round(hours * count, 1 if hours * count >= 1 else 3)
+    if question.hours:
+        # A deadline ("in 90 days"): whether the sized cards meet it and, when they do not, how many would at
+        # their per-card rate — a floor, since more cards lose some speed to communication.
+        speed["deadline_hours"] = question.hours
+        if hours > question.hours:
+            speed["cards_for_deadline"] = float(math.ceil(hours * count / question.hours))
 
 
 BUDGET_PERIOD_HOURS = {"hour": 1.0, "day": 24.0, "month": HOURS_PER_MONTH}

@@ -88,6 +88,12 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         else:
             lines.append(t("train_total", tokens=amount(query.tokens), config=config or "?", hours=f"{hours:,.0f}",
                            days=f"{hours / 24:,.1f}", gpu_hours=f"{gpu_hours:,.0f}"))
+        deadline = speed.get("deadline_hours")
+        if deadline:
+            cards = speed.get("cards_for_deadline")
+            values = {"deadline": f"{deadline:,.0f}", "days": f"{deadline / 24:,.0f}"}
+            lines.append(t("deadline_missed", cards=f"{cards:,.0f}", **values) if cards
+                         else t("deadline_met", **values))
     if answer.serving is not None:
         s = answer.serving
         lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),

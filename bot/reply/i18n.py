@@ -310,6 +310,12 @@ MESSAGES: dict[str, dict[str, str]] = {
                     "zh-Hans": "在 {config} 上训练 {tokens} token：约 {hours} 小时（{days} 天，{gpu_hours} GPU·小时）"},
     "train_total_minutes": {"en": "Training {tokens} tokens on {config}: ≈ {minutes} min wall-clock ({gpu_hours} GPU-hours)",
                             "zh-Hans": "在 {config} 上训练 {tokens} token：约 {minutes} 分钟（{gpu_hours} GPU·小时）"},
+    "deadline_met": {"en": "within the {deadline} h ({days} days) given",
+                     "zh-Hans": "在给定的 {deadline} 小时（{days} 天）之内"},
+    "deadline_missed": {"en": "longer than the {deadline} h ({days} days) given: at this rate per card it takes about "
+                              "{cards} cards to finish in time, more once communication at that scale is counted",
+                        "zh-Hans": "超出给定的 {deadline} 小时（{days} 天）：按这个单卡速度约需 {cards} 张卡才能按时完成，"
+                                   "计入这种规模下的通信开销还要更多"},
     "train_total_cost": {"en": "job total ≈ {total} {cur}", "zh-Hans": "整个任务约 {total} {cur}"},
     "price_from": {"en": "Price: {authority}; {date}; source {source}",
                    "zh-Hans": "价格来源：{authority}；{date}；出处 {source}"},

@@ -75,3 +75,18 @@ def test_a_speed_target_picks_cards_that_reach_it_first() -> None:
     # time, 3 ms, caps it): the reply says the target is not met rather than pretending.
     far = ask({"text": "cheapest way to serve Llama 3 70B at 100 tokens/s"})
     assert far.serving is not None and not far.serving.met
+
+
+def test_a_deadline_no_count_meets_is_said_with_the_cards_it_would_take() -> None:
+    # 15T tokens of a 70B model in 90 days is beyond any count the rules place: the reply must not show the
+    # memory-sized cluster's 18,000 days as if the deadline had not been asked.
+    answer = ask({"text": "How many A100s to train llama 3 70B from scratch on 15T tokens in 90 days?"}, KB)
+    speed = answer.speed
+    assert speed["deadline_hours"] == 90 * 24
+    assert speed["train_hours"] > 90 * 24
+    # cards that would finish at the shown per-card rate: GPU-hours over the hours given, rounded up
+    assert speed["cards_for_deadline"] == -(-speed["gpu_hours"] // (90 * 24))
+    assert "longer than the 2,160 h (90 days) given" in render_text(answer, KB)
+    met = ask({"text": "How many H100 to pretrain a 7B model on 2T tokens in 30 days"}, KB)
+    assert met.speed["train_hours"] <= 720 and "cards_for_deadline" not in met.speed
+    assert "within the 720 h (30 days) given" in render_text(met, KB)
