@@ -99,6 +99,12 @@ settings ("vLLM, A10G")."""
 _CARD_AFTER = re.compile(r"^\s*(?:gpus?|cards?|显卡|卡)", re.A)
 _NAMED_CARD = re.compile(r"(?<![\w.-])(?P<name>[a-z]{1,8}[-\s]?\d{3,5}[a-z]{0,3})\s*(?:gpus?|cards?|显卡)\b", re.A)
 """Any letters-and-digits name the text itself calls a GPU or card ("the XYZ9000 GPU")."""
+_ACCELERATOR_FAMILY = re.compile(
+    r"(?<![\w.-])(?P<name>(?:nvidia\s+)?jetson(?:\s+(?:agx|orin|xavier|nano|thor|nx|tx2))+(?:\s+\d{1,3}\s?gb)?|"
+    r"(?:intel\s+)?(?:arc\s+(?:pro\s+)?[ab]\d{2,3}|gaudi\s?\d?)|(?:google\s+)?tpu\s?v\d[a-z]*|"
+    r"(?:amd\s+)?radeon\s+(?:pro\s+)?[a-z]?\d{3,4}\s?(?:xtx|xt)?)(?![\w.])", re.A)
+"""Accelerator families no card pattern above catches (Jetson modules, Intel Arc and Gaudi, TPUs, Radeon): named
+back as unknown rather than passed over when the knowledge base does not list them."""
 
 
 def unknown_card_name(folded: str, original: str, taken: list[tuple[int, int]]) -> str | None:
@@ -111,8 +117,9 @@ def unknown_card_name(folded: str, original: str, taken: list[tuple[int, int]]) 
         before, after = folded[max(0, start - 12): start], folded[end: end + 8]
         if _CARD_CONTEXT.search(before) or _CARD_AFTER.match(after):
             return original[start:end].strip()
-    for match in _NAMED_CARD.finditer(folded):
-        start, end = match.span("name")
-        if not _overlaps(start, end, taken):
-            return original[start:end].strip()
+    for pattern in (_NAMED_CARD, _ACCELERATOR_FAMILY):
+        for match in pattern.finditer(folded):
+            start, end = match.span("name")
+            if not _overlaps(start, end, taken):
+                return original[start:end].strip()
     return None

@@ -179,6 +179,9 @@ def test_an_unqualified_fine_tune_on_several_cards_also_shows_what_lora_needs() 
     ("H300 显卡怎么样", "H300"),
     ("vllm Mixtral 8x7B AWQ on 2x A20G", "A20G"),
     ("Llama-3-8B, 4 concurrent users, vLLM, A20G", "A20G"),  # one item of a list of settings
+    ("Qwen3-8B on a Jetson Orin", "Jetson Orin"),
+    ("llama 3 8b on intel arc a770", "intel arc a770"),
+    ("gemma 2 9b on TPU v5e", "TPU v5e"),
 ])
 def test_an_unknown_card_is_named_back_not_silently_dropped(text: str, card: str) -> None:
     answer = _ask(text)
@@ -189,7 +192,7 @@ def test_an_unknown_card_is_named_back_not_silently_dropped(text: str, card: str
 @pytest.mark.parametrize("text", ["Llama-3-8B on an RTX 4090?", "Qwen2.5-7B on a T4", "what GPU for Llama-3-70B",
                                   "Qwen2.5-7B, 32k context, vLLM, 2x L40S", "Llama 3 8B, batch 8, bf16",
                                   "Llama 2 70B on 2x A100 80GB cards", "Qwen2.5-7B推理用什么卡",
-                                  "Mixtral 8x22B inference on 4 x T4"])
+                                  "Mixtral 8x22B inference on 4 x T4", "llama 3 8b max 4096 tokens on an A10"])
 def test_known_cards_and_plain_questions_raise_no_unknown_card_notice(text: str) -> None:
     assert "I don't know the card" not in _ask(text)["text"] and "我不认识显卡" not in _ask(text)["text"]
 
