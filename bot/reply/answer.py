@@ -7,13 +7,12 @@ for. It produces data only; the words come from the templates in `bot/render.py`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 import rules
-from bot.reply.budget import cheapest_variant
+from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.capacity import capacity, compare_models, max_context_out, memory_card
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
@@ -47,6 +46,7 @@ from bot.reply.model import (
 )
 from bot.reply.overrides import apply_overrides
 from bot.reply.serving import fits_at, meet_speed_target, sets_serving_target
+from bot.reply.side_figures import lighter_task_figure, other_engine_figure
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -54,7 +54,6 @@ from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
 from knowledge.schema import GPU
 from rules import speed_media
-from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.engine_profile import (
     measures_free_memory,
     profile_for,
@@ -62,8 +61,8 @@ from rules.engine_profile import (
     reserves_up_front,
     training_fact,
 )
-from rules.fit import limit_gib, reserves_share_of_card
-from rules.types import Engine, Pick, Workload
+from rules.fit import reserves_share_of_card
+from rules.types import Pick, Workload
 
 MAX_PICKS = 3
 """A Slack reader compares three options; more are a scroll, not advice."""
@@ -103,67 +102,6 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
     return {}
 
 
-OTHER_ENGINE_SHARE = 0.15
-"""Beyond this difference in the per-card need, the reply names the other common engine's figure."""
-
-
-def other_engine_figure(question: Question, workload: Workload, count: int, gpu: GPU | None,
-                        estimate: Any) -> dict[str, Any] | None:
-    """The other common engine's per-card need, when the engine was not stated and it differs by > 15%."""
-    if question.engine is not None or workload.model.arch != "decoder":
-        return None
-    pairs: dict[str, Engine] = {"transformers": "vllm", "vllm": "transformers"} if workload.task == "inference" else (
-        {"transformers": "unsloth"} if workload.task in ("lora", "qlora") else {})
-    other = pairs.get(workload.engine)
-    if other is None:
-        return None
-    on_other = replace(workload, engine=other)
-    if not rules.runs_model_code(on_other):
-        return None
-    alternative = rules.estimate_memory(on_other, count, gpu)
-    mine = estimate.required_per_gpu_gib or estimate.per_gpu_gib
-    theirs = alternative.required_per_gpu_gib or alternative.per_gpu_gib
-    if not mine or abs(theirs - mine) <= OTHER_ENGINE_SHARE * mine:
-        return None
-    figure: dict[str, Any] = {"engine": other, "per_gpu_gb": round(theirs, 2)}
-    if alternative.chosen.get("profiled_images"):
-        # An image model's figure on vLLM is mostly its start-up profile: say so, or it reads as the model's need.
-        figure.update(profiled_images=alternative.chosen["profiled_images"],
-                      image_encoder_gb=alternative.chosen.get("image_encoder_gib"))
-    return figure
-
-
-FULL_WORDS = re.compile(
-    r"\bfull\b|full[-_ ]?(?:fine[-_ ]?tun|ft|param)|from scratch|pre-?train|全参|全量|全部参数|预训练|從頭|全參", re.I)
-"""Words that ask for full training explicitly: then no LoRA alternative is offered."""
-
-
-LIGHTER_TASK_MIN_GIB = 80.0
-"""A full fine-tune on one card above this (a B200-class card) also gets the LoRA figure."""
-
-
-def lighter_task_figure(question: Question, workload: Workload, count: int, gpu: GPU | None,
-                        per_gpu_gib: float) -> dict[str, Any] | None:
-    """What LoRA needs on one of `gpu`, for a full fine-tune that takes several cards (or one very large one)
-    and was not asked for as full, on hardware the question did not fix ("微调 ChatGLM3-6B"): most people
-    mean adapters, and the reply should show that path too."""
-    if workload.task != "train" or gpu is None or question.gpu_count is not None:
-        return None
-    if FULL_WORDS.search(question.text or "") or (count < 2 and per_gpu_gib <= LIGHTER_TASK_MIN_GIB):
-        return None
-    if workload.model.arch != "decoder":
-        return None
-    # With gradient checkpointing, as LoRA recipes above 1B run: on a roomy card the rules would leave it off
-    # and show a figure nobody plans for.
-    lora = replace(workload, task="lora", zero_stage=None,
-                   gradient_checkpointing=workload.model.params_b > GRADIENT_CHECKPOINTING_MIN_PARAMS_B)
-    estimate = rules.estimate_memory(lora, 1, gpu)
-    need = estimate.required_per_gpu_gib or estimate.per_gpu_gib
-    if need > limit_gib(lora, gpu):
-        return None
-    return {"task": "lora", "gpu": gpu.id, "count": 1, "per_gpu_gb": round(need, 2)}
-
-
 def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:
     """A defaulted bf16 becomes fp16 when the card the reply recommends has no bf16 (same bytes, other
     dtype): the reply must not size bf16 on a T4 or V100."""
@@ -187,6 +125,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         understood = {**understood_of(question), "closed_model": question.closed_model}
         base.update(suggestions=[], understood=understood)
         return Answer(query=query_of(question, None, question.gpu_count), error="closed-model", **base)
+    if (by_budget := budget_capacity(question, kb)) is not None:
+        return answer(by_budget, kb)  # "the biggest model 2,000 USD a month serves": what those cards hold
     if question.intent == "faq":
         result = Answer(query=query_of(question, None, question.gpu_count), **base)
         result.faq = faq_for(question, None, result, kb)

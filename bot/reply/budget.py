@@ -13,7 +13,9 @@ from dataclasses import replace
 
 import rules
 from bot.reply.model import Assumption
+from bot.understand.intent import CAPACITY
 from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily
 from rules.fit import pick_cost
 from rules.types import Precision, Workload
@@ -53,3 +55,49 @@ def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU]
         return workload, None
     note = Assumption(field="precision", value=f"{chosen.precision} ({chosen.quant})", reason="budget-quantised")
     return chosen, note
+
+
+BUDGET_COUNTS = (1, 2, 4, 8)
+"""Cards per configuration a budget is matched against: one node's worth."""
+
+
+def most_memory_within(question: Question, kb: KnowledgeBase) -> tuple[GPU, int] | None:
+    """"The biggest model 2,000 USD a month serves": the configuration with the most GPU memory whose dated price
+    over the budget's period (an hour, a day, a month of 730 h) is within it, in the budget's currency; ties go
+    to the cheaper. None without a per-period budget or when no priced configuration is within it."""
+    from bot.reply.cost import BUDGET_PERIOD_HOURS, _in_currency, plan_for, price_choice
+
+    hours = BUDGET_PERIOD_HOURS.get(question.budget_period or "")
+    if hours is None or question.budget_amount is None or question.budget_currency is None:
+        return None
+    choice = price_choice(question)
+    best: tuple[float, float, GPU, int] | None = None
+    for gpu in kb.gpus.values():
+        if not gpu.recommended:
+            continue
+        for count in BUDGET_COUNTS:
+            plan = plan_for(kb, gpu.id, count, choice)
+            if plan is None or plan.gpus != count:
+                continue
+            spend = _in_currency(plan.per_hour * hours, plan.currency, question.budget_currency, choice.rates)
+            if spend is None or spend > question.budget_amount:
+                continue
+            key = (gpu.memory_gb * count, -spend)
+            if best is None or key > (best[0], best[1]):
+                best = (key[0], key[1], gpu, count)
+    return (best[2], best[3]) if best is not None else None
+
+
+def budget_capacity(question: Question, kb: KnowledgeBase) -> Question | None:
+    """A budget and no model ("预算每月1万元，能部署多大的模型"): the question as a capacity question about the
+    cards with the most memory the budget rents, or None when it is not such a question or nothing is within."""
+    if question.model or question.params_b or question.gpu or question.memory_gb:
+        return None
+    if question.intent == "faq" and CAPACITY.search(question.text) is None:
+        return None  # "is an A10 worth it on a budget" is the FAQ's; "what is the largest model $2k runs" is ours
+    found = most_memory_within(question, kb)
+    if found is None:
+        return None
+    gpu, count = found
+    return question.model_copy(update={"intent": "gpu_info", "gpu": gpu.id, "gpu_count": count,
+                                       "asks_capacity": True, "notes": [*question.notes, "budget-most-memory"]})

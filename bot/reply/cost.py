@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import rules
-from bot.reply.model import Answer, BudgetOut, CostOut, PickOut, PriceOut, ServingPlanOut
+from bot.reply.model import Answer, Assumption, BudgetOut, CostOut, PickOut, PriceOut, ServingPlanOut
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.fx import ExchangeRate, convert, fx_from_env
@@ -279,6 +279,10 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
             result.cost = config_cost(kb, question, None, card, question.gpu_count or 1, choice, {})
             if result.cost.currency is None:
                 result.cost = None
+        if "budget-most-memory" in question.notes and card is not None:
+            # "the biggest model my budget serves": the cards were chosen as the most memory it rents; say so
+            result.budget = budget_check(question, result.cost, choice.rates)
+            result.assumptions.append(Assumption(field="gpu", value=card.id, reason="budget-most-memory"))
         return result
     if gpu is None or gpu.id not in kb.gpus or workload is None:
         return result

@@ -112,6 +112,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                             "zh-Hans": "Colab 免费版：有空闲 GPU 时分配一张 T4 16 GB（付费版会分到 L4 或 A100）"},
     "notebook-kaggle-t4x2": {"en": "Kaggle's GPU T4×2 accelerator: two T4 16 GB (its other choice is one P100 16 GB)",
                              "zh-Hans": "Kaggle 的 GPU T4×2：两张 T4 16 GB（另一选项是一张 P100 16 GB）"},
+    "budget-most-memory": {"en": "the most GPU memory the budget rents at the dated prices; name a card to size another",
+                           "zh-Hans": "按有日期的标价，预算能租到的最大显存配置；如需其他卡请写出型号"},
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
     "serving-target": {"en": "a speed or load target: a serving engine (transformers' generate is launch-bound)", "zh-Hans": "有速度或负载目标：按推理服务框架估算（transformers 的 generate 受启动开销限制）"},
     "concurrent-serving": {"en": "several concurrent users: a serving engine with paged KV cache", "zh-Hans": "多用户并发：按带分页 KV 缓存的推理服务框架估算"},

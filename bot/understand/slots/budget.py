@@ -15,7 +15,7 @@ from bot.understand.numbers import number
 from bot.understand.slots.base import SlotState, rx
 
 _CUE_EN = (r"(?:(?P<cue>budget)(?:\s+(?:is|of))?|spend(?:ing)?|under|below|up\s+to|at\s+most|max(?:imum)?|"
-           r"no\s+more\s+than|less\s+than|within|afford|<=?)")
+           r"no\s+more\s+than|less\s+than|within|afford|<=?|(?:i\s+)?have|(?:i'?ve\s+)?got|with|pay(?:ing)?)")
 _AMOUNT = (r"(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.,])\s*(?P<scale>k|m|thousand|万|千)?"
            r"(?!\s*(?:b\b|bn\b|billion|gpu|gb|gib|tb|g\b|h(?:ou)?rs?\b|h\b|days?\b|weeks?\b|minutes?\b|tokens?|"
            r"cards?|x\b|×|张|块卡|卡|个?小时|天|周|分钟|亿|词元|token))")

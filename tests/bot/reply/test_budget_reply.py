@@ -67,3 +67,37 @@ def test_flags_and_json_keys_state_a_budget_and_refuse_bad_values() -> None:
         answer_request({"text": "Llama-3-8B", "budget_amount": 100, "budget_period": "week"}, KB)
     with pytest.raises(BadRequestError, match="budget_amount must be a positive sum"):
         answer_request({"text": "Llama-3-8B", "budget_amount": -5}, KB)
+
+
+@pytest.mark.parametrize(("text", "amount", "currency", "period"), [
+    ("I have $2000 a month, what's the biggest LLM I can serve?", 2000.0, "USD", "month"),
+    ("budget $5 per hour, biggest model I can fine-tune with LoRA?", 5.0, "USD", "hour"),
+    ("预算每月1万元，能部署多大的模型？", 10000.0, "CNY", "month"),
+])
+def test_a_budget_without_a_model_is_answered_with_what_the_most_memory_it_rents_holds(
+        text: str, amount: float, currency: str, period: str) -> None:
+    from bot.reply.budget import BUDGET_COUNTS
+    from bot.reply.cost import BUDGET_PERIOD_HOURS, plan_for, price_choice
+
+    question = parse(text, KB)
+    assert (question.budget_amount, question.budget_currency, question.budget_period) == (amount, currency, period)
+    result = answer(question, KB)
+    assert result.intent == "gpu_info" and result.capacity
+    assert any(a.reason == "budget-most-memory" for a in result.assumptions)
+    assert result.budget is not None and result.budget.within
+    gpu, count = KB.gpus[result.query.gpu], result.query.gpu_count or 1
+    hours = BUDGET_PERIOD_HOURS[period]
+    assert result.cost is not None and result.cost.per_hour * hours <= amount
+    # No priced configuration of up to a node holds more memory within the same budget.
+    choice = price_choice(question)
+    for card in KB.gpus.values():
+        for n in BUDGET_COUNTS:
+            plan = plan_for(KB, card.id, n, choice)
+            if (card.recommended and plan is not None and plan.gpus == n and plan.currency == currency
+                    and plan.per_hour * hours <= amount):
+                assert card.memory_gb * n <= gpu.memory_gb * count
+
+
+def test_a_budget_beside_a_model_still_sizes_the_model() -> None:
+    result = answer(parse("budget $3000/month, which GPU for llama 3 70b?", KB), KB)
+    assert result.query.model == "llama-3-70b" and result.estimate is not None and not result.capacity
