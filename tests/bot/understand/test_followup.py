@@ -40,6 +40,10 @@ def test_no_previous_question(kb: KnowledgeBase) -> None:
     ("LoRA呢", "task", "lora"),
     ("那Qwen-14B呢", "model", "qwen-14b"),
     ("what about a 70B model?", "params_b", 70),
+    ("what about four of them?", "gpu_count", 4),
+    ("what about 4x?", "gpu_count", 4),
+    ("用四张呢", "gpu_count", 4),
+    ("換成4張呢", "gpu_count", 4),
 ])
 def test_follow_up_replaces_the_stated_slot(text: str, slot: str, value: object, kb: KnowledgeBase) -> None:
     previous = parse("两张3090能跑Baichuan2-13B吗，INT8量化，上下文4k", kb)
@@ -196,3 +200,9 @@ def test_runtime_slots_follow_and_a_new_engine_drops_the_old_version(kb: Knowled
     assert q.flash_attention is False and q.engine_version == "4.38"
     q = thread(kb, "serve llama 3 8b with transformers 4.38 at 8k", "what about with vllm?")
     assert q.engine == "vllm" and q.engine_version is None and "engine_version" not in q.stated
+
+
+@pytest.mark.parametrize("text", ["llama 3 70b is 2x bigger than 34b", "Mixtral 8x7B inference",
+                                  "生成一张图片用SDXL", "is qwen 7b x2 faster than llama?"])
+def test_a_bare_multiple_inside_a_sentence_is_no_card_count(text: str, kb: KnowledgeBase) -> None:
+    assert parse(text, kb).gpu_count is None
