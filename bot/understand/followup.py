@@ -76,20 +76,30 @@ def _asks_capacity_of_previous(previous: Question, current: Question) -> bool:
     return words <= _MAX_FOLLOW_UP_TOKENS * 2 and CAPACITY.search(folded) is not None
 
 
+_CUES = ("asks_cost", "asks_time", "asks_token_cost")
+"""What a message asks for about the job rather than of it: a follow-up keeps the earlier ones and adds its own."""
+
+
+def _asks_money_or_time(current: Question) -> bool:
+    return any(getattr(current, cue) for cue in _CUES) and current.model is None and current.params_b is None
+
+
 def is_follow_up(previous: Question | None, current: Question) -> bool:
     """Whether `current` refines `previous` rather than asking something new."""
     if previous is None or previous.intent not in _FOLLOW_UP_INTENTS:
         return False
     if _asks_capacity_of_previous(previous, current):
         return True
+    folded = fold(current.text)
+    words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
+    if not current.stated and _asks_money_or_time(current) and words <= _MAX_FOLLOW_UP_TOKENS:
+        return True  # "how much would that cost?", "要多久": the same job, its bill or its time
     if current.intent in ("help", "unknown") and not current.stated:
         return False
     if current.intent == "faq" and current.intent_explicit:
         return False
     if not current.stated:
         return False
-    folded = fold(current.text)
-    words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
     if not _hardware(previous) and not _hardware(current) and CAPACITY.search(folded):
         return False  # "what models can I run?" after a model question: there is no card to size
     if FOLLOW_UP_MARKER.search(folded) and words <= _MAX_FOLLOW_UP_TOKENS * 2:
@@ -126,6 +136,7 @@ def follow_up(previous: Question | None, current: Question) -> Question:
         if slot in current.stated:
             stated = [s for s in stated if s in current.stated or s not in linked_slots]
     update["stated"] = stated
+    update.update({cue: getattr(previous, cue) or getattr(current, cue) for cue in _CUES})
     update["text"] = current.text
     update["clamped"] = sorted(set(previous.clamped) - set(current.stated) | set(current.clamped))
     update["notes"] = [n for n in dict.fromkeys([*previous.notes, *current.notes])

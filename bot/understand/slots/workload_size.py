@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.understand.numbers import number
@@ -179,7 +180,8 @@ def _amount_tokens(state: SlotState) -> float | None:
             continue
         value *= _scale(m.group("scale"))
         before, after = text[max(0, m.start() - 24): m.start()], text[m.end(): m.end() + 24]
-        if _RATE_AFTER.search(after) or _CONTEXT_NEAR.search(before[-14:]) or _CONTEXT_NEAR.search(after[:16]):
+        clause = re.split(r"[,;，；]", before)[-1]  # "16k context, 1B tokens": the context is another clause's
+        if _RATE_AFTER.search(after) or _CONTEXT_NEAR.search(clause[-14:]) or _CONTEXT_NEAR.search(after[:16]):
             continue
         if value < JOB_TOKENS_MIN and not (value >= CUED_TOKENS_MIN and _DATA_CUE_BEFORE.search(before)):
             continue

@@ -206,3 +206,15 @@ def test_runtime_slots_follow_and_a_new_engine_drops_the_old_version(kb: Knowled
                                   "生成一张图片用SDXL", "is qwen 7b x2 faster than llama?"])
 def test_a_bare_multiple_inside_a_sentence_is_no_card_count(text: str, kb: KnowledgeBase) -> None:
     assert parse(text, kb).gpu_count is None
+
+
+@pytest.mark.parametrize("text", ["how much would that cost?", "要多久", "cost per million tokens?"])
+def test_a_money_or_time_question_follows_up_the_same_job(text: str, kb: KnowledgeBase) -> None:
+    merged = thread(kb, "llama 3 8b qlora with unsloth on an A100 at 16k context, 1B tokens", text)
+    assert (merged.model, merged.task, merged.engine, merged.gpu, merged.context, merged.tokens) == (
+        "llama-3-8b", "qlora", "unsloth", "a100-80gb", 16384, 1e9)
+    assert merged.asks_cost or merged.asks_time or merged.asks_token_cost
+
+
+def test_a_money_question_without_a_thread_is_not_a_follow_up(kb: KnowledgeBase) -> None:
+    assert not is_follow_up(parse("what GPU for ChatGLM-6B inference", kb), parse("how is the weather?", kb))
