@@ -159,7 +159,9 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
         if strong_faq or resembles or asked:
             return "faq", True, faq_id if faq_score >= FAQ_MATCH_SCORE else None
 
-    workload = has_model or "params_b" in state.values or "task" in state.values
+    # A name that looked like a model but matched none ("stable diffusion 3.5 large on a 3090") is still a job
+    # on that card: the reply says it does not know the model, not the card's specs.
+    workload = has_model or "params_b" in state.values or "task" in state.values or bool(suggestions)
     if hardware and not has_model and "params_b" not in state.values:
         if _GPU_INFO.search(text) and not recommend and "task" not in state.values:
             return "gpu_info", True, None

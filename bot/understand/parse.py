@@ -112,6 +112,10 @@ _SIZE_AFTER = re.compile(r"[\s_-]*(?:(?:distill(?:ed)?|蒸馏版?|版本?|的)\s
                          re.A)
 """A size written just after a model name, past a qualifier: "deepseek r1 蒸馏版 32b", "deepseek r1 distill 32b"."""
 SIZE_MISMATCH = 0.15
+_VERSION_AFTER = re.compile(
+    r"[\s_-]*v?(?P<version>\d{1,2}(?:\.\d{1,2})?)(?![\d.])(?!\s*(?:[bmkx×]|gb|gib|g|tokens?|users?|gpus?|cards?|"
+    r"张|块|个|卡|亿|万|千|k\b|%)(?![a-z]))", re.A)
+"""A bare version number written after a name that carries none ("stable diffusion 3.5 large")."""
 
 
 def sized_sibling(mention: Mention, folded: str, kb: KnowledgeBase) -> Mention | None:
@@ -122,7 +126,15 @@ def sized_sibling(mention: Mention, folded: str, kb: KnowledgeBase) -> Mention |
         return mention
     after = _SIZE_AFTER.match(folded, mention.end)
     entry = kb.models.get(mention.entry_id)
-    if after is None or entry is None:
+    if entry is None:
+        return mention
+    version = _VERSION_AFTER.match(folded, mention.end)
+    if after is None and version is not None and not any(ch.isdigit() for ch in mention.key):
+        # "stable diffusion 3.5" is not the entry the bare family name points to (v1.5) unless its names say so
+        names = " ".join([entry.id, entry.name, *entry.aliases, *entry.hf_ids]).lower()
+        if version.group("version") not in re.findall(r"\d+(?:\.\d+)?", names):
+            return None
+    if after is None:
         return mention
     size = float(after.group("size"))
     if abs(entry.params_b - size) <= SIZE_MISMATCH * entry.params_b:
