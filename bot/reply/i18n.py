@@ -163,6 +163,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "prefill": {"en": "prefill ≈ {v} tok/s", "zh-Hans": "预填充约 {v} tok/s"},
     "train_speed": {"en": "training ≈ {v} tok/s", "zh-Hans": "训练约 {v} tok/s"},
     "train_hours": {"en": "≈ {v} h per billion training tokens", "zh-Hans": "每十亿训练 token 约 {v} 小时"},
+    "train_per_day": {"en": "≈ {v} tokens a day", "zh-Hans": "每天约 {v} token"},
     "assumptions": {"en": "Assumed", "zh-Hans": "默认假设"},
     "faq": {"en": "Related", "zh-Hans": "相关问答"},
     "from_doc": {"en": "from", "zh-Hans": "出自"},

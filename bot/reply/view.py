@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import check_view, host_ram_line
-from bot.reply.cost_view import cost_view, pick_place
+from bot.reply.cost_view import amount, cost_view, pick_place
 from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
@@ -153,6 +153,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         speed_parts.append(t("train_speed", v=count(s["train_tokens_per_s"] or 0)))
     if s.get("train_hours_per_billion_tokens") and task in ("train", "lora", "qlora"):
         speed_parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
+        if s.get("train_tokens_per_s"):
+            speed_parts.append(t("train_per_day", v=amount((s["train_tokens_per_s"] or 0) * 86400)))
     timed_on = kb.gpus.get(answer.speed_on.gpu) if answer.speed_on is not None else None
     if timed_on is not None and not compute_known(timed_on):
         speed_parts.append(t("no_compute_figure", gpu=gpu_name(kb, timed_on.id)))

@@ -181,3 +181,15 @@ def test_the_longest_context_line(lang: str, line: str) -> None:
     assert line in text and "128 KiB" in text
     blocks = json.dumps(render_blocks(answer), ensure_ascii=False)
     assert "33,792" in blocks
+
+
+def test_a_training_speed_line_gives_the_tokens_a_day() -> None:
+    from bot.reply.answer import answer_request
+    from bot.reply.render import render_text
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    result = answer_request({"text": "continued pretraining of Llama 3 8B on 4x H100 at 8k"}, kb)
+    per_day = result.speed["train_tokens_per_s"] * 86400
+    line = next(x for x in render_text(result, kb).splitlines() if x.startswith("Speed"))
+    assert f"≈ {per_day / 1e9:.3g}B tokens a day" in line
