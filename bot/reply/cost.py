@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import rules
+from bot.reply.defaults import as_chosen
 from bot.reply.model import Answer, Assumption, BudgetOut, CostOut, PickOut, PriceOut, ServingPlanOut
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -109,6 +110,24 @@ def work_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
     if workload.task == "inference":
         return speed.aggregate_tokens_per_s or speed.decode_tokens_per_s
     return speed.train_tokens_per_s
+
+
+def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase) -> list[PickOut]:
+    """Each priced pick with its useful work rate and the money per unit of it, for cards compared side by side."""
+    out: list[PickOut] = []
+    for pick in picks:
+        gpu = kb.gpus.get(pick.gpu)
+        # timed in the set-up the memory rules chose for that count (checkpointing, ZeRO), as the speed line is
+        timed = as_chosen(workload, rules.estimate_memory(workload, pick.count, gpu).chosen) if gpu else workload
+        rate = work_rate(timed, gpu, pick.count) if gpu is not None and pick.fits else None
+        if not rate:
+            out.append(pick)
+            continue
+        unit = 1e6 if workload.task == "inference" else 1e9
+        cost = pick.price_per_hour / (rate * 3600) * unit if pick.price_per_hour else None
+        out.append(pick.model_copy(update={"work_tokens_per_s": round(rate, 1),
+                                           "work_cost": round(cost, 3) if cost is not None else None}))
+    return out
 
 
 def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, choice: PriceChoice) -> list[Pick]:
@@ -284,6 +303,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
             result.budget = budget_check(question, result.cost, choice.rates)
             result.assumptions.append(Assumption(field="gpu", value=card.id, reason="budget-most-memory"))
         return result
+    if question.intent == "compare" and workload is not None:
+        result.picks = price_work(result.picks, workload, kb)
     if gpu is None or gpu.id not in kb.gpus or workload is None:
         return result
     add_training_hours(result.speed, question, workload, gpu, count)
@@ -298,5 +319,5 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
 
 
 __all__ = ["PriceChoice", "add_training_hours", "attach_money", "budget_check", "config_cost", "exchange_rates",
-           "gpu_prices", "home_cloud_first", "hourly_prices", "plan_for", "price_choice", "price_picks",
+           "gpu_prices", "home_cloud_first", "hourly_prices", "plan_for", "price_choice", "price_picks", "price_work",
            "rank_by_money", "within_budget_first"]

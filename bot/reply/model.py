@@ -136,6 +136,12 @@ class PickOut(BaseModel):
     """Instances of `instance` the count takes (16 GPUs = 2 × an 8-GPU instance)."""
     price_fx_rate: str | None = None
     """The operator's dated exchange rate, when `price_per_hour` was converted from the source's currency."""
+    work_tokens_per_s: float | None = None
+    """Cards compared: the useful tokens per second of this configuration (generated across the batch when
+    serving, trained when training)."""
+    work_cost: float | None = None
+    """Cards compared: `price_per_hour` per unit of that work, in `price_currency` (per million generated tokens
+    when serving, per billion trained tokens when training): what "which is more cost-effective" compares."""
 
 
 class SuggestionOut(BaseModel):

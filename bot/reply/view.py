@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import check_view, host_ram_line
-from bot.reply.cost_view import amount, cost_view, pick_place
+from bot.reply.cost_view import amount, cost_view, money, pick_place
 from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
@@ -266,6 +266,11 @@ def _compare_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict
             fit = (f"{pick.count}× — {gb(pick.memory_per_gpu_gb)} GB {t.used}"
                    + (f", ~{count(pick.decode_tokens_per_s)} {t.tok_s}" if pick.decode_tokens_per_s else "")
                    if pick.fits else f"{t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}")
+            if pick.fits and pick.work_tokens_per_s and not pick.decode_tokens_per_s:
+                fit += " · " + t("train_speed", v=count(pick.work_tokens_per_s))
+            if pick.work_cost is not None and pick.price_currency:
+                per = "cost_per_million" if answer.query.task == "inference" else "cost_per_billion"
+                fit += " · " + t(f"{per}_short", v=money(pick.work_cost), cur=pick.price_currency)
         rows.append({"name": gpu.name.removeprefix("NVIDIA "), "memory": gb(gpu.memory_gb),
                      "bandwidth": f"{gpu.bandwidth_gbps:,.0f}",
                      "fp16": f"{gpu.fp16_tflops:g}" if gpu.fp16_tflops else None, "fit": fit})

@@ -222,3 +222,18 @@ def test_a_named_datacenter_card_that_needs_more_of_itself_leads_the_picks_at_th
     owned = _ask("can I run llama 3 70b on one 4090?")
     assert owned.check is not None and not owned.check.fits
     assert all(p.gpu != "rtx-4090" for p in owned.picks)
+
+
+def test_cards_compared_show_their_work_rate_and_money_per_unit_of_it() -> None:
+    result = _ask("A100 vs H100 for training Llama 3 8B, which is more cost-effective?")
+    assert result.intent == "compare"
+    rows = {p.gpu: p for p in result.picks}
+    for gpu in ("a100-80gb", "h100-sxm"):
+        pick = rows[gpu]
+        assert pick.fits and pick.work_tokens_per_s and pick.price_per_hour
+        # money per billion trained tokens = price per hour / tokens per hour × 1e9
+        assert pick.work_cost == pytest.approx(pick.price_per_hour / (pick.work_tokens_per_s * 3600) * 1e9, rel=1e-2)
+    # the first card's rate is the one the speed line shows (the same set-up, timed once)
+    top = result.picks[0]
+    assert top.work_tokens_per_s == pytest.approx(result.speed["train_tokens_per_s"], rel=1e-3)
+    assert "per billion training tokens" in render_text(result, KB).split("Speed")[0]
