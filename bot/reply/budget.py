@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import rules
+from bot.reply.cost import BUDGET_PERIOD_HOURS, in_currency, plan_for, price_choice
 from bot.reply.model import Assumption
 from bot.understand.intent import CAPACITY
 from bot.understand.question import Question
@@ -65,8 +66,6 @@ def most_memory_within(question: Question, kb: KnowledgeBase) -> tuple[GPU, int]
     """"The biggest model 2,000 USD a month serves": the configuration with the most GPU memory whose dated price
     over the budget's period (an hour, a day, a month of 730 h) is within it, in the budget's currency; ties go
     to the cheaper. None without a per-period budget or when no priced configuration is within it."""
-    from bot.reply.cost import BUDGET_PERIOD_HOURS, _in_currency, plan_for, price_choice
-
     hours = BUDGET_PERIOD_HOURS.get(question.budget_period or "")
     if hours is None or question.budget_amount is None or question.budget_currency is None:
         return None
@@ -79,7 +78,7 @@ def most_memory_within(question: Question, kb: KnowledgeBase) -> tuple[GPU, int]
             plan = plan_for(kb, gpu.id, count, choice)
             if plan is None or plan.gpus != count:
                 continue
-            spend = _in_currency(plan.per_hour * hours, plan.currency, question.budget_currency, choice.rates)
+            spend = in_currency(plan.per_hour * hours, plan.currency, question.budget_currency, choice.rates)
             if spend is None or spend > question.budget_amount:
                 continue
             key = (gpu.memory_gb * count, -spend)

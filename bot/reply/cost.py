@@ -239,7 +239,7 @@ BUDGET_PERIOD_HOURS = {"hour": 1.0, "day": 24.0, "month": HOURS_PER_MONTH}
 """Hours a budget per period pays for (a total budget pays for the job, whatever its length)."""
 
 
-def _in_currency(amount: float, currency: str, target: str, rates: Sequence[ExchangeRate]) -> float | None:
+def in_currency(amount: float, currency: str, target: str, rates: Sequence[ExchangeRate]) -> float | None:
     """`amount` in `target`: as it is when the currencies agree, by the operator's rate otherwise, else None."""
     if currency == target:
         return amount
@@ -258,7 +258,7 @@ def within_budget_first(picks: Sequence[Pick], kb: KnowledgeBase, question: Ques
 
     def over(pick: Pick) -> bool:
         plan = plan_for(kb, pick.gpu_id, pick.count, choice)
-        spend = _in_currency(plan.per_hour * hours, plan.currency, currency, choice.rates) if plan else None
+        spend = in_currency(plan.per_hour * hours, plan.currency, currency, choice.rates) if plan else None
         return spend is None or spend > budget
 
     return sorted(picks, key=lambda p: (not p.fits, over(p)))
@@ -276,7 +276,7 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
     spend = cost.per_hour * hours if hours is not None else cost.total
     if spend is None:
         return out.model_copy(update={"reason": "duration"})
-    in_budget_currency = _in_currency(spend, cost.currency, question.budget_currency, rates)
+    in_budget_currency = in_currency(spend, cost.currency, question.budget_currency, rates)
     if in_budget_currency is None:
         return out.model_copy(update={"reason": "currency"})
     return out.model_copy(update={"cost": round(in_budget_currency, 2),
@@ -319,5 +319,5 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
 
 
 __all__ = ["PriceChoice", "add_training_hours", "attach_money", "budget_check", "config_cost", "exchange_rates",
-           "gpu_prices", "home_cloud_first", "hourly_prices", "plan_for", "price_choice", "price_picks", "price_work",
-           "rank_by_money", "within_budget_first"]
+           "gpu_prices", "home_cloud_first", "hourly_prices", "in_currency", "plan_for", "price_choice", "price_picks",
+           "price_work", "rank_by_money", "within_budget_first"]
