@@ -109,9 +109,10 @@ DEFAULT_POOL_VENDORS = ("NVIDIA",)
 def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bool]:
     """The cards to rank, and whether the default pool was narrowed (the reply says so).
 
-    By default: NVIDIA datacenter and workstation cards, which is what a team renting or buying for ML
-    work chooses between. Consumer cards join when the question asks for the cheapest option or names a
-    consumer card; other vendors when one is named; on Alibaba Cloud, the cards its instances carry.
+    By default: NVIDIA datacenter cards, and the workstation cards a cloud rents (a dated price row lists
+    them: the RTX A6000, not an RTX A4000 bought for a desk), which is what a team renting or buying for ML work
+    chooses between. Consumer and other workstation cards join when the question asks for the cheapest option
+    or names such a card; other vendors when one is named; on Alibaba Cloud, the cards its instances carry.
     """
     gpus = [gpu for gpu in kb.gpus.values() if gpu.recommended]
     if question.cloud == "alibaba":
@@ -123,6 +124,9 @@ def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bo
     local = question.engine == "llama.cpp" or any(g.form == "consumer" for g in named)
     forms = set(DEFAULT_POOL_FORMS) | ({"consumer"} if question.budget or local else set()) | {g.form for g in named}
     vendors = set(DEFAULT_POOL_VENDORS) | {g.vendor for g in named}
+    if not (question.budget or local or any(g.form == "workstation" for g in named)):
+        rented = {price.gpu for price in kb.prices.values()}
+        gpus = [gpu for gpu in gpus if gpu.form != "workstation" or gpu.id in rented]
     pool = [gpu for gpu in gpus if gpu.form in forms and gpu.vendor in vendors]
     return (pool or gpus), len(pool) < len(gpus)
 

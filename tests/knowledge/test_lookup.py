@@ -276,3 +276,16 @@ def test_suffix_reported_when_the_alias_itself_carries_it() -> None:
     assert (result.quant, result.variant) == ("gptq", "instruct")
     found = index.find_in_text("serve Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4 on vLLM")
     assert [(m.match.id, m.quant) for m in found] == [("qwen2.5-7b", "gptq")]
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("rtx 4070", "rtx-4070"), ("4070 ti super", "rtx-4070-ti-super"), ("4070 super", "rtx-4070-super"),
+    ("2080ti", "rtx-2080-ti"), ("1080 ti", "gtx-1080-ti"), ("rtx a5000", "rtx-a5000"), ("7900xtx", "rx-7900-xtx"),
+    ("rtx 3090 ti", "rtx-3090-ti"), ("4060 ti", "rtx-4060-ti-16gb"),
+])
+def test_the_shipped_cards_people_type_by_short_name_are_each_their_own(query: str, expected: str) -> None:
+    # a SUPER or Ti is not the plain card, nor the plain card one of its variants
+    from knowledge.loader import default_knowledge
+
+    found = default_knowledge().gpu_index.lookup(query)
+    assert found.confident and found.best is not None and found.best.id == expected

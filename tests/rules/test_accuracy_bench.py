@@ -74,7 +74,7 @@ def test_a_llama_cpp_part_that_does_not_depend_on_the_weights_format_is_sized_wi
 def test_a_kv_pool_on_a_card_the_knowledge_base_lacks_is_skipped_not_sized_without_the_card() -> None:
     kb = load_knowledge()
     case = {"model": "meta-llama/Meta-Llama-3-8B", "task": "inference", "precision": "bf16", "seq_len": None,
-            "gen_len": None, "batch_size": None, "num_gpus": 1, "gpu": "Quadro/RTX A4000 (16GB)",
+            "gen_len": None, "batch_size": None, "num_gpus": 1, "gpu": "GeForce GTX 1660 SUPER (6GB)",
             "settings": {"framework": "vLLM 0.6.3"}, "memory_relation": "component: kv_cache"}
     with pytest.raises(accuracy.Skip, match="reserving engine"):
         accuracy.to_request(case, kb)

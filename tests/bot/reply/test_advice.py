@@ -286,3 +286,19 @@ def test_a_free_notebook_is_read_as_the_card_it_assigns_and_said_so() -> None:
     kaggle = _ask("can I fine-tune qwen2.5-7b with lora on kaggle?")
     assert (kaggle["check"]["gpu"], kaggle["check"]["count"]) == ("t4", 2)
     assert "GPU T4×2" in kaggle["text"]
+
+
+def test_unrented_workstation_cards_join_the_picks_only_when_asked_for() -> None:
+    from bot.reply.defaults import candidate_gpus
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    rented = {p.gpu for p in kb.prices.values()}
+    pool, _ = candidate_gpus(parse("what GPU for ChatGLM-6B inference", kb), kb)
+    workstation = {g.id for g in pool if g.form == "workstation"}
+    assert workstation and workstation <= rented  # the RTX A6000 a cloud rents, not an RTX A4000 for a desk
+    named, _ = candidate_gpus(parse("mistral 7b on an A5000", kb), kb)
+    assert "rtx-a5000" in {g.id for g in named}
+    cheap, _ = candidate_gpus(parse("cheapest GPU for Qwen2.5-7B inference", kb), kb)
+    assert "rtx-a4000" in {g.id for g in cheap}
