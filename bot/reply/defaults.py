@@ -14,6 +14,7 @@ from bot.reply.model import (
 )
 from bot.reply.overrides import QUANT_PRECISION
 from bot.reply.serving import sets_serving_target
+from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import TRAINING_SWITCHES, Question
 from bot.understand.slots.engine import OLLAMA_NOTE
 from knowledge.base import KnowledgeBase
@@ -78,9 +79,6 @@ def kv_cache_for(asked: str | None, engine: str, assumptions: list[Assumption]) 
         return None
     assumptions.append(Assumption(field="kv_cache", value=below[0], reason="engine-kv-default"))
     return below[0]
-
-
-NOTEBOOK_NOTES = ("notebook-colab-free", "notebook-kaggle-t4x2")
 
 
 def gpu_assumptions(question: Question) -> list[Assumption]:

@@ -23,6 +23,11 @@ class NotebookCard:
     """The reason code the reply's assumption line explains."""
 
 
+_KAGGLE_CARD = NotebookCard("t4", 2, "notebook-kaggle-t4x2")
+_COLAB_FREE_CARD = NotebookCard("t4", 1, "notebook-colab-free")
+NOTEBOOK_NOTES = (_KAGGLE_CARD.note, _COLAB_FREE_CARD.note)
+"""The reason codes a notebook read as a card leaves in `Question.notes`."""
+
 _COLAB_FREE = rx(r"\b(?:google\s+)?colab(?:oratory)?\b(?!\s*(?:pro|enterprise|\+|pay))")
 _KAGGLE = rx(r"\bkaggle\b")
 
@@ -30,7 +35,7 @@ _KAGGLE = rx(r"\bkaggle\b")
 def notebook_card(folded: str) -> NotebookCard | None:
     """The card a free notebook named in `folded` text gives, or None."""
     if _KAGGLE.search(folded):
-        return NotebookCard("t4", 2, "notebook-kaggle-t4x2")
+        return _KAGGLE_CARD
     if _COLAB_FREE.search(folded):
-        return NotebookCard("t4", 1, "notebook-colab-free")
+        return _COLAB_FREE_CARD
     return None

@@ -240,9 +240,10 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
     Run before the context, size and count slots so they never read a token budget as a context or a model.
     """
     text_before = state.text
+    token_cost = ASKS_TOKEN_COST.search(text_before) is not None
     fields: dict[str, Any] = {
-        "asks_cost": ASKS_COST.search(text_before) is not None or ASKS_TOKEN_COST.search(text_before) is not None,
-        "asks_token_cost": ASKS_TOKEN_COST.search(text_before) is not None,
+        "asks_cost": token_cost or ASKS_COST.search(text_before) is not None,
+        "asks_token_cost": token_cost,
         "asks_time": ASKS_TIME.search(text_before) is not None,
         "asks_max_context": ASKS_MAX_CONTEXT.search(text_before) is not None,
     }
