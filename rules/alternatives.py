@@ -60,6 +60,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
     if w.task == "inference":
         formats: list[tuple[Precision, str]] = (
             [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
+            # diffusers quantises a pipeline's denoiser and T5 with bitsandbytes on load: no GPTQ/AWQ files
+            else [("int8", "bnb-int8"), ("int4", "nf4")] if w.model.arch == "diffusion"
             else [("int8", "gptq-int8"), ("int4", "awq")])
         # Only formats whose weights are smaller than the job's: from Q4_K_M or Q2_K, INT8 is no way to fit.
         current = _weights_bytes(w)
@@ -90,6 +92,11 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                     out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
                     break
         out += host_offload(w, gpu, count)
+        if w.model.arch == "diffusion" and w.offload == "none":
+            # diffusers' enable_model_cpu_offload(): one part of the pipeline on the card at a time
+            m = need(replace(w, offload="all"), gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="model-offload", memory_per_gpu_gib=m))
     if w.task != "inference" and w.gradient_checkpointing is False:
         # A switch before any change of method or hardware: activations are what it saves.
         m = need(replace(w, gradient_checkpointing=True), gpu, count)

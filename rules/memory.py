@@ -34,6 +34,7 @@ from rules.memory_common import (
     num_layers,
     prefill_tokens,
 )
+from rules.memory_diffusion import pipeline_parts, pipeline_weight_bytes
 from rules.memory_inference import (
     inference_estimate,
     needed_view,
@@ -71,8 +72,13 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
     model = w.model
     p = model.params_b * 1e9
     quant = normalise_quant(w.quant, w.precision, "transformers")
-    weights, notes = (weight_bytes(model, w.precision, quant) if quant else
-                      (p * C.BYTES_PER_PARAM_PLAIN[w.precision], []))
+    offloaded = model.arch == "diffusion" and w.task == "inference" and w.offload == "all"
+    by_part = pipeline_weight_bytes(model, w.precision, quant, offload=offloaded)
+    if by_part is not None:
+        weights, notes = by_part
+    else:
+        weights, notes = (weight_bytes(model, w.precision, quant) if quant else
+                          (p * C.BYTES_PER_PARAM_PLAIN[w.precision], []))
     details = model.details
     batch = w.batch
     dtype_scale = compute_dtype_bytes(w.precision) / 2.0
@@ -81,6 +87,8 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
         act = C.DIFFUSION_ACTIVATION_GIB_PER_MPIXEL * (res * res / 1e6) * batch * dtype_scale * C.GIB
         notes.append("diffusion")
         chosen: dict[str, object] = {"resolution": res, "batch": batch}
+        if offloaded:
+            chosen["offload"] = "model"
     elif "gflops_per_image" in details:
         gflops = float(details["gflops_per_image"])
         act = C.CNN_ACTIVATION_MIB_PER_GFLOP * gflops * batch * dtype_scale * 2**20
@@ -92,9 +100,8 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
     grads = opt = 0.0
     if w.task in ("train", "lora", "qlora"):
         act *= C.TRAIN_CNN_ACT_MULTIPLIER if model.arch != "diffusion" else 4.0
-        components = details.get("components")
-        unet = components.get("unet_params_b") if isinstance(components, dict) else None
-        full = float(unet) * 1e9 if unet else p  # diffusion fine-tuning trains the UNet only
+        parts = pipeline_parts(model)
+        full = parts.denoiser if parts is not None else p  # diffusion fine-tuning trains the denoiser only
         trainable = full if w.task == "train" else 0.02 * full
         grads = 2.0 * trainable
         opt = C.OPTIMIZER_BYTES_PER_PARAM[optimizer_for(w)] * trainable

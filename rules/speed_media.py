@@ -6,9 +6,9 @@ encoder sequences per second.
   bandwidth- and launch-bound like an LLM decode step (decoder weights / (η × bandwidth) + layers × the
   engine's per-layer floor). Real-time factor = 30 s of audio / seconds per window (how many times faster
   than real time; its inverse is the "RTF" of speech papers).
-* Diffusion: seconds per image at the model's native resolution, 50 steps, batch 1, from a published
-  end-to-end time on a reference card (the model's `details.reference_speed`), scaled by the ratio of dense
-  fp16 tensor peaks (denoising is compute-bound). No reference, no figure.
+* Diffusion: seconds per image from a published end-to-end time on a reference card (the model's
+  `details.reference_speed`), scaled by the ratio of dense fp16 tensor peaks (denoising is compute-bound), by
+  the steps asked for (else the model card's) and by the pixels. No reference, no figure.
 * Encoders: sequences per second = prefill tokens per second / sequence length.
 """
 
@@ -55,15 +55,40 @@ def whisper_real_time_factor(w: Workload, gpu: GPU) -> float | None:
     return WHISPER_WINDOW_S / window_s
 
 
-def diffusion_seconds_per_image(model: Model, gpu: GPU, reference: GPU | None) -> float | None:
-    """Seconds per image from the model's published reference time, scaled by dense fp16 peaks."""
+def diffusion_steps(model: Model) -> int | None:
+    """The denoising steps a job runs when the question names none: the model card's own (FLUX.1-schnell 4,
+    SD3.5 Large 28), else the reference measurement's."""
+    default = model.details.get("default_steps")
+    if isinstance(default, int) and default > 0:
+        return default
+    ref = model.details.get("reference_speed")
+    steps = ref.get("steps") if isinstance(ref, dict) else None
+    return int(steps) if isinstance(steps, (int, float)) and steps > 0 else None
+
+
+def diffusion_seconds_per_image(model: Model, gpu: GPU, reference: GPU | None, steps: int | None = None,
+                                resolution: int | None = None) -> float | None:
+    """Seconds per image from the model's published reference time, scaled by dense fp16 peaks, by the steps
+    (each one a denoiser pass) and by the pixels (the latent tokens each pass runs over).
+
+    Linear in pixels is a floor: attention grows with the square of the latent tokens, a small share of a
+    pass at the native resolution (about an eighth for FLUX at 1024², its 4,608 tokens against 3,072 hidden)
+    that grows above it. The text encoders and the VAE decode run once per image and are taken to scale alike.
+    """
     ref = model.details.get("reference_speed")
     if not isinstance(ref, dict) or reference is None or not ref.get("seconds_per_image"):
         return None
     reference_peak, peak = dense_tflops(reference, "fp16"), dense_tflops(gpu, "fp16")
     if reference_peak is None or peak is None:
         return None
-    return float(ref["seconds_per_image"]) * reference_peak / peak
+    seconds = float(ref["seconds_per_image"]) * reference_peak / peak
+    ref_steps = ref.get("steps")
+    if steps and isinstance(ref_steps, (int, float)) and ref_steps > 0:
+        seconds *= steps / float(ref_steps)
+    ref_resolution = ref.get("resolution") or model.details.get("native_resolution")
+    if resolution and isinstance(ref_resolution, (int, float)) and ref_resolution > 0:
+        seconds *= (resolution / float(ref_resolution)) ** 2
+    return seconds
 
 
 def encoder_sequences_per_s(prefill_tokens_per_s: float | None, sequence_tokens: int) -> float | None:

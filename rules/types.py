@@ -58,7 +58,10 @@ class Workload:
     train_embeddings: bool = False
     """LoRA: also train the embedding and output layers (PEFT `modules_to_save`, Qwen's "LoRA (emb)")."""
     image_resolution: int | None = None
-    """Image models: output/input side in pixels (defaults to the model's native resolution)."""
+    """Image models: output/input side in pixels (defaults to the model's native resolution); a W×H image is
+    the square of the same pixels."""
+    image_steps: int | None = None
+    """Diffusion: denoising steps per image (defaults to the model card's)."""
     engine_version: str | None = None
     """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
     version_rules say what changed)."""
@@ -205,7 +208,8 @@ class Suggestion:
 
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
                   "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
-                  "newer-engine", "cpu-layers", "cpu-experts", "fewer-requests", "optimizer-8bit"]
+                  "newer-engine", "cpu-layers", "cpu-experts", "fewer-requests", "optimizer-8bit",
+                  "model-offload"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None

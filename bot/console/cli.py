@@ -32,7 +32,7 @@ the rest only through the service, so the names are repeated here and a test kee
 FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
          "memory_fraction",
          "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", *SWITCH_HELP,
-         "budget_amount", "budget_currency", "budget_period", "context", "batch", "gpu", "gpus")
+         "budget_amount", "budget_currency", "budget_period", "context", "batch", "resolution", "steps", "gpu", "gpus")
 
 
 def _add_flags(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +68,9 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget-period", dest="budget_period",
                         help="hour | day | month | total (default: total, the whole job)")
     parser.add_argument("--context", help="tokens per sequence (prompt + output): 4096, 32k, 1.5万")
-    parser.add_argument("--batch", help="concurrent sequences / micro-batch: 8, 1k, 两千")
+    parser.add_argument("--batch", help="concurrent sequences / micro-batch (images per call): 8, 1k, 两千")
+    parser.add_argument("--resolution", help="image generation: pixels per side, e.g. 1024")
+    parser.add_argument("--steps", help="image generation: denoising steps per image, e.g. 28")
     parser.add_argument("--gpu", help="GPU to check against (id or name)")
     parser.add_argument("--gpus", help="number of GPUs")
     parser.add_argument("--lang", help="reply language: en | zh-Hans | zh-Hant")

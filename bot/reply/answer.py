@@ -96,7 +96,13 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
     if model.arch == "diffusion":
         reference = model.details.get("reference_speed")
         ref_gpu = kb.gpus.get(str(reference.get("gpu"))) if isinstance(reference, dict) else None
-        return {"seconds_per_image": finite(speed_media.diffusion_seconds_per_image(model, gpu, ref_gpu), 2)}
+        steps = workload.image_steps or speed_media.diffusion_steps(model)
+        resolution = workload.image_resolution or int(model.details.get("native_resolution") or 0) or None
+        seconds = speed_media.diffusion_seconds_per_image(model, gpu, ref_gpu, steps, resolution)
+        if seconds is None:
+            return {}
+        return {"seconds_per_image": finite(seconds, 2), "image_steps": float(steps) if steps else None,
+                "image_resolution": float(resolution) if resolution else None}
     if model.arch == "encoder":
         return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 0)}
     return {}

@@ -106,7 +106,15 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         gpu_set=list(question.gpu_set),
         gpu_layers=workload.gpu_layers if workload else None,
         cpu_moe_layers=workload.cpu_moe_layers if workload else None,
+        image_resolution=_image_resolution(workload),
+        image_steps=workload.image_steps if workload else None,
     )
+
+
+def _image_resolution(workload: Workload | None) -> int | None:
+    if workload is None or workload.model.arch != "diffusion":
+        return None
+    return workload.image_resolution or int(workload.model.details.get("native_resolution") or 0) or None
 
 
 def _memory_fraction(workload: Workload | None) -> float | None:

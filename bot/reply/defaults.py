@@ -259,6 +259,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             extra[key] = value
     if question.lora_rank is not None:
         extra["lora_rank"] = question.lora_rank
+    if model.arch == "diffusion":
+        # the image's pixels and steps size a diffusion job; on any other model they are not read
+        if question.image_resolution is not None:
+            extra["image_resolution"] = question.image_resolution
+        if question.image_steps is not None:
+            extra["image_steps"] = question.image_steps
     if (engine == "llama.cpp" and OLLAMA_NOTE in question.notes and question.flash_attention is None
             and model.family not in OLLAMA_FLASH_ATTENTION_FAMILIES and model.arch == "decoder"):
         extra["flash_attention"] = False

@@ -59,6 +59,10 @@ class Query(BaseModel):
     """Cards of different kinds run as one set, one GPU id per card in the order named (empty otherwise)."""
     gpu_layers: int | None = None
     """llama.cpp's -ngl / Ollama's num_gpu when stated: layer slots on the cards (null: all)."""
+    image_resolution: int | None = None
+    """Image generation: the side in pixels of the (square-equivalent) image sized; null for other models."""
+    image_steps: int | None = None
+    """Image generation: denoising steps per image when the question sets them (null: the model card's)."""
     cpu_moe_layers: int | None = None
     """llama.cpp's --n-cpu-moe when stated: the first blocks whose routed experts stay in system RAM (999:
     --cpu-moe, all of them; null: none)."""

@@ -17,8 +17,11 @@ from bot.understand.question import (
     MAX_CONTEXT,
     MAX_GPU_COUNT,
     MAX_GPU_LAYERS,
+    MAX_IMAGE_SIDE,
+    MAX_IMAGE_STEPS,
     MAX_PARAMS_B,
     MAX_PREFILL_CHUNK,
+    MIN_IMAGE_SIDE,
     TRAINING_SWITCHES,
     Question,
 )
@@ -60,6 +63,7 @@ FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch"
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
              "train_embeddings", "engine_version", "engine_backend", "kv_cache", "memory_fraction",
              "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", "budget_amount",
+             "resolution", "steps",
              "budget_currency", "budget_period", *TRAINING_SWITCHES)
 
 
@@ -187,6 +191,10 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates[key] = _bounded_int(key, value, MAX_CONTEXT)
         elif key == "batch":
             updates["batch"] = _bounded_int("batch", value, MAX_BATCH)
+        elif key == "resolution":
+            updates["image_resolution"] = _bounded_int("resolution", value, MAX_IMAGE_SIDE, lower=MIN_IMAGE_SIDE)
+        elif key == "steps":
+            updates["image_steps"] = _bounded_int("steps", value, MAX_IMAGE_STEPS)
         elif key == "lora_rank":
             updates["lora_rank"] = _bounded_int("lora_rank", value, 4096)
         elif key == "zero_stage":

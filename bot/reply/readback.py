@@ -29,6 +29,10 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return kb.models[value].name
     if field in ("context", "gen_tokens") and isinstance(value, int):
         return f"{value:,}"
+    if field == "image_resolution" and isinstance(value, int):
+        return f"{value}×{value}"
+    if field == "image_steps" and isinstance(value, int):
+        return f"{value} steps" if t.lang == "en" else f"{value} 步"
     if field == "params_b" and isinstance(value, (int, float)):
         return f"{params(float(value))}B"
     if field in ("gradient_checkpointing", "flash_attention"):
@@ -117,6 +121,12 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field in TRAINING_SWITCHES:
             parts.append(t(field))
+            continue
+        if field == "image_resolution" and data.get("image_dims"):
+            continue  # "1920×1080" is read back as written, not as the square it is sized as
+        if field == "offload" and data.get("task") in (None, "inference"):
+            if value == "all":
+                parts.append(t("offload_model"))  # a diffusion pipeline's enable_model_cpu_offload()
             continue
         if field == "offload":
             if value in ("optimizer", "all"):

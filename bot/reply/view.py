@@ -144,7 +144,12 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     if s.get("audio_seconds_per_s"):
         speed_parts.append(t("real_time", v=count(s["audio_seconds_per_s"] or 0)))
     if s.get("seconds_per_image"):
-        speed_parts.append(t("seconds_per_image", v=f"{s['seconds_per_image']:.1f}"))
+        seconds = f"{s['seconds_per_image']:.1f}"
+        if s.get("image_steps") and s.get("image_resolution"):
+            speed_parts.append(t("seconds_per_image", v=seconds, res=f"{s['image_resolution']:.0f}",
+                                 steps=f"{s['image_steps']:.0f}"))
+        else:
+            speed_parts.append(t("seconds_per_image_plain", v=seconds))
     if s.get("sequences_per_s"):
         speed_parts.append(t("sequences_per_s", v=count(s["sequences_per_s"] or 0)))
     if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):

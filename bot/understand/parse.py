@@ -73,6 +73,7 @@ from bot.understand.slots.apple import parse_apple_silicon
 from bot.understand.slots.base import SlotState
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import parse_batch, parse_context
+from bot.understand.slots.image import parse_image
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision
@@ -96,7 +97,7 @@ SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
     "flash_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
-    "context", "batch", "gen_tokens",
+    "context", "batch", "gen_tokens", "image_dims", "image_resolution", "image_steps",
     "instance", "gpu", "gpu_count", "gpu_set", "unified_memory", "memory_gb", "compare_gpus", "cloud", "budget",
     "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples",
@@ -114,7 +115,7 @@ _SIZE_AFTER = re.compile(r"[\s_-]*(?:(?:distill(?:ed)?|蒸馏版?|版本?|的)\s
 SIZE_MISMATCH = 0.15
 _VERSION_AFTER = re.compile(
     r"[\s_-]*v?(?P<version>\d{1,2}(?:\.\d{1,2})?)(?![\d.])(?!\s*(?:[bmkx×]|gb|gib|g|tokens?|users?|gpus?|cards?|"
-    r"张|块|个|卡|亿|万|千|k\b|%)(?![a-z]))", re.A)
+    r"steps?|px|pixels?|images?|imgs?|pics?|pictures?|epochs?|bits?|步|张|块|个|卡|亿|万|千|轮|位|k\b|%)(?![a-z]))", re.A)
 """A bare version number written after a name that carries none ("stable diffusion 3.5 large")."""
 
 
@@ -256,6 +257,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     for slot in money:
         state.stated.append(slot)
     work = parse_workload_size(state)
+    named_model = kb.models.get(found.model) if found.model is not None else None
+    if named_model is not None and named_model.modality == "image-generation":
+        parse_image(state)  # before the GPU counts: "1024x1024" is an image, not 1024 cards
     if found.text is not None and found.end is not None and kv_type_after_model(
             state, found.text, found.end, found.quant):
         found.quant = None
@@ -339,6 +343,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         context=values.get("context"),
         batch=values.get("batch"),
         gen_tokens=values.get("gen_tokens"),
+        image_resolution=values.get("image_resolution"),
+        image_steps=values.get("image_steps"),
+        image_dims=values.get("image_dims"),
         zero_stage=values.get("zero_stage"),
         offload=values.get("offload"),
         gradient_checkpointing=values.get("gradient_checkpointing"),

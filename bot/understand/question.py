@@ -25,6 +25,12 @@ MAX_BATCH = 4096
 MAX_GPU_COUNT = 1024
 MAX_PREFILL_CHUNK = 1_048_576
 """Tokens per forward pass: vLLM's max_num_batched_tokens goes to hundreds of thousands, never past this."""
+MIN_IMAGE_SIDE = 64
+MAX_IMAGE_SIDE = 16_384
+"""Image sides in pixels: diffusion latents are 8× smaller, so below 64 there is nothing to denoise; above 16K
+no pipeline runs in one piece."""
+MAX_IMAGE_STEPS = 1000
+"""Denoising steps: DDPM's full schedule is 1,000; samplers use 1-150."""
 MAX_GPU_LAYERS = 999
 """llama.cpp's -ngl: people write 99 or 999 for "all"; no model has more layers."""
 
@@ -58,6 +64,13 @@ class Question(BaseModel):
     batch: int | None = Field(default=None, gt=0, le=MAX_BATCH)
 
     gen_tokens: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
+    image_resolution: int | None = Field(default=None, ge=MIN_IMAGE_SIDE, le=MAX_IMAGE_SIDE)
+    """Image generation: the side of a square image of the pixels asked for ("768x768", "1024px", "1920x1080"
+    → 1440)."""
+    image_dims: str | None = None
+    """A non-square image as written ("1920×1080"), for the read-back; `image_resolution` is what is sized."""
+    image_steps: int | None = Field(default=None, gt=0, le=MAX_IMAGE_STEPS)
+    """Image generation: denoising steps per image ("28 steps", "4步")."""
     zero_stage: Literal[0, 1, 2, 3] | None = None
     gradient_checkpointing: bool | None = None
     lora_rank: int | None = Field(default=None, gt=0, le=4096)

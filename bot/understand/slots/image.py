@@ -1,0 +1,54 @@
+"""Image generation: the image's size, the denoising steps, and diffusers' model CPU offload.
+
+Read only when the model named is an image generator, so "1000 steps" of an LLM's training and "8x" GPU
+counts are never taken for an image's steps or pixels.
+
+* resolution: "768x768", "1024×1024", "1920 x 1080" (the side of a square of the same pixels: 1440),
+  "1024px", "at 2048 resolution", "分辨率1024", "1024分辨率";
+* steps: "28 steps", "4 inference steps", "num_inference_steps=50", "50步";
+* offload: "enable_model_cpu_offload", "with CPU offload", "offloading", "卸载到内存".
+"""
+
+from __future__ import annotations
+
+import math
+
+from bot.understand.question import MAX_IMAGE_SIDE, MAX_IMAGE_STEPS, MIN_IMAGE_SIDE
+from bot.understand.slots.base import SlotState, bounded, rx
+
+_SIDES = rx(r"(?<![\w.])(?P<w>\d{2,5})\s*[x×*]\s*(?P<h>\d{2,5})(?:\s*(?:px|pixels?|像素))?(?![\w.])")
+_SIDE = rx(r"(?<![\w.])(?P<side>\d{2,5})\s*(?:px|pixels?|像素)(?![a-z])"
+           r"|(?:resolution|res|分辨率)\s*(?:of|at|=|:)?\s*(?P<after>\d{2,5})(?![\w.])"
+           r"|(?<![\w.])(?P<before>\d{2,5})\s*(?:resolution|分辨率)")
+_STEPS = rx(r"(?:num_inference_steps|steps)\s*[=:]\s*(?P<eq>\d{1,5})(?![\w.])"
+            r"|(?<![\w.])(?P<num>\d{1,5})\s*(?:(?:inference|sampling|denoising|diffusion)\s+)?(?:steps?|步)(?![a-z])")
+_OFFLOAD = rx(r"enable_(?:model|sequential)_cpu_offload|\b(?:model\s+)?cpu[-_\s]?offload\w*|\boffload\w*"
+              r"|卸载到?\s?(?:cpu|内存)?")
+
+
+def parse_image(state: SlotState) -> None:
+    text = state.text
+    m = _SIDES.search(text)
+    side: float | None = None
+    if m is not None:
+        side = math.sqrt(float(m.group("w")) * float(m.group("h")))
+        if m.group("w") != m.group("h"):
+            state.set("image_dims", f"{int(m.group('w'))}×{int(m.group('h'))}")  # read back as written
+    else:
+        m = _SIDE.search(text)
+        if m is not None:
+            side = float(m.group("side") or m.group("after") or m.group("before"))
+    if m is not None and side is not None:
+        state.set("image_resolution", int(round(bounded(state, "image_resolution", side, MAX_IMAGE_SIDE,
+                                                        MIN_IMAGE_SIDE))))
+        state.mask(m.start(), m.end())
+    text = state.text
+    m = _STEPS.search(text)
+    if m is not None:
+        steps = float(m.group("eq") or m.group("num"))
+        state.set("image_steps", int(bounded(state, "image_steps", steps, MAX_IMAGE_STEPS)))
+        state.mask(m.start(), m.end())
+    m = _OFFLOAD.search(state.text)
+    if m is not None:
+        state.set("offload", "all")
+        state.mask(m.start(), m.end())

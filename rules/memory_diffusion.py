@@ -1,0 +1,114 @@
+"""Diffusion pipelines sized part by part: the denoiser (a UNet or a diffusion transformer), its text encoders
+and the VAE.
+
+Why parts rather than `params_b` alone: the parts do not share a precision. A quantised pipeline quantises the
+denoiser and the large text encoders (FLUX's and SD3's T5-XXL), and keeps the CLIP towers and the VAE in
+16-bit — diffusers' bitsandbytes guide quantises `FluxTransformer2DModel` and `T5EncoderModel` and leaves
+`CLIPTextModel` and `AutoencoderKL` alone "because they're already small" (huggingface.co/docs/diffusers,
+quantization/bitsandbytes). And a pipeline run with diffusers' `enable_model_cpu_offload()` keeps one part on
+the card at a time, so its peak is the largest part, not the sum.
+
+A model's `details.components` gives the parts in billions: `transformer_params_b` or `unet_params_b` (the
+denoiser), `text_encoders` (a list of {name, params_b}) and `vae_params_b`. Where the text encoders are not
+listed, what `params_b` leaves after the denoiser and the VAE is counted as one 16-bit text encoder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from knowledge.schema import Model
+from rules import constants as C
+from rules.precision import bits_per_weight
+
+LARGE_TEXT_ENCODER_PARAMS_B = 1.0
+"""Text encoders at least this large (T5-XXL's 4.7B encoder) are quantised with the denoiser; the CLIP towers
+(0.12–0.7B) stay 16-bit, as in diffusers' quantisation guides (see the module docstring)."""
+
+
+@dataclass(frozen=True)
+class PipelineParts:
+    """Parameters (units, not billions) of each part of a diffusion pipeline."""
+
+    denoiser: float
+    text_encoders: tuple[tuple[str, float], ...]
+    vae: float
+
+    @property
+    def quantised_text_encoders(self) -> float:
+        return sum(p for _, p in self.text_encoders if p >= LARGE_TEXT_ENCODER_PARAMS_B * 1e9)
+
+    @property
+    def small_text_encoders(self) -> float:
+        return sum(p for _, p in self.text_encoders if p < LARGE_TEXT_ENCODER_PARAMS_B * 1e9)
+
+
+def _billions(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        return None
+    return float(value) * 1e9
+
+
+def pipeline_parts(model: Model) -> PipelineParts | None:
+    """The parts of `model`'s pipeline, or None when its knowledge entry names no denoiser size."""
+    components = model.details.get("components")
+    if model.arch != "diffusion" or not isinstance(components, dict):
+        return None
+    denoiser = _billions(components.get("transformer_params_b")) or _billions(components.get("unet_params_b"))
+    if denoiser is None:
+        return None
+    vae = _billions(components.get("vae_params_b")) or 0.0
+    listed = components.get("text_encoders")
+    encoders: list[tuple[str, float]] = []
+    if isinstance(listed, list):
+        for item in listed:
+            params = _billions(item.get("params_b")) if isinstance(item, dict) else None
+            if params is not None:
+                encoders.append((str(item.get("name") or "text encoder"), params))
+    if not encoders:
+        rest = model.params_b * 1e9 - denoiser - vae
+        if rest > 0:
+            encoders.append(("text encoder", rest))
+    return PipelineParts(denoiser=denoiser, text_encoders=tuple(encoders), vae=vae)
+
+
+def bytes_per_param(precision: str, quant: str | None) -> float:
+    """Bytes per parameter of the parts that take the job's format (the denoiser and the large text encoders)."""
+    if quant is None:
+        return C.BYTES_PER_PARAM_PLAIN[precision]
+    bits = bits_per_weight(quant)
+    if bits is not None:
+        return bits / 8
+    if quant in C.GGUF_BYTES_PER_PARAM:
+        return C.GGUF_BYTES_PER_PARAM[quant]
+    return C.QUANT_BYTES_PER_PARAM[quant]
+
+
+def part_bytes(parts: PipelineParts, precision: str, quant: str | None) -> dict[str, float]:
+    """Bytes of each part on the card: the job's format for the denoiser and the large text encoders, 16-bit
+    (32-bit for an fp32 job) for the rest."""
+    formatted = bytes_per_param(precision, quant)
+    plain = 4.0 if precision == "fp32" else 2.0
+    sizes = {"denoiser": parts.denoiser * formatted, "vae": parts.vae * plain}
+    for index, (name, params) in enumerate(parts.text_encoders):
+        large = params >= LARGE_TEXT_ENCODER_PARAMS_B * 1e9
+        sizes[f"text_encoder_{index}:{name}"] = params * (formatted if large else plain)
+    return sizes
+
+
+def pipeline_weight_bytes(model: Model, precision: str, quant: str | None,
+                          offload: bool = False) -> tuple[float, list[str]] | None:
+    """Weight bytes on the card for the whole pipeline (or, with model CPU offload, for its largest part),
+    and the notes that explain them; None when the entry does not split the pipeline into parts."""
+    parts = pipeline_parts(model)
+    if parts is None:
+        return None
+    sizes = part_bytes(parts, precision, quant)
+    notes: list[str] = []
+    if bytes_per_param(precision, quant) < (4.0 if precision == "fp32" else 2.0):
+        notes.append("diffusion-small-parts-16bit")
+    if offload:
+        notes.append("diffusion-model-offload")
+        return max(sizes.values()), notes
+    return sum(sizes.values()), notes
