@@ -53,7 +53,7 @@ _FUZZY_STOPWORDS = frozenset((
     "gptq", "bnb", "int4", "int8", "fp16", "bf16", "fp8", "fp32", "nf4", "deepspeed", "zero", "fsdp",
     "checkpointing", "gradient", "optimizer", "adam", "adamw", "sgd", "rank", "aws", "azure", "gcp",
     "alibaba", "aliyun", "chinese", "english", "question", "answer", "work", "works", "fit", "fits", "handle",
-    "possible",
+    "possible", "on", "in", "at", "of", "to", "by", "an", "or", "vs",
 ))
 _WORDLIKE = re.compile(r"[a-z]", re.A)
 

@@ -286,11 +286,13 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.set("cloud", instance.instance.cloud)  # a cloud named in words has already been set
     parse_training_options(state)
     closed = closed_model(folded) if found.model is None else None
+    named_unknown = False
     if found.model is None and found.text is None and "params_b" in state.values:
         found.text = sized_unknown_name(folded, original)  # "Zephyrine-13B": sized as generic, said unknown
     if found.model is None and found.text is None and not found.suggestions and "params_b" not in state.values:
         # "quasar-llm": not sized, said unknown
         found.text = unsized_unknown_name(folded, original, _taken_spans(state, folded, mentions))
+        named_unknown = found.text is not None
     capacity = (bool(gpu_ids) or "memory_gb" in state.values) and found.model is None \
         and "params_b" not in state.values and CAPACITY.search(state.text) is not None
     models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None
@@ -299,6 +301,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
                                          gpu_ids[:1] if card_set else gpu_ids, vocab,
                                          found.suggestions, capacity=capacity, models_compared=models_compared,
                                          plural_gpus=plural_gpus)
+    if intent == "gpu_info" and named_unknown and not capacity:
+        intent = "recommend"  # "Mochi-1 on an H100?" asks about a model, one the reply must say it does not know
     if card_set:
         # one machine of different cards: the job is checked on all of them together
         state.set("gpu_set", [card for card, count in card_set for _ in range(count)])

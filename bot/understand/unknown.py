@@ -55,9 +55,10 @@ _NAME_CUE = re.compile(
     r"\brun(?:ning)?|\bhost(?:ing)?|\bload(?:ing)?|\b(?:q?lora)|\bmodels?\b|部署|微调|跑|推理|训练|运行)\s*"
     r"(?:(?:the|a|an|my|our|model)\s+)?(?P<name>[a-z][a-z0-9._-]{2,40})(?![\w])|"
     r"^\s*(?P<lead>[a-z][a-z0-9._-]{2,40})(?=\s+(?:inference|serving|fine[- ]?tun|finetun|training|deploy|"
-    r"image\s+generation|generation|推理|微调|训练|部署|生成|文生图))", re.A | re.I)
+    r"image\s+generation|generation|推理|微调|训练|部署|生成|文生图|(?:on|with|using)\s+(?:an?|the|one|two|my|our)?\s*\S))",
+    re.A | re.I)
 """A name where a model is expected: after a verb or "model" ("embedding model bge-large"), or leading a
-question that goes on with the job ("bge-large inference gpu")."""
+question that goes on with the job or the hardware ("bge-large inference gpu", "Mochi-1 on an H100?")."""
 _NOT_LEAD = re.compile(r"tun|train|gpu|bit|node|param|precision|^(?:self|low|high|real|on|long|short|open|multi|single|"
                        r"mixed|full|half|cost|large|small|batch|local|cloud|cpu|edge|offline|online)-", re.A)
 """Words that lead a question without naming a model ("self-hosted inference", "low-latency serving")."""

@@ -102,7 +102,9 @@ def test_an_unknown_sized_name_is_said_to_be_unknown() -> None:
     ("embedding model bge-large inference gpu", "bge-large"),
     ("bge-large inference gpu", "bge-large"),
     ("hunyuan-video generation on H100", "hunyuan-video"),
-    ("stable diffusion 3.5 large on a 3090", "stable diffusion 3.5"),  # not the v1.5 the bare name points to
+    ("stable diffusion 2.1 on a 3090", "stable diffusion 2.1"),  # not the v1.5 the bare name points to
+    ("Mochi-1 on an H100?", "Mochi-1"),  # a name and a card: about the model, not the card's spec sheet
+    ("Foo.1-dev on a 4090?", "Foo.1-dev"),
 ])
 def test_an_unknown_name_without_a_size_is_named_back_not_guessed(text: str, name: str) -> None:
     answer = _ask(text)
