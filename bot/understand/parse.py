@@ -73,8 +73,8 @@ from bot.understand.slots.apple import parse_apple_silicon
 from bot.understand.slots.base import SlotState
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import parse_batch, parse_context
-from bot.understand.slots.image import parse_image
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
+from bot.understand.slots.image import parse_image
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision
 from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
@@ -115,7 +115,8 @@ _SIZE_AFTER = re.compile(r"[\s_-]*(?:(?:distill(?:ed)?|蒸馏版?|版本?|的)\s
 SIZE_MISMATCH = 0.15
 _VERSION_AFTER = re.compile(
     r"[\s_-]*v?(?P<version>\d{1,2}(?:\.\d{1,2})?)(?![\d.])(?!\s*(?:[bmkx×]|gb|gib|g|tokens?|users?|gpus?|cards?|"
-    r"steps?|px|pixels?|images?|imgs?|pics?|pictures?|epochs?|bits?|步|张|块|个|卡|亿|万|千|轮|位|k\b|%)(?![a-z]))", re.A)
+    r"steps?|px|pixels?|images?|imgs?|pics?|pictures?|epochs?|bits?|步|张|块|个|卡|亿|万|千|轮|位|k\b|%)"
+    r"(?![a-z]))", re.A)
 """A bare version number written after a name that carries none ("stable diffusion 3.5 large")."""
 
 

@@ -39,8 +39,8 @@ def parse_image(state: SlotState) -> None:
         if m is not None:
             side = float(m.group("side") or m.group("after") or m.group("before"))
     if m is not None and side is not None:
-        state.set("image_resolution", int(round(bounded(state, "image_resolution", side, MAX_IMAGE_SIDE,
-                                                        MIN_IMAGE_SIDE))))
+        state.set("image_resolution", round(bounded(state, "image_resolution", side, MAX_IMAGE_SIDE,
+                                                    MIN_IMAGE_SIDE)))
         state.mask(m.start(), m.end())
     text = state.text
     m = _STEPS.search(text)
