@@ -1,0 +1,69 @@
+"""Image generation from text to reply: pixels, steps and offload read for image models only, and the speed
+line saying the size and steps it is for."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.errors import BadRequestError
+from bot.reply.render import render_text
+from bot.service import ask
+from knowledge.loader import default_knowledge
+from rules.hardware import dense_tflops
+
+KB = default_knowledge()
+
+
+def _ask(text: str, **flags: object) -> dict:
+    result = ask({"text": text, **flags})
+    return {**result.as_json(), "text": render_text(result, KB)}
+
+
+def test_a_non_square_image_is_sized_as_its_pixels_and_read_back_as_written() -> None:
+    answer = _ask("SDXL on a 4090 at 1920x1080, 30 steps")
+    assert answer["query"]["model"] == "sdxl"
+    assert answer["query"]["image_resolution"] == 1440  # √(1920 × 1080)
+    assert answer["query"]["image_steps"] == 30
+    assert "1920×1080" in answer["text"] and "30 steps" in answer["text"]
+    # SDXL's reference: 5.932 s for 50 steps at 1024² on an A100 80GB; scaled by fp16 peaks, steps and pixels.
+    a100, rtx4090 = KB.gpus["a100-80gb"], KB.gpus["rtx-4090"]
+    expected = 5.932 * (dense_tflops(a100, "fp16") or 0) / (dense_tflops(rtx4090, "fp16") or 1) * 30 / 50 \
+        * (1440 / 1024) ** 2
+    assert answer["speed"]["seconds_per_image"] == pytest.approx(expected, rel=0.01)
+    assert "(1440×1440, 30 steps)" in answer["text"]
+
+
+def test_more_pixels_need_more_activation_memory() -> None:
+    small = _ask("stable diffusion 1.5 on a T4, batch 4")["estimate"]["breakdown"]["activations"]
+    large = _ask("stable diffusion 1.5 on a T4, 768x768, batch 4")["estimate"]["breakdown"]["activations"]
+    assert large == pytest.approx(small * (768 / 512) ** 2, rel=0.02)
+
+
+def test_a_step_count_after_the_name_is_not_a_version() -> None:
+    answer = _ask("sdxl 4 steps 1024px with cpu offload on a 3060")
+    assert answer["query"]["model"] == "sdxl"
+    assert answer["query"]["image_steps"] == 4
+    assert "model CPU offload" in answer["text"]
+    assert "enable_model_cpu_offload" in answer["text"]
+
+
+def test_image_slots_are_not_read_for_language_models() -> None:
+    answer = _ask("train llama 3 8b for 1000 steps at 1024x1024 on 8x A100")
+    assert answer["query"]["image_steps"] is None and answer["query"]["image_resolution"] is None
+    assert answer["query"]["gpu_count"] == 8
+
+
+def test_counts_beside_an_image_size_still_count_cards() -> None:
+    answer = _ask("sdxl 1024x1024 on 2x A10")
+    assert answer["query"]["gpu_count"] == 2
+    assert answer["query"]["image_resolution"] == 1024
+
+
+@pytest.mark.parametrize(("flags", "needle"), [
+    ({"resolution": 16}, "resolution must be between 64"),
+    ({"steps": 0}, "steps must be between 1"),
+    ({"steps": "many"}, "steps"),
+])
+def test_bad_image_flags_get_a_clear_error(flags: dict, needle: str) -> None:
+    with pytest.raises(BadRequestError, match=needle):
+        ask({"text": "sdxl on a 4090", **flags})
