@@ -99,8 +99,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
                        per_replica=s.sequences_per_replica, agg=f"{s.aggregate_tokens_per_s or 0:,.0f}",
                        speed=f"{s.decode_tokens_per_s or 0:,.1f}", ttft=f"{s.ttft_s or 0:.2f}"))
-        if s.binding == "full_load":
-            lines.append(t("binding_full_load", cap=f"{s.targets.get('sequence_cap', 0):,.0f}"))
+        if s.binding in ("full_load", "concurrency"):
+            lines.append(t(f"binding_{s.binding}", cap=f"{s.targets.get('sequence_cap', 0):,.0f}",
+                           context=f"{query.context or 0:,}"))
         else:
             lines.append(t(f"binding_{s.binding}") if s.met or s.binding == "ttft" else t("speed_not_met"))
     if cost is None or cost.currency is None:

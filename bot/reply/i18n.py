@@ -344,6 +344,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                                 "合计约 {agg} tok/s，每用户约 {speed} tok/s，首 token 约 {ttft} 秒"},
     "binding_memory": {"en": "the binding target is memory (the KV cache one replica holds)",
                        "zh-Hans": "约束来自显存（单副本能容纳的 KV 缓存）"},
+    "binding_concurrency": {"en": "at most that many sequences of {context} tokens at once (the cap is {cap}, the engine's "
+                                  "batch limit): shorter prompts and replies let more share the KV cache, and more "
+                                  "cards per replica or more replicas serve more",
+                            "zh-Hans": "同时最多这么多条 {context} token 的序列（上限 {cap}，即引擎的批量上限）：提示和回复更短时可容纳更多；"
+                                       "每个副本用更多卡或增加副本可服务更多"},
     "binding_full_load": {"en": "sized at full load, the load a price per token assumes: as many sequences of the "
                                 "full context as one replica holds (at most {cap}, the engine's batch limit); a "
                                 "lighter load costs more per token, and more cards per replica hold more sequences",

@@ -330,7 +330,8 @@ class ServingPlanOut(BaseModel):
     ttft_s: float | None = None
     binding: str
     """memory | speed | ttft: the target that limits the plan (ttft: not met by adding replicas); full_load: no
-    target, one replica at the most sequences it holds (a price per token asked)."""
+    target, one replica at the most sequences it holds (a price per token asked); concurrency: the same, asked as
+    how many users it serves at once."""
     met: bool = True
     targets: dict[str, float] = Field(default_factory=dict)
     per_hour: float | None = None

@@ -302,6 +302,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
                                          gpu_ids[:1] if card_set else gpu_ids, vocab,
                                          found.suggestions, capacity=capacity, models_compared=models_compared,
                                          plural_gpus=plural_gpus)
+    if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
+        intent = "check"  # "how many users can X serve on one L4?": those cards, checked, then their load
     if intent == "gpu_info" and named_unknown and not capacity:
         intent = "recommend"  # "Mochi-1 on an H100?" asks about a model, one the reply must say it does not know
     if card_set:

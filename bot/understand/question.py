@@ -192,6 +192,9 @@ class Question(BaseModel):
     asks_token_cost: bool = False
     """A price per generated token asked ("cost per million tokens", "$/1M tokens", "每百万token成本"): such a price
     assumes a serving engine at full load, so the reply sizes one replica at the most sequences it holds."""
+    asks_concurrency: bool = False
+    """How many users or sequences the set-up serves at once is asked ("how many concurrent users", "最大并发"):
+    the reply sizes one replica of a serving engine at the most sequences it holds."""
     asks_time: bool = False
     """A time cue ("how long", "要多久", "GPU-hours"): the reply leads with the wall-clock."""
     qps: float | None = Field(default=None, gt=0)

@@ -28,6 +28,12 @@ _K_BARE = rx(
     r"(?!\s*(?:concurrent|simultaneous|parallel|users?|requests?|sessions?|people|steps?|samples?|"
     r"images?|rows?|examples?|documents?|qps|rps|个|人|用户|条|张|步|样本))"
 )
+_HOW_MANY_K = rx(
+    r"how\s+many\s+(?:more\s+)?(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
+    r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)\s*(?:-?\s*(?:tokens?|context|ctx)\s*)?"
+    r"(?=(?:concurrent\s+|simultaneous\s+)?(?:users?|requests?|sessions?|streams?|chats?|conversations?)(?![a-z]))"
+)
+""""how many concurrent 8k users?": the count is what is asked, so the 8k is each user's context, not 8,000 users."""
 _GEN_TOKENS = rx(
     r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|max[_ ]new[_ ]tokens|生成|输出|回复)\s*(?:of|=|:|为|约|up\ to)?\s*"
     + NUM + _CTX_UNIT + r"\s*(?:new\s+)?(?:tokens?|个\s*token)?"
@@ -63,7 +69,7 @@ def parse_context(state: SlotState) -> None:
         state.set("gen_tokens", int(bounded(state, "gen_tokens", tokens, MAX_CONTEXT)))
         state.mask(gen.start(), gen.end())
         break
-    for pattern in (_CONTEXT_CUE_FIRST, _CONTEXT_CUE_AFTER, _TOKENS_BARE, _K_BARE):
+    for pattern in (_HOW_MANY_K, _CONTEXT_CUE_FIRST, _CONTEXT_CUE_AFTER, _TOKENS_BARE, _K_BARE):
         m = pattern.search(state.text)
         if m is None:
             continue

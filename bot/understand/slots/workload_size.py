@@ -94,6 +94,16 @@ ASKS_TOKEN_COST = rx(
     r"tokens?\s*(?:的)?\s*(?:成本|单价)"
 )
 """A price per generated token asked: the serving plan then sizes the replica at full load."""
+ASKS_CONCURRENCY = rx(
+    r"\bhow\s+many\s+(?:more\s+)?(?:concurrent\s+|simultaneous\s+|parallel\s+)?(?:\d+(?:\.\d+)?\s*k\s*"
+    r"(?:-?\s*(?:tokens?|context|ctx)\s*)?)?(?:users?|requests?|sessions?|streams?|people|sequences?|chats?|"
+    r"conversations?|clients?)\b|"
+    r"\bmax(?:imum)?\s+(?:concurrency|concurrent\s+(?:users?|requests?|sequences?|sessions?)|batch(?:\s+size)?)\b|"
+    r"\bhow\s+much\s+concurrency\b|"
+    r"(?:支持|能|可以|扛|撑)(?:同时)?(?:服务)?多少(?:个|路)?(?:并发|用户|人|请求)|最大并发|并发(?:能)?(?:有|到|上)?多少|"
+    r"多少(?:个|路)?(?:并发|人同时|用户同时)"
+)
+"""How many sequences the set-up serves at once is asked: the serving plan sizes one replica at the most it holds."""
 ASKS_MAX_CONTEXT = rx(
     r"\b(?:max(?:imum)?|longest|largest|biggest|most)\s+(?:possible\s+)?(?:context|ctx|sequence\s+length|"
     r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"
@@ -246,6 +256,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         "asks_token_cost": token_cost,
         "asks_time": ASKS_TIME.search(text_before) is not None,
         "asks_max_context": ASKS_MAX_CONTEXT.search(text_before) is not None,
+        "asks_concurrency": ASKS_CONCURRENCY.search(text_before) is not None,
     }
     per_sample = _epoch_tokens(state)
     tokens = per_sample[0] if per_sample is not None else _amount_tokens(state)
