@@ -37,7 +37,8 @@ def test_the_cards_named_are_checked_and_loaded(text: str) -> None:
     assert serving["gpu"] == answer["query"]["gpu"]
     # the plan's sequences are those the pick line says fit on the same cards
     top = next(p for p in answer["picks"] if p["gpu"] == serving["gpu"] and p["count"] == serving["gpus_per_replica"])
-    assert top["max_concurrent_sequences"] is None or serving["sequences_per_replica"] <= top["max_concurrent_sequences"]
+    assert top["max_concurrent_sequences"] is not None
+    assert serving["sequences_per_replica"] <= top["max_concurrent_sequences"]
 
 
 def test_a_stated_user_count_is_a_target_not_a_question() -> None:
