@@ -127,6 +127,8 @@ def understood_of(question: Question) -> dict[str, Any]:
     """The slots the text stated, plus what the reply needs to show a misreading or a capped number."""
     values = question.model_dump()
     understood = {slot: values.get(slot) for slot in question.stated if slot in values}
+    if question.encodes_documents and "training_samples" in understood:
+        understood["documents"] = understood.pop("training_samples")  # an encoder's job: what it embeds
     if question.task in (None, "inference"):
         for slot in ("training_samples", "training_epochs"):  # "10k samples a day" to serve: not a training job
             understood.pop(slot, None)

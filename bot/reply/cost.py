@@ -180,6 +180,8 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     """`cost` for `count` × `gpu` (× the serving plan's replicas), with nulls where no price is known."""
     training = workload is not None and workload.task != "inference"
     hours = speed.get("train_hours") if training and speed.get("train_hours") else question.hours
+    if not training and not question.hours and speed.get("job_hours"):
+        hours = speed["job_hours"]  # the documents an encoder is asked to embed: the bill covers that run
     replicas = serving.replicas if serving is not None else 1
     plan = plan_for(kb, gpu.id, count * replicas if replicas > 1 else count, choice)
     if plan is None:
@@ -214,9 +216,21 @@ def gpu_prices(kb: KnowledgeBase, question: Question) -> list[PriceOut]:
             for p in rows if not p.host_billed_separately]
 
 
+def add_encoding_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
+    """`speed.job_hours`: how long an encoder takes over the documents the question counts ("embed 10M
+    documents"), at the sequences per second the reply shows; the bill then covers those hours."""
+    rate = speed.get("sequences_per_s")
+    if workload.task != "inference" or workload.model.arch != "encoder" or not question.training_samples or not rate:
+        return
+    hours = question.training_samples / rate / 3600.0
+    speed["documents"] = float(question.training_samples)
+    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+
+
 def add_training_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,
                        count: int) -> None:
     """`speed.train_hours`: the whole job's wall-clock when the question gives its tokens."""
+    add_encoding_hours(speed, question, workload)
     if workload.task == "inference" or not question.tokens:
         return
     # The rate the reply already shows (the sized set-up: its checkpointing and ZeRO stage), so the total and

@@ -231,8 +231,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     if context is None and ollama and vram_gib is not None:
         context = ollama_context(model, vram_gib)
         assumptions.append(Assumption(field="context", value=context, reason="ollama-vram-default"))
-    elif context is None and question.sample_tokens and task != "inference":
-        # "10k samples of 512 tokens": a training step holds one such sample per sequence.
+    elif context is None and question.sample_tokens and (task != "inference" or question.encodes_documents):
+        # "10k samples of 512 tokens": a training step (or an encoder's pass) holds one such sample per sequence.
         context = question.sample_tokens
         assumptions.append(Assumption(field="context", value=context, reason="sample-length"))
     elif context is None:

@@ -344,6 +344,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                                 "合计约 {agg} tok/s，每用户约 {speed} tok/s，首 token 约 {ttft} 秒"},
     "binding_memory": {"en": "the binding target is memory (the KV cache one replica holds)",
                        "zh-Hans": "约束来自显存（单副本能容纳的 KV 缓存）"},
+    "encode_total": {"en": "{docs} documents of up to {context} tokens on {config}: ≈ {time} at the rate above (batch 1; "
+                           "batching short documents is faster)",
+                     "zh-Hans": "{docs} 篇最长 {context} token 的文档，用 {config}：按上面的速度约 {time}（批量 1；短文档成批处理更快）"},
     "binding_concurrency": {"en": "at most that many sequences of {context} tokens at once (the cap is {cap}, the engine's "
                                   "batch limit): shorter prompts and replies let more share the KV cache, and more "
                                   "cards per replica or more replicas serve more",

@@ -45,6 +45,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return t.pool_value
     if field == "tokens" and isinstance(value, (int, float)):
         return f"{amount(float(value))} tokens"
+    if field == "documents" and isinstance(value, int):
+        return f"{value:,} documents" if t.lang == "en" else f"{value:,} 条文本"
     if field == "training_samples" and isinstance(value, int):
         return f"{value:,} samples" if t.lang == "en" else f"{value:,} 条样本"
     if field == "training_epochs" and isinstance(value, (int, float)):

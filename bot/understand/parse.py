@@ -302,6 +302,13 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
                                          gpu_ids[:1] if card_set else gpu_ids, vocab,
                                          found.suggestions, capacity=capacity, models_compared=models_compared,
                                          plural_gpus=plural_gpus)
+    if named_model is not None and named_model.arch == "encoder" and state.values.get("task") in (None, "inference"):
+        if work.get("tokens") and work.get("sample_tokens") and not work.get("training_samples"):
+            # "1M docs of 256 tokens each": read as the documents and their length, not a training-token budget
+            work["training_samples"] = round(float(work.pop("tokens")) / float(work["sample_tokens"]))
+            state.stated = [slot for slot in state.stated if slot != "tokens"] + ["training_samples"]
+        if work.get("training_samples"):
+            work["encodes_documents"] = True  # "embed 10M documents with bge-m3": the count is the job
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
         intent = "check"  # "how many users can X serve on one L4?": those cards, checked, then their load
     if intent == "gpu_info" and named_unknown and not capacity:

@@ -192,6 +192,9 @@ class Question(BaseModel):
     asks_token_cost: bool = False
     """A price per generated token asked ("cost per million tokens", "$/1M tokens", "每百万token成本"): such a price
     assumes a serving engine at full load, so the reply sizes one replica at the most sequences it holds."""
+    encodes_documents: bool = False
+    """The model named is an encoder and the text counts what it is to encode ("embed 10M documents"): the count
+    in `training_samples` is then the job, timed at the encoder's speed, not a training set."""
     asks_concurrency: bool = False
     """How many users or sequences the set-up serves at once is asked ("how many concurrent users", "最大并发"):
     the reply sizes one replica of a serving engine at the most sequences it holds."""

@@ -29,7 +29,9 @@ _NF4 = rx(r"\bnf4\b|\bbnb\b|\bbitsandbytes\b|load[-_]in[-_]4bit")
 _BNB8 = rx(r"load[-_]in[-_]8bit|llm\.int8")
 _BPW = rx(r"(?<![\d.])(?P<bits>\d(?:\.\d{1,2})?)\s?(?:bpw\b|bits?\s+per\s+weight\b|位每权重)")
 """ExLlama's bits per weight ("exl2 4.0bpw", "4.65 bits per weight"): a variable-rate format sized at its bits."""
-_BARE_QUANT = rx(r"量化|\bquanti[sz](?:ed|ation|e)\b|\bquant\b")
+_BARE_QUANT = rx(r"(?<!向)(?<!数)(?<!特征)量化|\bquanti[sz](?:ed|ation|e)\b|\bquant\b")
+"""A quantised model with no bit width: "量化", never inside 向量化 (vectorise: what an embedding job does) or
+数量化/特征量化."""
 
 
 _SUFFIX_QUANT = {"gptq": ("int4", "gptq"), "gptq-int8": ("int8", "gptq"), "awq": ("int4", "awq"),

@@ -1,0 +1,45 @@
+"""An encoder asked to embed a counted set of documents: the job is timed and billed, not left at a rate."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reply.render import render_text
+from bot.service import ask
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def _ask(text: str) -> dict:
+    result = ask({"text": text})
+    return {**result.as_json(), "text": render_text(result, KB)}
+
+
+def test_documents_are_timed_at_the_shown_rate_and_billed_for_that_run() -> None:
+    answer = _ask("bert-large embeddings for 10M documents on a T4, how long?")
+    speed = answer["speed"]
+    assert speed["documents"] == 10_000_000
+    assert speed["job_hours"] == pytest.approx(1e7 / speed["sequences_per_s"] / 3600, rel=0.01)
+    assert answer["cost"]["hours"] == pytest.approx(speed["job_hours"], rel=0.01)
+    assert answer["cost"]["total"] == pytest.approx(answer["cost"]["per_hour"] * answer["cost"]["hours"], rel=0.01)
+    assert "10,000,000 documents" in answer["text"]
+
+
+def test_documents_of_a_stated_length_are_not_a_token_budget() -> None:
+    answer = _ask("embed 1M docs of 256 tokens each with bert-base on an A10")
+    assert answer["query"]["context"] == 256
+    assert answer["query"]["tokens"] is None
+    assert answer["understood"]["documents"] == 1_000_000
+    assert answer["speed"]["documents"] == 1_000_000
+
+
+def test_vectorising_text_is_not_quantising_the_model() -> None:
+    answer = _ask("用bert-base在A10上做100万条文本的向量化要多久")
+    assert answer["query"]["quant"] is None and answer["query"]["precision"] != "int8"
+    assert answer["speed"]["documents"] == 1_000_000
+
+
+def test_a_training_sample_count_is_not_an_encoding_job() -> None:
+    answer = _ask("fine-tune bert-base on 1M samples on an A10")
+    assert "documents" not in answer["speed"]
