@@ -55,7 +55,7 @@ _NAME_CUE = re.compile(
     r"\brun(?:ning)?|\bhost(?:ing)?|\bload(?:ing)?|\b(?:q?lora)|\bmodels?\b|部署|微调|跑|推理|训练|运行)\s*"
     r"(?:(?:the|a|an|my|our|model)\s+)?(?P<name>[a-z][a-z0-9._-]{2,40})(?![\w])|"
     r"^\s*(?P<lead>[a-z][a-z0-9._-]{2,40})(?=\s+(?:inference|serving|fine[- ]?tun|finetun|training|deploy|"
-    r"image\s+generation|generation|推理|微调|训练|部署|生成|文生图|(?:on|with|using)\s+(?:an?|the|one|two|my|our)?\s*\S))",
+    r"image\s+generation|generation|embeddings?|rerank\w*|推理|微调|训练|部署|生成|文生图|向量|(?:on|with|using)\s+(?:an?|the|one|two|my|our)?\s*\S))",
     re.A | re.I)
 """A name where a model is expected: after a verb or "model" ("embedding model bge-large"), or leading a
 question that goes on with the job or the hardware ("bge-large inference gpu", "Mochi-1 on an H100?")."""

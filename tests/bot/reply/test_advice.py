@@ -105,6 +105,7 @@ def test_an_unknown_sized_name_is_said_to_be_unknown() -> None:
     ("stable diffusion 2.1 on a 3090", "stable diffusion 2.1"),  # not the v1.5 the bare name points to
     ("Mochi-1 on an H100?", "Mochi-1"),  # a name and a card: about the model, not the card's spec sheet
     ("Foo.1-dev on a 4090?", "Foo.1-dev"),
+    ("quux-m3 embeddings for 10M documents", "quux-m3"),
 ])
 def test_an_unknown_name_without_a_size_is_named_back_not_guessed(text: str, name: str) -> None:
     answer = _ask(text)
