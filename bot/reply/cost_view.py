@@ -102,7 +102,8 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     if answer.serving is not None:
         s = answer.serving
         lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
-                       per_replica=s.sequences_per_replica, agg=f"{s.aggregate_tokens_per_s or 0:,.0f}",
+                       per_replica=s.sequences_per_replica, users=f"{s.concurrent_needed:,}",
+                       agg=f"{s.aggregate_tokens_per_s or 0:,.0f}",
                        speed=f"{s.decode_tokens_per_s or 0:,.1f}", ttft=f"{s.ttft_s or 0:.2f}"))
         if s.binding in ("full_load", "concurrency"):
             lines.append(t(f"binding_{s.binding}", cap=f"{s.targets.get('sequence_cap', 0):,.0f}",

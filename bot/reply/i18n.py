@@ -338,10 +338,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "（或在 $GPU_ADVISOR_KB 中放价格文件）。"},
     "on_cloud": {"en": " on {cloud}", "zh-Hans": "在{cloud}上"},
     "prices_title": {"en": "Known prices", "zh-Hans": "已知价格"},
-    "serving_plan": {"en": "Serving plan: {replicas} replica(s) × {count}× {gpu}, {per_replica} sequences each, "
-                           "≈ {agg} tok/s in all, ≈ {speed} tok/s per user, first token ≈ {ttft} s",
-                     "zh-Hans": "服务方案：{replicas} 个副本 × {count} 张 {gpu}，每副本 {per_replica} 路，"
-                                "合计约 {agg} tok/s，每用户约 {speed} tok/s，首 token 约 {ttft} 秒"},
+    "serving_plan": {"en": "Serving plan: {replicas} replica(s) × {count}× {gpu}, up to {per_replica} sequences each; "
+                           "at {users} concurrent: ≈ {agg} tok/s in all, ≈ {speed} tok/s per user, first token ≈ {ttft} s",
+                     "zh-Hans": "服务方案：{replicas} 个副本 × {count} 张 {gpu}，每副本最多 {per_replica} 路；"
+                                "{users} 路并发时合计约 {agg} tok/s，每用户约 {speed} tok/s，首 token 约 {ttft} 秒"},
     "binding_memory": {"en": "the binding target is memory (the KV cache one replica holds)",
                        "zh-Hans": "约束来自显存（单副本能容纳的 KV 缓存）"},
     "encode_total": {"en": "{docs} documents of up to {context} tokens on {config}: ≈ {time} at the rate above (batch 1; "
