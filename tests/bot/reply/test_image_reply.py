@@ -67,3 +67,28 @@ def test_counts_beside_an_image_size_still_count_cards() -> None:
 def test_bad_image_flags_get_a_clear_error(flags: dict, needle: str) -> None:
     with pytest.raises(BadRequestError, match=needle):
         ask({"text": "sdxl on a 4090", **flags})
+
+
+def test_flux_dev_is_sized_part_by_part() -> None:
+    answer = _ask("FLUX.1-dev on a 4090?")
+    assert answer["query"]["model"] == "flux.1-dev"
+    # 11.901B transformer + 4.762B T5 + 0.123B CLIP + 0.084B VAE, all bf16: 33.74e9 B = 31.42 GiB, the 31.447 GiB
+    # the diffusers quantisation blog measured after loading.
+    assert answer["estimate"]["breakdown"]["weights"] == pytest.approx(16.87e9 * 2 / 2**30, abs=0.05)
+    assert answer["check"]["fits"] is False
+    kinds = {s["kind"]: s for s in answer["check"]["suggestions"]}
+    assert kinds["quantise"]["quant"] in ("bnb-int8", "nf4")
+
+
+def test_nf4_flux_keeps_clip_and_vae_in_16_bit() -> None:
+    answer = _ask("flux dev in nf4 on a 16GB card")
+    expected = ((11.901 + 4.762) * 0.5625 + (0.123 + 0.084) * 2) * 1e9 / 2**30
+    assert answer["estimate"]["breakdown"]["weights"] == pytest.approx(expected, abs=0.05)
+    assert "CLIP text encoders and the VAE stay 16-bit" in answer["text"]
+
+
+def test_steps_default_to_the_model_card_and_scale_the_time() -> None:
+    full = _ask("flux dev on an H100")["speed"]
+    assert full["image_steps"] == 50 and full["seconds_per_image"] == pytest.approx(12.0, rel=0.01)
+    fewer = _ask("flux dev on an H100, 28 steps")["speed"]
+    assert fewer["seconds_per_image"] == pytest.approx(12.0 * 28 / 50, rel=0.01)
