@@ -261,6 +261,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     named_model = kb.models.get(found.model) if found.model is not None else None
     if named_model is not None and named_model.modality == "image-generation":
         parse_image(state)  # before the GPU counts: "1024x1024" is an image, not 1024 cards
+    elif found.model is None:
+        parse_image(state, model_named=False)  # a follow-up in an image thread: "what about 2048x2048?"
     if found.text is not None and found.end is not None and kv_type_after_model(
             state, found.text, found.end, found.quant):
         found.quant = None

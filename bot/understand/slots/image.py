@@ -26,7 +26,15 @@ _OFFLOAD = rx(r"enable_(?:model|sequential)_cpu_offload|\b(?:model\s+)?cpu[-_\s]
               r"|卸载到?\s?(?:cpu|内存)?")
 
 
-def parse_image(state: SlotState) -> None:
+_TRAINING_WORDS = rx(r"\b(?:train\w*|fine[-\s]?tun\w*|epochs?|warm[-\s]?up|gradient|lora|sft)\b|训练|微调|轮")
+MAX_UNNAMED_STEPS = 150
+"""Without an image model named (a follow-up: "and with 4 steps?"), a step count this small is a sampler's, read
+only when no training words surround it; "1000 steps" of training never is."""
+
+
+def parse_image(state: SlotState, model_named: bool = True) -> None:
+    """Reads the image slots. `model_named` False: the message names no model (a thread's follow-up), so only
+    an image size and a sampler-sized step count outside any training phrase are read, and no offload."""
     text = state.text
     m = _SIDES.search(text)
     side: float | None = None
@@ -44,11 +52,14 @@ def parse_image(state: SlotState) -> None:
         state.mask(m.start(), m.end())
     text = state.text
     m = _STEPS.search(text)
+    if m is not None and not model_named and (
+            float(m.group("eq") or m.group("num")) > MAX_UNNAMED_STEPS or _TRAINING_WORDS.search(text)):
+        m = None
     if m is not None:
         steps = float(m.group("eq") or m.group("num"))
         state.set("image_steps", int(bounded(state, "image_steps", steps, MAX_IMAGE_STEPS)))
         state.mask(m.start(), m.end())
-    m = _OFFLOAD.search(state.text)
+    m = _OFFLOAD.search(state.text) if model_named else None
     if m is not None:
         state.set("offload", "all")
         state.mask(m.start(), m.end())

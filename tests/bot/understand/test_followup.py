@@ -218,3 +218,14 @@ def test_a_money_or_time_question_follows_up_the_same_job(text: str, kb: Knowled
 
 def test_a_money_question_without_a_thread_is_not_a_follow_up(kb: KnowledgeBase) -> None:
     assert not is_follow_up(parse("what GPU for ChatGLM-6B inference", kb), parse("how is the weather?", kb))
+
+
+def test_an_image_thread_takes_a_new_size_and_step_count(kb: KnowledgeBase) -> None:
+    question = thread(kb, "flux dev on a 4090", "what about 2048x2048?", "and with 4 steps?")
+    assert question.model == "flux.1-dev" and question.gpu == "rtx-4090"
+    assert question.image_resolution == 2048 and question.image_steps == 4
+
+
+def test_training_steps_are_never_an_image_step_count(kb: KnowledgeBase) -> None:
+    assert parse("and for 1000 steps?", kb).image_steps is None
+    assert parse("and train for 40 steps?", kb).image_steps is None
