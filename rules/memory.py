@@ -72,6 +72,8 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
     model = w.model
     p = model.params_b * 1e9
     quant = normalise_quant(w.quant, w.precision, "transformers")
+    if w.task == "qlora" and quant is None and model.arch == "diffusion":
+        quant = "nf4"  # QLoRA of a pipeline: its denoiser (and T5) in NF4 under the adapters, as for an LLM
     offloaded = model.arch == "diffusion" and w.task == "inference" and w.offload == "all"
     by_part = pipeline_weight_bytes(model, w.precision, quant, offload=offloaded)
     if by_part is not None:

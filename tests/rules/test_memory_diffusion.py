@@ -100,3 +100,8 @@ def test_seconds_per_image_scale_with_steps_and_pixels() -> None:
     assert diffusion_seconds_per_image(model, slow, a100, steps=28) == pytest.approx(10.0 * 4 * 28 / 50)
     assert diffusion_seconds_per_image(model, a100, a100, steps=50, resolution=512) == pytest.approx(2.5)
     assert diffusion_seconds_per_image(flux_like(), a100, a100) is None  # no reference, no figure
+
+
+def test_qlora_puts_the_denoiser_in_nf4() -> None:
+    est = estimate_memory(Workload(model=flux_like(), task="qlora", precision="bf16"))
+    assert est.breakdown["weights"] == pytest.approx((16.76e9 * 0.5625 + 0.2e9 * 2) / GIB, abs=0.01)
