@@ -436,6 +436,12 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         req["flash_attention"] = False
     if "cpu offloading" in str(settings.get("deepspeed") or "").lower() and "options" not in settings:
         raise Skip("CPU offload of unstated scope")
+    if "model" in req and kb.models[req["model"]].arch == "diffusion":
+        from _diffusion import Unmodelled, diffusion_request
+        try:
+            req.update(diffusion_request(case, req))
+        except Unmodelled as why:
+            raise Skip(str(why)) from None
     return req
 
 
@@ -444,7 +450,8 @@ WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "engi
                  "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "flash_attention",
                  "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
                  "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled", "allocated_only",
-                 "paged_optimizer", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split")
+                 "paged_optimizer", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split",
+                 "image_resolution", "quantise_text_encoders")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 
 DEFAULT_CONTEXT = 4096

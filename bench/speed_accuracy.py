@@ -80,7 +80,9 @@ def load_rows() -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for path in paths:
         if path.exists():
-            rows += [r for r in yaml.safe_load(path.read_text(encoding="utf-8")) or [] if r.get("throughput")]
+            # token rates only: image rows time seconds per image, which the token speed model does not give
+            rows += [r for r in yaml.safe_load(path.read_text(encoding="utf-8")) or []
+                     if r.get("throughput") and "tokens/s" in str(r["throughput"].get("unit"))]
     return rows
 
 

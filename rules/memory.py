@@ -75,7 +75,8 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
     if w.task == "qlora" and quant is None and model.arch == "diffusion":
         quant = "nf4"  # QLoRA of a pipeline: its denoiser (and T5) in NF4 under the adapters, as for an LLM
     offloaded = model.arch == "diffusion" and w.task == "inference" and w.offload == "all"
-    by_part = pipeline_weight_bytes(model, w.precision, quant, offload=offloaded)
+    by_part = pipeline_weight_bytes(model, w.precision, quant, offload=offloaded,
+                                    text_encoders_too=w.quantise_text_encoders)
     if by_part is not None:
         weights, notes = by_part
     else:

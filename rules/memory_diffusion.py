@@ -85,30 +85,65 @@ def bytes_per_param(precision: str, quant: str | None) -> float:
     return C.QUANT_BYTES_PER_PARAM[quant]
 
 
-def part_bytes(parts: PipelineParts, precision: str, quant: str | None) -> dict[str, float]:
-    """Bytes of each part on the card: the job's format for the denoiser and the large text encoders, 16-bit
-    (32-bit for an fp32 job) for the rest."""
+def quantises_text_encoders(quant: str | None, stated: bool | None = None) -> bool:
+    """Whether the large text encoders take the job's format: as stated, else yes — diffusers' bitsandbytes,
+    torchao and Quanto recipes quantise T5 with the transformer — except for a GGUF file, which holds the
+    transformer alone (diffusers loads it with `from_single_file` and keeps the pipeline's own T5)."""
+    if stated is not None:
+        return stated
+    return not (quant or "").startswith("gguf")
+
+
+def part_bytes(parts: PipelineParts, precision: str, quant: str | None,
+               text_encoders_too: bool | None = None) -> dict[str, float]:
+    """Bytes of each part on the card: the job's format for the denoiser and (see `quantises_text_encoders`)
+    the large text encoders, 16-bit (32-bit for an fp32 job) for the rest."""
     formatted = bytes_per_param(precision, quant)
     plain = 4.0 if precision == "fp32" else 2.0
+    with_encoders = quantises_text_encoders(quant, text_encoders_too)
     sizes = {"denoiser": parts.denoiser * formatted, "vae": parts.vae * plain}
     for index, (name, params) in enumerate(parts.text_encoders):
-        large = params >= LARGE_TEXT_ENCODER_PARAMS_B * 1e9
+        large = params >= LARGE_TEXT_ENCODER_PARAMS_B * 1e9 and with_encoders
         sizes[f"text_encoder_{index}:{name}"] = params * (formatted if large else plain)
     return sizes
 
 
-def pipeline_weight_bytes(model: Model, precision: str, quant: str | None,
-                          offload: bool = False) -> tuple[float, list[str]] | None:
+def pipeline_weight_bytes(model: Model, precision: str, quant: str | None, offload: bool = False,
+                          text_encoders_too: bool | None = None) -> tuple[float, list[str]] | None:
     """Weight bytes on the card for the whole pipeline (or, with model CPU offload, for its largest part),
     and the notes that explain them; None when the entry does not split the pipeline into parts."""
     parts = pipeline_parts(model)
     if parts is None:
         return None
-    sizes = part_bytes(parts, precision, quant)
+    sizes = part_bytes(parts, precision, quant, text_encoders_too)
     notes: list[str] = []
     if bytes_per_param(precision, quant) < (4.0 if precision == "fp32" else 2.0):
-        notes.append("diffusion-small-parts-16bit")
+        notes.append("diffusion-small-parts-16bit" if quantises_text_encoders(quant, text_encoders_too)
+                     else "diffusion-denoiser-only")
     if offload:
         notes.append("diffusion-model-offload")
-        return max(sizes.values()), notes
+        pinned = pinned_parts(parts, quant, quantises_text_encoders(quant, text_encoders_too))
+        moving = [size for part, size in sizes.items() if part not in pinned]
+        if pinned:
+            notes.append("diffusion-8bit-stays")
+        return sum(sizes[part] for part in pinned) + max(moving, default=0.0), notes
     return sum(sizes.values()), notes
+
+
+PINNED_FORMATS = frozenset({"bnb-int8"})
+"""Formats whose modules `enable_model_cpu_offload()` leaves on the card: diffusers places no offload hook on a
+component loaded in bitsandbytes 8-bit ("Skipping the hook placement … as it is loaded in `bitsandbytes` 8bit",
+DiffusionPipeline.enable_model_cpu_offload, pipeline_utils.py), since LLM.int8 weights could not be moved
+between devices. The diffusers quantisation blog measures it: FLUX.1-dev with 8-bit transformer and T5 peaks at
+23.4 GiB with model offload against 24.4 without, where 4-bit drops from 17.3 to 12.4."""
+
+
+def pinned_parts(parts: PipelineParts, quant: str | None, encoders_quantised: bool) -> set[str]:
+    """Keys of `part_bytes` that model offload cannot move off the card (see PINNED_FORMATS)."""
+    if quant not in PINNED_FORMATS:
+        return set()
+    pinned = {"denoiser"}
+    if encoders_quantised:
+        pinned |= {f"text_encoder_{index}:{name}" for index, (name, params) in enumerate(parts.text_encoders)
+                   if params >= LARGE_TEXT_ENCODER_PARAMS_B * 1e9}
+    return pinned

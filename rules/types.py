@@ -62,6 +62,9 @@ class Workload:
     the square of the same pixels."""
     image_steps: int | None = None
     """Diffusion: denoising steps per image (defaults to the model card's)."""
+    quantise_text_encoders: bool | None = None
+    """Diffusion: whether a quantised format covers the large text encoders (T5) too; None = the usual recipe
+    for the format (rules.memory_diffusion.quantises_text_encoders)."""
     engine_version: str | None = None
     """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
     version_rules say what changed)."""

@@ -26,7 +26,8 @@ TASKS = {"inference", "full-ft", "lora", "qlora", "freeze", "p-tuning"}
 KINDS = {"measured", "stated"}
 RELATIONS = {"peak", "requirement", "fits_within", "oom_above"}
 COMPONENT_PREFIX = "component: "
-THROUGHPUT_UNIT = re.compile(r"tokens/s$")
+THROUGHPUT_UNIT = re.compile(r"tokens/s$|^s/(?:image|batch)$")
+"""Token rates, or for image generation the seconds an image (or a call's batch) takes."""
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 GIB = 2**30
@@ -101,7 +102,7 @@ def row_errors(row: Any) -> list[str]:
         elif not isinstance(throughput["value"], int | float) or throughput["value"] <= 0:
             errors.append("throughput value must be positive")
         elif not THROUGHPUT_UNIT.search(str(throughput["unit"])):
-            errors.append(f"throughput unit {throughput['unit']!r} is not tokens/s")
+            errors.append(f"throughput unit {throughput['unit']!r} is not tokens/s, s/image or s/batch")
     errors += _source_errors(row["source"], published)
     return errors
 

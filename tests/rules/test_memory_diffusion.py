@@ -105,3 +105,22 @@ def test_seconds_per_image_scale_with_steps_and_pixels() -> None:
 def test_qlora_puts_the_denoiser_in_nf4() -> None:
     est = estimate_memory(Workload(model=flux_like(), task="qlora", precision="bf16"))
     assert est.breakdown["weights"] == pytest.approx((16.76e9 * 0.5625 + 0.2e9 * 2) / GIB, abs=0.01)
+
+
+def test_a_gguf_denoiser_leaves_t5_in_16_bit() -> None:
+    from rules import constants as C
+    weights, notes = pipeline_weight_bytes(flux_like(), "int4", "gguf-q4_1") or (0.0, [])
+    assert weights == pytest.approx(12e9 * C.GGUF_BYTES_PER_PARAM["gguf-q4_1"] + 4.96e9 * 2)
+    assert notes == ["diffusion-denoiser-only"]
+    stated, _ = pipeline_weight_bytes(flux_like(), "int4", "nf4", text_encoders_too=False) or (0.0, [])
+    assert stated == pytest.approx(12e9 * 0.5625 + 4.96e9 * 2)
+
+
+def test_model_offload_cannot_move_8bit_parts() -> None:
+    # LLM.int8 transformer and T5 stay on the card; only the 16-bit CLIP and VAE move, so the largest of those
+    # joins them: 16.76e9 × 1 B + 0.12e9 × 2 B.
+    weights, notes = pipeline_weight_bytes(flux_like(), "int8", "bnb-int8", offload=True) or (0.0, [])
+    assert weights == pytest.approx(16.76e9 + 0.12e9 * 2)
+    assert "diffusion-8bit-stays" in notes
+    four_bit, _ = pipeline_weight_bytes(flux_like(), "int4", "nf4", offload=True) or (0.0, [])
+    assert four_bit == pytest.approx(12e9 * 0.5625)  # 4-bit parts move: the transformer is the largest

@@ -1,0 +1,63 @@
+"""Image-generation rows of the ground truth → request fields (image size, batch, offload, which parts a
+format quantises), or the reason they cannot be mapped honestly."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+LARGE_TEXT_ENCODERS = ("text_encoder_2", "text_encoder_3")
+"""The pipelines' T5-XXL slots (FLUX text_encoder_2, SD3 text_encoder_3): what `quantise_text_encoders` covers."""
+
+BACKEND_QUANT = (("gguf", None), ("bitsandbytes", "bnb"), ("bnb", "bnb"), ("torchao", "plain"), ("quanto", "plain"),
+                 ("layerwise", "plain"))
+"""How a row's quantisation backend maps to the rules' formats: bitsandbytes to its own NF4 / LLM.int8 layouts,
+weight-only int8/int4/fp8 (torchao, Quanto, layerwise casting) to the plain per-channel sizes; GGUF keeps the
+row's own type from map_precision."""
+
+
+def _resolution(settings: dict[str, Any]) -> int | None:
+    value = settings.get("resolution")
+    if isinstance(value, int | float) and value > 0:
+        return int(value)
+    width, height = settings.get("width"), settings.get("height")
+    if isinstance(width, int | float) and isinstance(height, int | float):
+        return round(math.sqrt(float(width) * float(height)))
+    return None  # "pipeline default": the model's native resolution
+
+
+class Unmodelled(Exception):
+    """The row's set-up is one the rules do not model (the caller turns it into a skip)."""
+
+
+def diffusion_request(case: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    """Fields to add to an image-generation row's request; raises Unmodelled for what the rules do not size."""
+    settings: dict[str, Any] = case.get("settings") or {}
+    offload = str(settings.get("offload") or "none")
+    if offload in ("sequential_cpu_offload", "group_offload"):
+        raise Unmodelled(f"{offload} (layer-by-layer streaming) not modelled")
+    encoders = str(settings.get("text_encoders") or "all").lower()
+    if not encoders.startswith(("all", "not stated")):
+        raise Unmodelled(f"text encoders not on the card ({encoders}): not modelled")
+    if settings.get("vae_slicing") or settings.get("vae_tiling") or settings.get("attention_slicing") or \
+            "tiny" in str(settings.get("vae") or "").lower():
+        raise Unmodelled("VAE slicing or tiling, attention slicing or a tiny VAE: not modelled")
+    if case.get("task") != "inference":
+        raise Unmodelled("diffusion training rows: text-encoder caching and checkpointing not modelled")
+    out: dict[str, Any] = {}
+    resolution = _resolution(settings)
+    if resolution is not None:
+        out["image_resolution"] = resolution
+    if offload == "model_cpu_offload":
+        out["offload"] = "all"
+    parts = settings.get("quantized_components") or []
+    if request.get("quant") or request.get("precision") not in ("bf16", "fp16", "fp32"):
+        out["quantise_text_encoders"] = any(part in parts for part in LARGE_TEXT_ENCODERS)
+        backend = str(settings.get("quant_backend") or "").lower()
+        kind = next((k for word, k in BACKEND_QUANT if word in backend), None)
+        precision = request.get("precision")
+        if kind == "bnb" and not request.get("quant"):
+            out["quant"] = "nf4" if precision == "int4" else "bnb-int8"
+        elif kind == "plain" and not request.get("quant") and precision in ("int8", "int4", "fp8"):
+            out["quant"] = str(precision)
+    return out
