@@ -71,6 +71,10 @@ class Case:
         return (self.estimate - self.published) / self.published * 100
 
 
+IMAGE_UNITS = frozenset({"s/image", "s/batch"})
+"""Throughput units of image-generation rows (bench/groundtruth/diffusion.yaml)."""
+
+
 def load_rows() -> list[dict[str, Any]]:
     """Every row with a throughput: the shared groundtruth (or $GPU_ADVISOR_GROUNDTRUTH), bench/groundtruth and
     bench/groundtruth/speed (speed-only rows of engines that pre-allocate, so publish no memory)."""
@@ -80,9 +84,9 @@ def load_rows() -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for path in paths:
         if path.exists():
-            # token rates only: image rows time seconds per image, which the token speed model does not give
+            # not the image rows: seconds per image (or per batch of images) are not a token or step rate
             rows += [r for r in yaml.safe_load(path.read_text(encoding="utf-8")) or []
-                     if r.get("throughput") and "tokens/s" in str(r["throughput"].get("unit"))]
+                     if r.get("throughput") and str(r["throughput"].get("unit")) not in IMAGE_UNITS]
     return rows
 
 
