@@ -4,17 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.reply.render import render_text
-from bot.service import ask
-from knowledge.loader import default_knowledge
-
-KB = default_knowledge()
-
-
-def _ask(text: str, **flags: object) -> dict:
-    """The answer as `ask --json` prints it (the JSON plus the rendered text)."""
-    result = ask({"text": text, **flags})
-    return {**result.as_json(), "text": render_text(result, KB)}
+from tests.bot.reply._answers import KB
+from tests.bot.reply._answers import ask_json as _ask
 
 
 def test_the_verdict_compares_with_what_the_engine_can_use() -> None:
@@ -294,9 +285,8 @@ def test_a_free_notebook_is_read_as_the_card_it_assigns_and_said_so() -> None:
 def test_unrented_workstation_cards_join_the_picks_only_when_asked_for() -> None:
     from bot.reply.defaults import candidate_gpus
     from bot.understand.parse import parse
-    from knowledge.loader import default_knowledge
 
-    kb = default_knowledge()
+    kb = KB
     rented = {p.gpu for p in kb.prices.values()}
     pool, _ = candidate_gpus(parse("what GPU for ChatGLM-6B inference", kb), kb)
     workstation = {g.id for g in pool if g.form == "workstation"}

@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.reply.render import render_text
-from bot.service import ask
-from knowledge.loader import default_knowledge
-
-KB = default_knowledge()
-
-
-def _ask(text: str) -> dict:
-    result = ask({"text": text})
-    return {**result.as_json(), "text": render_text(result, KB)}
+from tests.bot.reply._answers import ask_json as _ask
 
 
 def test_the_k_in_how_many_8k_users_is_each_users_context() -> None:

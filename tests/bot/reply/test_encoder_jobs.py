@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.reply.render import render_text
-from bot.service import ask
-from knowledge.loader import default_knowledge
-
-KB = default_knowledge()
-
-
-def _ask(text: str) -> dict:
-    result = ask({"text": text})
-    return {**result.as_json(), "text": render_text(result, KB)}
+from tests.bot.reply._answers import ask_json as _ask
 
 
 def test_documents_are_timed_at_the_shown_rate_and_billed_for_that_run() -> None:

@@ -6,17 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import BadRequestError
-from bot.reply.render import render_text
 from bot.service import ask
-from knowledge.loader import default_knowledge
 from rules.hardware import dense_tflops
-
-KB = default_knowledge()
-
-
-def _ask(text: str, **flags: object) -> dict:
-    result = ask({"text": text, **flags})
-    return {**result.as_json(), "text": render_text(result, KB)}
+from tests.bot.reply._answers import KB
+from tests.bot.reply._answers import ask_json as _ask
 
 
 def test_a_non_square_image_is_sized_as_its_pixels_and_read_back_as_written() -> None:
