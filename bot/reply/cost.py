@@ -216,6 +216,16 @@ def gpu_prices(kb: KnowledgeBase, question: Question) -> list[PriceOut]:
             for p in rows if not p.host_billed_separately]
 
 
+def add_image_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
+    """`speed.job_hours`: how long the images the question counts take at the seconds per image shown."""
+    seconds = speed.get("seconds_per_image")
+    if workload.task != "inference" or workload.model.arch != "diffusion" or not question.image_count or not seconds:
+        return
+    hours = question.image_count * seconds / 3600.0
+    speed["images"] = float(question.image_count)
+    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+
+
 def add_encoding_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
     """`speed.job_hours`: how long an encoder takes over the documents the question counts ("embed 10M
     documents"), at the sequences per second the reply shows; the bill then covers those hours."""
@@ -231,6 +241,7 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
                        count: int) -> None:
     """`speed.train_hours`: the whole job's wall-clock when the question gives its tokens."""
     add_encoding_hours(speed, question, workload)
+    add_image_hours(speed, question, workload)
     if workload.task == "inference" or not question.tokens:
         return
     # The rate the reply already shows (the sized set-up: its checkpointing and ZeRO stage), so the total and

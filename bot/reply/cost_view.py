@@ -99,6 +99,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         took = f"{hours:,.1f} h" if hours >= 1 else f"{max(1.0, hours * 60):,.0f} min"
         lines.append(t("encode_total", docs=f"{speed['documents']:,.0f}", context=f"{query.context or 0:,}",
                        config=config or "?", time=took))
+    if speed.get("job_hours") and speed.get("images"):
+        hours = float(speed["job_hours"] or 0)
+        took = f"{hours:,.1f} h" if hours >= 1 else f"{max(1.0, hours * 60):,.0f} min"
+        lines.append(t("images_total", images=f"{speed['images']:,.0f}", config=config or "?", time=took))
     if answer.serving is not None:
         s = answer.serving
         lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),

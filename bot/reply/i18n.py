@@ -344,6 +344,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                                 "{users} 路并发时合计约 {agg} tok/s，每用户约 {speed} tok/s，首 token 约 {ttft} 秒"},
     "binding_memory": {"en": "the binding target is memory (the KV cache one replica holds)",
                        "zh-Hans": "约束来自显存（单副本能容纳的 KV 缓存）"},
+    "images_total": {"en": "{images} images on {config}: ≈ {time} at the time per image above (one after another; "
+                           "batching several per call is faster on a card with room to spare)",
+                     "zh-Hans": "{images} 张图，用 {config}：按上面的单张耗时约 {time}（逐张生成；显存有余时每次批量生成几张更快）"},
     "encode_total": {"en": "{docs} documents of up to {context} tokens on {config}: ≈ {time} at the rate above (batch 1; "
                            "batching short documents is faster)",
                      "zh-Hans": "{docs} 篇最长 {context} token 的文档，用 {config}：按上面的速度约 {time}（批量 1；短文档成批处理更快）"},

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from bot.understand.question import MAX_IMAGE_SIDE, MAX_IMAGE_STEPS, MIN_IMAGE_SIDE
+from bot.understand.question import MAX_BATCH, MAX_IMAGE_SIDE, MAX_IMAGE_STEPS, MIN_IMAGE_SIDE
 from bot.understand.slots.base import SlotState, bounded, rx
 
 _SIDES = rx(r"(?<![\w.])(?P<w>\d{2,5})\s*[x×*]\s*(?P<h>\d{2,5})(?:\s*(?:px|pixels?|像素))?(?![\w.])")
@@ -22,6 +22,15 @@ _SIDE = rx(r"(?<![\w.])(?P<side>\d{2,5})\s*(?:px|pixels?|像素)(?![a-z])"
            r"|(?<![\w.])(?P<before>\d{2,5})\s*(?:resolution|分辨率)")
 _STEPS = rx(r"(?:num_inference_steps|steps)\s*[=:]\s*(?P<eq>\d{1,5})(?![\w.])"
             r"|(?<![\w.])(?P<num>\d{1,5})\s*(?:(?:inference|sampling|denoising|diffusion)\s+)?(?:steps?|步)(?![a-z])")
+_COUNT = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|m|万|千)?\s*(?:张|幅|个)?\s*"
+            r"(?:images?|pictures?|pics?|photos?|renders?|图片?|照片)(?![a-z])"
+            r"(?!\s*(?:per|each|a|every|at\s+once|in\s+(?:one|a|each)|每))")
+"""Images the job makes ("10k images", "生成1万张图"): the run is timed and billed; "4 images per call" is a batch."""
+_PER_CALL = rx(r"(?<![\w.])(?P<num>\d{1,4})\s*(?:images?|pictures?|pics?|图片?|张图?)\s*"
+               r"(?:per|each|a|every|in\s+(?:one|a|each)|每)\s*(?:call|batch|prompt|run|request|pass|次|批)")
+"""Images one call makes ("4 images per call", "每次4张" is not read): the batch the memory holds."""
+_COUNT_SCALE = {"k": 1e3, "m": 1e6, "万": 1e4, "千": 1e3}
+MAX_IMAGE_COUNT = 1e10
 _OFFLOAD = rx(r"enable_(?:model|sequential)_cpu_offload|\b(?:model\s+)?cpu[-_\s]?offload\w*|\boffload\w*"
               r"|卸载到?\s?(?:cpu|内存)?")
 
@@ -50,6 +59,16 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
         state.set("image_resolution", round(bounded(state, "image_resolution", side, MAX_IMAGE_SIDE,
                                                     MIN_IMAGE_SIDE)))
         state.mask(m.start(), m.end())
+    m = _PER_CALL.search(state.text)
+    if m is not None:
+        state.set("batch", int(bounded(state, "batch", float(m.group("num")), MAX_BATCH)))
+        state.mask(m.start(), m.end())
+    m = _COUNT.search(state.text)
+    if m is not None:
+        count = float(m.group("num")) * _COUNT_SCALE.get(m.group("scale") or "", 1.0)
+        if count >= 1:
+            state.set("image_count", int(bounded(state, "image_count", count, MAX_IMAGE_COUNT)))
+            state.mask(m.start(), m.end())
     text = state.text
     m = _STEPS.search(text)
     if m is not None and not model_named and (

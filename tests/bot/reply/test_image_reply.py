@@ -85,3 +85,19 @@ def test_steps_default_to_the_model_card_and_scale_the_time() -> None:
     assert full["image_steps"] == 50 and full["seconds_per_image"] == pytest.approx(12.0, rel=0.01)
     fewer = _ask("flux dev on an H100, 28 steps")["speed"]
     assert fewer["seconds_per_image"] == pytest.approx(12.0 * 28 / 50, rel=0.01)
+
+
+def test_an_image_count_is_timed_and_billed_not_read_as_generated_tokens() -> None:
+    answer = _ask("SDXL 批量生成1万张图要多久，用A10")
+    assert answer["query"]["image_resolution"] == 1024
+    assert answer["understood"].get("gen_tokens") is None  # 生成1万张 is images, not 10,000 tokens
+    speed = answer["speed"]
+    assert speed["images"] == 10_000
+    assert speed["job_hours"] == pytest.approx(10_000 * speed["seconds_per_image"] / 3600, rel=0.01)
+    assert answer["cost"]["hours"] == pytest.approx(speed["job_hours"], rel=0.01)
+
+
+def test_images_per_call_are_the_batch() -> None:
+    answer = _ask("generate 10k images with flux schnell on an H100, 4 images per call")
+    assert answer["query"]["batch"] == 4
+    assert answer["understood"]["image_count"] == 10_000
