@@ -85,6 +85,16 @@ def serving_engine_speed(question: Question, workload: Workload, gpu: GPU, count
     return {"vllm_decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1)}
 
 
+def image_seconds(workload: Workload, gpu: GPU, kb: KnowledgeBase) -> float | None:
+    """Seconds per image of a diffusion job on `gpu`, at its size and steps (the model card's when unstated)."""
+    model = workload.model
+    reference = model.details.get("reference_speed")
+    ref_gpu = kb.gpus.get(str(reference.get("gpu"))) if isinstance(reference, dict) else None
+    steps = workload.image_steps or speed_media.diffusion_steps(model)
+    resolution = workload.image_resolution or int(model.details.get("native_resolution") or 0) or None
+    return speed_media.diffusion_seconds_per_image(model, gpu, ref_gpu, steps, resolution)
+
+
 def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
                 prefill: float | None) -> dict[str, float | None]:
     """The unit a non-LLM user thinks in: Whisper's real-time factor, seconds per image, sequences per second."""
@@ -94,11 +104,9 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
     if model.arch == "encoder-decoder" and model.modality == "audio":
         return {"audio_seconds_per_s": finite(speed_media.whisper_real_time_factor(workload, gpu), 1)}
     if model.arch == "diffusion":
-        reference = model.details.get("reference_speed")
-        ref_gpu = kb.gpus.get(str(reference.get("gpu"))) if isinstance(reference, dict) else None
         steps = workload.image_steps or speed_media.diffusion_steps(model)
         resolution = workload.image_resolution or int(model.details.get("native_resolution") or 0) or None
-        seconds = speed_media.diffusion_seconds_per_image(model, gpu, ref_gpu, steps, resolution)
+        seconds = image_seconds(workload, gpu, kb)
         if seconds is None:
             return {}
         return {"seconds_per_image": finite(seconds, 2), "image_steps": float(steps) if steps else None,

@@ -112,8 +112,27 @@ def work_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
     return speed.train_tokens_per_s
 
 
+def price_images(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase) -> list[PickOut]:
+    """Each pick of an image generator with its seconds per image and the money per 1,000 images."""
+    from bot.reply.answer import image_seconds
+
+    out: list[PickOut] = []
+    for pick in picks:
+        gpu = kb.gpus.get(pick.gpu)
+        seconds = image_seconds(workload, gpu, kb) if gpu is not None and pick.fits else None
+        if not seconds:
+            out.append(pick)
+            continue
+        cost = pick.price_per_hour * seconds / 3600 * 1000 if pick.price_per_hour else None
+        out.append(pick.model_copy(update={"seconds_per_image": round(seconds, 2),
+                                           "work_cost": round(cost, 3) if cost is not None else None}))
+    return out
+
+
 def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase) -> list[PickOut]:
     """Each priced pick with its useful work rate and the money per unit of it, for cards compared side by side."""
+    if workload.model.arch == "diffusion":
+        return price_images(picks, workload, kb)
     out: list[PickOut] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu)

@@ -167,6 +167,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "train_speed": {"en": "training ≈ {v} tok/s", "zh-Hans": "训练约 {v} tok/s"},
     "train_hours": {"en": "≈ {v} h per billion training tokens", "zh-Hans": "每十亿训练 token 约 {v} 小时"},
     "cost_per_million_short": {"en": "{v} {cur} per million output tokens", "zh-Hans": "每百万输出 token {v} {cur}"},
+    "cost_per_thousand_images_short": {"en": "{v} {cur} per 1,000 images", "zh-Hans": "每千张图 {v} {cur}"},
     "cost_per_billion_short": {"en": "{v} {cur} per billion training tokens", "zh-Hans": "每十亿训练 token {v} {cur}"},
     "train_per_day": {"en": "≈ {v} tokens a day", "zh-Hans": "每天约 {v} token"},
     "assumptions": {"en": "Assumed", "zh-Hans": "默认假设"},

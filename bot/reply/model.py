@@ -145,7 +145,10 @@ class PickOut(BaseModel):
     serving, trained when training)."""
     work_cost: float | None = None
     """Cards compared: `price_per_hour` per unit of that work, in `price_currency` (per million generated tokens
-    when serving, per billion trained tokens when training): what "which is more cost-effective" compares."""
+    when serving, per billion trained tokens when training, per 1,000 images for an image generator): what
+    "which is more cost-effective" compares."""
+    seconds_per_image: float | None = None
+    """Cards compared, image generation: seconds per image on this card at the size and steps sized."""
 
 
 class SuggestionOut(BaseModel):

@@ -273,8 +273,11 @@ def _compare_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict
                    if pick.fits else f"{t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}")
             if pick.fits and pick.work_tokens_per_s and not pick.decode_tokens_per_s:
                 fit += " · " + t("train_speed", v=count(pick.work_tokens_per_s))
+            if pick.fits and pick.seconds_per_image:
+                fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}")
             if pick.work_cost is not None and pick.price_currency:
-                per = "cost_per_million" if answer.query.task == "inference" else "cost_per_billion"
+                per = ("cost_per_thousand_images" if pick.seconds_per_image else
+                       "cost_per_million" if answer.query.task == "inference" else "cost_per_billion")
                 fit += " · " + t(f"{per}_short", v=money(pick.work_cost), cur=pick.price_currency)
         rows.append({"name": gpu.name.removeprefix("NVIDIA "), "memory": gb(gpu.memory_gb),
                      "bandwidth": f"{gpu.bandwidth_gbps:,.0f}",

@@ -101,3 +101,12 @@ def test_images_per_call_are_the_batch() -> None:
     answer = _ask("generate 10k images with flux schnell on an H100, 4 images per call")
     assert answer["query"]["batch"] == 4
     assert answer["understood"]["image_count"] == 10_000
+
+
+def test_cards_compared_for_images_show_time_and_money_per_image() -> None:
+    answer = _ask("A10 vs A100 for stable diffusion")
+    priced = [p for p in answer["picks"] if p["seconds_per_image"] and p["price_per_hour"]]
+    assert priced
+    for pick in priced:
+        assert pick["work_cost"] == pytest.approx(pick["price_per_hour"] * pick["seconds_per_image"] / 3.6, rel=0.01)
+    assert "per 1,000 images" in answer["text"]
