@@ -200,7 +200,7 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     training = workload is not None and workload.task != "inference"
     hours = speed.get("train_hours") if training and speed.get("train_hours") else question.hours
     if not training and not question.hours and speed.get("job_hours"):
-        hours = speed["job_hours"]  # the documents an encoder is asked to embed: the bill covers that run
+        hours = speed["job_hours"]  # documents to embed or images to make: the bill covers that run
     replicas = serving.replicas if serving is not None else 1
     plan = plan_for(kb, gpu.id, count * replicas if replicas > 1 else count, choice)
     if plan is None:
