@@ -27,6 +27,14 @@ LARGE_TEXT_ENCODER_PARAMS_B = 1.0
 (0.12–0.7B) stay 16-bit, as in diffusers' quantisation guides (see the module docstring)."""
 
 
+def _large(params: float) -> bool:
+    return params >= LARGE_TEXT_ENCODER_PARAMS_B * 1e9
+
+
+def _encoder_key(index: int, name: str) -> str:
+    return f"text_encoder_{index}:{name}"
+
+
 @dataclass(frozen=True)
 class PipelineParts:
     """Parameters (units, not billions) of each part of a diffusion pipeline."""
@@ -37,11 +45,24 @@ class PipelineParts:
 
     @property
     def quantised_text_encoders(self) -> float:
-        return sum(p for _, p in self.text_encoders if p >= LARGE_TEXT_ENCODER_PARAMS_B * 1e9)
+        return sum(p for _, p in self.text_encoders if _large(p))
 
     @property
     def small_text_encoders(self) -> float:
-        return sum(p for _, p in self.text_encoders if p < LARGE_TEXT_ENCODER_PARAMS_B * 1e9)
+        return sum(p for _, p in self.text_encoders if not _large(p))
+
+    def params_by_part(self) -> dict[str, float]:
+        """Parameters per part, keyed as `part_bytes` keys them."""
+        encoders = {_encoder_key(index, name): params for index, (name, params) in enumerate(self.text_encoders)}
+        return {"denoiser": self.denoiser, **encoders, "vae": self.vae}
+
+    def formatted(self, with_encoders: bool) -> set[str]:
+        """The parts that take a quantised format: the denoiser, and the large text encoders when they are too."""
+        keys = {"denoiser"}
+        if with_encoders:
+            keys |= {_encoder_key(index, name) for index, (name, params) in enumerate(self.text_encoders)
+                     if _large(params)}
+        return keys
 
 
 def _billions(value: Any) -> float | None:
@@ -94,18 +115,18 @@ def quantises_text_encoders(quant: str | None, stated: bool | None = None) -> bo
     return not (quant or "").startswith("gguf")
 
 
+def _plain_bytes(precision: str) -> float:
+    return 4.0 if precision == "fp32" else 2.0
+
+
 def part_bytes(parts: PipelineParts, precision: str, quant: str | None,
                text_encoders_too: bool | None = None) -> dict[str, float]:
     """Bytes of each part on the card: the job's format for the denoiser and (see `quantises_text_encoders`)
     the large text encoders, 16-bit (32-bit for an fp32 job) for the rest."""
-    formatted = bytes_per_param(precision, quant)
-    plain = 4.0 if precision == "fp32" else 2.0
-    with_encoders = quantises_text_encoders(quant, text_encoders_too)
-    sizes = {"denoiser": parts.denoiser * formatted, "vae": parts.vae * plain}
-    for index, (name, params) in enumerate(parts.text_encoders):
-        large = params >= LARGE_TEXT_ENCODER_PARAMS_B * 1e9 and with_encoders
-        sizes[f"text_encoder_{index}:{name}"] = params * (formatted if large else plain)
-    return sizes
+    formatted = parts.formatted(quantises_text_encoders(quant, text_encoders_too))
+    per_formatted, per_plain = bytes_per_param(precision, quant), _plain_bytes(precision)
+    return {part: params * (per_formatted if part in formatted else per_plain)
+            for part, params in parts.params_by_part().items()}
 
 
 def pipeline_weight_bytes(model: Model, precision: str, quant: str | None, offload: bool = False,
@@ -115,14 +136,14 @@ def pipeline_weight_bytes(model: Model, precision: str, quant: str | None, offlo
     parts = pipeline_parts(model)
     if parts is None:
         return None
-    sizes = part_bytes(parts, precision, quant, text_encoders_too)
+    with_encoders = quantises_text_encoders(quant, text_encoders_too)
+    sizes = part_bytes(parts, precision, quant, with_encoders)
     notes: list[str] = []
-    if bytes_per_param(precision, quant) < (4.0 if precision == "fp32" else 2.0):
-        notes.append("diffusion-small-parts-16bit" if quantises_text_encoders(quant, text_encoders_too)
-                     else "diffusion-denoiser-only")
+    if bytes_per_param(precision, quant) < _plain_bytes(precision):
+        notes.append("diffusion-small-parts-16bit" if with_encoders else "diffusion-denoiser-only")
     if offload:
         notes.append("diffusion-model-offload")
-        pinned = pinned_parts(parts, quant, quantises_text_encoders(quant, text_encoders_too))
+        pinned = parts.formatted(with_encoders) if quant in PINNED_FORMATS else set()
         moving = [size for part, size in sizes.items() if part not in pinned]
         if pinned:
             notes.append("diffusion-8bit-stays")
@@ -136,14 +157,3 @@ component loaded in bitsandbytes 8-bit ("Skipping the hook placement … as it i
 DiffusionPipeline.enable_model_cpu_offload, pipeline_utils.py), since LLM.int8 weights could not be moved
 between devices. The diffusers quantisation blog measures it: FLUX.1-dev with 8-bit transformer and T5 peaks at
 23.4 GiB with model offload against 24.4 without, where 4-bit drops from 17.3 to 12.4."""
-
-
-def pinned_parts(parts: PipelineParts, quant: str | None, encoders_quantised: bool) -> set[str]:
-    """Keys of `part_bytes` that model offload cannot move off the card (see PINNED_FORMATS)."""
-    if quant not in PINNED_FORMATS:
-        return set()
-    pinned = {"denoiser"}
-    if encoders_quantised:
-        pinned |= {f"text_encoder_{index}:{name}" for index, (name, params) in enumerate(parts.text_encoders)
-                   if params >= LARGE_TEXT_ENCODER_PARAMS_B * 1e9}
-    return pinned

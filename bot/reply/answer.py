@@ -46,7 +46,7 @@ from bot.reply.model import (
 )
 from bot.reply.overrides import apply_overrides
 from bot.reply.serving import fits_at, meet_speed_target, sets_serving_target
-from bot.reply.side_figures import lighter_task_figure, other_engine_figure
+from bot.reply.side_figures import image_seconds, image_settings, lighter_task_figure, other_engine_figure
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -85,16 +85,6 @@ def serving_engine_speed(question: Question, workload: Workload, gpu: GPU, count
     return {"vllm_decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1)}
 
 
-def image_seconds(workload: Workload, gpu: GPU, kb: KnowledgeBase) -> float | None:
-    """Seconds per image of a diffusion job on `gpu`, at its size and steps (the model card's when unstated)."""
-    model = workload.model
-    reference = model.details.get("reference_speed")
-    ref_gpu = kb.gpus.get(str(reference.get("gpu"))) if isinstance(reference, dict) else None
-    steps = workload.image_steps or speed_media.diffusion_steps(model)
-    resolution = workload.image_resolution or int(model.details.get("native_resolution") or 0) or None
-    return speed_media.diffusion_seconds_per_image(model, gpu, ref_gpu, steps, resolution)
-
-
 def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
                 prefill: float | None) -> dict[str, float | None]:
     """The unit a non-LLM user thinks in: Whisper's real-time factor, seconds per image, sequences per second."""
@@ -104,8 +94,7 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
     if model.arch == "encoder-decoder" and model.modality == "audio":
         return {"audio_seconds_per_s": finite(speed_media.whisper_real_time_factor(workload, gpu), 1)}
     if model.arch == "diffusion":
-        steps = workload.image_steps or speed_media.diffusion_steps(model)
-        resolution = workload.image_resolution or int(model.details.get("native_resolution") or 0) or None
+        steps, resolution = image_settings(workload)
         seconds = image_seconds(workload, gpu, kb)
         if seconds is None:
             return {}

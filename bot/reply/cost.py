@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import rules
 from bot.reply.defaults import as_chosen
 from bot.reply.model import Answer, Assumption, BudgetOut, CostOut, PickOut, PriceOut, ServingPlanOut
+from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.fx import ExchangeRate, convert, fx_from_env
@@ -114,8 +115,6 @@ def work_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
 
 def price_images(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase) -> list[PickOut]:
     """Each pick of an image generator with its seconds per image and the money per 1,000 images."""
-    from bot.reply.answer import image_seconds
-
     out: list[PickOut] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu)

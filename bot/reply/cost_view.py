@@ -94,14 +94,12 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             values = {"deadline": f"{deadline:,.0f}", "days": f"{deadline / 24:,.0f}"}
             lines.append(t("deadline_missed", cards=f"{cards:,.0f}", **values) if cards
                          else t("deadline_met", **values))
-    if speed.get("job_hours") and speed.get("documents"):
-        hours = float(speed["job_hours"] or 0)
-        took = f"{hours:,.1f} h" if hours >= 1 else f"{max(1.0, hours * 60):,.0f} min"
+    job_hours = float(speed.get("job_hours") or 0)
+    took = f"{job_hours:,.1f} h" if job_hours >= 1 else f"{max(1.0, job_hours * 60):,.0f} min"
+    if job_hours and speed.get("documents"):
         lines.append(t("encode_total", docs=f"{speed['documents']:,.0f}", context=f"{query.context or 0:,}",
                        config=config or "?", time=took))
-    if speed.get("job_hours") and speed.get("images"):
-        hours = float(speed["job_hours"] or 0)
-        took = f"{hours:,.1f} h" if hours >= 1 else f"{max(1.0, hours * 60):,.0f} min"
+    if job_hours and speed.get("images"):
         lines.append(t("images_total", images=f"{speed['images']:,.0f}", config=config or "?", time=took))
     if answer.serving is not None:
         s = answer.serving

@@ -13,7 +13,9 @@ from typing import Any
 
 import rules
 from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
+from rules import speed_media
 from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.fit import limit_gib
 from rules.types import Engine, Workload
@@ -77,3 +79,20 @@ def lighter_task_figure(question: Question, workload: Workload, count: int, gpu:
     if need > limit_gib(lora, gpu):
         return None
     return {"task": "lora", "gpu": gpu.id, "count": 1, "per_gpu_gb": round(need, 2)}
+
+
+def image_settings(workload: Workload) -> tuple[int | None, int | None]:
+    """(steps, pixels per side) a diffusion job runs at: as asked, else the model card's steps and native size."""
+    model = workload.model
+    steps = workload.image_steps or speed_media.diffusion_steps(model)
+    resolution = workload.image_resolution or int(model.details.get("native_resolution") or 0) or None
+    return steps, resolution
+
+
+def image_seconds(workload: Workload, gpu: GPU, kb: KnowledgeBase) -> float | None:
+    """Seconds per image of a diffusion job on `gpu`, at its `image_settings`."""
+    model = workload.model
+    reference = model.details.get("reference_speed")
+    ref_gpu = kb.gpus.get(str(reference.get("gpu"))) if isinstance(reference, dict) else None
+    steps, resolution = image_settings(workload)
+    return speed_media.diffusion_seconds_per_image(model, gpu, ref_gpu, steps, resolution)
