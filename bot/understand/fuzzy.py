@@ -70,7 +70,10 @@ def _fuzzy_candidates(tokens: list[Token], taken: list[Mention], folded: str) ->
             continue
         span = [token]
         for nxt in free[idx + 1: idx + 4]:
-            if nxt.start - span[-1].end > 2 or has_cjk(nxt.key) or nxt.key in _FUZZY_STOPWORDS:
+            gap = folded[span[-1].end: nxt.start]
+            # A common word glued on by a hyphen is part of the name ("bge-large", "mistral-large").
+            glued = gap in ("-", "_")
+            if len(gap) > 2 or has_cjk(nxt.key) or (nxt.key in _FUZZY_STOPWORDS and not glued):
                 break
             span.append(nxt)
             if SIZE.fullmatch(nxt.key) or re.fullmatch(r"\d+x\d+b", nxt.key):

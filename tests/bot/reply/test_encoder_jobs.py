@@ -34,3 +34,17 @@ def test_vectorising_text_is_not_quantising_the_model() -> None:
 def test_a_training_sample_count_is_not_an_encoding_job() -> None:
     answer = _ask("fine-tune bert-base on 1M samples on an A10")
     assert "documents" not in answer["speed"]
+
+
+def test_an_embedding_model_is_known_and_sized_from_its_fp32_checkpoint() -> None:
+    answer = _ask("bge-m3 embeddings for 10M documents on a T4, how long?")
+    assert answer["query"]["model"] == "bge-m3"
+    # 567,754,752 parameters × 4 bytes.
+    assert answer["estimate"]["breakdown"]["weights"] == pytest.approx(567_754_752 * 4 / 2**30, abs=0.05)
+    assert answer["speed"]["documents"] == 10_000_000
+
+
+def test_a_chinese_embedding_job_names_the_chinese_model() -> None:
+    answer = _ask("bge-large-zh-v1.5 向量化100万条文本要多久")
+    assert answer["query"]["model"] == "bge-large-zh-v1.5"
+    assert answer["speed"]["documents"] == 1_000_000
