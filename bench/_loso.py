@@ -50,6 +50,7 @@ FITTED: tuple[FittedConstant, ...] = (
     FittedConstant("LOGITS_BYTES_PER_VOCAB_TRAIN_FP32_HEAD", (6.0, 8.0, 10.0)),
     FittedConstant("TRAINABLE_EMBEDDING_BYTES", (8.0, 12.0, 16.0)),
     FittedConstant("VLLM_SAMPLER_BYTES_PER_VOCAB", (30.0, 34.0, 38.5, 43.0, 47.0)),
+    FittedConstant("DIFFUSION_ACTIVATION_GIB_PER_MPIXEL", (1.4, 1.6, 1.8, 2.0, 2.2, 2.6)),
 )
 """Every memory constant whose docstring says it was calibrated on the published rows."""
 

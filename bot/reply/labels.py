@@ -63,6 +63,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                                     "zh-Hans": "量化只作用于去噪网络和 T5 文本编码器；CLIP 文本编码器和 VAE 仍为 16 位（diffusers 只量化大的部分）。"},
     "diffusion-denoiser-only": {"en": "A GGUF file holds the denoiser alone: the text encoders and the VAE load from the pipeline in 16-bit.",
                                 "zh-Hans": "GGUF 文件只包含去噪网络：文本编码器和 VAE 仍以 16 位从流水线加载。"},
+    "vae-fp32-decode": {"en": "In an fp16 run this pipeline casts its VAE to fp32 for the decode (its fp16 VAE overflows), so the decode's activations take 4 bytes per value; bf16, or a VAE fixed for fp16 such as madebyollin/sdxl-vae-fp16-fix, halves them.",
+                        "zh-Hans": "fp16 运行时该流水线会把 VAE 转成 fp32 再解码（其 fp16 VAE 会溢出），所以解码激活按每值 4 字节计算；改用 bf16，或换用修正过的 fp16 VAE（如 madebyollin/sdxl-vae-fp16-fix）可减半。"},
     "diffusion-8bit-stays": {"en": "Parts loaded in bitsandbytes 8-bit stay on the card under model offload (diffusers places no offload hook on them); only the 16-bit parts move.",
                              "zh-Hans": "以 bitsandbytes 8 位加载的部分在模型卸载时仍留在显卡上（diffusers 不为其挂卸载钩子）；只有 16 位的部分会移出。"},
     "diffusion-model-offload": {"en": "With `pipe.enable_model_cpu_offload()` diffusers keeps one part of the pipeline on the card at a time (text encoders, then the denoiser, then the VAE): the weights above are the largest part. The others wait in system RAM, and each image pays for moving them over PCIe.",

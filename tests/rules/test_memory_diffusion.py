@@ -77,6 +77,19 @@ def test_estimate_adds_activations_per_megapixel() -> None:
     assert est.breakdown["weights"] == pytest.approx(16.96e9 * 2 / GIB, abs=0.01)
 
 
+def test_a_pipeline_that_decodes_in_fp32_doubles_the_activations_of_an_fp16_run_only() -> None:
+    # SDXL's pipeline casts its VAE to fp32 for the decode when the run is fp16: 1.048576 Mpx × 2 (fp32 bytes).
+    upcasting = flux_like(vae_decodes_fp32_when_fp16=True)
+    per_image = C.DIFFUSION_ACTIVATION_GIB_PER_MPIXEL * (1024 * 1024 / 1e6)
+    fp16 = estimate_memory(Workload(model=upcasting, precision="fp16", image_resolution=1024))
+    assert fp16.breakdown["activations"] == pytest.approx(2 * per_image, rel=1e-3)
+    assert "vae-fp32-decode" in fp16.notes
+    bf16 = estimate_memory(Workload(model=upcasting, precision="bf16", image_resolution=1024))
+    assert bf16.breakdown["activations"] == pytest.approx(per_image, rel=1e-3)  # bf16 does not overflow
+    plain = estimate_memory(Workload(model=flux_like(), precision="fp16", image_resolution=1024))
+    assert plain.breakdown["activations"] == pytest.approx(per_image, rel=1e-3)
+
+
 def test_lora_trains_the_transformer_only() -> None:
     est = estimate_memory(Workload(model=flux_like(), task="lora", precision="bf16"))
     # 2% of the 12B transformer trained: 0.24e9 × 2 B of gradients.

@@ -110,3 +110,11 @@ def test_cards_compared_for_images_show_time_and_money_per_image() -> None:
     for pick in priced:
         assert pick["work_cost"] == pytest.approx(pick["price_per_hour"] * pick["seconds_per_image"] / 3.6, rel=0.01)
     assert "per 1,000 images" in answer["text"]
+
+
+def test_sdxl_runs_in_its_fp16_release_and_decodes_in_fp32() -> None:
+    # Four 1024² images: 1.8 GiB per megapixel × 1.048576 Mpx × 4 images × 2 (the VAE decodes in fp32).
+    answer = _ask("SDXL 4 images per call on a 4090")
+    assert answer["query"]["precision"] == "fp16"
+    assert answer["estimate"]["breakdown"]["activations"] == pytest.approx(1.8 * 1.048576 * 4 * 2, abs=0.1)
+    assert "casts its VAE to fp32" in answer["text"]
