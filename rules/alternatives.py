@@ -19,6 +19,13 @@ from rules.precision import normalise_quant, weight_bytes
 from rules.search import largest_true, smallest_true
 from rules.types import MemoryEstimate, Precision, Suggestion, Workload
 
+ONLINE_FP8_ENGINES = ("vllm", "sglang")
+"""Engines that quantise a 16-bit checkpoint's linear layers to FP8 at load (`--quantization fp8`):
+https://docs.vllm.ai/en/v0.5.4/quantization/fp8.html ("Dynamic quantization of an original precision BF16/FP16
+model to FP8 can be achieved with vLLM without any calibration data required"; every Linear but lm_head) and
+https://docs.sglang.io/docs/advanced_features/server_arguments ("add --quantization fp8 on a fp16
+checkpoint"). Offered only on cards with FP8 tensor cores, where it runs as W8A8."""
+
 
 def _weights_bytes(w: Workload) -> float:
     return weight_bytes(w.model, w.precision, normalise_quant(w.quant, w.precision, w.engine))[0]
@@ -63,6 +70,9 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             # diffusers quantises a pipeline's denoiser and T5 with bitsandbytes on load: no GPTQ/AWQ files
             else [("int8", "bnb-int8"), ("int4", "nf4")] if w.model.arch == "diffusion"
             else [("int8", "gptq-int8"), ("int4", "awq")])
+        if w.engine in ONLINE_FP8_ENGINES and gpu.fp8_tflops and w.precision in ("bf16", "fp16"):
+            # On FP8 tensor cores the serving engine quantises a 16-bit checkpoint itself, no other file needed.
+            formats = [("fp8", "fp8"), *formats]
         # Only formats whose weights are smaller than the job's: from Q4_K_M or Q2_K, INT8 is no way to fit.
         current = _weights_bytes(w)
         smaller = [(p, q) for p, q in formats if _weights_bytes(replace(w, precision=p, quant=q)) < current]

@@ -31,12 +31,18 @@ FLASH_ATTENTION_FLAGS: dict[str, str] = {
 }
 """How each engine is told to use a fused attention kernel, for the suggestion's label."""
 
+ONLINE_QUANT_FLAGS: dict[tuple[str, str], str] = {
+    ("vllm", "fp8"): "--quantization fp8", ("sglang", "fp8"): "--quantization fp8",
+}
+"""The flag that quantises a 16-bit checkpoint at load, where no quantised file is needed."""
+
 
 def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None,
                       version: str | None = None, model: str | None = None) -> str:
     kind = s.kind.replace("-", "_")
     if kind == "quantise":
-        label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
+        quant = ONLINE_QUANT_FLAGS.get((engine or "", s.quant or "")) or s.quant
+        label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({quant})" if quant else "")
         return label + (t("sugg_on_cards", count=s.count, gpu=gpu_name(kb, s.gpu)) if s.count and s.gpu else "")
     if kind in ("more_gpus", "bigger_gpu"):
         return t(f"sugg_{kind}", count=s.count or 1, gpu=gpu_name(kb, s.gpu))

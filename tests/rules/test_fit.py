@@ -354,3 +354,17 @@ def test_an_old_engine_release_is_offered_the_current_one_only_when_the_release_
     same = check_fit(Workload(model=model, context=40960, engine_version="4.50"), card, 1, candidates=[])
     assert not same.fits and same.suggestions
     assert not any(s.kind == "newer-engine" for s in same.suggestions)
+
+
+def test_a_serving_engine_on_fp8_tensor_cores_is_offered_its_own_fp8_quantisation_first() -> None:
+    # vLLM quantises a bf16 checkpoint to FP8 on load; the card needs FP8 tensor cores (an FP8 peak).
+    w = Workload(model=make_model(), context=4096, engine="vllm")
+    fp8_card = make_gpu(**{**T4_LIKE, "id": "fp8-card", "fp8_tflops": 130.0})
+    kinds = {s.kind: s for s in check_fit(w, fp8_card, 1, candidates=[fp8_card]).suggestions}
+    assert (kinds["quantise"].precision, kinds["quantise"].quant) == ("fp8", "fp8")
+    # Without FP8 tensor cores, or with transformers (no load-time FP8), a GPTQ file is what is offered.
+    t4 = make_gpu(**T4_LIKE)
+    assert {s.kind: s for s in check_fit(w, t4, 1, candidates=[t4]).suggestions}["quantise"].quant == "gptq-int8"
+    plain = replace(w, engine="transformers")
+    assert {s.kind: s for s in check_fit(plain, fp8_card, 1, candidates=[fp8_card]).suggestions}[
+        "quantise"].quant == "gptq-int8"

@@ -295,3 +295,11 @@ def test_unrented_workstation_cards_join_the_picks_only_when_asked_for() -> None
     assert "rtx-a5000" in {g.id for g in named}
     cheap, _ = candidate_gpus(parse("cheapest GPU for Qwen2.5-7B inference", kb), kb)
     assert "rtx-a4000" in {g.id for g in cheap}
+
+
+def test_a_vllm_job_too_big_for_an_fp8_card_is_offered_vllm_s_own_fp8_first() -> None:
+    answer = _ask("Mixtral 8x7B with vllm on a single H100")
+    assert answer["check"]["fits"] is False
+    first = answer["check"]["suggestions"][0]
+    assert (first["kind"], first["precision"], first["quant"]) == ("quantise", "fp8", "fp8")
+    assert "quantise to FP8 (--quantization fp8)" in answer["text"]
