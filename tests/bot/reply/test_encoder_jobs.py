@@ -48,3 +48,11 @@ def test_a_chinese_embedding_job_names_the_chinese_model() -> None:
     answer = _ask("bge-large-zh-v1.5 向量化100万条文本要多久")
     assert answer["query"]["model"] == "bge-large-zh-v1.5"
     assert answer["speed"]["documents"] == 1_000_000
+
+
+@pytest.mark.parametrize("text", ["bge-reranker-v2-m3 rerank 1M pairs on an L4",
+                                  "bge-reranker-v2-m3 给100万对文本打分要多久"])
+def test_query_document_pairs_scored_by_a_reranker_are_counted_like_documents(text: str) -> None:
+    answer = _ask(text)
+    assert answer["query"]["model"] == "bge-reranker-v2-m3"
+    assert answer["speed"]["documents"] == 1_000_000
