@@ -52,8 +52,8 @@ _EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[
              r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
 _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个)?\s*"
               r"(?:samples?|examples?|sequences?|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
-              r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|样本|数据|对话|文本|文档|段落|"
-              r"句子?|(?:文本)?对)")
+              r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
+              r"样本|数据|对话|文本|文档|段落|句子?|(?:文本)?对)")
 _SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|,|，)\s*(?:about|around|~|约)?\s*"
                  r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:tokens?|toks?|词元)(?:\s+each)?")
 _UNIT_HOURS = {"hour": 1.0, "hours": 1.0, "hr": 1.0, "hrs": 1.0, "h": 1.0, "day": 24.0, "days": 24.0,
