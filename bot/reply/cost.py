@@ -201,6 +201,8 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     if not training and not question.hours and speed.get("job_hours"):
         hours = speed["job_hours"]  # documents to embed or images to make: the bill covers that run
     replicas = serving.replicas if serving is not None else 1
+    if serving is not None:
+        count = serving.gpus_per_replica  # a plan's replica may be smaller than the configuration sized
     plan = plan_for(kb, gpu.id, count * replicas if replicas > 1 else count, choice)
     if plan is None:
         return CostOut(gpu=gpu.id, count=count * replicas, hours=round(hours, 2) if hours else None)

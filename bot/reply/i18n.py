@@ -362,6 +362,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                           "zh-Hans": "按满载估算（每 token 价格所假设的负载）：单副本能容纳的完整上下文序列数"
                                      "（不超过引擎的批量上限 {cap}）；负载更轻时每 token 成本更高，每副本卡更多则能容纳更多序列"},
     "binding_speed": {"en": "the binding target is the per-user speed", "zh-Hans": "约束来自每用户速度要求"},
+    "binding_replicas": {"en": "replicas inside a node behind a load balancer, rather than one copy of the model "
+                               "pipelined across nodes: the same KV cache per card, and no request waits on the "
+                               "network between pipeline stages",
+                         "zh-Hans": "在节点内部署多个副本并用负载均衡分发，而不是把一份模型跨节点做流水线并行：每卡 KV 缓存相同，"
+                                    "请求也不必在流水线各段之间等待网络"},
     "binding_ttft": {"en": "the first-token target is not met on this configuration; more replicas do not help, "
                            "more cards per replica (tensor parallelism) or shorter prompts do",
                      "zh-Hans": "该配置达不到首 token 延迟要求；加副本无济于事，需要每副本更多卡（张量并行）或更短的输入"},

@@ -334,7 +334,8 @@ class ServingPlanOut(BaseModel):
     binding: str
     """memory | speed | ttft: the target that limits the plan (ttft: not met by adding replicas); full_load: no
     target, one replica at the most sequences it holds (a price per token asked); concurrency: the same, asked as
-    how many users it serves at once."""
+    how many users it serves at once; replicas: no target, but more users than one node serves, so in-node
+    replicas rather than one copy pipelined across nodes."""
     met: bool = True
     targets: dict[str, float] = Field(default_factory=dict)
     per_hour: float | None = None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 
 import rules
 from bot.reply.model import ServingPlanOut
@@ -26,6 +27,7 @@ from bot.understand.question import MAX_BATCH, Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily
 from rules.constants import GPUS_PER_NODE, TP_DEGREES
+from rules.engine_profile import profile_for
 from rules.fit import limit_gib, needed_gib
 from rules.memory import prefill_tokens
 from rules.search import largest_true
@@ -80,10 +82,44 @@ def engine_sequence_cap(workload: Workload, gpu: GPU, count: int) -> int:
     return int(chosen) if isinstance(chosen, (int, float)) and chosen > 0 else FULL_LOAD_SEQUENCES
 
 
+def replicas_instead_of_nodes(question: Question, workload: Workload, gpu: GPU, count: int) -> int | None:
+    """Cards per replica when many users were sized as one model pipelined across nodes: the smallest
+    in-node tensor-parallel replica that serves them on the fewest cards in all, or None when no replica of
+    one node holds the weights and a sequence (then pipelining across nodes is what makes it fit).
+
+    "1000 concurrent users of Qwen3-8B on L40S" fits 16 cards either way, but an engineer runs replicas
+    behind a load balancer, not one 8B model split over two nodes: the KV cache per card is the same, the
+    weights are copied once per replica, and no request waits on the network between pipeline stages."""
+    users = int(question.batch or 0)
+    if (workload.task != "inference" or count <= GPUS_PER_NODE or users < 2
+            or profile_for(workload).reservation.kind == "none"):
+        return None
+    best: tuple[int, int] | None = None
+    for cards in (n for n in TP_DEGREES if n <= GPUS_PER_NODE and rules.valid_tp(workload, n)):
+        per_replica = largest_true(partial(fits_at, workload, gpu, cards), 1, users)
+        if per_replica == 0:
+            continue
+        total = cards * math.ceil(users / per_replica)
+        if best is None or total < best[0]:
+            best = (total, cards)
+    return best[1] if best is not None else None
+
+
 def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
-    """The plan, when the question sets a serving target."""
-    if not sets_serving_target(question) or not rules.compute_known(gpu):
+    """The plan, when the question sets a serving target, or states more users than one node serves."""
+    if not rules.compute_known(gpu):
         return None  # prefill and batched decode are compute-bound: no plan on a card without a throughput figure
+    if not sets_serving_target(question):
+        cards = replicas_instead_of_nodes(question, workload, gpu, count)
+        if cards is None:
+            return None
+        plan = _plan_for_users(question, workload, gpu, cards)
+        return plan.model_copy(update={"binding": "replicas"}) if plan is not None else None
+    return _plan_for_users(question, workload, gpu, count)
+
+
+def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
+    """Replicas of `count` × `gpu` for the question's users, QPS and speed targets (or one at full load)."""
     targets = {k: float(v) for k, v in (("users", question.batch), ("qps", question.qps),
                                         ("tokens_per_s_per_user", question.tokens_per_s_per_user),
                                         ("ttft_s", question.ttft_s)) if v}

@@ -36,3 +36,21 @@ def test_a_stated_user_count_is_a_target_not_a_question() -> None:
     answer = _ask("llama 3 8b for 64 users on an A100")
     assert answer["query"]["batch"] == 64
     assert answer["serving"] is None or answer["serving"]["binding"] != "concurrency"
+
+
+def test_more_users_than_a_node_serves_are_planned_as_in_node_replicas_not_pipelined_across_nodes() -> None:
+    # Qwen3-8B at 4,096 tokens needs 16 L40S for 1,000 users either way; the plan is replicas inside a node.
+    answer = _ask("1000 concurrent users qwen3-8b how many L40S")
+    serving = answer["serving"]
+    assert serving["binding"] == "replicas"
+    assert serving["gpus_per_replica"] <= 8
+    assert serving["replicas"] * serving["sequences_per_replica"] >= 1000
+    assert serving["replicas"] * serving["gpus_per_replica"] <= 16  # no more cards than the pipelined layout
+    # the bill is the replicas' instances, not the replicas times the 16-card layout
+    assert answer["cost"]["count"] == serving["replicas"] * serving["gpus_per_replica"]
+    assert "rather than one copy of the model pipelined across nodes" in answer["text"]
+
+
+def test_a_model_that_needs_more_than_a_node_keeps_its_pipeline() -> None:
+    answer = _ask("llama 3.1 405b bf16 for 64 concurrent users on 16x H100")
+    assert answer["serving"] is None or answer["serving"]["binding"] != "replicas"
