@@ -168,7 +168,23 @@ def _ask_lines(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
                 out.write(json.dumps({"error": str(exc)}, ensure_ascii=False) + "\n")
             else:
                 out.write(f"error: {exc}\n")
+        except BrokenPipeError:
+            raise
+        except Exception as exc:  # one line's defect must not lose the lines after it
+            if os.environ.get(DEBUG_ENV):
+                raise
+            message = _internal_error(exc)
+            out.write((json.dumps({"error": message}) if args.json else f"error: {message}") + "\n")
     return 0
+
+
+DEBUG_ENV = "GPU_ADVISOR_DEBUG"
+"""Set to re-raise an unexpected error with its traceback instead of the one-line message."""
+
+
+def _internal_error(exc: Exception) -> str:
+    return (f"something went wrong on my side answering that ({type(exc).__name__}); please report the question. "
+            f"Set {DEBUG_ENV}=1 to see the traceback.")
 
 
 def _kb(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -287,5 +303,10 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         return 130
     except BrokenPipeError:
         return _reader_went_away(out)
+    except Exception as exc:  # a defect gets one line, not a traceback, unless asked for
+        if os.environ.get(DEBUG_ENV):
+            raise
+        err.write(f"gpu-advisor: {_internal_error(exc)}\n")
+        return 1
     err.write(f"unknown command {command!r}\n")
     return 2
