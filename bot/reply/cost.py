@@ -257,11 +257,23 @@ def add_encoding_hours(speed: dict[str, float | None], question: Question, workl
     speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
 
 
+def add_audio_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
+    """`speed.job_hours`: how long a speech model takes over the hours of audio the question counts, at the
+    real-time factor the reply shows."""
+    factor = speed.get("audio_seconds_per_s")
+    if workload.task != "inference" or workload.model.modality != "audio" or not question.audio_hours or not factor:
+        return
+    hours = question.audio_hours / factor
+    speed["audio_hours"] = float(question.audio_hours)
+    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+
+
 def add_training_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,
                        count: int) -> None:
     """`speed.train_hours`: the whole job's wall-clock when the question gives its tokens."""
     add_encoding_hours(speed, question, workload)
     add_image_hours(speed, question, workload)
+    add_audio_hours(speed, question, workload)
     if workload.task == "inference" or not question.tokens:
         return
     # The rate the reply already shows (the sized set-up: its checkpointing and ZeRO stage), so the total and

@@ -99,6 +99,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     if job_hours and speed.get("documents"):
         lines.append(t("encode_total", docs=f"{speed['documents']:,.0f}", context=f"{query.context or 0:,}",
                        config=config or "?", time=took))
+    if job_hours and speed.get("audio_hours"):
+        lines.append(t("audio_total", audio=f"{speed['audio_hours']:,g}", config=config or "?", time=took,
+                       factor=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))
     if job_hours and speed.get("images"):
         lines.append(t("images_total", images=f"{speed['images']:,.0f}", config=config or "?", time=took))
     if answer.serving is not None:

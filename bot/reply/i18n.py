@@ -125,6 +125,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                                   "optimizer state per parameter instead of 12, every weight still trained",
                             "zh-Hans": "8-bit AdamW（bitsandbytes；HF Trainer 中 optim=\"adamw_bnb_8bit\"）：每个参数的优化器状态"
                                        "从 12 字节降到 2 字节，仍训练全部权重"},
+    "sugg_bf16": {"en": "bf16 instead of fp16 (torch_dtype=torch.bfloat16: the VAE then decodes in bf16, not fp32)",
+                  "zh-Hans": "用 bf16 代替 fp16（torch_dtype=torch.bfloat16：VAE 随之以 bf16 解码，不再升到 fp32）"},
     "sugg_model_offload": {"en": "`pipe.enable_model_cpu_offload()` (one part of the pipeline on the card at a time; slower per image)",
                            "zh-Hans": "`pipe.enable_model_cpu_offload()`（每次只把流水线的一个部分放在显卡上；每张图更慢）"},
     "sugg_checkpointing": {"en": "gradient checkpointing", "zh-Hans": "梯度检查点"},
@@ -348,6 +350,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "images_total": {"en": "{images} images on {config}: ≈ {time} at the time per image above (one after another; "
                            "batching several per call is faster on a card with room to spare)",
                      "zh-Hans": "{images} 张图，用 {config}：按上面的单张耗时约 {time}（逐张生成；显存有余时每次批量生成几张更快）"},
+    "audio_total": {"en": "{audio} h of audio on {config}: ≈ {time} at ≈ {factor}× real time (one stream; batching "
+                          "several files is faster)",
+                    "zh-Hans": "{audio} 小时音频，用 {config}：按约 {factor} 倍实时速度约 {time}（单路；多个文件成批处理更快）"},
     "encode_total": {"en": "{docs} documents of up to {context} tokens on {config}: ≈ {time} at the rate above (batch 1; "
                            "batching short documents is faster)",
                      "zh-Hans": "{docs} 篇最长 {context} token 的文档，用 {config}：按上面的速度约 {time}（批量 1；短文档成批处理更快）"},

@@ -70,6 +70,7 @@ from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs
 from bot.understand.question import TRAINING_SWITCHES, Question
 from bot.understand.slots.apple import parse_apple_silicon
+from bot.understand.slots.audio import parse_audio
 from bot.understand.slots.base import SlotState
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import parse_batch, parse_context
@@ -98,8 +99,8 @@ SLOT_ORDER = (
     "flash_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "gen_tokens", "image_dims", "image_resolution", "image_steps", "image_count",
-    "instance", "gpu", "gpu_count", "gpu_set", "unified_memory", "memory_gb", "compare_gpus", "cloud", "budget",
-    "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
+    "audio_hours", "instance", "gpu", "gpu_count", "gpu_set", "unified_memory", "memory_gb", "compare_gpus", "cloud",
+    "budget", "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples",
     "training_epochs", "hours",
 )
@@ -257,8 +258,10 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     money = parse_budget(state, lang)  # first: its number is money, not tokens, hours or a size
     for slot in money:
         state.stated.append(slot)
-    work = parse_workload_size(state)
     named_model = kb.models.get(found.model) if found.model is not None else None
+    if named_model is not None and named_model.modality == "audio":
+        parse_audio(state)  # before the hours: "1000 hours of audio" is the job, not the rental
+    work = parse_workload_size(state)
     if named_model is not None and named_model.modality == "image-generation":
         parse_image(state)  # before the GPU counts: "1024x1024" is an image, not 1024 cards
     elif found.model is None:
@@ -363,6 +366,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         image_steps=values.get("image_steps"),
         image_dims=values.get("image_dims"),
         image_count=values.get("image_count"),
+        audio_hours=values.get("audio_hours"),
         zero_stage=values.get("zero_stage"),
         offload=values.get("offload"),
         gradient_checkpointing=values.get("gradient_checkpointing"),

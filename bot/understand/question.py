@@ -71,6 +71,8 @@ class Question(BaseModel):
     """A non-square image as written ("1920×1080"), for the read-back; `image_resolution` is what is sized."""
     image_count: int | None = Field(default=None, gt=0)
     """Image generation: images the job makes ("10k images", "1万张图"); the run is timed and billed."""
+    audio_hours: float | None = Field(default=None, gt=0)
+    """Speech recognition: hours of audio the job transcribes ("1000 hours of audio"); timed and billed."""
     image_steps: int | None = Field(default=None, gt=0, le=MAX_IMAGE_STEPS)
     """Image generation: denoising steps per image ("28 steps", "4步")."""
     zero_stage: Literal[0, 1, 2, 3] | None = None

@@ -1,0 +1,27 @@
+"""Speech recognition: the hours of audio a job transcribes ("1000 hours of audio", "1000小时录音").
+
+Read only when the model named is a speech model, before the rental hours are read, so "transcribe 1000 hours
+of audio" is timed and billed at the model's real-time factor instead of renting a card for 1000 hours.
+"""
+
+from __future__ import annotations
+
+from bot.understand.slots.base import SlotState, bounded, rx
+
+_AUDIO_HOURS = rx(
+    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|万|千)?\s*(?:hours?|hrs?|h|小时)\s*"
+    r"(?:of\s+)?(?:the\s+)?(?:audio|speech|recordings?|calls?|podcasts?|meetings?|voice|video|的?(?:音频|录音|语音|视频))"
+)
+_SCALE = {"k": 1e3, "万": 1e4, "千": 1e3}
+MAX_AUDIO_HOURS = 1e8
+
+
+def parse_audio(state: SlotState) -> None:
+    """Reads `audio_hours` and masks it, so the hours cue never sees it."""
+    m = _AUDIO_HOURS.search(state.text)
+    if m is None:
+        return
+    hours = float(m.group("num")) * _SCALE.get(m.group("scale") or "", 1.0)
+    if hours > 0:
+        state.set("audio_hours", bounded(state, "audio_hours", hours, MAX_AUDIO_HOURS))
+        state.mask(m.start(), m.end())
