@@ -12,7 +12,7 @@ from typing import Literal
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.engine_profile import optimizer_for, profile_for
-from rules.hardware import price_proxy, runs_precision, slow_tensor_cores
+from rules.hardware import price_proxy, runs_precision, slow_tensor_cores, supports_bf16
 from rules.limits import fits_on, limit_gib, needed_gib, valid_tp
 from rules.memory import is_transformer
 from rules.precision import normalise_quant, weight_bytes
@@ -102,6 +102,12 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                     out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
                     break
         out += host_offload(w, gpu, count)
+        if (w.model.arch == "diffusion" and w.precision == "fp16" and supports_bf16(gpu)
+                and w.model.details.get("vae_decodes_fp32_when_fp16")):
+            # SDXL's pipeline decodes in fp32 when it runs in fp16, not in bf16: a dtype, not new hardware
+            m = need(replace(w, precision="bf16"), gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="bf16", precision="bf16", memory_per_gpu_gib=m))
         if w.model.arch == "diffusion" and w.offload == "none":
             # diffusers' enable_model_cpu_offload(): one part of the pipeline on the card at a time
             m = need(replace(w, offload="all"), gpu, count)

@@ -90,6 +90,19 @@ def test_a_pipeline_that_decodes_in_fp32_doubles_the_activations_of_an_fp16_run_
     assert plain.breakdown["activations"] == pytest.approx(per_image, rel=1e-3)
 
 
+
+def test_an_fp16_run_that_decodes_in_fp32_is_offered_bf16_on_a_card_that_has_it() -> None:
+    upcasting = flux_like(vae_decodes_fp32_when_fp16=True)
+    w = Workload(model=upcasting, precision="fp16", image_resolution=1024, batch=8)
+    bf16_card = make_gpu(memory_gb=56.0)  # fp16 needs ≈ 63 GiB at 8 images, bf16 ≈ 48
+    kinds = {s.kind: s for s in suggestions(w, bf16_card, 1, [bf16_card])}
+    assert kinds["bf16"].precision == "bf16"
+    assert kinds["bf16"].memory_per_gpu_gib == pytest.approx(
+        estimate_memory(Workload(model=upcasting, precision="bf16", image_resolution=1024, batch=8)).per_gpu_gib,
+        abs=0.01)
+    fp16_only = make_gpu(memory_gb=56.0, bf16_tflops=None, architecture="Volta")
+    assert "bf16" not in {s.kind for s in suggestions(w, fp16_only, 1, [fp16_only])}
+
 def test_lora_trains_the_transformer_only() -> None:
     est = estimate_memory(Workload(model=flux_like(), task="lora", precision="bf16"))
     # 2% of the 12B transformer trained: 0.24e9 × 2 B of gradients.
