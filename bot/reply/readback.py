@@ -33,6 +33,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value}×{value}"
     if field == "image_count" and isinstance(value, int):
         return f"{value:,} images" if t.lang == "en" else f"{value:,} 张图"
+    if field == "users" and isinstance(value, int):
+        return f"{value:,} concurrent users" if t.lang == "en" else f"{value:,} 路并发"
     if field == "audio_hours" and isinstance(value, (int, float)):
         return f"{value:,g} h of audio" if t.lang == "en" else f"{value:,g} 小时音频"
     if field == "image_steps" and isinstance(value, int):

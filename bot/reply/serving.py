@@ -90,7 +90,7 @@ def replicas_instead_of_nodes(question: Question, workload: Workload, gpu: GPU, 
     "1000 concurrent users of Qwen3-8B on L40S" fits 16 cards either way, but an engineer runs replicas
     behind a load balancer, not one 8B model split over two nodes: the KV cache per card is the same, the
     weights are copied once per replica, and no request waits on the network between pipeline stages."""
-    users = int(question.batch or 0)
+    users = int(question.users or question.batch or 0)
     if (workload.task != "inference" or count <= GPUS_PER_NODE or users < 2
             or profile_for(workload).reservation.kind == "none"):
         return None
@@ -120,7 +120,7 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
 
 def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
     """Replicas of `count` × `gpu` for the question's users, QPS and speed targets (or one at full load)."""
-    targets = {k: float(v) for k, v in (("users", question.batch), ("qps", question.qps),
+    targets = {k: float(v) for k, v in (("users", question.users or question.batch), ("qps", question.qps),
                                         ("tokens_per_s_per_user", question.tokens_per_s_per_user),
                                         ("ttft_s", question.ttft_s)) if v}
     full_load = at_full_load(question)
@@ -143,7 +143,7 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     met = by_speed > 0
     per_replica = max(1, min(by_memory, by_speed))
     binding = "memory" if by_memory <= by_speed else "speed"
-    users = int(question.batch or 0)
+    users = int(question.users or question.batch or 0)
     if question.qps:
         users = max(users, math.ceil(question.qps * request_seconds(workload, gpu, count, per_replica)))
     users = max(users, 1)

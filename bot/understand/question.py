@@ -22,6 +22,8 @@ MAX_PARAMS_B = 20_000.0
 MAX_CONTEXT = 10_000_000
 MAX_BATCH = 4096
 """Sequences in flight at once: beyond this no single deployment is sized as one job."""
+MAX_USERS = 10_000_000
+"""Concurrent users a serving plan spreads over replicas ("10,000 concurrent users"), beyond one job's batch."""
 MAX_GPU_COUNT = 1024
 MAX_PREFILL_CHUNK = 1_048_576
 """Tokens per forward pass: vLLM's max_num_batched_tokens goes to hundreds of thousands, never past this."""
@@ -63,6 +65,9 @@ class Question(BaseModel):
     context: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
     batch: int | None = Field(default=None, gt=0, le=MAX_BATCH)
 
+    users: int | None = Field(default=None, gt=MAX_BATCH, le=MAX_USERS)
+    """More concurrent sequences than one job's batch (`batch` holds MAX_BATCH): what a serving plan spreads
+    over replicas."""
     gen_tokens: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
     image_resolution: int | None = Field(default=None, ge=MIN_IMAGE_SIDE, le=MAX_IMAGE_SIDE)
     """Image generation: the side of a square image of the pixels asked for ("768x768", "1024px", "1920x1080"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.understand.numbers import number
-from bot.understand.question import MAX_BATCH, MAX_CONTEXT
+from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_USERS
 from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
 
 # -- context, generated tokens, batch ---------------------------------------------------------------
@@ -100,6 +100,8 @@ def parse_batch(state: SlotState) -> None:
         if value is None:
             continue
         value *= BATCH_UNITS.get(m.groupdict().get("unit") or "", 1.0)
+        if value > MAX_BATCH:
+            state.set("users", int(min(value, MAX_USERS)))  # one job holds MAX_BATCH; replicas serve the rest
         state.set("batch", int(bounded(state, "batch", value, MAX_BATCH)))
         state.mask(m.start(), m.end())
         return

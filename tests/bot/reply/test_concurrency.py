@@ -54,3 +54,12 @@ def test_more_users_than_a_node_serves_are_planned_as_in_node_replicas_not_pipel
 def test_a_model_that_needs_more_than_a_node_keeps_its_pipeline() -> None:
     answer = _ask("llama 3.1 405b bf16 for 64 concurrent users on 16x H100")
     assert answer["serving"] is None or answer["serving"]["binding"] != "replicas"
+
+
+def test_more_users_than_one_job_s_batch_are_all_planned_over_replicas() -> None:
+    answer = _ask("10000 concurrent users qwen3-8b")
+    assert answer["query"]["batch"] == 4096  # one job's bound, said as capped
+    serving = answer["serving"]
+    assert serving["concurrent_needed"] == 10_000
+    assert serving["replicas"] * serving["sequences_per_replica"] >= 10_000
+    assert "10,000 concurrent users" in answer["text"]
