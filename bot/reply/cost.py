@@ -268,12 +268,24 @@ def add_audio_hours(speed: dict[str, float | None], question: Question, workload
     speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
 
 
+def add_output_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
+    """`speed.job_hours`: how long a volume of output takes ("generate 1M tokens") at the generation rate the
+    reply shows: all sequences together when a batch is sized, else one."""
+    rate = speed.get("aggregate_tokens_per_s") or speed.get("decode_tokens_per_s")
+    if workload.task != "inference" or not question.output_tokens or not rate:
+        return
+    hours = question.output_tokens / rate / 3600.0
+    speed["output_tokens"] = float(question.output_tokens)
+    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+
+
 def add_training_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,
                        count: int) -> None:
     """`speed.train_hours`: the whole job's wall-clock when the question gives its tokens."""
     add_encoding_hours(speed, question, workload)
     add_image_hours(speed, question, workload)
     add_audio_hours(speed, question, workload)
+    add_output_hours(speed, question, workload)
     if workload.task == "inference" or not question.tokens:
         return
     # The rate the reply already shows (the sized set-up: its checkpointing and ZeRO stage), so the total and

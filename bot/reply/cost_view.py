@@ -99,6 +99,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     if job_hours and speed.get("documents"):
         lines.append(t("encode_total", docs=f"{speed['documents']:,.0f}", context=f"{query.context or 0:,}",
                        config=config or "?", time=took))
+    if job_hours and speed.get("output_tokens"):
+        rate = speed.get("aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
+        lines.append(t("output_total", tokens=f"{speed['output_tokens']:,.0f}", config=config or "?", time=took,
+                       rate=f"{rate:,.0f}", batch=f"{query.batch or 1:,}"))
     if job_hours and speed.get("audio_hours"):
         lines.append(t("audio_total", audio=f"{speed['audio_hours']:,g}", config=config or "?", time=took,
                        factor=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))
@@ -133,7 +137,8 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         if speed.get("train_hours") and query.tokens:
             lines.append(t("train_total_cost", total=money(cost.total), cur=cur))
         else:
-            lines.append(t("cost_total_hours", hours=f"{cost.hours:,.0f}", total=money(cost.total), cur=cur))
+            billed = f"{cost.hours:,.0f}" if cost.hours >= 1 else f"{cost.hours:.2g}"
+            lines.append(t("cost_total_hours", hours=billed, total=money(cost.total), cur=cur))
     lines.append(_price_from(t, cost))
     return lines
 

@@ -350,6 +350,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "images_total": {"en": "{images} images on {config}: ≈ {time} at the time per image above (one after another; "
                            "batching several per call is faster on a card with room to spare)",
                      "zh-Hans": "{images} 张图，用 {config}：按上面的单张耗时约 {time}（逐张生成；显存有余时每次批量生成几张更快）"},
+    "output_total": {"en": "{tokens} output tokens on {config}: ≈ {time} at ≈ {rate} tok/s (batch {batch}; more "
+                           "requests batched together generate faster in all)",
+                     "zh-Hans": "生成 {tokens} 个 token，用 {config}：按约 {rate} tok/s 约 {time}（批量 {batch}；多个请求合并批处理时总速度更快）"},
     "audio_total": {"en": "{audio} h of audio on {config}: ≈ {time} at ≈ {factor}× real time (one stream; batching "
                           "several files is faster)",
                     "zh-Hans": "{audio} 小时音频，用 {config}：按约 {factor} 倍实时速度约 {time}（单路；多个文件成批处理更快）"},

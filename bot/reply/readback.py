@@ -33,6 +33,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value}×{value}"
     if field == "image_count" and isinstance(value, int):
         return f"{value:,} images" if t.lang == "en" else f"{value:,} 张图"
+    if field == "output_tokens" and isinstance(value, (int, float)):
+        return f"{value:,.0f} output tokens" if t.lang == "en" else f"生成 {value:,.0f} 个 token"
     if field == "users" and isinstance(value, int):
         return f"{value:,} concurrent users" if t.lang == "en" else f"{value:,} 路并发"
     if field == "audio_hours" and isinstance(value, (int, float)):
@@ -198,7 +200,7 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             flag = "max_batch_size" if data.get("engine") == "tensorrt-llm" else "max_num_seqs"
             parts.append(f"{flag} {value}")
             continue
-        if field in ("context", "batch", "kv_cache", "engine_version", "lora_rank"):
+        if field in ("context", "batch", "kv_cache", "engine_version", "lora_rank", "gen_tokens"):
             text = f"{t.pick(FIELD_LABELS, field)} {text}"
         if text:
             parts.append(text)

@@ -69,6 +69,9 @@ class Question(BaseModel):
     """More concurrent sequences than one job's batch (`batch` holds MAX_BATCH): what a serving plan spreads
     over replicas."""
     gen_tokens: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
+    output_tokens: float | None = Field(default=None, gt=0, le=1e13)
+    """Inference: a volume of output to generate ("how long to generate 1M tokens"), timed and billed at the
+    generation rate shown; not one reply's length."""
     image_resolution: int | None = Field(default=None, ge=MIN_IMAGE_SIDE, le=MAX_IMAGE_SIDE)
     """Image generation: the side of a square image of the pixels asked for ("768x768", "1024px", "1920x1080"
     → 1440)."""

@@ -65,8 +65,13 @@ def parse_context(state: SlotState) -> None:
         tokens = number(raw) if raw else None
         if tokens is None:
             continue
-        tokens *= context_unit(unit)
-        state.set("gen_tokens", int(bounded(state, "gen_tokens", tokens, MAX_CONTEXT)))
+        counted = tokens * BATCH_UNITS.get((unit or "").lower(), 1_000_000.0 if (unit or "").lower() == "m" else 1.0)
+        if counted > MAX_REPLY_TOKENS:
+            # "generate 1M tokens": a volume of output to produce, counted in thousands, not one reply's length
+            state.set("output_tokens", float(bounded(state, "output_tokens", counted, MAX_OUTPUT_TOKENS)))
+        else:
+            tokens *= context_unit(unit)
+            state.set("gen_tokens", int(bounded(state, "gen_tokens", tokens, MAX_CONTEXT)))
         state.mask(gen.start(), gen.end())
         break
     for pattern in (_HOW_MANY_K, _CONTEXT_CUE_FIRST, _CONTEXT_CUE_AFTER, _TOKENS_BARE, _K_BARE):
@@ -81,6 +86,10 @@ def parse_context(state: SlotState) -> None:
         state.mask(m.start(), m.end())
         return
 
+
+MAX_REPLY_TOKENS = 131_072
+"""The longest reply any model here writes in one request; a larger "generate N tokens" is a volume of output."""
+MAX_OUTPUT_TOKENS = 1e13
 
 BATCH_UNITS = {"k": 1000.0, "万": 10_000.0, "千": 1000.0}
 """Sequences are counted in thousands (a 10k batch is 10,000); only context lengths use k = 1,024."""

@@ -1,0 +1,35 @@
+"""A volume of output to generate ("how long to generate 1M tokens") is a job timed at the generation rate
+shown, counted in thousands, never one reply's length in 1,024s."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.reply._answers import ask_json as _ask
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("how long to generate 1M tokens with llama 3 8b on an A10", 1_000_000),
+    ("用Qwen2.5-7B在A10上生成1000万个token要多久", 10_000_000),
+])
+def test_generating_a_volume_of_tokens_is_timed_and_billed(text: str, tokens: int) -> None:
+    answer = _ask(text)
+    speed = answer["speed"]
+    assert answer["understood"]["output_tokens"] == tokens
+    assert "gen_tokens" not in answer["understood"]
+    rate = speed["aggregate_tokens_per_s"] or speed["decode_tokens_per_s"]
+    assert speed["job_hours"] == pytest.approx(tokens / rate / 3600, rel=0.01)
+    assert answer["cost"]["hours"] == pytest.approx(speed["job_hours"], rel=0.01)
+
+
+def test_one_reply_s_length_stays_a_reply_length() -> None:
+    answer = _ask("llama 3 8b generate 512 tokens on an A10")
+    assert answer["understood"]["gen_tokens"] == 512
+    assert "output_tokens" not in answer["understood"]
+    assert "generated tokens 512" in answer["text"]
+
+
+def test_a_short_job_is_billed_for_its_fraction_of_an_hour() -> None:
+    answer = _ask("generate 500k tokens with llama 3 8b on an A10 at batch 32")
+    assert answer["cost"]["hours"] < 1
+    assert "for 0 h" not in answer["text"]
