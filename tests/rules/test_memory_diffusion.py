@@ -88,6 +88,8 @@ def test_a_pipeline_that_decodes_in_fp32_doubles_the_activations_of_an_fp16_run_
     assert bf16.breakdown["activations"] == pytest.approx(per_image, rel=1e-3)  # bf16 does not overflow
     plain = estimate_memory(Workload(model=flux_like(), precision="fp16", image_resolution=1024))
     assert plain.breakdown["activations"] == pytest.approx(per_image, rel=1e-3)
+    training = estimate_memory(Workload(model=upcasting, task="lora", precision="fp16", image_resolution=1024))
+    assert "vae-fp32-decode" not in training.notes  # training scripts never decode through the pipeline
 
 
 
