@@ -268,10 +268,12 @@ def add_audio_hours(speed: dict[str, float | None], question: Question, workload
     speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
 
 
-def add_output_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
+def add_output_hours(speed: dict[str, float | None], question: Question, workload: Workload,
+                     serving: ServingPlanOut | None) -> None:
     """`speed.job_hours`: how long a volume of output takes ("generate 1M tokens") at the generation rate the
-    reply shows: all sequences together when a batch is sized, else one."""
-    rate = speed.get("aggregate_tokens_per_s") or speed.get("decode_tokens_per_s")
+    reply shows: the serving plan's, at full load, else the sized batch's."""
+    rate = (serving.aggregate_tokens_per_s if serving is not None else None) or speed.get(
+        "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s")
     if workload.task != "inference" or not question.output_tokens or not rate:
         return
     hours = question.output_tokens / rate / 3600.0
@@ -285,7 +287,6 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
     add_encoding_hours(speed, question, workload)
     add_image_hours(speed, question, workload)
     add_audio_hours(speed, question, workload)
-    add_output_hours(speed, question, workload)
     if workload.task == "inference" or not question.tokens:
         return
     # The rate the reply already shows (the sized set-up: its checkpointing and ZeRO stage), so the total and
@@ -379,6 +380,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     add_training_hours(result.speed, question, workload, gpu, count)
     if workload.task == "inference":
         result.serving = serving_plan(question, workload, gpu, count)
+        add_output_hours(result.speed, question, workload, result.serving)
     result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving)
     result.budget = budget_check(question, result.cost, choice.rates)
     if result.serving is not None and result.cost is not None:

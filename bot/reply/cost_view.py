@@ -100,9 +100,12 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         lines.append(t("encode_total", docs=f"{speed['documents']:,.0f}", context=f"{query.context or 0:,}",
                        config=config or "?", time=took))
     if job_hours and speed.get("output_tokens"):
-        rate = speed.get("aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
+        plan = answer.serving
+        rate = (plan.aggregate_tokens_per_s if plan is not None else None) or speed.get(
+            "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
+        load = plan.sequences_per_replica * plan.replicas if plan is not None else query.batch or 1
         lines.append(t("output_total", tokens=f"{speed['output_tokens']:,.0f}", config=config or "?", time=took,
-                       rate=f"{rate:,.0f}", batch=f"{query.batch or 1:,}"))
+                       rate=f"{rate:,.0f}", batch=f"{load:,}"))
     if job_hours and speed.get("audio_hours"):
         lines.append(t("audio_total", audio=f"{speed['audio_hours']:,g}", config=config or "?", time=took,
                        factor=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))
@@ -114,7 +117,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        per_replica=s.sequences_per_replica, users=f"{s.concurrent_needed:,}",
                        agg=f"{s.aggregate_tokens_per_s or 0:,.0f}",
                        speed=f"{s.decode_tokens_per_s or 0:,.1f}", ttft=f"{s.ttft_s or 0:.2f}"))
-        if s.binding in ("full_load", "concurrency"):
+        if s.binding in ("full_load", "concurrency", "volume"):
             lines.append(t(f"binding_{s.binding}", cap=f"{s.targets.get('sequence_cap', 0):,.0f}",
                            context=f"{query.context or 0:,}"))
         else:
@@ -137,7 +140,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         if speed.get("train_hours") and query.tokens:
             lines.append(t("train_total_cost", total=money(cost.total), cur=cur))
         else:
-            billed = f"{cost.hours:,.0f}" if cost.hours >= 1 else f"{cost.hours:.2g}"
+            billed = f"{cost.hours:,.0f}" if cost.hours >= 10 else f"{cost.hours:.2g}"
             lines.append(t("cost_total_hours", hours=billed, total=money(cost.total), cur=cur))
     lines.append(_price_from(t, cost))
     return lines

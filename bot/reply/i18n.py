@@ -350,9 +350,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "images_total": {"en": "{images} images on {config}: ≈ {time} at the time per image above (one after another; "
                            "batching several per call is faster on a card with room to spare)",
                      "zh-Hans": "{images} 张图，用 {config}：按上面的单张耗时约 {time}（逐张生成；显存有余时每次批量生成几张更快）"},
-    "output_total": {"en": "{tokens} output tokens on {config}: ≈ {time} at ≈ {rate} tok/s (batch {batch}; more "
-                           "requests batched together generate faster in all)",
-                     "zh-Hans": "生成 {tokens} 个 token，用 {config}：按约 {rate} tok/s 约 {time}（批量 {batch}；多个请求合并批处理时总速度更快）"},
+    "output_total": {"en": "{tokens} output tokens on {config}: ≈ {time} at ≈ {rate} tok/s in all ({batch} sequences at "
+                           "a time)",
+                     "zh-Hans": "生成 {tokens} 个 token，用 {config}：按合计约 {rate} tok/s 约 {time}（同时 {batch} 条序列）"},
     "audio_total": {"en": "{audio} h of audio on {config}: ≈ {time} at ≈ {factor}× real time (one stream; batching "
                           "several files is faster)",
                     "zh-Hans": "{audio} 小时音频，用 {config}：按约 {factor} 倍实时速度约 {time}（单路；多个文件成批处理更快）"},
@@ -369,6 +369,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                                 "lighter load costs more per token, and more cards per replica hold more sequences",
                           "zh-Hans": "按满载估算（每 token 价格所假设的负载）：单副本能容纳的完整上下文序列数"
                                      "（不超过引擎的批量上限 {cap}）；负载更轻时每 token 成本更高，每副本卡更多则能容纳更多序列"},
+    "binding_volume": {"en": "sized at full load, as a volume of output is generated: as many sequences of "
+                             "{context} tokens at a time as one replica holds (at most {cap}, the engine's batch limit)",
+                       "zh-Hans": "按满载估算（批量生成大量输出时的做法）：单副本同时容纳尽可能多的 {context} token 序列"
+                                  "（不超过引擎的批量上限 {cap}）"},
     "binding_speed": {"en": "the binding target is the per-user speed", "zh-Hans": "约束来自每用户速度要求"},
     "binding_replicas": {"en": "replicas inside a node behind a load balancer, rather than one copy of the model "
                                "pipelined across nodes: the same KV cache per card, and no request waits on the "

@@ -69,9 +69,10 @@ def sets_serving_target(question: Question) -> bool:
 
 
 def at_full_load(question: Question) -> bool:
-    """A price per token with no load stated: priced at the load such a price assumes, a replica holding as many
-    sequences as it can (at batch 1 the same cards cost tens of times more per token)."""
-    return (question.asks_token_cost or question.asks_concurrency) and not (
+    """A price per token, a user count asked or a volume of output to generate, with no load stated: sized at the
+    load they assume, a replica holding as many sequences as it can (at batch 1 the same cards cost tens of
+    times more per token, and a billion tokens take years)."""
+    return (question.asks_token_cost or question.asks_concurrency or bool(question.output_tokens)) and not (
         question.batch or question.qps or question.tokens_per_s_per_user or question.ttft_s)
 
 
@@ -134,7 +135,8 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
             gpu=gpu.id, gpus_per_replica=count, replicas=1, sequences_per_replica=by_memory,
             concurrent_needed=by_memory, aggregate_tokens_per_s=round(speed * by_memory, 1),
             decode_tokens_per_s=round(speed, 1), ttft_s=round(first_token_seconds(workload, gpu, count, by_memory), 3),
-            binding="full_load" if question.asks_token_cost else "concurrency",
+            binding=("full_load" if question.asks_token_cost else "concurrency" if question.asks_concurrency
+                     else "volume"),
             targets={"full_load": float(by_memory), "sequence_cap": float(cap)},
         )
     per_user = question.tokens_per_s_per_user

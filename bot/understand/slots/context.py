@@ -26,7 +26,8 @@ _TOKENS_BARE = rx(NUM + _CTX_UNIT + r"\s*(?:-\s*)?tokens?(?![a-z])(?!\s*/\s*s)(?
 _K_BARE = rx(
     r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)(?![a-z0-9])"
     r"(?!\s*(?:concurrent|simultaneous|parallel|users?|requests?|sessions?|people|steps?|samples?|"
-    r"images?|rows?|examples?|documents?|qps|rps|个|人|用户|条|张|步|样本))"
+    r"images?|rows?|examples?|documents?|qps|rps|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|"
+    r"个|人|用户|条|张|步|样本|小时|分钟|天))"
 )
 _HOW_MANY_K = rx(
     r"how\s+many\s+(?:more\s+)?(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
@@ -43,6 +44,14 @@ _GEN_TOKENS = rx(
     r"|" + r"(?:每(?:个|次|条)?(?:请求|回复|回答|响应))\s*(?:约|大约)?\s*(?P<num4>\d+)\s*(?P<unit4>k)?\s*(?:个)?\s*"
     r"(?:tokens?|词元)"
 )
+_GEN_VOLUME = rx(
+    r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|produc(?:e|ing)|生成|输出)\s*(?:of|about|around|~|约|大约)?\s*"
+    r"(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>thousand|million|billion|trillion|mn|bn|k|m|b|t|千万|百万|万|亿|千)\s*"
+    r"(?:个\s*)?(?:new\s+|output\s+)?(?:tokens?|toks?|词元)"
+)
+"""A volume of output in words or scales ("generate 10 billion tokens", "生成1亿个token"): counted in thousands."""
+_VOLUME_SCALE = {"thousand": 1e3, "k": 1e3, "千": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "百万": 1e6,
+                 "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12, "万": 1e4, "千万": 1e7, "亿": 1e8}
 """Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
 (in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token"."""
 _BATCH = [
@@ -59,6 +68,12 @@ _BATCH = [
 
 
 def parse_context(state: SlotState) -> None:
+    volume = _GEN_VOLUME.search(state.text)
+    if volume is not None:
+        counted = float(volume.group("num")) * _VOLUME_SCALE[volume.group("scale").lower()]
+        if counted > MAX_REPLY_TOKENS:
+            state.set("output_tokens", float(bounded(state, "output_tokens", counted, MAX_OUTPUT_TOKENS)))
+            state.mask(volume.start(), volume.end())
     for gen in _GEN_TOKENS.finditer(state.text):
         which = next((suffix for suffix in ("", "2", "3", "4") if gen.group(f"num{suffix}") is not None), "")
         raw, unit = gen.group(f"num{which}"), gen.group(f"unit{which}")
