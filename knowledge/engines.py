@@ -103,6 +103,9 @@ class RuntimeFact(Fact):
     moe_expert_loop: Literal["fused", "hit", "all"] = "fused"
     """How an MoE layer runs its experts: fused kernels (serving engines), a Python loop over the experts the
     step's tokens were routed to (`hit`), or over every expert whether routed or not (`all`)."""
+    quantised_moe_kernel: Literal["fused", "per-expert"] = "fused"
+    """How GPTQ MoE layers run: one fused kernel per projection, or the older Marlin MoE kernel, which launches
+    one GEMM per expert for each of the two projections whether the expert was routed to or not."""
     rope_tables_per_layer: list[str] = Field(default_factory=list)
     """Model families (the knowledge base's `family`) whose modelling code, in this version, builds cos and sin
     tables for all `max_position_embeddings` positions in every attention layer at load time and keeps them on

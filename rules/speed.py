@@ -134,7 +134,19 @@ def _layer_overhead(w: Workload, tokens: int | None = None) -> float:
     quant = normalise_quant(w.quant, w.precision, w.engine)
     if not tensor_parallel(w.engine) and w.engine != "llama.cpp" and quant:
         factor = S.TRANSFORMERS_QUANT_LAYER_FACTOR.get(quant, 1.0)
-    return factor * (per_layer * max(1, num_layers(w.model)) + _expert_loop_seconds(w, tokens or max(1, w.batch)))
+    return (factor * (per_layer * max(1, num_layers(w.model)) + _expert_loop_seconds(w, tokens or max(1, w.batch)))
+            + _per_expert_launch_seconds(w, quant))
+
+
+def _per_expert_launch_seconds(w: Workload, quant: str | None) -> float:
+    """An engine whose GPTQ MoE layers run the old Marlin MoE kernel pays one GEMM launch per expert and
+    projection on every pass, whichever experts the tokens were routed to."""
+    moe = w.model.moe
+    if moe is None or not (quant or "").startswith("gptq") or (
+            profile_for(w).runtime.quantised_moe_kernel != "per-expert"):
+        return 0.0
+    moe_layers = max(0, num_layers(w.model) - moe.first_k_dense)
+    return moe_layers * moe.num_experts * 2 * S.MARLIN_MOE_EXPERT_LAUNCH_S
 
 
 def _expert_loop_seconds(w: Workload, tokens: int) -> float:

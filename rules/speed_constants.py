@@ -32,6 +32,14 @@ lmdeploy 0.9 from its own A100 table (not the 2 groundtruth rows, which alone wo
 72 MB L2 cache). vLLM 0.85 / SGLang 0.87 / TensorRT-LLM 0.9: set from the published batch-1 ordering
 (TensorRT-LLM ≥ SGLang ≥ vLLM at concurrency 1 in the engine comparisons); not fitted (no rows of their own)."""
 
+MARLIN_MOE_EXPERT_LAUNCH_S = 2.2e-6
+"""Seconds per expert GEMM of the pre-rewrite Marlin MoE kernel, which launches one per expert for each of an MoE
+layer's two projections (routed or not; engine runtime `quantised_moe_kernel: per-expert`), under CUDA graphs.
+Fitted across two sources: https://github.com/vllm-project/vllm/pull/12185 (DeepSeek-V3-AWQ on 8 A100s, CUDA
+graphs: 11.1 tok/s with the Marlin MoE kernel against 29.6 with the fused Triton one, 58 MoE layers × 256
+experts × 2 GEMMs → 1.9 µs each) and the Qwen3 speed benchmark's SGLang 0.4.6.post1 rows (Qwen3-30B-A3B and
+235B-A22B GPTQ-Int4 on H20s, batch 1: 2.2 and 2.35 µs beyond the rest of the step as modelled)."""
+
 TRANSFORMERS_MOE_EXPERT_ITERATION_S = 9.0e-5
 """Seconds per expert visited by transformers' Python loop over an MoE layer's experts (a torch.where that
 syncs with the host, an index, three small matmuls and an index_add_). Before 4.52/4.53 the loop visited

@@ -85,6 +85,25 @@ def test_transformers_moe_decode_pays_per_expert_visited(engine: str, version: s
     assert prefill_extra == pytest.approx(48 * (128 if visited else 0) * S.TRANSFORMERS_MOE_EXPERT_ITERATION_S)
 
 
+
+@pytest.mark.parametrize(("version", "quant", "launches"), [
+    ("0.4.6.post1", "gptq", 48 * 128 * 2),  # vLLM's old Marlin MoE: a GEMM per expert and projection
+    (None, "gptq", 0),  # from 0.4.10 SGLang's own fused Marlin MoE
+    ("0.4.6.post1", None, 0),  # a 16-bit MoE always ran the fused Triton kernel
+])
+def test_sglang_before_0_4_10_launches_a_gemm_per_expert_for_gptq_moe(version: str | None, quant: str | None,
+                                                                   launches: int) -> None:
+    moe = MoE(num_experts=128, experts_per_token=8, moe_intermediate_size=768)
+    model = make_model(params_b=30.0, active_params_b=3.0, moe=moe, num_layers=48)
+    dense = make_model(params_b=30.0, active_params_b=3.0, num_layers=48)
+    precision = "int4" if quant else "bf16"
+    w = Workload(model=model, engine="sglang", engine_version=version, precision=precision, quant=quant, context=2)
+    plain = Workload(model=dense, engine="sglang", engine_version=version, precision=precision, quant=quant,
+                     context=2)
+    extra = decode_step(w, make_gpu(), 1).overhead_s - decode_step(plain, make_gpu(), 1).overhead_s
+    # 48 layers × 128 experts × 2 × 2.2 µs = 27 ms a token: Qwen3-30B-A3B GPTQ-Int4 at ≈ 31 tok/s on SGLang 0.4.6.
+    assert extra == pytest.approx(launches * S.MARLIN_MOE_EXPERT_LAUNCH_S)
+
 def test_tensor_parallel_adds_two_allreduces_per_layer() -> None:
     w = Workload(model=make_model(), engine="vllm", context=2)
     payload = 4096 * 2 * 2 * 1 / 2  # batch × hidden × 2 B × 2(n−1)/n = 8,192 B
