@@ -84,15 +84,16 @@ def engine_sequence_cap(workload: Workload, gpu: GPU, count: int) -> int:
 
 
 def replicas_instead_of_nodes(question: Question, workload: Workload, gpu: GPU, count: int) -> int | None:
-    """Cards per replica when many users were sized as one model pipelined across nodes: the smallest
-    in-node tensor-parallel replica that serves them on the fewest cards in all, or None when no replica of
-    one node holds the weights and a sequence (then pipelining across nodes is what makes it fit).
+    """Cards per replica when many users were sized as one model pipelined across nodes, or are more than one
+    job's batch: the in-node tensor-parallel replica that serves them on the fewest cards in all, or None when no
+    replica of one node holds the weights and a sequence (then pipelining across nodes is what makes it fit).
 
     "1000 concurrent users of Qwen3-8B on L40S" fits 16 cards either way, but an engineer runs replicas
     behind a load balancer, not one 8B model split over two nodes: the KV cache per card is the same, the
     weights are copied once per replica, and no request waits on the network between pipeline stages."""
     users = int(question.users or question.batch or 0)
-    if (workload.task != "inference" or count <= GPUS_PER_NODE or users < 2
+    beyond_one_job = question.users is not None  # more users than one job's batch: replicas whatever the layout
+    if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job) or users < 2
             or profile_for(workload).reservation.kind == "none"):
         return None
     best: tuple[int, int] | None = None

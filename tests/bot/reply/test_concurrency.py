@@ -63,3 +63,10 @@ def test_more_users_than_one_job_s_batch_are_all_planned_over_replicas() -> None
     assert serving["concurrent_needed"] == 10_000
     assert serving["replicas"] * serving["sequences_per_replica"] >= 10_000
     assert "10,000 concurrent users" in answer["text"]
+
+
+def test_more_users_than_one_job_holds_get_replicas_on_the_cards_named() -> None:
+    answer = _ask("10000 concurrent users qwen3-8b on 8x H200")
+    serving = answer["serving"]
+    assert serving["gpu"] == "h200" and serving["gpus_per_replica"] <= 8
+    assert serving["replicas"] * serving["sequences_per_replica"] >= 10_000
