@@ -44,6 +44,8 @@ _GEN_TOKENS = rx(
     r"|" + r"(?:每(?:个|次|条)?(?:请求|回复|回答|响应))\s*(?:约|大约)?\s*(?P<num4>\d+)\s*(?P<unit4>k)?\s*(?:个)?\s*"
     r"(?:tokens?|词元)"
 )
+"""Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
+(in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token"."""
 _GEN_VOLUME = rx(
     r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|produc(?:e|ing)|生成|输出)\s*(?:of|about|around|~|约|大约)?\s*"
     r"(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>thousand|million|billion|trillion|mn|bn|k|m|b|t|千万|百万|万|亿|千)\s*"
@@ -52,8 +54,6 @@ _GEN_VOLUME = rx(
 """A volume of output in words or scales ("generate 10 billion tokens", "生成1亿个token"): counted in thousands."""
 _VOLUME_SCALE = {"thousand": 1e3, "k": 1e3, "千": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "百万": 1e6,
                  "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12, "万": 1e4, "千万": 1e7, "亿": 1e8}
-"""Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
-(in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token"."""
 _BATCH = [
     rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
@@ -80,7 +80,7 @@ def parse_context(state: SlotState) -> None:
         tokens = number(raw) if raw else None
         if tokens is None:
             continue
-        counted = tokens * BATCH_UNITS.get((unit or "").lower(), 1_000_000.0 if (unit or "").lower() == "m" else 1.0)
+        counted = tokens * _VOLUME_SCALE.get((unit or "").lower(), 1.0)
         if counted > MAX_REPLY_TOKENS:
             # "generate 1M tokens": a volume of output to produce, counted in thousands, not one reply's length
             state.set("output_tokens", float(bounded(state, "output_tokens", counted, MAX_OUTPUT_TOKENS)))
