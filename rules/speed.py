@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from knowledge.schema import GPU, Model
+from knowledge.schema import GPU, Model, MoE
 from rules import constants as C
 from rules import speed_constants as S
 from rules.engine_profile import kv_element_bytes, mla_head_sizes, profile_for
@@ -145,8 +145,12 @@ def _per_expert_launch_seconds(w: Workload, quant: str | None) -> float:
     if moe is None or not (quant or "").startswith("gptq") or (
             profile_for(w).runtime.quantised_moe_kernel != "per-expert"):
         return 0.0
-    moe_layers = max(0, num_layers(w.model) - moe.first_k_dense)
-    return moe_layers * moe.num_experts * 2 * S.MARLIN_MOE_EXPERT_LAUNCH_S
+    return _moe_layers(w, moe) * moe.num_experts * 2 * S.MARLIN_MOE_EXPERT_LAUNCH_S
+
+
+def _moe_layers(w: Workload, moe: MoE) -> int:
+    """Layers with routed experts: all but the model's leading dense ones."""
+    return max(0, num_layers(w.model) - moe.first_k_dense)
 
 
 def _expert_loop_seconds(w: Workload, tokens: int) -> float:
@@ -161,8 +165,7 @@ def _expert_loop_seconds(w: Workload, tokens: int) -> float:
     if loop == "fused":
         return 0.0
     visited = moe.num_experts if loop == "all" else min(moe.num_experts, moe.experts_per_token * tokens)
-    moe_layers = max(0, num_layers(w.model) - moe.first_k_dense)
-    return moe_layers * visited * S.TRANSFORMERS_MOE_EXPERT_ITERATION_S
+    return _moe_layers(w, moe) * visited * S.TRANSFORMERS_MOE_EXPERT_ITERATION_S
 
 
 def average_cached_tokens(w: Workload) -> int:

@@ -11,6 +11,7 @@ from bot.reply.model import Answer, CheckOut
 from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
+from rules.alternatives import ONLINE_FP8_ENGINES
 from rules.constants import HEADROOM_FRACTION
 from rules.engine_profile import measures_free_memory
 
@@ -31,17 +32,15 @@ FLASH_ATTENTION_FLAGS: dict[str, str] = {
 }
 """How each engine is told to use a fused attention kernel, for the suggestion's label."""
 
-ONLINE_QUANT_FLAGS: dict[tuple[str, str], str] = {
-    ("vllm", "fp8"): "--quantization fp8", ("sglang", "fp8"): "--quantization fp8",
-}
-"""The flag that quantises a 16-bit checkpoint at load, where no quantised file is needed."""
+ONLINE_FP8_FLAG = "--quantization fp8"
+"""How the engines of rules.alternatives.ONLINE_FP8_ENGINES are told to quantise a 16-bit checkpoint at load."""
 
 
 def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None,
                       version: str | None = None, model: str | None = None) -> str:
     kind = s.kind.replace("-", "_")
     if kind == "quantise":
-        quant = ONLINE_QUANT_FLAGS.get((engine or "", s.quant or "")) or s.quant
+        quant = ONLINE_FP8_FLAG if s.quant == "fp8" and engine in ONLINE_FP8_ENGINES else s.quant
         label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({quant})" if quant else "")
         return label + (t("sugg_on_cards", count=s.count, gpu=gpu_name(kb, s.gpu)) if s.count and s.gpu else "")
     if kind in ("more_gpus", "bigger_gpu"):

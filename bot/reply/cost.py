@@ -236,14 +236,18 @@ def gpu_prices(kb: KnowledgeBase, question: Question) -> list[PriceOut]:
             for p in rows if not p.host_billed_separately]
 
 
+def _set_job(speed: dict[str, float | None], counted: str, amount: float, hours: float) -> None:
+    """`speed[counted]` (what the question counts) and `speed.job_hours`, the run it takes at the rate shown."""
+    speed[counted] = float(amount)
+    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+
+
 def add_image_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
     """`speed.job_hours`: how long the images the question counts take at the seconds per image shown."""
     seconds = speed.get("seconds_per_image")
     if workload.task != "inference" or workload.model.arch != "diffusion" or not question.image_count or not seconds:
         return
-    hours = question.image_count * seconds / 3600.0
-    speed["images"] = float(question.image_count)
-    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+    _set_job(speed, "images", question.image_count, question.image_count * seconds / 3600.0)
 
 
 def add_encoding_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
@@ -252,9 +256,7 @@ def add_encoding_hours(speed: dict[str, float | None], question: Question, workl
     rate = speed.get("sequences_per_s")
     if workload.task != "inference" or workload.model.arch != "encoder" or not question.training_samples or not rate:
         return
-    hours = question.training_samples / rate / 3600.0
-    speed["documents"] = float(question.training_samples)
-    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+    _set_job(speed, "documents", question.training_samples, question.training_samples / rate / 3600.0)
 
 
 def add_audio_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
@@ -263,22 +265,22 @@ def add_audio_hours(speed: dict[str, float | None], question: Question, workload
     factor = speed.get("audio_seconds_per_s")
     if workload.task != "inference" or workload.model.modality != "audio" or not question.audio_hours or not factor:
         return
-    hours = question.audio_hours / factor
-    speed["audio_hours"] = float(question.audio_hours)
-    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+    _set_job(speed, "audio_hours", question.audio_hours, question.audio_hours / factor)
+
+
+def generation_rate(speed: dict[str, float | None], serving: ServingPlanOut | None) -> float | None:
+    """Tokens a second generated in all: the serving plan's, at its load, else the sized batch's."""
+    return (serving.aggregate_tokens_per_s if serving is not None else None) or speed.get(
+        "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s")
 
 
 def add_output_hours(speed: dict[str, float | None], question: Question, workload: Workload,
                      serving: ServingPlanOut | None) -> None:
-    """`speed.job_hours`: how long a volume of output takes ("generate 1M tokens") at the generation rate the
-    reply shows: the serving plan's, at full load, else the sized batch's."""
-    rate = (serving.aggregate_tokens_per_s if serving is not None else None) or speed.get(
-        "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s")
+    """`speed.job_hours`: how long a volume of output takes ("generate 1M tokens") at `generation_rate`."""
+    rate = generation_rate(speed, serving)
     if workload.task != "inference" or not question.output_tokens or not rate:
         return
-    hours = question.output_tokens / rate / 3600.0
-    speed["output_tokens"] = float(question.output_tokens)
-    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+    _set_job(speed, "output_tokens", question.output_tokens, question.output_tokens / rate / 3600.0)
 
 
 def add_training_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,
@@ -390,5 +392,5 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
 
 
 __all__ = ["PriceChoice", "add_training_hours", "attach_money", "budget_check", "config_cost", "exchange_rates",
-           "gpu_prices", "home_cloud_first", "hourly_prices", "in_currency", "plan_for", "price_choice", "price_picks",
-           "price_work", "rank_by_money", "within_budget_first"]
+           "generation_rate", "gpu_prices", "home_cloud_first", "hourly_prices", "in_currency", "plan_for",
+           "price_choice", "price_picks", "price_work", "rank_by_money", "within_budget_first"]

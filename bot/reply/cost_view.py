@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.reply.cost import generation_rate
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer, CostOut, PickOut
 from knowledge.base import KnowledgeBase
@@ -101,8 +102,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        config=config or "?", time=took))
     if job_hours and speed.get("output_tokens"):
         plan = answer.serving
-        rate = (plan.aggregate_tokens_per_s if plan is not None else None) or speed.get(
-            "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
+        rate = generation_rate(speed, plan) or 0
         load = plan.sequences_per_replica * plan.replicas if plan is not None else query.batch or 1
         lines.append(t("output_total", tokens=f"{speed['output_tokens']:,.0f}", config=config or "?", time=took,
                        rate=f"{rate:,.0f}", batch=f"{load:,}"))

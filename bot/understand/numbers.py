@@ -9,6 +9,15 @@ from collections.abc import Mapping
 HUGE = 1e30
 """Stands for any number too long to be meaningful (a 40,000-digit string); callers clamp it."""
 
+COUNT_SCALES: dict[str, float] = {
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
+    "t": 1e12, "tn": 1e12, "trillion": 1e12,
+    "千": 1e3, "万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8, "十亿": 1e9, "百亿": 1e10, "千亿": 1e11,
+    "万亿": 1e12,
+}
+"""Scale words after a counted amount (tokens to train on or generate, images, hours of audio): counted in
+thousands, lower case. Each slot's pattern says which of them it reads; contexts count k as 1,024 instead."""
+
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "俩": 2, "三": 3, "四": 4, "五": 5,
               "六": 6, "七": 7, "八": 8, "九": 9, "单": 1, "單": 1, "双": 2, "雙": 2}
 _CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000, "万": 10_000, "萬": 10_000}

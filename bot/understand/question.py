@@ -22,6 +22,8 @@ MAX_PARAMS_B = 20_000.0
 MAX_CONTEXT = 10_000_000
 MAX_BATCH = 4096
 """Sequences in flight at once: beyond this no single deployment is sized as one job."""
+MAX_OUTPUT_TOKENS = 1e13
+"""Tokens a volume of output to generate may count ("generate 10 billion tokens")."""
 MAX_USERS = 10_000_000
 """Concurrent users a serving plan spreads over replicas ("10,000 concurrent users"), beyond one job's batch."""
 MAX_GPU_COUNT = 1024
@@ -69,7 +71,7 @@ class Question(BaseModel):
     """More concurrent sequences than one job's batch (`batch` holds MAX_BATCH): what a serving plan spreads
     over replicas."""
     gen_tokens: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
-    output_tokens: float | None = Field(default=None, gt=0, le=1e13)
+    output_tokens: float | None = Field(default=None, gt=0, le=MAX_OUTPUT_TOKENS)
     """Inference: a volume of output to generate ("how long to generate 1M tokens"), timed and billed at the
     generation rate shown; not one reply's length."""
     image_resolution: int | None = Field(default=None, ge=MIN_IMAGE_SIDE, le=MAX_IMAGE_SIDE)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.understand.numbers import number
-from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_USERS
+from bot.understand.numbers import COUNT_SCALES, number
+from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_OUTPUT_TOKENS, MAX_USERS
 from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
 
 # -- context, generated tokens, batch ---------------------------------------------------------------
@@ -52,8 +52,6 @@ _GEN_VOLUME = rx(
     r"(?:个\s*)?(?:new\s+|output\s+)?(?:tokens?|toks?|词元)"
 )
 """A volume of output in words or scales ("generate 10 billion tokens", "生成1亿个token"): counted in thousands."""
-_VOLUME_SCALE = {"thousand": 1e3, "k": 1e3, "千": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "百万": 1e6,
-                 "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12, "万": 1e4, "千万": 1e7, "亿": 1e8}
 _BATCH = [
     rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
@@ -69,22 +67,15 @@ _BATCH = [
 
 def parse_context(state: SlotState) -> None:
     volume = _GEN_VOLUME.search(state.text)
-    if volume is not None:
-        counted = float(volume.group("num")) * _VOLUME_SCALE[volume.group("scale").lower()]
-        if counted > MAX_REPLY_TOKENS:
-            state.set("output_tokens", float(bounded(state, "output_tokens", counted, MAX_OUTPUT_TOKENS)))
-            state.mask(volume.start(), volume.end())
+    if volume is not None and _read_volume(state, float(volume.group("num")), volume.group("scale")):
+        state.mask(volume.start(), volume.end())
     for gen in _GEN_TOKENS.finditer(state.text):
         which = next((suffix for suffix in ("", "2", "3", "4") if gen.group(f"num{suffix}") is not None), "")
         raw, unit = gen.group(f"num{which}"), gen.group(f"unit{which}")
         tokens = number(raw) if raw else None
         if tokens is None:
             continue
-        counted = tokens * _VOLUME_SCALE.get((unit or "").lower(), 1.0)
-        if counted > MAX_REPLY_TOKENS:
-            # "generate 1M tokens": a volume of output to produce, counted in thousands, not one reply's length
-            state.set("output_tokens", float(bounded(state, "output_tokens", counted, MAX_OUTPUT_TOKENS)))
-        else:
+        if not _read_volume(state, tokens, unit):  # else one reply's length, k counted as 1,024 like a context
             tokens *= context_unit(unit)
             state.set("gen_tokens", int(bounded(state, "gen_tokens", tokens, MAX_CONTEXT)))
         state.mask(gen.start(), gen.end())
@@ -104,7 +95,15 @@ def parse_context(state: SlotState) -> None:
 
 MAX_REPLY_TOKENS = 131_072
 """The longest reply any model here writes in one request; a larger "generate N tokens" is a volume of output."""
-MAX_OUTPUT_TOKENS = 1e13
+
+
+def _read_volume(state: SlotState, amount: float, scale: str | None) -> bool:
+    """Sets `output_tokens` when `amount` `scale` tokens ("1M", "10 billion") are more than one reply holds."""
+    counted = amount * COUNT_SCALES.get((scale or "").lower(), 1.0)
+    if counted <= MAX_REPLY_TOKENS:
+        return False
+    state.set("output_tokens", float(bounded(state, "output_tokens", counted, MAX_OUTPUT_TOKENS)))
+    return True
 
 BATCH_UNITS = {"k": 1000.0, "万": 10_000.0, "千": 1000.0}
 """Sequences are counted in thousands (a 10k batch is 10,000); only context lengths use k = 1,024."""

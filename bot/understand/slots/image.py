@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from bot.understand.numbers import COUNT_SCALES
 from bot.understand.question import MAX_BATCH, MAX_IMAGE_SIDE, MAX_IMAGE_STEPS, MIN_IMAGE_SIDE
 from bot.understand.slots.base import SlotState, bounded, rx
 
@@ -29,7 +30,6 @@ _COUNT = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|m|万|千)?\s*(?:�
 _PER_CALL = rx(r"(?<![\w.])(?P<num>\d{1,4})\s*(?:images?|pictures?|pics?|图片?|张图?)\s*"
                r"(?:per|each|a|every|in\s+(?:one|a|each)|每)\s*(?:call|batch|prompt|run|request|pass|次|批)")
 """Images one call makes ("4 images per call", "每次4张" is not read): the batch the memory holds."""
-_COUNT_SCALE = {"k": 1e3, "m": 1e6, "万": 1e4, "千": 1e3}
 MAX_IMAGE_COUNT = 1e10
 _OFFLOAD = rx(r"enable_(?:model|sequential)_cpu_offload|\b(?:model\s+)?cpu[-_\s]?offload\w*|\boffload\w*"
               r"|卸载到?\s?(?:cpu|内存)?")
@@ -65,7 +65,7 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
         state.mask(m.start(), m.end())
     m = _COUNT.search(state.text)
     if m is not None:
-        count = float(m.group("num")) * _COUNT_SCALE.get(m.group("scale") or "", 1.0)
+        count = float(m.group("num")) * COUNT_SCALES.get(m.group("scale") or "", 1.0)
         if count >= 1:
             state.set("image_count", int(bounded(state, "image_count", count, MAX_IMAGE_COUNT)))
             state.mask(m.start(), m.end())

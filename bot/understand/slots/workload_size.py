@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.understand.numbers import number
+from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import SlotState, bounded, rx
 from rules.constants import HOURS_PER_MONTH
 
@@ -34,10 +34,6 @@ SAMPLE_K = 1024.0
 """k after a per-sample length ("samples of 2k tokens"): sequence lengths are powers of two, as contexts."""
 
 _NUM = r"(?P<num>\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)"
-_EN_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
-             "t": 1e12, "tn": 1e12, "trillion": 1e12}
-_CN_SCALE = {"万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8, "十亿": 1e9, "百亿": 1e10, "千亿": 1e11,
-             "万亿": 1e12}
 _SCALE = (r"(?P<scale>万亿|千亿|百亿|十亿|亿|千万|百万|十万|万|thousand|million|billion|trillion|bn|mn|tn|k|m|b|t)?")
 _TOKEN_WORD = r"(?:training\s+|train\s+|text\s+|个\s*)?(?:tokens?|toks?|词元)(?![a-z])"
 _AMOUNT = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*" + _TOKEN_WORD)
@@ -134,7 +130,7 @@ def _value(raw: str | None) -> float | None:
 def _scale(name: str | None) -> float:
     if not name:
         return 1.0
-    return _CN_SCALE.get(name) or _EN_SCALE.get(name, 1.0)
+    return COUNT_SCALES.get(name, 1.0)
 
 
 def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
