@@ -227,8 +227,10 @@ def unmappable(case: dict[str, Any]) -> str | None:
     for word, name in UNPROFILED_ENGINES.items():
         if word in framework:
             return f"runtime without an engine profile ({name})"
-    if "adafactor" in str(settings.get("optimizer") or "").lower():
-        return "optimizer not modelled (Adafactor's factored states)"
+    optimizer = str(settings.get("optimizer") or "").lower()
+    for name in ("lion", "prodigy", "came"):
+        if name in optimizer:
+            return f"optimizer not modelled ({name})"
     dataset = str(settings.get("dataset") or "").lower()
     if case.get("seq_len") is None and "unpacked" in dataset:
         return "sequence length not stated (unpacked samples of variable length)"
@@ -406,14 +408,17 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
             req["zero_stage"] = stage
         if "gradient_checkpointing" in settings:
             req["gradient_checkpointing"] = bool(settings["gradient_checkpointing"])
-        rank = settings.get("lora_r") or settings.get("lora_rank") or settings.get("rank")
+        rank = re.match(r"\s*(\d+)", str(settings.get("lora_r") or settings.get("lora_rank") or settings.get("rank")
+                                           or ""))
         if rank:
-            req["lora_rank"] = int(rank)
+            req["lora_rank"] = int(rank.group(1))
         elif task == "p-tuning":
             req["lora_rank"] = 8  # P-Tuning v2 trains a prefix of a few million parameters: a rank-8 stand-in
         optimizer = str(settings.get("optimizer") or "").lower()
         if "8bit" in optimizer or "8-bit" in optimizer:
             req["optimizer"] = "adamw-8bit"
+        elif "adafactor" in optimizer:
+            req["optimizer"] = "adafactor"
         if "paged" in optimizer:
             req["paged_optimizer"] = True  # bitsandbytes paged optimizer: its states can leave the card
         if settings.get("trainable_embedding_and_lm_head"):
@@ -451,7 +456,7 @@ WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "engi
                  "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
                  "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled", "allocated_only",
                  "paged_optimizer", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split",
-                 "image_resolution", "quantise_text_encoders")
+                 "image_resolution", "quantise_text_encoders", "text_encoders")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 
 DEFAULT_CONTEXT = 4096

@@ -37,13 +37,13 @@ def diffusion_request(case: dict[str, Any], request: dict[str, Any]) -> dict[str
     if offload in ("sequential_cpu_offload", "group_offload"):
         raise Unmodelled(f"{offload} (layer-by-layer streaming) not modelled")
     encoders = str(settings.get("text_encoders") or "all").lower()
+    if case.get("task") != "inference":
+        return training_request(settings, int(request.get("batch", 1)))
     if not encoders.startswith(("all", "not stated")):
         raise Unmodelled(f"text encoders not on the card ({encoders}): not modelled")
     if settings.get("vae_slicing") or settings.get("vae_tiling") or settings.get("attention_slicing") or \
             "tiny" in str(settings.get("vae") or "").lower():
         raise Unmodelled("VAE slicing or tiling, attention slicing or a tiny VAE: not modelled")
-    if case.get("task") != "inference":
-        raise Unmodelled("diffusion training rows: text-encoder caching and checkpointing not modelled")
     out: dict[str, Any] = {}
     resolution = _resolution(settings)
     if resolution is not None:
@@ -60,4 +60,40 @@ def diffusion_request(case: dict[str, Any], request: dict[str, Any]) -> dict[str
             out["quant"] = "nf4" if precision == "int4" else "bnb-int8"
         elif kind == "plain" and not request.get("quant") and precision in ("int8", "int4", "fp8"):
             out["quant"] = str(precision)
+    return out
+
+
+def training_request(settings: dict[str, Any], batch: int) -> dict[str, Any]:
+    """A training row's image size, images per step and where its text encoders are: trained
+    (`train_text_encoder`), cached (precomputed, cached or freed before training), on the card (loaded by the
+    script, the default of diffusers' text-to-image scripts, which encode each caption), or unstated (the rules'
+    default, cached). Raises Unmodelled for a ControlNet (a trained copy of half the UNet), blocks swapped to the
+    CPU or DeepSpeed offload."""
+    if "controlnet" in str(settings.get("trained_module") or "").lower():
+        raise Unmodelled("ControlNet training (a trained copy of the UNet's encoder) not modelled")
+    if "swap" in str(settings.get("offload") or "").lower():
+        raise Unmodelled("blocks swapped to the CPU (kohya --blocks_to_swap) not modelled")
+    if "offload" in str(settings.get("deepspeed") or "").lower():
+        raise Unmodelled("DeepSpeed offload of an image trainer not modelled")
+    out: dict[str, Any] = {}
+    prior = str(settings.get("with_prior_preservation") or "").lower()
+    if prior.startswith(("true", "assumed true")):
+        out["batch"] = 2 * batch  # DreamBooth's prior preservation runs a class image beside each instance image
+    if "fused" in str(settings.get("optimizer") or "").lower():
+        out["optimizer_in_backward"] = True  # kohya --fused_backward_pass: each gradient applied and freed at once
+    mixed = str(settings.get("mixed_precision") or "").lower()
+    if "full_fp16" in mixed or "full_bf16" in mixed:
+        out["pure_16bit"] = True  # kohya --full_fp16/--full_bf16: 16-bit weights and gradients, no fp32 copy
+    resolution = _resolution(settings)
+    if resolution is not None:
+        out["image_resolution"] = resolution
+    encoders = str(settings.get("text_encoders") or "").lower()
+    if settings.get("train_text_encoder") is True:
+        out["text_encoders"] = "trained"
+    elif any(word in encoders for word in ("on the card", "on the gpu", "loaded by the script", "resident")):
+        out["text_encoders"] = "resident"
+    elif any(word in encoders for word in ("precomputed", "cached", "not loaded", "freed", "offloaded")):
+        out["text_encoders"] = "cached"
+    if settings.get("fp8_training"):
+        out["precision"] = "bf16"  # torchao float8 training: fp8 matmuls over bf16 weights, not an fp8 base
     return out

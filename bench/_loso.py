@@ -51,6 +51,9 @@ FITTED: tuple[FittedConstant, ...] = (
     FittedConstant("TRAINABLE_EMBEDDING_BYTES", (8.0, 12.0, 16.0)),
     FittedConstant("VLLM_SAMPLER_BYTES_PER_VOCAB", (30.0, 34.0, 38.5, 43.0, 47.0)),
     FittedConstant("DIFFUSION_ACTIVATION_GIB_PER_MPIXEL", (1.4, 1.6, 1.8, 2.0, 2.2, 2.6)),
+    FittedConstant("DIFFUSION_TRAIN_ACT_GIB_PER_MPIXEL", (2.0, 3.0, 4.0, 5.0, 6.0)),
+    FittedConstant("DIFFUSION_TRAIN_ACT_GIB_PER_MPIXEL_CHECKPOINTED", (0.25, 0.5, 0.75, 1.0, 1.25, 1.5)),
+    FittedConstant("DIFFUSION_TRAIN_ACT_PARAMS_EXPONENT", (0.0, 0.25, 0.5)),
 )
 """Every memory constant whose docstring says it was calibrated on the published rows."""
 

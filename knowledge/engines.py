@@ -211,7 +211,7 @@ class TrainingFact(Fact):
     kbit_double_quant: bool = False
     """The engine loads a 4-bit NF4 base with double quantisation whatever the user asks
     (bnb_4bit_use_double_quant=True in its own loader)."""
-    optimizer_default: Literal["adamw", "adamw-8bit", "sgd"] | None = None
+    optimizer_default: Literal["adamw", "adamw-8bit", "sgd", "adafactor"] | None = None
     """The optimizer the engine's own documented set-up uses when the user names none (Unsloth's README and
     notebooks: `optim = "adamw_8bit"`); None = AdamW, the HF Trainer default."""
     adapter_input_bytes: float | None = None

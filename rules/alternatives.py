@@ -118,12 +118,22 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         m = need(replace(w, gradient_checkpointing=True), gpu, count)
         if m is not None:
             out.append(Suggestion(kind="checkpointing", memory_per_gpu_gib=m))
+    if w.task != "inference" and w.model.arch == "diffusion" and w.text_encoders == "resident":
+        m = need(replace(w, text_encoders="cached"), gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="cache-text-encoders", memory_per_gpu_gib=m))
     if w.task == "train" and optimizer_for(w) == "adamw":
         # AdamW's fp32 moments and master copy are most of a full fine-tune's memory; bitsandbytes' 8-bit AdamW
         # keeps 2 bytes of state per parameter instead of 12 and still trains every weight.
         m = need(replace(w, optimizer="adamw-8bit"), gpu, count)
         if m is not None:
             out.append(Suggestion(kind="optimizer-8bit", memory_per_gpu_gib=m))
+    if w.task == "train" and w.model.arch == "diffusion" and optimizer_for(w) != "adafactor":
+        # kohya's sd-scripts route for a full SDXL/FLUX fine-tune on one card: Adafactor (factored states) stepped
+        # inside backward (--fused_backward_pass), so no full set of gradients either.
+        m = need(replace(w, optimizer="adafactor", optimizer_in_backward=True), gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="adafactor-fused", memory_per_gpu_gib=m))
     if w.task == "train":
         peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")
         for task in peft:

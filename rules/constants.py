@@ -233,12 +233,14 @@ VLLM_ACTIVATION_MIN_GIB = 1.0
 # Training
 # --------------------------------------------------------------------------------------------------------
 
-OPTIMIZER_BYTES_PER_PARAM: dict[str, float] = {"adamw": 12.0, "adamw-8bit": 2.0, "sgd": 4.0}
+OPTIMIZER_BYTES_PER_PARAM: dict[str, float] = {"adamw": 12.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 4.0}
 """Optimizer states per trainable parameter beyond the 16-bit weights and gradients: mixed-precision AdamW =
 fp32 master (4) + two fp32 moments (8) = 12, so 2 + 2 + 12 = 16 B/param (ZeRO paper, "Transformer Math
 101"); bitsandbytes 8-bit Adam: two 1-byte moments = 2 (6 B/param in all); SGD with momentum: one fp32
-momentum = 4 (8 B/param). `pure bf16` (no fp32 master, bf16 moments) is 2 + 2 + 4 = 8 B/param
-(LLaMA-Factory's "8x")."""
+momentum = 4 (8 B/param); Adafactor: the fp32 master (4) and a second moment factored into one row and one column
+vector per matrix, with no first moment by default (Shazeer & Stern 2018, "Adafactor: Adaptive Learning Rates with
+Sublinear Memory Cost"; transformers' Adafactor beta1=None), so nothing per parameter beyond it. `pure bf16`
+(no fp32 master, bf16 moments) is 2 + 2 + 4 = 8 B/param (LLaMA-Factory's "8x")."""
 
 PURE_16BIT_ADAM_BYTES = 4.0
 """AdamW with bf16 moments and no fp32 master copy (LLaMA-Factory `pure_bf16`)."""
@@ -311,10 +313,10 @@ MB is the vocabulary → 7.8 B), against 12 B for the bf16 LoRA rows of the same
 LORA_PARAM_BYTES = 16.0
 """A LoRA adapter parameter trains in fp32 with AdamW: weight 4 + gradient 4 + two moments 8 = 16 bytes."""
 
-ADAPTER_OPTIMIZER_BYTES: dict[str, float] = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0}
+ADAPTER_OPTIMIZER_BYTES: dict[str, float] = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}
 """Optimizer states per adapter parameter: the adapter is already fp32 (PEFT and Unsloth upcast it), so no master
 copy: AdamW's two fp32 moments 8, bitsandbytes 8-bit Adam's two 1-byte moments 2 (LoRA matrices are far above its
-`min_8bit_size` of 4,096 elements), SGD momentum 4."""
+`min_8bit_size` of 4,096 elements), SGD momentum 4, Adafactor's factored second moment next to nothing."""
 
 TRAINABLE_EMBEDDING_BYTES = 12.0
 """PEFT `modules_to_save` (trainable embedding + lm_head, Qwen's "LoRA (emb)"): a trainable 16-bit copy (2) +
@@ -353,6 +355,31 @@ the generation, not a load-time transient: FLUX.1-dev bf16 at batch 1-16 (diffus
 peaks 6 GiB apart, the weights' difference, so the decode is fp32 in both) and at batch 1 (diffusers loading
 docs, 2025). bench/_loso.py refits it with the other fitted constants. Before the fp32 decode was modelled,
 2.2 had been read off SDXL fp16 batch-1 runs alone."""
+
+DIFFUSION_TRAIN_ACT_GIB_PER_MPIXEL = 4.0
+DIFFUSION_TRAIN_ACT_GIB_PER_MPIXEL_CHECKPOINTED = 1.25
+DIFFUSION_TRAIN_ACT_PARAMS_EXPONENT = 0.25
+"""What training a diffusion denoiser keeps for backward per megapixel of each image, 16-bit (fp32 doubles it):
+without gradient checkpointing, and with it (each block's input kept, one block recomputed at a time), times
+(denoiser parameters in billions) ** the exponent, a stand-in for the width × depth of the blocks whose inputs
+checkpointing keeps (FLUX's 11.9B transformer needs more per megapixel than the 0.86B SD 1.x UNet). Fitted, and
+refitted by bench/_loso.py with the other fitted constants, on bench/groundtruth/diffusion_training.yaml and the
+FLUX rows of diffusion.yaml: ShivamShrirao's DreamBooth table (SD 1.4 on a T4 at 512², 2-4 images per step with
+and without checkpointing: +1.25 GB per added image without, +0.24 with), the HF FLUX QLoRA blog (FLUX.1-dev at
+512×768 with checkpointing, 9-36.6 GB), the SimpleTuner FLUX quickstart's rank-16 LoRA by base precision, and the
+fits/OOM statements of the diffusers, kohya and SimpleTuner documents. The fit is flat: (4, 1.25, 0.25) is within
+0.002 of the best mean log error on those rows, (4, 1.5, 0), and has the lowest 90th percentile; the data cannot
+tell the exponent from 0 and 0.25 apart."""
+
+DIFFUSION_MOMENT_BYTES: dict[str, float] = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}
+"""Optimizer states per trained parameter of an image trainer, whose trained weights are already fp32 (no master
+copy beyond them): AdamW's two fp32 moments, bitsandbytes' two 8-bit moments, SGD's fp32 momentum, Adafactor's
+factored second moment (a row and a column vector per matrix; no first moment by default), which kohya's
+sd-scripts recommend for full fine-tuning of SDXL and FLUX."""
+
+DIFFUSION_ADAPTER_SHARE = 0.02
+"""Adapter parameters as a share of the model adapted when its entry gives no count per rank: a stand-in (rank
+16-32 on the attention projections of a UNet is 1-2% of it), flagged in the model's notes rather than fitted."""
 
 CNN_ACTIVATION_MIB_PER_GFLOP = 6.0
 """CNN/ViT inference activation peak ≈ 6 MiB per GFLOP of one image at 16-bit (ResNet-50: 4.1 GFLOP ≈ 25 MiB

@@ -35,6 +35,7 @@ from rules.memory_common import (
     prefill_tokens,
 )
 from rules.memory_diffusion import pipeline_parts, pipeline_weight_bytes
+from rules.memory_diffusion_training import diffusion_training_options
 from rules.memory_inference import (
     inference_estimate,
     needed_view,
@@ -135,6 +136,10 @@ def estimate_memory(workload: Workload, gpu_count: int = 1, gpu: GPU | None = No
             return _simple(workload, gpu_count)
         return inference_estimate(workload, gpu_count, gpu)
     if not is_transformer(model):
+        if model.arch == "diffusion":
+            options = diffusion_training_options(workload, gpu_count, card_known=gpu is not None)
+            if options is not None:
+                return first_fitting(options, gpu)
         return _simple(workload, gpu_count)
     if workload.paged_optimizer:
         return paged(first_fitting(training_options(workload, gpu_count, card_known=gpu is not None), gpu,

@@ -101,7 +101,7 @@ def _model_states(p: float, n: int, stage: int, optimizer: str, precision: str, 
     """(weights, gradients, optimizer, gathered) bytes per card for `p` trainable parameters."""
     if precision == "fp32":
         wb, gb = 4.0, 4.0
-        ob = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0}[optimizer]
+        ob = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}[optimizer]
     else:
         wb, gb = 2.0, 2.0
         pure = pure_16bit and optimizer == "adamw"

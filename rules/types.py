@@ -14,7 +14,7 @@ Task = Literal["inference", "train", "lora", "qlora"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4"]
 Engine = Literal["transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth", "deepspeed",
                  "fsdp", "llama-factory", "torchtune"]
-Optimizer = Literal["adamw", "adamw-8bit", "sgd"]
+Optimizer = Literal["adamw", "adamw-8bit", "sgd", "adafactor"]
 
 TASKS: tuple[Task, ...] = ("inference", "train", "lora", "qlora")
 PRECISIONS: tuple[Precision, ...] = ("fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4")
@@ -65,6 +65,9 @@ class Workload:
     quantise_text_encoders: bool | None = None
     """Diffusion: whether a quantised format covers the large text encoders (T5) too; None = the usual recipe
     for the format (rules.memory_diffusion.quantises_text_encoders)."""
+    text_encoders: Literal["cached", "resident", "trained"] | None = None
+    """Diffusion training: the text encoders' outputs cached (None: what trainers do), the encoders kept on the
+    card, or trained with the denoiser (rules.memory_diffusion_training)."""
     engine_version: str | None = None
     """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
     version_rules say what changed)."""
@@ -212,7 +215,7 @@ class Suggestion:
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
                   "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
                   "newer-engine", "cpu-layers", "cpu-experts", "fewer-requests", "optimizer-8bit",
-                  "model-offload", "bf16"]
+                  "model-offload", "bf16", "cache-text-encoders", "adafactor-fused"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None

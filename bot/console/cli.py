@@ -32,7 +32,8 @@ the rest only through the service, so the names are repeated here and a test kee
 FLAGS = ("model", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
          "memory_fraction",
          "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", *SWITCH_HELP,
-         "budget_amount", "budget_currency", "budget_period", "context", "batch", "resolution", "steps", "gpu", "gpus")
+         "budget_amount", "budget_currency", "budget_period", "context", "batch", "resolution", "steps",
+         "text_encoders", "gpu", "gpus")
 
 
 def _add_flags(parser: argparse.ArgumentParser) -> None:
@@ -71,6 +72,8 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch", help="concurrent sequences / micro-batch (images per call): 8, 1k, 两千")
     parser.add_argument("--resolution", help="image generation: pixels per side, e.g. 1024")
     parser.add_argument("--steps", help="image generation: denoising steps per image, e.g. 28")
+    parser.add_argument("--text-encoders", dest="text_encoders",
+                        help="image-model training: cached (default) | resident (on the card) | trained")
     parser.add_argument("--gpu", help="GPU to check against (id or name)")
     parser.add_argument("--gpus", help="number of GPUs")
     parser.add_argument("--lang", help="reply language: en | zh-Hans | zh-Hant")

@@ -108,7 +108,14 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         cpu_moe_layers=workload.cpu_moe_layers if workload else None,
         image_resolution=_image_resolution(workload),
         image_steps=workload.image_steps if workload else None,
+        text_encoders=_text_encoders(workload),
     )
+
+
+def _text_encoders(workload: Workload | None) -> str | None:
+    if workload is None or workload.model.arch != "diffusion" or workload.task == "inference":
+        return None
+    return workload.text_encoders or "cached"
 
 
 def _image_resolution(workload: Workload | None) -> int | None:

@@ -265,6 +265,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             extra["image_resolution"] = question.image_resolution
         if question.image_steps is not None:
             extra["image_steps"] = question.image_steps
+        if question.text_encoders is not None and task != "inference":
+            extra["text_encoders"] = question.text_encoders
     if (engine == "llama.cpp" and OLLAMA_NOTE in question.notes and question.flash_attention is None
             and model.family not in OLLAMA_FLASH_ATTENTION_FAMILIES and model.arch == "decoder"):
         extra["flash_attention"] = False

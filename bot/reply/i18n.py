@@ -121,10 +121,19 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sugg_fewer_requests": {"en": "--max-num-seqs {n} (fewer requests in its start-up profile)",
                             "zh-Hans": "--max-num-seqs {n}（启动探测时的请求更少）"},
     "sugg_zero3": {"en": "DeepSpeed ZeRO-3 / FSDP sharding", "zh-Hans": "DeepSpeed ZeRO-3 / FSDP 分片"},
-    "sugg_optimizer_8bit": {"en": "8-bit AdamW (bitsandbytes; optim=\"adamw_bnb_8bit\" in the HF Trainer): 2 bytes of "
-                                  "optimizer state per parameter instead of 12, every weight still trained",
-                            "zh-Hans": "8-bit AdamW（bitsandbytes；HF Trainer 中 optim=\"adamw_bnb_8bit\"）：每个参数的优化器状态"
-                                       "从 12 字节降到 2 字节，仍训练全部权重"},
+    "sugg_optimizer_8bit": {"en": "8-bit AdamW (bitsandbytes; optim=\"adamw_bnb_8bit\" in the HF Trainer, --use_8bit_adam in "
+                                  "diffusers' scripts): its two moments take 2 bytes per parameter instead of 8, every "
+                                  "weight still trained",
+                            "zh-Hans": "8-bit AdamW（bitsandbytes；HF Trainer 中 optim=\"adamw_bnb_8bit\"，diffusers 脚本中 "
+                                       "--use_8bit_adam）：两个动量从每参数 8 字节降到 2 字节，仍训练全部权重"},
+    "sugg_adafactor_fused": {"en": "Adafactor stepped inside backward (kohya sd-scripts: --optimizer_type adafactor "
+                                   "--fused_backward_pass): factored optimizer states and no full set of gradients",
+                             "zh-Hans": "在反向传播中直接更新的 Adafactor（kohya sd-scripts：--optimizer_type adafactor "
+                                        "--fused_backward_pass）：优化器状态被分解，也不必保留全部梯度"},
+    "sugg_cache_text_encoders": {"en": "cache the text encoders' outputs and free them (kohya --cache_text_encoder_outputs; "
+                                       "SimpleTuner caches them by default)",
+                                 "zh-Hans": "缓存文本编码器的输出并释放编码器（kohya 的 --cache_text_encoder_outputs；SimpleTuner "
+                                            "默认缓存）"},
     "sugg_bf16": {"en": "bf16 instead of fp16 (torch_dtype=torch.bfloat16: the VAE then decodes in bf16, not fp32)",
                   "zh-Hans": "用 bf16 代替 fp16（torch_dtype=torch.bfloat16：VAE 随之以 bf16 解码，不再升到 fp32）"},
     "sugg_model_offload": {"en": "`pipe.enable_model_cpu_offload()` (one part of the pipeline on the card at a time; slower per image)",

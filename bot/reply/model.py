@@ -63,6 +63,9 @@ class Query(BaseModel):
     """Image generation: the side in pixels of the (square-equivalent) image sized; null for other models."""
     image_steps: int | None = None
     """Image generation: denoising steps per image when the question sets them (null: the model card's)."""
+    text_encoders: Literal["cached", "resident", "trained"] | None = None
+    """Image-model training: whether the text encoders' outputs are cached (off the card), the encoders stay on
+    it, or they are trained; null for other jobs."""
     cpu_moe_layers: int | None = None
     """llama.cpp's --n-cpu-moe when stated: the first blocks whose routed experts stay in system RAM (999:
     --cpu-moe, all of them; null: none)."""

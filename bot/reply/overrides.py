@@ -63,7 +63,7 @@ FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch"
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
              "train_embeddings", "engine_version", "engine_backend", "kv_cache", "memory_fraction",
              "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", "budget_amount",
-             "resolution", "steps",
+             "resolution", "steps", "text_encoders",
              "budget_currency", "budget_period", *TRAINING_SWITCHES)
 
 
@@ -203,6 +203,8 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates[key] = bool(value)
         elif key == "offload":
             updates["offload"] = _choice("offload", value, ("none", "optimizer", "all"))
+        elif key == "text_encoders":
+            updates["text_encoders"] = _choice("text_encoders", value, ("cached", "resident", "trained"))
         elif key == "optimizer":
             updates["optimizer"] = _choice("optimizer", value, get_args(Optimizer))
         elif key == "params_b":

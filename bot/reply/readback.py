@@ -20,6 +20,14 @@ SHARE_FLAGS = {"vllm": "gpu_memory_utilization", "sglang": "mem_fraction_static"
 """The flag each reserving engine sets its memory share with: the read-back writes the share that way."""
 
 
+TEXT_ENCODER_WORDS: dict[str, dict[str, str]] = {
+    "cached": {"en": "text-encoder outputs cached", "zh-Hans": "文本编码器输出已缓存"},
+    "resident": {"en": "text encoders on the card", "zh-Hans": "文本编码器留在显卡上"},
+    "trained": {"en": "text encoders trained too", "zh-Hans": "文本编码器一起训练"},
+}
+"""How the read-back names where an image trainer's text encoders are."""
+
+
 def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
     if field == "task" and isinstance(value, str):
         return t.pick(TASK_NAMES, value)
@@ -39,6 +47,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,} concurrent users" if t.lang == "en" else f"{value:,} 路并发"
     if field == "audio_hours" and isinstance(value, (int, float)):
         return f"{value:,g} h of audio" if t.lang == "en" else f"{value:,g} 小时音频"
+    if field == "text_encoders" and isinstance(value, str):
+        return t.pick(TEXT_ENCODER_WORDS, value)
     if field == "image_steps" and isinstance(value, int):
         return f"{value} steps" if t.lang == "en" else f"{value} 步"
     if field == "params_b" and isinstance(value, (int, float)):

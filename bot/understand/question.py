@@ -85,6 +85,9 @@ class Question(BaseModel):
     """Speech recognition: hours of audio the job transcribes ("1000 hours of audio"); timed and billed."""
     image_steps: int | None = Field(default=None, gt=0, le=MAX_IMAGE_STEPS)
     """Image generation: denoising steps per image ("28 steps", "4步")."""
+    text_encoders: Literal["cached", "resident", "trained"] | None = None
+    """Image-model training: the text encoders' outputs cached ("cache text embeddings"), the encoders kept on the
+    card ("text encoder on GPU") or trained ("--train_text_encoder"); None = cached, as trainers do."""
     zero_stage: Literal[0, 1, 2, 3] | None = None
     gradient_checkpointing: bool | None = None
     lora_rank: int | None = Field(default=None, gt=0, le=4096)

@@ -6,7 +6,9 @@ counts are never taken for an image's steps or pixels.
 * resolution: "768x768", "1024×1024", "1920 x 1080" (the side of a square of the same pixels: 1440),
   "1024px", "at 2048 resolution", "分辨率1024", "1024分辨率";
 * steps: "28 steps", "4 inference steps", "num_inference_steps=50", "50步";
-* offload: "enable_model_cpu_offload", "with CPU offload", "offloading", "卸载到内存".
+* offload: "enable_model_cpu_offload", "with CPU offload", "offloading", "卸载到内存";
+* training's text encoders: trained ("--train_text_encoder", "训练文本编码器"), kept on the card ("text encoder on
+  the GPU", "no text embedding cache") or cached ("cache text embeddings", "cache_text_encoder_outputs").
 """
 
 from __future__ import annotations
@@ -33,6 +35,21 @@ _PER_CALL = rx(r"(?<![\w.])(?P<num>\d{1,4})\s*(?:images?|pictures?|pics?|图片?
 MAX_IMAGE_COUNT = 1e10
 _OFFLOAD = rx(r"enable_(?:model|sequential)_cpu_offload|\b(?:model\s+)?cpu[-_\s]?offload\w*|\boffload\w*"
               r"|卸载到?\s?(?:cpu|内存)?")
+
+
+_TEXT_ENCODER = r"text[-_\s]?encoders?"
+_ENCODERS_TRAINED = rx(r"\btrain(?:s|ed|ing)?[-_\s](?:the\s|its\s)?" + _TEXT_ENCODER
+                       + r"|训练文本编码器|文本编码器也?(?:一起|参与)?训练")
+_ENCODERS_RESIDENT = rx(
+    r"\b" + _TEXT_ENCODER + r"s?\s(?:stays?\s|kept\s|loaded\s)?(?:on|in)\s(?:the\s)?(?:gpu|card|vram)\b"
+    r"|\bkeep\w*\s(?:the\s)?" + _TEXT_ENCODER
+    + r"|\b(?:no|without)\s(?:text[-_\s]?)?(?:embed\w*|encoder\s?outputs?)\s?cach\w*"
+    r"|\bwithout\scach\w*\s(?:the\s)?text|文本编码器(?:放|留)在?显(?:卡|存)")
+_ENCODERS_CACHED = rx(
+    r"\bcach\w*\s(?:the\s)?(?:text[-_\s]?(?:encoder[-_\s]?outputs?|embed\w*|conditioning)|prompt[-_\s]?embed\w*)"
+    r"|\bprecomput\w*\s(?:the\s)?(?:text\s|prompt\s)?embed\w*|缓存文本(?:嵌入|编码|特征)")
+"""Read for an image model's training only: which of the three the text encoders are
+(rules.memory_diffusion_training)."""
 
 
 _TRAINING_WORDS = rx(r"\b(?:train\w*|fine[-\s]?tun\w*|epochs?|warm[-\s]?up|gradient|lora|sft)\b|训练|微调|轮")
@@ -78,6 +95,13 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
         steps = float(m.group("eq") or m.group("num"))
         state.set("image_steps", int(bounded(state, "image_steps", steps, MAX_IMAGE_STEPS)))
         state.mask(m.start(), m.end())
+    for mode, pattern in (("trained", _ENCODERS_TRAINED), ("resident", _ENCODERS_RESIDENT),
+                          ("cached", _ENCODERS_CACHED)):
+        found = pattern.search(state.text)
+        if found is not None:
+            state.set("text_encoders", mode)
+            state.mask(found.start(), found.end())
+            break
     m = _OFFLOAD.search(state.text) if model_named else None
     if m is not None:
         state.set("offload", "all")

@@ -13,6 +13,7 @@ _OPTIMIZER_8BIT = rx(
 )
 _OPTIMIZER_PAGED = rx(r"\bpaged[-_ ]?(?:adam\w*|optimi[sz]er\w*|lion\w*)|分页优化器")
 _OPTIMIZER_SGD = rx(r"\bsgd\b")
+_OPTIMIZER_ADAFACTOR = rx(r"\badafactor\b")
 _OPTIMIZER_ADAM = rx(r"\badamw?\b")
 _GGUF_LEVEL = rx(r"(?<![a-z0-9])(?:gguf[-_ ]?)?(?P<q>q[2-8])(?:_(?P<rest>k_[sml]|k|0|1))?(?![a-z0-9])")
 _PRECISIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -49,6 +50,8 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
         text = state.text
     elif _OPTIMIZER_SGD.search(text):
         state.set("optimizer", "sgd")
+    elif _OPTIMIZER_ADAFACTOR.search(text):
+        state.set("optimizer", "adafactor")
     elif _OPTIMIZER_ADAM.search(text):
         state.set("optimizer", "adamw")
 

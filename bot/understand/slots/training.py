@@ -20,7 +20,7 @@ _ACTIVATION_OFFLOAD = rx(
 )
 _OPTIMIZER_IN_BACKWARD = rx(
     r"\boptimi[sz]er[-_\s]?in[-_\s]?(?:the[-_\s]?)?(?:backward|bwd)\b"
-    r"|\bfused?\s(?:the\s)?optimi[sz]er\s(?:step\s)?into\s(?:the\s)?backward"
+    r"|\bfused?\s(?:the\s)?optimi[sz]er\s(?:step\s)?into\s(?:the\s)?backward|\bfused[-_\s]backward(?:[-_\s]pass)?\b"
 )
 _CHUNKED_LOSS = rx(
     r"\bchunked[-_\s]?(?:cross[-_\s]?entropy|ce|loss)\b|\bcewithchunkedoutputloss\b|\blinearcrossentropyloss\b"

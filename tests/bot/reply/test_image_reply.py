@@ -118,3 +118,28 @@ def test_sdxl_runs_in_its_fp16_release_and_decodes_in_fp32() -> None:
     assert answer["query"]["precision"] == "fp16"
     assert answer["estimate"]["breakdown"]["activations"] == pytest.approx(1.8 * 1.048576 * 4 * 2, abs=0.1)
     assert "casts its VAE to fp32" in answer["text"]
+
+
+def test_an_image_lora_on_a_12gb_card_caches_the_text_encoders_and_recomputes() -> None:
+    answer = _ask("SDXL LoRA training on a 12GB card")
+    assert answer["query"]["task"] == "lora" and answer["query"]["text_encoders"] == "cached"
+    estimate = answer["estimate"]
+    assert estimate["per_gpu_gb"] < 11.5  # fits the 12 GB card less its CUDA context
+    assert "gradient-checkpointing" in estimate["notes"]  # turned on because only then does it fit
+    assert "outputs are cached" in answer["text"] and "--cache_text_encoder_outputs" in answer["text"]
+    trained = _ask("SDXL LoRA training on a 12GB card, --train_text_encoder")
+    assert trained["query"]["text_encoders"] == "trained"
+    assert "text encoders trained too" in trained["text"]
+    assert trained["estimate"]["per_gpu_gb"] > estimate["per_gpu_gb"]
+
+
+def test_a_full_image_fine_tune_counts_fp32_weights_and_offers_8bit_adam() -> None:
+    answer = _ask("full fine-tune SDXL on an A100 40GB")
+    breakdown = answer["estimate"]["breakdown"]
+    unet = 2.6e9
+    assert breakdown["gradients"] == pytest.approx(unet * 4 / 2**30, abs=0.05)  # fp32 gradients
+    assert breakdown["optimizer"] == pytest.approx(unet * 8 / 2**30, abs=0.05)  # AdamW's two fp32 moments
+    small = _ask("full fine-tune SDXL on a 24GB card")
+    assert "--fused_backward_pass" in small["text"]  # kohya's one-card route; 8-bit AdamW alone does not fit
+    assert "8-bit AdamW" in _ask("full fine-tune SDXL on a 40GB card")["text"]
+    assert "text_encoders" not in {k for k, v in _ask("SDXL on a 4090")["query"].items() if v is not None}
