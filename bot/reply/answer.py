@@ -247,6 +247,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         measured = measures_free_memory(profile_for(workload), workload.memory_fraction)
         estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith(("-no-gpu", "-reserve"))]
                            + [f"{workload.engine}-reserve" + ("-measured" if measured else "")])
+    if workload.model.arch == "diffusion" and workload.task != "inference" and (
+            question.training_steps or question.asks_time or question.asks_cost):
+        estimate = replace(estimate, notes=[*estimate.notes, "diffusion-training-untimed"])
     if "max-model-len-stated" in question.notes:  # they set the length flag already: no advice to set it
         estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith("-set-max-model-len")])
 

@@ -156,7 +156,14 @@ def samples_as_tokens(question: Question, workload: Workload) -> tuple[Question,
     """A training job counted in samples with no length ("on 10k samples"): its tokens at the job's context per
     sample, stated as an assumption — an upper bound (short samples padded to the longest in their batch come
     close to it; packed ones fill it exactly)."""
-    if question.tokens or not question.training_samples or workload.task == "inference":
+    if question.tokens or workload.task == "inference" or workload.model.arch == "diffusion":
+        return question, None
+    if not question.training_samples and question.training_steps:
+        # Optimizer steps of the micro-batch sized (a stated gradient accumulation or card count multiplies it)
+        tokens = float(question.training_steps) * workload.batch * workload.context
+        return (question.model_copy(update={"tokens": tokens}),
+                Assumption(field="tokens", value=tokens, reason="steps-at-batch"))
+    if not question.training_samples:
         return question, None
     tokens = float(question.training_samples) * (question.training_epochs or 1.0) * workload.context
     return (question.model_copy(update={"tokens": tokens}),

@@ -67,6 +67,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,} documents" if t.lang == "en" else f"{value:,} 条文本"
     if field == "training_samples" and isinstance(value, int):
         return f"{value:,} samples" if t.lang == "en" else f"{value:,} 条样本"
+    if field == "training_steps" and isinstance(value, int):
+        return f"{value:,} training steps" if t.lang == "en" else f"训练 {value:,} 步"
     if field == "training_epochs" and isinstance(value, (int, float)):
         return f"{value:g} epoch{'s' if value != 1 else ''}" if t.lang == "en" else f"{value:g} 轮"
     if field == "hours" and isinstance(value, (int, float)):

@@ -103,7 +103,7 @@ SLOT_ORDER = (
     "memory_gb",
     "compare_gpus", "cloud", "budget", "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples",
-    "training_epochs", "hours",
+    "training_steps", "training_epochs", "hours",
 )
 
 

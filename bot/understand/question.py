@@ -200,6 +200,9 @@ class Question(BaseModel):
     training_samples: int | None = Field(default=None, gt=0, le=10**12)
     """Samples the job trains on when the text gives no length per sample ("on 10k samples"): the reply sizes
     each at the job's context, an upper bound it states."""
+    training_steps: int | None = Field(default=None, gt=0, le=10**9)
+    """Optimizer steps of a training job ("for 2000 steps", "max_steps=1000", "训练1000步"): with the job's batch,
+    its samples (bot.reply.defaults.samples_as_tokens)."""
     training_epochs: float | None = Field(default=None, gt=0, le=1000)
     """Passes over those samples ("3 epochs"); None = one."""
     hours: float | None = Field(default=None, gt=0, le=1e6)

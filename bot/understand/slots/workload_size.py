@@ -9,6 +9,9 @@
   do not read them again.
 * samples: "on 10k samples", "3 epochs over 50,000 examples", "1万条数据" with no length per sample: the count
   (and epochs), sized at the job's context per sample by the reply (an upper bound it states).
+* training steps: "for 2000 steps", "max_steps=1000", "训练1000步" in a training question (a training word in the
+  text, or the trainer's flag): optimizer steps of the job's batch, sized and timed as its samples; an image
+  model's "28 steps" outside training stays its sampler's.
 * hours: "for 100 hours", "for 3 days", "for a month" (730 h, the price lists' month), "24/7" (a month of
   continuous rental), "一个月", "100小时".
 * serving targets: "N QPS" / "N requests per second", "N tokens per second per user", "first token under 1 s".
@@ -52,6 +55,12 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个)?\s*"
               r"样本|数据|对话|文本|文档|段落|句子?|(?:文本)?对)")
 _SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|,|，)\s*(?:about|around|~|约)?\s*"
                  r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:tokens?|toks?|词元)(?:\s+each)?")
+_STEPS_FLAG = rx(r"\bmax_(?:train_)?steps\s*[=:]\s*(?P<num>\d[\d,]*)(?P<scale>k)?\b")
+_TRAIN_STEPS = rx(r"(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k)?\s*(?:training\s+|train\s+|optimi[sz]er\s+)?"
+                  r"(?:steps?|iterations?|iters?|步)(?![a-z])")
+_NOT_TRAINING_STEPS = rx(r"^\s*(?:inference|sampling|denoising|diffusion)\b")
+_TRAINING_CUE = rx(r"\b(?:train\w*|fine[-\s]?tun\w*|lora|qlora|dreambooth|sft|dpo|finetun\w*)\b|训练|微调")
+MAX_TRAINING_STEPS = 1e9
 _UNIT_HOURS = {"hour": 1.0, "hours": 1.0, "hr": 1.0, "hrs": 1.0, "h": 1.0, "day": 24.0, "days": 24.0,
                "week": 168.0, "weeks": 168.0, "month": HOURS_PER_MONTH, "months": HOURS_PER_MONTH,
                "year": 12 * HOURS_PER_MONTH, "years": 12 * HOURS_PER_MONTH, "小时": 1.0, "天": 24.0, "周": 168.0,
@@ -242,6 +251,25 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
     return targets
 
 
+def _training_steps(state: SlotState) -> int | None:
+    """Optimizer steps of a training job: the trainer's flag, or "N steps" when the text is about training and the
+    steps are not a sampler's ("50 inference steps")."""
+    text = state.text
+    m = _STEPS_FLAG.search(text)
+    if m is None and _TRAINING_CUE.search(text):
+        m = next((found for found in _TRAIN_STEPS.finditer(text)
+                  if not _NOT_TRAINING_STEPS.search(text[found.start("num"): found.start("num")])
+                  and not re.search(r"(?:inference|sampling|denoising)\s*$", text[max(0, found.start() - 12):
+                                                                                  found.start()])), None)
+    if m is None:
+        return None
+    value = _value(m.group("num").replace(",", ""))
+    if value is None or value < 1:
+        return None
+    state.mask(m.start(), m.end())
+    return int(bounded(state, "training_steps", value * (1000.0 if m.group("scale") else 1.0), MAX_TRAINING_STEPS))
+
+
 def parse_workload_size(state: SlotState) -> dict[str, Any]:
     """Question fields for the amount of work and the serving targets; the spans read are masked.
 
@@ -271,6 +299,10 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
             if bare[1]:
                 fields["training_epochs"] = bare[1]
                 state.stated.append("training_epochs")
+    steps = _training_steps(state)
+    if steps is not None:
+        fields["training_steps"] = steps
+        state.stated.append("training_steps")
     hours = _hours(state)
     if hours is not None:
         fields["hours"] = hours

@@ -159,6 +159,23 @@ def test_a_set_up_that_fits_is_timed_as_named() -> None:
     assert result.speed_on is not None and (result.speed_on.gpu, result.speed_on.count) == ("a100-40gb", 1)
 
 
+def test_training_steps_are_sized_at_the_batch_and_context_and_timed() -> None:
+    result = _ask("qlora llama-3-8b max_steps=500 batch 4 context 2048 on a 4090, how long")
+    # 500 steps × 4 sequences × 2,048 tokens = 4,096,000 tokens, each step's batch taken as all cards' together.
+    assert result.query.tokens == 500 * 4 * 2048
+    assert any(a.field == "tokens" and a.reason == "steps-at-batch" for a in result.assumptions)
+    rate = result.speed["train_tokens_per_s"]
+    assert result.speed["train_hours"] == pytest.approx(4_096_000 / rate / 3600, abs=0.01)
+    assert "500 training steps" in render_text(result, KB)
+
+
+def test_image_training_steps_are_read_but_not_timed_and_the_reply_says_so() -> None:
+    result = _ask("how long to train an SDXL LoRA for 2000 steps on a 4090")
+    assert result.query.image_steps is None  # training steps, not the sampler's
+    assert result.speed.get("train_hours") is None
+    assert "not estimated for image models" in render_text(result, KB)
+
+
 def test_samples_without_a_length_are_sized_at_the_context_and_said_to_be_an_upper_bound() -> None:
     result = _ask("how long to LoRA Llama 3 8B for 3 epochs over 50,000 examples on one A100 80GB")
     # 50,000 samples × 3 epochs × 4,096 tokens (the default context) = 614.4M tokens.
