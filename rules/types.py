@@ -187,6 +187,9 @@ class Pick:
     """What the card has left while the job runs (usable memory − the job; vLLM: its unused KV pool)."""
     limit_gib: float = 0.0
     tight: bool = False
+    replicas: int = 1
+    """Copies of the model the cards serve, each on count / replicas cards behind a load balancer (1: one copy);
+    memory and decode speed are one replica's, the price all of them."""
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from bot.reply.model import (
     ConfigRef,
 )
 from bot.reply.overrides import apply_overrides
-from bot.reply.serving import fits_at, meet_speed_target, sets_serving_target
+from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
 from bot.reply.side_figures import image_seconds, image_settings, lighter_task_figure, other_engine_figure
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
@@ -222,6 +222,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         picks = within_budget_first(home_cloud_first(picks, kb, choice), kb, question, choice)
     # A stated speed target outranks the money order: a cheaper card that misses it answers another question.
     picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)
+    if question.intent != "compare":
+        picks = as_replicas(picks, question, workload, kb, instances, priced)
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
     # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
     top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None
@@ -237,7 +239,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # the '<engine>-reserve' note (the picks give the sequences it holds).
     reserving = reserves_up_front(workload)
     laid_out = rules.split_by_memory(workload, cards) if cards else workload
-    estimate = rules.needed_view(rules.estimate_memory(laid_out, sized_count, sized_gpu))
+    replica = one_replica(picks, workload, sized_gpu, sized_count)
+    if replica is not None:
+        laid_out = replica[0]  # many users on replicas: the figures are one replica's, at its share of them
+    estimate = rules.needed_view(rules.estimate_memory(laid_out, replica[1] if replica else sized_count, sized_gpu))
+    if replica is not None:
+        estimate = replace(estimate, notes=[*estimate.notes, "one-replica"])
     if cards and not question.layer_split:  # the split is the engine's own, by each card's free memory
         estimate = replace(estimate, notes=[("memory-layer-split" if n == "uneven-layer-split" else n)
                                             for n in estimate.notes])
@@ -275,18 +282,21 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if (check is not None and not check.fits and picks and picks[0].fits and top_gpu is not None and gpu is not None
             and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1))):
         top = (top_gpu, picks[0].count)  # see Answer.speed_on; a serving target takes replicas of cards that hold one
-    if top[0] is not None and top[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
-        timed = as_chosen(workload, estimate.chosen)
-        figures = rules.estimate_speed(timed, top[0], top[1])
+    timed_on = top
+    if replica is not None and top == (sized_gpu, sized_count):
+        timed_on = (sized_gpu, replica[1])
+    if timed_on[0] is not None and timed_on[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
+        timed = as_chosen(replica[0] if replica is not None and timed_on != top else workload, estimate.chosen)
+        figures = rules.estimate_speed(timed, timed_on[0], timed_on[1])
         speed = {
             "decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1),
             "prefill_tokens_per_s": finite(figures.prefill_tokens_per_s, 0),
             "aggregate_tokens_per_s": finite(figures.aggregate_tokens_per_s, 1),
             "train_tokens_per_s": finite(figures.train_tokens_per_s, 0),
-            "train_hours_per_billion_tokens": finite(
-                rules.training_hours(timed, top[0], top[1], 1e9), 1) if workload.task != "inference" else None,
+            "train_hours_per_billion_tokens": (finite(rules.training_hours(timed, timed_on[0], timed_on[1], 1e9), 1)
+                                               if workload.task != "inference" else None),
         }
-        speed.update(serving_engine_speed(question, timed, top[0], top[1]))
+        speed.update(serving_engine_speed(question, timed, timed_on[0], timed_on[1]))
     if top[0] is not None and top[0].id in kb.gpus:
         speed.update(media_speed(workload, top[0], kb, speed.get("prefill_tokens_per_s")))
 
@@ -317,7 +327,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         compare=list(question.compare_gpus) if question.intent == "compare" else [],
         assumptions=assumptions,
         speed=speed,
-        speed_on=ConfigRef(gpu=top[0].id, count=top[1]) if top[0] is not None and top[0].id in kb.gpus else None,
+        speed_on=(ConfigRef(gpu=timed_on[0].id, count=timed_on[1]) if timed_on[0] is not None
+                  and timed_on[0].id in kb.gpus else None),
         other_engine=other,
         lighter_task=lighter,
         **base,

@@ -54,7 +54,8 @@ def pick_out(pick: Pick) -> PickOut:
                    decode_tokens_per_s=finite(pick.decode_tokens_per_s, 1),
                    price_per_hour=pick.price_per_hour, price_currency=pick.price_currency,
                    instance=pick.instance, max_concurrent_sequences=pick.max_concurrent_sequences,
-                   limit_gb=round(pick.limit_gib, 2), tight=pick.tight)
+                   limit_gb=round(pick.limit_gib, 2), tight=pick.tight,
+                   replicas=pick.replicas if pick.replicas > 1 else None)
 
 
 def suggestion_out(s: Suggestion) -> SuggestionOut:

@@ -102,7 +102,18 @@ def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice) -> Pi
 
 
 def price_picks(picks: Sequence[PickOut], kb: KnowledgeBase, choice: PriceChoice) -> list[PickOut]:
-    return [_priced(p, plan_for(kb, p.gpu, p.count, choice), choice) for p in picks]
+    return [_priced(p, _pick_plan(kb, p, choice), choice) for p in picks]
+
+
+def _pick_plan(kb: KnowledgeBase, pick: PickOut, choice: PriceChoice) -> InstancePlan | None:
+    """The instances a pick takes; replicas are separate deployments, each on its own instances."""
+    if not pick.replicas:
+        return plan_for(kb, pick.gpu, pick.count, choice)
+    single = plan_for(kb, pick.gpu, pick.count // pick.replicas, choice)
+    if single is None:
+        return None
+    return InstancePlan(single.price, single.instances * pick.replicas, single.per_hour * pick.replicas,
+                        single.currency, single.rate)
 
 
 def work_rate(workload: Workload, gpu: GPU, count: int) -> float | None:

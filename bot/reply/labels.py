@@ -65,6 +65,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                                 "zh-Hans": "GGUF 文件只包含去噪网络：文本编码器和 VAE 仍以 16 位从流水线加载。"},
     "vae-fp32-decode": {"en": "In an fp16 run this pipeline casts its VAE to fp32 for the decode (its fp16 VAE overflows), so the decode's activations take 4 bytes per value; bf16, or a VAE fixed for fp16 such as madebyollin/sdxl-vae-fp16-fix, halves them.",
                         "zh-Hans": "fp16 运行时该流水线会把 VAE 转成 fp32 再解码（其 fp16 VAE 会溢出），所以解码激活按每值 4 字节计算；改用 bf16，或换用修正过的 fp16 VAE（如 madebyollin/sdxl-vae-fp16-fix）可减半。"},
+    "one-replica": {"en": "Memory and speed above are one replica's, at its share of the users; the picks and the serving plan count every replica's cards.",
+                    "zh-Hans": "上面的显存和速度按单个副本及其分到的用户数计算；推荐配置和服务方案计入所有副本的显卡。"},
     "diffusion-training-untimed": {"en": "Training time is not estimated for image models yet: their step times have no calibrated speed model here (the memory above is).",
                                    "zh-Hans": "图像模型的训练时长暂不估算：这里还没有经过校准的训练步速模型（上面的显存估算已校准）。"},
     "diffusion-training": {"en": "Image trainers keep the trained weights in fp32 and autocast the compute (diffusers' scripts require it), so a full fine-tune holds 4 bytes of weights and 4 of gradients per parameter besides the optimizer's moments; frozen parts stay 16-bit.",

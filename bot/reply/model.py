@@ -152,6 +152,10 @@ class PickOut(BaseModel):
     "which is more cost-effective" compares."""
     seconds_per_image: float | None = None
     """Cards compared, image generation: seconds per image on this card at the size and steps sized."""
+    replicas: int | None = None
+    """Many users served by copies of the model, each on count / replicas cards in one node behind a load
+    balancer (null: one copy); memory_per_gpu_gb, decode speed and the instance are one replica's, count and the
+    price all of them."""
 
 
 class SuggestionOut(BaseModel):

@@ -107,6 +107,43 @@ def replicas_instead_of_nodes(question: Question, workload: Workload, gpu: GPU, 
     return best[1] if best is not None else None
 
 
+def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, kb: KnowledgeBase,
+                instances: Sequence[InstanceFamily], hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:
+    """Each pick laid out as the serving plan will run it: when many users make in-node replicas the way to
+    serve them (`replicas_instead_of_nodes`), the pick is that many replicas of the replica's cards, sized at
+    its share of the users and priced for all of them, rather than one copy of the model pipelined across nodes
+    that the plan under it would contradict."""
+    users = int(question.users or question.batch or 0)
+    out: list[Pick] = []
+    for pick in picks:
+        gpu = kb.gpus.get(pick.gpu_id)
+        cards = replicas_instead_of_nodes(question, workload, gpu, pick.count) if gpu and pick.fits else None
+        per_replica = largest_true(partial(fits_at, workload, gpu, cards), 1, users) if gpu and cards else 0
+        if not gpu or not cards or not per_replica:
+            out.append(pick)
+            continue
+        replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
+        one = rules.pick_at(replace(workload, batch=math.ceil(users / replicas)), gpu, cards, instances,
+                            hourly_price_of=hourly_price_of)
+        if one is None or not one.fits:
+            out.append(pick)
+            continue
+        out.append(replace(one, count=cards * replicas, replicas=replicas,
+                           price_per_hour=one.price_per_hour * replicas if one.price_per_hour is not None else None,
+                           max_concurrent_sequences=(one.max_concurrent_sequences * replicas
+                                                     if one.max_concurrent_sequences else None)))
+    return out
+
+
+def one_replica(picks: Sequence[Pick], workload: Workload, gpu: GPU | None, count: int) -> tuple[Workload, int] | None:
+    """(the workload of one replica, its cards) when the configuration sized is the top pick laid out as replicas:
+    the reply's memory and speed are then one replica's at its share of the sequences, as the pick line says."""
+    if not picks or gpu is None or picks[0].replicas <= 1 or (picks[0].gpu_id, picks[0].count) != (gpu.id, count):
+        return None
+    replicas = picks[0].replicas
+    return replace(workload, batch=math.ceil(workload.batch / replicas)), count // replicas
+
+
 def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
     """The plan, when the question sets a serving target, or states more users than one node serves."""
     if not rules.compute_known(gpu):

@@ -121,7 +121,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "concurrent": p.max_concurrent_sequences,
             "price": (f"{p.price_per_hour:.2f} {p.price_currency or ''}".strip() if p.price_per_hour else None),
             "instance": p.instance,
-            "nodes": p.count // GPUS_PER_NODE if p.count > GPUS_PER_NODE else None,
+            "nodes": p.count // GPUS_PER_NODE if p.count > GPUS_PER_NODE and not p.replicas else None,
+            "replicas": p.replicas,
+            "per_replica": p.count // p.replicas if p.replicas else None,
             "tight": p.tight,
             **pick_place(p, t),
         })

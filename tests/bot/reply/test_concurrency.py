@@ -51,6 +51,20 @@ def test_more_users_than_a_node_serves_are_planned_as_in_node_replicas_not_pipel
     assert "rather than one copy of the model pipelined across nodes" in answer["text"]
 
 
+def test_the_picks_memory_and_speed_describe_the_replicas_the_plan_runs() -> None:
+    answer = _ask("1000 concurrent users qwen3-8b how many L40S")
+    serving, top = answer["serving"], answer["picks"][0]
+    assert top["gpu"] == serving["gpu"] and top["replicas"] == serving["replicas"]
+    assert top["count"] == serving["replicas"] * serving["gpus_per_replica"]
+    assert "replicas × " in answer["text"] and "pipeline across nodes" not in answer["text"]
+    # one replica's figures: its cards, its share of the users
+    assert answer["estimate"]["gpu_count"] == serving["gpus_per_replica"]
+    assert answer["speed_on"]["count"] == serving["gpus_per_replica"]
+    assert "one-replica" in answer["estimate"]["notes"]
+    assert top["memory_per_gpu_gb"] == pytest.approx(answer["estimate"]["per_gpu_gb"], abs=0.05)
+    assert top["price_per_hour"] == pytest.approx(answer["cost"]["per_hour"], rel=0.01)
+
+
 def test_a_model_that_needs_more_than_a_node_keeps_its_pipeline() -> None:
     answer = _ask("llama 3.1 405b bf16 for 64 concurrent users on 16x H100")
     assert answer["serving"] is None or answer["serving"]["binding"] != "replicas"
