@@ -128,6 +128,14 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         m = need(replace(w, optimizer="adamw-8bit"), gpu, count)
         if m is not None:
             out.append(Suggestion(kind="optimizer-8bit", memory_per_gpu_gib=m))
+    if w.task == "lora" and w.model.arch == "diffusion" and w.quant is None and w.precision in ("bf16", "fp16", "fp32"):
+        # The image trainers' 8-bit base for an adapter run: kohya's --fp8_base and ai-toolkit's quantised
+        # transformer keep the frozen weights in float8 and upcast a layer at a time, on any card (storage only:
+        # no FP8 tensor cores needed, so the card's precision support is not asked).
+        eight_bit = replace(w, precision="fp8")
+        ok, est = fits_on(eight_bit, gpu, count)
+        if ok and needed_gib(est) <= limit_gib(eight_bit, gpu) * margin:
+            out.append(Suggestion(kind="fp8-base", precision="fp8", memory_per_gpu_gib=round(needed_gib(est), 2)))
     if w.task == "train" and w.model.arch == "diffusion" and optimizer_for(w) != "adafactor":
         # kohya's sd-scripts route for a full SDXL/FLUX fine-tune on one card: Adafactor (factored states) stepped
         # inside backward (--fused_backward_pass), so no full set of gradients either.

@@ -105,17 +105,19 @@ def _once(w: Workload, parts: PipelineParts, n: int, checkpointing: bool) -> Mem
 
 
 def diffusion_training_options(w: Workload, n: int, *, card_known: bool = True) -> list[MemoryEstimate] | None:
-    """The set-ups tried in order: as stated; else without recomputation, then with it, on a known card (the
-    scripts' default is off, and a practitioner turns it on when the job does not fit); with no card, what a
-    practitioner would run, as for an LLM (on beyond GRADIENT_CHECKPOINTING_MIN_PARAMS_B of denoiser). None when
-    the entry does not split the pipeline into parts."""
+    """The set-ups tried in order: as stated; else, for a denoiser beyond GRADIENT_CHECKPOINTING_MIN_PARAMS_B
+    (SDXL, SD3.5, FLUX), with recomputation, as the trainers' own configurations for them run (SimpleTuner's
+    config.json.example, kohya's and diffusers' documented commands) and the only set-up the fitted constants
+    have seen at that size; for a smaller one (SD 1.x/2.x), without it and then, on a known card, with it (the
+    scripts' default is off; a practitioner turns it on when the job does not fit). None when the entry does not
+    split the pipeline into parts."""
     parts = pipeline_parts(w.model)
     if parts is None:
         return None
     if w.gradient_checkpointing is not None:
         plans = [w.gradient_checkpointing]
-    elif card_known:
-        plans = [False, True]
+    elif parts.denoiser > C.GRADIENT_CHECKPOINTING_MIN_PARAMS_B * 1e9:
+        plans = [True]
     else:
-        plans = [parts.denoiser > C.GRADIENT_CHECKPOINTING_MIN_PARAMS_B * 1e9]
+        plans = [False, True] if card_known else [False]
     return [_once(w, parts, n, checkpointing) for checkpointing in plans]

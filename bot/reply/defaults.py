@@ -15,7 +15,7 @@ from bot.reply.model import (
 from bot.reply.overrides import QUANT_PRECISION
 from bot.reply.serving import sets_serving_target
 from bot.understand.notebooks import NOTEBOOK_NOTES
-from bot.understand.question import TRAINING_SWITCHES, Question
+from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
 from bot.understand.slots.engine import OLLAMA_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
@@ -258,6 +258,9 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         batch = DEFAULT_BATCH
         if model.arch in TOKEN_ARCHS:
             assumptions.append(Assumption(field="batch", value=batch))
+    if question.prior_preservation and model.arch == "diffusion" and task != "inference":
+        # DreamBooth's prior preservation trains a class image beside each instance image: twice the images
+        batch = min(2 * batch, MAX_BATCH)
     extra: dict[str, Any] = {}
     for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "flash_attention", "offload",
                 "pure_16bit", "train_embeddings", *TRAINING_SWITCHES):

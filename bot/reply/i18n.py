@@ -128,6 +128,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                                   "weight still trained",
                             "zh-Hans": "8-bit AdamW（bitsandbytes；HF Trainer 中 optim=\"adamw_bnb_8bit\"，diffusers 脚本中 "
                                        "--use_8bit_adam）：两个动量从每参数 8 字节降到 2 字节，仍训练全部权重"},
+    "sugg_fp8_base": {"en": "an 8-bit base under the adapters (kohya --fp8_base, ai-toolkit quantize: true): the frozen "
+                            "weights in float8, upcast a layer at a time",
+                      "zh-Hans": "冻结底模用 8 位（kohya 的 --fp8_base，ai-toolkit 的 quantize: true）：冻结权重存为 float8，"
+                                 "逐层升精度计算"},
     "sugg_adafactor_fused": {"en": "Adafactor stepped inside backward (kohya sd-scripts: --optimizer_type adafactor "
                                    "--fused_backward_pass): factored optimizer states and no full set of gradients",
                              "zh-Hans": "在反向传播中直接更新的 Adafactor（kohya sd-scripts：--optimizer_type adafactor "

@@ -47,6 +47,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,} concurrent users" if t.lang == "en" else f"{value:,} 路并发"
     if field == "audio_hours" and isinstance(value, (int, float)):
         return f"{value:,g} h of audio" if t.lang == "en" else f"{value:,g} 小时音频"
+    if field == "prior_preservation" and value:
+        return "prior preservation (2 images a step)" if t.lang == "en" else "先验保留（每步 2 张图）"
     if field == "text_encoders" and isinstance(value, str):
         return t.pick(TEXT_ENCODER_WORDS, value)
     if field == "image_steps" and isinstance(value, int):

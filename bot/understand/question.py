@@ -85,6 +85,9 @@ class Question(BaseModel):
     """Speech recognition: hours of audio the job transcribes ("1000 hours of audio"); timed and billed."""
     image_steps: int | None = Field(default=None, gt=0, le=MAX_IMAGE_STEPS)
     """Image generation: denoising steps per image ("28 steps", "4步")."""
+    prior_preservation: bool | None = None
+    """DreamBooth's prior preservation ("with prior preservation", --with_prior_preservation): a class image is
+    trained beside each instance image, so an image model's training step holds twice its batch."""
     text_encoders: Literal["cached", "resident", "trained"] | None = None
     """Image-model training: the text encoders' outputs cached ("cache text embeddings"), the encoders kept on the
     card ("text encoder on GPU") or trained ("--train_text_encoder"); None = cached, as trainers do."""

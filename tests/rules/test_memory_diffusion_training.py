@@ -111,6 +111,15 @@ def test_checkpointing_is_turned_on_only_when_the_card_needs_it() -> None:
     assert stated.chosen["gradient_checkpointing"] is False  # as the question says, fitting or not
 
 
+def test_a_large_denoiser_is_sized_with_checkpointing_as_its_trainers_run_it() -> None:
+    w = Workload(model=flux_like(), task="lora", precision="bf16")
+    options = diffusion_training_options(w, 1)
+    assert options is not None and [o.chosen["gradient_checkpointing"] for o in options] == [True]
+    assert estimate_memory(w, 1, make_gpu(memory_gb=80.0)).chosen["gradient_checkpointing"] is True
+    off = estimate_memory(Workload(model=flux_like(), task="lora", precision="bf16", gradient_checkpointing=False))
+    assert off.chosen["gradient_checkpointing"] is False  # said off: sized off
+
+
 def test_a_pipeline_without_parts_keeps_the_generic_sizing() -> None:
     model = make_model(id="opaque", modality="image-generation", arch="diffusion", params_b=1.0, num_layers=None,
                        hidden_size=None, num_attention_heads=None, num_kv_heads=None, head_dim=None, attention=None,

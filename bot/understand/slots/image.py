@@ -48,6 +48,7 @@ _ENCODERS_RESIDENT = rx(
 _ENCODERS_CACHED = rx(
     r"\bcach\w*\s(?:the\s)?(?:text[-_\s]?(?:encoder[-_\s]?outputs?|embed\w*|conditioning)|prompt[-_\s]?embed\w*)"
     r"|\bprecomput\w*\s(?:the\s)?(?:text\s|prompt\s)?embed\w*|缓存文本(?:嵌入|编码|特征)")
+_PRIOR_PRESERVATION = rx(r"\bprior[-_\s]?(?:preservation|loss)\b|先验(?:保留|保持|损失)")
 """Read for an image model's training only: which of the three the text encoders are
 (rules.memory_diffusion_training)."""
 
@@ -102,6 +103,10 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
             state.set("text_encoders", mode)
             state.mask(found.start(), found.end())
             break
+    found = _PRIOR_PRESERVATION.search(state.text)
+    if found is not None:
+        state.set("prior_preservation", True)
+        state.mask(found.start(), found.end())
     m = _OFFLOAD.search(state.text) if model_named else None
     if m is not None:
         state.set("offload", "all")
