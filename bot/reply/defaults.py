@@ -193,6 +193,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     if method is not None:
         task = method
         assumptions.append(Assumption(field="task", value=task, reason="engine-default"))
+    # A Mac serves a chat model through llama.cpp (Ollama, LM Studio): Metal back end, GGUF files. vLLM, SGLang and
+    # TensorRT-LLM need CUDA, and GPTQ/AWQ kernels do not run on it.
+    mac_engine = (question.unified_memory and question.engine is None and task == "inference"
+                  and model.arch == "decoder")
     precision = question.precision
     if precision is None and question.quant:
         implied = QUANT_PRECISION.get(question.quant)
@@ -201,7 +205,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         if task == "qlora":
             precision = "int4"
             assumptions.append(Assumption(field="precision", value="nf4-dq", reason="qlora-base"))
-        elif task == "inference" and question.engine == "llama.cpp" and model.arch == "decoder":
+        elif task == "inference" and (question.engine == "llama.cpp" or mac_engine) and model.arch == "decoder":
             # llama.cpp and Ollama run GGUF files, and the one people pull is 4-bit (rules.constants.DEFAULT_GGUF).
             precision = "int4"
             assumptions.append(Assumption(field="precision", value=C.DEFAULT_GGUF, reason="gguf-default"))
@@ -214,7 +218,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         assumptions.append(Assumption(field="precision", value=precision, reason="train-needs-16bit"))
     quant = question.quant if (task in ("inference", "qlora") or precision in ("int4", "int8")) else None
     if quant is None and precision == "int4" and task != "qlora":
-        quant = "gptq" if (question.engine or "transformers") != "llama.cpp" else C.DEFAULT_GGUF
+        quant = "gptq" if (question.engine or ("llama.cpp" if mac_engine else "transformers")) != "llama.cpp" \
+            else C.DEFAULT_GGUF
         if not any(a.reason == "gguf-default" for a in assumptions):
             assumptions.append(Assumption(field="quant", value=quant))
     if task == "qlora":
@@ -222,7 +227,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         quant = QLORA_QUANT if quant in (None, "nf4") and "quant" not in question.stated else (quant or QLORA_QUANT)
     engine = question.engine
     batch_stated = question.batch
-    if engine is None:
+    if mac_engine:
+        engine = "llama.cpp"
+        assumptions.append(Assumption(field="engine", value=engine, reason="apple-silicon"))
+    elif engine is None:
         # Several concurrent users, or a speed / load target, means a serving engine; one prompt at a time is
         # what a notebook does.
         concurrent = (batch_stated or 1) > 1

@@ -37,7 +37,7 @@ def test_other_text_is_not_a_mac(text: str) -> None:
 
 
 def test_64gb_mac_gives_the_gpu_48gb_not_64() -> None:
-    result = answer(parse("can I run Qwen2.5-32B on a Mac M2 Max 64GB?", KB), KB)
+    result = answer(parse("can I run Qwen2.5-32B in bf16 on a Mac M2 Max 64GB?", KB), KB)
     assert result.check is not None and not result.check.fits
     assert result.check.gpu_memory_gb == 48.0  # 64 × 3/4: the 63.9 GiB bf16 job fits 64 GB but not the GPU's part
     assert all(s.kind != "more-gpus" for s in result.check.suggestions)  # not "2× Mac"
@@ -59,3 +59,15 @@ def test_capacity_of_a_mac_uses_the_gpu_share() -> None:
     sizes = [(m.max_params_b or 0, c.max_params_b or 0) for m, c in zip(mac.capacity, card.capacity, strict=True)]
     assert all(m <= c for m, c in sizes) and any(m < c for m, c in sizes)
     assert "Largest model Mac 32 GB holds" in render_text(mac, kb=KB)
+
+
+def test_a_mac_runs_a_chat_model_through_llama_cpp_in_a_gguf_not_cuda_formats() -> None:
+    result = answer(parse("gemma 3 27b on a mac studio 64gb", KB), KB)
+    assert result.query.engine == "llama.cpp" and (result.query.quant or "").startswith("gguf")
+    assert any(a.field == "engine" and a.reason == "apple-silicon" for a in result.assumptions)
+    bf16 = answer(parse("gemma 3 27b bf16 on a mac studio 64gb", KB), KB)
+    assert bf16.check is not None and not bf16.check.fits
+    quantised = [s for s in bf16.check.suggestions if s.kind == "quantise"]
+    assert quantised and all((s.quant or "").startswith("gguf") for s in quantised)  # never GPTQ/AWQ on Metal
+    named = answer(parse("gemma 3 27b on a mac studio 64gb with transformers", KB), KB)
+    assert named.query.engine == "transformers"  # an engine the question names stays
