@@ -316,6 +316,32 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
         speed["deadline_hours"] = question.hours
         if hours > question.hours:
             speed["cards_for_deadline"] = float(math.ceil(hours * count / question.hours))
+    elif hours > MONTH_OF_TRAINING_HOURS:
+        add_month_plan(speed, question.tokens, workload, gpu, count)
+
+
+MONTH_OF_TRAINING_HOURS = 30 * 24.0
+"""A training job longer than this on the cards sized also gets the count of the same card that finishes it
+within a month (no deadline was given; "QLoRA of a 70B on 1M samples" takes 100 days on the two cards that hold
+it, which is rarely what is wanted, though it is the fewest GPU-hours)."""
+
+
+def add_month_plan(speed: dict[str, float | None], tokens: float, workload: Workload, gpu: GPU, count: int) -> None:
+    """`speed.month_cards` / `month_hours` / `month_gpu_hours`: the fewest of `gpu`, at least `count`, that train
+    `tokens` within a month in the set-up the rules choose at that count (bot.reply.deadline.deadline_count)."""
+    from bot.reply.deadline import deadline_count
+    from bot.reply.defaults import as_chosen
+
+    cards = deadline_count(workload, gpu, count, tokens, MONTH_OF_TRAINING_HOURS)
+    if cards is None:
+        return
+    timed = as_chosen(workload, rules.estimate_memory(workload, cards, gpu).chosen)
+    hours = rules.training_hours(timed, gpu, cards, tokens)
+    if hours is None:
+        return
+    speed["month_cards"] = float(cards)
+    speed["month_hours"] = round(hours, 1)
+    speed["month_gpu_hours"] = round(hours * cards, 1)
 
 
 BUDGET_PERIOD_HOURS = {"hour": 1.0, "day": 24.0, "month": HOURS_PER_MONTH}

@@ -95,6 +95,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             values = {"deadline": f"{deadline:,.0f}", "days": f"{deadline / 24:,.0f}"}
             lines.append(t("deadline_missed", cards=f"{cards:,.0f}", **values) if cards
                          else t("deadline_met", **values))
+        if speed.get("month_cards") and cost and cost.gpu:
+            month = float(speed.get("month_hours") or 0)
+            lines.append(t("month_plan", cards=f"{speed['month_cards']:,.0f}", gpu=_gpu_name(kb, cost.gpu),
+                           hours=f"{month:,.0f}", days=f"{month / 24:,.1f}",
+                           gpu_hours=f"{float(speed.get('month_gpu_hours') or 0):,.0f}"))
     job_hours = float(speed.get("job_hours") or 0)
     took = f"{job_hours:,.1f} h" if job_hours >= 1 else f"{max(1.0, job_hours * 60):,.0f} min"
     if job_hours and speed.get("documents"):

@@ -335,6 +335,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                     "zh-Hans": "在 {config} 上训练 {tokens} token：约 {hours} 小时（{days} 天，{gpu_hours} GPU·小时）"},
     "train_total_minutes": {"en": "Training {tokens} tokens on {config}: ≈ {minutes} min wall-clock ({gpu_hours} GPU-hours)",
                             "zh-Hans": "在 {config} 上训练 {tokens} token：约 {minutes} 分钟（{gpu_hours} GPU·小时）"},
+    "month_plan": {"en": "To finish within a month instead: {cards}× {gpu}, ≈ {hours} h ({days} days), {gpu_hours} "
+                         "GPU-hours (more cards lose some speed to communication, so more GPU-hours)",
+                   "zh-Hans": "若要一个月内完成：{cards} 张 {gpu}，约 {hours} 小时（{days} 天），{gpu_hours} GPU·小时"
+                              "（卡越多通信损耗越大，GPU·小时也更多）"},
     "deadline_met": {"en": "within the {deadline} h ({days} days) given",
                      "zh-Hans": "在给定的 {deadline} 小时（{days} 天）之内"},
     "deadline_missed": {"en": "longer than the {deadline} h ({days} days) given: at this rate per card it takes about "

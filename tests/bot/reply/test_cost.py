@@ -176,6 +176,18 @@ def test_image_training_steps_are_read_but_not_timed_and_the_reply_says_so() -> 
     assert "not estimated for image models" in render_text(result, KB)
 
 
+def test_a_job_of_months_on_the_fewest_cards_also_gets_the_count_that_takes_a_month() -> None:
+    result = _ask("how much does it cost to fine-tune llama 3.1 70b with qlora on 1M samples")
+    speed = result.speed
+    assert speed["train_hours"] > 30 * 24  # the cards that hold it take a season
+    cards, hours = speed["month_cards"], speed["month_hours"]
+    assert cards > result.cost.count and hours <= 30 * 24
+    assert speed["month_gpu_hours"] == pytest.approx(hours * cards, rel=0.01)
+    assert "To finish within a month instead" in render_text(result, KB)
+    quick = _ask("how long to LoRA Llama 3 8B for 3 epochs over 50,000 examples on one A100 80GB")
+    assert "month_cards" not in quick.speed or quick.speed["month_cards"] is None  # a week's job: no such line
+
+
 def test_samples_without_a_length_are_sized_at_the_context_and_said_to_be_an_upper_bound() -> None:
     result = _ask("how long to LoRA Llama 3 8B for 3 epochs over 50,000 examples on one A100 80GB")
     # 50,000 samples × 3 epochs × 4,096 tokens (the default context) = 614.4M tokens.
