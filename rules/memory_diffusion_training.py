@@ -51,7 +51,7 @@ def activation_bytes(w: Workload, parts: PipelineParts, resolution: int, checkpo
     return per_mpixel * size * resolution * resolution / 1e6 * w.batch * dtype_scale * C.GIB
 
 
-def _once(w: Workload, parts: PipelineParts, n: int, checkpointing: bool) -> MemoryEstimate:
+def _once(w: Workload, parts: PipelineParts, n: int, checkpointing: bool, stage: int = 0) -> MemoryEstimate:
     quant = normalise_quant(w.quant, w.precision, "transformers")
     if w.task == "qlora" and quant is None:
         quant = "nf4"
@@ -76,14 +76,18 @@ def _once(w: Workload, parts: PipelineParts, n: int, checkpointing: bool) -> Mem
             else:
                 trained += C.DIFFUSION_ADAPTER_SHARE * encoder_params
     weight_bytes = 2.0 if w.pure_16bit else 4.0
+    # DeepSpeed ZeRO across the n data-parallel cards (accelerate's DeepSpeed plugin, SimpleTuner's ZeRO configs):
+    # stage 1 shards the optimizer states, 2 the gradients too, 3 every parameter of the wrapped denoiser as well;
+    # the VAE and the text encoders stay whole outside the engine.
+    shard = [1.0 if stage < level else 1.0 / n for level in (3, 2, 1)]
     if w.task == "train":
-        weights = trained * weight_bytes + sizes["vae"] + encoder_bytes
+        weights = trained * weight_bytes * shard[0] + sizes["vae"] + encoder_bytes
     else:
-        weights = sizes["denoiser"] + sizes["vae"] + encoder_bytes + trained * weight_bytes
+        weights = (sizes["denoiser"] + trained * weight_bytes) * shard[0] + sizes["vae"] + encoder_bytes
     # An optimizer stepped inside backward (kohya's --fused_backward_pass) frees each gradient as it is made.
-    gradients = 0.0 if w.optimizer_in_backward else trained * weight_bytes
+    gradients = 0.0 if w.optimizer_in_backward else trained * weight_bytes * shard[1]
     moments = C.DIFFUSION_MOMENT_BYTES[optimizer_for(w)] * (0.5 if w.pure_16bit else 1.0)
-    optimizer = trained * moments
+    optimizer = trained * moments * shard[2]
     resolution = w.image_resolution or int(w.model.details.get("native_resolution", 512))
     activations = activation_bytes(w, parts, resolution, checkpointing)
     if checkpointing:
@@ -93,10 +97,10 @@ def _once(w: Workload, parts: PipelineParts, n: int, checkpointing: bool) -> Mem
                overhead=overhead)
     per_gpu = sum(per.values())
     if n > 1:
-        notes.append("data-parallel")
-    chosen: dict[str, object] = {"resolution": resolution, "batch": w.batch, "gradient_checkpointing": checkpointing,
-                                 "text_encoders": mode, "optimizer": optimizer_for(w),
-                                 "trainable_params_m": round(trained / 1e6, 1)}
+        notes.append(f"zero{stage}" if stage else "data-parallel")
+    chosen: dict[str, object] = {"zero_stage": stage, "resolution": resolution, "batch": w.batch,
+                                 "gradient_checkpointing": checkpointing, "text_encoders": mode,
+                                 "optimizer": optimizer_for(w), "trainable_params_m": round(trained / 1e6, 1)}
     if w.task != "train":
         chosen["lora_rank"] = w.lora_rank
     return MemoryEstimate(total_gib=round(gib(per_gpu * n), 3), per_gpu_gib=round(gib(per_gpu), 3), gpu_count=n,
@@ -105,7 +109,8 @@ def _once(w: Workload, parts: PipelineParts, n: int, checkpointing: bool) -> Mem
 
 
 def diffusion_training_options(w: Workload, n: int, *, card_known: bool = True) -> list[MemoryEstimate] | None:
-    """The set-ups tried in order: as stated; else, for a denoiser beyond GRADIENT_CHECKPOINTING_MIN_PARAMS_B
+    """The set-ups tried in order (ZeRO stages within each checkpointing choice, unless stated): as stated; else,
+    for a denoiser beyond GRADIENT_CHECKPOINTING_MIN_PARAMS_B
     (SDXL, SD3.5, FLUX), with recomputation, as the trainers' own configurations for them run (SimpleTuner's
     config.json.example, kohya's and diffusers' documented commands) and the only set-up the fitted constants
     have seen at that size; for a smaller one (SD 1.x/2.x), without it and then, on a known card, with it (the
@@ -114,10 +119,13 @@ def diffusion_training_options(w: Workload, n: int, *, card_known: bool = True) 
     parts = pipeline_parts(w.model)
     if parts is None:
         return None
+    # plain data parallel first (the scripts' default), then sharded
+    unstated: list[int] = [0] if n == 1 else [0, 2, 3]
+    stages = [w.zero_stage if n > 1 else 0] if w.zero_stage is not None else unstated
     if w.gradient_checkpointing is not None:
         plans = [w.gradient_checkpointing]
     elif parts.denoiser > C.GRADIENT_CHECKPOINTING_MIN_PARAMS_B * 1e9:
         plans = [True]
     else:
         plans = [False, True] if card_known else [False]
-    return [_once(w, parts, n, checkpointing) for checkpointing in plans]
+    return [_once(w, parts, n, checkpointing, stage) for checkpointing in plans for stage in stages]

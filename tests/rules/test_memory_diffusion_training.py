@@ -126,3 +126,21 @@ def test_a_pipeline_without_parts_keeps_the_generic_sizing() -> None:
                        intermediate_size=None, mlp=None, vocab_size=None, tie_embeddings=None, details={})
     assert diffusion_training_options(Workload(model=model, task="lora"), 1) is None
     assert estimate_memory(Workload(model=model, task="lora")).per_gpu_gib > 0
+
+
+def test_zero_shards_an_image_trainers_states_across_the_cards() -> None:
+    w = Workload(model=flux_like(), task="train", precision="bf16", gradient_checkpointing=True)
+    one = estimate_memory(w, 1)
+    assert one.chosen["zero_stage"] == 0
+    for stage, weights, grads, moments in ((2, 1, 4, 4), (3, 4, 4, 4)):
+        est = estimate_memory(Workload(model=flux_like(), task="train", precision="bf16", gradient_checkpointing=True,
+                                       zero_stage=stage), 4)  # type: ignore[arg-type]
+        assert est.chosen["zero_stage"] == stage and f"zero{stage}" in est.notes
+        # fp32 weights and gradients (4 B each) and AdamW's two fp32 moments (8 B) of the 12B transformer
+        assert est.breakdown["weights"] == pytest.approx((12e9 * 4 / weights + 0.08e9 * 2) / GIB, abs=0.01)
+        assert est.breakdown["gradients"] == pytest.approx(12e9 * 4 / grads / GIB, abs=0.01)
+        assert est.breakdown["optimizer"] == pytest.approx(12e9 * 8 / moments / GIB, abs=0.01)
+    # With no stage stated, plain data parallel first and the sharded stages only when a card needs them
+    options = diffusion_training_options(w, 4)
+    assert options is not None and [o.chosen["zero_stage"] for o in options] == [0, 2, 3]
+    assert estimate_memory(w, 4, make_gpu(memory_gb=80.0)).chosen["zero_stage"] == 3
