@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import html
 import logging
-import re
 import unicodedata
 
 from bot.understand.faq import FAQ_MATCH_SCORE, faq_match
@@ -65,6 +64,7 @@ from bot.understand.intent import (
 from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
+from bot.understand.mention_fit import mask_end, sized_sibling
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs
@@ -105,58 +105,6 @@ SLOT_ORDER = (
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples",
     "training_steps", "training_epochs", "hours",
 )
-
-
-_WINDOW_SUFFIX = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?[km])$", re.A)
-_CONTEXT_WORD_NEXT = re.compile(r"\s*(?:-\s*)?(?:tokens?\s+(?:of\s+)?)?(?:context|ctx|上下文|window|窗口)")
-
-
-_SIZE_AFTER = re.compile(r"[\s_-]*(?:(?:distill(?:ed)?|蒸馏版?|版本?|的)\s*)*(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z0-9])",
-                         re.A)
-"""A size written just after a model name, past a qualifier: "deepseek r1 蒸馏版 32b", "deepseek r1 distill 32b"."""
-SIZE_MISMATCH = 0.15
-_VERSION_AFTER = re.compile(
-    r"[\s_-]*v?(?P<version>\d{1,2}(?:\.\d{1,2})?)(?![\d.])(?!\s*(?:[bmkx×]|gb|gib|g|tokens?|users?|gpus?|cards?|"
-    r"steps?|px|pixels?|images?|imgs?|pics?|pictures?|epochs?|bits?|步|张|块|个|卡|亿|万|千|轮|位|k\b|%)"
-    r"(?![a-z]))", re.A)
-"""A bare version number written after a name that carries none ("stable diffusion 3.5 large")."""
-
-
-def sized_sibling(mention: Mention, folded: str, kb: KnowledgeBase) -> Mention | None:
-    """A model mention whose written size contradicts the entry ("deepseek r1 蒸馏版 32b" is not the 671B R1): the
-    family's entry of that size when the name and size together name one, else no mention at all, so the
-    question falls to the fuzzy and unknown-model steps rather than sizing a model 20 times too big."""
-    if mention.kind != "model":
-        return mention
-    after = _SIZE_AFTER.match(folded, mention.end)
-    entry = kb.models.get(mention.entry_id)
-    if entry is None:
-        return mention
-    version = _VERSION_AFTER.match(folded, mention.end)
-    if after is None and version is not None and not any(ch.isdigit() for ch in mention.key):
-        # "stable diffusion 3.5" is not the entry the bare family name points to (v1.5) unless its names say so
-        names = " ".join([entry.id, entry.name, *entry.aliases, *entry.hf_ids]).lower()
-        if version.group("version") not in re.findall(r"\d+(?:\.\d+)?", names):
-            return None
-    if after is None:
-        return mention
-    size = float(after.group("size"))
-    if abs(entry.params_b - size) <= SIZE_MISMATCH * entry.params_b:
-        return mention
-    sibling = kb.model_index.exact(f"{folded[mention.start: mention.end]} {after.group('size')}b")
-    if sibling is not None and sibling in kb.models:
-        return Mention("model", sibling, mention.key, mention.start, after.end(), mention.score)
-    return None
-
-
-def mask_end(mention: Mention, folded: str) -> int:
-    """Where a mention's masked span ends. A model name ending in its window ("Yi-34B-200K") followed by the word
-    context ("yi-34b 200k context") leaves that number to the context slot: the text asks for that context."""
-    if mention.kind == "model":
-        tail = _WINDOW_SUFFIX.search(folded[mention.start: mention.end])
-        if tail is not None and _CONTEXT_WORD_NEXT.match(folded, mention.end):
-            return mention.start + tail.start(1)
-    return mention.end
 
 
 def parse(text: str, kb: KnowledgeBase) -> Question:

@@ -1,0 +1,65 @@
+"""A model mention read against the text right after it: a written size that contradicts the entry ("deepseek r1
+蒸馏版 32b" is not the 671B R1), a version the entry does not carry ("stable diffusion 3.5"), and a name ending in
+its context window followed by the word context ("yi-34b 200k context"), whose number is the context slot's.
+
+Apart from the parser because it is one question about one mention, asked after the mentions are found and
+before the slots read the rest of the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.understand.mentions import Mention
+from knowledge.base import KnowledgeBase
+
+_WINDOW_SUFFIX = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?[km])$", re.A)
+_CONTEXT_WORD_NEXT = re.compile(r"\s*(?:-\s*)?(?:tokens?\s+(?:of\s+)?)?(?:context|ctx|上下文|window|窗口)")
+
+
+_SIZE_AFTER = re.compile(r"[\s_-]*(?:(?:distill(?:ed)?|蒸馏版?|版本?|的)\s*)*(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z0-9])",
+                         re.A)
+"""A size written just after a model name, past a qualifier: "deepseek r1 蒸馏版 32b", "deepseek r1 distill 32b"."""
+SIZE_MISMATCH = 0.15
+_VERSION_AFTER = re.compile(
+    r"[\s_-]*v?(?P<version>\d{1,2}(?:\.\d{1,2})?)(?![\d.])(?!\s*(?:[bmkx×]|gb|gib|g|tokens?|users?|gpus?|cards?|"
+    r"steps?|px|pixels?|images?|imgs?|pics?|pictures?|epochs?|bits?|步|张|块|个|卡|亿|万|千|轮|位|k\b|%)"
+    r"(?![a-z]))", re.A)
+"""A bare version number written after a name that carries none ("stable diffusion 3.5 large")."""
+
+
+def sized_sibling(mention: Mention, folded: str, kb: KnowledgeBase) -> Mention | None:
+    """A model mention whose written size contradicts the entry ("deepseek r1 蒸馏版 32b" is not the 671B R1): the
+    family's entry of that size when the name and size together name one, else no mention at all, so the
+    question falls to the fuzzy and unknown-model steps rather than sizing a model 20 times too big."""
+    if mention.kind != "model":
+        return mention
+    after = _SIZE_AFTER.match(folded, mention.end)
+    entry = kb.models.get(mention.entry_id)
+    if entry is None:
+        return mention
+    version = _VERSION_AFTER.match(folded, mention.end)
+    if after is None and version is not None and not any(ch.isdigit() for ch in mention.key):
+        # "stable diffusion 3.5" is not the entry the bare family name points to (v1.5) unless its names say so
+        names = " ".join([entry.id, entry.name, *entry.aliases, *entry.hf_ids]).lower()
+        if version.group("version") not in re.findall(r"\d+(?:\.\d+)?", names):
+            return None
+    if after is None:
+        return mention
+    size = float(after.group("size"))
+    if abs(entry.params_b - size) <= SIZE_MISMATCH * entry.params_b:
+        return mention
+    sibling = kb.model_index.exact(f"{folded[mention.start: mention.end]} {after.group('size')}b")
+    if sibling is not None and sibling in kb.models:
+        return Mention("model", sibling, mention.key, mention.start, after.end(), mention.score)
+    return None
+
+
+def mask_end(mention: Mention, folded: str) -> int:
+    """Where a mention's masked span ends. A model name ending in its window ("Yi-34B-200K") followed by the word
+    context ("yi-34b 200k context") leaves that number to the context slot: the text asks for that context."""
+    if mention.kind == "model":
+        tail = _WINDOW_SUFFIX.search(folded[mention.start: mention.end])
+        if tail is not None and _CONTEXT_WORD_NEXT.match(folded, mention.end):
+            return mention.start + tail.start(1)
+    return mention.end
