@@ -119,8 +119,10 @@ def diffusion_training_options(w: Workload, n: int, *, card_known: bool = True) 
     parts = pipeline_parts(w.model)
     if parts is None:
         return None
-    # plain data parallel first (the scripts' default), then sharded
-    unstated: list[int] = [0] if n == 1 else [0, 2, 3]
+    # Plain data parallel first (the scripts' default), then sharded. An adapter run shards no further than its
+    # adapters' states: the image trainers' multi-card recipes (diffusers' DeepSpeed ZeRO-2 variant, SimpleTuner)
+    # do not partition the frozen base, so more cards do not shrink an image LoRA.
+    unstated: list[int] = [0] if n == 1 else ([0, 2, 3] if w.task == "train" else [0, 2])
     stages = [w.zero_stage if n > 1 else 0] if w.zero_stage is not None else unstated
     if w.gradient_checkpointing is not None:
         plans = [w.gradient_checkpointing]

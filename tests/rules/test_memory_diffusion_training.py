@@ -144,3 +144,11 @@ def test_zero_shards_an_image_trainers_states_across_the_cards() -> None:
     options = diffusion_training_options(w, 4)
     assert options is not None and [o.chosen["zero_stage"] for o in options] == [0, 2, 3]
     assert estimate_memory(w, 4, make_gpu(memory_gb=80.0)).chosen["zero_stage"] == 3
+
+
+def test_more_cards_do_not_shrink_an_image_lora() -> None:
+    w = Workload(model=flux_like(), task="lora", precision="bf16", gradient_checkpointing=True)
+    options = diffusion_training_options(w, 4)
+    assert options is not None and [o.chosen["zero_stage"] for o in options] == [0, 2]
+    one, four = estimate_memory(w, 1), estimate_memory(w, 4, make_gpu(memory_gb=24.0))
+    assert four.breakdown["weights"] == pytest.approx(one.breakdown["weights"], abs=0.01)  # the base stays whole
