@@ -107,6 +107,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "limit_reserve_beside": {"en": "{engine} keeps weights and KV cache in {fraction}% of the card and activations beside it",
                              "zh-Hans": "{engine} 把权重和 KV 缓存放在整卡的 {fraction}% 内，激活放在其外"},
     "nodes_of_8_training": {"en": "{n} nodes × 8 (data parallel, states sharded with ZeRO/FSDP)", "zh-Hans": "{n} 台 × 8 卡（数据并行，ZeRO/FSDP 分片）"},
+    "replicas_cell": {"en": "{n} replicas × {per}", "zh-Hans": "{n} 个副本 × {per} 卡"},
     "pick_replicas": {"en": "{n} replicas × {per} (tensor parallel in each, behind a load balancer; figures per replica)",
                       "zh-Hans": "{n} 个副本 × {per} 卡（副本内张量并行，负载均衡分发；数字按单个副本）"},
     "nodes_of_8": {"en": "{n} nodes × 8 (tensor parallel in a node, pipeline across nodes)", "zh-Hans": "{n} 台 × 8 卡（节点内张量并行，节点间流水线并行）"},

@@ -56,7 +56,8 @@ def _picks(view: dict[str, Any], t: Translator) -> Table | None:
     numeric += [True, False]
     rows = []
     for index, p in enumerate(picks, 1):
-        row = [str(index), f"{p['count']}× {p['gpu_name']}", p["gpu_memory"], p["used"],
+        layout = f" ({t('replicas_cell', n=p['replicas'], per=p['per_replica'])})" if p.get("replicas") else ""
+        row = [str(index), f"{p['count']}× {p['gpu_name']}{layout}", p["gpu_memory"], p["used"],
                p["headroom"] if p["fits"] else t.does_not_fit, p["decode"]]
         if with_concurrency:
             row.append(p.get("concurrent"))

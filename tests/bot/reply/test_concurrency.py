@@ -63,6 +63,13 @@ def test_the_picks_memory_and_speed_describe_the_replicas_the_plan_runs() -> Non
     assert "one-replica" in answer["estimate"]["notes"]
     assert top["memory_per_gpu_gb"] == pytest.approx(answer["estimate"]["per_gpu_gb"], abs=0.05)
     assert top["price_per_hour"] == pytest.approx(answer["cost"]["per_hour"], rel=0.01)
+    from bot.reply.answer import answer_request
+    from bot.reply.render import render_csv
+    from tests.bot.reply._answers import KB
+
+    table = render_csv(answer_request({"text": "1000 concurrent users qwen3-8b how many L40S"}, KB), KB)
+    layout = f"({serving['replicas']} replicas × {serving['gpus_per_replica']})"
+    assert layout in table.splitlines()[1]  # the table's first pick names its replicas too
 
 
 def test_a_model_that_needs_more_than_a_node_keeps_its_pipeline() -> None:
