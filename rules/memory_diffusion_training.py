@@ -1,5 +1,6 @@
-"""Training a diffusion pipeline on one card: its denoiser fine-tuned whole (full fine-tuning, DreamBooth) or
-through adapters (LoRA; QLoRA over an NF4 base), as the image trainers people use hold it.
+"""Training a diffusion pipeline: its denoiser fine-tuned whole (full fine-tuning, DreamBooth) or through adapters
+(LoRA; QLoRA over an NF4 base), on one card or data-parallel over several, as the image trainers people use hold
+it.
 
 Why apart from the LLM trainer's rules: image trainers keep their memory differently.
 
@@ -17,8 +18,11 @@ Why apart from the LLM trainer's rules: image trainers keep their memory differe
   they stay on the card when said to ("resident"), and a run that trains them ("trained") holds them as it
   holds the denoiser.
 * Activations grow with the pixels of each image; gradient checkpointing (diffusers' `--gradient_checkpointing`,
-  off by default) keeps each block's input and recomputes the rest. Which constants size them, and what they were
-  fitted on, is in rules/constants.py (DIFFUSION_TRAIN_*).
+  off in the scripts, on in the trainers' configurations for the large denoisers) keeps each block's input and
+  recomputes the rest. Which constants size them, and what they were fitted on, is in rules/constants.py
+  (DIFFUSION_TRAIN_*).
+* Over several cards a full fine-tune may shard its states with DeepSpeed ZeRO; an adapter run shards only its
+  adapters' (see `diffusion_training_options`).
 """
 
 from __future__ import annotations
@@ -29,8 +33,6 @@ from rules.memory_common import breakdown, gib
 from rules.memory_diffusion import PipelineParts, part_bytes, pipeline_parts
 from rules.precision import normalise_quant
 from rules.types import MemoryEstimate, Workload
-
-TEXT_ENCODER_MODES = ("cached", "resident", "trained")
 
 
 def adapter_params(w: Workload, parts: PipelineParts) -> float:
