@@ -110,6 +110,13 @@ def _once(w: Workload, parts: PipelineParts, n: int, checkpointing: bool, stage:
                           cuda_context_gib=C.CUDA_CONTEXT_GIB)
 
 
+def checkpoints_by_default(w: Workload) -> bool:
+    """Whether the image trainers' own configurations train this denoiser with gradient checkpointing (one above
+    GRADIENT_CHECKPOINTING_MIN_PARAMS_B: SDXL, SD3.5, FLUX), which is how it is sized unless the question says."""
+    parts = pipeline_parts(w.model) if w.task != "inference" else None
+    return parts is not None and parts.denoiser > C.GRADIENT_CHECKPOINTING_MIN_PARAMS_B * 1e9
+
+
 def diffusion_training_options(w: Workload, n: int, *, card_known: bool = True) -> list[MemoryEstimate] | None:
     """The set-ups tried in order (ZeRO stages within each checkpointing choice, unless stated): as stated; else,
     for a denoiser beyond GRADIENT_CHECKPOINTING_MIN_PARAMS_B
@@ -128,7 +135,7 @@ def diffusion_training_options(w: Workload, n: int, *, card_known: bool = True) 
     stages = [w.zero_stage if n > 1 else 0] if w.zero_stage is not None else unstated
     if w.gradient_checkpointing is not None:
         plans = [w.gradient_checkpointing]
-    elif parts.denoiser > C.GRADIENT_CHECKPOINTING_MIN_PARAMS_B * 1e9:
+    elif checkpoints_by_default(w):
         plans = [True]
     else:
         plans = [False, True] if card_known else [False]

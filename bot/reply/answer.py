@@ -62,6 +62,7 @@ from rules.engine_profile import (
     training_fact,
 )
 from rules.fit import reserves_share_of_card
+from rules.memory_diffusion_training import checkpoints_by_default
 from rules.types import Pick, Workload
 
 MAX_PICKS = 3
@@ -312,6 +313,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             reason = "needed-to-fit" if needed else "rules-choice"
             if key == "gradient_checkpointing" and value and training_fact(workload).checkpointing_default:
                 reason = "engine-default"  # Unsloth and LLaMA-Factory check-point unless told otherwise
+            if key == "gradient_checkpointing" and value and checkpoints_by_default(workload):
+                reason = "image-trainer-default"
             if key in ("optimizer", "max_num_seqs", "max_batch_size", "gpu_memory_utilization"):
                 reason = "engine-default"  # from the engine's documented set-up (vLLM's default for the card)
             assumptions.append(Assumption(field=key, value=value, reason=reason))

@@ -148,6 +148,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                        "zh-Hans": "按每步一个满上下文长度的批次估算（批次为所有卡合计：单卡批次 × 卡数 × 梯度累积），是上限；可写“batch 32”或“每条 512 token”"},
     "apple-silicon": {"en": "a Mac runs it through llama.cpp (Ollama, LM Studio) on Metal; vLLM, SGLang and GPTQ/AWQ kernels need CUDA",
                       "zh-Hans": "Mac 上通过 llama.cpp（Ollama、LM Studio）用 Metal 运行；vLLM、SGLang 以及 GPTQ/AWQ 内核需要 CUDA"},
+    "image-trainer-default": {"en": "as the image trainers' own configurations run a model this size", "zh-Hans": "图像训练工具对这个规模的模型默认如此"},
     "rules-choice": {"en": "the usual setting for this job, chosen by the rules", "zh-Hans": "规则按常用做法选定"},
     "training-no-kv-cache": {"en": "ignored: training keeps no KV cache", "zh-Hans": "已忽略：训练不使用 KV 缓存"},
     "ollama-vram-default": {"en": "Ollama's default for this much VRAM in all: 4,096 below 23 GiB, 32,768 below 47 GiB, 262,144 above, capped at the model's window; set num_ctx or OLLAMA_CONTEXT_LENGTH to change it",
