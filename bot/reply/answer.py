@@ -249,8 +249,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if cards and not question.layer_split:  # the split is the engine's own, by each card's free memory
         estimate = replace(estimate, notes=[("memory-layer-split" if n == "uneven-layer-split" else n)
                                             for n in estimate.notes])
-    other = other_engine_figure(question, workload, sized_count, sized_gpu, estimate)
-    lighter = lighter_task_figure(question, workload, sized_count, sized_gpu, estimate.per_gpu_gib)
+    # the same configuration the estimate describes: one replica at its share, when the picks are replicas
+    compared, compared_count = replica if replica is not None else (workload, sized_count)
+    other = other_engine_figure(question, compared, compared_count, sized_gpu, estimate)
+    lighter = lighter_task_figure(question, compared, compared_count, sized_gpu, estimate.per_gpu_gib)
     if reserving:
         measured = measures_free_memory(profile_for(workload), workload.memory_fraction)
         estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith(("-no-gpu", "-reserve"))]
