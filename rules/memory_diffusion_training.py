@@ -63,7 +63,7 @@ def _once(w: Workload, parts: PipelineParts, n: int, checkpointing: bool, stage:
     mode = w.text_encoders or "cached"
     encoders = {part: size for part, size in sizes.items() if part.startswith("text_encoder")}
     trained = parts.denoiser if w.task == "train" else adapter_params(w, parts)
-    notes = ["diffusion-training"]
+    notes = ["diffusion-training" if w.task == "train" else "diffusion-training-adapters"]
     if mode == "cached":
         notes.append("diffusion-text-encoders-cached")
         encoder_bytes = 0.0

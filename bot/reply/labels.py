@@ -69,6 +69,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                     "zh-Hans": "上面的显存和速度按单个副本及其分到的用户数计算；推荐配置和服务方案计入所有副本的显卡。"},
     "diffusion-training-untimed": {"en": "Training time is not estimated for image models yet: their step times have no calibrated speed model here (the memory above is).",
                                    "zh-Hans": "图像模型的训练时长暂不估算：这里还没有经过校准的训练步速模型（上面的显存估算已校准）。"},
+    "diffusion-training-adapters": {"en": "Image trainers keep the adapters in fp32 (diffusers' scripts upcast them) with their gradients and optimizer states; the frozen model under them stays in its 16-bit, 8-bit or 4-bit format.",
+                                    "zh-Hans": "图像训练脚本把适配器保存为 fp32（diffusers 脚本会升精度），连同其梯度和优化器状态；其下冻结的模型保持 16 位、8 位或 4 位格式。"},
     "diffusion-training": {"en": "Image trainers keep the trained weights in fp32 and autocast the compute (diffusers' scripts require it), so a full fine-tune holds 4 bytes of weights and 4 of gradients per parameter besides the optimizer's moments; frozen parts stay 16-bit.",
                            "zh-Hans": "图像训练脚本把被训练的权重保存为 fp32、计算走自动混合精度（diffusers 脚本要求如此），所以全量微调每个参数占 4 字节权重和 4 字节梯度，另加优化器状态；冻结的部分保持 16 位。"},
     "diffusion-text-encoders-cached": {"en": "The text encoders' outputs are cached and the encoders are off the card while training, as kohya (--cache_text_encoder_outputs), SimpleTuner and diffusers' DreamBooth scripts do; kept on the card they add their 16-bit weights (say “text encoder on GPU”).",

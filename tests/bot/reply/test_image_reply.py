@@ -143,3 +143,10 @@ def test_a_full_image_fine_tune_counts_fp32_weights_and_offers_8bit_adam() -> No
     assert "--fused_backward_pass" in small["text"]  # kohya's one-card route; 8-bit AdamW alone does not fit
     assert "8-bit AdamW" in _ask("full fine-tune SDXL on a 40GB card")["text"]
     assert "text_encoders" not in {k for k, v in _ask("SDXL on a 4090")["query"].items() if v is not None}
+
+
+def test_a_lora_and_a_full_fine_tune_explain_their_own_memory() -> None:
+    lora = _ask("SDXL LoRA training on a 24GB card")
+    full = _ask("full fine-tune SDXL on an A100 80GB")
+    assert "adapters in fp32" in lora["text"] and "4 bytes of weights" not in lora["text"]
+    assert "4 bytes of weights and 4 of gradients" in full["text"]
