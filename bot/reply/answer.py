@@ -240,7 +240,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # the '<engine>-reserve' note (the picks give the sequences it holds).
     reserving = reserves_up_front(workload)
     laid_out = rules.split_by_memory(workload, cards) if cards else workload
-    replica = one_replica(picks, workload, sized_gpu, sized_count)
+    replica = one_replica(picks, question, workload, sized_gpu, sized_count)
     if replica is not None:
         laid_out = replica[0]  # many users on replicas: the figures are one replica's, at its share of them
     estimate = rules.needed_view(rules.estimate_memory(laid_out, replica[1] if replica else sized_count, sized_gpu))

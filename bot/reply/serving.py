@@ -83,6 +83,11 @@ def engine_sequence_cap(workload: Workload, gpu: GPU, count: int) -> int:
     return int(chosen) if isinstance(chosen, (int, float)) and chosen > 0 else FULL_LOAD_SEQUENCES
 
 
+def users_of(question: Question) -> int:
+    """Sequences the question serves at once: its users beyond one job's batch, else the batch it states."""
+    return int(question.users or question.batch or 0)
+
+
 def replicas_instead_of_nodes(question: Question, workload: Workload, gpu: GPU, count: int) -> int | None:
     """Cards per replica when many users were sized as one model pipelined across nodes, or are more than one
     job's batch: the in-node tensor-parallel replica that serves them on the fewest cards in all, or None when no
@@ -91,7 +96,7 @@ def replicas_instead_of_nodes(question: Question, workload: Workload, gpu: GPU, 
     "1000 concurrent users of Qwen3-8B on L40S" fits 16 cards either way, but an engineer runs replicas
     behind a load balancer, not one 8B model split over two nodes: the KV cache per card is the same, the
     weights are copied once per replica, and no request waits on the network between pipeline stages."""
-    users = int(question.users or question.batch or 0)
+    users = users_of(question)
     beyond_one_job = question.users is not None  # more users than one job's batch: replicas whatever the layout
     if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job) or users < 2
             or profile_for(workload).reservation.kind == "none"):
@@ -113,7 +118,7 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
     serve them (`replicas_instead_of_nodes`), the pick is that many replicas of the replica's cards, sized at
     its share of the users and priced for all of them, rather than one copy of the model pipelined across nodes
     that the plan under it would contradict."""
-    users = int(question.users or question.batch or 0)
+    users = users_of(question)
     out: list[Pick] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu_id)
@@ -135,13 +140,15 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
     return out
 
 
-def one_replica(picks: Sequence[Pick], workload: Workload, gpu: GPU | None, count: int) -> tuple[Workload, int] | None:
+def one_replica(picks: Sequence[Pick], question: Question, workload: Workload, gpu: GPU | None,
+                count: int) -> tuple[Workload, int] | None:
     """(the workload of one replica, its cards) when the configuration sized is the top pick laid out as replicas:
-    the reply's memory and speed are then one replica's at its share of the sequences, as the pick line says."""
+    the reply's memory and speed are then one replica's at its share of the users, as the pick line says (the
+    users, not the job's batch, which stops at MAX_BATCH)."""
     if not picks or gpu is None or picks[0].replicas <= 1 or (picks[0].gpu_id, picks[0].count) != (gpu.id, count):
         return None
     replicas = picks[0].replicas
-    return replace(workload, batch=math.ceil(workload.batch / replicas)), count // replicas
+    return replace(workload, batch=math.ceil(users_of(question) / replicas)), count // replicas
 
 
 def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
@@ -159,7 +166,7 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
 
 def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
     """Replicas of `count` × `gpu` for the question's users, QPS and speed targets (or one at full load)."""
-    targets = {k: float(v) for k, v in (("users", question.users or question.batch), ("qps", question.qps),
+    targets = {k: float(v) for k, v in (("users", users_of(question)), ("qps", question.qps),
                                         ("tokens_per_s_per_user", question.tokens_per_s_per_user),
                                         ("ttft_s", question.ttft_s)) if v}
     full_load = at_full_load(question)
@@ -183,7 +190,7 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     met = by_speed > 0
     per_replica = max(1, min(by_memory, by_speed))
     binding = "memory" if by_memory <= by_speed else "speed"
-    users = int(question.users or question.batch or 0)
+    users = users_of(question)
     if question.qps:
         users = max(users, math.ceil(question.qps * request_seconds(workload, gpu, count, per_replica)))
     users = max(users, 1)

@@ -72,6 +72,14 @@ def test_the_picks_memory_and_speed_describe_the_replicas_the_plan_runs() -> Non
     assert layout in table.splitlines()[1]  # the table's first pick names its replicas too
 
 
+def test_beyond_one_jobs_batch_the_estimate_is_the_replica_the_pick_describes() -> None:
+    # 10,000 users: the job's batch stops at 4,096, but each replica serves its share of all 10,000.
+    answer = _ask("10000 concurrent users qwen3-8b on L40S")
+    top = answer["picks"][0]
+    assert top["replicas"] and top["replicas"] > 1
+    assert answer["estimate"]["per_gpu_gb"] == pytest.approx(top["memory_per_gpu_gb"], abs=0.05)
+
+
 def test_a_model_that_needs_more_than_a_node_keeps_its_pipeline() -> None:
     answer = _ask("llama 3.1 405b bf16 for 64 concurrent users on 16x H100")
     assert answer["serving"] is None or answer["serving"]["binding"] != "replicas"
