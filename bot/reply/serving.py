@@ -88,10 +88,11 @@ def users_of(question: Question) -> int:
     return int(question.users or question.batch or 0)
 
 
-def replicas_instead_of_nodes(question: Question, workload: Workload, gpu: GPU, count: int) -> int | None:
-    """Cards per replica when many users were sized as one model pipelined across nodes, or are more than one
-    job's batch: the in-node tensor-parallel replica that serves them on the fewest cards in all, or None when no
-    replica of one node holds the weights and a sequence (then pipelining across nodes is what makes it fit).
+def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int) -> tuple[int, int] | None:
+    """(cards per replica, sequences one replica holds) when many users were sized as one model pipelined across
+    nodes, or are more than one job's batch: the in-node tensor-parallel replica that serves them on the fewest
+    cards in all, or None when no replica of one node holds the weights and a sequence (then pipelining across
+    nodes is what makes it fit).
 
     "1000 concurrent users of Qwen3-8B on L40S" fits 16 cards either way, but an engineer runs replicas
     behind a load balancer, not one 8B model split over two nodes: the KV cache per card is the same, the
@@ -101,32 +102,32 @@ def replicas_instead_of_nodes(question: Question, workload: Workload, gpu: GPU, 
     if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job) or users < 2
             or profile_for(workload).reservation.kind == "none"):
         return None
-    best: tuple[int, int] | None = None
+    best: tuple[int, int, int] | None = None
     for cards in (n for n in TP_DEGREES if n <= GPUS_PER_NODE and rules.valid_tp(workload, n)):
         per_replica = largest_true(partial(fits_at, workload, gpu, cards), 1, users)
         if per_replica == 0:
             continue
         total = cards * math.ceil(users / per_replica)
         if best is None or total < best[0]:
-            best = (total, cards)
-    return best[1] if best is not None else None
+            best = (total, cards, per_replica)
+    return (best[1], best[2]) if best is not None else None
 
 
 def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, kb: KnowledgeBase,
                 instances: Sequence[InstanceFamily], hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:
     """Each pick laid out as the serving plan will run it: when many users make in-node replicas the way to
-    serve them (`replicas_instead_of_nodes`), the pick is that many replicas of the replica's cards, sized at
+    serve them (`replica_layout`), the pick is that many replicas of the replica's cards, sized at
     its share of the users and priced for all of them, rather than one copy of the model pipelined across nodes
     that the plan under it would contradict."""
     users = users_of(question)
     out: list[Pick] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu_id)
-        cards = replicas_instead_of_nodes(question, workload, gpu, pick.count) if gpu and pick.fits else None
-        per_replica = largest_true(partial(fits_at, workload, gpu, cards), 1, users) if gpu and cards else 0
-        if not gpu or not cards or not per_replica:
+        layout = replica_layout(question, workload, gpu, pick.count) if gpu and pick.fits else None
+        if gpu is None or layout is None:
             out.append(pick)
             continue
+        cards, per_replica = layout
         replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
         one = rules.pick_at(replace(workload, batch=math.ceil(users / replicas)), gpu, cards, instances,
                             hourly_price_of=hourly_price_of)
@@ -156,10 +157,10 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
     if not rules.compute_known(gpu):
         return None  # prefill and batched decode are compute-bound: no plan on a card without a throughput figure
     if not sets_serving_target(question):
-        cards = replicas_instead_of_nodes(question, workload, gpu, count)
-        if cards is None:
+        layout = replica_layout(question, workload, gpu, count)
+        if layout is None:
             return None
-        plan = _plan_for_users(question, workload, gpu, cards)
+        plan = _plan_for_users(question, workload, gpu, layout[0])
         return plan.model_copy(update={"binding": "replicas"}) if plan is not None else None
     return _plan_for_users(question, workload, gpu, count)
 
