@@ -106,14 +106,21 @@ def price_picks(picks: Sequence[PickOut], kb: KnowledgeBase, choice: PriceChoice
 
 
 def _pick_plan(kb: KnowledgeBase, pick: PickOut, choice: PriceChoice) -> InstancePlan | None:
-    """The instances a pick takes; replicas are separate deployments, each on its own instances."""
+    """The instances a pick takes (`replicas_plan` when it is laid out as replicas)."""
     if not pick.replicas:
         return plan_for(kb, pick.gpu, pick.count, choice)
-    single = plan_for(kb, pick.gpu, pick.count // pick.replicas, choice)
+    return replicas_plan(kb, pick.gpu, pick.count // pick.replicas, pick.replicas, choice)
+
+
+def replicas_plan(kb: KnowledgeBase, gpu_id: str, cards: int, replicas: int,
+                  choice: PriceChoice) -> InstancePlan | None:
+    """`replicas` deployments of `cards` × the card: separate deployments, each on its own instances, none sharing
+    a node with another."""
+    single = plan_for(kb, gpu_id, cards, choice)
     if single is None:
         return None
-    return InstancePlan(single.price, single.instances * pick.replicas, single.per_hour * pick.replicas,
-                        single.currency, single.rate)
+    return InstancePlan(single.price, single.instances * replicas, single.per_hour * replicas, single.currency,
+                        single.rate)
 
 
 def work_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
@@ -218,11 +225,7 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     if plan is None:
         return CostOut(gpu=gpu.id, count=count * replicas, hours=round(hours, 2) if hours else None)
     if replicas > 1:
-        # replicas are separate deployments: each takes its own instances, none shares a node with another
-        single = plan_for(kb, gpu.id, count, choice)
-        if single is not None:
-            plan = InstancePlan(single.price, single.instances * replicas, single.per_hour * replicas,
-                                single.currency, single.rate)
+        plan = replicas_plan(kb, gpu.id, count, replicas, choice) or plan
     rate = None
     if serving is not None and serving.aggregate_tokens_per_s:
         rate = serving.aggregate_tokens_per_s
