@@ -38,8 +38,10 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
     fits_now, now = fits_on(w, gpu, count)
     margin = 1.0 - C.TIGHT_FRACTION if fits_now else 1.0
 
-    def need(wl: Workload, g: GPU, n: int) -> float | None:
-        if not runs_precision(g, wl.precision, wl.engine):
+    def need(wl: Workload, g: GPU, n: int, *, storage_only: bool = False) -> float | None:
+        """What `wl` needs per card when it fits `n` × `g` clear of the margin; `storage_only`: the format only
+        stores the weights (upcast to compute), so the card need not run that precision."""
+        if not storage_only and not runs_precision(g, wl.precision, wl.engine):
             return None
         ok, est = fits_on(wl, g, n)
         needed = needed_gib(est)
@@ -130,12 +132,11 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             out.append(Suggestion(kind="optimizer-8bit", memory_per_gpu_gib=m))
     if w.task == "lora" and w.model.arch == "diffusion" and w.quant is None and w.precision in ("bf16", "fp16", "fp32"):
         # The image trainers' 8-bit base for an adapter run: kohya's --fp8_base and ai-toolkit's quantised
-        # transformer keep the frozen weights in float8 and upcast a layer at a time, on any card (storage only:
-        # no FP8 tensor cores needed, so the card's precision support is not asked).
-        eight_bit = replace(w, precision="fp8")
-        ok, est = fits_on(eight_bit, gpu, count)
-        if ok and needed_gib(est) <= limit_gib(eight_bit, gpu) * margin:
-            out.append(Suggestion(kind="fp8-base", precision="fp8", memory_per_gpu_gib=round(needed_gib(est), 2)))
+        # transformer keep the frozen weights in float8 and upcast a layer at a time, on any card (no FP8 tensor
+        # cores needed).
+        m = need(replace(w, precision="fp8"), gpu, count, storage_only=True)
+        if m is not None:
+            out.append(Suggestion(kind="fp8-base", precision="fp8", memory_per_gpu_gib=m))
     if w.task == "train" and w.model.arch == "diffusion" and optimizer_for(w) != "adafactor":
         # kohya's sd-scripts route for a full SDXL/FLUX fine-tune on one card: Adafactor (factored states) stepped
         # inside backward (--fused_backward_pass), so no full set of gradients either.
