@@ -48,9 +48,10 @@ _ENCODERS_RESIDENT = rx(
 _ENCODERS_CACHED = rx(
     r"\bcach\w*\s(?:the\s)?(?:text[-_\s]?(?:encoder[-_\s]?outputs?|embed\w*|conditioning)|prompt[-_\s]?embed\w*)"
     r"|\bprecomput\w*\s(?:the\s)?(?:text\s|prompt\s)?embed\w*|缓存文本(?:嵌入|编码|特征)")
-_PRIOR_PRESERVATION = rx(r"\bprior[-_\s]?(?:preservation|loss)\b|先验(?:保留|保持|损失)")
 """Read for an image model's training only: which of the three the text encoders are
 (rules.memory_diffusion_training)."""
+_PRIOR_PRESERVATION = rx(r"\bprior[-_\s]?(?:preservation|loss)\b|先验(?:保留|保持|损失)")
+"""DreamBooth's prior preservation: a class image trained beside each instance image."""
 
 
 _TRAINING_WORDS = rx(r"\b(?:train\w*|fine[-\s]?tun\w*|epochs?|warm[-\s]?up|gradient|lora|sft)\b|训练|微调|轮")

@@ -58,7 +58,8 @@ _SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|
 _STEPS_FLAG = rx(r"\bmax_(?:train_)?steps\s*[=:]\s*(?P<num>\d[\d,]*)(?P<scale>k)?\b")
 _TRAIN_STEPS = rx(r"(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k)?\s*(?:training\s+|train\s+|optimi[sz]er\s+)?"
                   r"(?:steps?|iterations?|iters?|步)(?![a-z])")
-_NOT_TRAINING_STEPS = rx(r"^\s*(?:inference|sampling|denoising|diffusion)\b")
+_SAMPLER_BEFORE = re.compile(r"(?:inference|sampling|denoising)\s*$")
+"""Words just before a step count that make it a sampler's ("denoising 30 steps"), not a trainer's."""
 _TRAINING_CUE = rx(r"\b(?:train\w*|fine[-\s]?tun\w*|lora|qlora|dreambooth|sft|dpo|finetun\w*)\b|训练|微调")
 MAX_TRAINING_STEPS = 1e9
 _UNIT_HOURS = {"hour": 1.0, "hours": 1.0, "hr": 1.0, "hrs": 1.0, "h": 1.0, "day": 24.0, "days": 24.0,
@@ -258,9 +259,7 @@ def _training_steps(state: SlotState) -> int | None:
     m = _STEPS_FLAG.search(text)
     if m is None and _TRAINING_CUE.search(text):
         m = next((found for found in _TRAIN_STEPS.finditer(text)
-                  if not _NOT_TRAINING_STEPS.search(text[found.start("num"): found.start("num")])
-                  and not re.search(r"(?:inference|sampling|denoising)\s*$", text[max(0, found.start() - 12):
-                                                                                  found.start()])), None)
+                  if not _SAMPLER_BEFORE.search(text[max(0, found.start() - 12): found.start()])), None)
     if m is None:
         return None
     value = _value(m.group("num").replace(",", ""))
