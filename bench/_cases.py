@@ -35,6 +35,9 @@ DEFAULT_GROUNDTRUTH = Path(__file__).resolve().parents[1].parent / "shared/groun
 ADDED_GROUNDTRUTH_DIR = Path(__file__).resolve().parent / "groundtruth"
 """Rows the project adds from other sources (same schema); the directory may be absent."""
 
+FSDP_SHARDING_STAGES = {"full_shard": 3, "shard_grad_op": 2, "ddp": 0, "no_shard": 0}
+"""FSDP's sharding strategies in ZeRO's terms (FULL_SHARD = stage 3, SHARD_GRAD_OP = stage 2, NO_SHARD = DDP)."""
+
 GENERIC_RE = re.compile(r"generic\s*~?\s*(\d+(?:\.\d+)?)\s*B", re.I)
 
 
@@ -236,8 +239,6 @@ def unmappable(case: dict[str, Any]) -> str | None:
         return "sequence length not stated (unpacked samples of variable length)"
     if "technique" in settings and not settings.get("packed") and case.get("task") != "inference":
         return "unpacked samples hold fewer tokens than max_seq_len (not stated)"
-    if settings.get("fsdp_cpu_offload") or settings.get("fsdp_offload_params"):
-        return "FSDP CPU offload of parameters, gradients and optimizer states not modelled"
     if "cache_max_entry_count 1000" in str(settings.get("cache_max_entry_count") or ""):
         return "KV pool sized by the benchmark script to fill the card: a reservation, not the job's need"
     return None
@@ -431,6 +432,11 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
             req["offload"] = "all"  # ZeRO-3 offload_param: parameters in CPU RAM too
         elif "offload_optimizer=cpu" in options or "zero-offload" in deepspeed or settings.get("adam_offload"):
             req["offload"] = "optimizer"  # ZeRO-Offload (Ren et al. 2021) moves the optimizer states to the CPU
+        if any(settings.get(k) is True for k in ("fsdp_cpu_offload", "fsdp_offload_params", "use_cpu_offload")):
+            req["offload"] = "all"  # FSDP CPUOffload(offload_params=True): parameters and gradients in CPU RAM
+        sharding = str(settings.get("sharding_strategy") or "").lower()
+        if sharding in FSDP_SHARDING_STAGES:
+            req["zero_stage"] = FSDP_SHARDING_STAGES[sharding]
         req.update(adapter_settings(case))
         req.update(training_flags(case))
     framework = str(settings.get("framework") or "")

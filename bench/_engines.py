@@ -13,7 +13,8 @@ from knowledge.engines import resolve_engine_id
 ENGINE_WORDS = (("unsloth", "unsloth"), ("llama-factory", "llama-factory"), ("llamafactory", "llama-factory"),
                 ("vllm", "vllm"), ("sglang", "sglang"), ("lmdeploy", "lmdeploy"), ("turbomind", "lmdeploy"),
                 ("tensorrt", "tensorrt-llm"), ("trt-llm", "tensorrt-llm"), ("llama.cpp", "llama.cpp"),
-                ("ollama", "llama.cpp"), ("deepspeed", "deepspeed"), ("fsdp", "fsdp"), ("torchtune", "torchtune"),
+                ("ollama", "llama.cpp"), ("deepspeed", "deepspeed"), ("fsdp_qlora", "fsdp-qlora"), ("fsdp", "fsdp"),
+                ("torchtune", "torchtune"),
                 ("transformers", "transformers"), ("peft", "transformers"))
 """Words in a row's `settings.framework` that name the runtime it measured (first match wins). A framework
 that names two back ends as alternatives ("transformers or vLLM") names none: see `ambiguous_framework`."""

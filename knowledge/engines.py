@@ -228,6 +228,15 @@ class TrainingFact(Fact):
     """What a plain "fine-tune" means on this engine when the question names no method: its own default
     (LLaMA-Factory `finetuning_type: lora`; Unsloth loads the base in 4-bit and adds LoRA unless told
     `full_finetuning=True`); None = every parameter is trained."""
+    cpu_offload: Literal["optimizer", "parameters"] = "optimizer"
+    """What the engine's one "CPU offload" switch moves: the optimizer states (DeepSpeed's ZeRO-Offload,
+    torchao's CPUOffloadOptimizer in torchtune), or the parameters with their gradients, the optimizer then
+    stepping on the CPU (FSDP's CPUOffload(offload_params=True), its only switch)."""
+    offload_default: Literal["none", "optimizer", "all"] | None = None
+    """What the engine keeps in host RAM unless told otherwise (Answer.AI's fsdp_qlora offloads the parameters
+    by default); None = nothing."""
+    lora_rank_default: int | None = Field(default=None, ge=1)
+    """The LoRA rank the engine's own defaults train (fsdp_qlora: 64); None = the rules' usual rank."""
     optimizer_states: Literal["fp32", "param"] = "fp32"
     """AdamW moments and master weights: fp32 mixed precision, or in the parameters' 16-bit dtype with no
     master copy (full bf16 training)."""

@@ -11,7 +11,7 @@ from typing import Literal
 
 from knowledge.schema import GPU
 from rules import constants as C
-from rules.engine_profile import optimizer_for, profile_for
+from rules.engine_profile import optimizer_for, profile_for, training_fact
 from rules.hardware import price_proxy, runs_precision, slow_tensor_cores, supports_bf16
 from rules.limits import fits_on, limit_gib, needed_gib, valid_tp
 from rules.memory import is_transformer
@@ -71,6 +71,9 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
             # diffusers quantises a pipeline's denoiser and T5 with bitsandbytes on load: no GPTQ/AWQ files
             else [("int8", "bnb-int8"), ("int4", "nf4")] if w.model.arch == "diffusion"
+            # TurboMind serves 4-bit AWQ/GPTQ weights (`lmdeploy lite auto_awq`, docs quantization/w4a16.md); its
+            # 8-bit route is W8A8 SmoothQuant on the PyTorch engine, not a GPTQ-Int8 checkpoint
+            else [("int4", "awq")] if w.engine == "lmdeploy"
             else [("int8", "gptq-int8"), ("int4", "awq")])
         if w.engine in ONLINE_FP8_ENGINES and gpu.fp8_tflops and w.precision in ("bf16", "fp16"):
             # On FP8 tensor cores the serving engine quantises a 16-bit checkpoint itself, no other file needed.
@@ -153,13 +156,20 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 break
         if w.offload == "none":
             # ZeRO-Offload, then parameters too: cards stay, host RAM and PCIe time pay instead.
-            for offload in ("optimizer", "all"):
+            for offload in ("optimizer", "all") if training_fact(w).cpu_offload == "optimizer" else ("all",):
                 ok, est = fits_on(replace(w, offload=offload), gpu, count)
                 if ok:
                     out.append(Suggestion(kind="offload-all" if offload == "all" else "offload-optimizer",
                                           memory_per_gpu_gib=round(needed_gib(est), 2),
                                           host_ram_gib=est.host_ram_gib))
                     break
+    if w.task in ("lora", "qlora") and w.offload == "none" and profile_for(w).multi_gpu.mode != "data-parallel":
+        # The frozen base in host RAM, a layer gathered at a time: how FSDP+QLoRA trains a 70B on two 24 GB
+        # cards (Answer.AI's fsdp_qlora, PEFT's fsdp_offload_params); DeepSpeed's ZeRO-3 offload_param likewise.
+        ok, est = fits_on(replace(w, offload="all"), gpu, count)
+        if ok:
+            out.append(Suggestion(kind="offload-all", memory_per_gpu_gib=round(needed_gib(est), 2),
+                                  host_ram_gib=est.host_ram_gib))
     if w.task == "lora":
         alt = replace(w, task="qlora", quant=None)
         m = need(alt, gpu, count)

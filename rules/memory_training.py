@@ -13,6 +13,7 @@ The engine profile (rules/engine_profile.py) says how the runtime checkpoints, c
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from knowledge.engines import TrainingFact
 from knowledge.schema import GPU, Model
@@ -147,8 +148,10 @@ def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[Me
     stages: list[int]
     if w.zero_stage is not None:
         stages = [w.zero_stage]
-    elif w.offload == "all" and w.task == "train":
-        stages = [3]  # parameters can be offloaded by ZeRO-3 only (DeepSpeed config docs, offload_param)
+    elif offload_of(w, fact) == "all":
+        # Parameters can be offloaded by ZeRO-3 (DeepSpeed config docs, offload_param) or FSDP FULL_SHARD
+        # (CPUOffload(offload_params=True)) only, on one card as on many, a full fine-tune or an adapter run.
+        stages = [3]
     elif n == 1 and w.offload == "optimizer" and w.task == "train":
         stages = [2]  # ZeRO-Offload is built on ZeRO-2 (DeepSpeed docs): one card offloads with stage 2
     elif n == 1:
@@ -162,6 +165,16 @@ def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[Me
     if auto_ckpt and not checkpointing:
         options += [(s, True) for s in stages]
     return [_training_once(w, n, stage, ckpt, split, list(notes), dict(chosen)) for stage, ckpt in options]
+
+
+def offload_of(w: Workload, fact: TrainingFact) -> Literal["none", "optimizer", "all"]:
+    """What the job keeps in host RAM. FSDP has one CPU offload, of the parameters with their gradients (the
+    optimizer then steps on the CPU: torch.distributed.fsdp.CPUOffload, whose only switch is offload_params),
+    so "CPU offload" on an FSDP engine is parameter offload, where DeepSpeed's ZeRO-Offload moves the
+    optimizer states alone."""
+    if w.offload == "optimizer" and fact.cpu_offload == "parameters":
+        return "all"
+    return w.offload
 
 
 def first_fitting(options: list[MemoryEstimate], gpu: GPU | None,
@@ -198,6 +211,8 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     if w.optimizer is None and fact.optimizer_default is not None:
         chosen["optimizer"] = optimizer  # the engine's documented set-up, stated in the reply
     offloaded = ckpt and (fact.checkpointing == "offload" or w.activation_offloading)
+    offload = offload_of(w, fact)
+    host: float | None = None
     chunked_loss = w.chunked_loss if w.chunked_loss is not None else fact.loss_logits_bytes_per_value == 0.0
     adapter_act = (adapter_activation_bytes_per_token(w, fact.adapter_input_bytes)
                    if w.task != "train" else None)
@@ -222,7 +237,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     if w.task == "train":
         pure = w.pure_16bit or fact.optimizer_states == "param"
         weights, grads, opt, gathered = _model_states(split.total, n, stage, optimizer, w.precision,
-                                                      pure, w.offload, split.largest_layer)
+                                                      pure, offload, split.largest_layer)
         if w.optimizer_in_backward:
             # Each parameter is stepped as its gradient arrives: one layer's gradients exist at a time.
             grads = min(grads, 2.0 * split.largest_layer)
@@ -277,6 +292,14 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         base_pg = base / shard_w
         weights, grads, opt = base_pg + t_w / shard_w, t_g / (n if stage >= 2 else 1), t_o / shard_o
         gathered = C.ZERO3_LARGEST_LAYER_BYTES * split.largest_layer / 2 if stage == 3 else 0.0
+        if offload == "all" and stage == 3:
+            # The frozen base and the adapters with their gradients and moments wait in host RAM; the card
+            # holds the layer being gathered (FSDP's CPU offload, Answer.AI's fsdp_qlora; ZeRO-3 offload_param).
+            host = base + t_w + t_g + t_o
+            weights = grads = opt = base_pg = 0.0
+        elif offload != "none" and stage >= 1:
+            host = t_g + t_o  # ZeRO-Offload: the adapters' optimizer states and fp32 gradients
+            grads = opt = 0.0
         resident = base_pg
         gathered += workspace / shard_w
     rope = rope_table_bytes(w, profile)
@@ -293,17 +316,21 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     overhead = constant + reserve + gathered
     if stage:
         notes.append(f"zero{stage}")
-    params_offloaded = w.offload == "all" and stage == 3 and w.task == "train"
-    if w.offload != "none":
+    params_offloaded = offload == "all" and stage == 3
+    if offload != "none" and stage:
         notes.append("offload-params" if params_offloaded else "offload-optimizer")
+        if w.task != "train":
+            notes.append("offload-adapters")
     if ckpt:
         notes.append("gradient-checkpointing")
     chosen["zero_stage"] = stage
     chosen["gradient_checkpointing"] = ckpt
     per = dict(weights=weights, gradients=grads, optimizer=opt, activations=act, overhead=overhead)
     per_gpu = sum(per.values())
-    host = (_offload_host_bytes(split.total, n, stage, params_offloaded)
-            if w.offload != "none" and w.task == "train" else None)
+    if w.task == "train":
+        host = _offload_host_bytes(split.total, n, stage, params_offloaded) if offload != "none" else None
+    elif host:
+        host /= max(1, -(-n // C.GPUS_PER_NODE))  # per node, as the full fine-tune's figure
     return MemoryEstimate(total_gib=round(gib(per_gpu * n), 3), per_gpu_gib=round(gib(per_gpu), 3),
                           gpu_count=n, breakdown=breakdown(**per), notes=notes, chosen=chosen,
                           host_ram_gib=round(gib(host), 1) if host else None, cuda_context_gib=C.CUDA_CONTEXT_GIB)

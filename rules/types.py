@@ -13,13 +13,13 @@ from knowledge.schema import Model
 Task = Literal["inference", "train", "lora", "qlora"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4"]
 Engine = Literal["transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth", "deepspeed",
-                 "fsdp", "llama-factory", "torchtune"]
+                 "fsdp", "fsdp-qlora", "llama-factory", "torchtune"]
 Optimizer = Literal["adamw", "adamw-8bit", "sgd", "adafactor"]
 
 TASKS: tuple[Task, ...] = ("inference", "train", "lora", "qlora")
 PRECISIONS: tuple[Precision, ...] = ("fp32", "fp16", "bf16", "fp8", "int8", "int4", "mxfp4")
 ENGINES: tuple[Engine, ...] = ("transformers", "vllm", "llama.cpp", "sglang", "lmdeploy", "tensorrt-llm", "unsloth",
-                               "deepspeed", "fsdp", "llama-factory", "torchtune")
+                               "deepspeed", "fsdp", "fsdp-qlora", "llama-factory", "torchtune")
 KVCache = Literal["fp16", "bf16", "fp8", "int8", "int4"]
 KV_CACHES: tuple[KVCache, ...] = ("fp16", "bf16", "fp8", "int8", "int4")
 

@@ -71,6 +71,10 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return t(key, n=s.cpu_moe_layers or 0, layers=layers or "?",
                  host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     if kind in ("offload_optimizer", "offload_all"):
+        profile = load_engine_profiles().get(engine or "")
+        if (kind == "offload_all" and profile is not None and profile.training is not None
+                and profile.training.cpu_offload == "parameters"):
+            kind = "offload_all_fsdp"  # FSDP's one CPU offload, of the parameters, not DeepSpeed's ZeRO-3 switch
         return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     key = f"sugg_{kind}"
     try:
@@ -80,13 +84,16 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
 
 
 def host_ram_line(t: Translator, e: Any, model: Any) -> str | None:
-    """What llama.cpp leaves in system RAM, in words (the layers below -ngl, or the experts of --n-cpu-moe),
-    and the ceiling reading it puts on decoding."""
+    """What the host holds, in words: the layers llama.cpp leaves below -ngl or the experts of --n-cpu-moe (with
+    the ceiling reading them puts on decoding), or an adapter run's offloaded model; None for DeepSpeed's
+    estimator (the template's own line)."""
     if not e.host_ram_gb:
         return None
     if e.gpu_layers is not None and e.layer_slots:
         line = t("host_ram_layers", gb=gb(e.host_ram_gb), slots=e.gpu_layers, cpu=e.layer_slots - e.gpu_layers,
                  total=e.layer_slots)
+    elif "offload-adapters" in e.notes:
+        return t("host_ram_adapters", gb=gb(e.host_ram_gb))
     elif e.cpu_moe_layers:
         layers = (model.num_layers or 0) if model is not None else 0
         key = "host_ram_experts_all" if layers and e.cpu_moe_layers >= layers else "host_ram_experts"

@@ -21,7 +21,9 @@ from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
 from rules import constants as C
+from rules.engine_profile import training_fact
 from rules.hardware import visible_gib
+from rules.memory_training import offload_of
 from rules.types import KV_CACHES, KVCache, Precision, Task, Workload
 
 OLLAMA_FLASH_ATTENTION_FAMILIES = frozenset({"gpt-oss", "Qwen3", "Gemma 3"})
@@ -277,6 +279,14 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             extra[key] = value
     if question.lora_rank is not None:
         extra["lora_rank"] = question.lora_rank
+    profile = load_engine_profiles().get(engine or "")
+    fact = profile.training if profile is not None and task != "inference" else None
+    if fact is not None and question.offload is None and fact.offload_default not in (None, "none"):
+        extra["offload"] = fact.offload_default  # fsdp_qlora offloads the parameters unless told not to
+        assumptions.append(Assumption(field="offload", value=fact.offload_default, reason="engine-default"))
+    if fact is not None and question.lora_rank is None and fact.lora_rank_default and task in ("lora", "qlora"):
+        extra["lora_rank"] = fact.lora_rank_default
+        assumptions.append(Assumption(field="lora_rank", value=fact.lora_rank_default, reason="engine-default"))
     if model.arch == "diffusion":
         # the image's pixels and steps size a diffusion job; on any other model they are not read
         if question.image_resolution is not None:
@@ -297,6 +307,9 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                         prefill_chunk=question.prefill_chunk,
                         layer_split=tuple(question.layer_split) if question.layer_split else None,
                         gpu_layers=question.gpu_layers, cpu_moe_layers=question.cpu_moe_layers, **extra)
+    if task != "inference" and workload.offload is not None:
+        # "CPU offload" on FSDP is its parameter offload: the read-back names what the engine does
+        workload = replace(workload, offload=offload_of(workload, training_fact(workload)))
     return workload, assumptions
 
 

@@ -108,8 +108,10 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                            "zh-Hans": "显卡型号不同，层按每张卡的空闲显存分配（llama.cpp 的默认做法；--tensor-split 可另行指定）；上面的数字是分到最多的那张卡。"},
     "sliding-window": {"en": "Sliding-window layers cache only their window of tokens.", "zh-Hans": "滑动窗口注意力层只缓存窗口内的 token。"},
     "offload-optimizer": {"en": "Optimizer states are offloaded to CPU memory.", "zh-Hans": "优化器状态卸载到 CPU 内存。"},
-    "offload-params": {"en": "ZeRO-3 offloads the parameters as well as the optimizer states to CPU memory: each card holds only the layer being gathered, and every step streams the model over PCIe (much slower).",
-                       "zh-Hans": "ZeRO-3 把参数和优化器状态都卸载到 CPU 内存：每张卡只保留正在聚合的那一层，每一步都要经 PCIe 传输整个模型（慢很多）。"},
+    "offload-params": {"en": "The parameters wait in CPU memory with the optimizer states (ZeRO-3 offload_param, FSDP's CPU offload): each card holds only the layer being gathered, and every step streams the model over PCIe (much slower).",
+                       "zh-Hans": "参数和优化器状态都放在 CPU 内存里（ZeRO-3 offload_param、FSDP 的 CPU offload）：每张卡只保留正在聚合的那一层，每一步都要经 PCIe 传输整个模型（慢很多）。"},
+    "offload-adapters": {"en": "For an adapter run that means the frozen base at its stored size and the adapters with their gradients and optimizer states; the cards keep the activations. Answer.AI trained Llama-2-70B QLoRA this way on two 24 GB cards at 14.9 GiB each (batch 2, 2,048 tokens; their fsdp_qlora benchmarks, March 2024).",
+                         "zh-Hans": "对适配器训练而言，主机内存里放的是按存储格式计的冻结底座，以及适配器和它的梯度、优化器状态；显卡上留下激活。Answer.AI 就这样在两张 24 GB 卡上做了 Llama-2-70B 的 QLoRA，每卡 14.9 GiB（batch 2，2,048 tokens；其 fsdp_qlora 基准，2024 年 3 月）。"},
 }
 """Explanations of the rules' machine-readable estimate notes (rules/memory.py), shown under the figures."""
 
@@ -175,6 +177,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "zero_stage": {"en": "ZeRO stage", "zh-Hans": "ZeRO 阶段"},
     "gradient_checkpointing": {"en": "gradient checkpointing", "zh-Hans": "梯度检查点"},
     "lora_rank": {"en": "LoRA rank", "zh-Hans": "LoRA 秩"},
+    "offload": {"en": "CPU offload:", "zh-Hans": "CPU 卸载："},
     "optimizer": {"en": "optimizer", "zh-Hans": "优化器"},
     "params_b": {"en": "size", "zh-Hans": "参数量"},
     "cloud": {"en": "cloud", "zh-Hans": "云"},

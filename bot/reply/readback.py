@@ -57,6 +57,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{params(float(value))}B"
     if field in ("gradient_checkpointing", "flash_attention"):
         return ("on" if value else "off") if t.lang == "en" else ("开" if value else "关")
+    if field == "offload" and value in ("optimizer", "all"):
+        return t("offload_optimizer" if value == "optimizer" else "offload_all")
     if field == "zero_stage" and isinstance(value, int):
         return f"ZeRO-{value}"
     if field == "memory_gb" and isinstance(value, (int, float)):
@@ -91,7 +93,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
 
 
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "lmdeploy": "LMDeploy", "tensorrt-llm": "TensorRT-LLM",
-                "unsloth": "Unsloth", "deepspeed": "DeepSpeed", "fsdp": "FSDP", "llama-factory": "LLaMA-Factory"}
+                "unsloth": "Unsloth", "deepspeed": "DeepSpeed", "fsdp": "FSDP", "llama-factory": "LLaMA-Factory",
+                "fsdp-qlora": "Answer.AI fsdp_qlora"}
 """How the projects write their own names (ids are lower case for matching)."""
 
 
@@ -153,6 +156,10 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
                 parts.append(t("offload_model"))  # a diffusion pipeline's enable_model_cpu_offload()
             continue
         if field == "offload":
+            profile = load_engine_profiles().get(str(data.get("engine") or ""))
+            if (value == "optimizer" and profile is not None and profile.training is not None
+                    and profile.training.cpu_offload == "parameters"):
+                value = "all"  # FSDP's CPU offload moves the parameters (rules.memory_training.offload_of)
             if value in ("optimizer", "all"):
                 parts.append(t("offload_optimizer" if value == "optimizer" else "offload_all"))
             continue

@@ -11,6 +11,7 @@ from bot.understand.question import Intent
 from bot.understand.slots.base import SlotState, rx
 from bot.understand.tokens import TOKEN
 from bot.understand.vocab import Vocab
+from knowledge.engines import load_engine_profiles
 
 QUESTION_SHAPE = re.compile(
     r"^\s*(?:what|why|how|when|which|is|are|does|do|should|can)\b|什么|什麼|为什么|為什麼|怎么|怎麼|怎样|怎樣|如何|吗|嗎|[?？]\s*$",
@@ -194,6 +195,11 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
 def imply_task(state: SlotState, intent: Intent) -> None:
     if "task" in state.values or intent not in ("recommend", "check", "compare"):
         return
-    if any(slot in state.values for slot in ("batch", "context", "engine", "gen_tokens")):
+    profile = load_engine_profiles().get(str(state.values.get("engine") or ""))
+    if profile is not None and profile.role == "training" and profile.training is not None:
+        # "unsloth llama 3 8b on a 4090": a fine-tuning framework means its own kind of fine-tune
+        state.set("task", profile.training.fine_tune_method or "train")
+        state.notes.append("task-implied")
+    elif any(slot in state.values for slot in ("batch", "context", "engine", "gen_tokens")):
         state.set("task", "inference")
         state.notes.append("task-implied")

@@ -268,3 +268,36 @@ def test_dpo_runs_two_completions_per_sample_and_a_full_run_keeps_a_reference() 
     lora = estimate_memory(Workload(**base, task="lora"), 1)  # type: ignore[arg-type]
     assert lora_dpo.breakdown["weights"] == lora.breakdown["weights"]
     assert lora_dpo.breakdown["activations"] > lora.breakdown["activations"]
+
+
+def test_an_adapter_run_with_its_parameters_offloaded_keeps_only_activations_and_the_gathered_layer() -> None:
+    # FSDP's CPU offload (Answer.AI's fsdp_qlora; PEFT's fsdp_offload_params): the frozen 16-bit base,
+    # 7e9 × 2 B, and the rank-16 adapters, 32 layers × 16 × (4 × 8,192 + 3 × 15,104) = 39,976,960 parameters
+    # × 16 B (fp32 weight, gradient, two moments), wait in host RAM: (14e9 + 639,631,360) B = 13.63 GiB.
+    # The cards keep the activations, the gathered layer (2 B × 210,558,000) and the constant overhead.
+    model = make_model()
+    base = dict(model=model, task="lora", context=1024, gradient_checkpointing=True, engine="fsdp")
+    est = estimate_memory(Workload(**base, offload="all"), 2)  # type: ignore[arg-type]
+    plain = estimate_memory(Workload(**base), 2)  # type: ignore[arg-type]
+    assert est.breakdown["weights"] == est.breakdown["gradients"] == est.breakdown["optimizer"] == 0.0
+    assert est.breakdown["activations"] == plain.breakdown["activations"]
+    assert est.breakdown["overhead"] == pytest.approx(C.TRAIN_OVERHEAD_GIB + 2 * 210_558_000 / 2**30, abs=1e-3)
+    assert est.host_ram_gib == pytest.approx((14e9 + 39_976_960 * 16) / 2**30, abs=0.05)
+    assert {"offload-params", "offload-adapters"} <= set(est.notes)
+    # FSDP has no optimizer-only offload: "CPU offload" on it is this same parameter offload.
+    said = estimate_memory(Workload(**base, offload="optimizer"), 2)  # type: ignore[arg-type]
+    assert said.per_gpu_gib == est.per_gpu_gib and "offload-params" in said.notes
+
+
+def test_deepspeed_offloads_only_an_adapters_optimizer_states_and_gradients() -> None:
+    # ZeRO-Offload under ZeRO-2 on 2 cards: the adapters' fp32 gradients (4 B) and AdamW moments (8 B) go to
+    # host RAM, 39,976,960 × 12 B = 0.447 GiB; the frozen base stays on each card.
+    model = make_model()
+    base = dict(model=model, task="lora", context=1024, gradient_checkpointing=True, engine="deepspeed",
+                zero_stage=2)
+    est = estimate_memory(Workload(**base, offload="optimizer"), 2)  # type: ignore[arg-type]
+    plain = estimate_memory(Workload(**base), 2)  # type: ignore[arg-type]
+    assert est.breakdown["optimizer"] == est.breakdown["gradients"] == 0.0
+    assert est.breakdown["weights"] == plain.breakdown["weights"]
+    assert est.host_ram_gib == pytest.approx(39_976_960 * 12 / 2**30, abs=0.05)  # reported to 0.1 GiB
+    assert "offload-optimizer" in est.notes and "offload-params" not in est.notes

@@ -15,6 +15,7 @@ ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("llama-factory", rx(r"\bllama[-_ ]?factory\b")),
     ("torchtune", rx(r"\btorchtune\b")),
     ("deepspeed", rx(r"\bdeepspeed\b")),
+    ("fsdp-qlora", rx(r"\bfsdp_qlora\b|\banswer\.?ai\b|\banswerdotai\b")),
     ("fsdp", rx(r"\bfsdp\d?\b|fully[-_ ]sharded[-_ ]data[-_ ]parallel")),
     ("llama.cpp", rx(r"\bllama[.-_ ]?cpp\b|\bollama\b|\bgguf\b|\blm[-_ ]?studio\b|\bllamafile\b"
                      r"|\bllama[-_](?:server|cli)\b")),

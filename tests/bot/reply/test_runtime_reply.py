@@ -306,3 +306,31 @@ def test_a_tensorrt_engine_release_states_its_buffers_and_the_slots_they_are_for
     current = render_text(ask({"text": "Llama-3.1-8B on TensorRT-LLM, L40S"}), kb=KB)
     assert ("name the version (“TensorRT-LLM 0.16”) or the engine (“trtllm-build”, “Triton”) to have them sized"
             in current)
+
+
+def test_fsdp_qlora_offloads_its_parameters_and_trains_rank_64_by_default() -> None:
+    # Answer.AI's train.py defaults (use_cpu_offload True, lora_rank 64): stated under Assumed, and the cards
+    # keep no weights; the host line sizes the NF4 base and the adapters, not DeepSpeed's estimator.
+    question = Question(text="", intent="check", model="llama-2-70b", task="qlora", engine="fsdp-qlora",
+                        gpu="rtx-3090", gpu_count=2, context=2048, batch=2,
+                        stated=["model", "task", "engine", "gpu", "gpu_count", "context", "batch"])
+    result = answer(question, KB)
+    assert result.estimate is not None and result.estimate.breakdown.weights == 0.0
+    assert {(a.field, a.value, a.reason) for a in result.assumptions} >= {
+        ("offload", "all", "engine-default"), ("lora_rank", 64, "engine-default")}
+    text = render_text(result, kb=KB)
+    assert "Host RAM for the offloaded model" in text and "DeepSpeed's own estimator" not in text
+    assert "Answer.AI fsdp_qlora" in text
+
+
+def test_fsdp_that_does_not_fit_is_offered_its_parameter_offload() -> None:
+    # QLoRA of a 70B on two 24 GB cards with plain FSDP does not fit; FSDP's CPU offload is the way
+    question = Question(text="", intent="check", model="llama-3-70b", task="qlora", engine="fsdp",
+                        gpu="rtx-4090", gpu_count=2, stated=["model", "task", "engine", "gpu", "gpu_count"])
+    result = answer(question, KB)
+    assert result.check is not None and not result.check.fits
+    assert any(s.kind == "offload-all" for s in result.check.suggestions)
+    assert "FSDP CPU offload of the parameters" in render_text(result, kb=KB)
+    said = answer(question.model_copy(update={"offload": "optimizer", "stated": [*question.stated, "offload"]}), KB)
+    assert said.check is not None and said.check.fits  # "CPU offload" on FSDP is that parameter offload
+    assert "optimizer and parameters offloaded to CPU" in render_text(said, kb=KB)

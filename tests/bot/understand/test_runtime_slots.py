@@ -213,6 +213,8 @@ def test_training_techniques_reach_the_sizing_and_the_read_back() -> None:
     ("full fine-tune Qwen2.5-7B with fully sharded data parallel on 4 A100", "fsdp", None),
     ("DeepSpeed ZeRO-3 full fine-tune Qwen2.5-14B on 8 A100 40GB", "deepspeed", 3),
     ("zero2 LoRA Llama 3 8B on 2 4090", None, 2),
+    ("fsdp_qlora Llama-2-70B on 2x 3090", "fsdp-qlora", None),
+    ("Answer.AI's FSDP+QLoRA script, llama 3 70b, two 4090s", "fsdp-qlora", None),
 ])
 def test_fsdp_is_an_engine_and_zero_a_stage(text: str, engine: str | None, stage: int | None) -> None:
     q = parse(text, KB)
@@ -582,3 +584,13 @@ def test_the_other_engine_line_says_how_much_is_the_image_profile() -> None:
     assert "Of that, 78.6 GiB is its start-up profile encoding 256 dummy images" in text
     zh = render_text(ask({"text": "Llama 3.2 11B Vision 推理 一张A100 80GB"}), kb=KB)
     assert "估算。其中 78.6 GiB" in zh
+
+
+@pytest.mark.parametrize(("text", "task"), [
+    ("unsloth llama 3 8b on a 4090", "qlora"),  # Unsloth loads in 4-bit and adds LoRA unless told otherwise
+    ("torchtune llama 3 8b on a 4090", "train"),
+    ("fsdp_qlora llama 2 70b on 2x 3090", "qlora"),
+    ("vllm llama 3 8b on a 4090", "inference"),
+])
+def test_a_fine_tuning_framework_named_alone_means_its_own_kind_of_fine_tune(text: str, task: str) -> None:
+    assert parse(text, KB).task == task
