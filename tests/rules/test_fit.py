@@ -368,3 +368,21 @@ def test_a_serving_engine_on_fp8_tensor_cores_is_offered_its_own_fp8_quantisatio
     plain = replace(w, engine="transformers")
     assert {s.kind: s for s in check_fit(plain, fp8_card, 1, candidates=[fp8_card]).suggestions}[
         "quantise"].quant == "gptq-int8"
+
+
+def test_lmdeploy_is_offered_the_4bit_awq_its_turbomind_runs_not_a_gptq_int8_checkpoint() -> None:
+    from dataclasses import replace
+
+    from rules.alternatives import suggestions
+    from rules.types import Workload
+    from tests.rules._models import make_gpu, make_model
+
+    card = make_gpu(memory_gb=16.0)
+    job = Workload(model=make_model(params_b=13.0, num_layers=40, hidden_size=5120, num_attention_heads=40,
+                                    num_kv_heads=40, intermediate_size=13824),
+                   task="inference", precision="bf16", engine="lmdeploy", context=2048)
+    offered = {(s.precision, s.quant) for s in suggestions(job, card, 1, [card]) if s.kind == "quantise"}
+    assert offered == {("int4", "awq")}
+    plain = {(s.precision, s.quant) for s in suggestions(replace(job, engine="transformers"), card, 1, [card])
+             if s.kind == "quantise"}
+    assert plain == {("int8", "gptq-int8")}  # 13 GB of int8 weights fit a 16 GB card: the smaller step first
