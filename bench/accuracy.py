@@ -152,6 +152,9 @@ class Row:
     engine: str = "transformers"
     limit: float | None = None
     """The per-card limit the verdict compared with (GiB)."""
+    needed: float | None = None
+    """What the verdict compared with the limit: the job's need, which for a reserving engine is not its
+    reservation (`estimate`)."""
 
 
 def capacity_gib(case: dict[str, Any], kb: KnowledgeBase, request: dict[str, Any] | None = None) -> float:
@@ -197,6 +200,7 @@ def evaluate(cases: list[dict[str, Any]], runner: Runner) -> list[Row]:
         elif relation in ("fits_within", "oom_above"):
             needed = runner.last_needed if case.get("memory_scope") == "per_gpu" and runner.last_needed else value
             row.limit = capacity_gib(case, runner.kb, request)
+            row.needed = needed
             row.verdict = (needed <= row.limit) == (relation == "fits_within")
         rows.append(row)
     return rows
@@ -347,7 +351,7 @@ def print_summary(rows: list[Row]) -> None:
     if wrong:
         print("wrong verdicts (estimate vs the engine's limit):")
         for r in wrong:
-            print(f"  {r.case['id']}: {r.case['memory_relation']}, estimate {r.estimate:.1f}, limit {r.limit:.1f}")
+            print(f"  {r.case['id']}: {r.case['memory_relation']}, needs {r.needed or 0:.2f}, limit {r.limit:.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
