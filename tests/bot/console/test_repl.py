@@ -357,8 +357,9 @@ def test_main_interactive_under_a_pty(tmp_path: Path) -> None:
 
     def settle() -> None:
         """Let readline reach its select() after printing the prompt: a SIGINT landing in between is only
-        noticed at the next key press (CPython's readline), which a person never sees but a script does."""
-        time.sleep(0.3)
+        noticed at the next key press (CPython's readline), which a person never sees but a script does. A
+        loaded machine (the suite's other processes) can take longer than a few tenths of a second to get there."""
+        time.sleep(1.0)
 
     def expect(needle: bytes, timeout_s: float = 20.0) -> None:
         nonlocal seen, consumed
