@@ -6,6 +6,7 @@ import io
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -339,6 +340,9 @@ def test_main_interactive_under_a_pty(tmp_path: Path) -> None:
 
     def controlling_terminal() -> None:  # so that Ctrl-C on the pty sends SIGINT to the child
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        # A suite started in the background (`pytest &` in a script) inherits SIGINT ignored, and CPython keeps
+        # an ignored SIGINT ignored: the child would never see Ctrl-C. A person's terminal delivers it.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     master, slave = pty.openpty()
     proc = subprocess.Popen(
@@ -357,9 +361,8 @@ def test_main_interactive_under_a_pty(tmp_path: Path) -> None:
 
     def settle() -> None:
         """Let readline reach its select() after printing the prompt: a SIGINT landing in between is only
-        noticed at the next key press (CPython's readline), which a person never sees but a script does. A
-        loaded machine (the suite's other processes) can take longer than a few tenths of a second to get there."""
-        time.sleep(1.0)
+        noticed at the next key press (CPython's readline), which a person never sees but a script does."""
+        time.sleep(0.3)
 
     def expect(needle: bytes, timeout_s: float = 20.0) -> None:
         nonlocal seen, consumed
