@@ -221,6 +221,7 @@ def loso(cases: list[dict[str, Any]], kb: KnowledgeBase) -> tuple[list[Any], dic
             elif relation in ("fits_within", "oom_above"):
                 row.limit = scorer.limit(i)
                 use = needed if prep.case.get("memory_scope") == "per_gpu" else value
+                row.needed = use
                 row.verdict = (use <= row.limit) == (relation == "fits_within")
             scored.append(row)
     return scored, fits

@@ -178,6 +178,10 @@ class ExpertPaddingFact(Fact):
     hidden_multiple: int = Field(gt=0)
     before: str | None = None
     """Only releases older than this take the path (None: every release); an unstated version is the newest."""
+    scale_copies: int = Field(default=0, ge=0)
+    """Extra copies of the block scales the kernel's weight processing keeps beside the checkpoint's own (vLLM's
+    Triton path swizzles MXFP4 scales into new tensors and keeps the loaded ones): each adds the format's scale
+    bytes per expert parameter."""
 
 
 class BatchBuffersFact(Fact):

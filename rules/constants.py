@@ -65,6 +65,8 @@ tensors the checkpoint quantises take this size: gpt-oss's config.json `quantiza
 "model.embed_tokens", "lm_head"]}` (huggingface.co/openai/gpt-oss-120b config.json), so attention, router,
 embeddings and lm_head stay bf16 and only the MoE expert weights are MXFP4."""
 QUANT_BYTES_PER_PARAM["mxfp4"] = MXFP4_BYTES_PER_PARAM
+BLOCK_SCALE_BYTES_PER_PARAM: dict[str, float] = {"mxfp4": 1 / 32}
+"""The share of a block-scaled format that is its scales: MXFP4's one E8M0 byte per 32 elements."""
 
 GGUF_BYTES_PER_PARAM: dict[str, float] = {
     # gguf-py `GGML_QUANT_SIZES` (block bytes / block elements) for the uniform types:

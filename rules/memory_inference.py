@@ -190,11 +190,11 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     quant = normalise_quant(w.quant, w.precision, w.engine)
     weights, notes = weight_bytes(model, w.precision, quant)
     tp = parallel_layout(n)[0] if profile.multi_gpu.mode == "tensor-parallel" else 1
-    padding = expert_padding_bytes(model, profile.expert_padding, quant, gpu, tp,
-                                   version_tuple(w.engine_version) if w.engine_version else None)
+    padding, why = expert_padding_bytes(model, profile.expert_padding, quant, gpu, tp,
+                                        version_tuple(w.engine_version) if w.engine_version else None)
     if padding:
         weights += padding
-        notes.append(f"{profile.id}-{quant}-expert-padding")
+        notes.append(f"{profile.id}-{quant}-{why}")
     rope = rope_table_bytes(w, profile)
     if rope:
         weights += rope  # buffers that load with the layers and split with them

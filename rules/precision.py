@@ -206,19 +206,23 @@ def padded_expert_fraction(model: Model, tensor_parallel: int, intermediate_mult
 
 
 def expert_padding_bytes(model: Model, padding: list[ExpertPaddingFact], quant: str | None, gpu: GPU | None,
-                         tensor_parallel: int, version: tuple[int, ...] | None = None) -> float:
-    """Bytes an engine adds to the expert weights by padding them for its kernel on `gpu` (its
-    `expert_padding` facts) at `version` (None: the newest); 0 when it runs the format unpadded there, or no
-    card is named."""
+                         tensor_parallel: int, version: tuple[int, ...] | None = None) -> tuple[float, str | None]:
+    """Bytes an engine adds to the expert weights for its kernel on `gpu` (its `expert_padding` facts) at
+    `version` (None: the newest), and what adds them: "expert-padding" (matrices rounded up) or "scale-copy"
+    (block scales kept twice); (0, None) when it runs the format as stored there, or no card is named."""
     if quant is None or gpu is None or not model.is_moe:
-        return 0.0
+        return 0.0, None
     for fact in padding:
         dated = fact.before is None or (version is not None and version < (version_tuple(fact.before) or ()))
         if fact.quant == quant and dated and (gpu.architecture or "").startswith(tuple(fact.architectures)):
             extra = padded_expert_fraction(model, tensor_parallel, fact.intermediate_multiple,
                                            fact.hidden_multiple)
-            return moe_expert_params(model) * C.QUANT_BYTES_PER_PARAM[quant] * extra
-    return 0.0
+            scales = fact.scale_copies * C.BLOCK_SCALE_BYTES_PER_PARAM.get(quant, 0.0)
+            added = moe_expert_params(model) * (C.QUANT_BYTES_PER_PARAM[quant] * extra + scales)
+            if added <= 0:
+                return 0.0, None
+            return added, "expert-padding" if extra > 0 else "scale-copy"
+    return 0.0, None
 
 
 DEQUANTISED_BYTES = 2.0

@@ -31,6 +31,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                                       "zh-Hans": "vLLM 启动时的显存探测会同时编码 {images} 张虚拟图片（交叉注意力模型按 --max-num-seqs 每个请求一张），图像编码器为此每卡占用 {encoder} GiB，已计入激活：调低 --max-num-seqs 可把这部分显存留给 KV 缓存（Llama-3.2-11B-Vision 在单张 80 GB 卡上用 16–32 可以启动）。"},
     "vllm-encoder-decoder-backend": {"en": "vLLM runs a cross-attention model such as this one on its V0 engine (0.8-0.10.2 fall back to it; 0.11 removed V0 and no longer loads the model), so it is sized with V0's defaults: 256 requests, 90% of the card, no automatic chunked prefill.",
                                      "zh-Hans": "vLLM 用 V0 引擎运行此类交叉注意力模型（0.8–0.10.2 会自动回退到 V0；0.11 移除了 V0，不再加载该模型），因此按 V0 的默认值估算：256 个请求、90% 显存、不自动分块预填充。"},
+    "vllm-mxfp4-scale-copy": {"en": "On Hopper vLLM runs MXFP4 experts with its Triton kernels, whose weight processing keeps the checkpoint's block scales beside its own rearranged copy: the weights above include that second copy (1/32 byte per expert parameter, 3.3 GiB for gpt-oss-120b).",
+                              "zh-Hans": "在 Hopper 上 vLLM 用 Triton 内核运行 MXFP4 专家权重，其权重处理在重排后的缩放因子之外还保留了检查点原有的一份：上面的权重已包含这第二份（每个专家参数 1/32 字节，gpt-oss-120b 约 3.3 GiB）。"},
     "vllm-mxfp4-expert-padding": {"en": "On this card vLLM runs MXFP4 experts with its Marlin kernel, which pads each expert matrix (intermediate size to a multiple of 128, hidden size to 256): the weights above include that padding (9% more expert weights for gpt-oss).",
                                   "zh-Hans": "在这张卡上 vLLM 用 Marlin 内核运行 MXFP4 专家权重，会把每个专家矩阵补齐（中间维补到 128 的倍数、隐藏维补到 256 的倍数）：上面的权重已包含这部分补齐（gpt-oss 的专家权重多约 9%）。"},
     "vllm-does-not-fit": {"en": "vLLM would refuse to start: weights, activations and one sequence's KV cache exceed its {percent}% reservation.",

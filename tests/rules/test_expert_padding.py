@@ -28,14 +28,20 @@ def test_rounding_to_the_kernels_multiples() -> None:
     assert padded_expert_fraction(make_model(hidden_size=4096, intermediate_size=4096), 1, 128, 256) == 0.0
 
 
-def test_ampere_cards_carry_the_padding_hopper_does_not_after_0_10_1() -> None:
+def test_ampere_cards_carry_the_padding_hopper_a_second_copy_of_the_scales_after_0_10_1() -> None:
     model = gpt_oss_like()
     w = Workload(model=model, engine="vllm", precision="mxfp4", quant="mxfp4", context=4096)
     ampere = estimate_memory(w, 1, make_gpu(architecture="Ampere (GA100)"))
     hopper = estimate_memory(w, 1, make_gpu(name="H100", architecture="Hopper (GH100)"))
-    extra = moe_expert_params(model) * C.MXFP4_BYTES_PER_PARAM * (2944 * 3072 / 2880**2 - 1) / C.GIB
-    assert ampere.breakdown["weights"] - hopper.breakdown["weights"] == pytest.approx(extra, abs=1e-3)
-    assert "vllm-mxfp4-expert-padding" in ampere.notes and "vllm-mxfp4-expert-padding" not in hopper.notes
+    plain = estimate_memory(w, 1, make_gpu(name="MI300X", architecture="CDNA3"))
+    experts = moe_expert_params(model)
+    # Marlin pads 9.04% of the expert bytes; the Triton path keeps the scales twice: 1/32 B per expert
+    # parameter (36 layers × 128 experts × 3 × 2,880² = 114.65e9 → 3.34 GiB).
+    padding = experts * C.MXFP4_BYTES_PER_PARAM * (2944 * 3072 / 2880**2 - 1) / C.GIB
+    assert ampere.breakdown["weights"] - plain.breakdown["weights"] == pytest.approx(padding, abs=1e-3)
+    assert hopper.breakdown["weights"] - plain.breakdown["weights"] == pytest.approx(experts / 32 / C.GIB, abs=1e-3)
+    assert experts / 32 / C.GIB == pytest.approx(3.34, abs=0.01)
+    assert "vllm-mxfp4-expert-padding" in ampere.notes and "vllm-mxfp4-scale-copy" in hopper.notes
     # 0.10.1 pins torch 2.7.1, and below torch 2.8 vLLM runs MXFP4 with Marlin on Hopper too.
     early = estimate_memory(Workload(model=model, engine="vllm", engine_version="0.10.1", precision="mxfp4",
                                      quant="mxfp4", context=4096), 1, make_gpu(name="H100", architecture="Hopper"))
