@@ -184,6 +184,13 @@ class ExpertPaddingFact(Fact):
     bytes per expert parameter."""
 
 
+class FormatFloorFact(Fact):
+    """The oldest NVIDIA compute capability each weight format's kernels run on in this engine (vLLM's
+    `get_min_capability` per quantisation method): a card below it cannot load the checkpoint at all."""
+
+    min_capability: dict[str, float]
+
+
 class BatchBuffersFact(Fact):
     """Buffers a runtime allocates for every request slot its engine was built for, before the KV pool, so the
     pool takes its share of what they leave: TensorRT-LLM's C++ runtime and decoder running a TensorRT engine.
@@ -308,6 +315,8 @@ class EngineProfile(Entry):
     generic rule."""
     batch_buffers: BatchBuffersFact | None = None
     """Per-slot runtime buffers taken before the KV pool (None: the runtime allocates none worth sizing)."""
+    format_floor: FormatFloorFact | None = None
+    """Weight formats that need a newer card than the engine itself (None: none restricted here)."""
     expert_padding: list[ExpertPaddingFact] = Field(default_factory=list)
     """Quantised MoE formats whose expert matrices the runtime pads on some cards (empty: none)."""
     backends: list[str] = Field(default_factory=list)

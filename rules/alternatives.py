@@ -12,8 +12,8 @@ from typing import Literal
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.engine_profile import optimizer_for, profile_for, training_fact
-from rules.hardware import price_proxy, runs_precision, slow_tensor_cores, supports_bf16
-from rules.limits import fits_on, limit_gib, needed_gib, valid_tp
+from rules.hardware import price_proxy, slow_tensor_cores, supports_bf16
+from rules.limits import fits_on, limit_gib, needed_gib, unsupported_format, valid_tp
 from rules.memory import is_transformer
 from rules.precision import normalise_quant, weight_bytes
 from rules.search import largest_true, smallest_true
@@ -41,7 +41,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
     def need(wl: Workload, g: GPU, n: int, *, storage_only: bool = False) -> float | None:
         """What `wl` needs per card when it fits `n` × `g` clear of the margin; `storage_only`: the format only
         stores the weights (upcast to compute), so the card need not run that precision."""
-        if not storage_only and not runs_precision(g, wl.precision, wl.engine):
+        if not storage_only and unsupported_format(wl, g) is not None:
             return None
         ok, est = fits_on(wl, g, n)
         needed = needed_gib(est)
@@ -183,6 +183,13 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
     # More of a card that should not be used for ML at all is no advice (8 Quadro P2200s for a 7B model), nor
     # more cards for a training job its activations dominate: each data-parallel card holds its own.
     activation_bound = w.task != "inference" and now.breakdown.get("activations", 0.0) > 0.5 * now.per_gpu_gib
+    if not valid_tp(w, count):
+        # A count the engine cannot split the model over (3 cards for 32 heads): the most of them it can
+        for n in sorted((n for n in C.TP_DEGREES if n < count and valid_tp(w, n)), reverse=True):
+            m = need(w, gpu, n)
+            if m is not None:
+                out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
+                break
     for n in C.TP_DEGREES if gpu.recommended and not activation_bound else ():
         if n > count and valid_tp(w, n) and (gpu.max_per_machine is None or n <= gpu.max_per_machine):
             m = need(w, gpu, n)
@@ -190,7 +197,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
                 break
     bigger = sorted((g for g in candidates if g.recommended and g.memory_gb > gpu.memory_gb
-                     and runs_precision(g, w.precision, w.engine)),
+                     and unsupported_format(w, g) is None),
                     key=lambda g: (slow_tensor_cores(g), price_proxy(g), g.id))
     for g in bigger:
         m = need(w, g, count)

@@ -37,7 +37,6 @@ from rules.hardware import (
     hourly_price,
     instance_for,
     price_proxy,
-    runs_precision,
     slow_tensor_cores,
     tp_scaling,
     usable_gib,
@@ -50,6 +49,7 @@ from rules.limits import (
     limit_gib,
     needed_gib,
     reserves_share_of_card,
+    unsupported_format,
     valid_tp,
 )
 from rules.memory import estimate_memory, first_fitting, is_transformer, training_options
@@ -101,7 +101,7 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
     ok, est = fits_on(workload, gpu, count)
     need = needed_gib(est)
     limit = limit_gib(workload, gpu)
-    unsupported = None if runs_precision(gpu, workload.precision, workload.engine) else workload.precision
+    unsupported = unsupported_format(workload, gpu)
     ok = ok and unsupported is None
     suggestions: list[Suggestion] = []
     if not ok or is_tight(need, limit):
@@ -114,7 +114,7 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
                     memory_per_gpu_gib=round(need, 2), gpu_memory_gib=gpu.memory_gb, suggestions=suggestions,
                     free_gib=round(free_gib(workload, gpu) - need, 2), limit_gib=round(limit, 2),
                     tight=unsupported is None and valid_tp(workload, count) and is_tight(need, limit),
-                    unsupported_precision=unsupported)
+                    unsupported_precision=unsupported, split_invalid=not valid_tp(workload, count))
 
 
 def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,
@@ -184,7 +184,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     degrees = C.TP_DEGREES if workload.task == "inference" else C.TRAIN_GPU_COUNTS
     counts = [fixed_count] if fixed_count else [n for n in degrees if n <= max_count]
     for gpu in gpus:
-        if not gpu.recommended or not runs_precision(gpu, workload.precision, workload.engine):
+        if not gpu.recommended or unsupported_format(workload, gpu) is not None:
             continue
         last: tuple[int, MemoryEstimate] | None = None
         for n in counts:

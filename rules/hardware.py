@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
 
@@ -82,12 +83,36 @@ GPUs with compute capability >= 8.9 … FP8 models will run on compute capabilit
 W8A16, utilizing FP8 Marlin"; Ampere since vllm-project/vllm PR 5975, July 2024). Volta and Pascal run none."""
 
 
+COMPUTE_CAPABILITY: tuple[tuple[str, float], ...] = (
+    ("Kepler", 3.5), ("Maxwell", 5.0), ("Pascal", 6.0), ("Volta", 7.0), ("Turing", 7.5), ("Ampere", 8.0),
+    ("Ada", 8.9), ("Hopper", 9.0), ("Blackwell", 10.0))
+"""The lowest CUDA compute capability of each NVIDIA architecture (https://developer.nvidia.com/cuda-gpus:
+Pascal 6.0-6.1, Volta 7.0, Turing 7.5, Ampere 8.0-8.6, Ada 8.9, Hopper 9.0, Blackwell 10.0+)."""
+
+
+def compute_capability(gpu: GPU) -> float | None:
+    """The card's CUDA compute capability by its architecture (the lowest of the architecture: enough to tell
+    whether a kernel's floor is met); None for other vendors and cards known only by their memory."""
+    if gpu.vendor.lower() != "nvidia" or not gpu.architecture:
+        return None
+    return next((cc for name, cc in COMPUTE_CAPABILITY if gpu.architecture.startswith(name)), None)
+
+
+def runs_format(gpu: GPU, quant: str | None, engine: str) -> bool:
+    """Whether the engine's kernels for weight format `quant` run on this card (its profile's format_floor:
+    vLLM's AWQ needs Turing, MXFP4 Ampere); unknown cards and unrestricted formats pass."""
+    profile = load_engine_profiles().get(engine)
+    floor = profile.format_floor.min_capability.get(quant or "") if profile and profile.format_floor else None
+    capability = compute_capability(gpu)
+    return floor is None or capability is None or capability >= floor
+
+
 def runs_precision(gpu: GPU, precision: str, engine: str) -> bool:
     """Whether `engine` can run weights in `precision` on this card at all. Only FP8 is restricted: it needs
     FP8 tensor cores (Ada, Hopper, Blackwell, MI300: the card lists an FP8 peak), or vLLM's weight-only path on
     Turing/Ampere. Other formats run everywhere the rules recommend a card (bf16 falls back to fp16 there)."""
-    if precision != "fp8" or gpu.fp8_tflops:
-        return True
+    if precision != "fp8" or gpu.fp8_tflops or not gpu.architecture:
+        return True  # a card known only by its memory ("a 24GB card") cannot be ruled out
     architecture = gpu.architecture or ""
     return engine == "vllm" and gpu.vendor.lower() == "nvidia" and architecture.startswith(
         FP8_WEIGHT_ONLY_ARCHITECTURES)

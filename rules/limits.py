@@ -8,9 +8,10 @@ from dataclasses import replace
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.engine_profile import engine_limit_gib, profile_for
-from rules.hardware import usable_gib
+from rules.hardware import runs_format, runs_precision, usable_gib
 from rules.memory import estimate_memory, is_transformer
 from rules.memory_inference import activation_peak, activations_outside_share, parallel_layout
+from rules.precision import normalise_quant
 from rules.search import largest_true
 from rules.types import MemoryEstimate, Workload
 
@@ -104,3 +105,12 @@ def longest_context(workload: Workload, gpu: GPU, count: int, ceiling: int) -> i
         return None
     return ceiling if best == top and fits_on(replace(workload, context=ceiling), gpu, count)[0] else \
         best * CONTEXT_STEP
+
+
+def unsupported_format(w: Workload, gpu: GPU) -> str | None:
+    """The weights' format the card cannot run on the job's engine: its precision (FP8 without FP8 tensor cores)
+    or its quantisation method (vLLM's AWQ kernel below Turing); None when the card runs it."""
+    if not runs_precision(gpu, w.precision, w.engine):
+        return w.precision
+    quant = normalise_quant(w.quant, w.precision, w.engine)
+    return None if runs_format(gpu, quant, w.engine) else quant

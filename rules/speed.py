@@ -34,8 +34,18 @@ class ComputeUnknown(ValueError):
     """A compute-bound time was asked of a card that lists no throughput figure (check `compute_known`)."""
 
 
-def _peak_flops(gpu: GPU, precision: str) -> float:
-    peak = dense_tflops(gpu, precision)
+def engine_peak_tflops(w: Workload, gpu: GPU) -> float | None:
+    """The peak the engine's matmuls run at: the card's for the compute dtype, except where llama.cpp computes in
+    fp32 because the card's fp16 is slower (ggml-cuda common.cuh `fast_fp16_available`: not on compute
+    capability 6.1, the 1/64-rate fp16 of GP102/GP104 such as the P40 and GTX 1080 Ti)."""
+    peak = dense_tflops(gpu, w.precision)
+    if w.engine == "llama.cpp" and gpu.fp32_tflops and (peak or 0.0) < gpu.fp32_tflops:
+        return gpu.fp32_tflops
+    return peak
+
+
+def _peak_flops(gpu: GPU, precision: str, w: Workload | None = None) -> float:
+    peak = engine_peak_tflops(w, gpu) if w is not None else dense_tflops(gpu, precision)
     if peak is None:
         raise ComputeUnknown(f"{gpu.id} lists no throughput figure")
     return peak * 1e12
@@ -187,7 +197,7 @@ def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
                            mla_heads=mla_head_sizes(w, profile))
     kv_eta = eta if tp or w.engine == "llama.cpp" else S.TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY
     memory = weights_read_bytes(w) / shards / (eta * bandwidth) + kv / shards / (kv_eta * bandwidth)
-    peak = dense_tflops(gpu, w.precision)
+    peak = engine_peak_tflops(w, gpu)
     compute = w.batch * 2.0 * w.model.active_params * 1e9 / (shards * peak * 1e12 * S.DECODE_MFU) if peak else 0.0
     return DecodeStep(memory_s=memory, overhead_s=_layer_overhead(w) + S.DECODE_STEP_OVERHEAD_S.get(w.engine, 0.0),
                       communication_s=allreduce_seconds(w, gpu, count), compute_s=compute)
@@ -208,7 +218,7 @@ def prefill_seconds(w: Workload, gpu: GPU, count: int, prompt: int) -> float:
     """Time to encode `prompt` tokens of each of `w.batch` sequences (causal: the average token attends to
     half the prompt)."""
     cards = count if tensor_parallel(w.engine) else 1
-    peak = _peak_flops(gpu, w.precision)
+    peak = _peak_flops(gpu, w.precision, w)
     flops = w.batch * prompt * flops_per_token(w, max(1, prompt // 2))
     return flops / (cards * peak * S.PREFILL_MFU) + _layer_overhead(w, w.batch * max(1, prompt))
 

@@ -209,6 +209,9 @@ class FitCheck:
     unsupported_precision: str | None = None
     """The weights' format the card cannot run on this engine (fp8 on a V100): it does not fit whatever the
     memory says (hardware.runs_precision)."""
+    split_invalid: bool = False
+    """The engine cannot split the model over this many cards (tensor parallelism needs the count to divide the
+    attention heads): it does not fit whatever the memory says (limits.valid_tp)."""
 
 
 @dataclass(frozen=True)

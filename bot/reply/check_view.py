@@ -105,6 +105,24 @@ def host_ram_line(t: Translator, e: Any, model: Any) -> str | None:
     return line
 
 
+def format_floor(engine: str | None, unsupported: str | None) -> str:
+    """"7.5": the compute capability the engine's kernels for a weight format need ("" when the format is not
+    restricted that way, as FP8 is by its tensor cores instead)."""
+    profile = load_engine_profiles().get(engine or "")
+    floors = profile.format_floor.min_capability if profile is not None and profile.format_floor else {}
+    floor = floors.get(unsupported or "")
+    return f"{floor:.1f}" if floor is not None else ""
+
+
+def heads_text(kb: KnowledgeBase, model_id: str | None) -> str:
+    """"32 attention heads and 4 KV heads": what a tensor-parallel degree must divide."""
+    model = kb.models.get(model_id or "")
+    if model is None or not model.num_attention_heads:
+        return "?"
+    kv = model.num_kv_heads or model.num_attention_heads
+    return f"{model.num_attention_heads}/{kv}"
+
+
 def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
     """What the verdict template prints: the figures of the card (or the set's card) the verdict is about."""
     reserve = f"{100 * (c.reserve_fraction or 0):g}"
@@ -122,7 +140,10 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "fits": c.fits, "count": c.count, "gpu_name": gpu_name(kb, c.gpu), "free": gb(c.headroom_gb),
         "need": gb(c.memory_per_gpu_gb), "have": gb(c.gpu_memory_gb), "limit": gb(c.limit_gb),
         "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
-        "engine": engine_name(answer.query.engine),
+        "engine": engine_name(answer.query.engine), "memory_fits": c.memory_per_gpu_gb <= c.limit_gb,
+        "split_invalid": c.split_invalid and not c.unsupported_precision,
+        "floor": format_floor(answer.query.engine, c.unsupported_precision),
+        "heads": heads_text(kb, answer.query.model),
         "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
         "cards": [{"name": gpu_name(kb, card.gpu), "need": gb(card.needed_gb), "limit": gb(card.limit_gb),
                    "layers": card.layers} for card in c.cards],

@@ -237,11 +237,14 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # what a notebook does.
         concurrent = (batch_stated or 1) > 1
         targeted = sets_serving_target(question)
-        serving = task == "inference" and model.arch == "decoder" and (concurrent or targeted)
+        # A KV cache stored in fewer bits than the model's is a serving engine's feature (transformers has none)
+        small_cache = question.kv_cache is not None and question.kv_cache not in ("fp16", "bf16")
+        serving = task == "inference" and model.arch == "decoder" and (concurrent or targeted or small_cache)
         engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
-            reason = "default" if not serving else "concurrent-serving" if concurrent else "serving-target"
+            reason = ("default" if not serving else "concurrent-serving" if concurrent
+                      else "serving-target" if targeted else "quantised-kv-cache")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     ollama = engine == "llama.cpp" and OLLAMA_NOTE in question.notes and model.arch == "decoder"

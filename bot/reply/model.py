@@ -217,6 +217,9 @@ class CheckOut(BaseModel):
     unsupported_precision: str | None = None
     """Set when the card cannot run the weights' format on this engine (fp8 on a V100): then fits is False
     whatever the memory figures say."""
+    split_invalid: bool = False
+    """Set when the engine cannot split the model over this many cards (tensor parallelism needs the count to
+    divide the attention heads): then fits is False whatever the memory figures say."""
     cards: list[CardFitOut] = Field(default_factory=list)
     """For cards of different kinds run as one set: each card, in the order named (`gpu` is then the one with
     the least room left)."""

@@ -17,6 +17,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules import speed_media
 from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
+from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
 from rules.types import Engine, Workload
 
@@ -37,7 +38,10 @@ def other_engine_figure(question: Question, workload: Workload, count: int, gpu:
     on_other = replace(workload, engine=other)
     if not rules.runs_model_code(on_other):
         return None
-    alternative = rules.estimate_memory(on_other, count, gpu)
+    try:
+        alternative = rules.estimate_memory(on_other, count, gpu)
+    except UnsupportedKVCache:
+        return None  # the KV-cache type asked for exists on this engine only: no like-for-like figure
     mine = estimate.required_per_gpu_gib or estimate.per_gpu_gib
     theirs = alternative.required_per_gpu_gib or alternative.per_gpu_gib
     if not mine or abs(theirs - mine) <= OTHER_ENGINE_SHARE * mine:

@@ -386,3 +386,20 @@ def test_lmdeploy_is_offered_the_4bit_awq_its_turbomind_runs_not_a_gptq_int8_che
     plain = {(s.precision, s.quant) for s in suggestions(replace(job, engine="transformers"), card, 1, [card])
              if s.kind == "quantise"}
     assert plain == {("int8", "gptq-int8")}  # 13 GB of int8 weights fit a 16 GB card: the smaller step first
+
+
+@pytest.mark.parametrize(("architecture", "quant", "runs"), [
+    ("Volta (GV100)", "awq", False),  # vLLM awq.py get_min_capability 75
+    ("Turing (TU104)", "awq", True),
+    ("Volta (GV100)", "gptq", True),  # gptq.py 60
+    ("Turing (TU104)", "mxfp4", False),  # mxfp4.py 80
+    ("Ampere (GA100)", "mxfp4", True),
+])
+def test_vllm_runs_a_weight_format_only_from_its_kernels_compute_capability(architecture: str, quant: str,
+                                                                            runs: bool) -> None:
+    from rules.hardware import runs_format
+    from tests.rules._models import make_gpu
+
+    assert runs_format(make_gpu(architecture=architecture), quant, "vllm") is runs
+    assert runs_format(make_gpu(architecture=architecture), quant, "transformers")  # no floor stated there
+    assert runs_format(make_gpu(architecture=None, vendor="generic"), quant, "vllm")  # a card known by memory

@@ -223,3 +223,17 @@ def test_qwen25_transformers_speed_benchmark(model_id: str, published: float, to
     w = Workload(model=kb.model(model_id), context=2049, gen_tokens=2048)
     s = estimate_speed(w, kb.gpu("a100-80gb"), 1)
     assert s.decode_tokens_per_s == pytest.approx(published, rel=tolerance)
+
+
+def test_llama_cpp_computes_in_fp32_where_the_cards_fp16_is_slower() -> None:
+    # ggml-cuda's fast_fp16_available excludes compute capability 6.1 (P40, GTX 1080 Ti: fp16 at 1/64 rate)
+    from rules.speed import engine_peak_tflops
+    from rules.types import Workload
+    from tests.rules._models import make_gpu, make_model
+
+    pascal = make_gpu(fp16_tflops=0.18, bf16_tflops=None, fp32_tflops=11.8, architecture="Pascal (GP102)")
+    ampere = make_gpu()
+    job = Workload(model=make_model(), engine="llama.cpp", precision="int4", quant="gguf-q4_k_m")
+    assert engine_peak_tflops(job, pascal) == 11.8
+    assert engine_peak_tflops(Workload(model=make_model(), engine="transformers", precision="fp16"), pascal) == 0.18
+    assert engine_peak_tflops(job, ampere) == 312.0

@@ -334,3 +334,61 @@ def test_fsdp_that_does_not_fit_is_offered_its_parameter_offload() -> None:
     said = answer(question.model_copy(update={"offload": "optimizer", "stated": [*question.stated, "offload"]}), KB)
     assert said.check is not None and said.check.fits  # "CPU offload" on FSDP is that parameter offload
     assert "optimizer and parameters offloaded to CPU" in render_text(said, kb=KB)
+
+
+def test_a_quantised_kv_cache_means_a_serving_engine_and_no_side_figure_from_one_without_it() -> None:
+    # transformers keeps the model's dtype in its cache: an fp8 KV cache is sized on vLLM, and the "with
+    # transformers instead" figure, which cannot hold fp8, is left out rather than crashing the reply
+    question = Question(text="", intent="check", model="llama-3.1-8b", task="inference", kv_cache="fp8",
+                        context=32768, gpu="l40s", gpu_count=1,
+                        stated=["model", "task", "kv_cache", "context", "gpu", "gpu_count"])
+    result = answer(question, KB)
+    assert result.error is None and result.query.engine == "vllm"
+    assert ("engine", "vllm", "quantised-kv-cache") in {(a.field, a.value, a.reason) for a in result.assumptions}
+    concurrent = answer(question.model_copy(update={"batch": 16, "stated": [*question.stated, "batch"]}), KB)
+    assert concurrent.error is None and concurrent.estimate is not None
+
+
+def test_fp8_on_a_card_known_only_by_its_memory_is_judged_by_memory() -> None:
+    # "a 24GB card" has no architecture to rule FP8 out; 25.6 GiB against 22.5 is a plain memory No
+    question = Question(text="", intent="check", model="mistral-small-3.2-24b", task="inference", precision="fp8",
+                        engine="vllm", memory_gb=24.0, gpu_count=1,
+                        stated=["model", "task", "precision", "engine", "memory_gb", "gpu_count"])
+    result = answer(question, KB)
+    assert result.check is not None and not result.check.fits and result.check.unsupported_precision is None
+    text = render_text(result, kb=KB)
+    assert "cannot run FP8" not in text and "per card would fit" not in text
+
+
+def test_a_card_that_cannot_run_the_format_and_lacks_the_memory_says_both() -> None:
+    question = Question(text="", intent="check", model="mistral-small-3.2-24b", task="inference", precision="fp8",
+                        engine="transformers", gpu="t4", gpu_count=1,
+                        stated=["model", "task", "precision", "engine", "gpu", "gpu_count"])
+    text = render_text(answer(question, KB), kb=KB)
+    assert "cannot run FP8 weights with transformers" in text and "would not fit its 14.5 GiB either" in text
+
+
+def test_a_card_count_tensor_parallelism_cannot_use_says_so_and_offers_one_it_can() -> None:
+    # Qwen3-30B-A3B has 32 attention heads and 4 KV heads: vLLM refuses TP 3 however little each card holds
+    question = Question(text="", intent="check", model="qwen3-30b-a3b", task="inference", engine="vllm",
+                        gpu="rtx-3090", gpu_count=3, stated=["model", "task", "engine", "gpu", "gpu_count"])
+    result = answer(question, KB)
+    assert result.check is not None and not result.check.fits and result.check.split_invalid
+    assert result.check.memory_per_gpu_gb <= result.check.limit_gb
+    text = render_text(result, kb=KB)
+    assert "the count must divide its attention and KV heads (32/4); 3 does not" in text
+    assert any(s.kind == "more-gpus" and s.count == 4 for s in result.check.suggestions)
+    fewer = answer(Question(text="", intent="check", model="qwen2.5-7b", task="inference", engine="vllm", gpu="l4",
+                            gpu_count=8, stated=["model", "task", "engine", "gpu", "gpu_count"]), KB)
+    assert fewer.check is not None and any(s.kind == "more-gpus" and s.count == 4 for s in fewer.check.suggestions)
+
+
+def test_awq_on_a_v100_with_vllm_is_refused_for_its_kernel_not_its_memory() -> None:
+    question = Question(text="", intent="check", model="qwen2.5-7b", task="inference", engine="vllm", quant="awq",
+                        precision="int4", gpu="v100-16gb", gpu_count=1,
+                        stated=["model", "task", "engine", "quant", "precision", "gpu", "gpu_count"])
+    result = answer(question, KB)
+    assert result.check is not None and not result.check.fits
+    assert "vLLM cannot run AWQ weights on Tesla V100 16GB: its kernels for them need compute capability 7.5" in \
+        render_text(result, kb=KB)
+    assert all(p.gpu != "v100-16gb" for p in result.picks)
