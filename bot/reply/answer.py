@@ -285,11 +285,13 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if (check is not None and not check.fits and picks and picks[0].fits and top_gpu is not None and gpu is not None
             and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1))):
         top = (top_gpu, picks[0].count)  # see Answer.speed_on; a serving target takes replicas of cards that hold one
-    timed_on = top
-    if replica is not None and top == (sized_gpu, sized_count):
-        timed_on = (sized_gpu, replica[1])
+    # Timed as the plan runs it: one replica at its share of the users when the configuration timed is the top
+    # pick laid out as replicas (the one sized, or the pick that replaced a named set that does not fit)
+    timed_replica = (replica if replica is not None and top == (sized_gpu, sized_count)
+                     else one_replica(picks, question, workload, top[0], top[1]))
+    timed_on = (top[0], timed_replica[1]) if timed_replica is not None else top
     if timed_on[0] is not None and timed_on[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
-        timed = as_chosen(replica[0] if replica is not None and timed_on != top else workload, estimate.chosen)
+        timed = as_chosen(timed_replica[0] if timed_replica is not None else workload, estimate.chosen)
         figures = rules.estimate_speed(timed, timed_on[0], timed_on[1])
         speed = {
             "decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1),

@@ -122,9 +122,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        per_replica=s.sequences_per_replica, users=f"{s.concurrent_needed:,}",
                        agg=f"{s.aggregate_tokens_per_s or 0:,.0f}",
                        speed=f"{s.decode_tokens_per_s or 0:,.1f}", ttft=f"{s.ttft_s or 0:.2f}"))
-        if s.binding in ("full_load", "concurrency", "volume"):
+        if s.binding in ("full_load", "concurrency", "volume", "sequence_cap", "replica_cap"):
             lines.append(t(f"binding_{s.binding}", cap=f"{s.targets.get('sequence_cap', 0):,.0f}",
-                           context=f"{query.context or 0:,}"))
+                           context=f"{query.context or 0:,}", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",
+                           served=f"{s.replicas * s.sequences_per_replica:,}"))
         else:
             lines.append(t(f"binding_{s.binding}") if s.met or s.binding == "ttft" else t("speed_not_met"))
     if cost is None or cost.currency is None:

@@ -116,6 +116,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "replicas_cell": {"en": "{n} replicas × {per}", "zh-Hans": "{n} 个副本 × {per} 卡"},
     "pick_replicas": {"en": "{n} replicas × {per} (tensor parallel in each, behind a load balancer; figures per replica)",
                       "zh-Hans": "{n} 个副本 × {per} 卡（副本内张量并行，负载均衡分发；数字按单个副本）"},
+    "pick_replicas_one_card": {"en": "{n} replicas × 1 (one card each, behind a load balancer; figures per replica)",
+                               "zh-Hans": "{n} 个副本 × 1 卡（每个副本一张卡，负载均衡分发；数字按单个副本）"},
     "nodes_of_8": {"en": "{n} nodes × 8 (tensor parallel in a node, pipeline across nodes)", "zh-Hans": "{n} 台 × 8 卡（节点内张量并行，节点间流水线并行）"},
     "tight": {"en": "tight", "zh-Hans": "很紧"},
     "what_fits": {"en": "What would fit", "zh-Hans": "可行的方案"},
@@ -404,6 +406,14 @@ MESSAGES: dict[str, dict[str, str]] = {
                        "zh-Hans": "按满载估算（批量生成大量输出时的做法）：单副本同时容纳尽可能多的 {context} token 序列"
                                   "（不超过引擎的批量上限 {cap}）"},
     "binding_speed": {"en": "the binding target is the per-user speed", "zh-Hans": "约束来自每用户速度要求"},
+    "binding_sequence_cap": {"en": "the binding limit is the engine's batch: it decodes at most {cap} sequences at once "
+                                   "(max_num_seqs) though the KV cache holds more; raise --max-num-seqs to serve more "
+                                   "per replica",
+                             "zh-Hans": "约束来自引擎的批量上限：同时最多解码 {cap} 条序列（max_num_seqs），虽然 KV 缓存放得下更多；"
+                                        "调大 --max-num-seqs 可让每个副本服务更多"},
+    "binding_replica_cap": {"en": "not met: {replicas} replicas, the most planned, hold {served} of them at once; the "
+                                  "rest would queue",
+                            "zh-Hans": "达不到：最多规划 {replicas} 个副本，同时只能容纳其中 {served} 路，其余需要排队"},
     "binding_replicas": {"en": "replicas inside a node behind a load balancer, rather than one copy of the model "
                                "pipelined across nodes: the same KV cache per card, and no request waits on the "
                                "network between pipeline stages",

@@ -98,13 +98,16 @@ def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int)
     behind a load balancer, not one 8B model split over two nodes: the KV cache per card is the same, the
     weights are copied once per replica, and no request waits on the network between pipeline stages."""
     users = users_of(question)
-    beyond_one_job = question.users is not None  # more users than one job's batch: replicas whatever the layout
+    # more users than one job's batch, or than the engine batches at once on these cards: replicas
+    beyond_one_job = question.users is not None or users > engine_sequence_cap(workload, gpu, count)
     if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job) or users < 2
             or profile_for(workload).reservation.kind == "none"):
         return None
     best: tuple[int, int, int] | None = None
     for cards in (n for n in TP_DEGREES if n <= GPUS_PER_NODE and rules.valid_tp(workload, n)):
-        per_replica = largest_true(partial(fits_at, workload, gpu, cards), 1, users)
+        # no more than the engine batches at once (vLLM's max_num_seqs): the rest would queue, not decode
+        most = min(users, engine_sequence_cap(workload, gpu, cards))
+        per_replica = largest_true(partial(fits_at, workload, gpu, cards), 1, most)
         if per_replica == 0:
             continue
         total = cards * math.ceil(users / per_replica)
@@ -161,7 +164,9 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
         if layout is None:
             return None
         plan = _plan_for_users(question, workload, gpu, layout[0])
-        return plan.model_copy(update={"binding": "replicas"}) if plan is not None else None
+        if plan is None or plan.binding == "replica_cap":
+            return plan  # the users the most replicas cannot hold is what the reader must see
+        return plan.model_copy(update={"binding": "replicas"})
     return _plan_for_users(question, workload, gpu, count)
 
 
@@ -189,21 +194,29 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     by_speed = by_memory if not per_user else largest_true(
         lambda b: _per_user_speed(workload, gpu, count, b) >= per_user, 1, by_memory)
     met = by_speed > 0
-    per_replica = max(1, min(by_memory, by_speed))
+    engine_cap = engine_sequence_cap(workload, gpu, count)
+    per_replica = max(1, min(by_memory, by_speed, engine_cap))
     binding = "memory" if by_memory <= by_speed else "speed"
+    if engine_cap < min(by_memory, by_speed):
+        binding = "sequence_cap"  # the KV cache holds more, but the engine batches at most its max_num_seqs
+        targets["sequence_cap"] = float(engine_cap)
     users = users_of(question)
     if question.qps:
         users = max(users, math.ceil(question.qps * request_seconds(workload, gpu, count, per_replica)))
     users = max(users, 1)
     replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
-    load = math.ceil(users / replicas)
+    served = min(users, replicas * per_replica)
+    if served < users:
+        met, binding = False, "replica_cap"  # MAX_REPLICAS of this replica cannot hold everyone
+        targets["replica_cap"] = float(MAX_REPLICAS)
+    load = math.ceil(served / replicas)
     ttft = first_token_seconds(workload, gpu, count, load)
     if question.ttft_s and ttft > question.ttft_s:
         met, binding = False, "ttft"
     speed = _per_user_speed(workload, gpu, count, load)
     return ServingPlanOut(
         gpu=gpu.id, gpus_per_replica=count, replicas=replicas, sequences_per_replica=per_replica,
-        concurrent_needed=users, aggregate_tokens_per_s=round(speed * users, 1),
+        concurrent_needed=users, aggregate_tokens_per_s=round(speed * served, 1),
         decode_tokens_per_s=round(speed, 1), ttft_s=round(ttft, 3), binding=binding, met=met, targets=targets,
     )
 

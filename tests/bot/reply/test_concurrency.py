@@ -99,3 +99,33 @@ def test_more_users_than_one_job_holds_get_replicas_on_the_cards_named() -> None
     serving = answer["serving"]
     assert serving["gpu"] == "h200" and serving["gpus_per_replica"] <= 8
     assert serving["replicas"] * serving["sequences_per_replica"] >= 10_000
+
+
+def test_a_replica_serves_no_more_users_at_once_than_its_engine_batches() -> None:
+    # vLLM's max_num_seqs is 256 on an A100 (excluded from the large-card defaults): 2,000 users of an 8B at
+    # 2k tokens need replicas that each decode at most 256, not one 8-card copy holding 2,396 in its KV cache
+    answer = _ask("serve Llama 3.1 8B with vLLM for 2000 concurrent users at 2k context on A100 80GB")
+    serving = answer["serving"]
+    assert serving is not None and serving["sequences_per_replica"] <= 256
+    assert serving["replicas"] * serving["sequences_per_replica"] >= 2000
+    assert answer["picks"][0]["replicas"] == serving["replicas"]
+
+
+def test_users_beyond_the_most_replicas_planned_are_said_to_queue_not_served() -> None:
+    answer = _ask("serve Llama 3.1 8B for 1000000000 concurrent users")
+    serving = answer["serving"]
+    held = serving["replicas"] * serving["sequences_per_replica"]
+    assert held < serving["concurrent_needed"] and serving["met"] is False
+    assert serving["binding"] == "replica_cap"
+    assert serving["aggregate_tokens_per_s"] == pytest.approx(serving["decode_tokens_per_s"] * held, rel=0.01)
+    assert "the rest would queue" in answer["text"]
+
+
+def test_the_speed_line_times_one_replica_of_the_pick_that_replaces_a_named_set_that_does_not_fit() -> None:
+    # 8x H100 cannot hold 405B FP8 for 16 users at 32k; the pick is 3 replicas of 8, and the speed line is one
+    # replica at its share of the users, as the plan's per-user figure is
+    answer = _ask("Serve Llama-3.1-405B with vLLM FP8 on 8x H100 for 16 users at 32k context")
+    serving, top = answer["serving"], answer["picks"][0]
+    assert top["replicas"] == serving["replicas"] > 1
+    assert answer["speed_on"]["count"] == serving["gpus_per_replica"]
+    assert answer["speed"]["decode_tokens_per_s"] == pytest.approx(serving["decode_tokens_per_s"], rel=0.05)
