@@ -65,6 +65,12 @@ tensors the checkpoint quantises take this size: gpt-oss's config.json `quantiza
 "model.embed_tokens", "lm_head"]}` (huggingface.co/openai/gpt-oss-120b config.json), so attention, router,
 embeddings and lm_head stay bf16 and only the MoE expert weights are MXFP4."""
 QUANT_BYTES_PER_PARAM["mxfp4"] = MXFP4_BYTES_PER_PARAM
+NVFP4_BYTES_PER_PARAM = (4 + 8 / 16) / 8
+"""NVIDIA's NVFP4: a 4-bit E2M1 element plus one FP8 E4M3 scale per block of 16 (and one fp32 scale per tensor)
+→ 0.5625 B (NVIDIA technical blog "Introducing NVFP4 for efficient and accurate low-precision inference", 2025;
+TensorRT Model Optimizer's NVFP4 checkpoints such as nvidia/Llama-3.1-8B-Instruct-FP4). The linear layers are
+quantised, embeddings and lm_head stay 16-bit."""
+QUANT_BYTES_PER_PARAM["nvfp4"] = NVFP4_BYTES_PER_PARAM
 BLOCK_SCALE_BYTES_PER_PARAM: dict[str, float] = {"mxfp4": 1 / 32}
 """The share of a block-scaled format that is its scales: MXFP4's one E8M0 byte per 32 elements."""
 

@@ -207,6 +207,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         if task == "qlora":
             precision = "int4"
             assumptions.append(Assumption(field="precision", value="nf4-dq", reason="qlora-base"))
+        elif (task == "inference" and (question.engine == "llama.cpp" or mac_engine) and model.arch == "decoder"
+              and model.native_precision == "mxfp4"):
+            # gpt-oss's GGUF keeps the experts in their released MXFP4 (ggml-org's files, Ollama's gpt-oss tags):
+            # K-quants do not apply to them
+            precision = "mxfp4"
+            assumptions.append(Assumption(field="precision", value="mxfp4", reason="gguf-native-mxfp4"))
         elif task == "inference" and (question.engine == "llama.cpp" or mac_engine) and model.arch == "decoder":
             # llama.cpp and Ollama run GGUF files, and the one people pull is 4-bit (rules.constants.DEFAULT_GGUF).
             precision = "int4"

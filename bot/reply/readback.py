@@ -165,6 +165,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "gpu_count" and ("gpu" in data or "memory_gb" in data):
             continue
+        if field == "quant" and value == data.get("precision"):
+            continue  # "mxfp4" is the precision and the format at once
         if field == "gpu_count" and isinstance(value, int):
             if "compare_gpus" not in data:  # a comparison's side-by-side gives each card's own count
                 parts.append(t("cards_n", n=value))

@@ -172,3 +172,16 @@ def test_exl2_card_weights_are_the_body_at_its_bits_and_a_6_bit_head() -> None:
     assert got == pytest.approx(body * 4.0 / 8 + table * 6 / 8)  # 3,368,928,000 + 98,304,000 B
     tied, _ = weight_bytes(make_model(tie_embeddings=True), "int4", "bpw-4")
     assert tied == pytest.approx((7e9 - table) * 4.0 / 8 + table * 6 / 8)  # a tied table is quantised as the head
+
+
+def test_nvfp4_stores_four_bits_and_an_fp8_scale_per_16_in_the_linear_layers() -> None:
+    # (4 + 8/16) / 8 = 0.5625 B per body parameter; embeddings and lm_head stay 16-bit
+    from rules import constants as C
+    from rules.precision import param_split, weight_bytes
+    from tests.rules._models import make_model
+
+    model = make_model()
+    split = param_split(model)
+    stored, _ = weight_bytes(model, "int4", "nvfp4")
+    assert C.QUANT_BYTES_PER_PARAM["nvfp4"] == 0.5625
+    assert stored == pytest.approx(split.body * 0.5625 + split.embedding * C.EMBEDDING_BYTES_QUANTISED)

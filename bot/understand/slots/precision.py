@@ -24,6 +24,10 @@ _PRECISIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("int8", rx(r"\b(?:int8|8[-_ ]?bits?|w8a8|w8a16|load[-_]in[-_]8bit|llm\.int8)\b|8位|八位|8比特|8\s?bit")),
     ("int4", rx(r"\b(?:int4|4[-_ ]?bits?|w4a16|w4a8|nf4|fp4|load[-_]in[-_]4bit)\b|4位|四位|4比特|4\s?bit")),
 )
+_MXFP4 = rx(r"\bmxfp4\b")
+_NVFP4 = rx(r"\bnvfp4\b|\bfp4\b")
+"""NVIDIA's 4-bit float ("NVFP4", and a bare "FP4" as Blackwell serving means it); bitsandbytes' fp4 is named
+with it ("bnb fp4") and stays bitsandbytes."""
 _GPTQ = rx(r"\bgptq\b")
 _AWQ = rx(r"\bawq\b")
 _NF4 = rx(r"\bnf4\b|\bbnb\b|\bbitsandbytes\b|load[-_]in[-_]4bit")
@@ -63,7 +67,11 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
         rest = gguf.group("rest") or ("k_m" if level in (3, 4, 5) else "0" if level == 8 else "k")
         quant = f"gguf-q{level}_{rest}"
         precision = "int8" if level >= 6 else "int4"
-    if _GPTQ.search(text):
+    if _MXFP4.search(text):
+        quant, precision = "mxfp4", "mxfp4"
+    elif _NVFP4.search(text) and not _NF4.search(text):
+        quant, precision = "nvfp4", "int4"
+    elif _GPTQ.search(text):
         quant = "gptq"
     elif _AWQ.search(text):
         quant = "awq"
@@ -78,7 +86,7 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
         state.mask(bpw.start(), bpw.end())
         text = state.text
     explicit = first_label(_PRECISIONS, text)
-    if explicit is not None:
+    if explicit is not None and precision != "mxfp4":
         precision = explicit
     if suffix_quant in _SUFFIX_QUANT:
         suffix_precision, suffix_label = _SUFFIX_QUANT[suffix_quant]

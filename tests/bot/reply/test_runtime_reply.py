@@ -392,3 +392,11 @@ def test_awq_on_a_v100_with_vllm_is_refused_for_its_kernel_not_its_memory() -> N
     assert "vLLM cannot run AWQ weights on Tesla V100 16GB: its kernels for them need compute capability 7.5" in \
         render_text(result, kb=KB)
     assert all(p.gpu != "v100-16gb" for p in result.picks)
+
+
+def test_gpt_oss_on_ollama_is_sized_in_the_mxfp4_its_gguf_keeps() -> None:
+    question = Question(text="", intent="check", model="gpt-oss-20b", task="inference", engine="llama.cpp",
+                        memory_gb=16.0, gpu_count=1, stated=["model", "task", "engine", "memory_gb", "gpu_count"])
+    result = answer(question, KB)
+    assert result.query.precision == "mxfp4"
+    assert ("precision", "mxfp4", "gguf-native-mxfp4") in {(a.field, a.value, a.reason) for a in result.assumptions}
