@@ -178,7 +178,11 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
     if hardware and workload:
         if plural_gpus:
             return "recommend", True, None
-        if recommend and not re.search(r"\bneed\b.*\benough\b", text):
+        # "how much memory …? is one RTX 6000 Ada enough?": asked both about cards counted, the check answers
+        # both (its reply has the memory too); a recommendation alone would drop the yes/no. "… how many?"
+        # leaves the count open: a recommendation.
+        if recommend and not (check and "gpu_count" in state.values) and not re.search(
+                r"\bneed\b.*\benough\b", text):
             return "recommend", True, None
         if check:
             return "check", True, None
