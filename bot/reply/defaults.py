@@ -17,6 +17,7 @@ from bot.reply.serving import sets_serving_target
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
 from bot.understand.slots.engine import OLLAMA_NOTE
+from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
@@ -245,12 +246,15 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         targeted = sets_serving_target(question)
         # A KV cache stored in fewer bits than the model's is a serving engine's feature (transformers has none)
         small_cache = question.kv_cache is not None and question.kv_cache not in ("fp16", "bf16")
-        serving = task == "inference" and model.arch == "decoder" and (concurrent or targeted or small_cache)
+        tensor_parallel = TENSOR_PARALLEL_NOTE in question.notes  # transformers splits layers, not tensors
+        serving = task == "inference" and model.arch == "decoder" and (
+            concurrent or targeted or small_cache or tensor_parallel)
         engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
             reason = ("default" if not serving else "concurrent-serving" if concurrent
-                      else "serving-target" if targeted else "quantised-kv-cache")
+                      else "serving-target" if targeted else "quantised-kv-cache" if small_cache
+                      else "tensor-parallel-named")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     ollama = engine == "llama.cpp" and OLLAMA_NOTE in question.notes and model.arch == "decoder"

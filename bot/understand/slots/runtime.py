@@ -112,9 +112,17 @@ _PARALLEL_DEGREE = rx(r"(?:(?:--?|\b)(?:tp|tensor[-_\s]?parallel(?:[-_\s]?size)?
                       r"\s?[=:]?\s?(?P<n>\d{1,3})\b")
 
 
+_TENSOR_PARALLEL = rx(r"\btensor[-_\s]?parallel\w*|张量并行")
+TENSOR_PARALLEL_NOTE = "tensor-parallel-named"
+"""Question note: the text asks for tensor parallelism, which a serving engine does and transformers'
+device_map (a layer split) does not (bot.reply.defaults)."""
+
+
 def parse_parallel_degree(state: SlotState) -> None:
     """"tp=4", "--tensor-parallel-size 4", "TP8": that many cards, when the text gives no count of its own
     (call after `parse_gpu_counts`, so an explicit count wins)."""
+    if _TENSOR_PARALLEL.search(state.text) or _PARALLEL_DEGREE.search(state.text):
+        state.notes.append(TENSOR_PARALLEL_NOTE)
     m = _PARALLEL_DEGREE.search(state.text)
     if m is None:
         return

@@ -129,3 +129,13 @@ def test_the_speed_line_times_one_replica_of_the_pick_that_replaces_a_named_set_
     assert top["replicas"] == serving["replicas"] > 1
     assert answer["speed_on"]["count"] == serving["gpus_per_replica"]
     assert answer["speed"]["decode_tokens_per_s"] == pytest.approx(serving["decode_tokens_per_s"], rel=0.05)
+
+
+@pytest.mark.parametrize("text", ["TP=8 for Qwen2.5-72B-Instruct on 8x 4090, fp16",
+                                  "Qwen2.5-72B tensor parallel across 8 RTX 4090",
+                                  "Qwen2.5-72B 张量并行 8张4090"])
+def test_tensor_parallelism_asked_for_is_sized_on_a_serving_engine(text: str) -> None:
+    answer = _ask(text)
+    assert answer["query"]["engine"] == "vllm"
+    assert {"field": "engine", "value": "vllm", "reason": "tensor-parallel-named"} in [
+        {k: a[k] for k in ("field", "value", "reason")} for a in answer["assumptions"]]
