@@ -102,7 +102,7 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
         return {"seconds_per_image": finite(seconds, 2), "image_steps": float(steps) if steps else None,
                 "image_resolution": float(resolution) if resolution else None}
     if model.arch == "encoder":
-        return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 0)}
+        return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}
     return {}
 
 

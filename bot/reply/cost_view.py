@@ -116,7 +116,15 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        factor=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))
     if job_hours and speed.get("images"):
         lines.append(t("images_total", images=f"{speed['images']:,.0f}", config=config or "?", time=took))
-    if answer.serving is not None:
+    if answer.serving is not None and answer.serving.binding == "throughput":
+        s = answer.serving
+        lines.append(t("serving_plan_encoder", replicas=s.replicas, count=s.gpus_per_replica,
+                       gpu=_gpu_name(kb, s.gpu), rate=f"{s.targets.get('sequences_per_s_per_replica', 0):,.1f}",
+                       batch=s.sequences_per_replica, qps=f"{s.targets.get('qps', 0):,g}",
+                       agg=f"{s.aggregate_tokens_per_s or 0:,.0f}", latency=f"{s.ttft_s or 0:.2f}"))
+        if not s.met:
+            lines.append(t("binding_replica_cap", replicas=f"{s.replicas:,}", served="…"))
+    elif answer.serving is not None:
         s = answer.serving
         lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
                        per_replica=s.sequences_per_replica, users=f"{s.concurrent_needed:,}",
@@ -138,7 +146,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     if cost.per_million_tokens is not None:
         tps = (answer.serving.aggregate_tokens_per_s if answer.serving else None) or speed.get(
             "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
-        parts.append(t("cost_per_million", v=money(cost.per_million_tokens), cur=cur, tps=f"{tps:,.0f}"))
+        encoded = answer.serving is not None and answer.serving.binding == "throughput"
+        parts.append(t("cost_per_million_encoded" if encoded else "cost_per_million", v=money(cost.per_million_tokens),
+                       cur=cur, tps=f"{tps:,.0f}"))
     if cost.per_billion_tokens is not None:
         parts.append(t("cost_per_billion", v=money(cost.per_billion_tokens), cur=cur))
     lines.append(f"{head}: " + " · ".join(parts))

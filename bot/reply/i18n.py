@@ -342,6 +342,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                    "zh-Hans": "每小时 {per_hour} {cur} · 每月 {per_month} {cur}（按 730 小时）"},
     "cost_per_million": {"en": "{v} {cur} per million output tokens at ≈ {tps} tok/s",
                          "zh-Hans": "每百万输出 token {v} {cur}（按约 {tps} tok/s）"},
+    "cost_per_million_encoded": {"en": "{v} {cur} per million tokens encoded at ≈ {tps} tok/s",
+                                 "zh-Hans": "每百万编码 token {v} {cur}（按约 {tps} tok/s）"},
     "cost_per_billion": {"en": "{v} {cur} per billion training tokens", "zh-Hans": "每十亿训练 token {v} {cur}"},
     "cost_total_hours": {"en": "for {hours} h: ≈ {total} {cur}", "zh-Hans": "{hours} 小时合计约 {total} {cur}"},
     "train_total": {"en": "Training {tokens} tokens on {config}: ≈ {hours} h wall-clock ({days} days, {gpu_hours} GPU-hours)",
@@ -377,6 +379,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "at {users} concurrent: ≈ {agg} tok/s in all, ≈ {speed} tok/s per user, first token ≈ {ttft} s",
                      "zh-Hans": "服务方案：{replicas} 个副本 × {count} 张 {gpu}，每副本最多 {per_replica} 路；"
                                 "{users} 路并发时合计约 {agg} tok/s，每用户约 {speed} tok/s，首 token 约 {ttft} 秒"},
+    "serving_plan_encoder": {"en": "Serving plan: {replicas} replica(s) × {count}× {gpu}, each encoding ≈ {rate} sequences/s "
+                                   "(batches of {batch}); at {qps} requests/s: ≈ {agg} tokens/s encoded in all, ≈ {latency} s "
+                                   "for one request alone (an encoder has no KV cache and generates nothing)",
+                             "zh-Hans": "服务方案：{replicas} 个副本 × {count} 张 {gpu}，每个副本约 {rate} 条序列/秒（每批 {batch} 条）；"
+                                        "每秒 {qps} 个请求时合计约 {agg} token/秒，单个请求单独处理约 {latency} 秒（编码模型没有 KV 缓存，也不生成内容）"},
     "binding_memory": {"en": "the binding target is memory (the KV cache one replica holds)",
                        "zh-Hans": "约束来自显存（单副本能容纳的 KV 缓存）"},
     "images_total": {"en": "{images} images on {config}: ≈ {time} at the time per image above (one after another; "

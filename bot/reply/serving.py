@@ -170,8 +170,38 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
     return _plan_for_users(question, workload, gpu, count)
 
 
+ENCODER_BATCH = 32
+"""Requests an embedding or reranking server batches per forward pass (Text Embeddings Inference and
+sentence-transformers batch 32 by default: its max_client_batch_size is 32, encode()'s batch_size 32); the
+throughput of one replica is timed at that batch when its memory holds it."""
+
+
+def _encoder_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
+    """An encoder (embeddings, reranking) serves requests, not conversations: no KV cache, no decoding. A replica
+    encodes `ENCODER_BATCH` sequences of the request's tokens per prefill pass; replicas = ceil(QPS / the
+    sequences a second one replica encodes). No plan without a request rate."""
+    if not question.qps:
+        return None
+    batch = ENCODER_BATCH if fits_at(workload, gpu, count, ENCODER_BATCH) else 1
+    tokens = max(1, workload.context)
+    per_replica = batch / prefill_seconds(replace(workload, batch=batch), gpu, count, tokens)
+    replicas = math.ceil(question.qps / per_replica)
+    met = replicas <= MAX_REPLICAS
+    replicas = min(replicas, MAX_REPLICAS)
+    served = min(question.qps, replicas * per_replica)
+    latency = prefill_seconds(replace(workload, batch=1), gpu, count, tokens)
+    return ServingPlanOut(
+        gpu=gpu.id, gpus_per_replica=count, replicas=replicas, sequences_per_replica=batch,
+        concurrent_needed=math.ceil(question.qps), aggregate_tokens_per_s=round(served * tokens, 1),
+        ttft_s=round(latency, 3), binding="throughput", met=met,
+        targets={"qps": float(question.qps), "sequences_per_s_per_replica": round(per_replica, 2)},
+    )
+
+
 def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
     """Replicas of `count` × `gpu` for the question's users, QPS and speed targets (or one at full load)."""
+    if workload.model.arch == "encoder":
+        return _encoder_plan(question, workload, gpu, count)
     targets = {k: float(v) for k, v in (("users", users_of(question)), ("qps", question.qps),
                                         ("tokens_per_s_per_user", question.tokens_per_s_per_user),
                                         ("ttft_s", question.ttft_s)) if v}

@@ -73,8 +73,8 @@ _CN_HOURS = rx(r"(?<!每)(?<![0-9])(?P<num>\d+(?:\.\d+)?|[一二两三四五六�
                r"(?P<unit>小时|天|周|星期|月|年)(?!\s*(?:的|前|后))")
 _CONTINUOUS = rx(r"\b24\s*/\s*7\b|\b24\s*[x×]\s*7\b|\b7\s*[x×]\s*24\b|全天候|不间断|常驻|包月|\bmonthly\b|"
                  r"\b(?:per|a|every)\s+month\b|每月|每个月")
-_QPS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:qps|rps|requests?\s*(?:per\s+second|/\s*s(?:ec)?)\b|"
-          r"req/s|次/秒|个请求每秒)")
+_QPS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:qps|rps|(?:requests?|quer(?:y|ies)|calls?|embeddings?)"
+          r"\s*(?:per\s+second|a\s+second|/\s*s(?:ec)?)\b|req/s|次/秒|个请求每秒)")
 _QPS_CUE_FIRST = rx(r"(?:qps|每秒请求数?)\s*(?:of|=|:|为|是|达到|约)?\s*(?P<num>\d+(?:\.\d+)?)")
 _PER_USER = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|per\s+second|每秒)\s*"
                r"(?:per|for\s+each|each|a|every|/)\s*(?:user|request|stream|sequence)|"

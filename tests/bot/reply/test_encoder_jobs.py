@@ -56,3 +56,19 @@ def test_query_document_pairs_scored_by_a_reranker_are_counted_like_documents(te
     answer = _ask(text)
     assert answer["query"]["model"] == "bge-reranker-v2-m3"
     assert answer["speed"]["documents"] == 1_000_000
+
+
+def test_an_encoder_served_at_a_request_rate_is_planned_by_the_sequences_a_replica_encodes() -> None:
+    # no KV cache and no decoding: replicas = ceil(QPS / sequences a second at a batch of 32)
+    import math
+
+    from tests.bot.reply._answers import ask_json
+
+    answer = ask_json("bge-reranker-v2-m3 at 200 queries per second, 512 tokens each")
+    serving = answer["serving"]
+    assert answer["query"]["context"] == 512 and serving["binding"] == "throughput"
+    rate = serving["targets"]["sequences_per_s_per_replica"]
+    assert abs(serving["replicas"] - math.ceil(200 / rate)) <= 1  # the rate is reported to 0.01
+    assert serving["decode_tokens_per_s"] is None
+    assert serving["aggregate_tokens_per_s"] == 200 * 512
+    assert "per million tokens encoded" in answer["text"] and "output tokens" not in answer["text"]
