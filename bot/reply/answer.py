@@ -198,8 +198,16 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.append(Assumption(field="pool", value="nvidia-datacenter-workstation", reason="default-pool"))
     if question.intent == "compare" and question.compare_gpus:
         pool = [kb.gpus[g] for g in question.compare_gpus if g in kb.gpus]
-        picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget,
-                                 max_count=max_count, hourly_price_of=priced)
+        if question.compare_counts:
+            # "4x L40S vs 2x H100": each set-up as written (a card without a count at the fewest that hold it),
+            # in the order named, fitting or not
+            picks = [pick for card in pool for pick in rules.rank_picks(
+                workload, [card], instances, limit=1, budget=question.budget,
+                max_count=max(max_count, question.compare_counts.get(card.id, 0)),
+                fixed_count=question.compare_counts.get(card.id), hourly_price_of=priced)]
+        else:
+            picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget,
+                                     max_count=max_count, hourly_price_of=priced)
     else:
         seen = {(p.gpu_id, p.count) for p in picks}
         # The layers or experts someone keeps in system RAM (-ngl, --n-cpu-moe) are their card's compromise:

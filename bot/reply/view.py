@@ -270,9 +270,10 @@ def _compare_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict
         pick = by_gpu.get(gpu_id)
         fit = None
         if pick is not None:
-            fit = (f"{pick.count}× — {gb(pick.memory_per_gpu_gb)} GB {t.used}"
+            fit = (f"{pick.count}× — {gb(pick.memory_per_gpu_gb)} GiB {t.used}"
                    + (f", ~{count(pick.decode_tokens_per_s)} {t.tok_s}" if pick.decode_tokens_per_s else "")
-                   if pick.fits else f"{t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}")
+                   if pick.fits else
+                   f"{pick.count}× — {t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}")
             if pick.fits and pick.work_tokens_per_s and not pick.decode_tokens_per_s:
                 fit += " · " + t("train_speed", v=count(pick.work_tokens_per_s))
             if pick.fits and pick.seconds_per_image:

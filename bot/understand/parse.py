@@ -79,7 +79,7 @@ from bot.understand.slots.image import parse_image
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision
 from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
-from bot.understand.slots.sizes import parse_gpu_counts, parse_memory, parse_params
+from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
 from bot.understand.slots.workload_size import parse_workload_size
@@ -272,8 +272,10 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.set("gpu_set", [card for card, count in card_set for _ in range(count)])
         state.values.pop("gpu_count", None)  # the first card's own count, read before the set was seen
         state.set("gpu_count", sum(count for _, count in card_set))
+    compare_counts: dict[str, int] = {}
     if intent == "compare" and len(gpu_ids) >= 2:
         state.set("compare_gpus", gpu_ids)
+        compare_counts = counts_before(folded, gpus, mentions)
     elif gpu_ids:
         state.set("gpu", gpu_ids[0])
     if intent == "faq" and faq_hint is None and vocab.faq_texts:
@@ -334,6 +336,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         instance=values.get("instance"),
         unified_memory=bool(values.get("unified_memory", False)),
         compare_gpus=values.get("compare_gpus", []),
+        compare_counts=compare_counts,
         gpu_set=values.get("gpu_set", []),
         memory_gb=values.get("memory_gb"),
         compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],

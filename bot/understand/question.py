@@ -130,6 +130,9 @@ class Question(BaseModel):
     """A cloud instance type named ("g5.12xlarge"): `gpu`, `gpu_count` and `cloud` are its cards and cloud."""
     compare_gpus: list[str] = Field(default_factory=list)
     """For intent compare: the GPU ids named, in order."""
+    compare_counts: dict[str, int] = Field(default_factory=dict)
+    """For intent compare: the count written before each card ("4x L40S vs 2x H100"); a card without one is
+    sized at the fewest that hold the job."""
     gpu_set: list[str] = Field(default_factory=list)
     """Cards of different kinds in one machine ("a 3090 and a 3060"): one GPU id per card, in the order named;
     `gpu` is the first and `gpu_count` their number."""

@@ -89,6 +89,19 @@ HOW_MANY_CARDS = rx(
 """The count is what is asked: "is an H20 good for DeepSeek-V3? how many?" names the card, not one of it."""
 
 
+def counts_before(text: str, gpus: list[Mention], mentions: list[Mention]) -> dict[str, int]:
+    """The count written just before each card named ("4x L40S vs 2x H100" → {l40s: 4, h100: 2}): a
+    comparison of set-ups, each at its own count (read from the unmasked text)."""
+    counts: dict[str, int] = {}
+    for mention in gpus:
+        previous_end = max((m.end for m in mentions if m.end <= mention.start), default=0)
+        m = COUNT_BEFORE.search(text[max(previous_end, mention.start - 24): mention.start])
+        value = read_number(m) if m is not None and not m.group("neg") else None
+        if value is not None and 1 <= value <= MAX_GPU_COUNT and mention.entry_id not in counts:
+            counts[mention.entry_id] = int(value)
+    return counts
+
+
 def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
     text = state.text
     asks_count = HOW_MANY_CARDS.search(text) is not None

@@ -139,3 +139,11 @@ def test_tensor_parallelism_asked_for_is_sized_on_a_serving_engine(text: str) ->
     assert answer["query"]["engine"] == "vllm"
     assert {"field": "engine", "value": "vllm", "reason": "tensor-parallel-named"} in [
         {k: a[k] for k in ("field", "value", "reason")} for a in answer["assumptions"]]
+
+
+def test_a_comparison_of_set_ups_sizes_each_at_its_own_count() -> None:
+    # "4x L40S vs 2x H100": the user's two set-ups, not each card's own smallest fitting count
+    answer = _ask("4x L40S vs 2x H100 for serving Llama 3.1 70B with vLLM at 8k context, 20 users")
+    counts = {p["gpu"]: p["count"] for p in answer["picks"]}
+    assert counts == {"l40s": 4, "h100-sxm": 2}
+    assert "— 4× — does not fit" in answer["text"] and "— 2× — does not fit" in answer["text"]
