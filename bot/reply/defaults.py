@@ -69,6 +69,13 @@ def native_precision(model: Model, gpu: GPU | None) -> tuple[Precision, str]:
     return native, "native-release"
 
 
+SERVING_ENGINE_MIN_PARAMS_B = 100.0
+"""From this size a model is run on a serving engine even for one prompt: its makers point to vLLM, SGLang,
+LMDeploy or TensorRT-LLM for it (DeepSeek-V3's README "How to Run Locally" lists those and no transformers
+path; Llama 3.1 405B FP8 ships for vLLM), and transformers' generate over a layer split of many cards
+decodes a few tokens a second."""
+
+
 def kv_cache_for(asked: str | None, engine: str, assumptions: list[Assumption]) -> KVCache | None:
     """The KV-cache precision to size: as asked, or for a bare "quantised KV cache" the engine's first
     type below 16 bits (stated); None keeps the model's dtype."""
@@ -247,14 +254,15 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # A KV cache stored in fewer bits than the model's is a serving engine's feature (transformers has none)
         small_cache = question.kv_cache is not None and question.kv_cache not in ("fp16", "bf16")
         tensor_parallel = TENSOR_PARALLEL_NOTE in question.notes  # transformers splits layers, not tensors
+        large = model.params_b >= SERVING_ENGINE_MIN_PARAMS_B
         serving = task == "inference" and model.arch == "decoder" and (
-            concurrent or targeted or small_cache or tensor_parallel)
+            concurrent or targeted or small_cache or tensor_parallel or large)
         engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
             reason = ("default" if not serving else "concurrent-serving" if concurrent
                       else "serving-target" if targeted else "quantised-kv-cache" if small_cache
-                      else "tensor-parallel-named")
+                      else "tensor-parallel-named" if tensor_parallel else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     ollama = engine == "llama.cpp" and OLLAMA_NOTE in question.notes and model.arch == "decoder"

@@ -145,6 +145,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "concurrent-serving": {"en": "several concurrent users: a serving engine with paged KV cache", "zh-Hans": "多用户并发：按带分页 KV 缓存的推理服务框架估算"},
     "gguf-native-mxfp4": {"en": "the GGUF of a model released in MXFP4 keeps its experts in MXFP4 (ggml-org's files, Ollama's tags)", "zh-Hans": "以 MXFP4 发布的模型，其 GGUF 把专家权重保留为 MXFP4（ggml-org 的文件、Ollama 的标签）"},
     "tensor-parallel-named": {"en": "tensor parallelism asked for: a serving engine's split (transformers' device_map splits layers)", "zh-Hans": "要求张量并行：按推理服务框架的切分估算（transformers 的 device_map 按层切分）"},
+    "large-model-serving": {"en": "a model this large is run on a serving engine (its makers point to vLLM/SGLang; transformers' generate over many cards is a few tokens a second)", "zh-Hans": "这么大的模型按推理服务框架运行（官方推荐 vLLM/SGLang；transformers 的 generate 跨多卡每秒只有几个 token）"},
     "quantised-kv-cache": {"en": "a KV cache below 16 bits: a serving engine's feature (transformers keeps the model's dtype)", "zh-Hans": "低于 16 位的 KV 缓存是推理服务框架的功能（transformers 按模型精度存）"},
     "default-pool": {"en": "say “consumer”/“cheapest” or name a card to include GeForce or AMD", "zh-Hans": "如需消费级或 AMD 显卡，请说明“最便宜”或直接写出型号"},
     "train-needs-16bit": {"en": "quantised weights cannot be trained directly; use QLoRA for a 4-bit base", "zh-Hans": "量化权重无法直接训练，4-bit 底座请用 QLoRA"},

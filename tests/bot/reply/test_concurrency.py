@@ -147,3 +147,11 @@ def test_a_comparison_of_set_ups_sizes_each_at_its_own_count() -> None:
     counts = {p["gpu"]: p["count"] for p in answer["picks"]}
     assert counts == {"l40s": 4, "h100-sxm": 2}
     assert "— 4× — does not fit" in answer["text"] and "— 2× — does not fit" in answer["text"]
+
+
+def test_a_model_of_hundreds_of_billions_is_sized_on_a_serving_engine_even_for_one_prompt() -> None:
+    answer = _ask("Can I run DeepSeek-R1 671B on 8x H200?")
+    assert answer["query"]["engine"] == "vllm"
+    assert {"field": "engine", "value": "vllm", "reason": "large-model-serving"} in [
+        {k: a[k] for k in ("field", "value", "reason")} for a in answer["assumptions"]]
+    assert _ask("llama 3 8b on a 4090")["query"]["engine"] == "transformers"
