@@ -214,6 +214,12 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             return need(replace(w, context=ctx, gen_tokens=gen), gpu, count)
 
         cut = halving(w.context, 512, shorter)
+        native = w.model.max_context
+        if cut is not None and native and cut[0] > native and w.context > native:
+            # beyond the model's window a shorter context is still RoPE-scaled: offer the window itself, which
+            # fits since a longer context did
+            fits_native = shorter(native)
+            cut = (native, fits_native) if fits_native is not None else cut
         if cut is not None:
             out.append(Suggestion(kind="shorter-context", context=cut[0], memory_per_gpu_gib=cut[1]))
     return out

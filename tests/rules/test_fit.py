@@ -403,3 +403,16 @@ def test_vllm_runs_a_weight_format_only_from_its_kernels_compute_capability(arch
     assert runs_format(make_gpu(architecture=architecture), quant, "vllm") is runs
     assert runs_format(make_gpu(architecture=architecture), quant, "transformers")  # no floor stated there
     assert runs_format(make_gpu(architecture=None, vendor="generic"), quant, "vllm")  # a card known by memory
+
+
+def test_a_shorter_context_offered_for_a_too_long_one_is_no_longer_than_the_models_window() -> None:
+    # 10M tokens of an 8B with a 131,072 window: halving finds 156,250 fitting, past the window; the window fits
+    from rules.alternatives import suggestions
+    from rules.types import Workload
+    from tests.rules._models import make_gpu, make_model
+
+    model = make_model(params_b=8.0, num_kv_heads=8, attention="gqa", max_context=131_072)
+    card = make_gpu()
+    job = Workload(model=model, task="inference", precision="bf16", context=10_000_000)
+    [cut] = [s for s in suggestions(job, card, 1, [card]) if s.kind == "shorter-context"]
+    assert cut.context == 131_072
