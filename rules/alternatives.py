@@ -84,6 +84,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
         # 4 bits on 2× 24 GB: what people run a 70B on at home).
         for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended)]:
+            if n != count and valid_tp(w, n) and need(w, gpu, n) is not None:
+                break  # as many cards hold it unquantised: the more-cards suggestion says so
             found = None
             for precision, quant in smaller:
                 alt = replace(w, precision=precision, quant=quant)
@@ -101,11 +103,21 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             accepted = cache.bytes_per_element
             # An engine that quantises its cache only with flash attention on (llama.cpp) is told to turn it on too.
             fused = True if cache.quantised_needs_flash_attention else w.flash_attention
-            for kv in sorted((k for k, b in accepted.items() if b < 2.0), key=lambda k: -accepted[k]):
+            small_caches = sorted((k for k, b in accepted.items() if b < 2.0), key=lambda k: -accepted[k])
+            for kv in small_caches:
                 m = need(replace(w, kv_cache=kv, flash_attention=fused), gpu, count)
                 if m is not None:
                     out.append(Suggestion(kind="kv-cache", kv_cache=kv, memory_per_gpu_gib=m))
                     break
+            else:
+                # Neither alone: FP8 weights and an FP8 cache together (a 128k-token 8B on one 24 GB card)
+                if ("fp8" in small_caches and w.engine in ONLINE_FP8_ENGINES and gpu.fp8_tflops
+                        and w.precision in ("bf16", "fp16") and w.quant is None):
+                    both = replace(w, kv_cache="fp8", precision="fp8", quant="fp8", flash_attention=fused)
+                    m = need(both, gpu, count)
+                    if m is not None:
+                        out.append(Suggestion(kind="quantise", precision="fp8", quant="fp8", kv_cache="fp8",
+                                              memory_per_gpu_gib=m))
         out += host_offload(w, gpu, count)
         if (w.model.arch == "diffusion" and w.precision == "fp16" and supports_bf16(gpu)
                 and w.model.details.get("vae_decodes_fp32_when_fp16")):

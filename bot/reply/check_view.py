@@ -42,6 +42,9 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
     if kind == "quantise":
         quant = ONLINE_FP8_FLAG if s.quant == "fp8" and engine in ONLINE_FP8_ENGINES else s.quant
         label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({quant})" if quant else "")
+        if s.kv_cache:
+            flag = KV_CACHE_FLAGS.get((engine or "", s.kv_cache or ""))
+            label += t("sugg_and_kv_cache", kv=s.kv_cache.upper(), flag=f" ({flag})" if flag else "")
         return label + (t("sugg_on_cards", count=s.count, gpu=gpu_name(kb, s.gpu)) if s.count and s.gpu else "")
     if kind in ("more_gpus", "bigger_gpu"):
         return t(f"sugg_{kind}", count=s.count or 1, gpu=gpu_name(kb, s.gpu))

@@ -155,6 +155,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "zh-Hans": "`pipe.enable_model_cpu_offload()`（每次只把流水线的一个部分放在显卡上；每张图更慢）"},
     "sugg_checkpointing": {"en": "gradient checkpointing", "zh-Hans": "梯度检查点"},
     "sugg_kv_cache": {"en": "KV cache in {kv}{flag}", "zh-Hans": "KV 缓存改用 {kv}{flag}"},
+    "sugg_and_kv_cache": {"en": " and the KV cache in {kv}{flag}", "zh-Hans": "，KV 缓存也改用 {kv}{flag}"},
     "sugg_flash_attention": {"en": "turn on flash attention{flag}", "zh-Hans": "开启 flash attention{flag}"},
     "sugg_newer_engine": {"en": "a current {engine} release instead of {version}",
                           "zh-Hans": "改用当前版本的 {engine}（而非 {version}）"},

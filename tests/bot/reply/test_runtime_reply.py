@@ -400,3 +400,17 @@ def test_gpt_oss_on_ollama_is_sized_in_the_mxfp4_its_gguf_keeps() -> None:
     result = answer(question, KB)
     assert result.query.precision == "mxfp4"
     assert ("precision", "mxfp4", "gguf-native-mxfp4") in {(a.field, a.value, a.reason) for a in result.assumptions}
+
+
+def test_a_long_context_on_one_card_is_offered_fp8_weights_with_an_fp8_cache_not_a_quantised_second_card() -> None:
+    # Llama 3.1 8B at 128k on a 4090 (vLLM): neither FP8 weights nor an FP8 cache alone fits 22.5 GiB; both do
+    # (17.8), and 2× 4090 hold it unquantised, so "quantise on 2×" is no advice
+    question = Question(text="", intent="check", model="llama-3.1-8b", task="inference", engine="vllm",
+                        context=131072, gpu="rtx-4090", gpu_count=1,
+                        stated=["model", "task", "engine", "context", "gpu", "gpu_count"])
+    result = answer(question, KB)
+    assert result.check is not None and not result.check.fits
+    both = [s for s in result.check.suggestions if s.kind == "quantise" and s.kv_cache == "fp8"]
+    assert both and both[0].memory_per_gpu_gb is not None and both[0].memory_per_gpu_gb < 22.5
+    assert not any(s.kind == "quantise" and s.count for s in result.check.suggestions)
+    assert "and the KV cache in FP8 (--kv-cache-dtype fp8)" in render_text(result, kb=KB)
