@@ -43,6 +43,7 @@ _FUZZY_STOPWORDS = frozenset((
     "models", "gpu", "gpus", "card", "cards", "memory", "vram", "context", "batch", "users", "user",
     "concurrent", "inference", "cheap", "cheapest", "budget", "please", "thanks", "help", "hello", "enough",
     "big", "large", "small", "size", "parameters", "params", "tokens", "token", "quantized", "quantised",
+    "embedding", "embeddings", "reranker", "rerankers", "rerank", "reranking",
     "quantization", "compare", "versus", "better", "best", "faster", "speed", "fast", "slow", "cost", "price",
     "cloud", "instance", "into", "using", "used", "there", "their", "they", "them", "then", "than", "when",
     "where", "why", "who", "whom", "want", "wants", "wanted", "like", "know", "tell", "show", "give", "make",
