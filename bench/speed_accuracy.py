@@ -172,7 +172,10 @@ def evaluate_row(row: dict[str, Any], kb: KnowledgeBase) -> Case:
             case.kind, case.published = "training", float(row["throughput"]["value"])
             request = to_request(row, kb)
             w = workload_for({**request, "context": int(row["seq_len"]), "batch": int(row.get("batch_size") or 1)}, kb)
-            case.estimate = train_tokens_per_s(w, kb.gpus[_card(row, kb)], int(row.get("num_gpus") or 1))
+            cards = int(row.get("num_gpus") or 1)
+            case.estimate = train_tokens_per_s(w, kb.gpus[_card(row, kb)], cards)
+            if row["throughput"].get("scope") == "per_gpu":
+                case.estimate /= cards  # a rate the source gives per card (its total time over cards says so)
         elif unit == "s/iter" and row.get("seq_len"):
             case.kind = "training"
             request = to_request(row, kb)
