@@ -102,9 +102,11 @@ _NAMED_CARD = re.compile(r"(?<![\w.-])(?P<name>[a-z]{1,8}[-\s]?\d{3,5}[a-z]{0,3}
 """Any letters-and-digits name the text itself calls a GPU or card ("the XYZ9000 GPU")."""
 _ACCELERATOR_FAMILY = re.compile(
     r"(?<![\w.-])(?P<name>(?:nvidia\s+)?jetson(?:\s+(?:agx|orin|xavier|nano|thor|nx|tx2))+(?:\s+\d{1,3}\s?gb)?|"
+    r"raspberry\s?pi(?:\s?\d{1,2})?|orange\s?pi(?:\s?\d{1,2})?|"
     r"(?:intel\s+)?(?:arc\s+(?:pro\s+)?[ab]\d{2,3}|gaudi\s?\d?)|(?:google\s+)?tpu\s?v\d[a-z]*|"
     r"(?:amd\s+)?radeon\s+(?:pro\s+)?[a-z]?\d{3,4}\s?(?:xtx|xt)?)(?![\w.])", re.A)
-"""Accelerator families no card pattern above catches (Jetson modules, Intel Arc and Gaudi, TPUs, Radeon): named
+"""Accelerator families no card pattern above catches (Jetson modules, Intel Arc and Gaudi, TPUs, Radeon, and
+single-board computers such as the Raspberry Pi, which have no CUDA GPU at all): named
 back as unknown rather than passed over when the knowledge base does not list them."""
 
 

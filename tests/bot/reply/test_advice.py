@@ -177,6 +177,7 @@ def test_an_unqualified_fine_tune_on_several_cards_also_shows_what_lora_needs() 
     ("Qwen3-8B on a Jetson Orin", "Jetson Orin"),
     ("llama 3 8b on intel arc a770", "intel arc a770"),
     ("gemma 2 9b on TPU v5e", "TPU v5e"),
+    ("can I run llama 3.1 8b on a raspberry pi 5", "raspberry pi 5"),  # no CUDA GPU at all
 ])
 def test_an_unknown_card_is_named_back_not_silently_dropped(text: str, card: str) -> None:
     answer = _ask(text)
