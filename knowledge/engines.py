@@ -259,6 +259,13 @@ class TrainingFact(Fact):
     as eager."""
 
 
+def offloads_parameters(engine: str | None) -> bool:
+    """Whether the engine's one "CPU offload" moves the parameters (FSDP) rather than the optimizer states
+    (DeepSpeed's ZeRO-Offload): how the rules size it and how the reply names it."""
+    profile = load_engine_profiles().get(engine or "")
+    return profile is not None and profile.training is not None and profile.training.cpu_offload == "parameters"
+
+
 RULE_FACTS: dict[str, type[Fact]] = {}
 """Profile field → its fact class, for the facts a version rule may change (filled below the classes)."""
 

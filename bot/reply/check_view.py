@@ -10,7 +10,7 @@ from bot.reply.i18n import Translator
 from bot.reply.model import Answer, CheckOut
 from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
-from knowledge.engines import load_engine_profiles
+from knowledge.engines import load_engine_profiles, offloads_parameters
 from rules.alternatives import ONLINE_FP8_ENGINES
 from rules.constants import HEADROOM_FRACTION
 from rules.engine_profile import measures_free_memory
@@ -74,9 +74,7 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return t(key, n=s.cpu_moe_layers or 0, layers=layers or "?",
                  host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     if kind in ("offload_optimizer", "offload_all"):
-        profile = load_engine_profiles().get(engine or "")
-        if (kind == "offload_all" and profile is not None and profile.training is not None
-                and profile.training.cpu_offload == "parameters"):
+        if kind == "offload_all" and offloads_parameters(engine):
             kind = "offload_all_fsdp"  # FSDP's one CPU offload, of the parameters, not DeepSpeed's ZeRO-3 switch
         return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     key = f"sugg_{kind}"

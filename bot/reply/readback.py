@@ -11,7 +11,7 @@ from bot.reply.labels import FIELD_LABELS, TASK_NAMES
 from bot.reply.model import Answer
 from bot.understand.question import MAX_GPU_LAYERS, TRAINING_SWITCHES
 from knowledge.base import KnowledgeBase
-from knowledge.engines import load_engine_profiles
+from knowledge.engines import load_engine_profiles, offloads_parameters
 from rules.engine_profile import takes_prefill_chunk
 from rules.precision import bits_per_weight
 
@@ -156,9 +156,7 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
                 parts.append(t("offload_model"))  # a diffusion pipeline's enable_model_cpu_offload()
             continue
         if field == "offload":
-            profile = load_engine_profiles().get(str(data.get("engine") or ""))
-            if (value == "optimizer" and profile is not None and profile.training is not None
-                    and profile.training.cpu_offload == "parameters"):
+            if value == "optimizer" and offloads_parameters(str(data.get("engine") or "")):
                 value = "all"  # FSDP's CPU offload moves the parameters (rules.memory_training.offload_of)
             if value in ("optimizer", "all"):
                 parts.append(t("offload_optimizer" if value == "optimizer" else "offload_all"))
