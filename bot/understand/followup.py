@@ -26,6 +26,7 @@ from bot.understand.intent import CAPACITY, FOLLOW_UP_MARKER
 from bot.understand.lang import has_cjk
 from bot.understand.question import Question
 from bot.understand.tokens import fold
+from knowledge.base import KnowledgeBase
 
 _ENGLISH_WORDS = re.compile(
     r"\b(?:what|about|how|and|with|on|for|use|using|instead|if|can|will|is|are|then|same|now|also|but|the|a|an|"
@@ -115,10 +116,32 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
                                                                                         "gpu_info")
 
 
-def follow_up(previous: Question | None, current: Question) -> Question:
-    """`previous` with the slots `current` stated replaced, when `current` is a follow-up; else `current`."""
+SIBLING_SIZE_SHARE = 0.12
+"""A size said in a follow-up ("what about 70B?") names the previous model's family member within this share of
+it (Llama 3.1 8B → Llama 3.1 70B's 70.6B), rather than a generic model of that size."""
+
+
+def family_sibling(kb: KnowledgeBase, model_id: str | None, params_b: float | None) -> str | None:
+    """The model of `model_id`'s family and kind closest to `params_b` billion parameters, if one is that size."""
+    base = kb.models.get(model_id or "")
+    if base is None or not params_b:
+        return None
+    near = [m for m in kb.models.values() if m.family == base.family and m.arch == base.arch
+            and m.modality == base.modality and abs(m.params_b - params_b) <= SIBLING_SIZE_SHARE * params_b]
+    return min(near, key=lambda m: (abs(m.params_b - params_b), m.id)).id if near else None
+
+
+def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | None = None) -> Question:
+    """`previous` with the slots `current` stated replaced, when `current` is a follow-up; else `current`. With
+    the knowledge base, a bare size ("what about 70B?") becomes the previous model's family member of that size."""
     if previous is None or not is_follow_up(previous, current):
         return current
+    sibling = family_sibling(kb, previous.model, current.params_b) if (
+        kb is not None and current.model is None and "params_b" in current.stated) else None
+    if sibling is not None:
+        current = current.model_copy(update={
+            "model": sibling, "params_b": None,
+            "stated": ["model" if s == "params_b" else s for s in current.stated]})
     if _asks_capacity_of_previous(previous, current):
         return _capacity_of_previous(previous, current)
     update: dict[str, object] = {}

@@ -229,3 +229,19 @@ def test_an_image_thread_takes_a_new_size_and_step_count(kb: KnowledgeBase) -> N
 def test_training_steps_are_never_an_image_step_count(kb: KnowledgeBase) -> None:
     assert parse("and for 1000 steps?", kb).image_steps is None
     assert parse("and train for 40 steps?", kb).image_steps is None
+
+
+@pytest.mark.parametrize(("text", "model", "size"), [
+    ("what about 70B?", "llama-3.1-70b", None),  # Llama 3.1's 70.6B: the family member, not a generic 70B
+    ("and 405b?", "llama-3.1-405b", None),
+    ("what about a 13B model?", None, 13.0),  # no Llama 3.1 of that size: the size itself
+])
+def test_a_size_in_a_follow_up_is_the_previous_models_family_member_of_that_size(text: str, model: str | None,
+                                                                                  size: float | None) -> None:
+    from bot.understand.followup import follow_up
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    merged = follow_up(parse("serve Llama 3.1 8B for 20 users on an L4", kb), parse(text, kb), kb)
+    assert (merged.model, merged.params_b) == (model, size)
