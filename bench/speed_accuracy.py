@@ -43,7 +43,7 @@ from accuracy import DEFAULT_GROUNDTRUTH, GROUNDTRUTH_ENV, Skip, percentile, res
 from knowledge.base import KnowledgeBase
 from knowledge.loader import load_knowledge
 from rules import speed_constants as S
-from rules.speed import decode_step, prefill_seconds, train_tokens_per_s
+from rules.speed import decode_step, prefill_seconds, train_tokens_per_s, unified_memory_decode_tokens_per_s
 
 EXTRA_GROUNDTRUTH = Path(__file__).resolve().parent / "groundtruth"
 
@@ -134,6 +134,10 @@ def estimate_decode(row: dict[str, Any], request: dict[str, Any], kb: KnowledgeB
     request = {**request, "engine": engine, "context": prompt + gen, "gen_tokens": gen,
                "batch": int(row.get("batch_size") or 1)}
     w = workload_for(request, kb)
+    apple = str(row.get("gpu") or "").startswith("Apple M")
+    if apple and prompt <= 1:
+        # a Mac's decode (llama.cpp Metal), at the bandwidth the row states: the rules' own Apple path
+        return unified_memory_decode_tokens_per_s(w, float(row["settings"]["memory_bandwidth_gbps_as_stated"]))
     gpu, count = kb.gpus[_card(row, kb)], int(row.get("num_gpus") or 1)
     seconds = prefill_seconds(w, gpu, count, prompt) + gen * decode_step(w, gpu, count).total_s
     return gen / seconds

@@ -9,7 +9,7 @@ from knowledge.engines import EngineProfile
 from knowledge.errors import UnknownEntryError
 from knowledge.lookup import NameIndex
 from knowledge.prices import Price
-from knowledge.schema import GPU, CloudProduct, FaqEntry, InstanceFamily, Model
+from knowledge.schema import GPU, AppleChip, CloudProduct, FaqEntry, InstanceFamily, Model
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,8 @@ class KnowledgeBase:
     """(section, id) → the file the entry was loaded from, so checks can name it."""
     engines: dict[str, EngineProfile] = field(default_factory=dict)
     """Runtime profiles (knowledge/data/engines.yaml): how each engine holds a job in memory."""
+    apple_chips: dict[str, AppleChip] = field(default_factory=dict)
+    """Apple silicon chips (knowledge/data/apple_silicon.yaml): their unified memory's bandwidth."""
 
     def model(self, model_id: str) -> Model:
         try:

@@ -20,7 +20,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.engines import EngineProfile
 from knowledge.errors import KnowledgeDataError
 from knowledge.prices import Price, price_key
-from knowledge.schema import GPU, CloudProduct, FaqEntry, InstanceFamily, Model
+from knowledge.schema import GPU, AppleChip, CloudProduct, FaqEntry, InstanceFamily, Model
 
 SHIPPED_DIR = Path(__file__).with_name("data")
 USER_DIR_ENV = "GPU_ADVISOR_KB"
@@ -34,6 +34,7 @@ SECTIONS: dict[str, tuple[type[BaseModel], str]] = {
     "faq": (FaqEntry, "id"),
     "prices": (Price, "key"),  # key = cloud/instance/region, a property: a user row replaces the shipped one
     "engines": (EngineProfile, "id"),
+    "apple_chips": (AppleChip, "id"),
 }
 
 EntryT = TypeVar("EntryT", bound=BaseModel)
@@ -130,6 +131,7 @@ def load_knowledge(directories: Iterable[Path | str] | None = None) -> Knowledge
         faq=entries("faq", FaqEntry),
         prices=entries("prices", Price),
         engines=entries("engines", EngineProfile),
+        apple_chips=entries("apple_chips", AppleChip),
         origins={(section, k): v[1] for section, items in merged.items() for k, v in items.items()},
     )
 

@@ -306,3 +306,23 @@ class FaqEntry(Entry):
         description="Tags the answer pipeline matches against a workload (e.g. multi-gpu, quantisation).",
     )
     document: str = Field(description="Title of the seed document the answer is drawn from.")
+
+
+class AppleChip(Entry):
+    """An Apple silicon chip (M-series): its unified memory's bandwidth, which bounds how fast llama.cpp's Metal
+    back end decodes on it. The memory itself is the machine's, stated in the question."""
+
+    id: str
+    name: str
+    bandwidth_gbps: float = Field(gt=0)
+    """Unified memory bandwidth as Apple states it (GB/s), for the chip's usual configuration."""
+    bandwidth_by_memory_gb: dict[int, float] = Field(default_factory=dict)
+    """Where Apple gives the same chip different bandwidths by memory configuration (M3 Max: 300 GB/s with 36 GB,
+    400 with 48 GB and more): memory GB → GB/s; the largest configuration not above the machine's applies."""
+    gpu_cores: list[int] = Field(default_factory=list)
+    fp32_tflops: float | None = Field(default=None, gt=0)
+
+    def bandwidth_for(self, memory_gb: float | None) -> float:
+        """The bandwidth of the configuration with `memory_gb` of unified memory (the chip's own when unknown)."""
+        fitting = [gb for gb in self.bandwidth_by_memory_gb if memory_gb is not None and gb <= memory_gb]
+        return self.bandwidth_by_memory_gb[max(fitting)] if fitting else self.bandwidth_gbps

@@ -16,7 +16,7 @@ from rules.hardware import compute_known, supports_bf16
 from rules.limits import longest_context
 from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes, needed_view
 from rules.mixed import CardFit, MixedFit, check_mixed, mixed_alternatives, mixed_decode_tokens_per_s, split_by_memory
-from rules.speed import estimate_speed, training_hours
+from rules.speed import estimate_speed, training_hours, unified_memory_decode_tokens_per_s
 from rules.types import FitCheck, MemoryEstimate, Pick, Speed, Suggestion, Workload
 
 __all__ = [
@@ -47,5 +47,6 @@ __all__ = [
     "split_by_memory",
     "supports_bf16",
     "training_hours",
+    "unified_memory_decode_tokens_per_s",
     "valid_tp",
 ]

@@ -17,7 +17,7 @@ token is a few percent of the step on any tensor-core card).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from knowledge.schema import GPU, Model, MoE
 from rules import constants as C
@@ -201,6 +201,19 @@ def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
     compute = w.batch * 2.0 * w.model.active_params * 1e9 / (shards * peak * 1e12 * S.DECODE_MFU) if peak else 0.0
     return DecodeStep(memory_s=memory, overhead_s=_layer_overhead(w) + S.DECODE_STEP_OVERHEAD_S.get(w.engine, 0.0),
                       communication_s=allreduce_seconds(w, gpu, count), compute_s=compute)
+
+
+def unified_memory_decode_tokens_per_s(w: Workload, bandwidth_gbps: float) -> float:
+    """One sequence's decode on Apple silicon through llama.cpp's Metal back end: each token reads the weights
+    and the cache at METAL_DECODE_BANDWIDTH_EFFICIENCY of the unified memory's bandwidth, plus
+    METAL_DECODE_TOKEN_OVERHEAD_S (both fitted on llama.cpp's own Apple silicon table, speed_constants)."""
+    single = replace(w, batch=1)
+    profile = profile_for(single)
+    kv, _ = kv_cache_bytes(single.model, average_cached_tokens(single), 1, kv_element_bytes(single, profile),
+                           tp=1, mla_heads=mla_head_sizes(single, profile))
+    read = weights_read_bytes(single) + kv
+    return 1.0 / (read / (S.METAL_DECODE_BANDWIDTH_EFFICIENCY * bandwidth_gbps * 1e9)
+                  + S.METAL_DECODE_TOKEN_OVERHEAD_S)
 
 
 def flops_per_token(w: Workload, prompt: int) -> float:

@@ -18,6 +18,16 @@ reads 1/n of the weights per step, and every layer ends in an all-reduce. transf
 llama.cpp (`--split-mode layer`) and unsloth split the *layers* instead: a token visits the cards one after
 another, so one card's bandwidth serves it at a time."""
 
+METAL_DECODE_BANDWIDTH_EFFICIENCY = 0.875
+METAL_DECODE_TOKEN_OVERHEAD_S = 0.0053
+"""llama.cpp's Metal back end on Apple silicon, one sequence: a token takes the bytes it reads over 0.875 of the
+unified memory's bandwidth plus 5.3 ms. Least-squares fit of 1/tg128 against bytes / bandwidth over the 81 decode
+rows of llama.cpp's own Apple silicon table (ggml-org/llama.cpp discussion 4167: Llama-2-7B F16, Q8_0 and Q4_0 on
+M1 to M5, 7 to 80 GPU cores; bench/groundtruth/speed/llamacpp_apple_silicon.yaml), with the table's bandwidth
+column: in-sample median |error| 3.9%, p90 10.6%. One source, so no leave-one-source-out; left out one chip
+generation at a time (M1 … M5) the refits give η 0.86-0.89 and 4.8-5.7 ms, and the held-out rows a median of
+4.6%, p90 13.5%."""
+
 DECODE_BANDWIDTH_EFFICIENCY: dict[str, float] = {
     "transformers": 0.9, "unsloth": 0.9, "vllm": 0.85, "sglang": 0.87, "lmdeploy": 0.9,
     "tensorrt-llm": 0.9, "llama.cpp": 0.85,

@@ -312,6 +312,13 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         speed.update(serving_engine_speed(question, timed, timed_on[0], timed_on[1]))
     if top[0] is not None and top[0].id in kb.gpus:
         speed.update(media_speed(workload, top[0], kb, speed.get("prefill_tokens_per_s")))
+    chip = kb.apple_chips.get(question.apple_chip or "") if question.unified_memory else None
+    if (chip is not None and gpu is not None and gpu.id not in kb.gpus and workload.task == "inference"
+            and model.arch == "decoder" and workload.engine == "llama.cpp"):
+        # a Mac named with its chip: llama.cpp's Metal decode, bound by the unified memory's bandwidth
+        bandwidth = chip.bandwidth_for(question.memory_gb)
+        speed = {"decode_tokens_per_s": finite(rules.unified_memory_decode_tokens_per_s(
+            as_chosen(workload, estimate.chosen), bandwidth), 1), "unified_memory_bandwidth_gbps": bandwidth}
 
     chosen = getattr(estimate, "chosen", None) or {}
     already = {a.field for a in assumptions} | set(question.stated)

@@ -49,7 +49,7 @@ def memory_of_card_id(gpu_id: str) -> tuple[float, bool] | None:
 
 def unified_memory_gpu(memory_gb: float) -> GPU:
     """A Mac known by its unified memory ("M2 Max 64GB"): a card of the part macOS lets the GPU use, and the only
-    one the machine has; speed is not modelled."""
+    one the machine has; its speed comes from its chip's bandwidth when the chip is named (bot.reply.answer)."""
     share = gpu_share_of_unified_memory(memory_gb)
     return GPU(id=memory_card_id(memory_gb, True), name=f"Mac with {memory_gb:g} GB unified memory",
                vendor="generic", memory_gb=round(memory_gb * share, 1), bandwidth_gbps=1.0, form="consumer",

@@ -106,6 +106,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "unified_of": {"en": "{memory} GB unified memory", "zh-Hans": "{memory} GB 统一内存"},
     "apple_silicon": {"en": "A Mac's GPU shares its unified memory with macOS, which lets it use about {share}% of it by default ({have} GB of {total} GB; `sudo sysctl iogpu.wired_limit_mb=<MiB>` raises that): the check uses that part. Speed on Apple silicon is not modelled; the speeds below are for the NVIDIA cards named.",
                       "zh-Hans": "Mac 的 GPU 与 macOS 共用统一内存，默认只能使用其中约 {share}%（{total} GB 中的 {have} GB；可用 `sudo sysctl iogpu.wired_limit_mb=<MiB>` 调高），这里按这部分判断。未对 Apple 芯片的速度建模，下面的速度是所列 NVIDIA 显卡的。"},
+    "apple_silicon_timed": {"en": "A Mac's GPU shares its unified memory with macOS, which lets it use about {share}% of it by default ({have} GB of {total} GB; `sudo sysctl iogpu.wired_limit_mb=<MiB>` raises that): the check uses that part. Its decode speed is llama.cpp's Metal back end reading the {chip}'s {bandwidth} GB/s; the other speeds below are the NVIDIA cards'.",
+                            "zh-Hans": "Mac 的 GPU 与 macOS 共用统一内存，默认只能使用其中约 {share}%（{total} GB 中的 {have} GB；可用 `sudo sysctl iogpu.wired_limit_mb=<MiB>` 调高），这里按这部分判断。生成速度按 llama.cpp 的 Metal 后端读取 {chip} 的 {bandwidth} GB/s 估算；下面其他速度是所列 NVIDIA 显卡的。"},
     "apple_silicon_no_memory": {"en": "A Mac's GPU uses part of its unified memory: say how much the Mac has (e.g. “M3 Max 64GB”) to check the job on it. The figures below are for NVIDIA cards.",
                                 "zh-Hans": "Mac 的 GPU 只能使用部分统一内存：请说明这台 Mac 的内存大小（如“M3 Max 64GB”）以便判断。下面的数字针对 NVIDIA 显卡。"},
     "limit_measured": {"en": "the card less the CUDA context and the margin {engine}'s KV cache leaves free", "zh-Hans": "整卡减去 CUDA 上下文和 {engine} KV 缓存预留的余量"},

@@ -399,8 +399,11 @@ def _apple_notice(answer: Answer) -> str:
     if not isinstance(total, (int, float)):
         return t("apple_silicon_no_memory")
     share = gpu_share_of_unified_memory(float(total))
-    return t("apple_silicon", share=f"{100 * share:.0f}", have=f"{float(total) * share:.1f}".removesuffix(".0"),
-             total=f"{total:g}")
+    bandwidth = answer.speed.get("unified_memory_bandwidth_gbps")
+    chip = str(answer.understood.get("apple_chip") or "").replace("-", " ").title()  # "m3-max" → "M3 Max"
+    return t("apple_silicon_timed" if bandwidth else "apple_silicon", share=f"{100 * share:.0f}",
+             have=f"{float(total) * share:.1f}".removesuffix(".0"), total=f"{total:g}", chip=chip,
+             bandwidth=f"{bandwidth or 0:,.0f}")
 
 
 def _filled(text: str, values: dict[str, str]) -> str:

@@ -126,6 +126,8 @@ class Question(BaseModel):
     unified_memory: bool = False
     """A Mac (Apple silicon) is the machine: `memory_gb` is its unified memory, of which macOS gives the GPU a
     part."""
+    apple_chip: str | None = None
+    """The Apple silicon chip named with a Mac ("m3-max"): knowledge/data/apple_silicon.yaml gives its bandwidth."""
     instance: str | None = None
     """A cloud instance type named ("g5.12xlarge"): `gpu`, `gpu_count` and `cloud` are its cards and cloud."""
     compare_gpus: list[str] = Field(default_factory=list)

@@ -237,3 +237,18 @@ def test_llama_cpp_computes_in_fp32_where_the_cards_fp16_is_slower() -> None:
     assert engine_peak_tflops(job, pascal) == 11.8
     assert engine_peak_tflops(Workload(model=make_model(), engine="transformers", precision="fp16"), pascal) == 0.18
     assert engine_peak_tflops(job, ampere) == 312.0
+
+
+def test_a_mac_decodes_at_its_unified_memory_bandwidth_through_llama_cpps_metal_back_end() -> None:
+    # a token reads the weights (and cache) at 0.875 of the bandwidth, plus 5.3 ms: Llama-2-7B Q4_0's
+    # read bytes over 0.875 × 400 GB/s + 5.3 ms
+    from rules import speed_constants as S
+    from rules.speed import unified_memory_decode_tokens_per_s, weights_read_bytes
+    from rules.types import Workload
+    from tests.rules._models import make_model
+
+    job = Workload(model=make_model(), engine="llama.cpp", precision="int4", quant="gguf-q4_0", context=1)
+    read = weights_read_bytes(job)
+    expected = 1.0 / (read / (S.METAL_DECODE_BANDWIDTH_EFFICIENCY * 400e9) + S.METAL_DECODE_TOKEN_OVERHEAD_S)
+    assert unified_memory_decode_tokens_per_s(job, 400.0) == pytest.approx(expected, rel=0.02)  # + a 1-token cache
+    assert 50 < expected < 80  # M1/M2/M3 Max class, as llama.cpp's table measures 7B Q4_0 (61-66 tok/s)

@@ -2,7 +2,8 @@
 
 Apple silicon has no card: the GPU shares the machine's unified memory with macOS, which lets it use only part of
 it. The reply checks the job against that part (bot.reply.capacity.unified_memory_gpu) instead of treating the
-whole memory as a card's, and says that the Mac's speed is not modelled.
+whole memory as a card's; with the chip named ("M3 Max") it also times llama.cpp's decode at that chip's memory
+bandwidth (knowledge/data/apple_silicon.yaml), and otherwise says that the Mac's speed is not modelled.
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ APPLE_SILICON = rx(
 )
 
 
+_CHIP = rx(r"(?<![\w-])m(?P<gen>[1-5])(?:\s?(?P<tier>pro|max|ultra))?(?![\w-])")
+"""The chip ("M3 Max", "m2 ultra", "M4"): its memory bandwidth sets the Mac's decode speed."""
+
+
 def parse_apple_silicon(state: SlotState) -> None:
-    """Marks the question as about a Mac (call before the memory slot, which then reads its unified memory)."""
+    """Marks the question as about a Mac (call before the memory slot, which then reads its unified memory), and
+    reads its chip when named."""
     if APPLE_SILICON.search(state.text):
         state.set("unified_memory", True)
+        chip = _CHIP.search(state.text)
+        if chip is not None:
+            tier = chip.group("tier")
+            state.set("apple_chip", f"m{chip.group('gen')}" + (f"-{tier}" if tier else ""))

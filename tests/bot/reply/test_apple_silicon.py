@@ -71,3 +71,18 @@ def test_a_mac_runs_a_chat_model_through_llama_cpp_in_a_gguf_not_cuda_formats() 
     assert quantised and all((s.quant or "").startswith("gguf") for s in quantised)  # never GPTQ/AWQ on Metal
     named = answer(parse("gemma 3 27b on a mac studio 64gb with transformers", KB), KB)
     assert named.query.engine == "transformers"  # an engine the question names stays
+
+
+def test_a_mac_named_with_its_chip_gets_a_decode_speed_at_that_chips_bandwidth() -> None:
+    # M3 Max with 36 GB is the 30-core, 300 GB/s configuration (Apple's support page; apple_silicon.yaml)
+    from bot.reply.answer import answer_request
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    result = answer_request({"text": "Qwen3-30B-A3B GGUF Q4_K_M on a MacBook Pro M3 Max 36GB, tokens/sec?"}, kb)
+    assert result.speed.get("unified_memory_bandwidth_gbps") == 300.0
+    assert result.speed.get("decode_tokens_per_s")
+    assert "llama.cpp's Metal back end reading the M3 Max's 300 GB/s" in render_text(result, kb=kb)
+    assert kb.apple_chips["m3-max"].bandwidth_for(64) == 400.0 and kb.apple_chips["m3-max"].bandwidth_for(None) == 400.0
+    unnamed = answer_request({"text": "Qwen3-8B on a Mac mini 16GB"}, kb)
+    assert unnamed.speed.get("unified_memory_bandwidth_gbps") is None  # no chip named: no Mac speed
