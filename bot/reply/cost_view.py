@@ -123,7 +123,8 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        batch=s.sequences_per_replica, qps=f"{s.targets.get('qps', 0):,g}",
                        agg=f"{s.aggregate_tokens_per_s or 0:,.0f}", latency=f"{s.ttft_s or 0:.2f}"))
         if not s.met:
-            lines.append(t("binding_replica_cap", replicas=f"{s.replicas:,}", served="…"))
+            capacity = s.replicas * s.targets.get("sequences_per_s_per_replica", 0.0)
+            lines.append(t("encoder_replica_cap", replicas=f"{s.replicas:,}", capacity=f"{capacity:,.0f}"))
     elif answer.serving is not None:
         s = answer.serving
         lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),

@@ -387,6 +387,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                                    "for one request alone (an encoder has no KV cache and generates nothing)",
                              "zh-Hans": "服务方案：{replicas} 个副本 × {count} 张 {gpu}，每个副本约 {rate} 条序列/秒（每批 {batch} 条）；"
                                         "每秒 {qps} 个请求时合计约 {agg} token/秒，单个请求单独处理约 {latency} 秒（编码模型没有 KV 缓存，也不生成内容）"},
+    "encoder_replica_cap": {"en": "not met: {replicas} replicas, the most planned, encode ≈ {capacity} requests/s; the "
+                                  "rest would queue",
+                            "zh-Hans": "达不到：最多规划 {replicas} 个副本，每秒约能处理 {capacity} 个请求，其余需要排队"},
     "binding_memory": {"en": "the binding target is memory (the KV cache one replica holds)",
                        "zh-Hans": "约束来自显存（单副本能容纳的 KV 缓存）"},
     "images_total": {"en": "{images} images on {config}: ≈ {time} at the time per image above (one after another; "

@@ -342,10 +342,12 @@ class ServingPlanOut(BaseModel):
     """Per user, at the replica's load."""
     ttft_s: float | None = None
     binding: str
-    """memory | speed | ttft: the target that limits the plan (ttft: not met by adding replicas); full_load: no
-    target, one replica at the most sequences it holds (a price per token asked); concurrency: the same, asked as
-    how many users it serves at once; replicas: no target, but more users than one node serves, so in-node
-    replicas rather than one copy pipelined across nodes."""
+    """memory | speed | ttft: the target that limits the plan (ttft: not met by adding replicas); sequence_cap: the
+    engine's batch (max_num_seqs) rather than its KV cache; replica_cap: more users than the most replicas planned
+    hold (not met); full_load: no target, one replica at the most sequences it holds (a price per token asked);
+    concurrency: the same, asked as how many users it serves at once; replicas: no target, but more users than one
+    node serves, so in-node replicas rather than one copy pipelined across nodes; throughput: an encoder's
+    requests a second (no decode, no KV cache)."""
     met: bool = True
     targets: dict[str, float] = Field(default_factory=dict)
     per_hour: float | None = None

@@ -5,7 +5,10 @@ the smallest of two limits, and that limit is the target that binds:
 
 * memory: the most sequences of `context` tokens whose KV cache fits next to the weights (the fit rule);
 * speed: the most sequences for which each still decodes at the per-user target (decode slows as the batch
-  grows: more KV read per step, and compute at large batches).
+  grows: more KV read per step, and compute at large batches);
+* the engine's batch (vLLM's max_num_seqs): sequences beyond it queue rather than decode.
+
+An encoder (embeddings, reranking) is planned by its request rate instead (`_encoder_plan`).
 
 The first token is one prompt's prefill plus one decode step at that load; when it exceeds the target no
 number of replicas helps (more cards per replica would), and the plan says the target is not met.
