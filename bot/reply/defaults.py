@@ -328,8 +328,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                         prefill_chunk=question.prefill_chunk,
                         layer_split=tuple(question.layer_split) if question.layer_split else None,
                         gpu_layers=question.gpu_layers, cpu_moe_layers=question.cpu_moe_layers, **extra)
-    if task != "inference" and workload.offload is not None:
-        # "CPU offload" on FSDP is its parameter offload: the read-back names what the engine does
+    if task != "inference" and workload.offload == "optimizer":
+        # "CPU offload" on FSDP is its parameter offload: the query reports what the engine does
         workload = replace(workload, offload=offload_of(workload, training_fact(workload)))
     return workload, assumptions
 
