@@ -324,7 +324,9 @@ LORA_PARAM_BYTES = 16.0
 ADAPTER_OPTIMIZER_BYTES: dict[str, float] = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}
 """Optimizer states per adapter parameter: the adapter is already fp32 (PEFT and Unsloth upcast it), so no master
 copy: AdamW's two fp32 moments 8, bitsandbytes 8-bit Adam's two 1-byte moments 2 (LoRA matrices are far above its
-`min_8bit_size` of 4,096 elements), SGD momentum 4, Adafactor's factored second moment next to nothing."""
+`min_8bit_size` of 4,096 elements), SGD momentum 4, Adafactor's factored second moment next to nothing. The same
+holds for every parameter an image trainer trains, which it keeps in fp32 too (rules/memory_diffusion_training.py;
+Adafactor is what kohya's sd-scripts recommend for full fine-tuning of SDXL and FLUX)."""
 
 TRAINABLE_EMBEDDING_BYTES = 12.0
 """PEFT `modules_to_save` (trainable embedding + lm_head, Qwen's "LoRA (emb)"): a trainable 16-bit copy (2) +
@@ -378,12 +380,6 @@ and without checkpointing: +1.25 GB per added image without, +0.24 with), the HF
 fits/OOM statements of the diffusers, kohya and SimpleTuner documents. The fit is flat: (4, 1.25, 0.25) is within
 0.002 of the best mean log error on those rows, (4, 1.5, 0), and has the lowest 90th percentile; the data cannot
 tell the exponent from 0 and 0.25 apart."""
-
-DIFFUSION_MOMENT_BYTES: dict[str, float] = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}
-"""Optimizer states per trained parameter of an image trainer, whose trained weights are already fp32 (no master
-copy beyond them): AdamW's two fp32 moments, bitsandbytes' two 8-bit moments, SGD's fp32 momentum, Adafactor's
-factored second moment (a row and a column vector per matrix; no first moment by default), which kohya's
-sd-scripts recommend for full fine-tuning of SDXL and FLUX."""
 
 DIFFUSION_ADAPTER_SHARE = 0.02
 """Adapter parameters as a share of the model adapted when its entry gives no count per rank: a stand-in (rank

@@ -88,7 +88,8 @@ def _once(w: Workload, parts: PipelineParts, n: int, checkpointing: bool, stage:
         weights = (sizes["denoiser"] + trained * weight_bytes) * shard[0] + sizes["vae"] + encoder_bytes
     # An optimizer stepped inside backward (kohya's --fused_backward_pass) frees each gradient as it is made.
     gradients = 0.0 if w.optimizer_in_backward else trained * weight_bytes * shard[1]
-    moments = C.DIFFUSION_MOMENT_BYTES[optimizer_for(w)] * (0.5 if w.pure_16bit else 1.0)
+    # the moments of a parameter already trained in fp32 (no master copy beyond it), as an adapter's are
+    moments = C.ADAPTER_OPTIMIZER_BYTES[optimizer_for(w)] * (0.5 if w.pure_16bit else 1.0)
     optimizer = trained * moments * shard[2]
     resolution = w.image_resolution or int(w.model.details.get("native_resolution", 512))
     activations = activation_bytes(w, parts, resolution, checkpointing)
