@@ -186,15 +186,21 @@ def average_cached_tokens(w: Workload) -> int:
     return max(1, w.context // 2)
 
 
+def decode_kv_bytes(w: Workload) -> float:
+    """KV-cache bytes one decode step of `w.batch` sequences reads, at the average cached length."""
+    profile = profile_for(w)
+    kv, _ = kv_cache_bytes(w.model, average_cached_tokens(w), w.batch, kv_element_bytes(w, profile), tp=1,
+                           mla_heads=mla_head_sizes(w, profile))
+    return kv
+
+
 def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
     """One decode step of `w.batch` sequences on `count` cards of `gpu`."""
     tp = tensor_parallel(w.engine)
     shards = count if tp else 1
     eta = S.DECODE_BANDWIDTH_EFFICIENCY.get(w.engine, S.DECODE_BANDWIDTH_EFFICIENCY["transformers"])
     bandwidth = gpu.bandwidth_gbps * 1e9
-    profile = profile_for(w)
-    kv, _ = kv_cache_bytes(w.model, average_cached_tokens(w), w.batch, kv_element_bytes(w, profile), tp=1,
-                           mla_heads=mla_head_sizes(w, profile))
+    kv = decode_kv_bytes(w)
     kv_eta = eta if tp or w.engine == "llama.cpp" else S.TRANSFORMERS_KV_BANDWIDTH_EFFICIENCY
     memory = weights_read_bytes(w) / shards / (eta * bandwidth) + kv / shards / (kv_eta * bandwidth)
     peak = engine_peak_tflops(w, gpu)
@@ -208,10 +214,7 @@ def unified_memory_decode_tokens_per_s(w: Workload, bandwidth_gbps: float) -> fl
     and the cache at METAL_DECODE_BANDWIDTH_EFFICIENCY of the unified memory's bandwidth, plus
     METAL_DECODE_TOKEN_OVERHEAD_S (both fitted on llama.cpp's own Apple silicon table, speed_constants)."""
     single = replace(w, batch=1)
-    profile = profile_for(single)
-    kv, _ = kv_cache_bytes(single.model, average_cached_tokens(single), 1, kv_element_bytes(single, profile),
-                           tp=1, mla_heads=mla_head_sizes(single, profile))
-    read = weights_read_bytes(single) + kv
+    read = weights_read_bytes(single) + decode_kv_bytes(single)
     return 1.0 / (read / (S.METAL_DECODE_BANDWIDTH_EFFICIENCY * bandwidth_gbps * 1e9)
                   + S.METAL_DECODE_TOKEN_OVERHEAD_S)
 
