@@ -44,8 +44,8 @@ def engine_peak_tflops(w: Workload, gpu: GPU) -> float | None:
     return peak
 
 
-def _peak_flops(gpu: GPU, precision: str, w: Workload | None = None) -> float:
-    peak = engine_peak_tflops(w, gpu) if w is not None else dense_tflops(gpu, precision)
+def _peak_flops(w: Workload, gpu: GPU) -> float:
+    peak = engine_peak_tflops(w, gpu)
     if peak is None:
         raise ComputeUnknown(f"{gpu.id} lists no throughput figure")
     return peak * 1e12
@@ -234,7 +234,7 @@ def prefill_seconds(w: Workload, gpu: GPU, count: int, prompt: int) -> float:
     """Time to encode `prompt` tokens of each of `w.batch` sequences (causal: the average token attends to
     half the prompt)."""
     cards = count if tensor_parallel(w.engine) else 1
-    peak = _peak_flops(gpu, w.precision, w)
+    peak = _peak_flops(w, gpu)
     flops = w.batch * prompt * flops_per_token(w, max(1, prompt // 2))
     return flops / (cards * peak * S.PREFILL_MFU) + _layer_overhead(w, w.batch * max(1, prompt))
 
@@ -261,7 +261,7 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     passes = (C.TRAIN_FLOPS_PER_PARAM_TOKEN + (C.RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN if ckpt else 0.0)) / 2
     flops = tokens * (train_flops_factor(w, ckpt) * body + passes * attention)
     engine = w.engine if w.engine in S.TRAIN_MFU else "transformers"
-    compute = flops / (_peak_flops(gpu, w.precision) * S.TRAIN_MFU[engine])
+    compute = flops / (_peak_flops(w, gpu) * S.TRAIN_MFU[engine])
     zero3 = 0.0
     if w.zero_stage == 3 and count > 1:
         _, link = _link(gpu, count)
@@ -309,7 +309,7 @@ def training_hours(workload: Workload, gpu: GPU, count: int, tokens: float) -> f
     if not compute_known(gpu):
         return None
     if w.task == "inference":
-        peak = _peak_flops(gpu, w.precision)
+        peak = _peak_flops(w, gpu)
         return 2.0 * w.model.active_params * 1e9 * tokens / (count * peak * S.PREFILL_MFU) / 3600.0
     return tokens / train_tokens_per_s(w, gpu, count) / 3600.0
 
@@ -317,7 +317,7 @@ def training_hours(workload: Workload, gpu: GPU, count: int, tokens: float) -> f
 def ideal_training_hours(workload: Workload, gpu: GPU, count: int, tokens: float, mfu: float) -> float:
     """The textbook k·P·D / (N · peak · MFU) in hours (no attention, no overheads): the figure papers quote."""
     factor = train_flops_factor(workload, _checkpointing(workload))
-    peak = _peak_flops(gpu, workload.precision)
+    peak = _peak_flops(workload, gpu)
     return factor * workload.model.active_params * 1e9 * tokens / (count * peak * mfu) / 3600.0
 
 
