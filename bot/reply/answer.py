@@ -295,8 +295,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         top = (top_gpu, picks[0].count)  # see Answer.speed_on; a serving target takes replicas of cards that hold one
     # Timed as the plan runs it: one replica at its share of the users when the configuration timed is the top
     # pick laid out as replicas (the one sized, or the pick that replaced a named set that does not fit)
-    timed_replica = (replica if replica is not None and top == (sized_gpu, sized_count)
-                     else one_replica(picks, question, workload, top[0], top[1]))
+    timed_replica = one_replica(picks, question, workload, top[0], top[1])
     timed_on = (top[0], timed_replica[1]) if timed_replica is not None else top
     if timed_on[0] is not None and timed_on[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
         timed = as_chosen(timed_replica[0] if timed_replica is not None else workload, estimate.chosen)
