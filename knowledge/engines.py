@@ -259,6 +259,14 @@ class TrainingFact(Fact):
     as eager."""
 
 
+def format_min_capability(engine: str | None, quant: str | None) -> float | None:
+    """The compute capability the engine's kernels for weight format `quant` need (its profile's format_floor);
+    None when the engine states no floor for it."""
+    profile = load_engine_profiles().get(engine or "")
+    floors = profile.format_floor.min_capability if profile is not None and profile.format_floor else {}
+    return floors.get(quant or "")
+
+
 def offloads_parameters(engine: str | None) -> bool:
     """Whether the engine's one "CPU offload" moves the parameters (FSDP) rather than the optimizer states
     (DeepSpeed's ZeRO-Offload): how the rules size it and how the reply names it."""

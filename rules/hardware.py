@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knowledge.engines import load_engine_profiles
+from knowledge.engines import format_min_capability
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
 
@@ -101,8 +101,7 @@ def compute_capability(gpu: GPU) -> float | None:
 def runs_format(gpu: GPU, quant: str | None, engine: str) -> bool:
     """Whether the engine's kernels for weight format `quant` run on this card (its profile's format_floor:
     vLLM's AWQ needs Turing, MXFP4 Ampere); unknown cards and unrestricted formats pass."""
-    profile = load_engine_profiles().get(engine)
-    floor = profile.format_floor.min_capability.get(quant or "") if profile and profile.format_floor else None
+    floor = format_min_capability(engine, quant)
     capability = compute_capability(gpu)
     return floor is None or capability is None or capability >= floor
 

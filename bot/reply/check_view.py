@@ -10,7 +10,7 @@ from bot.reply.i18n import Translator
 from bot.reply.model import Answer, CheckOut
 from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
-from knowledge.engines import load_engine_profiles, offloads_parameters
+from knowledge.engines import format_min_capability, load_engine_profiles, offloads_parameters
 from rules.alternatives import ONLINE_FP8_ENGINES
 from rules.constants import HEADROOM_FRACTION
 from rules.engine_profile import measures_free_memory
@@ -109,9 +109,7 @@ def host_ram_line(t: Translator, e: Any, model: Any) -> str | None:
 def format_floor(engine: str | None, unsupported: str | None) -> str:
     """"7.5": the compute capability the engine's kernels for a weight format need ("" when the format is not
     restricted that way, as FP8 is by its tensor cores instead)."""
-    profile = load_engine_profiles().get(engine or "")
-    floors = profile.format_floor.min_capability if profile is not None and profile.format_floor else {}
-    floor = floors.get(unsupported or "")
+    floor = format_min_capability(engine, unsupported)
     return f"{floor:.1f}" if floor is not None else ""
 
 
