@@ -89,13 +89,20 @@ HOW_MANY_CARDS = rx(
 """The count is what is asked: "is an H20 good for DeepSeek-V3? how many?" names the card, not one of it."""
 
 
+def _before_card(text: str, mention: Mention, mentions: list[Mention]) -> tuple[int, re.Match[str] | None]:
+    """(where the text a count may take before a card starts, the count written there): up to 24 characters,
+    not reaching back past the previous mention."""
+    previous_end = max((m.end for m in mentions if m.end <= mention.start), default=0)
+    start = max(previous_end, mention.start - 24)
+    return start, COUNT_BEFORE.search(text[start: mention.start])
+
+
 def counts_before(text: str, gpus: list[Mention], mentions: list[Mention]) -> dict[str, int]:
     """The count written just before each card named ("4x L40S vs 2x H100" → {l40s: 4, h100: 2}): a
     comparison of set-ups, each at its own count (read from the unmasked text)."""
     counts: dict[str, int] = {}
     for mention in gpus:
-        previous_end = max((m.end for m in mentions if m.end <= mention.start), default=0)
-        m = COUNT_BEFORE.search(text[max(previous_end, mention.start - 24): mention.start])
+        _, m = _before_card(text, mention, mentions)
         value = read_number(m) if m is not None and not m.group("neg") else None
         if value is not None and 1 <= value <= MAX_GPU_COUNT and mention.entry_id not in counts:
             counts[mention.entry_id] = int(value)
@@ -106,16 +113,14 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
     text = state.text
     asks_count = HOW_MANY_CARDS.search(text) is not None
     for mention in gpus:
-        previous_end = max((m.end for m in mentions if m.end <= mention.start), default=0)
-        before = text[max(previous_end, mention.start - 24): mention.start]
-        m = COUNT_BEFORE.search(before)
+        start, m = _before_card(text, mention, mentions)
         if m is not None and asks_count and m.group("num") in ("a", "an"):
             return
         if m is not None:
             value = _count_value(state, m)
             if value is not None:
                 state.set("gpu_count", value)
-                state.mask(mention.start - len(before) + m.start(), mention.start)
+                state.mask(start + m.start(), mention.start)
                 return
         next_start = min((x.start for x in mentions if x.start >= mention.end), default=len(text))
         after = text[mention.end: min(next_start, mention.end + 16)]
