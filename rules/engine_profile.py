@@ -8,15 +8,8 @@ training checkpoints and the loss hold memory.
 
 from __future__ import annotations
 
-from knowledge.engines import (
-    EngineProfile,
-    LogitsFact,
-    ProfileRunFact,
-    ReservationFact,
-    TrainingFact,
-    load_engine_profiles,
-    version_tuple,
-)
+from knowledge.engine_facts import LogitsFact, ProfileRunFact, ReservationFact, TrainingFact
+from knowledge.engines import EngineProfile, load_engine_profiles, version_tuple
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.hardware import usable_gib, visible_gib

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from knowledge.engines import EngineProfile, ProfileRunFact, version_tuple
+from knowledge.engine_facts import ProfileRunFact
+from knowledge.engines import EngineProfile, version_tuple
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import (

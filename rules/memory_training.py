@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
-from knowledge.engines import TrainingFact
+from knowledge.engine_facts import TrainingFact
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import (

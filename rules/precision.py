@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from knowledge.engines import ExpertPaddingFact, version_tuple
+from knowledge.engine_facts import ExpertPaddingFact
+from knowledge.engines import version_tuple
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.memory_adapters import linear_shapes

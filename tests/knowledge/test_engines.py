@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from knowledge.engines import EngineProfile, Fact, load_engine_profiles, resolve_engine_id, version_tuple
+from knowledge.engine_facts import Fact
+from knowledge.engines import EngineProfile, load_engine_profiles, resolve_engine_id, version_tuple
 from knowledge.loader import load_knowledge
 
 REQUIRED = {"transformers", "vllm", "sglang", "lmdeploy", "llama.cpp", "tensorrt-llm", "unsloth", "deepspeed",
