@@ -38,6 +38,13 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
     fits_now, now = fits_on(w, gpu, count)
     margin = 1.0 - C.TIGHT_FRACTION if fits_now else 1.0
 
+    # More of a card that should not be used for ML at all is no advice (8 Quadro P2200s for a 7B model), nor
+    # more cards for a job its activations dominate where more cards do not divide them: each data-parallel
+    # card holds its own, and a layer split (transformers' device_map) runs each layer's full working set on
+    # the card that holds it (16 cards for a 7B model at 8k tokens with eager attention).
+    activation_bound = ((w.task != "inference" or profile_for(w).multi_gpu.mode != "tensor-parallel")
+                        and now.breakdown.get("activations", 0.0) > 0.5 * now.per_gpu_gib)
+
     def need(wl: Workload, g: GPU, n: int, *, storage_only: bool = False) -> float | None:
         """What `wl` needs per card when it fits `n` × `g` clear of the margin; `storage_only`: the format only
         stores the weights (upcast to compute), so the card need not run that precision."""
@@ -47,7 +54,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         needed = needed_gib(est)
         return round(needed, 2) if ok and needed <= limit_gib(wl, g) * margin else None
 
-    if not w.flash_attention and is_transformer(w.model):
+    eager = not w.flash_attention and is_transformer(w.model)
+    if eager:
         # Eager attention holds heads × s² scores (llama.cpp: its KQ over the whole cache); a fused kernel never
         # does, and it is a switch, not new hardware.
         m = need(replace(w, flash_attention=True), gpu, count)
@@ -55,10 +63,15 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             out.append(Suggestion(kind="flash-attention", memory_per_gpu_gib=m))
     if w.engine_version is not None and profile_for(w) != profile_for(replace(w, engine_version=None)):
         # An old release of the engine (transformers computing every prompt token's logits, vLLM's profiling
-        # of a whole max_model_len): the current one may fit where it does not.
+        # of a whole max_model_len): the current one may fit where it does not, or with the fused attention it
+        # ships, when neither switch alone is enough.
         m = need(replace(w, engine_version=None), gpu, count)
+        with_attention = eager and m is None and not out
+        if with_attention:
+            m = need(replace(w, engine_version=None, flash_attention=True), gpu, count)
         if m is not None:
-            out.append(Suggestion(kind="newer-engine", memory_per_gpu_gib=m))
+            out.append(Suggestion(kind="newer-engine", memory_per_gpu_gib=m,
+                                  flash_attention=True if with_attention else None))
     requests = now.chosen.get("max_num_seqs")
     if w.task == "inference" and isinstance(requests, int) and requests > 1:
         # vLLM's start-up profile runs one dummy request per --max-num-seqs (its sampler warm-up, and for an
@@ -83,7 +96,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         smaller = [(p, q) for p, q in formats if _weights_bytes(replace(w, precision=p, quant=q)) < current]
         # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
         # 4 bits on 2× 24 GB: what people run a 70B on at home).
-        for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended)]:
+        for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended and not activation_bound)]:
             if n != count and valid_tp(w, n) and need(w, gpu, n) is not None:
                 break  # as many cards hold it unquantised: the more-cards suggestion says so
             found = None
@@ -192,9 +205,6 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         m = need(alt, gpu, count)
         if m is not None:
             out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m))
-    # More of a card that should not be used for ML at all is no advice (8 Quadro P2200s for a 7B model), nor
-    # more cards for a training job its activations dominate: each data-parallel card holds its own.
-    activation_bound = w.task != "inference" and now.breakdown.get("activations", 0.0) > 0.5 * now.per_gpu_gib
     if not valid_tp(w, count):
         # A count the engine cannot split the model over (3 cards for 32 heads): the most of them it can
         for n in sorted((n for n in C.TP_DEGREES if n < count and valid_tp(w, n)), reverse=True):

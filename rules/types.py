@@ -241,3 +241,6 @@ class Suggestion:
     """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""
     max_num_seqs: int | None = None
     """For "fewer-requests": the request cap (vLLM --max-num-seqs) whose start-up profile leaves room."""
+    flash_attention: bool | None = None
+    """For "newer-engine": True when the current release fits only with a fused attention kernel turned on too
+    (an old transformers asked for without flash attention)."""

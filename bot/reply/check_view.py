@@ -61,7 +61,11 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         flag = FLASH_ATTENTION_FLAGS.get(engine or "")
         return t("sugg_flash_attention", flag=f" ({flag})" if flag else "")
     if kind == "newer_engine":
-        return t("sugg_newer_engine", engine=engine_name(engine or "transformers"), version=version or "?")
+        label = t("sugg_newer_engine", engine=engine_name(engine or "transformers"), version=version or "?")
+        if s.flash_attention:
+            flag = FLASH_ATTENTION_FLAGS.get(engine or "")
+            label += t("sugg_and_flash_attention", flag=f" ({flag})" if flag else "")
+        return label
     if kind == "cpu_layers":
         sized = kb.models.get(model or "")
         return t("sugg_cpu_layers", slots=s.gpu_layers or 0, total=(sized.num_layers or 0) + 1 if sized else "?",

@@ -182,6 +182,8 @@ class SuggestionOut(BaseModel):
     """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""
     max_num_seqs: int | None = None
     """For "fewer-requests": the request cap (vLLM --max-num-seqs) that fits."""
+    flash_attention: bool | None = None
+    """For "newer-engine": true when the newer release needs flash attention turned on as well."""
 
 
 class CardFitOut(BaseModel):

@@ -416,3 +416,35 @@ def test_a_shorter_context_offered_for_a_too_long_one_is_no_longer_than_the_mode
     job = Workload(model=model, task="inference", precision="bf16", context=10_000_000)
     [cut] = [s for s in suggestions(job, card, 1, [card]) if s.kind == "shorter-context"]
     assert cut.context == 131_072
+
+
+def test_an_old_release_with_eager_attention_is_offered_both_switches_when_neither_alone_fits() -> None:
+    # A GQA toy with a 152,064-token vocabulary at 10,240 tokens on a 24 GB card (23.5 GiB usable): transformers
+    # 4.38 keeps every position's fp32 logits and eager attention 32 heads × 10,240² scores. Flash attention
+    # alone leaves the logits (24.7 GiB), a current release alone leaves the scores (34.8 GiB); both together
+    # hold 13 GiB of weights, 1.25 GiB of KV and one position's logits.
+    card = make_gpu(id="g24", memory_gb=24.0, memory_type="GDDR6X", nvlink_gbps=None)
+    model = make_model(num_kv_heads=8, attention="gqa", vocab_size=152064)
+    old = Workload(model=model, context=10240, engine_version="4.38", flash_attention=False)
+    for alone in (replace(old, flash_attention=True), replace(old, engine_version=None)):
+        assert estimate_memory(alone, 1, card).per_gpu_gib > limit_gib(alone, card)
+    both = estimate_memory(Workload(model=model, context=10240), 1, card).per_gpu_gib
+    check = check_fit(old, card, 1, candidates=[])
+    assert not check.fits
+    [newer] = [s for s in check.suggestions if s.kind == "newer-engine"]
+    assert newer.flash_attention is True
+    assert newer.memory_per_gpu_gib == pytest.approx(both, abs=0.01)
+    assert not any(s.kind == "flash-attention" for s in check.suggestions)
+
+
+def test_more_cards_are_not_offered_when_a_layer_split_leaves_each_card_the_activations() -> None:
+    # transformers' device_map splits layers: each card runs its layers' whole working set, so eager attention's
+    # 32 × 10,240² scores (19.7 GiB of the toy's 34.8) stay on every card however many share the weights. Sharing
+    # only the 12.6 GiB of weights, 16 cards would be needed (or 4 at INT8): no advice for a 7B model.
+    card = make_gpu(id="g24", memory_gb=24.0, memory_type="GDDR6X", nvlink_gbps=None)
+    w = Workload(model=make_model(num_kv_heads=8, attention="gqa"), context=10240, flash_attention=False)
+    est = estimate_memory(w, 1, card)
+    assert est.breakdown["activations"] > 0.5 * est.per_gpu_gib
+    check = check_fit(w, card, 1, candidates=[])
+    assert not check.fits and check.suggestions
+    assert all(s.count in (None, 1) for s in check.suggestions), check.suggestions

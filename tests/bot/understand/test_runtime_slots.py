@@ -305,6 +305,12 @@ def test_eager_attention_and_an_old_release_are_told_the_switch_that_would_fit()
     assert "a current transformers release instead of 4.38" in render_text(old, kb=KB)
     zh = ask({"text": "Qwen2-7B 用 transformers 4.38 推理，30k 上下文，一张 A100 40GB"})
     assert "改用当前版本的 transformers（而非 4.38）" in render_text(zh, kb=KB)
+    both = ask({"text": "Qwen-7B with transformers 4.38, no flash attention, 8k context on a 4090"})
+    assert both.check is not None and not both.check.fits
+    text = render_text(both, kb=KB)
+    assert ("a current transformers release instead of 4.38, with flash attention on "
+            '(attn_implementation="sdpa" or "flash_attention_2")') in text
+    assert "16×" not in text and "8× GeForce" not in text  # more cards do not divide eager attention's scores
 
 
 def test_a_full_fine_tune_that_does_not_fit_is_told_what_offloading_would_need() -> None:
