@@ -78,8 +78,8 @@ def kv_bytes_per_token(model: Model, kv_elem_bytes: float, tp: int = 1,
         # The latent (kv_lora_rank) and the decoupled RoPE key are cached once per layer, not per head, and
         # every tensor-parallel rank keeps the whole latent (vLLM MLA backend).
         return layers * (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * kv_elem_bytes
-    # Encoder-decoder: each decoder layer caches self-attention K/V of the target and cross-attention K/V of
-    # the source; both count per token of `context` here.
+    # Encoder-decoder: per decoder token, the self-attention K/V (the source's cross-attention K/V is added by
+    # kv_cache_bytes, once per sequence).
     return 2.0 * layers * kv_heads_per_gpu(model, tp) * head_dim(model) * kv_elem_bytes
 
 
@@ -88,10 +88,23 @@ def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, 
                    mla_heads: tuple[int, int] | None = None) -> tuple[float, list[str]]:
     """KV cache of `batch` sequences of `tokens` tokens on one card, with sliding windows applied (a model
     whose every layer slides caches only its window unless `pure_window` is False: the engine does not)."""
-    notes: list[str] = []
     per_token = kv_bytes_per_token(model, kv_elem_bytes, tp, mla_heads)
     if per_token == 0.0:
-        return 0.0, notes
+        return 0.0, []
+    if model.arch == "encoder-decoder":
+        # Every decoder layer also caches the cross-attention K/V of the whole source, projected once per
+        # sequence (transformers' EncoderDecoderCache.cross_attention_cache; CTranslate2 likewise): Whisper's
+        # 1,500 encoder frames (max_source_positions), or a text model's input, taken as long as the context.
+        # For Whisper large that is 246 MB a stream in fp16, three times its 448-token self-attention cache.
+        source = int(model.details.get("max_source_positions") or tokens)
+        self_attention, notes = _self_attention_kv_bytes(model, per_token, tokens, batch, block, pure_window)
+        return self_attention + per_token * source * batch, [*notes, "cross-attention-kv"]
+    return _self_attention_kv_bytes(model, per_token, tokens, batch, block, pure_window)
+
+
+def _self_attention_kv_bytes(model: Model, per_token: float, tokens: int, batch: int, block: int,
+                             pure_window: bool) -> tuple[float, list[str]]:
+    notes: list[str] = []
     tokens_all = math.ceil(tokens / block) * block
     details = model.details
     full = int(details.get("full_kv_layers") or details.get("full_attention_layers") or 0)

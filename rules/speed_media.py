@@ -14,6 +14,8 @@ encoder sequences per second.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from knowledge.schema import GPU, Model
 from rules import speed_constants as S
 from rules.hardware import dense_tflops
@@ -34,8 +36,10 @@ def _encoder_decoder_layers(model: Model) -> tuple[int, int]:
     return enc, dec
 
 
-def whisper_real_time_factor(w: Workload, gpu: GPU) -> float | None:
-    """Seconds of audio transcribed per second on one card (greedy decoding, batch 1)."""
+def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float | None:
+    """Seconds of audio transcribed per second for each of `streams` windows batched on one card (greedy
+    decoding). The encoder's work grows with the streams; a decoder step reads the decoder's weights once for
+    all of them until its matrix products, batch × 2·P_decoder, take longer (the LLM decode step's bound)."""
     model = w.model
     frames = model.details.get("max_source_positions")
     enc_layers, dec_layers = _encoder_decoder_layers(model)
@@ -47,12 +51,36 @@ def whisper_real_time_factor(w: Workload, gpu: GPU) -> float | None:
     peak = dense_tflops(gpu, w.precision)
     if peak is None:
         return None
-    encoder_s = 2.0 * params * encoder_share * float(frames) / (peak * 1e12 * S.PREFILL_MFU)
+    batch = max(1, streams)
+    encoder_s = batch * 2.0 * params * encoder_share * float(frames) / (peak * 1e12 * S.PREFILL_MFU)
     eta = S.DECODE_BANDWIDTH_EFFICIENCY.get(w.engine, S.DECODE_BANDWIDTH_EFFICIENCY["transformers"])
     per_layer = S.DECODE_LAYER_OVERHEAD_S.get(w.engine, S.DECODE_LAYER_OVERHEAD_S["transformers"])
-    step_s = weights * (1 - encoder_share) / (eta * gpu.bandwidth_gbps * 1e9) + dec_layers * per_layer
+    read_s = weights * (1 - encoder_share) / (eta * gpu.bandwidth_gbps * 1e9)
+    compute_s = batch * 2.0 * params * (1 - encoder_share) / (peak * 1e12 * S.DECODE_MFU)
+    step_s = max(read_s, compute_s) + dec_layers * per_layer
     window_s = encoder_s + WHISPER_TOKENS_PER_WINDOW * step_s
     return WHISPER_WINDOW_S / window_s
+
+
+def largest_count(most: int, holds: Callable[[int], bool]) -> int:
+    """The largest n in 0..most for which `holds(n)` (which must hold for every smaller n too)."""
+    low, high = 0, max(0, most)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if holds(mid):
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def whisper_live_streams(w: Workload, gpu: GPU, most: int) -> int:
+    """The most live streams, up to `most`, one card transcribes each at least as fast as it is spoken."""
+    def keeps_up(streams: int) -> bool:
+        factor = whisper_real_time_factor(w, gpu, streams)
+        return factor is not None and factor >= 1.0
+
+    return largest_count(most, keeps_up)
 
 
 def diffusion_steps(model: Model) -> int | None:

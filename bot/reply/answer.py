@@ -93,7 +93,10 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
     if workload.task != "inference":
         return {}
     if model.arch == "encoder-decoder" and model.modality == "audio":
-        return {"audio_seconds_per_s": finite(speed_media.whisper_real_time_factor(workload, gpu), 1)}
+        figures = {"audio_seconds_per_s": finite(speed_media.whisper_real_time_factor(workload, gpu), 1)}
+        if workload.batch > 1:
+            figures.update(live_streams(workload, gpu))
+        return figures
     if model.arch == "diffusion":
         steps, resolution = image_settings(workload)
         seconds = image_seconds(workload, gpu, kb)
@@ -104,6 +107,19 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
     if model.arch == "encoder":
         return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}
     return {}
+
+
+def live_streams(workload: Workload, gpu: GPU) -> dict[str, float | None]:
+    """Concurrent users of a speech model are live streams: each must be transcribed at least as fast as it is
+    spoken. One card holds as many as its memory and its speed allow (batching shares the decoder's weight reads,
+    not the encoder's work); more streams than that take more cards, one batch of streams each."""
+    streams = workload.batch
+    by_speed = speed_media.whisper_live_streams(workload, gpu, streams)
+    by_memory = speed_media.largest_count(streams, lambda n: n > 0 and fits_at(workload, gpu, 1, n))
+    per_card = min(by_speed, by_memory)
+    each = speed_media.whisper_real_time_factor(workload, gpu, max(1, min(streams, per_card)))
+    return {"audio_seconds_per_s_per_stream": finite(each, 1), "audio_streams_per_card": float(per_card),
+            "audio_streams_per_card_memory": float(by_memory)}
 
 
 def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:

@@ -10,15 +10,16 @@ from typing import Any
 
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import check_view, host_ram_line
-from bot.reply.cost_view import amount, cost_view, money, pick_place
+from bot.reply.cost_view import cost_view, money, pick_place
 from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.model import Answer
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
+from bot.reply.speed_view import speed_parts
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
-from rules.hardware import compute_known, gpu_share_of_unified_memory
+from rules.hardware import gpu_share_of_unified_memory
 
 
 def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
@@ -45,7 +46,7 @@ def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
     return None
 
 
-def _maths(answer: Answer) -> list[str]:
+def _maths(answer: Answer, kb: KnowledgeBase) -> list[str]:
     """The arithmetic behind the estimate, so a user can redo it."""
     e = answer.estimate
     q = answer.query
@@ -56,7 +57,12 @@ def _maths(answer: Answer) -> list[str]:
         bytes_per_param = e.breakdown.weights * 2**30 / (q.params_b * 1e9) if q.params_b else 0
         lines.append(f"weights = {q.params_b:g}e9 params × {bytes_per_param:.2f} B = {e.breakdown.weights:.2f} GiB")
     if e.breakdown.kv_cache:
-        lines.append(f"KV cache = 2 × layers × KV heads × head_dim × {q.context or 0:,} tokens × batch {q.batch or 1}"
+        tokens = f"{q.context or 0:,} tokens"
+        model = kb.models.get(q.model or "")
+        if "cross-attention-kv" in e.notes and model is not None:
+            source = int(model.details.get("max_source_positions") or q.context or 0)
+            tokens = f"({q.context or 0:,} decoder tokens + {source:,} source positions)"
+        lines.append(f"KV cache = 2 × layers × KV heads × head_dim × {tokens} × batch {q.batch or 1}"
                      f" × bytes = {e.breakdown.kv_cache:.2f} GiB")
     if e.breakdown.gradients or e.breakdown.optimizer:
         lines.append(f"gradients {e.breakdown.gradients:.2f} GiB + optimizer states {e.breakdown.optimizer:.2f} GiB"
@@ -135,37 +141,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
 
     if answer.check is not None:
         view["check"] = check_view(answer, answer.check, kb, t)
-    speed_parts = []
-    s = answer.speed
-    if s.get("decode_tokens_per_s"):
-        speed_parts.append(t("decode", v=count(s["decode_tokens_per_s"] or 0)))
-    if s.get("aggregate_tokens_per_s") and (answer.query.batch or 1) > 1:
-        speed_parts.append(t("aggregate", v=count(s["aggregate_tokens_per_s"] or 0)))
-    if s.get("vllm_decode_tokens_per_s"):
-        speed_parts.append(t("decode_with", engine="vLLM", v=count(s["vllm_decode_tokens_per_s"] or 0)))
-    if s.get("audio_seconds_per_s"):
-        speed_parts.append(t("real_time", v=count(s["audio_seconds_per_s"] or 0)))
-    if s.get("seconds_per_image"):
-        seconds = f"{s['seconds_per_image']:.1f}"
-        if s.get("image_steps") and s.get("image_resolution"):
-            speed_parts.append(t("seconds_per_image", v=seconds, res=f"{s['image_resolution']:.0f}",
-                                 steps=f"{s['image_steps']:.0f}"))
-        else:
-            speed_parts.append(t("seconds_per_image_plain", v=seconds))
-    if s.get("sequences_per_s"):
-        speed_parts.append(t("sequences_per_s", v=count(s["sequences_per_s"] or 0)))
-    if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):
-        speed_parts.append(t("prefill", v=count(s["prefill_tokens_per_s"] or 0)))
-    if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
-        speed_parts.append(t("train_speed", v=count(s["train_tokens_per_s"] or 0)))
-    if s.get("train_hours_per_billion_tokens") and task in ("train", "lora", "qlora"):
-        speed_parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
-        if s.get("train_tokens_per_s"):
-            speed_parts.append(t("train_per_day", v=amount((s["train_tokens_per_s"] or 0) * 86400)))
-    timed_on = kb.gpus.get(answer.speed_on.gpu) if answer.speed_on is not None else None
-    if timed_on is not None and not compute_known(timed_on):
-        speed_parts.append(t("no_compute_figure", gpu=gpu_name(kb, timed_on.id)))
-    view["speed"] = speed_parts
+    view["speed"] = speed_parts(answer, kb, t, task)
     if answer.speed_on is not None:
         view["speed_on"] = f"{answer.speed_on.count}× {gpu_name(kb, answer.speed_on.gpu)}"
     elif answer.check is not None and answer.check.cards:
@@ -205,7 +181,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["known_gpus"] = sorted(g.name.removeprefix("NVIDIA ") for g in kb.gpus.values() if g.recommended)[:40]
     view["model_info"] = _model_view(answer, kb) if answer.intent == "model_info" else None
     view["compare"] = _compare_view(answer, kb, t) if answer.intent == "compare" else []
-    view["maths"] = _maths(answer) if show_maths else []
+    view["maths"] = _maths(answer, kb) if show_maths else []
     view.update(cost_view(answer, kb, t))
     view["capacity"] = [{
         "job": f"{t.pick(TASK_NAMES, c.task)}, {c.precision.upper() if c.precision != 'bf16' else '16-bit'}",

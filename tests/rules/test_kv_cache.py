@@ -113,3 +113,17 @@ def test_hybrid_attention_caches_only_the_full_layers() -> None:
     # 12 full layers × 32,768 tokens + 12 sliding layers × 128 tokens, of 24 layers.
     per_token = kv_bytes_per_token(oss, 2.0)
     assert kv_cache_bytes(oss, 32_768, 1, 2.0)[0] == pytest.approx(per_token * (12 * 32_768 + 12 * 128) / 24)
+
+
+def test_encoder_decoder_also_caches_the_sources_cross_attention_once_per_sequence() -> None:
+    whisper = load_knowledge().model("whisper-large-v3")
+    # Per decoder token: 2 × 32 decoder layers × 20 heads × 64 × 2 B = 163,840 B. Self-attention over 448
+    # tokens: 73.4 MB; cross-attention over the 1,500 encoder frames: 245.8 MB; 50 streams: 15.96 GB.
+    kv, notes = kv_cache_bytes(whisper, 448, 50, 2.0)
+    assert kv == (448 + 1500) * 163_840 * 50
+    assert kv / C.GIB == pytest.approx(14.86, abs=0.01)
+    assert "cross-attention-kv" in notes
+    # A text encoder-decoder has no fixed source: its input is taken as long as the context.
+    t5 = make_model(arch="encoder-decoder", num_layers=None, details={"encoder_layers": 24, "decoder_layers": 24})
+    per_token = 2 * 24 * 32 * 128 * 2
+    assert kv_cache_bytes(t5, 512, 1, 2.0)[0] == per_token * (512 + 512)

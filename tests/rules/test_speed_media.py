@@ -10,6 +10,7 @@ from rules.speed_media import (
     WHISPER_TOKENS_PER_WINDOW,
     diffusion_seconds_per_image,
     encoder_sequences_per_s,
+    whisper_live_streams,
     whisper_real_time_factor,
 )
 from rules.types import Workload
@@ -42,3 +43,21 @@ def test_diffusion_scales_the_reference_by_tensor_peak() -> None:
 def test_encoder_sequences_per_second() -> None:
     assert encoder_sequences_per_s(51_200.0, 512) == pytest.approx(100.0)
     assert encoder_sequences_per_s(None, 512) is None
+
+
+def test_batched_whisper_shares_the_decoder_reads_but_not_the_encoder() -> None:
+    model, t4 = KB.model("whisper-medium"), KB.gpus["t4"]
+    w = Workload(model=model, precision="fp16", context=448)
+    one = whisper_real_time_factor(w, t4)
+    # 8 streams: the encoder's work × 8; a decoder step still reads the decoder once (8 × 2 × 0.38e9 FLOPs take
+    # 0.19 ms at 0.5 × 65 TFLOPS, under the ≈ 2.6 ms weight read).
+    encoder = 2 * 0.769e9 * 0.5 * 1500 / (65e12 * S.PREFILL_MFU)
+    step = 0.769e9 * 2 * 0.5 / (S.DECODE_BANDWIDTH_EFFICIENCY["transformers"] * 320e9) \
+        + 24 * S.DECODE_LAYER_OVERHEAD_S["transformers"]
+    eight = whisper_real_time_factor(w, t4, 8)
+    assert eight == pytest.approx(30.0 / (8 * encoder + WHISPER_TOKENS_PER_WINDOW * step), rel=0.02)
+    assert one is not None and eight is not None and eight < one
+    # The most streams it keeps up with: each ≥ real time, and one more falls behind.
+    most = whisper_live_streams(w, t4, 10_000)
+    assert (whisper_real_time_factor(w, t4, most) or 0) >= 1.0 > (whisper_real_time_factor(w, t4, most + 1) or 0)
+    assert whisper_live_streams(w, t4, 5) == 5

@@ -27,3 +27,24 @@ def test_rental_hours_of_a_speech_model_stay_rental_hours() -> None:
 def test_hours_of_audio_are_only_read_for_a_speech_model() -> None:
     answer = _ask("llama 3 8b on an A10 for 1000 hours of audio summaries")
     assert "audio_hours" not in answer["understood"]
+
+
+def test_concurrent_users_of_a_speech_model_are_live_streams_each_kept_at_real_time() -> None:
+    from bot.reply.render import render_text
+    from bot.service import ask
+
+    few = ask({"text": "whisper large-v3 for 50 concurrent users on an A10"})
+    assert few.speed["audio_streams_per_card"] == 50  # memory and speed both hold all 50 on one card
+    each = few.speed["audio_seconds_per_s_per_stream"]
+    assert each is not None and 1.0 < each < (few.speed["audio_seconds_per_s"] or 0)
+    assert "at 50 concurrent streams ≈" in render_text(few)
+    # 2,000 streams: 319 MB of KV cache each (self- and cross-attention) and the batch's activations, so an
+    # 80 GB card holds a few hundred of them, far fewer than its speed would keep up with.
+    many = ask({"text": "whisper large-v3 for 2000 concurrent streams on an A100 80GB"})
+    per_card = int(many.speed["audio_streams_per_card"] or 0)
+    assert 0 < per_card < 80 * 1e9 / 319e6 and per_card == many.speed["audio_streams_per_card_memory"]
+    text = render_text(many)
+    assert f"one card keeps up with {per_card:,} live streams (its memory's limit)" in text
+    assert f"{-(-2000 // per_card)} cards for 2,000" in text
+    zh = ask({"text": "whisper large-v3 50路并发 用A10"})
+    assert "50 路并发时每路约" in render_text(zh)

@@ -1,0 +1,62 @@
+"""The speed line in the units the job is judged by: tokens a second, real time for speech, seconds an image,
+sequences a second, training tokens and hours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.reply.cost_view import amount
+from bot.reply.formatting import count, gpu_name
+from bot.reply.i18n import Translator
+from bot.reply.model import Answer
+from knowledge.base import KnowledgeBase
+from rules.hardware import compute_known
+
+
+def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | None) -> list[str]:
+    parts: list[str] = []
+    s = answer.speed
+    if s.get("decode_tokens_per_s"):
+        parts.append(t("decode", v=count(s["decode_tokens_per_s"] or 0)))
+    if s.get("aggregate_tokens_per_s") and (answer.query.batch or 1) > 1:
+        parts.append(t("aggregate", v=count(s["aggregate_tokens_per_s"] or 0)))
+    if s.get("vllm_decode_tokens_per_s"):
+        parts.append(t("decode_with", engine="vLLM", v=count(s["vllm_decode_tokens_per_s"] or 0)))
+    if s.get("audio_seconds_per_s"):
+        parts.append(t("real_time", v=count(s["audio_seconds_per_s"] or 0)))
+    if s.get("audio_streams_per_card") is not None:
+        parts.append(live_streams_line(t, answer.query.batch or 1, s))
+    if s.get("seconds_per_image"):
+        seconds = f"{s['seconds_per_image']:.1f}"
+        if s.get("image_steps") and s.get("image_resolution"):
+            parts.append(t("seconds_per_image", v=seconds, res=f"{s['image_resolution']:.0f}",
+                           steps=f"{s['image_steps']:.0f}"))
+        else:
+            parts.append(t("seconds_per_image_plain", v=seconds))
+    if s.get("sequences_per_s"):
+        parts.append(t("sequences_per_s", v=count(s["sequences_per_s"] or 0)))
+    if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):
+        parts.append(t("prefill", v=count(s["prefill_tokens_per_s"] or 0)))
+    if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
+        parts.append(t("train_speed", v=count(s["train_tokens_per_s"] or 0)))
+    if s.get("train_hours_per_billion_tokens") and task in ("train", "lora", "qlora"):
+        parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
+        if s.get("train_tokens_per_s"):
+            parts.append(t("train_per_day", v=amount((s["train_tokens_per_s"] or 0) * 86400)))
+    timed_on = kb.gpus.get(answer.speed_on.gpu) if answer.speed_on is not None else None
+    if timed_on is not None and not compute_known(timed_on):
+        parts.append(t("no_compute_figure", gpu=gpu_name(kb, timed_on.id)))
+    return parts
+
+
+def live_streams_line(t: Translator, streams: int, speed: dict[str, Any]) -> str:
+    """How many live speech streams one card keeps up with, and how many cards the asked number takes."""
+    per_card = int(speed.get("audio_streams_per_card") or 0)
+    factor = float(speed.get("audio_seconds_per_s_per_stream") or 0.0)
+    if per_card >= streams:
+        return t("real_time_streams", n=f"{streams:,}", v=count(factor), total=count(factor * streams))
+    if per_card == 0:
+        return t("live_stream_falls_behind")
+    memory_bound = per_card == int(speed.get("audio_streams_per_card_memory") or 0)
+    return t("live_streams_per_card", n=f"{streams:,}", k=f"{per_card:,}", v=count(factor),
+             bound=t("bound_memory" if memory_bound else "bound_speed"), cards=f"{-(-streams // per_card):,}")
