@@ -16,6 +16,8 @@ Memory, capacity and model comparisons:
   "还有 gemma-7b 呢", "…too", "加上…"); without one ("what about mistral 7b?") the new model replaces the
   comparison, which becomes a question about that model alone. A follow-up that itself compares models
   replaces the list. "vs X?" / "和X比呢" after a one-model question starts a comparison of the two.
+- A follow-up that turns a served model into a fine-tune, or back ("and LoRA fine-tuning it?"), drops what only
+  the other kind of job has: users, server flags and an FP8 serving format; micro-batch, optimizer and data.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bot.understand.lang import has_cjk
 from bot.understand.question import Question
 from bot.understand.tokens import fold
 from knowledge.base import KnowledgeBase
+from knowledge.engines import load_engine_profiles
 
 _ENGLISH_WORDS = re.compile(
     r"\b(?:what|about|how|and|with|on|for|use|using|instead|if|can|will|is|are|then|same|now|also|but|the|a|an|"
@@ -46,6 +49,19 @@ _LINKED: dict[str, tuple[str, ...]] = {
     "precision": ("quant",),
     "engine": ("engine_version", "engine_backend"),
 }
+
+_SERVING_SLOTS = ("batch", "users", "gen_tokens", "output_tokens", "kv_cache", "memory_fraction", "max_num_seqs",
+                  "prefill_chunk", "gpu_layers", "cpu_moe_layers", "qps", "tokens_per_s_per_user", "ttft_s",
+                  "asks_concurrency", "asks_token_cost")
+"""What only a served model has: its users and their requests and the server's flags."""
+_SERVING_PRECISIONS = ("fp8", "mxfp4")
+"""Weight formats a server runs that a fine-tune does not train on (an INT8 or 4-bit base is LoRA's and
+QLoRA's own, and stays)."""
+_TRAINING_SLOTS = ("batch", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "paged_optimizer",
+                   "activation_offloading", "optimizer_in_backward", "chunked_loss", "offload", "train_embeddings",
+                   "preference_pairs", "tokens", "training_samples", "training_steps", "training_epochs",
+                   "sample_tokens")
+"""What only a training job has: its micro-batch, parallelism, optimizer and data."""
 
 _FOLLOW_UP_INTENTS = ("recommend", "check", "compare", "model_info", "gpu_info")
 """Intents a follow-up can refine; after help/faq/unknown a new message stands alone."""
@@ -158,6 +174,9 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     for slot, linked_slots in _LINKED.items():
         if slot in current.stated:
             stated = [s for s in stated if s in current.stated or s not in linked_slots]
+    reset = _other_kind_of_job(previous, current)
+    update.update(reset)
+    stated = [s for s in stated if s not in reset]
     update["stated"] = stated
     update.update({cue: getattr(previous, cue) or getattr(current, cue) for cue in _CUES})
     update["text"] = current.text
@@ -219,6 +238,30 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     if has_cjk(current.text) or _ENGLISH_WORDS.search(current.text):
         update["lang"] = current.lang
     return previous.model_copy(update=update)
+
+
+def _other_kind_of_job(previous: Question, current: Question) -> dict[str, object]:
+    """Slots of `previous` that do not carry over when the follow-up turns a served model into a training job or
+    back ("and LoRA fine-tuning it?" after "serve it with vLLM for 32 users"): 32 users are no micro-batch of
+    32 sequences, and vLLM trains nothing. Each goes back to its default unless the follow-up restates it; so
+    does an engine that cannot run the new kind of job."""
+    if "task" not in current.stated or previous.task is None or current.task is None:
+        return {}
+    was_training, is_training = previous.task != "inference", current.task != "inference"
+    if was_training == is_training:
+        return {}
+    dropped = [slot for slot in (_TRAINING_SLOTS if was_training else _SERVING_SLOTS) if slot not in current.stated]
+    if not was_training and previous.precision in _SERVING_PRECISIONS and "precision" not in current.stated:
+        dropped += ["precision", "quant"]
+    profile = load_engine_profiles().get(previous.engine or "")
+    if "engine" not in current.stated and profile is not None and profile.role != "both":
+        dropped += ["engine", "engine_version", "engine_backend"]
+    return {slot: _default(slot) for slot in dropped}
+
+
+def _default(slot: str) -> object:
+    field = Question.model_fields[slot]
+    return field.default_factory() if field.default_factory is not None else field.default  # type: ignore[call-arg]
 
 
 def _capacity_of_previous(previous: Question, current: Question) -> Question:

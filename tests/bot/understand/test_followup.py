@@ -245,3 +245,27 @@ def test_a_size_in_a_follow_up_is_the_previous_models_family_member_of_that_size
     kb = default_knowledge()
     merged = follow_up(parse("serve Llama 3.1 8B for 20 users on an L4", kb), parse(text, kb), kb)
     assert (merged.model, merged.params_b) == (model, size)
+
+
+def test_turning_a_served_model_into_a_fine_tune_drops_what_only_serving_has(kb: KnowledgeBase) -> None:
+    # 32 users are no micro-batch of 32 sequences, vLLM trains nothing, and FP8 is a serving format; the model,
+    # the card and the context carry over.
+    q = thread(kb, "serve Llama 3.1 8B with vLLM on an L40S for 32 users at 8k context", "with fp8?",
+               "and LoRA fine-tuning it?")
+    assert (q.model, q.gpu, q.context, q.task) == ("llama-3.1-8b", "l40s", 8192, "lora")
+    assert q.batch is None and q.engine is None and q.precision is None and q.quant is None
+    assert not {"batch", "engine", "precision"} & set(q.stated)
+    zh = thread(kb, "Qwen2.5-32B用vLLM部署，单卡A100，并发10，上下文8k", "那LoRA微调呢？")
+    assert zh.task == "lora" and zh.engine is None and zh.batch is None and zh.context == 8192
+
+
+def test_turning_a_fine_tune_into_serving_drops_what_only_training_has(kb: KnowledgeBase) -> None:
+    q = thread(kb, "LoRA fine-tune Llama 3.1 8B with unsloth, rank 64, batch 8, on 50M tokens", "and serving it?")
+    assert q.task == "inference" and q.engine is None
+    assert q.batch is None and q.lora_rank is None and q.tokens is None
+    # An engine that does both (transformers) stays, and a slot the follow-up restates is kept.
+    both = thread(kb, "LoRA fine-tune Llama 3.1 8B with transformers, batch 8", "and inference at batch 4?")
+    assert (both.task, both.engine, both.batch) == ("inference", "transformers", 4)
+    # Within one kind of job nothing is dropped: QLoRA after LoRA keeps the engine and the batch.
+    same = thread(kb, "LoRA fine-tune Llama 3.1 8B with unsloth, batch 8", "with QLoRA instead?")
+    assert (same.task, same.engine, same.batch) == ("qlora", "unsloth", 8)
