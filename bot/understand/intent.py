@@ -61,6 +61,13 @@ _RECOMMEND = rx(
     r"用什么|什么(?:卡|显卡|gpu|配置|型号)|选哪|选什么|哪款|哪个|哪张|哪种|哪些|多少(?:显存|张|块|卡|gpu|内存|资源)|"
     r"几张|几块|几卡|需要多少|要多少|推荐|多大(?:的)?显存|显存(?:要|需要)?多少|怎么选|选择|配置|需要什么"
 )
+_MEMORY_ASKED = rx(
+    r"\bhow\ much\s+(?:vram|memory|gpu\ memory|video\ memory)|\bmemory\ (?:needed|required|usage)\b|"
+    r"多少显存|多大(?:的)?显存|显存(?:要|需要|占用)?多少"
+)
+"""A question about the memory itself: on named cards it is answered with whether they hold it."""
+_COUNT_ASKED = rx(r"\bhow\ many\b|多少(?:张|块|卡)|几张|几块|几卡")
+
 _CHECK = rx(
     r"\benough\b|\bfits?\b|\bsufficient\b|\bhandle\b|\bpossible\b|\bable\ to\b|\bfeasible\b|\bwork\b|"
     r"^\s*(?:can|could|will|would|is|are|does|do|should)\b|\b(?:can|could)\s+(?:i|we|it|they|you|this|that|a|an|"
@@ -181,6 +188,10 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
         # "how much memory …? is one RTX 6000 Ada enough?": asked both about cards counted, the check answers
         # both (its reply has the memory too); a recommendation alone would drop the yes/no. "… how many?"
         # leaves the count open: a recommendation.
+        if gpus and _MEMORY_ASKED.search(text) and not _COUNT_ASKED.search(text):
+            # "how much VRAM does Llama 3.1 70B need on 2x RTX 4090?": the memory, on those cards, and whether
+            # they hold it (a recommendation would give 69 GiB a card on 24 GB cards without a "no")
+            return "check", True, None
         if recommend and not (check and "gpu_count" in state.values) and not re.search(
                 r"\bneed\b.*\benough\b", text):
             return "recommend", True, None
