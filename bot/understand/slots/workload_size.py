@@ -1,6 +1,6 @@
 """The amount of work and the targets of a job: training tokens, rental hours, serving targets, cost/time cues.
 
-* tokens: "1T tokens", "300B tokens", "500M tokens", "1万亿token", "3000亿 tokens", "3 epochs over 50k samples
+* tokens: "1T tokens", "300B tokens", "1e12 tokens", "500M tokens", "1万亿token", "3000亿 tokens", "3 epochs over 50k samples
   of 2k tokens" (epochs × samples × tokens per sample; k after a per-sample length is 1024, as for a context).
   A token amount is the job's size only when it is large (≥ `JOB_TOKENS_MIN`) or a data cue stands before it
   ("on", "over", "train on", "数据"); never when a context, prompt or output cue stands next to it, and
@@ -36,7 +36,8 @@ CUED_TOKENS_MIN = 1e6
 SAMPLE_K = 1024.0
 """k after a per-sample length ("samples of 2k tokens"): sequence lengths are powers of two, as contexts."""
 
-_NUM = r"(?P<num>\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)"
+_NUM = r"(?P<num>\d+(?:\.\d+)?e\+?\d{1,2}(?![\d.])|\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)"
+"""An amount: "1e12" / "2.5e11" (scientific), "300,000", "1.5", or Chinese numerals."""
 _SCALE = (r"(?P<scale>万亿|千亿|百亿|十亿|亿|千万|百万|十万|万|thousand|million|billion|trillion|bn|mn|tn|k|m|b|t)?")
 _TOKEN_WORD = r"(?:training\s+|train\s+|text\s+|个\s*)?(?:tokens?|toks?|词元)(?![a-z])"
 _AMOUNT = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*" + _TOKEN_WORD)
