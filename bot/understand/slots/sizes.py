@@ -75,6 +75,32 @@ _PARAMS_ZH = rx(r"(?P<num>\d+(?:\.\d+)?|[零〇一二两三四五六七八九十
 to its end."""
 
 
+_MACHINES_BEFORE = rx(
+    r"(?:^|(?<=[^a-z0-9.]))(?P<num>\d{1,4}|[一二两三四五六七八九十]{1,3}|" + EN_COUNT_WORDS + r")\s*"
+    r"(?:台(?:机器|服务器|主机)?|个?节点|(?:nodes?|machines?|servers?|hosts?|boxes|pods?)\s*(?:of|with|each\s+with|x|×)?"
+    r"|[x×*])\s*(?:each\s+with\s+|,\s*each\s+(?:with\s+)?|每台|每个节点)?\s*$"
+)
+"""Machines written before the cards each holds: "两台8卡H20", "2 nodes of 8x H20", "2x8 H100" (16 cards)."""
+_MACHINES_AFTER = rx(r"^\s*(?:gpus?\s+)?(?:nodes?|machines?|servers?|hosts?|boxes|pods?|服务器|机器|节点)(?![a-z])")
+"""A machine word after the card: "two 8xH100 servers" (the number before the per-machine count is the machines)."""
+_GRID_BEFORE = rx(r"(?:^|(?<=[^a-z0-9.]))(?P<num>\d{1,4})\s*[x×*]\s*(?P<per>\d{1,3})\s*(?:[x×*]\s*)?$")
+"""Machines by cards, written as one product before the card: "2x8 H100", "4×8×A100"."""
+_BARE_BEFORE = rx(r"(?:^|(?<=[^a-z0-9.]))(?P<num>\d{1,4}|" + EN_COUNT_WORDS + r")\s+$")
+
+
+def _machines(text: str, count_start: int, card_end: int, next_start: int) -> tuple[int, int]:
+    """(machines, where their number starts) for a per-machine card count starting at `count_start`; (1, the
+    count's start) when the text names no machines."""
+    before = text[max(0, count_start - 24): count_start]
+    m = _MACHINES_BEFORE.search(before)
+    if m is None and _MACHINES_AFTER.search(text[card_end: min(next_start, card_end + 16)]):
+        m = _BARE_BEFORE.search(before)
+    value = read_number(m) if m is not None else None
+    if m is None or value is None or not 1 <= value <= MAX_GPU_COUNT:
+        return 1, count_start
+    return int(value), count_start - len(before) + m.start()
+
+
 def _count_value(state: SlotState, match: re.Match[str], group: str = "num") -> int | None:
     value = read_number(match, group)
     if value is None:
@@ -116,13 +142,25 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
         start, m = _before_card(text, mention, mentions)
         if m is not None and asks_count and m.group("num") in ("a", "an"):
             return
+        next_start = min((x.start for x in mentions if x.start >= mention.end), default=len(text))
+        grid = _GRID_BEFORE.search(text[start: mention.start]) if m is None else None
+        if grid is not None:
+            state.set("gpu_count", int(bounded(state, "gpu_count", int(grid.group("num")) * int(grid.group("per")),
+                                               MAX_GPU_COUNT)))
+            state.mask(start + grid.start(), mention.start)
+            return
         if m is not None:
+            machines, first = _machines(text, start + m.start(), mention.end, next_start)
+            per_machine = read_number(m)
+            if machines > 1 and per_machine is not None and not m.group("neg"):
+                state.set("gpu_count", int(bounded(state, "gpu_count", machines * per_machine, MAX_GPU_COUNT)))
+                state.mask(first, mention.start)
+                return
             value = _count_value(state, m)
             if value is not None:
                 state.set("gpu_count", value)
                 state.mask(start + m.start(), mention.start)
                 return
-        next_start = min((x.start for x in mentions if x.start >= mention.end), default=len(text))
         after = text[mention.end: min(next_start, mention.end + 16)]
         m = _COUNT_AFTER.search(after)
         if m is not None:

@@ -1,7 +1,8 @@
 """The amount of work and the targets of a job: training tokens, rental hours, serving targets, cost/time cues.
 
-* tokens: "1T tokens", "300B tokens", "1e12 tokens", "500M tokens", "1万亿token", "3000亿 tokens", "3 epochs over 50k samples
-  of 2k tokens" (epochs × samples × tokens per sample; k after a per-sample length is 1024, as for a context).
+* tokens: "1T tokens", "300B tokens", "1e12 tokens", "500M tokens", "1万亿token", "3000亿 tokens", "3 epochs over
+  50k samples of 2k tokens" (epochs × samples × tokens per sample; k after a per-sample length is 1024, as for a
+  context).
   A token amount is the job's size only when it is large (≥ `JOB_TOKENS_MIN`) or a data cue stands before it
   ("on", "over", "train on", "数据"); never when a context, prompt or output cue stands next to it, and
   never with a rate after it ("per second", "/s", "a day"). "100B tokens" is therefore not a 100B model, and
