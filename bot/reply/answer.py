@@ -46,7 +46,13 @@ from bot.reply.model import (
 )
 from bot.reply.overrides import apply_overrides
 from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
-from bot.reply.side_figures import image_seconds, image_settings, lighter_task_figure, other_engine_figure
+from bot.reply.side_figures import (
+    cpu_only_figure,
+    image_seconds,
+    image_settings,
+    lighter_task_figure,
+    other_engine_figure,
+)
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -368,6 +374,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                   and timed_on[0].id in kb.gpus else None),
         other_engine=other,
         lighter_task=lighter,
+        cpu_only=cpu_only_figure(question, workload),
         **base,
     )
     result.max_context = max_context_out(question, workload, sized_gpu, sized_count)

@@ -409,6 +409,9 @@ class Answer(BaseModel):
     lighter_task: dict[str, Any] | None = None
     """A full fine-tune the question did not call full, that needs several cards: what LoRA needs instead on
     one of the recommended cards, {task, gpu, count, per_gpu_gb} (only when it fits there)."""
+    cpu_only: dict[str, Any] | None = None
+    """When the question says there is no GPU: what llama.cpp needs to run the model from system RAM in
+    Q4_K_M at the question's context, {quant, ram_gb, read_gb_per_token, ddr5_dual_channel_tokens_per_s}."""
     error: str | None = None
     """A code for a reply that could not size anything (e.g. 'too-long', 'unknown-model')."""
     text: str = ""

@@ -287,6 +287,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if unknown_card:
         message = Translator(answer.query.lang)("unknown_card", text=str(unknown_card))
         out.append(("section", "notice", {"message": message}))
+    if answer.understood.get("no_gpu"):
+        out.append(("section", "notice", {"message": no_gpu_notice(answer)}))
     unmodelled = answer.understood.get("unmodelled_engine")
     if unmodelled and answer.estimate is not None and answer.query.engine:
         message = Translator(answer.query.lang)("unmodelled_engine", name=str(unmodelled),
@@ -380,6 +382,16 @@ def _apple_notice(answer: Answer) -> str:
     return t("apple_silicon_timed" if bandwidth else "apple_silicon", share=f"{100 * share:.0f}",
              have=f"{float(total) * share:.1f}".removesuffix(".0"), total=f"{total:g}", chip=chip,
              bandwidth=f"{bandwidth or 0:,.0f}")
+
+
+def no_gpu_notice(answer: Answer) -> str:
+    """A question with no GPU gets what a CPU needs first; the GPU figures below are for comparison."""
+    t = Translator(answer.query.lang)
+    cpu = answer.cpu_only
+    if not cpu:
+        return t("no_gpu_plain")
+    return t("no_gpu", ram=gb(cpu["ram_gb"]), read=f"{cpu['read_gb_per_token']:.1f}",
+             speed=count(cpu["ddr5_dual_channel_tokens_per_s"] or 0))
 
 
 def _filled(text: str, values: dict[str, str]) -> str:

@@ -84,7 +84,13 @@ from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_training_options
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.tokens import fold, tokenize
-from bot.understand.unknown import closed_model, sized_unknown_name, unknown_card_name, unsized_unknown_name
+from bot.understand.unknown import (
+    closed_model,
+    says_no_gpu,
+    sized_unknown_name,
+    unknown_card_name,
+    unsized_unknown_name,
+)
 from bot.understand.vocab import vocab_of
 from knowledge.base import KnowledgeBase
 from knowledge.names import split_checkpoint_suffixes
@@ -331,6 +337,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gpu=values.get("gpu"),
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
         unknown_gpu_text=unknown_card,
+        no_gpu=not gpus and instance is None and not unknown_card and says_no_gpu(folded),
         unmodelled_engine=unmodelled_engine(folded) if values.get("engine") is None else None,
         gpu_count=values.get("gpu_count"),
         instance=values.get("instance"),

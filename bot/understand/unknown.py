@@ -110,6 +110,20 @@ single-board computers such as the Raspberry Pi, which have no CUDA GPU at all):
 back as unknown rather than passed over when the knowledge base does not list them."""
 
 
+_NO_GPU = re.compile(
+    r"\bcpu[- ]?only\b|\bno\s+(?:gpus?|graphics\s+card|dedicated\s+gpu)\b|\bwithout\s+(?:a\s+|any\s+)?gpus?\b|"
+    r"\b(?:on|with|using)\s+(?:a\s+|an\s+|my\s+|the\s+)?(?:laptop\s+|desktop\s+|server\s+)?cpus?\b(?!\s*(?:offload|ram|memory|side))|"
+    r"\bcpu\s+(?:server|machine|box|inference)\b|\b(?:amd\s+)?epyc\b|\b(?:intel\s+)?xeon\b(?!\s+phi)|"
+    r"\biphone\b|\bipad\b|\bandroid\b|"
+    r"没有(?:独立)?显卡|无显卡|没显卡|不用显卡|纯\s*cpu|(?:在|用)\s*cpu\s*(?:上|跑|推理)|cpu\s*推理|手机上?", re.A)
+"""A job said to run with no GPU at all: on a CPU server or a laptop, or on a phone."""
+
+
+def says_no_gpu(folded: str) -> bool:
+    """Whether the text says the job has no GPU (so a list of GPUs answers a question nobody asked)."""
+    return _NO_GPU.search(folded) is not None and "offload" not in folded
+
+
 def unknown_card_name(folded: str, original: str, taken: list[tuple[int, int]]) -> str | None:
     """"on an RTX 9090", "H300 显卡": a card-shaped name where a card is expected that no lookup matched,
     quoted from the original text, so the reply can say it does not know that card instead of ignoring it."""
