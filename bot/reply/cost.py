@@ -96,7 +96,8 @@ def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice) -> Pi
     row = plan.price
     return pick.model_copy(update={
         "price_per_hour": round(plan.per_hour, 4), "price_currency": plan.currency, "instance": row.instance,
-        "instances": plan.instances, "cloud": row.cloud, "region": row.region, "price_date": row.date,
+        "instances": plan.instances, "instance_gpus": plan.gpus if plan.gpus > pick.count else None,
+        "cloud": row.cloud, "region": row.region, "price_date": row.date,
         "price_source": list(row.source), "price_fx_rate": str(plan.rate) if plan.rate else None,
     })
 
@@ -204,7 +205,8 @@ def _cost_out(estimate: CostEstimate, plan: InstancePlan, gpu_id: str, count: in
     return CostOut(
         currency=estimate.currency, hours=round(estimate.hours, 2) if estimate.hours is not None else None,
         cloud=estimate.cloud, region=estimate.region, instance=estimate.instance, instances=estimate.instances,
-        gpu=gpu_id, count=count, price_date=estimate.price_date, source=list(estimate.source),
+        instance_gpus=plan.gpus if plan.gpus > count else None, gpu=gpu_id, count=count,
+        price_date=estimate.price_date, source=list(estimate.source),
         authority=plan.price.authority, fx_rate=str(estimate.rate) if estimate.rate else None,
         original_currency=plan.price.currency if estimate.rate else None, **rounded,
     )

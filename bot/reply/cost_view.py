@@ -65,6 +65,8 @@ def pick_place(p: PickOut, t: Translator) -> dict[str, Any]:
     instance = p.instance
     if instance and p.instances and p.instances > 1:
         instance = f"{p.instances}× {instance}"
+    if instance and p.instance_gpus:
+        instance += " " + t("instance_holds_more", n=p.instance_gpus)
     return {"cloud_name": cloud_name(t, p.cloud), "instance": instance}
 
 
@@ -143,6 +145,8 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     instances = f"{cost.instances}× " if cost.instances and cost.instances > 1 else ""
     head = t("cost_on", instances=instances, instance=cost.instance, cloud=cloud_name(t, cost.cloud),
              region=cost.region)
+    if cost.instance_gpus:
+        head += " " + t("instance_billed_whole", n=cost.instance_gpus, used=cost.count or 1)
     parts = [t("cost_rates", per_hour=money(cost.per_hour), per_month=money(cost.per_month), cur=cur)]
     if cost.per_million_tokens is not None:
         tps = (answer.serving.aggregate_tokens_per_s if answer.serving else None) or speed.get(

@@ -141,6 +141,9 @@ class PickOut(BaseModel):
     price_source: list[str] = Field(default_factory=list)
     instances: int | None = None
     """Instances of `instance` the count takes (16 GPUs = 2 × an 8-GPU instance)."""
+    instance_gpus: int | None = None
+    """The GPUs those instances hold, when more than `count` (no 2-GPU L4 instance on AWS: a 4-GPU g6.12xlarge,
+    billed whole); None when they hold exactly the count."""
     price_fx_rate: str | None = None
     """The operator's dated exchange rate, when `price_per_hour` was converted from the source's currency."""
     work_tokens_per_s: float | None = None
@@ -287,6 +290,8 @@ class CostOut(BaseModel):
     region: str | None = None
     instance: str | None = None
     instances: int | None = None
+    instance_gpus: int | None = None
+    """The GPUs the instances hold, when more than `count` (the bill is for all of them)."""
     gpu: str | None = None
     count: int | None = None
     price_date: str | None = None

@@ -264,3 +264,15 @@ def test_cards_compared_show_their_work_rate_and_money_per_unit_of_it() -> None:
     top = result.picks[0]
     assert top.work_tokens_per_s == pytest.approx(result.speed["train_tokens_per_s"], rel=1e-3)
     assert "per billion training tokens" in render_text(result, KB).split("Speed")[0]
+
+
+def test_an_instance_with_more_cards_than_the_job_uses_says_so_and_is_billed_whole() -> None:
+    # AWS rents L4s by 1, 4 or 8 (g6.xlarge, g6.12xlarge, g6.48xlarge): two L4s take a g6.12xlarge at its full
+    # hourly price, which the reply must not pass off as the price of two cards.
+    answer = answer_request({"text": "Llama 3.1 8B on 2x L4 on AWS, cost per month"})
+    cost = answer.cost
+    assert cost is not None and cost.instance == "g6.12xlarge" and cost.count == 2 and cost.instance_gpus == 4
+    text = render_text(answer)
+    assert "it holds 4 GPUs and is billed whole; the job uses 2" in text
+    one = answer_request({"text": "Llama 3.1 8B on one L4 on AWS, cost per month"}).cost
+    assert one is not None and one.instance_gpus is None  # a g6.xlarge holds exactly the one
