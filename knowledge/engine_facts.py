@@ -177,6 +177,13 @@ class FormatFloorFact(Fact):
     min_capability: dict[str, float]
 
 
+class Float16RefusalFact(Fact):
+    """Model families the engine refuses to run in float16 (numerical instability): on a card without bf16 its
+    automatic dtype loads them in fp32 instead, and an explicit float16 is an error."""
+
+    families: list[str] = Field(min_length=1)
+
+
 class BatchBuffersFact(Fact):
     """Buffers a runtime allocates for every request slot its engine was built for, before the KV pool, so the
     pool takes its share of what they leave: TensorRT-LLM's C++ runtime and decoder running a TensorRT engine.

@@ -28,6 +28,7 @@ from knowledge.engine_facts import (
     BatchBuffersFact,
     ExpertPaddingFact,
     Fact,
+    Float16RefusalFact,
     FormatFloorFact,
     KVCacheFact,
     LogitsFact,
@@ -47,6 +48,13 @@ def format_min_capability(engine: str | None, quant: str | None) -> float | None
     profile = load_engine_profiles().get(engine or "")
     floors = profile.format_floor.min_capability if profile is not None and profile.format_floor else {}
     return floors.get(quant or "")
+
+
+def refuses_float16(engine: str | None, family: str | None) -> bool:
+    """Whether the engine refuses float16 for the model's family (vLLM and Gemma 2/3): such a job needs bf16."""
+    profile = load_engine_profiles().get(engine or "")
+    refused = profile.float16_refused if profile is not None else None
+    return refused is not None and family in refused.families
 
 
 def offloads_parameters(engine: str | None) -> bool:
@@ -114,6 +122,8 @@ class EngineProfile(Entry):
     """Per-slot runtime buffers taken before the KV pool (None: the runtime allocates none worth sizing)."""
     format_floor: FormatFloorFact | None = None
     """Weight formats that need a newer card than the engine itself (None: none restricted here)."""
+    float16_refused: Float16RefusalFact | None = None
+    """Model families the engine will not run in float16 (None: it runs every model in float16)."""
     expert_padding: list[ExpertPaddingFact] = Field(default_factory=list)
     """Quantised MoE formats whose expert matrices the runtime pads on some cards (empty: none)."""
     backends: list[str] = Field(default_factory=list)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from knowledge.engines import refuses_float16
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.engine_profile import engine_limit_gib, profile_for
-from rules.hardware import runs_format, runs_precision, usable_gib
+from rules.hardware import runs_format, runs_precision, supports_bf16, usable_gib
 from rules.memory import estimate_memory, is_transformer
 from rules.memory_inference import activation_peak, activations_outside_share, parallel_layout
 from rules.precision import normalise_quant
@@ -108,9 +109,15 @@ def longest_context(workload: Workload, gpu: GPU, count: int, ceiling: int) -> i
 
 
 def unsupported_format(w: Workload, gpu: GPU) -> str | None:
-    """The weights' format the card cannot run on the job's engine: its precision (FP8 without FP8 tensor cores)
-    or its quantisation method (vLLM's AWQ kernel below Turing); None when the card runs it."""
+    """The weights' format the card cannot run on the job's engine: its precision (FP8 without FP8 tensor cores;
+    16-bit without bf16 for a model the engine refuses to run in float16) or its quantisation method (vLLM's AWQ
+    kernel below Turing); None when the card runs it."""
     if not runs_precision(gpu, w.precision, w.engine):
         return w.precision
+    if (w.precision != "fp32" and gpu.architecture and not supports_bf16(gpu)
+            and refuses_float16(w.engine, w.model.family)):
+        # 16-bit or quantised weights compute in float16 on a card without bf16 (a card known only by its
+        # memory, "a 24GB card", cannot be ruled out)
+        return "fp16"
     quant = normalise_quant(w.quant, w.precision, w.engine)
     return None if runs_format(gpu, quant, w.engine) else quant

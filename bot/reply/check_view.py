@@ -117,6 +117,11 @@ def format_floor(engine: str | None, unsupported: str | None) -> str:
     return f"{floor:.1f}" if floor is not None else ""
 
 
+def family_of(kb: KnowledgeBase, model_id: str | None) -> str:
+    model = kb.models.get(model_id or "")
+    return (model.family or model.name) if model is not None else "?"
+
+
 def heads_text(kb: KnowledgeBase, model_id: str | None) -> str:
     """"32 attention heads and 4 KV heads": what a tensor-parallel degree must divide."""
     model = kb.models.get(model_id or "")
@@ -147,6 +152,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "split_invalid": c.split_invalid and not c.unsupported_precision,
         "floor": format_floor(answer.query.engine, c.unsupported_precision),
         "heads": heads_text(kb, answer.query.model),
+        "family": family_of(kb, answer.query.model),
         "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
         "cards": [{"name": gpu_name(kb, card.gpu), "need": gb(card.needed_gb), "limit": gb(card.limit_gb),
                    "layers": card.layers} for card in c.cards],

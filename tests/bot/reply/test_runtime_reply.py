@@ -414,3 +414,17 @@ def test_a_long_context_on_one_card_is_offered_fp8_weights_with_an_fp8_cache_not
     assert both and both[0].memory_per_gpu_gb is not None and both[0].memory_per_gpu_gb < 22.5
     assert not any(s.kind == "quantise" and s.count for s in result.check.suggestions)
     assert "and the KV cache in FP8 (--kv-cache-dtype fp8)" in render_text(result, kb=KB)
+
+
+def test_gemma_2_on_a_t4_with_vllm_is_told_vllm_refuses_float16_there() -> None:
+    from bot.reply.render import render_text
+    from bot.service import ask
+
+    answer = ask({"text": "gemma-2-9b-it on a T4 with vLLM, can it run?"})
+    assert answer.check is not None and not answer.check.fits
+    text = render_text(answer)
+    assert "vLLM refuses to run Gemma 2 in float16" in text and "Tesla T4 has no bf16" in text
+    # No pick the engine refuses: every card offered has bf16.
+    assert all(p.gpu not in ("t4", "v100-16gb", "v100-32gb") for p in answer.picks)
+    zh = render_text(ask({"text": "gemma-2-9b-it 在 T4 上用 vLLM 能跑吗"}))
+    assert "不允许以 float16 运行 Gemma 2" in zh
