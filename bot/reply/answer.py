@@ -340,6 +340,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         bandwidth = chip.bandwidth_for(question.memory_gb)
         speed = {"decode_tokens_per_s": finite(rules.unified_memory_decode_tokens_per_s(
             as_chosen(workload, estimate.chosen), bandwidth), 1), "unified_memory_bandwidth_gbps": bandwidth}
+        # the speed is the Mac's, even where a pick replaced it as the configuration timed: no NVIDIA label on
+        # it, and no cloud bill priced at its speed (a Mac is owned, not rented)
+        top = timed_on = (gpu, count)
 
     chosen = getattr(estimate, "chosen", None) or {}
     already = {a.field for a in assumptions} | set(question.stated)

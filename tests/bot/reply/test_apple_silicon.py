@@ -86,3 +86,16 @@ def test_a_mac_named_with_its_chip_gets_a_decode_speed_at_that_chips_bandwidth()
     assert kb.apple_chips["m3-max"].bandwidth_for(64) == 400.0 and kb.apple_chips["m3-max"].bandwidth_for(None) == 400.0
     unnamed = answer_request({"text": "Qwen3-8B on a Mac mini 16GB"}, kb)
     assert unnamed.speed.get("unified_memory_bandwidth_gbps") is None  # no chip named: no Mac speed
+
+
+def test_a_mac_that_is_tight_keeps_its_own_speed_label_and_no_cloud_bill() -> None:
+    from bot.service import ask
+
+    # 386 GiB against the 384 GiB macOS gives the GPU: tight, so a pick leads the list, but the speed asked
+    # for is still the Mac's and must not be printed under the pick's name or billed at its price.
+    answer = ask({"text": "DeepSeek-R1 671B Q4_K_M on a Mac Studio M3 Ultra 512GB, tokens per second?"})
+    assert answer.check is not None and not answer.check.fits and answer.picks
+    assert answer.speed.get("unified_memory_bandwidth_gbps") == 819.0
+    assert answer.speed_on is None and answer.cost is None
+    text = render_text(answer)
+    assert "Speed (1× Mac 512 GB): decode" in text
