@@ -67,7 +67,7 @@ from rules.engine_profile import (
     reserves_up_front,
     training_fact,
 )
-from rules.fit import reserves_share_of_card
+from rules.fit import placeable, reserves_share_of_card
 from rules.memory_diffusion_training import checkpoints_by_default
 from rules.types import Pick, Workload
 
@@ -303,8 +303,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         if cards:
             check, set_decode = mixed_check_out(workload, cards, fraction)
         else:
-            check = check_out(rules.check_fit(workload, gpu, count, instances,
-                                               candidates=[g for g in pool if g.recommended]), fraction)
+            # a bigger card is offered at the count asked only where that many can be had (one B300 comes in
+            # an 8-card HGX board unless a priced instance rents it alone)
+            bigger = [g for g in pool if g.recommended and placeable(g, count, priced)]
+            check = check_out(rules.check_fit(workload, gpu, count, instances, candidates=bigger), fraction)
 
     speed: dict[str, float | None] = {}
     top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)

@@ -206,3 +206,18 @@ def test_a_stated_reply_length_sizes_the_serving_plan_by_littles_law() -> None:
     request_s = plan.ttft_s + 200 / plan.decode_tokens_per_s
     assert plan.concurrent_needed == pytest.approx(50 * request_s, rel=0.05)
     assert plan.replicas == -(-plan.concurrent_needed // plan.sequences_per_replica)
+
+
+def test_a_bigger_card_is_offered_only_at_a_count_that_can_be_had() -> None:
+    from bot.reply.answer import answer_request
+    from rules.fit import placeable
+
+    # 249 GiB a card: one B300 (288 GB) would hold it, but B300s come eight to an HGX board and no price row
+    # rents one alone, so "a bigger card: 1× B300" is no advice (and the picks, which check, never list it).
+    kb = default_knowledge()
+    answer = answer_request({"text": "SDXL with batch 64 at 1024x1024 on an A100 40GB"}, kb)
+    assert answer.check is not None and not answer.check.fits
+    for s in answer.check.suggestions:
+        if s.kind == "bigger-gpu" and s.gpu:
+            assert placeable(kb.gpus[s.gpu], s.count or 1, lambda g, n: 1.0 if any(
+                p.gpu == g.id and p.count == n for p in kb.prices.values()) else None), s
