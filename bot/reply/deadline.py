@@ -7,38 +7,58 @@ reply sized the job by memory and then said it would take 1,655 days.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import rules
 from bot.reply.defaults import as_chosen
-from bot.understand.question import MAX_GPU_COUNT, Question
+from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily
 from rules.constants import GPUS_PER_NODE
 from rules.types import Pick, Workload
 
+DEADLINE_MAX_GPUS = 32_768
+"""The most cards a deadline may call for: past the 1,024 a question may state, since pretraining on trillions
+of tokens in weeks takes thousands (Llama 3 405B: 16,384 H100s, Meta's Llama 3 paper, 2024)."""
 
-def _counts(floor: int) -> Iterator[int]:
-    """Card counts from `floor` up: 1, 2, 4 inside a node, then whole nodes."""
-    for n in (1, 2, 4):
-        if n >= floor:
-            yield n
-    first_node = max(GPUS_PER_NODE, -(-floor // GPUS_PER_NODE) * GPUS_PER_NODE)
-    yield from range(first_node, MAX_GPU_COUNT + 1, GPUS_PER_NODE)
+
+def _needed_hours(workload: Workload, gpu: GPU, n: int, tokens: float) -> float | None:
+    timed = as_chosen(workload, rules.estimate_memory(workload, n, gpu).chosen)
+    return rules.training_hours(timed, gpu, n, tokens)
 
 
 def deadline_count(workload: Workload, gpu: GPU, floor: int, tokens: float, hours: float) -> int | None:
-    """The fewest cards, at least `floor`, that train `tokens` within `hours` in the set-up the memory rules
-    choose at that count (ZeRO stage, checkpointing: the one the reply then shows); None when no count up to
-    the largest the question model accepts does."""
-    for n in _counts(floor):
-        timed = as_chosen(workload, rules.estimate_memory(workload, n, gpu).chosen)
-        needed = rules.training_hours(timed, gpu, n, tokens)
+    """The fewest cards, at least `floor` (1, 2, 4 inside a node, then whole nodes), that train `tokens` within
+    `hours` in the set-up the memory rules choose at that count (ZeRO stage, checkpointing: the one the reply
+    then shows); None when no count up to DEADLINE_MAX_GPUS does. More cards never take longer, so whole nodes
+    are searched by doubling, then halving."""
+    for n in (1, 2, 4):
+        if n >= floor:
+            needed = _needed_hours(workload, gpu, n, tokens)
+            if needed is None:
+                return None  # no throughput figure: no count can be shown to meet it
+            if needed <= hours:
+                return n
+    node = GPUS_PER_NODE
+    low = max(1, -(-floor // node))  # whole nodes
+    high = low
+    while True:
+        needed = _needed_hours(workload, gpu, high * node, tokens)
         if needed is None:
-            return None  # no throughput figure: no count can be shown to meet it
+            return None
         if needed <= hours:
-            return n
-    return None
+            break
+        if high * node >= DEADLINE_MAX_GPUS:
+            return None
+        low, high = high + 1, min(high * 2, DEADLINE_MAX_GPUS // node)
+    while low < high:
+        mid = (low + high) // 2
+        needed = _needed_hours(workload, gpu, mid * node, tokens)
+        if needed is not None and needed <= hours:
+            high = mid
+        else:
+            low = mid + 1
+    return high * node
 
 
 def meet_deadline(picks: Sequence[Pick], workload: Workload, question: Question, kb: KnowledgeBase,

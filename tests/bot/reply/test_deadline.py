@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from bot.reply.deadline import _counts, deadline_count
+from bot.reply.deadline import DEADLINE_MAX_GPUS, deadline_count
 from bot.reply.render import render_text
 from bot.service import ask
 from knowledge.loader import default_knowledge
@@ -14,10 +14,17 @@ from rules.types import Workload
 KB = default_knowledge()
 
 
-def test_counts_climb_inside_a_node_then_by_whole_nodes() -> None:
-    assert list(_counts(1))[:6] == [1, 2, 4, 8, 16, 24]
-    assert list(_counts(3))[:3] == [4, 8, 16]
-    assert list(_counts(12))[:2] == [16, 24]
+def test_counts_are_1_2_4_inside_a_node_then_whole_nodes_past_the_1024_a_question_may_state() -> None:
+    # 70B on 15T tokens in 90 days: 6 × 70e9 × 15e12 FLOPs take thousands of H100s (the first reply said 32,
+    # for a 17-year run, because the search stopped at 1,024 cards).
+    w = Workload(model=KB.models["llama-3-70b"], task="train", precision="bf16", context=4096)
+    gpu = KB.gpus["h100-sxm"]
+    n = deadline_count(w, gpu, 32, 15e12, 2160.0)
+    assert n is not None and 1024 < n <= DEADLINE_MAX_GPUS and n % 8 == 0
+    assert deadline_count(w, gpu, 1, 1e9, 1e6) == 1  # a small job on one card, within a node
+    said = ask({"text": "how many H100s to pretrain a 70B model on 15T tokens in 90 days"})
+    assert said.picks and said.picks[0].gpu == "h100-sxm" and said.picks[0].count > 1024
+    assert (said.speed["train_hours"] or 1e9) <= 2160
 
 
 def test_the_count_is_the_fewest_that_meets_the_deadline() -> None:
@@ -78,15 +85,16 @@ def test_a_speed_target_picks_cards_that_reach_it_first() -> None:
 
 
 def test_a_deadline_no_count_meets_is_said_with_the_cards_it_would_take() -> None:
-    # 15T tokens of a 70B model in 90 days is beyond any count the rules place: the reply must not show the
-    # memory-sized cluster's 18,000 days as if the deadline had not been asked.
-    answer = ask({"text": "How many A100s to train llama 3 70B from scratch on 15T tokens in 90 days?"}, KB)
+    # 15T tokens of a 70B model in 3 days takes some 200,000 A100s, beyond the 32,768 the rules place: the reply
+    # must not show the memory-sized cluster's 18,000 days as if the deadline had not been asked.
+    answer = ask({"text": "How many A100s to train llama 3 70B from scratch on 15T tokens in 3 days?"}, KB)
     speed = answer.speed
-    assert speed["deadline_hours"] == 90 * 24
-    assert speed["train_hours"] > 90 * 24
+    assert speed["deadline_hours"] == 3 * 24
+    assert speed["train_hours"] > 3 * 24
     # cards that would finish at the shown per-card rate: GPU-hours over the hours given, rounded up
-    assert speed["cards_for_deadline"] == -(-speed["gpu_hours"] // (90 * 24))
-    assert "longer than the 2,160 h (90 days) given" in render_text(answer, KB)
+    assert speed["cards_for_deadline"] == -(-speed["gpu_hours"] // (3 * 24))
+    assert speed["cards_for_deadline"] > DEADLINE_MAX_GPUS
+    assert "longer than the 72 h (3 days) given" in render_text(answer, KB)
     met = ask({"text": "How many H100 to pretrain a 7B model on 2T tokens in 30 days"}, KB)
     assert met.speed["train_hours"] <= 720 and "cards_for_deadline" not in met.speed
     assert "within the 720 h (30 days) given" in render_text(met, KB)
