@@ -15,6 +15,8 @@ from dataclasses import dataclass
 _SEPARATOR_TABLE = dict.fromkeys(map(ord, " \t\n\r\f\v\u00a0\u3000-_/:,;'\"`()[]{}<>|+"))
 _LONE_DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")
 _DIGIT_UNDERSCORE = re.compile(r"(?<=\d)_(?=\d)")
+_WORD_PLUS = re.compile(r"(?<=[a-z])\+(?![a-z0-9+])")
+"""A '+' ending a word is part of the name ("Command R+" is "Command R plus", another model than Command R)."""
 _HF_PREFIX = re.compile(
     r"^(?:https?://)?(?:www\.)?(?:huggingface\.co|hf\.co|modelscope\.cn/models|modelscope\.cn)/", re.I
 )
@@ -40,6 +42,8 @@ def normalise(name: str) -> str:
         text = _DIGIT_UNDERSCORE.sub(".", text)
     if "." in text:
         text = _LONE_DOT.sub("", text)
+    if "+" in text:
+        text = _WORD_PLUS.sub("plus", text)
     return text.translate(_SEPARATOR_TABLE)
 
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from bot.understand.lang import to_simplified
 
 _CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-TOKEN = re.compile(rf"[a-z0-9]+(?:\.[a-z0-9]+)*|[{_CJK_CLASS}]", re.A)
+TOKEN = re.compile(rf"[a-z]+\+(?![a-z0-9+])|[a-z0-9]+(?:\.[a-z0-9]+)*|[{_CJK_CLASS}]", re.A)
+"""A word, a number (with its dots) or one CJK character. A '+' ending a word is part of it ("Command R+" is not
+"Command R"), not one joining two names ("A100+H100") or counting ("2+ GPUs")."""
 _MEMORY_TOKEN = re.compile(r"(\d+)gb")
 _COUNT_GLUED = re.compile(r"(\d{1,4})[x×]([a-z].*|\d{3,4}[a-z]*)", re.A)
 """A count glued to a card: 8xH100, 2x3090 (a model size such as Mixtral's 8x7b or 8x22b stays whole)."""
