@@ -13,7 +13,7 @@ from knowledge.schema import GPU
 from rules import constants as C
 from rules.engine_profile import optimizer_for, profile_for, training_fact
 from rules.hardware import price_proxy, slow_tensor_cores, supports_bf16
-from rules.limits import fits_on, limit_gib, needed_gib, unsupported_format, valid_tp
+from rules.limits import fits_on, limit_gib, needed_gib, unsupported_format, valid_tp, within_one_machine
 from rules.memory import is_transformer
 from rules.precision import normalise_quant, weight_bytes
 from rules.search import largest_true, smallest_true
@@ -96,7 +96,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         smaller = [(p, q) for p, q in formats if _weights_bytes(replace(w, precision=p, quant=q)) < current]
         # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
         # 4 bits on 2× 24 GB: what people run a 70B on at home).
-        for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended and not activation_bound)]:
+        for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended and not activation_bound
+                           and within_one_machine(gpu, n))]:
             if n != count and valid_tp(w, n) and need(w, gpu, n) is not None:
                 break  # as many cards hold it unquantised: the more-cards suggestion says so
             found = None
@@ -110,6 +111,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             if found is not None:
                 out.append(found)
                 break
+        out += home_gguf(w, gpu, count, need)
         if w.kv_cache is None and is_transformer(w.model):
             # The engine's smaller KV-cache types, largest first: long contexts are mostly cache.
             cache = profile_for(w).kv_cache
@@ -213,7 +215,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
                 break
     for n in C.TP_DEGREES if gpu.recommended and not activation_bound else ():
-        if n > count and valid_tp(w, n) and (gpu.max_per_machine is None or n <= gpu.max_per_machine):
+        if n > count and valid_tp(w, n) and within_one_machine(gpu, n):
             m = need(w, gpu, n)
             if m is not None:
                 out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
@@ -257,6 +259,26 @@ def halving(start: int, floor: int, need: Callable[[int], float | None]) -> tupl
             return value, figure
         value //= 2
     return None
+
+
+HOME_GGUF_QUANT = "gguf-q4_k_m"
+"""The GGUF a GeForce owner downloads first (llama.cpp's and Ollama's default quantisation)."""
+
+
+def home_gguf(w: Workload, gpu: GPU, count: int,
+              need: Callable[[Workload, GPU, int], float | None]) -> list[Suggestion]:
+    """How a model too big for a GeForce card is run at home: a Q4_K_M GGUF on llama.cpp or Ollama, whole on the
+    cards if it fits, else with part of it in system RAM. Offered for a transformers job (the default, or asked)
+    on a consumer card, where the quantisations the job's own engine takes do not cover it."""
+    if w.engine != "transformers" or gpu.form != "consumer" or w.model.arch != "decoder" or not is_transformer(
+            w.model):
+        return []
+    gguf = replace(w, engine="llama.cpp", precision="int4", quant=HOME_GGUF_QUANT, flash_attention=True)
+    m = need(gguf, gpu, count)
+    if m is not None:
+        return [Suggestion(kind="quantise", precision="int4", quant=HOME_GGUF_QUANT, engine="llama.cpp",
+                           memory_per_gpu_gib=m)]
+    return [replace(s, engine="llama.cpp", quant=HOME_GGUF_QUANT) for s in host_offload(gguf, gpu, count)]
 
 
 def host_offload(w: Workload, gpu: GPU, count: int) -> list[Suggestion]:

@@ -51,6 +51,7 @@ from rules.limits import (
     reserves_share_of_card,
     unsupported_format,
     valid_tp,
+    within_one_machine,
 )
 from rules.memory import estimate_memory, first_fitting, is_transformer, training_options
 from rules.speed import estimate_speed
@@ -188,7 +189,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
             continue
         last: tuple[int, MemoryEstimate] | None = None
         for n in counts:
-            if not valid_tp(workload, n) or not placeable(gpu, n, hourly_price_of):
+            if not valid_tp(workload, n) or not placeable(gpu, n, hourly_price_of) or not within_one_machine(gpu, n):
                 continue
             ok, est = fits(gpu, n)
             last = (n, est)

@@ -108,6 +108,15 @@ def longest_context(workload: Workload, gpu: GPU, count: int, ceiling: int) -> i
         best * CONTEXT_STEP
 
 
+def within_one_machine(gpu: GPU, count: int) -> bool:
+    """Whether `count` of the card fit in one machine where more cannot be had: a Mac's one GPU
+    (`max_per_machine`), and GeForce cards, which nobody links across nodes (no NVLink, no InfiniBand: a home or
+    office box holds up to eight)."""
+    if gpu.max_per_machine is not None:
+        return count <= gpu.max_per_machine
+    return gpu.form != "consumer" or count <= C.GPUS_PER_NODE
+
+
 def unsupported_format(w: Workload, gpu: GPU) -> str | None:
     """The weights' format the card cannot run on the job's engine: its precision (FP8 without FP8 tensor cores;
     16-bit without bf16 for a model the engine refuses to run in float16) or its quantisation method (vLLM's AWQ

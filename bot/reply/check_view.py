@@ -39,6 +39,11 @@ ONLINE_FP8_FLAG = "--quantization fp8"
 def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None,
                       version: str | None = None, model: str | None = None) -> str:
     kind = s.kind.replace("-", "_")
+    if s.engine and s.engine != engine:
+        # another engine's route (a Q4_K_M GGUF on llama.cpp / Ollama): said first, then its own flags
+        label = suggestion_label(t, kb, s.model_copy(update={"engine": None}), s.engine, version, model)
+        route = t("sugg_on_engine", quant=(s.quant or "").removeprefix("gguf-").upper(), engine=engine_name(s.engine))
+        return route if kind == "quantise" else f"{route}, {label}"
     if kind == "quantise":
         quant = ONLINE_FP8_FLAG if s.quant == "fp8" and engine in ONLINE_FP8_ENGINES else s.quant
         label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({quant})" if quant else "")

@@ -63,7 +63,7 @@ def suggestion_out(s: Suggestion) -> SuggestionOut:
                          count=s.count, context=s.context, batch=s.batch,
                          memory_per_gpu_gb=finite(s.memory_per_gpu_gib), host_ram_gb=s.host_ram_gib,
                          kv_cache=s.kv_cache, gpu_layers=s.gpu_layers, cpu_moe_layers=s.cpu_moe_layers,
-                         max_num_seqs=s.max_num_seqs, flash_attention=s.flash_attention)
+                         max_num_seqs=s.max_num_seqs, flash_attention=s.flash_attention, engine=s.engine)
 
 
 def check_out(check: FitCheck, reserve_fraction: float | None = None) -> CheckOut:
