@@ -141,10 +141,15 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             if m is not None:
                 out.append(Suggestion(kind="bf16", precision="bf16", memory_per_gpu_gib=m))
         if w.model.arch == "diffusion" and w.offload == "none":
-            # diffusers' enable_model_cpu_offload(): one part of the pipeline on the card at a time
+            # diffusers' enable_model_cpu_offload(): one part of the pipeline on the card at a time; when even its
+            # largest part is too big, with the 4-bit load that shrinks it (FLUX on a 12 GB card)
             m = need(replace(w, offload="all"), gpu, count)
             if m is not None:
                 out.append(Suggestion(kind="model-offload", memory_per_gpu_gib=m))
+            elif not any(s.kind == "quantise" for s in out) and w.precision in ("bf16", "fp16", "fp32"):
+                m = need(replace(w, offload="all", precision="int4", quant="nf4"), gpu, count)
+                if m is not None:
+                    out.append(Suggestion(kind="model-offload", precision="int4", quant="nf4", memory_per_gpu_gib=m))
     if w.task != "inference" and w.gradient_checkpointing is False:
         # A switch before any change of method or hardware: activations are what it saves.
         m = need(replace(w, gradient_checkpointing=True), gpu, count)

@@ -86,6 +86,9 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         if kind == "offload_all" and offloads_parameters(engine):
             kind = "offload_all_fsdp"  # FSDP's one CPU offload, of the parameters, not DeepSpeed's ZeRO-3 switch
         return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
+    if kind == "model_offload" and s.quant:
+        return t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})") + t(
+            "sugg_and_model_offload")
     key = f"sugg_{kind}"
     try:
         return t(key)

@@ -48,3 +48,16 @@ def test_geforce_cards_stay_in_one_machine() -> None:
     assert all(p.count <= 8 for p in rank_picks(w, [geforce], max_count=64))
     check = check_fit(w, geforce, 1, candidates=[])
     assert all((s.count or 1) <= 8 for s in check.suggestions)
+
+
+def test_flux_on_a_12_gb_card_is_offered_a_4_bit_load_with_model_offload() -> None:
+    # FLUX.1 keeps a 12B transformer (22 GiB in bf16) and a T5-XXL (8.9 GiB): offload alone still puts the
+    # transformer on the card whole, NF4 alone leaves both resident; together one 4-bit part at a time fits.
+    flux, card = KB.model("flux.1-schnell"), KB.gpus["rtx-3060-12gb"]
+    w = Workload(model=flux)
+    check = check_fit(w, card, 1, candidates=[])
+    assert not check.fits
+    [both] = [s for s in check.suggestions if s.kind == "model-offload"]
+    assert (both.precision, both.quant) == ("int4", "nf4")
+    alone = estimate_memory(replace(w, offload="all"), 1, card).per_gpu_gib
+    assert alone > 11.5 > (both.memory_per_gpu_gib or 99)
