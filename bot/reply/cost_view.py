@@ -97,6 +97,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             values = {"deadline": f"{deadline:,.0f}", "days": f"{deadline / 24:,.0f}"}
             lines.append(t("deadline_missed", cards=f"{cards:,.0f}", **values) if cards
                          else t("deadline_met", **values))
+        if (cost is None or cost.currency is None) and gpu_hours and answer.speed_on is not None:
+            # no price for the card: the GPU-hours are the bill's other factor, so the user can finish it
+            lines.append(t("unpriced_gpu_hours", gpu=_gpu_name(kb, answer.speed_on.gpu), gpu_hours=f"{gpu_hours:,.0f}"))
         if speed.get("month_cards") and cost and cost.gpu:
             month = float(speed.get("month_hours") or 0)
             lines.append(t("month_plan", cards=f"{speed['month_cards']:,.0f}", gpu=_gpu_name(kb, cost.gpu),

@@ -276,3 +276,12 @@ def test_an_instance_with_more_cards_than_the_job_uses_says_so_and_is_billed_who
     assert "it holds 4 GPUs and is billed whole; the job uses 2" in text
     one = answer_request({"text": "Llama 3.1 8B on one L4 on AWS, cost per month"}).cost
     assert one is not None and one.instance_gpus is None  # a g6.xlarge holds exactly the one
+
+
+def test_a_training_job_on_an_unpriced_card_says_what_the_bill_is_made_of() -> None:
+    answer = _ask("train a 7B model on 100B tokens on 8 H800s, how long and how much")
+    assert answer.cost is not None and answer.cost.currency is None  # no public H800 price: none guessed
+    gpu_hours = answer.speed["gpu_hours"]
+    assert gpu_hours is not None and gpu_hours > 0
+    text = render_text(answer, kb=KB)
+    assert f"the bill is {gpu_hours:,.0f} GPU-hours × your price per GPU-hour" in text
