@@ -177,6 +177,14 @@ class FormatFloorFact(Fact):
     min_capability: dict[str, float]
 
 
+class DpAttentionFact(Fact):
+    """Data-parallel attention: each rank runs attention for its own requests only, so it holds only their KV
+    cache (the whole of it: an MLA latent is not split by heads) and the attention weights whole, while the
+    experts and the rest stay sharded. `flag` is how the engine is told."""
+
+    flag: str = Field(min_length=1)
+
+
 class Float16RefusalFact(Fact):
     """Model families the engine refuses to run in float16 (numerical instability): on a card without bf16 its
     automatic dtype loads them in fp32 instead, and an explicit float16 is an error."""

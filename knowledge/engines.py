@@ -26,6 +26,7 @@ from knowledge.engine_facts import (
     AllocatorFact,
     AttentionFact,
     BatchBuffersFact,
+    DpAttentionFact,
     ExpertPaddingFact,
     Fact,
     Float16RefusalFact,
@@ -122,6 +123,8 @@ class EngineProfile(Entry):
     """Per-slot runtime buffers taken before the KV pool (None: the runtime allocates none worth sizing)."""
     format_floor: FormatFloorFact | None = None
     """Weight formats that need a newer card than the engine itself (None: none restricted here)."""
+    dp_attention: DpAttentionFact | None = None
+    """How the engine runs attention data-parallel across its ranks (None: it cannot)."""
     float16_refused: Float16RefusalFact | None = None
     """Model families the engine will not run in float16 (None: it runs every model in float16)."""
     expert_padding: list[ExpertPaddingFact] = Field(default_factory=list)

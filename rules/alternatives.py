@@ -72,6 +72,13 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         if m is not None:
             out.append(Suggestion(kind="newer-engine", memory_per_gpu_gib=m,
                                   flash_attention=True if with_attention else None))
+    if (w.task == "inference" and count > 1 and not w.dp_attention and w.model.mla is not None
+            and profile_for(w).dp_attention is not None):
+        # An MLA model keeps every request's latent on every tensor-parallel card: attention data-parallel over
+        # the cards keeps each request on one (DeepSeek's usual high-concurrency set-up)
+        m = need(replace(w, dp_attention=True), gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="dp-attention", count=count, memory_per_gpu_gib=m))
     requests = now.chosen.get("max_num_seqs")
     if w.task == "inference" and isinstance(requests, int) and requests > 1:
         # vLLM's start-up profile runs one dummy request per --max-num-seqs (its sampler warm-up, and for an

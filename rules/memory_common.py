@@ -83,6 +83,23 @@ def kv_bytes_per_token(model: Model, kv_elem_bytes: float, tp: int = 1,
     return 2.0 * layers * kv_heads_per_gpu(model, tp) * head_dim(model) * kv_elem_bytes
 
 
+def attention_params(model: Model) -> float:
+    """Parameters of every layer's attention projections (q, k, v, o; MLA's low-rank q and kv with their up-
+    projections): what data-parallel attention keeps whole on every card."""
+    hidden, heads, layers = model.hidden_size or 0, model.num_attention_heads or 0, kv_layers(model)
+    mla = model.mla
+    if mla is not None and mla.qk_nope_head_dim and mla.v_head_dim:
+        q_head = mla.qk_nope_head_dim + mla.qk_rope_head_dim
+        q = (hidden * mla.q_lora_rank + mla.q_lora_rank * heads * q_head) if mla.q_lora_rank else (
+            hidden * heads * q_head)
+        kv = hidden * (mla.kv_lora_rank + mla.qk_rope_head_dim) + mla.kv_lora_rank * heads * (
+            mla.qk_nope_head_dim + mla.v_head_dim)
+        return float(layers * (q + kv + heads * mla.v_head_dim * hidden))
+    size = head_dim(model)
+    kv_heads = model.num_kv_heads or heads
+    return float(layers * hidden * size * (2 * heads + 2 * kv_heads))
+
+
 def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, tp: int = 1,
                    block: int = 1, *, pure_window: bool = True,
                    mla_heads: tuple[int, int] | None = None) -> tuple[float, list[str]]:

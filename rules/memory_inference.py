@@ -48,7 +48,7 @@ from rules.layer_split import (
     offloaded_slots,
     stated_split,
 )
-from rules.memory_common import breakdown, gib, kv_cache_bytes, prefill_tokens
+from rules.memory_common import attention_params, breakdown, gib, kv_cache_bytes, prefill_tokens
 from rules.precision import expert_padding_bytes, normalise_quant, quant_workspace_bytes, weight_bytes
 from rules.types import MemoryEstimate, Workload
 from rules.vision_encoder import image_encoder_bytes, profiled_images
@@ -304,7 +304,14 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     n = tp
     tp, pp = parallel_layout(n)
     pure_window = profile.kv_cache.sliding_window == "applied"
-    kv_needed, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp, block=block,
+    # Data-parallel attention: each card attends for its own share of the requests, with the whole cache of
+    # each (and the attention weights whole); tensor parallelism keeps every request's MLA latent on every card.
+    dp = n if w.dp_attention and n > 1 and profile.dp_attention is not None else 1
+    if dp > 1:
+        tp, pp = 1, 1
+        chosen["dp_attention"] = dp
+        notes.append("dp-attention")
+    kv_needed, kv_notes = kv_cache_bytes(model, w.context, -(-w.batch // dp), kv_elem, tp=tp, block=block,
                                          pure_window=pure_window, mla_heads=mla_heads)
     kv_needed /= pp
     notes += kv_notes
@@ -338,6 +345,9 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     elif any(rule.batch_buffers for rule in profile.version_rules):
         notes.append(f"{profile.id}-batch-buffers-other-versions")  # sized only when the version says they apply
     weights_pg = weights / n
+    if dp > 1:
+        attention = attention_params(model) * weights / (model.params_b * 1e9)
+        weights_pg = (weights - attention) / n + attention
     required = weights_pg + act + overhead + kv_needed
     res = profile.reservation
     fraction = reservation_fraction(w, profile) or 1.0
@@ -373,7 +383,7 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
     per_seq = kv_cache_bytes(model, w.context, 1, kv_elem, tp=tp, block=block, pure_window=pure_window,
                              mla_heads=mla_heads)[0] / pp
     chosen["kv_pool_gib"] = round(gib(pool), 3)
-    chosen["max_concurrent_sequences"] = int(pool // per_seq) if per_seq > 0 else None
+    chosen["max_concurrent_sequences"] = int(pool // per_seq) * dp if per_seq > 0 else None
     per = dict(weights=weights_pg, kv_cache=pool, activations=act, overhead=overhead)
     # What the card will show: the reservation — or, when the job needs more than that, what it needs
     # (the engine would refuse to start; reporting the reservation would understate the problem).

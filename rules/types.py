@@ -50,6 +50,10 @@ class Workload:
     # Added fields (the rules' extensions; defaults keep every existing caller's meaning).
     flash_attention: bool = True
     """FlashAttention/SDPA (no seq² score tensor); False = eager attention."""
+    dp_attention: bool = False
+    """Serving with data-parallel attention over the cards (SGLang --enable-dp-attention, vLLM
+    --data-parallel-size with expert parallelism): each card holds its own requests' KV cache and the attention
+    weights whole."""
     offload: Literal["none", "optimizer", "all"] = "none"
     """Training with DeepSpeed: optimizer states offloaded to CPU RAM ("optimizer", ZeRO-Offload), or the
     parameters too ("all": ZeRO-3 offload_param, ZeRO-Infinity's CPU form)."""
@@ -221,7 +225,7 @@ class Suggestion:
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
                   "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
                   "newer-engine", "cpu-layers", "cpu-experts", "fewer-requests", "optimizer-8bit",
-                  "model-offload", "bf16", "cache-text-encoders", "adafactor-fused", "fp8-base"]
+                  "model-offload", "bf16", "cache-text-encoders", "adafactor-fused", "fp8-base", "dp-attention"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None

@@ -65,6 +65,10 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
     if kind == "flash_attention":
         flag = FLASH_ATTENTION_FLAGS.get(engine or "")
         return t("sugg_flash_attention", flag=f" ({flag})" if flag else "")
+    if kind == "dp_attention":
+        profile = load_engine_profiles().get(engine or "")
+        flag = profile.dp_attention.flag.replace(" N", f" {s.count}") if profile and profile.dp_attention else ""
+        return t("sugg_dp_attention", flag=f" ({flag})" if flag else "")
     if kind == "newer_engine":
         label = t("sugg_newer_engine", engine=engine_name(engine or "transformers"), version=version or "?")
         if s.flash_attention:

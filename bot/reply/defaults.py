@@ -293,7 +293,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # DreamBooth's prior preservation trains a class image beside each instance image: twice the images
         batch = min(2 * batch, MAX_BATCH)
     extra: dict[str, Any] = {}
-    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "flash_attention", "offload",
+    for key in ("gen_tokens", "zero_stage", "gradient_checkpointing", "optimizer", "flash_attention", "dp_attention",
+                "offload",
                 "pure_16bit", "train_embeddings", *TRAINING_SWITCHES):
         value = getattr(question, key)
         if value is not None:

@@ -96,6 +96,7 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                         "zh-Hans": "分页优化器把优化器状态放在统一内存里：显卡只需放下其余部分，显存不够时状态会换到主机内存（步骤变慢，但不会 OOM）。"},
     "gradient-checkpointing": {"en": "Gradient checkpointing recomputes activations in the backward pass (about 30% more compute, far less memory).",
                                "zh-Hans": "梯度检查点在反向传播时重算激活（计算量约增加 30%，显存大幅减少）。"},
+    "dp-attention": {"en": "Data-parallel attention: each card attends for its own share of the requests and holds only their KV cache, with the attention weights whole on every card (the experts stay sharded).", "zh-Hans": "数据并行注意力：每张卡只处理自己那部分请求的注意力，只存它们的 KV 缓存；注意力权重在每张卡上各存一份完整的（专家仍然分片）。"},
     "cross-attention-kv": {"en": "An encoder-decoder model also caches, in every decoder layer, the cross-attention keys and values of its whole source (Whisper: 1,500 audio frames per 30 s window), once per sequence; it is counted in the KV cache.", "zh-Hans": "编码器-解码器模型的每个解码层还要缓存整个输入的交叉注意力 K/V（Whisper：每个 30 秒窗口 1,500 个音频帧），每条序列一份，已计入 KV 缓存。"},
     "hybrid-attention": {"en": "Hybrid attention: only the full-attention layers cache every token; sliding-window or chunked layers cache their window, linear-attention layers a fixed state.",
                          "zh-Hans": "混合注意力：只有全注意力层缓存全部 token；滑动窗口或分块层只缓存窗口内的 token，线性注意力层只保留固定大小的状态。"},

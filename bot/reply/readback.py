@@ -139,6 +139,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "flash_attention":
             parts.append(t("flash_on") if value else t("flash_off"))
             continue
+        if field == "dp_attention":
+            parts.append(t("dp_attention_on"))
+            continue
         if field == "engine_backend":
             if (data.get("engine"), value) in BACKEND_OF_ENGINE:
                 parts.append(t(f"backend_{value}"))

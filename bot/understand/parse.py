@@ -102,7 +102,7 @@ MAX_PARSE_CHARS = 4000
 
 SLOT_ORDER = (
     "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
-    "flash_attention",
+    "flash_attention", "dp_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "instance", "gpu", "gpu_count", "gpu_set",
@@ -363,6 +363,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         engine_backend=values.get("engine_backend"),
         kv_cache=values.get("kv_cache"),
         flash_attention=values.get("flash_attention"),
+        dp_attention=values.get("dp_attention"),
         memory_fraction=values.get("memory_fraction"),
         max_num_seqs=values.get("max_num_seqs"),
         prefill_chunk=values.get("prefill_chunk"),

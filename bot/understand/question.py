@@ -111,6 +111,8 @@ class Question(BaseModel):
     compiled: bool | None = None
     """The recipe runs under torch.compile ("torch.compile", compile: True)."""
     flash_attention: bool | None = None
+    dp_attention: bool | None = None
+    """Serving with data-parallel attention ("--enable-dp-attention", "DP attention")."""
     offload: Literal["none", "optimizer", "all"] | None = None
     pure_16bit: bool | None = None
     train_embeddings: bool | None = None

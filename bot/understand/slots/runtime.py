@@ -36,6 +36,9 @@ profiled), iq4_nl as q4_0 (18 bytes per block)."""
 _KV_WIDTH = {"fp16": 2, "bf16": 2, "int8": 1, "int4": 0}
 _KV_QUANTISED = rx(r"\bkv(?:[-_ ]?cache)?\s*(?:量化|quanti[sz]\w*)"
                    r"|(?:quanti[sz]\w*|量化)\s*(?:the\s+)?kv(?:[-_ ]?cache)?")
+_DP_ATTENTION = rx(r"--?enable[-_]dp[-_]attention|\bdp[-\s]?attention\b|\bdpa\b|data[-\s]parallel\s+attention|"
+                   r"数据并行注意力|注意力数据并行")
+"""Data-parallel attention (SGLang --enable-dp-attention, "DP attention", 数据并行注意力)."""
 _NO_FLASH = rx(r"(?:no|without|w/o|disable\w*|不用|不使用|没有|关闭|关掉)\s*"
                r"(?:flash[-_ ]?attn|flash[-_ ]?attention|fa2?|sdpa)\b"
                r"|(?:(?<![\w-])-fa|--flash[-_]attn|\bflash[-_ ]?attn|\bflash[-_ ]?attention)"
@@ -205,6 +208,10 @@ def parse_runtime(state: SlotState) -> None:
         state.mask(m.start("version"), m.end("version"))
     if not parse_ggml_cache_types(state):
         parse_kv_cache(state)
+    m = _DP_ATTENTION.search(state.text)
+    if m is not None:
+        state.set("dp_attention", True)
+        state.mask(m.start(), m.end())
     m = _NO_FLASH.search(state.text)
     if m is not None:
         state.set("flash_attention", False)
