@@ -67,7 +67,7 @@ def _add_flags(parser: argparse.ArgumentParser) -> None:
                         help="what can be spent: 1500, 1.5k, 1万 (with --budget-period and --budget-currency)")
     parser.add_argument("--budget-currency", dest="budget_currency", help="USD | CNY | EUR (default: the reply's)")
     parser.add_argument("--budget-period", dest="budget_period",
-                        help="hour | day | month | total (default: total, the whole job)")
+                        help="hour | day | month | total | purchase (default: total, the whole job)")
     parser.add_argument("--context", help="tokens per sequence (prompt + output): 4096, 32k, 1.5万")
     parser.add_argument("--batch", help="concurrent sequences / micro-batch (images per call): 8, 1k, 两千")
     parser.add_argument("--resolution", help="image generation: pixels per side, e.g. 1024")

@@ -384,6 +384,8 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
     if question.budget_amount is None or question.budget_currency is None or question.budget_period is None:
         return None
     out = BudgetOut(amount=question.budget_amount, currency=question.budget_currency, period=question.budget_period)
+    if question.budget_period == "purchase":
+        return out.model_copy(update={"reason": "purchase"})  # cloud rental prices say nothing of buying
     if cost is None or cost.currency is None or cost.per_hour is None:
         return out.model_copy(update={"reason": "price"})
     hours = BUDGET_PERIOD_HOURS.get(question.budget_period)

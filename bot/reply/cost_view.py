@@ -13,7 +13,8 @@ from bot.reply.model import Answer, CostOut, PickOut
 from knowledge.base import KnowledgeBase
 
 PERIOD_WORDS = {"hour": {"en": " an hour", "zh-Hans": "每小时"}, "day": {"en": " a day", "zh-Hans": "每天"},
-                "month": {"en": " a month", "zh-Hans": "每月"}, "total": {"en": "", "zh-Hans": ""}}
+                "month": {"en": " a month", "zh-Hans": "每月"}, "total": {"en": "", "zh-Hans": ""},
+                "purchase": {"en": " to buy hardware", "zh-Hans": "购机"}}
 """How a budget's period is written beside its amount."""
 
 CLOUD_NAMES: dict[str, dict[str, str]] = {

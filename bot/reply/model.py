@@ -311,7 +311,7 @@ class BudgetOut(BaseModel):
 
     amount: float
     currency: str
-    period: Literal["hour", "day", "month", "total"]
+    period: Literal["hour", "day", "month", "total", "purchase"]
     cost: float | None = None
     """The set-up's cost over `period`, in `currency`; None when it cannot be compared."""
     within: bool | None = None

@@ -226,7 +226,7 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
         elif key == "budget_currency":
             updates["budget_currency"] = _choice("budget_currency", str(value).lower(), ("usd", "cny", "eur")).upper()
         elif key == "budget_period":
-            updates["budget_period"] = _choice("budget_period", value, ("hour", "day", "month", "total"))
+            updates["budget_period"] = _choice("budget_period", value, ("hour", "day", "month", "total", "purchase"))
         elif key == "cloud":
             updates["cloud"] = str(value).lower()
     if "budget_amount" in updates:

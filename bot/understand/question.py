@@ -156,7 +156,7 @@ class Question(BaseModel):
     """A sum the question says it can spend ("budget $3,000 a month", "预算每月1万元")."""
     budget_currency: str | None = None
     """USD | CNY | EUR: as written, else the question's language's (CNY for Chinese, USD otherwise)."""
-    budget_period: Literal["hour", "day", "month", "total"] | None = None
+    budget_period: Literal["hour", "day", "month", "total", "purchase"] | None = None
     """What the sum covers: an hour, a day, a month of the set-up, or the whole job."""
     budget: bool = False
     """The question asks for the cheapest / most cost-effective option."""

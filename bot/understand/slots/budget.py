@@ -32,6 +32,14 @@ BUDGET_ZH = rx(r"(?:(?P<cue>预算)|不超过|不高于|最多|控制在|以内)
 ZH_PERIOD_FIRST = rx(r"(?P<per0>每月|每个月|每小时|每天)\s*(?:预算|不超过|最多)?\s*" + _AMOUNT
                      + r"\s*(?P<cur>元|块钱?|人民币|美元|美金|刀)" + _PERIOD)
 
+PURCHASE = rx(r"\b(?:buy(?:ing)?|purchas\w*|build(?:ing)?\s+a\s+(?:pc|rig|workstation|server|machine))\b|"
+              r"(?<!租)买|购买|采购|购置|配一台|装一台|攒一台")
+"""A budget to buy hardware with, not to rent it: "buy a GPU for $3,000", "预算5万元，买什么显卡"."""
+BUDGET_FOR = rx(r"\bfor\s+(?:about\s+|around\s+|roughly\s+|~)?(?P<pre>\$|usd\s*|us\$|€)?\s*" + _AMOUNT
+                + _CURRENCY_AFTER + _PERIOD)
+"""A price after "for": a budget in a purchase ("buy a GPU for about 3000 dollars") or with its currency ("rent a
+GPU for $3,000 a month"), never a bare number ("for 100 hours", "for 32 users")."""
+
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "万": 1e4, "千": 1e3}
 _USD = frozenset({"usd", "us$", "dollar", "dollars", "bucks", "$", "美元", "美金", "刀"})
 _CNY = frozenset({"cny", "rmb", "yuan", "元", "块", "块钱", "人民币"})
@@ -70,11 +78,14 @@ def parse_budget(state: SlotState, lang: str) -> dict[str, Any]:
     """Question fields for a stated budget (amount, currency, per hour / day / month or in all); the span is
     masked so no other slot reads its number. `lang` is the question's language (bot.understand.lang)."""
     text = state.text
-    for pattern in (ZH_PERIOD_FIRST, BUDGET_ZH, BUDGET_EN):
+    purchase = PURCHASE.search(text) is not None
+    for pattern in (ZH_PERIOD_FIRST, BUDGET_ZH, BUDGET_EN, BUDGET_FOR):
         for m in pattern.finditer(text):
             groups = m.groupdict()
             raw_currency = groups.get("cur") or groups.get("pre")
             period = _period((groups.get("per0") or "") + " " + (groups.get("per") or ""))
+            if pattern is BUDGET_FOR and raw_currency is None and not purchase:
+                continue
             if raw_currency is None and period is None and not groups.get("cue"):
                 continue  # "under 24 GB", "up to 8 GPUs": no money in it ("budget 5k" is money by its word)
             value = number(groups["num"])
@@ -83,5 +94,7 @@ def parse_budget(state: SlotState, lang: str) -> dict[str, Any]:
             value *= _SCALE.get((groups.get("scale") or "").lower(), 1.0)
             currency = _currency(raw_currency, lang)
             state.mask(m.start(), m.end())
+            if purchase and period is None:
+                return {"budget_amount": value, "budget_currency": currency, "budget_period": "purchase"}
             return {"budget_amount": value, "budget_currency": currency, "budget_period": period or "total"}
     return {}

@@ -101,3 +101,15 @@ def test_a_budget_without_a_model_is_answered_with_what_the_most_memory_it_rents
 def test_a_budget_beside_a_model_still_sizes_the_model() -> None:
     result = answer(parse("budget $3000/month, which GPU for llama 3 70b?", KB), KB)
     assert result.query.model == "llama-3-70b" and result.estimate is not None and not result.capacity
+
+
+def test_a_budget_to_buy_hardware_is_not_compared_with_rental_prices() -> None:
+    from bot.reply.render import render_text
+    from bot.service import ask
+
+    answer = ask({"text": "I want to buy a GPU for about 3000 dollars to run Qwen2.5-32B at home"})
+    assert answer.budget is not None and answer.budget.period == "purchase" and answer.budget.within is None
+    assert answer.budget.reason == "purchase"
+    assert "I have no sourced purchase prices, only cloud rental prices" in render_text(answer)
+    rented = ask({"text": "rent a GPU for 3000 dollars a month for Qwen2.5-32B"})
+    assert rented.budget is not None and rented.budget.period == "month" and rented.budget.within is not None
