@@ -14,12 +14,11 @@ encoder sequences per second.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from knowledge.schema import GPU, Model
 from rules import speed_constants as S
 from rules.hardware import dense_tflops
 from rules.precision import weight_bytes
+from rules.search import largest_true
 from rules.types import Workload
 
 WHISPER_WINDOW_S = 30.0
@@ -62,25 +61,13 @@ def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float |
     return WHISPER_WINDOW_S / window_s
 
 
-def largest_count(most: int, holds: Callable[[int], bool]) -> int:
-    """The largest n in 0..most for which `holds(n)` (which must hold for every smaller n too)."""
-    low, high = 0, max(0, most)
-    while low < high:
-        mid = (low + high + 1) // 2
-        if holds(mid):
-            low = mid
-        else:
-            high = mid - 1
-    return low
-
-
 def whisper_live_streams(w: Workload, gpu: GPU, most: int) -> int:
     """The most live streams, up to `most`, one card transcribes each at least as fast as it is spoken."""
     def keeps_up(streams: int) -> bool:
         factor = whisper_real_time_factor(w, gpu, streams)
         return factor is not None and factor >= 1.0
 
-    return largest_count(most, keeps_up)
+    return largest_true(keeps_up, 1, most) if most >= 1 else 0
 
 
 def diffusion_steps(model: Model) -> int | None:

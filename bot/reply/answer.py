@@ -69,6 +69,7 @@ from rules.engine_profile import (
 )
 from rules.fit import placeable, reserves_share_of_card
 from rules.memory_diffusion_training import checkpoints_by_default
+from rules.search import largest_true
 from rules.types import Pick, Workload
 
 MAX_PICKS = 3
@@ -121,7 +122,7 @@ def live_streams(workload: Workload, gpu: GPU) -> dict[str, float | None]:
     not the encoder's work); more streams than that take more cards, one batch of streams each."""
     streams = workload.batch
     by_speed = speed_media.whisper_live_streams(workload, gpu, streams)
-    by_memory = speed_media.largest_count(streams, lambda n: n > 0 and fits_at(workload, gpu, 1, n))
+    by_memory = largest_true(lambda n: fits_at(workload, gpu, 1, n), 1, streams)
     per_card = min(by_speed, by_memory)
     each = speed_media.whisper_real_time_factor(workload, gpu, max(1, min(streams, per_card)))
     return {"audio_seconds_per_s_per_stream": finite(each, 1), "audio_streams_per_card": float(per_card),

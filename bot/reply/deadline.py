@@ -15,6 +15,7 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily
 from rules.constants import GPUS_PER_NODE
+from rules.search import smallest_true
 from rules.types import Pick, Workload
 
 DEADLINE_MAX_GPUS = 32_768
@@ -51,14 +52,12 @@ def deadline_count(workload: Workload, gpu: GPU, floor: int, tokens: float, hour
         if high * node >= DEADLINE_MAX_GPUS:
             return None
         low, high = high + 1, min(high * 2, DEADLINE_MAX_GPUS // node)
-    while low < high:
-        mid = (low + high) // 2
-        needed = _needed_hours(workload, gpu, mid * node, tokens)
-        if needed is not None and needed <= hours:
-            high = mid
-        else:
-            low = mid + 1
-    return high * node
+
+    def in_time(nodes: int) -> bool:
+        needed = _needed_hours(workload, gpu, nodes * node, tokens)
+        return needed is not None and needed <= hours
+
+    return (smallest_true(in_time, low, high) or high) * node
 
 
 def meet_deadline(picks: Sequence[Pick], workload: Workload, question: Question, kb: KnowledgeBase,

@@ -102,8 +102,15 @@ def test_command_r_v01_records_both_context_figures(kb: KnowledgeBase) -> None:
     ("c4ai-command-r-08-2024", "c4ai-command-r-08-2024"),
     ("Command R+ 08-2024", "command-r-plus-08-2024"),
     ("c4ai-command-r-plus-08-2024", "command-r-plus-08-2024"),
+    ("phi-3-medium-128k-instruct", "phi-3-medium-128k"),
+    ("microsoft/Phi-3-medium-128k-instruct", "phi-3-medium-128k"),
+    ("Phi-3-medium-4k-instruct", "phi-3-medium"),
+    ("Phi-3-medium", "phi-3-medium"),
+    ("phi-3-mini-128k-instruct", "phi-3-mini-128k"),
+    ("Phi-3-mini-4k-instruct", "phi-3-mini"),
+    ("Phi-3-mini", "phi-3-mini"),
 ])
-def test_command_r_names_resolve(kb: KnowledgeBase, name: str, model_id: str) -> None:
+def test_command_r_and_phi3_names_resolve(kb: KnowledgeBase, name: str, model_id: str) -> None:
     found = kb.model_index.lookup(name)
     assert found.confident and found.best is not None and found.best.id == model_id
 
@@ -155,20 +162,6 @@ def test_phi3_medium_128k_window_and_the_4k_one(kb: KnowledgeBase) -> None:
     assert kb.model("phi-3-medium-128k").max_context == 131072
     assert kb.model("phi-3-medium").max_context == 4096
     assert (kb.model("phi-3-medium").num_kv_heads, kb.model("phi-3-mini").num_kv_heads) == (10, 32)
-
-
-@pytest.mark.parametrize(("name", "model_id"), [
-    ("phi-3-medium-128k-instruct", "phi-3-medium-128k"),
-    ("microsoft/Phi-3-medium-128k-instruct", "phi-3-medium-128k"),
-    ("Phi-3-medium-4k-instruct", "phi-3-medium"),
-    ("Phi-3-medium", "phi-3-medium"),
-    ("phi-3-mini-128k-instruct", "phi-3-mini-128k"),
-    ("Phi-3-mini-4k-instruct", "phi-3-mini"),
-    ("Phi-3-mini", "phi-3-mini"),
-])
-def test_phi3_names_resolve(kb: KnowledgeBase, name: str, model_id: str) -> None:
-    found = kb.model_index.lookup(name)
-    assert found.confident and found.best is not None and found.best.id == model_id
 
 
 def test_a_128k_question_gets_the_128k_checkpoint_with_no_window_warning(kb: KnowledgeBase) -> None:
