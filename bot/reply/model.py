@@ -418,7 +418,8 @@ class Answer(BaseModel):
     one of the recommended cards, {task, gpu, count, per_gpu_gb} (only when it fits there)."""
     cpu_only: dict[str, Any] | None = None
     """When the question says there is no GPU: what llama.cpp needs to run the model from system RAM in
-    Q4_K_M at the question's context, {quant, ram_gb, read_gb_per_token, ddr5_dual_channel_tokens_per_s}."""
+    Q4_K_M at the question's context, {quant, ram_gb, read_gb_per_token, ram_bound_tokens_per_s} (the last a
+    ceiling at dual-channel DDR5-4800's 76.8 GB/s peak, rules.constants.REFERENCE_RAM_BANDWIDTH_GBPS)."""
     error: str | None = None
     """A code for a reply that could not size anything (e.g. 'too-long', 'unknown-model')."""
     text: str = ""

@@ -16,15 +16,12 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules import speed_media
-from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
+from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B, REFERENCE_RAM_BANDWIDTH_GBPS
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
 from rules.speed import weights_read_bytes
 from rules.types import Engine, Workload
 
-DDR5_DUAL_CHANNEL_GBPS = 2 * 8 * 5.6
-"""Theoretical peak of two 64-bit DDR5-5600 channels (JEDEC DDR5: 5,600 MT/s × 8 bytes a channel): a desktop
-or laptop's RAM bandwidth, the bound on CPU decode. Measured bandwidth is lower, so the speed is a ceiling."""
 CPU_QUANT = "gguf-q4_k_m"
 """The GGUF most CPU users run (llama.cpp's and Ollama's default download)."""
 
@@ -35,14 +32,14 @@ OTHER_ENGINE_SHARE = 0.15
 def cpu_only_figure(question: Question, workload: Workload) -> dict[str, Any] | None:
     """For a question that says there is no GPU: llama.cpp's RAM need for the model in Q4_K_M (weights, KV
     cache at the question's context and its buffers) and the weights each token reads, whose ratio to the RAM
-    bandwidth bounds the decode speed."""
+    bandwidth bounds the decode speed (a ceiling at the reference dual-channel DDR5 the host-offload lines use)."""
     if not question.no_gpu or workload.task != "inference" or workload.model.arch != "decoder":
         return None
     on_cpu = replace(workload, engine="llama.cpp", precision="int4", quant=CPU_QUANT)
     ram = rules.estimate_memory(on_cpu, 1, None).total_gib
     read = weights_read_bytes(on_cpu, 1) / 1e9
     return {"quant": CPU_QUANT, "ram_gb": round(ram, 1), "read_gb_per_token": round(read, 2),
-            "ddr5_dual_channel_tokens_per_s": round(DDR5_DUAL_CHANNEL_GBPS / read, 1) if read else None}
+            "ram_bound_tokens_per_s": round(REFERENCE_RAM_BANDWIDTH_GBPS / read, 1) if read else None}
 
 
 def other_engine_figure(question: Question, workload: Workload, count: int, gpu: GPU | None,

@@ -391,7 +391,7 @@ def no_gpu_notice(answer: Answer) -> str:
     if not cpu:
         return t("no_gpu_plain")
     return t("no_gpu", ram=gb(cpu["ram_gb"]), read=f"{cpu['read_gb_per_token']:.1f}",
-             speed=count(cpu["ddr5_dual_channel_tokens_per_s"] or 0))
+             speed=count(cpu["ram_bound_tokens_per_s"] or 0))
 
 
 def _filled(text: str, values: dict[str, str]) -> str:
