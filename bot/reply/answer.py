@@ -16,14 +16,7 @@ from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.capacity import capacity, compare_models, max_context_out, memory_card
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
-from bot.reply.cost import (
-    attach_money,
-    home_cloud_first,
-    hourly_prices,
-    price_choice,
-    rank_by_money,
-    within_budget_first,
-)
+from bot.reply.cost import attach_money, home_cloud_first, rank_by_money, within_budget_first
 from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
@@ -45,6 +38,7 @@ from bot.reply.model import (
     ConfigRef,
 )
 from bot.reply.overrides import apply_overrides
+from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
 from bot.reply.side_figures import (
     cpu_only_figure,
@@ -73,6 +67,9 @@ from rules.search import largest_true
 from rules.types import Pick, Workload
 
 MAX_PICKS = 3
+CANDIDATE_PICKS = 4 * MAX_PICKS
+"""Picks ranked before the home cloud and the budget reorder them, so that a card one of them prefers is not
+cut by a cheaper card elsewhere before it is looked at; the reply then shows MAX_PICKS."""
 """A Slack reader compares three options; more are a scroll, not advice."""
 MAX_TRAINING_GPUS = 64
 """ZeRO/FSDP data parallelism across nodes of 8; no alternative above 64 cards (8 nodes) is offered."""
@@ -237,10 +234,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # the cards recommended beside it are those that hold every layer.
         whole = replace(workload, gpu_layers=None, cpu_moe_layers=None,
                         layer_split=tuple(question.layer_split) if question.layer_split else None)
-        for pick in rules.rank_picks(whole, pool, instances, limit=MAX_PICKS, budget=question.budget,
+        wanted = MAX_PICKS if gpu is not None else CANDIDATE_PICKS
+        for pick in rules.rank_picks(whole, pool, instances, limit=wanted, budget=question.budget,
                                      max_count=max_count, fixed_count=question.gpu_count if gpu is None else None,
                                      hourly_price_of=priced):
-            if (pick.gpu_id, pick.count) not in seen and len(picks) < MAX_PICKS:
+            if (pick.gpu_id, pick.count) not in seen and len(picks) < wanted:
                 picks.append(pick)
 
     if question.intent != "compare" and any(p.fits for p in picks):
@@ -251,7 +249,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, choice)
     if gpu is None and question.intent != "compare":
-        picks = within_budget_first(home_cloud_first(picks, kb, choice), kb, question, choice)
+        picks = within_budget_first(home_cloud_first(picks, kb, choice), kb, question, choice)[:MAX_PICKS]
     # A stated speed target outranks the money order: a cheaper card that misses it answers another question.
     picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)
     if question.intent != "compare":

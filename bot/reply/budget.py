@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import rules
-from bot.reply.cost import BUDGET_PERIOD_HOURS, in_currency, plan_for, price_choice
+from bot.reply.cost import BUDGET_PERIOD_HOURS, in_currency
 from bot.reply.model import Assumption
+from bot.reply.pricing import plan_for, price_choice
 from bot.understand.intent import CAPACITY
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase

@@ -1,14 +1,9 @@
 """Money and time on a reply: every pick priced, `cost` for the recommended configuration, `prices` for a card.
 
 Prices come only from the knowledge base's dated rows (`kb.prices`, shipped or the operator's own); a pick
-without a row stays unpriced and the reply says so once. Which row a pick takes:
-
-* a cloud named in the question filters to that cloud;
-* otherwise a question in Chinese (or one naming 阿里云) takes Alibaba Cloud whenever it prices the card, the
-  advisor's home cloud for those users, and compares in CNY; an English question takes the cheapest known
-  instance, compared in USD;
-* money in two currencies is compared only through the operator's dated rate (`GPU_ADVISOR_FX`); the reply
-  then says it converted and at which rate.
+without a row stays unpriced and the reply says so once. Which row a pick takes is `bot.reply.pricing`'s;
+money in two currencies is compared only through the operator's dated rate (`GPU_ADVISOR_FX`), and the reply
+then says it converted and at which rate.
 
 "cheapest"/"budget"/"性价比" re-ranks the picks by money per useful work (per million generated tokens for
 serving at the sized aggregate throughput, per billion trained tokens for training) where prices are known;
@@ -19,110 +14,23 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import rules
 from bot.reply.defaults import as_chosen
 from bot.reply.model import Answer, Assumption, BudgetOut, CostOut, PickOut, PriceOut, ServingPlanOut
+from bot.reply.pricing import PriceChoice, plan_for, price_choice, price_picks, replicas_plan
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
-from knowledge.fx import ExchangeRate, convert, fx_from_env
+from knowledge.fx import ExchangeRate, convert
 from knowledge.prices import list_prices
 from knowledge.schema import GPU
 from rules.constants import HOURS_PER_MONTH
-from rules.cost import CostEstimate, InstancePlan, cheapest_plan, cost_estimate
+from rules.cost import CostEstimate, InstancePlan, cost_estimate
 from rules.types import Pick, Workload
 
 log = logging.getLogger(__name__)
-
-HOME_CLOUD_ZH = "alibaba"
-CNY_CLOUDS = ("alibaba", "aws-china")
-"""Clouds whose shipped prices are in CNY: naming one compares in CNY."""
-
-
-@dataclass(frozen=True)
-class PriceChoice:
-    """How a question chooses among price rows."""
-
-    currency: str
-    cloud: str | None = None
-    prefer_cloud: str | None = None
-    rates: tuple[ExchangeRate, ...] = ()
-
-
-def exchange_rates() -> tuple[ExchangeRate, ...]:
-    """The operator's rates; a malformed `GPU_ADVISOR_FX` converts nothing (and is logged), it never guesses."""
-    try:
-        return fx_from_env()
-    except ValueError as exc:
-        log.warning("GPU_ADVISOR_FX ignored: %s", exc)
-        return ()
-
-
-def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = None) -> PriceChoice:
-    rates = exchange_rates() if rates is None else rates
-    chinese = question.lang != "en"
-    if question.cloud:
-        currency = "CNY" if question.cloud in CNY_CLOUDS else ("CNY" if chinese and rates else "USD")
-        return PriceChoice(currency=currency, cloud=question.cloud, rates=rates)
-    if chinese:
-        return PriceChoice(currency="CNY", prefer_cloud=HOME_CLOUD_ZH, rates=rates)
-    return PriceChoice(currency="USD", rates=rates)
-
-
-def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) -> InstancePlan | None:
-    """The cheapest instance plan holding `count` × `gpu_id` under `choice`, or None (a gap stays a gap)."""
-    return cheapest_plan(kb.prices.values(), gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
-                         prefer_cloud=choice.prefer_cloud, rates=choice.rates)
-
-
-def hourly_prices(kb: KnowledgeBase, choice: PriceChoice) -> Callable[[GPU, int], float | None]:
-    """What `rules.rank_picks` orders cards by: the hourly price of `count` × a card in the question's currency,
-    from the same rows the picks will show (None where there is none: the rules then place the card by proxy)."""
-    def price(gpu: GPU, count: int) -> float | None:
-        plan = plan_for(kb, gpu.id, count, choice)
-        return plan.per_hour if plan is not None and plan.currency == choice.currency else None
-    return price
-
-
-def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice) -> PickOut:
-    if plan is None:
-        # The rules' instance comes from the Alibaba Cloud families (cloud.yaml); it has no dated price.
-        keep = pick.instance if choice.cloud in (None, HOME_CLOUD_ZH) else None
-        return pick.model_copy(update={"price_per_hour": None, "price_currency": None, "instance": keep,
-                                       "cloud": HOME_CLOUD_ZH if keep else None})
-    row = plan.price
-    return pick.model_copy(update={
-        "price_per_hour": round(plan.per_hour, 4), "price_currency": plan.currency, "instance": row.instance,
-        "instances": plan.instances, "instance_gpus": plan.gpus if plan.gpus > pick.count else None,
-        "cloud": row.cloud, "region": row.region, "price_date": row.date,
-        "price_source": list(row.source), "price_fx_rate": str(plan.rate) if plan.rate else None,
-    })
-
-
-def price_picks(picks: Sequence[PickOut], kb: KnowledgeBase, choice: PriceChoice) -> list[PickOut]:
-    return [_priced(p, _pick_plan(kb, p, choice), choice) for p in picks]
-
-
-def _pick_plan(kb: KnowledgeBase, pick: PickOut, choice: PriceChoice) -> InstancePlan | None:
-    """The instances a pick takes (`replicas_plan` when it is laid out as replicas)."""
-    if not pick.replicas:
-        return plan_for(kb, pick.gpu, pick.count, choice)
-    return replicas_plan(kb, pick.gpu, pick.count // pick.replicas, pick.replicas, choice)
-
-
-def replicas_plan(kb: KnowledgeBase, gpu_id: str, cards: int, replicas: int,
-                  choice: PriceChoice) -> InstancePlan | None:
-    """`replicas` deployments of `cards` × the card: separate deployments, each on its own instances, none sharing
-    a node with another."""
-    single = plan_for(kb, gpu_id, cards, choice)
-    if single is None:
-        return None
-    return InstancePlan(single.price, single.instances * replicas, single.per_hour * replicas, single.currency,
-                        single.rate)
-
 
 def work_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
     """Useful tokens per second of a configuration: generated (all sequences) for serving, trained otherwise."""
@@ -185,16 +93,19 @@ def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, 
 
 
 def home_cloud_first(picks: Sequence[Pick], kb: KnowledgeBase, choice: PriceChoice) -> list[Pick]:
-    """With a preferred cloud (Alibaba Cloud for a Chinese question that names none), the picks it can price
-    come first, in their order; cards only another cloud prices (the A10G on AWS China) follow, still priced."""
+    """With a preferred cloud (Alibaba Cloud for a Chinese question that names none), the picks it offers come
+    first, in their order: those it prices, and those its instance families hold with no dated price (the H20's
+    gn8v); the rest (priced by another cloud only, the A10G on AWS China, or by none) follow in theirs."""
     if choice.prefer_cloud is None:
         return list(picks)
 
-    def elsewhere(pick: Pick) -> bool:
+    def at_home(pick: Pick) -> bool:
         plan = plan_for(kb, pick.gpu_id, pick.count, choice)
-        return plan is not None and plan.price.cloud != choice.prefer_cloud
+        if plan is None:
+            return pick.instance is not None  # the rules' instance comes from the Alibaba Cloud families
+        return plan.price.cloud == choice.prefer_cloud
 
-    return sorted(picks, key=lambda p: (not p.fits, elsewhere(p)))
+    return sorted(picks, key=lambda p: (not p.fits, not at_home(p)))
 
 
 def _cost_out(estimate: CostEstimate, plan: InstancePlan, gpu_id: str, count: int,
@@ -435,6 +346,5 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     return result
 
 
-__all__ = ["PriceChoice", "add_training_hours", "attach_money", "budget_check", "config_cost", "exchange_rates",
-           "generation_rate", "gpu_prices", "home_cloud_first", "hourly_prices", "in_currency", "plan_for",
-           "price_choice", "price_picks", "price_work", "rank_by_money", "within_budget_first"]
+__all__ = ["add_training_hours", "attach_money", "budget_check", "config_cost", "generation_rate", "gpu_prices",
+           "home_cloud_first", "in_currency", "price_work", "rank_by_money", "within_budget_first"]

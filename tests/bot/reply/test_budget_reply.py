@@ -77,7 +77,8 @@ def test_flags_and_json_keys_state_a_budget_and_refuse_bad_values() -> None:
 def test_a_budget_without_a_model_is_answered_with_what_the_most_memory_it_rents_holds(
         text: str, amount: float, currency: str, period: str) -> None:
     from bot.reply.budget import BUDGET_COUNTS
-    from bot.reply.cost import BUDGET_PERIOD_HOURS, plan_for, price_choice
+    from bot.reply.cost import BUDGET_PERIOD_HOURS
+    from bot.reply.pricing import plan_for, price_choice
 
     question = parse(text, KB)
     assert (question.budget_amount, question.budget_currency, question.budget_period) == (amount, currency, period)

@@ -92,7 +92,8 @@ def test_gpu_info_lists_prices_or_says_there_is_none() -> None:
 
 def test_budget_ranks_by_money_per_generated_token() -> None:
     result = _ask("cheapest way to serve llama-3.1-8b")
-    from bot.reply.cost import price_choice, work_rate
+    from bot.reply.cost import work_rate
+    from bot.reply.pricing import price_choice
     from bot.understand.parse import parse
 
     choice = price_choice(parse("cheapest way to serve llama-3.1-8b", KB))
@@ -126,7 +127,7 @@ def test_serving_plan_replicas_cover_the_users_and_name_the_binding_target() -> 
     assert plan.replicas == math.ceil(200 / plan.sequences_per_replica)
     assert plan.met and plan.decode_tokens_per_s >= 20
     # the plan's cost is the replicas' instances: replicas × the cheapest 1× L40S instance
-    from bot.reply.cost import plan_for, price_choice
+    from bot.reply.pricing import plan_for, price_choice
     from bot.understand.parse import parse
 
     single = plan_for(KB, "l40s", 1, price_choice(parse("on one L40S", KB)))
@@ -285,3 +286,23 @@ def test_a_training_job_on_an_unpriced_card_says_what_the_bill_is_made_of() -> N
     assert gpu_hours is not None and gpu_hours > 0
     text = render_text(answer, kb=KB)
     assert f"the bill is {gpu_hours:,.0f} GPU-hours × your price per GPU-hour" in text
+
+
+def test_cards_priced_in_another_currency_are_ordered_by_their_prices_not_by_a_proxy() -> None:
+    from bot.reply.pricing import hourly_prices, price_choice, price_levels
+    from bot.understand.parse import parse
+
+    # The rows' own CNY/USD level: the median ratio over cards priced in both (T4, A10, A10G, V100, A100 …).
+    level = price_levels(KB, "CNY")["USD"]
+    assert 3.0 < level < 30.0
+    chinese = price_choice(parse("用LoRA微调GLM-4-9B需要多大显存", KB))
+    price = hourly_prices(KB, chinese)
+    ada, l4 = KB.gpus["rtx-6000-ada"], KB.gpus["l4"]
+    # one RTX 6000 Ada at 0.83 USD/h must not be ordered above two L4s at 4.60 USD/h in a Chinese question
+    assert (price(ada, 1) or 0) < (price(l4, 2) or 0)
+    assert price(ada, 1) == pytest.approx(0.8262 * level, rel=0.01)
+    # the home cloud still leads, and the English reply's order is the same among the rest
+    zh = _ask("用LoRA微调GLM-4-9B需要多大显存")
+    en = _ask("how much VRAM to LoRA fine-tune GLM-4-9B")
+    assert zh.picks[0].cloud == "alibaba"
+    assert [p.gpu for p in zh.picks if p.cloud != "alibaba"][:1] == [en.picks[0].gpu]

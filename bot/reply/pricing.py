@@ -1,0 +1,145 @@
+"""Which dated price rows a question uses, and the hourly price each card is ordered by.
+
+* a cloud named in the question filters to that cloud;
+* otherwise a question in Chinese (or one naming 阿里云) takes Alibaba Cloud whenever it prices the card, the
+  advisor's home cloud for those users, and compares in CNY; an English question takes the cheapest known
+  instance, compared in USD;
+* money in two currencies is shown converted only through the operator's dated rate (`GPU_ADVISOR_FX`); to
+  order cards priced in different currencies without one, the rows' own price level between the currencies
+  is used, and never shown.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from statistics import median
+
+from bot.reply.model import PickOut
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from knowledge.fx import ExchangeRate, fx_from_env
+from knowledge.schema import GPU
+from rules.cost import InstancePlan, cheapest_plan
+
+log = logging.getLogger(__name__)
+
+HOME_CLOUD_ZH = "alibaba"
+CNY_CLOUDS = ("alibaba", "aws-china")
+"""Clouds whose shipped prices are in CNY: naming one compares in CNY."""
+
+
+@dataclass(frozen=True)
+class PriceChoice:
+    """How a question chooses among price rows."""
+
+    currency: str
+    cloud: str | None = None
+    prefer_cloud: str | None = None
+    rates: tuple[ExchangeRate, ...] = ()
+
+
+def exchange_rates() -> tuple[ExchangeRate, ...]:
+    """The operator's rates; a malformed `GPU_ADVISOR_FX` converts nothing (and is logged), it never guesses."""
+    try:
+        return fx_from_env()
+    except ValueError as exc:
+        log.warning("GPU_ADVISOR_FX ignored: %s", exc)
+        return ()
+
+
+def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = None) -> PriceChoice:
+    rates = exchange_rates() if rates is None else rates
+    chinese = question.lang != "en"
+    if question.cloud:
+        currency = "CNY" if question.cloud in CNY_CLOUDS else ("CNY" if chinese and rates else "USD")
+        return PriceChoice(currency=currency, cloud=question.cloud, rates=rates)
+    if chinese:
+        return PriceChoice(currency="CNY", prefer_cloud=HOME_CLOUD_ZH, rates=rates)
+    return PriceChoice(currency="USD", rates=rates)
+
+
+def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) -> InstancePlan | None:
+    """The cheapest instance plan holding `count` × `gpu_id` under `choice`, or None (a gap stays a gap)."""
+    return cheapest_plan(kb.prices.values(), gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
+                         prefer_cloud=choice.prefer_cloud, rates=choice.rates)
+
+
+MIN_CARDS_FOR_PRICE_LEVEL = 3
+"""Cards priced in both currencies needed before their price ratio orders cards priced in one only."""
+
+
+def price_levels(kb: KnowledgeBase, currency: str) -> dict[str, float]:
+    """For each other currency, the median over the cards priced in both of (cheapest GPU-hour in `currency`) /
+    (cheapest GPU-hour in it): how a card priced only in USD is placed among cards priced in CNY when no
+    exchange rate is set. Ordering only: no price is ever shown converted by it."""
+    cheapest: dict[str, dict[str, float]] = defaultdict(dict)
+    for row in kb.prices.values():
+        per_gpu = row.price_per_hour / row.count
+        held = cheapest[row.gpu].get(row.currency)
+        if held is None or per_gpu < held:
+            cheapest[row.gpu][row.currency] = per_gpu
+    ratios: dict[str, list[float]] = defaultdict(list)
+    for by_currency in cheapest.values():
+        if currency in by_currency:
+            for other, price in by_currency.items():
+                if other != currency:
+                    ratios[other].append(by_currency[currency] / price)
+    return {other: median(found) for other, found in ratios.items() if len(found) >= MIN_CARDS_FOR_PRICE_LEVEL}
+
+
+def hourly_prices(kb: KnowledgeBase, choice: PriceChoice) -> Callable[[GPU, int], float | None]:
+    """What `rules.rank_picks` orders cards by: the hourly price of `count` × a card in the question's currency,
+    from the same rows the picks will show. A card priced only in another currency is placed at that price times
+    the currencies' price level (`price_levels`), not by the capability proxy: 2× L4 at 4.60 USD an hour must not
+    rank above one RTX 6000 Ada at 0.83 in a Chinese question. None where no row prices the card."""
+    levels = price_levels(kb, choice.currency)
+
+    def price(gpu: GPU, count: int) -> float | None:
+        plan = plan_for(kb, gpu.id, count, choice)
+        if plan is None:
+            return None
+        if plan.currency == choice.currency:
+            return plan.per_hour
+        level = levels.get(plan.currency)
+        return plan.per_hour * level if level is not None else None
+    return price
+
+
+def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice) -> PickOut:
+    if plan is None:
+        # The rules' instance comes from the Alibaba Cloud families (cloud.yaml); it has no dated price.
+        keep = pick.instance if choice.cloud in (None, HOME_CLOUD_ZH) else None
+        return pick.model_copy(update={"price_per_hour": None, "price_currency": None, "instance": keep,
+                                       "cloud": HOME_CLOUD_ZH if keep else None})
+    row = plan.price
+    return pick.model_copy(update={
+        "price_per_hour": round(plan.per_hour, 4), "price_currency": plan.currency, "instance": row.instance,
+        "instances": plan.instances, "instance_gpus": plan.gpus if plan.gpus > pick.count else None,
+        "cloud": row.cloud, "region": row.region, "price_date": row.date,
+        "price_source": list(row.source), "price_fx_rate": str(plan.rate) if plan.rate else None,
+    })
+
+
+def price_picks(picks: Sequence[PickOut], kb: KnowledgeBase, choice: PriceChoice) -> list[PickOut]:
+    return [_priced(p, _pick_plan(kb, p, choice), choice) for p in picks]
+
+
+def _pick_plan(kb: KnowledgeBase, pick: PickOut, choice: PriceChoice) -> InstancePlan | None:
+    """The instances a pick takes (`replicas_plan` when it is laid out as replicas)."""
+    if not pick.replicas:
+        return plan_for(kb, pick.gpu, pick.count, choice)
+    return replicas_plan(kb, pick.gpu, pick.count // pick.replicas, pick.replicas, choice)
+
+
+def replicas_plan(kb: KnowledgeBase, gpu_id: str, cards: int, replicas: int,
+                  choice: PriceChoice) -> InstancePlan | None:
+    """`replicas` deployments of `cards` × the card: separate deployments, each on its own instances, none sharing
+    a node with another."""
+    single = plan_for(kb, gpu_id, cards, choice)
+    if single is None:
+        return None
+    return InstancePlan(single.price, single.instances * replicas, single.per_hour * replicas, single.currency,
+                        single.rate)
