@@ -91,6 +91,9 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
             # diffusers quantises a pipeline's denoiser and T5 with bitsandbytes on load: no GPTQ/AWQ files
             else [("int8", "bnb-int8"), ("int4", "nf4")] if w.model.arch == "diffusion"
+            # nobody ships GPTQ/AWQ speech models: Whisper loads in 8 bits with bitsandbytes (faster-whisper's
+            # CTranslate2 int8 is the same bytes)
+            else [("int8", "bnb-int8")] if w.model.arch == "encoder-decoder"
             # TurboMind serves 4-bit AWQ/GPTQ weights (`lmdeploy lite auto_awq`, docs quantization/w4a16.md); its
             # 8-bit route is W8A8 SmoothQuant on the PyTorch engine, not a GPTQ-Int8 checkpoint
             else [("int4", "awq")] if w.engine == "lmdeploy"

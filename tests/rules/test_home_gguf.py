@@ -61,3 +61,15 @@ def test_flux_on_a_12_gb_card_is_offered_a_4_bit_load_with_model_offload() -> No
     assert (both.precision, both.quant) == ("int4", "nf4")
     alone = estimate_memory(replace(w, offload="all"), 1, card).per_gpu_gib
     assert alone > 11.5 > (both.memory_per_gpu_gib or 99)
+
+
+def test_a_speech_model_is_offered_an_8_bit_load_not_a_gptq_checkpoint() -> None:
+    from tests.rules._models import make_gpu
+
+    # Whisper large-v3 in fp16 (2.9 GiB of weights) on a 4 GB laptop card (3.5 GiB usable): 8-bit fits.
+    card = make_gpu(id="g4", memory_gb=4.0, memory_type="GDDR6", nvlink_gbps=None, form="consumer")
+    check = check_fit(Workload(model=KB.model("whisper-large-v3"), precision="fp16", context=448), card, 1,
+                      candidates=[])
+    assert not check.fits
+    quantised = [s for s in check.suggestions if s.kind == "quantise"]
+    assert quantised and all(s.quant == "bnb-int8" for s in quantised)
