@@ -241,14 +241,16 @@ VLLM_ACTIVATION_MIN_GIB = 1.0
 # Training
 # --------------------------------------------------------------------------------------------------------
 
-OPTIMIZER_BYTES_PER_PARAM: dict[str, float] = {"adamw": 12.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 4.0}
-"""Optimizer states per trainable parameter beyond the 16-bit weights and gradients: mixed-precision AdamW =
-fp32 master (4) + two fp32 moments (8) = 12, so 2 + 2 + 12 = 16 B/param (ZeRO paper, "Transformer Math
-101"); bitsandbytes 8-bit Adam: two 1-byte moments = 2 (6 B/param in all); SGD with momentum: one fp32
-momentum = 4 (8 B/param); Adafactor: the fp32 master (4) and a second moment factored into one row and one column
+OPTIMIZER_BYTES_PER_PARAM: dict[str, float] = {"adamw": 12.0, "adamw-8bit": 6.0, "sgd": 8.0, "adafactor": 4.0}
+"""Optimizer states per trainable parameter beyond the 16-bit weights and gradients. Mixed precision keeps an
+fp32 master of every weight whatever the optimizer (transformers docs, "Model training anatomy": mixed precision
+"maintains a model in fp32 and one in fp16"; DeepSpeed's optimizer holds an fp32 partition), so each entry is
+that master (4) plus the optimizer's own states: AdamW two fp32 moments (8) = 12, 2 + 2 + 12 = 16 B/param (ZeRO
+paper, "Transformer Math 101"); bitsandbytes 8-bit Adam two 1-byte moments (2) = 6, 10 B/param in all; SGD with
+momentum one fp32 momentum (4) = 8, 12 B/param; Adafactor a second moment factored into one row and one column
 vector per matrix, with no first moment by default (Shazeer & Stern 2018, "Adafactor: Adaptive Learning Rates with
-Sublinear Memory Cost"; transformers' Adafactor beta1=None), so nothing per parameter beyond it. `pure bf16`
-(no fp32 master, bf16 moments) is 2 + 2 + 4 = 8 B/param (LLaMA-Factory's "8x")."""
+Sublinear Memory Cost"; transformers' Adafactor beta1=None), so the master alone = 4. `pure bf16` (no fp32
+master, bf16 moments) is 2 + 2 + 4 = 8 B/param (LLaMA-Factory's "8x")."""
 
 PURE_16BIT_ADAM_BYTES = 4.0
 """AdamW with bf16 moments and no fp32 master copy (LLaMA-Factory `pure_bf16`)."""

@@ -148,8 +148,11 @@ def estimate_memory(workload: Workload, gpu_count: int = 1, gpu: GPU | None = No
 
 
 def paged_need(est: MemoryEstimate) -> float:
-    """What a job with a paged optimizer must keep on the card: all but the optimizer states (GiB)."""
-    return est.per_gpu_gib - est.breakdown.get("optimizer", 0.0)
+    """What a job with a paged optimizer must keep on the card: all but the optimizer's moments (GiB), which are
+    the whole optimizer share unless it holds a mixed-precision fp32 master too."""
+    pageable = est.chosen.get("pageable_optimizer_gib")
+    moments = float(pageable) if isinstance(pageable, (int, float)) else est.breakdown.get("optimizer", 0.0)
+    return est.per_gpu_gib - moments
 
 
 def paged(est: MemoryEstimate, gpu: GPU | None) -> MemoryEstimate:

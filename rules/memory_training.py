@@ -105,8 +105,11 @@ def _model_states(p: float, n: int, stage: int, optimizer: str, precision: str, 
         ob = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}[optimizer]
     else:
         wb, gb = 2.0, 2.0
-        pure = pure_16bit and optimizer == "adamw"
-        ob = C.PURE_16BIT_ADAM_BYTES if pure else C.OPTIMIZER_BYTES_PER_PARAM[optimizer]
+        if not pure_16bit:
+            ob = C.OPTIMIZER_BYTES_PER_PARAM[optimizer]  # the fp32 master and the optimizer's states
+        else:
+            # no master: AdamW's moments in the 16-bit dtype, the others' states as they keep them
+            ob = C.PURE_16BIT_ADAM_BYTES if optimizer == "adamw" else C.ADAPTER_OPTIMIZER_BYTES[optimizer]
     if stage == 0:
         return wb * p, gb * p, ob * p, 0.0
     # DeepSpeed keeps an fp32 gradient partition (4·P/N) for the optimizer step, unless pure 16-bit.
@@ -238,6 +241,12 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
         pure = w.pure_16bit or fact.optimizer_states == "param"
         weights, grads, opt, gathered = _model_states(split.total, n, stage, optimizer, w.precision,
                                                       pure, offload, split.largest_layer)
+        if opt and w.precision != "fp32" and not pure:
+            # The fp32 master in the optimizer's share is the model itself to a paged optimizer: only the
+            # moments can leave the card.
+            master = C.OPTIMIZER_BYTES_PER_PARAM[optimizer] - C.ADAPTER_OPTIMIZER_BYTES[optimizer]
+            chosen["pageable_optimizer_gib"] = round(
+                gib(opt * C.ADAPTER_OPTIMIZER_BYTES[optimizer] / (master + C.ADAPTER_OPTIMIZER_BYTES[optimizer])), 3)
         if w.optimizer_in_backward:
             # Each parameter is stepped as its gradient arrives: one layer's gradients exist at a time.
             grads = min(grads, 2.0 * split.largest_layer)
