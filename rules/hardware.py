@@ -24,14 +24,16 @@ def usable_gib(gpu: GPU) -> float:
 
 
 def dense_tflops(gpu: GPU, precision: str) -> float | None:
-    """Dense tensor-core peak for the compute dtype of `precision` (weight-only int8/int4: 16 bit); None when
-    the card lists no throughput figure at all (the A10G: no datasheet gives one), so nothing compute-bound is
-    timed on a number made up for it."""
+    """Dense tensor-core peak for the compute dtype of `precision`; None when the card lists no throughput figure
+    at all (the A10G: no datasheet gives one), so nothing compute-bound is timed on a number made up for it.
+    Weight-only int8/int4 formats dequantise to 16 bits and accumulate in fp32 (bitsandbytes' compute dtype,
+    the AWQ/GPTQ/Marlin kernels): the bf16 peak where the card lists one, which on a GeForce card is half the
+    fp16-accumulate figure its datasheet leads with (RTX 4090: 165 against 330 TFLOPS)."""
     if precision == "fp8" and gpu.fp8_tflops:
         return gpu.fp8_tflops
     if precision == "fp32":
         return gpu.fp32_tflops or (gpu.fp16_tflops / 4 if gpu.fp16_tflops else None)
-    if precision == "bf16" and gpu.bf16_tflops:
+    if precision in ("bf16", "int8", "int4", "mxfp4") and gpu.bf16_tflops:
         return gpu.bf16_tflops
     return gpu.fp16_tflops or gpu.bf16_tflops or gpu.fp32_tflops
 

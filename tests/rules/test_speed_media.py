@@ -61,3 +61,15 @@ def test_batched_whisper_shares_the_decoder_reads_but_not_the_encoder() -> None:
     most = whisper_live_streams(w, t4, 10_000)
     assert (whisper_real_time_factor(w, t4, most) or 0) >= 1.0 > (whisper_real_time_factor(w, t4, most + 1) or 0)
     assert whisper_live_streams(w, t4, 5) == 5
+
+
+def test_weight_only_quantised_work_runs_at_the_cards_bf16_peak_not_its_fp16_accumulate_figure() -> None:
+    from rules.hardware import dense_tflops
+
+    # An RTX 4090 lists 330 TFLOPS fp16 with fp16 accumulation and 165 with fp32 accumulation (bf16): a
+    # bitsandbytes or AWQ matmul dequantises to 16 bits and accumulates in fp32, so QLoRA cannot outrun LoRA.
+    card = KB.gpus["rtx-4090"]
+    assert dense_tflops(card, "int4") == dense_tflops(card, "bf16") == card.bf16_tflops
+    assert dense_tflops(card, "int8") == card.bf16_tflops
+    a100 = KB.gpus["a100-80gb"]
+    assert dense_tflops(a100, "int4") == a100.bf16_tflops == a100.fp16_tflops
