@@ -8,11 +8,14 @@ from bot.understand.slots.base import SlotState, rx
 _ZERO = rx(r"\bzero[-_ ]?(?:stage[-_ ]?)?(?P<stage>[0-3])\b")
 _SWITCH_OFF = r"\s*[=:]?\s*[\"']?(?:false|off|0|no|none|disabled?)(?![\w.])"
 _CHECKPOINTING_OFF = rx(
-    r"(?:without|no|disable\w*|不(?:开|用|使用)?)\s*(?:gradient|activation)?[-_ ]?(?:checkpoint\w*|重计算)"
+    r"(?:without|no|disable\w*|不(?:开启?|用|使用|启用)?|关闭|关掉|关|禁用|去掉|取消)\s*(?:gradient|activation)?[-_ ]?"
+    r"(?:checkpoint\w*|重计算|梯度检查点|激活检查点)"
     r"|(?:(?:enable|use)[-_])?(?:gradient|activation)[-_ ]?checkpoint\w*" + _SWITCH_OFF
+    + r"|(?:梯度检查点|激活检查点|重计算)\s*(?:关闭|关掉|关|禁用|不开|off)"
 )
-"""Said in words ("no gradient checkpointing") or as a setting turned off: HF/axolotl `gradient_checkpointing:
-false`, torchtune `enable_activation_checkpointing: False`, Unsloth `use_gradient_checkpointing = False`."""
+"""Said in words ("no gradient checkpointing", 关闭梯度检查点, 不开梯度检查点, 梯度检查点关) or as a setting turned
+off: HF/axolotl `gradient_checkpointing: false`, torchtune `enable_activation_checkpointing: False`, Unsloth
+`use_gradient_checkpointing = False`."""
 _CHECKPOINTING_ON = rx(r"\b(?:gradient|activation)[-_ ]?checkpoint\w*|重计算|梯度检查点|\bcheckpointing\b")
 _ACTIVATION_OFFLOAD = rx(
     r"\b(?:activation|checkpoint)s?[-_\s]?offload\w*|\boffload\w*[-_\s](?:the\s)?activations?\b"
