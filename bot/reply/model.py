@@ -157,8 +157,9 @@ class PickOut(BaseModel):
     """Cards compared, image generation: seconds per image on this card at the size and steps sized."""
     replicas: int | None = None
     """Many users served by copies of the model, each on count / replicas cards in one node behind a load
-    balancer (null: one copy); memory_per_gpu_gb, decode speed and the instance are one replica's, count and the
-    price all of them."""
+    balancer (null: one copy); memory_per_gpu_gb, decode speed and the instance are one replica's, count, the
+    price and max_concurrent_sequences all of them (the text gives the concurrency per replica, beside the
+    replica's other figures)."""
 
 
 class SuggestionOut(BaseModel):

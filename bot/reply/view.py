@@ -124,7 +124,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "gpu_name": gpu_name(kb, p.gpu), "gpu_memory": gb(gpu.memory_gb) if gpu else "?", "count": p.count,
             "fits": p.fits, "used": gb(p.memory_per_gpu_gb), "headroom": gb(p.free_gb),
             "decode": count(p.decode_tokens_per_s) if p.decode_tokens_per_s else None,
-            "concurrent": p.max_concurrent_sequences,
+            # per replica, as the line's other figures ("figures per replica"); the JSON keeps all of them
+            "concurrent": (p.max_concurrent_sequences // p.replicas if p.replicas and p.max_concurrent_sequences
+                           else p.max_concurrent_sequences),
             "price": (f"{p.price_per_hour:.2f} {p.price_currency or ''}".strip() if p.price_per_hour else None),
             "instance": p.instance,
             "nodes": p.count // GPUS_PER_NODE if p.count > GPUS_PER_NODE and not p.replicas else None,

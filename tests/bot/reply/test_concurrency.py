@@ -155,3 +155,16 @@ def test_a_model_of_hundreds_of_billions_is_sized_on_a_serving_engine_even_for_o
     assert {"field": "engine", "value": "vllm", "reason": "large-model-serving"} in [
         {k: a[k] for k in ("field", "value", "reason")} for a in answer["assumptions"]]
     assert _ask("llama 3 8b on a 4090")["query"]["engine"] == "transformers"
+
+
+def test_a_replica_pick_gives_its_concurrency_per_replica_like_its_other_figures() -> None:
+    from bot.reply.render import render_text
+    from bot.service import ask
+
+    text = "用vLLM部署Qwen2.5-72B，200并发，每人20 tok/s，上下文8k，需要几张H100，几个副本"
+    answer = ask({"text": text, "lang": "en"})
+    top = answer.picks[0]
+    assert top.replicas and top.replicas > 1 and top.max_concurrent_sequences
+    per_replica = top.max_concurrent_sequences // top.replicas  # the JSON counts all replicas
+    line = next(line for line in render_text(answer).splitlines() if line.startswith("1. "))
+    assert "figures per replica" in line and f"{per_replica} concurrent sequences fit" in line
