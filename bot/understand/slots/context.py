@@ -65,6 +65,10 @@ _BATCH = [
 ]
 
 
+_PROMPT_WORD = rx(r"prompt|输入")
+"""A length said of the prompt (or input) alone, not of the whole context."""
+
+
 def parse_context(state: SlotState) -> None:
     volume = _GEN_VOLUME.search(state.text)
     if volume is not None and _read_volume(state, float(volume.group("num")), volume.group("scale")):
@@ -88,6 +92,10 @@ def parse_context(state: SlotState) -> None:
         if value is None:
             continue
         value *= context_unit(m.group("unit"))
+        generated = state.values.get("gen_tokens")
+        if _PROMPT_WORD.search(m.group(0)) and isinstance(generated, int):
+            # "1k prompt and 300 output tokens": the context a sequence reaches is the prompt plus its output
+            value += generated
         state.set("context", int(bounded(state, "context", value, MAX_CONTEXT)))
         state.mask(m.start(), m.end())
         return
