@@ -101,6 +101,20 @@ def _asks_money_or_time(current: Question) -> bool:
     return any(getattr(current, cue) for cue in _CUES) and current.model is None and current.params_b is None
 
 
+_WHY = re.compile(r"\bwhy\b|\bwhat\s+(?:is|are)\b|\bwhat's\b|\bexplain\b|为什么|为何|是什么|什么是", re.A)
+"""A question about a topic (why, what is), which a slot word in it does not make a follow-up."""
+_FULL_TRAINING = re.compile(r"\bfull\b|from\s+scratch|pre-?train|全参|全量|预训练|从头", re.A)
+"""Words that make "train" a full fine-tune or pre-training; without them "训练" after a LoRA is that LoRA."""
+
+
+def _restates_a_slot(current: Question, words: int) -> bool:
+    """A short message that states a slot of a job but names no model ("how long for 200M tokens and what does
+    it cost", "what about full fine-tune on 8 of them with ZeRO-3") refines the thread's job, even when it reads
+    like a FAQ; a why- or what-is question does not."""
+    return (bool(current.stated) and current.model is None and current.params_b is None
+            and words <= _MAX_FOLLOW_UP_TOKENS and _WHY.search(fold(current.text)) is None)
+
+
 def is_follow_up(previous: Question | None, current: Question) -> bool:
     """Whether `current` refines `previous` rather than asking something new."""
     if previous is None or previous.intent not in _FOLLOW_UP_INTENTS:
@@ -114,7 +128,7 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
     if current.intent in ("help", "unknown") and not current.stated:
         return False
     if current.intent == "faq" and current.intent_explicit:
-        return False
+        return _restates_a_slot(current, words)
     if not current.stated:
         return False
     if not _hardware(previous) and not _hardware(current) and CAPACITY.search(folded):
@@ -165,6 +179,9 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     for slot in current.stated:
         if slot == "task" and "task-implied" in current.notes and previous.task is not None:
             continue  # "32k context?" after "…for training" keeps the training
+        if (slot == "task" and current.task == "train" and previous.task in ("lora", "qlora")
+                and _FULL_TRAINING.search(fold(current.text)) is None):
+            continue  # "训练2亿token要多久" after a LoRA question: that LoRA's training, not a full fine-tune
         update[slot] = getattr(current, slot)
         for linked in _LINKED.get(slot, ()):
             if linked not in current.stated:

@@ -269,3 +269,21 @@ def test_turning_a_fine_tune_into_serving_drops_what_only_training_has(kb: Knowl
     # Within one kind of job nothing is dropped: QLoRA after LoRA keeps the engine and the batch.
     same = thread(kb, "LoRA fine-tune Llama 3.1 8B with unsloth, batch 8", "with QLoRA instead?")
     assert (same.task, same.engine, same.batch) == ("qlora", "unsloth", 8)
+
+
+def test_a_follow_up_that_reads_like_a_faq_but_restates_the_job_stays_in_the_thread(kb: KnowledgeBase) -> None:
+    first = "LoRA fine-tune Llama 3.1 8B on one A100 40GB"
+    cost = thread(kb, first, "how long for 200M tokens and what does it cost")
+    assert (cost.model, cost.task, cost.gpu, cost.tokens) == ("llama-3.1-8b", "lora", "a100-40gb", 2e8)
+    assert cost.asks_cost and cost.asks_time and cost.intent != "faq"
+    full = thread(kb, first, "what about full fine-tune on 8 of them with ZeRO-3")
+    assert (full.model, full.task, full.gpu_count, full.zero_stage) == ("llama-3.1-8b", "train", 8, 3)
+    # a question about a topic is not a change of the job
+    assert thread(kb, first, "what is ZeRO-3?").intent == "faq"
+    assert thread(kb, first, "why does it need ZeRO-3?").intent == "faq"
+
+
+def test_training_said_after_a_lora_question_is_that_lora_unless_full_training_is_said(kb: KnowledgeBase) -> None:
+    first = "LoRA fine-tune Llama 3.1 8B on one A100 40GB"
+    assert thread(kb, first, "训练2亿token要多久，多少钱").task == "lora"
+    assert thread(kb, first, "全参训练2亿token要多久").task == "train"
