@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import rules
 from bot.reply.defaults import as_chosen
@@ -316,6 +317,10 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
 
     choice = price_choice(question)
+    if result.estimate is not None and result.estimate.host_ram_gb:
+        # an offloaded job runs only on instances with the host RAM it moves there (a 23 GiB V100 box cannot
+        # hold 191 GiB of optimizer states)
+        choice = replace(choice, min_host_ram_gib=result.estimate.host_ram_gb)
     result.picks = price_picks(result.picks, kb, choice)
     gpu, count = config
     if question.intent == "gpu_info":

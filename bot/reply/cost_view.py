@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.reply.cost import generation_rate
+from bot.reply.formatting import gb
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer, CostOut, PickOut
 from knowledge.base import KnowledgeBase
@@ -201,10 +202,19 @@ def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         if answer.prices or not answer.query.gpu:
             return ""
         return t("price_unknown_once", gpus=_gpu_name(kb, answer.query.gpu), cloud=cloud) + " " + t.price_how
-    unpriced = list(dict.fromkeys(_gpu_name(kb, p.gpu) for p in answer.picks if p.price_per_hour is None))
+    unpriced = list(dict.fromkeys(p.gpu for p in answer.picks if p.price_per_hour is None))
     if not unpriced:
         return ""
-    return t("price_unknown_once", gpus=", ".join(unpriced), cloud=cloud)
+    host = answer.estimate.host_ram_gb if answer.estimate is not None else None
+    # with an offload, a card that has price rows lost them all to the host RAM its instances lack
+    short = [g for g in unpriced if host and any(row.gpu == g for row in kb.prices.values())]
+    lines = []
+    if short:
+        lines.append(t("price_host_ram_short", gpus=", ".join(_gpu_name(kb, g) for g in short), ram=gb(host)))
+    rest = [g for g in unpriced if g not in short]
+    if rest:
+        lines.append(t("price_unknown_once", gpus=", ".join(_gpu_name(kb, g) for g in rest), cloud=cloud))
+    return " ".join(lines)
 
 
 def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:

@@ -39,6 +39,9 @@ class PriceChoice:
     cloud: str | None = None
     prefer_cloud: str | None = None
     rates: tuple[ExchangeRate, ...] = ()
+    min_host_ram_gib: float | None = None
+    """Host RAM each machine must have (an offloaded job's optimizer or parameters): instances whose listed RAM is
+    smaller cannot run it and are not priced for it; rows that list no RAM are kept."""
 
 
 def exchange_rates() -> tuple[ExchangeRate, ...]:
@@ -63,7 +66,9 @@ def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = No
 
 def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) -> InstancePlan | None:
     """The cheapest instance plan holding `count` × `gpu_id` under `choice`, or None (a gap stays a gap)."""
-    return cheapest_plan(kb.prices.values(), gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
+    need = choice.min_host_ram_gib
+    rows = [row for row in kb.prices.values() if need is None or row.ram_gib is None or row.ram_gib >= need]
+    return cheapest_plan(rows, gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
                          prefer_cloud=choice.prefer_cloud, rates=choice.rates)
 
 

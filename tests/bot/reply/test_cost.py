@@ -306,3 +306,17 @@ def test_cards_priced_in_another_currency_are_ordered_by_their_prices_not_by_a_p
     en = _ask("how much VRAM to LoRA fine-tune GLM-4-9B")
     assert zh.picks[0].cloud == "alibaba"
     assert [p.gpu for p in zh.picks if p.cloud != "alibaba"][:1] == [en.picks[0].gpu]
+
+
+def test_an_offloaded_job_is_priced_only_on_instances_with_the_host_ram_it_needs() -> None:
+    # ZeRO-3 offload_param of a 7B full fine-tune keeps ≈ 191 GiB in host RAM: Verda's 1V100.6V (23 GiB of RAM)
+    # cannot run it, so it is not the V100's price; a card none of whose instances can says so.
+    answer = _ask("full fine-tune Qwen2.5-7B with ZeRO-3 offload_param on 1x RTX 4090, how long for 100M tokens")
+    assert answer.estimate is not None and (answer.estimate.host_ram_gb or 0) > 100
+    need = answer.estimate.host_ram_gb
+    rows = {(p.cloud, p.instance): p for p in KB.prices.values()}
+    for pick in answer.picks:
+        if pick.instance and (pick.cloud, pick.instance) in rows:
+            ram = rows[(pick.cloud, pick.instance)].ram_gib
+            assert ram is None or ram >= need, pick
+    assert "host RAM the offloaded state needs" in render_text(answer, kb=KB)
