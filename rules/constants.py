@@ -413,6 +413,10 @@ RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN = 2.0
 LORA_FLOPS_PER_PARAM_TOKEN = 4.0
 """LoRA/QLoRA: forward 2 + activation gradients 2; the frozen base gets no weight gradient."""
 
+REFERENCE_FLOPS_PER_PARAM_TOKEN = 2.0
+"""DPO's frozen reference model: one forward pass over every chosen and rejected token (TRL's DPOTrainer runs it
+beside the policy's unless precompute_ref_log_probs computes the same pass beforehand), 2 FLOPs per parameter."""
+
 TP_EFFICIENCY = 0.85
 """Tensor parallelism over NVLink: each extra card adds 85% of its bandwidth/compute (one all-reduce per
 layer costs ~10–20% of a decode step on NVLink; vLLM/TensorRT-LLM TP scaling reports)."""

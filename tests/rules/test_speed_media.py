@@ -73,3 +73,16 @@ def test_weight_only_quantised_work_runs_at_the_cards_bf16_peak_not_its_fp16_acc
     assert dense_tflops(card, "int8") == card.bf16_tflops
     a100 = KB.gpus["a100-80gb"]
     assert dense_tflops(a100, "int4") == a100.bf16_tflops == a100.fp16_tflops
+
+
+def test_dpo_pays_the_reference_models_forward_pass() -> None:
+    from dataclasses import replace
+
+    from rules.speed import train_flops_factor, train_tokens_per_s
+
+    model, a100 = KB.model("llama-3.1-8b"), KB.gpus["a100-80gb"]
+    sft = Workload(model=model, task="train", context=2048, zero_stage=3, gradient_checkpointing=True)
+    dpo = replace(sft, preference_pairs=True)
+    # 6 + 2 (recompute) FLOPs a parameter a token for the policy, + 2 for the frozen reference's forward pass
+    assert train_flops_factor(sft, True) == 8.0 and train_flops_factor(dpo, True) == 10.0
+    assert train_tokens_per_s(dpo, a100, 8) < train_tokens_per_s(sft, a100, 8)
