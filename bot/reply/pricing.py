@@ -67,7 +67,8 @@ def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = No
 def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) -> InstancePlan | None:
     """The cheapest instance plan holding `count` × `gpu_id` under `choice`, or None (a gap stays a gap)."""
     need = choice.min_host_ram_gib
-    rows = [row for row in kb.prices.values() if need is None or row.ram_gib is None or row.ram_gib >= need]
+    rows = kb.prices.values() if need is None else [
+        row for row in kb.prices.values() if row.ram_gib is None or row.ram_gib >= need]
     return cheapest_plan(rows, gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
                          prefer_cloud=choice.prefer_cloud, rates=choice.rates)
 
