@@ -135,6 +135,12 @@ def counts_before(text: str, gpus: list[Mention], mentions: list[Mention]) -> di
     return counts
 
 
+def _take_count(state: SlotState, value: float, begin: int, end: int) -> None:
+    """Set the card count (bounded) from the text between `begin` and `end`, which no later slot reads again."""
+    state.set("gpu_count", int(bounded(state, "gpu_count", value, MAX_GPU_COUNT)))
+    state.mask(begin, end)
+
+
 def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
     text = state.text
     asks_count = HOW_MANY_CARDS.search(text) is not None
@@ -145,16 +151,13 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
         next_start = min((x.start for x in mentions if x.start >= mention.end), default=len(text))
         grid = _GRID_BEFORE.search(text[start: mention.start]) if m is None else None
         if grid is not None:
-            state.set("gpu_count", int(bounded(state, "gpu_count", int(grid.group("num")) * int(grid.group("per")),
-                                               MAX_GPU_COUNT)))
-            state.mask(start + grid.start(), mention.start)
+            _take_count(state, int(grid.group("num")) * int(grid.group("per")), start + grid.start(), mention.start)
             return
         if m is not None:
             machines, first = _machines(text, start + m.start(), mention.end, next_start)
             per_machine = read_number(m)
             if machines > 1 and per_machine is not None and not m.group("neg"):
-                state.set("gpu_count", int(bounded(state, "gpu_count", machines * per_machine, MAX_GPU_COUNT)))
-                state.mask(first, mention.start)
+                _take_count(state, machines * per_machine, first, mention.start)
                 return
             value = _count_value(state, m)
             if value is not None:
