@@ -91,8 +91,9 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
             kind = "offload_all_fsdp"  # FSDP's one CPU offload, of the parameters, not DeepSpeed's ZeRO-3 switch
         return t(f"sugg_{kind}", host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
     if kind == "model_offload" and s.quant:
-        return t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({s.quant})") + t(
-            "sugg_and_model_offload")
+        # the 4-bit load labelled as a quantise suggestion is, followed by the offload
+        quantised = suggestion_label(t, kb, s.model_copy(update={"kind": "quantise"}), engine, version, model)
+        return quantised + t("sugg_and_model_offload")
     key = f"sugg_{kind}"
     try:
         return t(key)
