@@ -69,7 +69,7 @@ _VARIANT_PATTERN = r"chat|instruct|it|sft|dpo|rlhf|hf|base|v0\.\d+"
 # One alternation, so each stripping step is a single regex search; the alternative that matched names
 # the label (the last one is the chat/instruct variant).
 _SUFFIX = re.compile(
-    r"[-_ .]+(?:"
+    r"[-_ .,;:/]+(?:"
     + "|".join(f"(?P<s{i}>{pattern})" for i, (pattern, _) in enumerate(_QUANT_PATTERNS))
     + f"|(?P<variant>{_VARIANT_PATTERN}))$"
 )
@@ -112,7 +112,7 @@ def split_checkpoint_suffixes(name: str) -> tuple[str, str | None, str | None]:
             value = label + value if label == "gguf-" else label
             if quant is None or (quant == "gguf" and value.startswith("gguf-")):
                 quant = value
-    return text.strip(" -_."), quant, variant
+    return text.strip(" -_.,;:/"), quant, variant
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -43,9 +43,11 @@ from rules.hardware import (
 )
 from rules.limits import (
     comfortable,
+    fits_estimate,
     fits_on,
     free_gib,
     is_tight,
+    kv_pool_short,
     limit_gib,
     needed_gib,
     reserves_share_of_card,
@@ -87,8 +89,7 @@ def _fit_memo(workload: Workload) -> Callable[[GPU, int], tuple[bool, MemoryEsti
                 key = (count, gpu.id)
             cached = cache.get(key)
             est = cached if cached is not None else cache.setdefault(key, estimate_memory(workload, count, gpu))
-        ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
-        return ok, est
+        return fits_estimate(workload, gpu, count, est), est
 
     return fits
 
@@ -102,6 +103,8 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
     ok, est = fits_on(workload, gpu, count)
     need = needed_gib(est)
     limit = limit_gib(workload, gpu)
+    pool_short = kv_pool_short(est) and need <= limit and valid_tp(workload, count)
+    held, pool = est.chosen.get("max_concurrent_sequences"), est.chosen.get("kv_pool_gib")
     unsupported = unsupported_format(workload, gpu)
     ok = ok and unsupported is None
     suggestions: list[Suggestion] = []
@@ -115,7 +118,9 @@ def check_fit(workload: Workload, gpu: GPU, count: int, instances: Sequence[Inst
                     memory_per_gpu_gib=round(need, 2), gpu_memory_gib=gpu.memory_gb, suggestions=suggestions,
                     free_gib=round(free_gib(workload, gpu) - need, 2), limit_gib=round(limit, 2),
                     tight=unsupported is None and valid_tp(workload, count) and is_tight(need, limit),
-                    unsupported_precision=unsupported, split_invalid=not valid_tp(workload, count))
+                    unsupported_precision=unsupported, split_invalid=not valid_tp(workload, count),
+                    kv_pool_gib=float(pool) if pool_short and isinstance(pool, (int, float)) else None,
+                    sequences_held=held if pool_short and isinstance(held, int) else None)
 
 
 def _pick(w: Workload, gpu: GPU, count: int, fits: bool, est: MemoryEstimate,

@@ -84,11 +84,31 @@ def free_gib(workload: Workload, gpu: GPU) -> float:
     return usable_gib(gpu)
 
 
+def kv_pool_short(est: MemoryEstimate) -> bool:
+    """Whether a reserving engine's KV pool on this card holds fewer tokens than the job's sequences need.
+
+    LMDeploy and TensorRT-LLM size the pool as a share of the memory the weights leave, not of the card, so
+    the job's need can sit inside the card while the pool holds 28 of 32 sequences: the engine starts and the
+    others wait for a free slot. The asked concurrency is then not served, whatever the card's total says."""
+    pool = est.chosen.get("kv_pool_gib")
+    kv_needed = (est.required_breakdown or {}).get("kv_cache")
+    return isinstance(pool, (int, float)) and kv_needed is not None and kv_needed > pool + POOL_ROUNDING_GIB
+
+
+POOL_ROUNDING_GIB = 0.01
+"""Both sides of the pool comparison are rounded figures: a difference below this is rounding, not a shortfall."""
+
+
+def fits_estimate(workload: Workload, gpu: GPU, count: int, est: MemoryEstimate) -> bool:
+    """The fit rule (rules/fit.py) on an estimate already made: a valid split, the need within the engine's
+    limit, and a reserving engine's KV pool holding every sequence asked for."""
+    return valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu) and not kv_pool_short(est)
+
+
 def fits_on(workload: Workload, gpu: GPU, count: int) -> tuple[bool, MemoryEstimate]:
-    """Whether the job fits `count` of `gpu` (a valid split, its need within the engine's limit), and the estimate."""
+    """Whether the job fits `count` of `gpu` (rules/fit.py's rule), and the estimate."""
     est = estimate_memory(workload, count, gpu)
-    ok = valid_tp(workload, count) and needed_gib(est) <= limit_gib(workload, gpu)
-    return ok, est
+    return fits_estimate(workload, gpu, count, est), est
 
 
 CONTEXT_STEP = 256

@@ -267,7 +267,8 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     zero3 = 0.0
     if w.zero_stage == 3 and count > 1:
         _, link = _link(gpu, count)
-        weights = weight_bytes(model, "bf16" if w.precision in ("int4", "int8") else w.precision, None)[0]
+        # what is gathered is the 16-bit copy the step computes with, whatever format the base is stored in
+        weights = weight_bytes(model, "bf16" if w.precision in ("int4", "int8", "mxfp4") else w.precision, None)[0]
         gathers = 3 if ckpt else 2
         zero3 = gathers * weights * (count - 1) / count / (S.ZERO3_GATHER_EFFICIENCY * link)
     dequant = S.QLORA_DEQUANT_S_PER_BPARAM * model.params_b if w.task == "qlora" else 0.0

@@ -216,6 +216,10 @@ class FitCheck:
     split_invalid: bool = False
     """The engine cannot split the model over this many cards (tensor parallelism needs the count to divide the
     attention heads): it does not fit whatever the memory says (limits.valid_tp)."""
+    kv_pool_gib: float | None = None
+    """Set when the engine's KV pool on the card holds fewer sequences than asked (limits.kv_pool_short): the
+    pool, beside `sequences_held`, the sequences of the asked context it holds at once."""
+    sequences_held: int | None = None
 
 
 @dataclass(frozen=True)

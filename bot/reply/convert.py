@@ -72,7 +72,7 @@ def check_out(check: FitCheck, reserve_fraction: float | None = None) -> CheckOu
         limit_basis="reservation" if reserve_fraction is not None else "usable",
         gpu=check.gpu_id, count=check.count, fits=check.fits, headroom_gb=round(check.headroom_gib, 2),
         free_gb=round(check.free_gib, 2), unsupported_precision=check.unsupported_precision,
-        split_invalid=check.split_invalid,
+        split_invalid=check.split_invalid, kv_pool_gb=_float(check.kv_pool_gib), sequences_held=check.sequences_held,
         memory_per_gpu_gb=round(check.memory_per_gpu_gib, 2), gpu_memory_gb=round(check.gpu_memory_gib, 2),
         suggestions=[suggestion_out(s) for s in check.suggestions],
     )

@@ -322,6 +322,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         # hold 191 GiB of optimizer states)
         choice = replace(choice, min_host_ram_gib=result.estimate.host_ram_gb)
     result.picks = price_picks(result.picks, kb, choice)
+    if question.currency is not None and question.currency != choice.currency:
+        result.assumptions.append(Assumption(field="currency", value=choice.currency, reason="currency-no-rate"))
     gpu, count = config
     if question.intent == "gpu_info":
         result.prices = gpu_prices(kb, question)
@@ -344,6 +346,11 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         result.serving = serving_plan(question, workload, gpu, count)
         add_output_hours(result.speed, question, workload, result.serving)
     result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving)
+    asked = kb.gpus.get(question.gpu or "")
+    if (asked is not None and question.gpu_count and question.hours and result.check is not None
+            and not result.check.fits and (asked.id, question.gpu_count) != (gpu.id, count)):
+        rent = config_cost(kb, question, None, asked, question.gpu_count, choice, {})
+        result.asked_cost = rent if rent.total is not None else None
     result.budget = budget_check(question, result.cost, choice.rates)
     if result.serving is not None and result.cost is not None:
         result.serving = result.serving.model_copy(update={"per_hour": result.cost.per_hour,

@@ -144,6 +144,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                            served=f"{s.replicas * s.sequences_per_replica:,}"))
         else:
             lines.append(t(f"binding_{s.binding}") if s.met or s.binding == "ttft" else t("speed_not_met"))
+    asked = answer.asked_cost
+    if asked is not None and asked.total is not None:
+        lines.append(t("asked_cost", config=f"{asked.count}× {_gpu_name(kb, asked.gpu)}", cur=asked.currency,
+                       per_hour=money(asked.per_hour), total=money(asked.total), hours=f"{asked.hours or 0:,.0f}",
+                       other=config or "?"))
     if cost is None or cost.currency is None:
         return lines
     cur = cost.currency

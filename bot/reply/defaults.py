@@ -232,6 +232,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # Quantised weights cannot be trained directly (LoRA on a k-bit base can: that stays as asked).
         precision = DEFAULT_PRECISION if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
         assumptions.append(Assumption(field="precision", value=precision, reason="train-needs-16bit"))
+    elif task in ("train", "lora") and precision == "mxfp4":
+        # MXFP4's kernels are inference kernels: training loads the checkpoint dequantised to bf16 (OpenAI's
+        # cookbook "Fine-tuning with gpt-oss and Hugging Face Transformers": Mxfp4Config(dequantize=True))
+        precision = DEFAULT_PRECISION if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
+        assumptions[:] = [a for a in assumptions if a.field != "precision"]
+        assumptions.append(Assumption(field="precision", value=precision, reason="mxfp4-dequantised"))
     quant = question.quant if (task in ("inference", "qlora") or precision in ("int4", "int8")) else None
     if quant is None and precision == "int4" and task != "qlora":
         quant = "gptq" if (question.engine or ("llama.cpp" if mac_engine else "transformers")) != "llama.cpp" \

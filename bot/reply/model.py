@@ -234,6 +234,10 @@ class CheckOut(BaseModel):
     split: str | None = None
     """How the engine shares the job over those cards: by-memory (llama.cpp's default layer split), stated (a
     --tensor-split), equal (tensor parallel or data parallel: the smallest card decides)."""
+    kv_pool_gb: float | None = None
+    """Set when the memory fits but the engine's KV pool (LMDeploy, TensorRT-LLM: a share of what the weights
+    leave) holds fewer sequences than asked: then fits is False, and sequences_held says how many it holds."""
+    sequences_held: int | None = None
 
 
 class CapacityOut(BaseModel):
@@ -425,6 +429,9 @@ class Answer(BaseModel):
     """A code for a reply that could not size anything (e.g. 'too-long', 'unknown-model')."""
     text: str = ""
     cost: CostOut | None = None
+    asked_cost: CostOut | None = None
+    """The rent of the set the question named, for the hours it gave, when that set does not hold the job and
+    `cost` is for one that does: the user asked what their set costs."""
     budget: BudgetOut | None = None
     prices: list[PriceOut] = Field(default_factory=list)
     """For gpu_info: the known instances of the card with their prices."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import median
 
 from bot.reply.model import PickOut
@@ -53,15 +53,30 @@ def exchange_rates() -> tuple[ExchangeRate, ...]:
         return ()
 
 
+QUOTED_CURRENCIES = ("USD", "CNY")
+"""The currencies the knowledge base's price rows are quoted in."""
+
+
 def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = None) -> PriceChoice:
     rates = exchange_rates() if rates is None else rates
     chinese = question.lang != "en"
     if question.cloud:
         currency = "CNY" if question.cloud in CNY_CLOUDS else ("CNY" if chinese and rates else "USD")
-        return PriceChoice(currency=currency, cloud=question.cloud, rates=rates)
-    if chinese:
-        return PriceChoice(currency="CNY", prefer_cloud=HOME_CLOUD_ZH, rates=rates)
-    return PriceChoice(currency="USD", rates=rates)
+        choice = PriceChoice(currency=currency, cloud=question.cloud, rates=rates)
+    elif chinese:
+        choice = PriceChoice(currency="CNY", prefer_cloud=HOME_CLOUD_ZH, rates=rates)
+    else:
+        choice = PriceChoice(currency="USD", rates=rates)
+    asked = question.currency
+    if asked is not None and asked != choice.currency and currency_reachable(asked, rates):
+        return replace(choice, currency=asked)
+    return choice
+
+
+def currency_reachable(currency: str, rates: tuple[ExchangeRate, ...]) -> bool:
+    """Whether prices can be shown in `currency`: rows are quoted in it, or a rate links it to one they are."""
+    return currency in QUOTED_CURRENCIES or any(
+        {rate.base, rate.quote} & {currency} and {rate.base, rate.quote} & set(QUOTED_CURRENCIES) for rate in rates)
 
 
 def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) -> InstancePlan | None:

@@ -31,7 +31,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily
 from rules.constants import GPUS_PER_NODE, TP_DEGREES
 from rules.engine_profile import profile_for
-from rules.fit import limit_gib, needed_gib
+from rules.limits import fits_on
 from rules.memory import prefill_tokens
 from rules.search import largest_true
 from rules.speed import decode_step, prefill_seconds
@@ -45,8 +45,7 @@ max_num_seqs default (EngineArgs, 256), the figure its throughput benchmarks run
 
 def fits_at(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
     """Whether `count` × `gpu` hold the job at `batch` sequences."""
-    w = replace(workload, batch=batch)
-    return needed_gib(rules.estimate_memory(w, count, gpu)) <= limit_gib(w, gpu)
+    return fits_on(replace(workload, batch=batch), gpu, count)[0]
 
 
 def _per_user_speed(workload: Workload, gpu: GPU, count: int, batch: int) -> float:

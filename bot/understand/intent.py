@@ -59,7 +59,7 @@ _RECOMMEND = rx(
     r"video\ memory)|\brecommend\w*|\bsuggest\w*|\badvi[cs]e\b|\bbest\s+(?:gpu|card|option|choice)\b|"
     r"\bcheapest\b|\bneed(?:ed|s)?\b|\brequire\w*|\bwhat\s+do\s+i\s+need\b|\bsize\b|\bsizing\b|"
     r"用什么|什么(?:卡|显卡|gpu|配置|型号)|选哪|选什么|哪款|哪个|哪张|哪种|哪些|多少(?:显存|张|块|卡|gpu|内存|资源)|"
-    r"几张|几块|几卡|需要多少|要多少|推荐|多大(?:的)?显存|显存(?:要|需要)?多少|怎么选|选择|配置|需要什么"
+    r"几张|几块|几卡|需要多少(?!钱)|要多少(?!钱)|推荐|多大(?:的)?显存|显存(?:要|需要)?多少|怎么选|选择|配置|需要什么"
 )
 _MEMORY_ASKED = rx(
     r"\bhow\ much\s+(?:vram|memory|gpu\ memory|video\ memory)|\bmemory\ (?:needed|required|usage)\b|"

@@ -85,6 +85,9 @@ def cn_numeral(text: str) -> float | None:
     return (integer + float("0." + decimals)) * scale
 
 
+_MANTISSA_TIMES_POWER = re.compile(r"(\d+(?:\.\d+)?)\s*[x×*]\s*(10\s*(?:\^|\*\*)\s*\d+)")
+
+
 def number(text: str) -> float | None:
     """Arabic (with thousands commas, decimals, 10^N / 1eN), Chinese or English number words."""
     raw = text.strip().lower().replace(",", "").replace("_", "")
@@ -92,6 +95,10 @@ def number(text: str) -> float | None:
         return None
     if raw in EN_NUMBERS:
         return float(EN_NUMBERS[raw])
+    mantissa = _MANTISSA_TIMES_POWER.fullmatch(raw)
+    if mantissa is not None:  # "2x10^3": the power's base is the 10, not "2x10"
+        scale = number(mantissa.group(2))
+        return None if scale is None else float(mantissa.group(1)) * scale
     for power in ("^", "**"):
         if power in raw:
             base, _, exponent = raw.partition(power)

@@ -106,8 +106,8 @@ SLOT_ORDER = (
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "instance", "gpu", "gpu_count", "gpu_set",
-    "unified_memory", "apple_chip", "memory_gb", "compare_gpus", "cloud", "budget", "budget_amount", "budget_currency",
-    "budget_period", "zero_stage", "offload",
+    "unified_memory", "apple_chip", "memory_gb", "compare_gpus", "cloud", "currency", "budget", "budget_amount",
+    "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples",
     "training_steps", "training_epochs", "hours",
 )
@@ -350,6 +350,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],
         asks_capacity=capacity and intent == "gpu_info",
         cloud=values.get("cloud"),
+        currency=values.get("currency"),
         budget=bool(values.get("budget", False)) or bool(money),
         **money,
         stated=stated,

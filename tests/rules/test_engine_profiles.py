@@ -371,3 +371,24 @@ def test_llama_cpps_tensor_split_assigns_layers_as_its_loader_does() -> None:
     assert even.breakdown["kv_cache"] == pytest.approx(kv_total / 2, abs=1e-3)
     assert "uneven-layer-split" in split.notes and split.per_gpu_gib > even.per_gpu_gib
     assert split.total_gib == pytest.approx(even.total_gib, abs=1e-3)  # the same job, shared differently
+
+
+def test_a_kv_pool_short_of_the_sequences_asked_does_not_fit_though_the_card_holds_the_job() -> None:
+    # 28 sequences of 4,096 tokens need 28 × 2 GiB of KV; with the 14.31 GiB of weights, activations and overhead
+    # that is 70.31 GiB, inside the card's 79.5. LMDeploy's pool is 0.8 × (79.5 − 14.31) = 52.15 GiB: 26 of them.
+    gpu = make_gpu()
+    w = Workload(model=make_model(), engine="lmdeploy", context=4096, batch=28)
+    check = check_fit(w, gpu, 1, candidates=[gpu])
+    assert check.memory_per_gpu_gib == pytest.approx(70.31, abs=0.01) and check.limit_gib == pytest.approx(79.5)
+    assert not check.fits
+    assert check.kv_pool_gib == pytest.approx(52.15, abs=0.01) and check.sequences_held == 26
+    held = check_fit(replace(w, batch=26), gpu, 1, candidates=[gpu])
+    assert held.fits and held.sequences_held is None and held.kv_pool_gib is None
+
+
+def test_a_pool_short_verdict_is_only_for_a_job_the_card_holds() -> None:
+    # 40 sequences need 94.3 GiB: over the card, an ordinary "does not fit", not a queue.
+    gpu = make_gpu()
+    check = check_fit(Workload(model=make_model(), engine="lmdeploy", context=4096, batch=40), gpu, 1,
+                      candidates=[gpu])
+    assert not check.fits and check.memory_per_gpu_gib > check.limit_gib and check.sequences_held is None

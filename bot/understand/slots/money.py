@@ -25,9 +25,25 @@ BUDGET = rx(
 )
 
 
+_PHRASE_END = r"(?=\s*(?:$|[,.;:!?)/]|(?:please|pls|and|or|per|each|a|an|instead|too|only)\b))"
+"""What may follow "in EUR" when it names the money's currency, not a place ("in euro countries")."""
+CURRENCIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("EUR", rx(r"\b(?:in|into|as)\s+(?:eur|euros?|€)" + _PHRASE_END + r"|(?:用|按|以|换算成)欧元|欧元(?:计|计价|算)")),
+    ("CNY", rx(r"\b(?:in|into|as)\s+(?:cny|rmb|yuan|renminbi|chinese\s+yuan)" + _PHRASE_END
+               + r"|(?:用|按|以|换算成)人民币|人民币(?:计|计价|算)")),
+    ("USD", rx(r"\b(?:in|into|as)\s+(?:usd|us\s+dollars?|dollars?)" + _PHRASE_END
+               + r"|(?:用|按|以|换算成)美元|美元(?:计|计价|算)")),
+)
+"""The currency a question asks its money in ("the cost in EUR", "用美元算"): shown in it when the prices are
+quoted in it or the operator set a rate to it, else the reply says why not."""
+
+
 def parse_money(state: SlotState) -> None:
     cloud = first_label(CLOUDS, state.text)
     if cloud is not None:
         state.set("cloud", cloud)
+    currency = first_label(CURRENCIES, state.text)
+    if currency is not None:
+        state.set("currency", currency)
     if BUDGET.search(state.text):
         state.set("budget", True)

@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from bot.understand.numbers import COUNT_SCALES, number
-from bot.understand.slots.base import SlotState, bounded, rx
+from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
 from rules.constants import HOURS_PER_MONTH
 
 JOB_TOKENS_MIN = 1e8
@@ -37,8 +37,9 @@ CUED_TOKENS_MIN = 1e6
 SAMPLE_K = 1024.0
 """k after a per-sample length ("samples of 2k tokens"): sequence lengths are powers of two, as contexts."""
 
-_NUM = r"(?P<num>\d+(?:\.\d+)?e\+?\d{1,2}(?![\d.])|\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)"
-"""An amount: "1e12" / "2.5e11" (scientific), "300,000", "1.5", or Chinese numerals."""
+_NUM = (r"(?P<num>" + POWER_OF_TEN
+        + r"|\d+(?:\.\d+)?e\+?\d{1,2}(?![\d.])|\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)")
+"""An amount: "10^12" (a power of ten), "1e12" / "2.5e11" (scientific), "300,000", "1.5", or Chinese numerals."""
 _SCALE = (r"(?P<scale>万亿|千亿|百亿|十亿|亿|千万|百万|十万|万|thousand|million|billion|trillion|bn|mn|tn|k|m|b|t)?")
 _TOKEN_WORD = r"(?:training\s+|train\s+|text\s+|个\s*)?(?:tokens?|toks?|词元)(?![a-z])"
 _AMOUNT = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*" + _TOKEN_WORD)

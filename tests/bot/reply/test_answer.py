@@ -104,6 +104,18 @@ def test_training_after_a_quantised_question_trains_in_16bit() -> None:
     assert any(a.reason == "train-needs-16bit" for a in result.assumptions)
 
 
+@pytest.mark.parametrize("task", ["train", "lora"])
+def test_an_mxfp4_release_is_trained_dequantised_to_16bit(task: str) -> None:
+    # gpt-oss ships its experts in MXFP4; a full fine-tune crashed sizing its ZeRO-3 gathers in that format.
+    question = Question(intent="check", model="gpt-oss-20b", task=task, gpu="h100-sxm", gpu_count=8,
+                        stated=["model", "task", "gpu", "gpu_count"])
+    result = answer(question, KB)
+    assert result.error is None and result.query.precision == "bf16"
+    [note] = [a for a in result.assumptions if a.field == "precision"]
+    assert note.reason == "mxfp4-dequantised"
+    assert result.estimate is not None and result.estimate.per_gpu_gb > 0
+
+
 def test_a_card_not_for_ml_gets_the_correction_and_no_more_of_itself() -> None:
     question = Question(intent="check", model="llama-7b", gpu="quadro-p2200", gpu_count=1,
                         stated=["model", "gpu"])

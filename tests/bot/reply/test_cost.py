@@ -320,3 +320,44 @@ def test_an_offloaded_job_is_priced_only_on_instances_with_the_host_ram_it_needs
             ram = rows[(pick.cloud, pick.instance)].ram_gib
             assert ram is None or ram >= need, pick
     assert "host RAM the offloaded state needs" in render_text(answer, kb=KB)
+
+
+@pytest.mark.parametrize("text", ["renting 8x H100 for 3 months, how much, to fine-tune Llama 3.1 70B",
+                                  "租8张H100训练3个月要多少钱，训练Llama 3.1 70B全参"])
+def test_the_rent_of_the_named_set_is_given_when_it_cannot_hold_the_job(text: str) -> None:
+    # A full fine-tune of a 70B needs 164 GiB a card on 8 H100s: the reply prices the 32 that hold it, and
+    # also the 8 asked about: Hyperstack n3-H100-SXM5x8 at 19.20 USD/h × 3 × 730 h = 42,048 USD.
+    result = _ask(text)
+    assert result.intent == "check" and result.check is not None and not result.check.fits
+    assert _row("hyperstack", "n3-H100-SXM5x8").price_per_hour == 19.2
+    asked = result.asked_cost
+    assert asked is not None and asked.count == 8 and asked.total == pytest.approx(19.2 * 2190)
+    assert result.cost is not None and result.cost.count == 32
+    shown = render_text(result, kb=KB)
+    assert "42,048 USD" in shown and "32× H100 SXM5 80GB" in shown
+
+
+def test_no_rent_of_the_named_set_when_it_holds_the_job() -> None:
+    result = _ask("how much to rent 8x H100 for 3 months to fine-tune Llama 3.1 8B")
+    assert result.check is not None and result.check.fits and result.asked_cost is None
+
+
+def test_a_currency_asked_is_used_through_the_operators_rate() -> None:
+    from bot.reply.answer import answer
+    from bot.understand.parse import parse
+
+    text = "how long to full fine-tune Mistral 7B on 5B tokens with 16 A100 80GB, and the cost in EUR"
+    rate = "USD/EUR=0.92@2026-11-30"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GPU_ADVISOR_FX", rate)
+        converted = answer(parse(text, KB), KB)
+    assert converted.cost is not None and converted.cost.currency == "EUR"
+    assert converted.cost.fx_rate == rate and converted.cost.per_hour == pytest.approx(21.6 * 0.92)
+
+
+def test_a_currency_asked_without_a_rate_says_why_the_prices_stay_in_theirs() -> None:
+    result = _ask("how long to full fine-tune Mistral 7B on 5B tokens with 16 A100 80GB, and the cost in EUR")
+    assert result.cost is not None and result.cost.currency == "USD"
+    [note] = [a for a in result.assumptions if a.field == "currency"]
+    assert (note.value, note.reason) == ("USD", "currency-no-rate")
+    assert "no exchange rate to EUR is set (GPU_ADVISOR_FX)" in render_text(result, kb=KB)

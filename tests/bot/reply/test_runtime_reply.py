@@ -430,3 +430,17 @@ def test_gemma_2_on_a_t4_with_vllm_is_told_vllm_refuses_float16_there() -> None:
     assert all(p.gpu not in ("t4", "v100-16gb", "v100-32gb") for p in answer.picks)
     zh = render_text(ask({"text": "gemma-2-9b-it 在 T4 上用 vLLM 能跑吗"}))
     assert "不允许以 float16 运行 Gemma 2" in zh
+
+
+def test_lmdeploy_says_how_many_of_the_users_its_kv_pool_holds_at_once() -> None:
+    # Qwen2.5-7B: 28 layers × 4 KV heads × 128 × 2 × 2 B = 56 KiB a token, 7.0 GiB for 32 × 4,096 tokens; the
+    # 24 GB card holds the 22.6 GiB job, but TurboMind's pool (80% of what the weights leave) holds 28 of them.
+    question = Question(text="", intent="check", model="qwen2.5-7b", task="inference", engine="lmdeploy",
+                        gpu="rtx-4090", gpu_count=1, batch=32, context=4096,
+                        stated=["model", "task", "engine", "gpu", "gpu_count", "batch", "context"])
+    result = answer(question, KB)
+    assert result.check is not None and not result.check.fits and result.check.sequences_held == 28
+    text = render_text(result, kb=KB)
+    assert "No, not all at once: the 22.6 GiB per card fits the 23.5 GiB" in text
+    assert "holds 28 of the 32 sequences at 4,096 tokens; the others wait for a free slot" in text
+    assert "KV cache in INT8 (--quant-policy 8)" in text
