@@ -26,6 +26,7 @@ from rules.engine_profile import kv_element_bytes, mla_head_sizes, profile_for
 from rules.hardware import compute_known, dense_tflops
 from rules.layer_split import holds_on_host
 from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
+from rules.memory_adapters import adapter_params
 from rules.precision import normalise_quant, param_split, weight_bytes
 from rules.types import Speed, Workload
 
@@ -275,7 +276,21 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     # The per-layer overhead was measured on PEFT (adapter hooks) and ZeRO-3 (partition hooks) runs only.
     hooked = w.task in ("lora", "qlora") or w.zero_stage == 3
     overhead = S.TRAIN_LAYER_OVERHEAD_S[engine] * max(1, num_layers(model)) if hooked else 0.0
-    return max(compute + dequant, zero3) + overhead
+    return max(compute + dequant, zero3) + overhead + offloaded_step_seconds(w, count)
+
+
+def offloaded_step_seconds(w: Workload, count: int) -> float:
+    """The optimizer step a job that offloads it (DeepSpeed ZeRO-Offload, ZeRO-3 offload_param, FSDP CPU
+    offload) runs on the CPU, once a step: ZeRO-Offload does not overlap it with the GPU's work (DeepSpeed's
+    ZenFlow blog: on Llama-2-7B over 4 A100s "over 60% of each iteration is pure GPU wait time"). Every trained
+    parameter is updated once, on the machine whose cards hold its shard, so the machines share the work. Each
+    micro-step is an optimizer step unless the question gives gradient accumulation (the trainers' default is 1),
+    which spreads it over its micro-steps."""
+    if w.task == "inference" or w.offload == "none":
+        return 0.0
+    trained = adapter_params(w) if w.task in ("lora", "qlora") else w.model.params_b * 1e9
+    machines = -(-count // C.GPUS_PER_NODE)
+    return trained / machines / S.CPU_ADAM_PARAMS_PER_S_PER_MACHINE / w.grad_accumulation
 
 
 def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
@@ -284,8 +299,10 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
     w = workload
     known = compute_known(gpu)
     if w.task != "inference":
+        offloaded = offloaded_step_seconds(w, count)
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=None,
-                     train_tokens_per_s=round(train_tokens_per_s(w, gpu, count), 1) if known else None)
+                     train_tokens_per_s=round(train_tokens_per_s(w, gpu, count), 1) if known else None,
+                     offload_step_s=round(offloaded, 2) if offloaded and known else None)
     if holds_on_host(w, profile_for(w)):
         # Layers or experts left in system RAM are read from it for every token, at the bandwidth of a machine
         # the question does not describe: no figure rather than the card's.

@@ -151,3 +151,14 @@ ZERO3_GATHER_EFFICIENCY = 0.5
 (n−1)/n per micro-step through the card-to-card link, at this fraction of its one-direction bandwidth
 (DeepSpeed's bucketed all-gather reaches roughly half the NCCL bus bandwidth). Qwen-72B LoRA + ZeRO-3 on
 4 A100s takes 2.2 s per 256-token micro-step, ≈ 3 × 144 GB × 0.75 / (0.5 × 300 GB/s). *fitted* on that group."""
+
+CPU_ADAM_PARAMS_PER_S_PER_MACHINE = 1.0e9
+"""Parameters a machine's CPU updates per second when the optimizer runs there (DeepSpeed ZeRO-Offload's
+DeepSpeedCPUAdam, and the CPU AdamW of FSDP/Megatron offload), shared by every card of the machine: the step is
+bound by the host's memory bandwidth, not by how many ranks call it. The median of seven rates derived from
+separate sources (bench/README.md, "Offloaded optimizer", quotes each): DeepSpeed's ZeRO-Offload
+tutorial log (GPT-2 10B, optimizer_step 6.2-6.5 s: 1.6e9/s), DeepSpeed PR 735 (GPT-2 11.6B in 8.2 s: 1.4e9/s),
+DeepSpeed's core-binding blog (Qwen2.5-1.5B on 2× A100, 240 → 1,365 ms a step: ≥1.4e9/s), torchao's optimizer
+README (ViT-g 1.1B on a Ryzen 5600, 1.27 → 3.13 s/it: ≥0.6e9/s), prime-rl PR 3210 (Qwen3-4B, fused CPU AdamW:
+1.0e9/s), DeepSpeed issue 6695 (Llama2 0.3B/1.2B: 0.8-1.0e9/s) and NeMo RL PR 3628 (Qwen3-0.6B: 0.65e9/s).
+Healthy machines span 0.6-1.7e9; a starved or scalar build runs 10-30x slower. Not fitted to any scored row."""

@@ -47,6 +47,9 @@ class Workload:
     optimizer: Optimizer | None = None
     """Training: None means the engine's documented set-up (its profile's `optimizer_default`), else AdamW."""
     lora_rank: int = 16
+    grad_accumulation: int = 1
+    """Micro-steps per optimizer step (the trainers' default is 1): what an offloaded CPU optimizer step is
+    spread over."""
     # Added fields (the rules' extensions; defaults keep every existing caller's meaning).
     flash_attention: bool = True
     """FlashAttention/SDPA (no seq² score tensor); False = eager attention."""
@@ -167,6 +170,8 @@ class Speed:
     prefill_tokens_per_s: float | None
     aggregate_tokens_per_s: float | None = None
     train_tokens_per_s: float | None = None
+    offload_step_s: float | None = None
+    """Training that offloads its optimizer: the seconds of each step its CPU optimizer takes (in the rate)."""
 
 
 @dataclass(frozen=True)

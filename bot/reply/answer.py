@@ -328,6 +328,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             "prefill_tokens_per_s": finite(figures.prefill_tokens_per_s, 0),
             "aggregate_tokens_per_s": finite(figures.aggregate_tokens_per_s, 1),
             "train_tokens_per_s": finite(figures.train_tokens_per_s, 0),
+            "offload_step_s": finite(figures.offload_step_s, 2),
             "train_hours_per_billion_tokens": (finite(rules.training_hours(timed, timed_on[0], timed_on[1], 1e9), 1)
                                                if workload.task != "inference" else None),
         }

@@ -307,6 +307,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             extra[key] = value
     if question.lora_rank is not None:
         extra["lora_rank"] = question.lora_rank
+    if question.grad_accumulation is not None and task != "inference":
+        extra["grad_accumulation"] = question.grad_accumulation
     profile = load_engine_profiles().get(engine or "")
     fact = profile.training if profile is not None and task != "inference" else None
     if fact is not None and question.offload is None and fact.offload_default not in (None, "none"):

@@ -189,6 +189,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "zero_stage": {"en": "ZeRO stage", "zh-Hans": "ZeRO 阶段"},
     "gradient_checkpointing": {"en": "gradient checkpointing", "zh-Hans": "梯度检查点"},
     "lora_rank": {"en": "LoRA rank", "zh-Hans": "LoRA 秩"},
+    "grad_accumulation": {"en": "gradient accumulation", "zh-Hans": "梯度累积"},
     "offload": {"en": "CPU offload:", "zh-Hans": "CPU 卸载："},
     "optimizer": {"en": "optimizer", "zh-Hans": "优化器"},
     "params_b": {"en": "size", "zh-Hans": "参数量"},

@@ -59,7 +59,8 @@ TASK_ALIASES = {"full-ft": "train", "finetune": "train", "fine-tune": "train", "
                 "serve": "inference", "serving": "inference", "p-tuning": "lora", "freeze": "lora"}
 
 FLAG_KEYS = ("model", "task", "precision", "quant", "engine", "context", "batch", "gpu", "gpus",
-             "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "lang",
+             "gen_tokens", "zero_stage", "gradient_checkpointing", "lora_rank", "grad_accumulation", "optimizer",
+             "lang",
              "params_b", "budget", "cloud", "intent", "flash_attention", "offload", "pure_16bit",
              "train_embeddings", "engine_version", "engine_backend", "kv_cache", "memory_fraction",
              "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers", "budget_amount",
@@ -195,8 +196,8 @@ def apply_overrides(question: Question, overrides: Mapping[str, Any], kb: Knowle
             updates["image_resolution"] = _bounded_int("resolution", value, MAX_IMAGE_SIDE, lower=MIN_IMAGE_SIDE)
         elif key == "steps":
             updates["image_steps"] = _bounded_int("steps", value, MAX_IMAGE_STEPS)
-        elif key == "lora_rank":
-            updates["lora_rank"] = _bounded_int("lora_rank", value, 4096)
+        elif key in ("lora_rank", "grad_accumulation"):
+            updates[key] = _bounded_int(key, value, 4096)
         elif key == "zero_stage":
             updates["zero_stage"] = _bounded_int("zero_stage", value, 3, lower=0)
         elif key in ("gradient_checkpointing", "flash_attention", "pure_16bit", "train_embeddings", *TRAINING_SWITCHES):

@@ -224,7 +224,7 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             flag = "max_batch_size" if data.get("engine") == "tensorrt-llm" else "max_num_seqs"
             parts.append(f"{flag} {value}")
             continue
-        if field in ("context", "batch", "kv_cache", "engine_version", "lora_rank", "gen_tokens"):
+        if field in ("context", "batch", "kv_cache", "engine_version", "lora_rank", "gen_tokens", "grad_accumulation"):
             text = f"{t.pick(FIELD_LABELS, field)} {text}"
         if text:
             parts.append(text)

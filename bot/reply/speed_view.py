@@ -39,6 +39,8 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
         parts.append(t("prefill", v=count(s["prefill_tokens_per_s"] or 0)))
     if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
         parts.append(t("train_speed", v=count(s["train_tokens_per_s"] or 0)))
+    if s.get("offload_step_s") and s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
+        parts.append(t("offload_step", v=f"{s['offload_step_s']:,.2g}"))
     if s.get("train_hours_per_billion_tokens") and task in ("train", "lora", "qlora"):
         parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
         if s.get("train_tokens_per_s"):

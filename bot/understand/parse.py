@@ -81,7 +81,7 @@ from bot.understand.slots.precision import parse_precision
 from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
 from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
-from bot.understand.slots.training import parse_training_options
+from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
@@ -107,9 +107,9 @@ SLOT_ORDER = (
     "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "instance", "gpu", "gpu_count", "gpu_set",
     "unified_memory", "apple_chip", "memory_gb", "compare_gpus", "cloud", "currency", "budget", "budget_amount",
-    "budget_currency", "budget_period", "zero_stage", "offload",
-    "gradient_checkpointing", "lora_rank", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples",
-    "training_steps", "training_epochs", "hours",
+    "budget_currency", "budget_period", "zero_stage", "offload", "gradient_checkpointing", "lora_rank",
+    "grad_accumulation", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples", "training_steps",
+    "training_epochs", "hours",
 )
 
 
@@ -216,6 +216,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     named_model = kb.models.get(found.model) if found.model is not None else None
     if named_model is not None and named_model.modality == "audio":
         parse_audio(state)  # before the hours: "1000 hours of audio" is the job, not the rental
+    parse_grad_accumulation(state)  # before the job's size: "梯度累积8步" is not 8 training steps
     work = parse_workload_size(state)
     if named_model is not None and named_model.modality == "image-generation":
         parse_image(state)  # before the GPU counts: "1024x1024" is an image, not 1024 cards
@@ -332,6 +333,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         offload=values.get("offload"),
         gradient_checkpointing=values.get("gradient_checkpointing"),
         lora_rank=values.get("lora_rank"),
+        grad_accumulation=values.get("grad_accumulation"),
         optimizer=values.get("optimizer"),
         **{switch: values.get(switch) for switch in TRAINING_SWITCHES},
         gpu=values.get("gpu"),

@@ -94,6 +94,8 @@ class Question(BaseModel):
     zero_stage: Literal[0, 1, 2, 3] | None = None
     gradient_checkpointing: bool | None = None
     lora_rank: int | None = Field(default=None, gt=0, le=4096)
+    grad_accumulation: int | None = Field(default=None, gt=0, le=4096)
+    """Micro-steps per optimizer step, when stated ("gradient accumulation 8")."""
     optimizer: Optimizer | None = None
     paged_optimizer: bool | None = None
     """A bitsandbytes paged optimizer ("paged AdamW", paged_adamw_8bit): its states may leave the card."""

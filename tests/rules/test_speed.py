@@ -252,3 +252,22 @@ def test_a_mac_decodes_at_its_unified_memory_bandwidth_through_llama_cpps_metal_
     expected = 1.0 / (read / (S.METAL_DECODE_BANDWIDTH_EFFICIENCY * 400e9) + S.METAL_DECODE_TOKEN_OVERHEAD_S)
     assert unified_memory_decode_tokens_per_s(job, 400.0) == pytest.approx(expected, rel=0.02)  # + a 1-token cache
     assert 50 < expected < 80  # M1/M2/M3 Max class, as llama.cpp's table measures 7B Q4_0 (61-66 tok/s)
+
+
+def test_an_offloaded_optimizer_step_is_added_once_a_step_and_shared_by_a_machines_cards() -> None:
+    from rules.memory_adapters import adapter_params
+    from rules.speed import offloaded_step_seconds, train_step_seconds
+
+    gpu = make_gpu()
+    full = Workload(model=make_model(), task="train", context=2048, offload="optimizer")
+    # 7e9 parameters at 1e9 a second a machine: 7 s a step on one card, 3.5 s on 16 cards (two machines of 8)
+    assert offloaded_step_seconds(full, 1) == pytest.approx(7e9 / S.CPU_ADAM_PARAMS_PER_S_PER_MACHINE)
+    assert offloaded_step_seconds(full, 8) == pytest.approx(7.0)
+    assert offloaded_step_seconds(full, 16) == pytest.approx(3.5)
+    assert offloaded_step_seconds(Workload(model=make_model(), task="train", context=2048, offload="optimizer",
+                                           grad_accumulation=4), 1) == pytest.approx(1.75)
+    lora = Workload(model=make_model(), task="lora", context=2048, offload="optimizer")
+    assert offloaded_step_seconds(lora, 1) == pytest.approx(adapter_params(lora) / 1e9)
+    plain = Workload(model=make_model(), task="train", context=2048)
+    assert offloaded_step_seconds(plain, 1) == 0.0
+    assert train_step_seconds(full, gpu, 1) - train_step_seconds(plain, gpu, 1) == pytest.approx(7.0)

@@ -43,7 +43,23 @@ _OFFLOAD_PARAMS = rx(
 """ZeRO-3 offload_param ("offload_param", "parameter offload", "ZeRO-Infinity"): parameters in host RAM too."""
 _TECHNIQUES = (("activation_offloading", _ACTIVATION_OFFLOAD), ("optimizer_in_backward", _OPTIMIZER_IN_BACKWARD),
                ("chunked_loss", _CHUNKED_LOSS), ("compiled", _COMPILE))
+_GRAD_ACCUMULATION = rx(
+    r"\b(?:gradient[-_ ]?accumulation(?:[-_ ]?steps)?|grad[-_ ]?accum\w*|ga)\s*(?:=|:|of|is)?\s*(?P<num>\d{1,4})\b|"
+    r"\b(?P<num2>\d{1,4})\s*(?:gradient[-_ ]?accumulation|grad[-_ ]?accum\w*)\s*steps?\b|"
+    r"梯度累(?:积|加)\s*(?:步数|次数)?\s*(?:为|是|=|:)?\s*(?P<num3>\d{1,4})"
+)
+"""Micro-steps per optimizer step ("gradient accumulation 8", "gradient_accumulation_steps=16", "梯度累积8步"):
+an offloaded optimizer runs once per that many micro-steps."""
 _LORA_RANK = rx(r"\b(?:lora[-_ ]?)?rank\s*(?:=|:|of|is)?\s*(?P<num>\d{1,5})\b|\br\s*=\s*(?P<num2>\d{1,5})\b")
+
+
+def parse_grad_accumulation(state: SlotState) -> None:
+    m = _GRAD_ACCUMULATION.search(state.text)
+    if m is not None:
+        steps = int(m.group("num") or m.group("num2") or m.group("num3"))
+        if steps > 0:
+            state.set("grad_accumulation", min(steps, 4096))
+            state.mask(m.start(), m.end())
 
 
 def parse_training_options(state: SlotState) -> None:
