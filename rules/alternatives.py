@@ -27,6 +27,16 @@ https://docs.sglang.io/docs/advanced_features/server_arguments ("add --quantizat
 checkpoint"). Offered only on cards with FP8 tensor cores, where it runs as W8A8."""
 
 
+def with_offload(w: Workload, offload: Literal["optimizer", "all"]) -> Workload:
+    """The job with its states in host RAM as DeepSpeed does it: the parameters only under ZeRO-3
+    (offload_param), the optimizer from ZeRO-1 up; a stated lower stage gives way to the one that offloads."""
+    if offload == "all" and w.zero_stage is not None and w.zero_stage < 3:
+        return replace(w, offload=offload, zero_stage=3)
+    if offload == "optimizer" and w.zero_stage == 0:
+        return replace(w, offload=offload, zero_stage=None)
+    return replace(w, offload=offload)
+
+
 def _weights_bytes(w: Workload) -> float:
     return weight_bytes(w.model, w.precision, normalise_quant(w.quant, w.precision, w.engine))[0]
 
@@ -199,7 +209,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         if w.offload == "none":
             # ZeRO-Offload, then parameters too: cards stay, host RAM and PCIe time pay instead.
             for offload in ("optimizer", "all") if training_fact(w).cpu_offload == "optimizer" else ("all",):
-                ok, est = fits_on(replace(w, offload=offload), gpu, count)
+                ok, est = fits_on(with_offload(w, offload), gpu, count)
                 if ok:
                     out.append(Suggestion(kind="offload-all" if offload == "all" else "offload-optimizer",
                                           memory_per_gpu_gib=round(needed_gib(est), 2),
@@ -208,7 +218,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
     if w.task in ("lora", "qlora") and w.offload == "none" and profile_for(w).multi_gpu.mode != "data-parallel":
         # The frozen base in host RAM, a layer gathered at a time: how FSDP+QLoRA trains a 70B on two 24 GB
         # cards (Answer.AI's fsdp_qlora, PEFT's fsdp_offload_params); DeepSpeed's ZeRO-3 offload_param likewise.
-        ok, est = fits_on(replace(w, offload="all"), gpu, count)
+        ok, est = fits_on(with_offload(w, "all"), gpu, count)
         if ok:
             out.append(Suggestion(kind="offload-all", memory_per_gpu_gib=round(needed_gib(est), 2),
                                   host_ram_gib=est.host_ram_gib))

@@ -228,7 +228,11 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
         # speed (a 66M-parameter fine-tune, a 1B chat model), so such picks rank after right-sized ones,
         # and among themselves by what they cost an hour.
         # A budget question accepts a snug fit (the reply says so); only a tight one ranks later.
-        oversized = p.fits and p.memory_per_gpu_gib < C.SMALL_JOB_SHARE * p.limit_gib
+        # Judged against the card's nominal memory (less the CUDA context), so cards sold with the same memory
+        # are judged alike: a T4 and a V100 16GB differ by 1 GiB of usable memory, which flipped a 3.8 GiB
+        # job between the groups and ranked the T4 first at four times the V100's price.
+        nominal = g.memory_gb * 1e9 / C.GIB - C.CUDA_CONTEXT_GIB
+        oversized = p.fits and p.memory_per_gpu_gib < C.SMALL_JOB_SHARE * nominal
         uneasy = p.tight if budget else not comfortable(p.memory_per_gpu_gib, p.limit_gib)
         key = (float(slow), float(uneasy), float(oversized), c if oversized else 0.0, *key)
         if not p.fits:

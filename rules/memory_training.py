@@ -157,7 +157,8 @@ def training_options(w: Workload, n: int, *, card_known: bool = True) -> list[Me
         stages = [3]
     elif n == 1 and w.offload == "optimizer" and w.task == "train":
         stages = [2]  # ZeRO-Offload is built on ZeRO-2 (DeepSpeed docs): one card offloads with stage 2
-    elif n == 1:
+    elif n == 1 or profile.multi_gpu.mode == "data-parallel":
+        # one card; or an engine that runs several only as DDP replicas (Unsloth), each holding the whole job
         stages = [0]
     elif fact.sharding == "fsdp" or not card_known:
         # FSDP FULL_SHARD shards parameters, gradients and optimizer states: ZeRO-3's accounting.

@@ -448,3 +448,17 @@ def test_more_cards_are_not_offered_when_a_layer_split_leaves_each_card_the_acti
     check = check_fit(w, card, 1, candidates=[])
     assert not check.fits and check.suggestions
     assert all(s.count in (None, 1) for s in check.suggestions), check.suggestions
+
+
+def test_cards_sold_with_the_same_memory_are_judged_alike_for_a_small_job() -> None:
+    # A job of 3.8 GiB is under a quarter of a V100 16GB's 15.5 usable GiB but not of a T4's 14.5: judged on
+    # the usable memory, the T4 ranked first as "right-sized" at 4x the V100's hourly price. Both are 16 GB
+    # cards (14.4 GiB less the CUDA context): the job is right-sized on both, and the cheaper one leads.
+    kb = load_knowledge()
+    t4, v100 = kb.gpus["t4"], kb.gpus["v100-16gb"]
+    w = Workload(model=make_model(params_b=1.1), context=2048)
+    need = estimate_memory(w, 1, t4).per_gpu_gib
+    assert C.SMALL_JOB_SHARE * usable_gib(t4) < need < C.SMALL_JOB_SHARE * usable_gib(v100)
+    prices = {"t4": 0.53, "v100-16gb": 0.14}
+    picks = rank_picks(w, [t4, v100], [], limit=2, hourly_price_of=lambda g, n: prices[g.id] * n)
+    assert [p.gpu_id for p in picks] == ["v100-16gb", "t4"]

@@ -303,3 +303,29 @@ def test_deepspeed_offloads_only_an_adapters_optimizer_states_and_gradients() ->
     assert est.breakdown["weights"] == plain.breakdown["weights"]
     assert est.host_ram_gib == pytest.approx(39_976_960 * 12 / 2**30, abs=0.05)  # reported to 0.1 GiB
     assert "offload-optimizer" in est.notes and "offload-params" not in est.notes
+
+
+def test_unsloth_runs_several_cards_as_ddp_replicas_each_holding_the_whole_job() -> None:
+    # Unsloth's multi-GPU is accelerate/DDP (its engine profile): no ZeRO/FSDP sharding, so two cards need
+    # what one needs; transformers + DeepSpeed shards the same LoRA job.
+    gpu = make_gpu(memory_gb=16.0)
+    unsloth = Workload(model=make_model(), task="lora", engine="unsloth", context=2048)
+    one, two = estimate_memory(unsloth, 1, gpu), estimate_memory(unsloth, 2, gpu)
+    assert two.per_gpu_gib == pytest.approx(one.per_gpu_gib) and two.chosen.get("zero_stage", 0) == 0
+    sharded = estimate_memory(replace(unsloth, engine="transformers"), 2, gpu)
+    assert sharded.chosen.get("zero_stage") in (2, 3) and sharded.per_gpu_gib < one.per_gpu_gib
+
+
+def test_a_parameter_offload_suggested_to_a_zero2_job_is_sized_at_zero3() -> None:
+    # offload_param exists only in ZeRO-3: sized at the user's stage 2 it claimed ≈ 0 GiB of host RAM and more
+    # memory a card than plain ZeRO-3.
+    from rules import check_fit
+
+    gpu = make_gpu(memory_gb=24.0)
+    w = Workload(model=make_model(), task="lora", context=4096, zero_stage=2, batch=4)
+    check = check_fit(w, gpu, 4, candidates=[gpu])
+    offload = [s for s in check.suggestions if s.kind == "offload-all"]
+    zero3 = estimate_memory(replace(w, zero_stage=3), 4, gpu)
+    assert offload, check
+    assert offload[0].memory_per_gpu_gib < zero3.per_gpu_gib
+    assert (offload[0].host_ram_gib or 0) > 10  # the 14 GB bf16 base waits in host RAM

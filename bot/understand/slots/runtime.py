@@ -68,9 +68,13 @@ _GPU_LAYERS = rx(r"(?:(?<![\w-])-ngl|--n[-_]gpu[-_]layers|--gpu[-_]layers|\bn_gp
 """Layer slots on the cards: llama.cpp's -ngl / --n-gpu-layers, Ollama's num_gpu option."""
 _N_CPU_MOE = rx(r"(?:(?<![\w-])-ncmoe|--n[-_]cpu[-_]moe|\bn_cpu_moe)\s*(?:=|:)?\s*(?P<n>\d{1,4})(?![\d.])")
 _CPU_MOE = rx(r"(?<![\w-])-cmoe(?![\w-])|(?<![\w-])--cpu[-_]moe(?![\w-])"
-              r"|(?:(?<![\w-])-ot|--override[-_]tensor)\s*[=\s]\s*[\"']?[^\s\"']*exps[^\s\"']*=\s*cpu")
+              r"|(?:(?<![\w-])-ot|--override[-_]tensor)\s*[=\s]\s*[\"']?[^\s\"']*exps[^\s\"']*=\s*cpu"
+              r"|\b(?:moe\s+)?experts?\s+(?:(?:offloaded|kept|left|placed|running|run)\s+)?(?:on|in|to|onto)\s+"
+              r"(?:the\s+)?(?:cpu|system\s+ram|ram|host\s+(?:ram|memory))\b"
+              r"|专家(?:层|权重)?\s*(?:都|全部)?\s*(?:放|卸载|留|跑)(?:到|在)?\s*(?:cpu|内存|系统内存)")
 """llama.cpp keeping MoE experts in system RAM: --n-cpu-moe N (the first N blocks'), --cpu-moe or an -ot
-override of the `exps` tensors to CPU (every block's)."""
+override of the `exps` tensors to CPU (every block's), or the same said in words ("with the experts on CPU",
+"all MoE experts offloaded to CPU RAM", "专家放到内存")."""
 
 KV_QUANTISED_DEFAULT = "kv-quantised"
 """`kv_cache` when the text asks for a quantised KV cache without a type: the engine's first type below 16
