@@ -193,6 +193,12 @@ def add_audio_hours(speed: dict[str, float | None], question: Question, workload
     factor = speed.get("audio_seconds_per_s")
     if workload.task != "inference" or workload.model.modality != "audio" or not question.audio_hours or not factor:
         return
+    if question.audio_per_day:
+        # a day's audio takes this long on the configuration: as many of it as keep up, around the clock
+        work = question.audio_hours / factor
+        speed.update(audio_hours=float(question.audio_hours), audio_work_hours_per_day=round(work, 1),
+                     audio_sets_daily=float(max(1, math.ceil(work / 24.0))))
+        return
     _set_job(speed, "audio_hours", question.audio_hours, question.audio_hours / factor)
 
 

@@ -12,6 +12,7 @@ from bot.reply.formatting import gb
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer, CostOut, PickOut
 from knowledge.base import KnowledgeBase
+from rules.constants import HOURS_PER_MONTH
 
 PERIOD_WORDS = {"hour": {"en": " an hour", "zh-Hans": "每小时"}, "day": {"en": " a day", "zh-Hans": "每天"},
                 "month": {"en": " a month", "zh-Hans": "每月"}, "total": {"en": "", "zh-Hans": ""},
@@ -118,6 +119,13 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         load = plan.sequences_per_replica * plan.replicas if plan is not None else query.batch or 1
         lines.append(t("output_total", tokens=f"{speed['output_tokens']:,.0f}", config=config or "?", time=took,
                        rate=f"{rate:,.0f}", batch=f"{load:,}"))
+    if speed.get("audio_sets_daily"):
+        sets = int(speed["audio_sets_daily"] or 1)
+        monthly = (t("audio_daily_month", v=money(cost.per_hour * sets * HOURS_PER_MONTH), cur=cost.currency)
+                   if cost is not None and cost.per_hour is not None and cost.currency else "")
+        lines.append(t("audio_daily", audio=f"{speed['audio_hours']:,g}", config=config or "?", sets=f"{sets:,}",
+                       work=f"{speed.get('audio_work_hours_per_day') or 0:,.1f}",
+                       factor=f"{speed.get('audio_seconds_per_s') or 0:,.0f}", month=monthly))
     if job_hours and speed.get("audio_hours"):
         lines.append(t("audio_total", audio=f"{speed['audio_hours']:,g}", config=config or "?", time=took,
                        factor=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))

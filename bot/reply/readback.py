@@ -47,6 +47,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,} concurrent users" if t.lang == "en" else f"{value:,} 路并发"
     if field == "audio_hours" and isinstance(value, (int, float)):
         return f"{value:,g} h of audio" if t.lang == "en" else f"{value:,g} 小时音频"
+    if field == "audio_per_day":
+        return "a day" if t.lang == "en" else "每天"
     if field == "prior_preservation" and value:
         return "prior preservation (2 images a step)" if t.lang == "en" else "先验保留（每步 2 张图）"
     if field == "text_encoders" and isinstance(value, str):
@@ -78,7 +80,9 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
     if field == "hours" and isinstance(value, (int, float)):
         return f"{value:,.0f} h"
     if field in ("qps", "tokens_per_s_per_user", "ttft_s") and isinstance(value, (int, float)):
-        return t(f"target_{field}", v=f"{value:g}")
+        return t(f"target_{field}", v=f"{value:.3g}" if value < 100 else f"{value:,.0f}")
+    if field == "output_tokens_per_s" and isinstance(value, (int, float)):
+        return t("target_output_tokens_per_s", v=f"{value:,.0f}")
     if field == "compare_gpus" and isinstance(value, list):
         return " vs ".join(gpu_name(kb, g) for g in value)
     if field == "budget":

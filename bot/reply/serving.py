@@ -67,7 +67,8 @@ def request_seconds(workload: Workload, gpu: GPU, count: int, batch: int) -> flo
 def sets_serving_target(question: Question) -> bool:
     """A QPS, tokens/s per user or first-token time, or a price per token: the reply then plans replicas of the
     cards named."""
-    return bool(question.qps or question.tokens_per_s_per_user or question.ttft_s) or at_full_load(question)
+    return bool(question.qps or question.tokens_per_s_per_user or question.output_tokens_per_s
+                or question.ttft_s) or at_full_load(question)
 
 
 def at_full_load(question: Question) -> bool:
@@ -75,7 +76,8 @@ def at_full_load(question: Question) -> bool:
     load they assume, a replica holding as many sequences as it can (at batch 1 the same cards cost tens of
     times more per token, and a billion tokens take years)."""
     return (question.asks_token_cost or question.asks_concurrency or bool(question.output_tokens)) and not (
-        question.batch or question.qps or question.tokens_per_s_per_user or question.ttft_s)
+        question.batch or question.qps or question.tokens_per_s_per_user or question.output_tokens_per_s
+        or question.ttft_s)
 
 
 def engine_sequence_cap(workload: Workload, gpu: GPU, count: int) -> int:
@@ -206,6 +208,7 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
         return _encoder_plan(question, workload, gpu, count)
     targets = {k: float(v) for k, v in (("users", users_of(question)), ("qps", question.qps),
                                         ("tokens_per_s_per_user", question.tokens_per_s_per_user),
+                                        ("output_tokens_per_s", question.output_tokens_per_s),
                                         ("ttft_s", question.ttft_s)) if v}
     full_load = at_full_load(question)
     cap = engine_sequence_cap(workload, gpu, count) if full_load else MAX_BATCH
@@ -235,6 +238,10 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     users = users_of(question)
     if question.qps:
         users = max(users, math.ceil(question.qps * request_seconds(workload, gpu, count, per_replica)))
+    if question.output_tokens_per_s:
+        # sequences decoding at once, each at a full replica's per-user speed, that make up the total asked
+        speed_full = _per_user_speed(workload, gpu, count, per_replica)
+        users = max(users, math.ceil(question.output_tokens_per_s / speed_full))
     users = max(users, 1)
     replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
     served = min(users, replicas * per_replica)

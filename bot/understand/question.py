@@ -83,6 +83,8 @@ class Question(BaseModel):
     """Image generation: images the job makes ("10k images", "1万张图"); the run is timed and billed."""
     audio_hours: float | None = Field(default=None, gt=0)
     """Speech recognition: hours of audio the job transcribes ("1000 hours of audio"); timed and billed."""
+    audio_per_day: bool = False
+    """`audio_hours` arrive every day ("1000 hours of audio per day"): cards to keep up, billed by the month."""
     image_steps: int | None = Field(default=None, gt=0, le=MAX_IMAGE_STEPS)
     """Image generation: denoising steps per image ("28 steps", "4步")."""
     prior_preservation: bool | None = None
@@ -240,5 +242,8 @@ class Question(BaseModel):
     """Serving target: requests per second."""
     tokens_per_s_per_user: float | None = Field(default=None, gt=0)
     """Serving target: decode tokens per second each user sees."""
+    output_tokens_per_s: float | None = Field(default=None, gt=0)
+    """Serving target: tokens per second generated over all users ("2,000 tokens/s in total", "100M output
+    tokens a day" ≈ 1,157)."""
     ttft_s: float | None = Field(default=None, gt=0)
     """Serving target: time to the first token, seconds."""

@@ -14,6 +14,10 @@ _AUDIO_HOURS = rx(
     r"(?:of\s+)?(?:the\s+)?(?:audio|speech|recordings?|calls?|podcasts?|meetings?|voice|video|的?(?:音频|录音|语音|视频))"
 )
 MAX_AUDIO_HOURS = 1e8
+_PER_DAY_AFTER = rx(r"^\s*(?:(?:per|a|each|every)\s+day\b|/\s*day\b|daily\b|each\s+day\b)")
+_PER_DAY_BEFORE = rx(r"(?:每天|每日|日均|一天)\s*(?:要|需要)?\s*(?:处理|转写|识别)?\s*$")
+"""An amount of audio that arrives every day ("1000 hours of audio per day", "每天1000小时录音"): a rate the
+cards must keep up with around the clock, not one job."""
 
 
 def parse_audio(state: SlotState) -> None:
@@ -24,4 +28,9 @@ def parse_audio(state: SlotState) -> None:
     hours = float(m.group("num")) * COUNT_SCALES.get(m.group("scale") or "", 1.0)
     if hours > 0:
         state.set("audio_hours", bounded(state, "audio_hours", hours, MAX_AUDIO_HOURS))
-        state.mask(m.start(), m.end())
+        end = m.end()
+        daily = _PER_DAY_AFTER.search(state.text[end:])
+        if daily is not None or _PER_DAY_BEFORE.search(state.text[: m.start()]):
+            state.set("audio_per_day", True)
+            end += daily.end() if daily is not None else 0
+        state.mask(m.start(), end)

@@ -233,10 +233,66 @@ def _hours(state: SlotState) -> float | None:
     return None
 
 
-def _serving_targets(state: SlotState) -> dict[str, float]:
-    text = state.text
+_PER_UNIT = r"(?:/\s*|\s+per\s+|\s+an?\s+|\s+each\s+|\s+every\s+|\s+in\s+an?\s+)"
+_SECONDS_IN = {"second": 1.0, "sec": 1.0, "s": 1.0, "minute": 60.0, "min": 60.0, "hour": 3600.0, "hr": 3600.0,
+               "h": 3600.0, "day": 86400.0, "d": 86400.0, "month": HOURS_PER_MONTH * 3600.0,
+               "秒": 1.0, "分钟": 60.0, "小时": 3600.0, "天": 86400.0, "日": 86400.0, "月": HOURS_PER_MONTH * 3600.0}
+_TIME_UNIT = r"(?P<unit>second|sec|s|minute|min|hour|hr|h|day|d|month)s?\b"
+_VOLUME_REQUESTS = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE
+                      + r"\s*(?:api\s+)?(?:requests?|quer(?:y|ies)|calls?|conversations?|chats?|prompts?)"
+                      + _PER_UNIT + _TIME_UNIT)
+_VOLUME_REQUESTS_ZH = rx(r"每\s*(?P<unit>天|日|小时|分钟|月)\s*(?:约|大约|有|处理|要处理)?\s*" + _NUM + r"\s*" + _SCALE
+                         + r"\s*(?:次|个|条)?\s*(?:请求|调用|查询|对话)|日(?:均)?请求(?:量|数)?\s*(?:约|为|是|达到)?\s*"
+                         + _NUM.replace("num", "num_day") + r"\s*" + _SCALE.replace("scale", "scale_day"))
+_VOLUME_TOKENS = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:output\s+|generated\s+)?(?:tokens?|toks?)"
+                    + _PER_UNIT + r"(?P<unit>minute|min|hour|hr|h|day|d|month)s?\b")
+_TOTAL_TOKENS_PER_S = rx(
+    r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:output\s+|generated\s+)?(?:tokens?|toks?|t)\s*"
+    r"(?:/\s*s(?:ec)?\b|per\s+second|a\s+second|每秒)\s*(?:of\s+)?(?:in\s+(?:total|all)|total|aggregate|overall|combined"
+    r"|across\s+(?:all\s+)?(?:users|requests)|总)"
+    r"|(?:total|aggregate|overall|combined)\s+(?:output\s+)?throughput\s*(?:of|=|:|at)?\s*"
+    + _NUM.replace("num", "num2") + r"\s*(?:tokens?|toks?|t)\s*(?:/\s*s(?:ec)?\b|per\s+second)"
+    r"|总吞吐(?:量)?\s*(?:要|需要|达到)?\s*" + _NUM.replace("num", "num3")
+    + r"\s*(?:tokens?|个\s*token)?\s*(?:/\s*s|每秒)")
+_VOLUME_TOKENS_ZH = rx(r"每\s*(?P<unit>天|日|小时|分钟|月)\s*(?:要|需要)?\s*(?:生成|输出|处理)?\s*(?:约|大约)?\s*"
+                       + _NUM + r"\s*" + _SCALE + r"\s*(?:个)?\s*(?:tokens?|词元)")
+"""Load stated as a volume: requests or generated tokens a day, an hour, a minute ("2 million requests per day",
+"100M output tokens a day", "每天200万次请求"), or an aggregate rate ("2,000 output tokens/s in total"). They
+become the serving plan's QPS or total-throughput target."""
+
+
+def _volume_targets(state: SlotState) -> dict[str, float]:
     targets: dict[str, float] = {}
-    m = _QPS.search(text) or _QPS_CUE_FIRST.search(text)
+    for pattern in (_VOLUME_REQUESTS, _VOLUME_REQUESTS_ZH):
+        m = pattern.search(state.text)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        raw, scale = groups.get("num") or groups.get("num_day"), groups.get("scale") or groups.get("scale_day")
+        value = _value(raw)
+        if value is not None and value > 0:
+            seconds = _SECONDS_IN[groups.get("unit") or "day"]
+            targets["qps"] = value * _scale((scale or "").lower()) / seconds
+            state.mask(m.start(), m.end())
+            break
+    for pattern in (_VOLUME_TOKENS, _VOLUME_TOKENS_ZH, _TOTAL_TOKENS_PER_S):
+        m = pattern.search(state.text)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        value = _value(groups.get("num") or groups.get("num2") or groups.get("num3"))
+        if value is not None and value > 0:
+            seconds = _SECONDS_IN[groups["unit"]] if groups.get("unit") else 1.0
+            targets["output_tokens_per_s"] = value * _scale((groups.get("scale") or "").lower()) / seconds
+            state.mask(m.start(), m.end())
+            break
+    return targets
+
+
+def _serving_targets(state: SlotState) -> dict[str, float]:
+    targets = _volume_targets(state)
+    text = state.text
+    m = None if "qps" in targets else _QPS.search(text) or _QPS_CUE_FIRST.search(text)
     if m is not None and float(m.group("num")) > 0:
         targets["qps"] = float(m.group("num"))
         state.mask(m.start(), m.end())

@@ -168,3 +168,19 @@ def test_a_replica_pick_gives_its_concurrency_per_replica_like_its_other_figures
     per_replica = top.max_concurrent_sequences // top.replicas  # the JSON counts all replicas
     line = next(line for line in render_text(answer).splitlines() if line.startswith("1. "))
     assert "figures per replica" in line and f"{per_replica} concurrent sequences fit" in line
+
+
+def test_a_total_generation_rate_is_planned_over_replicas() -> None:
+    # "100M output tokens a day" is ≈ 1,157 tokens/s in all: the plan holds enough sequences, each at a
+    # replica's per-user speed, to reach it.
+    answer = _ask("How much does it cost to serve 100M output tokens a day of Llama 3.1 8B on L4s?")
+    plan = answer["serving"]
+    assert answer["understood"]["output_tokens_per_s"] == pytest.approx(1e8 / 86400)
+    assert plan["aggregate_tokens_per_s"] >= 1e8 / 86400 * 0.99
+    assert plan["replicas"] == -(-plan["concurrent_needed"] // plan["sequences_per_replica"])
+
+
+def test_requests_a_day_are_a_request_rate() -> None:
+    per_day = _ask("Serve Llama 3.1 8B with vLLM, 2 million requests per day, 500 output tokens each")
+    per_second = _ask("Serve Llama 3.1 8B with vLLM at 23.148 requests per second, 500 output tokens each")
+    assert per_day["serving"]["replicas"] == per_second["serving"]["replicas"] > 1
