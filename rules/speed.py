@@ -276,7 +276,10 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     # The per-layer overhead was measured on PEFT (adapter hooks) and ZeRO-3 (partition hooks) runs only.
     hooked = w.task in ("lora", "qlora") or w.zero_stage == 3
     overhead = S.TRAIN_LAYER_OVERHEAD_S[engine] * max(1, num_layers(model)) if hooked else 0.0
-    return max(compute + dequant, zero3) + overhead + offloaded_step_seconds(w, count)
+    # transformers' Python loop over an MoE layer's experts runs in every forward pass (and again in the
+    # recomputation); its backward launches the same small kernels without the host syncs: not counted
+    experts = (2.0 if ckpt else 1.0) * _expert_loop_seconds(w, tokens)
+    return max(compute + dequant, zero3) + overhead + experts + offloaded_step_seconds(w, count)
 
 
 def offloaded_step_seconds(w: Workload, count: int) -> float:

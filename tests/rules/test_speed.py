@@ -271,3 +271,20 @@ def test_an_offloaded_optimizer_step_is_added_once_a_step_and_shared_by_a_machin
     plain = Workload(model=make_model(), task="train", context=2048)
     assert offloaded_step_seconds(plain, 1) == 0.0
     assert train_step_seconds(full, gpu, 1) - train_step_seconds(plain, gpu, 1) == pytest.approx(7.0)
+
+
+@pytest.mark.parametrize(("checkpointing", "passes"), [(False, 1), (True, 2)])
+def test_transformers_moe_training_pays_its_expert_loop_in_every_forward(checkpointing: bool, passes: int) -> None:
+    from rules.speed import train_step_seconds
+
+    # 8,192 tokens reach all 128 experts of all 48 layers: 48 × 128 × 90 µs = 0.553 s per forward pass, once
+    # more when the backward recomputes it; the fused engines (Unsloth here) pay nothing.
+    moe = MoE(num_experts=128, experts_per_token=8, moe_intermediate_size=768)
+    model = make_model(params_b=30.0, active_params_b=3.0, moe=moe, num_layers=48)
+    dense = make_model(params_b=30.0, active_params_b=3.0, num_layers=48)
+    for engine, loop in (("transformers", passes * 48 * 128 * S.TRANSFORMERS_MOE_EXPERT_ITERATION_S), ("unsloth", 0)):
+        w = Workload(model=model, task="lora", engine=engine, context=8192, gradient_checkpointing=checkpointing)
+        extra = train_step_seconds(w, make_gpu(), 1) - train_step_seconds(
+            Workload(model=dense, task="lora", engine=engine, context=8192, gradient_checkpointing=checkpointing),
+            make_gpu(), 1)
+        assert extra == pytest.approx(loop, abs=1e-9)
