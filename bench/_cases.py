@@ -27,8 +27,8 @@ from _engines import (  # noqa: F401  (re-exported: accuracy.py and speed_accura
 from _sources import source_counter
 
 from knowledge.base import KnowledgeBase
-from rules.constants import DEFAULT_GGUF, GGUF_BYTES_PER_PARAM
 from rules.types import Workload
+from rules.weight_formats import DEFAULT_GGUF, GGUF_BYTES_PER_PARAM
 
 GROUNDTRUTH_ENV = "GPU_ADVISOR_GROUNDTRUTH"
 DEFAULT_GROUNDTRUTH = Path(__file__).resolve().parents[1].parent / "shared/groundtruth/published.yaml"

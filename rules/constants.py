@@ -2,8 +2,9 @@
 
 Two kinds of constants live here:
 
-* **sourced** — read off a public specification or source file (bytes per parameter of a format, the vLLM
-  defaults, the ZeRO accounting of DeepSpeed's own estimator). The comment names the source.
+* **sourced** — read off a public specification or source file (the vLLM defaults, the ZeRO accounting of
+  DeepSpeed's own estimator). The comment names the source. Bytes per parameter of each weight format live in
+  rules/weight_formats.py, the speed model's figures in rules/speed_constants.py.
 * **calibrated** — fitted so that the estimates match the published GPU-memory figures in
   `../shared/groundtruth/published.yaml` (run `python bench/accuracy.py`). The comment names the published
   groups the value was fitted on. They are fitted *generally* (one value for every model), never per
@@ -15,115 +16,6 @@ Memory figures are GiB (2**30 bytes).
 from __future__ import annotations
 
 GIB = float(2**30)
-
-# --------------------------------------------------------------------------------------------------------
-# Bytes per parameter
-# --------------------------------------------------------------------------------------------------------
-
-BYTES_PER_PARAM_PLAIN: dict[str, float] = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0,
-                                           "int4": 0.5}
-"""Plain tensors: IEEE sizes. `int4` alone (no format named) is treated like a group-128 int4 format below."""
-
-GROUP_SIZE_GPTQ_AWQ = 128
-"""GPTQ / AWQ default group size (AutoGPTQ `BaseQuantizeConfig(group_size=128)`, AutoAWQ
-`q_group_size=128`)."""
-
-QUANT_BYTES_PER_PARAM: dict[str, float] = {
-    # GPTQ / AWQ, group 128: packed 4-bit weight + one fp16 scale and one packed 4-bit zero point per group of
-    # 128 → (4 + 16/128 + 4/128) / 8 = 0.5195 B (AutoGPTQ qweight/scales/qzeros layout; AutoAWQ is the same).
-    "gptq": (4 + 16 / 128 + 4 / 128) / 8,
-    "awq": (4 + 16 / 128 + 4 / 128) / 8,
-    "gptq-int4": (4 + 16 / 128 + 4 / 128) / 8,
-    "awq-int4": (4 + 16 / 128 + 4 / 128) / 8,
-    # GPTQ 8-bit, group 128: (8 + 16/128 + 8/128) / 8 = 1.0234 B.
-    "gptq-int8": (8 + 16 / 128 + 8 / 128) / 8,
-    # bitsandbytes NF4/FP4 (`Linear4bit`): packed 4-bit + one fp32 absmax per block of 64 → (4 + 32/64)/8
-    # = 0.5625 B. With double quantisation (`bnb_4bit_use_double_quant`) the absmax is 8-bit plus one fp32
-    # per 256 blocks: (4 + 8/64 + 32/(64·256))/8 = 0.5159 B (QLoRA paper, section 3).
-    "nf4": (4 + 32 / 64) / 8,
-    "fp4": (4 + 32 / 64) / 8,
-    "nf4-dq": (4 + 8 / 64 + 32 / (64 * 256)) / 8,
-    # bitsandbytes LLM.int8 (`Linear8bitLt`): int8 weight + one fp32 scale per output row (negligible).
-    "bnb-int8": 1.0,
-    # Built-in weight-only quantisers (ChatGLM `quantize(8|4)`, plain int8/int4 per-channel): one fp16 scale
-    # per output row, negligible.
-    "int8": 1.0,
-    "int4": (4 + 16 / 128 + 4 / 128) / 8,
-    "fp8": 1.0,
-    # 2-bit (HQQ/AQLM-class, LLaMA-Factory's "QLoRA 2-bit" row): 2 bits + fp16 scale and zero per group of 64
-    # → (2 + 32/64) / 8 = 0.3125 B (HQQ default `group_size=64`).
-    "int2": (2 + 32 / 64) / 8,
-}
-"""Bytes per *quantised* parameter of each named weight format (the layers the format quantises)."""
-
-MXFP4_BYTES_PER_PARAM = (4 + 8 / 32) / 8
-"""OCP Microscaling MXFP4: a 4-bit E2M1 element plus one shared 8-bit E8M0 scale per block of 32 elements →
-4.25 bits = 0.53125 B per parameter (OCP "Microscaling Formats (MX) v1.0" spec, table of MX-compliant formats;
-the gpt-oss checkpoints store `*_blocks` uint8 pairs of nibbles and `*_scales` uint8 per 32 values). Only the
-tensors the checkpoint quantises take this size: gpt-oss's config.json `quantization_config` is
-`{"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router",
-"model.embed_tokens", "lm_head"]}` (huggingface.co/openai/gpt-oss-120b config.json), so attention, router,
-embeddings and lm_head stay bf16 and only the MoE expert weights are MXFP4."""
-QUANT_BYTES_PER_PARAM["mxfp4"] = MXFP4_BYTES_PER_PARAM
-NVFP4_BYTES_PER_PARAM = (4 + 8 / 16) / 8
-"""NVIDIA's NVFP4: a 4-bit E2M1 element plus one FP8 E4M3 scale per block of 16 (and one fp32 scale per tensor)
-→ 0.5625 B (NVIDIA technical blog "Introducing NVFP4 for efficient and accurate low-precision inference", 2025;
-TensorRT Model Optimizer's NVFP4 checkpoints such as nvidia/Llama-3.1-8B-Instruct-FP4). The linear layers are
-quantised, embeddings and lm_head stay 16-bit."""
-QUANT_BYTES_PER_PARAM["nvfp4"] = NVFP4_BYTES_PER_PARAM
-BLOCK_SCALE_BYTES_PER_PARAM: dict[str, float] = {"mxfp4": 1 / 32}
-"""The share of a block-scaled format that is its scales: MXFP4's one E8M0 byte per 32 elements."""
-
-GGUF_BYTES_PER_PARAM: dict[str, float] = {
-    # gguf-py `GGML_QUANT_SIZES` (block bytes / block elements) for the uniform types:
-    "gguf-q8_0": 34 / 32,  # 1.0625
-    "gguf-q6_k": 210 / 256,  # 0.8203
-    "gguf-q5_k": 176 / 256,  # 0.6875
-    "gguf-q5_0": 22 / 32,  # 0.6875
-    "gguf-q5_1": 24 / 32,  # 0.75
-    "gguf-q4_k": 144 / 256,  # 0.5625
-    "gguf-q4_0": 18 / 32,  # 0.5625
-    "gguf-q4_1": 20 / 32,  # 0.625
-    "gguf-q3_k": 110 / 256,  # 0.4297
-    "gguf-q2_k": 84 / 256,  # 0.3281
-    "gguf-f16": 2.0,
-    "gguf-bf16": 2.0,
-    # The "_M"/"_S"/"_L" mixes keep some tensors (attn_v, ffn_down, output) at a higher type; their
-    # whole-file bits per weight are llama.cpp's figures for LLaMA-7B (`llama-quantize` type list and the
-    # k-quants PR #1684 table: Q4_K_M file 3.80 GiB for 6.74 B parameters = 4.84 bpw).
-    "gguf-q6_k_m": 6.56 / 8,
-    "gguf-q5_k_m": 5.67 / 8,
-    "gguf-q5_k_s": 5.52 / 8,
-    "gguf-q4_k_m": 4.84 / 8,
-    "gguf-q4_k_s": 4.58 / 8,
-    "gguf-q3_k_m": 3.89 / 8,
-    "gguf-q3_k_s": 3.50 / 8,
-    "gguf-q3_k_l": 4.27 / 8,
-    "gguf-q2_k_s": 2.96 / 8,
-}
-"""GGUF: bytes per parameter of the file's body (every tensor but the token embeddings and the output layer,
-which `gguf_card_bytes` places apart)."""
-
-GGUF_OUTPUT_TYPE = "gguf-q6_k"
-"""llama.cpp quantises output.weight (or, with tied embeddings, token_embd as the output) to Q6_K for every file
-type below Q8_0 (ggml-org/llama.cpp src/llama-quant.cpp `llama_tensor_get_type`: `else if (new_type !=
-GGML_TYPE_Q8_0) new_type = GGML_TYPE_Q6_K` for the output tensor); Q8_0/F16/BF16 files keep their own type. The
-token-embedding table itself stays in host RAM at any -ngl (src/llama-model.cpp: "there is very little benefit
-to offloading the input layer, so always keep it on the CPU", `dev_input = { cpu_dev, … }`); a tied table is
-duplicated onto the card as the output. Checked against start-up logs in bench/groundtruth/llamacpp_ollama_logs.yaml
-(Llama-3.1-8B Q4_K_M: CUDA0 4403 MiB of weights with the 282 MiB table on the CPU)."""
-
-DEFAULT_GGUF = "gguf-q4_k_m"
-"""llama.cpp's most common download and Ollama's default tag. Sources are secondary guides, not Ollama's own
-documentation (not in the reference corpus): martinkollie.com/blog/llm-naming-explained-what-does-it-mean ("If
-not specified, it's usually q4_K_M by default") and likeone.ai/academy/local-ai-privacy/choosing-models ("Q4
-(4-bit): The default for most Ollama models"). The reply sizes a llama.cpp/Ollama job in it when no precision
-is given, and says so under Assumed."""
-
-EMBEDDING_BYTES_QUANTISED = 2.0
-"""Embeddings and lm_head stay 16-bit in GPTQ/AWQ/bitsandbytes/ChatGLM checkpoints (AutoGPTQ quantises only
-the decoder layers' Linear modules; transformers' bnb integration skips `lm_head` via
-`get_keys_to_not_convert`, and `nn.Embedding` is never a Linear). Untied embeddings count twice."""
 
 # --------------------------------------------------------------------------------------------------------
 # Quantisation-library workspace (calibrated)
@@ -397,33 +289,6 @@ trains in ≈ 6–8 GiB)."""
 
 ENCODER_DEFAULT_CONTEXT = 512
 """Encoders (BERT-class) run at their max sequence length (512) when none is given."""
-
-# --------------------------------------------------------------------------------------------------------
-# Speed
-# --------------------------------------------------------------------------------------------------------
-
-# The decode, prefill and training-throughput constants live in rules/speed_constants.py.
-
-TRAIN_FLOPS_PER_PARAM_TOKEN = 6.0
-"""Full fine-tuning/pre-training: forward 2 + backward 4 FLOPs per parameter per token (Kaplan et al.)."""
-
-RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN = 2.0
-"""Full activation checkpointing repeats the forward: 8·P·D in all."""
-
-LORA_FLOPS_PER_PARAM_TOKEN = 4.0
-"""LoRA/QLoRA: forward 2 + activation gradients 2; the frozen base gets no weight gradient."""
-
-REFERENCE_FLOPS_PER_PARAM_TOKEN = 2.0
-"""DPO's frozen reference model: one forward pass over every chosen and rejected token (TRL's DPOTrainer runs it
-beside the policy's unless precompute_ref_log_probs computes the same pass beforehand), 2 FLOPs per parameter."""
-
-TP_EFFICIENCY = 0.85
-"""Tensor parallelism over NVLink: each extra card adds 85% of its bandwidth/compute (one all-reduce per
-layer costs ~10–20% of a decode step on NVLink; vLLM/TensorRT-LLM TP scaling reports)."""
-
-TP_EFFICIENCY_PCIE = 0.6
-"""Tensor parallelism over PCIe only (cards without NVLink: T4, A10, L4, L20, RTX 4090): the per-layer
-all-reduce over PCIe costs ~40% of each extra card (vLLM TP on PCIe cards scales ~1.5–1.7× on 2 cards)."""
 
 # --------------------------------------------------------------------------------------------------------
 # Fit and ranking

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from knowledge.engines import format_min_capability
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
+from rules import speed_constants as S
 
 
 def visible_gib(gpu: GPU) -> float:
@@ -127,7 +128,7 @@ def price_proxy(gpu: GPU) -> float:
 
 def tp_scaling(gpu: GPU, count: int) -> float:
     """Effective cards of `count` tensor-parallel cards: 1 + efficiency × (count − 1), NVLink or PCIe."""
-    eff = C.TP_EFFICIENCY if gpu.nvlink_gbps else C.TP_EFFICIENCY_PCIE
+    eff = S.TP_EFFICIENCY if gpu.nvlink_gbps else S.TP_EFFICIENCY_PCIE
     return 1.0 + eff * (count - 1)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from knowledge.engines import EngineProfile
 from knowledge.schema import Model
-from rules import constants as C
+from rules import weight_formats as WF
 from rules.precision import moe_expert_params, param_split
 from rules.types import Workload
 
@@ -109,19 +109,19 @@ def card_layers(w: Workload, n: int, profile: EngineProfile) -> list[CardLayers]
 def host_embedding_bytes(model: Model, quant: str | None) -> float:
     """The token-embedding table llama.cpp keeps in system RAM for a GGUF file (precision.gguf_card_bytes),
     at the file's type."""
-    if quant not in C.GGUF_BYTES_PER_PARAM or not model.vocab_size or not model.hidden_size:
+    if quant not in WF.GGUF_BYTES_PER_PARAM or not model.vocab_size or not model.hidden_size:
         return 0.0
-    return float(model.vocab_size * model.hidden_size) * C.GGUF_BYTES_PER_PARAM[quant]
+    return float(model.vocab_size * model.hidden_size) * WF.GGUF_BYTES_PER_PARAM[quant]
 
 
 def _output_matrices(model: Model, precision: str, quant: str | None) -> tuple[float, float]:
     """(bytes of the weights outside the blocks, bytes of the one matrix a card holds whole): a GGUF file's output
     layer (its token embeddings stay in host RAM: precision.gguf_card_bytes), else the embedding and lm_head."""
-    if quant in C.GGUF_BYTES_PER_PARAM and model.vocab_size and model.hidden_size:
+    if quant in WF.GGUF_BYTES_PER_PARAM and model.vocab_size and model.hidden_size:
         output = float(model.vocab_size * model.hidden_size) * max(
-            C.GGUF_BYTES_PER_PARAM[quant], C.GGUF_BYTES_PER_PARAM[C.GGUF_OUTPUT_TYPE])
+            WF.GGUF_BYTES_PER_PARAM[quant], WF.GGUF_BYTES_PER_PARAM[WF.GGUF_OUTPUT_TYPE])
         return output, output
-    per_param = C.EMBEDDING_BYTES_QUANTISED if quant else C.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
+    per_param = WF.EMBEDDING_BYTES_QUANTISED if quant else WF.BYTES_PER_PARAM_PLAIN.get(precision, 2.0)
     embedding = param_split(model).embedding * per_param
     return embedding, embedding if (model.tie_embeddings or model.arch == "encoder") else embedding / 2
 

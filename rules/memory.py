@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from knowledge.schema import GPU
 from rules import constants as C
+from rules import weight_formats as WF
 from rules.engine_profile import optimizer_for
 from rules.hardware import usable_gib
 from rules.memory_common import (
@@ -82,7 +83,7 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
         weights, notes = by_part
     else:
         weights, notes = (weight_bytes(model, w.precision, quant) if quant else
-                          (p * C.BYTES_PER_PARAM_PLAIN[w.precision], []))
+                          (p * WF.BYTES_PER_PARAM_PLAIN[w.precision], []))
     details = model.details
     batch = w.batch
     dtype_scale = compute_dtype_bytes(w.precision) / 2.0

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from knowledge.schema import Model
-from rules import constants as C
+from rules import weight_formats as WF
 from rules.precision import bits_per_weight
 
 LARGE_TEXT_ENCODER_PARAMS_B = 1.0
@@ -97,13 +97,13 @@ def pipeline_parts(model: Model) -> PipelineParts | None:
 def bytes_per_param(precision: str, quant: str | None) -> float:
     """Bytes per parameter of the parts that take the job's format (the denoiser and the large text encoders)."""
     if quant is None:
-        return C.BYTES_PER_PARAM_PLAIN[precision]
+        return WF.BYTES_PER_PARAM_PLAIN[precision]
     bits = bits_per_weight(quant)
     if bits is not None:
         return bits / 8
-    if quant in C.GGUF_BYTES_PER_PARAM:
-        return C.GGUF_BYTES_PER_PARAM[quant]
-    return C.QUANT_BYTES_PER_PARAM[quant]
+    if quant in WF.GGUF_BYTES_PER_PARAM:
+        return WF.GGUF_BYTES_PER_PARAM[quant]
+    return WF.QUANT_BYTES_PER_PARAM[quant]
 
 
 def quantises_text_encoders(quant: str | None, stated: bool | None = None) -> bool:

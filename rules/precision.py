@@ -9,6 +9,7 @@ from knowledge.engine_facts import ExpertPaddingFact
 from knowledge.engines import version_tuple
 from knowledge.schema import GPU, Model
 from rules import constants as C
+from rules import weight_formats as WF
 from rules.memory_adapters import linear_shapes
 
 _ALIASES: dict[str, str] = {
@@ -61,7 +62,7 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
         key = quant.strip().lower()
         if key.startswith("gguf"):
             rest = key[4:].lstrip("-_: ").replace("-", "_")
-            key = f"gguf-{rest}" if rest else C.DEFAULT_GGUF
+            key = f"gguf-{rest}" if rest else WF.DEFAULT_GGUF
         elif _GGUF_BARE.fullmatch(key):
             key = f"gguf-{key}"
         else:
@@ -75,7 +76,7 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
             return f"bpw-{bits:g}"
         if key == "gptq" and precision == "int8":
             key = "gptq-int8"  # GPTQ-Int8 checkpoints exist (Qwen, Llama ports): the bits come from the precision
-        if key in C.GGUF_BYTES_PER_PARAM or key in C.QUANT_BYTES_PER_PARAM:
+        if key in WF.GGUF_BYTES_PER_PARAM or key in WF.QUANT_BYTES_PER_PARAM:
             return key
         if key in {"none", "fp16", "bf16", "fp32"}:
             return None
@@ -83,7 +84,7 @@ def normalise_quant(quant: str | None, precision: str, engine: str = "transforme
     if precision == "mxfp4":
         return "mxfp4"
     if engine == "llama.cpp":
-        return {"int4": C.DEFAULT_GGUF, "int8": "gguf-q8_0", "fp8": "gguf-q8_0"}.get(precision, "gguf-f16")
+        return {"int4": WF.DEFAULT_GGUF, "int8": "gguf-q8_0", "fp8": "gguf-q8_0"}.get(precision, "gguf-f16")
     if precision in {"int8", "int4", "fp8"}:
         # FP8 checkpoints (Qwen3-FP8, DeepSeek-V3, Llama-3.1-405B-FP8) and the engines' online FP8 (vLLM
         # --quantization fp8) quantise the linear layers only: embeddings and lm_head stay 16-bit, as for int8.
@@ -129,8 +130,8 @@ def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float
     split = param_split(model)
     notes: list[str] = []
     if quant is None:
-        return split.total * C.BYTES_PER_PARAM_PLAIN[precision], notes
-    if quant in C.GGUF_BYTES_PER_PARAM:
+        return split.total * WF.BYTES_PER_PARAM_PLAIN[precision], notes
+    if quant in WF.GGUF_BYTES_PER_PARAM:
         return gguf_card_bytes(model, quant, split, notes), notes
     bits = bits_per_weight(quant)
     if bits is not None:
@@ -140,14 +141,14 @@ def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float
         experts = min(moe_expert_params(model), split.body)
         if experts > 0:
             notes.append("mxfp4-experts-only")
-            return experts * C.MXFP4_BYTES_PER_PARAM + (split.total - experts) * 2.0, notes
-    per = C.QUANT_BYTES_PER_PARAM[quant]
+            return experts * WF.MXFP4_BYTES_PER_PARAM + (split.total - experts) * 2.0, notes
+    per = WF.QUANT_BYTES_PER_PARAM[quant]
     if split.embedding > 0:
         notes.append("embeddings-16bit")
     kept = kept_16bit_params(model, quant, split)
     if kept > 0:
         notes.append("official-quant-keeps-16bit")
-    return (split.body - kept) * per + kept * 2.0 + split.embedding * C.EMBEDDING_BYTES_QUANTISED, notes
+    return (split.body - kept) * per + kept * 2.0 + split.embedding * WF.EMBEDDING_BYTES_QUANTISED, notes
 
 
 def kept_16bit_params(model: Model, quant: str, split: ParamSplit) -> float:
@@ -168,12 +169,12 @@ def gguf_card_bytes(model: Model, quant: str, split: ParamSplit, notes: list[str
     """Weights llama.cpp puts on the cards for a GGUF file: the body at the file's type, the output layer at
     GGUF_OUTPUT_TYPE below Q8_0 (a tied embedding is quantised as the output and copied to the card), and not
     the token-embedding table, which llama.cpp keeps in host RAM."""
-    per = C.GGUF_BYTES_PER_PARAM[quant]
+    per = WF.GGUF_BYTES_PER_PARAM[quant]
     if split.embedding <= 0 or not model.vocab_size or not model.hidden_size:
         return split.total * per
     notes.append("gguf-embeddings-on-host")
     output = float(model.vocab_size * model.hidden_size)
-    output_per = max(per, C.GGUF_BYTES_PER_PARAM[C.GGUF_OUTPUT_TYPE])
+    output_per = max(per, WF.GGUF_BYTES_PER_PARAM[WF.GGUF_OUTPUT_TYPE])
     return split.body * per + output * output_per
 
 
@@ -218,8 +219,8 @@ def expert_padding_bytes(model: Model, padding: list[ExpertPaddingFact], quant: 
         if fact.quant == quant and dated and (gpu.architecture or "").startswith(tuple(fact.architectures)):
             extra = padded_expert_fraction(model, tensor_parallel, fact.intermediate_multiple,
                                            fact.hidden_multiple)
-            scales = fact.scale_copies * C.BLOCK_SCALE_BYTES_PER_PARAM.get(quant, 0.0)
-            added = moe_expert_params(model) * (C.QUANT_BYTES_PER_PARAM[quant] * extra + scales)
+            scales = fact.scale_copies * WF.BLOCK_SCALE_BYTES_PER_PARAM.get(quant, 0.0)
+            added = moe_expert_params(model) * (WF.QUANT_BYTES_PER_PARAM[quant] * extra + scales)
             if added <= 0:
                 return 0.0, None
             return added, "expert-padding" if extra > 0 else "scale-copy"

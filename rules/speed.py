@@ -241,9 +241,9 @@ def prefill_seconds(w: Workload, gpu: GPU, count: int, prompt: int) -> float:
 
 
 def train_flops_factor(w: Workload, checkpointing: bool) -> float:
-    base = C.TRAIN_FLOPS_PER_PARAM_TOKEN if w.task == "train" else C.LORA_FLOPS_PER_PARAM_TOKEN
-    reference = C.REFERENCE_FLOPS_PER_PARAM_TOKEN if w.preference_pairs else 0.0
-    return base + reference + (C.RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN if checkpointing else 0.0)
+    base = S.TRAIN_FLOPS_PER_PARAM_TOKEN if w.task == "train" else S.LORA_FLOPS_PER_PARAM_TOKEN
+    reference = S.REFERENCE_FLOPS_PER_PARAM_TOKEN if w.preference_pairs else 0.0
+    return base + reference + (S.RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN if checkpointing else 0.0)
 
 
 def _checkpointing(w: Workload) -> bool:
@@ -260,8 +260,8 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     body = model.active_params * 1e9 - _one_embedding_params(model)
     # Attention has no frozen weights: its backward always costs 2× its forward (3× with recomputation).
     attention = flops_per_token(w, max(1, w.context // 2)) - 2.0 * model.active_params * 1e9
-    passes = (C.TRAIN_FLOPS_PER_PARAM_TOKEN + (C.RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN if ckpt else 0.0)
-              + (C.REFERENCE_FLOPS_PER_PARAM_TOKEN if w.preference_pairs else 0.0)) / 2
+    passes = (S.TRAIN_FLOPS_PER_PARAM_TOKEN + (S.RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN if ckpt else 0.0)
+              + (S.REFERENCE_FLOPS_PER_PARAM_TOKEN if w.preference_pairs else 0.0)) / 2
     flops = tokens * (train_flops_factor(w, ckpt) * body + passes * attention)
     engine = w.engine if w.engine in S.TRAIN_MFU else "transformers"
     compute = flops / (_peak_flops(w, gpu) * S.TRAIN_MFU[engine])

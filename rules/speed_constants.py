@@ -162,3 +162,24 @@ DeepSpeed's core-binding blog (Qwen2.5-1.5B on 2× A100, 240 → 1,365 ms a step
 README (ViT-g 1.1B on a Ryzen 5600, 1.27 → 3.13 s/it: ≥0.6e9/s), prime-rl PR 3210 (Qwen3-4B, fused CPU AdamW:
 1.0e9/s), DeepSpeed issue 6695 (Llama2 0.3B/1.2B: 0.8-1.0e9/s) and NeMo RL PR 3628 (Qwen3-0.6B: 0.65e9/s).
 Healthy machines span 0.6-1.7e9; a starved or scalar build runs 10-30x slower. Not fitted to any scored row."""
+
+TRAIN_FLOPS_PER_PARAM_TOKEN = 6.0
+"""Full fine-tuning/pre-training: forward 2 + backward 4 FLOPs per parameter per token (Kaplan et al.)."""
+
+RECOMPUTE_EXTRA_FLOPS_PER_PARAM_TOKEN = 2.0
+"""Full activation checkpointing repeats the forward: 8·P·D in all."""
+
+LORA_FLOPS_PER_PARAM_TOKEN = 4.0
+"""LoRA/QLoRA: forward 2 + activation gradients 2; the frozen base gets no weight gradient."""
+
+REFERENCE_FLOPS_PER_PARAM_TOKEN = 2.0
+"""DPO's frozen reference model: one forward pass over every chosen and rejected token (TRL's DPOTrainer runs it
+beside the policy's unless precompute_ref_log_probs computes the same pass beforehand), 2 FLOPs per parameter."""
+
+TP_EFFICIENCY = 0.85
+"""Tensor parallelism over NVLink: each extra card adds 85% of its bandwidth/compute (one all-reduce per
+layer costs ~10–20% of a decode step on NVLink; vLLM/TensorRT-LLM TP scaling reports)."""
+
+TP_EFFICIENCY_PCIE = 0.6
+"""Tensor parallelism over PCIe only (cards without NVLink: T4, A10, L4, L20, RTX 4090): the per-layer
+all-reduce over PCIe costs ~40% of each extra card (vLLM TP on PCIe cards scales ~1.5–1.7× on 2 cards)."""

@@ -19,7 +19,8 @@ from dataclasses import replace
 
 import rules
 from bot.reply.defaults import as_chosen
-from bot.reply.model import Answer, Assumption, BudgetOut, CostOut, PickOut, PriceOut, ServingPlanOut
+from bot.reply.model import Answer, Assumption, PickOut
+from bot.reply.money_model import BudgetOut, CostOut, PriceOut, ServingPlanOut
 from bot.reply.pricing import PriceChoice, plan_for, price_choice, price_picks, replicas_plan
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question

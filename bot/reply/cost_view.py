@@ -10,7 +10,8 @@ from typing import Any
 from bot.reply.cost import generation_rate
 from bot.reply.formatting import gb
 from bot.reply.i18n import Translator
-from bot.reply.model import Answer, CostOut, PickOut
+from bot.reply.model import Answer, PickOut
+from bot.reply.money_model import CostOut
 from knowledge.base import KnowledgeBase
 from rules.constants import HOURS_PER_MONTH
 

@@ -21,7 +21,7 @@ from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
-from rules import constants as C
+from rules import weight_formats as WF
 from rules.engine_profile import training_fact
 from rules.hardware import visible_gib
 from rules.memory_training import offload_of
@@ -224,7 +224,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         elif task == "inference" and (question.engine == "llama.cpp" or mac_engine) and model.arch == "decoder":
             # llama.cpp and Ollama run GGUF files, and the one people pull is 4-bit (rules.constants.DEFAULT_GGUF).
             precision = "int4"
-            assumptions.append(Assumption(field="precision", value=C.DEFAULT_GGUF, reason="gguf-default"))
+            assumptions.append(Assumption(field="precision", value=WF.DEFAULT_GGUF, reason="gguf-default"))
         else:
             precision, reason = native_precision(model, gpu)
             assumptions.append(Assumption(field="precision", value=precision, reason=reason))
@@ -241,7 +241,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     quant = question.quant if (task in ("inference", "qlora") or precision in ("int4", "int8")) else None
     if quant is None and precision == "int4" and task != "qlora":
         quant = "gptq" if (question.engine or ("llama.cpp" if mac_engine else "transformers")) != "llama.cpp" \
-            else C.DEFAULT_GGUF
+            else WF.DEFAULT_GGUF
         if not any(a.reason == "gguf-default" for a in assumptions):
             assumptions.append(Assumption(field="quant", value=quant))
     if task == "qlora":

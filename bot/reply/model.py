@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.reply.money_model import BudgetOut, CostOut, PriceOut, ServingPlanOut
 from bot.understand.question import Intent, Lang
 from rules.types import Engine, KVCache, Precision, Task
 
@@ -277,95 +278,6 @@ class ModelCompareOut(BaseModel):
     count: int | None = None
     fits: bool | None = None
     decode_tokens_per_s: float | None = None
-
-
-class CostOut(BaseModel):
-    """Money for the configuration the reply recommends (null where unknown), with the price's origin."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    currency: str | None = None
-    per_hour: float | None = None
-    hours: float | None = None
-    total: float | None = None
-    per_month: float | None = None
-    per_million_tokens: float | None = None
-    """Serving: per million generated tokens at the sized aggregate throughput."""
-    per_billion_tokens: float | None = None
-    """Training: per billion trained tokens at the sized training throughput."""
-    cloud: str | None = None
-    region: str | None = None
-    instance: str | None = None
-    instances: int | None = None
-    instance_gpus: int | None = None
-    """The GPUs the instances hold, when more than `count` (the bill is for all of them)."""
-    gpu: str | None = None
-    count: int | None = None
-    price_date: str | None = None
-    source: list[str] = Field(default_factory=list)
-    authority: str | None = None
-    fx_rate: str | None = None
-    """`BASE/QUOTE=RATE@DATE` when the figures were converted with the operator's rate."""
-    original_currency: str | None = None
-
-
-class BudgetOut(BaseModel):
-    """The question's budget against what the priced set-up costs over the same period."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    amount: float
-    currency: str
-    period: Literal["hour", "day", "month", "total", "purchase"]
-    cost: float | None = None
-    """The set-up's cost over `period`, in `currency`; None when it cannot be compared."""
-    within: bool | None = None
-    reason: Literal["currency", "duration", "price"] | None = None
-    """Why it was not compared."""
-
-
-class PriceOut(BaseModel):
-    """One known instance price, for "H100 price per hour"."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    cloud: str
-    instance: str
-    gpu: str
-    count: int
-    price_per_hour: float
-    currency: str
-    region: str
-    date: str | None = None
-    source: list[str] = Field(default_factory=list)
-    spot_price_per_hour: float | None = None
-
-
-class ServingPlanOut(BaseModel):
-    """Replicas × GPUs per replica that meet the serving targets, and which target sets the replica count."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    gpu: str
-    gpus_per_replica: int
-    replicas: int
-    sequences_per_replica: int
-    concurrent_needed: int
-    aggregate_tokens_per_s: float | None = None
-    decode_tokens_per_s: float | None = None
-    """Per user, at the replica's load."""
-    ttft_s: float | None = None
-    binding: str
-    """memory | speed | ttft: the target that limits the plan (ttft: not met by adding replicas); sequence_cap: the
-    engine's batch (max_num_seqs) rather than its KV cache; replica_cap: more users than the most replicas planned
-    hold (not met); full_load: no target, one replica at the most sequences it holds (a price per token asked);
-    concurrency: the same, asked as how many users it serves at once; replicas: no target, but more users than one
-    node serves, so in-node replicas rather than one copy pipelined across nodes; throughput: an encoder's
-    requests a second (no decode, no KV cache)."""
-    met: bool = True
-    targets: dict[str, float] = Field(default_factory=dict)
-    per_hour: float | None = None
-    currency: str | None = None
 
 
 class Assumption(BaseModel):

@@ -25,7 +25,7 @@ from dataclasses import replace
 from functools import partial
 
 import rules
-from bot.reply.model import ServingPlanOut
+from bot.reply.money_model import ServingPlanOut
 from bot.understand.question import MAX_BATCH, Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily

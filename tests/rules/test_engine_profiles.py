@@ -11,6 +11,7 @@ import pytest
 from knowledge.schema import MLA
 from rules import Workload, check_fit, estimate_memory
 from rules import constants as C
+from rules import weight_formats as WF
 from rules.engine_profile import UnsupportedKVCache, mla_head_sizes, profile_for
 from rules.types import ENGINES
 from tests.rules._models import make_gpu, make_model
@@ -195,7 +196,7 @@ def test_unsloth_offloads_the_checkpoints_and_chunks_the_loss() -> None:
     # Unsloth leaves embeddings and lm_head 16-bit: 2 B × 2 × 32,000 × 4096 = 0.49 GiB less than PEFT's fp32 copy;
     # and it loads NF4 with double quantisation whatever is asked, which packs the body tighter.
     body = 7e9 - 2 * 32_000 * 4096
-    dq_saving = body * (C.QUANT_BYTES_PER_PARAM["nf4"] - C.QUANT_BYTES_PER_PARAM["nf4-dq"]) / GIB
+    dq_saving = body * (WF.QUANT_BYTES_PER_PARAM["nf4"] - WF.QUANT_BYTES_PER_PARAM["nf4-dq"]) / GIB
     assert peft.breakdown["weights"] - unsloth.breakdown["weights"] == pytest.approx(
         2 * 2 * 32_000 * 4096 / GIB + dq_saving, abs=1e-3)
     assert unsloth.chosen["quant"] == "nf4-dq"

@@ -7,6 +7,7 @@ import pytest
 from knowledge.schema import Model, MoE
 from rules import Workload, estimate_memory
 from rules import constants as C
+from rules import weight_formats as WF
 from rules.precision import moe_expert_params, padded_expert_fraction
 from tests.rules._models import make_gpu, make_model
 
@@ -37,7 +38,7 @@ def test_ampere_cards_carry_the_padding_hopper_a_second_copy_of_the_scales_after
     experts = moe_expert_params(model)
     # Marlin pads 9.04% of the expert bytes; the Triton path keeps the scales twice: 1/32 B per expert
     # parameter (36 layers × 128 experts × 3 × 2,880² = 114.65e9 → 3.34 GiB).
-    padding = experts * C.MXFP4_BYTES_PER_PARAM * (2944 * 3072 / 2880**2 - 1) / C.GIB
+    padding = experts * WF.MXFP4_BYTES_PER_PARAM * (2944 * 3072 / 2880**2 - 1) / C.GIB
     assert ampere.breakdown["weights"] - plain.breakdown["weights"] == pytest.approx(padding, abs=1e-3)
     assert hopper.breakdown["weights"] - plain.breakdown["weights"] == pytest.approx(experts / 32 / C.GIB, abs=1e-3)
     assert experts / 32 / C.GIB == pytest.approx(3.34, abs=0.01)

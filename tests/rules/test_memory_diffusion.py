@@ -8,6 +8,7 @@ import pytest
 
 from rules import constants as C
 from rules import estimate_memory
+from rules import weight_formats as WF
 from rules.alternatives import suggestions
 from rules.memory_diffusion import LARGE_TEXT_ENCODER_PARAMS_B, pipeline_parts, pipeline_weight_bytes
 from rules.speed_media import diffusion_seconds_per_image, diffusion_steps
@@ -125,9 +126,8 @@ def test_seconds_per_image_scale_with_steps_and_pixels() -> None:
 
 
 def test_a_gguf_denoiser_leaves_t5_in_16_bit() -> None:
-    from rules import constants as C
     weights, notes = pipeline_weight_bytes(flux_like(), "int4", "gguf-q4_1") or (0.0, [])
-    assert weights == pytest.approx(12e9 * C.GGUF_BYTES_PER_PARAM["gguf-q4_1"] + 4.96e9 * 2)
+    assert weights == pytest.approx(12e9 * WF.GGUF_BYTES_PER_PARAM["gguf-q4_1"] + 4.96e9 * 2)
     assert notes == ["diffusion-denoiser-only"]
     stated, _ = pipeline_weight_bytes(flux_like(), "int4", "nf4", text_encoders_too=False) or (0.0, [])
     assert stated == pytest.approx(12e9 * 0.5625 + 4.96e9 * 2)

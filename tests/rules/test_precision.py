@@ -6,6 +6,7 @@ import pytest
 
 from knowledge.schema import Kept16Bit, Model, MoE
 from rules import constants as C
+from rules import weight_formats as WF
 from rules.precision import largest_linear_params, normalise_quant, param_split, quant_workspace_bytes, weight_bytes
 from tests.rules._models import make_model
 
@@ -115,7 +116,7 @@ def _gpt_oss(layers: int, experts: int, params_b: float) -> Model:
 
 def test_mxfp4_is_four_and_a_quarter_bits() -> None:
     # E2M1 element (4 bits) + one E8M0 scale (8 bits) per 32 elements = 4.25 bits.
-    assert C.MXFP4_BYTES_PER_PARAM == 4.25 / 8
+    assert WF.MXFP4_BYTES_PER_PARAM == 4.25 / 8
     assert normalise_quant(None, "mxfp4") == "mxfp4"
     assert normalise_quant(None, "mxfp4", "llama.cpp") == "mxfp4"
     assert normalise_quant("MXFP4", "bf16") == "mxfp4"
@@ -176,12 +177,11 @@ def test_exl2_card_weights_are_the_body_at_its_bits_and_a_6_bit_head() -> None:
 
 def test_nvfp4_stores_four_bits_and_an_fp8_scale_per_16_in_the_linear_layers() -> None:
     # (4 + 8/16) / 8 = 0.5625 B per body parameter; embeddings and lm_head stay 16-bit
-    from rules import constants as C
     from rules.precision import param_split, weight_bytes
     from tests.rules._models import make_model
 
     model = make_model()
     split = param_split(model)
     stored, _ = weight_bytes(model, "int4", "nvfp4")
-    assert C.QUANT_BYTES_PER_PARAM["nvfp4"] == 0.5625
-    assert stored == pytest.approx(split.body * 0.5625 + split.embedding * C.EMBEDDING_BYTES_QUANTISED)
+    assert WF.QUANT_BYTES_PER_PARAM["nvfp4"] == 0.5625
+    assert stored == pytest.approx(split.body * 0.5625 + split.embedding * WF.EMBEDDING_BYTES_QUANTISED)

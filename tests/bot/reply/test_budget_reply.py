@@ -7,7 +7,7 @@ import pytest
 from bot.errors import BadRequestError
 from bot.reply.answer import answer, answer_request
 from bot.reply.cost import budget_check
-from bot.reply.model import CostOut
+from bot.reply.money_model import CostOut
 from bot.reply.render import render_text
 from bot.understand.parse import parse
 from bot.understand.question import Question

@@ -9,6 +9,7 @@ from bot.reply.answer import answer
 from bot.reply.render import render_text
 from bot.understand.question import Question
 from knowledge.loader import default_knowledge
+from rules import weight_formats as WF
 
 KB = default_knowledge()
 
@@ -116,7 +117,6 @@ def test_fp8_on_a_card_without_fp8_says_no_for_that_reason_not_memory() -> None:
 
 
 def test_ollama_without_a_precision_sizes_the_q4_k_m_gguf_it_pulls() -> None:
-    from rules import constants as C
 
     question = Question(text="", intent="recommend", model="qwen2.5-14b", task="inference", engine="llama.cpp",
                         stated=["model", "task", "engine"])
@@ -131,7 +131,7 @@ def test_ollama_without_a_precision_sizes_the_q4_k_m_gguf_it_pulls() -> None:
     out = 152_064 * 5_120
     body = KB.models["qwen2.5-14b"].params_b * 1e9 - 2 * out
     assert result.estimate.breakdown.weights == pytest.approx(
-        (body * C.GGUF_BYTES_PER_PARAM["gguf-q4_k_m"] + out * 210 / 256) / 2**30, abs=0.01)
+        (body * WF.GGUF_BYTES_PER_PARAM["gguf-q4_k_m"] + out * 210 / 256) / 2**30, abs=0.01)
     assert result.estimate.breakdown.weights == pytest.approx(8.00, abs=0.01)
     assert "Ollama's default tag" in render_text(result, kb=KB)
     stated = answer(question.model_copy(update={"precision": "bf16", "stated": [*question.stated, "precision"]}), KB)
