@@ -14,6 +14,7 @@ from bot.reply.cost_view import cost_view, money, pick_place
 from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
+from bot.reply.maths_view import maths_lines
 from bot.reply.model import Answer
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
 from bot.reply.speed_view import speed_parts
@@ -44,32 +45,6 @@ def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
     if answer.query.params_b:
         return f"{params(answer.query.params_b)}B model"
     return None
-
-
-def _maths(answer: Answer, kb: KnowledgeBase) -> list[str]:
-    """The arithmetic behind the estimate, so a user can redo it."""
-    e = answer.estimate
-    q = answer.query
-    if e is None:
-        return []
-    lines: list[str] = []
-    if q.params_b:
-        bytes_per_param = e.breakdown.weights * 2**30 / (q.params_b * 1e9) if q.params_b else 0
-        lines.append(f"weights = {q.params_b:g}e9 params × {bytes_per_param:.2f} B = {e.breakdown.weights:.2f} GiB")
-    if e.breakdown.kv_cache:
-        tokens = f"{q.context or 0:,} tokens"
-        model = kb.models.get(q.model or "")
-        if "cross-attention-kv" in e.notes and model is not None:
-            source = int(model.details.get("max_source_positions") or q.context or 0)
-            tokens = f"({q.context or 0:,} decoder tokens + {source:,} source positions)"
-        lines.append(f"KV cache = 2 × layers × KV heads × head_dim × {tokens} × batch {q.batch or 1}"
-                     f" × bytes = {e.breakdown.kv_cache:.2f} GiB")
-    if e.breakdown.gradients or e.breakdown.optimizer:
-        lines.append(f"gradients {e.breakdown.gradients:.2f} GiB + optimizer states {e.breakdown.optimizer:.2f} GiB"
-                     + (f" (sharded over {e.gpu_count} GPUs)" if e.gpu_count > 1 else ""))
-    lines.append(f"activations {e.breakdown.activations:.2f} GiB + overhead {e.breakdown.overhead:.2f} GiB")
-    lines.append(f"total = {e.total_gb:.2f} GiB; per GPU = {e.per_gpu_gb:.2f} GiB")
-    return lines
 
 
 def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -> dict[str, Any]:
@@ -183,7 +158,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["known_gpus"] = sorted(g.name.removeprefix("NVIDIA ") for g in kb.gpus.values() if g.recommended)[:40]
     view["model_info"] = _model_view(answer, kb) if answer.intent == "model_info" else None
     view["compare"] = _compare_view(answer, kb, t) if answer.intent == "compare" else []
-    view["maths"] = _maths(answer, kb) if show_maths else []
+    view["maths"] = maths_lines(answer, kb) if show_maths else []
     view.update(cost_view(answer, kb, t))
     view["capacity"] = [{
         "job": f"{t.pick(TASK_NAMES, c.task)}, {c.precision.upper() if c.precision != 'bf16' else '16-bit'}",

@@ -1,0 +1,34 @@
+"""The arithmetic lines of "--maths": each one must be redone by hand from what it prints."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reply.maths_view import maths_lines
+from bot.reply.model import Answer, Breakdown, EstimateOut, Query
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def _answer(per_gpu_weights: float, cards: int, precision: str = "bf16") -> Answer:
+    estimate = EstimateOut(total_gb=per_gpu_weights * cards, per_gpu_gb=per_gpu_weights, gpu_count=cards,
+                           breakdown=Breakdown(weights=per_gpu_weights))
+    return Answer(intent="recommend", query=Query(params_b=32.5, precision=precision), estimate=estimate)
+
+
+@pytest.mark.parametrize(("weights", "cards", "line"), [
+    # 32.5e9 × 2 B = 60.54 GiB whole; a tensor-parallel share of 2 is 30.27 GiB: "× 2.00 B ÷ 2 GPUs"
+    (30.27, 2, "weights = 32.5e9 params × 2.00 B ÷ 2 GPUs = 30.27 GiB"),
+    # data-parallel training keeps the whole 60.54 GiB on each card: no division
+    (60.54, 8, "weights = 32.5e9 params × 2.00 B = 60.54 GiB"),
+    (60.54, 1, "weights = 32.5e9 params × 2.00 B = 60.54 GiB"),
+])
+def test_the_weights_line_shows_the_division_over_the_cards_that_share_them(weights: float, cards: int,
+                                                                               line: str) -> None:
+    assert maths_lines(_answer(weights, cards), KB)[0] == line
+
+
+def test_an_fp8_share_reads_as_one_byte_a_parameter() -> None:
+    # DeepSeek-R1-like: 32.5e9 × 1 B over 16 cards = 1.89 GiB a card (was printed "× 0.06 B")
+    assert maths_lines(_answer(1.89, 16, "fp8"), KB)[0] == "weights = 32.5e9 params × 1.00 B ÷ 16 GPUs = 1.89 GiB"
