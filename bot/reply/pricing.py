@@ -68,15 +68,18 @@ def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = No
     else:
         choice = PriceChoice(currency="USD", rates=rates)
     asked = question.currency
-    if asked is not None and asked != choice.currency and currency_reachable(asked, rates):
-        return replace(choice, currency=asked)
+    quoted = (("CNY",) if question.cloud in CNY_CLOUDS else ("USD",)) if question.cloud else QUOTED_CURRENCIES
+    if asked is not None and asked != choice.currency and currency_reachable(asked, rates, quoted):
+        # the home cloud is preferred for its own currency: asked for another, the rows that quote it lead
+        return replace(choice, currency=asked, prefer_cloud=None)
     return choice
 
 
-def currency_reachable(currency: str, rates: tuple[ExchangeRate, ...]) -> bool:
-    """Whether prices can be shown in `currency`: rows are quoted in it, or a rate links it to one they are."""
-    return currency in QUOTED_CURRENCIES or any(
-        {rate.base, rate.quote} & {currency} and {rate.base, rate.quote} & set(QUOTED_CURRENCIES) for rate in rates)
+def currency_reachable(currency: str, rates: tuple[ExchangeRate, ...],
+                       quoted: tuple[str, ...] = QUOTED_CURRENCIES) -> bool:
+    """Whether prices can be shown in `currency`: rows are `quoted` in it, or a rate links it to one they are."""
+    return currency in quoted or any(
+        {rate.base, rate.quote} & {currency} and {rate.base, rate.quote} & set(quoted) for rate in rates)
 
 
 def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) -> InstancePlan | None:

@@ -361,7 +361,8 @@ def test_a_currency_asked_without_a_rate_says_why_the_prices_stay_in_theirs() ->
     assert result.cost is not None and result.cost.currency == "USD"
     [note] = [a for a in result.assumptions if a.field == "currency"]
     assert (note.value, note.reason) == ("USD", "currency-no-rate")
-    assert "no exchange rate to EUR is set (GPU_ADVISOR_FX)" in render_text(result, kb=KB)
+    assert "no exchange rate from these prices to the currency asked is set (GPU_ADVISOR_FX)" in render_text(
+        result, kb=KB)
 
 
 def test_an_offloaded_job_says_what_of_each_step_its_cpu_optimizer_takes() -> None:
@@ -383,3 +384,13 @@ def test_a_card_none_of_whose_instances_holds_the_offloaded_state_says_so() -> N
                 {row.gpu for row in KB.prices.values()}]
     assert unpriced, "a card with price rows but none with the host RAM"
     assert "host RAM the offloaded state needs: not priced" in render_text(answer, kb=KB)
+
+
+def test_dollars_asked_in_chinese_are_priced_in_dollars_not_by_the_home_cloud() -> None:
+    # Alibaba Cloud, preferred for a Chinese question, quotes A100s in CNY only: asked in dollars, the rows that
+    # quote dollars lead; on Alibaba Cloud by name, with no rate, the yuan stay and the reply says why.
+    result = _ask("用8张A100全参微调Qwen2.5-7B，10亿token，要多久，用美元算多少钱？")
+    assert result.cost is not None and result.cost.currency == "USD"
+    on_alibaba = _ask("在阿里云用8张A100全参微调Qwen2.5-7B，10亿token，用美元算多少钱？")
+    assert on_alibaba.cost is not None and on_alibaba.cost.currency == "CNY"
+    assert any(a.field == "currency" and a.reason == "currency-no-rate" for a in on_alibaba.assumptions)
