@@ -14,13 +14,13 @@ _BATCH_WORD_NEXT = (r"(?!\s*(?:concurrent|simultaneous|parallel|users?|requests?
 _CONTEXT_CUE_FIRST = rx(
     r"(?:context(?:[ _-]?(?:length|window|size|len))?|ctx|上下文(?:长度|窗口)?|序列长度|序列|"
     r"seq(?:uence)?(?:[ _-]?(?:len(?:gth)?))?|max[-_ ]?(?:model|seq)[-_ ]?len(?:gth)?|prompts?(?:[ _-]length)?|"
-    r"cutoff[-_ ]?len(?:gth)?|model[-_]max[-_]length|max[-_]length|"
+    r"cutoff[-_ ]?len(?:gth)?|model[-_]max[-_]length|max[-_]length|input(?:[ _-]?(?:length|len|tokens))?|"
     r"输入长度|输入)\s*(?:of|is|=|:|为|是|达到|到|约|大约|about|around|up\ to|~)?\s*(?:about|around|~)?\s*"
     + NUM + _CTX_UNIT + _BATCH_WORD_NEXT
 )
 _CONTEXT_CUE_AFTER = rx(
     NUM + _CTX_UNIT + r"\s*(?:-\s*)?(?:tokens?\s*)?(?:of\s+)?"
-    r"(?:context|ctx|的?上下文|长上下文|的?序列|sequence|seq\b|prompts?)"
+    r"(?:context|ctx|的?上下文|长上下文|的?序列|sequence|seq\b|prompts?|input(?:\s+tokens?)?(?![a-z]))"
 )
 _TOKENS_BARE = rx(NUM + _CTX_UNIT + r"\s*(?:-\s*)?tokens?(?![a-z])(?!\s*/\s*s)(?!\s*per)")
 _K_BARE = rx(
@@ -43,6 +43,7 @@ _GEN_TOKENS = rx(
     r"(?:request|response|reply|answer|completion|call|query)s?\b(?!\s*(?:context|ctx|prompt|input|length))"
     r"|" + r"(?:每(?:个|次|条)?(?:请求|回复|回答|响应))\s*(?:约|大约)?\s*(?P<num4>\d+)\s*(?P<unit4>k)?\s*(?:个)?\s*"
     r"(?:tokens?|词元)"
+    r"|" + r"(?<![\d.])(?P<num5>\d+)\s*(?P<unit5>k)?\s*(?:output|generated)(?![a-z])(?!\s*(?:tokens?|toks?)\b)"
 )
 """Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
 (in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token"."""
@@ -60,12 +61,13 @@ _BATCH = [
         r"(?:users?|requests?|sessions?|streams?|clients?|people|customers?)(?![a-z])"),
     rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
     rx(NUM + r"\s*(?:路|个|人|用户)?\s*并发"),
+    rx(NUM + r"\s*(?:个|位|名)?\s*(?:用户|使用者)"),
     rx(NUM + r"\s*(?:个)?(?:人|用户|请求)\s*同时"),
     rx(r"同时\s*(?:有|服务|支持)?\s*" + NUM + r"\s*(?:个)?(?:人|用户|请求|路)"),
 ]
 
 
-_PROMPT_WORD = rx(r"prompt|输入")
+_PROMPT_WORD = rx(r"prompt|input|输入")
 """A length said of the prompt (or input) alone, not of the whole context."""
 
 
@@ -74,7 +76,7 @@ def parse_context(state: SlotState) -> None:
     if volume is not None and _read_volume(state, float(volume.group("num")), volume.group("scale")):
         state.mask(volume.start(), volume.end())
     for gen in _GEN_TOKENS.finditer(state.text):
-        which = next((suffix for suffix in ("", "2", "3", "4") if gen.group(f"num{suffix}") is not None), "")
+        which = next((suffix for suffix in ("", "2", "3", "4", "5") if gen.group(f"num{suffix}") is not None), "")
         raw, unit = gen.group(f"num{which}"), gen.group(f"unit{which}")
         tokens = number(raw) if raw else None
         if tokens is None:

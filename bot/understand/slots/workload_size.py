@@ -252,7 +252,7 @@ _TOTAL_TOKENS_PER_S = rx(
     r"|across\s+(?:all\s+)?(?:users|requests)|总)"
     r"|(?:total|aggregate|overall|combined)\s+(?:output\s+)?throughput\s*(?:of|=|:|at)?\s*"
     + _NUM.replace("num", "num2") + r"\s*(?:tokens?|toks?|t)\s*(?:/\s*s(?:ec)?\b|per\s+second)"
-    r"|总吞吐(?:量)?\s*(?:要|需要|达到)?\s*" + _NUM.replace("num", "num3")
+    r"|总吞吐(?:量)?\s*(?:要|需要)?\s*(?:达到|为|是)?\s*" + _NUM.replace("num", "num3")
     + r"\s*(?:tokens?|个\s*token)?\s*(?:/\s*s|每秒)")
 _VOLUME_TOKENS_ZH = rx(r"每\s*(?P<unit>天|日|小时|分钟|月)\s*(?:要|需要)?\s*(?:生成|输出|处理)?\s*(?:约|大约)?\s*"
                        + _NUM + r"\s*" + _SCALE + r"\s*(?:个)?\s*(?:tokens?|词元)")
