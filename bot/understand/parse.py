@@ -71,7 +71,7 @@ from bot.understand.numbers import bound_digit_runs
 from bot.understand.question import TRAINING_SWITCHES, Question
 from bot.understand.slots.apple import parse_apple_silicon
 from bot.understand.slots.audio import parse_audio
-from bot.understand.slots.base import SlotState
+from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import parse_batch, parse_context
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
@@ -152,6 +152,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     lang = detect_lang(original)
     vocab = vocab_of(kb)
     state = SlotState(original=original, folded=folded, masked=list(folded))
+    unquote_keys(state)
 
     tokens = tokenize(folded)
     mentions = [m for found in find_mentions(tokens, vocab) if (m := sized_sibling(found, folded, kb)) is not None]

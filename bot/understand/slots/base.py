@@ -48,6 +48,17 @@ class SlotState:
         return "".join(self.masked)
 
 
+_QUOTED_KEY = re.compile(r"[\"'](?P<key>[a-z_][a-z0-9_.-]*)[\"']\s*:")
+
+
+def unquote_keys(state: SlotState) -> None:
+    """A pasted JSON or Python-dict config ({"max_model_len": 32768, "tensor_parallel_size": 2}) reads like the
+    YAML and flag forms the cues know: the quotes around each key are blanked, keeping every offset."""
+    for m in _QUOTED_KEY.finditer(state.text):
+        state.masked[m.start()] = " "
+        state.masked[m.end("key")] = " "
+
+
 def bounded(state: SlotState, slot: str, value: float, upper: float, lower: float = 1.0) -> float:
     if value > upper:
         state.clamped.append(slot)
