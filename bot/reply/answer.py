@@ -100,6 +100,12 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
         figures = {"audio_seconds_per_s": finite(speed_media.whisper_real_time_factor(workload, gpu), 1)}
         if workload.batch > 1:
             figures.update(live_streams(workload, gpu))
+        # files waiting to be transcribed are batched: faster-whisper's README runs its BatchedInferencePipeline
+        # at batch_size=16, as many windows as the card holds
+        windows = largest_true(lambda n: fits_at(workload, gpu, 1, n), 1, OFFLINE_AUDIO_BATCH)
+        each = speed_media.whisper_real_time_factor(workload, gpu, windows)
+        figures["audio_seconds_per_s_batched"] = finite(each * windows, 1) if each else None
+        figures["audio_batch"] = float(windows)
         return figures
     if model.arch == "diffusion":
         steps, resolution = image_settings(workload)
@@ -111,6 +117,11 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
     if model.arch == "encoder":
         return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}
     return {}
+
+
+OFFLINE_AUDIO_BATCH = 16
+"""Windows of recorded audio a transcription job batches on one card (faster-whisper's README example,
+`batched_model.transcribe(..., batch_size=16)`), when its memory holds them."""
 
 
 def live_streams(workload: Workload, gpu: GPU) -> dict[str, float | None]:

@@ -131,6 +131,8 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     """`cost` for `count` × `gpu` (× the serving plan's replicas), with nulls where no price is known."""
     training = workload is not None and workload.task != "inference"
     hours = speed.get("train_hours") if training and speed.get("train_hours") else question.hours
+    if speed.get("audio_sets_daily"):
+        hours = None  # audio arriving every day is billed as the sets that keep up (cost_view's month line)
     if not training and not question.hours and speed.get("job_hours"):
         hours = speed["job_hours"]  # documents to embed or images to make: the bill covers that run
     replicas = serving.replicas if serving is not None else 1
@@ -195,8 +197,9 @@ def add_audio_hours(speed: dict[str, float | None], question: Question, workload
     if workload.task != "inference" or workload.model.modality != "audio" or not question.audio_hours or not factor:
         return
     if question.audio_per_day:
-        # a day's audio takes this long on the configuration: as many of it as keep up, around the clock
-        work = question.audio_hours / factor
+        # a day's audio takes this long on the configuration, its recordings batched: as many of it as keep up,
+        # around the clock
+        work = question.audio_hours / (speed.get("audio_seconds_per_s_batched") or factor)
         speed.update(audio_hours=float(question.audio_hours), audio_work_hours_per_day=round(work, 1),
                      audio_sets_daily=float(max(1, math.ceil(work / 24.0))))
         return

@@ -122,11 +122,13 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        rate=f"{rate:,.0f}", batch=f"{load:,}"))
     if speed.get("audio_sets_daily"):
         sets = int(speed["audio_sets_daily"] or 1)
+        batched = float(speed.get("audio_seconds_per_s_batched") or speed.get("audio_seconds_per_s") or 0)
         monthly = (t("audio_daily_month", v=money(cost.per_hour * sets * HOURS_PER_MONTH), cur=cost.currency)
                    if cost is not None and cost.per_hour is not None and cost.currency else "")
         lines.append(t("audio_daily", audio=f"{speed['audio_hours']:,g}", config=config or "?", sets=f"{sets:,}",
                        work=f"{speed.get('audio_work_hours_per_day') or 0:,.1f}",
-                       factor=f"{speed.get('audio_seconds_per_s') or 0:,.0f}", month=monthly))
+                       factor=f"{batched:,.0f}",
+                       batch=f"{speed.get('audio_batch') or 1:,.0f}", month=monthly))
     if job_hours and speed.get("audio_hours"):
         lines.append(t("audio_total", audio=f"{speed['audio_hours']:,g}", config=config or "?", time=took,
                        factor=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))

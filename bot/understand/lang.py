@@ -67,8 +67,16 @@ def has_cjk(text: str) -> bool:
     return _CJK.search(text) is not None
 
 
+_ENGLISH_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])", re.A | re.I)
+"""A plain English word: model names ("Qwen2.5-72B", "DeepSeek-R1-Distill") and config keys ("max_model_len")
+do not count, so a Chinese question full of them stays Chinese."""
+
+
 def detect_lang(text: str) -> Lang:
     if not has_cjk(text):
+        return "en"
+    if len(_ENGLISH_WORD.findall(text)) > len(_CJK.findall(text)):
+        # an English question with a Chinese name or a "谢谢" in it: answered in English
         return "en"
     tables = _tables()
     if tables is None:  # pragma: no cover
