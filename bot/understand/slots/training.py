@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from bot.understand.slots.base import SlotState, rx
 
-_ZERO = rx(r"\bzero[-_ ]?(?:stage[-_ ]?)?(?P<stage>[0-3])\b")
+_ZERO = rx(r"\bzero[-_ ]?(?:stage[-_ ]?)?(?P<stage>[0-3])\b|\bds_z(?P<file>[0-3])(?:_offload)?_config\b"
+          r"|zero_optimization\W{0,8}stage\W{0,4}(?P<key>[0-3])\b")
+"""ZeRO stages as written: "ZeRO-3", "zero stage 2", a DeepSpeed config named by its stage (LLaMA-Factory's
+examples/deepspeed/ds_z3_config.json), or its "zero_optimization": {"stage": 3}."""
 _SWITCH_OFF = r"\s*[=:]?\s*[\"']?(?:false|off|0|no|none|disabled?)(?![\w.])"
 _CHECKPOINTING_OFF = rx(
     r"(?:without|no|disable\w*|不(?:开启?|用|使用|启用)?|关闭|关掉|关|禁用|去掉|取消)\s*(?:gradient|activation)?[-_ ]?"
@@ -66,7 +69,7 @@ def parse_training_options(state: SlotState) -> None:
     text = state.text
     m = _ZERO.search(text)
     if m is not None:
-        state.set("zero_stage", int(m.group("stage")))
+        state.set("zero_stage", int(m.group("stage") or m.group("file") or m.group("key")))
     if _CHECKPOINTING_OFF.search(text):
         state.set("gradient_checkpointing", False)
     elif _CHECKPOINTING_ON.search(text):
