@@ -69,9 +69,9 @@ def _picks(view: dict[str, Any], t: Translator) -> Table | None:
 def _compare(view: dict[str, Any], t: Translator) -> Table | None:
     if not view["compare"]:
         return None
-    rows = [[_cell(g["name"]), _cell(g["memory"]), _cell(g["bandwidth"]), _cell(g["fp16"]), _cell(g["fit"])]
-            for g in view["compare"]]
-    return Table(t.compare_title, [t.col_gpu, t.col_memory, t.col_bandwidth, t.col_fp16, t.col_fit], rows,
+    rows = [[_cell(g["name"]), _cell(g["memory"]), _cell(g["bandwidth"]),
+             _cell(f"{g['peak']} {g['peak_dtype']}" if g["peak"] else None), _cell(g["fit"])] for g in view["compare"]]
+    return Table(t.compare_title, [t.col_gpu, t.col_memory, t.col_bandwidth, t.col_peak, t.col_fit], rows,
                  [False, True, True, True, False])
 
 

@@ -115,3 +115,14 @@ def test_ask_on_a_terminal_prints_a_table() -> None:
     out = ANSI.sub("", b"".join(chunks).decode())
     assert proc.returncode == 0
     assert "┃ GPU" in out and "│" in out
+
+
+def test_a_compare_shows_the_peak_the_job_computes_at() -> None:
+    # A LoRA in bf16: the 4090's fp32-accumulate 165.2 TFLOPS beside the A100's 312, not its fp16-accumulate 330.
+    from bot.reply.answer import answer_request
+    from bot.reply.render import render_text
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    text = render_text(answer_request({"text": "4090 vs A100 for Llama 3 8B LoRA"}, kb), kb=kb)
+    assert "165.2 TFLOPS bf16" in text and "312 TFLOPS bf16" in text and "330.3" not in text
