@@ -225,6 +225,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             # llama.cpp and Ollama run GGUF files, and the one people pull is 4-bit (rules.constants.DEFAULT_GGUF).
             precision = "int4"
             assumptions.append(Assumption(field="precision", value=WF.DEFAULT_GGUF, reason="gguf-default"))
+        elif task == "inference" and model.arch == "encoder" and model.native_precision == "fp32":
+            # embedding and reranking models ship fp32 weights but are served in half precision on a GPU
+            # (FlagEmbedding's README: BGEM3FlagModel(..., use_fp16=True); Text Embeddings Inference's default)
+            precision = "fp16"
+            assumptions.append(Assumption(field="precision", value=precision, reason="encoder-fp16"))
         else:
             precision, reason = native_precision(model, gpu)
             assumptions.append(Assumption(field="precision", value=precision, reason=reason))

@@ -152,6 +152,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "large-model-serving": {"en": "a model this large is run on a serving engine (its makers point to vLLM/SGLang; transformers' generate over many cards is a few tokens a second)", "zh-Hans": "这么大的模型按推理服务框架运行（官方推荐 vLLM/SGLang；transformers 的 generate 跨多卡每秒只有几个 token）"},
     "quantised-kv-cache": {"en": "a KV cache below 16 bits: a serving engine's feature (transformers keeps the model's dtype)", "zh-Hans": "低于 16 位的 KV 缓存是推理服务框架的功能（transformers 按模型精度存）"},
     "default-pool": {"en": "say “consumer”/“cheapest” or name a card to include GeForce or AMD", "zh-Hans": "如需消费级或 AMD 显卡，请说明“最便宜”或直接写出型号"},
+    "encoder-fp16": {"en": "embedding models ship fp32 weights but are served in fp16 on a GPU (FlagEmbedding's use_fp16=True, Text Embeddings Inference's default); say fp32 to size that",
+                     "zh-Hans": "向量模型发布的是 fp32 权重，但在 GPU 上以 fp16 部署（FlagEmbedding 的 use_fp16=True，Text Embeddings Inference 的默认值）；如需 fp32 请说明"},
     "mxfp4-dequantised": {"en": "training loads an MXFP4 checkpoint dequantised to 16-bit (Mxfp4Config(dequantize=True)); its kernels only run inference",
                           "zh-Hans": "训练时 MXFP4 权重会反量化为 16 位加载（Mxfp4Config(dequantize=True)），其内核只用于推理"},
     "train-needs-16bit": {"en": "quantised weights cannot be trained directly; use QLoRA for a 4-bit base", "zh-Hans": "量化权重无法直接训练，4-bit 底座请用 QLoRA"},

@@ -36,12 +36,15 @@ def test_a_training_sample_count_is_not_an_encoding_job() -> None:
     assert "documents" not in answer["speed"]
 
 
-def test_an_embedding_model_is_known_and_sized_from_its_fp32_checkpoint() -> None:
+def test_an_embedding_model_is_known_and_served_in_half_precision_unless_fp32_is_asked() -> None:
     answer = _ask("bge-m3 embeddings for 10M documents on a T4, how long?")
     assert answer["query"]["model"] == "bge-m3"
-    # 567,754,752 parameters × 4 bytes.
-    assert answer["estimate"]["breakdown"]["weights"] == pytest.approx(567_754_752 * 4 / 2**30, abs=0.05)
+    # 567,754,752 parameters × 2 bytes: the fp32 checkpoint served in fp16 (FlagEmbedding's use_fp16=True)
+    assert answer["query"]["precision"] == "fp16"
+    assert answer["estimate"]["breakdown"]["weights"] == pytest.approx(567_754_752 * 2 / 2**30, abs=0.05)
     assert answer["speed"]["documents"] == 10_000_000
+    fp32 = _ask("bge-m3 embeddings in fp32 for 10M documents on a T4, how long?")
+    assert fp32["estimate"]["breakdown"]["weights"] == pytest.approx(567_754_752 * 4 / 2**30, abs=0.05)
 
 
 def test_a_chinese_embedding_job_names_the_chinese_model() -> None:
