@@ -362,6 +362,12 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         rent = config_cost(kb, question, None, asked, question.gpu_count, choice, {})
         result.asked_cost = rent if rent.total is not None else None
     result.budget = budget_check(question, result.cost, choice.rates)
+    if result.budget is not None and result.budget.within is False:
+        # the picks priced in a currency the budget cannot be compared with may be within it: said, not hidden
+        other = [{"gpu": p.gpu, "count": p.count, "per_hour": p.price_per_hour, "currency": p.price_currency}
+                 for p in result.picks if p.fits and p.price_per_hour is not None and p.price_currency
+                 and in_currency(p.price_per_hour, p.price_currency, result.budget.currency, choice.rates) is None]
+        result.budget = result.budget.model_copy(update={"uncompared": other})
     if result.serving is not None and result.cost is not None:
         result.serving = result.serving.model_copy(update={"per_hour": result.cost.per_hour,
                                                            "currency": result.cost.currency})

@@ -188,7 +188,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     return lines
 
 
-def _budget_line(answer: Answer, t: Translator) -> str:
+def _budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """Whether the priced set-up is within the budget the question stated (or why it was not compared)."""
     budget = answer.budget
     if budget is None:
@@ -198,7 +198,12 @@ def _budget_line(answer: Answer, t: Translator) -> str:
     if budget.within is None:
         reason = t(f"budget_reason_{budget.reason or 'price'}", cur=answer.cost.currency if answer.cost else "")
         return t("budget_unpriced", reason=reason, **values)
-    return t("budget_within" if budget.within else "budget_over", cost=money(budget.cost), **values)
+    if budget.within or not budget.uncompared:
+        return t("budget_within" if budget.within else "budget_over", cost=money(budget.cost), **values)
+    others = ", ".join(f"{p['count']}× {_gpu_name(kb, p['gpu'])} ({money(p['per_hour'])} {p['currency']}/h)"
+                       for p in budget.uncompared)
+    return t("budget_over_priced_in_other", cost=money(budget.cost), others=others,
+             other=budget.uncompared[0]["currency"], **values)
 
 
 def _price_rows(answer: Answer, t: Translator) -> list[str]:
@@ -235,6 +240,6 @@ def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
 
 def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
     lines = _cost_lines(answer, kb, t)
-    budget = _budget_line(answer, t)
+    budget = _budget_line(answer, kb, t)
     return {"cost_lines": [budget, *lines] if budget else lines, "price_rows": _price_rows(answer, t),
             "price_gap": _price_gap(answer, kb, t)}

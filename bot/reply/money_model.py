@@ -3,7 +3,7 @@ prices and the serving plan whose replicas are billed. Split from bot/reply/mode
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -49,8 +49,11 @@ class BudgetOut(BaseModel):
     cost: float | None = None
     """The set-up's cost over `period`, in `currency`; None when it cannot be compared."""
     within: bool | None = None
-    reason: Literal["currency", "duration", "price"] | None = None
+    reason: Literal["currency", "duration", "price", "purchase"] | None = None
     """Why it was not compared."""
+    uncompared: list[dict[str, Any]] = Field(default_factory=list)
+    """When over budget: set-ups that hold the job priced in another currency with no exchange rate set, which
+    may be within it, {gpu, count, per_hour, currency}."""
 
 
 class PriceOut(BaseModel):

@@ -114,3 +114,20 @@ def test_a_budget_to_buy_hardware_is_not_compared_with_rental_prices() -> None:
     assert "I have no sourced purchase prices, only cloud rental prices" in render_text(answer)
     rented = ask({"text": "rent a GPU for 3000 dollars a month for Qwen2.5-32B"})
     assert rented.budget is not None and rented.budget.period == "month" and rented.budget.within is not None
+
+
+def test_over_a_yuan_budget_the_dollar_priced_picks_are_named_not_called_over() -> None:
+    # 10,000 CNY a month: the Alibaba L20 (14.63 CNY/h × 730 = 10,680) is over; the A6000 at 0.50 USD/h may be
+    # within it, which cannot be told without a USD/CNY rate.
+    from bot.reply.answer import answer_request
+    from bot.reply.render import render_text
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("GPU_ADVISOR_FX", raising=False)
+        result = answer_request({"text": "预算每月1万元，用vLLM部署Qwen2.5-14B，并发20，上下文8k，选什么卡？"}, kb)
+    assert result.budget is not None and result.budget.within is False
+    assert any(p["currency"] == "USD" for p in result.budget.uncompared)
+    text = render_text(result, kb=kb)
+    assert "可能在预算内" in text and "找到的能放下这个任务的有标价配置都超出预算" not in text
