@@ -134,8 +134,13 @@ def parse_batch(state: SlotState) -> None:
             continue
         value *= BATCH_UNITS.get(m.groupdict().get("unit") or "", 1.0)
         if value > MAX_BATCH:
-            state.set("users", int(min(value, MAX_USERS)))  # one job holds MAX_BATCH; replicas serve the rest
-        state.set("batch", int(bounded(state, "batch", value, MAX_BATCH)))
+            # one job holds MAX_BATCH; replicas serve the rest, so only a count above MAX_USERS is capped
+            if value > MAX_USERS:
+                state.clamped.append("batch")  # said as the batch it is out of range for one job and for replicas
+            state.set("users", int(min(value, MAX_USERS)))
+            state.set("batch", MAX_BATCH)
+        else:
+            state.set("batch", int(bounded(state, "batch", value, MAX_BATCH)))
         state.mask(m.start(), m.end())
         return
 
