@@ -31,6 +31,7 @@ from bot.reply.defaults import (
     workload_for,
 )
 from bot.reply.faq import faq_for
+from bot.reply.media_figures import media_speed
 from bot.reply.mixed import mixed_cards, mixed_check_out
 from bot.reply.model import (
     Answer,
@@ -42,8 +43,6 @@ from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
 from bot.reply.side_figures import (
     cpu_only_figure,
-    image_seconds,
-    image_settings,
     lighter_task_figure,
     other_engine_figure,
 )
@@ -53,7 +52,6 @@ from knowledge.base import KnowledgeBase
 from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
 from knowledge.schema import GPU
-from rules import speed_media
 from rules.engine_profile import (
     measures_free_memory,
     profile_for,
@@ -63,7 +61,6 @@ from rules.engine_profile import (
 )
 from rules.fit import placeable, reserves_share_of_card
 from rules.memory_diffusion_training import checkpoints_by_default
-from rules.search import largest_true
 from rules.types import Pick, Workload
 
 MAX_PICKS = 3
@@ -88,53 +85,6 @@ def serving_engine_speed(question: Question, workload: Workload, gpu: GPU, count
         return {}
     figures = rules.estimate_speed(replace(workload, engine="vllm"), gpu, count)
     return {"vllm_decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1)}
-
-
-def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
-                prefill: float | None) -> dict[str, float | None]:
-    """The unit a non-LLM user thinks in: Whisper's real-time factor, seconds per image, sequences per second."""
-    model = workload.model
-    if workload.task != "inference":
-        return {}
-    if model.arch == "encoder-decoder" and model.modality == "audio":
-        figures = {"audio_seconds_per_s": finite(speed_media.whisper_real_time_factor(workload, gpu), 1)}
-        if workload.batch > 1:
-            figures.update(live_streams(workload, gpu))
-        # files waiting to be transcribed are batched: faster-whisper's README runs its BatchedInferencePipeline
-        # at batch_size=16, as many windows as the card holds
-        windows = largest_true(lambda n: fits_at(workload, gpu, 1, n), 1, OFFLINE_AUDIO_BATCH)
-        each = speed_media.whisper_real_time_factor(workload, gpu, windows)
-        figures["audio_seconds_per_s_batched"] = finite(each * windows, 1) if each else None
-        figures["audio_batch"] = float(windows)
-        return figures
-    if model.arch == "diffusion":
-        steps, resolution = image_settings(workload)
-        seconds = image_seconds(workload, gpu, kb)
-        if seconds is None:
-            return {}
-        return {"seconds_per_image": finite(seconds, 2), "image_steps": float(steps) if steps else None,
-                "image_resolution": float(resolution) if resolution else None}
-    if model.arch == "encoder":
-        return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}
-    return {}
-
-
-OFFLINE_AUDIO_BATCH = 16
-"""Windows of recorded audio a transcription job batches on one card (faster-whisper's README example,
-`batched_model.transcribe(..., batch_size=16)`), when its memory holds them."""
-
-
-def live_streams(workload: Workload, gpu: GPU) -> dict[str, float | None]:
-    """Concurrent users of a speech model are live streams: each must be transcribed at least as fast as it is
-    spoken. One card holds as many as its memory and its speed allow (batching shares the decoder's weight reads,
-    not the encoder's work); more streams than that take more cards, one batch of streams each."""
-    streams = workload.batch
-    by_speed = speed_media.whisper_live_streams(workload, gpu, streams)
-    by_memory = largest_true(lambda n: fits_at(workload, gpu, 1, n), 1, streams)
-    per_card = min(by_speed, by_memory)
-    each = speed_media.whisper_real_time_factor(workload, gpu, max(1, min(streams, per_card)))
-    return {"audio_seconds_per_s_per_stream": finite(each, 1), "audio_streams_per_card": float(per_card),
-            "audio_streams_per_card_memory": float(by_memory)}
 
 
 def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:
