@@ -234,9 +234,8 @@ def _hours(state: SlotState) -> float | None:
 
 
 _PER_UNIT = r"(?:/\s*|\s+per\s+|\s+an?\s+|\s+each\s+|\s+every\s+|\s+in\s+an?\s+)"
-_SECONDS_IN = {"second": 1.0, "sec": 1.0, "s": 1.0, "minute": 60.0, "min": 60.0, "hour": 3600.0, "hr": 3600.0,
-               "h": 3600.0, "day": 86400.0, "d": 86400.0, "month": HOURS_PER_MONTH * 3600.0,
-               "秒": 1.0, "分钟": 60.0, "小时": 3600.0, "天": 86400.0, "日": 86400.0, "月": HOURS_PER_MONTH * 3600.0}
+_SECONDS_IN = {**{unit: hours * 3600.0 for unit, hours in _UNIT_HOURS.items()}, "second": 1.0, "sec": 1.0,
+               "s": 1.0, "minute": 60.0, "min": 60.0, "d": 86400.0, "秒": 1.0, "分钟": 60.0, "日": 86400.0}
 _TIME_UNIT = r"(?P<unit>second|sec|s|minute|min|hour|hr|h|day|d|month)s?\b"
 _VOLUME_REQUESTS = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE
                       + r"\s*(?:api\s+)?(?:requests?|quer(?:y|ies)|calls?|conversations?|chats?|prompts?)"
@@ -261,31 +260,31 @@ _VOLUME_TOKENS_ZH = rx(r"每\s*(?P<unit>天|日|小时|分钟|月)\s*(?:要|需�
 become the serving plan's QPS or total-throughput target."""
 
 
+def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: str) -> float | None:
+    """The first amount a second the patterns find (its scale applied, over its time unit, `unit` when the
+    pattern names none); its span is masked."""
+    for pattern in patterns:
+        m = pattern.search(state.text)
+        if m is None:
+            continue
+        groups = {name: found for name, found in m.groupdict().items() if found}
+        value = _value(next((found for name, found in groups.items() if name.startswith("num")), None))
+        if value is None or value <= 0:
+            continue
+        scale = next((found for name, found in groups.items() if name.startswith("scale")), "")
+        state.mask(m.start(), m.end())
+        return value * _scale(scale.lower()) / _SECONDS_IN[groups.get("unit", unit)]
+    return None
+
+
 def _volume_targets(state: SlotState) -> dict[str, float]:
     targets: dict[str, float] = {}
-    for pattern in (_VOLUME_REQUESTS, _VOLUME_REQUESTS_ZH):
-        m = pattern.search(state.text)
-        if m is None:
-            continue
-        groups = m.groupdict()
-        raw, scale = groups.get("num") or groups.get("num_day"), groups.get("scale") or groups.get("scale_day")
-        value = _value(raw)
-        if value is not None and value > 0:
-            seconds = _SECONDS_IN[groups.get("unit") or "day"]
-            targets["qps"] = value * _scale((scale or "").lower()) / seconds
-            state.mask(m.start(), m.end())
-            break
-    for pattern in (_VOLUME_TOKENS, _VOLUME_TOKENS_ZH, _TOTAL_TOKENS_PER_S):
-        m = pattern.search(state.text)
-        if m is None:
-            continue
-        groups = m.groupdict()
-        value = _value(groups.get("num") or groups.get("num2") or groups.get("num3"))
-        if value is not None and value > 0:
-            seconds = _SECONDS_IN[groups["unit"]] if groups.get("unit") else 1.0
-            targets["output_tokens_per_s"] = value * _scale((groups.get("scale") or "").lower()) / seconds
-            state.mask(m.start(), m.end())
-            break
+    qps = _per_second(state, (_VOLUME_REQUESTS, _VOLUME_REQUESTS_ZH), "day")  # 日均请求量: a day's
+    if qps is not None:
+        targets["qps"] = qps
+    total = _per_second(state, (_VOLUME_TOKENS, _VOLUME_TOKENS_ZH, _TOTAL_TOKENS_PER_S), "second")
+    if total is not None:
+        targets["output_tokens_per_s"] = total
     return targets
 
 
