@@ -434,7 +434,7 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
             req["offload"] = "optimizer"  # ZeRO-Offload (Ren et al. 2021) moves the optimizer states to the CPU
         if any(settings.get(k) is True for k in ("fsdp_cpu_offload", "fsdp_offload_params", "use_cpu_offload")):
             req["offload"] = "all"  # FSDP CPUOffload(offload_params=True): parameters and gradients in CPU RAM
-        sharding = str(settings.get("sharding_strategy") or "").lower()
+        sharding = (str(settings.get("sharding_strategy") or "").lower().split() or [""])[0]  # "ddp (NO_SHARD…)"
         if sharding in FSDP_SHARDING_STAGES:
             req["zero_stage"] = FSDP_SHARDING_STAGES[sharding]
         req.update(adapter_settings(case))
