@@ -254,9 +254,9 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             out.append(Suggestion(kind="bigger-gpu", gpu_id=g.id, count=count, memory_per_gpu_gib=m))
             break
     if w.batch > 1:
-        halved = halving(w.batch, 1, lambda b: need(replace(w, batch=b), gpu, count))
-        if halved is not None:
-            out.append(Suggestion(kind="smaller-batch", batch=halved[0], memory_per_gpu_gib=halved[1]))
+        largest = largest_fitting(w.batch, lambda b: need(replace(w, batch=b), gpu, count))
+        if largest is not None:
+            out.append(Suggestion(kind="smaller-batch", batch=largest[0], memory_per_gpu_gib=largest[1]))
     if is_transformer(w.model) and w.context > 1024:
         def shorter(ctx: int) -> float | None:
             gen = None if w.gen_tokens is None else min(w.gen_tokens, ctx)
@@ -284,6 +284,26 @@ def halving(start: int, floor: int, need: Callable[[int], float | None]) -> tupl
             return value, figure
         value //= 2
     return None
+
+
+def largest_fitting(start: int, need: Callable[[int], float | None]) -> tuple[int, float] | None:
+    """The largest count below `start` at which `need` gives a figure: halved until one fits, then searched
+    between it and the last that did not. A batch is cut to what the cards hold (28 of 32 sequences), not to half
+    the users."""
+    found = halving(start, 1, need)
+    if found is None:
+        return None
+    low = found[0]
+    high = start if low == start // 2 else low * 2  # the last halving that did not fit
+    best = found
+    while high - low > 1:
+        mid = (low + high) // 2
+        figure = need(mid)
+        if figure is None:
+            high = mid
+        else:
+            low, best = mid, (mid, figure)
+    return best
 
 
 HOME_GGUF_QUANT = "gguf-q4_k_m"

@@ -385,6 +385,9 @@ def test_a_kv_pool_short_of_the_sequences_asked_does_not_fit_though_the_card_hol
     assert check.kv_pool_gib == pytest.approx(52.15, abs=0.01) and check.sequences_held == 26
     held = check_fit(replace(w, batch=26), gpu, 1, candidates=[gpu])
     assert held.fits and held.sequences_held is None and held.kv_pool_gib is None
+    # the smaller batch offered is the count the pool holds, not half the users (14)
+    smaller = [s for s in check.suggestions if s.kind == "smaller-batch"]
+    assert [s.batch for s in smaller] == [26]
 
 
 def test_a_pool_short_verdict_is_only_for_a_job_the_card_holds() -> None:

@@ -462,3 +462,15 @@ def test_cards_sold_with_the_same_memory_are_judged_alike_for_a_small_job() -> N
     prices = {"t4": 0.53, "v100-16gb": 0.14}
     picks = rank_picks(w, [t4, v100], [], limit=2, hourly_price_of=lambda g, n: prices[g.id] * n)
     assert [p.gpu_id for p in picks] == ["v100-16gb", "t4"]
+
+
+def test_the_largest_fitting_count_is_found_between_the_halving_that_fits_and_the_one_that_did_not() -> None:
+    from rules.alternatives import largest_fitting
+
+    def need(batch: int) -> float | None:
+        return batch * 2.0 if batch * 2.0 <= 57 else None  # 28 fits, 29 does not
+
+    assert largest_fitting(32, need) == (28, 56.0)
+    assert largest_fitting(29, need) == (28, 56.0)
+    assert largest_fitting(2, lambda b: None) is None
+    assert largest_fitting(100, lambda b: 1.0 if b <= 3 else None) == (3, 1.0)
