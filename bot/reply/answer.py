@@ -121,6 +121,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         card = kb.gpus.get(question.gpu or "") or (memory_card(question) if question.memory_gb else None)
         if card is not None and (question.asks_capacity or question.memory_gb):
             result.capacity = capacity(question, card, question.gpu_count or 1, kb)
+        if question.faq_hint in kb.faq:  # "what does the H100's Transformer Engine do?": the card and the entry
+            result.faq = [question.faq_hint or ""]
         return attach_money(result, question, None, kb, (card, question.gpu_count or 1))
 
     gpu = kb.gpus.get(question.gpu) if question.gpu else None

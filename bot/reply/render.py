@@ -108,7 +108,13 @@ def _template(transport: Transport, name: str) -> Template:
 def _render_section(transport: Transport, name: str, view: dict[str, Any], t: Translator,
                     extra: dict[str, Any]) -> str:
     text = _template(transport, name).render(v=view, t=t, **extra).strip()
-    return to_traditional(text) if view["traditional"] else text
+    if not view["traditional"]:
+        return text
+    text = to_traditional(text)
+    for entry in view["faq"]:
+        # a cited document keeps its own title: "阿里云做大模型怎么选GPU？" is not re-spelt in Traditional
+        text = text.replace(to_traditional(entry["document"]), entry["document"])
+    return text
 
 
 def _clip(text: str, limit: int) -> str:

@@ -49,7 +49,7 @@ import html
 import logging
 import unicodedata
 
-from bot.understand.faq import FAQ_MATCH_SCORE, faq_match
+from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
 from bot.understand.gpu_set import mixed_set
 from bot.understand.instances import find_instance
@@ -85,6 +85,7 @@ from bot.understand.slots.training import parse_grad_accumulation, parse_trainin
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
+    NOT_A_GPU,
     closed_model,
     says_no_gpu,
     sized_unknown_name,
@@ -154,7 +155,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     state = SlotState(original=original, folded=folded, masked=list(folded))
     unquote_keys(state)
 
-    tokens = tokenize(folded)
+    not_gpus = [match.span() for match in NOT_A_GPU.finditer(folded)]
+    tokens = [t for t in tokenize(folded) if not any(a < t.end and t.start < b for a, b in not_gpus)]
     mentions = [m for found in find_mentions(tokens, vocab) if (m := sized_sibling(found, folded, kb)) is not None]
     instance = find_instance(folded, kb)
     if instance is not None:
@@ -287,6 +289,17 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         compare_counts = counts_before(folded, gpus, mentions)
     elif gpu_ids:
         state.set("gpu", gpu_ids[0])
+    if not_gpus and not gpu_ids:
+        # "a Xeon Phi for inference?": the hardware asked about is no GPU; the FAQ's correction says what to use
+        hint, score = faq_match(vocab, folded)
+        faq_hint = hint if score >= FAQ_MATCH_SCORE else faq_hint
+        if found.model is None and "params_b" not in state.values:
+            intent, explicit = "faq", True
+    if (intent != "faq" and faq_hint is None and found.model is None and not named_unknown and not found.suggestions
+            and "params_b" not in state.values and vocab.faq_texts):
+        # nothing to size ("is a T4 good for training LLMs?", "H100 vs A100?"): an FAQ entry on it answers
+        hint, score = faq_match(vocab, folded)
+        faq_hint = hint if score >= FAQ_INTENT_SCORE else None  # a card's name alone is one keyword: not enough
     if intent == "faq" and faq_hint is None and vocab.faq_texts:
         faq_hint, score = faq_match(vocab, folded)
         faq_hint = faq_hint if score >= FAQ_MATCH_SCORE else None

@@ -110,6 +110,13 @@ single-board computers such as the Raspberry Pi, which have no CUDA GPU at all):
 back as unknown rather than passed over when the knowledge base does not list them."""
 
 
+NOT_A_GPU = re.compile(
+    r"(?<![\w.-])(?:intel\s+)?(?:xeon\s+phi|knights\s+(?:landing|mill|corner))(?:\s+\d{4}[a-z]?)?(?![\w.])|"
+    r"(?<![\w.-])(?:xilinx\s+|amd\s+)?alveo(?:\s+[a-z]\d{2,3})?(?![\w.])|(?<![\w.-])fpgas?(?![\w.])", re.A)
+"""Accelerators that are not GPUs and no model runs on with today's LLM software (Xeon Phi, FPGAs): read as
+hardware, so "Xeon Phi" is not taken for the Phi models, and answered by the FAQ's correction."""
+
+
 _NO_GPU = re.compile(
     r"\bcpu[- ]?only\b|\bno\s+(?:gpus?|graphics\s+card|dedicated\s+gpu)\b|\bwithout\s+(?:a\s+|any\s+)?gpus?\b|"
     r"\b(?:on|with|using)\s+(?:a\s+|an\s+|my\s+|the\s+)?(?:laptop\s+|desktop\s+|server\s+)?cpus?\b(?!\s*(?:offload|ram|memory|side))|"

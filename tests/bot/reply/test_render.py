@@ -101,6 +101,16 @@ def test_simplified_and_traditional_chinese() -> None:
     assert "显存" not in traditional
 
 
+def test_a_traditional_reply_cites_a_simplified_document_by_its_own_title() -> None:
+    from bot.reply.answer import answer as answer_question
+    from bot.understand.parse import parse
+
+    kb = default_knowledge()
+    reply = render_text(answer_question(parse("阿里雲做大模型怎麼選GPU？", kb), kb), kb)
+    assert "阿里云做大模型怎么选GPU？" in reply and "阿里雲做大模型怎麼選GPU？" not in reply.splitlines()[-1]
+    assert "顯存" in reply  # the reply itself is Traditional
+
+
 def test_blocks_escape_user_text_and_respect_limits() -> None:
     hostile = "<!channel> & <https://evil.example|click>"
     answer = _answer(intent="recommend", check=None, estimate=None, picks=[], suggestions=["llama-2-13b"],
