@@ -37,7 +37,7 @@ ONLINE_FP8_FLAG = "--quantization fp8"
 
 
 def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None,
-                      version: str | None = None, model: str | None = None) -> str:
+                      version: str | None = None, model: str | None = None, *, ollama: bool = False) -> str:
     kind = s.kind.replace("-", "_")
     if s.engine and s.engine != engine:
         # another engine's route (a Q4_K_M GGUF on llama.cpp / Ollama): said first, then its own flags
@@ -84,8 +84,9 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         sized = kb.models.get(model or "")
         layers = (sized.num_layers or 0) if sized else 0
         key = "sugg_cpu_experts_all" if layers and (s.cpu_moe_layers or 0) >= layers else "sugg_cpu_experts"
-        return t(key, n=s.cpu_moe_layers or 0, layers=layers or "?",
-                 host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
+        label = t(key, n=s.cpu_moe_layers or 0, layers=layers or "?",
+                  host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
+        return label + t("sugg_not_in_ollama") if ollama else label
     if kind in ("offload_optimizer", "offload_all"):
         if kind == "offload_all" and offloads_parameters(engine):
             kind = "offload_all_fsdp"  # FSDP's one CPU offload, of the parameters, not DeepSpeed's ZeRO-3 switch
@@ -174,7 +175,8 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "split_how": t(f"split_{c.split.replace('-', '_')}", engine=engine_name(answer.query.engine))
         if c.split else "",
         "suggestions": [{"label": suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version,
-                                               answer.query.model),
+                                               answer.query.model,
+                                               ollama=answer.understood.get("runner") == "ollama"),
                          "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
                         for s in c.suggestions[:5]],
     }

@@ -15,6 +15,7 @@ from bot.reply.model import (
     SuggestionOut,
 )
 from bot.understand.question import Question
+from bot.understand.slots.engine import OLLAMA_NOTE
 from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front
 from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
 
@@ -151,6 +152,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["unknown_gpu_text"] = question.unknown_gpu_text
     if question.unmodelled_engine:
         understood["unmodelled_engine"] = question.unmodelled_engine
+    if question.engine == "llama.cpp" and OLLAMA_NOTE in question.notes:
+        understood["runner"] = "ollama"  # llama.cpp as Ollama runs it: its defaults, and none of llama.cpp's flags
     if question.other_jobs:
         understood["other_jobs"] = list(question.other_jobs)
     if question.clamped:

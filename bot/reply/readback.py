@@ -120,7 +120,7 @@ def uses_prefill_chunk(engine: object) -> bool:
 
 UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
                                "unknown_gpu_text", "unmodelled_engine", "clamped", "budget_currency",
-                               "budget_period", "apple_chip", "no_gpu"})
+                               "budget_period", "apple_chip", "no_gpu", "runner"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 
@@ -178,6 +178,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "engine" and data.get("engine_version"):
             continue  # read back with its version: "transformers 4.38"
+        if field == "engine" and data.get("runner") == "ollama":
+            parts.append("Ollama (llama.cpp)")
+            continue
         if field == "budget_amount" and isinstance(value, (int, float)):
             parts.append(t("budget_read", amount=f"{value:,.10g}", cur=str(data.get("budget_currency") or ""),
                            per=t.pick(PERIOD_WORDS, str(data.get("budget_period") or "total"))).strip())

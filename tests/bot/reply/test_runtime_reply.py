@@ -444,3 +444,16 @@ def test_lmdeploy_says_how_many_of_the_users_its_kv_pool_holds_at_once() -> None
     assert "No, not all at once: the 22.6 GiB per card fits the 23.5 GiB" in text
     assert "holds 28 of the 32 sequences at 4,096 tokens; the others wait for a free slot" in text
     assert "KV cache in INT8 (--quant-policy 8)" in text
+
+
+def test_ollama_is_read_back_by_name_and_not_offered_an_expert_offload_it_lacks() -> None:
+    from bot.understand.parse import parse
+
+    ollama = answer(parse("run Qwen3-30B-A3B with ollama on a 3060 12GB", KB), KB)
+    assert ollama.understood.get("runner") == "ollama"
+    text = render_text(ollama, kb=KB)
+    assert "Ollama (llama.cpp)" in text
+    [experts] = [line for line in text.splitlines() if "--n-cpu-moe" in line]
+    assert "Ollama has no expert-offload setting" in experts
+    plain = render_text(answer(parse("run Qwen3-30B-A3B with llama.cpp on a 3060 12GB", KB), KB), kb=KB)
+    assert "--n-cpu-moe" in plain and "Ollama has no" not in plain and "Ollama (llama.cpp)" not in plain
