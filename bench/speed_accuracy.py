@@ -251,7 +251,7 @@ FITTED = (
     Fitted("TRAIN_MFU", "transformers", _grid(0.25, 0.75)),
     Fitted("TRAIN_LAYER_OVERHEAD_S", "transformers", _grid(1e-3, 9e-3)),
     Fitted("QLORA_DEQUANT_S_PER_BPARAM", None, _grid(0.0, 0.08)),
-    Fitted("ZERO3_GATHER_EFFICIENCY", None, _grid(0.2, 1.0)),
+    Fitted("COLLECTIVE_EFFICIENCY", None, _grid(0.2, 1.0)),
     Fitted("MARLIN_MOE_EXPERT_LAUNCH_S", None, _grid(0.0, 5e-6)),
 )
 

@@ -16,7 +16,13 @@ from rules.hardware import compute_known, supports_bf16
 from rules.limits import longest_context
 from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes, needed_view
 from rules.mixed import CardFit, MixedFit, check_mixed, mixed_alternatives, mixed_decode_tokens_per_s, split_by_memory
-from rules.speed import estimate_speed, training_hours, unified_memory_decode_tokens_per_s
+from rules.speed import (
+    estimate_speed,
+    inter_node_gbps,
+    spans_machines,
+    training_hours,
+    unified_memory_decode_tokens_per_s,
+)
 from rules.types import FitCheck, MemoryEstimate, Pick, Speed, Suggestion, Workload
 
 __all__ = [
@@ -35,6 +41,7 @@ __all__ = [
     "estimate_memory",
     "estimate_speed",
     "generic_model",
+    "inter_node_gbps",
     "kv_bytes_per_token",
     "kv_cache_bytes",
     "longest_context",
@@ -44,6 +51,7 @@ __all__ = [
     "pick_at",
     "rank_picks",
     "runs_model_code",
+    "spans_machines",
     "split_by_memory",
     "supports_bf16",
     "training_hours",

@@ -7,7 +7,8 @@
   tokens are routed to.
 * prefill = prompt × (2·P_active + attention) FLOPs / (cards × peak × PREFILL_MFU) + the per-layer overhead.
 * training step (per card, one micro-batch) = k·P·tokens + attention FLOPs / (peak × TRAIN_MFU) + per-layer
-  overhead (+ QLoRA dequantisation, + ZeRO-3 gathers when they outlast the compute); k = 6 full, 4 LoRA
+  overhead (+ QLoRA dequantisation, + the data-parallel traffic when it outlasts the compute: ZeRO-3 gathers,
+  gradient all-reduces, across machines at the InfiniBand port's rate); k = 6 full, 4 LoRA
   (frozen base: no weight-gradient GEMMs), +2 with recomputation.
 
 A card that lists no throughput figure (the A10G) gets no prefill, training or batched-decode time: those are
@@ -124,6 +125,45 @@ def _link(gpu: GPU, count: int) -> tuple[float, float]:
     if gpu.nvlink_gbps and count > 1:
         return S.ALLREDUCE_LATENCY_S["nvlink"], gpu.nvlink_gbps / 2 * 1e9
     return S.ALLREDUCE_LATENCY_S["pcie"], S.PCIE_GBPS * 1e9
+
+
+def spans_machines(count: int) -> bool:
+    return count > C.GPUS_PER_NODE
+
+
+def data_parallel_link(gpu: GPU, count: int) -> float:
+    """One-direction bytes/s a data-parallel collective runs at per card (its bus bandwidth): the card-to-card
+    link within a machine; across machines at most the machine's InfiniBand ports together, since NCCL runs one
+    ring (channel) per port, each carrying its share of the bytes across the machine boundary (one port per GPU:
+    S.INTER_NODE_GBPS_PER_GPU × GPUS_PER_NODE, 400 GB/s on NDR, against 450 of H100 NVLink)."""
+    _, link = _link(gpu, min(count, C.GPUS_PER_NODE))
+    return min(link, inter_node_gbps(gpu) * C.GPUS_PER_NODE * 1e9) if spans_machines(count) else link
+
+
+def inter_node_gbps(gpu: GPU) -> float:
+    """GB/s one-direction from a card to the other machines (S.INTER_NODE_GBPS_PER_GPU by its generation)."""
+    fabric = "ndr" if (gpu.launch_year or 0) >= S.COLLECTIVE_FABRIC_YEAR else "hdr"
+    return S.INTER_NODE_GBPS_PER_GPU[fabric]
+
+
+def gradient_sync_seconds(w: Workload, gpu: GPU, count: int, checkpointing: bool) -> float:
+    """The data-parallel traffic of one micro-step per card, through `data_parallel_link` at the bucketed
+    collectives' efficiency. ZeRO-3 / FSDP gathers the 16-bit weights before each pass (forward, recomputation,
+    backward) and reduce-scatters the 16-bit gradients; stages 0-2 all-reduce the gradients (2× their bytes in a
+    ring), which plain DDP does once per optimizer step and DeepSpeed's stages 1-2 in every micro-step's
+    backward. Each collective moves (n−1)/n of its bytes per card."""
+    if count <= 1 or w.task == "inference":
+        return 0.0
+    trained = adapter_params(w) if w.task in ("lora", "qlora") else w.model.params_b * 1e9
+    gradients = 2.0 * trained
+    if w.zero_stage == 3:
+        # what is gathered is the 16-bit copy the step computes with, whatever format the base is stored in
+        weights = weight_bytes(w.model, "bf16" if w.precision in ("int4", "int8", "mxfp4") else w.precision,
+                               None)[0]
+        volume = (3 if checkpointing else 2) * weights + gradients
+    else:
+        volume = 2.0 * gradients / (w.grad_accumulation if not w.zero_stage else 1)
+    return volume * (count - 1) / count / (S.COLLECTIVE_EFFICIENCY * data_parallel_link(gpu, count))
 
 
 def allreduce_seconds(w: Workload, gpu: GPU, count: int) -> float:
@@ -265,13 +305,7 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     flops = tokens * (train_flops_factor(w, ckpt) * body + passes * attention)
     engine = w.engine if w.engine in S.TRAIN_MFU else "transformers"
     compute = flops / (_peak_flops(w, gpu) * S.TRAIN_MFU[engine])
-    zero3 = 0.0
-    if w.zero_stage == 3 and count > 1:
-        _, link = _link(gpu, count)
-        # what is gathered is the 16-bit copy the step computes with, whatever format the base is stored in
-        weights = weight_bytes(model, "bf16" if w.precision in ("int4", "int8", "mxfp4") else w.precision, None)[0]
-        gathers = 3 if ckpt else 2
-        zero3 = gathers * weights * (count - 1) / count / (S.ZERO3_GATHER_EFFICIENCY * link)
+    sync = gradient_sync_seconds(w, gpu, count, ckpt)
     dequant = S.QLORA_DEQUANT_S_PER_BPARAM * model.params_b if w.task == "qlora" else 0.0
     # The per-layer overhead was measured on PEFT (adapter hooks) and ZeRO-3 (partition hooks) runs only.
     hooked = w.task in ("lora", "qlora") or w.zero_stage == 3
@@ -279,7 +313,7 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     # transformers' Python loop over an MoE layer's experts runs in every forward pass (and again in the
     # recomputation); its backward launches the same small kernels without the host syncs: not counted
     experts = (2.0 if ckpt else 1.0) * _expert_loop_seconds(w, tokens)
-    return max(compute + dequant, zero3) + overhead + experts + offloaded_step_seconds(w, count)
+    return max(compute + dequant, sync) + overhead + experts + offloaded_step_seconds(w, count)
 
 
 def offloaded_step_seconds(w: Workload, count: int) -> float:

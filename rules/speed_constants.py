@@ -146,11 +146,24 @@ micro-step proportional to the parameters, ≈30 ms per billion (Qwen Q-LoRA on 
 tokens: 1.8B +0.05 s, 7B +0.23 s, 14B +0.46 s, 72B +3.0 s per micro-step). *fitted* on the Q-LoRA rows of
 `qwen1-readme-finetune-profile` (one group: no leave-one-group-out figure)."""
 
-ZERO3_GATHER_EFFICIENCY = 0.5
-"""ZeRO-3 gathers every weight shard before each pass (forward, recompute, backward): 3 × weight bytes ×
-(n−1)/n per micro-step through the card-to-card link, at this fraction of its one-direction bandwidth
-(DeepSpeed's bucketed all-gather reaches roughly half the NCCL bus bandwidth). Qwen-72B LoRA + ZeRO-3 on
-4 A100s takes 2.2 s per 256-token micro-step, ≈ 3 × 144 GB × 0.75 / (0.5 × 300 GB/s). *fitted* on that group."""
+COLLECTIVE_EFFICIENCY = 0.5
+"""The fraction of a link's one-direction bandwidth the data-parallel collectives of training reach (bucketed
+all-gathers, reduce-scatters and all-reduces: roughly half the NCCL bus bandwidth). ZeRO-3 gathers every
+weight shard before each pass (forward, recompute, backward): 3 × weight bytes × (n−1)/n per micro-step.
+Qwen-72B LoRA + ZeRO-3 on 4 A100s takes 2.2 s per 256-token micro-step, ≈ 3 × 144 GB × 0.75 / (0.5 × 300
+GB/s). *fitted* on that group."""
+
+INTER_NODE_GBPS_PER_GPU: dict[str, float] = {"ndr": 50.0, "hdr": 25.0}
+"""One-direction bytes/s (GB/s) a card has to cards in other machines: one InfiniBand port per GPU, as the
+training clusters of its generation are built. NDR, 400 Gb/s per GPU, for cards launched from 2022: the DGX
+H100/H200 and B200 compute fabric is "eight single-port NVIDIA ConnectX-7 VPI, up to 400 Gb/s" (NVIDIA DGX
+BasePOD reference architecture, core components), i.e. 8 × 400 Gb/s = 400 GB/s a node (stas00/ml-engineering
+network/README.md@0030e63: "NVIDIA Quantum-2 IB 8x400, 400 GBps, H100"). HDR, 200 Gb/s per GPU, for older cards:
+the DGX A100 has eight 200 Gb/s Mellanox adapters. Clouds without RDMA between machines (plain TCP) give a
+fraction of this; the reply states the assumption."""
+
+COLLECTIVE_FABRIC_YEAR = 2022
+"""Cards launched from this year are assumed on NDR InfiniBand across machines, older ones on HDR."""
 
 CPU_ADAM_PARAMS_PER_S_PER_MACHINE = 1.0e9
 """Parameters a machine's CPU updates per second when the optimizer runs there (DeepSpeed ZeRO-Offload's

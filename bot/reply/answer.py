@@ -327,6 +327,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 reason = "engine-default"  # from the engine's documented set-up (vLLM's default for the card)
             assumptions.append(Assumption(field=key, value=value, reason=reason))
 
+    if workload.task != "inference" and speed.get("train_tokens_per_s") and timed_on[0] is not None \
+            and rules.spans_machines(timed_on[1]):
+        # the gradient traffic between machines is timed on an assumed fabric: said, as it can double the hours
+        assumptions.append(Assumption(field="interconnect", value=rules.inter_node_gbps(timed_on[0]),
+                                      reason="inter-node-fabric"))
+
     model_compare = compare_models(question, workload, kb, pool, instances, max_count) \
         if question.intent == "compare" and len(question.compare_models) > 1 else []
     result = Answer(

@@ -55,6 +55,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return t.pick(TEXT_ENCODER_WORDS, value)
     if field == "image_steps" and isinstance(value, int):
         return f"{value} steps" if t.lang == "en" else f"{value} 步"
+    if field == "interconnect" and isinstance(value, (int, float)):
+        return f"{value * 8:,.0f} Gb/s InfiniBand" + (" per GPU" if t.lang == "en" else " 每卡")
     if field == "params_b" and isinstance(value, (int, float)):
         return f"{params(float(value))}B"
     if field in ("gradient_checkpointing", "flash_attention"):

@@ -3,6 +3,8 @@ toy card: 2,000 GB/s, 312 TFLOPS, NVLink 600 GB/s)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from knowledge.loader import load_knowledge
@@ -201,7 +203,30 @@ def test_training_step_and_hours_by_hand() -> None:
     s = estimate_speed(w, make_gpu(), 8)
     assert s.train_tokens_per_s == pytest.approx(8 * 2048 / step, rel=1e-3)
     assert training_hours(w, make_gpu(), 8, 1e9) == pytest.approx(1e9 / (8 * 2048 / step) / 3600)
+    # Within a machine the gradient all-reduce (2 × 14 GB × 7/8 through 0.5 × 300 GB/s of NVLink = 0.16 s) hides
+    # under the 0.51 s of compute, and so it does across two machines joined by 8 × 200 Gb/s of HDR InfiniBand
+    # (a card of unknown launch year): 2 × 14 GB × 15/16 / (0.5 × 200 GB/s) = 0.26 s.
     assert training_hours(w, make_gpu(), 16, 1e9) == pytest.approx(training_hours(w, make_gpu(), 8, 1e9) / 2)
+    assert train_step_seconds(w, make_gpu(), 16) == pytest.approx(step)
+
+
+def test_data_parallel_traffic_bounds_a_short_step_and_slows_across_machines() -> None:
+    # ZeRO-3 full fine-tune at 512 tokens a card: 0.13 s of compute, while the weights are gathered twice (no
+    # recomputation) and the gradients reduce-scattered: 3 × 14 GB × (n-1)/n per micro-step.
+    w = Workload(model=make_model(), task="train", gradient_checkpointing=False, context=512, batch=1, zero_stage=3)
+    hooks = 32 * S.TRAIN_LAYER_OVERHEAD_S["transformers"]
+    in_one = 42e9 * 7 / 8 / (S.COLLECTIVE_EFFICIENCY * 300e9)  # NVLink 600 GB/s: 300 each way
+    assert train_step_seconds(w, make_gpu(), 8) == pytest.approx(in_one + hooks)
+    across = 42e9 * 15 / 16 / (S.COLLECTIVE_EFFICIENCY * 8 * 25e9)  # HDR: 8 × 25 GB/s a machine
+    assert train_step_seconds(w, make_gpu(), 16) == pytest.approx(across + hooks)
+    ndr = 42e9 * 15 / 16 / (S.COLLECTIVE_EFFICIENCY * 300e9)  # NDR's 400 GB/s is above NVLink's 300: NVLink binds
+    assert train_step_seconds(w, make_gpu(launch_year=2023), 16) == pytest.approx(ndr + hooks)
+    # DDP (stage 0) all-reduces the 14 GB of gradients once per optimizer step: 2 × 14 GB, over 8 micro-steps
+    ddp = replace(w, zero_stage=0, grad_accumulation=8)
+    compute = train_step_seconds(replace(ddp, grad_accumulation=1), make_gpu(), 1)
+    assert train_step_seconds(ddp, make_gpu(), 16) == pytest.approx(compute)
+    assert train_step_seconds(replace(ddp, grad_accumulation=1), make_gpu(), 16) == pytest.approx(
+        2 * 14e9 * 15 / 16 / (S.COLLECTIVE_EFFICIENCY * 200e9))
 
 
 def test_qlora_pays_for_dequantisation() -> None:
