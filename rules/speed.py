@@ -152,8 +152,8 @@ def gradient_sync_seconds(w: Workload, gpu: GPU, count: int, checkpointing: bool
     backward) and reduce-scatters the 16-bit gradients; stages 0-2 all-reduce the gradients (2× their bytes in a
     ring), which plain DDP does once per optimizer step and DeepSpeed's stages 1-2 in every micro-step's
     backward. Each collective moves (n−1)/n of its bytes per card."""
-    if count <= 1 or w.task == "inference":
-        return 0.0
+    if count <= 1 or w.task == "inference" or not is_transformer(w.model):
+        return 0.0  # an image model's training is not timed from its layers
     trained = adapter_params(w) if w.task in ("lora", "qlora") else w.model.params_b * 1e9
     gradients = 2.0 * trained
     if w.zero_stage == 3:
