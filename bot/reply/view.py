@@ -81,6 +81,10 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                                if getattr(e.breakdown, k) > 0.005],
                     host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None,
                     host_ram_layers=host_ram_line(t, e, kb.models.get(answer.query.model or "")))
+    cards = answer.check.cards if answer.check is not None else []
+    # a set of different cards: the per-card figures are the fullest card's, and say so
+    view["fullest"] = gpu_name(kb, max(cards, key=lambda card: card.needed_gb).gpu) \
+        if len({card.gpu for card in cards}) > 1 else ""
     sized = kb.models.get(answer.query.model) if answer.query.model else None
     values = {"percent": f"{100 * (answer.query.memory_fraction or 0.0):g}",
               "fraction": f"{answer.query.memory_fraction or 0.0:g}",

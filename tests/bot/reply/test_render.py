@@ -203,3 +203,15 @@ def test_a_training_speed_line_gives_the_tokens_a_day() -> None:
     per_day = result.speed["train_tokens_per_s"] * 86400
     line = next(x for x in render_text(result, kb).splitlines() if x.startswith("Speed"))
     assert f"≈ {per_day / 1e9:.3g}B tokens a day" in line
+
+
+def test_a_set_of_different_cards_names_the_card_its_per_card_figures_are_for() -> None:
+    from bot.reply.answer import answer as answer_question
+    from bot.understand.parse import parse
+
+    kb = default_knowledge()
+    text = render_text(answer_question(parse("Llama-3-70B AWQ on an H100 and an A100 40GB together?", kb), kb), kb)
+    assert "on the fullest card (H100 SXM5 80GB)" in text and "On H100 SXM5 80GB:" in text
+    assert "GiB per GPU (over 2 GPUs)" not in text and "Per GPU:" not in text
+    same = render_text(answer_question(parse("Llama-3-70B AWQ on 2x A100 40GB", kb), kb), kb)
+    assert "GiB per GPU (over 2 GPUs)" in same and "fullest" not in same
