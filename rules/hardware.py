@@ -126,9 +126,22 @@ def price_proxy(gpu: GPU) -> float:
             + C.PRICE_PROXY_TFLOPS_WEIGHT * (dense_tflops(gpu, "fp16") or 0.0))
 
 
+def nvlinked(gpu: GPU, count: int) -> bool:
+    """Whether `count` of this card talk over NVLink. A card with an NVLink *bridge* (RTX 3090, A6000, A100
+    PCIe, H100 PCIe/NVL: "NVLink bridge … (pairs)" in its interconnect) links two cards, or four where a 4-way
+    bridge exists; a larger group's collectives cross PCIe between the bridged groups, and PCIe bounds them.
+    SXM cards are linked across their baseboard's switch."""
+    if not gpu.nvlink_gbps:
+        return False
+    text = (gpu.interconnect or "").lower()
+    if "bridge" not in text:
+        return True
+    return count <= (4 if "4-way" in text else 2)
+
+
 def tp_scaling(gpu: GPU, count: int) -> float:
     """Effective cards of `count` tensor-parallel cards: 1 + efficiency × (count − 1), NVLink or PCIe."""
-    eff = S.TP_EFFICIENCY if gpu.nvlink_gbps else S.TP_EFFICIENCY_PCIE
+    eff = S.TP_EFFICIENCY if nvlinked(gpu, count) else S.TP_EFFICIENCY_PCIE
     return 1.0 + eff * (count - 1)
 
 

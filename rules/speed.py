@@ -24,7 +24,7 @@ from knowledge.schema import GPU, Model, MoE
 from rules import constants as C
 from rules import speed_constants as S
 from rules.engine_profile import kv_element_bytes, mla_head_sizes, profile_for
-from rules.hardware import compute_known, dense_tflops
+from rules.hardware import compute_known, dense_tflops, nvlinked
 from rules.layer_split import holds_on_host
 from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
 from rules.memory_adapters import adapter_params
@@ -122,7 +122,7 @@ def weights_read_bytes(w: Workload, batch: int | None = None) -> float:
 
 def _link(gpu: GPU, count: int) -> tuple[float, float]:
     """(latency per all-reduce step, one-direction bytes/s) of the card-to-card link."""
-    if gpu.nvlink_gbps and count > 1:
+    if count > 1 and nvlinked(gpu, count) and gpu.nvlink_gbps:
         return S.ALLREDUCE_LATENCY_S["nvlink"], gpu.nvlink_gbps / 2 * 1e9
     return S.ALLREDUCE_LATENCY_S["pcie"], S.PCIE_GBPS * 1e9
 

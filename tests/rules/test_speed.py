@@ -313,3 +313,20 @@ def test_transformers_moe_training_pays_its_expert_loop_in_every_forward(checkpo
             Workload(model=dense, task="lora", engine=engine, context=8192, gradient_checkpointing=checkpointing),
             make_gpu(), 1)
         assert extra == pytest.approx(loop, abs=1e-9)
+
+
+def test_bridged_cards_talk_over_nvlink_in_pairs_and_over_pcie_beyond() -> None:
+    from rules.hardware import nvlinked
+    from rules.speed import allreduce_seconds
+
+    bridged = make_gpu(nvlink_gbps=112.5, interconnect="PCIe Gen4 x16; NVLink bridge (2-way) 112.5 GB/s")
+    assert nvlinked(bridged, 2) and not nvlinked(bridged, 4)
+    assert nvlinked(make_gpu(interconnect="NVLink 4 900 GB/s"), 8)
+    assert nvlinked(make_gpu(interconnect="2- or 4-way NVLink bridge 900 GB/s"), 4)
+    w = Workload(model=make_model(), engine="vllm", batch=1)
+    # 2 all-reduces a layer of 4096 16-bit values: on 4 bridged cards at PCIe's latency and 25 GB/s
+    payload = 4096 * 2 * 2 * 3 / 4
+    pcie = 2 * 32 * (S.ALLREDUCE_LATENCY_S["pcie"] * 3 + payload / (S.PCIE_GBPS * 1e9))
+    assert allreduce_seconds(w, bridged, 4) == pytest.approx(pcie)
+    nvlink = 2 * 32 * (S.ALLREDUCE_LATENCY_S["nvlink"] * 1 + 4096 * 2 * 2 * 1 / 2 / (112.5 / 2 * 1e9))
+    assert allreduce_seconds(w, bridged, 2) == pytest.approx(nvlink)
