@@ -33,7 +33,7 @@ def faq_match(vocab: Vocab, folded: str) -> tuple[str | None, float]:
             hits.setdefault(entry_id, set()).add(keyword.pattern)
     best_id: str | None = None
     best = 0.0
-    for entry_id in set(scores) | set(hits):
+    for entry_id in sorted(set(scores) | set(hits)):  # a tie goes the same way in every process (no set order)
         fuzzy = scores.get(entry_id, 0.0)
         keyword_hits = len(hits.get(entry_id, ()))
         combined = max(fuzzy, 55.0 + 12.0 * keyword_hits if keyword_hits else 0.0) + 6.0 * keyword_hits

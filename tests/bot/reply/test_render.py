@@ -108,7 +108,7 @@ def test_a_traditional_reply_cites_a_simplified_document_by_its_own_title() -> N
     kb = default_knowledge()
     reply = render_text(answer_question(parse("阿里雲做大模型怎麼選GPU？", kb), kb), kb)
     assert "阿里云做大模型怎么选GPU？" in reply and "阿里雲做大模型怎麼選GPU？" not in reply.splitlines()[-1]
-    assert "顯存" in reply  # the reply itself is Traditional
+    assert "出自" in reply and "我的理解: 阿里雲" in reply  # the reply itself is Traditional
 
 
 def test_blocks_escape_user_text_and_respect_limits() -> None:
