@@ -42,6 +42,9 @@ class PipelineParts:
     denoiser: float
     text_encoders: tuple[tuple[str, float], ...]
     vae: float
+    fp32_kept: tuple[float, ...] = ()
+    """Per text encoder, the parameters of its transformers `_keep_in_fp32_modules` (T5's `wo`), which the
+    bitsandbytes quantizers leave unquantised and load in fp32 (their `use_keep_in_fp32_modules = True`)."""
 
     @property
     def quantised_text_encoders(self) -> float:
@@ -82,16 +85,23 @@ def pipeline_parts(model: Model) -> PipelineParts | None:
     vae = _billions(components.get("vae_params_b")) or 0.0
     listed = components.get("text_encoders")
     encoders: list[tuple[str, float]] = []
+    kept: list[float] = []
     if isinstance(listed, list):
         for item in listed:
             params = _billions(item.get("params_b")) if isinstance(item, dict) else None
-            if params is not None:
+            if params is not None and isinstance(item, dict):
                 encoders.append((str(item.get("name") or "text encoder"), params))
+                kept.append(_billions(item.get("keep_in_fp32_params_b")) or 0.0)
     if not encoders:
         rest = model.params_b * 1e9 - denoiser - vae
         if rest > 0:
             encoders.append(("text encoder", rest))
-    return PipelineParts(denoiser=denoiser, text_encoders=tuple(encoders), vae=vae)
+            kept.append(0.0)
+    return PipelineParts(denoiser=denoiser, text_encoders=tuple(encoders), vae=vae, fp32_kept=tuple(kept))
+
+
+BITSANDBYTES_QUANTS = frozenset({"nf4", "fp4", "nf4-dq", "bnb-int8"})
+"""The bitsandbytes formats: their transformers quantizers keep a model's `_keep_in_fp32_modules` in fp32."""
 
 
 def bytes_per_param(precision: str, quant: str | None) -> float:
@@ -125,8 +135,14 @@ def part_bytes(parts: PipelineParts, precision: str, quant: str | None,
     the large text encoders, 16-bit (32-bit for an fp32 job) for the rest."""
     formatted = parts.formatted(quantises_text_encoders(quant, text_encoders_too))
     per_formatted, per_plain = bytes_per_param(precision, quant), _plain_bytes(precision)
-    return {part: params * (per_formatted if part in formatted else per_plain)
-            for part, params in parts.params_by_part().items()}
+    sizes = {part: params * (per_formatted if part in formatted else per_plain)
+             for part, params in parts.params_by_part().items()}
+    if quant in BITSANDBYTES_QUANTS:
+        for index, ((name, _params), kept) in enumerate(zip(parts.text_encoders, parts.fp32_kept, strict=False)):
+            key = _encoder_key(index, name)
+            if kept and key in formatted:
+                sizes[key] += kept * (4.0 - per_formatted)  # T5's wo in fp32 beside the 4-/8-bit rest
+    return sizes
 
 
 def pipeline_weight_bytes(model: Model, precision: str, quant: str | None, offload: bool = False,
@@ -141,6 +157,8 @@ def pipeline_weight_bytes(model: Model, precision: str, quant: str | None, offlo
     notes: list[str] = []
     if bytes_per_param(precision, quant) < _plain_bytes(precision):
         notes.append("diffusion-small-parts-16bit" if with_encoders else "diffusion-denoiser-only")
+    if with_encoders and quant in BITSANDBYTES_QUANTS and any(parts.fp32_kept):
+        notes.append("diffusion-t5-wo-fp32")
     if offload:
         notes.append("diffusion-model-offload")
         pinned = parts.formatted(with_encoders) if quant in PINNED_FORMATS else set()

@@ -61,6 +61,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                     "zh-Hans": "该版本 transformers 在每个注意力层为模型支持的全部位置预先生成旋转位置编码（cos/sin）表并常驻显存，已计入权重（新版本只计算实际用到的位置）。"},
     "gguf-embeddings-on-host": {"en": "llama.cpp keeps the token-embedding table in system RAM and stores the output layer at Q6_K; the card holds the rest of the file.",
                                 "zh-Hans": "llama.cpp 把词嵌入表放在系统内存中，输出层按 Q6_K 存储；显卡上是文件的其余部分。"},
+    "diffusion-t5-wo-fp32": {"en": "bitsandbytes leaves T5's feed-forward output layers (wo, 1.0B parameters) unquantised in fp32, as transformers keeps them for stability: about 4 GB of the T5's share.",
+                             "zh-Hans": "bitsandbytes 不量化 T5 的前馈输出层（wo，10 亿参数），按 transformers 的设定以 fp32 保存：T5 部分约占 4 GB。"},
     "diffusion-small-parts-16bit": {"en": "The quantised format applies to the denoiser and the T5 text encoder; the CLIP text encoders and the VAE stay 16-bit (diffusers quantises only the large parts).",
                                     "zh-Hans": "量化只作用于去噪网络和 T5 文本编码器；CLIP 文本编码器和 VAE 仍为 16 位（diffusers 只量化大的部分）。"},
     "diffusion-denoiser-only": {"en": "A GGUF file holds the denoiser alone: the text encoders and the VAE load from the pipeline in 16-bit.",

@@ -75,9 +75,13 @@ def test_flux_dev_is_sized_part_by_part() -> None:
 
 def test_nf4_flux_keeps_clip_and_vae_in_16_bit() -> None:
     answer = _ask("flux dev in nf4 on a 16GB card")
-    expected = ((11.901 + 4.762) * 0.5625 + (0.123 + 0.084) * 2) * 1e9 / 2**30
+    # T5's wo (1.007e9 of its 4.762e9) stays fp32 under bitsandbytes (transformers' _keep_in_fp32_modules)
+    expected = ((11.901 + 4.762 - 1.007) * 0.5625 + 1.007 * 4 + (0.123 + 0.084) * 2) * 1e9 / 2**30
     assert answer["estimate"]["breakdown"]["weights"] == pytest.approx(expected, abs=0.05)
     assert "CLIP text encoders and the VAE stay 16-bit" in answer["text"]
+    assert "(wo, 1.0B parameters) unquantised in fp32" in answer["text"]
+    torchao = _ask("flux dev in int4 torchao on a 16GB card")  # torchao's quantizer quantises wo too
+    assert "unquantised in fp32" not in torchao["text"]
 
 
 def test_steps_default_to_the_model_card_and_scale_the_time() -> None:
