@@ -21,8 +21,11 @@ from _engines import (  # noqa: F401  (re-exported: accuracy.py and speed_accura
     ambiguous_framework,
     engine_version_in,
     engine_version_of,
+    flag_setting,
     map_engine,
     map_kv_cache,
+    negated,
+    stated_head,
 )
 from _sources import source_counter
 
@@ -120,7 +123,7 @@ def map_precision(case: dict[str, Any]) -> dict[str, Any]:
         return {"precision": "int4", "quant": "nf4"}
     for plain in ("fp32", "fp8", "int8", "int4"):
         if p.startswith(plain):
-            return {"precision": plain}
+            return {"precision": plain, **bnb_quant(case, plain)}
     if p.startswith("fp16"):
         return {"precision": "fp16"}
     if "bf16" in p or "16-bit" in p or "fp16" in p:
@@ -128,14 +131,42 @@ def map_precision(case: dict[str, Any]) -> dict[str, Any]:
     raise Skip(f"precision not mapped: {case['precision']}")
 
 
+def bnb_quant(case: dict[str, Any], bits: str) -> dict[str, Any]:
+    """The bitsandbytes format a row with a bare int8/int4 precision names in `settings.quantization`
+    ("bitsandbytes 8-bit (load_in_8bit: true)" → LLM.int8, "bitsandbytes 4-bit (QLoRA)" → NF4), as
+    map_precision names them; {} when the head of that setting names no bitsandbytes format."""
+    head = stated_head((case.get("settings") or {}).get("quantization")) or ""
+    if not re.search(r"bitsandbytes|\bbnb\b", head):
+        return {}
+    if bits == "int8" and re.search(r"\b8[- ]?bit\b|\bint8\b", head):
+        return {"quant": "bnb-int8"}
+    if bits == "int4" and re.search(r"\b4[- ]?bit\b|\bint4\b|\bnf4\b|\bfp4\b", head):
+        return {"quant": "fp4" if "fp4" in head else "nf4"}
+    return {}
+
+
+ZERO_STAGE_RE = re.compile(r"(?<![a-z])(?:zero[-_ ]?(?:stage[-_ ]?)?|ds_z)([0-3])(?!\d)")
+"""A ZeRO stage in a DeepSpeed or framework text: "ZeRO-3", "ZeRO stage 2", "zero2", "ds_z3_config.json"."""
+
+
+def _stage_in(text: str) -> int | None:
+    low = text.lower()
+    return next((int(m.group(1)) for m in ZERO_STAGE_RE.finditer(low) if not negated(low, m.start())), None)
+
+
 def _zero_stage(settings: dict[str, Any], gpus: int) -> int | None:
+    """The ZeRO stage a training row states: its `zero_stage`, else its `deepspeed` text ("none" or "disabled"
+    on several cards is plain data parallelism, stage 0), else a stage its framework text names."""
+    stated = re.match(r"\s*([0-3])\b", str(settings.get("zero_stage", "")))
+    if stated:
+        return int(stated.group(1))
     ds = str(settings.get("deepspeed") or "")
-    match = re.search(r"ZeRO-(\d)", ds, re.I)
+    if ds and flag_setting(ds) is False:
+        return 0 if gpus > 1 else None
     if "single-GPU" in ds and gpus == 1:
         return None
-    if match:
-        return int(match.group(1))
-    return None
+    stage = _stage_in(ds)
+    return stage if stage is not None else _stage_in(str(settings.get("framework") or settings.get("engine") or ""))
 
 
 GPU_PATTERNS = (("a100", "80", "a100-80gb"), ("a100", "40", "a100-40gb"), ("t4", "", "t4"),
@@ -179,13 +210,15 @@ def adapter_settings(case: dict[str, Any]) -> dict[str, Any]:
     peft_type = str(settings.get("peft_type") or "").upper()
     if peft_type in NO_LINEAR_ADAPTER or case.get("task") == "p-tuning":
         out["peft_method"] = "prompt"
-    targets_text = str(settings.get("target_modules") or settings.get("lora_targets") or "").lower()
+    targets_text = stated_head(settings.get("target_modules") or settings.get("lora_targets")
+                               or settings.get("lora_target")) or ""
     if targets_text and out.get("peft_method") != "prompt":
         words = [w.strip() for w in re.split(r"[,+ ]+", targets_text.replace("mlp", ",mlp")) if w.strip()]
         names = {n for w in words for n in MODULE_WORDS.get(w, "").split(",") if n}
         if names:
             out["lora_targets"] = tuple(sorted(names))
-    trainable = re.match(r"\s*([\d,]+(?:\.\d+)?)", str(settings.get("trainable_params") or ""))
+    trainable = re.match(r"\s*([\d,]+(?:\.\d+)?)", str(settings.get("trainable_params")
+                                                         or settings.get("trainable_parameters") or ""))
     if trainable:
         out["trainable_params"] = float(trainable.group(1).replace(",", ""))  # "110,428,160 (printed by PEFT)"
     return out
@@ -195,13 +228,13 @@ def training_flags(case: dict[str, Any]) -> dict[str, Any]:
     """Memory techniques a training row states (torchtune's flags, activation offloading, chunked loss)."""
     settings: dict[str, Any] = case.get("settings") or {}
     out: dict[str, Any] = {}
-    if settings.get("optimizer_in_bwd"):
+    if flag_setting(settings.get("optimizer_in_bwd")):
         out["optimizer_in_backward"] = True
-    if settings.get("activation_offloading"):
+    if flag_setting(settings.get("activation_offloading")):
         out["activation_offloading"] = True
-    if settings.get("chunked_cross_entropy"):
+    if flag_setting(settings.get("chunked_cross_entropy")):
         out["chunked_loss"] = True
-    if settings.get("compile") is True:
+    if flag_setting(settings.get("compile")):
         out["compiled"] = True
     if "technique" in settings and "gradient_checkpointing" not in settings:
         out["gradient_checkpointing"] = False  # a stacked-techniques table: a technique not listed is off
@@ -212,15 +245,51 @@ def training_flags(case: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+COUNTER_KEYS = ("memory_counter", "counter", "measured_with")
+"""The keys under which rows say what their figure counted."""
+
+
 def reading_flags(case: dict[str, Any]) -> dict[str, Any]:
     """allocated_only for a row whose figure counts allocated bytes (torch.cuda.max_memory_allocated, torchtune's
     "Peak Memory Active"): tensors only, no CUDA context and no caching-allocator reserve."""
     settings: dict[str, Any] = case.get("settings") or {}
     if ("active" in str(case.get("memory_published") or "").lower()
-            or "allocated" in str(settings.get("memory_counter") or "").lower()
+            or any("allocated" in str(settings.get(key) or "").lower() for key in COUNTER_KEYS)
             or source_counter(case) == "allocated"):
         return {"allocated_only": True}
     return {}
+
+
+UNMODELLED_OPTIMIZERS = ("lion", "prodigy", "came")
+"""Optimizers the rules do not size (their rows are skipped)."""
+
+
+def optimizer_head(settings: dict[str, Any]) -> str | None:
+    """The optimizer a row names: the head of its `optimizer` setting, without a word that "no", "not" or
+    "without" negates; None when it names none ("not stated (README examples: prodigy)")."""
+    head = stated_head(settings.get("optimizer"))
+    return None if head is None else re.sub(r"\b(?:no|not|without)\s+(?:an?\s+|the\s+)?[\w.-]+", " ", head)
+
+
+def map_optimizer(settings: dict[str, Any]) -> dict[str, Any]:
+    """optimizer (+ paged_optimizer) of a training row. Adafactor and SGD are tested before "8-bit" ("Adafactor
+    (AdamW 8bit 'doesn't seem to work')" is Adafactor); a plain AdamW (torch, adamw_torch, torch.optim.AdamW,
+    DeepSpeed's default) is "adamw", whatever the runtime's own default; other names are left to the runtime."""
+    head = optimizer_head(settings)
+    if head is None:
+        return {}
+    out: dict[str, Any] = {}
+    if "adafactor" in head:
+        out["optimizer"] = "adafactor"
+    elif re.search(r"(?<![a-z])sgd", head):
+        out["optimizer"] = "sgd"
+    elif re.search(r"8[-_ ]?bit", head):
+        out["optimizer"] = "adamw-8bit"
+    elif re.search(r"(?<![a-z])adamw?(?:_(?:torch|hf|apex)\w*)?(?!\w)", head):
+        out["optimizer"] = "adamw"
+    if "paged" in head:
+        out["paged_optimizer"] = True  # bitsandbytes paged optimizer: its states can leave the card
+    return out
 
 
 def unmappable(case: dict[str, Any]) -> str | None:
@@ -230,14 +299,14 @@ def unmappable(case: dict[str, Any]) -> str | None:
     for word, name in UNPROFILED_ENGINES.items():
         if word in framework:
             return f"runtime without an engine profile ({name})"
-    optimizer = str(settings.get("optimizer") or "").lower()
-    for name in ("lion", "prodigy", "came"):
-        if name in optimizer:
+    optimizer = optimizer_head(settings) or ""
+    for name in UNMODELLED_OPTIMIZERS:
+        if re.search(rf"(?<![a-z]){name}", optimizer):
             return f"optimizer not modelled ({name})"
     dataset = str(settings.get("dataset") or "").lower()
     if case.get("seq_len") is None and "unpacked" in dataset:
         return "sequence length not stated (unpacked samples of variable length)"
-    if "technique" in settings and not settings.get("packed") and case.get("task") != "inference":
+    if "technique" in settings and not flag_setting(settings.get("packed")) and case.get("task") != "inference":
         return "unpacked samples hold fewer tokens than max_seq_len (not stated)"
     if "cache_max_entry_count 1000" in str(settings.get("cache_max_entry_count") or ""):
         return "KV pool sized by the benchmark script to fill the card: a reservation, not the job's need"
@@ -319,22 +388,28 @@ ENGINE_CONTEXT_KEYS = ("max_model_len", "context_length")
 
 
 def engine_length_at_default(case: dict[str, Any]) -> str | None:
-    """The row's text for a serving engine's length flag it left at the default, or None."""
+    """The row's text for a serving engine's length flag it left at the default, or None: "default", "not set"
+    (either maybe with the default's number), a flag not stated whose gloss gives the default's number ("not
+    stated (model default 131072 unless set)"), or that number glossed as the default ("131072 (model default;
+    context_len=131072 in the log)"). A bare "not stated" is no statement: like a missing key, it is None."""
     settings: dict[str, Any] = case.get("settings") or {}
     for key in ENGINE_CONTEXT_KEYS:
         text = str(settings.get(key) or "").lower()
-        if re.match(r"\s*(default|not set)", text):
+        if re.match(r"\s*(default|not set)", text) or re.match(r"\s*\d+\b.*\bdefault\b", text):
+            return text
+        if text.strip() and stated_head(text) is None and re.search(r"\bdefault\D*\d{3,7}", text):
             return text
     return None
 
 
 def engine_default_context(case: dict[str, Any], kb: KnowledgeBase, model_id: str | None) -> int | None:
     """The context a serving run had when it left the length flag at the engine's default: the number the row
-    gives ("default (8192, the model's)", "not set (model default 32768)"), else the model's window."""
+    gives ("131072 (model default; …)", "default (8192, the model's)", "not set (model default 32768)"), else
+    the model's window. A bare number ("4096") is not read here: without seq_len, the row's other fields decide."""
     text = engine_length_at_default(case)
     if text is None:
         return None
-    stated = re.search(r"(\d{3,7})", text)
+    stated = re.match(r"\s*(\d+)\b", text) or re.search(r"(\d{3,7})", text)
     if stated:
         return int(stated.group(1))
     return kb.model(model_id).max_context if model_id is not None else None
@@ -407,32 +482,29 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         stage = _zero_stage(settings, gpus)
         if stage is not None:
             req["zero_stage"] = stage
-        if "gradient_checkpointing" in settings:
-            req["gradient_checkpointing"] = bool(settings["gradient_checkpointing"])
+        checkpointing = flag_setting(settings.get("gradient_checkpointing"), also_true=("unsloth",))
+        if checkpointing is not None:
+            req["gradient_checkpointing"] = checkpointing
         rank = re.match(r"\s*(\d+)", str(settings.get("lora_r") or settings.get("lora_rank") or settings.get("rank")
                                            or ""))
         if rank:
             req["lora_rank"] = int(rank.group(1))
         elif task == "p-tuning":
             req["lora_rank"] = 8  # P-Tuning v2 trains a prefix of a few million parameters: a rank-8 stand-in
-        optimizer = str(settings.get("optimizer") or "").lower()
-        if "8bit" in optimizer or "8-bit" in optimizer:
-            req["optimizer"] = "adamw-8bit"
-        elif "adafactor" in optimizer:
-            req["optimizer"] = "adafactor"
-        if "paged" in optimizer:
-            req["paged_optimizer"] = True  # bitsandbytes paged optimizer: its states can leave the card
-        if settings.get("trainable_embedding_and_lm_head"):
+        req.update(map_optimizer(settings))
+        if flag_setting(settings.get("trainable_embedding_and_lm_head")):
             req["train_embeddings"] = True
-        if settings.get("amp") is False and req.get("precision") in ("bf16", "fp16") and "quant" not in req:
+        if (flag_setting(settings.get("amp")) is False and req.get("precision") in ("bf16", "fp16")
+                and "quant" not in req):
             req["pure_16bit"] = True  # 16-bit weights trained without autocast: no fp32 master copy or moments
         options = str(settings.get("options") or "")
         deepspeed = str(settings.get("deepspeed") or "").lower()
         if "offload_param=cpu" in options or "offload of optimizer and parameters" in deepspeed:
             req["offload"] = "all"  # ZeRO-3 offload_param: parameters in CPU RAM too
-        elif "offload_optimizer=cpu" in options or "zero-offload" in deepspeed or settings.get("adam_offload"):
+        elif ("offload_optimizer=cpu" in options or "zero-offload" in deepspeed
+              or flag_setting(settings.get("adam_offload"))):
             req["offload"] = "optimizer"  # ZeRO-Offload (Ren et al. 2021) moves the optimizer states to the CPU
-        if any(settings.get(k) is True for k in ("fsdp_cpu_offload", "fsdp_offload_params", "use_cpu_offload")):
+        if any(flag_setting(settings.get(k)) for k in ("fsdp_cpu_offload", "fsdp_offload_params", "use_cpu_offload")):
             req["offload"] = "all"  # FSDP CPUOffload(offload_params=True): parameters and gradients in CPU RAM
         sharding = (str(settings.get("sharding_strategy") or "").lower().split() or [""])[0]  # "ddp (NO_SHARD…)"
         if sharding in FSDP_SHARDING_STAGES:
@@ -441,9 +513,9 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
         req.update(training_flags(case))
     framework = str(settings.get("framework") or "")
     attention = str(settings.get("attention") or "")
-    flash_attn = str(settings.get("flash_attn", "")).strip().lower()  # llama.cpp's -fa / n_ctx log line
-    if (settings.get("flash_attention") is False or "eager" in attention or framework == "HF transformers"
-            or flash_attn in ("0", "false", "off")):
+    if (flag_setting(settings.get("flash_attention")) is False or "eager" in attention
+            or framework == "HF transformers"
+            or flag_setting(settings.get("flash_attn")) is False):  # llama.cpp's -fa / n_ctx log line
         req["flash_attention"] = False
     if "cpu offloading" in str(settings.get("deepspeed") or "").lower() and "options" not in settings:
         raise Skip("CPU offload of unstated scope")

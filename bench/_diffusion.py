@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from _engines import flag_setting
+
 LARGE_TEXT_ENCODERS = ("text_encoder_2", "text_encoder_3")
 """The pipelines' T5-XXL slots (FLUX text_encoder_2, SD3 text_encoder_3): what `quantise_text_encoders` covers."""
 
@@ -41,7 +43,7 @@ def diffusion_request(case: dict[str, Any], request: dict[str, Any]) -> dict[str
         return training_request(settings, int(request.get("batch", 1)))
     if not encoders.startswith(("all", "not stated")):
         raise Unmodelled(f"text encoders not on the card ({encoders}): not modelled")
-    if settings.get("vae_slicing") or settings.get("vae_tiling") or settings.get("attention_slicing") or \
+    if any(flag_setting(settings.get(k)) for k in ("vae_slicing", "vae_tiling", "attention_slicing")) or \
             "tiny" in str(settings.get("vae") or "").lower():
         raise Unmodelled("VAE slicing or tiling, attention slicing or a tiny VAE: not modelled")
     out: dict[str, Any] = {}
@@ -50,9 +52,10 @@ def diffusion_request(case: dict[str, Any], request: dict[str, Any]) -> dict[str
         out["image_resolution"] = resolution
     if offload == "model_cpu_offload":
         out["offload"] = "all"
-    parts = settings.get("quantized_components") or []
+    parts = [str(part) for part in settings.get("quantized_components") or []]
     if request.get("quant") or request.get("precision") not in ("bf16", "fp16", "fp32"):
-        out["quantise_text_encoders"] = any(part in parts for part in LARGE_TEXT_ENCODERS)
+        # an entry names its component first and may gloss it: "T5 text_encoder_2 (qfloat8)"
+        out["quantise_text_encoders"] = any(name in part for part in parts for name in LARGE_TEXT_ENCODERS)
         backend = str(settings.get("quant_backend") or "").lower()
         kind = next((k for word, k in BACKEND_QUANT if word in backend), None)
         precision = request.get("precision")
@@ -76,8 +79,7 @@ def training_request(settings: dict[str, Any], batch: int) -> dict[str, Any]:
     if "offload" in str(settings.get("deepspeed") or "").lower():
         raise Unmodelled("DeepSpeed offload of an image trainer not modelled")
     out: dict[str, Any] = {}
-    prior = str(settings.get("with_prior_preservation") or "").lower()
-    if prior.startswith(("true", "assumed true")):
+    if flag_setting(settings.get("with_prior_preservation")):
         out["batch"] = 2 * batch  # DreamBooth's prior preservation runs a class image beside each instance image
     if "fused" in str(settings.get("optimizer") or "").lower():
         out["optimizer_in_backward"] = True  # kohya --fused_backward_pass: each gradient applied and freed at once
@@ -88,12 +90,12 @@ def training_request(settings: dict[str, Any], batch: int) -> dict[str, Any]:
     if resolution is not None:
         out["image_resolution"] = resolution
     encoders = str(settings.get("text_encoders") or "").lower()
-    if settings.get("train_text_encoder") is True:
+    if flag_setting(settings.get("train_text_encoder")):
         out["text_encoders"] = "trained"
     elif any(word in encoders for word in ("on the card", "on the gpu", "loaded by the script", "resident")):
         out["text_encoders"] = "resident"
     elif any(word in encoders for word in ("precomputed", "cached", "not loaded", "freed", "offloaded")):
         out["text_encoders"] = "cached"
-    if settings.get("fp8_training"):
+    if flag_setting(settings.get("fp8_training")):
         out["precision"] = "bf16"  # torchao float8 training: fp8 matmuls over bf16 weights, not an fp8 base
     return out

@@ -21,15 +21,82 @@ that names two back ends as alternatives ("transformers or vLLM") names none: se
 
 VERSION_RE = re.compile(r"\bv?(\d+\.\d+(?:\.\d+)*)\b")
 
+VERSION_MARK = r"(?:\babout|~|≈|\bv)\s*"
+"""What marks a number in a gloss as a version: approximate or tagged ("about 0.3.0", "~0.8", "≈ 0.10.2",
+"v4.2.0")."""
+
+# Reading a setting's free text --------------------------------------------------------------------------------
+
+ABSENT_RE = re.compile(r"(?:not stated|unstated|unknown|not set|default)\b")
+"""A setting's head that gives no value: the row did not say, or ran the runtime's default."""
+
+FLAG_TRUE = frozenset({"true", "yes", "on", "1", "enabled"})
+FLAG_FALSE = frozenset({"false", "no", "off", "0", "disabled", "none"})
+
+
+def setting_head(value: Any) -> str:
+    """The value of an enum-like setting without its gloss: the text before the first "(", ";" or " - ",
+    lower-cased ("false (not in launch.sh at the commit) - assumed" → "false")."""
+    return re.split(r"\(|;|\s-\s", str(value), maxsplit=1)[0].strip().lower()
+
+
+def stated_head(value: Any) -> str | None:
+    """`setting_head`, or None when the setting is missing or gives no value ("not stated", "unknown",
+    "default (…)")."""
+    if value is None:
+        return None
+    head = setting_head(value)
+    return None if not head or ABSENT_RE.match(head) else head
+
+
+def flag_setting(value: Any, also_true: tuple[str, ...] = ()) -> bool | None:
+    """A yes/no setting: True (true, yes, on, 1, enabled, or one of `also_true`), False (false, no, off, 0,
+    disabled, none), None for anything else ("not stated", "2.7.4", "unclear (…)"). The first word of the head
+    decides, after an "assumed" qualifier ("assumed true (launch.sh)", "true in launch.sh (assumed)" → True)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return True if value == 1 else False if value == 0 else None
+    head = stated_head(value)
+    if head is None:
+        return None
+    word = re.match(r"(?:assumed\s+)?([a-z0-9_.]+)", head)
+    if word is None:
+        return None
+    if word.group(1) in FLAG_TRUE or word.group(1) in also_true:
+        return True
+    return False if word.group(1) in FLAG_FALSE else None
+
+
+NEGATION_RE = re.compile(r"\b(?:no|not|without)\s+$")
+
+
+def negated(text: str, start: int) -> bool:
+    """The word at `start` of `text` is preceded by "no", "not" or "without" ("plain single-GPU, no DeepSpeed")."""
+    return NEGATION_RE.search(text[:start]) is not None
+
+
+def names_word(low: str, word: str) -> bool:
+    """`word` occurs in `low` other than negated."""
+    return any(not negated(low, m.start()) for m in re.finditer(re.escape(word), low))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+
 
 def engine_version_in(framework: str, engine: str) -> str | None:
     """The version printed right after one of `engine`'s words ("PEFT 0.19.2, transformers 5.13.1" →
-    transformers 5.13.1, not PEFT's 0.19.2); a framework naming one thing may print its version anywhere."""
+    transformers 5.13.1, not PEFT's 0.19.2), or marked as approximate in the gloss that follows the word
+    ("vLLM (Feb 2024, about 0.3.0; version not stated)" → 0.3.0); a framework naming one thing may print its
+    version anywhere."""
     low = framework.lower()
     for word, named in ENGINE_WORDS:
         if named != engine or word == "peft":
             continue
-        match = re.search(re.escape(word) + r"[^,;+()]*?\bv?(\d+\.\d+(?:\.\d+)*)\b", low)
+        match = (re.search(re.escape(word) + r"[^,;+()]*?\bv?(\d+\.\d+(?:\.\d+)*)\b", low)
+                 # into the gloss the word opens: a version first in it, or marked anywhere before its ";"
+                 or re.search(re.escape(word) + r"[^,;+()]*?\((?:[^;()]*?" + VERSION_MARK + r"|\s*)"
+                              r"(\d+\.\d+(?:\.\d+)*)\b", low))
         if match:
             return match.group(1)
     if len(VERSION_RE.findall(low)) == 1 and not re.search(r"[,+]", low):
@@ -38,13 +105,31 @@ def engine_version_in(framework: str, engine: str) -> str | None:
     return None
 
 
+def lone_version(framework: str, engine: str) -> str | None:
+    """The one version number of a framework text that names `engine` (not negated), whatever commas surround
+    it ("vLLM (V0 engine, Dec 2024; log format of v0.6.4)" → 0.6.4); None for a text naming none or several."""
+    low = framework.lower()
+    if not any(names_word(low, word) for word, named in ENGINE_WORDS if named == engine and word != "peft"):
+        return None
+    versions = VERSION_RE.findall(low)
+    return versions[0] if len(versions) == 1 and "+" not in low else None
+
+
+def approximate_version(evidence: str) -> str | None:
+    """The version a row's version evidence gives as approximate ("comment dated 2025-09-18, about 0.10.2")."""
+    match = re.search(r"(?:\babout|~|≈)\s*v?(\d+\.\d+(?:\.\d+)*)\b", evidence.lower())
+    return match.group(1) if match else None
+
+
 def engine_version_of(case: dict[str, Any], engine: str) -> str | None:
     """The version of `engine` the row ran: stated in its settings, printed in its framework text, else the one
-    SOURCE_VERSIONS_FILE dates its source to."""
+    SOURCE_VERSIONS_FILE dates its source to, else the framework text's lone version number, else the version its
+    `engine_version_evidence` gives as approximate."""
     settings: dict[str, Any] = case.get("settings") or {}
     framework = str(settings.get("framework") or settings.get("engine") or "")
     version = (settings.get("engine_version") or settings.get("version") or engine_version_in(framework, engine)
-               or source_version(case, engine))
+               or source_version(case, engine) or lone_version(framework, engine)
+               or approximate_version(str(settings.get("engine_version_evidence") or "")))
     return str(version) if version else None
 
 
@@ -84,8 +169,9 @@ def map_engine(case: dict[str, Any]) -> dict[str, Any]:
     settings: dict[str, Any] = case.get("settings") or {}
     framework = str(settings.get("framework") or settings.get("engine") or "")
     low = framework.lower()
-    engine = None if ambiguous_framework(low) else next((e for word, e in ENGINE_WORDS if word in low), None)
-    if engine == "llama-factory" and settings.get("use_unsloth"):
+    engine = None if ambiguous_framework(low) else next((e for word, e in ENGINE_WORDS if names_word(low, word)),
+                                                            None)
+    if engine == "llama-factory" and flag_setting(settings.get("use_unsloth")):
         # use_unsloth hands loading and the LoRA wrap to Unsloth's FastLanguageModel with its offloaded
         # checkpointing (use_gradient_checkpointing="unsloth" in llamafactory/model/model_utils/unsloth.py)
         engine = "unsloth"
