@@ -245,8 +245,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         assumptions.append(Assumption(field="precision", value=precision, reason="mxfp4-dequantised"))
     quant = question.quant if (task in ("inference", "qlora") or precision in ("int4", "int8")) else None
     if quant is None and precision == "int4" and task != "qlora":
-        quant = "gptq" if (question.engine or ("llama.cpp" if mac_engine else "transformers")) != "llama.cpp" \
-            else WF.DEFAULT_GGUF
+        if model.arch == "diffusion":
+            quant = "nf4"  # diffusers quantises a pipeline with bitsandbytes on load (its quantization docs): no GPTQ
+        else:
+            quant = "gptq" if (question.engine or ("llama.cpp" if mac_engine else "transformers")) != "llama.cpp" \
+                else WF.DEFAULT_GGUF
         if not any(a.reason == "gguf-default" for a in assumptions):
             assumptions.append(Assumption(field="quant", value=quant))
     if task == "qlora":

@@ -154,3 +154,9 @@ def test_a_lora_and_a_full_fine_tune_explain_their_own_memory() -> None:
     full = _ask("full fine-tune SDXL on an A100 80GB")
     assert "adapters in fp32" in lora["text"] and "4 bytes of weights" not in lora["text"]
     assert "4 bytes of weights and 4 of gradients" in full["text"]
+
+
+def test_int4_for_an_image_model_means_bitsandbytes_nf4_not_gptq() -> None:
+    answer = _ask("flux dev in int4 on a 16GB card")
+    assert answer["query"]["quant"] == "nf4"  # diffusers quantises pipelines with bitsandbytes; nobody ships GPTQ
+    assert "gptq" not in answer["text"].lower()
