@@ -32,6 +32,9 @@ _GPTQ = rx(r"\bgptq\b")
 _AWQ = rx(r"\bawq\b")
 _NF4 = rx(r"\bnf4\b|\bbnb\b|\bbitsandbytes\b|load[-_]in[-_]4bit")
 _BNB8 = rx(r"load[-_]in[-_]8bit|llm\.int8")
+_WEIGHT_ONLY = rx(r"\btorchao\b|\b(?:optimum[-_ ])?quanto\b")
+"""Weight-only quantisers that keep a scale per group (torchao int4/int8_weight_only, Quanto): the plain int4 /
+int8 formats, not bitsandbytes (whose fp32-kept modules they do not keep) and not a GPTQ checkpoint."""
 _BPW = rx(r"(?<![\d.])(?P<bits>\d(?:\.\d{1,2})?)\s?(?:bpw\b|bits?\s+per\s+weight\b|位每权重)")
 """ExLlama's bits per weight ("exl2 4.0bpw", "4.65 bits per weight"): a variable-rate format sized at its bits."""
 _BARE_QUANT = rx(r"(?<!向)(?<!数)(?<!特征)量化|\bquanti[sz](?:ed|ation|e)\b|\bquant\b")
@@ -77,6 +80,8 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
         quant = "awq"
     elif _BNB8.search(text):
         quant = "bnb-int8"
+    elif _WEIGHT_ONLY.search(text):
+        quant = "weight-only"
     elif _NF4.search(text) and not re.search(r"8[-_ ]?bit|int8", text):
         quant = "nf4"
     bpw = _BPW.search(text)
@@ -92,6 +97,8 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
         suffix_precision, suffix_label = _SUFFIX_QUANT[suffix_quant]
         precision = precision or suffix_precision
         quant = quant or suffix_label
+    if quant == "weight-only":
+        quant = precision if precision in ("int4", "int8") else None
     if quant in ("gptq", "awq", "nf4") and precision is None:
         precision = "int4"
     if quant == "bnb-int8":

@@ -81,7 +81,7 @@ def test_nf4_flux_keeps_clip_and_vae_in_16_bit() -> None:
     assert "CLIP text encoders and the VAE stay 16-bit" in answer["text"]
     assert "(wo, 1.0B parameters) unquantised in fp32" in answer["text"]
     torchao = _ask("flux dev in int4 torchao on a 16GB card")  # torchao's quantizer quantises wo too
-    assert "unquantised in fp32" not in torchao["text"]
+    assert torchao["query"]["quant"] == "int4" and "unquantised in fp32" not in torchao["text"]
 
 
 def test_steps_default_to_the_model_card_and_scale_the_time() -> None:
@@ -159,4 +159,4 @@ def test_a_lora_and_a_full_fine_tune_explain_their_own_memory() -> None:
 def test_int4_for_an_image_model_means_bitsandbytes_nf4_not_gptq() -> None:
     answer = _ask("flux dev in int4 on a 16GB card")
     assert answer["query"]["quant"] == "nf4"  # diffusers quantises pipelines with bitsandbytes; nobody ships GPTQ
-    assert "gptq" not in answer["text"].lower()
+    assert "quantisation gptq" not in answer["text"] and "quantisation nf4 (not stated)" in answer["text"]
