@@ -20,7 +20,8 @@ _CONTEXT_CUE_FIRST = rx(
 )
 _CONTEXT_CUE_AFTER = rx(
     NUM + _CTX_UNIT + r"\s*(?:-\s*)?(?:tokens?\s*)?(?:of\s+)?"
-    r"(?:context|ctx|的?上下文|长上下文|的?序列|sequence|seq\b|prompts?|input(?:\s+tokens?)?(?![a-z]))"
+    r"(?:context|ctx|的?上下文|长上下文|的?序列|sequence|seq\b|prompts?|input(?:\s+tokens?)?(?![a-z])"
+    r"|(?<=tokens\s)in\b(?!\s+(?:total|all|each|a|an|the|my|our|one|two|\d)))"
 )
 _TOKENS_BARE = rx(NUM + _CTX_UNIT + r"\s*(?:-\s*)?tokens?(?![a-z])(?!\s*/\s*s)(?!\s*per)")
 _K_BARE = rx(
@@ -39,6 +40,7 @@ _GEN_TOKENS = rx(
     r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|max[_ ]new[_ ]tokens|生成|输出|回复)\s*(?:of|=|:|为|约|up\ to)?\s*"
     + NUM + _CTX_UNIT + r"\s*(?:new\s+)?(?:tokens?|个\s*token)?"
     r"|" + r"(?P<num2>\d+)\s*(?P<unit2>k)?\s*(?:output|generated|new)\s+tokens?"
+    r"|" + r"(?P<num6>\d+)\s*(?P<unit6>k)?\s*tokens?\s+out(?:put)?\b(?!\s+of\b)"
     r"|" + r"(?P<num3>\d+)\s*(?P<unit3>k)?\s*tokens?\s+(?:per|each|a|for\s+each|in\s+each)\s+"
     r"(?:request|response|reply|answer|completion|call|query)s?\b(?!\s*(?:context|ctx|prompt|input|length))"
     r"|" + r"(?:每(?:个|次|条)?(?:请求|回复|回答|响应))\s*(?:约|大约)?\s*(?P<num4>\d+)\s*(?P<unit4>k)?\s*(?:个)?\s*"
@@ -67,7 +69,7 @@ _BATCH = [
 ]
 
 
-_PROMPT_WORD = rx(r"prompt|input|输入")
+_PROMPT_WORD = rx(r"prompt|input|输入|tokens\s+in\b")
 """A length said of the prompt (or input) alone, not of the whole context."""
 
 
@@ -76,7 +78,7 @@ def parse_context(state: SlotState) -> None:
     if volume is not None and _read_volume(state, float(volume.group("num")), volume.group("scale")):
         state.mask(volume.start(), volume.end())
     for gen in _GEN_TOKENS.finditer(state.text):
-        which = next((suffix for suffix in ("", "2", "3", "4", "5") if gen.group(f"num{suffix}") is not None), "")
+        which = next((suffix for suffix in ("", "2", "3", "4", "5", "6") if gen.group(f"num{suffix}") is not None), "")
         raw, unit = gen.group(f"num{which}"), gen.group(f"unit{which}")
         tokens = number(raw) if raw else None
         if tokens is None:
