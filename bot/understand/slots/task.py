@@ -11,12 +11,12 @@ _PTUNING = rx(r"\bp[-_ ]?tuning(?:[-_ ]?v2)?\b|\bprefix[-_ ]tuning\b|\bprompt[-_
 _FULL_TRAIN = rx(
     r"\bfine[-_ ]?tun\w*|\bfinetun\w*|\bsft\b|\btrain(?:ing|s)?\b|\bpre[-_ ]?train(?:ing)?\b|\bfrom\ scratch\b|"
     r"\bfull[-_ ]?(?:parameter|param)\b|微调|精调|全参|全量(?!推理|部署|模型|加载|运行|跑|版|精度)|预训练|训练|"
-    r"继续训练|二次训练|炼丹|\brlhf\b|\bdpo\b|\bdream[-_ ]?booth\b"
+    r"继续训练|二次训练|炼丹|\brlhf\b|\bdpo\b|\bdream[-_ ]?booth\b|\bfull[-_ ]?ft\b|\bfft\b"
 )
 _ALL_PARAMETERS = rx(
     r"\bfull[-_ ]?(?:fine[-_ ]?tun\w*|finetun\w*|parameters?|params?|ft|sft|train\w*|weights?|model)\b|"
     r"\ball\s+(?:the\s+)?(?:parameters|params|weights|layers)\b|\bpre[-_ ]?train\w*|\bfrom\ scratch\b|"
-    r"\bcontinued\s+pre|全参|全量(?!推理|部署|模型|加载|运行|跑|版|精度)|预训练|从头|\bdream[-_ ]?booth\b"
+    r"\bcontinued\s+pre|\bfft\b|全参|全量(?!推理|部署|模型|加载|运行|跑|版|精度)|预训练|从头|\bdream[-_ ]?booth\b"
 )
 """Wording that trains every parameter, whatever the engine's own default method."""
 _PREFERENCE = rx(r"\b(?:dpo|grpo|ppo|orpo|kto|simpo|rlhf|rlaif)\b|\breinforcement\s+learning\b"

@@ -50,6 +50,9 @@ _CONTEXT_NEAR = rx(
 )
 _DATA_CUE_BEFORE = rx(r"(?:\bon|\bover|\bwith|\bof|\bfor|train\w*|pre-?train\w*|data\w*|corpus|budget|"
                       r"用|在|训练|数据|语料)[\s:：]*(?:about|around|~|roughly|约|大约)?\s*$")
+_TRAINING_JOB = rx(r"fine[- ]?tun|finetun|\bq?lora\b|\btrain|pre-?train|\bsft\b|\bdpo\b|\bfft\b|"
+                   r"微调|微調|训练|訓練")
+"""A fine-tuning or training question: there, "…, 50M tokens" is the data, since no context is written that way."""
 _EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[一二两三四五六七八九十]+)\s*"
              r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
 _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个)?\s*"
@@ -204,7 +207,8 @@ def _amount_tokens(state: SlotState) -> float | None:
         clause = re.split(r"[,;，；]", before)[-1]  # "16k context, 1B tokens": the context is another clause's
         if _RATE_AFTER.search(after) or _CONTEXT_NEAR.search(clause[-14:]) or _CONTEXT_NEAR.search(after[:16]):
             continue
-        if value < JOB_TOKENS_MIN and not (value >= CUED_TOKENS_MIN and _DATA_CUE_BEFORE.search(before)):
+        cued = _DATA_CUE_BEFORE.search(before) is not None or _TRAINING_JOB.search(text) is not None
+        if value < JOB_TOKENS_MIN and not (value >= CUED_TOKENS_MIN and cued):
             continue
         state.mask(m.start(), m.end())
         epochs_match = _EPOCHS.search(text)
