@@ -6,11 +6,13 @@ of audio" is timed and billed at the model's real-time factor instead of renting
 
 from __future__ import annotations
 
+import re
+
 from bot.understand.numbers import COUNT_SCALES
 from bot.understand.slots.base import SlotState, bounded, rx
 
 _AUDIO_HOURS = rx(
-    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|万|千)?\s*(?:hours?|hrs?|h|小时)\s*"
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:[, ]\d{3})+|\d+(?:\.\d+)?)\s*(?P<scale>k|万|千)?\s*(?:hours?|hrs?|h|小时)\s*"
     r"(?:of\s+)?(?:the\s+)?(?:audio|speech|recordings?|calls?|podcasts?|meetings?|voice|video|的?(?:音频|录音|语音|视频))"
 )
 MAX_AUDIO_HOURS = 1e8
@@ -25,7 +27,7 @@ def parse_audio(state: SlotState) -> None:
     m = _AUDIO_HOURS.search(state.text)
     if m is None:
         return
-    hours = float(m.group("num")) * COUNT_SCALES.get(m.group("scale") or "", 1.0)
+    hours = float(re.sub(r"[, ]", "", m.group("num"))) * COUNT_SCALES.get(m.group("scale") or "", 1.0)  # "10,000"
     if hours > 0:
         state.set("audio_hours", bounded(state, "audio_hours", hours, MAX_AUDIO_HOURS))
         end = m.end()

@@ -82,6 +82,9 @@ _CONTINUOUS = rx(r"\b24\s*/\s*7\b|\b24\s*[x×]\s*7\b|\b7\s*[x×]\s*24\b|全天�
 _QPS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:qps|rps|(?:requests?|quer(?:y|ies)|calls?|embeddings?)"
           r"\s*(?:per\s+second|a\s+second|/\s*s(?:ec)?)\b|req/s|次/秒|个请求每秒)")
 _QPS_CUE_FIRST = rx(r"(?:qps|每秒请求数?)\s*(?:of|=|:|为|是|达到|约)?\s*(?P<num>\d+(?:\.\d+)?)")
+_QPS_PER_SECOND_FIRST = rx(r"每秒(?:钟)?\s*(?:要|需要)?\s*(?:处理|承载|支撑|扛|有|来)?\s*(?:约|大约)?\s*"
+                           r"(?P<num>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*(?:请求|调用|查询)")
+""""每秒500个请求": the rate written the way the reply itself writes it back."""
 _PER_USER = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|per\s+second|每秒)\s*"
                r"(?:per|for\s+each|each|a|every|/)\s*(?:user|request|stream|sequence)|"
                r"(?:每(?:个)?用户|单用户|每路)\s*(?:每秒)?\s*(?:至少|不低于|>=?)?\s*(?P<num2>\d+(?:\.\d+)?)\s*"
@@ -295,7 +298,8 @@ def _volume_targets(state: SlotState) -> dict[str, float]:
 def _serving_targets(state: SlotState) -> dict[str, float]:
     targets = _volume_targets(state)
     text = state.text
-    m = None if "qps" in targets else _QPS.search(text) or _QPS_CUE_FIRST.search(text)
+    m = None if "qps" in targets else (_QPS.search(text) or _QPS_CUE_FIRST.search(text)
+                                       or _QPS_PER_SECOND_FIRST.search(text))
     if m is not None and float(m.group("num")) > 0:
         targets["qps"] = float(m.group("num"))
         state.mask(m.start(), m.end())
