@@ -127,7 +127,41 @@ def context_unit(unit: str | None) -> float:
     return CONTEXT_UNITS.get(unit or "", 1.0)
 
 
+_GLOBAL_BATCH = (
+    rx(r"(?:global|effective|total|overall)\s+batch(?:[ _-]?size)?\s*(?:of|is|=|:)?\s*" + NUM
+       + r"(?![a-z0-9])(?:\s*\(\s*\d+\s*per\s+(?:gpu|card|device)\s*\))?"),
+    rx(r"(?:全局|总|有效)\s*(?:的)?\s*batch(?:[ _-]?size)?\s*(?:为|是|=|:)?\s*" + NUM),
+)
+"""A batch over all cards and micro-steps ("global batch 128", "effective batch size 64", "全局batch 256"): it
+sets the gradient accumulation, never the sequences one card holds at once."""
+_PER_DEVICE = rx(r"\(\s*(?P<num>\d+)\s*per\s+(?:gpu|card|device)\s*\)")
+
+
+def _read_global_batch(state: SlotState) -> int | None:
+    """Masks a global batch and returns it; "total batch 64 (16 per GPU)" also sets the per-card batch."""
+    m = _GLOBAL_BATCH[0].search(state.text) or _GLOBAL_BATCH[1].search(state.text)
+    if m is None:
+        return None
+    value = read_number(m)
+    per_device = _PER_DEVICE.search(m.group(0))
+    state.mask(m.start(), m.end())
+    if per_device is not None:
+        state.set("batch", int(bounded(state, "batch", float(per_device.group("num")), MAX_BATCH)))
+    return int(value) if value and value >= 1 else None
+
+
 def parse_batch(state: SlotState) -> None:
+    global_batch = _read_global_batch(state)
+    if "batch" not in state.values:
+        _parse_per_card_batch(state)
+    if global_batch is not None and "grad_accumulation" not in state.values:
+        per_card = int(state.values.get("batch") or 1)
+        cards = int(state.values.get("gpu_count") or 1)
+        steps = max(1, round(global_batch / (per_card * cards)))
+        state.set("grad_accumulation", min(steps, 4096))  # micro-steps per optimizer step
+
+
+def _parse_per_card_batch(state: SlotState) -> None:
     for pattern in _BATCH:
         m = pattern.search(state.text)
         if m is None:
