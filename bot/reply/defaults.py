@@ -237,6 +237,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # Quantised weights cannot be trained directly (LoRA on a k-bit base can: that stays as asked).
         precision = DEFAULT_PRECISION if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
         assumptions.append(Assumption(field="precision", value=precision, reason="train-needs-16bit"))
+    elif task in ("train", "lora") and precision == "fp8" and "precision" not in question.stated:
+        # An FP8 release (DeepSeek-V3, Qwen3-*-FP8) is loaded by transformers' FineGrainedFP8HfQuantizer, whose
+        # is_trainable is False (quantizer_finegrained_fp8.py): a fine-tune loads it dequantised to bf16
+        precision = DEFAULT_PRECISION if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
+        assumptions[:] = [a for a in assumptions if a.field != "precision"]
+        assumptions.append(Assumption(field="precision", value=precision, reason="fp8-dequantised"))
     elif task in ("train", "lora") and precision == "mxfp4":
         # MXFP4's kernels are inference kernels: training loads the checkpoint dequantised to bf16 (OpenAI's
         # cookbook "Fine-tuning with gpt-oss and Hugging Face Transformers": Mxfp4Config(dequantize=True))

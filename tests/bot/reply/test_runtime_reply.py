@@ -457,3 +457,15 @@ def test_ollama_is_read_back_by_name_and_not_offered_an_expert_offload_it_lacks(
     assert "Ollama has no expert-offload setting" in experts
     plain = render_text(answer(parse("run Qwen3-30B-A3B with llama.cpp on a 3060 12GB", KB), KB), kb=KB)
     assert "--n-cpu-moe" in plain and "Ollama has no" not in plain and "Ollama (llama.cpp)" not in plain
+
+
+def test_a_fine_tune_of_an_fp8_release_loads_it_in_bf16() -> None:
+    from bot.understand.parse import parse
+
+    lora = answer(parse("LoRA fine-tune DeepSeek-V3 how many H200s", KB), KB)
+    assert lora.query.precision == "bf16"
+    [note] = [a for a in lora.assumptions if a.field == "precision"]
+    assert note.reason == "fp8-dequantised"
+    assert lora.picks[0].count >= 16  # 671e9 × 2 B = 1,250 GiB of weights: more than 8 H200s hold
+    served = answer(parse("serve DeepSeek-V3 on 8 H200", KB), KB)
+    assert served.query.precision == "fp8"  # inference keeps the release's format
