@@ -281,6 +281,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
             # compute dtype for a k-bit base.
             if fact.kbit_upcasts_non_quantised and quant != "gptq":
                 base += split.embedding * C.KBIT_TRAINING_EMBEDDING_EXTRA_BYTES
+                notes[:] = [n for n in notes if n != "embeddings-16bit"]  # no longer 16-bit: fp32 replaces it
                 notes.append("kbit-fp32-embeddings")
             chosen["quant"] = quant
         else:

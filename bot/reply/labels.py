@@ -85,6 +85,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                              "zh-Hans": "以 bitsandbytes 8 位加载的部分在模型卸载时仍留在显卡上（diffusers 不为其挂卸载钩子）；只有 16 位的部分会移出。"},
     "diffusion-model-offload": {"en": "With `pipe.enable_model_cpu_offload()` diffusers keeps one part of the pipeline on the card at a time (text encoders, then the denoiser, then the VAE): the weights above are the largest part. The others wait in system RAM, and each image pays for moving them over PCIe.",
                                 "zh-Hans": "使用 `pipe.enable_model_cpu_offload()` 时，diffusers 每次只把流水线的一个部分放在显卡上（先文本编码器，再去噪网络，最后 VAE）：上面的权重是最大的那部分。其余部分留在系统内存中，每张图都要经 PCIe 搬运。"},
+    "kbit-fp32-embeddings": {"en": "PEFT's prepare_model_for_kbit_training casts the embeddings and lm_head (not quantised) to fp32: they are counted at 4 bytes per parameter.",
+                             "zh-Hans": "PEFT 的 prepare_model_for_kbit_training 把未量化的词嵌入和 lm_head 转为 fp32：按每参数 4 字节计算。"},
     "embeddings-16bit": {"en": "Quantised checkpoints keep the embeddings and lm_head in 16-bit; they are counted at 2 bytes per parameter.",
                          "zh-Hans": "量化模型的词嵌入和 lm_head 仍为 16 位，按每参数 2 字节计算。"},
     "official-quant-keeps-16bit": {"en": "The authors' own quantised release keeps some layers in 16-bit (Meta's Llama 3.1 FP8: attention, and the first and last layers); they are counted at 2 bytes per parameter. Quantising the 16-bit checkpoint yourself (vLLM --quantization fp8) would shrink them too.",
