@@ -129,7 +129,7 @@ def test_qlora_base_is_nf4_with_fp32_embeddings() -> None:
     overhead += C.BNB_4BIT_WORKSPACE_LAYERS * body / 32 * 2
     assert est.breakdown["overhead"] == pytest.approx(overhead / GIB, abs=1e-3)
     assert est.chosen["quant"] == "nf4"
-    assert "kbit-fp32-embeddings" in est.notes
+    assert "kbit-fp32-embeddings" in est.notes and "embeddings-16bit" not in est.notes  # fp32 replaces 16-bit
 
 
 def test_qlora_on_a_gptq_base_keeps_16_bit_embeddings_and_needs_no_bitsandbytes_workspace() -> None:
