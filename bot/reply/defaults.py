@@ -304,6 +304,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             )
     elif model.max_context and context > model.max_context:
         assumptions.append(Assumption(field="context", value=context, reason="beyond-native-context"))
+    if (question.qps or question.ttft_s) and question.gen_tokens is None and task == "inference" \
+            and model.arch == "decoder":
+        # a request rate is timed with each request writing half the context (bot.reply.serving.request_seconds):
+        # said, as the output length sets how many cards the rate takes
+        assumptions.append(Assumption(field="gen_tokens", value=max(1, context // 2), reason="half-the-context"))
     batch = question.batch
     if batch is None:
         batch = DEFAULT_BATCH
