@@ -184,3 +184,12 @@ def test_requests_a_day_are_a_request_rate() -> None:
     per_day = _ask("Serve Llama 3.1 8B with vLLM, 2 million requests per day, 500 output tokens each")
     per_second = _ask("Serve Llama 3.1 8B with vLLM at 23.148 requests per second, 500 output tokens each")
     assert per_day["serving"]["replicas"] == per_second["serving"]["replicas"] > 1
+
+
+def test_a_request_rate_says_the_output_length_it_assumed_and_a_stated_one_replaces_it() -> None:
+    assumed = _ask("Serve Qwen2.5-7B at 20 QPS, how many L4?")
+    [note] = [a for a in assumed["assumptions"] if a["field"] == "gen_tokens"]
+    assert note["value"] == 2048 and note["reason"] == "half-the-context"
+    stated = _ask("Qwen2.5-7B, 20 QPS, 300 tokens out each, how many L4?")
+    assert not [a for a in stated["assumptions"] if a["field"] == "gen_tokens"]
+    assert stated["serving"]["replicas"] < assumed["serving"]["replicas"]  # shorter replies take fewer cards
