@@ -77,7 +77,7 @@ from bot.understand.slots.context import parse_batch, parse_context
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
 from bot.understand.slots.image import parse_image
 from bot.understand.slots.money import parse_money
-from bot.understand.slots.precision import parse_precision
+from bot.understand.slots.precision import parse_precision, parse_qat
 from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
 from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
@@ -245,6 +245,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     if found.model is None:
         parse_params(state)
     parse_precision(state, found.quant)
+    qat = named_model.details.get("qat_quant") if named_model is not None else None
+    parse_qat(state, qat if isinstance(qat, str) else None)
     parse_engine(state)
     parse_task(state)
     parse_money(state)

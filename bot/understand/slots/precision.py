@@ -113,3 +113,17 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     if quant is not None:
         state.set("quant", quant)
 
+
+_QAT = rx(r"\bqat\b|量化感知训练|量化感知訓練")
+"""A quantisation-aware-trained release ("Gemma 3 27B QAT"): the model's own 4-bit checkpoint."""
+
+
+def parse_qat(state: SlotState, qat_quant: str | None) -> None:
+    """"QAT" names the authors' quantisation-aware-trained release: its format from the knowledge base
+    (`qat_quant`, e.g. Gemma 3's Q4_0 GGUF), else a plain 4-bit one. A format the text states wins."""
+    if _QAT.search(state.text) is None or "quant" in state.values:
+        return
+    state.set("precision", "int4")
+    if qat_quant:
+        state.set("quant", qat_quant)
+
