@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -160,10 +161,15 @@ def _pick_plan(kb: KnowledgeBase, pick: PickOut, choice: PriceChoice) -> Instanc
 
 def replicas_plan(kb: KnowledgeBase, gpu_id: str, cards: int, replicas: int,
                   choice: PriceChoice) -> InstancePlan | None:
-    """`replicas` deployments of `cards` × the card: separate deployments, each on its own instances, none sharing
-    a node with another."""
+    """`replicas` deployments of `cards` × the card. A replica that fills part of one instance shares it with as
+    many others as fit whole (two 4-card servers on an 8-GPU p5, each on its own GPUs); one spanning instances
+    gets its own."""
     single = plan_for(kb, gpu_id, cards, choice)
     if single is None:
         return None
+    per_instance = single.price.count
+    if single.instances == 1 and per_instance > cards and per_instance % cards == 0:
+        instances = math.ceil(replicas / (per_instance // cards))
+        return InstancePlan(single.price, instances, single.per_hour * instances, single.currency, single.rate)
     return InstancePlan(single.price, single.instances * replicas, single.per_hour * replicas, single.currency,
                         single.rate)

@@ -171,7 +171,15 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
         if plan is None or plan.binding == "replica_cap":
             return plan  # the users the most replicas cannot hold is what the reader must see
         return plan.model_copy(update={"binding": "replicas"})
-    return _plan_for_users(question, workload, gpu, count)
+    if question.gpu_count is not None or count > GPUS_PER_NODE:
+        return _plan_for_users(question, workload, gpu, count)  # the cards the question named, as named
+    # Replicas of the fewest cards that hold the model may hold almost no KV cache (70B in FP8 on one H100: two
+    # sequences a card): the replica size is chosen, like the users' layout, for the fewest cards in all
+    sizes = [n for n in TP_DEGREES if count <= n <= GPUS_PER_NODE and (n == count or rules.valid_tp(workload, n))]
+    plans = [plan for n in sizes if (plan := _plan_for_users(question, workload, gpu, n)) is not None]
+    if not plans:
+        return None
+    return min(plans, key=lambda p: (not p.met, p.replicas * p.gpus_per_replica, p.gpus_per_replica))
 
 
 ENCODER_BATCH = 32

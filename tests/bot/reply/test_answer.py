@@ -214,9 +214,10 @@ def test_a_stated_reply_length_sizes_the_serving_plan_by_littles_law() -> None:
 
     plan = answer_request({"text": "serve Llama 3.1 8B at 50 QPS with 200 tokens per request"}, KB).serving
     assert plan is not None and plan.met
-    # Users held at once = QPS × (first token + 200 tokens at the per-user speed), not × half the context.
+    # Users held at once = QPS × (first token + 200 tokens at the per-user speed), not × half the context. The
+    # plan times a request at a full replica's speed, a little slower than the load it ends up with (shown).
     request_s = plan.ttft_s + 200 / plan.decode_tokens_per_s
-    assert plan.concurrent_needed == pytest.approx(50 * request_s, rel=0.05)
+    assert 50 * request_s <= plan.concurrent_needed <= 1.15 * 50 * request_s
     assert plan.replicas == -(-plan.concurrent_needed // plan.sequences_per_replica)
 
 

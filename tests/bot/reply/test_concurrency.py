@@ -193,3 +193,15 @@ def test_a_request_rate_says_the_output_length_it_assumed_and_a_stated_one_repla
     stated = _ask("Qwen2.5-7B, 20 QPS, 300 tokens out each, how many L4?")
     assert not [a for a in stated["assumptions"] if a["field"] == "gen_tokens"]
     assert stated["serving"]["replicas"] < assumed["serving"]["replicas"]  # shorter replies take fewer cards
+
+
+def test_a_rate_target_picks_the_replica_size_that_takes_fewest_cards_and_packs_replicas_into_instances() -> None:
+    answer = _ask("What does it cost per month to serve Llama 3.1 70B fp8 on AWS p5 at 50 requests/sec?")
+    plan = answer["serving"]
+    # one H100 holds the FP8 weights with room for two sequences: single-card replicas took 1,687 cards
+    assert plan["gpus_per_replica"] > 1 and plan["replicas"] * plan["gpus_per_replica"] < 200
+    # replicas of 4 cards share 8-GPU p5 instances, two to an instance
+    cards = plan["replicas"] * plan["gpus_per_replica"]
+    assert answer["cost"]["instances"] == -(-cards // 8)
+    named = _ask("serve Llama 3.1 70B fp8 at 50 requests/sec on 1x H100")["serving"]
+    assert named["gpus_per_replica"] == 1  # cards the question names are planned as named
