@@ -36,12 +36,23 @@ class ComputeUnknown(ValueError):
     """A compute-bound time was asked of a card that lists no throughput figure (check `compute_known`)."""
 
 
+HALF_ARITHMETIC_FORMATS = frozenset({"gptq", "awq", "gptq-int4", "awq-int4", "gptq-int8"})
+"""Formats whose matmul kernels compute in half precision themselves (AutoGPTQ/exllama's CUDA kernels, AWQ's):
+on a card whose fp16 runs at 1/64 of fp32 they run at that rate (turboderp/exllama issue 27 on the P40: "FP16
+performance is 1/64 of its FP32 performance")."""
+
+
 def engine_peak_tflops(w: Workload, gpu: GPU) -> float | None:
-    """The peak the engine's matmuls run at: the card's for the compute dtype, except where llama.cpp computes in
-    fp32 because the card's fp16 is slower (ggml-cuda common.cuh `fast_fp16_available`: not on compute
-    capability 6.1, the 1/64-rate fp16 of GP102/GP104 such as the P40 and GTX 1080 Ti)."""
+    """The peak the engine's matmuls run at: the card's for the compute dtype, except on a card whose fp16 is
+    slower than its fp32 (the 1/64-rate fp16 of GP102/GP104: P40, GTX 1080 Ti). There llama.cpp computes in
+    fp32 (ggml-cuda common.cuh `fast_fp16_available`: not on compute capability 6.1), and 16-bit matmuls
+    through cuBLAS accumulate in fp32 (cublasGemmEx with CUBLAS_COMPUTE_32F, as PyTorch and TensorFlow call it:
+    tensorflow issue 15585, "we use fp32 as a compute type"), which runs at the fp32 rate: llama.cpp PR 3816
+    measured a P40's 7B prompt at 934 tok/s with COMPUTE_32F against 339 with COMPUTE_16F, and PR 3370 10.8
+    tok/s for fp16 weights in COMPUTE_16F. Kernels doing their own half arithmetic keep the slow rate."""
     peak = dense_tflops(gpu, w.precision)
-    if w.engine == "llama.cpp" and gpu.fp32_tflops and (peak or 0.0) < gpu.fp32_tflops:
+    if gpu.fp32_tflops and (peak or 0.0) < gpu.fp32_tflops and (
+            w.engine == "llama.cpp" or (w.quant or "").lower() not in HALF_ARITHMETIC_FORMATS):
         return gpu.fp32_tflops
     return peak
 
