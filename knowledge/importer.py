@@ -157,6 +157,10 @@ def import_hf_config(
 
     model_type = str(cfg.get("model_type") or "")
     architectures = raw.get("architectures") or []
+    if not model_type and architectures and isinstance(architectures[0], str):
+        # a config trimmed to its shape ("LlamaForCausalLM" and the sizes): the class names the model type
+        model_type = re.sub(r"(?:ForCausalLM|ForConditionalGeneration|LMHeadModel|Model)$", "",
+                            architectures[0]).lower()
     gated_default, tied_default, family = _FAMILIES.get(model_type, (None, True, model_type or "unknown"))
     if model_type == "chatglm" and "inner_hidden_size" in cfg:  # ChatGLM-6B (v1): GELU MLP, tied head
         gated_default, tied_default = False, True

@@ -107,6 +107,16 @@ def test_nested_text_config() -> None:
     assert 6.74 < model.params_b < 7.2  # language model + an estimated vision tower
 
 
+def test_a_config_without_model_type_takes_it_from_its_architecture_class() -> None:
+    # a config trimmed to its shape: LlamaForCausalLM is a llama (SwiGLU: 3 MLP matrices; untied head)
+    trimmed = {"architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "intermediate_size": 14336,
+               "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8, "vocab_size": 128256}
+    model = import_hf_config(trimmed, "trimmed-llama", name="Trimmed")
+    assert model.mlp == "gated"
+    per_layer = 4096 * (4096 + 2 * 1024 + 4096) + 3 * 4096 * 14336  # q, k, v, o + gate, up, down
+    assert model.params_b == pytest.approx((32 * per_layer + 2 * 128256 * 4096) / 1e9, rel=0.002)  # 8.03B
+
+
 def test_reads_a_path_and_names_source(tmp_path: Path) -> None:
     path = tmp_path / "config.json"
     path.write_text(json.dumps(hf.LLAMA_2_7B), encoding="utf-8")
