@@ -336,6 +336,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     if fact is not None and question.lora_rank is None and fact.lora_rank_default and task in ("lora", "qlora"):
         extra["lora_rank"] = fact.lora_rank_default
         assumptions.append(Assumption(field="lora_rank", value=fact.lora_rank_default, reason="engine-default"))
+    if (engine == "torchtune" and task == "train" and (question.gpu_count or 1) == 1 and question.optimizer is None
+            and not question.optimizer_in_backward and (question.grad_accumulation or 1) == 1):
+        # torchtune's single-device full fine-tune configs (recipes/configs/llama3_2/3B_full_single_device.yaml
+        # and siblings): bitsandbytes PagedAdamW8bit with optimizer_in_bwd: True (each gradient applied and freed)
+        extra.update(optimizer="adamw-8bit", optimizer_in_backward=True)  # paged: resident unless the card runs out
+        assumptions.append(Assumption(field="optimizer", value="adamw-8bit", reason="torchtune-single-device"))
     if model.arch == "diffusion":
         # the image's pixels and steps size a diffusion job; on any other model they are not read
         if question.image_resolution is not None:

@@ -469,3 +469,14 @@ def test_a_fine_tune_of_an_fp8_release_loads_it_in_bf16() -> None:
     assert lora.picks[0].count >= 16  # 671e9 × 2 B = 1,250 GiB of weights: more than 8 H200s hold
     served = answer(parse("serve DeepSeek-V3 on 8 H200", KB), KB)
     assert served.query.precision == "fp8"  # inference keeps the release's format
+
+
+def test_torchtune_single_device_full_fine_tune_uses_its_configs_8bit_optimizer_in_backward() -> None:
+    from bot.understand.parse import parse
+
+    one = answer(parse("torchtune full finetune Llama-3.2-3B on one RTX 4090, 2k context", KB), KB)
+    assert one.check is not None and one.check.fits  # 6.0 weights + 6.0 8-bit moments + a layer's gradients
+    [note] = [a for a in one.assumptions if a.field == "optimizer"]
+    assert (note.value, note.reason) == ("adamw-8bit", "torchtune-single-device")
+    stated = answer(parse("torchtune full finetune Llama-3.2-3B with AdamW on one RTX 4090, 2k context", KB), KB)
+    assert not [a for a in stated.assumptions if a.reason == "torchtune-single-device"]
