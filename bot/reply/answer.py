@@ -208,6 +208,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # A card that cannot hold the job at any count is no recommendation beside cards that can (the named
         # card's "No" and what would fit are the check's to say).
         picks = [p for p in picks if p.fits]
+    if (gpu is not None and len(picks) > 1 and picks[0].gpu_id == gpu.id and picks[0].count != question.gpu_count
+            and picks[0].tight and not picks[1].tight):
+        # more of the card named holds the job only tightly (32 T4s with 0.3 GiB free for a 9B LoRA): it stays
+        # listed, after a set-up that holds it with room
+        picks = picks[1:] + picks[:1]
     picks = meet_deadline(picks, workload, question, kb, instances, priced)
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, choice)

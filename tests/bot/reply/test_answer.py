@@ -234,3 +234,13 @@ def test_a_bigger_card_is_offered_only_at_a_count_that_can_be_had() -> None:
         if s.kind == "bigger-gpu" and s.gpu:
             assert placeable(kb.gpus[s.gpu], s.count or 1, lambda g, n: 1.0 if any(
                 p.gpu == g.id and p.count == n for p in kb.prices.values()) else None), s
+
+
+def test_more_of_the_named_card_leads_only_when_it_holds_the_job_in_one_machine_with_room() -> None:
+    from bot.reply.answer import answer_request
+
+    lora = answer_request({"text": "Fine-tune Gemma-2-9B with LoRA on a T4 16GB?"}, KB)
+    # 32 T4s over 4 machines with 0.3 GiB free is listed, after a card that holds the job alone
+    assert lora.picks[0].gpu != "t4" and any(p.gpu == "t4" and p.count == 32 for p in lora.picks)
+    h20 = answer_request({"text": "is a single H20 enough for DeepSeek-V3"}, KB)
+    assert (h20.picks[0].gpu, h20.picks[0].count) == ("h20", 8)  # one machine with room: the card asked leads

@@ -196,7 +196,8 @@ def test_other_words_are_not_training_techniques(text: str) -> None:
 def test_training_techniques_reach_the_sizing_and_the_read_back() -> None:
     # torchtune 3B full fine-tune at 4,096 tokens: the optimizer step in backward keeps one tensor's gradients
     # (the 128,256 × 3,072 embedding, 0.73 GiB) instead of all 6.0 GiB; activation offloading drops the layer inputs.
-    plain = ask({"text": "torchtune full fine-tune Llama-3.2-3B on an A100 40GB"})
+    # (an optimizer named: torchtune's single-device configs otherwise step in backward by default)
+    plain = ask({"text": "torchtune full fine-tune Llama-3.2-3B on an A100 40GB with AdamW"})
     tuned = ask({"text": "torchtune full fine-tune Llama-3.2-3B on an A100 40GB with activation offloading, "
                          "optimizer in backward and torch.compile"})
     assert plain.estimate is not None and tuned.estimate is not None
