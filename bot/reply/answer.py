@@ -322,8 +322,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         already.add("max_batch_size")  # the request cap the text set sizes a TensorRT engine's buffers
     for key, value in chosen.items():
         if key in REPORTED_CHOICES and key not in already and not (key == "zero_stage" and value == 0):
-            needed = key in ("gradient_checkpointing", "zero_stage") and bool(value) and sized_gpu is not None
+            # ZeRO-1 is the first stage tried on several cards: only a higher one was needed to fit
+            needed = (key in ("gradient_checkpointing", "zero_stage") and bool(value) and sized_gpu is not None
+                      and not (key == "zero_stage" and isinstance(value, int) and value < 2))
             reason = "needed-to-fit" if needed else "rules-choice"
+            if key == "zero_stage" and training_fact(workload).sharding == "fsdp":
+                reason = "engine-default"  # FSDP shards fully (FULL_SHARD) unless told otherwise
             if key == "gradient_checkpointing" and value and training_fact(workload).checkpointing_default:
                 reason = "engine-default"  # Unsloth and LLaMA-Factory check-point unless told otherwise
             if key == "gradient_checkpointing" and value and checkpoints_by_default(workload):

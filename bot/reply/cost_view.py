@@ -92,6 +92,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         if hours < 1:  # a small job: minutes, not "≈ 0 h"
             lines.append(t("train_total_minutes", tokens=amount(query.tokens), config=config or "?",
                            minutes=f"{max(1.0, hours * 60):,.0f}", gpu_hours=f"{gpu_hours:,.2g}"))
+        elif hours < 24:  # under a day: no "0.0 days"
+            lines.append(t("train_total_hours", tokens=amount(query.tokens), config=config or "?",
+                           hours=f"{hours:,.1f}".removesuffix(".0"), gpu_hours=f"{gpu_hours:,.0f}"))
         else:
             lines.append(t("train_total", tokens=amount(query.tokens), config=config or "?", hours=f"{hours:,.0f}",
                            days=f"{hours / 24:,.1f}", gpu_hours=f"{gpu_hours:,.0f}"))

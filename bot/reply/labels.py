@@ -191,7 +191,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "task": {"en": "task", "zh-Hans": "任务"},
     "precision": {"en": "precision", "zh-Hans": "精度"},
     "quant": {"en": "quantisation", "zh-Hans": "量化格式"},
-    "engine": {"en": "engine", "zh-Hans": "推理框架"},
+    "engine": {"en": "engine", "zh-Hans": "运行框架"},
     "context": {"en": "context", "zh-Hans": "上下文"},
     "kv_cache": {"en": "KV cache", "zh-Hans": "KV 缓存"},
     "engine_version": {"en": "version", "zh-Hans": "版本"},

@@ -394,3 +394,14 @@ def test_dollars_asked_in_chinese_are_priced_in_dollars_not_by_the_home_cloud() 
     on_alibaba = _ask("在阿里云用8张A100全参微调Qwen2.5-7B，10亿token，用美元算多少钱？")
     assert on_alibaba.cost is not None and on_alibaba.cost.currency == "CNY"
     assert any(a.field == "currency" and a.reason == "currency-no-rate" for a in on_alibaba.assumptions)
+
+
+def test_a_training_run_under_a_day_is_said_in_hours_without_a_days_figure() -> None:
+    from bot.reply.answer import answer_request
+    from bot.reply.render import render_text
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    text = render_text(answer_request({"text": "LoRA Llama-3-8B on 1 A100, 200M tokens, how long?"}, kb), kb)
+    [line] = [line for line in text.splitlines() if line.startswith("Training 200M tokens")]
+    assert "h wall-clock" in line and "days" not in line
