@@ -281,8 +281,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         top = (None, 1)  # a home machine of mixed cards: its own decode speed, no bill
         if set_decode is not None:
             speed["decode_tokens_per_s"] = finite(set_decode, 1)
-    if (check is not None and not check.fits and picks and picks[0].fits and top_gpu is not None and gpu is not None
-            and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1))):
+    held = check.sequences_held if check is not None else None
+    if (check is not None and not check.fits and held is None and picks and picks[0].fits and top_gpu is not None
+            and gpu is not None and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1))):
         top = (top_gpu, picks[0].count)  # see Answer.speed_on; a serving target takes replicas of cards that hold one
     # Timed as the plan runs it: one replica at its share of the users when the configuration timed is the top
     # pick laid out as replicas (the one sized, or the pick that replaced a named set that does not fit)
@@ -290,6 +291,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     timed_on = (top[0], timed_replica[1]) if timed_replica is not None else top
     if timed_on[0] is not None and timed_on[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
         timed = as_chosen(timed_replica[0] if timed_replica is not None else workload, estimate.chosen)
+        if held is not None and top == (gpu, count):
+            timed = replace(timed, batch=held)  # the cards named run the sequences their KV pool holds
         figures = rules.estimate_speed(timed, timed_on[0], timed_on[1])
         speed = {
             "decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1),

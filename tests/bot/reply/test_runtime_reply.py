@@ -480,3 +480,13 @@ def test_torchtune_single_device_full_fine_tune_uses_its_configs_8bit_optimizer_
     assert (note.value, note.reason) == ("adamw-8bit", "torchtune-single-device")
     stated = answer(parse("torchtune full finetune Llama-3.2-3B with AdamW on one RTX 4090, 2k context", KB), KB)
     assert not [a for a in stated.assumptions if a.reason == "torchtune-single-device"]
+
+
+def test_a_kv_pool_short_of_the_batch_is_timed_on_the_cards_named_at_the_sequences_it_holds() -> None:
+    from bot.understand.parse import parse
+
+    result = answer(parse("TensorRT-LLM Llama-3-70B fp8 on 2x H100, tokens/s at batch 64", KB), KB)
+    assert result.check is not None and result.check.sequences_held is not None
+    assert result.speed_on is None or (result.speed_on.gpu, result.speed_on.count) == ("h100-sxm", 2)
+    per_sequence, total = result.speed["decode_tokens_per_s"], result.speed["aggregate_tokens_per_s"]
+    assert per_sequence and total and total == pytest.approx(per_sequence * result.check.sequences_held, rel=0.02)
