@@ -114,7 +114,7 @@ ASKS_TOKEN_COST = rx(
 ASKS_CONCURRENCY = rx(
     r"\bhow\s+many\s+(?:more\s+)?(?:concurrent\s+|simultaneous\s+|parallel\s+)?(?:\d+(?:\.\d+)?\s*k\s*"
     r"(?:-?\s*(?:tokens?|context|ctx)\s*)?)?(?:users?|requests?|sessions?|streams?|people|sequences?|chats?|"
-    r"conversations?|clients?)\b|"
+    r"conversations?|clients?)\b|\bhow\s+many\s+(?:can\s+run\s+)?(?:concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel)\b|"
     r"\bmax(?:imum)?\s+(?:concurrency|concurrent\s+(?:users?|requests?|sequences?|sessions?)|batch(?:\s+size)?)\b|"
     r"\bhow\s+much\s+concurrency\b|"
     r"(?:支持|能|可以|扛|撑)(?:同时)?(?:服务)?多少(?:个|路)?(?:并发|用户|人|请求)|最大并发|并发(?:能)?(?:有|到|上)?多少|"
