@@ -16,7 +16,7 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules import speed_media
-from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B, REFERENCE_RAM_BANDWIDTH_GBPS
+from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
 from rules.speed import weights_read_bytes
@@ -35,11 +35,18 @@ def cpu_only_figure(question: Question, workload: Workload) -> dict[str, Any] | 
     bandwidth bounds the decode speed (a ceiling at the reference dual-channel DDR5 the host-offload lines use)."""
     if not question.no_gpu or workload.task != "inference" or workload.model.arch != "decoder":
         return None
-    on_cpu = replace(workload, engine="llama.cpp", precision="int4", quant=CPU_QUANT)
+    stated = workload.quant if (workload.quant or "").startswith("gguf") else None  # "with llama.cpp Q8_0"
+    quant = stated or CPU_QUANT
+    on_cpu = replace(workload, engine="llama.cpp", precision="int8" if quant.startswith("gguf-q8") else "int4",
+                     quant=quant)
     ram = rules.estimate_memory(on_cpu, 1, None).total_gib
     read = weights_read_bytes(on_cpu, 1) / 1e9
-    return {"quant": CPU_QUANT, "ram_gb": round(ram, 1), "read_gb_per_token": round(read, 2),
-            "ram_bound_tokens_per_s": round(REFERENCE_RAM_BANDWIDTH_GBPS / read, 1) if read else None}
+    channels, kind, mts = question.host_ram or (2, "ddr5", 4800)
+    bandwidth = channels * mts * 8 / 1000  # GB/s: MT/s × 8 bytes per 64-bit channel
+    return {"quant": quant, "ram_gb": round(ram, 1), "read_gb_per_token": round(read, 2),
+            "ram_bound_tokens_per_s": round(bandwidth / read, 1) if read else None,
+            "ram_channels": channels, "ram_kind": kind.upper(), "ram_mts": mts,
+            "ram_bandwidth_gbps": round(bandwidth, 1)}
 
 
 def other_engine_figure(question: Question, workload: Workload, count: int, gpu: GPU | None,

@@ -383,7 +383,11 @@ def no_gpu_notice(answer: Answer) -> str:
     if not cpu:
         return t("no_gpu_plain")
     return t("no_gpu", ram=gb(cpu["ram_gb"]), read=f"{cpu['read_gb_per_token']:.1f}",
-             speed=count(cpu["ram_bound_tokens_per_s"] or 0))
+             speed=count(cpu["ram_bound_tokens_per_s"] or 0),
+             quant=str(cpu.get("quant") or "gguf-q4_k_m").removeprefix("gguf-").upper(),
+             memory=t("ram_kind", channels=cpu.get("ram_channels") or 2, kind=cpu.get("ram_kind") or "DDR5",
+                      mts=cpu.get("ram_mts") or 4800),
+             bandwidth=f"{cpu.get('ram_bandwidth_gbps') or 76.8:g}")
 
 
 def _filled(text: str, values: dict[str, str]) -> str:

@@ -87,6 +87,7 @@ from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
     NOT_A_GPU,
     closed_model,
+    host_ram,
     says_no_gpu,
     sized_unknown_name,
     unknown_card_name,
@@ -358,6 +359,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
         unknown_gpu_text=unknown_card,
         no_gpu=not gpus and instance is None and not unknown_card and says_no_gpu(folded),
+        host_ram=host_ram(folded),
         unmodelled_engine=unmodelled_engine(folded) if values.get("engine") is None else None,
         gpu_count=values.get("gpu_count"),
         instance=values.get("instance"),

@@ -126,6 +126,8 @@ class Question(BaseModel):
     unknown_gpu_text: str | None = None
     no_gpu: bool = False
     """The text says the job has no GPU ("CPU only", "没有显卡", "on an iPhone"): the reply says what a CPU needs."""
+    host_ram: tuple[int, str, int] | None = None
+    """The machine's memory as written ("8-channel DDR5", "DDR4-3200 dual channel"): channels, kind, MT/s."""
     """A card-shaped name no lookup matched ("RTX 9090"): the reply says it does not know that card."""
     unmodelled_engine: str | None = None
     """A runtime named that has no engine profile ("with TGI", "exl2"), when no profiled one is named: the

@@ -53,3 +53,15 @@ def test_a_question_with_a_gpu_has_no_cpu_figure() -> None:
     assert ask({"text": "Llama 3.1 8B on an A10"}).cpu_only is None
     zh = render_text(ask({"text": "在CPU上跑Qwen2.5-7B，没有显卡，速度多少"}))
     assert "你说没有显卡" in zh and "Q4_K_M" in zh
+
+
+def test_a_cpu_question_uses_the_gguf_and_the_memory_channels_it_names() -> None:
+    from bot.reply.answer import answer_request
+
+    kb = default_knowledge()
+    named = answer_request({"text": "Llama 3.1 8B on CPU only (64-core EPYC, 8-channel DDR5) with llama.cpp Q8_0, "
+                                    "tokens per second?"}, kb)
+    assert named.cpu_only is not None and named.cpu_only["quant"] == "gguf-q8_0"
+    assert named.cpu_only["ram_bandwidth_gbps"] == pytest.approx(8 * 4800 * 8 / 1000)  # 307.2 GB/s
+    plain = answer_request({"text": "run llama 3 8b without a gpu"}, kb)
+    assert plain.cpu_only is not None and plain.cpu_only["ram_bandwidth_gbps"] == pytest.approx(76.8)
