@@ -356,6 +356,13 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         result.serving = serving_plan(question, workload, gpu, count)
         add_output_hours(result.speed, question, workload, result.serving)
     result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving)
+    if (result.cost.per_hour is None and (question.asks_cost or question.hours) and question.gpu is None
+            and result.serving is None):
+        # the cost asked, and the top pick has no public price: the first pick that has one is priced instead
+        # (its line names its cards; no per-token figure, which would need its own speed)
+        priced = next((p for p in result.picks if p.fits and p.price_per_hour is not None and p.gpu in kb.gpus), None)
+        if priced is not None:
+            result.cost = config_cost(kb, question, workload, kb.gpus[priced.gpu], priced.count, choice, {})
     asked = kb.gpus.get(question.gpu or "")
     if (asked is not None and question.gpu_count and question.hours and result.check is not None
             and not result.check.fits and (asked.id, question.gpu_count) != (gpu.id, count)):

@@ -169,6 +169,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     instances = f"{cost.instances}× " if cost.instances and cost.instances > 1 else ""
     head = t("cost_on", instances=instances, instance=cost.instance, cloud=cloud_name(t, cost.cloud),
              region=cost.region)
+    top = answer.picks[0] if answer.picks else None
+    if top is not None and answer.serving is None and answer.check is None and (top.gpu, top.count) != (
+            cost.gpu, cost.count):
+        head = t("cost_first_priced", config=config) + head  # the top pick has no public price
     if cost.instance_gpus:
         head += " " + t("instance_billed_whole", n=cost.instance_gpus, used=cost.count or 1)
     parts = [t("cost_rates", per_hour=money(cost.per_hour), per_month=money(cost.per_month), cur=cur)]

@@ -405,3 +405,17 @@ def test_a_training_run_under_a_day_is_said_in_hours_without_a_days_figure() -> 
     text = render_text(answer_request({"text": "LoRA Llama-3-8B on 1 A100, 200M tokens, how long?"}, kb), kb)
     [line] = [line for line in text.splitlines() if line.startswith("Training 200M tokens")]
     assert "h wall-clock" in line and "days" not in line
+
+
+def test_a_cost_asked_when_the_top_pick_has_no_price_is_given_for_the_first_pick_that_has_one() -> None:
+    from bot.reply.answer import answer_request
+    from bot.reply.render import render_text
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    result = answer_request({"text": "deploy Llama-3.1-70B fp8 on Alibaba Cloud with vLLM, monthly cost?"}, kb)
+    assert result.picks[0].price_per_hour is None  # the H20 has no public Alibaba price
+    assert result.cost is not None and result.cost.per_month is not None
+    priced = next(p for p in result.picks if p.price_per_hour is not None)
+    assert (result.cost.gpu, result.cost.count) == (priced.gpu, priced.count)
+    assert "the first pick with a public price" in render_text(result, kb)
