@@ -280,7 +280,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
-            reason = ("default" if not serving else "concurrent-serving" if concurrent
+            reason = ("no-profile" if question.unmodelled_engine else "default" if not serving
+                      else "concurrent-serving" if concurrent
                       else "serving-target" if targeted else "quantised-kv-cache" if small_cache
                       else "tensor-parallel-named" if tensor_parallel else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))

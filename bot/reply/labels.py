@@ -160,6 +160,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                      "zh-Hans": "向量模型发布的是 fp32 权重，但在 GPU 上以 fp16 部署（FlagEmbedding 的 use_fp16=True，Text Embeddings Inference 的默认值）；如需 fp32 请说明"},
     "torchtune-single-device": {"en": "torchtune's single-device full fine-tune config: PagedAdamW8bit with optimizer_in_bwd (each gradient applied and freed as it is computed)",
                                 "zh-Hans": "torchtune 单卡全参微调配置：PagedAdamW8bit，并开启 optimizer_in_bwd（每个梯度算出即更新并释放）"},
+    "no-profile": {"en": "the runtime named has no profile here; see the note above", "zh-Hans": "所说的运行框架这里没有显存模型，见上方说明"},
     "half-the-context": {"en": "each request's reply is taken as half the context; say the output length (e.g. “300 tokens out”) if replies are shorter, since it sets how many cards the rate takes",
                          "zh-Hans": "按每个请求生成上下文长度的一半估算；若回复更短请说明输出长度（如“输出300个token”），它决定需要几张卡"},
     "fp8-dequantised": {"en": "training loads an FP8 release dequantised to 16-bit: transformers' FP8 quantizer is not trainable (is_trainable False)",

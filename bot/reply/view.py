@@ -283,8 +283,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": no_gpu_notice(answer)}))
     unmodelled = answer.understood.get("unmodelled_engine")
     if unmodelled and answer.estimate is not None and answer.query.engine:
-        message = Translator(answer.query.lang)("unmodelled_engine", name=str(unmodelled),
-                                                 engine=engine_name(answer.query.engine))
+        key = "unmodelled_engine" if answer.query.task in (None, "inference") else "unmodelled_trainer"
+        message = Translator(answer.query.lang)(key, name=str(unmodelled), engine=engine_name(answer.query.engine))
         out.append(("section", "notice", {"message": message}))
     if answer.understood.get("unified_memory") and answer.intent != "faq":
         out.append(("section", "notice", {"message": _apple_notice(answer)}))

@@ -33,6 +33,10 @@ UNMODELLED_ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("LightLLM", rx(r"\blightllm\b")),
     ("OpenVINO", rx(r"\bopenvino\b")),
     ("ONNX Runtime", rx(r"\bonnx(?:[-_ ]?runtime)?\b")),
+    ("axolotl", rx(r"\baxolotl\b")),
+    ("XTuner", rx(r"\bxtuner\b")),
+    ("ms-swift", rx(r"\bms[-_ ]?swift\b|\bmodelscope[-_ ]swift\b")),
+    ("Megatron-LM", rx(r"\bmegatron(?:[-_ ]?(?:lm|core|deepspeed))?\b")),
 )
 """Runtimes people name that have no engine profile here. Each holds memory its own way (TGI reserves KV
 blocks up front, ExLlama's EXL2 stores a stated bits per weight, MLX runs in Apple's unified memory), so the
