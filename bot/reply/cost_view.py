@@ -36,6 +36,11 @@ MAX_PRICE_ROWS = 10
 """gpu_info lists this many instances in words (the JSON `prices` holds them all)."""
 
 
+DEADLINE_SLACK = 0.1
+"""A run this close to its deadline is said to have little slack: the time is timed at a typical utilisation,
+which real runs miss by more than this (restarts, evaluation, a slower data loader)."""
+
+
 def money(value: float | None) -> str:
     if value is None:
         return "?"
@@ -102,8 +107,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         if deadline:
             cards = speed.get("cards_for_deadline")
             values = {"deadline": f"{deadline:,.0f}", "days": f"{deadline / 24:,.0f}"}
+            slack = 1.0 - float(speed.get("train_hours") or 0) / deadline
             lines.append(t("deadline_missed", cards=f"{cards:,.0f}", **values) if cards
-                         else t("deadline_met", **values))
+                         else t("deadline_met_tight", slack=f"{100 * slack:.0f}", **values)
+                         if slack < DEADLINE_SLACK else t("deadline_met", **values))
         if (cost is None or cost.currency is None) and gpu_hours and answer.speed_on is not None:
             # no price for the card: the GPU-hours are the bill's other factor, so the user can finish it
             lines.append(t("unpriced_gpu_hours", gpu=_gpu_name(kb, answer.speed_on.gpu), gpu_hours=f"{gpu_hours:,.0f}"))

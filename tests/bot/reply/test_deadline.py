@@ -98,3 +98,13 @@ def test_a_deadline_no_count_meets_is_said_with_the_cards_it_would_take() -> Non
     met = ask({"text": "How many H100 to pretrain a 7B model on 2T tokens in 30 days"}, KB)
     assert met.speed["train_hours"] <= 720 and "cards_for_deadline" not in met.speed
     assert "within the 720 h (30 days) given" in render_text(met, KB)
+
+
+def test_a_deadline_met_with_little_slack_says_so() -> None:
+    from bot.reply.answer import answer_request
+
+    result = answer_request({"text": "We need to pretrain a 1B model on 100B tokens. How many H100s to finish in "
+                                     "7 days, and cost?"}, KB)
+    hours = result.speed["train_hours"]
+    assert hours is not None and 0.9 * 168 < hours <= 168  # met, within 10%
+    assert "to spare: restarts, evaluation or a lower utilisation would miss it" in render_text(result, KB)
