@@ -118,7 +118,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return result
     if question.intent == "gpu_info":
         result = Answer(query=query_of(question, None, question.gpu_count), **base)
-        card = kb.gpus.get(question.gpu or "") or (memory_card(question) if question.memory_gb else None)
+        card = kb.gpus.get(question.gpu or "") or (memory_card(question, kb) if question.memory_gb else None)
         if card is not None and (question.asks_capacity or question.memory_gb):
             result.capacity = capacity(question, card, question.gpu_count or 1, kb)
         if question.faq_hint in kb.faq:  # "what does the H100's Transformer Engine do?": the card and the entry
@@ -127,7 +127,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
 
     gpu = kb.gpus.get(question.gpu) if question.gpu else None
     if gpu is None and question.memory_gb:
-        gpu = memory_card(question)
+        gpu = memory_card(question, kb)
     model = resolve_model(question, kb)
     if model is None:
         missing = ["model"] + ([] if question.task else ["task"]) + ([] if question.budget else ["budget"])
@@ -289,7 +289,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # pick laid out as replicas (the one sized, or the pick that replaced a named set that does not fit)
     timed_replica = one_replica(picks, question, workload, top[0], top[1])
     timed_on = (top[0], timed_replica[1]) if timed_replica is not None else top
-    if timed_on[0] is not None and timed_on[0].id in kb.gpus and model.arch in TOKEN_ARCHS:
+    if timed_on[0] is not None and (timed_on[0].id in kb.gpus or rules.compute_known(timed_on[0])) \
+            and model.arch in TOKEN_ARCHS:
         timed = as_chosen(timed_replica[0] if timed_replica is not None else workload, estimate.chosen)
         if held is not None and top == (gpu, count):
             timed = replace(timed, batch=held)  # the cards named run the sequences their KV pool holds

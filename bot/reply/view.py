@@ -148,6 +148,11 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "answer": entry.answer.en if t.lang == "en" else entry.answer.zh_hans,
             "document": entry.document,
         })
+    modified = str(answer.understood.get("modified_card") or "")
+    stock = kb.gpus.get(modified)
+    view["modified_card"] = t("modified_card", name=stock.name.removeprefix("NVIDIA "),
+                              gb=f"{answer.understood.get('memory_gb') or 0:g}", stock=f"{stock.memory_gb:g}") \
+        if stock is not None else ""
     view["examples"] = EXAMPLES[t.lang]
     view["unknown"] = answer.intent == "unknown"
     view["did_you_mean"] = [kb.models[m].name for m in answer.suggestions if m in kb.models][:5]
@@ -279,6 +284,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if unknown_card:
         message = Translator(answer.query.lang)("unknown_card", text=str(unknown_card))
         out.append(("section", "notice", {"message": message}))
+    if view.get("modified_card"):
+        out.append(("section", "notice", {"message": view["modified_card"]}))
     if answer.understood.get("no_gpu"):
         out.append(("section", "notice", {"message": no_gpu_notice(answer)}))
     unmodelled = answer.understood.get("unmodelled_engine")

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 import unicodedata
 
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
@@ -68,7 +69,7 @@ from bot.understand.mention_fit import mask_end, sized_sibling
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs
-from bot.understand.question import TRAINING_SWITCHES, Question
+from bot.understand.question import MODDED_NOTE, TRAINING_SWITCHES, Question
 from bot.understand.slots.apple import parse_apple_silicon
 from bot.understand.slots.audio import parse_audio
 from bot.understand.slots.base import SlotState, unquote_keys
@@ -131,6 +132,23 @@ def parse(text: str, kb: KnowledgeBase) -> Question:
             return Question(text=text, intent="unknown", lang=detect_lang(text[:MAX_PARSE_CHARS]))
         except Exception:
             return Question(text=text, intent="unknown")
+
+
+_MEMORY_AFTER_CARD = re.compile(r"\s*(?:魔改(?:版)?\s*)?(?P<gb>\d{2,3})\s*g(?:b|i?b)?(?![a-z0-9])", re.A)
+
+
+def modified_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeBase) -> float | None:
+    """The memory written right after the card's name when it is not what the card ships with ("2080ti 22g",
+    "4090 48gb"): the modified cards sold in China. A size the card comes in is its variant, matched by name."""
+    mention = next((m for m in gpus if m.entry_id == gpu_id), None)
+    card = kb.gpus.get(gpu_id)
+    if mention is None or card is None:
+        return None
+    m = _MEMORY_AFTER_CARD.match(folded, mention.end)
+    if m is None:
+        return None
+    stated = float(m.group("gb"))
+    return stated if stated > card.memory_gb * 1.2 and stated <= 4 * card.memory_gb else None
 
 
 def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
@@ -291,7 +309,13 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.set("compare_gpus", gpu_ids)
         compare_counts = counts_before(folded, gpus, mentions)
     elif gpu_ids:
-        state.set("gpu", gpu_ids[0])
+        modded = modified_memory(folded, gpus, gpu_ids[0], kb)
+        if modded is not None and not card_set and len(set(gpu_ids)) == 1:
+            # "2080Ti 22G 魔改版", "4090 48GB": the card at the memory stated, not the stock one
+            state.set("memory_gb", modded)
+            state.notes.append(f"{MODDED_NOTE}{gpu_ids[0]}")
+        else:
+            state.set("gpu", gpu_ids[0])
     if not_gpus and not gpu_ids:
         # "a Xeon Phi for inference?": the hardware asked about is no GPU; the FAQ's correction says what to use
         hint, score = faq_match(vocab, folded)

@@ -38,6 +38,9 @@ MAX_IMAGE_STEPS = 1000
 MAX_GPU_LAYERS = 999
 """llama.cpp's -ngl: people write 99 or 999 for "all"; no model has more layers."""
 
+MODDED_NOTE = "modified-card:"
+"""Question note prefix: the card named (its id follows) was stated with more memory than it ships with."""
+
 TRAINING_SWITCHES = ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
                      "preference_pairs")
 """Training techniques a question can switch on by name: each a boolean slot of the same name on the Question,

@@ -244,3 +244,13 @@ def test_more_of_the_named_card_leads_only_when_it_holds_the_job_in_one_machine_
     assert lora.picks[0].gpu != "t4" and any(p.gpu == "t4" and p.count == 32 for p in lora.picks)
     h20 = answer_request({"text": "is a single H20 enough for DeepSeek-V3"}, KB)
     assert (h20.picks[0].gpu, h20.picks[0].count) == ("h20", 8)  # one machine with room: the card asked leads
+
+
+def test_a_modified_card_is_sized_at_the_memory_stated_and_timed_as_the_stock_card() -> None:
+    from bot.reply.answer import answer_request
+    from bot.reply.render import render_text
+
+    result = answer_request({"text": "two RTX 2080 Ti 22GB for Yi-34B-Chat AWQ"}, KB)
+    assert result.check is not None and result.check.fits and result.check.limit_gb > 20  # not the 11 GB card's
+    assert result.speed.get("decode_tokens_per_s")  # the 2080 Ti's bandwidth, not a generic card's nothing
+    assert "A GeForce RTX 2080 Ti with 22 GB (the stock card has 11 GB)" in render_text(result, KB)
