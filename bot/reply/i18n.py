@@ -86,11 +86,12 @@ class Translator:
 def _to_traditional() -> Any:
     import opencc
 
-    return opencc.OpenCC("s2t")
+    return opencc.OpenCC("s2tw")
 
 
 @lru_cache(maxsize=4096)
 def to_traditional(text: str) -> str:
-    """Simplified → Traditional with OpenCC for zh-Hant questions (character conversion: "显存" → "顯存", the
-    term users write)."""
+    """Simplified → Traditional with OpenCC for zh-Hant questions: characters in the Taiwan standard (s2tw: 為,
+    開啟, 峰值, not OpenCC's s2t variants 爲, 開啓, 峯值), terms kept as users write them ("显存" → "顯存"; s2twp's
+    phrase conversion would write 視訊記憶體)."""
     return str(_to_traditional().convert(text))

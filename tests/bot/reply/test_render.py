@@ -99,6 +99,7 @@ def test_simplified_and_traditional_chinese() -> None:
     assert "显存需求" in simplified and "默认假设" in simplified
     assert "顯存需求" in traditional and "默認假設" in traditional
     assert "显存" not in traditional
+    assert "爲" not in traditional and "峯" not in traditional  # Taiwan-standard characters (s2tw), not variants
 
 
 def test_a_traditional_reply_cites_a_simplified_document_by_its_own_title() -> None:
