@@ -28,11 +28,12 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
         parts.append(live_streams_line(t, answer.query.batch or 1, s))
     if s.get("seconds_per_image"):
         seconds = f"{s['seconds_per_image']:.1f}"
+        per_minute = f"{60 / float(s['seconds_per_image'] or 1):,.1f}".removesuffix(".0")  # the rate people ask in
         if s.get("image_steps") and s.get("image_resolution"):
             parts.append(t("seconds_per_image", v=seconds, res=f"{s['image_resolution']:.0f}",
-                           steps=f"{s['image_steps']:.0f}"))
+                           steps=f"{s['image_steps']:.0f}", per_minute=per_minute))
         else:
-            parts.append(t("seconds_per_image_plain", v=seconds))
+            parts.append(t("seconds_per_image_plain", v=seconds, per_minute=per_minute))
     if s.get("sequences_per_s"):
         parts.append(t("sequences_per_s", v=count(s["sequences_per_s"] or 0)))
     if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):

@@ -239,7 +239,8 @@ def _compare_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict
             if pick.fits and pick.work_tokens_per_s and not pick.decode_tokens_per_s:
                 fit += " · " + t("train_speed", v=count(pick.work_tokens_per_s))
             if pick.fits and pick.seconds_per_image:
-                fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}")
+                fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}",
+                                 per_minute=f"{60 / pick.seconds_per_image:,.1f}".removesuffix(".0"))
             if pick.work_cost is not None and pick.price_currency:
                 per = ("cost_per_thousand_images" if pick.seconds_per_image else
                        "cost_per_million" if answer.query.task == "inference" else "cost_per_billion")

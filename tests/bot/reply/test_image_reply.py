@@ -23,7 +23,7 @@ def test_a_non_square_image_is_sized_as_its_pixels_and_read_back_as_written() ->
     expected = 5.932 * (dense_tflops(a100, "fp16") or 0) / (dense_tflops(rtx4090, "fp16") or 1) * 30 / 50 \
         * (1440 / 1024) ** 2
     assert answer["speed"]["seconds_per_image"] == pytest.approx(expected, rel=0.01)
-    assert "(1440×1440, 30 steps)" in answer["text"]
+    assert "(1440×1440, 30 steps;" in answer["text"]
 
 
 def test_more_pixels_need_more_activation_memory() -> None:
