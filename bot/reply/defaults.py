@@ -301,7 +301,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         if model.arch in TOKEN_ARCHS:
             assumptions.append(
                 Assumption(field="context", value=context,
-                           reason="default" if context == DEFAULT_CONTEXT else "model-max-context")
+                           reason="encoder-request-length" if model.arch == "encoder" and task == "inference"
+                           else "default" if context == DEFAULT_CONTEXT else "model-max-context")
             )
     elif model.max_context and context > model.max_context:
         assumptions.append(Assumption(field="context", value=context, reason="beyond-native-context"))
