@@ -7,7 +7,7 @@ import re
 from bot.understand.slots.base import SlotState, first_label, rx
 
 ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("vllm", rx(r"\bvllm\b")),
+    ("vllm", rx(r"\bvllm\b|(?<=with\s)vlm\b(?!\s+models?\b)|(?<=using\s)vlm\b(?!\s+models?\b)|用\s*vlm\b")),
     ("sglang", rx(r"\bsglang\b")),
     ("lmdeploy", rx(r"\blmdeploy\b|\bturbomind\b")),
     ("tensorrt-llm", rx(r"\btensorrt[-_ ]?llm\b|\btrt[-_ ]?llm\b")),
