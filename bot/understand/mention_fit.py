@@ -63,3 +63,20 @@ def mask_end(mention: Mention, folded: str) -> int:
         if tail is not None and _CONTEXT_WORD_NEXT.match(folded, mention.end):
             return mention.start + tail.start(1)
     return mention.end
+
+
+_MEMORY_AFTER_CARD = re.compile(r"\s*(?:魔改(?:版)?\s*)?(?P<gb>\d{2,3})\s*g(?:b|i?b)?(?![a-z0-9])", re.A)
+
+
+def modified_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeBase) -> float | None:
+    """The memory written right after the card's name when it is not what the card ships with ("2080ti 22g",
+    "4090 48gb"): the modified cards sold in China. A size the card comes in is its variant, matched by name."""
+    mention = next((m for m in gpus if m.entry_id == gpu_id), None)
+    card = kb.gpus.get(gpu_id)
+    if mention is None or card is None:
+        return None
+    m = _MEMORY_AFTER_CARD.match(folded, mention.end)
+    if m is None:
+        return None
+    stated = float(m.group("gb"))
+    return stated if stated > card.memory_gb * 1.2 and stated <= 4 * card.memory_gb else None

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import html
 import logging
-import re
 import unicodedata
 
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
@@ -65,7 +64,7 @@ from bot.understand.intent import (
 from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
-from bot.understand.mention_fit import mask_end, sized_sibling
+from bot.understand.mention_fit import mask_end, modified_memory, sized_sibling
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs
@@ -132,23 +131,6 @@ def parse(text: str, kb: KnowledgeBase) -> Question:
             return Question(text=text, intent="unknown", lang=detect_lang(text[:MAX_PARSE_CHARS]))
         except Exception:
             return Question(text=text, intent="unknown")
-
-
-_MEMORY_AFTER_CARD = re.compile(r"\s*(?:魔改(?:版)?\s*)?(?P<gb>\d{2,3})\s*g(?:b|i?b)?(?![a-z0-9])", re.A)
-
-
-def modified_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeBase) -> float | None:
-    """The memory written right after the card's name when it is not what the card ships with ("2080ti 22g",
-    "4090 48gb"): the modified cards sold in China. A size the card comes in is its variant, matched by name."""
-    mention = next((m for m in gpus if m.entry_id == gpu_id), None)
-    card = kb.gpus.get(gpu_id)
-    if mention is None or card is None:
-        return None
-    m = _MEMORY_AFTER_CARD.match(folded, mention.end)
-    if m is None:
-        return None
-    stated = float(m.group("gb"))
-    return stated if stated > card.memory_gb * 1.2 and stated <= 4 * card.memory_gb else None
 
 
 def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
