@@ -26,6 +26,11 @@ def params(value: float) -> str:
     return f"{value:g}" if value >= 1 else f"{value:.3g}"
 
 
+def per_minute(seconds_each: float) -> str:
+    """"2.1": how many a minute, from the seconds each takes (images a minute, the rate people ask in)."""
+    return f"{60 / seconds_each:,.1f}".removesuffix(".0") if seconds_each > 0 else "0"
+
+
 def gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
     if gpu_id is None:
         return "?"

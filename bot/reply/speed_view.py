@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.reply.cost_view import amount
-from bot.reply.formatting import count, gpu_name
+from bot.reply.formatting import count, gpu_name, per_minute
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
 from knowledge.base import KnowledgeBase
@@ -28,12 +28,12 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
         parts.append(live_streams_line(t, answer.query.batch or 1, s))
     if s.get("seconds_per_image"):
         seconds = f"{s['seconds_per_image']:.1f}"
-        per_minute = f"{60 / float(s['seconds_per_image'] or 1):,.1f}".removesuffix(".0")  # the rate people ask in
+        minute = per_minute(float(s["seconds_per_image"] or 0))
         if s.get("image_steps") and s.get("image_resolution"):
             parts.append(t("seconds_per_image", v=seconds, res=f"{s['image_resolution']:.0f}",
-                           steps=f"{s['image_steps']:.0f}", per_minute=per_minute))
+                           steps=f"{s['image_steps']:.0f}", per_minute=minute))
         else:
-            parts.append(t("seconds_per_image_plain", v=seconds, per_minute=per_minute))
+            parts.append(t("seconds_per_image_plain", v=seconds, per_minute=minute))
     if s.get("sequences_per_s"):
         parts.append(t("sequences_per_s", v=count(s["sequences_per_s"] or 0)))
     if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):

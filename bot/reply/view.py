@@ -11,7 +11,7 @@ from typing import Any
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import check_view, host_ram_line
 from bot.reply.cost_view import cost_view, money, pick_place
-from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
+from bot.reply.formatting import count, gb, gpu_name, model_name_of, params, per_minute
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.maths_view import maths_lines
@@ -240,7 +240,7 @@ def _compare_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict
                 fit += " · " + t("train_speed", v=count(pick.work_tokens_per_s))
             if pick.fits and pick.seconds_per_image:
                 fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}",
-                                 per_minute=f"{60 / pick.seconds_per_image:,.1f}".removesuffix(".0"))
+                                 per_minute=per_minute(pick.seconds_per_image))
             if pick.work_cost is not None and pick.price_currency:
                 per = ("cost_per_thousand_images" if pick.seconds_per_image else
                        "cost_per_million" if answer.query.task == "inference" else "cost_per_billion")
