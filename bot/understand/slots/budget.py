@@ -33,8 +33,10 @@ ZH_PERIOD_FIRST = rx(r"(?P<per0>每月|每个月|每小时|每天)\s*(?:预算|�
                      + r"\s*(?P<cur>元|块钱?|人民币|美元|美金|刀)" + _PERIOD)
 
 PURCHASE = rx(r"\b(?:buy(?:ing)?|purchas\w*|build(?:ing)?\s+a\s+(?:pc|rig|workstation|server|machine))\b|"
-              r"(?<!租)买|购买|采购|购置|配一台|装一台|攒一台")
-"""A budget to buy hardware with, not to rent it: "buy a GPU for $3,000", "预算5万元，买什么显卡"."""
+              r"\b(?:locally|at\s+home|on\s+my\s+(?:own\s+)?(?:pc|desktop|rig|machine))\b|"
+              r"(?<!租)买|购买|采购|购置|配一台|装一台|攒一台|本地|家用")
+"""A budget to buy hardware with, not to rent it: "buy a GPU for $3,000", "预算5万元，买什么显卡", and a card to run
+a model "locally under $500" (本地部署)."""
 BUDGET_FOR = rx(r"\bfor\s+(?:about\s+|around\s+|roughly\s+|~)?(?P<pre>\$|usd\s*|us\$|€)?\s*" + _AMOUNT
                 + _CURRENCY_AFTER + _PERIOD)
 """A price after "for": a budget in a purchase ("buy a GPU for about 3000 dollars") or with its currency ("rent a
