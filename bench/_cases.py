@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 from _engines import (  # noqa: F401  (re-exported: accuracy.py and speed_accuracy.py read them from here)
     ENGINE_WORDS,
+    NEGATION,
     UNPROFILED_ENGINES,
     ambiguous_framework,
     engine_version_in,
@@ -268,7 +269,7 @@ def optimizer_head(settings: dict[str, Any]) -> str | None:
     """The optimizer a row names: the head of its `optimizer` setting, without a word that "no", "not" or
     "without" negates; None when it names none ("not stated (README examples: prodigy)")."""
     head = stated_head(settings.get("optimizer"))
-    return None if head is None else re.sub(r"\b(?:no|not|without)\s+(?:an?\s+|the\s+)?[\w.-]+", " ", head)
+    return None if head is None else re.sub(NEGATION + r"(?:an?\s+|the\s+)?[\w.-]+", " ", head)
 
 
 def map_optimizer(settings: dict[str, Any]) -> dict[str, Any]:

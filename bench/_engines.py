@@ -68,7 +68,9 @@ def flag_setting(value: Any, also_true: tuple[str, ...] = ()) -> bool | None:
     return False if word.group(1) in FLAG_FALSE else None
 
 
-NEGATION_RE = re.compile(r"\b(?:no|not|without)\s+$")
+NEGATION = r"\b(?:no|not|without)\s+"
+"""The words that negate the word after them ("no DeepSpeed", "not 8bit", "without … 8-bit optimizers")."""
+NEGATION_RE = re.compile(NEGATION + "$")
 
 
 def negated(text: str, start: int) -> bool:

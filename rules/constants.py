@@ -81,9 +81,12 @@ LOGITS_BYTES_PER_VOCAB_INFERENCE = 6.0
 per-prompt-token vocab term, so full-prompt logits are not counted (older Qwen-1 remote code computed
 them)."""
 
-REFERENCE_RAM_BANDWIDTH_GBPS = 76.8
-"""System RAM bandwidth the reply bounds a partly offloaded job's speed by: dual-channel DDR5-4800 at its
-theoretical peak, 4,800 MT/s × 8 bytes per 64-bit channel × 2 channels (JEDEC JESD79-5 data rates). A desktop
+REFERENCE_RAM_CHANNELS = 2
+REFERENCE_RAM_MTS = 4800
+REFERENCE_RAM_BANDWIDTH_GBPS = REFERENCE_RAM_CHANNELS * REFERENCE_RAM_MTS * 8 / 1000
+"""System RAM bandwidth the reply bounds a partly offloaded job's speed by when the question states none:
+dual-channel DDR5-4800 at its theoretical peak, 4,800 MT/s × 8 bytes per 64-bit channel × 2 channels = 76.8 GB/s
+(JEDEC JESD79-5 data rates). A desktop
 reaches less; a server's 8-12 channels several times more. Each token reads what stays in RAM once, so
 bandwidth / bytes read is a ceiling on tokens/s, never an estimate."""
 

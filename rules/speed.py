@@ -157,6 +157,11 @@ def inter_node_gbps(gpu: GPU) -> float:
     return S.INTER_NODE_GBPS_PER_GPU[fabric]
 
 
+def trained_params(w: Workload) -> float:
+    """The parameters a training step updates: the adapter's for LoRA/QLoRA, every weight otherwise."""
+    return adapter_params(w) if w.task in ("lora", "qlora") else w.model.params_b * 1e9
+
+
 def gradient_sync_seconds(w: Workload, gpu: GPU, count: int, checkpointing: bool) -> float:
     """The data-parallel traffic of one micro-step per card, through `data_parallel_link` at the bucketed
     collectives' efficiency. ZeRO-3 / FSDP gathers the 16-bit weights before each pass (forward, recomputation,
@@ -165,8 +170,7 @@ def gradient_sync_seconds(w: Workload, gpu: GPU, count: int, checkpointing: bool
     backward. Each collective moves (n−1)/n of its bytes per card."""
     if count <= 1 or w.task == "inference" or not is_transformer(w.model):
         return 0.0  # an image model's training is not timed from its layers
-    trained = adapter_params(w) if w.task in ("lora", "qlora") else w.model.params_b * 1e9
-    gradients = 2.0 * trained
+    gradients = 2.0 * trained_params(w)
     if w.zero_stage == 3:
         # what is gathered is the 16-bit copy the step computes with, whatever format the base is stored in
         weights = weight_bytes(w.model, "bf16" if w.precision in ("int4", "int8", "mxfp4") else w.precision,
@@ -336,9 +340,8 @@ def offloaded_step_seconds(w: Workload, count: int) -> float:
     which spreads it over its micro-steps."""
     if w.task == "inference" or w.offload == "none":
         return 0.0
-    trained = adapter_params(w) if w.task in ("lora", "qlora") else w.model.params_b * 1e9
     machines = -(-count // C.GPUS_PER_NODE)
-    return trained / machines / S.CPU_ADAM_PARAMS_PER_S_PER_MACHINE / w.grad_accumulation
+    return trained_params(w) / machines / S.CPU_ADAM_PARAMS_PER_S_PER_MACHINE / w.grad_accumulation
 
 
 def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:

@@ -14,7 +14,7 @@ from bot.reply.model import (
     MaxContextOut,
     ModelCompareOut,
 )
-from bot.understand.question import MAX_CONTEXT, MODDED_NOTE, Question
+from bot.understand.question import MAX_CONTEXT, Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules.hardware import gpu_share_of_unified_memory
@@ -64,14 +64,13 @@ def generic_gpu(memory_gb: float) -> GPU:
                source=["the question: memory stated without a card"])
 
 
-def memory_card(question: Question, kb: KnowledgeBase | None = None) -> GPU:
+def memory_card(question: Question, kb: KnowledgeBase) -> GPU:
     """The card a question gives only by its memory: a Mac's GPU share of its unified memory, a modified card
     ("2080Ti 22G") with the stock card's bandwidth and compute at the memory stated, else a generic card."""
     assert question.memory_gb
     if question.unified_memory:
         return unified_memory_gpu(question.memory_gb)
-    base_id = next((n.removeprefix(MODDED_NOTE) for n in question.notes if n.startswith(MODDED_NOTE)), None)
-    base = kb.gpus.get(base_id) if kb is not None and base_id else None
+    base = kb.gpus.get(question.modified_card or "")
     if base is not None:
         return base.model_copy(update={"id": memory_card_id(question.memory_gb, False), "memory_gb": question.memory_gb,
                                        "name": f"{base.name} {question.memory_gb:g}GB (modified)"})

@@ -14,7 +14,7 @@ from bot.reply.model import (
     Query,
     SuggestionOut,
 )
-from bot.understand.question import MODDED_NOTE, Question
+from bot.understand.question import Question
 from bot.understand.slots.engine import OLLAMA_NOTE
 from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front
 from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
@@ -152,9 +152,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["unknown_gpu_text"] = question.unknown_gpu_text
     if question.unmodelled_engine:
         understood["unmodelled_engine"] = question.unmodelled_engine
-    modded = next((n.removeprefix(MODDED_NOTE) for n in question.notes if n.startswith(MODDED_NOTE)), None)
-    if modded:
-        understood["modified_card"] = modded  # "2080Ti 22G": that card's speed at the memory stated
+    if question.modified_card:
+        understood["modified_card"] = question.modified_card  # "2080Ti 22G": that card's speed at the memory stated
     if question.engine == "llama.cpp" and OLLAMA_NOTE in question.notes:
         understood["runner"] = "ollama"  # llama.cpp as Ollama runs it: its defaults, and none of llama.cpp's flags
     if question.other_jobs:

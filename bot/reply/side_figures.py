@@ -16,7 +16,7 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules import speed_media
-from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B
+from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B, REFERENCE_RAM_CHANNELS, REFERENCE_RAM_MTS
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
 from rules.speed import weights_read_bytes
@@ -41,7 +41,7 @@ def cpu_only_figure(question: Question, workload: Workload) -> dict[str, Any] | 
                      quant=quant)
     ram = rules.estimate_memory(on_cpu, 1, None).total_gib
     read = weights_read_bytes(on_cpu, 1) / 1e9
-    channels, kind, mts = question.host_ram or (2, "ddr5", 4800)
+    channels, kind, mts = question.host_ram or (REFERENCE_RAM_CHANNELS, "ddr5", REFERENCE_RAM_MTS)
     bandwidth = channels * mts * 8 / 1000  # GB/s: MT/s × 8 bytes per 64-bit channel
     return {"quant": quant, "ram_gb": round(ram, 1), "read_gb_per_token": round(read, 2),
             "ram_bound_tokens_per_s": round(bandwidth / read, 1) if read else None,

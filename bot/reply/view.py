@@ -392,10 +392,9 @@ def no_gpu_notice(answer: Answer) -> str:
         return t("no_gpu_plain")
     return t("no_gpu", ram=gb(cpu["ram_gb"]), read=f"{cpu['read_gb_per_token']:.1f}",
              speed=count(cpu["ram_bound_tokens_per_s"] or 0),
-             quant=str(cpu.get("quant") or "gguf-q4_k_m").removeprefix("gguf-").upper(),
-             memory=t("ram_kind", channels=cpu.get("ram_channels") or 2, kind=cpu.get("ram_kind") or "DDR5",
-                      mts=cpu.get("ram_mts") or 4800),
-             bandwidth=f"{cpu.get('ram_bandwidth_gbps') or 76.8:g}")
+             quant=str(cpu["quant"]).removeprefix("gguf-").upper(),
+             memory=t("ram_kind", channels=cpu["ram_channels"], kind=cpu["ram_kind"], mts=cpu["ram_mts"]),
+             bandwidth=f"{cpu['ram_bandwidth_gbps']:g}")
 
 
 def _filled(text: str, values: dict[str, str]) -> str:

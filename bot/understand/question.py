@@ -252,3 +252,8 @@ class Question(BaseModel):
     tokens a day" ≈ 1,157)."""
     ttft_s: float | None = Field(default=None, gt=0)
     """Serving target: time to the first token, seconds."""
+
+    @property
+    def modified_card(self) -> str | None:
+        """The id of the card the text named with more memory than it ships with (`MODDED_NOTE`), if any."""
+        return next((n.removeprefix(MODDED_NOTE) for n in self.notes if n.startswith(MODDED_NOTE)), None)

@@ -79,7 +79,8 @@ def parse_context(state: SlotState) -> None:
     if volume is not None and _read_volume(state, float(volume.group("num")), volume.group("scale")):
         state.mask(volume.start(), volume.end())
     for gen in _GEN_TOKENS.finditer(state.text):
-        which = next((suffix for suffix in ("", "2", "3", "4", "5", "6") if gen.group(f"num{suffix}") is not None), "")
+        # the alternative that matched: its numbered groups (num, num2, …) and their unit
+        which = next((name[3:] for name, found in gen.groupdict().items() if name.startswith("num") and found), "")
         raw, unit = gen.group(f"num{which}"), gen.group(f"unit{which}")
         tokens = number(raw) if raw else None
         if tokens is None:
