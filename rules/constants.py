@@ -310,6 +310,11 @@ nodes × 8, tensor parallel inside a node and pipeline parallel across nodes (vL
 SMALL_JOB_SHARE = 0.25
 """A job needing less than this share of a card's limit is "small" for that card: the reply prefers cards it
 fills better, and among cards it barely uses, the cheapest per hour (picks sized to the job)."""
+MACHINES_OVER_LEANEST = 2
+"""A recommended set-up spans at most this many times the machines (of GPUS_PER_NODE) of the leanest set-up
+that holds the job, and no fewer than this many: every machine added brings its inter-node traffic, its share
+of failures and its operations, which a cost per token does not price. 64 A10s over eight machines for
+DeepSeek-V3, when eight H200s in one machine hold it, is not advice; 16 A100s over two machines is."""
 MAX_PICK_GPUS = 64
 """No configuration above this many cards is offered as an alternative (8 nodes of 8)."""
 

@@ -21,7 +21,8 @@ scaled to the priced cards.
   score = tokens/s per unit of cost.
 * budget=True: cheapest configuration first for every task (speed breaks ties).
 Cards without usable tensor cores (MIN_FP16_TENSOR_TFLOPS) and configurations decoding below
-MIN_DECODE_TOKENS_PER_S rank after all others.
+MIN_DECODE_TOKENS_PER_S rank after all others. Before cost: picks that hold the job with room, then rented
+(datacenter) cards with a dated price before those without one, then GeForce cards by how many a box needs.
 """
 
 from __future__ import annotations
@@ -177,6 +178,19 @@ def _costs(pool: Sequence[tuple[Pick, GPU]], hourly_price_of: HourlyPrice | None
     return [price if price else scale * pick_cost(p, g, False) for (p, g), price in zip(pool, prices, strict=True)]
 
 
+def _rented_unpriced(pool: Sequence[tuple[Pick, GPU]], hourly_price_of: HourlyPrice | None) -> list[bool]:
+    """Which configurations are datacenter cards no dated row prices, when others in the pool have a price.
+    Such a card is rented, not bought, so its missing price is a gap in what can be checked rather than a
+    card one owns: its place by the capability proxy is a guess (a rack-scale GB200 led a 13B fine-tune
+    whose priced alternatives were a B200 or H200 set), so it follows the priced ones of the same ease.
+    GeForce and workstation cards are bought: none has a rental price, and they keep their proxy order."""
+    if hourly_price_of is None:
+        return [False] * len(pool)
+    flags = [g.form == "datacenter" and hourly_price_of(g, p.count) is None for p, g in pool]
+    priced = any(g.form == "datacenter" and not flag for (p, g), flag in zip(pool, flags, strict=True))
+    return flags if priced else [False] * len(pool)
+
+
 def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[InstanceFamily] = (), *,
                limit: int = 5, budget: bool = False, max_count: int = 8,
                fixed_count: int | None = None, hourly_price_of: HourlyPrice | None = None) -> list[Pick]:
@@ -207,8 +221,9 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     pool = fitting or failing
     if not pool:
         return []
+    unpriced = _rented_unpriced(pool, hourly_price_of)
     scored: list[tuple[tuple[float, ...], Pick]] = []
-    for (p, g), c in zip(pool, _costs(pool, hourly_price_of), strict=True):
+    for (p, g), c, no_price in zip(pool, _costs(pool, hourly_price_of), unpriced, strict=True):
         if workload.task != "inference" and not budget:
             tps = estimate_speed(workload, g, p.count).train_tokens_per_s or 1.0
             key: tuple[float, ...] = (c / tps, c)
@@ -234,12 +249,35 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
         nominal = g.memory_gb * 1e9 / C.GIB - C.CUDA_CONTEXT_GIB
         oversized = p.fits and p.memory_per_gpu_gib < C.SMALL_JOB_SHARE * nominal
         uneasy = p.tight if budget else not comfortable(p.memory_per_gpu_gib, p.limit_gib)
-        key = (float(slow), float(uneasy), float(oversized), c if oversized else 0.0, *key)
+        # GeForce cards are bought for one box: each more needs a slot, power and cooling a cost per token does
+        # not see, so fewer of them come first (one RTX 5090 before eight RTX 4070 Ti for an 8B LoRA).
+        boxed = float(p.count) if g.form == "consumer" else 1.0
+        key = (float(slow), float(uneasy), float(no_price), boxed, float(oversized), c if oversized else 0.0, *key)
         if not p.fits:
             key = (p.memory_per_gpu_gib - limit_gib(workload, g), *key)  # closest to fitting first
         scored.append((key, replace(p, score=round(score, 4))))
     scored.sort(key=lambda kp: (kp[0], kp[1].gpu_id))
-    return [p for _, p in scored[:limit]]
+    ranked = [p for _, p in scored]
+    if fixed_count is None:
+        checkable = {(p.gpu_id, p.count) for (p, _), flag in zip(pool, unpriced, strict=True) if not flag}
+        ranked = _lean_enough(ranked, checkable)
+    return ranked[:limit]
+
+
+def _machines(count: int) -> int:
+    return -(-count // C.GPUS_PER_NODE)
+
+
+def _lean_enough(picks: list[Pick], checkable: set[tuple[str, int]]) -> list[Pick]:
+    """The picks that span no more than MACHINES_OVER_LEANEST times the machines of the leanest one that holds
+    the job with room and whose price can be checked (`checkable`): neither a rack-scale part with no public
+    price nor eight B200s filled to the brim rules out the 32 H100s everyone rents for a 70B fine-tune."""
+    fitting = [_machines(p.count) for p in picks
+               if p.fits and comfortable(p.memory_per_gpu_gib, p.limit_gib) and (p.gpu_id, p.count) in checkable]
+    if not fitting:
+        return picks
+    most = C.MACHINES_OVER_LEANEST * max(1, min(fitting))
+    return [p for p in picks if not p.fits or _machines(p.count) <= most]
 
 
 def pick_at(workload: Workload, gpu: GPU, count: int, instances: Sequence[InstanceFamily] = (), *,

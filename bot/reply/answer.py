@@ -178,7 +178,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             picks.extend(p for p in rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                                      max_count=max_count, hourly_price_of=priced) if p.fits)
     if narrowed:
-        assumptions.append(Assumption(field="pool", value="nvidia-datacenter-workstation", reason="default-pool"))
+        pool_value = "consumer" if question.consumer else "nvidia-datacenter-workstation"
+        assumptions.append(Assumption(field="pool", value=pool_value,
+                                      reason="consumer-pool" if question.consumer else "default-pool"))
     if question.intent == "compare" and question.compare_gpus:
         pool = [kb.gpus[g] for g in question.compare_gpus if g in kb.gpus]
         if question.compare_counts:
@@ -201,13 +203,16 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         for pick in rules.rank_picks(whole, pool, instances, limit=wanted, budget=question.budget,
                                      max_count=max_count, fixed_count=question.gpu_count if gpu is None else None,
                                      hourly_price_of=priced):
-            if (pick.gpu_id, pick.count) not in seen and len(picks) < wanted:
+            # the named card's "No" is dropped below when others fit: it leaves its place to one that does
+            if (pick.gpu_id, pick.count) not in seen and sum(p.fits for p in picks) < wanted:
                 picks.append(pick)
 
     if question.intent != "compare" and any(p.fits for p in picks):
         # A card that cannot hold the job at any count is no recommendation beside cards that can (the named
         # card's "No" and what would fit are the check's to say).
         picks = [p for p in picks if p.fits]
+    if gpu is not None and question.intent != "compare":
+        picks = picks[:MAX_PICKS]
     if (gpu is not None and len(picks) > 1 and picks[0].gpu_id == gpu.id and picks[0].count != question.gpu_count
             and picks[0].tight and not picks[1].tight):
         # more of the card named holds the job only tightly (32 T4s with 0.3 GiB free for a 9B LoRA): it stays

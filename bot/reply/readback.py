@@ -68,7 +68,7 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
     if field == "memory_gb" and isinstance(value, (int, float)):
         return f"{value:g} GB"
     if field == "pool":
-        return t.pool_value
+        return t.pool_value_consumer if value == "consumer" else t.pool_value
     if field == "tokens" and isinstance(value, (int, float)):
         return f"{amount(float(value))} tokens"
     if field == "documents" and isinstance(value, int):
@@ -87,6 +87,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return t("target_output_tokens_per_s", v=f"{value:,.0f}")
     if field == "compare_gpus" and isinstance(value, list):
         return " vs ".join(gpu_name(kb, g) for g in value)
+    if field == "consumer":
+        return ("consumer cards" if t.lang == "en" else "消费级显卡") if value else ""
     if field == "budget":
         return ("cheapest" if t.lang == "en" else "优先省钱") if value else ""
     if field == "engine":

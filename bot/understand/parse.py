@@ -109,8 +109,8 @@ SLOT_ORDER = (
     "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day",
     "instance", "gpu", "gpu_count", "gpu_set",
-    "unified_memory", "apple_chip", "memory_gb", "compare_gpus", "cloud", "currency", "budget", "budget_amount",
-    "budget_currency", "budget_period", "zero_stage", "offload", "gradient_checkpointing", "lora_rank",
+    "unified_memory", "apple_chip", "memory_gb", "compare_gpus", "cloud", "currency", "budget", "consumer",
+    "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload", "gradient_checkpointing", "lora_rank",
     "grad_accumulation", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples", "training_steps",
     "training_epochs", "hours",
 )
@@ -380,6 +380,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         cloud=values.get("cloud"),
         currency=values.get("currency"),
         budget=bool(values.get("budget", False)) or bool(money),
+        consumer=bool(values.get("consumer", False)),
         **money,
         stated=stated,
         clamped=sorted(set(state.clamped), key=state.clamped.index),

@@ -171,6 +171,8 @@ class Question(BaseModel):
     """What the sum covers: an hour, a day, a month of the set-up, or the whole job."""
     budget: bool = False
     """The question asks for the cheapest / most cost-effective option."""
+    consumer: bool = False
+    """The question asks for a consumer card ("a gaming GPU", "at home", 消费级): GeForce picks, not rented ones."""
 
     stated: list[str] = Field(default_factory=list)
     """Slots the text (or a flag) stated, as opposed to defaults."""

@@ -474,3 +474,49 @@ def test_the_largest_fitting_count_is_found_between_the_halving_that_fits_and_th
     assert largest_fitting(29, need) == (28, 56.0)
     assert largest_fitting(2, lambda b: None) is None
     assert largest_fitting(100, lambda b: 1.0 if b <= 3 else None) == (3, 1.0)
+
+
+def test_a_rented_card_without_a_price_follows_the_priced_ones() -> None:
+    # By the capability proxy (8000 GB/s + 5 × 186 GB + 2 × 2,500 TFLOPS) two GB200s cost about as much as two
+    # B200s and train faster, so they led a 13B fine-tune; nobody publishes a price for them, so the B200 set
+    # whose price can be checked comes first and the GB200 set follows.
+    kb = load_knowledge()
+    b200, gb200 = kb.gpus["b200"], kb.gpus["gb200"]
+    w = Workload(model=make_model(params_b=13.0), task="train", context=2048)
+    proxy_only = rank_picks(w, [gb200, b200], limit=2, hourly_price_of=lambda g, n: None)
+    assert proxy_only[0].gpu_id == "gb200"
+    priced = rank_picks(w, [gb200, b200], limit=2,
+                        hourly_price_of=lambda g, n: 6.0 * n if g.id == "b200" else None)
+    assert [p.gpu_id for p in priced] == ["b200", "gb200"]
+
+
+def test_geforce_cards_without_a_price_keep_their_proxy_order_and_fewer_of_them_come_first() -> None:
+    # No GeForce card has a rental price: that is no reason to rank one below another. Among them the set a box
+    # holds with fewer cards comes first: a 24 GB card before two 12 GB ones that the proxy makes cheaper.
+    big = make_gpu(id="big", form="consumer", memory_gb=32.0, memory_type="GDDR7", bandwidth_gbps=1800.0,
+                   fp16_tflops=210.0, bf16_tflops=210.0, nvlink_gbps=None)
+    small = make_gpu(id="small", form="consumer", memory_gb=12.0, memory_type="GDDR6X", bandwidth_gbps=500.0,
+                     fp16_tflops=90.0, bf16_tflops=90.0, nvlink_gbps=None)
+    w = Workload(model=make_model(params_b=6.0), task="lora", context=2048)
+    picks = rank_picks(w, [small, big], limit=2, hourly_price_of=lambda g, n: None)
+    assert picks[1].score > picks[0].score  # the pair trains more tokens per unit of proxy cost
+    assert (picks[0].gpu_id, picks[0].count) == ("big", 1)
+    assert picks[1].gpu_id == "small" and picks[1].count > 1
+
+
+def test_no_pick_spans_more_than_twice_the_machines_of_the_leanest_priced_one() -> None:
+    # DeepSeek-V3 in FP8 fits eight H200s in one machine; 64 A10s over eight machines also hold it and once led
+    # a Chinese reply. Sixteen A100s (two machines) stay: within twice the leanest.
+    kb = load_knowledge()
+    model = kb.models["deepseek-v3"]
+    w = Workload(model=model, precision="fp8", engine="vllm")
+    cards = [kb.gpus[g] for g in ("h200", "a100-80gb", "a10")]
+    prices = {"h200": 3.5, "a100-80gb": 1.8, "a10": 0.4}
+    picks = rank_picks(w, cards, limit=10, max_count=64, hourly_price_of=lambda g, n: prices[g.id] * n)
+    counts = {p.gpu_id: p.count for p in picks if p.fits}
+    assert counts.get("h200") == 8 and counts.get("a100-80gb") == 16
+    assert "a10" not in counts
+    # a count the user fixed is theirs to ask about
+    fixed = rank_picks(w, [kb.gpus["a10"]], limit=1, fixed_count=64, max_count=64,
+                       hourly_price_of=lambda g, n: prices[g.id] * n)
+    assert fixed and fixed[0].count == 64

@@ -1,4 +1,4 @@
-"""Money and where it is spent: the cloud named, and a budget/cheapest cue."""
+"""Money and where it is spent: the cloud named, a consumer card, and a budget/cheapest cue."""
 
 from __future__ import annotations
 
@@ -24,6 +24,15 @@ BUDGET = rx(
     r"性价比|预算有限|预算不多|预算少|便宜|省钱|成本最低|最低成本|低成本|划算|经济实惠|实惠|穷"
 )
 
+CONSUMER = rx(
+    r"\bconsumer[-_ ](?:grade\s+)?(?:gpus?|cards?|graphics|hardware)\b|"
+    r"\bgaming\s+(?:gpus?|cards?|pcs?|rigs?|laptops?)\b|"
+    r"\bgeforce\s+(?:gpus?|cards?)\b|\bhome\s*lab\b|\bat\s+home\b|"
+    r"\bon\s+my\s+(?:own\s+)?(?:gaming\s+)?(?:pc|desktop|rig|laptop)\b|"
+    r"消费级|消費級|游戏卡|遊戲卡|游戏显卡|遊戲顯卡|家用|个人电脑|個人電腦"
+)
+"""The cards someone buys for a desk, not rents: "a consumer GPU", "a gaming card", "at home", 消费级显卡. The
+picks are then GeForce cards (Radeon when one is named), not the datacenter cards a team rents."""
 
 _PHRASE_END = r"(?=\s*(?:$|[,.;:!?)/]|(?:please|pls|and|or|per|each|a|an|instead|too|only)\b))"
 """What may follow "in EUR" when it names the money's currency, not a place ("in euro countries")."""
@@ -47,3 +56,5 @@ def parse_money(state: SlotState) -> None:
         state.set("currency", currency)
     if BUDGET.search(state.text):
         state.set("budget", True)
+    if CONSUMER.search(state.text):
+        state.set("consumer", True)

@@ -1,0 +1,38 @@
+"""Which cards a reply recommends from: the pool asked for, and how many picks it shows."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import KB, ask_json
+
+
+def test_a_consumer_card_asked_for_gets_geforce_picks_and_says_so() -> None:
+    reply = ask_json("consumer GPU for Llama 3 8B LoRA")
+    forms = {KB.gpus[p["gpu"]].form for p in reply["picks"]}
+    assert forms == {"consumer"}
+    # one card that holds the job comes before pairs and octets of smaller cards
+    assert reply["picks"][0]["count"] == 1
+    assert "consumer GPUs (GeForce)" in reply["text"]
+    pool = next(a for a in reply["assumptions"] if a["field"] == "pool")
+    assert (pool["value"], pool["reason"]) == ("consumer", "consumer-pool")
+
+
+def test_a_chinese_question_for_a_consumer_card_reads_it_back() -> None:
+    reply = ask_json("家用显卡跑Qwen2.5-14B推荐哪张")
+    assert {KB.gpus[p["gpu"]].form for p in reply["picks"]} == {"consumer"}
+    first_line = next(line for line in reply["text"].splitlines() if line.startswith("我的理解"))
+    assert "消费级显卡" in first_line and "True" not in first_line
+
+
+def test_the_default_pool_has_no_geforce_card() -> None:
+    reply = ask_json("which GPU for Llama 3 8B LoRA")
+    assert all(KB.gpus[p["gpu"]].form != "consumer" for p in reply["picks"])
+
+
+def test_a_named_card_that_cannot_hold_the_job_leaves_three_picks_that_can() -> None:
+    # the 8 V100s asked about hold no ZeRO-2 full fine-tune of a 13B model; the reply still recommends three
+    # set-ups, and those with a public price come first
+    reply = ask_json("Full fine-tune Llama-2-13B with ZeRO-2 on 8x V100 32GB, fp16, 2k context")
+    picks = reply["picks"]
+    assert len(picks) == 3 and all(p["fits"] for p in picks)
+    assert all(p["gpu"] != "v100-32gb" for p in picks)
+    assert picks[0]["price_per_hour"] is not None
