@@ -26,7 +26,9 @@ MAX_OUTPUT_TOKENS = 1e13
 """Tokens a volume of output to generate may count ("generate 10 billion tokens")."""
 MAX_USERS = 10_000_000
 """Concurrent users a serving plan spreads over replicas ("10,000 concurrent users"), beyond one job's batch."""
-MAX_GPU_COUNT = 1024
+MAX_GPU_COUNT = 100_000
+"""Cards one job may span: above the largest training runs described (Llama 3 405B on 16,384 H100s, "The Llama 3
+Herd of Models", 2024) and the 100,000-GPU clusters announced since; 10,000 H100s is a question to answer."""
 MAX_PREFILL_CHUNK = 1_048_576
 """Tokens per forward pass: vLLM's max_num_batched_tokens goes to hundreds of thousands, never past this."""
 MIN_IMAGE_SIDE = 64

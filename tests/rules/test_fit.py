@@ -520,3 +520,18 @@ def test_no_pick_spans_more_than_twice_the_machines_of_the_leanest_priced_one() 
     fixed = rank_picks(w, [kb.gpus["a10"]], limit=1, fixed_count=64, max_count=64,
                        hourly_price_of=lambda g, n: prices[g.id] * n)
     assert fixed and fixed[0].count == 64
+
+
+def test_the_lora_offered_instead_of_a_full_fine_tune_keeps_its_checkpointing() -> None:
+    # A 9B full fine-tune on two 80 GB cards needs checkpointing (and still does not fit); the LoRA offered
+    # instead was sized without it (67.8 GiB), 2.4× the checkpointed LoRA a pick beside it showed (28 GiB).
+    kb = load_knowledge()
+    card = kb.gpus["a800-80gb"]
+    w = Workload(model=kb.models["glm-4-9b"], task="train", context=4096)
+    check = check_fit(w, card, 2, candidates=[])
+    assert not check.fits
+    lora = next(s for s in check.suggestions if s.kind == "lora")
+    checkpointed = estimate_memory(replace(w, task="lora", gradient_checkpointing=True), 2, card).per_gpu_gib
+    uncheckpointed = estimate_memory(replace(w, task="lora", gradient_checkpointing=False), 2, card).per_gpu_gib
+    assert uncheckpointed > 2 * checkpointed
+    assert lora.memory_per_gpu_gib == pytest.approx(checkpointed, abs=0.3)

@@ -5,21 +5,41 @@ from __future__ import annotations
 import re
 
 from bot.understand.mentions import Mention
-from bot.understand.numbers import number
+from bot.understand.numbers import number, scaled_number
 from bot.understand.question import MAX_GPU_COUNT, MAX_PARAMS_B
 from bot.understand.slots.base import EN_COUNT_WORDS, SlotState, bounded, read_number, rx
 
 # -- GPU counts -------------------------------------------------------------------------------------
+_COUNT_NUMBER = (r"\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?\s?(?:k|万)(?![a-z0-9])|\d{1,12}|"
+                 r"[一二两三四五六七八九十百千万]*[万千百][一二两三四五六七八九]?")
+"""A card count as written for a cluster: 10,000, 16k, 1.5万, 一万, 两千 (the plain digits and small Chinese
+numerals follow in each pattern)."""
+COUNT_UNITS = {"k": 1e3, "万": 1e4}
+
+
+def count_number(match: re.Match[str], group: str = "num") -> float | None:
+    """The count a pattern matched, with its thousands ("16k", "1.5万"); see `read_number`."""
+    raw = match.group(group)
+    if raw is None:
+        return None
+    value = scaled_number(raw.replace(" ", ""), COUNT_UNITS)
+    if value is None:
+        return read_number(match, group)
+    return -abs(value) if match.groupdict().get("neg") else value
+
+
 COUNT_BEFORE = rx(
-    r"(?:^|(?<=[^a-z0-9.]))(?P<neg>-\s?)?(?P<num>\d{1,12}|[一二两三四五六七八九十单双]{1,3}|" + EN_COUNT_WORDS + r")"
+    r"(?:^|(?<=[^a-z0-9.]))(?P<neg>-\s?)?(?P<num>" + _COUNT_NUMBER + r"|[一二两三四五六七八九十单双]{1,3}|"
+    + EN_COUNT_WORDS + r")"
     r"\s*(?:x|×|\*|张|块|个|台|卡|张卡|块卡|片|pcs)?\s*(?:nvidia|英伟达|geforce|tesla)?\s*$"
 )
 _COUNT_AFTER = rx(
-    r"^\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]\s*(?P<num>\d{1,12})(?![a-z0-9])"
-    r"|(?P<num2>\d{1,12}|[一二两三四五六七八九十]{1,3})\s*(?:张|块|个|台|卡|片))"
+    r"^\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]\s*(?P<num>" + _COUNT_NUMBER + r")(?![a-z0-9])"
+    r"|(?P<num2>" + _COUNT_NUMBER + r"|[一二两三四五六七八九十]{1,3})\s*(?:张|块|个|台|卡|片))"
 )
 _COUNT_GENERIC = rx(
-    r"(?:^|(?<=[^a-z0-9.]))(?P<neg>-\s?)?(?P<num>\d{1,12}|[一二两三四五六七八九十]{1,3}|" + EN_COUNT_WORDS + r")"
+    r"(?:^|(?<=[^a-z0-9.]))(?P<neg>-\s?)?(?P<num>" + _COUNT_NUMBER + r"|[一二两三四五六七八九十]{1,3}|"
+    + EN_COUNT_WORDS + r")"
     r"\s*(?:x\s*)?(?:gpus?|cards?|graphics\ cards|accelerators|张卡|块卡|张显卡|块显卡|个gpu|张gpu|块gpu|卡|显卡)"
     r"(?![a-z])"
 )
@@ -102,7 +122,7 @@ def _machines(text: str, count_start: int, card_end: int, next_start: int) -> tu
 
 
 def _count_value(state: SlotState, match: re.Match[str], group: str = "num") -> int | None:
-    value = read_number(match, group)
+    value = count_number(match, group)
     if value is None:
         return None
     return int(bounded(state, "gpu_count", value, MAX_GPU_COUNT))
@@ -129,7 +149,7 @@ def counts_before(text: str, gpus: list[Mention], mentions: list[Mention]) -> di
     counts: dict[str, int] = {}
     for mention in gpus:
         _, m = _before_card(text, mention, mentions)
-        value = read_number(m) if m is not None and not m.group("neg") else None
+        value = count_number(m) if m is not None and not m.group("neg") else None
         if value is not None and 1 <= value <= MAX_GPU_COUNT and mention.entry_id not in counts:
             counts[mention.entry_id] = int(value)
     return counts
@@ -155,7 +175,7 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
             return
         if m is not None:
             machines, first = _machines(text, start + m.start(), mention.end, next_start)
-            per_machine = read_number(m)
+            per_machine = count_number(m)
             if machines > 1 and per_machine is not None and not m.group("neg"):
                 _take_count(state, machines * per_machine, first, mention.start)
                 return

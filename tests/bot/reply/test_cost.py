@@ -421,3 +421,11 @@ def test_a_cost_asked_when_the_top_pick_has_no_price_is_given_for_the_first_pick
     priced = next(p for p in result.picks if p.price_per_hour is not None)
     assert (result.cost.gpu, result.cost.count) == (priced.gpu, priced.count)
     assert "the first pick with a public price" in render_text(result, kb)
+
+
+def test_a_cluster_sized_count_is_timed_at_that_count() -> None:
+    # "10,000 H100s" was read as 1 card (15,156 h). By hand: 6 × 7e9 × 1e12 = 4.2e22 FLOP over 10,000 × 989 dense
+    # TFLOPS is 4,247 s at full rate, about 2-3 h at the 40-50% utilisation large runs report.
+    result = answer_request({"text": "how long to train a 7B model on 1T tokens with 10,000 H100s"}, KB)
+    assert result.query.gpu_count == 10_000
+    assert 1.2 < result.speed["train_hours"] < 4.0
