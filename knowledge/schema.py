@@ -244,6 +244,11 @@ class GPU(Entry):
         description="The most of these one machine holds, when more cannot be added (a Mac's GPU is its one): "
         "no more-cards advice beyond it. None: as many as the sizing rules place.",
     )
+    unified_memory: bool = Field(
+        default=False,
+        description="The GPU's memory is the machine's RAM (Apple silicon): moving layers, experts or a "
+        "pipeline's parts to host RAM frees nothing, so no offload is advice.",
+    )
 
 
 class InstanceType(BaseModel):

@@ -98,7 +98,9 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             out.append(Suggestion(kind="fewer-requests", max_num_seqs=capped[0], memory_per_gpu_gib=capped[1]))
     if w.task == "inference":
         formats: list[tuple[Precision, str]] = (
-            [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m")] if w.engine == "llama.cpp"
+            # below Q4_K_M, the K-quant mixes people run a model one size too big with (Q3_K_M, then Q2_K)
+            [("int8", "gguf-q8_0"), ("int4", "gguf-q4_k_m"), ("int4", "gguf-q3_k_m"), ("int4", "gguf-q2_k")]
+            if w.engine == "llama.cpp"
             # diffusers quantises a pipeline's denoiser and T5 with bitsandbytes on load: no GPTQ/AWQ files
             else [("int8", "bnb-int8"), ("int4", "nf4")] if w.model.arch == "diffusion"
             # nobody ships GPTQ/AWQ speech models: Whisper loads in 8 bits with bitsandbytes (faster-whisper's
@@ -160,7 +162,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             m = need(replace(w, precision="bf16"), gpu, count)
             if m is not None:
                 out.append(Suggestion(kind="bf16", precision="bf16", memory_per_gpu_gib=m))
-        if w.model.arch == "diffusion" and w.offload == "none":
+        if w.model.arch == "diffusion" and w.offload == "none" and not gpu.unified_memory:
             # diffusers' enable_model_cpu_offload(): one part of the pipeline on the card at a time; when even its
             # largest part is too big, with the 4-bit load that shrinks it (FLUX on a 12 GB card)
             m = need(replace(w, offload="all"), gpu, count)
@@ -209,7 +211,7 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             if m is not None:
                 out.append(Suggestion(kind=task, task=task, memory_per_gpu_gib=m))
                 break
-        if w.offload == "none":
+        if w.offload == "none" and not gpu.unified_memory:
             # ZeRO-Offload, then parameters too: cards stay, host RAM and PCIe time pay instead.
             for offload in ("optimizer", "all") if training_fact(w).cpu_offload == "optimizer" else ("all",):
                 ok, est = fits_on(with_offload(w, offload), gpu, count)
@@ -218,7 +220,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                                           memory_per_gpu_gib=round(needed_gib(est), 2),
                                           host_ram_gib=est.host_ram_gib))
                     break
-    if w.task in ("lora", "qlora") and w.offload == "none" and profile_for(w).multi_gpu.mode != "data-parallel":
+    if (w.task in ("lora", "qlora") and w.offload == "none" and not gpu.unified_memory
+            and profile_for(w).multi_gpu.mode != "data-parallel"):
         # The frozen base in host RAM, a layer gathered at a time: how FSDP+QLoRA trains a 70B on two 24 GB
         # cards (Answer.AI's fsdp_qlora, PEFT's fsdp_offload_params); DeepSpeed's ZeRO-3 offload_param likewise.
         ok, est = fits_on(with_offload(w, "all"), gpu, count)
@@ -336,8 +339,9 @@ def host_offload(w: Workload, gpu: GPU, count: int) -> list[Suggestion]:
     first layers there (-ngl, Ollama's num_gpu: the most layer slots that fit; Ollama does it by itself).
     Each clear of the tight band, found by halving (the need grows with what the cards hold)."""
     layers = w.model.num_layers or 0
-    if not layers or not profile_for(w).multi_gpu.host_offload_layers or w.gpu_layers is not None:
-        return []
+    if (not layers or not profile_for(w).multi_gpu.host_offload_layers or w.gpu_layers is not None
+            or gpu.unified_memory):
+        return []  # a Mac's "host RAM" is the memory its GPU already shares
 
     def clear(alt: Workload) -> tuple[bool, MemoryEstimate]:
         ok, est = fits_on(alt, gpu, count)

@@ -153,6 +153,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return Answer(query=query_of(question, workload, question.gpu_count), error="kv-cache-unsupported", **base)
     if question.model is None:
         assumptions.insert(0, Assumption(field="model", value=f"{model.params_b:g}B", reason="generic-model"))
+    if "batch-as-users" in question.notes and question.users is not None:
+        assumptions.append(Assumption(field="users", value=question.users, reason="batch-as-users"))
     if "preference-as-sft" in question.notes and workload.task != "inference":
         assumptions.append(Assumption(field="task", value=workload.task, reason="preference-as-sft"))
     instances = list(kb.instance_families.values())
@@ -314,7 +316,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         speed.update(media_speed(workload, top[0], kb, speed.get("prefill_tokens_per_s")))
     chip = kb.apple_chips.get(question.apple_chip or "") if question.unified_memory else None
     if (chip is not None and gpu is not None and gpu.id not in kb.gpus and workload.task == "inference"
-            and model.arch == "decoder" and workload.engine == "llama.cpp"):
+            and model.arch == "decoder" and workload.engine == "llama.cpp"
+            and (check is None or check.fits or check.tight)):
         # a Mac named with its chip: llama.cpp's Metal decode, bound by the unified memory's bandwidth
         bandwidth = chip.bandwidth_for(question.memory_gb)
         speed = {"decode_tokens_per_s": finite(rules.unified_memory_decode_tokens_per_s(

@@ -53,7 +53,7 @@ def unified_memory_gpu(memory_gb: float) -> GPU:
     share = gpu_share_of_unified_memory(memory_gb)
     return GPU(id=memory_card_id(memory_gb, True), name=f"Mac with {memory_gb:g} GB unified memory",
                vendor="generic", memory_gb=round(memory_gb * share, 1), bandwidth_gbps=1.0, form="consumer",
-               max_per_machine=1,
+               max_per_machine=1, unified_memory=True,
                source=["the question: a Mac's unified memory; macOS's GPU share (rules.hardware)"])
 
 

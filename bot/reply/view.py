@@ -379,7 +379,10 @@ def _apple_notice(answer: Answer) -> str:
     share = gpu_share_of_unified_memory(float(total))
     bandwidth = answer.speed.get("unified_memory_bandwidth_gbps")
     chip = str(answer.understood.get("apple_chip") or "").replace("-", " ").title()  # "m3-max" → "M3 Max"
-    return t("apple_silicon_timed" if bandwidth else "apple_silicon", share=f"{100 * share:.0f}",
+    key = ("apple_silicon_timed" if bandwidth else "apple_silicon_no_fit" if answer.check is not None
+           and not (answer.check.fits or answer.check.tight) and answer.understood.get("apple_chip")
+           else "apple_silicon")
+    return t(key, share=f"{100 * share:.0f}",
              have=f"{float(total) * share:.1f}".removesuffix(".0"), total=f"{total:g}", chip=chip,
              bandwidth=f"{bandwidth or 0:,.0f}")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_OUTPUT_TOKENS, MAX_USERS
 from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
@@ -162,6 +164,10 @@ def parse_batch(state: SlotState) -> None:
         state.set("grad_accumulation", min(steps, 4096))  # micro-steps per optimizer step
 
 
+BATCH_AS_USERS_NOTE = "batch-as-users"
+"""A batch stated beyond one job's (MAX_BATCH) is served as that many users over replicas; the reply says so."""
+
+
 def _parse_per_card_batch(state: SlotState) -> None:
     for pattern in _BATCH:
         m = pattern.search(state.text)
@@ -175,6 +181,8 @@ def _parse_per_card_batch(state: SlotState) -> None:
             # one job holds MAX_BATCH; replicas serve the rest, so only a count above MAX_USERS is capped
             if value > MAX_USERS:
                 state.clamped.append("batch")  # said as the batch it is out of range for one job and for replicas
+            if re.match(r"batch|bs|micro|批", m.group(0), re.IGNORECASE):
+                state.notes.append(BATCH_AS_USERS_NOTE)  # "batch size 1000000": read as users, and said so
             state.set("users", int(min(value, MAX_USERS)))
             state.set("batch", MAX_BATCH)
         else:

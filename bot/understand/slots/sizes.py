@@ -53,7 +53,7 @@ _MEMORY = rx(
     r"(?:\s*[x×*]\s*(?P<count_after>\d{1,3})(?![a-z0-9]))?"
 )
 _MEMORY_NOT_AFTER = rx(
-    r"\s*(?:的\s*)?(?:(?:of\s+)?(?:system\s+|cpu\s+|host\s+|ddr\d?\s+)?(?:ram\b|内存(?!卡))|"
+    r"\s*(?:的\s*)?(?:(?:of\s+)?(?:system\s+|cpu\s+|host\s+|ddr\d?\s+)?(?:ram\b|内存(?!卡))|(?:of\s+)?(?:lp)?ddr\d?x?\b|"
     r"(?:of\s+)?(?:system|cpu|host|disk|ssd|hdd|nvme|storage|data|datasets?|text|corpus|files?|weights?|"
     r"checkpoints?|downloads?|logs?|network|bandwidth|ethernet)(?![a-z])|"
     r"/\s*s|ps(?![a-z])|per\s+s|硬盘|磁盘|存储|固态|数据|语料|权重|文件|模型文件|带宽|每秒|网速|流量|网络)"

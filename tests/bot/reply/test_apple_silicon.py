@@ -99,3 +99,26 @@ def test_a_mac_that_is_tight_keeps_its_own_speed_label_and_no_cloud_bill() -> No
     assert answer.speed_on is None and answer.cost is None
     text = render_text(answer)
     assert "Speed (1× Mac 512 GB): decode" in text
+
+
+def test_a_mac_is_offered_no_offload_to_system_ram_and_no_speed_when_the_model_does_not_fit() -> None:
+    # DeepSeek-V3 Q4_K_M (about 378 GiB of weights) on a 192 GB M2 Ultra: "--n-cpu-moe 42, 248 GiB of RAM" was
+    # offered beside 134 GiB on the GPU, 382 GiB in a 192 GB machine, and a decode speed for a Mac that cannot
+    # load the model. The Mac's RAM is the GPU's memory: no offload, no speed.
+    question = parse("Mac Studio M2 Ultra 192G 能跑 DeepSeek-V3 的 Q4 量化吗，速度大概多少", KB)
+    result = answer(question, KB)
+    assert result.check is not None and not result.check.fits
+    kinds = {s.kind for s in result.check.suggestions}
+    assert not kinds & {"cpu-experts", "cpu-layers", "offload-all", "offload-optimizer", "model-offload"}
+    assert "decode_tokens_per_s" not in result.speed or result.speed.get("unified_memory_bandwidth_gbps") is None
+    assert "无法卸载到系统内存" in render_text(result, KB)
+
+
+def test_a_model_one_size_too_big_for_a_mac_is_offered_a_smaller_gguf() -> None:
+    # Qwen3-235B-A22B: Q4_K_M is 235e9 × 4.84/8 ≈ 132 GiB, over the 95.5 a 128 GB Mac's GPU may use; Q3_K_M
+    # (≈ 106 GiB) is still over, Q2_K (0.328 B a weight, ≈ 72 GiB plus the Q6_K output layer) fits.
+    result = answer(parse("Qwen3-235B-A22B Q4_K_M on a MacBook Pro M4 Max 128GB", KB), KB)
+    assert result.check is not None and not result.check.fits
+    quantise = [s for s in result.check.suggestions if s.kind == "quantise"]
+    assert quantise and quantise[0].quant == "gguf-q2_k"
+    assert quantise[0].memory_per_gpu_gb is not None and quantise[0].memory_per_gpu_gb < 95.5

@@ -205,3 +205,13 @@ def test_a_rate_target_picks_the_replica_size_that_takes_fewest_cards_and_packs_
     assert answer["cost"]["instances"] == -(-cards // 8)
     named = _ask("serve Llama 3.1 70B fp8 at 50 requests/sec on 1x H100")["serving"]
     assert named["gpus_per_replica"] == 1  # cards the question names are planned as named
+
+
+def test_a_batch_beyond_one_job_is_served_as_users_and_the_reply_says_so() -> None:
+    reply = _ask("Llama 3.1 8B with batch size 1000000 on an H100")
+    said = [a for a in reply["assumptions"] if a["reason"] == "batch-as-users"]
+    assert said and said[0]["value"] == 1_000_000
+    assert "read as that many concurrent users" in reply["text"]
+    # "1,000 concurrent users" says users itself: nothing to explain
+    users = _ask("Llama 3.1 8B for 10000 concurrent users on H100s")
+    assert not [a for a in users["assumptions"] if a["reason"] == "batch-as-users"]
