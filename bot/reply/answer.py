@@ -326,6 +326,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # it, and no cloud bill priced at its speed (a Mac is owned, not rented)
         top = timed_on = (gpu, count)
 
+    if question.observed_tokens_per_s and gpu is not None:
+        speed["observed_tokens_per_s"] = question.observed_tokens_per_s  # "is 15 tok/s normal?" (speed_view)
     chosen = getattr(estimate, "chosen", None) or {}
     already = {a.field for a in assumptions} | set(question.stated)
     if "memory_fraction" in already:

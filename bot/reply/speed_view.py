@@ -63,3 +63,27 @@ def live_streams_line(t: Translator, streams: int, speed: dict[str, Any]) -> str
     memory_bound = per_card == int(speed.get("audio_streams_per_card_memory") or 0)
     return t("live_streams_per_card", n=f"{streams:,}", k=f"{per_card:,}", v=count(factor),
              bound=t("bound_memory" if memory_bound else "bound_speed"), cards=f"{-(-streams // per_card):,}")
+
+
+OBSERVED_BAND = (0.7, 1.3)
+"""A measured decode speed within this share of the estimate is "in line with it": the speed rules' own error
+(bench/speed_accuracy.py: median about 11%, p90 about 46%) leaves no finer verdict."""
+
+
+def observed_line(answer: Answer, t: Translator) -> str:
+    """The speed the asker measured ("is 15 tok/s normal?") against the estimate for their set-up, and what
+    usually explains a gap."""
+    seen, expected = answer.speed.get("observed_tokens_per_s"), answer.speed.get("decode_tokens_per_s")
+    check = answer.check
+    if not seen or check is None:
+        return ""
+    if not check.fits and not check.tight:
+        # the set-up as read cannot hold the model: what runs it is a quantised file or system RAM
+        return t("observed_no_fit", seen=count(float(seen)))
+    on = answer.speed_on
+    if not expected or (on is not None and (on.gpu, on.count) != (check.gpu, check.count)):
+        return ""
+    ratio = float(seen) / float(expected)
+    key = ("observed_slow" if ratio < OBSERVED_BAND[0] else "observed_fast" if ratio > OBSERVED_BAND[1]
+           else "observed_ok")
+    return t(key, seen=count(float(seen)), expected=count(float(expected)), pct=f"{100 * ratio:.0f}")

@@ -17,7 +17,7 @@ from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_N
 from bot.reply.maths_view import maths_lines
 from bot.reply.model import Answer
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
-from bot.reply.speed_view import speed_parts
+from bot.reply.speed_view import observed_line, speed_parts
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
 from rules.hardware import dense_tflops, gpu_share_of_unified_memory
@@ -123,6 +123,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     if answer.check is not None:
         view["check"] = check_view(answer, answer.check, kb, t)
     view["speed"] = speed_parts(answer, kb, t, task)
+    view["observed"] = observed_line(answer, t)
     if answer.speed_on is not None:
         view["speed_on"] = f"{answer.speed_on.count}× {gpu_name(kb, answer.speed_on.gpu)}"
     elif answer.check is not None and answer.check.cards:

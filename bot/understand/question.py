@@ -256,6 +256,8 @@ class Question(BaseModel):
     tokens a day" ≈ 1,157)."""
     ttft_s: float | None = Field(default=None, gt=0)
     """Serving target: time to the first token, seconds."""
+    observed_tokens_per_s: float | None = Field(default=None, gt=0)
+    """A decode speed the asker measured and doubts ("is 15 tok/s normal?"): the reply compares it with its own."""
 
     @property
     def modified_card(self) -> str | None:

@@ -94,6 +94,14 @@ _PER_USER_BARE = rx(r"(?:\bat\s+(?:least\s+)?|\b(?:with|need|want|target(?:ing)?
                     r"(?!\s*(?:in\s+(?:all|total)|aggregate|throughput|total|总))")
 """A bare generation speed the job must reach ("serve Llama 3 70B at 100 tokens/s"): read as the speed each
 user sees, the common meaning; the read-back says so, so a reader who meant the total can correct it."""
+_OBSERVED = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:tokens?|toks?|t)\s*"
+                r"(?:/\s*s(?:ec)?\b|per\s+second|每秒|ps\b)|"
+                r"每秒\s*(?:只有|才|大概|约)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:tokens?|toks?)")
+_DOUBT = rx(r"\b(?:normal|expected|reasonable|typical|too\s+slow|so\s+slow|slow|only\s+(?:get|getting|see|seeing|"
+            r"reach|hit)|is\s+(?:that|this|it)\s+(?:right|ok|okay|good|fine)|should\s+i\s+(?:get|expect|see))\b|"
+            r"正常|合理|太慢|很慢|好慢|只有|才有|应该有多少")
+"""A speed someone measured and doubts ("is 15 tok/s normal", "只有10 token/s正常吗"): compared with the estimate,
+not taken as a target to size for."""
 _TTFT = rx(r"(?:first[ -]token|ttft|time\s+to\s+first\s+token|首\s*(?:个)?\s*token|首字|首token延迟)\s*"
            r"(?:latency\s*)?(?:under|below|within|<=?|less\s+than|at\s+most|in|of|小于|低于|不超过|以内|在)?\s*"
            r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?|秒|毫秒)")
@@ -295,6 +303,20 @@ def _volume_targets(state: SlotState) -> dict[str, float]:
     return targets
 
 
+def _observed_speed(state: SlotState) -> dict[str, float]:
+    """The decode speed the text says it sees, when it asks whether that is normal (see `_OBSERVED`)."""
+    if not _DOUBT.search(state.text):
+        return {}
+    m = _OBSERVED.search(state.text)
+    if m is None:
+        return {}
+    value = float(m.group("num") or m.group("num2"))
+    if value <= 0:
+        return {}
+    state.mask(m.start(), m.end())
+    return {"observed_tokens_per_s": value}
+
+
 def _serving_targets(state: SlotState) -> dict[str, float]:
     targets = _volume_targets(state)
     text = state.text
@@ -372,6 +394,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
     if hours is not None:
         fields["hours"] = hours
         state.stated.append("hours")
+    fields.update(_observed_speed(state))
     fields.update(_serving_targets(state))
     return fields
 

@@ -1,0 +1,36 @@
+"""A speed the asker measured ("is 15 tok/s normal?") set against the estimate for their own set-up."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import ask_json
+
+
+def test_a_slow_measurement_is_compared_with_the_estimate_and_its_usual_causes_named() -> None:
+    # Qwen2.5-32B AWQ on a 4090 with vLLM: about 19 GB of weights read per token at 1,008 GB/s, ~35 tok/s
+    reply = ask_json("Is 15 tok/s normal for Qwen2.5-32B AWQ on an RTX 4090 with vLLM?")
+    expected = reply["speed"]["decode_tokens_per_s"]
+    assert 25 < expected < 45
+    assert reply["speed"]["observed_tokens_per_s"] == 15.0
+    pct = round(100 * 15.0 / expected)
+    assert "You see 15 tok/s; this set-up should decode about" in reply["text"]
+    assert f"so yours is {pct}% of it" in reply["text"] and "ollama ps" in reply["text"]
+
+
+def test_a_measurement_near_the_estimate_is_said_to_be_in_line() -> None:
+    reply = ask_json("is 50 tok/s normal for llama 3 8b on a 3060 with ollama")
+    assert "in line with this estimate" in reply["text"]
+
+
+def test_a_measurement_on_cards_that_cannot_hold_the_model_as_read_points_at_the_file_or_ram() -> None:
+    # Qwen2.5-14B in bf16 (27.5 GiB of weights) does not fit one 4090: the 10 tok/s the asker sees comes from a
+    # smaller file or a split with system RAM, and no estimate of other cards is passed off as theirs
+    reply = ask_json("4090跑Qwen2.5-14B只有10 token/s正常吗")
+    assert reply["check"]["fits"] is False
+    assert "你测到 10 tok/s，但按这里的设定模型放不进这些卡" in reply["text"]
+    assert "你的是它的" not in reply["text"]
+
+
+def test_a_speed_target_is_not_taken_for_a_measurement() -> None:
+    reply = ask_json("serve Llama 3 70B with at least 30 tokens/s, is an H100 enough?")
+    assert "observed_tokens_per_s" not in reply["speed"]
+    assert "You see" not in reply["text"]
