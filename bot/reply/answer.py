@@ -38,6 +38,7 @@ from bot.reply.model import (
     Assumption,
     ConfigRef,
 )
+from bot.reply.offload import OFFLOAD_CHOSEN_NOTE, offload_as_asked
 from bot.reply.overrides import apply_overrides
 from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
@@ -137,6 +138,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         result.faq = faq_for(question, None, result, kb)
         return result
 
+    if (offloaded := offload_as_asked(question, model, gpu)) is not None:
+        return answer(offloaded, kb)  # "with partial offload": the split the suggestion would choose, as asked
     cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
     workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, cards))
     question, sampled = samples_as_tokens(question, workload)
@@ -153,6 +156,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return Answer(query=query_of(question, workload, question.gpu_count), error="kv-cache-unsupported", **base)
     if question.model is None:
         assumptions.insert(0, Assumption(field="model", value=f"{model.params_b:g}B", reason="generic-model"))
+    if OFFLOAD_CHOSEN_NOTE in question.notes:
+        field = "cpu_moe_layers" if question.cpu_moe_layers is not None else "gpu_layers"
+        assumptions.append(Assumption(field=field, value=getattr(question, field), reason=OFFLOAD_CHOSEN_NOTE))
     if "batch-as-users" in question.notes and question.users is not None:
         assumptions.append(Assumption(field="users", value=question.users, reason="batch-as-users"))
     if "preference-as-sft" in question.notes and workload.task != "inference":

@@ -155,6 +155,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "tensor-parallel-named": {"en": "tensor parallelism asked for: a serving engine's split (transformers' device_map splits layers)", "zh-Hans": "要求张量并行：按推理服务框架的切分估算（transformers 的 device_map 按层切分）"},
     "large-model-serving": {"en": "a model this large is run on a serving engine (its makers point to vLLM/SGLang; transformers' generate over many cards is a few tokens a second)", "zh-Hans": "这么大的模型按推理服务框架运行（官方推荐 vLLM/SGLang；transformers 的 generate 跨多卡每秒只有几个 token）"},
     "quantised-kv-cache": {"en": "a KV cache below 16 bits: a serving engine's feature (transformers keeps the model's dtype)", "zh-Hans": "低于 16 位的 KV 缓存是推理服务框架的功能（transformers 按模型精度存）"},
+    "offload-chosen": {"en": "an offload to system RAM asked for with no count: the split that leaves the cards clear of a tight fit",
+                       "zh-Hans": "要求卸载到系统内存但未给层数：按能让显卡留有余量的切分估算"},
     "batch-as-users": {"en": "a batch this large is beyond one job (up to 4,096 sequences here), so it is read as that many concurrent users served by replicas; one card's largest batch is under What would fit",
                        "zh-Hans": "这么大的批量超出单个任务（这里最多 4,096 条序列），按同样多的并发用户、由多个副本分担来估算；单卡能放下的最大批量见“可行的方案”"},
     "consumer-pool": {"en": "as asked; name a datacenter card to compare with one", "zh-Hans": "按所问的消费级显卡；如需对比数据中心显卡请写出型号"},

@@ -381,6 +381,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         currency=values.get("currency"),
         budget=bool(values.get("budget", False)) or bool(money),
         consumer=bool(values.get("consumer", False)),
+        offload_to_ram=bool(values.get("offload_to_ram", False)),
         **money,
         stated=stated,
         clamped=sorted(set(state.clamped), key=state.clamped.index),

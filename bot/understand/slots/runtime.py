@@ -79,6 +79,14 @@ _CPU_MOE = rx(r"(?<![\w-])-cmoe(?![\w-])|(?<![\w-])--cpu[-_]moe(?![\w-])"
 override of the `exps` tensors to CPU (every block's), or the same said in words ("with the experts on CPU",
 "all MoE experts offloaded to CPU RAM", "专家放到内存")."""
 
+_OFFLOAD_TO_RAM = rx(r"\b(?:partial(?:ly)?\s+offload\w*|(?:cpu|ram)\s+offload\w*|offload\w*\s+(?:some\s+|part\s+of\s+"
+                     r"(?:it|the\s+model)\s+|the\s+rest\s+|layers\s+)?(?:to|onto|into)\s+(?:the\s+)?(?:cpu|system\s+ram|ram)|"
+                     r"with\s+(?:cpu\s+)?offload\w*)\b|(?:部分)?(?:卸载|offload)\s*(?:到|至)\s*(?:cpu|内存|系统内存)|"
+                     r"(?:显存|vram)\s*(?:\+|加|和|与)\s*\d+\s*g[b]?\s*(?:的\s*)?(?:内存|ram)|(?:\+|加上?)\s*\d+\s*g[b]?\s*(?:的\s*)?"
+                     r"(?:内存|ram\b|system\s+ram)")
+"""Part of the model in system RAM asked for without a layer count ("with partial offload", "offload to CPU",
+"16G 显存 + 64G 内存", "4 张 4090 加 256G 内存"): llama.cpp's -ngl / --n-cpu-moe chosen by the reply."""
+
 KV_QUANTISED_DEFAULT = "kv-quantised"
 """`kv_cache` when the text asks for a quantised KV cache without a type: the engine's first type below 16
 bits is chosen when the answer knows the engine (bot.reply), and stated."""
@@ -175,6 +183,8 @@ def parse_engine_settings(state: SlotState) -> None:
             if "gpu_count" not in state.values:
                 state.set("gpu_count", len(shares))  # one share per card
         state.mask(m.start(), m.end())
+    if _OFFLOAD_TO_RAM.search(state.text):
+        state.set("offload_to_ram", True)
     m = _GPU_LAYERS.search(state.text) or _GPU_LAYERS_WORDS.search(state.text)
     if m is not None:
         state.set("gpu_layers", int(bounded(state, "gpu_layers", int(m.group("n")), MAX_GPU_LAYERS, lower=0)))

@@ -1,0 +1,34 @@
+"""Part of the model in system RAM, asked for without saying how much ("with partial offload", "16G 显存 + 64G
+内存"): the split llama.cpp users pick by hand, chosen as the reply's own suggestion would choose it."""
+
+from __future__ import annotations
+
+import rules
+from bot.reply.defaults import machine_vram_gib, workload_for
+from bot.understand.question import Question
+from knowledge.schema import GPU, Model
+from rules.engine_profile import profile_for
+
+OFFLOAD_CHOSEN_NOTE = "offload-chosen"
+"""On a question whose layer split the reply chose: the reply says so under Assumed."""
+
+
+def offload_as_asked(question: Question, model: Model, gpu: GPU | None) -> Question | None:
+    """`question` with llama.cpp's --n-cpu-moe (an MoE's experts) or -ngl (whole layers) set to the fewest blocks
+    in RAM, or the most layers on the cards, that leave the cards clear of the tight band, when the text asks for
+    an offload, names no count, and the model does not fit the cards whole; None when nothing is to be chosen.
+    The check, the speed and the picks then describe the set-up the asker means to run."""
+    if (not question.offload_to_ram or gpu is None or question.gpu_layers is not None
+            or question.cpu_moe_layers is not None or gpu.unified_memory):
+        return None
+    workload, _ = workload_for(question, model, gpu, machine_vram_gib(question, gpu, None))
+    if workload.task != "inference" or not profile_for(workload).multi_gpu.host_offload_layers:
+        return None
+    check = rules.check_fit(workload, gpu, question.gpu_count or 1, candidates=[])
+    if check.fits:
+        return None
+    split = next((s for s in check.suggestions if s.kind in ("cpu-experts", "cpu-layers")), None)
+    if split is None:
+        return None
+    return question.model_copy(update={"gpu_layers": split.gpu_layers, "cpu_moe_layers": split.cpu_moe_layers,
+                                       "notes": [*question.notes, OFFLOAD_CHOSEN_NOTE]})

@@ -1,0 +1,29 @@
+"""An offload to system RAM asked for without a count: the reply sizes the split llama.cpp users would pick."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import ask_json
+
+
+def test_partial_offload_is_sized_with_the_layers_that_fit_and_says_it_chose_them() -> None:
+    # Llama 3.3 70B Q4_K_M (≈ 39.4 GiB of weights) does not fit a 3090 whole; with part of it in RAM it does,
+    # and the RAM-bound decode (≈ 19.4 GiB read from RAM a token at 76.8 GB/s: about 3.7 tok/s) is the answer
+    reply = ask_json("Can I run Llama 3.3 70B Q4_K_M on a single 3090 with partial offload? what tok/s?")
+    assert reply["check"]["fits"] is True
+    assert reply["query"]["gpu_layers"] is not None and 0 < reply["query"]["gpu_layers"] < 81
+    said = [a for a in reply["assumptions"] if a["reason"] == "offload-chosen"]
+    assert said and said[0]["field"] == "gpu_layers"
+    assert "tops out near" in reply["text"]
+
+
+def test_an_moe_keeps_its_experts_in_ram_rather_than_whole_layers() -> None:
+    reply = ask_json("Qwen3-235B-A22B 用 4 张 4090 加 256G 内存跑 Q4_K_M，速度多少")
+    assert reply["check"]["fits"] is True
+    assert reply["query"]["cpu_moe_layers"] is not None and reply["query"]["gpu_layers"] is None
+    assert "--n-cpu-moe" in reply["text"]
+
+
+def test_a_model_that_fits_whole_is_not_split() -> None:
+    reply = ask_json("Llama 3.1 8B Q4_K_M on a 3090 with partial offload")
+    assert reply["check"]["fits"] is True and reply["query"]["gpu_layers"] is None
+    assert not [a for a in reply["assumptions"] if a["reason"] == "offload-chosen"]
