@@ -291,7 +291,9 @@ TRAIN_CNN_ACT_MULTIPLIER = 8.0
 trains in ≈ 6–8 GiB)."""
 
 ENCODER_DEFAULT_CONTEXT = 512
-"""Encoders (BERT-class) run at their max sequence length (512) when none is given."""
+"""Encoders (BERT-class) run at their max sequence length (512) when none is given; an embedding request with no
+length stated is sized at it too, even on a long-window embedder (bge-m3's 8,192): retrieval pipelines embed
+chunks of a few hundred tokens, and BERT-class embedders cannot take more."""
 
 # --------------------------------------------------------------------------------------------------------
 # Fit and ranking

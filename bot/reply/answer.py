@@ -31,6 +31,7 @@ from bot.reply.defaults import (
     workload_for,
 )
 from bot.reply.faq import faq_for
+from bot.reply.image_service import images_wanted_per_minute
 from bot.reply.media_figures import media_speed
 from bot.reply.mixed import mixed_cards, mixed_check_out
 from bot.reply.model import (
@@ -319,7 +320,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         }
         speed.update(serving_engine_speed(question, timed, timed_on[0], timed_on[1]))
     if top[0] is not None and top[0].id in kb.gpus:
-        speed.update(media_speed(workload, top[0], kb, speed.get("prefill_tokens_per_s")))
+        speed.update(media_speed(workload, top[0], kb, speed.get("prefill_tokens_per_s"),
+                                 images_wanted_per_minute(question)))
     chip = kb.apple_chips.get(question.apple_chip or "") if question.unified_memory else None
     if (chip is not None and gpu is not None and gpu.id not in kb.gpus and workload.task == "inference"
             and model.arch == "decoder" and workload.engine == "llama.cpp"

@@ -324,6 +324,7 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
 def attach_money(result: Answer, question: Question, workload: Workload | None, kb: KnowledgeBase,
                  config: tuple[GPU | None, int]) -> Answer:
     """Price the picks, total the job, and (for gpu_info) list the card's prices; returns `result`."""
+    from bot.reply.image_service import image_plan
     from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
 
     choice = price_choice(question)
@@ -353,7 +354,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         return result
     add_training_hours(result.speed, question, workload, gpu, count)
     if workload.task == "inference":
-        result.serving = serving_plan(question, workload, gpu, count)
+        result.serving = serving_plan(question, workload, gpu, count) or image_plan(result.speed, gpu, count)
         add_output_hours(result.speed, question, workload, result.serving)
     result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving)
     if (result.cost.per_hour is None and (question.asks_cost or question.hours) and question.gpu is None

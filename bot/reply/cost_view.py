@@ -153,6 +153,12 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         if not s.met:
             capacity = s.replicas * s.targets.get("sequences_per_s_per_replica", 0.0)
             lines.append(t("encoder_replica_cap", replicas=f"{s.replicas:,}", capacity=f"{capacity:,.0f}"))
+    elif answer.serving is not None and answer.serving.binding == "images":
+        s = answer.serving
+        lines.append(t("image_service_assumed" if s.targets.get("images_per_user_assumed") else "image_service",
+                       wanted=f"{s.targets.get('images_per_minute', 0):,.4g}", replicas=f"{s.replicas:,}",
+                       count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
+                       per_card=f"{s.targets.get('images_per_minute_per_replica', 0):,.1f}"))
     elif answer.serving is not None:
         s = answer.serving
         lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import rules
+from bot.reply.image_service import image_service
 from bot.reply.model import (
     Assumption,
 )
@@ -21,6 +22,7 @@ from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
+from rules import constants as C
 from rules import weight_formats as WF
 from rules.engine_profile import training_fact
 from rules.hardware import visible_gib
@@ -303,7 +305,9 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     elif context is None:
         # Whisper's decoder holds at most `max_target_positions` (448) tokens, whatever the audio's length.
         native = model.max_context or int(model.details.get("max_target_positions") or 0) or DEFAULT_CONTEXT
-        context = min(DEFAULT_CONTEXT, native)
+        # an embedding request is a retrieval chunk, not a chat: BERT-class length even on an 8k-window bge-m3
+        usual = C.ENCODER_DEFAULT_CONTEXT if model.arch == "encoder" and task == "inference" else DEFAULT_CONTEXT
+        context = min(usual, native)
         if model.arch in TOKEN_ARCHS:
             assumptions.append(
                 Assumption(field="context", value=context,
@@ -322,6 +326,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         batch = DEFAULT_BATCH
         if model.arch in TOKEN_ARCHS:
             assumptions.append(Assumption(field="batch", value=batch))
+    if image_service(question, model, task):
+        # "SDXL for 200 users": each card makes one image at a time and the users share the cards (the speed
+        # figures count them), not one batch of 200 in one card's memory
+        batch = 1
+        assumptions.append(Assumption(field="batch", value=batch, reason="image-users"))
     if question.prior_preservation and model.arch == "diffusion" and task != "inference":
         # DreamBooth's prior preservation trains a class image beside each instance image: twice the images
         batch = min(2 * batch, MAX_BATCH)

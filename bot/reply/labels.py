@@ -155,6 +155,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "tensor-parallel-named": {"en": "tensor parallelism asked for: a serving engine's split (transformers' device_map splits layers)", "zh-Hans": "要求张量并行：按推理服务框架的切分估算（transformers 的 device_map 按层切分）"},
     "large-model-serving": {"en": "a model this large is run on a serving engine (its makers point to vLLM/SGLang; transformers' generate over many cards is a few tokens a second)", "zh-Hans": "这么大的模型按推理服务框架运行（官方推荐 vLLM/SGLang；transformers 的 generate 跨多卡每秒只有几个 token）"},
     "quantised-kv-cache": {"en": "a KV cache below 16 bits: a serving engine's feature (transformers keeps the model's dtype)", "zh-Hans": "低于 16 位的 KV 缓存是推理服务框架的功能（transformers 按模型精度存）"},
+    "image-users": {"en": "an image service: each card makes one image at a time and the users share the cards (how many: under Time and cost)",
+                    "zh-Hans": "图像服务：每张卡逐张生成，用户共用这些卡（所需卡数见“时间与费用”）"},
     "offload-chosen": {"en": "an offload to system RAM asked for with no count: the split that leaves the cards clear of a tight fit",
                        "zh-Hans": "要求卸载到系统内存但未给层数：按能让显卡留有余量的切分估算"},
     "batch-as-users": {"en": "a batch this large is beyond one job (up to 4,096 sequences here), so it is read as that many concurrent users served by replicas; one card's largest batch is under What would fit",

@@ -3,6 +3,8 @@ a card keeps up with, recordings batched), seconds per image, sequences encoded 
 
 from __future__ import annotations
 
+import math
+
 from bot.reply.convert import finite
 from bot.reply.serving import fits_at
 from bot.reply.side_figures import image_seconds, image_settings
@@ -13,8 +15,8 @@ from rules.search import largest_true
 from rules.types import Workload
 
 
-def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
-                prefill: float | None) -> dict[str, float | None]:
+def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float | None,
+                images_wanted: tuple[float, bool] | None = None) -> dict[str, float | None]:
     """The unit a non-LLM user thinks in: Whisper's real-time factor, seconds per image, sequences per second."""
     model = workload.model
     if workload.task != "inference":
@@ -35,8 +37,14 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase,
         seconds = image_seconds(workload, gpu, kb)
         if seconds is None:
             return {}
-        return {"seconds_per_image": finite(seconds, 2), "image_steps": float(steps) if steps else None,
-                "image_resolution": float(resolution) if resolution else None}
+        figures = {"seconds_per_image": finite(seconds, 2), "image_steps": float(steps) if steps else None,
+                   "image_resolution": float(resolution) if resolution else None}
+        if images_wanted is not None and seconds > 0:
+            # a service's rate over what one card makes a minute, one image at a time: the cards it takes
+            wanted, assumed = images_wanted
+            figures.update(images_per_minute_wanted=finite(wanted, 1), image_cards=float(math.ceil(wanted * seconds
+                           / 60.0)), images_per_user_assumed=1.0 if assumed else None)
+        return figures
     if model.arch == "encoder":
         return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}
     return {}

@@ -352,6 +352,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         prior_preservation=values.get("prior_preservation"),
         image_dims=values.get("image_dims"),
         image_count=values.get("image_count"),
+        images_per_minute=values.get("images_per_minute"),
+        images_per_minute_per_user=values.get("images_per_minute_per_user"),
         audio_hours=values.get("audio_hours"),
         audio_per_day=bool(values.get("audio_per_day", False)),
         zero_stage=values.get("zero_stage"),

@@ -84,6 +84,10 @@ class Question(BaseModel):
     → 1440)."""
     image_dims: str | None = None
     """A non-square image as written ("1920×1080"), for the read-back; `image_resolution` is what is sized."""
+    images_per_minute: float | None = Field(default=None, gt=0)
+    """Images a minute an image service must make in all ("200 images per minute")."""
+    images_per_minute_per_user: float | None = Field(default=None, gt=0)
+    """Images a minute each of its users asks for ("每人每分钟一张图"): times the users, the service's rate."""
     image_count: int | None = Field(default=None, gt=0)
     """Image generation: images the job makes ("10k images", "1万张图"); the run is timed and billed."""
     audio_hours: float | None = Field(default=None, gt=0)

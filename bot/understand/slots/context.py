@@ -66,6 +66,7 @@ _BATCH = [
     rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
     rx(NUM + r"\s*(?:路|个|人|用户)?\s*并发"),
     rx(NUM + r"\s*(?:个|位|名)?\s*(?:用户|使用者)"),
+    rx(r"(?:给|供)\s*" + NUM + r"\s*(?:个|位|名)?\s*(?:同事|员工|人|成员)"),
     rx(NUM + r"\s*(?:个|位|名)?\s*(?:同时)?\s*在线\s*(?:的)?\s*(?:用户|使用者|人)"),
     rx(NUM + r"\s*(?:个)?(?:人|用户|请求)\s*同时"),
     rx(r"同时\s*(?:有|服务|支持)?\s*" + NUM + r"\s*(?:个)?(?:人|用户|请求|路)"),
@@ -164,18 +165,23 @@ def parse_batch(state: SlotState) -> None:
         state.set("grad_accumulation", min(steps, 4096))  # micro-steps per optimizer step
 
 
+USERS_NOTE = "users-stated"
+"""The batch was stated as users or concurrent requests ("200 个用户", "50 concurrent users"): an image service
+serves them on cards making one image at a time, not as one batch (bot.reply)."""
 BATCH_AS_USERS_NOTE = "batch-as-users"
 """A batch stated beyond one job's (MAX_BATCH) is served as that many users over replicas; the reply says so."""
 
 
 def _parse_per_card_batch(state: SlotState) -> None:
-    for pattern in _BATCH:
+    for index, pattern in enumerate(_BATCH):
         m = pattern.search(state.text)
         if m is None:
             continue
         value = read_number(m)
         if value is None:
             continue
+        if index > 0 or re.match(r"concurren|并发", m.group(0), re.IGNORECASE):
+            state.notes.append(USERS_NOTE)  # users or requests at once, not a batch a job was given
         value *= BATCH_UNITS.get(m.groupdict().get("unit") or "", 1.0)
         if value > MAX_BATCH:
             # one job holds MAX_BATCH; replicas serve the rest, so only a count above MAX_USERS is capped

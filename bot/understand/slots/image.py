@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from bot.understand.numbers import COUNT_SCALES
+from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.question import MAX_BATCH, MAX_IMAGE_SIDE, MAX_IMAGE_STEPS, MIN_IMAGE_SIDE
 from bot.understand.slots.base import SlotState, bounded, rx
 
@@ -33,6 +33,14 @@ _PER_CALL = rx(r"(?<![\w.])(?P<num>\d{1,4})\s*(?:images?|pictures?|pics?|图片?
                r"(?:per|each|a|every|in\s+(?:one|a|each)|每)\s*(?:call|batch|prompt|run|request|pass|次|批)")
 """Images one call makes ("4 images per call", "每次4张" is not read): the batch the memory holds."""
 MAX_IMAGE_COUNT = 1e10
+_RATE = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten)\s+(?:images?|pictures?|pics?|renders?)"
+           r"\s*(?:/\s*|per\s+|an?\s+|each\s+|every\s+)(?P<unit>minute|min|hour|hr)s?\b"
+           r"|每\s*(?P<unit2>分钟|小时)\s*(?:生成|出|画)?\s*(?P<num2>\d+(?:\.\d+)?|[一二两三四五六七八九十百千]{1,4})\s*(?:张|幅)")
+"""Images a minute (or an hour) a service makes: "200 images per minute", "每分钟一张图"; per user when
+`_PER_USER` is beside it."""
+_PER_USER = rx(r"每人|每个人|每个用户|每位用户?|人均|\beach\b|\bper\s+(?:user|person|head)\b|\bapiece\b|"
+               r"\ba\s+(?:user|person)\b")
+MAX_IMAGES_PER_MINUTE = 1e6
 _OFFLOAD = rx(r"enable_(?:model|sequential)_cpu_offload|\b(?:model\s+)?cpu[-_\s]?offload\w*|\boffload\w*"
               r"|卸载到?\s?(?:cpu|内存)?")
 
@@ -78,6 +86,7 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
         state.set("image_resolution", round(bounded(state, "image_resolution", side, MAX_IMAGE_SIDE,
                                                     MIN_IMAGE_SIDE)))
         state.mask(m.start(), m.end())
+    _image_rate(state)
     m = _PER_CALL.search(state.text)
     if m is not None:
         state.set("batch", int(bounded(state, "batch", float(m.group("num")), MAX_BATCH)))
@@ -112,3 +121,19 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
     if m is not None:
         state.set("offload", "all")
         state.mask(m.start(), m.end())
+
+
+def _image_rate(state: SlotState) -> None:
+    """A service's image rate: total ("200 images per minute") or each user's ("每人每分钟一张图")."""
+    m = _RATE.search(state.text)
+    if m is None:
+        return
+    value = number(m.group("num") or m.group("num2") or "")
+    if value is None or value <= 0:
+        return
+    unit = m.group("unit") or m.group("unit2") or "minute"
+    per_minute = value / 60.0 if unit in ("hour", "hr", "小时") else value
+    near = state.text[max(0, m.start() - 16): m.end() + 16]
+    slot = "images_per_minute_per_user" if _PER_USER.search(near) else "images_per_minute"
+    state.set(slot, bounded(state, slot, per_minute, MAX_IMAGES_PER_MINUTE))
+    state.mask(m.start(), m.end())

@@ -75,3 +75,14 @@ def test_an_encoder_served_at_a_request_rate_is_planned_by_the_sequences_a_repli
     assert serving["decode_tokens_per_s"] is None
     assert serving["aggregate_tokens_per_s"] == 200 * 512
     assert "per million tokens encoded" in answer["text"] and "output tokens" not in answer["text"]
+
+
+def test_an_embedding_request_with_no_length_is_a_retrieval_chunk_even_on_a_long_window_embedder() -> None:
+    # bge-m3 takes 8,192 tokens; a request was sized at 4,096 (5.4 sequences a second on a T4) where the chunks
+    # retrieval pipelines embed are a few hundred tokens (29 a second at 512)
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("bge-m3 做embedding，一张T4每秒能处理多少条")
+    assert reply["query"]["context"] == 512
+    said = next(a for a in reply["assumptions"] if a["field"] == "context")
+    assert said["reason"] == "encoder-request-length"

@@ -3,6 +3,8 @@ line saying the size and steps it is for."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from bot.errors import BadRequestError
@@ -160,3 +162,27 @@ def test_int4_for_an_image_model_means_bitsandbytes_nf4_not_gptq() -> None:
     answer = _ask("flux dev in int4 on a 16GB card")
     assert answer["query"]["quant"] == "nf4"  # diffusers quantises pipelines with bitsandbytes; nobody ships GPTQ
     assert "quantisation gptq" not in answer["text"] and "quantisation nf4 (not stated)" in answer["text"]
+
+
+def test_image_users_are_served_by_cards_making_one_image_at_a_time() -> None:
+    # 200 users each asking for one image a minute were sized as one batch of 200 (762 GiB, "nothing fits").
+    # By hand: one 4090 makes an SDXL image (1024², 50 steps) in the reply's own ≈ 5.6 s, 10.7 a minute, so
+    # 200 a minute takes ceil(200 / 10.7) = 19 cards, each at batch 1 (10.9 GiB).
+    reply = _ask("SDXL 服务 200 个用户，每人每分钟一张图，需要几张 4090")
+    assert reply["estimate"]["per_gpu_gb"] < 12
+    seconds = reply["speed"]["seconds_per_image"]
+    plan = reply["serving"]
+    assert plan["binding"] == "images" and plan["targets"]["images_per_minute"] == 200
+    assert plan["replicas"] == math.ceil(200 * seconds / 60)
+    assert "图像服务：每分钟 200 张" in reply["text"]
+
+
+def test_image_users_without_a_rate_are_taken_at_one_image_a_minute_and_the_cost_covers_every_card() -> None:
+    reply = _ask("FLUX.1-schnell for 50 concurrent users, how many L40S?")
+    plan = reply["serving"]
+    assert plan["targets"]["images_per_minute"] == 50 and plan["targets"]["images_per_user_assumed"] == 1.0
+    assert "each user taken to ask for one a minute" in reply["text"]
+    cost = reply["cost"]
+    if cost and cost["per_hour"]:
+        single = next(p for p in reply["picks"] if p["gpu"] == plan["gpu"])["price_per_hour"]
+        assert cost["per_hour"] == pytest.approx(single * plan["replicas"], rel=0.01)

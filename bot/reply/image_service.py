@@ -1,0 +1,49 @@
+"""An image model served to users or at a rate ("SDXL for 200 users", "300 images a minute"): cards that each make
+one image at a time, as many as the rate takes, rather than one batch of every user's image in one card's memory."""
+
+from __future__ import annotations
+
+import math
+
+from bot.reply.money_model import ServingPlanOut
+from bot.understand.question import Question
+from bot.understand.slots.context import USERS_NOTE
+from knowledge.schema import GPU, Model
+
+
+def image_service(question: Question, model: Model, task: str | None) -> bool:
+    """An image model served to users or at a rate, rather than one batch sized in memory."""
+    return model.arch == "diffusion" and task == "inference" and (
+        USERS_NOTE in question.notes or bool(question.images_per_minute or question.images_per_minute_per_user))
+
+
+def images_wanted_per_minute(question: Question) -> tuple[float, bool] | None:
+    """(images a minute the service must make, whether each user's one a minute was assumed): the rate stated,
+    else each user's rate (stated, or one image a minute) times the users; None without users or a rate."""
+    if question.images_per_minute:
+        return question.images_per_minute, False
+    users = question.batch if USERS_NOTE in question.notes else None
+    if users is None:
+        return None
+    each = question.images_per_minute_per_user
+    return users * (each or DEFAULT_IMAGES_PER_USER_MINUTE), each is None
+
+
+DEFAULT_IMAGES_PER_USER_MINUTE = 1.0
+"""Images a minute each user of an image service is taken to ask for when the question gives no rate: a person
+writing prompts and looking at the results; the reply says so and the rate sets the cards."""
+
+
+def image_plan(speed: dict[str, float | None], gpu: GPU, count: int) -> ServingPlanOut | None:
+    """An image service (bot.reply.media_figures): as many replicas of `count` × `gpu`, each making one image at
+    a time, as its rate takes; None when the speed figures hold no such service."""
+    cards, seconds = speed.get("image_cards"), speed.get("seconds_per_image")
+    if not cards or not seconds:
+        return None
+    wanted = float(speed.get("images_per_minute_wanted") or 0.0)
+    targets = {"images_per_minute": wanted, "images_per_minute_per_replica": round(60.0 / seconds, 2)}
+    if speed.get("images_per_user_assumed"):
+        targets["images_per_user_assumed"] = 1.0
+    return ServingPlanOut(gpu=gpu.id, gpus_per_replica=count, replicas=int(cards), sequences_per_replica=1,
+                          concurrent_needed=math.ceil(wanted), ttft_s=round(seconds, 2), binding="images",
+                          targets=targets)
