@@ -36,6 +36,17 @@ def _add_key(table: dict[str, str], prefixes: set[str], key: str, entry_id: str)
         prefixes.add(key[:end])
 
 
+FORM_FACTOR_WORDS = frozenset({"laptop", "mobile", "notebook", "m", "gpu", "maxq", "max", "q", *"笔记本游戏移动版"})
+"""Words that make a laptop chip of a desktop card's name ("RTX 4090 Laptop GPU"): the plain name stays the desktop
+card, not a bare name of several memory variants (so no "memory size not stated" for "a 4090")."""
+
+
+def _laptop_of(rest: list[str]) -> bool:
+    """The words a longer card name adds make it a laptop chip (with, perhaps, its memory: "laptop 16g")."""
+    words = [word for word in rest if not re.fullmatch(r"\d+gb?", word)]
+    return bool(words) and set(words) <= FORM_FACTOR_WORDS
+
+
 def vocab_of(kb: KnowledgeBase) -> Vocab:
     cached = _VOCAB_CACHE.get(id(kb))
     if cached is not None and cached[0] is kb:
@@ -57,7 +68,7 @@ def vocab_of(kb: KnowledgeBase) -> Vocab:
     for gpu_id, tokens in gpu_tokens:
         for cut in range(1, len(tokens)):
             owner = vocab.gpus.get("".join(tokens[:cut]))
-            if owner is not None and owner != gpu_id:
+            if owner is not None and owner != gpu_id and not _laptop_of(tokens[cut:]):
                 vocab.bare_gpus.add("".join(tokens[:cut]))
     for entry in kb.faq.values():
         for question in (*entry.questions.en, *entry.questions.zh):
