@@ -105,6 +105,40 @@ _DOMAIN = rx(
     r"\bparams?\b|\btokens?\b|\bbatch\b|\bcontext\b|\bquanti|\bcloud\b|\binstance\b|\bcompute\b|\baccelerator|"
     r"显卡|显存|模型|大模型|算力|卡|参数|服务器|云|实例|上下文|并发|训练|推理|微调|部署|量化"
 )
+_RESERVING = r"(?:vllm|sglang|lmdeploy|turbomind|tensorrt[-_\ ]?llm|trt[-_\ ]?llm)"
+_ADVERBS = r"(?:\s+(?:always|just|still|immediately|instantly|already))*"
+_TAKES = (r"(?:takes?|took|uses?|used|eats?|ate|grabs?|grabbed|occup(?:y|ies|ied)|fills?|filled|allocates?|"
+          r"allocated|reserves?|reserved|hogs?|hogged|consumes?|consumed|claims?|claimed)")
+_TAKING = r"(?:taking|using|eating|grabbing|occupying|filling|allocating|reserving|hogging|consuming|claiming)"
+_HOLDS_THE_CARD = rx(
+    # "vLLM takes all my GPU memory", "it's using 90% of the VRAM" (not "with vLLM using 90% of it", a setting)
+    r"\b(?:it|" + _RESERVING + r")(?:" + _ADVERBS + r"\s+" + _TAKES + r"|(?:'s|\s+(?:is|was|keeps))" + _ADVERBS
+    + r"\s+" + _TAKING + r")\s+(?:up\s+)?"
+    r"(?:all|almost\ all|nearly\ all|most|the\ (?:whole|entire|full)|(?:[89]\d|100)\s*(?:%|percent))"
+    r"(?:\s+of)?(?:\s+(?:my|the|our|its|each|every|one|a))?\s*(?:gpu'?s?\s+|card'?s?\s+|video\s+)?"
+    r"(?:memory|vram)\b|"
+    r"(?:\d+(?:\.\d+)?\s*gi?b|memory|vram)\s+(?:(?:is|being)\s+)?(?:used|taken|occupied|allocated|reserved|"
+    r"grabbed|held)\s+by\s+(?:the\s+)?" + _RESERVING + r"|"
+    r"显存\s*(?:都|全|就|直接|几乎|基本)?\s*(?:被)?\s*(?:占满|吃满|用满|占光|吃光|用光|打满|拉满|全占|满了)|"
+    r"(?:占满|吃满|用满|占光|吃光|用光)\s*(?:了)?\s*(?:整张卡的?|所有的?|全部的?)?\s*显存|"
+    r"显存\s*(?:占用|使用|用了|占了)\s*(?:率)?\s*(?:到|达到|高达|有|是|就|了)*\s*(?:[89]\d|100)\s*%|"
+    r"(?:占|用|吃)\s*(?:了|掉)?\s*(?:[89]\d|100)\s*%\s*(?:的)?\s*显存|"
+    r"(?:占|用|吃)\s*(?:了|掉)\s*\d+(?:\.\d+)?\s*g(?:i?b)?\s*(?:的)?\s*显存"
+)
+"""A serving engine seen holding the card ("vLLM takes all my GPU memory", "vllm 显存占用 90%", "72GB used by
+vllm"): the engine's up-front reservation, which nvidia-smi shows, not a job to size."""
+_OUT_OF_MEMORY = rx(r"\boom\b|out\s+of\s+memory|显存不(?:够|足)|爆显存|溢出")
+
+
+def holds_the_card(engine: str | None, folded: str, *, fraction_stated: bool = False) -> bool:
+    """The text says an engine that reserves memory up front (vLLM, SGLang, LMDeploy, TensorRT-LLM) takes (most of)
+    the card: a question about that reservation, unless it states a share to size with or reports running out."""
+    profile = load_engine_profiles().get(engine or "")
+    if profile is None or profile.reservation.kind not in ("fraction_of_total", "fraction_of_free"):
+        return False
+    return not fraction_stated and not _OUT_OF_MEMORY.search(folded) and _HOLDS_THE_CARD.search(folded) is not None
+
+
 FOLLOW_UP_MARKER = rx(
     r"^\s*(?:what\s+about|how\s+about|and\b|what\s+if|with\b|on\s+(?:an?\s+)?|using\b|instead\b|also\b|"
     r"same\b|now\b|then\b|ok\b|okay\b|but\b|or\b|换成|换|改成|改为|改用|那|那么|如果|要是|用|再|还有|加上|"
@@ -148,8 +182,10 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
     if len(set(gpus)) >= 2:  # two cards named: a comparison, whether or not it says "vs"
         return "compare", _COMPARE.search(text) is not None, None
 
-    # Why-questions are FAQ even about a named model ("why does llama 70b need several GPUs?").
-    if re.search(r"\bwhy\b|为什么|为何|怎么办", text, re.A):
+    # Why-questions are FAQ even about a named model ("why does llama 70b need several GPUs?"), and so is an engine
+    # seen holding the card ("vllm跑7B显存占用90%正常吗"): its reservation answers it, not a sizing.
+    if re.search(r"\bwhy\b|为什么|为何|怎么办", text, re.A) or holds_the_card(
+            state.values.get("engine"), folded, fraction_stated="memory_fraction" in state.values):
         faq_id, faq_score = faq_match(vocab, folded)
         return "faq", True, faq_id if faq_score >= FAQ_MATCH_SCORE else None
 

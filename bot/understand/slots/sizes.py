@@ -57,7 +57,11 @@ _MEMORY_NOT_AFTER = rx(
     r"(?:of\s+)?(?:system|cpu|host|disk|ssd|hdd|nvme|storage|data|datasets?|text|corpus|files?|weights?|"
     r"checkpoints?|downloads?|logs?|network|bandwidth|ethernet)(?![a-z])|"
     r"/\s*s|ps(?![a-z])|per\s+s|硬盘|磁盘|存储|固态|数据|语料|权重|文件|模型文件|带宽|每秒|网速|流量|网络)"
+    r"|\s*(?:is\s+|are\s+|being\s+)?(?:used|in\s+use|occupied|allocated|reserved|taken|consumed)(?![a-z])"
+    r"|\s*(?:已用|已占用|被占用|占用|已使用)"
 )
+"""What follows a size that is not a card's memory: system RAM, storage, data, a rate, or memory seen in use
+("72GB used by vllm", "占用 20G")."""
 _MEMORY_NOT_BEFORE = rx(
     r"(?:\bram|(?<!显卡)(?<!gpu)(?<!gpu\ )内存|system\s+memory|cpu\s+memory|host\s+memory|\bdisk|storage|"
     r"\bssd|\bhdd|硬盘|磁盘|存储|dataset|\bdata|数据集?|语料|\bweights?|checkpoints?|权重|\bfiles?|文件|"
