@@ -47,7 +47,7 @@ def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float |
     weights, _ = weight_bytes(model, w.precision, None)
     params = model.params_b * 1e9
     encoder_share = enc_layers / (enc_layers + dec_layers)
-    peak = dense_tflops(gpu, w.precision)
+    peak = _matmul_tflops(gpu, w.precision)
     if peak is None:
         return None
     batch = max(1, streams)
@@ -81,6 +81,16 @@ def diffusion_steps(model: Model) -> int | None:
     return int(steps) if isinstance(steps, (int, float)) and steps > 0 else None
 
 
+def _matmul_tflops(gpu: GPU, precision: str = "fp16") -> float | None:
+    """The rate a pipeline's matmuls run at: the precision's peak, or the fp32 one on a card whose fp16 is slower
+    (Pascal's 1/64 rate: cuBLAS accumulates 16-bit matmuls in fp32 there, see rules.speed.engine_peak_tflops),
+    where a GTX 1060's SD 1.5 image had taken two hours."""
+    peak = dense_tflops(gpu, precision)
+    if gpu.fp32_tflops and (peak or 0.0) < gpu.fp32_tflops:
+        return gpu.fp32_tflops
+    return peak
+
+
 def diffusion_seconds_per_image(model: Model, gpu: GPU, reference: GPU | None, steps: int | None = None,
                                 resolution: int | None = None) -> float | None:
     """Seconds per image from the model's published reference time, scaled by dense fp16 peaks, by the steps
@@ -93,7 +103,7 @@ def diffusion_seconds_per_image(model: Model, gpu: GPU, reference: GPU | None, s
     ref = model.details.get("reference_speed")
     if not isinstance(ref, dict) or reference is None or not ref.get("seconds_per_image"):
         return None
-    reference_peak, peak = dense_tflops(reference, "fp16"), dense_tflops(gpu, "fp16")
+    reference_peak, peak = _matmul_tflops(reference), _matmul_tflops(gpu)
     if reference_peak is None or peak is None:
         return None
     seconds = float(ref["seconds_per_image"]) * reference_peak / peak

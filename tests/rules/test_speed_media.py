@@ -86,3 +86,16 @@ def test_dpo_pays_the_reference_models_forward_pass() -> None:
     # 6 + 2 (recompute) FLOPs a parameter a token for the policy, + 2 for the frozen reference's forward pass
     assert train_flops_factor(sft, True) == 8.0 and train_flops_factor(dpo, True) == 10.0
     assert train_tokens_per_s(dpo, a100, 8) < train_tokens_per_s(sft, a100, 8)
+
+
+def test_an_image_on_a_pascal_card_is_timed_at_its_fp32_rate_not_its_one_64th_fp16() -> None:
+    # A GTX 1060's fp16 runs at 1/64 of its 4.4 fp32 TFLOPS; cuBLAS accumulates 16-bit matmuls in fp32, so an
+    # SD 1.5 image takes the fp32 rate's time: about 60× less than at 0.07 TFLOPS (7,360 s before).
+    from rules.hardware import dense_tflops
+
+    model, pascal, reference = KB.models["stable-diffusion-1.5"], KB.gpus["gtx-1060-6gb"], KB.gpus["rtx-4090"]
+    seconds = diffusion_seconds_per_image(model, pascal, reference)
+    at_reference = diffusion_seconds_per_image(model, reference, reference)
+    assert seconds is not None and at_reference is not None
+    ratio = (dense_tflops(reference, "fp16") or 0) / (pascal.fp32_tflops or 1)
+    assert seconds == pytest.approx(at_reference * ratio, rel=0.01)
