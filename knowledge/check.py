@@ -184,6 +184,9 @@ def expected_kv_kib(model: Model) -> float | None:
 
 def _model_problems(kb: KnowledgeBase, m: Model) -> Iterator[Problem]:
     where = _origin(kb, "models", m.id)
+    for smaller in m.smaller_versions:
+        if smaller not in kb.models:
+            yield Problem(where, m.id, "smaller_versions", f"no model with id {smaller!r}")
     heads, kv = m.num_attention_heads, m.num_kv_heads
     if heads and kv:
         if kv > heads:

@@ -155,6 +155,11 @@ class Model(Entry):
         description="The precision the official checkpoint ships in: what an engine loads when told nothing "
         "(DeepSeek-V3 fp8 from its quantization_config, gpt-oss mxfp4). Cite the config or card in `source`.",
     )
+    smaller_versions: list[str] = Field(
+        default_factory=list,
+        description="Ids of the smaller models its makers released in the same line (DeepSeek-R1's six distilled "
+        "models): what a card too small for this one can run instead. Cite the release in `source`.",
+    )
     official_quants: list[str] = Field(
         default_factory=list,
         description="Quantised variants the model's authors publish (fp8, awq-int4, gptq-int4, gptq-int8, gguf, "

@@ -180,3 +180,20 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
                          "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
                         for s in c.suggestions[:5]],
     }
+
+
+def smaller_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """The makers' smaller versions that fit the card the model does not (bot.reply.smaller), largest first."""
+    if not answer.smaller_models or answer.check is None:
+        return ""
+    items = []
+    for found in answer.smaller_models:
+        model = kb.models.get(str(found["model"]))
+        name = model.name if model is not None else str(found["model"])
+        quant = str(found.get("quant") or found.get("precision") or "")
+        label = quant.removeprefix("gguf-").upper() if quant.startswith("gguf-") else quant
+        items.append(f"{name} ({label}{', ' + engine_name(str(found['engine'])) if found.get('engine') else ''}: "
+                     f"{gb(float(found['per_gpu_gb']))} GiB)")
+    model = kb.models.get(answer.query.model or "")
+    return t("smaller_versions", model=model.name if model is not None else "?", gpu=gpu_name(kb, answer.check.gpu),
+             list="; ".join(items))

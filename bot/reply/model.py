@@ -331,6 +331,9 @@ class Answer(BaseModel):
     """When no engine was named and the other common one changes the per-card need by more than 15%:
     {engine, per_gpu_gb} (inference: transformers ↔ vLLM; LoRA/QLoRA: PEFT ↔ Unsloth)."""
     lighter_task: dict[str, Any] | None = None
+    smaller_models: list[dict[str, Any]] = Field(default_factory=list)
+    """The makers' smaller versions of the model that fit the card asked about (model, precision, quant, engine,
+    per_gpu_gb), largest first, when the model itself does not fit."""
     """A full fine-tune the question did not call full, that needs several cards: what LoRA needs instead on
     one of the recommended cards, {task, gpu, count, per_gpu_gb} (only when it fits there)."""
     cpu_only: dict[str, Any] | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.reply.capacity import memory_card_id
-from bot.reply.check_view import check_view, host_ram_line
+from bot.reply.check_view import check_view, host_ram_line, smaller_line
 from bot.reply.cost_view import cost_view, money, pick_place
 from bot.reply.formatting import count, gb, gpu_name, model_name_of, params, per_minute
 from bot.reply.i18n import EXAMPLES, Translator
@@ -119,6 +119,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                          gpu=gpu_name(kb, answer.lighter_task["gpu"]))
                        if answer.lighter_task and answer.estimate is not None else "")
     view["any_fits"] = any(p["fits"] for p in picks)
+    view["smaller"] = smaller_line(answer, kb, t)
 
     if answer.check is not None:
         view["check"] = check_view(answer, answer.check, kb, t)
@@ -337,6 +338,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": message}))
     if view.get("lighter"):
         out.append(("section", "notice", {"message": view["lighter"]}))
+    if view.get("smaller"):
+        out.append(("section", "notice", {"message": view["smaller"]}))
     if answer.estimate is not None:
         out.append(("fields", "estimate", {}))
     if answer.intent == "compare" and view["compare"]:

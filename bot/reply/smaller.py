@@ -1,0 +1,61 @@
+"""The smaller models a model's makers released in the same line (DeepSeek-R1's distills), for a card that cannot
+hold the model asked about: "can my 8 GB laptop run deepseek-r1?" is No for the 671B model and Yes for the
+distills people actually run on it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import rules
+from bot.reply.defaults import machine_vram_gib, workload_for
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from knowledge.schema import GPU
+from rules.alternatives import HOME_GGUF_QUANT
+from rules.fit import limit_gib
+from rules.types import Workload
+
+SMALLER_VERSIONS_AT = 2.0
+"""The smaller versions are offered when the model needs more than this many times what the card gives it: out of
+reach (671B on an 8 GB laptop), not a few GiB short, where more cards or a quantisation are the answer."""
+MAX_SMALLER_SHOWN = 3
+"""The largest few that fit: a Slack reader compares three options."""
+
+
+def _fitting(workload: Workload, gpu: GPU, count: int) -> tuple[Workload, float] | None:
+    """The workload as the question's defaults give it, else as a Q4_K_M GGUF on llama.cpp (the file people run a
+    model one size too big with at home), with what it needs per card, when that fits `count` × `gpu`."""
+    tries = [workload]
+    if workload.model.arch == "decoder" and workload.quant != HOME_GGUF_QUANT:
+        tries.append(replace(workload, engine="llama.cpp", engine_version=None, precision="int4",
+                             quant=HOME_GGUF_QUANT, flash_attention=True))
+    for candidate in tries:
+        estimate = rules.estimate_memory(candidate, count, gpu)
+        need = estimate.required_per_gpu_gib or estimate.per_gpu_gib
+        if need <= limit_gib(candidate, gpu):
+            return candidate, need
+    return None
+
+
+def smaller_versions_figure(question: Question, model_id: str, gpu: GPU | None, count: int,
+                            kb: KnowledgeBase) -> list[dict[str, Any]]:
+    """The largest smaller versions of `model_id` that fit the card asked about, each in the format that fits
+    (its own release's precision, else Q4_K_M), with their need per card; [] when none is listed or none fits."""
+    model = kb.models.get(model_id)
+    if model is None or gpu is None or not model.smaller_versions:
+        return []
+    found: list[dict[str, Any]] = []
+    for smaller_id in model.smaller_versions:
+        smaller = kb.models.get(smaller_id)
+        if smaller is None:
+            continue
+        asked = question.model_copy(update={"precision": None, "quant": None}) if smaller.native_precision != (
+            model.native_precision) and question.precision is None else question
+        workload, _ = workload_for(asked, smaller, gpu, machine_vram_gib(question, gpu, None))
+        fit = _fitting(workload, gpu, count)
+        if fit is not None:
+            found.append({"model": smaller_id, "params_b": smaller.params_b, "precision": fit[0].precision,
+                          "quant": fit[0].quant, "engine": fit[0].engine, "per_gpu_gb": round(fit[1], 2)})
+    found.sort(key=lambda f: -float(f["params_b"]))
+    return found[:MAX_SMALLER_SHOWN]
