@@ -10,8 +10,9 @@ from typing import Any
 
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import check_view, host_ram_line, smaller_line
-from bot.reply.cost_view import cost_view, money, pick_place
-from bot.reply.formatting import count, gb, gpu_name, model_name_of, params, per_minute
+from bot.reply.compare_view import compare_rows, compare_verdict
+from bot.reply.cost_view import cost_view, pick_place
+from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.maths_view import maths_lines
@@ -20,7 +21,7 @@ from bot.reply.readback import card_set_text, engine_name, understood, value_tex
 from bot.reply.speed_view import observed_line, speed_parts
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
-from rules.hardware import dense_tflops, gpu_share_of_unified_memory
+from rules.hardware import gpu_share_of_unified_memory
 
 
 def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
@@ -168,7 +169,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["gpus"] = _gpu_views(answer, kb) if answer.intent == "gpu_info" else []
     view["known_gpus"] = sorted(g.name.removeprefix("NVIDIA ") for g in kb.gpus.values() if g.recommended)[:40]
     view["model_info"] = _model_view(answer, kb) if answer.intent == "model_info" else None
-    view["compare"] = _compare_view(answer, kb, t) if answer.intent == "compare" else []
+    view["compare"] = compare_rows(answer, kb, t) if answer.intent == "compare" else []
+    view["compare_verdict"] = compare_verdict(answer, kb, t) if answer.intent == "compare" else ""
     view["maths"] = maths_lines(answer, kb) if show_maths else []
     view.update(cost_view(answer, kb, t))
     view["capacity"] = [{
@@ -222,46 +224,6 @@ def _model_view(answer: Answer, kb: KnowledgeBase) -> dict[str, Any] | None:
         "context": f"{model.max_context:,}" if model.max_context else "?",
         "kv_kib": f"{model.kv_cache_kib_per_token_16bit:g}" if model.kv_cache_kib_per_token_16bit else None,
     }
-
-
-def _compare_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[str, Any]]:
-    by_gpu = {p.gpu: p for p in answer.picks}
-    rows = []
-    for gpu_id in answer.compare:
-        gpu = kb.gpus.get(gpu_id)
-        if gpu is None:
-            continue
-        pick = by_gpu.get(gpu_id)
-        fit = None
-        if pick is not None:
-            fit = (f"{pick.count}× — {gb(pick.memory_per_gpu_gb)} GiB {t.used}"
-                   + (f", ~{count(pick.decode_tokens_per_s)} {t.tok_s}" if pick.decode_tokens_per_s else "")
-                   if pick.fits else
-                   f"{pick.count}× — {t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}")
-            if pick.fits and pick.work_tokens_per_s and not pick.decode_tokens_per_s:
-                fit += " · " + t("train_speed", v=count(pick.work_tokens_per_s))
-            if pick.fits and pick.seconds_per_image:
-                fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}",
-                                 per_minute=per_minute(pick.seconds_per_image))
-            if pick.work_cost is not None and pick.price_currency:
-                per = ("cost_per_thousand_images" if pick.seconds_per_image else
-                       "cost_per_million" if answer.query.task == "inference" else "cost_per_billion")
-                fit += " · " + t(f"{per}_short", v=money(pick.work_cost), cur=pick.price_currency)
-        rows.append({"name": gpu.name.removeprefix("NVIDIA "), "memory": gb(gpu.memory_gb),
-                     "bandwidth": f"{gpu.bandwidth_gbps:,.0f}",
-                     **_peak(gpu, answer.query.precision), "fit": fit})
-    return rows
-
-
-def _peak(gpu: Any, precision: str | None) -> dict[str, str | None]:
-    """The dense tensor peak the job computes at on the card, with its dtype: a GeForce card's bf16 (fp32-
-    accumulate) figure for training and weight-only formats, not the fp16-accumulate one its datasheet leads
-    with (a 4090 beside an A100 is 165 against 312, not 330 against 312)."""
-    dtype = {"fp16": "fp16", "fp8": "fp8", "fp32": "fp32"}.get(precision or "", "bf16")
-    if dtype == "bf16" and not gpu.bf16_tflops:
-        dtype = "fp16"
-    peak = dense_tflops(gpu, dtype)
-    return {"peak": f"{peak:g}" if peak else None, "peak_dtype": dtype}
 
 
 def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:

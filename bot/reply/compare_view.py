@@ -1,0 +1,99 @@
+"""Cards compared side by side ("4090 vs A6000 for 70B AWQ"): each card's figures and fit, then which to pick."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.reply.cost_view import money
+from bot.reply.formatting import count, gb, per_minute
+from bot.reply.i18n import Translator
+from bot.reply.model import Answer, PickOut
+from knowledge.base import KnowledgeBase
+from rules.hardware import dense_tflops
+
+CLEARLY_FASTER = 1.15
+"""A set-up this much faster than the next is called the faster one; closer, they are "about as fast" (the speed
+rules' own error is larger than the gap)."""
+
+
+def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[str, Any]]:
+    """The cards compared, in the order named: their figures and how each holds the job."""
+    by_gpu = {p.gpu: p for p in answer.picks}
+    rows = []
+    for gpu_id in answer.compare:
+        gpu = kb.gpus.get(gpu_id)
+        if gpu is None:
+            continue
+        pick = by_gpu.get(gpu_id)
+        fit = None
+        if pick is not None:
+            fit = (f"{pick.count}× — {gb(pick.memory_per_gpu_gb)} GiB {t.used}"
+                   + (f", ~{count(pick.decode_tokens_per_s)} {t.tok_s}" if pick.decode_tokens_per_s else "")
+                   if pick.fits else
+                   f"{pick.count}× — {t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}")
+            if pick.fits and pick.work_tokens_per_s and not pick.decode_tokens_per_s:
+                fit += " · " + t("train_speed", v=count(pick.work_tokens_per_s))
+            if pick.fits and pick.seconds_per_image:
+                fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}",
+                                 per_minute=per_minute(pick.seconds_per_image))
+            if pick.work_cost is not None and pick.price_currency:
+                fit += " · " + t(f"{_work_unit(answer, pick)}_short", v=money(pick.work_cost), cur=pick.price_currency)
+        rows.append({"name": gpu.name.removeprefix("NVIDIA "), "memory": gb(gpu.memory_gb),
+                     "bandwidth": f"{gpu.bandwidth_gbps:,.0f}",
+                     **_peak(gpu, answer.query.precision), "fit": fit})
+    return rows
+
+
+def _peak(gpu: Any, precision: str | None) -> dict[str, str | None]:
+    """The dense tensor peak the job computes at on the card, with its dtype: a GeForce card's bf16 (fp32-
+    accumulate) figure for training and weight-only formats, not the fp16-accumulate one its datasheet leads
+    with (a 4090 beside an A100 is 165 against 312, not 330 against 312)."""
+    dtype = {"fp16": "fp16", "fp8": "fp8", "fp32": "fp32"}.get(precision or "", "bf16")
+    if dtype == "bf16" and not gpu.bf16_tflops:
+        dtype = "fp16"
+    peak = dense_tflops(gpu, dtype)
+    return {"peak": f"{peak:g}" if peak else None, "peak_dtype": dtype}
+
+
+def _rate(pick: PickOut) -> float | None:
+    """Work a second, higher is better: tokens decoded or trained, or images."""
+    if pick.decode_tokens_per_s:
+        return pick.decode_tokens_per_s
+    if pick.work_tokens_per_s:
+        return pick.work_tokens_per_s
+    return 1.0 / pick.seconds_per_image if pick.seconds_per_image else None
+
+
+def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """Which of the set-ups compared to pick: the ones that hold the job, the faster (when clearly so), the
+    cheaper per unit of work (when priced in one currency) and the roomier."""
+    by_gpu = {p.gpu: p for p in answer.picks}
+    rows = [(kb.gpus[g].name.removeprefix("NVIDIA "), by_gpu[g]) for g in answer.compare
+            if g in kb.gpus and g in by_gpu]
+    if len(rows) < 2:
+        return ""
+    fitting = [(f"{p.count}× {name}", p) for name, p in rows if p.fits]
+    if not fitting:
+        return t("compare_none_fits")
+    if len(fitting) == 1:
+        return t("compare_only_one", name=fitting[0][0])
+    clauses = []
+    rated = sorted(((rate, name) for name, p in fitting if (rate := _rate(p))), reverse=True)
+    if len(rated) >= 2:
+        clauses.append(t("compare_faster", name=rated[0][1], ratio=f"{rated[0][0] / rated[1][0]:.1f}")
+                       if rated[0][0] > CLEARLY_FASTER * rated[1][0] else t("compare_as_fast"))
+    priced = [(p.work_cost, name, p) for name, p in fitting if p.work_cost is not None]
+    if len(priced) >= 2 and len({p.price_currency for _, _, p in priced}) == 1:
+        cost, name, pick = min(priced, key=lambda row: row[0])
+        clauses.append(t("compare_cheaper", name=name, cost=t(f"{_work_unit(answer, pick)}_short", v=money(cost),
+                                                              cur=pick.price_currency or "")))
+    roomiest = max(fitting, key=lambda row: row[1].free_gb)
+    clauses.append(t("compare_roomier", name=roomiest[0], gb=gb(roomiest[1].free_gb)))
+    return t("compare_verdict", clauses=("；" if t.lang != "en" else "; ").join(clauses))
+
+
+def _work_unit(answer: Answer, pick: PickOut) -> str:
+    """The message key of the unit a set-up's work is priced in: a thousand images, a million output tokens
+    (serving) or a billion trained tokens."""
+    return ("cost_per_thousand_images" if pick.seconds_per_image else
+            "cost_per_million" if answer.query.task == "inference" else "cost_per_billion")
