@@ -89,9 +89,20 @@ def _to_traditional() -> Any:
     return opencc.OpenCC("s2tw")
 
 
+TAIWAN_TERMS: tuple[tuple[str, str], ...] = (
+    ("默認", "預設"), ("緩存", "快取"), ("數據", "資料"), ("內存", "記憶體"), ("軟件", "軟體"), ("硬件", "硬體"),
+    ("網絡", "網路"), ("信息", "資訊"), ("帶寬", "頻寬"), ("存儲", "儲存"), ("運行時", "執行時"),
+)
+"""Mainland words s2tw leaves as they are, in the words Taiwan writes: only those whose meaning here is single
+(內存 is system RAM in these replies; 顯存 does not contain it and stays as users write it)."""
+
+
 @lru_cache(maxsize=4096)
 def to_traditional(text: str) -> str:
     """Simplified → Traditional with OpenCC for zh-Hant questions: characters in the Taiwan standard (s2tw: 為,
     開啟, 峰值, not OpenCC's s2t variants 爲, 開啓, 峯值), terms kept as users write them ("显存" → "顯存"; s2twp's
-    phrase conversion would write 視訊記憶體)."""
-    return str(_to_traditional().convert(text))
+    phrase conversion would write 視訊記憶體), then TAIWAN_TERMS."""
+    converted = str(_to_traditional().convert(text))
+    for mainland, taiwan in TAIWAN_TERMS:
+        converted = converted.replace(mainland, taiwan)
+    return converted

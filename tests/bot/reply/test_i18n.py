@@ -60,3 +60,11 @@ def test_a_malformed_catalog_names_the_key_and_field(tmp_path: Path, text: str, 
     with pytest.raises(CatalogError, match=re.escape(named)) as raised:
         load_messages(path)
     assert str(raised.value).startswith("messages.yaml: ")
+
+
+def test_traditional_replies_use_the_words_taiwan_writes() -> None:
+    from bot.reply.i18n import to_traditional
+
+    assert (to_traditional("默认上下文 4096；KV 缓存；数据中心；系统内存；显存")
+            == "預設上下文 4096；KV 快取；資料中心；系統記憶體；顯存")
+    assert to_traditional("运行时开销；存储") == "執行時開銷；儲存"

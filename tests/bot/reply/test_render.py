@@ -97,7 +97,7 @@ def test_simplified_and_traditional_chinese() -> None:
     simplified = render_text(_answer("zh-Hans"))
     traditional = render_text(_answer("zh-Hant"))
     assert "显存需求" in simplified and "默认假设" in simplified
-    assert "顯存需求" in traditional and "默認假設" in traditional
+    assert "顯存需求" in traditional and "預設假設" in traditional
     assert "显存" not in traditional
     assert "爲" not in traditional and "峯" not in traditional  # Taiwan-standard characters (s2tw), not variants
 
