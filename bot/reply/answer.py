@@ -39,7 +39,7 @@ from bot.reply.model import (
     Assumption,
     ConfigRef,
 )
-from bot.reply.offload import OFFLOAD_CHOSEN_NOTE, offload_as_asked
+from bot.reply.offload import OFFLOAD_CHOSEN_NOTE, ktransformers_split, offload_as_asked
 from bot.reply.overrides import apply_overrides
 from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
@@ -140,7 +140,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         result.faq = faq_for(question, None, result, kb)
         return result
 
-    if (offloaded := offload_as_asked(question, model, gpu)) is not None:
+    if (offloaded := offload_as_asked(question, model, gpu) or ktransformers_split(question, model)) is not None:
         return answer(offloaded, kb)  # "with partial offload": the split the suggestion would choose, as asked
     cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
     workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, cards))

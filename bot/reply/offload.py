@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import rules
 from bot.reply.defaults import machine_vram_gib, workload_for
-from bot.understand.question import Question
+from bot.understand.question import MAX_GPU_LAYERS, Question
 from knowledge.schema import GPU, Model
 from rules.engine_profile import profile_for
 
+KTRANSFORMERS = "KTransformers"
+"""The runtime (an unmodelled engine's name as the parser gives it) whose split is llama.cpp's --cpu-moe."""
 OFFLOAD_CHOSEN_NOTE = "offload-chosen"
 """On a question whose layer split the reply chose: the reply says so under Assumed."""
 
@@ -32,3 +34,16 @@ def offload_as_asked(question: Question, model: Model, gpu: GPU | None) -> Quest
         return None
     return question.model_copy(update={"gpu_layers": split.gpu_layers, "cpu_moe_layers": split.cpu_moe_layers,
                                        "notes": [*question.notes, OFFLOAD_CHOSEN_NOTE]})
+
+
+def ktransformers_split(question: Question, model: Model) -> Question | None:
+    """KTransformers on an MoE, sized as llama.cpp with every routed expert in system RAM (--cpu-moe): the split it
+    is built for (kvcache-ai/ktransformers README: attention, shared experts and the KV cache on the GPU, the
+    routed experts in DRAM, run by its CPU kernels; its DeepSeek-V3/R1 Q4_K_M runs in about 14 GB of VRAM and
+    382 GB of DRAM). Its own kernels change the speed, not where the memory goes. None otherwise."""
+    if (question.unmodelled_engine != KTRANSFORMERS or question.engine is not None or not model.is_moe
+            or question.task not in (None, "inference")):
+        return None
+    # the notice above the figures says the split (unmodelled_ktransformers): no assumption line repeats it
+    return question.model_copy(update={"engine": "llama.cpp",
+                                       "cpu_moe_layers": question.cpu_moe_layers or MAX_GPU_LAYERS})

@@ -17,6 +17,7 @@ from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.maths_view import maths_lines
 from bot.reply.model import Answer
+from bot.reply.offload import KTRANSFORMERS
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
 from bot.reply.speed_view import observed_line, speed_parts
 from knowledge.base import KnowledgeBase
@@ -255,7 +256,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": no_gpu_notice(answer)}))
     unmodelled = answer.understood.get("unmodelled_engine")
     if unmodelled and answer.estimate is not None and answer.query.engine:
-        key = "unmodelled_engine" if answer.query.task in (None, "inference") else "unmodelled_trainer"
+        key = ("unmodelled_ktransformers" if unmodelled == KTRANSFORMERS and answer.query.engine == "llama.cpp"
+               else "unmodelled_engine" if answer.query.task in (None, "inference") else "unmodelled_trainer")
         message = Translator(answer.query.lang)(key, name=str(unmodelled), engine=engine_name(answer.query.engine))
         out.append(("section", "notice", {"message": message}))
     if answer.understood.get("unified_memory") and answer.intent != "faq":

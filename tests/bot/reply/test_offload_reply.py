@@ -27,3 +27,19 @@ def test_a_model_that_fits_whole_is_not_split() -> None:
     reply = ask_json("Llama 3.1 8B Q4_K_M on a 3090 with partial offload")
     assert reply["check"]["fits"] is True and reply["query"]["gpu_layers"] is None
     assert not [a for a in reply["assumptions"] if a["reason"] == "offload-chosen"]
+
+
+def test_ktransformers_on_an_moe_is_sized_as_its_split_experts_in_ram_rest_on_the_card() -> None:
+    # KTransformers' README runs DeepSeek-V3/R1 Q4_K_M in about 14 GB of VRAM and 382 GB of DRAM; was sized as
+    # vLLM FP8 on one 4090 (628 GiB, No)
+    reply = ask_json("用ktransformers在一张4090上跑DeepSeek-V3可以吗")
+    assert reply["query"]["engine"] == "llama.cpp" and reply["query"]["cpu_moe_layers"] is not None
+    assert reply["check"]["fits"] is True and reply["check"]["memory_per_gpu_gb"] < 16
+    assert 300 < reply["estimate"]["host_ram_gb"] < 420
+    assert "KTransformers 把 MoE 的路由专家放在系统内存" in reply["text"]
+
+
+def test_ktransformers_on_a_dense_model_keeps_the_generic_notice() -> None:
+    reply = ask_json("Llama 3.1 8B with ktransformers on a 4090")
+    assert reply["query"]["cpu_moe_layers"] is None
+    assert "I have no profile for KTransformers" in reply["text"]
