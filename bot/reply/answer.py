@@ -26,6 +26,7 @@ from bot.reply.defaults import (
     candidate_gpus,
     gpu_assumptions,
     machine_vram_gib,
+    noted_assumptions,
     resolve_model,
     samples_as_tokens,
     workload_for,
@@ -39,7 +40,7 @@ from bot.reply.model import (
     Assumption,
     ConfigRef,
 )
-from bot.reply.offload import OFFLOAD_CHOSEN_NOTE, ktransformers_split, offload_as_asked
+from bot.reply.offload import ktransformers_split, offload_as_asked
 from bot.reply.overrides import apply_overrides
 from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
@@ -47,6 +48,7 @@ from bot.reply.side_figures import (
     cpu_only_figure,
     lighter_task_figure,
     other_engine_figure,
+    token_speed,
 )
 from bot.reply.smaller import SMALLER_VERSIONS_AT, smaller_versions_figure
 from bot.understand.pasted_config import split_pasted_config
@@ -78,16 +80,6 @@ REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimi
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
-
-
-def serving_engine_speed(question: Question, workload: Workload, gpu: GPU, count: int) -> dict[str, float | None]:
-    """transformers' `generate` is launch-bound (single-digit tok/s for large models); when the engine was not
-    stated, the reply also gives what the usual serving engine does on the same cards."""
-    if (question.engine or workload.task != "inference" or workload.engine != "transformers"
-            or workload.model.arch != "decoder" or not bf16_capable(gpu)):
-        return {}
-    figures = rules.estimate_speed(replace(workload, engine="vllm"), gpu, count)
-    return {"vllm_decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1)}
 
 
 def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:
@@ -158,13 +150,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return Answer(query=query_of(question, workload, question.gpu_count), error="kv-cache-unsupported", **base)
     if question.model is None:
         assumptions.insert(0, Assumption(field="model", value=f"{model.params_b:g}B", reason="generic-model"))
-    if OFFLOAD_CHOSEN_NOTE in question.notes:
-        field = "cpu_moe_layers" if question.cpu_moe_layers is not None else "gpu_layers"
-        assumptions.append(Assumption(field=field, value=getattr(question, field), reason=OFFLOAD_CHOSEN_NOTE))
-    if "batch-as-users" in question.notes and question.users is not None:
-        assumptions.append(Assumption(field="users", value=question.users, reason="batch-as-users"))
-    if "preference-as-sft" in question.notes and workload.task != "inference":
-        assumptions.append(Assumption(field="task", value=workload.task, reason="preference-as-sft"))
+    assumptions.extend(noted_assumptions(question, workload))
     instances = list(kb.instance_families.values())
     count = question.gpu_count or 1
     assumptions.extend(gpu_assumptions(question))
@@ -309,17 +295,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         timed = as_chosen(timed_replica[0] if timed_replica is not None else workload, estimate.chosen)
         if held is not None and top == (gpu, count):
             timed = replace(timed, batch=held)  # the cards named run the sequences their KV pool holds
-        figures = rules.estimate_speed(timed, timed_on[0], timed_on[1])
-        speed = {
-            "decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1),
-            "prefill_tokens_per_s": finite(figures.prefill_tokens_per_s, 0),
-            "aggregate_tokens_per_s": finite(figures.aggregate_tokens_per_s, 1),
-            "train_tokens_per_s": finite(figures.train_tokens_per_s, 0),
-            "offload_step_s": finite(figures.offload_step_s, 2),
-            "train_hours_per_billion_tokens": (finite(rules.training_hours(timed, timed_on[0], timed_on[1], 1e9), 1)
-                                               if workload.task != "inference" else None),
-        }
-        speed.update(serving_engine_speed(question, timed, timed_on[0], timed_on[1]))
+        speed = token_speed(question, timed, timed_on[0], timed_on[1])
     if top[0] is not None and top[0].id in kb.gpus:
         speed.update(media_speed(workload, top[0], kb, speed.get("prefill_tokens_per_s"),
                                  images_wanted_per_minute(question)))

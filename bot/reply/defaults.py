@@ -17,6 +17,7 @@ from bot.reply.overrides import QUANT_PRECISION
 from bot.reply.serving import sets_serving_target
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
+from bot.understand.slots.context import BATCH_AS_USERS_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from knowledge.base import KnowledgeBase
@@ -91,6 +92,23 @@ def kv_cache_for(asked: str | None, engine: str, assumptions: list[Assumption]) 
         return None
     assumptions.append(Assumption(field="kv_cache", value=below[0], reason="engine-kv-default"))
     return below[0]
+
+
+OFFLOAD_CHOSEN_NOTE = "offload-chosen"
+"""On a question whose layer split the reply chose (bot.reply.offload): the reply says so under Assumed."""
+
+
+def noted_assumptions(question: Question, workload: Workload) -> list[Assumption]:
+    """What the reading chose on the asker's behalf and noted (bot.understand): each said under Assumed."""
+    out = []
+    if OFFLOAD_CHOSEN_NOTE in question.notes:
+        field = "cpu_moe_layers" if question.cpu_moe_layers is not None else "gpu_layers"
+        out.append(Assumption(field=field, value=getattr(question, field), reason=OFFLOAD_CHOSEN_NOTE))
+    if BATCH_AS_USERS_NOTE in question.notes and question.users is not None:
+        out.append(Assumption(field="users", value=question.users, reason=BATCH_AS_USERS_NOTE))
+    if "preference-as-sft" in question.notes and workload.task != "inference":
+        out.append(Assumption(field="task", value=workload.task, reason="preference-as-sft"))
+    return out
 
 
 def gpu_assumptions(question: Question) -> list[Assumption]:

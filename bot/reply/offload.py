@@ -4,15 +4,13 @@
 from __future__ import annotations
 
 import rules
-from bot.reply.defaults import machine_vram_gib, workload_for
+from bot.reply.defaults import OFFLOAD_CHOSEN_NOTE, machine_vram_gib, workload_for
 from bot.understand.question import MAX_GPU_LAYERS, Question
 from knowledge.schema import GPU, Model
 from rules.engine_profile import profile_for
 
 KTRANSFORMERS = "KTransformers"
 """The runtime (an unmodelled engine's name as the parser gives it) whose split is llama.cpp's --cpu-moe."""
-OFFLOAD_CHOSEN_NOTE = "offload-chosen"
-"""On a question whose layer split the reply chose: the reply says so under Assumed."""
 
 
 def offload_as_asked(question: Question, model: Model, gpu: GPU | None) -> Question | None:

@@ -12,6 +12,8 @@ from dataclasses import replace
 from typing import Any
 
 import rules
+from bot.reply.convert import finite
+from bot.reply.defaults import bf16_capable
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
@@ -124,3 +126,30 @@ def image_seconds(workload: Workload, gpu: GPU, kb: KnowledgeBase) -> float | No
     ref_gpu = kb.gpus.get(str(reference.get("gpu"))) if isinstance(reference, dict) else None
     steps, resolution = image_settings(workload)
     return speed_media.diffusion_seconds_per_image(model, gpu, ref_gpu, steps, resolution)
+
+
+def serving_engine_speed(question: Question, workload: Workload, gpu: GPU, count: int) -> dict[str, float | None]:
+    """transformers' `generate` is launch-bound (single-digit tok/s for large models); when the engine was not
+    stated, the reply also gives what the usual serving engine does on the same cards."""
+    if (question.engine or workload.task != "inference" or workload.engine != "transformers"
+            or workload.model.arch != "decoder" or not bf16_capable(gpu)):
+        return {}
+    figures = rules.estimate_speed(replace(workload, engine="vllm"), gpu, count)
+    return {"vllm_decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1)}
+
+
+def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> dict[str, float | None]:
+    """The speed figures of `count` × `gpu` running `timed` (the configuration the reply is about), in the units
+    the reply shows, with the usual serving engine's decode beside a transformers one."""
+    figures = rules.estimate_speed(timed, gpu, count)
+    speed = {
+        "decode_tokens_per_s": finite(figures.decode_tokens_per_s, 1),
+        "prefill_tokens_per_s": finite(figures.prefill_tokens_per_s, 0),
+        "aggregate_tokens_per_s": finite(figures.aggregate_tokens_per_s, 1),
+        "train_tokens_per_s": finite(figures.train_tokens_per_s, 0),
+        "offload_step_s": finite(figures.offload_step_s, 2),
+        "train_hours_per_billion_tokens": (finite(rules.training_hours(timed, gpu, count, 1e9), 1)
+                                           if timed.task != "inference" else None),
+    }
+    speed.update(serving_engine_speed(question, timed, gpu, count))
+    return speed
