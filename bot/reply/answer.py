@@ -33,7 +33,7 @@ from bot.reply.defaults import (
 )
 from bot.reply.faq import faq_for
 from bot.reply.image_service import images_wanted_per_minute
-from bot.reply.media_figures import media_speed
+from bot.reply.media_figures import asked_card_image_speed, media_speed
 from bot.reply.mixed import mixed_cards, mixed_check_out
 from bot.reply.model import (
     Answer,
@@ -299,6 +299,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if top[0] is not None and top[0].id in kb.gpus:
         speed.update(media_speed(workload, top[0], kb, speed.get("prefill_tokens_per_s"),
                                  images_wanted_per_minute(question)))
+    if (check is not None and not check.fits and gpu is not None and gpu.id in kb.gpus
+            and any(s.gpu is None and s.count in (None, check.count) for s in check.suggestions)):
+        speed.update(asked_card_image_speed(workload, gpu, kb))  # "how long on my 3060": with the fix, on it
     chip = kb.apple_chips.get(question.apple_chip or "") if question.unified_memory else None
     if (chip is not None and gpu is not None and gpu.id not in kb.gpus and workload.task == "inference"
             and model.arch == "decoder" and workload.engine == "llama.cpp"

@@ -66,3 +66,13 @@ def live_streams(workload: Workload, gpu: GPU) -> dict[str, float | None]:
     each = speed_media.whisper_real_time_factor(workload, gpu, max(1, min(streams, per_card)))
     return {"audio_seconds_per_s_per_stream": finite(each, 1), "audio_streams_per_card": float(per_card),
             "audio_streams_per_card_memory": float(by_memory)}
+
+
+def asked_card_image_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase) -> dict[str, float | None]:
+    """An image model the card asked about cannot hold whole, with a fix that fits it (a 4-bit load, diffusers'
+    model offload): the seconds an image takes there, at the card's own rate. A floor: the 4-bit weights are
+    dequantised as they run and the offload moves each part over PCIe once an image."""
+    if workload.model.arch != "diffusion" or workload.task != "inference":
+        return {}
+    seconds = image_seconds(workload, gpu, kb)
+    return {"seconds_per_image_asked": finite(seconds, 1)} if seconds else {}

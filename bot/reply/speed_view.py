@@ -34,6 +34,9 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
                            steps=f"{s['image_steps']:.0f}", per_minute=minute))
         else:
             parts.append(t("seconds_per_image_plain", v=seconds, per_minute=minute))
+    if s.get("seconds_per_image_asked") and answer.check is not None:
+        parts.append(t("seconds_per_image_asked", gpu=gpu_name(kb, answer.check.gpu),
+                       v=f"{s['seconds_per_image_asked']:.0f}"))
     if s.get("sequences_per_s"):
         parts.append(t("sequences_per_s", v=count(s["sequences_per_s"] or 0)))
     if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):

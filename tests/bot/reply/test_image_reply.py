@@ -186,3 +186,13 @@ def test_image_users_without_a_rate_are_taken_at_one_image_a_minute_and_the_cost
     if cost and cost["per_hour"]:
         single = next(p for p in reply["picks"] if p["gpu"] == plan["gpu"])["price_per_hour"]
         assert cost["per_hour"] == pytest.approx(single * plan["replicas"], rel=0.01)
+
+
+def test_an_image_model_too_big_for_the_card_asked_about_gets_a_time_there_with_the_fix() -> None:
+    # FLUX.1-dev (34.4 GiB) on a 12 GB 3060: the fix that fits (4-bit + model offload) is timed on the 3060 at its
+    # own rate, not only on the rented card that holds it whole
+    reply = _ask("FLUX.1-dev on a 3060 12GB, how long per image?")
+    assert reply["check"]["fits"] is False
+    asked = reply["speed"]["seconds_per_image_asked"]
+    assert asked > reply["speed"]["seconds_per_image"]  # a 3060 computes slower than the A6000 timed
+    assert f"on your GeForce RTX 3060 12GB with the fix above: at least ≈ {asked:.0f} s per image" in reply["text"]
