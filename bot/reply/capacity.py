@@ -77,20 +77,30 @@ def memory_card(question: Question, kb: KnowledgeBase) -> GPU:
     return generic_gpu(question.memory_gb)
 
 
+EXAMPLE_REACH = 1.25
+"""Example models are looked for up to this many times the generic ladder's size (each is checked itself)."""
+EXAMPLE_BAND = 0.75
+"""Examples come from the models within this share of the largest that fits, newest first."""
+
+
 def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> list[CapacityOut]:
     """Largest generic model that fits per job kind (4k context, batch 1), by bisection on the ladder."""
     context = question.context or DEFAULT_CONTEXT
     jobs = [job for job in CAPACITY_JOBS if question.task in (None, job[0]) or
             (question.task == "train" and job[0] in ("lora", "qlora"))] or list(CAPACITY_JOBS)
     out: list[CapacityOut] = []
+    shown: set[str] = set()
     for task, precision in jobs:
-        def fits(size: float, task: str = task, precision: Precision = precision) -> bool:
-            workload = Workload(model=rules.generic_model(size), task=task, precision=precision,  # type: ignore[arg-type]
+        def holds(model: Any, task: str = task, precision: Precision = precision) -> bool:
+            workload = Workload(model=model, task=task, precision=precision,  # type: ignore[arg-type]
                                 quant="nf4-dq" if task == "qlora" else ("gptq" if precision == "int4" else None),
-                                context=context, batch=question.batch or 1)
+                                context=min(context, model.max_context or context), batch=question.batch or 1)
             picks = rules.rank_picks(workload, [gpu], limit=1, fixed_count=count,
                                      max_count=max(count, MAX_INFERENCE_GPUS))
             return bool(picks) and picks[0].fits
+
+        def fits(size: float, holds: Callable[[Any], bool] = holds) -> bool:
+            return holds(rules.generic_model(size))
 
         def fits_step(i: int, fits: Callable[[float], bool] = fits) -> bool:
             return fits(CAPACITY_LADDER_B[i])
@@ -99,16 +109,24 @@ def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> lis
         best = CAPACITY_LADDER_B[step] if step >= 0 else None
         examples: list[str] = []
         if best is not None:
+            # the largest real models that fit (each checked: their cache and vocabulary differ from the generic
+            # model's, so a 14B may fit where the generic ladder stops at 13B), one a family, none twice
             near = sorted((m for m in kb.models.values() if m.arch == "decoder" and m.moe is None
-                           and 0.6 * best <= m.params_b <= best),
-                          key=lambda m: (m.release or "", m.params_b), reverse=True)
-            seen_families: set[str] = set()
-            for m in near:
-                if m.family not in seen_families:
-                    seen_families.add(m.family)
+                           and 0.5 * best <= m.params_b <= EXAMPLE_REACH * best and m.id not in shown),
+                          key=lambda m: m.params_b, reverse=True)
+            fitting = [m for m in near if holds(m)]
+            top = fitting[0].params_b if fitting else 0.0
+            # the newest of those near the largest that fit, one a maker
+            recent = sorted((m for m in fitting if m.params_b >= EXAMPLE_BAND * top),
+                            key=lambda m: (m.release or "", m.params_b), reverse=True)
+            makers: set[str] = set()
+            for m in recent:
+                if m.org not in makers:
+                    makers.add(m.org)
                     examples.append(m.id)
                 if len(examples) == 3:
                     break
+            shown.update(examples)
         out.append(CapacityOut(task=task, precision=precision, max_params_b=best,
                                examples=examples))
     return out

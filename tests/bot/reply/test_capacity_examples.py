@@ -1,0 +1,18 @@
+"""What a card can run: the examples are real models that fit it, the largest and newest, none repeated."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import KB, ask_json
+
+
+def test_examples_are_models_that_fit_up_to_the_largest_and_are_not_repeated() -> None:
+    # a 12 GB 3060 at INT4: the generic ladder stops at 13B, and a 14B (14.8e9 × 0.53 B ≈ 7.3 GiB of GPTQ weights
+    # plus a 4k cache) fits too: it was illustrated with 8-9B models, and Gemma 3n E4B appeared in two rows
+    reply = ask_json("我的显卡是3060 12G，能本地跑什么模型")
+    rows = {(row["task"], row["precision"]): row for row in reply["capacity"]}
+    int4 = rows[("inference", "int4")]
+    assert max(KB.models[m].params_b for m in int4["examples"]) >= 13
+    shown = [m for row in reply["capacity"] for m in row["examples"]]
+    assert len(shown) == len(set(shown))
+    makers = [KB.models[m].org for m in int4["examples"]]
+    assert len(makers) == len(set(makers))
