@@ -33,6 +33,7 @@ from knowledge.engines import load_engine_profiles
 
 _ENGLISH_WORDS = re.compile(
     r"\b(?:what|about|how|and|with|on|for|use|using|instead|if|can|will|is|are|then|same|now|also|but|the|a|an|"
+    r"wat|wut|whats|bout|abt|them|em|those|these|ppl|people|folks|peeps|once|tho|though|"
     r"context|users?|cards?|gpus?|training|inference|serving|fine-?tun\w*)\b",
     re.A | re.I,
 )
@@ -69,7 +70,7 @@ _FOLLOW_UP_INTENTS = ("recommend", "check", "compare", "model_info", "gpu_info")
 _MAX_FOLLOW_UP_TOKENS = 12
 
 _ADD_CUE = re.compile(
-    r"^\s*(?:and|also|plus|add(?:ing)?|including|还有|加上|再加上?|以及|和|跟|与|另外)|"
+    r"^\s*(?:and|n(?=\s)|&|also|plus|add(?:ing)?|including|还有|加上|再加上?|以及|和|跟|与|另外)|"
     r"(?:\btoo|\bas\s+well|\balso)\s*[?？!。.]*\s*$|也",
     re.A,
 )

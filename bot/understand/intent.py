@@ -139,11 +139,19 @@ def holds_the_card(engine: str | None, folded: str, *, fraction_stated: bool = F
     return not fraction_stated and not _OUT_OF_MEMORY.search(folded) and _HOLDS_THE_CARD.search(folded) is not None
 
 
+_WHAT = r"(?:what|wat|wut|wot|whut|what'?s|wats|wuts)"
+_ABOUT = r"(?:about|abt|['’]?bout)"
+_FILLER = r"(?:(?:ok(?:ay)?|k+|alright|so|hmm*|um+|cool|right|yeah|yes|nice|thx|thanks|great)\b[\s,.!…-]*)*"
+"""Words a chat reply starts with before the follow-up itself: "ok n for 20 ppl", "cool, what about int4". They are
+no cue on their own: "ok, what GPU for qwen2.5-72b?" is a new question."""
 FOLLOW_UP_MARKER = rx(
-    r"^\s*(?:what\s+about|how\s+about|and\b|what\s+if|with\b|on\s+(?:an?\s+)?|using\b|instead\b|also\b|"
-    r"same\b|now\b|then\b|ok\b|okay\b|but\b|or\b|换成|换|改成|改为|改用|那|那么|如果|要是|用|再|还有|加上|"
-    r"同样|如果是|假如)|(?:呢|instead|then|too)\s*[?？!。.]*\s*$"
+    r"^\s*" + _FILLER + r"(?:" + _WHAT + r"\s+(?:" + _ABOUT + r"|if)\b|how\s+" + _ABOUT + r"\b|hbu\b|"
+    r"and\b|plus\b|(?:nd|n)(?=\s)|&|w/|with\b|on\s+(?:an?\s+)?|using\b|instead\b|also\b|"
+    r"same\b|now\b|then\b|but\b|or\b|换成|换|改成|改为|改用|那|那么|如果|要是|用|再|还有|加上|"
+    r"同样|如果是|假如)|(?:呢|咋样|instead|then|too|tho|though)\s*[?？!。.]*\s*$"
 )
+"""A message that reads as "the previous question, but …": "what about 2 of them", "wat abt int8", "how bout",
+"n for 20 ppl", "& 32k ctx", "w/ 8k ctx", "int8 tho?", "换成两张呢", "用int4咋样"."""
 
 
 PLURAL_AFTER = re.compile(r"s\b")

@@ -10,8 +10,12 @@ from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
 
 # -- context, generated tokens, batch ---------------------------------------------------------------
 _CTX_UNIT = r"\s*(?P<unit>k|m|万|千)?(?![a-z0-9])"
-_BATCH_WORD_NEXT = (r"(?!\s*(?:concurrent|simultaneous|parallel|users?|requests?|sessions?|streams?|clients?|"
-                    r"people|customers?|路|个|人|用户|并发))")
+_PEOPLE = r"(?:people|ppl|persons?|folks?|peeps|customers?)"
+"""People using a service, as typed in chat too: "20 ppl", "50 folks", "10 peeps"."""
+_AT_ONCE = r"(?:at\s+once|at\s+(?:the\s+)?same\s+time|simultaneously|concurrently)(?![a-z])"
+""""20 at once", "20 ppl at the same time": that many served together."""
+_BATCH_WORD_NEXT = (r"(?!\s*(?:concurrent|simultaneous|parallel|users?|usrs?|requests?|sessions?|streams?|clients?|"
+                    + _PEOPLE + r"|" + _AT_ONCE + r"|路|个|人|用户|并发))")
 """A number a batch word follows ("32k context 16 concurrent") is the batch, not the context."""
 _CONTEXT_CUE_FIRST = rx(
     r"(?:context(?:[ _-]?(?:length|window|size|len))?|ctx|上下文(?:长度|窗口)?|序列长度|序列|"
@@ -28,7 +32,7 @@ _CONTEXT_CUE_AFTER = rx(
 _TOKENS_BARE = rx(NUM + _CTX_UNIT + r"\s*(?:-\s*)?tokens?(?![a-z])(?!\s*/\s*s)(?!\s*per)")
 _K_BARE = rx(
     r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)(?![a-z0-9])"
-    r"(?!\s*(?:concurrent|simultaneous|parallel|users?|requests?|sessions?|people|steps?|samples?|"
+    r"(?!\s*(?:concurrent|simultaneous|parallel|users?|usrs?|requests?|sessions?|" + _PEOPLE + r"|steps?|samples?|"
     r"images?|rows?|examples?|documents?|qps|rps|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|"
     r"个|人|用户|条|张|步|样本|小时|分钟|天))"
 )
@@ -62,13 +66,15 @@ _BATCH = [
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
         + r"\s*(?P<unit>k|万|千)?(?![a-z0-9])"),
     rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)?\s*"
-        r"(?:users?|requests?|sessions?|streams?|clients?|people|customers?)(?![a-z])"),
+        r"(?:users?|usrs?|requests?|sessions?|streams?|clients?|" + _PEOPLE + r")(?![a-z])"),
     rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
+    rx(r"(?<![a-z0-9.])" + NUM + r"\s*(?P<unit>k)?\s+" + _AT_ONCE),
     rx(NUM + r"\s*(?:路|个|人|用户)?\s*并发"),
     rx(NUM + r"\s*(?:个|位|名)?\s*(?:用户|使用者)"),
     rx(r"(?:给|供)\s*" + NUM + r"\s*(?:个|位|名)?\s*(?:同事|员工|人|成员)"),
     rx(NUM + r"\s*(?:个|位|名)?\s*(?:同时)?\s*在线\s*(?:的)?\s*(?:用户|使用者|人)"),
     rx(NUM + r"\s*(?:个)?(?:人|用户|请求)\s*同时"),
+    rx(NUM + r"\s*(?:个|位|名)?\s*(?:人|同事|员工)\s*(?:一起|一块儿?|同时|并发)?\s*(?:用|使用|访问|调用|在用|聊)"),
     rx(r"同时\s*(?:有|服务|支持)?\s*" + NUM + r"\s*(?:个)?(?:人|用户|请求|路)"),
 ]
 

@@ -73,14 +73,17 @@ _MEMORY_NOT_BEFORE = rx(
 _CARD_WORD_AFTER = rx(r"\s*(?:的\s*)?(?:vram\s+|显存\s*(?:的\s*)?)?(?:gpus?|cards?|graphics\ cards?|显卡|卡)(?![a-z])")
 
 
+_THEM = r"(?:them|those|these|['’‘`]?em|dem)(?![a-z])"
+"""The cards already named, as typed: "them", "those", "'em", "em" (Slack shorthand)."""
 _COUNT_BARE = rx(
-    r"(?:^|(?<=[^a-z0-9.]))(?P<num>\d{1,4}|two|three|four|six|eight|sixteen)\s*(?:of\s+(?:them|those|these)\b|"
-    r"[x×](?=\s*(?:instead|then)?\s*[?？!.。]*\s*$))|"
-    r"(?<![a-z0-9])[x×]\s?(?P<num2>\d{1,4})(?=\s*(?:instead|then)?\s*[?？!.。]*\s*$)|"
-    r"(?P<num3>\d{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:张|块|台)(?!\s*(?:图|图片|照片|纸))"
+    r"(?:^|(?<=[^a-z0-9.]))(?P<num>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen)\s*"
+    r"(?:of\s+" + _THEM + r"|[x×](?=\s*(?:instead|then|tho|though)?\s*[?？!.。]*\s*$))|"
+    r"(?<![a-z0-9])[x×]\s?(?P<num2>\d{1,4})(?=\s*(?:instead|then|tho|though)?\s*[?？!.。]*\s*$)|"
+    r"(?P<num3>\d{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:张|块|台)(?!\s*(?:图|图片|照片|纸))|"
+    r"(?<![a-z0-9])(?P<num4>(?:a\ )?(?:couple|pair)\ of)\s+" + _THEM
 )
 """A count with no card in the text: a thread's follow-up about the cards already named ("what about two of
-them?", "2x?", "用两张呢")."""
+them?", "2 of 'em", "a couple of those", "2x?", "用两张呢")."""
 COUNT_ONE = rx(r"单卡|单张|单块|单个?gpu|单个显卡|single[ -]gpu|one\ gpu|1\ gpu")
 COUNT_TWO = rx(r"双卡|双gpu|dual[ -]gpu")
 
@@ -206,7 +209,7 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
     if not gpus:
         m = _COUNT_BARE.search(text)
         if m is not None:
-            group = next(g for g in ("num", "num2", "num3") if m.group(g) is not None)
+            group = next(g for g in ("num", "num2", "num3", "num4") if m.group(g) is not None)
             value = _count_value(state, m, group)
             if value is not None:
                 state.set("gpu_count", value)
