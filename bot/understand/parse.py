@@ -158,7 +158,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
 
     not_gpus = [match.span() for match in NOT_A_GPU.finditer(folded)]
     tokens = [t for t in tokenize(folded) if not any(a < t.end and t.start < b for a, b in not_gpus)]
-    mentions = [m for found in find_mentions(tokens, vocab) if (m := sized_sibling(found, folded, kb)) is not None]
+    mentions = [m for found in find_mentions(tokens, vocab, folded)
+                if (m := sized_sibling(found, folded, kb)) is not None]
     instance = find_instance(folded, kb)
     if instance is not None:
         # "gpu_1x_a10", "p4d.24xlarge": the instance's own name says its cards; no part of it is a name or number

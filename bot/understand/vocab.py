@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.understand.lang import has_cjk
 from bot.understand.tokens import faq_text, fold, name_key, tokenize
 from knowledge.base import KnowledgeBase
 
@@ -20,6 +21,9 @@ class Vocab:
     prefixes: set[str] = field(default_factory=set)
     bare_gpus: set[str] = field(default_factory=set)
     """GPU keys that name a family with several variants (A100 → the 40/80 GB cards): a default is assumed."""
+    laptops: dict[str, str] = field(default_factory=dict)
+    """A desktop card's key → the key of its laptop chip ("rtx4070" → "rtx4070laptop"), for a card the text places in
+    a laptop without naming the chip ("my laptop's RTX 4070"): see `bot.understand.mentions`."""
     faq_ids: list[str] = field(default_factory=list)
     faq_texts: list[str] = field(default_factory=list)
     faq_keywords: list[tuple[str, re.Pattern[str]]] = field(default_factory=list)
@@ -41,10 +45,53 @@ FORM_FACTOR_WORDS = frozenset({"laptop", "mobile", "notebook", "m", "gpu", "maxq
 card, not a bare name of several memory variants (so no "memory size not stated" for "a 4090")."""
 
 
+_MEMORY_WORD = re.compile(r"\d+gb?")
+
+
 def _laptop_of(rest: list[str]) -> bool:
     """The words a longer card name adds make it a laptop chip (with, perhaps, its memory: "laptop 16g")."""
-    words = [word for word in rest if not re.fullmatch(r"\d+gb?", word)]
+    words = [word for word in rest if not _MEMORY_WORD.fullmatch(word)]
     return bool(words) and set(words) <= FORM_FACTOR_WORDS
+
+
+LAPTOP_WORDS: tuple[tuple[str, ...], ...] = (
+    ("laptop",), ("laptops",), ("notebook",), ("notebooks",),
+    tuple("笔记本电脑"), tuple("笔记本"), tuple("游戏本"), tuple("笔电"),  # folded: 筆記本, 筆電, 遊戲本 read as these
+)
+"""Words for a laptop, as token keys, longest first: a card named a few words away is the laptop's chip."""
+NOT_THE_LAPTOP: tuple[tuple[str, ...], ...] = (
+    ("desktop",), ("desktops",), ("pc",), ("pcs",), ("workstation",), ("server",), ("tower",), ("rig",),
+    tuple("台式"), tuple("主机"), tuple("服务器"), tuple("工作站"), tuple("桌机"), tuple("桌上型"),
+    ("and",), ("or",), ("plus",), ("vs",), ("versus",), ("but",), ("和",), ("与",), ("或",), ("跟",), ("及",),
+)
+"""Words between a laptop word and a card that put the card elsewhere: another machine, or a second item
+("a laptop and a 4090")."""
+
+
+def _laptop_keys(kb: KnowledgeBase, vocab: Vocab) -> None:
+    """Fill `vocab.laptops` from the knowledge base. A laptop entry's name without its form-factor words is the
+    desktop card's ("RTX 3060 Laptop" → "RTX 3060"); and an entry `<id>-laptop` is the laptop chip of `<id>`, named
+    by the desktop's names that add nothing but its own name's words or Chinese ones ("4090显卡"), never a size
+    ("RTX 4090 24GB" is the desktop card) nor a variant of the chip ("4090D")."""
+    for gpu in kb.gpus.values():
+        full = name_key(gpu.id)
+        if vocab.gpus.get(full) != gpu.id or "laptop" not in [t.key for t in tokenize(fold(f"{gpu.id} {gpu.name}"))]:
+            continue
+        for name in (gpu.name, *gpu.aliases):
+            tokens = [t.key for t in tokenize(fold(name))]
+            desktop = "".join(word for word in tokens if word not in FORM_FACTOR_WORDS)
+            owner = vocab.gpus.get(desktop)
+            if owner is not None and owner != gpu.id and vocab.gpus.get("".join(tokens)) == gpu.id:
+                vocab.laptops.setdefault(desktop, "".join(tokens))
+        card = kb.gpus.get(gpu.id.removesuffix("-laptop")) if gpu.id.endswith("-laptop") else None
+        if card is None:
+            continue
+        own = {t.key for t in tokenize(fold(f"{card.id} {card.name}"))}
+        for name in (card.id, card.name, *card.aliases):
+            tokens = [t.key for t in tokenize(fold(name))]
+            plain = all((word in own and not _MEMORY_WORD.fullmatch(word)) or has_cjk(word) for word in tokens)
+            if plain and vocab.gpus.get(key := "".join(tokens)) == card.id:
+                vocab.laptops.setdefault(key, full)
 
 
 def vocab_of(kb: KnowledgeBase) -> Vocab:
@@ -70,6 +117,7 @@ def vocab_of(kb: KnowledgeBase) -> Vocab:
             owner = vocab.gpus.get("".join(tokens[:cut]))
             if owner is not None and owner != gpu_id and not _laptop_of(tokens[cut:]):
                 vocab.bare_gpus.add("".join(tokens[:cut]))
+    _laptop_keys(kb, vocab)
     for entry in kb.faq.values():
         for question in (*entry.questions.en, *entry.questions.zh):
             vocab.faq_ids.append(entry.id)
