@@ -26,6 +26,8 @@ CAPACITY = rx(
     r"\b(?:what|which)\s+sizes?\s+(?:of\s+)?(?:an?\s+)?(?:models?|llms?)\b|"
     r"\b(?:biggest|largest|max(?:imum)?)\s+(?:(?!context|batch|tokens?|seq)[\w.'-]+\s+){0,2}?(?:models?|llms?)\b|"
     r"\bmax(?:imum)?\s+model\s+size\b|"
+    r"\bbest\s+(?:[\w.'-]+\s+){0,2}?(?:models?|llms?)\s+(?:(?:that\s+)?(?:i|we|you)\s+(?:can|could)\s+)?"
+    r"(?:run|use|fit|host|serve|load|for|on)\b|"
     r"\bhow\s+(?:big|large)\s+(?:of\s+)?an?\s+(?:[\w.'-]+\s+)?(?:models?|llms?)\b|"
     r"\bwhat\s+(?:can|could)\s+(?!(?:i|we|you)\s+do\b|cause|happen|make)(?:[\w.'-]+\s+){0,4}?"
     r"(?:run|fit|hold|handle|train|fine[-\ ]?tune|serve|host|load)\b|"
@@ -34,7 +36,8 @@ CAPACITY = rx(
     r"(?:得?动|得?了|得?下|起来)?\s*(?:什么|啥|哪些|哪个|多大|多少参数|多少b|几b|多少亿)"
     r"(?!\s*的?\s*(?:batch|上下文|context|并发|序列|精度|框架|引擎|速度|量化|长度))|"
     r"(?:跑|运行|部署|微调|训练|适合)\s*(?:得?动)?\s*(?:什么|啥|哪些|多大)\s*(?:样\s*)?(?:的\s*)?(?:模型|大模型|llm)|"
-    r"什么(?:样的)?模型\s*(?:能|可以)|最大\s*(?:能|可以)?\s*(?:跑|运行|部署|微调|训练|放|装)\s*(?:得?动|得?下)?\s*的\s*模型"
+    r"什么(?:样的)?模型\s*(?:能|可以)|最大\s*(?:能|可以)?\s*(?:跑|运行|部署|微调|训练|放|装)\s*(?:得?动|得?下)?\s*的\s*模型|"
+    r"(?:能|可以)\s*(?:跑|运行|部署)\s*(?:得?动)?\s*的\s*最(?:好|强)的?\s*[^\s，。？?]{0,4}模型"
 )
 MODEL_COMPARE = rx(
     r"\bvs\.?\b|\bversus\b|\bcompar\w*|\bdifference\w*|\bdiffer\b|\bbetter\b|\bor\b|\bwhich\b|\bthan\b|"
