@@ -23,7 +23,6 @@ from bot.reply.defaults import (
     TOKEN_ARCHS,
     as_chosen,
     bf16_capable,
-    candidate_gpus,
     gpu_assumptions,
     machine_vram_gib,
     noted_assumptions,
@@ -42,6 +41,7 @@ from bot.reply.model import (
 )
 from bot.reply.offload import ktransformers_split, offload_as_asked
 from bot.reply.overrides import apply_overrides
+from bot.reply.pool import candidate_gpus
 from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
 from bot.reply.side_figures import (

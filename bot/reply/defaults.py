@@ -130,41 +130,6 @@ def resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
     return None
 
 
-DEFAULT_POOL_FORMS = ("datacenter", "workstation")
-DEFAULT_POOL_VENDORS = ("NVIDIA",)
-
-
-def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bool]:
-    """The cards to rank, and whether the default pool was narrowed (the reply says so).
-
-    By default: NVIDIA datacenter cards, and the workstation cards a cloud rents (a dated price row lists
-    them: the RTX A6000, not an RTX A4000 bought for a desk), which is what a team renting or buying for ML work
-    chooses between. Consumer and other workstation cards join when the question asks for the cheapest option
-    or names such a card; other vendors when one is named; on Alibaba Cloud, the cards its instances carry. A
-    question that asks for a consumer card gets consumer cards only (GeForce; Radeon when one is named).
-    """
-    gpus = [gpu for gpu in kb.gpus.values() if gpu.recommended]
-    if question.cloud == "alibaba":
-        offered = {family.gpu_id for family in kb.instance_families.values() if family.gpu_id}
-        on_cloud = [gpu for gpu in gpus if gpu.id in offered]
-        if on_cloud:
-            return on_cloud, False
-    named = [kb.gpus[g] for g in [question.gpu, *question.compare_gpus] if g and g in kb.gpus]
-    vendors = set(DEFAULT_POOL_VENDORS) | {g.vendor for g in named}
-    if question.consumer:
-        # "a gaming GPU", "at home": the cards someone buys for a desk, however cheap a rented V100 is
-        bought = [gpu for gpu in gpus if gpu.form in {"consumer"} | {g.form for g in named} and gpu.vendor in vendors]
-        if bought:
-            return bought, True
-    local = question.engine == "llama.cpp" or any(g.form == "consumer" for g in named)
-    forms = set(DEFAULT_POOL_FORMS) | ({"consumer"} if question.budget or local else set()) | {g.form for g in named}
-    if not (question.budget or local or any(g.form == "workstation" for g in named)):
-        rented = {price.gpu for price in kb.prices.values()}
-        gpus = [gpu for gpu in gpus if gpu.form != "workstation" or gpu.id in rented]
-    pool = [gpu for gpu in gpus if gpu.form in forms and gpu.vendor in vendors]
-    return (pool or gpus), len(pool) < len(gpus)
-
-
 OLLAMA_CONTEXT_TIERS: tuple[tuple[float, int], ...] = ((47.0, 262_144), (23.0, 32_768), (0.0, 4_096))
 """Ollama's default num_ctx by the machine's total VRAM in GiB, since 0.15.5 (2026-02-03): ollama/ollama
 server/routes.go sums every GPU's total memory and sets 262,144 from 47 GiB, 32,768 from 23 GiB, else 4,096

@@ -284,7 +284,7 @@ def test_a_free_notebook_is_read_as_the_card_it_assigns_and_said_so() -> None:
 
 
 def test_unrented_workstation_cards_join_the_picks_only_when_asked_for() -> None:
-    from bot.reply.defaults import candidate_gpus
+    from bot.reply.pool import candidate_gpus
     from bot.understand.parse import parse
 
     kb = KB
