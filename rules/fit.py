@@ -163,30 +163,30 @@ HourlyPrice = Callable[[GPU, int], float | None]
 """The hourly price of `count` × a card in one currency (the caller's dated price rows), or None: a gap."""
 
 
-def _costs(pool: Sequence[tuple[Pick, GPU]], hourly_price_of: HourlyPrice | None) -> list[float]:
-    """An hour of each configuration on one scale. With `hourly_price_of`, a priced configuration costs its
-    price and an unpriced one its capability proxy times the median price-per-proxy of the priced ones (only
-    to order it among them: the reply never shows it as a price). Without, the old rule: the rules' own
-    prices when every candidate has one in the same currency, else the proxy."""
-    if hourly_price_of is None:
+def _costs(pool: Sequence[tuple[Pick, GPU]], prices: Sequence[float | None] | None) -> list[float]:
+    """An hour of each configuration on one scale. With the caller's `prices` (one per configuration, None where
+    no dated row has one), a priced configuration costs its price and an unpriced one its capability proxy times
+    the median price-per-proxy of the priced ones (only to order it among them: the reply never shows it as a
+    price). Without, the old rule: the rules' own prices when every candidate has one in the same currency, else
+    the proxy."""
+    if prices is None:
         currencies = {p.price_currency for p, _ in pool}
         use_price = len(currencies) == 1 and None not in currencies
         return [pick_cost(p, g, use_price) for p, g in pool]
-    prices = [hourly_price_of(g, p.count) for p, g in pool]
     ratios = sorted(price / pick_cost(p, g, False) for (p, g), price in zip(pool, prices, strict=True) if price)
     scale = ratios[len(ratios) // 2] if ratios else 1.0
     return [price if price else scale * pick_cost(p, g, False) for (p, g), price in zip(pool, prices, strict=True)]
 
 
-def _rented_unpriced(pool: Sequence[tuple[Pick, GPU]], hourly_price_of: HourlyPrice | None) -> list[bool]:
+def _rented_unpriced(pool: Sequence[tuple[Pick, GPU]], prices: Sequence[float | None] | None) -> list[bool]:
     """Which configurations are datacenter cards no dated row prices, when others in the pool have a price.
     Such a card is rented, not bought, so its missing price is a gap in what can be checked rather than a
     card one owns: its place by the capability proxy is a guess (a rack-scale GB200 led a 13B fine-tune
     whose priced alternatives were a B200 or H200 set), so it follows the priced ones of the same ease.
     GeForce and workstation cards are bought: none has a rental price, and they keep their proxy order."""
-    if hourly_price_of is None:
+    if prices is None:
         return [False] * len(pool)
-    flags = [g.form == "datacenter" and hourly_price_of(g, p.count) is None for p, g in pool]
+    flags = [g.form == "datacenter" and price is None for (_, g), price in zip(pool, prices, strict=True)]
     priced = any(g.form == "datacenter" and not flag for (p, g), flag in zip(pool, flags, strict=True))
     return flags if priced else [False] * len(pool)
 
@@ -221,9 +221,10 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     pool = fitting or failing
     if not pool:
         return []
-    unpriced = _rented_unpriced(pool, hourly_price_of)
+    prices = [hourly_price_of(g, p.count) for p, g in pool] if hourly_price_of is not None else None
+    unpriced = _rented_unpriced(pool, prices)
     scored: list[tuple[tuple[float, ...], Pick]] = []
-    for (p, g), c, no_price in zip(pool, _costs(pool, hourly_price_of), unpriced, strict=True):
+    for (p, g), c, no_price in zip(pool, _costs(pool, prices), unpriced, strict=True):
         if workload.task != "inference" and not budget:
             tps = estimate_speed(workload, g, p.count).train_tokens_per_s or 1.0
             key: tuple[float, ...] = (c / tps, c)
