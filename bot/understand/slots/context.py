@@ -178,6 +178,11 @@ BATCH_AS_USERS_NOTE = "batch-as-users"
 """A batch stated beyond one job's (MAX_BATCH) is served as that many users over replicas; the reply says so."""
 
 
+_TRAINING_WORDS = rx(r"\b(?:fine[-\s]?tun\w*|train\w*|lora|qlora|sft|pre-?train\w*)\b|微调|训练|预训练")
+_SERVING_WORDS = rx(r"\b(?:serv\w*|deploy\w*|inference|chat\w*|users?|requests?)\b|部署|推理|服务|用户|并发|在线")
+"""People counted beside training words and no serving words are the team that trains, not users."""
+
+
 def _parse_per_card_batch(state: SlotState) -> None:
     for index, pattern in enumerate(_BATCH):
         m = pattern.search(state.text)
@@ -186,6 +191,8 @@ def _parse_per_card_batch(state: SlotState) -> None:
         value = read_number(m)
         if value is None:
             continue
+        if index > 0 and _TRAINING_WORDS.search(state.text) and not _SERVING_WORDS.search(state.text):
+            continue  # "5 people in our team want to fine-tune": a team, not sequences in a batch
         if index > 0 or re.match(r"concurren|并发", m.group(0), re.IGNORECASE):
             state.notes.append(USERS_NOTE)  # users or requests at once, not a batch a job was given
         value *= BATCH_UNITS.get(m.groupdict().get("unit") or "", 1.0)
