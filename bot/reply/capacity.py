@@ -95,7 +95,9 @@ def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> lis
             workload = Workload(model=model, task=task, precision=precision,  # type: ignore[arg-type]
                                 quant="nf4-dq" if task == "qlora" else ("gptq" if precision == "int4" else None),
                                 context=min(context, model.max_context or context), batch=question.batch or 1)
-            picks = rules.rank_picks(workload, [gpu], limit=1, fixed_count=count,
+            # the card asked about, recommended or not (a laptop chip is never a pick, but it runs models)
+            asked = gpu if gpu.recommended else gpu.model_copy(update={"recommended": True})
+            picks = rules.rank_picks(workload, [asked], limit=1, fixed_count=count,
                                      max_count=max(count, MAX_INFERENCE_GPUS))
             return bool(picks) and picks[0].fits
 

@@ -21,12 +21,17 @@ def offload_as_asked(question: Question, model: Model, gpu: GPU | None) -> Quest
     if (not question.offload_to_ram or gpu is None or question.gpu_layers is not None
             or question.cpu_moe_layers is not None or gpu.unified_memory):
         return None
+    engine_chosen = question.engine is None and model.arch == "decoder" and question.task in (None, "inference")
+    if engine_chosen:
+        # no runtime named: the one people split a model between card and RAM with (llama.cpp, Ollama), with
+        # its GGUF file; transformers' device_map offload streams every layer over PCIe for each token
+        question = question.model_copy(update={"engine": "llama.cpp"})
     workload, _ = workload_for(question, model, gpu, machine_vram_gib(question, gpu, None))
     if workload.task != "inference" or not profile_for(workload).multi_gpu.host_offload_layers:
         return None
     check = rules.check_fit(workload, gpu, question.gpu_count or 1, candidates=[])
     if check.fits:
-        return None
+        return question if engine_chosen else None  # the GGUF holds it whole: no split, but llama.cpp's figures
     split = next((s for s in check.suggestions if s.kind in ("cpu-experts", "cpu-layers")), None)
     if split is None:
         return None

@@ -83,7 +83,7 @@ _OFFLOAD_TO_RAM = rx(r"\b(?:partial(?:ly)?\s+offload\w*|(?:cpu|ram)\s+offload\w*
                      r"(?:it|the\s+model)\s+|the\s+rest\s+|layers\s+)?(?:to|onto|into)\s+(?:the\s+)?(?:cpu|system\s+ram|ram)|"
                      r"with\s+(?:cpu\s+)?offload\w*)\b|(?:部分)?(?:卸载|offload)\s*(?:到|至)\s*(?:cpu|内存|系统内存)|"
                      r"(?:显存|vram)\s*(?:\+|加|和|与)\s*\d+\s*g[b]?\s*(?:的\s*)?(?:内存|ram)|(?:\+|加上?)\s*\d+\s*g[b]?\s*(?:的\s*)?"
-                     r"(?:内存|ram\b|system\s+ram)")
+                     r"(?:内存|ram\b|system\s+ram)|\b(?:and|with|plus)\s+\d+\s*gb?\s+(?:of\s+)?(?:ddr\d\s+)?(?:system\s+)?ram\b")
 """Part of the model in system RAM asked for without a layer count ("with partial offload", "offload to CPU",
 "16G 显存 + 64G 内存", "4 张 4090 加 256G 内存"): llama.cpp's -ngl / --n-cpu-moe chosen by the reply."""
 

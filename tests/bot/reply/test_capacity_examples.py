@@ -16,3 +16,12 @@ def test_examples_are_models_that_fit_up_to_the_largest_and_are_not_repeated() -
     assert len(shown) == len(set(shown))
     makers = [KB.models[m].org for m in int4["examples"]]
     assert len(makers) == len(set(makers))
+
+
+def test_a_laptop_chip_that_is_never_a_pick_still_lists_what_it_runs() -> None:
+    # capacity ranked the card asked about with rank_picks, which skips cards not recommended: a 4070 Laptop
+    # (8 GB) said "nothing from 0.5B up" while its own check fits Llama 3 8B Q4_K_M in 5.7 GiB
+    reply = ask_json("what can an RTX 4070 Laptop run")
+    rows = {(row["task"], row["precision"]): row for row in reply["capacity"]}
+    assert rows[("inference", "int4")]["max_params_b"] and rows[("inference", "int4")]["max_params_b"] >= 7
+    assert rows[("inference", "int4")]["examples"]

@@ -43,3 +43,21 @@ def test_ktransformers_on_a_dense_model_keeps_the_generic_notice() -> None:
     reply = ask_json("Llama 3.1 8B with ktransformers on a 4090")
     assert reply["query"]["cpu_moe_layers"] is None
     assert "I have no profile for KTransformers" in reply["text"]
+
+
+def test_ram_stated_with_no_runtime_is_sized_as_llama_cpp_split_not_bf16_transformers() -> None:
+    # "16G 显存 + 64G 内存" names no runtime: sized as bf16 transformers it was "No: 59 GiB"; the runtime people
+    # split a model between card and RAM with is llama.cpp, with its Q4_K_M file
+    reply = ask_json("16G 显存 + 64G 内存 跑 Qwen3-30B-A3B")
+    assert reply["query"]["engine"] == "llama.cpp" and reply["query"]["quant"] == "gguf-q4_k_m"
+    assert reply["check"]["fits"] is True and reply["query"]["cpu_moe_layers"] is not None
+    dense = ask_json("Llama 3.1 70B on a 24GB card and 64GB RAM")
+    assert dense["check"]["fits"] is True and dense["query"]["gpu_layers"] is not None
+    assert dense["estimate"]["host_ram_gb"] < 64
+
+
+def test_a_gguf_that_fits_whole_is_sized_on_llama_cpp_without_a_split() -> None:
+    reply = ask_json("Llama 3.1 8B on a 3060 12GB with partial offload")
+    assert reply["query"]["engine"] == "llama.cpp" and reply["query"]["gpu_layers"] is None
+    assert reply["check"]["fits"] is True
+
