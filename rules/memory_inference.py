@@ -202,7 +202,8 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         notes.append("rope-tables")
     workspace = quant_workspace_bytes(model, quant, one_matrix=not caches_blocks_by_shape(w, profile))
     if model.is_moe:
-        notes.append("moe-all-experts")
+        if not w.cpu_moe_layers:  # with --cpu-moe the RAM line says where the experts are
+            notes.append("moe-all-experts")
         if profile.runtime.moe_expert_loop != "fused":
             # The speed model charges each expert the engine visits one by one (rules/speed.py): say why.
             notes.append(f"moe-expert-loop-{profile.runtime.moe_expert_loop}")

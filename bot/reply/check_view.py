@@ -14,6 +14,7 @@ from knowledge.engines import format_min_capability, load_engine_profiles, offlo
 from rules.alternatives import ONLINE_FP8_ENGINES
 from rules.constants import HEADROOM_FRACTION
 from rules.engine_profile import measures_free_memory
+from rules.weight_formats import GGUF_BYTES_PER_PARAM
 
 KV_CACHE_FLAGS: dict[tuple[str, str], str] = {
     ("vllm", "fp8"): "--kv-cache-dtype fp8", ("sglang", "fp8"): "--kv-cache-dtype fp8_e5m2",
@@ -46,7 +47,12 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return route if kind == "quantise" else f"{route}, {label}"
     if kind == "quantise":
         quant = ONLINE_FP8_FLAG if s.quant == "fp8" and engine in ONLINE_FP8_ENGINES else s.quant
-        label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({quant})" if quant else "")
+        if quant in GGUF_BYTES_PER_PARAM:
+            # a GGUF type is its own name and bits (Q2_K is 2.6 bits a weight, not "INT4")
+            label = t("sugg_quantise_gguf", quant=quant.removeprefix("gguf-").upper(),
+                      bits=f"{8 * GGUF_BYTES_PER_PARAM[quant]:.1f}")
+        else:
+            label = t("sugg_quantise", precision=(s.precision or "").upper(), quant=f" ({quant})" if quant else "")
         if s.kv_cache:
             flag = KV_CACHE_FLAGS.get((engine or "", s.kv_cache or ""))
             label += t("sugg_and_kv_cache", kv=s.kv_cache.upper(), flag=f" ({flag})" if flag else "")

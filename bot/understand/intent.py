@@ -113,17 +113,19 @@ _ADVERBS = r"(?:\s+(?:always|just|still|immediately|instantly|already))*"
 _TAKES = (r"(?:takes?|took|uses?|used|eats?|ate|grabs?|grabbed|occup(?:y|ies|ied)|fills?|filled|allocates?|"
           r"allocated|reserves?|reserved|hogs?|hogged|consumes?|consumed|claims?|claimed)")
 _TAKING = r"(?:taking|using|eating|grabbing|occupying|filling|allocating|reserving|hogging|consuming|claiming)"
+_TAKING_ALONE = r"(?:taking|eating|grabbing|occupying|filling|hogging|consuming|claiming)"
+"""The same without "is" ("why is vllm taking 90%"); "using" is left out: "with vLLM using 90%" states a setting."""
 _HOLDS_THE_CARD = rx(
     # "vLLM takes all my GPU memory", "it's using 90% of the VRAM" (not "with vLLM using 90% of it", a setting)
     r"\b(?:it|" + _RESERVING + r")(?:" + _ADVERBS + r"\s+" + _TAKES + r"|(?:'s|\s+(?:is|was|keeps))" + _ADVERBS
-    + r"\s+" + _TAKING + r")\s+(?:up\s+)?"
+    + r"\s+" + _TAKING + r"|" + _ADVERBS + r"\s+" + _TAKING_ALONE + r")\s+(?:up\s+)?"
     r"(?:all|almost\ all|nearly\ all|most|the\ (?:whole|entire|full)|(?:[89]\d|100)\s*(?:%|percent))"
     r"(?:\s+of)?(?:\s+(?:my|the|our|its|each|every|one|a))?\s*(?:gpu'?s?\s+|card'?s?\s+|video\s+)?"
     r"(?:memory|vram)\b|"
     r"(?:\d+(?:\.\d+)?\s*gi?b|memory|vram)\s+(?:(?:is|being)\s+)?(?:used|taken|occupied|allocated|reserved|"
     r"grabbed|held)\s+by\s+(?:the\s+)?" + _RESERVING + r"|"
     r"显存\s*(?:都|全|就|直接|几乎|基本)?\s*(?:被)?\s*(?:占满|吃满|用满|占光|吃光|用光|打满|拉满|全占|满了)|"
-    r"(?:占满|吃满|用满|占光|吃光|用光)\s*(?:了)?\s*(?:整张卡的?|所有的?|全部的?)?\s*显存|"
+    r"(?:占满|吃满|用满|占光|吃光|用光)\s*(?:了)?\s*(?:我的|我)?\s*(?:整张卡的?|所有的?|全部的?)?\s*显存|"
     r"显存\s*(?:占用|使用|用了|占了)\s*(?:率)?\s*(?:到|达到|高达|有|是|就|了)*\s*(?:[89]\d|100)\s*%|"
     r"(?:占|用|吃)\s*(?:了|掉)?\s*(?:[89]\d|100)\s*%\s*(?:的)?\s*显存|"
     r"(?:占|用|吃)\s*(?:了|掉)\s*\d+(?:\.\d+)?\s*g(?:i?b)?\s*(?:的)?\s*显存"

@@ -72,10 +72,16 @@ _ENGLISH_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])", re.A | re.I)
 do not count, so a Chinese question full of them stays Chinese."""
 
 
+NAME_WORDS = frozenset({"mac", "mini", "pro", "max", "ultra", "studio", "macbook", "air", "imac"})
+"""Words of a machine's name, which a Chinese question carries as often as an English one ("Mac mini M4 24GB 跑
+Qwen2.5-32B"): not counted as English words."""
+
+
 def detect_lang(text: str) -> Lang:
     if not has_cjk(text):
         return "en"
-    if len(_ENGLISH_WORD.findall(text)) > len(_CJK.findall(text)):
+    english = [word for word in _ENGLISH_WORD.findall(text) if word.lower() not in NAME_WORDS]
+    if len(english) > len(_CJK.findall(text)):
         # an English question with a Chinese name or a "谢谢" in it: answered in English
         return "en"
     tables = _tables()

@@ -61,3 +61,13 @@ def test_a_gguf_that_fits_whole_is_sized_on_llama_cpp_without_a_split() -> None:
     assert reply["query"]["engine"] == "llama.cpp" and reply["query"]["gpu_layers"] is None
     assert reply["check"]["fits"] is True
 
+
+
+def test_a_smaller_gguf_is_named_by_its_type_and_bits_not_int4() -> None:
+    reply = ask_json("Qwen3-235B-A22B Q4_K_M on a MacBook Pro M4 Max 128GB")
+    assert "a Q2_K GGUF (about 2.6 bits a weight)" in reply["text"] and "INT4 (gguf-q2_k)" not in reply["text"]
+
+
+def test_the_moe_note_does_not_say_every_expert_is_on_the_card_when_they_are_in_ram() -> None:
+    reply = ask_json("用ktransformers在一张4090上跑DeepSeek-V3可以吗")
+    assert "moe-all-experts" not in reply["estimate"]["notes"]
