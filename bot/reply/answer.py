@@ -31,7 +31,7 @@ from bot.reply.defaults import (
     workload_for,
 )
 from bot.reply.faq import faq_for
-from bot.reply.image_service import images_wanted_per_minute
+from bot.reply.image_service import cheapest_service_first, images_wanted_per_minute
 from bot.reply.media_figures import asked_card_image_speed, media_speed
 from bot.reply.mixed import mixed_cards, mixed_check_out
 from bot.reply.model import (
@@ -218,6 +218,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, choice)
     if gpu is None and question.intent != "compare":
+        picks = cheapest_service_first(picks, question, workload, kb, priced)
         picks = within_budget_first(home_cloud_first(picks, kb, choice), kb, question, choice)[:MAX_PICKS]
     # A stated speed target outranks the money order: a cheaper card that misses it answers another question.
     picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)

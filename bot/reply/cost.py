@@ -139,10 +139,12 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     if serving is not None:
         count = serving.gpus_per_replica  # a plan's replica may be smaller than the configuration sized
     plan = plan_for(kb, gpu.id, count * replicas if replicas > 1 else count, choice)
+    if replicas > 1:
+        # replicas on instances of their own size, also where no single count of instances makes the total
+        # (164 one-card image replicas)
+        plan = replicas_plan(kb, gpu.id, count, replicas, choice) or plan
     if plan is None:
         return CostOut(gpu=gpu.id, count=count * replicas, hours=round(hours, 2) if hours else None)
-    if replicas > 1:
-        plan = replicas_plan(kb, gpu.id, count, replicas, choice) or plan
     rate = None
     if serving is not None and serving.aggregate_tokens_per_s:
         rate = serving.aggregate_tokens_per_s

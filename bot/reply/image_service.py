@@ -4,11 +4,14 @@ one image at a time, as many as the rate takes, rather than one batch of every u
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 
 from bot.reply.money_model import ServingPlanOut
 from bot.understand.question import Question
 from bot.understand.slots.context import USERS_NOTE
+from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, Model
+from rules.types import Pick, Workload
 
 
 def image_service(question: Question, model: Model, task: str | None) -> bool:
@@ -47,3 +50,25 @@ def image_plan(speed: dict[str, float | None], gpu: GPU, count: int) -> ServingP
     return ServingPlanOut(gpu=gpu.id, gpus_per_replica=count, replicas=int(cards), sequences_per_replica=1,
                           concurrent_needed=math.ceil(wanted), ttft_s=round(seconds, 2), binding="images",
                           targets=targets)
+
+
+def cheapest_service_first(picks: Sequence[Pick], question: Question, workload: Workload, kb: KnowledgeBase,
+                           hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:
+    """For an image service, the picks by what the whole service costs an hour: each card's price times the cards
+    its rate takes there (a card half the price that makes a third of the images costs more). Unpriced picks keep
+    their order after the priced ones; any other job is left as it is."""
+    from bot.reply.side_figures import image_seconds  # side_figures reads defaults, which reads this module
+
+    wanted = images_wanted_per_minute(question)
+    if wanted is None or workload.model.arch != "diffusion":
+        return list(picks)
+
+    def service_cost(pick: Pick) -> float:
+        gpu = kb.gpus.get(pick.gpu_id)
+        seconds = image_seconds(workload, gpu, kb) if gpu is not None else None
+        price = hourly_price_of(gpu, pick.count) if gpu is not None else None
+        if not pick.fits or not seconds or price is None:
+            return math.inf
+        return price * math.ceil(wanted[0] * seconds / 60.0)
+
+    return sorted(picks, key=lambda pick: (not pick.fits, service_cost(pick)))

@@ -196,3 +196,31 @@ def test_an_image_model_too_big_for_the_card_asked_about_gets_a_time_there_with_
     asked = reply["speed"]["seconds_per_image_asked"]
     assert asked > reply["speed"]["seconds_per_image"]  # a 3060 computes slower than the A6000 timed
     assert f"on your GeForce RTX 3060 12GB with the fix above: at least ≈ {asked:.0f} s per image" in reply["text"]
+
+
+def test_an_image_service_leads_with_the_cards_that_cost_least_for_the_whole_rate() -> None:
+    # the picks were ordered by one card's hourly price: 24 T4s (7.79 CNY/h each) for 50 colleagues where 13 A10s
+    # (8.58 each) make the same rate for less; by hand: ceil(50 × s / 60) cards × the card's price
+    reply = _ask("SDXL 给50个同事用需要几张卡")
+    plan, top = reply["serving"], reply["picks"][0]
+    assert plan["gpu"] == top["gpu"]
+
+    def service(pick: dict) -> float:
+        seconds = ask_json_speed(pick["gpu"])
+        return pick["price_per_hour"] * math.ceil(50 * seconds / 60)
+
+    priced = [p for p in reply["picks"] if p["price_per_hour"] and p["fits"]]
+    assert service(top) == min(service(p) for p in priced)
+
+
+def ask_json_speed(gpu_id: str) -> float:
+    name = KB.gpus[gpu_id].name
+    return float(_ask(f"SDXL on one {name}, how long per image")["speed"]["seconds_per_image"])
+
+
+def test_the_cost_of_a_named_card_image_service_covers_every_replica() -> None:
+    # 164 one-card replicas had no price (no single instance count makes 164); each replica is priced on its own
+    reply = _ask("300 images per minute with FLUX.1-dev on RTX 6000 Ada")
+    plan, cost = reply["serving"], reply["cost"]
+    single = next(p for p in reply["picks"] if p["gpu"] == "rtx-6000-ada")["price_per_hour"]
+    assert cost["per_hour"] == pytest.approx(single * plan["replicas"], rel=0.01)
