@@ -178,7 +178,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.append(Assumption(field="pool", value=pool_value,
                                       reason="consumer-pool" if question.consumer else "default-pool"))
     if question.intent == "compare" and question.compare_gpus:
-        pool = [kb.gpus[g] for g in question.compare_gpus if g in kb.gpus]
+        # the cards named, picks or not (two laptop chips compare like any other cards)
+        pool = [card if card.recommended else card.model_copy(update={"recommended": True})
+                for card in (kb.gpus[g] for g in question.compare_gpus if g in kb.gpus)]
         if question.compare_counts:
             # "4x L40S vs 2x H100": each set-up as written (a card without a count at the fewest that hold it),
             # in the order named, fitting or not

@@ -40,9 +40,10 @@ def _best_cost(workload: Workload, pool: Sequence[GPU], instances: Sequence[Inst
 
 def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU],
                      instances: Sequence[InstanceFamily], max_count: int) -> tuple[Workload, Assumption | None]:
-    """The workload at the precision that serves it cheapest, and the assumption that says so."""
-    if (not question.budget or workload.task != "inference" or question.precision or question.quant
-            or workload.model.arch != "decoder" or workload.precision in ("int4", "mxfp4")):
+    """The workload at the precision that serves it cheapest (asked for the cheapest, or on cards bought for a
+    desk), and the assumption that says so."""
+    if (not (question.budget or question.consumer) or workload.task != "inference" or question.precision
+            or question.quant or workload.model.arch != "decoder" or workload.precision in ("int4", "mxfp4")):
         return workload, None
     best = _best_cost(workload, pool, instances, max_count)
     chosen = workload
@@ -55,7 +56,8 @@ def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU]
             best, chosen = cost, variant
     if chosen is workload:
         return workload, None
-    note = Assumption(field="precision", value=f"{chosen.precision} ({chosen.quant})", reason="budget-quantised")
+    note = Assumption(field="precision", value=f"{chosen.precision} ({chosen.quant})",
+                      reason="budget-quantised" if question.budget else "consumer-quantised")
     return chosen, note
 
 

@@ -36,3 +36,20 @@ def test_a_named_card_that_cannot_hold_the_job_leaves_three_picks_that_can() -> 
     assert len(picks) == 3 and all(p["fits"] for p in picks)
     assert all(p["gpu"] != "v100-32gb" for p in picks)
     assert picks[0]["price_per_hour"] is not None
+
+
+def test_a_home_question_without_a_precision_takes_the_quantised_file_that_needs_fewest_cards() -> None:
+    # 70B in bf16 took 8 RTX 5090s; a 4-bit file fits two 24 GB cards
+    reply = ask_json("gaming card to run Llama 3.1 70B at home")
+    assert reply["query"]["precision"] == "int4"
+    assert reply["picks"][0]["count"] <= 2
+    said = next(a for a in reply["assumptions"] if a["field"] == "precision")
+    assert said["reason"] == "consumer-quantised"
+    # a precision the asker states is kept
+    assert ask_json("gaming card to run Llama 3.1 70B in bf16 at home")["query"]["precision"] == "bf16"
+
+
+def test_two_laptop_chips_are_compared_like_any_cards() -> None:
+    reply = ask_json("RTX 4090 Laptop vs RTX 4080 Laptop for Llama 3 8B Q4_K_M")
+    assert sorted(p["gpu"] for p in reply["picks"]) == ["rtx-4080-laptop", "rtx-4090-laptop"]
+    assert "In short:" in reply["text"]
