@@ -37,6 +37,11 @@ DEFAULT_IMAGES_PER_USER_MINUTE = 1.0
 writing prompts and looking at the results; the reply says so and the rate sets the cards."""
 
 
+def cards_for(images_per_minute: float, seconds_per_image: float) -> int:
+    """Cards, each making one image at a time, that keep up with the rate."""
+    return math.ceil(images_per_minute * seconds_per_image / 60.0)
+
+
 def image_plan(speed: dict[str, float | None], gpu: GPU, count: int) -> ServingPlanOut | None:
     """An image service (bot.reply.media_figures): as many replicas of `count` × `gpu`, each making one image at
     a time, as its rate takes; None when the speed figures hold no such service."""
@@ -69,6 +74,6 @@ def cheapest_service_first(picks: Sequence[Pick], question: Question, workload: 
         price = hourly_price_of(gpu, pick.count) if gpu is not None else None
         if not pick.fits or not seconds or price is None:
             return math.inf
-        return price * math.ceil(wanted[0] * seconds / 60.0)
+        return price * cards_for(wanted[0], seconds)
 
     return sorted(picks, key=lambda pick: (not pick.fits, service_cost(pick)))

@@ -3,9 +3,8 @@ a card keeps up with, recordings batched), seconds per image, sequences encoded 
 
 from __future__ import annotations
 
-import math
-
 from bot.reply.convert import finite
+from bot.reply.image_service import cards_for
 from bot.reply.serving import fits_at
 from bot.reply.side_figures import image_seconds, image_settings
 from knowledge.base import KnowledgeBase
@@ -42,8 +41,8 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float 
         if images_wanted is not None and seconds > 0:
             # a service's rate over what one card makes a minute, one image at a time: the cards it takes
             wanted, assumed = images_wanted
-            figures.update(images_per_minute_wanted=finite(wanted, 1), image_cards=float(math.ceil(wanted * seconds
-                           / 60.0)), images_per_user_assumed=1.0 if assumed else None)
+            figures.update(images_per_minute_wanted=finite(wanted, 1), image_cards=float(cards_for(wanted, seconds)),
+                           images_per_user_assumed=1.0 if assumed else None)
         return figures
     if model.arch == "encoder":
         return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}

@@ -50,9 +50,8 @@ def smaller_versions_figure(question: Question, model_id: str, gpu: GPU | None, 
         smaller = kb.models.get(smaller_id)
         if smaller is None:
             continue
-        asked = question.model_copy(update={"precision": None, "quant": None}) if smaller.native_precision != (
-            model.native_precision) and question.precision is None else question
-        workload, _ = workload_for(asked, smaller, gpu, machine_vram_gib(question, gpu, None))
+        # the question's own format ("Q4_K_M") carries over; unstated, each model's release precision applies
+        workload, _ = workload_for(question, smaller, gpu, machine_vram_gib(question, gpu, None))
         fit = _fitting(workload, gpu, count)
         if fit is not None:
             found.append({"model": smaller_id, "params_b": smaller.params_b, "precision": fit[0].precision,
