@@ -50,7 +50,7 @@ from bot.reply.side_figures import (
     other_engine_figure,
     token_speed,
 )
-from bot.reply.smaller import SMALLER_VERSIONS_AT, smaller_versions_figure
+from bot.reply.smaller import smaller_for
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -362,9 +362,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                   and timed_on[0].id in kb.gpus else None),
         other_engine=other,
         lighter_task=lighter,
-        smaller_models=(smaller_versions_figure(question, model.id, gpu, count, kb)
-                        if check is not None and check.memory_per_gpu_gb > SMALLER_VERSIONS_AT * check.limit_gb
-                        else []),
+        smaller_models=smaller_for(question, model.id, gpu, count, check, picks, kb),
         cpu_only=cpu_only_figure(question, workload),
         **base,
     )

@@ -190,7 +190,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
 
 def smaller_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """The makers' smaller versions that fit the card the model does not (bot.reply.smaller), largest first."""
-    if not answer.smaller_models or answer.check is None:
+    if not answer.smaller_models:
         return ""
     items = []
     for found in answer.smaller_models:
@@ -201,5 +201,7 @@ def smaller_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         items.append(f"{name} ({label}{', ' + engine_name(str(found['engine'])) if found.get('engine') else ''}: "
                      f"{gb(float(found['per_gpu_gb']))} GiB)")
     model = kb.models.get(answer.query.model or "")
-    return t("smaller_versions", model=model.name if model is not None else "?", gpu=gpu_name(kb, answer.check.gpu),
-             list="; ".join(items))
+    first = answer.smaller_models[0]
+    on = gpu_name(kb, str(first["gpu"]))
+    return t("smaller_versions", model=model.name if model is not None else "?",
+             gpu=on if int(first.get("count") or 1) == 1 else f"{first['count']}× {on}", list="; ".join(items))

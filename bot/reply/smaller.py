@@ -9,12 +9,13 @@ from typing import Any
 
 import rules
 from bot.reply.defaults import machine_vram_gib, workload_for
+from bot.reply.model import CheckOut
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules.alternatives import HOME_GGUF_QUANT
 from rules.fit import limit_gib
-from rules.types import Workload
+from rules.types import Pick, Workload
 
 SMALLER_VERSIONS_AT = 2.0
 """The smaller versions are offered when the model needs more than this many times what the card gives it: out of
@@ -55,6 +56,20 @@ def smaller_versions_figure(question: Question, model_id: str, gpu: GPU | None, 
         fit = _fitting(workload, gpu, count)
         if fit is not None:
             found.append({"model": smaller_id, "params_b": smaller.params_b, "precision": fit[0].precision,
-                          "quant": fit[0].quant, "engine": fit[0].engine, "per_gpu_gb": round(fit[1], 2)})
+                          "quant": fit[0].quant, "engine": fit[0].engine, "per_gpu_gb": round(fit[1], 2),
+                          "gpu": gpu.id, "count": count})
     found.sort(key=lambda f: -float(f["params_b"]))
     return found[:MAX_SMALLER_SHOWN]
+
+
+def smaller_for(question: Question, model_id: str, gpu: GPU | None, count: int, check: CheckOut | None,
+                picks: list[Pick], kb: KnowledgeBase) -> list[dict[str, Any]]:
+    """The smaller versions for the card asked about when the model needs over SMALLER_VERSIONS_AT times what it
+    gives; with no card asked about and no pick that holds the model ("消费级显卡跑 DeepSeek-R1"), for one of the
+    card that came closest."""
+    if check is not None:
+        far = check.memory_per_gpu_gb > SMALLER_VERSIONS_AT * check.limit_gb
+        return smaller_versions_figure(question, model_id, gpu, count, kb) if far else []
+    if gpu is None and picks and not any(pick.fits for pick in picks):
+        return smaller_versions_figure(question, model_id, kb.gpus.get(picks[0].gpu_id), 1, kb)
+    return []

@@ -26,3 +26,12 @@ def test_a_model_a_few_gib_short_gets_no_smaller_versions() -> None:
 def test_a_model_without_smaller_versions_gets_none() -> None:
     reply = ask_json("Llama 3.1 405B on a 4090")
     assert reply["check"]["fits"] is False and reply["smaller_models"] == []
+
+
+def test_with_no_card_named_and_no_pick_that_holds_it_the_closest_card_gets_the_smaller_versions() -> None:
+    # 消费级显卡跑 DeepSeek-R1: eight GeForce cards that do not hold it were all the reply had
+    reply = ask_json("消费级显卡跑 DeepSeek-R1")
+    assert reply["check"] is None and not any(p["fits"] for p in reply["picks"])
+    smaller = reply["smaller_models"]
+    assert smaller and smaller[0]["gpu"] == reply["picks"][0]["gpu"] and smaller[0]["count"] == 1
+    assert "的作者还发布了同系列的较小版本" in reply["text"]
