@@ -37,6 +37,7 @@ from rules.engine_profile import reserves_up_front
 from rules.hardware import (
     hourly_price,
     instance_for,
+    machines,
     price_proxy,
     slow_tensor_cores,
     tp_scaling,
@@ -265,20 +266,16 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     return ranked[:limit]
 
 
-def _machines(count: int) -> int:
-    return -(-count // C.GPUS_PER_NODE)
-
-
 def _lean_enough(picks: list[Pick], checkable: set[tuple[str, int]]) -> list[Pick]:
     """The picks that span no more than MACHINES_OVER_LEANEST times the machines of the leanest one that holds
     the job with room and whose price can be checked (`checkable`): neither a rack-scale part with no public
     price nor eight B200s filled to the brim rules out the 32 H100s everyone rents for a 70B fine-tune."""
-    fitting = [_machines(p.count) for p in picks
+    fitting = [machines(p.count) for p in picks
                if p.fits and comfortable(p.memory_per_gpu_gib, p.limit_gib) and (p.gpu_id, p.count) in checkable]
     if not fitting:
         return picks
     most = C.MACHINES_OVER_LEANEST * max(1, min(fitting))
-    return [p for p in picks if not p.fits or _machines(p.count) <= most]
+    return [p for p in picks if not p.fits or machines(p.count) <= most]
 
 
 def pick_at(workload: Workload, gpu: GPU, count: int, instances: Sequence[InstanceFamily] = (), *,

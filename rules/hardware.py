@@ -171,3 +171,8 @@ def hourly_price(gpu: GPU, count: int,
     if gpu.price_usd_per_hour is not None:
         return gpu.price_usd_per_hour * count, "USD"
     return None, None
+
+
+def machines(count: int) -> int:
+    """The machines `count` cards take, GPUS_PER_NODE to a machine."""
+    return -(-count // C.GPUS_PER_NODE)

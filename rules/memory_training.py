@@ -28,7 +28,7 @@ from rules.engine_profile import (
     scores_materialised,
     training_fact,
 )
-from rules.hardware import usable_gib
+from rules.hardware import machines, usable_gib
 from rules.memory_adapters import adapter_activation_bytes_per_token, adapter_params, linear_shapes
 from rules.memory_common import breakdown, gib, num_layers
 from rules.precision import (
@@ -341,7 +341,7 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     if w.task == "train":
         host = _offload_host_bytes(split.total, n, stage, params_offloaded) if offload != "none" else None
     elif host:
-        host /= max(1, -(-n // C.GPUS_PER_NODE))  # per node, as the full fine-tune's figure
+        host /= max(1, machines(n))  # per node, as the full fine-tune's figure
     return MemoryEstimate(total_gib=round(gib(per_gpu * n), 3), per_gpu_gib=round(gib(per_gpu), 3),
                           gpu_count=n, breakdown=breakdown(**per), notes=notes, chosen=chosen,
                           host_ram_gib=round(gib(host), 1) if host else None, cuda_context_gib=C.CUDA_CONTEXT_GIB)
@@ -351,7 +351,7 @@ def _offload_host_bytes(params: float, n: int, stage: int, params_offloaded: boo
     """Host RAM per node for offloaded optimizer states (and parameters), by DeepSpeed's estimators (constants)."""
     if stage == 0:
         return None
-    nodes = max(1, -(-n // C.GPUS_PER_NODE))
+    nodes = max(1, machines(n))
     if params_offloaded:
         return params * C.OFFLOAD_HOST_BYTES_ZERO3_PARAMS / nodes * C.OFFLOAD_HOST_BUFFER
     per_param = (C.OFFLOAD_HOST_BYTES_ZERO3 / nodes if stage == 3

@@ -24,7 +24,7 @@ from knowledge.schema import GPU, Model, MoE
 from rules import constants as C
 from rules import speed_constants as S
 from rules.engine_profile import kv_element_bytes, mla_head_sizes, profile_for
-from rules.hardware import compute_known, dense_tflops, nvlinked
+from rules.hardware import compute_known, dense_tflops, machines, nvlinked
 from rules.layer_split import holds_on_host
 from rules.memory import _prefill_tokens, is_transformer, kv_bytes_per_token, kv_cache_bytes, num_layers
 from rules.memory_adapters import adapter_params
@@ -340,8 +340,7 @@ def offloaded_step_seconds(w: Workload, count: int) -> float:
     which spreads it over its micro-steps."""
     if w.task == "inference" or w.offload == "none":
         return 0.0
-    machines = -(-count // C.GPUS_PER_NODE)
-    return trained_params(w) / machines / S.CPU_ADAM_PARAMS_PER_S_PER_MACHINE / w.grad_accumulation
+    return trained_params(w) / machines(count) / S.CPU_ADAM_PARAMS_PER_S_PER_MACHINE / w.grad_accumulation
 
 
 def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
