@@ -316,6 +316,11 @@ HOME_GGUF_QUANT = "gguf-q4_k_m"
 """The GGUF a GeForce owner downloads first (llama.cpp's and Ollama's default quantisation)."""
 
 
+def home_gguf_workload(w: Workload) -> Workload:
+    """`w` as people run a model too big for their card at home: a Q4_K_M GGUF on llama.cpp, flash attention on."""
+    return replace(w, engine="llama.cpp", precision="int4", quant=HOME_GGUF_QUANT, flash_attention=True)
+
+
 def home_gguf(w: Workload, gpu: GPU, count: int,
               need: Callable[[Workload, GPU, int], float | None]) -> list[Suggestion]:
     """How a model too big for a GeForce card is run at home: a Q4_K_M GGUF on llama.cpp or Ollama, whole on the
@@ -324,7 +329,7 @@ def home_gguf(w: Workload, gpu: GPU, count: int,
     if w.engine != "transformers" or gpu.form != "consumer" or w.model.arch != "decoder" or not is_transformer(
             w.model):
         return []
-    gguf = replace(w, engine="llama.cpp", precision="int4", quant=HOME_GGUF_QUANT, flash_attention=True)
+    gguf = home_gguf_workload(w)
     m = need(gguf, gpu, count)
     if m is not None:
         return [Suggestion(kind="quantise", precision="int4", quant=HOME_GGUF_QUANT, engine="llama.cpp",

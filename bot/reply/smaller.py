@@ -7,14 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import rules
 from bot.reply.defaults import machine_vram_gib, workload_for
 from bot.reply.model import CheckOut
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
-from rules.alternatives import HOME_GGUF_QUANT
-from rules.fit import limit_gib
+from rules.alternatives import HOME_GGUF_QUANT, home_gguf_workload
+from rules.limits import fits_on, needed_gib
 from rules.types import Pick, Workload
 
 SMALLER_VERSIONS_AT = 2.0
@@ -29,13 +28,11 @@ def _fitting(workload: Workload, gpu: GPU, count: int) -> tuple[Workload, float]
     model one size too big with at home), with what it needs per card, when that fits `count` × `gpu`."""
     tries = [workload]
     if workload.model.arch == "decoder" and workload.quant != HOME_GGUF_QUANT:
-        tries.append(replace(workload, engine="llama.cpp", engine_version=None, precision="int4",
-                             quant=HOME_GGUF_QUANT, flash_attention=True))
+        tries.append(home_gguf_workload(replace(workload, engine_version=None)))
     for candidate in tries:
-        estimate = rules.estimate_memory(candidate, count, gpu)
-        need = estimate.required_per_gpu_gib or estimate.per_gpu_gib
-        if need <= limit_gib(candidate, gpu):
-            return candidate, need
+        ok, estimate = fits_on(candidate, gpu, count)
+        if ok:
+            return candidate, needed_gib(estimate)
     return None
 
 
