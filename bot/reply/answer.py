@@ -41,7 +41,7 @@ from bot.reply.model import (
 )
 from bot.reply.offload import ktransformers_split, offload_as_asked
 from bot.reply.overrides import apply_overrides
-from bot.reply.pool import candidate_gpus
+from bot.reply.pool import as_candidate, candidate_gpus
 from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
 from bot.reply.side_figures import (
@@ -178,9 +178,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.append(Assumption(field="pool", value=pool_value,
                                       reason="consumer-pool" if question.consumer else "default-pool"))
     if question.intent == "compare" and question.compare_gpus:
-        # the cards named, picks or not (two laptop chips compare like any other cards)
-        pool = [card if card.recommended else card.model_copy(update={"recommended": True})
-                for card in (kb.gpus[g] for g in question.compare_gpus if g in kb.gpus)]
+        pool = [as_candidate(kb.gpus[g]) for g in question.compare_gpus if g in kb.gpus]
         if question.compare_counts:
             # "4x L40S vs 2x H100": each set-up as written (a card without a count at the fewest that hold it),
             # in the order named, fitting or not

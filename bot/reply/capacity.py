@@ -14,6 +14,7 @@ from bot.reply.model import (
     MaxContextOut,
     ModelCompareOut,
 )
+from bot.reply.pool import as_candidate
 from bot.understand.question import MAX_CONTEXT, Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
@@ -90,13 +91,12 @@ def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> lis
             (question.task == "train" and job[0] in ("lora", "qlora"))] or list(CAPACITY_JOBS)
     out: list[CapacityOut] = []
     shown: set[str] = set()
+    asked = as_candidate(gpu)
     for task, precision in jobs:
         def holds(model: Any, task: str = task, precision: Precision = precision) -> bool:
             workload = Workload(model=model, task=task, precision=precision,  # type: ignore[arg-type]
                                 quant="nf4-dq" if task == "qlora" else ("gptq" if precision == "int4" else None),
                                 context=min(context, model.max_context or context), batch=question.batch or 1)
-            # the card asked about, recommended or not (a laptop chip is never a pick, but it runs models)
-            asked = gpu if gpu.recommended else gpu.model_copy(update={"recommended": True})
             picks = rules.rank_picks(workload, [asked], limit=1, fixed_count=count,
                                      max_count=max(count, MAX_INFERENCE_GPUS))
             return bool(picks) and picks[0].fits

@@ -40,3 +40,9 @@ def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bo
         gpus = [gpu for gpu in gpus if gpu.form != "workstation" or gpu.id in rented]
     pool = [gpu for gpu in gpus if gpu.form in forms and gpu.vendor in vendors]
     return (pool or gpus), len(pool) < len(gpus)
+
+
+def as_candidate(gpu: GPU) -> GPU:
+    """A card the question names, ranked like a pick even when it is never recommended (a laptop chip runs models,
+    and two of them can be compared): `rules.rank_picks` skips cards that are not."""
+    return gpu if gpu.recommended else gpu.model_copy(update={"recommended": True})
