@@ -304,8 +304,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             and any(s.gpu is None and s.count in (None, check.count) for s in check.suggestions)):
         speed.update(asked_card_image_speed(workload, gpu, kb))  # "how long on my 3060": with the fix, on it
     chip = kb.apple_chips.get(question.apple_chip or "") if question.unified_memory else None
-    if (chip is not None and gpu is not None and gpu.id not in kb.gpus and workload.task == "inference"
-            and model.arch == "decoder" and workload.engine == "llama.cpp"
+    measured_on_mac = gpu is None and bool(question.observed_tokens_per_s)  # a speed seen: the model loaded
+    if (chip is not None and (measured_on_mac or (gpu is not None and gpu.id not in kb.gpus))
+            and workload.task == "inference" and model.arch == "decoder" and workload.engine == "llama.cpp"
             and (check is None or check.fits or check.tight)):
         # a Mac named with its chip: llama.cpp's Metal decode, bound by the unified memory's bandwidth
         bandwidth = chip.bandwidth_for(question.memory_gb)
@@ -315,7 +316,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # it, and no cloud bill priced at its speed (a Mac is owned, not rented)
         top = timed_on = (gpu, count)
 
-    if question.observed_tokens_per_s and gpu is not None:
+    if question.observed_tokens_per_s and (gpu is not None or "unified_memory_bandwidth_gbps" in speed):
         speed["observed_tokens_per_s"] = question.observed_tokens_per_s  # "is 15 tok/s normal?" (speed_view)
     chosen = getattr(estimate, "chosen", None) or {}
     already = {a.field for a in assumptions} | set(question.stated)

@@ -78,15 +78,16 @@ def observed_line(answer: Answer, t: Translator) -> str:
     usually explains a gap."""
     seen, expected = answer.speed.get("observed_tokens_per_s"), answer.speed.get("decode_tokens_per_s")
     check = answer.check
-    if not seen or check is None:
+    mac_unsized = check is None and bool(answer.speed.get("unified_memory_bandwidth_gbps"))  # its memory unsaid
+    if not seen or (check is None and not mac_unsized):
         return ""
-    if not check.fits and not check.tight:
+    if check is not None and not check.fits and not check.tight:
         # the set-up as read cannot hold the model: what runs it is a quantised file or system RAM
         return t("observed_no_fit", seen=count(float(seen)))
     on = answer.speed_on
-    if not expected or (on is not None and (on.gpu, on.count) != (check.gpu, check.count)):
+    if not expected or (on is not None and check is not None and (on.gpu, on.count) != (check.gpu, check.count)):
         return ""
     ratio = float(seen) / float(expected)
-    key = ("observed_slow" if ratio < OBSERVED_BAND[0] else "observed_fast" if ratio > OBSERVED_BAND[1]
-           else "observed_ok")
+    slow = "observed_slow_mac" if answer.speed.get("unified_memory_bandwidth_gbps") else "observed_slow"
+    key = slow if ratio < OBSERVED_BAND[0] else "observed_fast" if ratio > OBSERVED_BAND[1] else "observed_ok"
     return t(key, seen=count(float(seen)), expected=count(float(expected)), pct=f"{100 * ratio:.0f}")

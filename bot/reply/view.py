@@ -133,6 +133,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         view["speed_on"] = card_set_text([card.gpu for card in answer.check.cards], kb)
     elif answer.check is not None:
         view["speed_on"] = f"{answer.check.count}× {gpu_name(kb, answer.check.gpu)}"
+    elif answer.speed.get("unified_memory_bandwidth_gbps"):
+        view["speed_on"] = str(answer.understood.get("apple_chip") or "").replace("-", " ").title()  # "M2 Max"
     elif answer.picks:
         view["speed_on"] = f"{answer.picks[0].count}× {gpu_name(kb, answer.picks[0].gpu)}"
     else:
@@ -342,11 +344,13 @@ def _apple_notice(answer: Answer) -> str:
     """What a Mac's GPU may use of its unified memory, or that its memory is needed to say."""
     t = Translator(answer.query.lang)
     total = answer.understood.get("memory_gb")
-    if not isinstance(total, (int, float)):
-        return t("apple_silicon_no_memory")
-    share = gpu_share_of_unified_memory(float(total))
     bandwidth = answer.speed.get("unified_memory_bandwidth_gbps")
     chip = str(answer.understood.get("apple_chip") or "").replace("-", " ").title()  # "m3-max" → "M3 Max"
+    if not isinstance(total, (int, float)):
+        # a speed the asker measured shows the model loaded: timed at the chip's bandwidth, the fit left to them
+        return t("apple_silicon_timed_no_memory", chip=chip, bandwidth=f"{bandwidth:,.0f}") if bandwidth \
+            else t("apple_silicon_no_memory")
+    share = gpu_share_of_unified_memory(float(total))
     key = ("apple_silicon_timed" if bandwidth else "apple_silicon_no_fit" if answer.check is not None
            and not (answer.check.fits or answer.check.tight) and answer.understood.get("apple_chip")
            else "apple_silicon")

@@ -34,3 +34,26 @@ def test_a_speed_target_is_not_taken_for_a_measurement() -> None:
     reply = ask_json("serve Llama 3 70B with at least 30 tokens/s, is an H100 enough?")
     assert "observed_tokens_per_s" not in reply["speed"]
     assert "You see" not in reply["text"]
+
+
+def test_a_mac_named_by_its_chip_alone_is_timed_at_that_chips_bandwidth() -> None:
+    # Llama 3 70B Q4_K_M reads about 40 GiB a token; an M2 Max (every one of them) has 400 GB/s, so about
+    # 8 tok/s: the 8 the asker sees is in line, and the reply says it took the chip's fastest configuration
+    # rather than asking for the memory before it can compare
+    reply = ask_json("is 8 tok/s normal for Llama 3 70B Q4 on my M2 Max")
+    assert reply["speed"]["unified_memory_bandwidth_gbps"] == 400
+    assert 6 < reply["speed"]["decode_tokens_per_s"] < 10
+    assert "in line with this estimate" in reply["text"]
+    assert "Speed (M2 Max): decode" in reply["text"] and "say the Mac's memory" in reply["text"]
+
+
+def test_a_slow_mac_gets_the_causes_a_mac_has() -> None:
+    reply = ask_json("M2 Max 上 Llama-3-70B Q4 每秒 3 个 token 正常吗")
+    assert "这台 Mac 单序列生成应约" in reply["text"] and "交换区" in reply["text"]
+    assert "nvidia-smi" not in reply["text"]
+
+
+def test_a_mac_without_a_measurement_still_asks_for_its_memory() -> None:
+    reply = ask_json("can I run Llama 3 70B Q4 on my M2 Max")
+    assert "unified_memory_bandwidth_gbps" not in reply["speed"]
+    assert "say how much the Mac has" in reply["text"]
