@@ -278,7 +278,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             check = check_out(rules.check_fit(workload, gpu, count, instances, candidates=bigger), fraction)
 
     speed: dict[str, float | None] = {}
-    top = (gpu, count) if gpu is not None else (top_gpu, picks[0].count if picks else 1)
+    runs = bool(picks) and (picks[0].fits or picks[0].tight)  # the closest of picks that do not fit is not timed
+    top = (gpu, count) if gpu is not None else (top_gpu if runs else None, picks[0].count if picks else 1)
     if cards:
         top = (None, 1)  # a home machine of mixed cards: its own decode speed, no bill
         if set_decode is not None:

@@ -49,10 +49,12 @@ def _int(value: object) -> int | None:
 
 
 def pick_out(pick: Pick) -> PickOut:
+    """A pick as the Answer carries it; one that cannot hold the job has no speed (it would not run)."""
+    runs = pick.fits or pick.tight
     return PickOut(gpu=pick.gpu_id, count=pick.count, fits=pick.fits,
                    memory_per_gpu_gb=round(pick.memory_per_gpu_gib, 2),
                    headroom_gb=round(pick.headroom_gib, 2), free_gb=round(pick.free_gib, 2),
-                   decode_tokens_per_s=finite(pick.decode_tokens_per_s, 1),
+                   decode_tokens_per_s=finite(pick.decode_tokens_per_s, 1) if runs else None,
                    price_per_hour=pick.price_per_hour, price_currency=pick.price_currency,
                    instance=pick.instance, max_concurrent_sequences=pick.max_concurrent_sequences,
                    limit_gb=round(pick.limit_gib, 2), tight=pick.tight,

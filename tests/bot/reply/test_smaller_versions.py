@@ -35,3 +35,12 @@ def test_with_no_card_named_and_no_pick_that_holds_it_the_closest_card_gets_the_
     smaller = reply["smaller_models"]
     assert smaller and smaller[0]["gpu"] == reply["picks"][0]["gpu"] and smaller[0]["count"] == 1
     assert "的作者还发布了同系列的较小版本" in reply["text"]
+
+
+def test_closest_picks_that_cannot_hold_the_model_carry_no_speed() -> None:
+    # eight GeForce cards at 80 GiB a card against 24-32 GB: a decode speed for them (~33 tok/s) read as if
+    # the set-up ran
+    reply = ask_json("消费级显卡跑 DeepSeek-R1")
+    assert all(p["decode_tokens_per_s"] is None for p in reply["picks"])
+    assert "decode_tokens_per_s" not in reply["speed"] and "tok/s" not in reply["text"].split("最接近的方案")[1]
+    assert "速度 (" not in reply["text"]
