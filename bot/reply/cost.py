@@ -350,7 +350,9 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
             result.budget = budget_check(question, result.cost, choice.rates)
             result.assumptions.append(Assumption(field="gpu", value=card.id, reason="budget-most-memory"))
         return result
-    if question.intent == "compare" and workload is not None:
+    if workload is not None and (question.intent == "compare" or (workload.task != "inference" and question.tokens)):
+        # each pick's work rate: compared side by side, or timed for the tokens a training question gives (an
+        # alternative that holds the job may take years)
         result.picks = price_work(result.picks, workload, kb)
     if gpu is None or gpu.id not in kb.gpus or workload is None:
         return result

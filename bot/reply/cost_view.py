@@ -60,6 +60,22 @@ def amount(value: float) -> str:
     return f"{value:g}"
 
 
+
+def train_time(answer: Answer, tokens_per_s: float | None, t: Translator) -> str:
+    """How long a training pick takes for the tokens the question gives, in the unit a reader plans in."""
+    tokens = answer.query.tokens
+    if not tokens or not tokens_per_s or answer.query.task in (None, "inference"):
+        return ""
+    hours = tokens / tokens_per_s / 3600
+    for key, size, limit in (("span_minutes", 1 / 60, 1.0), ("span_hours", 1.0, 48.0), ("span_days", 24.0, 730.0)):
+        if hours < limit:
+            span = t(key, v=f"{max(hours / size, 1.0):,.0f}" if key == "span_minutes" else f"{hours / size:,.1f}")
+            break
+    else:
+        span = t("span_years", v=f"{hours / 8766:,.1f}")
+    return t("pick_train_time", time=span, tokens=amount(tokens))
+
+
 def cloud_name(t: Translator, cloud: str | None) -> str:
     return t.pick(CLOUD_NAMES, cloud) if cloud else ""
 

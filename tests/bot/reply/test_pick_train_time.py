@@ -1,0 +1,31 @@
+"""A training question that gives its tokens: each pick says how long it takes, so an alternative that holds
+the job but would take years is seen as such."""
+
+from __future__ import annotations
+
+import re
+
+from tests.bot.reply._answers import ask_json
+
+
+def test_each_training_pick_is_timed_for_the_tokens_asked() -> None:
+    reply = ask_json("pretrain a 7B model on 1T tokens with 10,000 H100s")
+    fitting = [p for p in reply["picks"] if p["fits"]]
+    assert len(fitting) >= 2 and all(p["work_tokens_per_s"] for p in fitting)
+    # the top pick's time is the job's own (speed.train_hours), and a single card is years at 6·P·T FLOPs
+    top = fitting[0]
+    assert abs(1e12 / top["work_tokens_per_s"] / 3600 - reply["speed"]["train_hours"]) < 0.1
+    assert "≈ 2.3 h for the 1T tokens" in reply["text"]
+    one_card = next(p for p in fitting if p["count"] == 1)
+    years = 1e12 / one_card["work_tokens_per_s"] / 8766 / 3600
+    assert years > 0.5 and f"≈ {years:,.1f} years for the 1T tokens" in reply["text"]
+
+
+def test_training_pick_times_in_chinese_use_the_unit_that_reads() -> None:
+    reply = ask_json("用8张A100全参微调Qwen2.5-7B，1亿token要多久")
+    assert re.search(r"训练 100M token 约 \d+ 分钟", reply["text"])
+
+
+def test_no_time_without_tokens_or_for_inference() -> None:
+    assert "for the" not in ask_json("full fine-tune Qwen2.5-7B on 8 A100")["text"].split("Speed")[0]
+    assert "tokens ·" not in ask_json("serve Llama 3 8B for 100 users")["text"]
