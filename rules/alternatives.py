@@ -62,7 +62,12 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             return None
         ok, est = fits_on(wl, g, n)
         needed = needed_gib(est)
-        return round(needed, 2) if ok and needed <= limit_gib(wl, g) * margin else None
+        limit = limit_gib(wl, g)
+        if (wl.engine, wl.engine_version) == (w.engine, w.engine_version):
+            # the same engine: within the limit the reply states too (vLLM's margin shrinks with a smaller
+            # profile, so a fix could need a little more than the limit the verdict quoted)
+            limit = min(limit, limit_gib(w, g))
+        return round(needed, 2) if ok and needed <= limit * margin else None
 
     eager = not w.flash_attention and is_transformer(w.model)
     if eager:

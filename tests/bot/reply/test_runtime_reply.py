@@ -10,6 +10,7 @@ from bot.reply.render import render_text
 from bot.understand.question import Question
 from knowledge.loader import default_knowledge
 from rules import weight_formats as WF
+from tests.bot.reply._answers import ask_json
 
 KB = default_knowledge()
 
@@ -490,3 +491,14 @@ def test_a_kv_pool_short_of_the_batch_is_timed_on_the_cards_named_at_the_sequenc
     assert result.speed_on is None or (result.speed_on.gpu, result.speed_on.count) == ("h100-sxm", 2)
     per_sequence, total = result.speed["decode_tokens_per_s"], result.speed["aggregate_tokens_per_s"]
     assert per_sequence and total and total == pytest.approx(per_sequence * result.check.sequences_held, rel=0.02)
+
+
+def test_fixes_on_the_same_card_fit_within_the_limit_the_verdict_states() -> None:
+    # vLLM's margin is ¾ of the activation peak: a smaller --max-num-seqs raises its own limit a little, and a
+    # cap of 128 needed 22.5 GiB beside a stated limit of 22.4; the fixes now fit the limit the reader sees
+    reply = ask_json("Qwen2.5-14B on 2x 4090 with vLLM, batch 20")
+    check = reply["check"]
+    assert check["fits"] is False
+    same_card = [s for s in check["suggestions"] if s["gpu"] is None]
+    assert any(s["kind"] == "fewer-requests" for s in same_card)
+    assert all(s["memory_per_gpu_gb"] <= check["limit_gb"] for s in same_card)
