@@ -231,6 +231,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             if uses_prefill_chunk(data.get("engine")):
                 parts.append(t("prefill_chunk_read", n=f"{value:,}"))
             continue
+        if field == "batch" and any(a.field == "batch" and a.reason == "image-users" for a in answer.assumptions):
+            parts.append(t("image_users_read", n=f"{value:,}"))  # an image service's users share its cards
+            continue
         if field == "max_num_seqs":
             flag = "max_batch_size" if data.get("engine") == "tensorrt-llm" else "max_num_seqs"
             parts.append(f"{flag} {value}")

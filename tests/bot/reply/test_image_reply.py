@@ -10,7 +10,7 @@ import pytest
 from bot.errors import BadRequestError
 from bot.service import ask
 from rules.hardware import dense_tflops
-from tests.bot.reply._answers import KB
+from tests.bot.reply._answers import KB, ask_json
 from tests.bot.reply._answers import ask_json as _ask
 
 
@@ -224,3 +224,11 @@ def test_the_cost_of_a_named_card_image_service_covers_every_replica() -> None:
     plan, cost = reply["serving"], reply["cost"]
     single = next(p for p in reply["picks"] if p["gpu"] == "rtx-6000-ada")["price_per_hour"]
     assert cost["per_hour"] == pytest.approx(single * plan["replicas"], rel=0.01)
+
+
+def test_an_image_services_users_are_read_back_as_users_not_a_batch() -> None:
+    # "Assumed: batch 1 (an image service …)" beside "I read this as: … batch 200" contradicted itself
+    reply = ask_json("SDXL for 200 users")
+    assert "I read this as: Stable Diffusion XL 1.0 (base) · inference · 200 users" in reply["text"]
+    assert "batch 200" not in reply["text"]
+    assert "50 位用户" in ask_json("SDXL 给50个同事用需要几张卡")["text"]
