@@ -39,6 +39,7 @@ def test_english_questions_get_the_reservation_answer(text: str) -> None:
     reply = _reservation_reply(text)
     assert "Why does vLLM use all my GPU memory?" in reply
     assert "`gpu_memory_utilization`" in reply and "0.9 by default" in reply
+    assert reply.index("(0.34 and later)") < reply.index("0.9 by default")  # the current release first
     assert "nvidia-smi shows that reservation" in reply
     assert "--gpu-memory-utilization" in reply and "--max-model-len" in reply
     assert "--mem-fraction-static" in reply and "kv_cache_free_gpu_mem_fraction" in reply
