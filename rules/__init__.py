@@ -1,9 +1,9 @@
 """Sizing rules: pure numbers in, numbers out (no text, no Slack, no languages).
 
 Public surface used by `bot.reply.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
-generic_model, training_hours, cost_per_million_tokens, pick_at, runs_model_code, needed_view, check_mixed,
-mixed_alternatives, split_by_memory, longest_context; compute_known and supports_bf16 (what a card's listed
-figures allow).
+generic_model, training_hours, decode_ceiling_tokens_per_s, cost_per_million_tokens, pick_at, runs_model_code,
+needed_view, check_mixed, mixed_alternatives, split_by_memory, longest_context; compute_known and supports_bf16
+(what a card's listed figures allow).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from rules.limits import longest_context
 from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes, needed_view
 from rules.mixed import CardFit, MixedFit, check_mixed, mixed_alternatives, mixed_decode_tokens_per_s, split_by_memory
 from rules.speed import (
+    decode_ceiling_tokens_per_s,
     estimate_speed,
     inter_node_gbps,
     spans_machines,
@@ -38,6 +39,7 @@ __all__ = [
     "check_mixed",
     "compute_known",
     "cost_per_million_tokens",
+    "decode_ceiling_tokens_per_s",
     "estimate_memory",
     "estimate_speed",
     "generic_model",

@@ -265,6 +265,14 @@ def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
                       communication_s=allreduce_seconds(w, gpu, count), compute_s=compute)
 
 
+def decode_ceiling_tokens_per_s(w: Workload, gpu: GPU, count: int) -> float:
+    """One sequence's decode if every byte a token reads came at the cards' full memory bandwidth: no engine
+    reaches it, so a measured speed above it means a smaller file, batching or speculative decoding."""
+    one = replace(w, batch=1)
+    shards = count if tensor_parallel(w.engine) else 1
+    return shards * gpu.bandwidth_gbps * 1e9 / (weights_read_bytes(one) + decode_kv_bytes(one))
+
+
 def unified_memory_decode_tokens_per_s(w: Workload, bandwidth_gbps: float) -> float:
     """One sequence's decode on Apple silicon through llama.cpp's Metal back end: each token reads the weights
     and the cache at METAL_DECODE_BANDWIDTH_EFFICIENCY of the unified memory's bandwidth, plus

@@ -152,4 +152,8 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
                                            if timed.task != "inference" else None),
     }
     speed.update(serving_engine_speed(question, timed, gpu, count))
+    on_cards = timed.gpu_layers is None and not timed.cpu_moe_layers
+    if question.observed_tokens_per_s and timed.task == "inference" and on_cards:
+        # "is 40 tok/s normal?": a measured speed above what the bandwidth allows is not "in line"
+        speed["decode_ceiling_tokens_per_s"] = finite(rules.decode_ceiling_tokens_per_s(timed, gpu, count), 1)
     return speed

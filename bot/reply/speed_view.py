@@ -87,6 +87,10 @@ def observed_line(answer: Answer, t: Translator) -> str:
     on = answer.speed_on
     if not expected or (on is not None and check is not None and (on.gpu, on.count) != (check.gpu, check.count)):
         return ""
+    ceiling = answer.speed.get("decode_ceiling_tokens_per_s")
+    if ceiling and float(seen) > float(ceiling):
+        return t("observed_above_ceiling", seen=count(float(seen)), ceiling=count(float(ceiling)),
+                 expected=count(float(expected)))
     ratio = float(seen) / float(expected)
     slow = "observed_slow_mac" if answer.speed.get("unified_memory_bandwidth_gbps") else "observed_slow"
     key = slow if ratio < OBSERVED_BAND[0] else "observed_fast" if ratio > OBSERVED_BAND[1] else "observed_ok"

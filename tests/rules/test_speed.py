@@ -333,3 +333,19 @@ def test_bridged_cards_talk_over_nvlink_in_pairs_and_over_pcie_beyond() -> None:
     assert allreduce_seconds(w, bridged, 4) == pytest.approx(pcie)
     nvlink = 2 * 32 * (S.ALLREDUCE_LATENCY_S["nvlink"] * 1 + 4096 * 2 * 2 * 1 / 2 / (112.5 / 2 * 1e9))
     assert allreduce_seconds(w, bridged, 2) == pytest.approx(nvlink)
+
+
+def test_decode_ceiling_is_the_full_bandwidth_over_the_bytes_a_token_reads() -> None:
+    # Llama 3 8B bf16: (8.03e9 − 128,256 × 4,096 embedding rows not read) × 2 B = 15.009 GB of weights, and the
+    # KV cache at the average cached length of a 4,096 context (2,048 tokens × 2 × 32 layers × 8 heads × 128
+    # × 2 B = 0.268 GB): 1,008 GB/s / 15.278 GB = 66.0 tok/s on an RTX 4090; tensor parallel halves the bytes
+    from knowledge import load_knowledge
+    from rules import decode_ceiling_tokens_per_s
+
+    kb = load_knowledge()
+    w = Workload(model=kb.models["llama-3-8b"], task="inference", precision="bf16", context=4096, batch=1,
+                 engine="vllm")
+    one = decode_ceiling_tokens_per_s(w, kb.gpus["rtx-4090"], 1)
+    assert one == pytest.approx(1008e9 / (15.009e9 + 0.2684e9), rel=1e-3)
+    assert decode_ceiling_tokens_per_s(w, kb.gpus["rtx-4090"], 2) == pytest.approx(2 * one)
+    assert decode_ceiling_tokens_per_s(replace(w, batch=8), kb.gpus["rtx-4090"], 1) == pytest.approx(one)
