@@ -267,7 +267,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if question.intent in ("check", "recommend") and gpu is not None and gpu.id not in kb.gpus:
         question = question.model_copy(update={"intent": "check"})  # "is 24GB enough": a check by nature
         base["intent"] = "check"
-    if question.intent == "check" and gpu is not None:
+    owned = question.intent == "recommend" and question.gpu_count is not None  # "I have one 4090; what to buy"
+    if (question.intent == "check" or owned) and gpu is not None:
         fraction = reservation_fraction(workload, profile_for(workload)) if reserves_share_of_card(workload) else None
         if cards:
             check, set_decode = mixed_check_out(workload, cards, fraction)
@@ -280,6 +281,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     speed: dict[str, float | None] = {}
     runs = bool(picks) and (picks[0].fits or picks[0].tight)  # the closest of picks that do not fit is not timed
     top = (gpu, count) if gpu is not None else (top_gpu if runs else None, picks[0].count if picks else 1)
+    if (check is None and gpu is not None and runs and top_gpu is not None and not cards
+            and not fits_at(workload, gpu, count, workload.batch)):
+        top = (top_gpu, picks[0].count)  # "I have one 4090, what should we buy": the card it cannot run on is not timed
     if cards:
         top = (None, 1)  # a home machine of mixed cards: its own decode speed, no bill
         if set_decode is not None:

@@ -1,0 +1,24 @@
+""""I have one 4090; what should we buy": the card they have is checked, and the speed is the pick's."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import ask_json
+
+QUESTION = "I have one RTX 4090; what GPU should we buy to serve Qwen2.5-14B to 20 users at 8k context with vLLM?"
+
+
+def test_the_card_they_have_gets_a_verdict_and_the_speed_is_the_pick_that_holds_it() -> None:
+    # 27.4 GiB of bf16 weights + 20 × 8,192 tokens × 192 KiB of KV cache (30 GiB): no 24 GB card holds it, so a
+    # 4090 decode speed ("≈ 353 tok/s across the batch") described a set-up that cannot start
+    reply = ask_json(QUESTION)
+    assert reply["check"]["gpu"] == "rtx-4090" and reply["check"]["fits"] is False
+    assert "No: it needs 58.9 GiB per card and 1× GeForce RTX 4090" in reply["text"]
+    top = reply["picks"][0]
+    assert top["fits"] and reply["speed_on"] == {"gpu": top["gpu"], "count": top["count"]}
+    assert "Speed (1× GeForce RTX 4090)" not in reply["text"]
+
+
+def test_a_recommendation_naming_a_card_without_a_count_is_not_a_check() -> None:
+    # "how many H100s": the card is the one to count, not one they have
+    reply = ask_json("how many H100s to serve Llama 3 70B to 100 users")
+    assert reply["check"] is None and reply["picks"][0]["gpu"].startswith("h100")
