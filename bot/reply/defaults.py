@@ -304,6 +304,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # a request rate is timed with each request writing half the context (bot.reply.serving.request_seconds):
         # said, as the output length sets how many cards the rate takes
         assumptions.append(Assumption(field="gen_tokens", value=max(1, context // 2), reason="half-the-context"))
+        question = question.model_copy(update={"gen_tokens": max(1, context // 2)})  # the prompt is the other half
     batch = question.batch
     if batch is None:
         batch = DEFAULT_BATCH

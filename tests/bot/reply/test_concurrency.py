@@ -215,3 +215,16 @@ def test_a_batch_beyond_one_job_is_served_as_users_and_the_reply_says_so() -> No
     # "1,000 concurrent users" says users itself: nothing to explain
     users = _ask("Llama 3.1 8B for 10000 concurrent users on H100s")
     assert not [a for a in users["assumptions"] if a["reason"] == "batch-as-users"]
+
+
+def test_the_first_token_is_timed_on_the_prompt_left_beside_the_assumed_output() -> None:
+    # a 4,096-token context with 2,048 generated (assumed) leaves a 2,048-token prompt: its prefill, not the whole
+    # context's, sets the first token (the whole context doubled the time and the H20s, 4 → 8, at a 1.5 s target)
+    answer = _ask("部署Qwen2.5-72B-Instruct，100个并发，首token延迟1.5秒以内，需要几张H20？")
+    [note] = [a for a in answer["assumptions"] if a["field"] == "gen_tokens"]
+    assert note["value"] == 2048
+    assert answer["query"]["context"] == 4096
+    plan = answer["serving"]
+    prefill = answer["speed"]["prefill_tokens_per_s"]
+    assert plan["ttft_s"] < 2048 / prefill + 0.5 < 4096 / prefill
+    assert plan["gpus_per_replica"] * plan["replicas"] == 4 and plan["met"]
