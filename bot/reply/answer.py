@@ -219,7 +219,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         picks = rank_by_money(picks, workload, kb, choice)
     if gpu is None and question.intent != "compare":
         picks = cheapest_service_first(picks, question, workload, kb, priced)
-        picks = within_budget_first(home_cloud_first(picks, kb, choice), kb, question, choice)[:MAX_PICKS]
+        # the cheapest asked for: money decides, not the cloud a Chinese question is priced on by default
+        home_first = picks if question.budget else home_cloud_first(picks, kb, choice)
+        picks = within_budget_first(home_first, kb, question, choice)[:MAX_PICKS]
     # A stated speed target outranks the money order: a cheaper card that misses it answers another question.
     picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)
     if question.intent != "compare":

@@ -87,8 +87,11 @@ def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, 
         if plan is None or not rate:
             key: tuple[float, ...] = (float(not pick.fits), 2.0, 0.0)
         else:
-            other_currency = float(plan.currency != choice.currency)
-            key = (float(not pick.fits), other_currency, plan.per_hour / rate)
+            # an operator's exchange rate (knowledge.fx) lets prices in another currency be compared; without
+            # one they follow the question's currency, as they cannot be ranked against it
+            hourly = in_currency(plan.per_hour, plan.currency, choice.currency, choice.rates)
+            key = ((float(not pick.fits), 0.0, hourly / rate) if hourly is not None
+                   else (float(not pick.fits), 1.0, plan.per_hour / rate))
         keyed.append((key, index, pick))
     keyed.sort(key=lambda k: (k[0], k[1]))
     return [p for _, _, p in keyed]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -429,3 +430,22 @@ def test_a_cluster_sized_count_is_timed_at_that_count() -> None:
     result = answer_request({"text": "how long to train a 7B model on 1T tokens with 10,000 H100s"}, KB)
     assert result.query.gpu_count == 10_000
     assert 1.2 < result.speed["train_hours"] < 4.0
+
+
+def test_the_cheapest_asked_in_chinese_ranks_by_money_not_by_the_home_cloud() -> None:
+    # an A10G on AWS China at 6.70 CNY/h decodes faster than Alibaba's T4 at 7.79 CNY/h: in the same currency
+    # it is the cheaper answer, and the home cloud no longer puts the T4 first
+    reply: Any = _ask("预算每小时10元以内，跑 Qwen2.5-14B 推理，选什么卡？")
+    first, second = reply.picks[0], reply.picks[1]
+    assert first.price_currency == second.price_currency == "CNY"
+    assert first.gpu == "a10g" and first.price_per_hour is not None and second.price_per_hour is not None
+    assert first.price_per_hour < second.price_per_hour
+
+
+def test_an_operators_exchange_rate_ranks_prices_in_other_currencies(monkeypatch: pytest.MonkeyPatch) -> None:
+    question = "最便宜的方案部署 Qwen2.5-32B 给 20 个人用，怎么配？"
+    without: Any = _ask(question)
+    assert without.picks[0].price_currency == "CNY"  # a USD price cannot be ranked against it without a rate
+    monkeypatch.setenv("GPU_ADVISOR_FX", "USD/CNY=7.1@2026-11-30")
+    with_rate: Any = _ask(question)
+    assert with_rate.picks[0].gpu == "rtx-a6000" and with_rate.picks[0].price_currency == "CNY"
