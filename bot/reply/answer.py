@@ -82,7 +82,8 @@ REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimi
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
 
 
-def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption]) -> Workload:
+def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption],
+                       named: bool = False) -> Workload:
     """A defaulted bf16 becomes fp16 when the card the reply recommends has no bf16 (same bytes, other
     dtype): the reply must not size bf16 on a T4 or V100."""
     if workload.precision != "bf16" or bf16_capable(gpu):
@@ -91,6 +92,11 @@ def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[As
         if assumed.field == "precision" and assumed.reason == "default":
             assumptions[index] = Assumption(field="precision", value="fp16", reason="top-pick-no-bf16")
             return replace(workload, precision="fp16")
+    if named and gpu is not None and gpu.vendor.lower() == "nvidia":
+        # bf16 asked on a V100 or T4: the HF Trainer and vLLM refuse it there, so it is sized (same bytes) and
+        # said as the fp16 the card runs
+        assumptions.append(Assumption(field="precision", value="fp16", reason="asked-bf16-no-bf16"))
+        return replace(workload, precision="fp16")
     return workload
 
 
@@ -235,7 +241,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if gpu is None and top_gpu is not None:
         sized_gpu = top_gpu
         sized_count = question.gpu_count or (picks[0].count if picks[0].fits else 1)
-    workload = fp16_on_pre_ampere(workload, sized_gpu, assumptions)
+    workload = fp16_on_pre_ampere(workload, sized_gpu, assumptions, named=gpu is not None)
     # A serving engine's figure for a card is its reservation (vLLM 90% of the card, lmdeploy 80% of what the
     # weights leave, …); the reply's "memory needed" is what the job needs, and the reservation is explained by
     # the '<engine>-reserve' note (the picks give the sequences it holds).

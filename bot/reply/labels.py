@@ -131,6 +131,9 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "engine-kv-default": {"en": "the engine's first KV-cache type below 16 bits", "zh-Hans": "该引擎支持的首个低于 16 位的 KV 缓存类型"},
     "native-release": {"en": "the precision the model is released in", "zh-Hans": "模型官方发布的精度"},
     "top-pick-no-bf16": {"en": "the recommended card has no bf16", "zh-Hans": "推荐的卡不支持 bf16"},
+    "asked-bf16-no-bf16": {"en": "bf16 was asked, but this card has no bf16: the HF Trainer and vLLM refuse it "
+                                 "there; fp16 takes the same memory",
+                           "zh-Hans": "问的是 bf16，但这张卡不支持 bf16：HF Trainer 和 vLLM 在它上面会拒绝；fp16 占用的显存相同"},
     "qlora-base": {"en": "QLoRA's 4-bit base", "zh-Hans": "QLoRA 的 4-bit 底座"},
     "gguf-default": {"en": "the GGUF people pull for llama.cpp, Ollama's default tag; name another quant to size it",
                      "zh-Hans": "llama.cpp 常用的 GGUF，也是 Ollama 默认标签；如用其他量化请说明"},

@@ -22,3 +22,13 @@ def test_a_recommendation_naming_a_card_without_a_count_is_not_a_check() -> None
     # "how many H100s": the card is the one to count, not one they have
     reply = ask_json("how many H100s to serve Llama 3 70B to 100 users")
     assert reply["check"] is None and reply["picks"][0]["gpu"].startswith("h100")
+
+
+def test_bf16_asked_on_a_card_without_it_is_sized_and_said_as_fp16() -> None:
+    # the HF Trainer refuses bf16=True on a V100 and vLLM refuses bf16 below compute capability 8.0: a plain
+    # "Yes" at bf16 would send them into that error
+    reply = ask_json("V100 32G 能 LoRA 微调 ChatGLM3-6B 吗？用 bf16")
+    assert reply["query"]["precision"] == "fp16"
+    [note] = [a for a in reply["assumptions"] if a["field"] == "precision"]
+    assert note["reason"] == "asked-bf16-no-bf16" and "HF Trainer 和 vLLM" in reply["text"]
+    assert ask_json("Llama 3 8B bf16 on an A10")["query"]["precision"] == "bf16"
