@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 
 from bot.understand.intent import CAPACITY, FOLLOW_UP_MARKER
-from bot.understand.lang import has_cjk
-from bot.understand.question import Question
+from bot.understand.lang import has_cjk, script_neutral
+from bot.understand.question import Lang, Question
 from bot.understand.tokens import fold
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
@@ -253,9 +253,18 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     update["intent_explicit"] = current.intent_explicit or previous.intent_explicit
     update["faq_hint"] = previous.faq_hint
     # reply in the language of the latest message, unless it is only slot words ("int4?", "32k")
-    if has_cjk(current.text) or _ENGLISH_WORDS.search(current.text):
-        update["lang"] = current.lang
+    update["lang"] = thread_lang(previous, current)
     return previous.model_copy(update=update)
+
+
+def thread_lang(previous: Question, current: Question) -> Lang:
+    """The language to reply to a follow-up in: the latest message's, unless it is only slot words ("int4?",
+    "32k"), or Chinese that reads alike in both scripts after a Traditional thread ("那 128k 上下文呢")."""
+    if not (has_cjk(current.text) or _ENGLISH_WORDS.search(current.text)):
+        return previous.lang
+    if current.lang.startswith("zh") and previous.lang.startswith("zh") and script_neutral(current.text):
+        return previous.lang
+    return current.lang
 
 
 def _other_kind_of_job(previous: Question, current: Question) -> dict[str, object]:
@@ -296,6 +305,5 @@ def _capacity_of_previous(previous: Question, current: Question) -> Question:
             stated.append(slot)
     update.update(intent="gpu_info", asks_capacity=True, intent_explicit=True, stated=stated, text=current.text,
                   notes=[n for n in previous.notes if n != "task-implied"], faq_hint=None)
-    if has_cjk(current.text) or _ENGLISH_WORDS.search(current.text):
-        update["lang"] = current.lang
+    update["lang"] = thread_lang(previous, current)
     return previous.model_copy(update=update)

@@ -94,6 +94,16 @@ def detect_lang(text: str) -> Lang:
     return "zh-Hant" if traditional > simplified else "zh-Hans"
 
 
+def script_neutral(text: str) -> bool:
+    """Chinese written alike in both scripts ("那 128k 上下文呢"): nothing says Traditional or Simplified, so a
+    follow-up like it keeps the thread's script."""
+    tables = _tables()
+    if tables is None or not has_cjk(text):  # pragma: no cover - the fallback cannot tell
+        return False
+    t2s, simplified_only = tables
+    return not any(ch in t2s or ch in simplified_only for ch in text)
+
+
 def to_simplified(text: str) -> str:
     """Character-level Traditional → Simplified (same length as the input, so offsets stay valid)."""
     table = _translate_table()

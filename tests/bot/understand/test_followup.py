@@ -287,3 +287,11 @@ def test_training_said_after_a_lora_question_is_that_lora_unless_full_training_i
     first = "LoRA fine-tune Llama 3.1 8B on one A100 40GB"
     assert thread(kb, first, "训练2亿token要多久，多少钱").task == "lora"
     assert thread(kb, first, "全参训练2亿token要多久").task == "train"
+
+
+def test_a_follow_up_written_alike_in_both_scripts_keeps_a_traditional_thread(kb: KnowledgeBase) -> None:
+    # 那 128k 上下文呢 has no character that differs between the scripts; the thread was Traditional
+    question = thread(kb, "Llama 3.1 8B 在 RTX 4090 上跑得動嗎", "那 128k 上下文呢")
+    assert question.lang == "zh-Hant" and question.context == 131072
+    # a follow-up with Simplified characters switches, as the asker did
+    assert thread(kb, "Llama 3.1 8B 在 RTX 4090 上跑得動嗎", "那两张呢").lang == "zh-Hans"
