@@ -19,6 +19,7 @@ from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_o
 from bot.reply.cost import attach_money, home_cloud_first, rank_by_money, within_budget_first
 from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
+    DEFAULT_CONTEXT,
     MAX_INFERENCE_GPUS,
     TOKEN_ARCHS,
     as_chosen,
@@ -285,6 +286,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             # an 8-card HGX board unless a priced instance rents it alone)
             bigger = [g for g in pool if g.recommended and placeable(g, count, priced)]
             check = check_out(rules.check_fit(workload, gpu, count, instances, candidates=bigger), fraction)
+            if "context" not in question.stated:
+                # a long context nobody asked for (Ollama's 32k default) is the first thing to cut, while the cut
+                # still leaves the 4k a question with no length is sized at
+                check.suggestions.sort(key=lambda s: not (s.kind == "shorter-context" and (s.context or 0)
+                                                          >= DEFAULT_CONTEXT))
 
     speed: dict[str, float | None] = {}
     runs = bool(picks) and (picks[0].fits or picks[0].tight)  # the closest of picks that do not fit is not timed

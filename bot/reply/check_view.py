@@ -60,7 +60,8 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
     if kind in ("more_gpus", "bigger_gpu"):
         return t(f"sugg_{kind}", count=s.count or 1, gpu=gpu_name(kb, s.gpu))
     if kind == "shorter_context":
-        return t("sugg_shorter_context", context=f"{s.context:,}" if s.context else "?")
+        return t("sugg_shorter_context_ollama" if ollama else "sugg_shorter_context",
+                 context=f"{s.context:,}" if s.context else "?", n=s.context or 0)
     if kind == "smaller_batch":
         return t("sugg_smaller_batch", batch=s.batch or 1)
     if kind == "fewer_requests":

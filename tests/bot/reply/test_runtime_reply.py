@@ -502,3 +502,14 @@ def test_fixes_on_the_same_card_fit_within_the_limit_the_verdict_states() -> Non
     same_card = [s for s in check["suggestions"] if s["gpu"] is None]
     assert any(s["kind"] == "fewer-requests" for s in same_card)
     assert all(s["memory_per_gpu_gb"] <= check["limit_gb"] for s in same_card)
+
+
+def test_a_long_default_context_nobody_asked_for_is_the_first_fix() -> None:
+    # Ollama sizes a 24 GB card at 32,768 tokens (8 GiB of KV for Qwen2.5-32B): num_ctx 8192 fits at Q4_K_M,
+    # which beats a Q2_K file as the first thing to try
+    reply = ask_json("Ollama on a Radeon RX 7900 XTX: Qwen2.5-32B Q4_K_M tok/s?")
+    first = reply["check"]["suggestions"][0]
+    assert first["kind"] == "shorter-context" and first["context"] == 8192
+    assert "num_ctx 8192" in reply["text"]
+    # a 4k context assumed is not cut first: a 70B on a 4090 needs fewer bits, not fewer tokens
+    assert ask_json("Llama 3 70B on a 4090")["check"]["suggestions"][0]["kind"] != "shorter-context"
