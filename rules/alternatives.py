@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Literal
 
-from knowledge.schema import GPU
+from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import optimizer_for, profile_for, training_fact
 from rules.hardware import price_proxy, slow_tensor_cores, supports_bf16
@@ -121,6 +121,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         # Only formats whose weights are smaller than the job's: from Q4_K_M or Q2_K, INT8 is no way to fit.
         current = _weights_bytes(w)
         smaller = [(p, q) for p, q in formats if _weights_bytes(replace(w, precision=p, quant=q)) < current]
+        # the files the model's makers publish first (QwQ-32B ships AWQ, not GPTQ-Int8): one is the first offered
+        smaller.sort(key=lambda pq: not released_by_makers(w.model, pq[1]))
         # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
         # 4 bits on 2× 24 GB: what people run a 70B on at home).
         for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended and not activation_bound
@@ -283,6 +285,16 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         if cut is not None:
             out.append(Suggestion(kind="shorter-context", context=cut[0], memory_per_gpu_gib=cut[1]))
     return out
+
+
+OFFICIAL_QUANT_NAMES = {"awq": "awq-int4", "gptq": "gptq-int4", "gptq-int8": "gptq-int8", "fp8": "fp8"}
+"""A quant format's name in Model.official_quants (GGUF types all count as "gguf")."""
+
+
+def released_by_makers(model: Model, quant: str) -> bool:
+    """Whether the model's makers publish weights in `quant` (Model.official_quants)."""
+    name = "gguf" if quant.startswith("gguf-") else OFFICIAL_QUANT_NAMES.get(quant, quant)
+    return name in model.official_quants
 
 
 def halving(start: int, floor: int, need: Callable[[int], float | None]) -> tuple[int, float] | None:

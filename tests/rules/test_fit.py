@@ -535,3 +535,17 @@ def test_the_lora_offered_instead_of_a_full_fine_tune_keeps_its_checkpointing() 
     uncheckpointed = estimate_memory(replace(w, task="lora", gradient_checkpointing=False), 2, card).per_gpu_gib
     assert uncheckpointed > 2 * checkpointed
     assert lora.memory_per_gpu_gib == pytest.approx(checkpointed, abs=0.3)
+
+
+def test_the_format_a_model_is_released_in_is_the_quantisation_offered_first() -> None:
+    # QwQ-32B at 32k on 2× RTX 3090 with vLLM: GPTQ-Int8 squeezes in (22.2 of 22.4 GiB, no room for the cache)
+    # but its makers publish AWQ only; the AWQ release is the one offered
+    from rules.alternatives import released_by_makers
+
+    kb = load_knowledge()
+    model = kb.models["qwq-32b"]
+    assert released_by_makers(model, "awq") and not released_by_makers(model, "gptq-int8")
+    w = Workload(model=model, task="inference", precision="bf16", context=32768, batch=1, engine="vllm")
+    check = check_fit(w, kb.gpus["rtx-3090"], 2)
+    [quantise] = [s for s in check.suggestions if s.kind == "quantise"]
+    assert quantise.quant == "awq" and quantise.count is None
