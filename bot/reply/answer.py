@@ -181,9 +181,13 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             picks.extend(p for p in rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                                      max_count=max_count, hourly_price_of=priced) if p.fits)
     if narrowed:
-        pool_value = "consumer" if question.consumer else "nvidia-datacenter-workstation"
-        assumptions.append(Assumption(field="pool", value=pool_value,
-                                      reason="consumer-pool" if question.consumer else "default-pool"))
+        # the cheapest asked for (or llama.cpp, or a GeForce card named) already brings GeForce in: only the
+        # vendor narrows the pool then
+        with_geforce = any(g.form == "consumer" for g in pool)
+        pool_value = ("consumer" if question.consumer else "nvidia" if with_geforce
+                      else "nvidia-datacenter-workstation")
+        reason = "consumer-pool" if question.consumer else "vendor-pool" if with_geforce else "default-pool"
+        assumptions.append(Assumption(field="pool", value=pool_value, reason=reason))
     if question.intent == "compare" and question.compare_gpus:
         pool = [as_candidate(kb.gpus[g]) for g in question.compare_gpus if g in kb.gpus]
         if question.compare_counts:

@@ -53,3 +53,11 @@ def test_two_laptop_chips_are_compared_like_any_cards() -> None:
     reply = ask_json("RTX 4090 Laptop vs RTX 4080 Laptop for Llama 3 8B Q4_K_M")
     assert sorted(p["gpu"] for p in reply["picks"]) == ["rtx-4080-laptop", "rtx-4090-laptop"]
     assert "In short:" in reply["text"]
+
+
+def test_the_cheapest_asked_for_says_geforce_is_already_in_the_pool() -> None:
+    # "say “cheapest” … to include GeForce" under a question that said cheapest contradicted itself
+    reply = ask_json("cheapest way to serve Llama 3.1 70B for 10 users")
+    [pool] = [a for a in reply["assumptions"] if a["field"] == "pool"]
+    assert pool["value"] == "nvidia" and "picks from NVIDIA GPUs, GeForce included" in reply["text"]
+    assert "to include GeForce" not in reply["text"]
