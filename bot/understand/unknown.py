@@ -130,7 +130,8 @@ _COUNT = r"\d{1,2}|dual|two|quad|four|six|eight|twelve"
 _RAM_CHANNELS = re.compile(
     r"(?:(?P<n>" + _COUNT + r")[- ]?channels?\s+(?P<kind>ddr[45])(?:[- ](?P<mts>\d{4}))?"
     r"|(?P<kind2>ddr[45])(?:[- ](?P<mts2>\d{4}))?[\s,]+(?P<n2>" + _COUNT + r")[- ]?channels?)"
-    r"|(?P<n3>\d{1,2}|双|四|六|八|十二)\s*通道\s*(?P<kind3>ddr[45])?", re.A)
+    r"|(?P<kind4>ddr[45])(?:[- ](?P<mts4>\d{4}))?\s*(?P<n4>\d{1,2}|双|四|六|八|十二)\s*通道"
+    r"|(?P<n3>\d{1,2}|双|四|六|八|十二)\s*通道\s*(?P<kind3>ddr[45])?(?:[- ](?P<mts3>\d{4}))?", re.A)
 _CHANNEL_WORDS = {"dual": 2, "two": 2, "quad": 4, "four": 4, "six": 6, "eight": 8, "twelve": 12,
                   "双": 2, "四": 4, "六": 6, "八": 8, "十二": 12}
 JEDEC_BASE_MTS = {"ddr4": 3200, "ddr5": 4800}
@@ -138,14 +139,15 @@ JEDEC_BASE_MTS = {"ddr4": 3200, "ddr5": 4800}
 
 
 def host_ram(folded: str) -> tuple[int, str, int] | None:
-    """The host's memory as written ("8-channel DDR5", "DDR4-3200 quad channel", "8通道DDR5"): channels, kind, MT/s."""
+    """The host's memory as written ("8-channel DDR5", "DDR4-3200 quad channel", "8通道DDR5", "DDR4-3200 八通道"):
+    channels, kind, MT/s."""
     m = _RAM_CHANNELS.search(folded)
     if m is None:
         return None
-    raw = m.group("n") or m.group("n2") or m.group("n3") or ""
+    raw = m.group("n") or m.group("n2") or m.group("n3") or m.group("n4") or ""
     channels = _CHANNEL_WORDS.get(raw) or (int(raw) if raw.isdigit() else 0)
-    kind = (m.group("kind") or m.group("kind2") or m.group("kind3") or "ddr5").lower()
-    mts = int(m.group("mts") or m.group("mts2") or JEDEC_BASE_MTS[kind])
+    kind = (m.group("kind") or m.group("kind2") or m.group("kind3") or m.group("kind4") or "ddr5").lower()
+    mts = int(m.group("mts") or m.group("mts2") or m.group("mts3") or m.group("mts4") or JEDEC_BASE_MTS[kind])
     return (channels, kind, mts) if 1 <= channels <= 24 else None
 
 

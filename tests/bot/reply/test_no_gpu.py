@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.reply.answer import answer_request
 from bot.reply.render import render_text
 from bot.service import ask
 from bot.understand.parse import parse
+from bot.understand.unknown import host_ram
 from knowledge.loader import default_knowledge
 
 KB = default_knowledge()
@@ -65,3 +67,21 @@ def test_a_cpu_question_uses_the_gguf_and_the_memory_channels_it_names() -> None
     assert named.cpu_only["ram_bandwidth_gbps"] == pytest.approx(8 * 4800 * 8 / 1000)  # 307.2 GB/s
     plain = answer_request({"text": "run llama 3 8b without a gpu"}, kb)
     assert plain.cpu_only is not None and plain.cpu_only["ram_bandwidth_gbps"] == pytest.approx(76.8)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("ddr4-3200 八通道", (8, "ddr4", 3200)),
+    ("八通道 ddr4-2933", (8, "ddr4", 2933)),
+    ("双通道ddr5-5600", (2, "ddr5", 5600)),
+    ("8通道ddr5", (8, "ddr5", 4800)),
+])
+def test_host_memory_written_in_chinese_either_way_round(text: str, expected: tuple[int, str, int]) -> None:
+    assert host_ram(text) == expected
+
+
+def test_a_cpu_server_described_in_chinese_is_timed_on_its_own_memory() -> None:
+    # DDR4-3200 × 8 channels = 204.8 GB/s over the 42.75 GB a token reads: 4.8 tok/s, not DDR5-4800's 7.2
+    text = "llama.cpp 纯CPU跑 Qwen2.5-72B Q4_K_M 需要多少内存？速度大概多少？服务器是双路 DDR4-3200 八通道"
+    reply = answer_request({"text": text})
+    assert reply.cpu_only is not None and reply.cpu_only["ram_bandwidth_gbps"] == 204.8
+    assert reply.cpu_only["ram_bound_tokens_per_s"] == pytest.approx(204.8 / 42.75, abs=0.1)
