@@ -9,7 +9,7 @@ from knowledge.engines import EngineProfile
 from knowledge.errors import UnknownEntryError
 from knowledge.lookup import NameIndex
 from knowledge.prices import Price
-from knowledge.schema import GPU, AppleChip, CloudProduct, FaqEntry, InstanceFamily, Model
+from knowledge.schema import GPU, AppleChip, CloudProduct, FaqEntry, InstanceFamily, InstanceLayout, Model
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,9 @@ class KnowledgeBase:
     """Runtime profiles (knowledge/data/engines.yaml): how each engine holds a job in memory."""
     apple_chips: dict[str, AppleChip] = field(default_factory=dict)
     """Apple silicon chips (knowledge/data/apple_silicon.yaml): their unified memory's bandwidth."""
+    instance_types: dict[str, InstanceLayout] = field(default_factory=dict)
+    """`InstanceLayout.key` (cloud/instance) → the cards of a cloud VM type, listed apart from prices
+    (knowledge/data/instance_types.yaml): what a question naming the VM is checked on when no price row says."""
 
     def model(self, model_id: str) -> Model:
         try:

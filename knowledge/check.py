@@ -21,7 +21,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.engines import version_tuple
 from knowledge.loader import SECTIONS, SHIPPED_DIR, raw_entry_id
 from knowledge.prices import DATE_PATTERN, KNOWN_CURRENCIES, Price
-from knowledge.schema import GPU, Entry, Model
+from knowledge.schema import GPU, Entry, InstanceLayout, Model, compact_vm_name
 
 PARAMS_TOLERANCE = 0.15
 """params_b_computed (and active_params_b_computed) may differ from the published figure by this much."""
@@ -93,7 +93,10 @@ def run_checks(kb: KnowledgeBase, shipped_dir: Path | None = SHIPPED_DIR) -> lis
                 problems.append(Problem(where, entry.id, f"questions.{lang}", "no non-empty question"))
     for price in kb.prices.values():
         problems.extend(price_problems(kb, price))
-    for section in ("models", "gpus", "instance_families", "products", "faq", "prices"):
+    for layout in kb.instance_types.values():
+        problems.extend(instance_type_problems(kb, layout))
+    problems.extend(_instance_name_clashes(kb))
+    for section in ("models", "gpus", "instance_families", "products", "faq", "prices", "instance_types"):
         for entry_id, entry in getattr(kb, section).items():
             problems.extend(_entry_problems(_origin(kb, section, entry_id), entry_id, entry))
     for engine_id, profile in kb.engines.items():
@@ -110,7 +113,7 @@ def summary(kb: KnowledgeBase) -> str:
     return (
         f"knowledge base OK: {len(kb.models)} models, {len(kb.gpus)} GPUs, "
         f"{len(kb.instance_families)} instance families, {len(kb.products)} cloud products, "
-        f"{len(kb.faq)} FAQ entries, {len(kb.prices)} prices"
+        f"{len(kb.faq)} FAQ entries, {len(kb.prices)} prices, {len(kb.instance_types)} VM types"
     )
 
 
@@ -340,6 +343,39 @@ def price_problems(kb: KnowledgeBase, p: Price) -> Iterator[Problem]:
         yield Problem(where, p.key, "count", f"{p.count} GPUs per instance; at least 1")
     if p.date is not None and not _valid_date(p.date):
         yield Problem(where, p.key, "date", f"{p.date!r} is not a YYYY-MM-DD date (leave it null when unknown)")
+
+
+def instance_type_problems(kb: KnowledgeBase, layout: InstanceLayout) -> Iterator[Problem]:
+    """A VM layout that loads but would size a question wrong: a card the base does not hold, or no card."""
+    where = _origin(kb, "instance_types", layout.key)
+    if layout.gpu not in kb.gpus:
+        yield Problem(where, layout.key, "gpu", f"no GPU with id {layout.gpu!r}")
+    if layout.count < 1:
+        yield Problem(where, layout.key, "count", f"{layout.count} GPUs per VM; at least 1")
+    for alias in layout.aliases:
+        if not compact_vm_name(alias):
+            yield Problem(where, layout.key, "aliases", f"{alias!r} is empty once spaces, '_' and '-' are dropped")
+
+
+def _instance_name_clashes(kb: KnowledgeBase) -> Iterator[Problem]:
+    """A name two VM types claim, or one a price row gives other cards: the bot reads such a name as neither, so
+    the entry that claims it would be silently unreadable."""
+    owners: dict[str, set[str]] = {}
+    cards: dict[str, set[tuple[str, int]]] = {}
+    for layout in kb.instance_types.values():
+        for name in layout.names:
+            owners.setdefault(compact_vm_name(name), set()).add(layout.key)
+            cards.setdefault(compact_vm_name(name), set()).add((layout.gpu, layout.count))
+    priced = {compact_vm_name(p.instance): (p.gpu, p.count, p.key) for p in kb.prices.values()}
+    for name, keys in sorted(owners.items()):
+        last = sorted(keys)[-1]
+        if len(keys) > 1:
+            yield Problem(_origin(kb, "instance_types", last), ", ".join(sorted(keys)), "aliases",
+                          f"the name {name!r} is claimed by {len(keys)} VM types")
+        elif name in priced and {priced[name][:2]} != cards[name]:
+            gpu, count, key = priced[name]
+            yield Problem(_origin(kb, "instance_types", last), last, "gpu",
+                          f"the price row {key!r} gives {name!r} {count}× {gpu}")
 
 
 def _valid_date(text: str) -> bool:

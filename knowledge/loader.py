@@ -20,7 +20,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.engines import EngineProfile
 from knowledge.errors import KnowledgeDataError
 from knowledge.prices import Price, price_key
-from knowledge.schema import GPU, AppleChip, CloudProduct, FaqEntry, InstanceFamily, Model
+from knowledge.schema import GPU, AppleChip, CloudProduct, FaqEntry, InstanceFamily, InstanceLayout, Model
 
 SHIPPED_DIR = Path(__file__).with_name("data")
 USER_DIR_ENV = "GPU_ADVISOR_KB"
@@ -35,6 +35,7 @@ SECTIONS: dict[str, tuple[type[BaseModel], str]] = {
     "prices": (Price, "key"),  # key = cloud/instance/region, a property: a user row replaces the shipped one
     "engines": (EngineProfile, "id"),
     "apple_chips": (AppleChip, "id"),
+    "instance_types": (InstanceLayout, "key"),  # key = cloud/instance: a user entry replaces the shipped one
 }
 
 EntryT = TypeVar("EntryT", bound=BaseModel)
@@ -74,6 +75,9 @@ def raw_entry_id(section: str, raw: Any) -> str | None:
     if section == "prices":
         parts = [raw.get(name) for name in ("cloud", "instance", "region")]
         return price_key(*map(str, parts)) if all(parts) else None
+    if section == "instance_types":
+        cloud, instance = raw.get("cloud"), raw.get("instance")
+        return f"{cloud}/{instance}" if cloud and instance else None
     value = raw.get(SECTIONS[section][1])
     return str(value) if value else None
 
@@ -132,6 +136,7 @@ def load_knowledge(directories: Iterable[Path | str] | None = None) -> Knowledge
         prices=entries("prices", Price),
         engines=entries("engines", EngineProfile),
         apple_chips=entries("apple_chips", AppleChip),
+        instance_types=entries("instance_types", InstanceLayout),
         origins={(section, k): v[1] for section, items in merged.items() for k, v in items.items()},
     )
 

@@ -7,6 +7,7 @@ dropping a field that the sizing rules needed.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -280,6 +281,49 @@ class InstanceFamily(Entry):
     price_cny_per_hour_on_demand: float | None = None
     price_region: str | None = None
     price_date: str | None = None
+
+
+_NAME_SEPARATORS = re.compile(r"[\s_-]+")
+
+
+def compact_vm_name(name: str) -> str:
+    """A VM type's name folded for matching: lower case, spaces, underscores and hyphens dropped.
+
+    People write Azure's "ND H100 v5" as "ND-H100-v5" (Microsoft's own page titles) or "nd h100 v5", and its API
+    name with or without the "Standard_" prefix; folding all of them to one key lets the knowledge base list a
+    name once and `kb check` catch two entries claiming what is, for a reader, the same name."""
+    return _NAME_SEPARATORS.sub("", name.lower())
+
+
+class InstanceLayout(Entry):
+    """The GPU layout of one cloud VM type: which card it carries and how many, and nothing about its price.
+
+    A `prices:` row must carry a price, and the VM types people name most (Azure's ND H100 v5, GCP's
+    a3-highgpu-8g) have no list price the knowledge base can stand behind. Without the layout the bot read
+    "ND H100 v5" as one H100 and dropped "a3-highgpu-8g" altogether; with it the question is checked on the
+    machine's real cards while its price stays an honest gap. `kb check` reports an unknown GPU id, a count below
+    one, and a name two entries claim, with the file and entry named.
+    """
+
+    cloud: str = Field(min_length=1)
+    instance: str = Field(min_length=1, description="The name the cloud's API takes (Standard_ND96isr_H100_v5).")
+    aliases: list[str] = Field(
+        default_factory=list,
+        description="Other names for this one VM type (the marketing name 'ND H100 v5', the API name without "
+        "'Standard_'). Never a series name whose sizes carry different numbers of cards.",
+    )
+    gpu: str = Field(min_length=1, description="Knowledge GPU id.")
+    count: int = Field(description="Whole GPUs in one VM; fractional (vGPU) sizes are not listed.")
+
+    @property
+    def key(self) -> str:
+        """The identity a user file repeats to replace a shipped entry."""
+        return f"{self.cloud}/{self.instance}"
+
+    @property
+    def names(self) -> list[str]:
+        """Every name the VM type is read by: its API name, then its aliases."""
+        return [self.instance, *self.aliases]
 
 
 class CloudProduct(Entry):

@@ -1,9 +1,11 @@
-"""Cloud instance types named in a question ("g5.12xlarge", "ecs.gn7i-c8g1.2xlarge", "gpu_1x_a10").
+"""Cloud instance types named in a question ("g5.12xlarge", "ecs.gn7i-c8g1.2xlarge", "gpu_1x_a10", "ND H100 v5").
 
 People size a job against the machine they rent, and name the machine rather than its cards. The knowledge
-base knows which cards each listed instance carries (its price rows and Alibaba's instance families), so the
-question is checked on those cards and priced on that cloud instead of the name being passed over. Only names
-the knowledge base lists are read: an instance it does not list is not guessed from its spelling.
+base knows which cards each listed instance carries (its price rows, Alibaba's instance families, and the VM
+layouts of `instance_types:`, which carry no price), so the question is checked on those cards and on that cloud
+instead of the name being passed over, or worse, read as one of the cards it spells ("ND H100 v5" is eight
+H100s, not one). Only names the knowledge base lists are read: an instance it does not list is not guessed from
+its spelling.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from knowledge.base import KnowledgeBase
+from knowledge.schema import compact_vm_name
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,11 @@ class InstanceIndex:
     by_name: dict[str, Instance]
     families: dict[str, Instance]
     """AWS and Alibaba Cloud family names ("g5", "p4d", "gn7i") whose every listed size carries one card model."""
+    by_vm_name: dict[str, Instance]
+    """Names of `instance_types:` VM layouts (API names and aliases), folded by `compact_vm_name`."""
+    vm_names: re.Pattern[str] | None
+    """Finds any of `by_vm_name` in text, with spaces, '_' and '-' between its parts optional: "ND H100 v5",
+    "ND-H100-v5" and "nd h100 v5" are one name, and a marketing name has spaces no instance-shaped run holds."""
 
 
 _NAME_SHAPED = re.compile(r"(?<![\w.-])\w+(?:[.-]\w+)*", re.A)
@@ -82,6 +90,44 @@ def _families(by_name: dict[str, Instance], kb: KnowledgeBase) -> dict[str, Inst
             for name, gpus in found.items() if len(gpus) == 1}
 
 
+def _vm_names(kb: KnowledgeBase, by_name: dict[str, Instance], conflicting: set[str]) -> dict[str, Instance]:
+    """Every name of every VM layout, folded, with its cards; a name two layouts give different cards is read as
+    neither (`kb check` reports it), like an instance name two clouds share."""
+    found: dict[str, Instance] = {}
+    clashing: set[str] = set()
+    for layout in kb.instance_types.values():
+        if layout.gpu not in kb.gpus or layout.count < 1 or layout.instance.lower() in conflicting:
+            continue
+        instance = by_name.get(layout.instance.lower()) or Instance(layout.instance, layout.gpu, layout.count,
+                                                                    layout.cloud)
+        for name in layout.names:
+            key = compact_vm_name(name)
+            known = found.setdefault(key, instance)
+            if (known.gpu_id, known.count) != (instance.gpu_id, instance.count):
+                clashing.add(key)
+    return {key: instance for key, instance in found.items() if key and key not in clashing}
+
+
+def _vm_name_pattern(kb: KnowledgeBase, by_vm_name: dict[str, Instance]) -> re.Pattern[str] | None:
+    """One pattern for every readable VM name, longest first, with spaces, '_' or '-' optional where the listed
+    name has one; bounded like `_NAME_SHAPED`, so "my-a3-highgpu-8g-box" or "nd96isr_h100_v5x" is no VM (a
+    trailing full stop still ends the name)."""
+    parts = {_spaced(name) for layout in kb.instance_types.values() for name in layout.names
+             if compact_vm_name(name) in by_vm_name}
+    if not parts:
+        return None
+    alternatives = "|".join(sorted(parts, key=len, reverse=True))
+    return re.compile(r"(?<![\w.-])(?:" + alternatives + r")(?![\w-]|\.\w)", re.A)
+
+
+def _spaced(name: str) -> str:
+    """A name as a pattern: its parts in order, anything of spaces, '_' and '-' (or nothing) between them."""
+    return r"[\s_-]*".join(re.escape(part) for part in _SEPARATORS.split(name.lower()) if part)
+
+
+_SEPARATORS = re.compile(r"[\s_-]+")
+
+
 def instance_index(kb: KnowledgeBase) -> InstanceIndex:
     """Every instance name the knowledge base lists, with its cards; built once per knowledge base."""
     cached = _INDEX_CACHE.get(id(kb))
@@ -94,6 +140,7 @@ def instance_index(kb: KnowledgeBase) -> InstanceIndex:
     listed += [(example.instance_type, family.gpu_id, example.gpus, family.provider)
                for family in kb.instance_families.values() if family.gpu_id
                for example in family.example_instance_types if example.gpus]
+    listed += [(layout.instance, layout.gpu, layout.count, layout.cloud) for layout in kb.instance_types.values()]
     for name, gpu_id, count, cloud in listed:
         key = name.lower()
         if gpu_id not in kb.gpus or count < 1:
@@ -105,7 +152,8 @@ def instance_index(kb: KnowledgeBase) -> InstanceIndex:
     by_name = {key: Instance(name, gpu_id, count, _home_cloud(clouds[key]))
                for key, (name, gpu_id, count) in cards.items()
                if key not in conflicting and _NAME_SHAPED.fullmatch(key)}
-    index = InstanceIndex(by_name, _families(by_name, kb))
+    by_vm_name = _vm_names(kb, by_name, conflicting)
+    index = InstanceIndex(by_name, _families(by_name, kb), by_vm_name, _vm_name_pattern(kb, by_vm_name))
     if len(_INDEX_CACHE) > 8:
         _INDEX_CACHE.clear()
     _INDEX_CACHE[id(kb)] = (kb, index)
@@ -115,11 +163,27 @@ def instance_index(kb: KnowledgeBase) -> InstanceIndex:
 def find_instance(folded: str, kb: KnowledgeBase) -> InstanceMention | None:
     """The first instance type named in `folded` (lower-cased text), if any."""
     index = instance_index(kb)
+    vm = _first_vm_name(folded, index)
     family: InstanceMention | None = None
     for m in _NAME_SHAPED.finditer(folded):
+        if vm is not None and vm.start <= m.start():
+            return vm  # a VM named first ("ND H100 v5 or a p5.48xlarge") is the one meant
         instance = index.by_name.get(m.group(0))
         if instance is not None:
             return InstanceMention(instance, m.start(), m.end())  # a full name wins over any family
         if family is None and m.group(0) in index.families:
             family = InstanceMention(index.families[m.group(0)], m.start(), m.end())
+    if vm is not None:
+        return vm
     return family if family is not None and _FAMILY_CUE.search(folded) else None
+
+
+def _first_vm_name(folded: str, index: InstanceIndex) -> InstanceMention | None:
+    """The first VM layout name in `folded`, spelled with or without its spaces, '_' and '-'."""
+    if index.vm_names is None:
+        return None
+    m = index.vm_names.search(folded)
+    if m is None:
+        return None
+    instance = index.by_vm_name.get(compact_vm_name(m.group(0)))
+    return InstanceMention(instance, m.start(), m.end()) if instance is not None else None
