@@ -140,6 +140,8 @@ def card_set_text(cards: list[str], kb: KnowledgeBase) -> str:
 def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
     parts: list[str] = []
     data = answer.understood
+    named = kb.models.get(str(data.get("model")))
+    encoder, texts_of = named is not None and named.arch == "encoder", data.get("texts_per_request")
     for field, value in data.items():
         hidden = field in UNDERSTOOD_HIDDEN or (value is False and field not in ("flash_attention",
                                                                                  "gradient_checkpointing"))
@@ -192,6 +194,13 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "unified_memory":
             parts.append(t("mac_read"))
+            continue
+        if field == "texts_per_request" and isinstance(value, int):
+            if encoder and not data.get("qps"):  # with a rate, said with it: the load the serving plan sizes
+                parts.append(t("texts_per_request_read", n=f"{value:,}"))
+            continue  # only an encoder's plan counts them (bot.reply.serving): read back nowhere else
+        if field == "qps" and encoder and isinstance(value, (int, float)) and isinstance(texts_of, int):
+            parts.append(t("qps_texts_read", v=f"{value:,.4g}", n=f"{texts_of:,}", total=f"{value * texts_of:,.0f}"))
             continue
         if field == "memory_gb" and isinstance(value, (int, float)) and data.get("unified_memory"):
             parts.append(t("unified_of", memory=f"{value:g}"))

@@ -190,23 +190,30 @@ throughput of one replica is timed at that batch when its memory holds it."""
 
 def _encoder_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
     """An encoder (embeddings, reranking) serves requests, not conversations: no KV cache, no decoding. A replica
-    encodes `ENCODER_BATCH` sequences of the request's tokens per prefill pass; replicas = ceil(QPS / the
-    sequences a second one replica encodes). No plan without a request rate."""
+    encodes `ENCODER_BATCH` sequences of the request's tokens per prefill pass; replicas = ceil(sequences a
+    second / the sequences a second one replica encodes), where a request brings `texts_per_request` sequences
+    (a reranker scores each of a query's documents as one query-document pair). No plan without a request rate."""
     if not question.qps:
         return None
+    texts = question.texts_per_request or 1
+    wanted = question.qps * texts  # sequences a second: "100 docs per query at 50 QPS" is 5,000 pairs a second
     batch = ENCODER_BATCH if fits_at(workload, gpu, count, ENCODER_BATCH) else 1
     tokens = max(1, workload.context)
     per_replica = batch / prefill_seconds(replace(workload, batch=batch), gpu, count, tokens)
-    replicas = math.ceil(question.qps / per_replica)
+    replicas = math.ceil(wanted / per_replica)
     met = replicas <= MAX_REPLICAS
     replicas = min(replicas, MAX_REPLICAS)
-    served = min(question.qps, replicas * per_replica)
-    latency = prefill_seconds(replace(workload, batch=1), gpu, count, tokens)
+    served = min(wanted, replicas * per_replica)
+    # one request alone: its texts in passes of the replica's batch
+    one_pass = min(texts, batch)
+    latency = math.ceil(texts / one_pass) * prefill_seconds(replace(workload, batch=one_pass), gpu, count, tokens)
+    targets = {"qps": float(question.qps), "sequences_per_s_per_replica": round(per_replica, 2)}
+    if texts > 1:
+        targets.update(texts_per_request=float(texts), sequences_per_s=float(wanted))
     return ServingPlanOut(
         gpu=gpu.id, gpus_per_replica=count, replicas=replicas, sequences_per_replica=batch,
-        concurrent_needed=math.ceil(question.qps), aggregate_tokens_per_s=round(served * tokens, 1),
-        ttft_s=round(latency, 3), binding="throughput", met=met,
-        targets={"qps": float(question.qps), "sequences_per_s_per_replica": round(per_replica, 2)},
+        concurrent_needed=math.ceil(wanted), aggregate_tokens_per_s=round(served * tokens, 1),
+        ttft_s=round(latency, 3), binding="throughput", met=met, targets=targets,
     )
 
 

@@ -253,6 +253,9 @@ class Question(BaseModel):
     """A time cue ("how long", "要多久", "GPU-hours"): the reply leads with the wall-clock."""
     qps: float | None = Field(default=None, gt=0)
     """Serving target: requests per second."""
+    texts_per_request: int | None = Field(default=None, gt=0)
+    """Texts each request carries ("rerank 100 docs per query"): an encoder's serving load is `qps` times this
+    (a reranker scores every query-document pair), not one sequence a request."""
     tokens_per_s_per_user: float | None = Field(default=None, gt=0)
     """Serving target: decode tokens per second each user sees."""
     output_tokens_per_s: float | None = Field(default=None, gt=0)

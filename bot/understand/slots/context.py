@@ -52,9 +52,12 @@ _GEN_TOKENS = rx(
     r"|" + r"(?:每(?:个|次|条)?(?:请求|回复|回答|响应))\s*(?:约|大约)?\s*(?P<num4>\d+)\s*(?P<unit4>k)?\s*(?:个)?\s*"
     r"(?:tokens?|词元)"
     r"|" + r"(?<![\d.])(?P<num5>\d+)\s*(?P<unit5>k)?\s*(?:output|generated)(?![a-z])(?!\s*(?:tokens?|toks?)\b)"
+    r"|" + r"(?<![\d.])(?P<num7>\d+)\s*(?P<unit7>k)?\s*-?\s*tokens?\s+"
+    r"(?:repl(?:y|ies)|answers?|responses?|outputs?|completions?|generations?)(?![a-z])"
 )
 """Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
-(in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token"."""
+(in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token",
+"200-token replies"."""
 _GEN_VOLUME = rx(
     r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|produc(?:e|ing)|生成|输出)\s*(?:of|about|around|~|约|大约)?\s*"
     r"(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>thousand|million|billion|trillion|mn|bn|k|m|b|t|千万|百万|万|亿|千)\s*"
@@ -76,6 +79,8 @@ _BATCH = [
     rx(NUM + r"\s*(?:个)?(?:人|用户|请求)\s*同时"),
     rx(NUM + r"\s*(?:个|位|名)?\s*(?:人|同事|员工)\s*(?:一起|一块儿?|同时|并发)?\s*(?:用|使用|访问|调用|在用|聊)"),
     rx(r"同时\s*(?:有|服务|支持)?\s*" + NUM + r"\s*(?:个)?(?:人|用户|请求|路)"),
+    rx(NUM + r"\s*路\s*(?:的)?\s*(?:实时)?\s*(?:音频|音讯|视频|语音|麦克风|直播|通话|对话|会话|请求)?\s*"
+       r"(?:串流|流|通话|会话|对话|请求|直播)"),  # "50 路音频流": streams served at once, as "50 audio streams"
 ]
 
 

@@ -23,6 +23,12 @@ _SIDES = rx(r"(?<![\w.])(?P<w>\d{2,5})\s*[x×*]\s*(?P<h>\d{2,5})(?:\s*(?:px|pixe
 _SIDE = rx(r"(?<![\w.])(?P<side>\d{2,5})\s*(?:px|pixels?|像素)(?![a-z])"
            r"|(?:resolution|res|分辨率)\s*(?:of|at|=|:)?\s*(?P<after>\d{2,5})(?![\w.])"
            r"|(?<![\w.])(?P<before>\d{2,5})\s*(?:resolution|分辨率)")
+_ONE_SIDED = rx(r"(?:(?<![\w.])(?:one|a|an|single|1)\s+|一\s*(?:张|幅|个)?\s*(?:的)?\s*|1\s*(?:张|幅)\s*)"
+                r"(?P<side>\d{3,5})\s*(?:px|pixels?|p|像素)?\s*(?:的\s*)?"
+                r"(?:images?|pictures?|pics?|photos?|renders?|图片?|照片)(?![a-z])")
+"""A size right after a count of one ("one 1024 image", "一张 1024 图", "a 1024px image"): the image's side, never
+1,024 images. One image is the unit the speed line already times ("≈ 6 s per image"), so no `image_count` is
+set: a job of one image would only repeat that figure, rounded up to a minute."""
 _STEPS = rx(r"(?:num_inference_steps|steps)\s*[=:]\s*(?P<eq>\d{1,5})(?![\w.])"
             r"|(?<![\w.])(?P<num>\d{1,5})\s*(?:(?:inference|sampling|denoising|diffusion)\s+)?(?:steps?|步)(?![a-z])")
 _COUNT = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|m|万|千)?\s*(?:张|幅|个)?\s*"
@@ -78,6 +84,8 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
         side = math.sqrt(float(m.group("w")) * float(m.group("h")))
         if m.group("w") != m.group("h"):
             state.set("image_dims", f"{int(m.group('w'))}×{int(m.group('h'))}")  # read back as written
+    elif (m := _ONE_SIDED.search(text)) is not None:
+        side = float(m.group("side"))
     else:
         m = _SIDE.search(text)
         if m is not None:

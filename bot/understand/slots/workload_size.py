@@ -28,6 +28,7 @@ from typing import Any
 
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
+from bot.understand.slots.service_rate import parse_service_rate
 from rules.constants import HOURS_PER_MONTH
 
 JOB_TOKENS_MIN = 1e8
@@ -55,10 +56,10 @@ _TRAINING_JOB = rx(r"fine[- ]?tun|finetun|\bq?lora\b|\btrain|pre-?train|\bsft\b|
 """A fine-tuning or training question: there, "…, 50M tokens" is the data, since no context is written that way."""
 _EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[一二两三四五六七八九十]+)\s*"
              r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
-_SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个)?\s*"
+_SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句)?\s*"
               r"(?:samples?|examples?|sequences?|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
               r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
-              r"样本|数据|对话|文本|文档|段落|句子?|(?:文本)?对)")
+              r"样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对)")
 _SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|,|，)\s*(?:about|around|~|约)?\s*"
                  r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:tokens?|toks?|词元)(?:\s+each)?")
 _STEPS_FLAG = rx(r"\bmax_(?:train_)?steps\s*[=:]\s*(?P<num>\d[\d,]*)(?P<scale>k)?\b")
@@ -370,6 +371,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         "asks_time": ASKS_TIME.search(text_before) is not None,
         "asks_max_context": ASKS_MAX_CONTEXT.search(text_before) is not None,
         "asks_concurrency": ASKS_CONCURRENCY.search(text_before) is not None,
+        **parse_service_rate(state),  # first: "100 docs per query", "1000 texts per second" are no job's samples
     }
     per_sample = _epoch_tokens(state)
     tokens = per_sample[0] if per_sample is not None else _amount_tokens(state)

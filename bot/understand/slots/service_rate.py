@@ -1,0 +1,108 @@
+"""Service rates in ordinary words, and numbers of tokens that only name a price's unit.
+
+Read before the job's size (bot.understand.slots.workload_size), which would otherwise take "100 docs" or
+"1000 texts" for a set of documents to embed, and before the context, which would take "一百万 token" for a
+million-token window:
+
+* texts per request: "rerank 100 docs per query", "each request carries 32 texts", "每个查询100篇文档" →
+  `texts_per_request`. A reranker scores every query-document pair and an embedding request may carry a batch of
+  texts, so an encoder's serving load is the request rate times this (bot.reply.serving).
+* rate: "1000 texts per second", "500 sentences/s", "每秒1000条", "1000条每秒", "1000条/秒" → `qps` (each
+  text one request), as "1000 QPS" is read.
+* per-token latency: "under 50 ms per output token", "TPOT 50 ms", "每个token 50ms" → `tokens_per_s_per_user`
+  (1 / the seconds a token), the field "at least 20 tokens/s per user" sets.
+* price units: "per million tokens", "每百万 token", "一百万 token 多少钱": masked and nothing else, so no slot
+  reads a price's unit as a context or a job's tokens; the cost cue itself is read from the unmasked text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.understand.numbers import COUNT_SCALES
+from bot.understand.slots.base import SlotState, bounded, rx
+
+MAX_TEXTS_PER_REQUEST = 100_000
+"""Texts one request may carry: rerankers take at most a few thousand candidates, embedding APIs a few
+thousand inputs a call (OpenAI's limit is 2,048); beyond this the number is not a request's."""
+
+_TEXTS_EN = (r"(?:candidate\s+|retrieved\s+)?(?:docs?|documents?|passages?|candidates?|texts?|chunks?|sentences?|"
+             r"items?|inputs?|(?:query[- ]doc(?:ument)?\s+)?pairs?)")
+_TEXTS_ZH = r"(?:文档|文本|文件|文章|段落|候选|句子?|条目|片段|数据)"
+_REQUEST_EN = r"(?:quer(?:y|ies)|requests?|calls?|searche?s?)"
+_PER_REQUEST = rx(
+    r"(?<![a-z0-9.])(?P<num>\d+)\s*" + _TEXTS_EN + r"\s*(?:per|each|a|for\s+each|in\s+each|with\s+each|/)\s*"
+    r"(?:user\s+)?" + _REQUEST_EN + r"(?![a-z])"
+    r"|\b(?:each|every|per)\s+" + _REQUEST_EN + r"\s+(?:has|with|carries|contains|of|sends?|scores?|reranks?|"
+    r"embeds?|brings?)?\s*(?:about|around|~|up\s+to)?\s*(?P<num2>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"
+    r"|每\s*(?:个|次|条)?\s*(?:查询|请求|query|问题|调用|次检索)\s*(?:有|带|包含|召回|需要|要|对应)?\s*(?:约|大约)?\s*"
+    r"(?P<num3>\d+)\s*(?:个|篇|条|份|段)?\s*" + _TEXTS_ZH
+)
+"""Texts each request carries ("rerank 100 docs per query"): the documents a reranker scores against the query."""
+_SCALE = r"\s*(?P<scale>k|千|万)?"
+_NOT_TOKENS = r"(?!\s*(?:tokens?|toks?|词元|字|张|幅|帧|图|小时|分钟))"
+_RATE = rx(
+    r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)" + _SCALE + r"\s*" + _TEXTS_EN
+    + r"\s*(?:per\s+sec(?:ond)?|a\s+second|each\s+second|every\s+second|/\s*s(?:ec)?)(?![a-z])"
+    r"|每秒(?:钟)?\s*(?:要|需要)?\s*(?:处理|编码|承载|向量化|计算|来|有)?\s*(?:约|大约)?\s*"
+    r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<scale2>k|千|万)?\s*(?:个|次|条|篇|句|份)" + _NOT_TOKENS
+    + r"\s*(?:" + _TEXTS_ZH + r"|请求|查询|调用)?"
+    r"|(?<![\d.])(?P<num3>\d+(?:\.\d+)?)\s*(?P<scale3>k|千|万)?\s*(?:个|次|条|篇|句|份)" + _NOT_TOKENS
+    + r"\s*(?:" + _TEXTS_ZH + r"|请求|查询|调用)?\s*(?:每秒|/\s*秒|/\s*s(?:ec)?\b)"
+)
+"""A request rate counted in texts: each text one request, as "1000 QPS" is."""
+_UNIT = r"(?:ms|milliseconds?|s|secs?|seconds?|毫秒|秒)"
+_PER_TOKEN_LATENCY = rx(
+    r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>" + _UNIT + r")\s*(?:per|/|a|each|for\s+each|every)\s*"
+    r"(?:output\s+|generated\s+|decoded?\s+|new\s+)?tokens?(?![a-z])"
+    r"|(?:\btpot|\bitl|inter[- ]token\s+latency|time\s+per\s+output\s+token|per[- ]token\s+latency|"
+    r"每\s*(?:个)?\s*(?:输出\s*)?token\s*(?:的)?\s*(?:延迟|耗时|时间)?|token\s*间\s*(?:延迟|隔))\s*"
+    r"(?:of|under|below|<=?|less\s+than|at\s+most|within|=|:|小于|低于|不超过|不高于|在|为)?\s*"
+    r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>" + _UNIT + r")(?![a-z])"
+)
+"""A latency per generated token (TPOT): its inverse is the decode speed each user must see."""
+_UNIT_AMOUNT = r"(?:(?:1|one|a|一)\s*)?(?:million|mn?|thousand|k|百万|千)|100\s*万|1,?000(?:,?000)?"
+_PRICE_UNIT = rx(
+    r"(?:\bper|\bevery|每|/)\s*(?:" + _UNIT_AMOUNT + r")?\s*(?:个\s*)?(?:output\s+|generated\s+|input\s+)?"
+    r"tokens?(?![a-z])"
+    r"|(?<![a-z0-9.])(?:" + _UNIT_AMOUNT + r")\s*(?:个\s*)?(?:output\s+|generated\s+)?tokens?\s*(?:的\s*)?"
+    r"(?=成本|费用|价格|单价|多少钱|要多少|costs?\b|price)"
+)
+"""Tokens that are the unit a price is asked in ("per million tokens", "一百万 token 多少钱"), not a context."""
+
+
+def _scaled(raw: str, scale: str | None) -> float:
+    return float(raw) * COUNT_SCALES.get((scale or "").lower(), 1.0)
+
+
+def parse_service_rate(state: SlotState) -> dict[str, Any]:
+    """Question fields for a service's texts per request, its rate in texts and its per-token latency; the
+    spans read (and any price unit in tokens) are masked."""
+    fields: dict[str, Any] = {}
+    m = _PER_TOKEN_LATENCY.search(state.text)
+    if m is not None:
+        value, unit = float(m.group("num") or m.group("num2")), m.group("unit") or m.group("unit2")
+        seconds = value / 1000.0 if unit.startswith("m") or unit == "毫秒" else value
+        if seconds > 0:
+            fields["tokens_per_s_per_user"] = round(1.0 / seconds, 3)
+            state.mask(m.start(), m.end())
+    for m in _PRICE_UNIT.finditer(state.text):  # after the latency: "50 ms per token" is not a price
+        state.mask(m.start(), m.end())
+    m = _PER_REQUEST.search(state.text)
+    if m is not None:
+        raw = m.group("num") or m.group("num2") or m.group("num3")
+        if int(raw) > 0:
+            fields["texts_per_request"] = int(bounded(state, "texts_per_request", float(raw), MAX_TEXTS_PER_REQUEST))
+            state.stated.append("texts_per_request")
+            state.mask(m.start(), m.end())
+    m = _RATE.search(state.text)
+    if m is not None:
+        which = next(name for name in ("num", "num2", "num3") if m.group(name))
+        rate = _scaled(m.group(which), m.group(which.replace("num", "scale")))
+        if rate > 0:
+            fields["qps"] = rate
+            state.mask(m.start(), m.end())
+    return fields
+
+
+__all__ = ["MAX_TEXTS_PER_REQUEST", "parse_service_rate"]
