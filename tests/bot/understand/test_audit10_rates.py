@@ -123,3 +123,18 @@ def test_prompt_and_reply_lengths_make_the_context_and_the_generated_tokens(kb: 
 def test_a_per_token_latency_is_the_per_user_speed(text: str, kb: KnowledgeBase) -> None:
     got = _fields(text, kb, "batch", "tokens_per_s_per_user", "ttft_s", "gen_tokens", "context")
     assert got == {"batch": 50, "tokens_per_s_per_user": 20.0, "ttft_s": None, "gen_tokens": None, "context": None}
+
+
+@pytest.mark.parametrize("text", [
+    "Qwen2.5-7B on a T4, how much for a million tokens?",
+    "what does a million tokens cost with Qwen2.5-7B on a T4",
+    "T4 跑 Qwen2.5-7B，一百万 token 多少钱",
+])
+def test_a_million_tokens_asked_as_a_price_is_a_price_per_token(kb: KnowledgeBase, text: str) -> None:
+    # priced at batch 1 it was 84 USD per million against 1.1 at full load for "cost per million tokens"
+    question = parse(text, kb)
+    assert question.asks_token_cost and question.context is None
+
+
+def test_a_million_tokens_of_context_is_no_price(kb: KnowledgeBase) -> None:
+    assert not parse("Qwen2.5-7B on a T4 for a million tokens of context", kb).asks_token_cost
