@@ -241,6 +241,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             if uses_prefill_chunk(data.get("engine")):
                 parts.append(t("prefill_chunk_read", n=f"{value:,}"))
             continue
+        if field in ("images_per_minute", "images_per_minute_per_user") and isinstance(value, (int, float)):
+            parts.append(t(f"{field}_read", v=f"{value:,.3g}"))  # "300 images a minute", "2 images a minute each"
+            continue
         if field == "batch" and any(a.field == "batch" and a.reason == "image-users" for a in answer.assumptions):
             parts.append(t("image_users_read", n=f"{value:,}"))  # an image service's users share its cards
             continue

@@ -232,3 +232,18 @@ def test_an_image_services_users_are_read_back_as_users_not_a_batch() -> None:
     assert "I read this as: Stable Diffusion XL 1.0 (base) · inference · 200 users" in reply["text"]
     assert "batch 200" not in reply["text"]
     assert "50 位用户" in ask_json("SDXL 给50个同事用需要几张卡")["text"]
+
+
+def test_a_follow_up_keeps_each_users_image_rate() -> None:
+    # "for 50 users, each 2 images a minute?" after "SDXL on a T4": the thread planned 50 images a minute (24 T4s)
+    from bot.understand.followup import follow_up
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    first = parse("SDXL on a T4, seconds per image?", kb)
+    second = follow_up(first, parse("for 50 users, each 2 images a minute?", kb), kb)
+    assert second.images_per_minute_per_user == 2.0 and second.batch == 50
+    reply = ask_json("SDXL for 50 users, each 2 images a minute")
+    assert "· 50 users · 2 images a minute each" in reply["text"]
+    assert "Image service: 100 images a minute" in reply["text"]
