@@ -40,7 +40,7 @@ from bot.reply.model import (
     Assumption,
     ConfigRef,
 )
-from bot.reply.offload import ktransformers_split, offload_as_asked
+from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_asked
 from bot.reply.overrides import apply_overrides
 from bot.reply.pool import as_candidate, candidate_gpus
 from bot.reply.pricing import hourly_prices, price_choice
@@ -295,6 +295,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 # still leaves the 4k a question with no length is sized at
                 check.suggestions.sort(key=lambda s: not (s.kind == "shorter-context" and (s.context or 0)
                                                           >= DEFAULT_CONTEXT))
+        check = host_ram_check(check, question, estimate.host_ram_gib)
 
     speed: dict[str, float | None] = {}
     runs = bool(picks) and (picks[0].fits or picks[0].tight)  # the closest of picks that do not fit is not timed

@@ -239,6 +239,11 @@ class CheckOut(BaseModel):
     """Set when the memory fits but the engine's KV pool (LMDeploy, TensorRT-LLM: a share of what the weights
     leave) holds fewer sequences than asked: then fits is False, and sequences_held says how many it holds."""
     sequences_held: int | None = None
+    host_ram_gb: float | None = None
+    """Set when the cards hold their part but the state kept in system RAM (ZeRO-Offload, llama.cpp's layers or
+    experts) needs more than the RAM the question gives (GB as written): then fits is False."""
+    host_ram_needed_gb: float | None = None
+    """What that state needs in system RAM per machine (GiB), beside `host_ram_gb`."""
 
 
 class CapacityOut(BaseModel):

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import rules
 from bot.reply.defaults import OFFLOAD_CHOSEN_NOTE, machine_vram_gib, workload_for
+from bot.reply.model import CheckOut
 from bot.understand.question import MAX_GPU_LAYERS, Question
 from knowledge.schema import GPU, Model
+from rules import constants as C
 from rules.engine_profile import profile_for
 
 KTRANSFORMERS = "KTransformers"
@@ -50,3 +52,16 @@ def ktransformers_split(question: Question, model: Model) -> Question | None:
     # the notice above the figures says the split (unmodelled_ktransformers): no assumption line repeats it
     return question.model_copy(update={"engine": "llama.cpp",
                                        "cpu_moe_layers": question.cpu_moe_layers or MAX_GPU_LAYERS})
+
+
+def host_ram_check(check: CheckOut | None, question: Question, host_ram_needed_gib: float | None) -> CheckOut | None:
+    """The check, made a No when what stays in system RAM (ZeRO-Offload's states, llama.cpp's layers or experts)
+    needs more than the RAM the question gives ("on one 4090 with 256GB RAM": ZeRO-3 offload of a 14B full
+    fine-tune keeps about 370 GiB there); the cards' own figures are unchanged."""
+    if check is None or not question.host_ram_gb or not host_ram_needed_gib:
+        return check
+    have_gib = question.host_ram_gb * 1e9 / C.GIB
+    if host_ram_needed_gib <= have_gib:
+        return check
+    return check.model_copy(update={"fits": False, "tight": False, "host_ram_gb": question.host_ram_gb,
+                                    "host_ram_needed_gb": round(host_ram_needed_gib, 1)})

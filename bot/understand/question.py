@@ -263,6 +263,8 @@ class Question(BaseModel):
     tokens a day" ≈ 1,157)."""
     ttft_s: float | None = Field(default=None, gt=0)
     """Serving target: time to the first token, seconds."""
+    host_ram_gb: float | None = Field(default=None, gt=0)
+    """The machine's RAM as the text gives it ("256GB RAM", "加 256G 内存"): offloaded state must fit in it."""
     offload_to_ram: bool = False
     """Part of the model in system RAM is asked for with no layer count ("with partial offload", "+ 64G 内存"):
     the reply keeps on the cards the most layers (or MoE experts) that fit, as llama.cpp's -ngl / --n-cpu-moe."""

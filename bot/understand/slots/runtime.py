@@ -83,7 +83,7 @@ _OFFLOAD_TO_RAM = rx(r"\b(?:partial(?:ly)?\s+offload\w*|(?:cpu|ram)\s+offload\w*
                      r"(?:it|the\s+model)\s+|the\s+rest\s+|layers\s+)?(?:to|onto|into)\s+(?:the\s+)?(?:cpu|system\s+ram|ram)|"
                      r"with\s+(?:cpu\s+)?offload\w*)\b|(?:部分)?(?:卸载|offload)\s*(?:到|至)\s*(?:cpu|内存|系统内存)|"
                      r"(?:显存|vram)\s*(?:\+|加|和|与)\s*\d+\s*g[b]?\s*(?:的\s*)?(?:内存|ram)|(?:\+|加上?)\s*\d+\s*g[b]?\s*(?:的\s*)?"
-                     r"(?:内存|ram\b|system\s+ram)|\b(?:and|with|plus)\s+\d+\s*gb?\s+(?:of\s+)?(?:ddr\d\s+)?(?:system\s+)?ram\b")
+                     r"(?:内存|记忆体|ram\b|system\s+ram)|\b(?:and|with|plus)\s+\d+\s*gb?\s+(?:of\s+)?(?:ddr\d\s+)?(?:system\s+)?ram\b")
 """Part of the model in system RAM asked for without a layer count ("with partial offload", "offload to CPU",
 "16G 显存 + 64G 内存", "4 张 4090 加 256G 内存"): llama.cpp's -ngl / --n-cpu-moe chosen by the reply."""
 
@@ -161,6 +161,30 @@ def share_of(raw: str) -> float | None:
     return value if 0 < value <= 1 else None
 
 
+_SIZE = r"(?P<num{i}>\d{{1,5}}(?:\.\d+)?)\s*(?P<unit{i}>tib|tb|t|gib|gb|g)(?![a-z0-9])"
+_HOST_RAM_SIZE = rx(
+    _SIZE.format(i=1) + r"\s*(?:的\s*)?(?:of\s+)?(?:(?:system|cpu|host|main)\s+)?(?:(?:lp)?ddr\d\w*(?:[- ]\d{4})?\s*)?"
+    r"(?:ram\b|内存(?!卡)|记忆体|memory\s+(?:on|in)\s+the\s+(?:host|server|machine|box))"
+    r"|" + _SIZE.format(i=2) + r"\s*(?:of\s+)?(?:lp)?ddr\d(?![a-z0-9])"
+    r"|(?:\bram|(?:system|host|cpu)\s+memory|(?<!显卡)(?<!gpu)内存|记忆体)\s*(?:[:：=]|is|of|有|为|是)?\s*"
+    + _SIZE.format(i=3)
+)
+"""The machine's RAM as written ("256GB RAM", "64GB DDR5", "加 256G 内存", "RAM: 128GB"): what offloaded
+weights, optimizer states or experts must fit in beside the cards."""
+MAX_HOST_RAM_GB = 65536.0
+
+
+def parse_host_ram_size(state: SlotState) -> None:
+    """`host_ram_gb`: the RAM the machine has, when the text gives its size (read before any card memory)."""
+    m = _HOST_RAM_SIZE.search(state.text)
+    if m is None:
+        return
+    which = next(i for i in "123" if m.group(f"num{i}"))
+    value = float(m.group(f"num{which}")) * (1024.0 if m.group(f"unit{which}").startswith("t") else 1.0)
+    if value > 0:
+        state.set("host_ram_gb", bounded(state, "host_ram_gb", value, MAX_HOST_RAM_GB))
+
+
 def parse_engine_settings(state: SlotState) -> None:
     """The serving engine's memory share and its request cap, as its flags write them."""
     m = _MEMORY_FRACTION.search(state.text)
@@ -185,6 +209,7 @@ def parse_engine_settings(state: SlotState) -> None:
         state.mask(m.start(), m.end())
     if _OFFLOAD_TO_RAM.search(state.text):
         state.set("offload_to_ram", True)
+    parse_host_ram_size(state)
     m = _GPU_LAYERS.search(state.text) or _GPU_LAYERS_WORDS.search(state.text)
     if m is not None:
         state.set("gpu_layers", int(bounded(state, "gpu_layers", int(m.group("n")), MAX_GPU_LAYERS, lower=0)))
