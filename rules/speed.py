@@ -142,17 +142,20 @@ def spans_machines(count: int) -> bool:
     return count > C.GPUS_PER_NODE
 
 
-def data_parallel_link(gpu: GPU, count: int) -> float:
+def data_parallel_link(gpu: GPU, count: int, stated_gbps: float | None = None) -> float:
     """One-direction bytes/s a data-parallel collective runs at per card (its bus bandwidth): the card-to-card
     link within a machine; across machines at most the machine's InfiniBand ports together, since NCCL runs one
     ring (channel) per port, each carrying its share of the bytes across the machine boundary (one port per GPU:
     S.INTER_NODE_GBPS_PER_GPU × GPUS_PER_NODE, 400 GB/s on NDR, against 450 of H100 NVLink)."""
     _, link = _link(gpu, min(count, C.GPUS_PER_NODE))
-    return min(link, inter_node_gbps(gpu) * C.GPUS_PER_NODE * 1e9) if spans_machines(count) else link
+    return min(link, inter_node_gbps(gpu, stated_gbps) * C.GPUS_PER_NODE * 1e9) if spans_machines(count) else link
 
 
-def inter_node_gbps(gpu: GPU) -> float:
-    """GB/s one-direction from a card to the other machines (S.INTER_NODE_GBPS_PER_GPU by its generation)."""
+def inter_node_gbps(gpu: GPU, stated_gbps: float | None = None) -> float:
+    """GB/s one-direction from a card to the other machines: the network the question states (Workload.
+    inter_node_gbps), else S.INTER_NODE_GBPS_PER_GPU by the card's generation."""
+    if stated_gbps:
+        return stated_gbps
     fabric = "ndr" if (gpu.launch_year or 0) >= S.COLLECTIVE_FABRIC_YEAR else "hdr"
     return S.INTER_NODE_GBPS_PER_GPU[fabric]
 
@@ -178,7 +181,8 @@ def gradient_sync_seconds(w: Workload, gpu: GPU, count: int, checkpointing: bool
         volume = (3 if checkpointing else 2) * weights + gradients
     else:
         volume = 2.0 * gradients / (w.grad_accumulation if not w.zero_stage else 1)
-    return volume * (count - 1) / count / (S.COLLECTIVE_EFFICIENCY * data_parallel_link(gpu, count))
+    return volume * (count - 1) / count / (S.COLLECTIVE_EFFICIENCY * data_parallel_link(gpu, count,
+                                                                                       w.inter_node_gbps))
 
 
 def allreduce_seconds(w: Workload, gpu: GPU, count: int) -> float:

@@ -78,6 +78,9 @@ class Workload:
     engine_version: str | None = None
     """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
     version_rules say what changed)."""
+    inter_node_gbps: float | None = None
+    """GB/s one-direction from each card to the other machines when the question states the network ("25GbE
+    between the nodes"); None = the fabric training clusters of the card are built with (rules.speed)."""
     engine_backend: str | None = None
     """The engine's execution backend when the question names one (TensorRT-LLM's `tensorrt` engine or its
     `pytorch` backend); None = the version's default."""

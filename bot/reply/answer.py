@@ -365,7 +365,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             assumptions.append(Assumption(field=key, value=value, reason=reason))
 
     if workload.task != "inference" and speed.get("train_tokens_per_s") and timed_on[0] is not None \
-            and rules.spans_machines(timed_on[1]):
+            and rules.spans_machines(timed_on[1]) and question.inter_node_gbps is None:
         # the gradient traffic between machines is timed on an assumed fabric: said, as it can double the hours
         assumptions.append(Assumption(field="interconnect", value=rules.inter_node_gbps(timed_on[0]),
                                       reason="inter-node-fabric"))

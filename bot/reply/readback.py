@@ -12,6 +12,7 @@ from bot.reply.model import Answer
 from bot.understand.question import MAX_GPU_LAYERS, TRAINING_SWITCHES
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles, offloads_parameters
+from rules.constants import GPUS_PER_NODE
 from rules.engine_profile import takes_prefill_chunk
 from rules.precision import bits_per_weight
 
@@ -240,6 +241,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "prefill_chunk":
             if uses_prefill_chunk(data.get("engine")):
                 parts.append(t("prefill_chunk_read", n=f"{value:,}"))
+            continue
+        if field == "inter_node_gbps" and isinstance(value, (int, float)):
+            parts.append(t("network_read", v=f"{value * 8 * GPUS_PER_NODE:,.4g}"))  # a machine's, as people say it
             continue
         if field == "host_ram_gb" and isinstance(value, (int, float)):
             parts.append(t("host_ram_read", v=f"{value:g}"))

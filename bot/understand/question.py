@@ -263,6 +263,8 @@ class Question(BaseModel):
     tokens a day" ≈ 1,157)."""
     ttft_s: float | None = Field(default=None, gt=0)
     """Serving target: time to the first token, seconds."""
+    inter_node_gbps: float | None = Field(default=None, gt=0)
+    """The network between machines the text states ("25GbE"), as GB/s one-direction per card."""
     host_ram_gb: float | None = Field(default=None, gt=0)
     """The machine's RAM as the text gives it ("256GB RAM", "加 256G 内存"): offloaded state must fit in it."""
     offload_to_ram: bool = False

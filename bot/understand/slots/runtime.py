@@ -15,6 +15,7 @@ from __future__ import annotations
 from bot.understand.question import MAX_GPU_LAYERS, MAX_PREFILL_CHUNK
 from bot.understand.slots.base import SlotState, bounded, rx
 from bot.understand.slots.engine import TRITON
+from rules.constants import GPUS_PER_NODE
 
 _ENGINE_NAMES = (r"transformers|vllm|sglang|lmdeploy|turbomind|tensorrt[-_ ]?llm|trt[-_ ]?llm|unsloth|llama[.-_ ]?cpp"
                  r"|ollama|deepspeed|llama[-_ ]?factory|torchtune")
@@ -185,6 +186,33 @@ def parse_host_ram_size(state: SlotState) -> None:
         state.set("host_ram_gb", bounded(state, "host_ram_gb", value, MAX_HOST_RAM_GB))
 
 
+_NETWORK = rx(
+    r"(?<![\d.])(?P<num>\d{1,4})\s*(?:g|gb|gbit|gbps|gb/s|gbit/s|gbe)(?![a-z0-9])\s*(?:/s)?\s*(?:的\s*)?"
+    r"(?P<what>ethernet|以太网|(?:infiniband|ib|roce)(?![a-z])|网络|网卡|nics?\b|networking|interconnect|links?\b)"
+    r"|(?<![\d.])(?P<num2>\d{1,4})\s*gbe(?![a-z0-9])"
+    r"|(?:ethernet|以太网|infiniband|roce|网络|网卡|interconnect)\s*(?:is|of|at|只有|为|是)?\s*(?:only\s+)?"
+    r"(?P<num3>\d{1,4})\s*(?:g|gb|gbit|gbps|gb/s|gbe)(?![a-z0-9])"
+)
+"""The network between the machines as written ("25GbE", "节点间只有25G以太网", "200Gb InfiniBand"): one NIC per
+machine unless said per GPU."""
+_PER_GPU = rx(r"per\s+(?:gpu|card)|each\s+(?:gpu|card)|每卡|每张卡|每个\s*gpu")
+MAX_NETWORK_GBIT = 3200.0
+
+
+def parse_network(state: SlotState) -> None:
+    """`inter_node_gbps`: GB/s one-direction per card to the other machines, from the network the text states."""
+    m = _NETWORK.search(state.text)
+    if m is None:
+        return
+    gbit = float(m.group("num") or m.group("num2") or m.group("num3"))
+    if gbit <= 0:
+        return
+    per_gpu = _PER_GPU.search(state.text[m.end(): m.end() + 16]) is not None
+    per_card = bounded(state, "inter_node_gbps", gbit, MAX_NETWORK_GBIT) / 8 / (1 if per_gpu else GPUS_PER_NODE)
+    state.set("inter_node_gbps", round(per_card, 4))
+    state.mask(m.start(), m.end())
+
+
 def parse_engine_settings(state: SlotState) -> None:
     """The serving engine's memory share and its request cap, as its flags write them."""
     m = _MEMORY_FRACTION.search(state.text)
@@ -210,6 +238,7 @@ def parse_engine_settings(state: SlotState) -> None:
     if _OFFLOAD_TO_RAM.search(state.text):
         state.set("offload_to_ram", True)
     parse_host_ram_size(state)
+    parse_network(state)
     m = _GPU_LAYERS.search(state.text) or _GPU_LAYERS_WORDS.search(state.text)
     if m is not None:
         state.set("gpu_layers", int(bounded(state, "gpu_layers", int(m.group("n")), MAX_GPU_LAYERS, lower=0)))

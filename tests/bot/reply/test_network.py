@@ -1,0 +1,35 @@
+"""The network between machines, when the question states it, times the gradient traffic across them."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize(("text", "per_card"), [
+    ("two 8x A800 nodes connected by 25GbE, full fine-tune Qwen2.5-32B", 25 / 8 / 8),
+    ("两台8卡A800训练，节点间只有25G以太网", 25 / 8 / 8),
+    ("16 H100 over 400Gb InfiniBand per GPU", 400 / 8),
+    ("100 Gbps ethernet between the machines, 16x A100", 100 / 8 / 8),
+])
+def test_the_stated_network_is_read_as_gb_per_s_a_card(text: str, per_card: float) -> None:
+    question = parse(text, KB)
+    assert question.inter_node_gbps == pytest.approx(per_card, rel=1e-3)
+    assert question.memory_gb is None
+
+
+def test_a_slow_network_between_two_machines_slows_training_and_replaces_the_assumed_fabric() -> None:
+    # ZeRO-3 over 16 A800s gathers 64 GB of bf16 weights three times a step and reduce-scatters 64 GB of
+    # gradients: over one 25 Gb/s NIC a machine (3.1 GB/s) that traffic, not the compute, sets the pace
+    base = "两台8卡A800多机训练Qwen2.5-32B全参，10亿token要多久？"
+    slow = ask_json(base + "节点间只有25G以太网")
+    assumed = ask_json(base)
+    assert slow["speed"]["train_hours"] > 10 * assumed["speed"]["train_hours"]
+    assert "机器之间 25 Gb/s" in slow["text"]
+    assert not [a for a in slow["assumptions"] if a["field"] == "interconnect"]
+    assert [a for a in assumed["assumptions"] if a["field"] == "interconnect"]
