@@ -170,12 +170,16 @@ def gguf_card_bytes(model: Model, quant: str, split: ParamSplit, notes: list[str
     GGUF_OUTPUT_TYPE below Q8_0 (a tied embedding is quantised as the output and copied to the card), and not
     the token-embedding table, which llama.cpp keeps in host RAM."""
     per = WF.GGUF_BYTES_PER_PARAM[quant]
+    # a model released in MXFP4 (gpt-oss) keeps its routed experts in MXFP4 in every GGUF type: the type applies
+    # to the rest (ggml-org's and the community's Q2_K to Q8_0 files of gpt-oss-120b are all about 60 GB)
+    experts = min(moe_expert_params(model), split.body) if model.native_precision == "mxfp4" else 0.0
+    body = (split.body - experts) * per + experts * WF.MXFP4_BYTES_PER_PARAM
     if split.embedding <= 0 or not model.vocab_size or not model.hidden_size:
-        return split.total * per
+        return body + split.embedding * per
     notes.append("gguf-embeddings-on-host")
     output = float(model.vocab_size * model.hidden_size)
     output_per = max(per, WF.GGUF_BYTES_PER_PARAM[WF.GGUF_OUTPUT_TYPE])
-    return split.body * per + output * output_per
+    return body + output * output_per
 
 
 def moe_expert_params(model: Model) -> float:

@@ -18,10 +18,15 @@ KTRANSFORMERS = "KTransformers"
 def offload_as_asked(question: Question, model: Model, gpu: GPU | None) -> Question | None:
     """`question` with llama.cpp's --n-cpu-moe (an MoE's experts) or -ngl (whole layers) set to the fewest blocks
     in RAM, or the most layers on the cards, that leave the cards clear of the tight band, when the text asks for
-    an offload, names no count, and the model does not fit the cards whole; None when nothing is to be chosen.
+    an offload or gives the machine's RAM ("2x 3090 and 128GB DDR4": said for a reason), names no count, and the
+    model does not fit the cards whole; None when nothing is to be chosen.
     The check, the speed and the picks then describe the set-up the asker means to run."""
-    if (not question.offload_to_ram or gpu is None or question.gpu_layers is not None
+    if (not (question.offload_to_ram or question.host_ram_gb) or gpu is None or question.gpu_layers is not None
             or question.cpu_moe_layers is not None or gpu.unified_memory):
+        return None
+    # a model the cards hold as asked needs no split, nor another runtime ("Llama 3 8B on a 4090 with 64GB RAM")
+    as_asked, _ = workload_for(question, model, gpu, machine_vram_gib(question, gpu, None))
+    if rules.check_fit(as_asked, gpu, question.gpu_count or 1, candidates=[]).fits:
         return None
     engine_chosen = question.engine is None and model.arch == "decoder" and question.task in (None, "inference")
     if engine_chosen:

@@ -185,3 +185,17 @@ def test_nvfp4_stores_four_bits_and_an_fp8_scale_per_16_in_the_linear_layers() -
     stored, _ = weight_bytes(model, "int4", "nvfp4")
     assert WF.QUANT_BYTES_PER_PARAM["nvfp4"] == 0.5625
     assert stored == pytest.approx(split.body * 0.5625 + split.embedding * WF.EMBEDDING_BYTES_QUANTISED)
+
+
+def test_a_gguf_of_a_model_released_in_mxfp4_keeps_its_experts_in_mxfp4() -> None:
+    # gpt-oss-120b: its routed experts are most of its 117B parameters; a "Q2_K" file still holds them in MXFP4
+    # (about 0.53 B a weight), so it is about as large as the MXFP4 one, never 2.6 bits a weight all through
+    from knowledge.loader import load_knowledge
+    from rules.precision import moe_expert_params
+
+    model = load_knowledge().models["gpt-oss-120b"]
+    experts = moe_expert_params(model)
+    q2k, _ = weight_bytes(model, "int4", "gguf-q2_k")
+    mxfp4, _ = weight_bytes(model, "mxfp4", "mxfp4")
+    assert experts > 0.9 * model.params_b * 1e9
+    assert q2k > 0.9 * mxfp4 and q2k > experts * 0.5

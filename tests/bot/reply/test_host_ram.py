@@ -47,3 +47,14 @@ def test_experts_in_ram_beyond_the_ram_stated_is_a_no() -> None:
     reply = ask_json("3090 加 256G 内存 能跑 DeepSeek-R1 吗")
     assert reply["check"]["fits"] is False and reply["check"]["host_ram_needed_gb"] > 300
     assert "超过了这台机器的 256 GB 内存" in reply["text"] and "256 GB 内存" in reply["text"].split("\n")[2]
+
+
+def test_ram_given_beside_cards_that_cannot_hold_the_model_is_used_for_llama_cpps_split() -> None:
+    # gpt-oss-120b with llama.cpp on 2× 3090 "and 128GB DDR4": the experts of the first blocks in RAM, not a
+    # Q2_K file (which keeps the experts in MXFP4 and is no smaller)
+    reply = ask_json("gpt-oss-120b with llama.cpp on 2x RTX 3090 and 128GB DDR4, tok/s?")
+    assert reply["check"]["fits"] is True and reply["query"]["cpu_moe_layers"]
+    assert "Q2_K" not in reply["text"]
+    # a model the card holds as asked keeps its precision and runtime
+    plain = ask_json("Llama 3 8B on a 4090 with 64GB RAM")
+    assert plain["query"]["engine"] == "transformers" and plain["query"]["precision"] == "bf16"
