@@ -308,8 +308,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         if set_decode is not None:
             speed["decode_tokens_per_s"] = finite(set_decode, 1)
     held = check.sequences_held if check is not None else None
-    if (check is not None and not check.fits and held is None and picks and picks[0].fits and top_gpu is not None
-            and gpu is not None and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1))):
+    if (check is not None and not check.fits and not check.tight and held is None and picks and picks[0].fits
+            and top_gpu is not None and gpu is not None
+            and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1))):
         top = (top_gpu, picks[0].count)  # see Answer.speed_on; a serving target takes replicas of cards that hold one
     # Timed as the plan runs it: one replica at its share of the users when the configuration timed is the top
     # pick laid out as replicas (the one sized, or the pick that replaced a named set that does not fit)

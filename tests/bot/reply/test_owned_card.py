@@ -32,3 +32,12 @@ def test_bf16_asked_on_a_card_without_it_is_sized_and_said_as_fp16() -> None:
     [note] = [a for a in reply["assumptions"] if a["field"] == "precision"]
     assert note["reason"] == "asked-bf16-no-bf16" and "HF Trainer 和 vLLM" in reply["text"]
     assert ask_json("Llama 3 8B bf16 on an A10")["query"]["precision"] == "bf16"
+
+
+def test_a_card_that_holds_the_job_only_tightly_is_the_one_timed() -> None:
+    # a LoRA of Qwen2.5-7B on a 4090 is within a few percent of its limit: it may well run there, so the time
+    # asked for is the 4090's, not a rented card's
+    reply = ask_json("LoRA fine-tune Qwen2.5-7B on a 4090, how long for 50M tokens?")
+    assert reply["check"]["tight"] is True
+    assert reply["speed_on"] == {"gpu": "rtx-4090", "count": 1}
+    assert "Training 50M tokens on 1× GeForce RTX 4090" in reply["text"]
