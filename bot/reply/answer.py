@@ -13,7 +13,7 @@ from typing import Any
 
 import rules
 from bot.reply.budget import budget_capacity, cheapest_variant
-from bot.reply.capacity import capacity, compare_models, max_context_out, memory_card
+from bot.reply.capacity import capacity, compare_methods, compare_models, max_context_out, memory_card
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.cost import attach_money, home_cloud_first, rank_by_money, within_budget_first
@@ -371,8 +371,16 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.append(Assumption(field="interconnect", value=rules.inter_node_gbps(timed_on[0]),
                                       reason="inter-node-fabric"))
 
-    model_compare = compare_models(question, workload, kb, pool, instances, max_count) \
-        if question.intent == "compare" and len(question.compare_models) > 1 else []
+    model_compare = (compare_models(question, workload, kb, pool, instances, max_count)
+                     if question.intent == "compare" and len(question.compare_models) > 1
+                     else compare_methods(question, model, kb, pool, instances, max_count, priced)
+                     if len(question.compare_tasks) > 1 else [])
+    if model_compare and model_compare[0].task and picks:
+        # the method the rest of the reply sizes is shown with its own figures, not a second ranking's
+        model_compare = [r.model_copy(update={"total_gb": round(estimate.total_gib, 2), "count": picks[0].count,
+                                              "per_gpu_gb": round(estimate.per_gpu_gib, 2), "gpu": picks[0].gpu_id,
+                                              "fits": picks[0].fits})
+                         if r.task == workload.task else r for r in model_compare]
     result = Answer(
         model_compare=model_compare,
         query=query_of(question, workload, sized_count),

@@ -8,7 +8,7 @@ from typing import Any
 
 import rules
 from bot.reply.convert import finite
-from bot.reply.defaults import DEFAULT_CONTEXT, MAX_INFERENCE_GPUS
+from bot.reply.defaults import DEFAULT_CONTEXT, MAX_INFERENCE_GPUS, machine_vram_gib, workload_for
 from bot.reply.model import (
     CapacityOut,
     MaxContextOut,
@@ -17,7 +17,7 @@ from bot.reply.model import (
 from bot.reply.pool import as_candidate
 from bot.understand.question import MAX_CONTEXT, Question
 from knowledge.base import KnowledgeBase
-from knowledge.schema import GPU
+from knowledge.schema import GPU, Model
 from rules.hardware import gpu_share_of_unified_memory
 from rules.memory import is_transformer
 from rules.search import largest_true
@@ -156,6 +156,26 @@ def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, po
                                     gpu=top.gpu_id if top else None, count=count,
                                     fits=top.fits if top else None,
                                     decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None))
+    return rows
+
+
+def compare_methods(question: Question, model: Model, kb: KnowledgeBase, pool: list[GPU], instances: list[Any],
+                    max_count: int, priced: Callable[[GPU, int], float | None] | None = None) -> list[ModelCompareOut]:
+    """Each training method compared, in its own usual set-up (16-bit for a full fine-tune and LoRA, an NF4 base
+    for QLoRA), on the named card or the method's own top pick."""
+    gpu = kb.gpus.get(question.gpu or "")
+    rows: list[ModelCompareOut] = []
+    for task in question.compare_tasks:
+        asked = question.model_copy(update={"task": task, "precision": None, "quant": None})
+        job, _ = workload_for(asked, model, gpu, machine_vram_gib(asked, gpu, None))
+        picks = rules.rank_picks(job, [gpu] if gpu else pool, instances, limit=1, budget=question.budget,
+                                 max_count=max_count, fixed_count=question.gpu_count, hourly_price_of=priced)
+        top = picks[0] if picks else None
+        count = top.count if top else (question.gpu_count or 1)
+        estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top else gpu)
+        rows.append(ModelCompareOut(model=model.id, task=task, total_gb=round(estimate.total_gib, 2),
+                                    per_gpu_gb=round(estimate.per_gpu_gib, 2), gpu=top.gpu_id if top else None,
+                                    count=count, fits=top.fits if top else None))
     return rows
 
 

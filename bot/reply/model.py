@@ -283,6 +283,8 @@ class ModelCompareOut(BaseModel):
     count: int | None = None
     fits: bool | None = None
     decode_tokens_per_s: float | None = None
+    task: Task | None = None
+    """Set when training methods are compared ("full fine-tune vs LoRA vs QLoRA"): the row's method, on `model`."""
 
 
 class Assumption(BaseModel):

@@ -82,7 +82,9 @@ def _model_compare(view: dict[str, Any], t: Translator) -> Table | None:
     for m in view["model_compare"]:
         where = (m["pick"] if m["fits"] else f"{t.does_not_fit}: {m['pick']}") if m["pick"] else None
         rows.append([_cell(m["name"]), _cell(m["total"]), _cell(where), _cell(m["per_gpu"]), _cell(m["decode"])])
-    return Table(t.model_compare_title, [t.col_model, t.col_total, t.col_fits_on, t.col_per_gpu, t.col_decode],
+    methods = view.get("methods_compared", False)
+    return Table(t.method_compare_title if methods else t.model_compare_title,
+                 [t.col_method if methods else t.col_model, t.col_total, t.col_fits_on, t.col_per_gpu, t.col_decode],
                  rows, [False, True, False, True, True])
 
 

@@ -62,6 +62,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         title_parts = [gpu_name(kb, answer.query.gpu) if answer.query.gpu else "GPU"]
     elif answer.intent == "faq" and not title_parts:
         title_parts = ["GPU Advisor"]
+    elif answer.model_compare and answer.model_compare[0].task:
+        title_parts = [model_name_of(kb, answer.model_compare[0].model),
+                       " vs ".join(t.pick(TASK_NAMES, r.task or "") for r in answer.model_compare)]
     elif answer.intent == "compare" and answer.model_compare:
         title_parts = [" vs ".join(model_name_of(kb, r.model) for r in answer.model_compare)]
     elif answer.intent == "compare" and answer.compare:
@@ -187,10 +190,12 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         else gpu_name(kb, memory_card_id(answer.query.memory_gb, bool(answer.understood.get("unified_memory"))))
         if answer.query.memory_gb else "")
     view["model_compare"] = [{
-        "name": kb.models[r.model].name if r.model in kb.models else r.model, "total": gb(r.total_gb),
+        "name": (t.pick(TASK_NAMES, r.task) if r.task else kb.models[r.model].name if r.model in kb.models
+                 else r.model), "total": gb(r.total_gb),
         "per_gpu": gb(r.per_gpu_gb), "pick": f"{r.count}× {gpu_name(kb, r.gpu)}" if r.gpu else None,
         "fits": r.fits, "decode": count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
     } for r in answer.model_compare]
+    view["methods_compared"] = bool(answer.model_compare) and answer.model_compare[0].task is not None
     return view
 
 

@@ -386,7 +386,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         budget=bool(values.get("budget", False)) or bool(money),
         consumer=bool(values.get("consumer", False)),
         offload_to_ram=bool(values.get("offload_to_ram", False)), host_ram_gb=values.get("host_ram_gb"),
-        inter_node_gbps=values.get("inter_node_gbps"),
+        inter_node_gbps=values.get("inter_node_gbps"), compare_tasks=values.get("compare_tasks") or [],
         **money,
         stated=stated,
         clamped=sorted(set(state.clamped), key=state.clamped.index),

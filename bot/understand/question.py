@@ -263,6 +263,8 @@ class Question(BaseModel):
     tokens a day" ≈ 1,157)."""
     ttft_s: float | None = Field(default=None, gt=0)
     """Serving target: time to the first token, seconds."""
+    compare_tasks: list[Task] = Field(default_factory=list)
+    """Training methods set side by side ("full fine-tune vs LoRA vs QLoRA"): each one's memory and pick."""
     inter_node_gbps: float | None = Field(default=None, gt=0)
     """The network between machines the text states ("25GbE"), as GB/s one-direction per card."""
     host_ram_gb: float | None = Field(default=None, gt=0)

@@ -32,8 +32,23 @@ _INFERENCE = rx(
 )
 
 
+_VERSUS = rx(r"\bvs\.?|\bversus\b|\bor\b|\bcompared?\b|对比|比较|还是|相比|哪个|哪种|区别|/")
+"""A cue that methods named together are set side by side ("full fine-tune vs LoRA vs QLoRA")."""
+
+
+def methods_compared(text: str) -> list[str]:
+    """The training methods a question sets side by side, in the order full, LoRA, QLoRA; [] unless two or more
+    are named with a comparison cue."""
+    named = [task for task, found in (("train", _ALL_PARAMETERS.search(text)), ("lora", _LORA.search(text)),
+                                      ("qlora", _QLORA.search(text))) if found]
+    return named if len(named) > 1 and _VERSUS.search(text) else []
+
+
 def parse_task(state: SlotState) -> None:
     text = state.text
+    compared = methods_compared(text)
+    if compared:
+        state.values["compare_tasks"] = compared  # not a stated slot: the reply shows each method's figures
     preference = _PREFERENCE.search(text) is not None
     if _QLORA.search(text):
         state.set("task", "qlora")

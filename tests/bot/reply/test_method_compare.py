@@ -1,0 +1,40 @@
+""""Full fine-tune vs LoRA vs QLoRA": each method's memory and pick, side by side."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize(("text", "methods"), [
+    ("full fine-tune vs LoRA vs QLoRA for Llama 3.1 70B: how much GPU memory does each need?",
+     ["train", "lora", "qlora"]),
+    ("LoRA or QLoRA for Qwen2.5-7B on a 4090?", ["lora", "qlora"]),
+    ("全参微调和LoRA对比，Qwen2.5-7B 需要多少显存", ["train", "lora"]),
+])
+def test_methods_named_together_are_compared(text: str, methods: list[str]) -> None:
+    assert parse(text, KB).compare_tasks == methods
+
+
+@pytest.mark.parametrize("text", ["QLoRA fine-tune llama 3 8b on a 3090", "full fine-tune llama 3 8b with LoRA"])
+def test_one_method_is_no_comparison(text: str) -> None:
+    assert parse(text, KB).compare_tasks == []
+
+
+def test_each_method_is_sized_in_its_own_set_up_and_the_one_detailed_agrees() -> None:
+    # Llama 3.1 70B: a full fine-tune holds 16-bit weights, gradients and fp32 Adam states (≈ 16 B a parameter,
+    # over 1 TiB); LoRA keeps the 16-bit base (≈ 131 GiB of weights); QLoRA an NF4 base (≈ 37 GiB)
+    reply = ask_json("full fine-tune vs LoRA vs QLoRA for Llama 3.1 70B: how much GPU memory does each need?")
+    rows = {r["task"]: r for r in reply["model_compare"]}
+    assert list(rows) == ["train", "lora", "qlora"]
+    assert rows["train"]["total_gb"] > 1000 > rows["lora"]["total_gb"] > 131 > rows["qlora"]["total_gb"] > 37
+    assert all(r["fits"] for r in rows.values())
+    detailed = rows[reply["query"]["task"]]
+    assert detailed["total_gb"] == reply["estimate"]["total_gb"]
+    assert (detailed["gpu"], detailed["count"]) == (reply["picks"][0]["gpu"], reply["picks"][0]["count"])
+    assert "Methods side by side" in reply["text"] and len(reply["picks"]) <= 3
