@@ -13,7 +13,7 @@ from typing import Any
 
 import rules
 from bot.reply.budget import budget_capacity, cheapest_variant
-from bot.reply.capacity import capacity, compare_methods, compare_models, max_context_out, memory_card
+from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
 from bot.reply.cost import attach_money, home_cloud_first, rank_by_money, within_budget_first
@@ -23,7 +23,7 @@ from bot.reply.defaults import (
     MAX_INFERENCE_GPUS,
     TOKEN_ARCHS,
     as_chosen,
-    bf16_capable,
+    fp16_on_pre_ampere,
     gpu_assumptions,
     machine_vram_gib,
     noted_assumptions,
@@ -48,6 +48,7 @@ from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_repli
 from bot.reply.side_figures import (
     cpu_only_figure,
     lighter_task_figure,
+    mac_speed,
     other_engine_figure,
     token_speed,
 )
@@ -57,7 +58,6 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
-from knowledge.schema import GPU
 from rules.engine_profile import (
     measures_free_memory,
     profile_for,
@@ -67,7 +67,7 @@ from rules.engine_profile import (
 )
 from rules.fit import placeable, reserves_share_of_card
 from rules.memory_diffusion_training import checkpoints_by_default
-from rules.types import Pick, Workload
+from rules.types import Pick
 
 MAX_PICKS = 3
 CANDIDATE_PICKS = 4 * MAX_PICKS
@@ -81,24 +81,6 @@ REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimi
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
-
-
-def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption],
-                       named: bool = False) -> Workload:
-    """A defaulted bf16 becomes fp16 when the card the reply recommends has no bf16 (same bytes, other
-    dtype): the reply must not size bf16 on a T4 or V100."""
-    if workload.precision != "bf16" or bf16_capable(gpu):
-        return workload
-    for index, assumed in enumerate(assumptions):
-        if assumed.field == "precision" and assumed.reason == "default":
-            assumptions[index] = Assumption(field="precision", value="fp16", reason="top-pick-no-bf16")
-            return replace(workload, precision="fp16")
-    if named and gpu is not None and gpu.vendor.lower() == "nvidia":
-        # bf16 asked on a V100 or T4: the HF Trainer and vLLM refuse it there, so it is sized (same bytes) and
-        # said as the fp16 the card runs
-        assumptions.append(Assumption(field="precision", value="fp16", reason="asked-bf16-no-bf16"))
-        return replace(workload, precision="fp16")
-    return workload
 
 
 def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
@@ -328,18 +310,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if (check is not None and not check.fits and gpu is not None and gpu.id in kb.gpus
             and any(s.gpu is None and s.count in (None, check.count) for s in check.suggestions)):
         speed.update(asked_card_image_speed(workload, gpu, kb))  # "how long on my 3060": with the fix, on it
-    chip = kb.apple_chips.get(question.apple_chip or "") if question.unified_memory else None
-    measured_on_mac = gpu is None and bool(question.observed_tokens_per_s)  # a speed seen: the model loaded
-    if (chip is not None and (measured_on_mac or (gpu is not None and gpu.id not in kb.gpus))
-            and workload.task == "inference" and model.arch == "decoder" and workload.engine == "llama.cpp"
-            and (check is None or check.fits or check.tight)):
-        # a Mac named with its chip: llama.cpp's Metal decode, bound by the unified memory's bandwidth
-        bandwidth = chip.bandwidth_for(question.memory_gb)
-        speed = {"decode_tokens_per_s": finite(rules.unified_memory_decode_tokens_per_s(
-            as_chosen(workload, estimate.chosen), bandwidth), 1), "unified_memory_bandwidth_gbps": bandwidth}
+    on_mac = mac_speed(question, as_chosen(workload, estimate.chosen), gpu, check is None or check.fits or check.tight,
+                       kb)
+    if on_mac:
         # the speed is the Mac's, even where a pick replaced it as the configuration timed: no NVIDIA label on
         # it, and no cloud bill priced at its speed (a Mac is owned, not rented)
-        top = timed_on = (gpu, count)
+        speed, top, timed_on = on_mac, (gpu, count), (gpu, count)
 
     if question.observed_tokens_per_s and (gpu is not None or "unified_memory_bandwidth_gbps" in speed):
         speed["observed_tokens_per_s"] = question.observed_tokens_per_s  # "is 15 tok/s normal?" (speed_view)
@@ -371,16 +347,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.append(Assumption(field="interconnect", value=rules.inter_node_gbps(timed_on[0]),
                                       reason="inter-node-fabric"))
 
-    model_compare = (compare_models(question, workload, kb, pool, instances, max_count)
-                     if question.intent == "compare" and len(question.compare_models) > 1
-                     else compare_methods(question, model, kb, pool, instances, max_count, priced)
-                     if len(question.compare_tasks) > 1 else [])
-    if model_compare and model_compare[0].task and picks:
-        # the method the rest of the reply sizes is shown with its own figures, not a second ranking's
-        model_compare = [r.model_copy(update={"total_gb": round(estimate.total_gib, 2), "count": picks[0].count,
-                                              "per_gpu_gb": round(estimate.per_gpu_gib, 2), "gpu": picks[0].gpu_id,
-                                              "fits": picks[0].fits})
-                         if r.task == workload.task else r for r in model_compare]
+    model_compare = side_by_side(question, workload, estimate, picks, kb, pool, instances, max_count, priced)
     result = Answer(
         model_compare=model_compare,
         query=query_of(question, workload, sized_count),

@@ -22,7 +22,7 @@ from rules.hardware import gpu_share_of_unified_memory
 from rules.memory import is_transformer
 from rules.search import largest_true
 from rules.speed import kv_read_bytes_per_token
-from rules.types import Precision, Workload
+from rules.types import MemoryEstimate, Pick, Precision, Workload
 
 GENERIC_GPU_PREFIX = "memory-"
 CAPACITY_LADDER_B = (0.5, 1.0, 1.5, 3.0, 4.0, 7.0, 8.0, 9.0, 13.0, 14.0, 20.0, 27.0, 32.0, 34.0, 46.7, 70.0,
@@ -177,6 +177,23 @@ def compare_methods(question: Question, model: Model, kb: KnowledgeBase, pool: l
                                     per_gpu_gb=round(estimate.per_gpu_gib, 2), gpu=top.gpu_id if top else None,
                                     count=count, fits=top.fits if top else None))
     return rows
+
+
+def side_by_side(question: Question, workload: Workload, estimate: MemoryEstimate, picks: list[Pick],
+                 kb: KnowledgeBase, pool: list[GPU], instances: list[Any], max_count: int,
+                 priced: Callable[[GPU, int], float | None] | None) -> list[ModelCompareOut]:
+    """The models compared, or the training methods compared, each on its own pick; the method the rest of the
+    reply sizes is shown with that reply's own figures (`estimate`, its first pick), not a second ranking's."""
+    if question.intent == "compare" and len(question.compare_models) > 1:
+        return compare_models(question, workload, kb, pool, instances, max_count)
+    if len(question.compare_tasks) < 2:
+        return []
+    rows = compare_methods(question, workload.model, kb, pool, instances, max_count, priced)
+    if not picks:
+        return rows
+    own = {"total_gb": round(estimate.total_gib, 2), "per_gpu_gb": round(estimate.per_gpu_gib, 2),
+           "gpu": picks[0].gpu_id, "count": picks[0].count, "fits": picks[0].fits}
+    return [r.model_copy(update=own) if r.task == workload.task else r for r in rows]
 
 
 def max_context_out(question: Question, workload: Workload, gpu: GPU | None, count: int) -> MaxContextOut | None:

@@ -59,6 +59,24 @@ def bf16_capable(gpu: GPU | None) -> bool:
     return gpu is None or rules.supports_bf16(gpu) or gpu.vendor == "generic"
 
 
+def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption],
+                       named: bool = False) -> Workload:
+    """A defaulted bf16 becomes fp16 when the card the reply recommends has no bf16 (same bytes, other
+    dtype): the reply must not size bf16 on a T4 or V100."""
+    if workload.precision != "bf16" or bf16_capable(gpu):
+        return workload
+    for index, assumed in enumerate(assumptions):
+        if assumed.field == "precision" and assumed.reason == "default":
+            assumptions[index] = Assumption(field="precision", value="fp16", reason="top-pick-no-bf16")
+            return replace(workload, precision="fp16")
+    if named and gpu is not None and gpu.vendor.lower() == "nvidia":
+        # bf16 asked on a V100 or T4: the HF Trainer and vLLM refuse it there, so it is sized (same bytes) and
+        # said as the fp16 the card runs
+        assumptions.append(Assumption(field="precision", value="fp16", reason="asked-bf16-no-bf16"))
+        return replace(workload, precision="fp16")
+    return workload
+
+
 def native_precision(model: Model, gpu: GPU | None) -> tuple[Precision, str]:
     """The precision the model is released in (its checkpoint's dtype), and why it was chosen.
 

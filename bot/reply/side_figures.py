@@ -157,3 +157,17 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
         # "is 40 tok/s normal?": a measured speed above what the bandwidth allows is not "in line"
         speed["decode_ceiling_tokens_per_s"] = finite(rules.decode_ceiling_tokens_per_s(timed, gpu, count), 1)
     return speed
+
+
+def mac_speed(question: Question, timed: Workload, gpu: GPU | None, holds: bool,
+              kb: KnowledgeBase) -> dict[str, float | None]:
+    """A Mac named with its chip: llama.cpp's Metal decode, bound by the unified memory's bandwidth, when the job
+    is held (`holds`) or a speed measured on it shows it loaded (its memory then unsaid); {} otherwise."""
+    chip = kb.apple_chips.get(question.apple_chip or "") if question.unified_memory else None
+    measured = gpu is None and bool(question.observed_tokens_per_s)
+    if (chip is None or not (measured or (gpu is not None and gpu.id not in kb.gpus)) or not holds
+            or timed.task != "inference" or timed.model.arch != "decoder" or timed.engine != "llama.cpp"):
+        return {}
+    bandwidth = chip.bandwidth_for(question.memory_gb)
+    return {"decode_tokens_per_s": finite(rules.unified_memory_decode_tokens_per_s(timed, bandwidth), 1),
+            "unified_memory_bandwidth_gbps": bandwidth}
