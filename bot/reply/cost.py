@@ -21,7 +21,7 @@ import rules
 from bot.reply.defaults import as_chosen
 from bot.reply.model import Answer, Assumption, PickOut
 from bot.reply.money_model import BudgetOut, CostOut, PriceOut, ServingPlanOut
-from bot.reply.pricing import PriceChoice, plan_for, price_choice, price_picks, replicas_plan
+from bot.reply.pricing import PriceChoice, one_currency, plan_for, price_choice, price_picks, replicas_plan
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -338,6 +338,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         # hold 191 GiB of optimizer states)
         choice = replace(choice, min_host_ram_gib=result.estimate.host_ram_gb)
     result.picks = price_picks(result.picks, kb, choice)
+    if question.intent == "compare" and question.currency is None and question.cloud is None:
+        choice = one_currency(result, kb, choice)
     if question.currency is not None and question.currency != choice.currency:
         result.assumptions.append(Assumption(field="currency", value=choice.currency, reason="currency-no-rate"))
     gpu, count = config

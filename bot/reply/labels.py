@@ -167,6 +167,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "consumer-quantised": {"en": "on cards bought for a desk, the quantised file that needs the fewest of them; say bf16 to size the full-precision model",
                            "zh-Hans": "家用显卡上按所需卡数最少的量化文件估算；如需全精度请说明 bf16"},
     "consumer-pool": {"en": "as asked; name a datacenter card to compare with one", "zh-Hans": "按所问的消费级显卡；如需对比数据中心显卡请写出型号"},
+    "compare-one-currency": {"en": "the currency every card compared is priced in, so their costs compare",
+                             "zh-Hans": "所对比的卡都有这一币种的报价，费用才能直接比较"},
     "vendor-pool": {"en": "name an AMD card to include AMD", "zh-Hans": "如需 AMD 显卡，请直接写出型号"},
     "default-pool": {"en": "say “consumer”/“cheapest” or name a card to include GeForce or AMD", "zh-Hans": "如需消费级或 AMD 显卡，请说明“最便宜”或直接写出型号"},
     "encoder-fp16": {"en": "embedding models ship fp32 weights but are served in fp16 on a GPU (FlagEmbedding's use_fp16=True, Text Embeddings Inference's default); say fp32 to size that",

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from statistics import median
 
-from bot.reply.model import PickOut
+from bot.reply.model import Answer, Assumption, PickOut
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.fx import ExchangeRate, fx_from_env
@@ -173,3 +173,24 @@ def replicas_plan(kb: KnowledgeBase, gpu_id: str, cards: int, replicas: int,
         return InstancePlan(single.price, instances, single.per_hour * instances, single.currency, single.rate)
     return InstancePlan(single.price, single.instances * replicas, single.per_hour * replicas, single.currency,
                         single.rate)
+
+
+def one_currency(result: Answer, kb: KnowledgeBase, choice: PriceChoice) -> PriceChoice:
+    """Cards compared whose prices come in different currencies (an A100 on Alibaba Cloud in CNY, an H100 only
+    in USD) cannot be compared on cost: priced in a currency that covers all of them instead, said under
+    Assumed; `choice` when none does, or when one already does."""
+    def currencies(picks: Sequence[PickOut]) -> set[str]:
+        return {p.price_currency for p in picks if p.price_currency}
+
+    if len(currencies(result.picks)) < 2:
+        return choice
+    priced = sum(p.price_per_hour is not None for p in result.picks)
+    for currency in QUOTED_CURRENCIES:
+        alternative = replace(choice, currency=currency, prefer_cloud=None)
+        repriced = price_picks(result.picks, kb, alternative)
+        if (currencies(repriced) == {currency}
+                and sum(p.price_per_hour is not None for p in repriced) == priced):
+            result.picks = repriced
+            result.assumptions.append(Assumption(field="currency", value=currency, reason="compare-one-currency"))
+            return alternative
+    return choice

@@ -449,3 +449,13 @@ def test_an_operators_exchange_rate_ranks_prices_in_other_currencies(monkeypatch
     monkeypatch.setenv("GPU_ADVISOR_FX", "USD/CNY=7.1@2026-11-30")
     with_rate: Any = _ask(question)
     assert with_rate.picks[0].gpu == "rtx-a6000" and with_rate.picks[0].price_currency == "CNY"
+
+
+def test_cards_compared_are_priced_in_one_currency_when_one_covers_them() -> None:
+    # the A100 came priced on Alibaba Cloud in CNY and the H100 (not on Alibaba Cloud) in USD: no cost verdict
+    # could be given for "哪个性价比高"; both have USD prices, so both are priced in USD and compared
+    result: Any = _ask("A100 和 H100 训练 Llama3-8B 哪个性价比高？全参，10亿 token")
+    priced = [p for p in result.picks if p.price_per_hour is not None]
+    assert len(priced) == 2 and {p.price_currency for p in priced} == {"USD"}
+    assert any(a.field == "currency" and a.reason == "compare-one-currency" for a in result.assumptions)
+    assert "单位工作量最便宜" in render_text(result)
