@@ -289,3 +289,13 @@ def test_the_shipped_cards_people_type_by_short_name_are_each_their_own(query: s
 
     found = default_knowledge().gpu_index.lookup(query)
     assert found.confident and found.best is not None and found.best.id == expected
+
+
+def test_the_1m_context_glm_4_9b_is_its_own_model() -> None:
+    # GLM-4-9B-Chat-1M has a native 1M window; read as GLM-4-9B-Chat (128K) a 1M context was called RoPE-scaled
+    from knowledge.loader import load_knowledge
+
+    kb = load_knowledge()
+    assert kb.model_index.exact("GLM-4-9B-Chat-1M") == "glm-4-9b-chat-1m"
+    assert kb.models["glm-4-9b-chat-1m"].max_context == 1048576
+    assert kb.model_index.exact("glm-4-9b-chat") == "glm-4-9b"
