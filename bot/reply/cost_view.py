@@ -10,6 +10,7 @@ from typing import Any
 from bot.reply.cost import generation_rate
 from bot.reply.formatting import gb
 from bot.reply.i18n import Translator
+from bot.reply.labels import PRICE_AUTHORITIES
 from bot.reply.model import Answer, PickOut
 from bot.reply.money_model import CostOut
 from knowledge.base import KnowledgeBase
@@ -97,7 +98,8 @@ def pick_place(p: PickOut, t: Translator) -> dict[str, Any]:
 
 def _price_from(t: Translator, cost: CostOut) -> str:
     date = t("as_of", date=cost.price_date) if cost.price_date else t.date_unknown
-    line = t("price_from", authority=cost.authority or "?", date=date, source="; ".join(cost.source) or "?")
+    authority = t.pick(PRICE_AUTHORITIES, cost.authority) if cost.authority else "?"
+    line = t("price_from", authority=authority, date=date, source="; ".join(cost.source) or "?")
     if cost.fx_rate:
         line += "; " + t("fx_converted", orig=cost.original_currency or "?", rate=cost.fx_rate)
     return line

@@ -254,3 +254,29 @@ TASK_NAMES = {
     "lora": {"en": "LoRA fine-tuning", "zh-Hans": "LoRA 微调"},
     "qlora": {"en": "QLoRA fine-tuning", "zh-Hans": "QLoRA 微调"},
 }
+
+
+PRICE_AUTHORITIES: dict[str, dict[str, str]] = {
+    "SkyPilot catalog (its bots pull each vendor's API); copied from the catalog file": {
+        "en": "SkyPilot catalog (its bots pull each vendor's API); copied from the catalog file",
+        "zh-Hans": "SkyPilot 价格目录（由其机器人从各云厂商 API 拉取）；照录自目录文件"},
+    "third-party copy (CloudPilot karpenter-provider-alibabacloud) of Alibaba Cloud's official ECS price file; currency "
+    "inferred as CNY from known prices": {
+        "en": "third-party copy (CloudPilot karpenter-provider-alibabacloud) of Alibaba Cloud's official ECS price "
+              "file; currency inferred as CNY from known prices",
+        "zh-Hans": "阿里云官方 ECS 价格文件的第三方副本（CloudPilot karpenter-provider-alibabacloud）；币种按已知价格推断为人民币"},
+    "third-party copy (instances.vantage.sh data via tsaol/aws-gpu) of the AWS Price List; 81 of 81 sampled region "
+    "prices equal the SkyPilot catalog's": {
+        "en": "third-party copy (instances.vantage.sh data via tsaol/aws-gpu) of the AWS Price List; 81 of 81 sampled "
+              "region prices equal the SkyPilot catalog's",
+        "zh-Hans": "AWS 价格表的第三方副本（instances.vantage.sh 数据，经 tsaol/aws-gpu）；抽查的 81 个区域价格与 SkyPilot 目录完全一致"},
+    "third-party copy (instances.vantage.sh data via tsaol/aws-gpu) of the AWS China price list": {
+        "en": "third-party copy (instances.vantage.sh data via tsaol/aws-gpu) of the AWS China price list",
+        "zh-Hans": "AWS 中国区价格表的第三方副本（instances.vantage.sh 数据，经 tsaol/aws-gpu）"},
+    "third-party record of an official ECS DescribePrice API quote": {
+        "en": "third-party record of an official ECS DescribePrice API quote",
+        "zh-Hans": "第三方记录的阿里云 ECS DescribePrice 官方 API 报价"},
+}
+"""The knowledge base's price authorities (knowledge/data/prices.yaml), said in the reply's language; one not
+listed here is shown as the data gives it."""
+

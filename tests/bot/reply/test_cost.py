@@ -459,3 +459,12 @@ def test_cards_compared_are_priced_in_one_currency_when_one_covers_them() -> Non
     assert len(priced) == 2 and {p.price_currency for p in priced} == {"USD"}
     assert any(a.field == "currency" and a.reason == "compare-one-currency" for a in result.assumptions)
     assert "单位工作量最便宜" in render_text(result)
+
+
+def test_the_price_authority_is_said_in_the_replys_language() -> None:
+    # "价格来源：SkyPilot catalog (its bots pull …)" left English prose in a Chinese reply
+    from bot.reply.labels import PRICE_AUTHORITIES
+
+    assert {row.authority for row in KB.prices.values()} <= set(PRICE_AUTHORITIES)
+    text = render_text(_ask("ChatGLM-6B推理用什么GPU，一个月多少钱"))  # type: ignore[arg-type]
+    assert "价格来源：阿里云官方 ECS 价格文件的第三方副本" in text and "official ECS price file" not in text
