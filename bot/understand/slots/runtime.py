@@ -88,6 +88,10 @@ _OFFLOAD_TO_RAM = rx(r"\b(?:partial(?:ly)?\s+offload\w*|(?:cpu|ram)\s+offload\w*
 """Part of the model in system RAM asked for without a layer count ("with partial offload", "offload to CPU",
 "16G 显存 + 64G 内存", "4 张 4090 加 256G 内存"): llama.cpp's -ngl / --n-cpu-moe chosen by the reply."""
 
+_NO_OFFLOAD = rx(r"\b(?:no|not|without|w/o|never|don'?t|do\s+not|avoid|disable\w*)\b[\w\s-]{0,16}offload|"
+                 r"(?:不要|不想|不用|不能|别|無|无|没有|禁止|避免)\s*(?:部分)?(?:卸载|offload)")
+"""A negated offload ("no system RAM offload", "without CPU offload", "不要卸载到内存"): everything on the cards."""
+
 KV_QUANTISED_DEFAULT = "kv-quantised"
 """`kv_cache` when the text asks for a quantised KV cache without a type: the engine's first type below 16
 bits is chosen when the answer knows the engine (bot.reply), and stated."""
@@ -235,7 +239,8 @@ def parse_engine_settings(state: SlotState) -> None:
             if "gpu_count" not in state.values:
                 state.set("gpu_count", len(shares))  # one share per card
         state.mask(m.start(), m.end())
-    if _OFFLOAD_TO_RAM.search(state.text):
+    offload = _OFFLOAD_TO_RAM.search(state.text)
+    if offload is not None and not _NO_OFFLOAD.search(state.text[max(0, offload.start() - 24): offload.end()]):
         state.set("offload_to_ram", True)
     parse_host_ram_size(state)
     parse_network(state)

@@ -58,3 +58,21 @@ def test_ram_given_beside_cards_that_cannot_hold_the_model_is_used_for_llama_cpp
     # a model the card holds as asked keeps its precision and runtime
     plain = ask_json("Llama 3 8B on a 4090 with 64GB RAM")
     assert plain["query"]["engine"] == "transformers" and plain["query"]["precision"] == "bf16"
+
+
+@pytest.mark.parametrize("text", [
+    "gpt-oss-120b on 2x RTX 3090 with llama.cpp, no system RAM offload",
+    "Llama 3 70B on a 4090 without CPU offload",
+    "Llama 3 70B 4090 不要卸载到内存",
+])
+def test_a_negated_offload_keeps_everything_on_the_cards(text: str) -> None:
+    assert parse(text, KB).offload_to_ram is False
+
+
+def test_cards_too_small_and_ram_too_small_say_both_without_contradiction() -> None:
+    # ZeRO-3 with only the optimizer offloaded: 41.7 GiB on a 24 GB card, and ≈ 329 GiB of host RAM against
+    # 256 GB; "the 41.7 GiB per card fits the 23.5 GiB" was the sentence before
+    reply = ask_json("full fine-tune Qwen2.5-14B with DeepSpeed ZeRO-3 offload_optimizer only, one RTX 4090, 256GB RAM")
+    assert reply["check"]["fits"] is False and reply["check"]["host_ram_gb"] == 256
+    assert "No: it needs 41.7 GiB per card" in reply["text"]
+    assert "also needs about" in reply["text"] and "fits the 23.5" not in reply["text"]
