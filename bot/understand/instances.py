@@ -74,20 +74,29 @@ _FAMILY_CUE = re.compile(r"instances?\b|实例|机型|规格|\baws\b|\bec2\b|ama
 
 
 def _families(by_name: dict[str, Instance], kb: KnowledgeBase) -> dict[str, Instance]:
+    """Family names whose every listed size carries one card model; with its card count too when every size
+    carries the same number ("AWS p4d" is only ever p4d.24xlarge, 8× A100 40GB), else none (a g5 is 1 to 8)."""
     found: dict[str, set[str]] = {}
+    counts: dict[str, set[int | None]] = {}
     clouds: dict[str, set[str]] = {}
     for key, instance in by_name.items():
         m = _FAMILY_OF.match(key)
         if m is None or instance.cloud not in _FAMILY_CLOUDS:
             continue
         found.setdefault(m.group("family"), set()).add(instance.gpu_id)
+        counts.setdefault(m.group("family"), set()).add(instance.count)
         clouds.setdefault(m.group("family"), set()).add(str(instance.cloud))
     for family in kb.instance_families.values():
         if family.gpu_id in kb.gpus:
             found.setdefault(family.family.lower(), set()).add(family.gpu_id)
+            counts.setdefault(family.family.lower(), set()).add(None)  # sizes the family lists, not all priced
             clouds.setdefault(family.family.lower(), set()).add(family.provider)
-    return {name: Instance(name, next(iter(gpus)), None, _home_cloud(clouds[name]))
+    return {name: Instance(name, next(iter(gpus)), _only(counts.get(name, {None})), _home_cloud(clouds[name]))
             for name, gpus in found.items() if len(gpus) == 1}
+
+
+def _only(counts: set[int | None]) -> int | None:
+    return next(iter(counts)) if len(counts) == 1 else None
 
 
 def _vm_names(kb: KnowledgeBase, by_name: dict[str, Instance], conflicting: set[str]) -> dict[str, Instance]:

@@ -101,3 +101,11 @@ def test_the_index_reads_every_name_of_every_layout(kb: KnowledgeBase) -> None:
             assert found is not None, name
             assert (found.instance.gpu_id, found.instance.count) == (layout.gpu, layout.count), name
     assert index.vm_names is not None
+
+
+def test_an_aws_family_with_one_size_is_read_with_its_cards() -> None:
+    # p4d is only ever p4d.24xlarge (8× A100 40GB): "on AWS p4d" checked one A100 and said No
+    reply = ask_json("Llama 3.1 70B on AWS p4d")
+    assert reply["check"]["count"] == 8 and reply["check"]["fits"] is True
+    # a g5 comes with 1 to 8 cards: the family gives the card, not a count
+    assert ask_json("Llama 3 8B on an aws g5 instance")["check"]["count"] == 1

@@ -74,17 +74,19 @@ def test_follow_up_on_another_card_drops_the_instance(kb: KnowledgeBase) -> None
     assert (merged.instance, merged.gpu, merged.gpu_count) == ("g4dn.xlarge", "t4", 1)
 
 
-@pytest.mark.parametrize(("text", "family", "gpu", "cloud"), [
-    ("Llama-3-8B on an AWS g5 instance", "g5", "a10g", "aws"),
-    ("用阿里云gn7i实例跑ChatGLM-6B", "gn7i", "a10", "alibaba"),
-    ("g5实例能跑Qwen2.5-7B吗", "g5", "a10g", "aws"),
-    ("Qwen2.5-72B on p4d instances", "p4d", "a100-40gb", "aws"),
+@pytest.mark.parametrize(("text", "family", "gpu", "cloud", "count"), [
+    ("Llama-3-8B on an AWS g5 instance", "g5", "a10g", "aws", None),
+    ("用阿里云gn7i实例跑ChatGLM-6B", "gn7i", "a10", "alibaba", None),
+    ("g5实例能跑Qwen2.5-7B吗", "g5", "a10g", "aws", None),
+    ("Qwen2.5-72B on p4d instances", "p4d", "a100-40gb", "aws", 8),
 ])
 def test_a_family_name_beside_an_instance_or_cloud_word_names_its_card(text: str, family: str, gpu: str,
-                                                                      cloud: str, kb: KnowledgeBase) -> None:
+                                                                      cloud: str, count: int | None,
+                                                                      kb: KnowledgeBase) -> None:
     q = parse(text, kb)
     assert (q.instance, q.gpu, q.cloud) == (family, gpu, cloud)
-    assert q.gpu_count is None  # a family's sizes carry 1 to 8 cards: the count is left to the rules
+    # a family's sizes carry 1 to 8 cards (the count is left to the rules), unless it has one size (p4d.24xlarge)
+    assert q.gpu_count == count
 
 
 def test_a_bare_family_name_is_not_read(kb: KnowledgeBase) -> None:
