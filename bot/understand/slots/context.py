@@ -81,6 +81,9 @@ _BATCH = [
     rx(r"同时\s*(?:有|服务|支持)?\s*" + NUM + r"\s*(?:个)?(?:人|用户|请求|路)"),
     rx(NUM + r"\s*路\s*(?:的)?\s*(?:实时)?\s*(?:音频|音讯|视频|语音|麦克风|直播|通话|对话|会话|请求)?\s*"
        r"(?:串流|流|通话|会话|对话|请求|直播)"),  # "50 路音频流": streams served at once, as "50 audio streams"
+    rx(r"(?:并发(?:数|量)?|用户数?|人数|\bbatch(?:[\s_]?size)?|\b(?:concurrent\s+)?users?|\bconcurrency)\s*"
+       r"(?:改成|改为|换成|设为|设成|调到|调成|变成|加到|到|[=:：]|(?:changed?|set|raised?|increased?|bump(?:ed)?)\s+to|"
+       r"\bto|\bof)\s*" + NUM),  # "并发改成 50", "change users to 50", "batch_size=64": the value after its name
 ]
 
 

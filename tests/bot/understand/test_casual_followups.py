@@ -217,3 +217,11 @@ def test_casual_follow_up_with_nothing_before(text: str) -> None:
     assert reply.question.model is None and reply.question.gpu is None
     assert rendered.strip()
     assert "tell me" in rendered.lower()  # asks for the model rather than guessing one
+
+
+@pytest.mark.parametrize(("text", "batch"), [("并发改成 50", 50), ("change users to 50", 50), ("batch 改成 64", 64)])
+def test_a_count_set_after_its_name_carries_the_thread(text: str, batch: int) -> None:
+    # "并发改成 50" and "change users to 50" got the welcome text: the value came after its name
+    kb = load_knowledge()
+    merged = follow_up(parse("Qwen2.5-72B AWQ 在 2 张 L20 上，20 个并发", kb), parse(text, kb), kb)
+    assert (merged.model, merged.gpu, merged.gpu_count, merged.batch) == ("qwen2.5-72b", "l20", 2, batch)
