@@ -245,6 +245,10 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "inter_node_gbps" and isinstance(value, (int, float)):
             parts.append(t("network_read", v=f"{value * 8 * GPUS_PER_NODE:,.4g}"))  # a machine's, as people say it
             continue
+        if field == "images_per_request" and isinstance(value, int):
+            key = "images_per_request_read" if data.get("context") else "images_per_request_uncounted"
+            parts.append(t(key, n=f"{value:,}"))  # their tokens are in the context only when it is given
+            continue
         if field == "host_ram_gb" and isinstance(value, (int, float)):
             parts.append(t("host_ram_read", v=f"{value:g}"))
             continue

@@ -108,6 +108,7 @@ SLOT_ORDER = (
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "texts_per_request",
+    "images_per_request",
     "images_per_minute", "images_per_minute_per_user", "instance", "gpu", "gpu_count", "gpu_set", "host_ram_gb",
     "inter_node_gbps", "unified_memory", "apple_chip", "memory_gb", "compare_gpus", "cloud", "currency", "budget",
     "consumer",

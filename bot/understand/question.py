@@ -263,6 +263,9 @@ class Question(BaseModel):
     tokens a day" ≈ 1,157)."""
     ttft_s: float | None = Field(default=None, gt=0)
     """Serving target: time to the first token, seconds."""
+    images_per_request: int | None = Field(default=None, gt=0)
+    """Images a vision-language request carries ("一次输入 5 张图片"): read so they are not taken for cards or a
+    context; their tokens are counted only through the context the text gives."""
     compare_tasks: list[Task] = Field(default_factory=list)
     """Training methods set side by side ("full fine-tune vs LoRA vs QLoRA"): each one's memory and pick."""
     inter_node_gbps: float | None = Field(default=None, gt=0)

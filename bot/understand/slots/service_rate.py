@@ -71,6 +71,16 @@ _PRICE_UNIT = rx(
 """Tokens that are the unit a price is asked in ("per million tokens", "一百万 token 多少钱"), not a context."""
 
 
+_IMAGES_IN = rx(
+    r"(?:(?:一次|每次|每个请求|每次请求|每条请求|单次)\s*(?:输入|上传|传入|带|附带|包含|有)?|输入|上传|传入)\s*(?:约|大约)?\s*"
+    r"(?P<num>\d{1,4})\s*(?:张|幅|个)\s*(?:\d{3,4}\s*p\s*)?(?:的\s*)?(?:图片|图像|照片|截图|图)"
+    r"|(?<![a-z0-9.])(?P<num2>\d{1,4})\s+(?:(?:input|attached|uploaded)\s+(?:images?|pictures?|photos?|screenshots?)"
+    r"|(?:images?|pictures?|photos?|screenshots?)\s+(?:as\s+input|in\s+(?:each|every|the|one|a)\s+(?:prompt|message)))"
+)
+"""Images a vision-language request carries ("一次输入 5 张 1080p 图片", "20 input images"): their count, never a
+number of cards or a context length ("images per request" is left alone: for an image generator it is the batch)."""
+
+
 def _scaled(raw: str, scale: str | None) -> float:
     return float(raw) * COUNT_SCALES.get((scale or "").lower(), 1.0)
 
@@ -87,6 +97,11 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
             fields["tokens_per_s_per_user"] = round(1.0 / seconds, 3)
             state.mask(m.start(), m.end())
     for m in _PRICE_UNIT.finditer(state.text):  # after the latency: "50 ms per token" is not a price
+        state.mask(m.start(), m.end())
+    m = _IMAGES_IN.search(state.text)
+    if m is not None:
+        fields["images_per_request"] = int(m.group("num") or m.group("num2"))
+        state.stated.append("images_per_request")
         state.mask(m.start(), m.end())
     m = _PER_REQUEST.search(state.text)
     if m is not None:

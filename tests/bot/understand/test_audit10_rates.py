@@ -138,3 +138,19 @@ def test_a_million_tokens_asked_as_a_price_is_a_price_per_token(kb: KnowledgeBas
 
 def test_a_million_tokens_of_context_is_no_price(kb: KnowledgeBase) -> None:
     assert not parse("Qwen2.5-7B on a T4 for a million tokens of context", kb).asks_token_cost
+
+
+@pytest.mark.parametrize(("text", "images"), [
+    ("Qwen2.5-VL-7B 一次輸入 5 張 1080p 圖片，需要多少顯存？", 5),
+    ("Qwen2.5-VL-72B 每次请求输入 10 张图片，20 个并发，需要几张 H20？", 10),
+    ("Qwen2.5-VL-7B with 20 input images at 1280x720, 8 concurrent requests, which GPU?", 20),
+])
+def test_images_a_request_carries_are_neither_cards_nor_a_context(kb: KnowledgeBase, text: str, images: int) -> None:
+    # "5 張 … 圖片" was 5 cards (5× V100 for a 7B model) and "10 张图片" a 10-token context (--max-model-len 10)
+    question = parse(text, kb)
+    assert question.images_per_request == images
+    assert question.gpu_count is None and question.context is None
+
+
+def test_images_to_generate_stay_an_image_count(kb: KnowledgeBase) -> None:
+    assert parse("FLUX 生成 1000 张图片要多久", kb).image_count == 1000
