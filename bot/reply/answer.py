@@ -300,7 +300,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     timed_on = (top[0], timed_replica[1]) if timed_replica is not None else top
     if timed_on[0] is not None and (timed_on[0].id in kb.gpus or rules.compute_known(timed_on[0])) \
             and model.arch in TOKEN_ARCHS:
-        timed = as_chosen(timed_replica[0] if timed_replica is not None else workload, estimate.chosen)
+        run = timed_replica[0] if timed_replica is not None else workload
+        # the set-up the memory rules chose for the configuration timed (a pick that replaced the cards named
+        # has its own checkpointing and ZeRO stage, as its line in the picks does)
+        chosen = (estimate.chosen if timed_on == (sized_gpu, sized_count)
+                  else rules.estimate_memory(run, timed_on[1], timed_on[0]).chosen)
+        timed = as_chosen(run, chosen)
         if held is not None and top == (gpu, count):
             timed = replace(timed, batch=held)  # the cards named run the sequences their KV pool holds
         speed = token_speed(question, timed, timed_on[0], timed_on[1])
