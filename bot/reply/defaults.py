@@ -24,6 +24,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
 from rules import constants as C
+from rules import memory_lora_serving as LS
 from rules import weight_formats as WF
 from rules.engine_profile import training_fact
 from rules.hardware import visible_gib
@@ -189,6 +190,22 @@ def samples_as_tokens(question: Question, workload: Workload) -> tuple[Question,
             Assumption(field="tokens", value=tokens, reason="samples-at-context"))
 
 
+def lora_serving_assumptions(question: Question, engine: str) -> list[Assumption]:
+    """Served LoRA adapters: the GPU slots and their rank when the text leaves them to the engine
+    (rules.memory_lora_serving: vLLM --max-loras 1 at --max-lora-rank 16, SGLang --max-loras-per-batch 8, every
+    adapter on the card elsewhere), said under Assumed since they, not the adapter count, size the memory."""
+    out = []
+    if question.max_loras is None:
+        slots = LS.gpu_slots(engine, question.lora_adapters, None)
+        reason = f"{engine}-lora-slots" if engine in LS.SLOT_RULES else "lora-adapters-on-card"
+        out.append(Assumption(field="max_loras", value=slots, reason=reason))
+    if question.lora_rank is None:
+        rank = LS.VLLM_DEFAULT_MAX_LORA_RANK if engine == "vllm" else Workload.lora_rank  # both 16
+        reason = "vllm-max-lora-rank" if engine == "vllm" else "default"
+        out.append(Assumption(field="lora_rank", value=rank, reason=reason))
+    return out
+
+
 def engine_fine_tune_method(question: Question) -> Task | None:
     """The method a plain "fine-tune" gets on the engine the question names, when that engine's own default is
     LoRA or QLoRA (TrainingFact.fine_tune_method); None when the text said all parameters, named a method, or
@@ -284,15 +301,17 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         small_cache = question.kv_cache is not None and question.kv_cache not in ("fp16", "bf16")
         tensor_parallel = TENSOR_PARALLEL_NOTE in question.notes  # transformers splits layers, not tensors
         large = model.params_b >= SERVING_ENGINE_MIN_PARAMS_B
+        adapters = bool(question.lora_adapters or question.max_loras)  # multi-LoRA serving: an engine's feature
         serving = task == "inference" and model.arch == "decoder" and (
-            concurrent or targeted or small_cache or tensor_parallel or large)
+            concurrent or targeted or small_cache or tensor_parallel or large or adapters)
         engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
             reason = ("no-profile" if question.unmodelled_engine else "default" if not serving
                       else "concurrent-serving" if concurrent
                       else "serving-target" if targeted else "quantised-kv-cache" if small_cache
-                      else "tensor-parallel-named" if tensor_parallel else "large-model-serving")
+                      else "tensor-parallel-named" if tensor_parallel else "multi-lora-serving" if adapters
+                      else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     ollama = engine == "llama.cpp" and OLLAMA_NOTE in question.notes and model.arch == "decoder"
@@ -345,6 +364,9 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             extra[key] = value
     if question.lora_rank is not None:
         extra["lora_rank"] = question.lora_rank
+    if task == "inference" and (question.lora_adapters or question.max_loras):
+        extra.update(lora_adapters=question.lora_adapters, max_loras=question.max_loras)
+        assumptions += lora_serving_assumptions(question, engine)
     if question.grad_accumulation is not None and task != "inference":
         extra["grad_accumulation"] = question.grad_accumulation
     profile = load_engine_profiles().get(engine or "")

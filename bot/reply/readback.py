@@ -14,6 +14,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles, offloads_parameters
 from rules.constants import GPUS_PER_NODE
 from rules.engine_profile import takes_prefill_chunk
+from rules.memory_lora_serving import slot_rule
 from rules.precision import bits_per_weight
 
 SHARE_FLAGS = {"vllm": "gpu_memory_utilization", "sglang": "mem_fraction_static",
@@ -237,6 +238,13 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "cpu_moe_layers" and isinstance(value, int):
             parts.append(t("cpu_moe_all_read") if value >= MAX_GPU_LAYERS else t("cpu_moe_read", n=value))
+            continue
+        if field == "lora_adapters" and isinstance(value, int):
+            parts.append(t("lora_adapter_one") if value == 1 else t("lora_adapters_read", n=f"{value:,}"))
+            continue
+        if field == "max_loras" and isinstance(value, int):
+            flag = slot_rule(str(answer.query.engine or data.get("engine") or "")).flag or "--max-loras"
+            parts.append(t("max_loras_read", flag=flag, n=f"{value:,}"))  # "--max-loras 8", as the engine's flag
             continue
         if field == "prefill_chunk":
             if uses_prefill_chunk(data.get("engine")):

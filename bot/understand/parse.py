@@ -68,7 +68,7 @@ from bot.understand.mention_fit import mask_end, modified_memory, sized_sibling
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs
-from bot.understand.question import MODDED_NOTE, TRAINING_SWITCHES, Question
+from bot.understand.question import MODDED_NOTE, SLOT_ORDER, TRAINING_SWITCHES, Question
 from bot.understand.slots.apple import parse_apple_silicon
 from bot.understand.slots.audio import parse_audio
 from bot.understand.slots.base import SlotState, unquote_keys
@@ -102,20 +102,6 @@ log = logging.getLogger(__name__)
 MAX_PARSE_CHARS = 4000
 """Longer messages are read up to here: no real question is longer, and parsing stays bounded."""
 
-SLOT_ORDER = (
-    "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
-    "flash_attention", "dp_attention",
-    "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
-    "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
-    "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "texts_per_request",
-    "images_per_request",
-    "images_per_minute", "images_per_minute_per_user", "instance", "gpu", "gpu_count", "gpu_set", "host_ram_gb",
-    "inter_node_gbps", "unified_memory", "apple_chip", "memory_gb", "compare_gpus", "cloud", "currency", "budget",
-    "consumer",
-    "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload", "gradient_checkpointing", "lora_rank",
-    "grad_accumulation", "optimizer", *TRAINING_SWITCHES, "tokens", "training_samples", "training_steps",
-    "training_epochs", "hours",
-)
 
 
 def parse(text: str, kb: KnowledgeBase) -> Question:
@@ -362,7 +348,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         zero_stage=values.get("zero_stage"),
         offload=values.get("offload"),
         gradient_checkpointing=values.get("gradient_checkpointing"),
-        lora_rank=values.get("lora_rank"),
+        lora_rank=values.get("lora_rank"), lora_adapters=values.get("lora_adapters"), max_loras=values.get("max_loras"),
         grad_accumulation=values.get("grad_accumulation"),
         optimizer=values.get("optimizer"),
         **{switch: values.get(switch) for switch in TRAINING_SWITCHES},

@@ -40,6 +40,10 @@ MAX_IMAGE_STEPS = 1000
 MAX_GPU_LAYERS = 999
 """llama.cpp's -ngl: people write 99 or 999 for "all"; no model has more layers."""
 
+MAX_LORA_ADAPTERS = 100_000
+"""LoRA adapters one base model may serve: S-LoRA ("Serving Thousands of Concurrent LoRA Adapters", Sheng et al.
+2023) serves 2,000 from one A100; a service with more is sized, anything beyond this is not one deployment."""
+
 MODDED_NOTE = "modified-card:"
 """Question note prefix: the card named (its id follows) was stated with more memory than it ships with."""
 
@@ -47,6 +51,20 @@ TRAINING_SWITCHES = ("paged_optimizer", "activation_offloading", "optimizer_in_b
                      "preference_pairs")
 """Training techniques a question can switch on by name: each a boolean slot of the same name on the Question,
 the JSON request and the Workload, read back by its own label."""
+
+SLOT_ORDER = (
+    "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
+    "flash_attention", "dp_attention",
+    "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
+    "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
+    "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "texts_per_request",
+    "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu", "gpu_count",
+    "gpu_set", "host_ram_gb", "inter_node_gbps", "unified_memory", "apple_chip", "memory_gb", "compare_gpus", "cloud",
+    "currency", "budget", "consumer", "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
+    "gradient_checkpointing", "lora_adapters", "max_loras", "lora_rank", "grad_accumulation", "optimizer",
+    *TRAINING_SWITCHES, "tokens", "training_samples", "training_steps", "training_epochs", "hours",
+)
+"""The order the read-back lists the slots a text stated (`Question.stated`); a slot not listed is not stated."""
 
 
 class Question(BaseModel):
@@ -105,6 +123,12 @@ class Question(BaseModel):
     zero_stage: Literal[0, 1, 2, 3] | None = None
     gradient_checkpointing: bool | None = None
     lora_rank: int | None = Field(default=None, gt=0, le=4096)
+    lora_adapters: int | None = Field(default=None, gt=0, le=MAX_LORA_ADAPTERS)
+    """Inference: LoRA adapters served on the base model ("50 LoRA adapters with vLLM", 挂 100 个 LoRA); the rank
+    is `lora_rank` (bot/understand/slots/lora_serving.py)."""
+    max_loras: int | None = Field(default=None, gt=0, le=MAX_LORA_ADAPTERS)
+    """Inference: the adapters the engine holds on the card at once as stated ("--max-loras 8", SGLang
+    --max-loras-per-batch, or "all 50 active at once"); None = the engine's default."""
     grad_accumulation: int | None = Field(default=None, gt=0, le=4096)
     """Micro-steps per optimizer step, when stated ("gradient accumulation 8")."""
     optimizer: Optimizer | None = None

@@ -1,8 +1,10 @@
-"""The job: inference, full training, LoRA (p-tuning and adapters are sized as LoRA), QLoRA."""
+"""The job: inference, full training, LoRA (p-tuning and adapters are sized as LoRA), QLoRA; LoRA adapters served
+(slots/lora_serving.py) are inference."""
 
 from __future__ import annotations
 
 from bot.understand.slots.base import SlotState, rx
+from bot.understand.slots.lora_serving import parse_lora_serving
 
 # -- task -------------------------------------------------------------------------------------------
 _QLORA = rx(r"\bq[-_ ]?lora\b")
@@ -50,7 +52,9 @@ def parse_task(state: SlotState) -> None:
     if compared:
         state.values["compare_tasks"] = compared  # not a stated slot: the reply shows each method's figures
     preference = _PREFERENCE.search(text) is not None
-    if _QLORA.search(text):
+    if parse_lora_serving(state):
+        state.set("task", "inference")  # adapters served (multi-LoRA, --enable-lora): not the LoRA fine-tune below
+    elif _QLORA.search(text):
         state.set("task", "qlora")
     elif _LORA.search(text):
         state.set("task", "lora")
