@@ -55,6 +55,9 @@ _FUZZY_STOPWORDS = frozenset((
     "checkpointing", "gradient", "optimizer", "adam", "adamw", "sgd", "rank", "aws", "azure", "gcp",
     "alibaba", "aliyun", "chinese", "english", "question", "answer", "work", "works", "fit", "fits", "handle",
     "possible", "on", "in", "at", "of", "to", "by", "an", "or", "vs",
+    # money and the people who spend it: "we have 50k USD" named no model (it suggested Stable Diffusion)
+    "usd", "cny", "rmb", "eur", "gbp", "jpy", "hkd", "dollars", "dollar", "euros", "yuan", "buy", "rent",
+    "team", "engineers", "company",
 ))
 _WORDLIKE = re.compile(r"[a-z]", re.A)
 

@@ -33,3 +33,18 @@ def test_a_budget_is_read_with_its_currency_and_period(text: str, amount: float,
                                   "budget 2 GPUs for Qwen2.5-7B", "预算2张卡跑Qwen2.5-7B", "budget of 1B tokens"])
 def test_numbers_that_are_not_money_are_not_a_budget(text: str) -> None:
     assert parse(text, KB).budget_amount is None
+
+
+@pytest.mark.parametrize(("text", "amount", "currency"), [
+    ("我们有 50 万人民币预算，买什么卡来微调 70B 模型？", 500_000, "CNY"),
+    ("我們有 5 萬美元預算，要買什麼 GPU 來微調 Llama 3.1 70B？", 50_000, "USD"),
+])
+def test_a_sum_written_before_the_word_budget_is_the_budget(text: str, amount: float, currency: str) -> None:
+    question = parse(text, default_knowledge())
+    assert (question.budget_amount, question.budget_currency, question.budget_period) == (amount, currency, "purchase")
+
+
+def test_a_currency_is_no_model_name() -> None:
+    # "We have 50k USD" answered "I don't know “USD” … Did you mean Stable Diffusion v1.5?"
+    question = parse("We have 50k USD, what should we buy for fine-tuning 70B models?", default_knowledge())
+    assert question.model_text is None and question.model_suggestions == [] and question.params_b == 70
