@@ -90,6 +90,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 suggestions=list(question.model_suggestions))
     if question.intent in ("help", "unknown"):
         return Answer(query=query_of(question, None, question.gpu_count), **base)
+    if question.unmodelled_model and question.model is None and question.intent != "faq":
+        kind, name = question.unmodelled_model
+        base["understood"] = {**understood_of(question), "unmodelled_kind": kind, "unmodelled_name": name}
+        return Answer(query=query_of(question, None, question.gpu_count), error="unmodelled-model", **base)
     if question.closed_model and question.model is None and question.intent not in ("faq", "gpu_info"):
         understood = {**understood_of(question), "closed_model": question.closed_model}
         base.update(suggestions=[], understood=understood)

@@ -56,7 +56,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     model_name = _model_name(kb, answer)
     task = answer.query.task
     title_parts = [p for p in (model_name, t.pick(TASK_NAMES, task) if task and model_name else None) if p]
-    if answer.intent in ("help", "unknown"):
+    if answer.error == "unmodelled-model":
+        title_parts = [str(answer.understood.get("unmodelled_name"))]
+    elif answer.intent in ("help", "unknown"):
         title_parts = [t.help_title]
     elif answer.intent == "gpu_info":
         title_parts = [gpu_name(kb, answer.query.gpu) if answer.query.gpu else "GPU"]
@@ -240,6 +242,11 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     out: list[tuple[str, str, dict[str, Any]]] = [("header", "header", {})]
     if answer.error == "closed-model":
         message = Translator(answer.query.lang)("closed_model", name=str(answer.understood.get("closed_model")))
+        return [*out, ("section", "notice", {"message": message})]
+    if answer.error == "unmodelled-model":
+        t = Translator(answer.query.lang)
+        message = t(f"unmodelled_{answer.understood.get('unmodelled_kind')}",
+                    name=str(answer.understood.get("unmodelled_name")))
         return [*out, ("section", "notice", {"message": message})]
     if answer.error == "kv-cache-unsupported":
         message = Translator(answer.query.lang)("kv_cache_unsupported", kv=str(answer.query.kv_cache),

@@ -91,6 +91,7 @@ from bot.understand.unknown import (
     says_no_gpu,
     sized_unknown_name,
     unknown_card_name,
+    unmodelled_model,
     unsized_unknown_name,
 )
 from bot.understand.vocab import vocab_of
@@ -244,6 +245,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.set("cloud", instance.instance.cloud)  # a cloud named in words has already been set
     parse_training_options(state)
     closed = closed_model(folded) if found.model is None else None
+    unmodelled = unmodelled_model(folded) if found.model is None and closed is None else None
     named_unknown = False
     if found.model is None and found.text is None and "params_b" in state.values:
         found.text = sized_unknown_name(folded, original)  # "Zephyrine-13B": sized as generic, said unknown
@@ -381,7 +383,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gpu_defaulted=defaulted,
         intent_explicit=explicit,
         notes=state.notes,
-        closed_model=closed,
+        closed_model=closed, unmodelled_model=unmodelled,
         engine_version=values.get("engine_version"),
         engine_backend=values.get("engine_backend"),
         kv_cache=values.get("kv_cache"),

@@ -241,6 +241,8 @@ class Question(BaseModel):
     """Further workloads the message asked about, quoted (bot.understand.jobs): answered separately."""
     closed_model: str | None = None
     """A closed, API-only model named (GPT-4, Claude, Gemini): nothing to size, the reply says why."""
+    unmodelled_model: tuple[str, str] | None = None
+    """(kind, name) of an open model of a kind the rules do not size ("video", "Wan"; "tts", "CosyVoice")."""
     notes: list[str] = Field(default_factory=list)
     """Machine-readable readings the reply may explain: `ptuning-as-lora` (P-tuning / prefix tuning sized as
     LoRA), `quant-bits-assumed` (a bare "量化"/"quantized" read as int8), `task-implied` (inference read from

@@ -24,6 +24,36 @@ CLOSED_MODELS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 """API-only models people ask about; open relatives (gpt-oss, Gemma, ERNIE 4.5) are in the knowledge base."""
 
+UNMODELLED_MODELS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("video", "Wan", re.compile(r"(?<![\w.-])wan[-_ ]?2\.\d|(?<![\w.-])wan[-_ ]?(?:video|t2v|i2v)\b|万相", re.A)),
+    ("video", "CogVideoX", re.compile(r"cog[-_ ]?video\w*", re.A)),
+    ("video", "HunyuanVideo", re.compile(r"hunyuan[-_ ]?video|混元视频", re.A)),
+    ("video", "Mochi 1", re.compile(r"(?<![\w.-])mochi(?:[-_ ]?1)?(?![\w.])", re.A)),
+    ("video", "LTX-Video", re.compile(r"(?<![\w.-])ltx[-_ ]?(?:video|v)\b", re.A)),
+    ("video", "Open-Sora", re.compile(r"open[-_ ]?sora", re.A)),
+    ("video", "Stable Video Diffusion",
+     re.compile(r"stable[-_ ]?video[-_ ]?diffusion|(?<![\w.-])svd[-_ ]?xt\b", re.A)),
+    ("tts", "XTTS", re.compile(r"(?<![\w.-])xtts(?:[-_ ]?v?\d)?\b", re.A)),
+    ("tts", "CosyVoice", re.compile(r"cosy[-_ ]?voice\d?", re.A)),
+    ("tts", "F5-TTS", re.compile(r"(?<![\w.-])f5[-_ ]?tts\b", re.A)),
+    ("tts", "ChatTTS", re.compile(r"chat[-_ ]?tts\b", re.A)),
+    ("tts", "Fish Speech", re.compile(r"fish[-_ ]?speech", re.A)),
+    ("tts", "GPT-SoVITS", re.compile(r"gpt[-_ ]?sovits", re.A)),
+    ("tts", "Bark", re.compile(r"(?<![\w.-])(?:suno[-_ ]?)?bark(?:[-_ ](?:small|large))?\s+"
+                               r"(?:tts|text[-_ ]to[-_ ]speech)", re.A)),
+)
+"""Open models of kinds the sizing rules do not cover (video generation, speech synthesis): named, they get "not
+sized yet" instead of a generic LLM of their size, which would be wrong in every figure."""
+
+
+def unmodelled_model(folded: str) -> tuple[str, str] | None:
+    """(kind, name) of an open model of a kind the rules do not size, named in `folded` text, if any."""
+    for kind, label, pattern in UNMODELLED_MODELS:
+        if pattern.search(folded):
+            return kind, label
+    return None
+
+
 _SIZED_NAME = re.compile(
     r"(?<![\w./-])(?P<name>[a-z][a-z0-9.]*(?:[-_][a-z0-9.]+)*?[-_]?\d+(?:\.\d+)?[bm])(?![\w])", re.A)
 

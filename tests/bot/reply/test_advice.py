@@ -92,9 +92,9 @@ def test_an_unknown_sized_name_is_said_to_be_unknown() -> None:
     ("部署MyCorpGPT需要什么卡", "MyCorpGPT"),
     ("embedding model bge-large inference gpu", "bge-large"),
     ("bge-large inference gpu", "bge-large"),
-    ("hunyuan-video generation on H100", "hunyuan-video"),
+    ("florp-video generation on H100", "florp-video"),  # HunyuanVideo itself: test_unmodelled_models.py
     ("stable diffusion 2.1 on a 3090", "stable diffusion 2.1"),  # not the v1.5 the bare name points to
-    ("Mochi-1 on an H100?", "Mochi-1"),  # a name and a card: about the model, not the card's spec sheet
+    ("Quasar-1 on an H100?", "Quasar-1"),  # a name and a card: about the model, not the card's spec sheet
     ("Foo.1-dev on a 4090?", "Foo.1-dev"),
     ("quux-m3 embeddings for 10M documents", "quux-m3"),
 ])
