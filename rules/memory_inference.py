@@ -49,6 +49,7 @@ from rules.layer_split import (
     stated_split,
 )
 from rules.memory_common import attention_params, breakdown, gib, kv_cache_bytes, prefill_tokens
+from rules.memory_draft import draft_bytes
 from rules.memory_lora_serving import lora_slot_bytes
 from rules.precision import expert_padding_bytes, normalise_quant, quant_workspace_bytes, weight_bytes
 from rules.types import MemoryEstimate, Workload
@@ -227,6 +228,7 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         chosen["engine_backend"] = w.engine_backend
     # Served LoRA adapters: the engine's GPU slots for them sit beside the weights (rules.memory_lora_serving).
     weights += lora_slot_bytes(w, n, profile.multi_gpu.mode == "tensor-parallel", profile, notes, chosen)
+    weights += draft_bytes(w, notes, chosen)  # speculative decoding's draft model beside the target
     if profile.reservation.kind != "none":
         return _reserving(w, n, gpu, profile, weights, workspace, kv_elem, notes, chosen, mla_heads)
     tensor_parallel = profile.multi_gpu.mode == "tensor-parallel"

@@ -135,6 +135,8 @@ class Workload:
     """Training: a bitsandbytes paged optimizer (PagedAdamW, paged_adamw_32bit/8bit), whose states live in
     CUDA unified memory and are evicted to host RAM when the card runs out (QLoRA paper, "Paged Optimizers";
     bitsandbytes docs): the card must hold everything else, and holds the states only while there is room."""
+    draft_model: Model | None = None
+    """Inference: speculative decoding's draft model, on the same cards (rules.memory_draft)."""
     lora_adapters: int | None = None
     """Inference: LoRA adapters the service offers on this base model ("50 LoRA adapters", 挂 100 个 LoRA); the
     engine holds some of them in GPU slots at `lora_rank` (rules.memory_lora_serving). None = no adapters."""

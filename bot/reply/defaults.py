@@ -364,6 +364,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             extra[key] = value
     if question.lora_rank is not None:
         extra["lora_rank"] = question.lora_rank
+    if task == "inference" and question.draft_model:
+        from knowledge.loader import default_knowledge  # the parser read the id from the same base
+
+        extra["draft_model"] = default_knowledge().models.get(question.draft_model)
     if task == "inference" and (question.lora_adapters or question.max_loras):
         extra.update(lora_adapters=question.lora_adapters, max_loras=question.max_loras)
         assumptions += lora_serving_assumptions(question, engine)

@@ -9,6 +9,11 @@ rules' notes are for the JSON only.
 from __future__ import annotations
 
 NOTE_TEXT: dict[str, dict[str, str]] = {
+    "speculative-draft": {"en": "Speculative decoding: the draft model's weights and KV cache are counted in the "
+                                "weights line, beside the target's; the speed-up depends on how many drafted tokens the "
+                                "target accepts and is not modelled (the decode speed shown is the target's alone).",
+                          "zh-Hans": "投机解码：草稿模型的权重和 KV 缓存已计入权重一项，与目标模型并列；提速取决于目标模型接受多少"
+                                     "草稿 token，未建模（所示生成速度只是目标模型本身的）。"},
     "dpo-reference": {"en": "DPO keeps a frozen 16-bit reference copy of the model for its loss (counted under weights); TRL's precompute_ref_log_probs avoids it at the cost of a first pass over the data.",
                       "zh-Hans": "DPO 为损失保留一份冻结的 16 位参考模型（计入权重）；TRL 的 precompute_ref_log_probs 可先遍历一次数据来省掉它。"},
     "vllm-lora-slots": {"en": "vLLM holds --max-loras adapters on each card (default 1), each in a slot sized at --max-lora-rank (default 16) on every LoRA-able linear, counted with the weights; the other adapters wait in CPU RAM (--max-cpu-loras, default --max-loras) or on disk and are swapped into a free slot when a batch needs them, so one batch mixes at most --max-loras adapters: raise it when many adapters are in use at once.",

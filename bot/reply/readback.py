@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.reply.cost_view import PERIOD_WORDS, amount, cloud_name
-from bot.reply.formatting import gpu_name, params
+from bot.reply.formatting import gpu_name, model_name_of, params
 from bot.reply.i18n import Translator
 from bot.reply.labels import FIELD_LABELS, TASK_NAMES
 from bot.reply.model import Answer
@@ -250,6 +250,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "prefill_chunk":
             if uses_prefill_chunk(data.get("engine")):
                 parts.append(t("prefill_chunk_read", n=f"{value:,}"))
+            continue
+        if field == "draft_model" and isinstance(value, str):
+            parts.append(t("draft_read", name=model_name_of(kb, value)))  # speculative decoding's draft
             continue
         if field == "inter_node_gbps" and isinstance(value, (int, float)):
             parts.append(t("network_read", v=f"{value * 8 * GPUS_PER_NODE:,.4g}"))  # a machine's, as people say it

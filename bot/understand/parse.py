@@ -83,6 +83,7 @@ from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_me
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
 from bot.understand.slots.workload_size import parse_workload_size
+from bot.understand.speculative import target_and_draft
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
     NOT_A_GPU,
@@ -184,6 +185,11 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
             named.append(Mention("model", extra.model, "", extra.start, extra.end, extra.score or 0.0))
             named.sort(key=lambda m: m.start)
     model_ids = list(dict.fromkeys(m.entry_id for m in named))
+    spec = target_and_draft(model_ids, kb, folded)
+    if spec is not None:  # speculative decoding: the larger model is served, the smaller is its draft
+        state.set("draft_model", spec[1])
+        model_ids = [spec[0]]
+        named = [m for m in named if m.entry_id == spec[0]][:1]
     if model_ids and found.model != model_ids[0]:  # the fuzzy second was written first
         first = named[0]
         found = ModelFind(model=first.entry_id, text=original[first.start: first.end], score=first.score,
@@ -383,7 +389,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         gpu_defaulted=defaulted,
         intent_explicit=explicit,
         notes=state.notes,
-        closed_model=closed, unmodelled_model=unmodelled,
+        closed_model=closed, unmodelled_model=unmodelled, draft_model=values.get("draft_model"),
         engine_version=values.get("engine_version"),
         engine_backend=values.get("engine_backend"),
         kv_cache=values.get("kv_cache"),

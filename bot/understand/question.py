@@ -53,8 +53,8 @@ TRAINING_SWITCHES = ("paged_optimizer", "activation_offloading", "optimizer_in_b
 the JSON request and the Workload, read back by its own label."""
 
 SLOT_ORDER = (
-    "model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend", "kv_cache",
-    "flash_attention", "dp_attention",
+    "model", "draft_model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend",
+    "kv_cache", "flash_attention", "dp_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "texts_per_request",
@@ -241,6 +241,8 @@ class Question(BaseModel):
     """Further workloads the message asked about, quoted (bot.understand.jobs): answered separately."""
     closed_model: str | None = None
     """A closed, API-only model named (GPT-4, Claude, Gemini): nothing to size, the reply says why."""
+    draft_model: str | None = None
+    """Knowledge id of speculative decoding's draft model (bot.understand.speculative); `model` is the target."""
     unmodelled_model: tuple[str, str] | None = None
     """(kind, name) of an open model of a kind the rules do not size ("video", "Wan"; "tts", "CosyVoice")."""
     notes: list[str] = Field(default_factory=list)

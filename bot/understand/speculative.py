@@ -1,0 +1,22 @@
+"""Speculative decoding named with two models ("Llama 3.1 70B with Llama 3.2 1B as the draft model", "用 Llama 3.2
+1B 加速 Llama 3.1 8B"): the larger is the model served, the smaller its draft, whichever is written first."""
+
+from __future__ import annotations
+
+import re
+
+from knowledge.base import KnowledgeBase
+
+SPECULATIVE = re.compile(
+    r"speculative[-_\s]+(?:decod\w*|sampling)|\bspec(?:ulative)?[-_]decod\w*|\bdraft[-_\s]+models?\b|\bas\s+(?:the\s+)?"
+    r"draft\b|--model[-_]draft|\beagle[-_\s]?\d?\b|\bmedusa\b|投机解码|推测解码|推测采样|投机采样|草稿模型|draft\s*模型",
+    re.A)
+
+
+def target_and_draft(model_ids: list[str], kb: KnowledgeBase, folded: str) -> tuple[str, str] | None:
+    """(model served, draft) when the text speaks of speculative decoding and names two known models."""
+    known = [m for m in model_ids if m in kb.models]
+    if len(known) < 2 or SPECULATIVE.search(folded) is None:
+        return None
+    larger, smaller = sorted(known[:2], key=lambda m: kb.models[m].params_b, reverse=True)
+    return larger, smaller

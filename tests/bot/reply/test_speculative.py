@@ -1,0 +1,42 @@
+"""Speculative decoding named with two models: the larger is served, the smaller is its draft, counted beside it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from rules import Workload, estimate_memory
+from tests.bot.reply._answers import ask_json
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize(("text", "model", "draft"), [
+    ("Speculative decoding: Llama 3.1 70B with Llama 3.2 1B as the draft model on 2x H100", "llama-3.1-70b",
+     "llama-3.2-1b"),
+    ("推測解碼 (speculative decoding)：用 Llama 3.2 1B 加速 Llama 3.1 8B，在 4090 上可以快多少？", "llama-3.1-8b",
+     "llama-3.2-1b"),
+    ("投机解码：Qwen2.5-72B 用 Qwen2.5-0.5B 做 draft 模型，4 张 L20 能跑吗？", "qwen2.5-72b", "qwen2.5-0.5b"),
+])
+def test_the_larger_model_is_served_and_the_smaller_drafts(text: str, model: str, draft: str) -> None:
+    # in Traditional Chinese the 1B draft, written first, was the model sized and the 8B target was dropped
+    question = parse(text, KB)
+    assert (question.model, question.draft_model, question.compare_models) == (model, draft, [])
+
+
+def test_two_models_compared_are_no_draft() -> None:
+    assert parse("Llama 3.1 8B vs Qwen2.5-7B on one L4", KB).draft_model is None
+
+
+def test_the_drafts_weights_and_cache_are_counted_beside_the_target() -> None:
+    # Llama 3.2 1B: 1.24e9 × 2 B of weights and 16 layers × 8 KV heads × 64 × 2 × 2 B = 32 KiB a token of cache
+    target, draft = KB.models["llama-3.1-8b"], KB.models["llama-3.2-1b"]
+    alone = Workload(model=target, task="inference", precision="bf16", context=4096, batch=1)
+    both = estimate_memory(Workload(model=target, task="inference", precision="bf16", context=4096, batch=1,
+                                    draft_model=draft), 1, None)
+    extra = both.total_gib - estimate_memory(alone, 1, None).total_gib
+    expected = (draft.params_b * 1e9 * 2 + 4096 * 32 * 1024) / 2**30
+    assert expected <= extra <= expected * 1.05  # plus the runtime overhead's share of the weights
+    reply = ask_json("推測解碼 (speculative decoding)：用 Llama 3.2 1B 加速 Llama 3.1 8B，在 4090 上可以快多少？")
+    assert "speculative-draft" in reply["estimate"]["notes"] and "草稿模型 Llama 3.2 1B" in reply["text"]
