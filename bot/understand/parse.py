@@ -111,7 +111,9 @@ def parse(text: str, kb: KnowledgeBase) -> Question:
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     try:
-        first, others = split_jobs(text, lambda part: _parse(part, kb))
+        # jobs are split on the text as written, not on Slack's entities ("&amp;" is "&", "&lt;16GB&gt;" "<16GB>")
+        unescaped = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") if "&" in text else text
+        first, others = split_jobs(unescaped, lambda part: _parse(part, kb))
         if not others:
             return _parse(text, kb)
         return _parse(first, kb).model_copy(update={"text": text, "other_jobs": others})

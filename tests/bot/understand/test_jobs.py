@@ -38,3 +38,15 @@ def test_details_of_the_same_job_stay_with_it() -> None:
 def test_serving_then_training_the_same_model_are_two_jobs() -> None:
     _first, others = _split("Serve Qwen2.5-7B to 20 users. Separately, full fine-tune Qwen2.5-7B on our data.")
     assert others and "fine-tune" in others[0]
+
+
+def test_slack_entities_are_unescaped_before_jobs_are_split() -> None:
+    # Slack sends "&amp;" and "&lt;…&gt;": the "other job" quoted back was "Qwen2.5-7B on a T4 &lt"
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    escaped = parse("Llama 3.1 8B &amp; Qwen2.5-7B on a T4 &lt;16GB&gt;", kb)
+    plain = parse("Llama 3.1 8B & Qwen2.5-7B on a T4 <16GB>", kb)
+    assert escaped.other_jobs == plain.other_jobs and not any("&" in job for job in escaped.other_jobs)
+    assert (escaped.model, escaped.gpu) == (plain.model, plain.gpu)
