@@ -83,8 +83,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     if answer.estimate is not None:
         e = answer.estimate
         view.update(total=gb(e.total_gb), per_gpu=gb(e.per_gpu_gb), gpu_count=e.gpu_count,
-                    breakdown=[(t(k), gb(getattr(e.breakdown, k))) for k in
-                               ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
+                    breakdown=[(_part_label(t, k, e.breakdown.kv_cache, e.gpu_count, answer),
+                                gb(getattr(e.breakdown, k)))
+                               for k in ("weights", "kv_cache", "activations", "gradients", "optimizer", "overhead")
                                if getattr(e.breakdown, k) > 0.005],
                     host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None,
                     host_ram_layers=host_ram_line(t, e, kb.models.get(answer.query.model or "")))
@@ -351,6 +352,14 @@ def _check_key(answer: Answer, training: bool) -> str:
     if training:
         return "check_training"
     return CHECK_BY_ENGINE.get(answer.query.engine or "", "check_generic")
+
+
+def _part_label(t: Translator, part: str, kv_per_card: float, cards: int, answer: Answer) -> str:
+    """A breakdown line's label; over several cards alike the KV cache also says what it takes in all, the figure
+    "how much memory does the KV cache need" asks for."""
+    if part != "kv_cache" or cards < 2 or (answer.check is not None and answer.check.cards):
+        return t(part)
+    return t("kv_cache_in_all", total=gb(kv_per_card * cards), n=cards)
 
 
 def _apple_notice(answer: Answer) -> str:

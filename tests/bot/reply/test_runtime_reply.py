@@ -513,3 +513,12 @@ def test_a_long_default_context_nobody_asked_for_is_the_first_fix() -> None:
     assert "num_ctx 8192" in reply["text"]
     # a 4k context assumed is not cut first: a 70B on a 4090 needs fewer bits, not fewer tokens
     assert ask_json("Llama 3 70B on a 4090")["check"]["suggestions"][0]["kind"] != "shorter-context"
+
+
+def test_the_kv_cache_over_several_cards_also_says_what_it_takes_in_all() -> None:
+    # Llama 3.1 70B at 128k: 320 KiB a token × 131,072 = 40 GiB of bf16 KV cache, 10 GiB on each of 4 cards; the
+    # breakdown said only "KV cache: 10.0 GiB" to "KV 快取需要多少顯存"
+    reply = ask_json("Llama 3.1 70B 跑 128k 上下文，KV 快取需要多少顯存？")
+    assert reply["estimate"]["gpu_count"] == 4
+    assert "KV 快取（4 張卡合計 40.0 GiB）: 10.0 GiB" in reply["text"]
+    assert "KV cache: " in ask_json("Llama 3 8B on one 4090")["text"]  # one card: no total to add
