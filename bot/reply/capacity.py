@@ -134,6 +134,15 @@ def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> lis
     return out
 
 
+def _top_pick(job: Workload, question: Question, gpu: GPU | None, pool: list[GPU], instances: list[Any],
+              max_count: int, priced: Callable[[GPU, int], float | None] | None = None) -> tuple[Pick | None, int]:
+    """One row of a side-by-side: the first pick for `job` on the named card (else the pool), and its count."""
+    picks = rules.rank_picks(job, [gpu] if gpu else pool, instances, limit=1, budget=question.budget,
+                             max_count=max_count, fixed_count=question.gpu_count, hourly_price_of=priced)
+    top = picks[0] if picks else None
+    return top, top.count if top else (question.gpu_count or 1)
+
+
 def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, pool: list[GPU],
                     instances: list[Any], max_count: int) -> list[ModelCompareOut]:
     """The same job for each model compared, on the named card or each model's own top pick."""
@@ -145,10 +154,7 @@ def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, po
             continue
         context = min(workload.context, model.max_context or workload.context)
         job = replace(workload, model=model, context=context)
-        picks = rules.rank_picks(job, [gpu] if gpu else pool, instances, limit=1, budget=question.budget,
-                                 max_count=max_count, fixed_count=question.gpu_count)
-        top = picks[0] if picks else None
-        count = top.count if top else (question.gpu_count or 1)
+        top, count = _top_pick(job, question, gpu, pool, instances, max_count)
         estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top and
                                          job.engine == "vllm" else None)
         rows.append(ModelCompareOut(model=model.id, total_gb=round(estimate.total_gib, 2),
@@ -168,10 +174,7 @@ def compare_methods(question: Question, model: Model, kb: KnowledgeBase, pool: l
     for task in question.compare_tasks:
         asked = question.model_copy(update={"task": task, "precision": None, "quant": None})
         job, _ = workload_for(asked, model, gpu, machine_vram_gib(asked, gpu, None))
-        picks = rules.rank_picks(job, [gpu] if gpu else pool, instances, limit=1, budget=question.budget,
-                                 max_count=max_count, fixed_count=question.gpu_count, hourly_price_of=priced)
-        top = picks[0] if picks else None
-        count = top.count if top else (question.gpu_count or 1)
+        top, count = _top_pick(job, question, gpu, pool, instances, max_count, priced)
         estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top else gpu)
         rows.append(ModelCompareOut(model=model.id, task=task, total_gb=round(estimate.total_gib, 2),
                                     per_gpu_gb=round(estimate.per_gpu_gib, 2), gpu=top.gpu_id if top else None,

@@ -26,17 +26,19 @@ def offload_as_asked(question: Question, model: Model, gpu: GPU | None) -> Quest
         return None
     # a model the cards hold as asked needs no split, nor another runtime ("Llama 3 8B on a 4090 with 64GB RAM")
     as_asked, _ = workload_for(question, model, gpu, machine_vram_gib(question, gpu, None))
-    if rules.check_fit(as_asked, gpu, question.gpu_count or 1, candidates=[]).fits:
+    asked_check = rules.check_fit(as_asked, gpu, question.gpu_count or 1, candidates=[])
+    if asked_check.fits:
         return None
     engine_chosen = question.engine is None and model.arch == "decoder" and question.task in (None, "inference")
+    workload = as_asked
     if engine_chosen:
         # no runtime named: the one people split a model between card and RAM with (llama.cpp, Ollama), with
         # its GGUF file; transformers' device_map offload streams every layer over PCIe for each token
         question = question.model_copy(update={"engine": "llama.cpp"})
-    workload, _ = workload_for(question, model, gpu, machine_vram_gib(question, gpu, None))
+        workload, _ = workload_for(question, model, gpu, machine_vram_gib(question, gpu, None))
     if workload.task != "inference" or not profile_for(workload).multi_gpu.host_offload_layers:
         return None
-    check = rules.check_fit(workload, gpu, question.gpu_count or 1, candidates=[])
+    check = rules.check_fit(workload, gpu, question.gpu_count or 1, candidates=[]) if engine_chosen else asked_check
     if check.fits:
         return question if engine_chosen else None  # the GGUF holds it whole: no split, but llama.cpp's figures
     split = next((s for s in check.suggestions if s.kind in ("cpu-experts", "cpu-layers")), None)

@@ -141,7 +141,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     elif answer.check is not None:
         view["speed_on"] = f"{answer.check.count}× {gpu_name(kb, answer.check.gpu)}"
     elif answer.speed.get("unified_memory_bandwidth_gbps"):
-        view["speed_on"] = str(answer.understood.get("apple_chip") or "").replace("-", " ").title()  # "M2 Max"
+        view["speed_on"] = _chip_name(answer)
     elif answer.picks:
         view["speed_on"] = f"{answer.picks[0].count}× {gpu_name(kb, answer.picks[0].gpu)}"
     else:
@@ -362,12 +362,17 @@ def _part_label(t: Translator, part: str, kv_per_card: float, cards: int, answer
     return t("kv_cache_in_all", total=gb(kv_per_card * cards), n=cards)
 
 
+def _chip_name(answer: Answer) -> str:
+    """The Apple chip read from the question, as Apple writes it ("m3-max" → "M3 Max")."""
+    return str(answer.understood.get("apple_chip") or "").replace("-", " ").title()
+
+
 def _apple_notice(answer: Answer) -> str:
     """What a Mac's GPU may use of its unified memory, or that its memory is needed to say."""
     t = Translator(answer.query.lang)
     total = answer.understood.get("memory_gb")
     bandwidth = answer.speed.get("unified_memory_bandwidth_gbps")
-    chip = str(answer.understood.get("apple_chip") or "").replace("-", " ").title()  # "m3-max" → "M3 Max"
+    chip = _chip_name(answer)
     if not isinstance(total, (int, float)):
         # a speed the asker measured shows the model loaded: timed at the chip's bandwidth, the fit left to them
         return t("apple_silicon_timed_no_memory", chip=chip, bandwidth=f"{bandwidth:,.0f}") if bandwidth \
