@@ -139,7 +139,7 @@ def understood_of(question: Question) -> dict[str, Any]:
     """The slots the text stated, plus what the reply needs to show a misreading or a capped number."""
     values = question.model_dump()
     understood = {slot: values.get(slot) for slot in question.stated if slot in values}
-    if question.encodes_documents and "training_samples" in understood:
+    if (question.encodes_documents or question.batch_job) and "training_samples" in understood:
         understood["documents"] = understood.pop("training_samples")  # an encoder's job: what it embeds
     if question.task in (None, "inference"):
         for slot in ("training_samples", "training_epochs"):  # "10k samples a day" to serve: not a training job
@@ -154,6 +154,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["unknown_gpu_text"] = question.unknown_gpu_text
     if question.unmodelled_engine:
         understood["unmodelled_engine"] = question.unmodelled_engine
+    if question.claimed_memory_gb is not None:
+        understood["claimed_memory_gb"] = question.claimed_memory_gb  # "the 4090 has 48GB right?": it has 24
     if question.modified_card:
         understood["modified_card"] = question.modified_card  # "2080Ti 22G": that card's speed at the memory stated
     if question.engine == "llama.cpp" and OLLAMA_NOTE in question.notes:

@@ -219,11 +219,22 @@ def generation_rate(speed: dict[str, float | None], serving: ServingPlanOut | No
 
 def add_output_hours(speed: dict[str, float | None], question: Question, workload: Workload,
                      serving: ServingPlanOut | None) -> None:
-    """`speed.job_hours`: how long a volume of output takes ("generate 1M tokens") at `generation_rate`."""
+    """`speed.job_hours`: how long a volume of output takes ("generate 1M tokens") at `generation_rate`; for a
+    batch job over documents, with their prompts' prefill (`speed.requests`, `prompt_tokens`, `prefill_hours`,
+    `generation_hours`)."""
     rate = generation_rate(speed, serving)
     if workload.task != "inference" or not question.output_tokens or not rate:
         return
-    _set_job(speed, "output_tokens", question.output_tokens, question.output_tokens / rate / 3600.0)
+    hours = question.output_tokens / rate / 3600.0
+    prefill_rate = float(speed.get("prefill_tokens_per_s") or 0) * (serving.replicas if serving is not None else 1)
+    if question.batch_job and question.training_samples and prefill_rate > 0:
+        # An offline job over documents prefills every prompt as well: at the compute-bound prefill rate, added
+        # to the generation (an engine interleaving the two overlaps them a little, so this is the longer side).
+        prompt = float(question.training_samples) * max(0, workload.context - (workload.gen_tokens or 0))
+        speed.update(requests=float(question.training_samples), prompt_tokens=prompt,
+                     prefill_hours=round(prompt / prefill_rate / 3600.0, 2), generation_hours=round(hours, 2))
+        hours += prompt / prefill_rate / 3600.0
+    _set_job(speed, "output_tokens", question.output_tokens, hours)
 
 
 def add_training_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,

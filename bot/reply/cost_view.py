@@ -138,7 +138,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                            hours=f"{month:,.0f}", days=f"{month / 24:,.1f}",
                            gpu_hours=f"{float(speed.get('month_gpu_hours') or 0):,.0f}"))
     job_hours = float(speed.get("job_hours") or 0)
-    took = f"{job_hours:,.1f} h" if job_hours >= 1 else f"{max(1.0, job_hours * 60):,.0f} min"
+    took = _hours_text(job_hours)
     if job_hours and speed.get("documents"):
         lines.append(t("encode_total", docs=f"{speed['documents']:,.0f}", context=f"{query.context or 0:,}",
                        config=config or "?", time=took))
@@ -146,8 +146,17 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         plan = answer.serving
         rate = generation_rate(speed, plan) or 0
         load = plan.sequences_per_replica * plan.replicas if plan is not None else query.batch or 1
-        lines.append(t("output_total", tokens=f"{speed['output_tokens']:,.0f}", config=config or "?", time=took,
-                       rate=f"{rate:,.0f}", batch=f"{load:,}"))
+        if speed.get("requests"):
+            lines.append(t("batch_job_total", requests=f"{speed['requests']:,.0f}", config=config or "?", time=took,
+                           prompt=f"{speed.get('prompt_tokens') or 0:,.0f}",
+                           prefill_time=_hours_text(float(speed.get("prefill_hours") or 0)),
+                           prefill_rate=f"{float(speed.get('prefill_tokens_per_s') or 0):,.0f}",
+                           tokens=f"{speed['output_tokens']:,.0f}",
+                           generation_time=_hours_text(float(speed.get("generation_hours") or 0)),
+                           rate=f"{rate:,.0f}", batch=f"{load:,}"))
+        else:
+            lines.append(t("output_total", tokens=f"{speed['output_tokens']:,.0f}", config=config or "?", time=took,
+                           rate=f"{rate:,.0f}", batch=f"{load:,}"))
     if speed.get("audio_sets_daily"):
         sets = int(speed["audio_sets_daily"] or 1)
         batched = float(speed.get("audio_seconds_per_s_batched") or speed.get("audio_seconds_per_s") or 0)
@@ -281,3 +290,8 @@ def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any
     budget = _budget_line(answer, kb, t)
     return {"cost_lines": [budget, *lines] if budget else lines, "price_rows": _price_rows(answer, t),
             "price_gap": _price_gap(answer, kb, t)}
+
+
+def _hours_text(hours: float) -> str:
+    """A run's length as a reader takes it in: hours from one hour up, else minutes."""
+    return f"{hours:,.1f} h" if hours >= 1 else f"{max(1.0, hours * 60):,.0f} min"

@@ -14,7 +14,8 @@ from bot.reply.model import (
     Assumption,
 )
 from bot.reply.overrides import QUANT_PRECISION
-from bot.reply.serving import sets_serving_target
+from bot.reply.serving import at_full_load, sets_serving_target
+from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
 from bot.understand.slots.context import BATCH_AS_USERS_NOTE
@@ -125,6 +126,8 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
         out.append(Assumption(field=field, value=getattr(question, field), reason=OFFLOAD_CHOSEN_NOTE))
     if BATCH_AS_USERS_NOTE in question.notes and question.users is not None:
         out.append(Assumption(field="users", value=question.users, reason=BATCH_AS_USERS_NOTE))
+    if BATCH_JOB_OUTPUT_NOTE in question.notes and workload.task == "inference" and question.gen_tokens:
+        out.append(Assumption(field="gen_tokens", value=question.gen_tokens, reason=BATCH_JOB_OUTPUT_NOTE))
     if "preference-as-sft" in question.notes and workload.task != "inference":
         out.append(Assumption(field="task", value=workload.task, reason="preference-as-sft"))
     return out
@@ -308,7 +311,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
             reason = ("no-profile" if question.unmodelled_engine else "default" if not serving
-                      else "concurrent-serving" if concurrent
+                      else "concurrent-serving" if concurrent else "batch-job" if question.batch_job
                       else "serving-target" if targeted else "quantised-kv-cache" if small_cache
                       else "tensor-parallel-named" if tensor_parallel else "multi-lora-serving" if adapters
                       else "large-model-serving")
@@ -345,7 +348,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     batch = question.batch
     if batch is None:
         batch = DEFAULT_BATCH
-        if model.arch in TOKEN_ARCHS:
+        if model.arch in TOKEN_ARCHS and not (task == "inference" and at_full_load(question)):
+            # (at full load the serving plan says the load it sized, not one sequence)
             assumptions.append(Assumption(field="batch", value=batch))
     if image_service(question, model, task):
         # "SDXL for 200 users": each card makes one image at a time and the users share the cards (the speed

@@ -163,6 +163,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "budget-most-memory": {"en": "the most GPU memory the budget rents at the dated prices; name a card to size another",
                            "zh-Hans": "按有日期的标价，预算能租到的最大显存配置；如需其他卡请写出型号"},
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
+    "batch-job": {"en": "a batch job of many requests: a serving engine that runs them together (offline, `LLM.generate` over the list)", "zh-Hans": "大批量请求的离线作业：按推理服务框架成批运行（离线 `LLM.generate` 传入整个列表）"},
     "serving-target": {"en": "a speed or load target: a serving engine (transformers' generate is launch-bound)", "zh-Hans": "有速度或负载目标：按推理服务框架估算（transformers 的 generate 受启动开销限制）"},
     "concurrent-serving": {"en": "several concurrent users: a serving engine with paged KV cache", "zh-Hans": "多用户并发：按带分页 KV 缓存的推理服务框架估算"},
     "gguf-native-mxfp4": {"en": "the GGUF of a model released in MXFP4 keeps its experts in MXFP4 (ggml-org's files, Ollama's tags)", "zh-Hans": "以 MXFP4 发布的模型，其 GGUF 把专家权重保留为 MXFP4（ggml-org 的文件、Ollama 的标签）"},
@@ -206,6 +207,9 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "inter-node-fabric": {"en": "the RDMA fabric training clusters of this card are built with; the gradient traffic takes several times longer over plain Ethernet",
                           "zh-Hans": "按这代卡训练集群常用的 RDMA 网络估算；普通以太网下梯度同步要慢好几倍"},
     "sample-length": {"en": "the samples' length", "zh-Hans": "按样本长度"},
+    "batch-job-output-assumed": {"en": "output per document not stated: say it (e.g. “into 200-token summaries”), "
+                                 "as generating it is often half the job's time",
+                                 "zh-Hans": "未说明每篇的输出长度：请说明（如“生成200个token的摘要”），输出往往占作业一半时间"},
     "samples-at-context": {"en": "every sample as long as the context, an upper bound; write “samples of 512 tokens” with their average length",
                            "zh-Hans": "按每条样本与上下文等长估算，是上限；样本更短请写明平均长度，如“每条 512 token”"},
     "steps-at-batch": {"en": "each step one batch of full-context sequences, the batch being all cards' together (per-device batch × cards × gradient accumulation), an upper bound; write “batch 32” or “samples of 512 tokens”",

@@ -128,7 +128,8 @@ def uses_prefill_chunk(engine: object) -> bool:
 UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
                                "unmodelled_kind", "unmodelled_name",
                                "unknown_gpu_text", "unmodelled_engine", "clamped", "budget_currency",
-                               "budget_period", "apple_chip", "no_gpu", "runner", "modified_card"})
+                               "budget_period", "apple_chip", "no_gpu", "runner", "modified_card",
+                               "claimed_memory_gb"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 

@@ -166,6 +166,12 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["modified_card"] = t("modified_card", name=stock.name.removeprefix("NVIDIA "),
                               gb=f"{answer.understood.get('memory_gb') or 0:g}", stock=f"{stock.memory_gb:g}") \
         if stock is not None else ""
+    claimed, asked = answer.understood.get("claimed_memory_gb"), kb.gpus.get(answer.query.gpu or "")
+    view["claimed_memory"] = (t("claimed_memory", name=asked.name.removeprefix("NVIDIA "), gb=f"{claimed:g}",
+                                has=f"{asked.memory_gb:g}")
+                              + (t("claimed_memory_modified", gb=f"{claimed:g}")
+                                 if asked.memory_gb * 1.2 < claimed <= 4 * asked.memory_gb else "")
+                              if isinstance(claimed, (int, float)) and asked is not None else "")
     view["examples"] = EXAMPLES[t.lang]
     view["unknown"] = answer.intent == "unknown"
     view["did_you_mean"] = [kb.models[m].name for m in answer.suggestions if m in kb.models][:5]
@@ -266,8 +272,9 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if unknown_card:
         message = Translator(answer.query.lang)("unknown_card", text=str(unknown_card))
         out.append(("section", "notice", {"message": message}))
-    if view.get("modified_card"):
-        out.append(("section", "notice", {"message": view["modified_card"]}))
+    for notice in ("claimed_memory", "modified_card"):
+        if view.get(notice):
+            out.append(("section", "notice", {"message": view[notice]}))
     if answer.understood.get("no_gpu"):
         out.append(("section", "notice", {"message": no_gpu_notice(answer)}))
     unmodelled = answer.understood.get("unmodelled_engine")

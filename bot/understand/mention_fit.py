@@ -9,6 +9,7 @@ before the slots read the rest of the text.
 from __future__ import annotations
 
 import re
+from typing import Literal, NamedTuple
 
 from bot.understand.mentions import Mention
 from knowledge.base import KnowledgeBase
@@ -80,3 +81,44 @@ def modified_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: Knowledge
         return None
     stated = float(m.group("gb"))
     return stated if stated > card.memory_gb * 1.2 and stated <= 4 * card.memory_gb else None
+
+
+_CLAIMED_MEMORY = re.compile(
+    r"\s*(?:'s|’s)?\s*(?:only\s+)?(?:has|have|had|got|comes?\s+with|ships?\s+with|is|有|是|带|的?显存(?:是|有|为|只有)?)"
+    r"\s*(?:only\s+|just\s+|about\s+|只有|才)?(?P<gb>\d{1,3})\s*g(?:b|ib)?(?![a-z0-9])", re.A)
+"""Memory the text says a card has: "the 4090 has 48GB", "4090是48G", "A100的显存是40G"."""
+_ASKS_IF_TRUE = re.compile(r"\s*(?:的)?\s*[,，]?\s*(?:right|correct|true|isn'?t\s+it|doesn'?t\s+it|yes|对吧|对吗|是吗|"
+                           r"吧|吗|\?|？)", re.A)
+
+
+class Claim(NamedTuple):
+    """What the text says about the memory of the card it names, and how the reading takes it."""
+
+    gpu_id: str
+    memory_gb: float
+    kind: Literal["variant", "wrong", "modified"]
+    """variant: a size the card comes in (that variant is the card); wrong: a size it does not come in, or one
+    asked about ("…, right?"), corrected and sized as it ships; modified: more memory, said as a fact, in the
+    range of the modified cards sold in China ("my 4090 has 48GB"), sized at that memory."""
+
+
+def claimed_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeBase) -> Claim | None:
+    """The memory the text says the card it names has ("the 4090 has 48GB right?", "A100的显存是40G"), when it
+    is not the memory of the entry the name resolved to."""
+    mention = next((m for m in gpus if m.entry_id == gpu_id), None)
+    card = kb.gpus.get(gpu_id)
+    if mention is None or card is None:
+        return None
+    m = _CLAIMED_MEMORY.match(folded, mention.end)
+    if m is None:
+        return None
+    stated = float(m.group("gb"))
+    if abs(stated - card.memory_gb) < 1.0:
+        return None
+    variant = kb.gpu_index.exact(f"{folded[mention.start: mention.end]} {m.group('gb')}gb")
+    if variant is not None and variant in kb.gpus and abs(kb.gpus[variant].memory_gb - stated) < 1.0:
+        return Claim(variant, kb.gpus[variant].memory_gb, "variant")
+    asks = _ASKS_IF_TRUE.match(folded, m.end()) is not None
+    if not asks and card.memory_gb * 1.2 < stated <= 4 * card.memory_gb:
+        return Claim(gpu_id, stated, "modified")
+    return Claim(gpu_id, stated, "wrong")

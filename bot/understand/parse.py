@@ -49,6 +49,7 @@ import html
 import logging
 import unicodedata
 
+from bot.understand.documents import read_documents
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
 from bot.understand.gpu_set import mixed_set
@@ -64,11 +65,11 @@ from bot.understand.intent import (
 from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
-from bot.understand.mention_fit import mask_end, modified_memory, sized_sibling
+from bot.understand.mention_fit import claimed_memory, mask_end, modified_memory, sized_sibling
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs
-from bot.understand.question import MODDED_NOTE, SLOT_ORDER, TRAINING_SWITCHES, Question
+from bot.understand.question import CLAIMED_MEMORY_NOTE, MODDED_NOTE, SLOT_ORDER, TRAINING_SWITCHES, Question
 from bot.understand.slots.apple import parse_apple_silicon
 from bot.understand.slots.audio import parse_audio
 from bot.understand.slots.base import SlotState, unquote_keys
@@ -269,13 +270,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
                                          gpu_ids[:1] if card_set else gpu_ids, vocab,
                                          found.suggestions, capacity=capacity, models_compared=models_compared,
                                          plural_gpus=plural_gpus)
-    if named_model is not None and named_model.arch == "encoder" and state.values.get("task") in (None, "inference"):
-        if work.get("tokens") and work.get("sample_tokens") and not work.get("training_samples"):
-            # "1M docs of 256 tokens each": read as the documents and their length, not a training-token budget
-            work["training_samples"] = round(float(work.pop("tokens")) / float(work["sample_tokens"]))
-            state.stated = [slot for slot in state.stated if slot != "tokens"] + ["training_samples"]
-        if work.get("training_samples"):
-            work["encodes_documents"] = True  # "embed 10M documents with bge-m3": the count is the job
+    read_documents(state, work, named_model, folded)
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
         intent = "check"  # "how many users can X serve on one L4?": those cards, checked, then their load
     if intent == "gpu_info" and named_unknown and not capacity:
@@ -290,7 +285,13 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.set("compare_gpus", gpu_ids)
         compare_counts = counts_before(folded, gpus, mentions)
     elif gpu_ids:
-        modded = modified_memory(folded, gpus, gpu_ids[0], kb)
+        claim = claimed_memory(folded, gpus, gpu_ids[0], kb)
+        if claim is not None and claim.kind == "variant":
+            gpu_ids[0] = claim.gpu_id  # "the A100 has 40GB": that variant
+        elif claim is not None and claim.kind == "wrong":
+            state.notes.append(f"{CLAIMED_MEMORY_NOTE}{claim.memory_gb:g}")  # "the 4090 has 48GB right?": it has 24
+        modded = (claim.memory_gb if claim is not None and claim.kind == "modified"
+                  else modified_memory(folded, gpus, gpu_ids[0], kb) if claim is None else None)
         if modded is not None and not card_set and len(set(gpu_ids)) == 1:
             # "2080Ti 22G 魔改版", "4090 48GB": the card at the memory stated, not the stock one
             state.set("memory_gb", modded)

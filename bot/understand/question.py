@@ -45,6 +45,9 @@ MAX_LORA_ADAPTERS = 100_000
 2023) serves 2,000 from one A100; a service with more is sized, anything beyond this is not one deployment."""
 
 MODDED_NOTE = "modified-card:"
+CLAIMED_MEMORY_NOTE = "claimed-memory:"
+"""Noted with the GB the text says the card asked about has when it does not ("the 4090 has 48GB right?"): the
+reply corrects it and sizes the card as it ships (bot.understand.mention_fit.claimed_memory)."""
 """Question note prefix: the card named (its id follows) was stated with more memory than it ships with."""
 
 TRAINING_SWITCHES = ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
@@ -274,6 +277,10 @@ class Question(BaseModel):
     encodes_documents: bool = False
     """The model named is an encoder and the text counts what it is to encode ("embed 10M documents"): the count
     in `training_samples` is then the job, timed at the encoder's speed, not a training set."""
+    batch_job: bool = False
+    """A generative model is run over the documents the text counts ("summarise 1M articles of 2k tokens into
+    200-token summaries"): `training_samples` requests, each a prompt of `context` − `gen_tokens` tokens and
+    `gen_tokens` of output, prefilled and generated at a serving engine's full load (bot.understand.documents)."""
     asks_concurrency: bool = False
     """How many users or sequences the set-up serves at once is asked ("how many concurrent users", "最大并发"):
     the reply sizes one replica of a serving engine at the most sequences it holds."""
@@ -305,6 +312,12 @@ class Question(BaseModel):
     the reply keeps on the cards the most layers (or MoE experts) that fit, as llama.cpp's -ngl / --n-cpu-moe."""
     observed_tokens_per_s: float | None = Field(default=None, gt=0)
     """A decode speed the asker measured and doubts ("is 15 tok/s normal?"): the reply compares it with its own."""
+
+    @property
+    def claimed_memory_gb(self) -> float | None:
+        """The memory the text wrongly says the card asked about has (`CLAIMED_MEMORY_NOTE`), if it says one."""
+        return next((float(n.removeprefix(CLAIMED_MEMORY_NOTE)) for n in self.notes
+                     if n.startswith(CLAIMED_MEMORY_NOTE)), None)
 
     @property
     def modified_card(self) -> str | None:

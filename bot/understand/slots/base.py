@@ -16,7 +16,7 @@ def rx(pattern: str) -> re.Pattern[str]:
 POWER_OF_TEN = r"(?:\d+(?:\.\d+)?\s*[x*×]\s*)?10\s*(?:\^|\*\*)\s*\d{1,2}(?![\d.])"
 """A power of ten as typed: "10^9", "10**9", "2x10^3", "2×10^3". Without it "10^9 users" read as 9 users."""
 NUM = (r"(?P<neg>(?<![a-z0-9.])-\s?)?(?P<num>" + POWER_OF_TEN
-       + r"|\d+(?:\.\d+)?e\+?\d{1,2}(?![\d.])|(?:(?<![a-z\d])\d{1,3}(?:,\d{3})+|\d+)(?!\d)(?:\.\d+)?|"
+       + r"|\d+(?:\.\d+)?e\+?\d{1,6}(?![\d.])|(?:(?<![a-z\d])\d{1,3}(?:,\d{3})+|\d+)(?!\d)(?:\.\d+)?|"
        + CN_NUMERAL_PATTERN + ")")
 """A number as written: a comma groups thousands only before three digits, so "并发 32，4k 上下文" (a full-width
 comma, folded to ",") is 32 and then 4k, not 324k, and only after a bare number: "FP8，128k" is FP8 and 128k, not

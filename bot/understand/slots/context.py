@@ -42,6 +42,10 @@ _HOW_MANY_K = rx(
     r"(?=(?:concurrent\s+|simultaneous\s+)?(?:users?|requests?|sessions?|streams?|chats?|conversations?)(?![a-z]))"
 )
 """"how many concurrent 8k users?": the count is what is asked, so the 8k is each user's context, not 8,000 users."""
+_WRITTEN = (r"summar(?:y|ies)|abstracts?|translations?|captions?|descriptions?|rewrites?|paraphrases?|"
+            r"labels?|explanations?|titles?|headlines?")
+"""What a job writes for each input, in English: "200-token summaries", "a summary of about 150 tokens"."""
+_WRITTEN_ZH = r"(?:摘要|总结|译文|翻译|标题|描述|标签|改写)"
 _GEN_TOKENS = rx(
     r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|max[_ ]new[_ ]tokens|生成|输出|回复)\s*(?:of|=|:|为|约|up\ to)?\s*"
     + NUM + _CTX_UNIT + r"\s*(?:new\s+)?(?:tokens?|个\s*token)?"
@@ -53,11 +57,16 @@ _GEN_TOKENS = rx(
     r"(?:tokens?|词元)"
     r"|" + r"(?<![\d.])(?P<num5>\d+)\s*(?P<unit5>k)?\s*(?:output|generated)(?![a-z])(?!\s*(?:tokens?|toks?)\b)"
     r"|" + r"(?<![\d.])(?P<num7>\d+)\s*(?P<unit7>k)?\s*-?\s*tokens?\s+"
-    r"(?:repl(?:y|ies)|answers?|responses?|outputs?|completions?|generations?)(?![a-z])"
+    r"(?:repl(?:y|ies)|answers?|responses?|outputs?|completions?|generations?|" + _WRITTEN + r")(?![a-z])"
+    r"|" + r"(?:" + _WRITTEN + r")\s+of\s+(?:about|around|~|up\s+to|at\s+most)?\s*(?P<num8>\d+)\s*(?P<unit8>k)?\s*"
+    r"tokens?(?![a-z])"
+    r"|" + r"(?<![\d.])(?P<num9>\d+)\s*(?P<unit9>k)?\s*(?:个\s*)?(?:tokens?|词元)\s*(?:的|以内的?)?\s*" + _WRITTEN_ZH
+    + r"|" + _WRITTEN_ZH + r"\s*(?:约|大约|控制在|不超过)?\s*(?P<num10>\d+)\s*(?P<unit10>k)?\s*"
+    r"(?:个\s*)?(?:tokens?|词元)"
 )
 """Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
 (in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token",
-"200-token replies"."""
+"200-token replies", "200-token summaries", "摘要200个token"."""
 _GEN_VOLUME = rx(
     r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|produc(?:e|ing)|生成|输出)\s*(?:of|about|around|~|约|大约)?\s*"
     r"(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>thousand|million|billion|trillion|mn|bn|k|m|b|t|千万|百万|万|亿|千)\s*"

@@ -39,7 +39,7 @@ SAMPLE_K = 1024.0
 """k after a per-sample length ("samples of 2k tokens"): sequence lengths are powers of two, as contexts."""
 
 _NUM = (r"(?P<num>" + POWER_OF_TEN
-        + r"|\d+(?:\.\d+)?e\+?\d{1,2}(?![\d.])|\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)")
+        + r"|\d+(?:\.\d+)?e\+?\d{1,6}(?![\d.])|\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)")
 """An amount: "10^12" (a power of ten), "1e12" / "2.5e11" (scientific), "300,000", "1.5", or Chinese numerals."""
 _SCALE = (r"(?P<scale>万亿|千亿|百亿|十亿|亿|千万|百万|十万|万|thousand|million|billion|trillion|bn|mn|tn|k|m|b|t)?")
 _TOKEN_WORD = r"(?:training\s+|train\s+|text\s+|个\s*)?(?:tokens?|toks?|词元)(?![a-z])"
@@ -59,8 +59,11 @@ _EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[
 _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句)?\s*"
               r"(?:samples?|examples?|sequences?|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
               r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
-              r"样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对)")
-_SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|,|，)\s*(?:about|around|~|约)?\s*"
+              r"(?:support\s+)?tickets?|articles?|e-?mails?|reviews?|pages?|papers?|reports?|messages?|comments?|"
+              r"posts?|transcripts?|contracts?|"
+              r"样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对|工单|邮件|评论|帖子|报告|论文|合同)")
+_SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|每篇|每份|每封|每段|,|，)\s*"
+                 r"(?:about|around|~|约)?\s*"
                  r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:tokens?|toks?|词元)(?:\s+each)?")
 _STEPS_FLAG = rx(r"\bmax_(?:train_)?steps\s*[=:]\s*(?P<num>\d[\d,]*)(?P<scale>k)?\b")
 _TRAIN_STEPS = rx(r"(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k)?\s*(?:training\s+|train\s+|optimi[sz]er\s+)?"

@@ -68,3 +68,10 @@ def test_context_in_chinese_text(text: str, context: int) -> None:
 def test_batch_in_chinese_text() -> None:
     assert ask({"text": "Qwen-7B 推理，并发两千五"}).query.batch == 2_500
     assert ask({"text": "Qwen-7B 推理，并发1.5千"}).query.batch == 1_500
+
+
+@pytest.mark.parametrize("text", ["serve qwen2.5-7b for 1e400 users", "qwen2.5-7b for 3e1000 users"])
+def test_a_huge_power_of_ten_is_capped_not_read_as_its_exponent(text: str) -> None:
+    answer = ask({"text": text})
+    assert answer.query.batch != 400 and answer.query.batch != 1000
+    assert answer.understood.get("clamped")  # the reply says the number was capped

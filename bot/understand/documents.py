@@ -1,0 +1,81 @@
+"""A counted set of documents run through a model: what "1M docs of 2k tokens each" means when nothing is trained.
+
+The workload slots read "N documents of X tokens" as a training budget (N × X tokens), since that is what it is
+in a fine-tuning question. For a model that only runs over them it is a job of N requests instead:
+
+* an encoder embeds or scores them ("embed 10M documents with bge-m3"): the count is the job, timed at the
+  encoder's speed;
+* a generative model is given each as a prompt and writes its output ("summarise 1M articles of 2,000 tokens
+  into 200-token summaries"): an offline batch job, whose prompts are prefilled and whose outputs are generated
+  at a serving engine's full load, and whose time and cost are the reply's answer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.understand.question import MAX_CONTEXT, MAX_OUTPUT_TOKENS
+from bot.understand.slots.base import SlotState
+from knowledge.schema import Model
+
+BATCH_JOB_VERBS = re.compile(
+    r"\b(?:summar\w*|classif\w*|categori[sz]\w*|translat\w*|extract\w*|label\w*|tag(?:s|ging)?|caption\w*|"
+    r"annotat\w*|rewrit\w*|paraphras\w*|process\w*|grad(?:e|ing)|scor(?:e|ing)|judg\w*|generat\w*|run\s+"
+    r"(?:inference|it|the\s+model)\s+(?:on|over)|batch\s+inference|offline\s+inference)\b|"
+    r"摘要|总结|分类|翻译|抽取|提取|标注|打标|改写|处理|跑一遍|批量推理|离线推理|生成",
+)
+"""What a job that runs a generative model over documents says it does to them ("summarise", "classify",
+"翻译", "批量推理"); without such a word, "Llama 3 8B on 1M docs of 2k tokens" may be a fine-tune's data."""
+
+BATCH_JOB_GEN_TOKENS = 256
+"""Output per document when a batch job does not say it: a paragraph (a summary, an extraction, a label with its
+reason). The reply says it assumed this, since the output is often half the job's time."""
+BATCH_JOB_OUTPUT_NOTE = "batch-job-output-assumed"
+"""On a batch job whose output per document was assumed: the reply says so under Assumed."""
+
+
+def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, text: str) -> None:
+    """Turns a document count (with its length) that belongs to an inference job into that job.
+
+    `work` holds the workload slots (bot.understand.slots.workload_size); `text` is the folded question. An
+    encoder's count becomes `training_samples` + `encodes_documents`; a generative model's, with a job verb or an
+    inference task, becomes `training_samples` + `batch_job` with the prompt length as the context (plus the
+    output per document, `gen_tokens`, stated or assumed) and the output the job writes (`output_tokens`).
+    """
+    if model is None or state.values.get("task") not in (None, "inference"):
+        return
+    if model.arch == "encoder":
+        _count_documents(state, work)
+        if work.get("training_samples"):
+            work["encodes_documents"] = True  # "embed 10M documents with bge-m3": the count is the job
+        return
+    if model.arch not in ("decoder", "encoder-decoder") or model.modality not in ("text", "code", "multimodal"):
+        return
+    if state.values.get("task") is None and BATCH_JOB_VERBS.search(text) is None:
+        return
+    if not (work.get("tokens") and work.get("sample_tokens")) or work.get("training_samples"):
+        return
+    _count_documents(state, work)
+    work["batch_job"] = True
+    prompt = int(work["sample_tokens"])
+    generated = state.values.get("gen_tokens")
+    if not isinstance(generated, int):
+        # Not stated: an assumption the reply names (the output sets half the bill), not a reading
+        generated = BATCH_JOB_GEN_TOKENS
+        state.values["gen_tokens"] = generated
+        state.notes.append(BATCH_JOB_OUTPUT_NOTE)
+    # The document is the prompt: a context read elsewhere in the sentence ("200-token summaries" before the
+    # output cue was known) gives way to it, the output per document added when it is known.
+    state.values["context"] = min(MAX_CONTEXT, prompt + generated)
+    state.values["output_tokens"] = float(min(MAX_OUTPUT_TOKENS, work["training_samples"] * generated))
+    for slot in ("context", "output_tokens"):
+        if slot not in state.stated:
+            state.stated.append(slot)
+
+
+def _count_documents(state: SlotState, work: dict[str, Any]) -> None:
+    """"1M docs of 256 tokens each": the documents and their length, not a training-token budget."""
+    if work.get("tokens") and work.get("sample_tokens") and not work.get("training_samples"):
+        work["training_samples"] = round(float(work.pop("tokens")) / float(work["sample_tokens"]))
+        state.stated = [slot for slot in state.stated if slot != "tokens"] + ["training_samples"]

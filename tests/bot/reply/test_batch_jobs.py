@@ -1,0 +1,71 @@
+"""An offline job over counted documents ("summarise 1M articles of 2k tokens into 200-token summaries") is timed
+as what it is: every prompt prefilled and every output generated at a serving engine's full load, then billed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse as understand
+from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json as _ask
+
+KB = default_knowledge()
+
+SUMMARIES = ("we need to summarize 1 million documents of 2000 tokens each into 200-token summaries with "
+             "Llama-3.1-8B on H100, how long and how much?")
+
+
+def test_documents_to_summarise_are_requests_not_training_tokens() -> None:
+    q = understand(SUMMARIES, KB)
+    assert q.batch_job and q.training_samples == 1_000_000
+    assert q.tokens is None  # not a 2B-token training budget
+    assert q.gen_tokens == 200 and q.context == 2200  # the document is the prompt, the summary its output
+    assert q.output_tokens == 200_000_000
+
+
+def test_the_job_time_is_prefill_plus_generation_and_the_bill_covers_it() -> None:
+    answer = _ask(SUMMARIES)
+    speed, plan = answer["speed"], answer["serving"]
+    assert answer["understood"]["documents"] == 1_000_000
+    assert plan["binding"] == "volume"  # full load, not one request at a time
+    prefill_h = 2e9 / speed["prefill_tokens_per_s"] / 3600
+    generation_h = 2e8 / plan["aggregate_tokens_per_s"] / 3600
+    assert speed["prefill_hours"] == pytest.approx(prefill_h, rel=0.01)
+    assert speed["generation_hours"] == pytest.approx(generation_h, rel=0.01)
+    assert speed["job_hours"] == pytest.approx(prefill_h + generation_h, rel=0.01)
+    assert answer["cost"]["hours"] == pytest.approx(speed["job_hours"], rel=0.01)
+    assert answer["cost"]["total"] == pytest.approx(speed["job_hours"] * answer["cost"]["per_hour"], rel=0.02)
+    assert "1,000,000 requests on 1× H100" in answer["text"]
+    assert "prefill of 2,000,000,000 prompt tokens" in answer["text"]
+    assert not any(a["field"] == "batch" for a in answer["assumptions"])  # the plan states its load
+
+
+def test_an_unstated_output_length_is_assumed_and_said() -> None:
+    answer = _ask("classify 500k support tickets of 300 tokens each with Qwen2.5-7B, how long on one L40S?")
+    assumed = {a["field"]: a for a in answer["assumptions"]}
+    assert assumed["gen_tokens"]["value"] == 256
+    assert assumed["engine"]["value"] == "vllm" and assumed["engine"]["reason"] == "batch-job"
+    assert answer["speed"]["output_tokens"] == 500_000 * 256
+    assert "output per document not stated" in answer["text"]
+
+
+@pytest.mark.parametrize("text", [
+    "用Qwen2.5-14B给10万篇文章做摘要，每篇3000 token，摘要200个token，A100要跑多久，多少钱",
+    "用Qwen2.5-14B給10萬篇文章做摘要，每篇3000 token，摘要200個token，A100要跑多久，多少錢",
+])
+def test_a_chinese_batch_job_is_read_the_same_way(text: str) -> None:
+    answer = _ask(text)
+    assert answer["speed"]["requests"] == 100_000
+    assert answer["speed"]["prompt_tokens"] == 300_000_000
+    assert answer["speed"]["output_tokens"] == 20_000_000
+    assert "预填充" in answer["text"] or "預填充" in answer["text"]
+
+
+def test_documents_in_a_fine_tune_stay_its_training_data() -> None:
+    q = understand("fine-tune Llama-3.1-8B on 1M docs of 2k tokens", KB)
+    assert not q.batch_job and q.tokens == pytest.approx(1e6 * 2048)
+
+
+def test_documents_without_a_job_word_are_not_guessed_to_be_inference() -> None:
+    q = understand("Llama-3.1-8B with 1M docs of 2k tokens on 8 H100", KB)
+    assert not q.batch_job
