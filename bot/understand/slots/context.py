@@ -100,7 +100,36 @@ _PROMPT_WORD = rx(r"prompt|input|输入|tokens\s+in\b")
 """A length said of the prompt (or input) alone, not of the whole context."""
 
 
+_IN_OUT = rx(
+    r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)?\s*(?:tokens?\s*)?(?:in(?:put)?|prompt|输入)(?:\s*tokens?)?"
+    r"\s*(?:[/,;&+，、]|and|和|加)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>k)?\s*(?:tokens?\s*)?(?:out(?:put)?|输出)(?![a-z])"
+    r"|(?:input|输入)\s*(?P<num3>\d+(?:\.\d+)?)\s*(?P<unit3>k)?\s*(?:tokens?)?\s*(?:[/,;&+，、]|and|和)?\s*"
+    r"(?:output|输出)\s*(?P<num4>\d+(?:\.\d+)?)\s*(?P<unit4>k)?(?![a-z0-9])"
+)
+"""A prompt and a reply length written as a pair: "1k in / 1k out", "2k input 500 output", "2k 输入 500 输出",
+"输入2k 输出500": the reply's length is generated, and a sequence reaches their sum."""
+
+
+def _in_out(state: SlotState) -> bool:
+    """Reads an input/output pair (`_IN_OUT`) into `gen_tokens` and `context`; False when there is none."""
+    m = _IN_OUT.search(state.text)
+    if m is None:
+        return False
+    first, second = ("num", "num2") if m.group("num") else ("num3", "num4")
+    prompt, generated = number(m.group(first)), number(m.group(second))
+    if prompt is None or generated is None:
+        return False
+    prompt *= context_unit(m.group(first.replace("num", "unit")))
+    generated *= context_unit(m.group(second.replace("num", "unit")))
+    state.set("gen_tokens", int(bounded(state, "gen_tokens", generated, MAX_CONTEXT)))
+    state.set("context", int(bounded(state, "context", prompt + generated, MAX_CONTEXT)))
+    state.mask(m.start(), m.end())
+    return True
+
+
 def parse_context(state: SlotState) -> None:
+    if _in_out(state):
+        return
     volume = _GEN_VOLUME.search(state.text)
     if volume is not None and _read_volume(state, float(volume.group("num")), volume.group("scale")):
         state.mask(volume.start(), volume.end())
