@@ -69,6 +69,14 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             limit = min(limit, limit_gib(w, g))
         return round(needed, 2) if ok and needed <= limit * margin else None
 
+    unsupported = unsupported_format(w, gpu)
+    for precision, quant in SAME_BITS_FORMATS.get(unsupported or "", ()):
+        # AWQ on a V100: the same bits in a format whose kernels run on the card, before any other change
+        m = need(replace(w, precision=precision, quant=quant), gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="other-format", precision=precision, quant=quant, memory_per_gpu_gib=m))
+            break
+
     eager = not w.flash_attention and is_transformer(w.model)
     if eager:
         # Eager attention holds heads × s² scores (llama.cpp: its KQ over the whole cache); a fused kernel never
@@ -286,6 +294,13 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             out.append(Suggestion(kind="shorter-context", context=cut[0], memory_per_gpu_gib=cut[1]))
     return out
 
+
+SAME_BITS_FORMATS: dict[str, tuple[tuple[Precision, str], ...]] = {
+    "awq": (("int4", "gptq"),),
+    "nvfp4": (("int4", "awq"), ("int4", "gptq")),
+}
+"""Formats of the same bits whose kernels run on older cards (knowledge/data/engines.yaml min_capability: vLLM's
+AWQ needs 7.5, GPTQ 6.0; NVFP4 needs Blackwell), offered when the one asked for cannot run on the card."""
 
 OFFICIAL_QUANT_NAMES = {"awq": "awq-int4", "gptq": "gptq-int4", "gptq-int8": "gptq-int8", "fp8": "fp8"}
 """A quant format's name in Model.official_quants (GGUF types all count as "gguf")."""

@@ -245,7 +245,8 @@ class Suggestion:
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
                   "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
                   "newer-engine", "cpu-layers", "cpu-experts", "fewer-requests", "optimizer-8bit",
-                  "model-offload", "bf16", "cache-text-encoders", "adafactor-fused", "fp8-base", "dp-attention"]
+                  "model-offload", "bf16", "cache-text-encoders", "adafactor-fused", "fp8-base", "dp-attention",
+                  "other-format"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None

@@ -66,6 +66,7 @@ from rules.engine_profile import (
     training_fact,
 )
 from rules.fit import placeable, reserves_share_of_card
+from rules.limits import unsupported_format
 from rules.memory_diffusion_training import checkpoints_by_default
 from rules.types import Pick
 
@@ -296,7 +297,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     held = check.sequences_held if check is not None else None
     if (check is not None and not check.fits and not check.tight and held is None and picks and picks[0].fits
             and top_gpu is not None and gpu is not None
-            and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1))):
+            and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1)
+                 or unsupported_format(workload, gpu) is not None)):
         top = (top_gpu, picks[0].count)  # see Answer.speed_on; a serving target takes replicas of cards that hold one
     # Timed as the plan runs it: one replica at its share of the users when the configuration timed is the top
     # pick laid out as replicas (the one sized, or the pick that replaced a named set that does not fit)

@@ -57,6 +57,8 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
             flag = KV_CACHE_FLAGS.get((engine or "", s.kv_cache or ""))
             label += t("sugg_and_kv_cache", kv=s.kv_cache.upper(), flag=f" ({flag})" if flag else "")
         return label + (t("sugg_on_cards", count=s.count, gpu=gpu_name(kb, s.gpu)) if s.count and s.gpu else "")
+    if kind == "other_format":
+        return t("sugg_other_format", precision=(s.precision or "").upper(), quant=f" ({s.quant})" if s.quant else "")
     if kind in ("more_gpus", "bigger_gpu"):
         return t(f"sugg_{kind}", count=s.count or 1, gpu=gpu_name(kb, s.gpu))
     if kind == "shorter_context":

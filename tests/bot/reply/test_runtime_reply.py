@@ -395,6 +395,15 @@ def test_awq_on_a_v100_with_vllm_is_refused_for_its_kernel_not_its_memory() -> N
     assert "vLLM cannot run AWQ weights on Tesla V100 16GB: its kernels for them need compute capability 7.5" in \
         render_text(result, kb=KB)
     assert all(p.gpu != "v100-16gb" for p in result.picks)
+    first = result.check.suggestions[0]
+    assert (first.kind, first.quant) == ("other-format", "gptq")  # the same 4 bits in a format the card runs
+    assert "the INT4 (gptq) checkpoint instead, whose kernels run on this card" in render_text(result, kb=KB)
+
+
+def test_a_serving_plan_is_not_laid_out_on_cards_that_cannot_run_the_format() -> None:
+    answer_json = ask_json("serve Qwen2.5-14B-Instruct-AWQ on our V100 32GB at 200 requests per minute")
+    assert answer_json["check"]["fits"] is False
+    assert answer_json["serving"] is not None and answer_json["serving"]["gpu"] != "v100-32gb"
 
 
 def test_gpt_oss_on_ollama_is_sized_in_the_mxfp4_its_gguf_keeps() -> None:
