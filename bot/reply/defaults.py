@@ -21,6 +21,7 @@ from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
 from bot.understand.slots.context import BATCH_AS_USERS_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
+from bot.understand.slots.workload_size import LATENCY_OUTPUT_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
@@ -126,8 +127,9 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
         out.append(Assumption(field=field, value=getattr(question, field), reason=OFFLOAD_CHOSEN_NOTE))
     if BATCH_AS_USERS_NOTE in question.notes and question.users is not None:
         out.append(Assumption(field="users", value=question.users, reason=BATCH_AS_USERS_NOTE))
-    if BATCH_JOB_OUTPUT_NOTE in question.notes and workload.task == "inference" and question.gen_tokens:
-        out.append(Assumption(field="gen_tokens", value=question.gen_tokens, reason=BATCH_JOB_OUTPUT_NOTE))
+    for note in (BATCH_JOB_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):
+        if note in question.notes and workload.task == "inference" and question.gen_tokens:
+            out.append(Assumption(field="gen_tokens", value=question.gen_tokens, reason=note))
     if "preference-as-sft" in question.notes and workload.task != "inference":
         out.append(Assumption(field="task", value=workload.task, reason="preference-as-sft"))
     return out

@@ -163,6 +163,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "budget-most-memory": {"en": "the most GPU memory the budget rents at the dated prices; name a card to size another",
                            "zh-Hans": "按有日期的标价，预算能租到的最大显存配置；如需其他卡请写出型号"},
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
+    "latency-output-assumed": {"en": "output per request not stated: the latency target is met at this many tokens each; say the length (e.g. “300 tokens out”)",
+                               "zh-Hans": "未说明每个请求的输出长度：按此长度计算延迟目标所需速度；请说明长度（如“输出300个token”）"},
     "batch-job": {"en": "a batch job of many requests: a serving engine that runs them together (offline, `LLM.generate` over the list)", "zh-Hans": "大批量请求的离线作业：按推理服务框架成批运行（离线 `LLM.generate` 传入整个列表）"},
     "serving-target": {"en": "a speed or load target: a serving engine (transformers' generate is launch-bound)", "zh-Hans": "有速度或负载目标：按推理服务框架估算（transformers 的 generate 受启动开销限制）"},
     "concurrent-serving": {"en": "several concurrent users: a serving engine with paged KV cache", "zh-Hans": "多用户并发：按带分页 KV 缓存的推理服务框架估算"},

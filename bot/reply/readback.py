@@ -84,7 +84,7 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:g} epoch{'s' if value != 1 else ''}" if t.lang == "en" else f"{value:g} 轮"
     if field == "hours" and isinstance(value, (int, float)):
         return f"{value:,.0f} h"
-    if field in ("qps", "tokens_per_s_per_user", "ttft_s") and isinstance(value, (int, float)):
+    if field in ("qps", "tokens_per_s_per_user", "ttft_s", "latency_s") and isinstance(value, (int, float)):
         return t(f"target_{field}", v=f"{value:.3g}" if value < 100 else f"{value:,.0f}")
     if field == "output_tokens_per_s" and isinstance(value, (int, float)):
         return t("target_output_tokens_per_s", v=f"{value:,.0f}")

@@ -293,9 +293,9 @@ def meet_speed_target(picks: Sequence[Pick], workload: Workload, question: Quest
                       instances: Sequence[InstanceFamily], hourly_price_of: Callable[[GPU, int], float | None],
                       pool: Sequence[GPU] = ()) -> list[Pick]:
     """With a per-user speed target, each fitting pick at the fewest cards in a node (tensor parallel adds
-    bandwidth) whose one-user decode meets it, those first. When none can, the cheapest card of `pool` that
-    can leads (by the dated price where there is one). Picks that cannot keep their count, and the serving
-    plan says the target is not met."""
+    bandwidth) whose one-user decode meets it; when fewer than all do, the cheapest cards of `pool` that can
+    (by the dated price where there is one) fill the list, price first when the cheapest is asked. Picks that
+    miss the target are kept only when nothing meets it, and the serving plan then says so."""
     target = question.tokens_per_s_per_user
     if workload.task != "inference" or not target or question.gpu_count is not None:
         return list(picks)
@@ -306,7 +306,10 @@ def meet_speed_target(picks: Sequence[Pick], workload: Workload, question: Quest
         resized = _fastest_enough(workload, gpu, pick.count, target, instances, hourly_price_of) \
             if gpu is not None and pick.fits else None
         (meeting if resized is not None else missing).append(resized or pick)
-    if not meeting and question.gpu is None:
+    wanted = max(len(picks), 1)
+    if len(meeting) < wanted and question.gpu is None:
+        # Too few of the picks meet it: the pool's cards that do, cheapest first (a card that misses the target
+        # answers another question, so it is listed only when nothing meets it).
         seen = {p.gpu_id for p in picks}
         priced: list[tuple[float, Pick]] = []
         for card in pool:
@@ -316,6 +319,9 @@ def meet_speed_target(picks: Sequence[Pick], workload: Workload, question: Quest
             price = hourly_price_of(card, found.count) if found is not None else None
             if found is not None and price is not None:
                 priced.append((price, found))
-        if priced:
-            meeting.append(min(priced, key=lambda item: item[0])[1])
-    return (meeting + missing)[:max(len(picks), 1)]
+        priced.sort(key=lambda item: item[0])
+        meeting += [found for _, found in priced[: wanted - len(meeting)]]
+        if question.budget:
+            meeting.sort(key=lambda p: (hourly_price_of(kb.gpus[p.gpu_id], p.count) is None,
+                                        hourly_price_of(kb.gpus[p.gpu_id], p.count) or 0.0))
+    return (meeting + (missing if not meeting else []))[:wanted]

@@ -83,7 +83,7 @@ from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_deg
 from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
-from bot.understand.slots.workload_size import parse_workload_size
+from bot.understand.slots.workload_size import latency_as_speed, parse_workload_size
 from bot.understand.speculative import target_and_draft
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
@@ -271,6 +271,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
                                          found.suggestions, capacity=capacity, models_compared=models_compared,
                                          plural_gpus=plural_gpus)
     read_documents(state, work, named_model, folded)
+    latency_as_speed(state, work)
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
         intent = "check"  # "how many users can X serve on one L4?": those cards, checked, then their load
     if intent == "gpu_info" and named_unknown and not capacity:

@@ -298,6 +298,10 @@ class Question(BaseModel):
     tokens a day" ≈ 1,157)."""
     ttft_s: float | None = Field(default=None, gt=0)
     """Serving target: time to the first token, seconds."""
+    latency_s: float | None = Field(default=None, gt=0)
+    """Serving target: a whole request's latency, seconds ("p50 latency under 3s"). Met when each request writes its
+    output in that time: read as the per-user speed `tokens_per_s_per_user` = output tokens ÷ latency
+    (bot.understand.parse), the first token's wait not counted."""
     images_per_request: int | None = Field(default=None, gt=0)
     """Images a vision-language request carries ("一次输入 5 张图片"): read so they are not taken for cards or a
     context; their tokens are counted only through the context the text gives."""

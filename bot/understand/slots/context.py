@@ -10,7 +10,7 @@ from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
 
 # -- context, generated tokens, batch ---------------------------------------------------------------
 _CTX_UNIT = r"\s*(?P<unit>k|m|万|千)?(?![a-z0-9])"
-_PEOPLE = r"(?:people|ppl|persons?|folks?|peeps|customers?)"
+_PEOPLE = r"(?:people|ppl|persons?|folks?|peeps|customers?|devs|developers?|engineers?|employees?|staff)"
 """People using a service, as typed in chat too: "20 ppl", "50 folks", "10 peeps"."""
 _AT_ONCE = r"(?:at\s+once|at\s+(?:the\s+)?same\s+time|simultaneously|concurrently)(?![a-z])"
 """"20 at once", "20 ppl at the same time": that many served together."""

@@ -110,6 +110,18 @@ not taken as a target to size for."""
 _TTFT = rx(r"(?:first[ -]token|ttft|time\s+to\s+first\s+token|首\s*(?:个)?\s*token|首字|首token延迟)\s*"
            r"(?:latency\s*)?(?:under|below|within|<=?|less\s+than|at\s+most|in|of|小于|低于|不超过|以内|在)?\s*"
            r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?|秒|毫秒)")
+_LATENCY = rx(r"(?:\b(?:p\d{2}|median|avg|average|mean|end[- ]to[- ]end|e2e|response|request)\s+)?\blatency\s*"
+              r"(?:target\s*)?(?:of|under|below|within|<=?|less\s+than|at\s+most|is|=|:)?\s*"
+              r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?)(?![a-z])"
+              r"(?:\s*for\s+(?P<gen>\d+)\s*(?:output\s+|new\s+|generated\s+)?tokens?(?![a-z]))?|"
+              r"(?:端到端|响应|请求)?(?:延迟|延时|时延|响应时间)\s*(?:要|需要)?\s*(?:小于|低于|不超过|在|<=?)?\s*"
+              r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>ms|毫秒|s|秒)\s*(?:以内|之内|内)?")
+"""A whole request's latency the service must meet ("p50 latency under 3s", "p95 latency < 500ms", "延迟小于2秒"):
+read after the first-token time, which names its own."""
+_QPM = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:(?:requests?|reqs?|quer(?:y|ies)|calls?)\s*"
+          r"(?:per\s+min(?:ute)?|a\s+minute|/\s*min(?:ute)?)(?![a-z])|rpm\b)|"
+          r"每分钟\s*(?:要|需要)?\s*(?:处理|承载)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*(?:请求|调用|查询)")
+"""Requests a minute ("200 req/min", "每分钟200个请求"): a sixtieth of them a second."""
 ASKS_COST = rx(
     r"\bhow\s+much\s+(?:does|do|would|will|is|to|for|money|would\s+it)\b|\bcosts?\b|\bcosting\b|\bprice\w*|"
     r"\bspend\w*|\bbill\w*|\bdollars?\b|\busd\b|\brmb\b|\bcny\b|\$|多少钱|费用|成本|花费|花多少|价格|价钱|租金|计费|"
@@ -134,9 +146,13 @@ ASKS_CONCURRENCY = rx(
     r"\bmax(?:imum)?\s+(?:concurrency|concurrent\s+(?:users?|requests?|sequences?|sessions?)|batch(?:\s+size)?)\b|"
     r"\bhow\s+much\s+concurrency\b|"
     r"(?:支持|能|可以|扛|撑)(?:同时)?(?:服务)?多少(?:个|路)?(?:并发|用户|人|请求)|最大并发|并发(?:能)?(?:有|到|上)?多少|"
-    r"多少(?:个|路)?(?:并发|人同时|用户同时)"
+    r"多少(?:个|路)?(?:并发|人同时|用户同时)|"
+    r"\bhow\s+many\s+tokens?\s*(?:/\s*s(?:ec)?|per\s+second|a\s+second)\s+(?:can|could|will|would|does|do)\b|"
+    r"\b(?:max(?:imum)?|total|aggregate|peak)\s+throughput\b|\bwhat(?:'s|\s+is|\s+would\s+be)\s+the\s+throughput\b|"
+    r"每秒(?:能|可以)?(?:处理|生成|输出|跑|吐)多少(?:个)?\s*tokens?|吞吐(?:量)?(?:能)?(?:有|是|到)?多少|最大吞吐"
 )
-"""How many sequences the set-up serves at once is asked: the serving plan sizes one replica at the most it holds."""
+"""How many sequences the set-up serves at once, or its throughput, is asked: the serving plan sizes one replica at
+the most it holds."""
 ASKS_MAX_CONTEXT = rx(
     r"\b(?:max(?:imum)?|longest|largest|biggest|most)\s+(?:possible\s+)?(?:context|ctx|sequence\s+length|"
     r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"
@@ -333,6 +349,10 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
     if m is not None and float(m.group("num")) > 0:
         targets["qps"] = float(m.group("num"))
         state.mask(m.start(), m.end())
+    m = _QPM.search(text) if "qps" not in targets else None
+    if m is not None and float(m.group("num") or m.group("num2")) > 0:
+        targets["qps"] = float(m.group("num") or m.group("num2")) / 60.0
+        state.mask(m.start(), m.end())
     m = _PER_USER.search(text) or _PER_USER_BARE.search(text)
     if m is not None:
         raw = m.group("num") or (m.groupdict().get("num2") or "")
@@ -345,7 +365,35 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
         seconds = float(m.group("num")) / (1000.0 if unit.startswith("m") or unit == "毫秒" else 1.0)
         targets["ttft_s"] = seconds
         state.mask(m.start(), m.end())
+    m = _LATENCY.search(state.text)
+    if m is not None and float(m.group("num") or m.group("num2")) > 0:
+        unit = m.group("unit") or m.group("unit2")
+        targets["latency_s"] = float(m.group("num") or m.group("num2")) / (
+            1000.0 if unit.startswith("m") or unit == "毫秒" else 1.0)
+        if m.group("gen"):
+            state.set("gen_tokens", int(m.group("gen")))  # "latency < 500ms for 64 tokens": each reply's length
+        state.mask(m.start(), m.end())
     return targets
+
+
+LATENCY_OUTPUT_TOKENS = 256
+"""Output of one request when a latency target does not say it: a chat reply's paragraph. Said under Assumed, as the
+speed each user needs is this divided by the latency."""
+LATENCY_OUTPUT_NOTE = "latency-output-assumed"
+
+
+def latency_as_speed(state: SlotState, work: dict[str, Any]) -> None:
+    """A whole request's latency (`latency_s`) → the per-user decode speed that meets it, output tokens ÷ latency,
+    unless a per-user speed is stated too. Run after the context slots, which read the output length."""
+    latency = work.get("latency_s")
+    if not latency or work.get("tokens_per_s_per_user"):
+        return
+    generated = state.values.get("gen_tokens")
+    if not isinstance(generated, int):
+        generated = LATENCY_OUTPUT_TOKENS
+        state.values["gen_tokens"] = generated
+        state.notes.append(LATENCY_OUTPUT_NOTE)
+    work["tokens_per_s_per_user"] = round(generated / float(latency), 1)
 
 
 def _training_steps(state: SlotState) -> int | None:
@@ -408,4 +456,5 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
     return fields
 
 
-__all__ = ["ASKS_COST", "ASKS_MAX_CONTEXT", "ASKS_TIME", "parse_workload_size"]
+__all__ = ["ASKS_COST", "ASKS_MAX_CONTEXT", "ASKS_TIME", "LATENCY_OUTPUT_NOTE", "latency_as_speed",
+           "parse_workload_size"]

@@ -69,3 +69,20 @@ def test_documents_in_a_fine_tune_stay_its_training_data() -> None:
 def test_documents_without_a_job_word_are_not_guessed_to_be_inference() -> None:
     q = understand("Llama-3.1-8B with 1M docs of 2k tokens on 8 H100", KB)
     assert not q.batch_job
+
+
+def test_a_latency_target_is_met_by_every_pick_and_the_plan() -> None:
+    answer = _ask("What's the cheapest way to serve Qwen2.5-7B-Instruct for ~200 req/min, avg 1.5k prompt + 300 "
+                  "output tokens? Need p50 latency under 3s")
+    assert answer["understood"]["qps"] == pytest.approx(200 / 60)
+    assert answer["serving"]["decode_tokens_per_s"] >= 100  # 300 tokens within 3 s
+    assert all(p["decode_tokens_per_s"] >= 100 for p in answer["picks"])  # none that misses the target
+    prices = [p["price_per_hour"] for p in answer["picks"] if p["price_per_hour"] is not None]
+    assert prices == sorted(prices)  # the cheapest asked: by price among those that meet it
+
+
+def test_a_throughput_question_is_answered_at_full_load() -> None:
+    answer = _ask("Qwen3-235B-A22B 用 SGLang 部署，8 張 H100 用 FP8，平均 2k 輸入 500 輸出，每秒能處理多少 token？")
+    plan = answer["serving"]
+    assert plan["binding"] == "concurrency" and plan["sequences_per_replica"] > 1
+    assert plan["aggregate_tokens_per_s"] > 10 * plan["decode_tokens_per_s"]
