@@ -172,6 +172,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                               + (t("claimed_memory_modified", gb=f"{claimed:g}")
                                  if asked.memory_gb * 1.2 < claimed <= 4 * asked.memory_gb else "")
                               if isinstance(claimed, (int, float)) and asked is not None else "")
+    derived, sized = answer.understood.get("derived_name"), kb.models.get(answer.query.model or "")
+    view["derived_name"] = (t("derived_name", text=str(derived), name=sized.name)
+                            if derived and sized is not None else "")
     view["examples"] = EXAMPLES[t.lang]
     view["unknown"] = answer.intent == "unknown"
     view["did_you_mean"] = [kb.models[m].name for m in answer.suggestions if m in kb.models][:5]
@@ -272,7 +275,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if unknown_card:
         message = Translator(answer.query.lang)("unknown_card", text=str(unknown_card))
         out.append(("section", "notice", {"message": message}))
-    for notice in ("claimed_memory", "modified_card"):
+    for notice in ("derived_name", "claimed_memory", "modified_card"):
         if view.get(notice):
             out.append(("section", "notice", {"message": view[notice]}))
     if answer.understood.get("no_gpu"):

@@ -58,8 +58,32 @@ def _quote(text: str) -> str:
     return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
 
 
+_RETRACT = re.compile(
+    r"\b(?:no\s*,?\s*wait|wait\s*,?\s*no|sorry\s*,?\s*(?:i\s+)?mean[t]?|(?:actually\s*,?\s*)?i\s+mean[t]?|"
+    r"correction\s*:|scratch\s+that|let\s+me\s+rephrase)\b|不对|我是说|我的意思是|更正一下|说错了|搞错了|打错了",
+    re.I,
+)
+"""Words that take back what came before ("X? no wait — I mean Y", "不对，我是说 Y")."""
+
+
+def retracted(text: str, read: Callable[[str], Question]) -> str:
+    """The text after the last retraction that names another model than the text before it ("Llama-3.1-8B
+    embeddings? no wait — I mean e5-mistral-7b on an L4" asks about e5-mistral only); else the text as it is. A
+    retraction naming no model ("2 A100s, sorry I mean 4") corrects a number and keeps the rest."""
+    found = list(_RETRACT.finditer(text))
+    if not found:
+        return text
+    cut = found[-1]
+    before, after = text[: cut.start()], text[cut.end():].lstrip(" ,，:：—–-")
+    said, meant = _job(read(before)), _job(read(after))
+    if said is None or meant is None or not said[0] or not meant[0] or said[0] == meant[0]:
+        return text
+    return after
+
+
 def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[str]]:
     """(the text of the first job, quotes of the other jobs); the whole text and [] when there is one job."""
+    text = retracted(text, read)
     parts = segments(text)
     if len(parts) < 2:
         return text, []

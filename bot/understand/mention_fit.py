@@ -122,3 +122,23 @@ def claimed_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeB
     if not asks and card.memory_gb * 1.2 < stated <= 4 * card.memory_gb:
         return Claim(gpu_id, stated, "modified")
     return Claim(gpu_id, stated, "wrong")
+
+
+_GLUED_BEFORE = re.compile(r"([a-z][a-z0-9.]*(?:[-_][a-z0-9.]+)*)[-_]$", re.A)
+UPLOADER_PREFIXES = frozenset({
+    "meta", "mistralai", "google", "microsoft", "nvidia", "ibm", "alibaba", "thudm", "zai", "01-ai", "deepseek-ai",
+    "deepseek", "tencent", "baidu", "unsloth", "thebloke", "bartowski", "lmstudio-community", "mlx-community",
+    "hf", "huggingface", "official", "base", "chat", "instruct", "the"})
+"""Words glued before a model's name that do not make it another model: its makers' and the usual uploaders' names
+("Meta-Llama-3-8B", "unsloth-llama-3-8b-bnb-4bit")."""
+
+
+def derived_name(folded: str, original: str, start: int, end: int) -> str | None:
+    """The whole name written when a known model's name is glued to the end of another word
+    ("openhermes-2.5-mistral-7b", "e5-mistral-7b"): a fine-tune or a derivative, sized as the model its name is
+    built on. None when nothing is glued before it, or only its makers' or an uploader's name."""
+    glued = _GLUED_BEFORE.search(folded[max(0, start - 40): start])
+    if glued is None or glued.group(1) in UPLOADER_PREFIXES:
+        return None
+    begin = start - (len(folded[max(0, start - 40): start]) - glued.start())
+    return original[begin:end]

@@ -65,11 +65,18 @@ from bot.understand.intent import (
 from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
-from bot.understand.mention_fit import claimed_memory, mask_end, modified_memory, sized_sibling
+from bot.understand.mention_fit import claimed_memory, derived_name, mask_end, modified_memory, sized_sibling
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs
-from bot.understand.question import CLAIMED_MEMORY_NOTE, MODDED_NOTE, SLOT_ORDER, TRAINING_SWITCHES, Question
+from bot.understand.question import (
+    CLAIMED_MEMORY_NOTE,
+    DERIVED_NAME_NOTE,
+    MODDED_NOTE,
+    SLOT_ORDER,
+    TRAINING_SWITCHES,
+    Question,
+)
 from bot.understand.slots.apple import parse_apple_silicon
 from bot.understand.slots.audio import parse_audio
 from bot.understand.slots.base import SlotState, unquote_keys
@@ -115,8 +122,10 @@ def parse(text: str, kb: KnowledgeBase) -> Question:
         # jobs are split on the text as written, not on Slack's entities ("&amp;" is "&", "&lt;16GB&gt;" "<16GB>")
         unescaped = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") if "&" in text else text
         first, others = split_jobs(unescaped, lambda part: _parse(part, kb))
-        if not others:
+        if not others and first == unescaped:
             return _parse(text, kb)
+        if not others:  # "X? no wait, I mean Y": Y alone
+            return _parse(first, kb).model_copy(update={"text": text})
         return _parse(first, kb).model_copy(update={"text": text, "other_jobs": others})
     except Exception:  # pragma: no cover - defensive: a bug here must not take a reply down
         log.exception("parse failed for %r", text[:200])
@@ -200,6 +209,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
 
     if found.model is not None:
         state.set("model", found.model)
+        derived = derived_name(folded, original, found.start, found.end)
+        if derived is not None:
+            state.notes.append(f"{DERIVED_NAME_NOTE}{derived}")  # "openhermes-2.5-mistral-7b": sized as Mistral 7B
     gpu_ids: list[str] = []
     for mention in gpus:
         if mention.entry_id not in gpu_ids:

@@ -45,6 +45,9 @@ MAX_LORA_ADAPTERS = 100_000
 2023) serves 2,000 from one A100; a service with more is sized, anything beyond this is not one deployment."""
 
 MODDED_NOTE = "modified-card:"
+DERIVED_NAME_NOTE = "derived-name:"
+"""Noted with the whole name written when a known model's name ends another name ("openhermes-2.5-mistral-7b"): the
+reply says which model it was sized as (bot.understand.mention_fit.derived_name)."""
 CLAIMED_MEMORY_NOTE = "claimed-memory:"
 """Noted with the GB the text says the card asked about has when it does not ("the 4090 has 48GB right?"): the
 reply corrects it and sizes the card as it ships (bot.understand.mention_fit.claimed_memory)."""
@@ -316,6 +319,11 @@ class Question(BaseModel):
     the reply keeps on the cards the most layers (or MoE experts) that fit, as llama.cpp's -ngl / --n-cpu-moe."""
     observed_tokens_per_s: float | None = Field(default=None, gt=0)
     """A decode speed the asker measured and doubts ("is 15 tok/s normal?"): the reply compares it with its own."""
+
+    @property
+    def derived_name(self) -> str | None:
+        """The name written around the model read (`DERIVED_NAME_NOTE`), when it names a derivative of it."""
+        return next((n.removeprefix(DERIVED_NAME_NOTE) for n in self.notes if n.startswith(DERIVED_NAME_NOTE)), None)
 
     @property
     def claimed_memory_gb(self) -> float | None:

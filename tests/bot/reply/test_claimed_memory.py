@@ -44,3 +44,27 @@ def test_a_modified_card_said_as_a_fact_is_sized_at_its_memory() -> None:
 def test_the_right_memory_says_nothing() -> None:
     q = parse("the 4090 has 24GB right? Qwen2.5-7B", KB)
     assert q.claimed_memory_gb is None and q.gpu == "rtx-4090"
+
+
+@pytest.mark.parametrize(("text", "derived", "model"), [
+    ("openhermes-2.5-mistral-7b on a T4", "openhermes-2.5-mistral-7b", "mistral-7b"),
+    ("dolphin-2.9-llama3-8b on a 4090", "dolphin-2.9-llama3-8b", "llama-3-8b"),
+])
+def test_a_fine_tune_named_after_its_base_is_said_to_be_sized_as_the_base(text: str, derived: str, model: str) -> None:
+    answer = _ask(text)
+    assert answer["query"]["model"] == model
+    assert f"“{derived}” is read as {KB.models[model].name}" in answer["text"]
+
+
+@pytest.mark.parametrize("text", ["Meta-Llama-3-8B-Instruct on a 4090", "Qwen/Qwen2.5-7B-Instruct on L4",
+                                  "unsloth/Meta-Llama-3.1-8B-bnb-4bit on a T4"])
+def test_a_maker_or_uploader_prefix_is_the_model_itself(text: str) -> None:
+    assert parse(text, KB).derived_name is None
+
+
+def test_a_retraction_naming_another_model_asks_about_that_one() -> None:
+    q = parse("Llama-3.1-8B embeddings? no wait — I mean serving e5-mistral-7b as an embedding model on an L4, "
+              "2k tokens per doc, how many docs/s?", KB)
+    assert q.model == "e5-mistral-7b-instruct" and q.gpu == "l4" and not q.other_jobs
+    kept = parse("Qwen2.5-7B on 2 A100s, sorry I mean with vLLM", KB)
+    assert kept.model == "qwen2.5-7b" and kept.gpu_count == 2  # no other model named: nothing taken back
