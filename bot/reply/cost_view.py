@@ -175,7 +175,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         s = answer.serving
         lines.append(t("serving_plan_encoder", replicas=s.replicas, count=s.gpus_per_replica,
                        gpu=_gpu_name(kb, s.gpu), rate=f"{s.targets.get('sequences_per_s_per_replica', 0):,.1f}",
-                       batch=s.sequences_per_replica, qps=f"{s.targets.get('qps', 0):,g}",
+                       batch=s.sequences_per_replica, qps=_rate_text(s.targets.get("qps", 0.0)),
                        agg=f"{s.aggregate_tokens_per_s or 0:,.0f}", latency=f"{s.ttft_s or 0:.2f}"))
         if not s.met:
             capacity = s.replicas * s.targets.get("sequences_per_s_per_replica", 0.0)
@@ -295,3 +295,8 @@ def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any
 def _hours_text(hours: float) -> str:
     """A run's length as a reader takes it in: hours from one hour up, else minutes."""
     return f"{hours:,.1f} h" if hours >= 1 else f"{max(1.0, hours * 60):,.0f} min"
+
+
+def _rate_text(rate: float) -> str:
+    """A request rate as written back: whole numbers from 100 a second, three significant figures below."""
+    return f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"

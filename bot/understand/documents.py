@@ -35,6 +35,30 @@ BATCH_JOB_OUTPUT_NOTE = "batch-job-output-assumed"
 """On a batch job whose output per document was assumed: the reply says so under Assumed."""
 
 
+_PER_PERIOD = (
+    (re.compile(r"每小时|\bper\s+hour\b|\ban\s+hour\b|/\s*h(?:our|r)?\b|\bhourly\b|\bevery\s+hour\b"), 3600.0),
+    (re.compile(r"每天|每日|一天|天天|\bper\s+day\b|\ba\s+day\b|/\s*day\b|\bdaily\b|\bevery\s+day\b|"
+                r"\beach\s+day\b"), 86_400.0),
+    (re.compile(r"每月|每个月|\bper\s+month\b|\ba\s+month\b|/\s*month\b|\bmonthly\b|\bevery\s+month\b"),
+     30 * 86_400.0),
+)
+"""A count of documents that arrives every hour, day or month ("每天 5000 万条文本", "10M docs a day"): a rate to
+keep up with, not one job; with the seconds of the period."""
+
+
+def _as_rate(state: SlotState, work: dict[str, Any], text: str) -> bool:
+    """A document count said per hour, day or month becomes the request rate it is (`qps`, one document a
+    request): the serving plan then counts the replicas that keep up. False when no period is said."""
+    if not work.get("training_samples") or work.get("qps"):
+        return False
+    seconds = next((period for pattern, period in _PER_PERIOD if pattern.search(text)), None)
+    if seconds is None:
+        return False
+    work["qps"] = float(work.pop("training_samples")) / seconds
+    state.stated = [slot for slot in state.stated if slot != "training_samples"]
+    return True
+
+
 def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, text: str) -> None:
     """Turns a document count (with its length) that belongs to an inference job into that job.
 
@@ -47,6 +71,8 @@ def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, 
         return
     if model.arch == "encoder":
         _count_documents(state, work)
+        if _as_rate(state, work, text):
+            return
         if work.get("training_samples"):
             work["encodes_documents"] = True  # "embed 10M documents with bge-m3": the count is the job
         return
@@ -68,10 +94,14 @@ def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, 
     # The document is the prompt: a context read elsewhere in the sentence ("200-token summaries" before the
     # output cue was known) gives way to it, the output per document added when it is known.
     state.values["context"] = min(MAX_CONTEXT, prompt + generated)
+    if "context" not in state.stated:
+        state.stated.append("context")
+    if _as_rate(state, work, text):
+        work.pop("batch_job")  # "每天 10 万篇": a service that keeps up, planned at that request rate
+        return
     state.values["output_tokens"] = float(min(MAX_OUTPUT_TOKENS, work["training_samples"] * generated))
-    for slot in ("context", "output_tokens"):
-        if slot not in state.stated:
-            state.stated.append(slot)
+    if "output_tokens" not in state.stated:
+        state.stated.append("output_tokens")
 
 
 def _count_documents(state: SlotState, work: dict[str, Any]) -> None:

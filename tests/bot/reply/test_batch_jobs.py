@@ -86,3 +86,19 @@ def test_a_throughput_question_is_answered_at_full_load() -> None:
     plan = answer["serving"]
     assert plan["binding"] == "concurrency" and plan["sequences_per_replica"] > 1
     assert plan["aggregate_tokens_per_s"] > 10 * plan["decode_tokens_per_s"]
+
+
+@pytest.mark.parametrize(("text", "qps"), [
+    ("bge-m3 做 embedding，每天 5000 万条文本，每条平均 300 token，用什么卡最省钱", 5e7 / 86400),
+    ("embed 10M documents of 500 tokens a day with bge-m3 on L4", 1e7 / 86400),
+    ("summarize 100k articles of 3000 tokens a day into 200-token summaries with Qwen2.5-14B on A100", 1e5 / 86400),
+])
+def test_documents_every_day_are_a_rate_to_keep_up_with_not_one_job(text: str, qps: float) -> None:
+    answer = _ask(text)
+    assert answer["understood"]["qps"] == pytest.approx(qps)
+    assert "documents" not in answer["understood"] and not answer["speed"].get("job_hours")
+    plan = answer["serving"]
+    assert plan is not None and plan["met"]
+    if plan["binding"] == "throughput":  # an encoder: replicas enough for the rate
+        per_replica = plan["targets"]["sequences_per_s_per_replica"]
+        assert plan["replicas"] * per_replica >= qps
