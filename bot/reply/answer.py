@@ -53,6 +53,7 @@ from bot.reply.side_figures import (
     token_speed,
 )
 from bot.reply.smaller import smaller_for
+from bot.reply.stack import others_alone, room_for_others, with_stack
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -115,6 +116,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return attach_money(result, question, None, kb, (card, question.gpu_count or 1))
 
     gpu = kb.gpus.get(question.gpu) if question.gpu else None
+    others = others_alone(question, kb, answer)  # models deployed beside this one on the same cards
     if gpu is None and question.memory_gb:
         gpu = memory_card(question, kb)
     model = resolve_model(question, kb)
@@ -205,6 +207,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # A card that cannot hold the job at any count is no recommendation beside cards that can (the named
         # card's "No" and what would fit are the check's to say).
         picks = [p for p in picks if p.fits]
+    if gpu is None:
+        picks = room_for_others(picks, others)
     if gpu is not None and question.intent != "compare":
         picks = picks[:MAX_PICKS]
     if (gpu is not None and len(picks) > 1 and picks[0].gpu_id == gpu.id and picks[0].count != question.gpu_count
@@ -379,7 +383,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     result.max_context = max_context_out(question, workload, sized_gpu, sized_count)
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
     result.faq = faq_for(question, workload, result, kb)
-    return result
+    return with_stack(result, question, kb, others)  # "X and Y together on one A10": checked for their sum
 
 
 SIZING_FLAGS = frozenset({"model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gpu",

@@ -193,6 +193,17 @@ class SuggestionOut(BaseModel):
     """The engine the alternative runs on when not the job's (llama.cpp for a Q4_K_M GGUF on a GeForce card)."""
 
 
+class StackPartOut(BaseModel):
+    """One of several models deployed on the same cards (bot.reply.stack): what it needs per card on its own."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    name: str
+    per_gpu_gb: float
+    engine: str | None = None
+
+
 class CardFitOut(BaseModel):
     """One card of a set of different cards: what the job puts on it and what it can give."""
 
@@ -354,6 +365,11 @@ class Answer(BaseModel):
     asked_cost: CostOut | None = None
     """The rent of the set the question named, for the hours it gave, when that set does not hold the job and
     `cost` is for one that does: the user asked what their set costs."""
+    stack: list[StackPartOut] = Field(default_factory=list)
+    """Models deployed together on the same cards, the first the one sized above: each one's need per card; the
+    check is for their sum (bot.reply.stack)."""
+    stack_picks_checked: bool = False
+    """With no card named: the picks kept are those with room for the other models beside the first."""
     budget: BudgetOut | None = None
     prices: list[PriceOut] = Field(default_factory=list)
     """For gpu_info: the known instances of the card with their prices."""

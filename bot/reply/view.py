@@ -21,6 +21,7 @@ from bot.reply.offload import KTRANSFORMERS
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
 from bot.reply.speed_view import observed_line, speed_parts
 from knowledge.base import KnowledgeBase
+from rules import constants as C
 from rules.constants import GPUS_PER_NODE
 from rules.hardware import gpu_share_of_unified_memory
 
@@ -314,6 +315,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "guidance", {}))
     if view.get("check"):
         out.append(("section", "verdict", {}))
+    if answer.stack:
+        out.append(("section", "notice", {"message": stack_line(Translator(answer.query.lang), answer)}))
     if view.get("max_context_line"):
         out.append(("section", "notice", {"message": view["max_context_line"]}))
     if answer.other_engine and answer.estimate is not None:
@@ -415,3 +418,14 @@ def _filled(text: str, values: dict[str, str]) -> str:
     for key, value in values.items():
         text = text.replace("{" + key + "}", value)
     return text
+
+
+def stack_line(t: Translator, answer: Answer) -> str:
+    """"Together on 1× A10: Qwen3-Embedding-8B 14.9 GiB + Qwen3-Reranker-4B 8.1 GiB + 0.5 GiB …": what each model
+    deployed on the same cards takes, and their sum (the check above is for the sum)."""
+    parts = " + ".join(f"{p.name} {gb(p.per_gpu_gb)} GiB" for p in answer.stack)
+    extra = C.CUDA_CONTEXT_GIB * (len(answer.stack) - 1)
+    total = sum(p.per_gpu_gb for p in answer.stack) + extra
+    key = ("stack_line_checked" if answer.check is not None
+           else "stack_line_picks" if answer.stack_picks_checked else "stack_line")
+    return t(key, parts=parts, extra=gb(extra), n=len(answer.stack) - 1, total=gb(total))

@@ -92,6 +92,7 @@ from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
 from bot.understand.slots.workload_size import latency_as_speed, parse_workload_size
 from bot.understand.speculative import target_and_draft
+from bot.understand.stacking import stacked
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
     NOT_A_GPU,
@@ -276,12 +277,16 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         named_unknown = found.text is not None
     capacity = (bool(gpu_ids) or "memory_gb" in state.values) and found.model is None \
         and "params_b" not in state.values and CAPACITY.search(state.text) is not None
-    models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None
+    # "X and Y together on one A10": one deployment, unless a comparison is asked in so many words ("X vs Y")
+    stack = stacked(model_ids, folded) if spec is None and MODEL_COMPARE_STRONG.search(state.text) is None else []
+    models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None and not stack
     card_set = mixed_set(state, gpus)
     intent, explicit, faq_hint = decide_intent(state, folded, found.model is not None,
                                          gpu_ids[:1] if card_set else gpu_ids, vocab,
                                          found.suggestions, capacity=capacity, models_compared=models_compared,
                                          plural_gpus=plural_gpus)
+    if stack:
+        state.set("stack_models", stack)  # "X 和 Y 一起部署在一张 A10": both on the card, sized together
     read_documents(state, work, named_model, folded)
     latency_as_speed(state, work)
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
@@ -358,6 +363,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         batch=values.get("batch"),
         users=values.get("users"),
         gen_tokens=values.get("gen_tokens"),
+        stack_models=values.get("stack_models") or [],
         output_tokens=values.get("output_tokens"),
         image_resolution=values.get("image_resolution"),
         image_steps=values.get("image_steps"),

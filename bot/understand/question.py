@@ -280,6 +280,9 @@ class Question(BaseModel):
     encodes_documents: bool = False
     """The model named is an encoder and the text counts what it is to encode ("embed 10M documents"): the count
     in `training_samples` is then the job, timed at the encoder's speed, not a training set."""
+    stack_models: list[str] = Field(default_factory=list)
+    """Models deployed beside `model` on the same cards ("an embedder and a reranker together on one A10"): the
+    reply checks their sum, each in its own process (bot.reply.stack)."""
     batch_job: bool = False
     """A generative model is run over the documents the text counts ("summarise 1M articles of 2k tokens into
     200-token summaries"): `training_samples` requests, each a prompt of `context` − `gen_tokens` tokens and

@@ -1,0 +1,79 @@
+"""Several models deployed on the same cards ("Qwen3-Embedding-8B 和 Qwen3-Reranker-4B 一起部署在一张 A10"): each
+runs in its own process, so the cards hold every model's weights, cache and working memory, plus one more CUDA
+context per extra process.
+
+The first model is sized by the ordinary pipeline; each other model is answered on its own with the same slots
+(the same cards, context and batch), and the check is then redone for their sum, so the verdict is about the
+deployment asked for, not about its first model alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.reply.model import Answer, StackPartOut
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from rules import constants as C
+from rules.types import Pick
+
+Answerer = Callable[[Question, KnowledgeBase], Answer]
+
+
+def others_alone(question: Question, kb: KnowledgeBase, answer: Answerer) -> list[StackPartOut]:
+    """Each model deployed beside `question.model`, answered on its own with the same slots; [] for one model."""
+    parts: list[StackPartOut] = []
+    for model_id in question.stack_models:
+        alone = answer(question.model_copy(update={"model": model_id, "stack_models": [], "other_jobs": []}), kb)
+        if alone.estimate is not None:
+            parts.append(_part(model_id, alone, kb))
+    return parts
+
+
+def beside_gib(others: list[StackPartOut]) -> float:
+    """What the other models take on the card that runs them beside the first: their needs and one CUDA context
+    each (the card's usable memory counts the first process's)."""
+    return sum(p.per_gpu_gb for p in others) + C.CUDA_CONTEXT_GIB * len(others)
+
+
+def room_for_others(picks: list[Pick], others: list[StackPartOut]) -> list[Pick]:
+    """With no card named, the picks that also hold the other models on one of their cards, clear of the tight
+    band; the picks as they are when none does (the stack line then says what they take)."""
+    if not others:
+        return picks
+    extra = beside_gib(others)
+    roomy = [p for p in picks if p.fits and p.memory_per_gpu_gib + extra <= p.limit_gib * (1.0 - C.TIGHT_FRACTION)]
+    return roomy or picks
+
+
+def with_stack(result: Answer, question: Question, kb: KnowledgeBase, others: list[StackPartOut]) -> Answer:
+    """`result` with `stack` (each model's need per card) and, when the cards are named, the check redone for the
+    models together; unchanged when no other model is deployed beside the first."""
+    if not others or result.estimate is None or question.model is None:
+        return result
+    parts = [_part(question.model, result, kb), *others]
+    result.stack = parts
+    result.stack_picks_checked = result.check is None and bool(result.picks) and all(
+        p.memory_per_gpu_gb + beside_gib(others) <= p.limit_gb * (1.0 - C.TIGHT_FRACTION) for p in result.picks)
+    check = result.check
+    if check is None or check.cards:
+        return result
+    together = check.memory_per_gpu_gb + beside_gib(others)
+    limit = check.limit_gb or check.gpu_memory_gb
+    fits = together <= limit and check.unsupported_precision is None and not check.split_invalid
+    result.check = check.model_copy(update={
+        "memory_per_gpu_gb": round(together, 1), "headroom_gb": round(limit - together, 1),
+        "free_gb": round(max(0.0, limit - together), 1), "fits": fits,
+        "tight": abs(limit - together) <= C.TIGHT_FRACTION * limit,
+        # the first model's own fixes are not the deployment's: the stack line says what each model takes
+        "suggestions": check.suggestions if fits else [],
+    })
+    return result
+
+
+def _part(model_id: str, sized: Answer, kb: KnowledgeBase) -> StackPartOut:
+    assert sized.estimate is not None
+    need = sized.check.memory_per_gpu_gb if sized.check is not None else sized.estimate.per_gpu_gb
+    model = kb.models.get(model_id)
+    return StackPartOut(model=model_id, name=model.name if model is not None else model_id,
+                        per_gpu_gb=round(need, 1), engine=sized.query.engine)

@@ -1,0 +1,25 @@
+"""Several models named for one deployment ("Qwen3-Embedding-8B 和 Qwen3-Reranker-4B 一起部署在一张 A10 上",
+"an embedder and a reranker together on one L4"): sized together, each in its own process (bot.reply.stack).
+
+Two models named without such words are a comparison, a speculative pair or two jobs, which other rooms read.
+"""
+
+from __future__ import annotations
+
+import re
+
+STACK_CUE = re.compile(
+    r"\b(?:together|alongside|side\s+by\s+side\s+on|at\s+the\s+same\s+time|simultaneously|co-?locat\w*|"
+    r"(?:both|all)\s+(?:on|in)\b|on\s+(?:one|a\s+single|the\s+same|1)\b|same\s+(?:gpu|card|box|machine|server|node))|"
+    r"一起|同时(?:部署|跑|运行|加载|放)|共用|合用|共享|部署在(?:同)?一(?:张|块|台)|放在(?:同)?一(?:张|块|台)|"
+    r"都(?:部署|放|跑|装)|单卡|同一张|同一台|一张卡",
+    re.I,
+)
+"""Words that put the models named on the same cards."""
+
+
+def stacked(model_ids: list[str], folded: str) -> list[str]:
+    """The models after the first to be deployed beside it, when the text says they share the cards; else []."""
+    if len(model_ids) < 2 or STACK_CUE.search(folded) is None:
+        return []
+    return model_ids[1:]

@@ -1,0 +1,45 @@
+"""Several models deployed on the same cards are checked for their sum, each in its own process."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from rules import constants as C
+from tests.bot.reply._answers import ask_json as _ask
+
+KB = default_knowledge()
+
+
+def test_an_embedder_and_a_reranker_on_one_a10_are_checked_together() -> None:
+    answer = _ask("Qwen3-Embedding-8B 和 Qwen3-Reranker-4B 一起部署在一张 A10 上够吗")
+    parts = {p["model"]: p["per_gpu_gb"] for p in answer["stack"]}
+    assert set(parts) == {"qwen3-embedding-8b", "qwen3-reranker-4b"}
+    together = sum(parts.values()) + C.CUDA_CONTEXT_GIB
+    check = answer["check"]
+    assert check["memory_per_gpu_gb"] == pytest.approx(together, abs=0.1)
+    assert check["fits"] is False  # ~23.5 GiB against the A10's 22.0, though the embedder alone fits
+    assert "不行" in answer["text"] and "合计每卡" in answer["text"]
+
+
+def test_small_models_together_fit_and_say_so() -> None:
+    answer = _ask("bge-m3 and Qwen3-Reranker-0.6B together on one L4")
+    assert answer["check"]["fits"] is True
+    assert "Together, each in its own process: BGE-M3" in answer["text"]
+
+
+def test_with_no_card_the_picks_have_room_for_every_model() -> None:
+    answer = _ask("Qwen2.5-14B, bge-m3 and bge-reranker-v2-m3 together on one cheap GPU")
+    beside = sum(p["per_gpu_gb"] for p in answer["stack"][1:]) + 2 * C.CUDA_CONTEXT_GIB
+    assert answer["picks"] and all(p["memory_per_gpu_gb"] + beside <= p["limit_gb"] for p in answer["picks"])
+
+
+@pytest.mark.parametrize("text", ["Qwen2.5-7B vs Llama-3.1-8B on one A10", "Llama 3.1 8B or Qwen2.5-7B on a 4090?"])
+def test_a_comparison_is_not_a_deployment(text: str) -> None:
+    assert parse(text, KB).stack_models == []
+
+
+def test_two_models_without_a_shared_card_are_not_stacked() -> None:
+    q = parse("Qwen2.5-7B with Qwen2.5-0.5B as the draft model on an A10", KB)
+    assert q.stack_models == []
