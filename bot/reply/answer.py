@@ -16,7 +16,7 @@ from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
-from bot.reply.cost import attach_money, home_cloud_first, rank_by_money, within_budget_first
+from bot.reply.cost import attach_money, compare_prices, home_cloud_first, rank_by_money, within_budget_first
 from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
     DEFAULT_CONTEXT,
@@ -125,6 +125,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         result = Answer(query=query_of(question, None, question.gpu_count), missing=missing,
                         **base)
         result.compare = list(question.compare_gpus) if question.intent == "compare" else []
+        if result.compare and (question.asks_cost or question.hours):
+            result.prices = compare_prices(kb, question)  # "rent an H200 vs a B200 for an hour": their prices
+            result.missing = [] if result.prices else result.missing
         result.faq = faq_for(question, None, result, kb)
         return result
 

@@ -172,6 +172,20 @@ def gpu_prices(kb: KnowledgeBase, question: Question) -> list[PriceOut]:
             for p in rows if not p.host_billed_separately]
 
 
+def compare_prices(kb: KnowledgeBase, question: Question, per_card: int = 2) -> list[PriceOut]:
+    """For cards compared with no model ("rent an H200 vs a B200 for an hour"): each card's cheapest known rows by
+    GPU-hour (in the cloud named, when one is), so the prices asked for stand side by side."""
+    out: list[PriceOut] = []
+    for gpu in question.compare_gpus:
+        rows = [p for p in list_prices(kb, gpu=gpu, cloud=question.cloud) if not p.host_billed_separately]
+        rows.sort(key=lambda p: (p.currency != "USD", p.price_per_gpu_hour))
+        out += [PriceOut(cloud=p.cloud, instance=p.instance, gpu=p.gpu, count=p.count,
+                         price_per_hour=p.price_per_hour, currency=p.currency, region=p.region, date=p.date,
+                         source=list(p.source), spot_price_per_hour=p.spot_price_per_hour)
+                for p in rows[:per_card]]
+    return out
+
+
 def _set_job(speed: dict[str, float | None], counted: str, amount: float, hours: float) -> None:
     """`speed[counted]` (what the question counts) and `speed.job_hours`, the run it takes at the rate shown."""
     speed[counted] = float(amount)

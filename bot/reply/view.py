@@ -311,7 +311,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "model_compare", {}))
     if answer.intent == "model_info" and view["model_info"]:
         out.append(("section", "model_info", {}))
-    if answer.estimate is None and answer.intent in ("recommend", "check", "compare", "model_info"):
+    if (answer.estimate is None and answer.intent in ("recommend", "check", "compare", "model_info")
+            and not (answer.intent == "compare" and answer.prices)):  # prices compared: no model was the point
         out.append(("section", "guidance", {}))
     if view.get("check"):
         out.append(("section", "verdict", {}))

@@ -43,3 +43,11 @@ def test_a_comparison_is_not_a_deployment(text: str) -> None:
 def test_two_models_without_a_shared_card_are_not_stacked() -> None:
     q = parse("Qwen2.5-7B with Qwen2.5-0.5B as the draft model on an A10", KB)
     assert q.stack_models == []
+
+
+@pytest.mark.parametrize("text", ["how much does it cost to rent an H200 vs a B200 for one hour?",
+                                  "請問 H200 跟 B200 租一小時各多少錢？"])
+def test_cards_compared_for_their_price_get_their_prices(text: str) -> None:
+    answer = _ask(text)
+    assert {p["gpu"] for p in answer["prices"]} == {"h200-sxm", "b200"}
+    assert "General guidance" not in answer["text"] and "一般建议" not in answer["text"]
