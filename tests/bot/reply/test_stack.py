@@ -49,5 +49,5 @@ def test_two_models_without_a_shared_card_are_not_stacked() -> None:
                                   "請問 H200 跟 B200 租一小時各多少錢？"])
 def test_cards_compared_for_their_price_get_their_prices(text: str) -> None:
     answer = _ask(text)
-    assert {p["gpu"] for p in answer["prices"]} == {"h200-sxm", "b200"}
+    assert {p["gpu"] for p in answer["prices"]} == {"h200", "b200"}
     assert "General guidance" not in answer["text"] and "一般建议" not in answer["text"]
