@@ -170,6 +170,15 @@ def gpu_plural(folded: str, mention: Mention) -> bool:
             or SEVERAL_BEFORE.search(folded[max(0, mention.start - 16): mention.start]) is not None)
 
 
+_OFF_TOPIC = re.compile(
+    r"\b(?:haikus?|poems?|poetry|sonnets?|limericks?|jokes?|lyrics|rap\s+song|bedtime\s+story|stocks|"
+    r"stock\s+(?:market|to\s+buy|tips?|price|pick)|crypto(?:currency)?|bitcoin|weather|recipes?|horoscope)\b|"
+    r"写(?:一)?首诗|作诗|诗歌|笑话|讲个故事|股票|股价|炒股|买股|天气|菜谱|星座",
+    re.A | re.I,
+)
+"""Requests no GPU sizing answers (a poem, a stock tip): declined with the help text, whatever card they name."""
+
+
 def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str], vocab: Vocab,
             suggestions: list[str], *, capacity: bool = False, models_compared: bool = False,
             plural_gpus: bool = False) -> tuple[Intent, bool, str | None]:
@@ -191,6 +200,10 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
     strong_faq = _FAQ_STRONG.search(text) is not None
     recommend = _RECOMMEND.search(text) is not None
     check = _CHECK.search(text) is not None
+
+    if not has_model and "params_b" not in state.values and _OFF_TOPIC.search(text):
+        # "a haiku about H100s", "nvidia or amd stock?": a card's name is no sizing question
+        return "unknown", True, None
 
     if len(set(gpus)) >= 2:  # two cards named: a comparison, whether or not it says "vs"
         return "compare", _COMPARE.search(text) is not None, None
