@@ -20,7 +20,8 @@ _AMOUNT = (r"(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.,])\s*(?P<scale>k|m|thousand|万|
            r"(?!\s*(?:b\b|bn\b|billion|gpu|gb|gib|tb|g\b|h(?:ou)?rs?\b|h\b|days?\b|weeks?\b|minutes?\b|tokens?|"
            r"cards?|x\b|×|张|块卡|卡|个?小时|天|周|分钟|亿|词元|token))")
 """A number followed by a unit of something else (hours, GPUs, GB, tokens) is that, not money."""
-_CURRENCY_AFTER = r"\s*(?P<cur>usd|us\$|dollars?|bucks|\$|cny|rmb|yuan|元|块钱?|人民币|美元|美金|刀)?"
+_CURRENCY_AFTER = (r"\s*(?P<cur>usd|us\$|dollars?|bucks|\$|cny|rmb|yuan|元|块钱?|人民币|美元|美金|刀|"
+                   r"新台币|台币|ntd|twd)?")
 _PERIOD = (r"(?P<per>(?:/|\s*(?:per|an?|each|every)\s+|每)\s*(?:h(?:ou)?rs?\b|hour|gpu[- ]?hour|month|mo\b|"
            r"小时|个?月|day|天)|\s*(?:hourly|monthly|一个月|一小时|每月|每小时|/月|/小时))?")
 
@@ -28,7 +29,8 @@ BUDGET_EN = rx(_CUE_EN + r"\s*(?:of\s+|around\s+|about\s+)?(?P<pre>\$|usd\s*|us\
                + _CURRENCY_AFTER + _PERIOD)
 BUDGET_ZH = rx(r"(?:(?P<cue>预算)|不超过|不高于|最多|控制在|以内)\s*"
                r"(?P<per0>每月|每个月|一个月|月|每小时|一小时|每天)?\s*"
-               r"(?:是|为|在|约|大概)?\s*" + _AMOUNT + _CURRENCY_AFTER + _PERIOD)
+               r"(?:是|为|在|约|大概|大约)?\s*(?P<pre>新台币|台币|nt\$|ntd|twd|美元|人民币|\$)?\s*"
+               + _AMOUNT + _CURRENCY_AFTER + _PERIOD)
 ZH_PERIOD_FIRST = rx(r"(?P<per0>每月|每个月|每小时|每天)\s*(?:预算|不超过|最多)?\s*" + _AMOUNT
                      + r"\s*(?P<cur>元|块钱?|人民币|美元|美金|刀)" + _PERIOD)
 
@@ -37,7 +39,7 @@ ZH_AMOUNT_FIRST = rx(r"(?<![\d.])" + _AMOUNT + r"\s*(?P<cur>元|块钱?|人民�
 
 PURCHASE = rx(r"\b(?:buy(?:ing)?|purchas\w*|build(?:ing)?\s+a\s+(?:pc|rig|workstation|server|machine))\b|"
               r"\b(?:locally|at\s+home|on\s+my\s+(?:own\s+)?(?:pc|desktop|rig|machine))\b|"
-              r"(?<!租)买|购买|采购|购置|配一台|装一台|攒一台|本地|家用")
+              r"(?<!租)买|购买|采购|购置|配一台|装一台|攒一台|本地|家用|自建|自购")
 """A budget to buy hardware with, not to rent it: "buy a GPU for $3,000", "预算5万元，买什么显卡", and a card to run
 a model "locally under $500" (本地部署)."""
 BUDGET_FOR = rx(r"\bfor\s+(?:about\s+|around\s+|roughly\s+|~)?(?P<pre>\$|usd\s*|us\$|€)?\s*" + _AMOUNT
@@ -48,6 +50,7 @@ GPU for $3,000 a month"), never a bare number ("for 100 hours", "for 32 users").
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "万": 1e4, "千": 1e3}
 _USD = frozenset({"usd", "us$", "dollar", "dollars", "bucks", "$", "美元", "美金", "刀"})
 _CNY = frozenset({"cny", "rmb", "yuan", "元", "块", "块钱", "人民币"})
+_TWD = frozenset({"新台币", "台币", "nt$", "ntd", "twd"})
 
 
 def _period(text: str) -> str | None:
@@ -76,6 +79,8 @@ def _currency(raw: str | None, lang: str) -> str:
         return "CNY"
     if key == "€":
         return "EUR"
+    if key in _TWD:
+        return "TWD"
     return default_budget_currency(lang)
 
 
