@@ -195,7 +195,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         if s.binding in ("full_load", "concurrency", "volume", "sequence_cap", "replica_cap"):
             lines.append(t(f"binding_{s.binding}", cap=f"{s.targets.get('sequence_cap', 0):,.0f}",
                            context=f"{query.context or 0:,}", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",
-                           served=f"{s.replicas * s.sequences_per_replica:,}"))
+                           served=f"{s.replicas * s.sequences_per_replica:,}",
+                           needed=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)):,}",
+                           cards=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)) * s.gpus_per_replica:,}",
+                           gpu=_gpu_name(kb, s.gpu)))
         else:
             lines.append(t(f"binding_{s.binding}") if s.met or s.binding == "ttft" else t("speed_not_met"))
     asked = answer.asked_cost

@@ -42,3 +42,12 @@ def test_a_short_job_is_billed_for_its_fraction_of_an_hour() -> None:
 def test_a_volume_in_words_is_counted_in_thousands() -> None:
     answer = _ask("gpt-oss-20b generate 10 billion tokens on H100, cost")
     assert answer["understood"]["output_tokens"] == 1e10
+
+
+def test_a_rate_beyond_the_replicas_planned_says_how_many_it_would_take() -> None:
+    answer = _ask("need to serve 10 trillion tokens per day of llama 405b, how many gpus")
+    plan = answer["serving"]
+    assert plan["met"] is False and plan["binding"] == "replica_cap"
+    needed = -(-plan["concurrent_needed"] // plan["sequences_per_replica"])
+    assert needed > plan["replicas"]
+    assert f"about {needed:,} replicas, {needed * plan['gpus_per_replica']:,}" in answer["text"]
