@@ -128,7 +128,10 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             formats = [("fp8", "fp8"), *formats]
         # Only formats whose weights are smaller than the job's: from Q4_K_M or Q2_K, INT8 is no way to fit.
         current = _weights_bytes(w)
-        smaller = [(p, q) for p, q in formats if _weights_bytes(replace(w, precision=p, quant=q)) < current]
+        smaller = [(p, q) for p, q in formats if _weights_bytes(replace(w, precision=p, quant=q)) < current
+                   # 4-bit weights (gpt-oss's MXFP4) re-quantised to another 4-bit format save only scale
+                   # overheads and cost quality: no advice
+                   and not (w.precision in ("int4", "mxfp4") and p == "int4" and not q.startswith("gguf-"))]
         # the files the model's makers publish first (QwQ-32B ships AWQ, not GPTQ-Int8): one is the first offered
         smaller.sort(key=lambda pq: not released_by_makers(w.model, pq[1]))
         # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
