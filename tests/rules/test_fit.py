@@ -388,6 +388,17 @@ def test_lmdeploy_is_offered_the_4bit_awq_its_turbomind_runs_not_a_gptq_int8_che
     assert plain == {("int8", "gptq-int8")}  # 13 GB of int8 weights fit a 16 GB card: the smaller step first
 
 
+def test_weights_already_in_four_bits_are_not_offered_another_four_bit_format() -> None:
+    from rules.alternatives import suggestions
+    from rules.types import Workload
+
+    kb = load_knowledge()
+    card = kb.gpus["h100-sxm"]
+    job = Workload(model=kb.models["gpt-oss-120b"], task="inference", precision="mxfp4", quant="mxfp4",
+                   engine="vllm", context=32768, batch=4)
+    assert not any(s.kind == "quantise" and s.precision == "int4" for s in suggestions(job, card, 1, [card]))
+
+
 @pytest.mark.parametrize(("architecture", "quant", "runs"), [
     ("Volta (GV100)", "awq", False),  # vLLM awq.py get_min_capability 75
     ("Turing (TU104)", "awq", True),
