@@ -160,6 +160,18 @@ def inter_node_gbps(gpu: GPU, stated_gbps: float | None = None) -> float:
     return S.INTER_NODE_GBPS_PER_GPU[fabric]
 
 
+def pipeline_handoff_seconds(w: Workload, gpu: GPU, count: int, tokens: int) -> float:
+    """Seconds the network takes to hand `tokens` tokens of each sequence's activations (hidden size, 16-bit)
+    from one machine to the next, summed over the machine boundaries of a pipeline split across machines, at the
+    machine's network bandwidth (`inter_node_gbps` × GPUS_PER_NODE: one NIC per machine unless said per card).
+    Bandwidth time only, before the network's latency per hop; 0 within one machine."""
+    if w.task != "inference" or not spans_machines(count) or not w.model.hidden_size:
+        return 0.0
+    boundaries = machines(count) - 1
+    per_machine = inter_node_gbps(gpu, w.inter_node_gbps) * C.GPUS_PER_NODE * 1e9
+    return boundaries * tokens * w.batch * w.model.hidden_size * 2.0 / per_machine
+
+
 def trained_params(w: Workload) -> float:
     """The parameters a training step updates: the adapter's for LoRA/QLoRA, every weight otherwise."""
     return adapter_params(w) if w.task in ("lora", "qlora") else w.model.params_b * 1e9

@@ -18,7 +18,12 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules import speed_media
-from rules.constants import GRADIENT_CHECKPOINTING_MIN_PARAMS_B, REFERENCE_RAM_CHANNELS, REFERENCE_RAM_MTS
+from rules.constants import (
+    GPUS_PER_NODE,
+    GRADIENT_CHECKPOINTING_MIN_PARAMS_B,
+    REFERENCE_RAM_CHANNELS,
+    REFERENCE_RAM_MTS,
+)
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
 from rules.speed import weights_read_bytes
@@ -152,6 +157,16 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
                                            if timed.task != "inference" else None),
     }
     speed.update(serving_engine_speed(question, timed, gpu, count))
+    stated_network = timed.inter_node_gbps is not None
+    if timed.task == "inference" and rules.spans_machines(count) and timed.model.hidden_size and stated_network:
+        # a pipeline across machines hands each token's activations over the network stated: what that costs
+        # per token and per prompt, against the step and the prefill ("100G Ethernet between them: slow?")
+        one = replace(timed, batch=1)
+        prompt = max(1, timed.context - (timed.gen_tokens or 0))
+        speed.update(handoff_ms_per_token=finite(1000 * rules.pipeline_handoff_seconds(one, gpu, count, 1), 4),
+                     handoff_ms_per_prompt=finite(1000 * rules.pipeline_handoff_seconds(one, gpu, count, prompt), 1),
+                     handoff_prompt_tokens=float(prompt),
+                     network_gbit=finite(8 * GPUS_PER_NODE * rules.inter_node_gbps(gpu, timed.inter_node_gbps), 0))
     on_cards = timed.gpu_layers is None and not timed.cpu_moe_layers
     if question.observed_tokens_per_s and timed.task == "inference" and on_cards:
         # "is 40 tok/s normal?": a measured speed above what the bandwidth allows is not "in line"

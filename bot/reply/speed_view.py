@@ -49,6 +49,13 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
         parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
         if s.get("train_tokens_per_s"):
             parts.append(t("train_per_day", v=amount((s["train_tokens_per_s"] or 0) * 86400)))
+    if s.get("handoff_ms_per_token") is not None and s.get("decode_tokens_per_s"):
+        step_ms = 1000.0 / float(s["decode_tokens_per_s"] or 1)
+        prefill_ms = 1000.0 * float(s.get("handoff_prompt_tokens") or 0) / float(s.get("prefill_tokens_per_s") or 1)
+        parts.append(t("pipeline_handoff", gbit=f"{s.get('network_gbit') or 0:,.0f}",
+                       token=f"{s['handoff_ms_per_token']:.3g}", step=f"{step_ms:,.0f}",
+                       prompt=f"{s.get('handoff_prompt_tokens') or 0:,.0f}",
+                       prompt_ms=f"{s.get('handoff_ms_per_prompt') or 0:,.1f}", prefill=f"{prefill_ms:,.0f}"))
     timed_on = kb.gpus.get(answer.speed_on.gpu) if answer.speed_on is not None else None
     if timed_on is not None and not compute_known(timed_on):
         parts.append(t("no_compute_figure", gpu=gpu_name(kb, timed_on.id)))

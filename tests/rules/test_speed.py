@@ -349,3 +349,17 @@ def test_decode_ceiling_is_the_full_bandwidth_over_the_bytes_a_token_reads() -> 
     assert one == pytest.approx(1008e9 / (15.009e9 + 0.2684e9), rel=1e-3)
     assert decode_ceiling_tokens_per_s(w, kb.gpus["rtx-4090"], 2) == pytest.approx(2 * one)
     assert decode_ceiling_tokens_per_s(replace(w, batch=8), kb.gpus["rtx-4090"], 1) == pytest.approx(one)
+
+
+def test_a_pipeline_across_machines_hands_over_hidden_size_activations_per_token() -> None:
+    from rules.speed import pipeline_handoff_seconds
+
+    kb = load_knowledge()
+    model = kb.models["llama-3.1-405b"]
+    job = Workload(model=model, task="inference", precision="bf16", engine="vllm", context=4096,
+                   inter_node_gbps=100 / 8 / 8)  # 100 Gb/s per machine, as the parser stores it per card
+    card = kb.gpus["h100-sxm"]
+    # one boundary between 2 machines: 4,096 tokens × 16,384 × 2 B over 12.5 GB/s
+    assert pipeline_handoff_seconds(job, card, 16, 4096) == pytest.approx(4096 * 16384 * 2 / 12.5e9)
+    assert pipeline_handoff_seconds(job, card, 8, 4096) == 0.0  # one machine: nothing crosses the network
+    assert pipeline_handoff_seconds(job, card, 24, 1) == pytest.approx(2 * 16384 * 2 / 12.5e9)

@@ -192,9 +192,9 @@ def parse_host_ram_size(state: SlotState) -> None:
 
 _NETWORK = rx(
     r"(?<![\d.])(?P<num>\d{1,4})\s*(?:g|gb|gbit|gbps|gb/s|gbit/s|gbe)(?![a-z0-9])\s*(?:/s)?\s*(?:的\s*)?"
-    r"(?P<what>ethernet|以太网|(?:infiniband|ib|roce)(?![a-z])|网络|网卡|nics?\b|networking|interconnect|links?\b)"
+    r"(?P<what>ethernet|以太网|乙太网|(?:infiniband|ib|roce)(?![a-z])|网络|网卡|nics?\b|networking|interconnect|links?\b)"
     r"|(?<![\d.])(?P<num2>\d{1,4})\s*gbe(?![a-z0-9])"
-    r"|(?:ethernet|以太网|infiniband|roce|网络|网卡|interconnect)\s*(?:is|of|at|只有|为|是)?\s*(?:only\s+)?"
+    r"|(?:ethernet|以太网|乙太网|infiniband|roce|网络|网卡|interconnect)\s*(?:is|of|at|只有|为|是)?\s*(?:only\s+)?"
     r"(?P<num3>\d{1,4})\s*(?:g|gb|gbit|gbps|gb/s|gbe)(?![a-z0-9])"
 )
 """The network between the machines as written ("25GbE", "节点间只有25G以太网", "200Gb InfiniBand"): one NIC per

@@ -51,3 +51,13 @@ def test_a_rate_beyond_the_replicas_planned_says_how_many_it_would_take() -> Non
     needed = -(-plan["concurrent_needed"] // plan["sequences_per_replica"])
     assert needed > plan["replicas"]
     assert f"about {needed:,} replicas, {needed * plan['gpus_per_replica']:,}" in answer["text"]
+
+
+def test_a_network_stated_between_machines_is_weighed_against_the_step() -> None:
+    answer = _ask("Llama 3.1 405B 在 16 張 H100 上用 bf16 推論，兩台機器之間用 100G 乙太網路，速度會很慢嗎？")
+    speed = answer["speed"]
+    assert answer["understood"]["inter_node_gbps"] == pytest.approx(100 / 64)
+    assert speed["network_gbit"] == 100
+    assert speed["handoff_ms_per_token"] < 0.01 * 1000 / speed["decode_tokens_per_s"]  # under 1% of a step
+    assert "機器之間（100 Gb/s）" in answer["text"]
+    assert "handoff_ms_per_token" not in _ask("Llama 3.1 405B bf16 on 16 H100")["speed"]  # no network stated
