@@ -221,6 +221,8 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
         notes.append("logits-all-positions")
     if scores_materialised(w, profile):
         notes.append("eager-attention")
+    if w.precision == "fp8" and gpu is not None and gpu.architecture and not gpu.fp8_tflops:
+        notes.append("fp8-weight-only")  # vLLM on Turing/Ampere: FP8 storage, 16-bit compute (rules.hardware)
     chosen: dict[str, object] = {"context": w.context, "engine_profile": profile.id}
     if w.engine_version:
         chosen["engine_version"] = w.engine_version

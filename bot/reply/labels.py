@@ -9,6 +9,8 @@ rules' notes are for the JSON only.
 from __future__ import annotations
 
 NOTE_TEXT: dict[str, dict[str, str]] = {
+    "fp8-weight-only": {"en": "FP8 on a card without FP8 tensor cores (Turing, Ampere) runs weight-only in vLLM (W8A16, its Marlin kernel): the weights take FP8's memory, the matrix maths runs in 16-bit, so there is no FP8 speed-up; other engines refuse FP8 there.",
+                        "zh-Hans": "在没有 FP8 张量核心的卡（Turing、Ampere）上，vLLM 以仅权重方式运行 FP8（W8A16，Marlin 算子）：权重按 FP8 占显存，矩阵计算仍用 16 位，因此没有 FP8 的加速；其他推理框架在这些卡上不支持 FP8。"},
     "speculative-draft": {"en": "Speculative decoding: the draft model's weights and KV cache are counted in the "
                                 "weights line, beside the target's; the speed-up depends on how many drafted tokens the "
                                 "target accepts and is not modelled (the decode speed shown is the target's alone).",

@@ -155,3 +155,13 @@ def test_allocated_bytes_carry_no_overhead_constant_or_reserve() -> None:
     reserved = estimate_memory(Workload(model=make_model(), context=4096))
     overhead = C.INFERENCE_OVERHEAD_GIB * GIB + C.INFERENCE_OVERHEAD_FRACTION * WEIGHTS
     assert reserved.per_gpu_gib - est.per_gpu_gib == pytest.approx(overhead / GIB, abs=1e-3)
+
+
+def test_fp8_on_a_card_without_fp8_tensor_cores_is_noted_weight_only() -> None:
+    from knowledge.loader import load_knowledge
+    from rules import Workload, estimate_memory
+
+    kb = load_knowledge()
+    job = Workload(model=kb.models["llama-3.1-70b"], task="inference", precision="fp8", engine="vllm", context=4096)
+    assert "fp8-weight-only" in estimate_memory(job, 2, kb.gpus["a100-80gb"]).notes
+    assert "fp8-weight-only" not in estimate_memory(job, 2, kb.gpus["h100-sxm"]).notes
