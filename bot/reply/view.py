@@ -23,7 +23,7 @@ from bot.reply.speed_view import observed_line, speed_parts
 from knowledge.base import KnowledgeBase
 from rules import constants as C
 from rules.constants import GPUS_PER_NODE
-from rules.hardware import gpu_share_of_unified_memory
+from rules.hardware import gpu_share_of_unified_memory, usable_gib
 
 
 def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
@@ -130,6 +130,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                        if answer.lighter_task and answer.estimate is not None else "")
     view["any_fits"] = any(p["fits"] for p in picks)
     view["smaller"] = smaller_line(answer, kb, t)
+    view["activations_exceed"] = activations_exceed_line(answer, kb, t)
 
     if answer.check is not None:
         view["check"] = check_view(answer, answer.check, kb, t)
@@ -332,6 +333,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": message}))
     if view.get("lighter"):
         out.append(("section", "notice", {"message": view["lighter"]}))
+    if view.get("activations_exceed"):
+        out.append(("section", "notice", {"message": view["activations_exceed"]}))
     if view.get("smaller"):
         out.append(("section", "notice", {"message": view["smaller"]}))
     if answer.estimate is not None:
@@ -430,3 +433,18 @@ def stack_line(t: Translator, answer: Answer) -> str:
     key = ("stack_line_checked" if answer.check is not None
            else "stack_line_picks" if answer.stack_picks_checked else "stack_line")
     return t(key, parts=parts, extra=gb(extra), n=len(answer.stack) - 1, total=gb(total))
+
+
+def activations_exceed_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """Why the card asked about ("how many H100 nodes?") is missing from a training job's picks when no count of
+    it can hold the job: the activations alone exceed it, and data-parallel sharding (FSDP, ZeRO) does not divide
+    them; context parallelism would, and is not sized here."""
+    named = kb.gpus.get(answer.query.gpu or "")
+    if (named is None or answer.check is not None or answer.estimate is None or answer.query.task == "inference"
+            or any(p.gpu == named.id for p in answer.picks)):
+        return ""
+    activations = answer.estimate.breakdown.activations
+    if activations <= usable_gib(named):
+        return ""
+    return t("activations_exceed_card", gpu=gpu_name(kb, named.id), act=gb(activations),
+             context=f"{answer.query.context or 0:,}")

@@ -61,3 +61,12 @@ def test_a_network_stated_between_machines_is_weighed_against_the_step() -> None
     assert speed["handoff_ms_per_token"] < 0.01 * 1000 / speed["decode_tokens_per_s"]  # under 1% of a step
     assert "機器之間（100 Gb/s）" in answer["text"]
     assert "handoff_ms_per_token" not in _ask("Llama 3.1 405B bf16 on 16 H100")["speed"]  # no network stated
+
+
+def test_a_card_no_count_of_which_holds_the_activations_is_said_to_be_missing_and_why() -> None:
+    answer = _ask("We want to full-finetune Qwen2.5-72B with 32k sequence length using FSDP + activation "
+                  "checkpointing. How many H100 nodes?")
+    assert all(p["gpu"] != "h100-sxm" for p in answer["picks"])
+    assert answer["estimate"]["breakdown"]["activations"] > 79.5
+    assert "No number of H100 SXM5 80GB holds it" in answer["text"] and "context parallelism" in answer["text"]
+    assert "No number of" not in _ask("full-finetune Qwen2.5-7B at 4k on H100s, how many?")["text"]
