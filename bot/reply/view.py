@@ -131,6 +131,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["any_fits"] = any(p["fits"] for p in picks)
     view["smaller"] = smaller_line(answer, kb, t)
     view["activations_exceed"] = activations_exceed_line(answer, kb, t)
+    view["rate_not_kept"] = rate_not_kept_line(answer, kb, t)
 
     if answer.check is not None:
         view["check"] = check_view(answer, answer.check, kb, t)
@@ -319,6 +320,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "verdict", {}))
     if answer.stack:
         out.append(("section", "notice", {"message": stack_line(Translator(answer.query.lang), answer)}))
+    if view.get("rate_not_kept"):
+        out.append(("section", "notice", {"message": view["rate_not_kept"]}))
     if view.get("max_context_line"):
         out.append(("section", "notice", {"message": view["max_context_line"]}))
     if answer.other_engine and answer.estimate is not None:
@@ -448,3 +451,15 @@ def activations_exceed_line(answer: Answer, kb: KnowledgeBase, t: Translator) ->
         return ""
     return t("activations_exceed_card", gpu=gpu_name(kb, named.id), act=gb(activations),
              context=f"{answer.query.context or 0:,}")
+
+
+def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """"Is a T4 enough for 500 pairs a second?": the memory verdict answers only half. When the cards asked about
+    hold the job but the serving plan for the rate asked needs more of them, the reply says so next to it."""
+    check, plan = answer.check, answer.serving
+    if check is None or plan is None or not check.fits or plan.gpu != check.gpu:
+        return ""
+    cards = plan.replicas * plan.gpus_per_replica
+    if cards <= check.count:
+        return ""
+    return t("rate_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu), cards=f"{cards:,}")

@@ -70,3 +70,11 @@ def test_a_card_no_count_of_which_holds_the_activations_is_said_to_be_missing_an
     assert answer["estimate"]["breakdown"]["activations"] > 79.5
     assert "No number of H100 SXM5 80GB holds it" in answer["text"] and "context parallelism" in answer["text"]
     assert "No number of" not in _ask("full-finetune Qwen2.5-7B at 4k on H100s, how many?")["text"]
+
+
+def test_a_card_that_holds_the_job_but_not_the_rate_asked_is_said_to_fall_short() -> None:
+    answer = _ask("BGE-reranker-v2-m3 每秒要處理 500 個 query-doc pair，T4 夠不夠？")
+    assert answer["check"]["fits"] is True
+    cards = answer["serving"]["replicas"] * answer["serving"]["gpus_per_replica"]
+    assert cards > 1
+    assert f"下面的服務方案需要 {cards} 張" in answer["text"]
