@@ -156,6 +156,9 @@ class PickOut(BaseModel):
     "which is more cost-effective" compares."""
     seconds_per_image: float | None = None
     """Cards compared, image generation: seconds per image on this card at the size and steps sized."""
+    gradient_checkpointing: bool | None = None
+    """Training: whether the rules check-point on this configuration (off where the card holds the job without:
+    faster), so a pick's memory can differ from the estimate's for the same job."""
     replicas: int | None = None
     """Many users served by copies of the model, each on count / replicas cards in one node behind a load
     balancer (null: one copy); memory_per_gpu_gb, decode speed and the instance are one replica's, count, the

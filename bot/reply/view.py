@@ -122,6 +122,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "per_replica": p.count // p.replicas if p.replicas else None,
             "tight": p.tight,
             "train_time": train_time(answer, p.work_tokens_per_s, t),
+            "setup": pick_setup(answer, p.gradient_checkpointing, t),
             **pick_place(p, t),
         })
     view["picks"] = picks
@@ -463,3 +464,12 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if cards <= check.count:
         return ""
     return t("rate_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu), cards=f"{cards:,}")
+
+
+def pick_setup(answer: Answer, checkpointing: bool | None, t: Translator) -> str:
+    """A training pick run otherwise than the estimate above ("without gradient checkpointing": a card that holds
+    the job without it trains faster), so its memory figure is not read as a contradiction."""
+    sized = next((a.value for a in answer.assumptions if a.field == "gradient_checkpointing"), None)
+    if checkpointing is None or sized is None or checkpointing == sized:
+        return ""
+    return t("pick_with_checkpointing" if checkpointing else "pick_without_checkpointing")

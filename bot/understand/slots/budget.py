@@ -25,7 +25,8 @@ _CURRENCY_AFTER = (r"\s*(?P<cur>usd|us\$|dollars?|bucks|\$|cny|rmb|yuan|元|块�
 _PERIOD = (r"(?P<per>(?:/|\s*(?:per|an?|each|every)\s+|每)\s*(?:h(?:ou)?rs?\b|hour|gpu[- ]?hour|month|mo\b|"
            r"小时|个?月|day|天)|\s*(?:hourly|monthly|一个月|一小时|每月|每小时|/月|/小时))?")
 
-BUDGET_EN = rx(_CUE_EN + r"\s*(?:of\s+|around\s+|about\s+)?(?P<pre>\$|usd\s*|us\$|€)?\s*" + _AMOUNT
+BUDGET_EN = rx(_CUE_EN + r"\s*(?:of\s+|around\s+|about\s+|like\s+|roughly\s+|approx(?:imately|\.)?\s+|~\s*)?"
+               r"(?P<pre>\$|usd\s*|us\$|€)?\s*" + _AMOUNT
                + _CURRENCY_AFTER + _PERIOD)
 BUDGET_ZH = rx(r"(?:(?P<cue>预算)|不超过|不高于|最多|控制在|以内)\s*"
                r"(?P<per0>每月|每个月|一个月|月|每小时|一小时|每天)?\s*"

@@ -78,3 +78,12 @@ def test_a_card_that_holds_the_job_but_not_the_rate_asked_is_said_to_fall_short(
     cards = answer["serving"]["replicas"] * answer["serving"]["gpus_per_replica"]
     assert cards > 1
     assert f"下面的服務方案需要 {cards} 張" in answer["text"]
+
+
+def test_a_training_pick_sized_without_checkpointing_says_so() -> None:
+    answer = _ask("Whats teh best gpu for finetunning mistral 7b w/ qlora, budget like 500 bucks total")
+    assert answer["understood"]["budget_amount"] == 500
+    sized = next(a["value"] for a in answer["assumptions"] if a["field"] == "gradient_checkpointing")
+    differing = [p for p in answer["picks"] if p["gradient_checkpointing"] is not None
+                 and p["gradient_checkpointing"] != sized]
+    assert differing and "without gradient checkpointing (it fits here, and trains faster)" in answer["text"]
