@@ -166,7 +166,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
     limit_what = (t(reserve_key, engine=engine_name(answer.query.engine), fraction=reserve)
                   if c.limit_basis == "reservation" and c.reserve_fraction
                   else t("limit_unified", have=gb(c.gpu_memory_gb), total=f"{memory[0]:g}") if memory and memory[1]
-                  else t("limit_usable", have=gb(c.gpu_memory_gb)))
+                  else t("limit_usable_rocm" if _is_amd(kb, c.gpu) else "limit_usable", have=gb(c.gpu_memory_gb)))
     return {
         "fits": c.fits, "count": c.count, "gpu_name": gpu_name(kb, c.gpu), "free": gb(c.headroom_gb),
         "need": gb(c.memory_per_gpu_gb), "have": gb(c.gpu_memory_gb), "limit": gb(c.limit_gb),
@@ -209,3 +209,9 @@ def smaller_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     on = gpu_name(kb, str(first["gpu"]))
     return t("smaller_versions", model=model.name if model is not None else "?",
              gpu=on if int(first.get("count") or 1) == 1 else f"{first['count']}× {on}", list="; ".join(items))
+
+
+def _is_amd(kb: KnowledgeBase, gpu_id: str) -> bool:
+    """An AMD card: its runtime's context is ROCm's (HIP), not CUDA's, though it takes the same room."""
+    card = kb.gpus.get(gpu_id)
+    return card is not None and card.vendor.lower() == "amd"

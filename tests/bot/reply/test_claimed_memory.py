@@ -68,3 +68,8 @@ def test_a_retraction_naming_another_model_asks_about_that_one() -> None:
     assert q.model == "e5-mistral-7b-instruct" and q.gpu == "l4" and not q.other_jobs
     kept = parse("Qwen2.5-7B on 2 A100s, sorry I mean with vLLM", KB)
     assert kept.model == "qwen2.5-7b" and kept.gpu_count == 2  # no other model named: nothing taken back
+
+
+def test_an_amd_card_s_limit_names_rocm_not_cuda() -> None:
+    text = _ask("DeepSeek-R1-Distill-Qwen-32B Q8_0 with 8k context on a 7900 XTX")["text"]
+    assert "less the ROCm (HIP) runtime's context" in text and "CUDA context" not in text
