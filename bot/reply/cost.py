@@ -380,9 +380,12 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
             result.budget = budget_check(question, result.cost, choice.rates)
             result.assumptions.append(Assumption(field="gpu", value=card.id, reason="budget-most-memory"))
         return result
-    if workload is not None and (question.intent == "compare" or (workload.task != "inference" and question.tokens)):
-        # each pick's work rate: compared side by side, or timed for the tokens a training question gives (an
-        # alternative that holds the job may take years)
+    if workload is not None and (question.intent == "compare" or (workload.task != "inference" and question.tokens)
+                                 or (workload.task == "inference" and question.asks_token_cost
+                                     and (question.batch or question.users))):
+        # each pick's work rate: compared side by side, timed for the tokens a training question gives (an
+        # alternative that holds the job may take years), or priced per token at the load stated when that
+        # price is asked (the card named first can cost ten times another pick per token)
         result.picks = price_work(result.picks, workload, kb)
     if gpu is None or gpu.id not in kb.gpus or workload is None:
         return result

@@ -11,7 +11,7 @@ from typing import Any
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import check_view, host_ram_line, smaller_line
 from bot.reply.compare_view import compare_rows, compare_verdict
-from bot.reply.cost_view import cost_view, pick_place, train_time
+from bot.reply.cost_view import cost_view, money, pick_place, train_time
 from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
@@ -123,6 +123,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "tight": p.tight,
             "train_time": train_time(answer, p.work_tokens_per_s, t),
             "setup": pick_setup(answer, p.gradient_checkpointing, t),
+            "token_cost": (t("cost_per_million_short", v=money(p.work_cost), cur=p.price_currency)
+                           if p.work_cost is not None and p.price_currency and answer.query.task == "inference"
+                           and answer.intent != "compare" and not p.seconds_per_image else ""),
             **pick_place(p, t),
         })
     view["picks"] = picks

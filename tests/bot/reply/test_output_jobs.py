@@ -87,3 +87,14 @@ def test_a_training_pick_sized_without_checkpointing_says_so() -> None:
     differing = [p for p in answer["picks"] if p["gradient_checkpointing"] is not None
                  and p["gradient_checkpointing"] != sized]
     assert differing and "without gradient checkpointing (it fits here, and trains faster)" in answer["text"]
+
+
+def test_a_price_per_token_asked_at_a_stated_load_is_given_for_every_pick() -> None:
+    answer = _ask("what's the cost per million output tokens serving Llama-3.1-8B on one L4 with vLLM at 32 "
+                  "concurrent, 2k context?")
+    priced = [p for p in answer["picks"] if p["price_per_hour"]]
+    assert priced and all(p["work_cost"] for p in priced)
+    for p in priced:
+        assert p["work_cost"] == pytest.approx(p["price_per_hour"] / (p["work_tokens_per_s"] * 3600) * 1e6, rel=0.01)
+        assert f"({p['work_cost']:.3g} USD per million output tokens)" in answer["text"] or \
+            f"({p['work_cost']:,.2f} USD per million output tokens)" in answer["text"]
