@@ -16,7 +16,7 @@ from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
-from bot.reply.convert_picks import with_checkpointing
+from bot.reply.convert_picks import compared_picks
 from bot.reply.cost import attach_money, compare_prices, home_cloud_first, rank_by_money, within_budget_first
 from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
@@ -371,7 +371,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         model_compare=model_compare,
         query=query_of(question, workload, sized_count),
         estimate=estimate_out(estimate),
-        picks=with_checkpointing([pick_out(p) for p in picks], workload, kb),
+        picks=compared_picks([pick_out(p) for p in picks], question, workload, kb),
         check=check,
         compare=list(question.compare_gpus) if question.intent == "compare" else [],
         assumptions=assumptions,

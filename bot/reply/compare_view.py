@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.reply.check_view import suggestion_label
 from bot.reply.cost_view import money
 from bot.reply.formatting import count, gb, per_minute
 from bot.reply.i18n import Translator
@@ -30,7 +31,8 @@ def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[
             fit = (f"{pick.count}× — {gb(pick.memory_per_gpu_gb)} GiB {t.used}"
                    + (f", ~{count(pick.decode_tokens_per_s)} {t.tok_s}" if pick.decode_tokens_per_s else "")
                    if pick.fits else
-                   f"{pick.count}× — {t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}")
+                   f"{pick.count}× — {t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}"
+                   + _fix_text(answer, pick, kb, t))
             if pick.fits and pick.work_tokens_per_s and not pick.decode_tokens_per_s:
                 fit += " · " + t("train_speed", v=count(pick.work_tokens_per_s))
             if pick.fits and pick.seconds_per_image:
@@ -97,3 +99,12 @@ def _work_unit(answer: Answer, pick: PickOut) -> str:
     (serving) or a billion trained tokens."""
     return ("cost_per_thousand_images" if pick.seconds_per_image else
             "cost_per_million" if answer.query.task == "inference" else "cost_per_billion")
+
+
+def _fix_text(answer: Answer, pick: PickOut, kb: KnowledgeBase, t: Translator) -> str:
+    """"; it does with FP8 weights (… GiB per card)": the change that makes a compared set-up hold the job."""
+    fix = pick.fix
+    if fix is None or fix.memory_per_gpu_gb is None:
+        return ""
+    label = suggestion_label(t, kb, fix, answer.query.engine, answer.query.engine_version, answer.query.model)
+    return t("compare_fix", fix=label, need=gb(fix.memory_per_gpu_gb))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import rules
+from bot.reply.compare_fix import with_fixes
 from bot.reply.model import PickOut
+from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from rules.types import Workload
 
@@ -20,3 +22,10 @@ def with_checkpointing(picks: list[PickOut], workload: Workload, kb: KnowledgeBa
         ckpt = chosen.get("gradient_checkpointing")
         out.append(pick.model_copy(update={"gradient_checkpointing": ckpt}) if isinstance(ckpt, bool) else pick)
     return out
+
+
+def compared_picks(picks: list[PickOut], question: Question, workload: Workload, kb: KnowledgeBase) -> list[PickOut]:
+    """The picks as the reply shows them: each training pick's checkpointing, and for set-ups compared side by side
+    the change that makes one that does not hold the job hold it."""
+    picks = with_checkpointing(picks, workload, kb)
+    return with_fixes(picks, workload, kb) if question.intent == "compare" else picks

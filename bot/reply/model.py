@@ -118,6 +118,36 @@ class EstimateOut(BaseModel):
     profile's largest)."""
 
 
+class SuggestionOut(BaseModel):
+    """An alternative that fits: what changes (kind + the changed slots) and what it then needs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    precision: Precision | None = None
+    quant: str | None = None
+    task: Task | None = None
+    gpu: str | None = None
+    count: int | None = None
+    context: int | None = None
+    batch: int | None = None
+    memory_per_gpu_gb: float | None = None
+    host_ram_gb: float | None = None
+    """Host RAM per machine the alternative needs (offloading), GiB."""
+    kv_cache: str | None = None
+    """The KV-cache element type a "kv-cache" alternative uses."""
+    gpu_layers: int | None = None
+    """For "cpu-layers": the layer slots kept on the cards (llama.cpp -ngl, Ollama num_gpu)."""
+    cpu_moe_layers: int | None = None
+    """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""
+    max_num_seqs: int | None = None
+    """For "fewer-requests": the request cap (vLLM --max-num-seqs) that fits."""
+    flash_attention: bool | None = None
+    """For "newer-engine": true when the newer release needs flash attention turned on as well."""
+    engine: str | None = None
+    """The engine the alternative runs on when not the job's (llama.cpp for a Q4_K_M GGUF on a GeForce card)."""
+
+
 class PickOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -156,6 +186,9 @@ class PickOut(BaseModel):
     "which is more cost-effective" compares."""
     seconds_per_image: float | None = None
     """Cards compared, image generation: seconds per image on this card at the size and steps sized."""
+    fix: SuggestionOut | None = None
+    """Cards compared: for a set-up that does not hold the job, the change on those same cards that makes it hold
+    it (bot.reply.compare_fix)."""
     gradient_checkpointing: bool | None = None
     """Training: whether the rules check-point on this configuration (off where the card holds the job without:
     faster), so a pick's memory can differ from the estimate's for the same job."""
@@ -164,36 +197,6 @@ class PickOut(BaseModel):
     balancer (null: one copy); memory_per_gpu_gb, decode speed and the instance are one replica's, count, the
     price and max_concurrent_sequences all of them (the text gives the concurrency per replica, beside the
     replica's other figures)."""
-
-
-class SuggestionOut(BaseModel):
-    """An alternative that fits: what changes (kind + the changed slots) and what it then needs."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    kind: str
-    precision: Precision | None = None
-    quant: str | None = None
-    task: Task | None = None
-    gpu: str | None = None
-    count: int | None = None
-    context: int | None = None
-    batch: int | None = None
-    memory_per_gpu_gb: float | None = None
-    host_ram_gb: float | None = None
-    """Host RAM per machine the alternative needs (offloading), GiB."""
-    kv_cache: str | None = None
-    """The KV-cache element type a "kv-cache" alternative uses."""
-    gpu_layers: int | None = None
-    """For "cpu-layers": the layer slots kept on the cards (llama.cpp -ngl, Ollama num_gpu)."""
-    cpu_moe_layers: int | None = None
-    """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""
-    max_num_seqs: int | None = None
-    """For "fewer-requests": the request cap (vLLM --max-num-seqs) that fits."""
-    flash_attention: bool | None = None
-    """For "newer-engine": true when the newer release needs flash attention turned on as well."""
-    engine: str | None = None
-    """The engine the alternative runs on when not the job's (llama.cpp for a Q4_K_M GGUF on a GeForce card)."""
 
 
 class StackPartOut(BaseModel):

@@ -92,9 +92,11 @@ def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[st
     current: tuple[str | None, str | None] | None = None
     for part in parts:
         job = _job(read(part))
+        if others and job is None:
+            first.append(part)  # "the vendor quotes 2x L40S": no job of its own, so the brief's, read with the first
+            continue
         if others or (current is not None and job is not None and _other(current, job)):
-            if job is not None or not others:
-                others.append(part.strip(" \n\t.;。；-*•"))
+            others.append(part.strip(" \n\t.;。；-*•"))
             continue
         if job is not None:
             current = job if current is None else (current[0] or job[0], current[1] or job[1])

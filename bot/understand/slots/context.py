@@ -58,7 +58,8 @@ _GEN_TOKENS = rx(
     r"|" + r"(?<![\d.])(?P<num5>\d+)\s*(?P<unit5>k)?\s*(?:output|generated)(?![a-z])(?!\s*(?:tokens?|toks?)\b)"
     r"|" + r"(?<![\d.])(?P<num7>\d+)\s*(?P<unit7>k)?\s*-?\s*tokens?\s+"
     r"(?:repl(?:y|ies)|answers?|responses?|outputs?|completions?|generations?|" + _WRITTEN + r")(?![a-z])"
-    r"|" + r"(?:" + _WRITTEN + r")\s+of\s+(?:about|around|~|up\s+to|at\s+most)?\s*(?P<num8>\d+)\s*(?P<unit8>k)?\s*"
+    r"|" + r"(?:" + _WRITTEN + r"|answers?|repl(?:y|ies)|responses?|outputs?|completions?)\s+"
+    r"(?:of\s+|are\s+|is\s+)?(?:about|around|roughly|~|up\s+to|at\s+most)?\s*(?P<num8>\d+)\s*(?P<unit8>k)?\s*"
     r"tokens?(?![a-z])"
     r"|" + r"(?<![\d.])(?P<num9>\d+)\s*(?P<unit9>k)?\s*(?:个\s*)?(?:tokens?|词元)\s*(?:的|以内的?)?\s*" + _WRITTEN_ZH
     + r"|" + _WRITTEN_ZH + r"\s*(?:约|大约|控制在|不超过)?\s*(?P<num10>\d+)\s*(?P<unit10>k)?\s*"

@@ -51,3 +51,20 @@ def test_cards_compared_for_their_price_get_their_prices(text: str) -> None:
     answer = _ask(text)
     assert {p["gpu"] for p in answer["prices"]} == {"h200", "b200"}
     assert "General guidance" not in answer["text"] and "一般建议" not in answer["text"]
+
+
+PO = ("Hey team — quick sanity check before I put in the PO. We want to serve Qwen2.5-32B-Instruct internally for "
+      "~40 concurrent users, prompts around 6k tokens (RAG), answers ~400 tokens; (2) occasionally LoRA fine-tune it "
+      "on our docs. Vendor is quoting us 2x L40S in one box. Is that enough for both, or should we push for 2x H100 "
+      "PCIe? Thanks!")
+
+
+def test_a_brief_s_hardware_sentence_belongs_to_its_first_job_and_the_set_ups_are_compared() -> None:
+    answer = _ask(PO)
+    assert answer["query"]["context"] == 6144 + 400 and answer["query"]["batch"] == 40
+    assert answer["intent"] == "compare" and set(answer["compare"]) == {"l40s", "h100-pcie"}
+    assert answer["understood"]["other_jobs"]  # the LoRA job is still quoted back, not mixed in
+    l40s = next(p for p in answer["picks"] if p["gpu"] == "l40s")
+    assert l40s["count"] == 2 and not l40s["fits"] and l40s["fix"] is not None
+    assert l40s["fix"]["memory_per_gpu_gb"] <= l40s["limit_gb"]
+    assert "it does with this change" in answer["text"]
