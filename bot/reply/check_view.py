@@ -179,7 +179,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
         "pool": gb(c.kv_pool_gb) if c.kv_pool_gb is not None else None, "held": c.sequences_held,
         "host_ram": f"{c.host_ram_gb:g}" if c.host_ram_gb else None, "host_ram_needed": gb(c.host_ram_needed_gb),
-        "batch": count(answer.query.batch or 1), "context": count(answer.query.context or 0),
+        "batch": f"{answer.query.batch or 1:,}", "context": f"{answer.query.context or 0:,}",
         "cards": [{"name": gpu_name(kb, card.gpu), "need": gb(card.needed_gb), "limit": gb(card.limit_gb),
                    "layers": card.layers} for card in c.cards],
         "split_how": t(f"split_{c.split.replace('-', '_')}", engine=engine_name(answer.query.engine))

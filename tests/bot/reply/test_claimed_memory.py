@@ -73,3 +73,9 @@ def test_a_retraction_naming_another_model_asks_about_that_one() -> None:
 def test_an_amd_card_s_limit_names_rocm_not_cuda() -> None:
     text = _ask("DeepSeek-R1-Distill-Qwen-32B Q8_0 with 8k context on a 7900 XTX")["text"]
     assert "less the ROCm (HIP) runtime's context" in text and "CUDA context" not in text
+
+
+def test_a_kv_pool_that_holds_no_sequence_says_so_plainly() -> None:
+    answer = _ask("Qwen2.5-72B-Instruct-AWQ 用 lmdeploy 部署在两张 L20 上，128k 上下文能开吗")
+    assert answer["check"]["sequences_held"] == 0
+    assert "连一条 131,072 token 的序列都放不下" in answer["text"] and "1.0 个序列" not in answer["text"]
