@@ -89,9 +89,11 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
     dtype_scale = compute_dtype_bytes(w.precision) / 2.0
     if model.arch == "diffusion":
         res = w.image_resolution or int(details.get("native_resolution", 512))
-        if w.task == "inference" and w.precision == "fp16" and details.get("vae_decodes_fp32_when_fp16"):
+        if (w.task == "inference" and w.precision in ("fp16", "int8", "int4")
+                and details.get("vae_decodes_fp32_when_fp16")):
             # The pipeline casts its VAE to fp32 for the decode, the activation peak, in an fp16 run (training
-            # scripts do not decode images, so it is an inference rule).
+            # scripts do not decode images, so it is an inference rule). A quantised denoiser leaves the VAE in
+            # the pipeline's 16-bit dtype, fp16 where SDXL runs, so its decode is upcast the same way.
             dtype_scale = 2.0
             notes.append("vae-fp32-decode")
         act = C.DIFFUSION_ACTIVATION_GIB_PER_MPIXEL * (res * res / 1e6) * batch * dtype_scale * C.GIB

@@ -141,3 +141,17 @@ def test_model_offload_cannot_move_8bit_parts() -> None:
     assert "diffusion-8bit-stays" in notes
     four_bit, _ = pipeline_weight_bytes(flux_like(), "int4", "nf4", offload=True) or (0.0, [])
     assert four_bit == pytest.approx(12e9 * 0.5625)  # 4-bit parts move: the transformer is the largest
+
+
+def test_a_quantised_sdxl_denoiser_still_decodes_in_fp32() -> None:
+    from knowledge.loader import load_knowledge
+    from rules import Workload, estimate_memory
+
+    kb = load_knowledge()
+    sdxl = next(m for m in kb.models.values() if m.details.get("vae_decodes_fp32_when_fp16"))
+    fp16 = estimate_memory(Workload(model=sdxl, task="inference", precision="fp16", batch=4, image_resolution=1024), 1)
+    int8 = estimate_memory(Workload(model=sdxl, task="inference", precision="int8", quant="bnb-int8", batch=4,
+                                    image_resolution=1024), 1)
+    # 8-bit weights shrink the denoiser, not the VAE decode's fp32 activation peak
+    assert int8.breakdown["activations"] == fp16.breakdown["activations"]
+    assert int8.breakdown["weights"] < fp16.breakdown["weights"]
