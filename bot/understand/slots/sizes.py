@@ -90,7 +90,7 @@ COUNT_TWO = rx(r"双卡|双gpu|dual[ -]gpu")
 # -- parameter counts -------------------------------------------------------------------------------
 _PARAMS_EN = rx(
     r"(?<![a-z0-9.])(?P<num>\d+(?:,\d{3})*(?!\d)(?:\.\d+)?(?:\s*(?:\^|\*\*)\s*\d+|e\+?\d+)?)\s?"
-    r"(?P<unit>b|bn|billion|m|mn|million|t|tn|trillion)(?![a-z0-9])"
+    r"(?P<unit>b|bn|billion|m|mn|million|t|tn|trillion|quadrillion|quintillion)(?![a-z0-9])"
     r"(?P<params>\s*(?:-\s*)?(?:parameters?|params?|参数|model|模型|llm))?"
 )
 _PARAMS_RAW = rx(
@@ -267,7 +267,8 @@ def parse_params(state: SlotState) -> None:
         size = number(en.group("num"))
         if size is None:
             continue
-        scale = {"b": 1.0, "bn": 1.0, "billion": 1.0, "m": 1e-3, "mn": 1e-3, "million": 1e-3}.get(unit, 1000.0)
+        scale = {"b": 1.0, "bn": 1.0, "billion": 1.0, "m": 1e-3, "mn": 1e-3, "million": 1e-3,
+                 "quadrillion": 1e6, "quintillion": 1e9}.get(unit, 1000.0)
         _set_params(state, size * scale)
         state.mask(en.start(), en.end())
         return
