@@ -21,7 +21,7 @@ from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
 from bot.understand.slots.context import BATCH_AS_USERS_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
-from bot.understand.slots.workload_size import LATENCY_OUTPUT_NOTE
+from bot.understand.slots.service_rate import LATENCY_OUTPUT_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model

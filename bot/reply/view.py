@@ -17,13 +17,19 @@ from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.maths_view import maths_lines
 from bot.reply.model import Answer
+from bot.reply.notices import (
+    activations_exceed_line,
+    pick_setup,
+    rate_not_kept_line,
+    reading_notices,
+    stack_line,
+)
 from bot.reply.offload import KTRANSFORMERS
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
 from bot.reply.speed_view import observed_line, speed_parts
 from knowledge.base import KnowledgeBase
-from rules import constants as C
 from rules.constants import GPUS_PER_NODE
-from rules.hardware import gpu_share_of_unified_memory, usable_gib
+from rules.hardware import gpu_share_of_unified_memory
 
 
 def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
@@ -168,20 +174,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "answer": entry.answer.en if t.lang == "en" else entry.answer.zh_hans,
             "document": entry.document,
         })
-    modified = str(answer.understood.get("modified_card") or "")
-    stock = kb.gpus.get(modified)
-    view["modified_card"] = t("modified_card", name=stock.name.removeprefix("NVIDIA "),
-                              gb=f"{answer.understood.get('memory_gb') or 0:g}", stock=f"{stock.memory_gb:g}") \
-        if stock is not None else ""
-    claimed, asked = answer.understood.get("claimed_memory_gb"), kb.gpus.get(answer.query.gpu or "")
-    view["claimed_memory"] = (t("claimed_memory", name=asked.name.removeprefix("NVIDIA "), gb=f"{claimed:g}",
-                                has=f"{asked.memory_gb:g}")
-                              + (t("claimed_memory_modified", gb=f"{claimed:g}")
-                                 if asked.memory_gb * 1.2 < claimed <= 4 * asked.memory_gb else "")
-                              if isinstance(claimed, (int, float)) and asked is not None else "")
-    derived, sized = answer.understood.get("derived_name"), kb.models.get(answer.query.model or "")
-    view["derived_name"] = (t("derived_name", text=str(derived), name=sized.name)
-                            if derived and sized is not None else "")
+    view.update(reading_notices(answer, kb, t))
     view["examples"] = EXAMPLES[t.lang]
     view["unknown"] = answer.intent == "unknown"
     view["did_you_mean"] = [kb.models[m].name for m in answer.suggestions if m in kb.models][:5]
@@ -430,49 +423,3 @@ def _filled(text: str, values: dict[str, str]) -> str:
         text = text.replace("{" + key + "}", value)
     return text
 
-
-def stack_line(t: Translator, answer: Answer) -> str:
-    """"Together on 1× A10: Qwen3-Embedding-8B 14.9 GiB + Qwen3-Reranker-4B 8.1 GiB + 0.5 GiB …": what each model
-    deployed on the same cards takes, and their sum (the check above is for the sum)."""
-    parts = " + ".join(f"{p.name} {gb(p.per_gpu_gb)} GiB" for p in answer.stack)
-    extra = C.CUDA_CONTEXT_GIB * (len(answer.stack) - 1)
-    total = sum(p.per_gpu_gb for p in answer.stack) + extra
-    key = ("stack_line_checked" if answer.check is not None
-           else "stack_line_picks" if answer.stack_picks_checked else "stack_line")
-    return t(key, parts=parts, extra=gb(extra), n=len(answer.stack) - 1, total=gb(total))
-
-
-def activations_exceed_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
-    """Why the card asked about ("how many H100 nodes?") is missing from a training job's picks when no count of
-    it can hold the job: the activations alone exceed it, and data-parallel sharding (FSDP, ZeRO) does not divide
-    them; context parallelism would, and is not sized here."""
-    named = kb.gpus.get(answer.query.gpu or "")
-    if (named is None or answer.check is not None or answer.estimate is None or answer.query.task == "inference"
-            or any(p.gpu == named.id for p in answer.picks)):
-        return ""
-    activations = answer.estimate.breakdown.activations
-    if activations <= usable_gib(named):
-        return ""
-    return t("activations_exceed_card", gpu=gpu_name(kb, named.id), act=gb(activations),
-             context=f"{answer.query.context or 0:,}")
-
-
-def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
-    """"Is a T4 enough for 500 pairs a second?": the memory verdict answers only half. When the cards asked about
-    hold the job but the serving plan for the rate asked needs more of them, the reply says so next to it."""
-    check, plan = answer.check, answer.serving
-    if check is None or plan is None or not check.fits or plan.gpu != check.gpu:
-        return ""
-    cards = plan.replicas * plan.gpus_per_replica
-    if cards <= check.count:
-        return ""
-    return t("rate_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu), cards=f"{cards:,}")
-
-
-def pick_setup(answer: Answer, checkpointing: bool | None, t: Translator) -> str:
-    """A training pick run otherwise than the estimate above ("without gradient checkpointing": a card that holds
-    the job without it trains faster), so its memory figure is not read as a contradiction."""
-    sized = next((a.value for a in answer.assumptions if a.field == "gradient_checkpointing"), None)
-    if checkpointing is None or sized is None or checkpointing == sized:
-        return ""
-    return t("pick_with_checkpointing" if checkpointing else "pick_without_checkpointing")

@@ -66,6 +66,17 @@ def mask_end(mention: Mention, folded: str) -> int:
     return mention.end
 
 
+MODIFIED_RANGE = (1.2, 4.0)
+"""More memory than the stock card, within these factors of it, is in the range of the modified cards sold in China
+(2080 Ti 22 GB, 4090 48 GB); beyond them it is no card's."""
+
+
+def modified_size(stock_gb: float, stated_gb: float) -> bool:
+    """Whether `stated_gb` is a modified card's memory for a card that ships with `stock_gb`."""
+    low, high = MODIFIED_RANGE
+    return stock_gb * low < stated_gb <= stock_gb * high
+
+
 _MEMORY_AFTER_CARD = re.compile(r"\s*(?:魔改(?:版)?\s*)?(?P<gb>\d{2,3})\s*g(?:b|i?b)?(?![a-z0-9])", re.A)
 
 
@@ -80,7 +91,7 @@ def modified_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: Knowledge
     if m is None:
         return None
     stated = float(m.group("gb"))
-    return stated if stated > card.memory_gb * 1.2 and stated <= 4 * card.memory_gb else None
+    return stated if modified_size(card.memory_gb, stated) else None
 
 
 _CLAIMED_MEMORY = re.compile(
@@ -119,7 +130,7 @@ def claimed_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeB
     if variant is not None and variant in kb.gpus and abs(kb.gpus[variant].memory_gb - stated) < 1.0:
         return Claim(variant, kb.gpus[variant].memory_gb, "variant")
     asks = _ASKS_IF_TRUE.match(folded, m.end()) is not None
-    if not asks and card.memory_gb * 1.2 < stated <= 4 * card.memory_gb:
+    if not asks and modified_size(card.memory_gb, stated):
         return Claim(gpu_id, stated, "modified")
     return Claim(gpu_id, stated, "wrong")
 

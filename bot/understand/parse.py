@@ -87,10 +87,11 @@ from bot.understand.slots.image import parse_image
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision, parse_qat
 from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
+from bot.understand.slots.service_rate import latency_as_speed
 from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
-from bot.understand.slots.workload_size import latency_as_speed, parse_workload_size
+from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.speculative import target_and_draft
 from bot.understand.stacking import stacked
 from bot.understand.tokens import fold, tokenize

@@ -13,6 +13,11 @@ million-token window:
   (1 / the seconds a token), the field "at least 20 tokens/s per user" sets.
 * price units: "per million tokens", "每百万 token", "一百万 token 多少钱": masked and nothing else, so no slot
   reads a price's unit as a context or a job's tokens; the cost cue itself is read from the unmasked text.
+
+Two more are read with the other serving targets (bot.understand.slots.workload_size), after the first-token
+time: requests a minute ("200 req/min", "每分钟200个请求") → `qps`, and a whole request's latency ("p50 latency under
+3s") → `latency_s`, which `latency_as_speed` turns into the per-user speed that meets it once the output length
+is read.
 """
 
 from __future__ import annotations
@@ -120,4 +125,62 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
     return fields
 
 
-__all__ = ["MAX_TEXTS_PER_REQUEST", "parse_service_rate"]
+_LATENCY = rx(r"(?:\b(?:p\d{2}|median|avg|average|mean|end[- ]to[- ]end|e2e|response|request)\s+)?\blatency\s*"
+              r"(?:target\s*)?(?:of|under|below|within|<=?|less\s+than|at\s+most|is|=|:)?\s*"
+              r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?)(?![a-z])"
+              r"(?:\s*for\s+(?P<gen>\d+)\s*(?:output\s+|new\s+|generated\s+)?tokens?(?![a-z]))?|"
+              r"(?:端到端|响应|请求)?(?:延迟|延时|时延|响应时间)\s*(?:要|需要)?\s*(?:小于|低于|不超过|在|<=?)?\s*"
+              r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>ms|毫秒|s|秒)\s*(?:以内|之内|内)?")
+"""A whole request's latency the service must meet ("p50 latency under 3s", "p95 latency < 500ms", "延迟小于2秒"):
+read after the first-token time, which names its own."""
+_QPM = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:(?:requests?|reqs?|quer(?:y|ies)|calls?)\s*"
+          r"(?:per\s+min(?:ute)?|a\s+minute|/\s*min(?:ute)?)(?![a-z])|rpm\b)|"
+          r"每分钟\s*(?:要|需要)?\s*(?:处理|承载)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*(?:请求|调用|查询)")
+"""Requests a minute ("200 req/min", "每分钟200个请求"): a sixtieth of them a second."""
+
+
+def requests_per_minute(state: SlotState) -> dict[str, float]:
+    """`qps` from a rate per minute ("200 req/min"); the span is masked."""
+    m = _QPM.search(state.text)
+    if m is None or float(m.group("num") or m.group("num2")) <= 0:
+        return {}
+    state.mask(m.start(), m.end())
+    return {"qps": float(m.group("num") or m.group("num2")) / 60.0}
+
+
+def request_latency(state: SlotState) -> dict[str, float]:
+    """`latency_s` from a whole request's latency ("p95 latency < 500ms for 64 tokens", the output length then
+    read too); the span is masked."""
+    m = _LATENCY.search(state.text)
+    if m is None or float(m.group("num") or m.group("num2")) <= 0:
+        return {}
+    unit = m.group("unit") or m.group("unit2")
+    seconds = float(m.group("num") or m.group("num2")) / (1000.0 if unit.startswith("m") or unit == "毫秒" else 1.0)
+    if m.group("gen"):
+        state.set("gen_tokens", int(m.group("gen")))  # "latency < 500ms for 64 tokens": each reply's length
+    state.mask(m.start(), m.end())
+    return {"latency_s": seconds}
+
+
+LATENCY_OUTPUT_TOKENS = 256
+"""Output of one request when a latency target does not say it: a chat reply's paragraph. Said under Assumed, as the
+speed each user needs is this divided by the latency."""
+LATENCY_OUTPUT_NOTE = "latency-output-assumed"
+
+
+def latency_as_speed(state: SlotState, work: dict[str, Any]) -> None:
+    """A whole request's latency (`latency_s`) → the per-user decode speed that meets it, output tokens ÷ latency,
+    unless a per-user speed is stated too. Run after the context slots, which read the output length."""
+    latency = work.get("latency_s")
+    if not latency or work.get("tokens_per_s_per_user"):
+        return
+    generated = state.values.get("gen_tokens")
+    if not isinstance(generated, int):
+        generated = LATENCY_OUTPUT_TOKENS
+        state.values["gen_tokens"] = generated
+        state.notes.append(LATENCY_OUTPUT_NOTE)
+    work["tokens_per_s_per_user"] = round(generated / float(latency), 1)
+
+
+__all__ = ["LATENCY_OUTPUT_NOTE", "MAX_TEXTS_PER_REQUEST", "latency_as_speed", "parse_service_rate",
+           "request_latency", "requests_per_minute"]

@@ -28,7 +28,7 @@ from typing import Any
 
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
-from bot.understand.slots.service_rate import parse_service_rate
+from bot.understand.slots.service_rate import parse_service_rate, request_latency, requests_per_minute
 from rules.constants import HOURS_PER_MONTH
 
 JOB_TOKENS_MIN = 1e8
@@ -110,18 +110,6 @@ not taken as a target to size for."""
 _TTFT = rx(r"(?:first[ -]token|ttft|time\s+to\s+first\s+token|首\s*(?:个)?\s*token|首字|首token延迟)\s*"
            r"(?:latency\s*)?(?:under|below|within|<=?|less\s+than|at\s+most|in|of|小于|低于|不超过|以内|在)?\s*"
            r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?|秒|毫秒)")
-_LATENCY = rx(r"(?:\b(?:p\d{2}|median|avg|average|mean|end[- ]to[- ]end|e2e|response|request)\s+)?\blatency\s*"
-              r"(?:target\s*)?(?:of|under|below|within|<=?|less\s+than|at\s+most|is|=|:)?\s*"
-              r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?)(?![a-z])"
-              r"(?:\s*for\s+(?P<gen>\d+)\s*(?:output\s+|new\s+|generated\s+)?tokens?(?![a-z]))?|"
-              r"(?:端到端|响应|请求)?(?:延迟|延时|时延|响应时间)\s*(?:要|需要)?\s*(?:小于|低于|不超过|在|<=?)?\s*"
-              r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>ms|毫秒|s|秒)\s*(?:以内|之内|内)?")
-"""A whole request's latency the service must meet ("p50 latency under 3s", "p95 latency < 500ms", "延迟小于2秒"):
-read after the first-token time, which names its own."""
-_QPM = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:(?:requests?|reqs?|quer(?:y|ies)|calls?)\s*"
-          r"(?:per\s+min(?:ute)?|a\s+minute|/\s*min(?:ute)?)(?![a-z])|rpm\b)|"
-          r"每分钟\s*(?:要|需要)?\s*(?:处理|承载)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*(?:请求|调用|查询)")
-"""Requests a minute ("200 req/min", "每分钟200个请求"): a sixtieth of them a second."""
 ASKS_COST = rx(
     r"\bhow\s+much\s+(?:does|do|would|will|is|to|for|money|would\s+it)\b|\bcosts?\b|\bcosting\b|\bprice\w*|"
     r"\bspend\w*|\bbill\w*|\bdollars?\b|\busd\b|\brmb\b|\bcny\b|\$|多少钱|费用|成本|花费|花多少|价格|价钱|租金|计费|"
@@ -349,10 +337,8 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
     if m is not None and float(m.group("num")) > 0:
         targets["qps"] = float(m.group("num"))
         state.mask(m.start(), m.end())
-    m = _QPM.search(text) if "qps" not in targets else None
-    if m is not None and float(m.group("num") or m.group("num2")) > 0:
-        targets["qps"] = float(m.group("num") or m.group("num2")) / 60.0
-        state.mask(m.start(), m.end())
+    if "qps" not in targets:
+        targets.update(requests_per_minute(state))
     m = _PER_USER.search(text) or _PER_USER_BARE.search(text)
     if m is not None:
         raw = m.group("num") or (m.groupdict().get("num2") or "")
@@ -365,35 +351,8 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
         seconds = float(m.group("num")) / (1000.0 if unit.startswith("m") or unit == "毫秒" else 1.0)
         targets["ttft_s"] = seconds
         state.mask(m.start(), m.end())
-    m = _LATENCY.search(state.text)
-    if m is not None and float(m.group("num") or m.group("num2")) > 0:
-        unit = m.group("unit") or m.group("unit2")
-        targets["latency_s"] = float(m.group("num") or m.group("num2")) / (
-            1000.0 if unit.startswith("m") or unit == "毫秒" else 1.0)
-        if m.group("gen"):
-            state.set("gen_tokens", int(m.group("gen")))  # "latency < 500ms for 64 tokens": each reply's length
-        state.mask(m.start(), m.end())
+    targets.update(request_latency(state))  # after the first-token time, which names its own
     return targets
-
-
-LATENCY_OUTPUT_TOKENS = 256
-"""Output of one request when a latency target does not say it: a chat reply's paragraph. Said under Assumed, as the
-speed each user needs is this divided by the latency."""
-LATENCY_OUTPUT_NOTE = "latency-output-assumed"
-
-
-def latency_as_speed(state: SlotState, work: dict[str, Any]) -> None:
-    """A whole request's latency (`latency_s`) → the per-user decode speed that meets it, output tokens ÷ latency,
-    unless a per-user speed is stated too. Run after the context slots, which read the output length."""
-    latency = work.get("latency_s")
-    if not latency or work.get("tokens_per_s_per_user"):
-        return
-    generated = state.values.get("gen_tokens")
-    if not isinstance(generated, int):
-        generated = LATENCY_OUTPUT_TOKENS
-        state.values["gen_tokens"] = generated
-        state.notes.append(LATENCY_OUTPUT_NOTE)
-    work["tokens_per_s_per_user"] = round(generated / float(latency), 1)
 
 
 def _training_steps(state: SlotState) -> int | None:
@@ -456,5 +415,4 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
     return fields
 
 
-__all__ = ["ASKS_COST", "ASKS_MAX_CONTEXT", "ASKS_TIME", "LATENCY_OUTPUT_NOTE", "latency_as_speed",
-           "parse_workload_size"]
+__all__ = ["ASKS_COST", "ASKS_MAX_CONTEXT", "ASKS_TIME", "parse_workload_size"]

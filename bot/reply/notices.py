@@ -1,0 +1,82 @@
+"""One-sentence notices about what the reading changed, or what the verdict alone does not say.
+
+Each returns "" when it has nothing to say: a card's memory said wrongly or modified, a fine-tune read as its base,
+several models deployed together, a card no count of which holds a training job's activations, a card that holds
+a job but not its rate, a training pick sized without gradient checkpointing.
+"""
+
+from __future__ import annotations
+
+from bot.reply.formatting import gb, gpu_name
+from bot.reply.i18n import Translator
+from bot.reply.model import Answer
+from bot.understand.mention_fit import modified_size
+from knowledge.base import KnowledgeBase
+from rules import constants as C
+from rules.hardware import usable_gib
+
+
+def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, str]:
+    """How the question was read where it differs from what it says: a modified card sized at its memory, a
+    memory said wrongly, a fine-tune sized as its base."""
+    stock = kb.gpus.get(str(answer.understood.get("modified_card") or ""))
+    modified = (t("modified_card", name=stock.name.removeprefix("NVIDIA "),
+                  gb=f"{answer.understood.get('memory_gb') or 0:g}", stock=f"{stock.memory_gb:g}")
+                if stock is not None else "")
+    claimed, asked = answer.understood.get("claimed_memory_gb"), kb.gpus.get(answer.query.gpu or "")
+    corrected = ""
+    if isinstance(claimed, (int, float)) and asked is not None:
+        corrected = (t("claimed_memory", name=asked.name.removeprefix("NVIDIA "), gb=f"{claimed:g}",
+                       has=f"{asked.memory_gb:g}")
+                     + (t("claimed_memory_modified", gb=f"{claimed:g}")
+                        if modified_size(asked.memory_gb, claimed) else ""))
+    derived, sized = answer.understood.get("derived_name"), kb.models.get(answer.query.model or "")
+    base = t("derived_name", text=str(derived), name=sized.name) if derived and sized is not None else ""
+    return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base}
+
+
+def stack_line(t: Translator, answer: Answer) -> str:
+    """"Together on 1× A10: Qwen3-Embedding-8B 14.9 GiB + Qwen3-Reranker-4B 8.1 GiB + 0.5 GiB …": what each model
+    deployed on the same cards takes, and their sum (the check above is for the sum)."""
+    parts = " + ".join(f"{p.name} {gb(p.per_gpu_gb)} GiB" for p in answer.stack)
+    extra = C.CUDA_CONTEXT_GIB * (len(answer.stack) - 1)
+    total = sum(p.per_gpu_gb for p in answer.stack) + extra
+    key = ("stack_line_checked" if answer.check is not None
+           else "stack_line_picks" if answer.stack_picks_checked else "stack_line")
+    return t(key, parts=parts, extra=gb(extra), n=len(answer.stack) - 1, total=gb(total))
+
+
+def activations_exceed_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """Why the card asked about ("how many H100 nodes?") is missing from a training job's picks when no count of
+    it can hold the job: the activations alone exceed it, and data-parallel sharding (FSDP, ZeRO) does not divide
+    them; context parallelism would, and is not sized here."""
+    named = kb.gpus.get(answer.query.gpu or "")
+    if (named is None or answer.check is not None or answer.estimate is None or answer.query.task == "inference"
+            or any(p.gpu == named.id for p in answer.picks)):
+        return ""
+    activations = answer.estimate.breakdown.activations
+    if activations <= usable_gib(named):
+        return ""
+    return t("activations_exceed_card", gpu=gpu_name(kb, named.id), act=gb(activations),
+             context=f"{answer.query.context or 0:,}")
+
+
+def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """"Is a T4 enough for 500 pairs a second?": the memory verdict answers only half. When the cards asked about
+    hold the job but the serving plan for the rate asked needs more of them, the reply says so next to it."""
+    check, plan = answer.check, answer.serving
+    if check is None or plan is None or not check.fits or plan.gpu != check.gpu:
+        return ""
+    cards = plan.replicas * plan.gpus_per_replica
+    if cards <= check.count:
+        return ""
+    return t("rate_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu), cards=f"{cards:,}")
+
+
+def pick_setup(answer: Answer, checkpointing: bool | None, t: Translator) -> str:
+    """A training pick run otherwise than the estimate above ("without gradient checkpointing": a card that holds
+    the job without it trains faster), so its memory figure is not read as a contradiction."""
+    sized = next((a.value for a in answer.assumptions if a.field == "gradient_checkpointing"), None)
+    if checkpointing is None or sized is None or checkpointing == sized:
+        return ""
+    return t("pick_with_checkpointing" if checkpointing else "pick_without_checkpointing")
