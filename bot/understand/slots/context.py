@@ -9,7 +9,7 @@ from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_OUTPUT_TOKENS, M
 from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
 
 # -- context, generated tokens, batch ---------------------------------------------------------------
-_CTX_UNIT = r"\s*(?P<unit>k|m|万|千)?(?![a-z0-9])"
+_CTX_UNIT = r"\s*(?P<unit>k|m|万|千|million|thousand)?(?![a-z0-9])"
 _PEOPLE = r"(?:people|ppl|persons?|folks?|peeps|customers?|devs|developers?|engineers?|employees?|staff)"
 """People using a service, as typed in chat too: "20 ppl", "50 folks", "10 peeps"."""
 _AT_ONCE = r"(?:at\s+once|at\s+(?:the\s+)?same\s+time|simultaneously|concurrently)(?![a-z])"
@@ -64,10 +64,11 @@ _GEN_TOKENS = rx(
     r"|" + r"(?<![\d.])(?P<num9>\d+)\s*(?P<unit9>k)?\s*(?:个\s*)?(?:tokens?|词元)\s*(?:的|以内的?)?\s*" + _WRITTEN_ZH
     + r"|" + _WRITTEN_ZH + r"\s*(?:约|大约|控制在|不超过)?\s*(?P<num10>\d+)\s*(?P<unit10>k)?\s*"
     r"(?:个\s*)?(?:tokens?|词元)"
+    r"|" + r"(?<![\d.])(?P<num11>\d+)\s*(?P<unit11>k)?\s*(?:个\s*)?(?:tokens?|词元)\s*(?:的)?\s*(?:输出|回复|生成)"
 )
 """Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
 (in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token",
-"200-token replies", "200-token summaries", "摘要200个token"."""
+"200-token replies", "200-token summaries", "摘要200个token", "10 token 输出"."""
 _GEN_VOLUME = rx(
     r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|produc(?:e|ing)|生成|输出)\s*(?:of|about|around|~|约|大约)?\s*"
     r"(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>thousand|million|billion|trillion|mn|bn|k|m|b|t|千万|百万|万|亿|千)\s*"
@@ -177,7 +178,9 @@ def _read_volume(state: SlotState, amount: float, scale: str | None) -> bool:
 
 BATCH_UNITS = {"k": 1000.0, "万": 10_000.0, "千": 1000.0}
 """Sequences are counted in thousands (a 10k batch is 10,000); only context lengths use k = 1,024."""
-CONTEXT_UNITS = {"k": 1024.0, "m": 1024.0 * 1024.0, "万": 10_000.0, "千": 1000.0}
+CONTEXT_UNITS = {"k": 1024.0, "m": 1024.0 * 1024.0, "万": 10_000.0, "千": 1000.0, "million": 1024.0 * 1024.0,
+                 "thousand": 1024.0}
+"""A context counts k as 1,024 and M as 1,024², written as letters or words ("1 million token context")."""
 
 
 def context_unit(unit: str | None) -> float:
