@@ -16,7 +16,7 @@ from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
-from bot.reply.convert_picks import compared_picks
+from bot.reply.convert_picks import compared_picks, roomier_count
 from bot.reply.cost import attach_money, compare_prices, home_cloud_first, rank_by_money, within_budget_first
 from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
@@ -217,9 +217,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         picks = picks[:MAX_PICKS]
     if (gpu is not None and len(picks) > 1 and picks[0].gpu_id == gpu.id and picks[0].count != question.gpu_count
             and picks[0].tight and not picks[1].tight):
-        # more of the card named holds the job only tightly (32 T4s with 0.3 GiB free for a 9B LoRA): it stays
-        # listed, after a set-up that holds it with room
-        picks = picks[1:] + picks[:1]
+        # more of the card named holds the job only tightly: the next count of it that holds the job with room
+        # answers "how many H800s" (4 rather than a tight 2); failing that (32 T4s with 0.3 GiB free for a 9B
+        # LoRA) it stays listed, after a set-up that holds it with room
+        roomier = roomier_count(picks[0], workload, gpu, instances, priced)
+        picks = [roomier, *picks[1:]] if roomier is not None else picks[1:] + picks[:1]
     picks = meet_deadline(picks, workload, question, kb, instances, priced)
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, choice)

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import rules
 from bot.reply.compare_fix import with_fixes
 from bot.reply.model import PickOut
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
-from rules.types import Workload
+from knowledge.schema import GPU, InstanceFamily
+from rules import constants as C
+from rules.fit import HourlyPrice
+from rules.limits import within_one_machine
+from rules.types import Pick, Workload
 
 
 def with_checkpointing(picks: list[PickOut], workload: Workload, kb: KnowledgeBase) -> list[PickOut]:
@@ -29,3 +35,18 @@ def compared_picks(picks: list[PickOut], question: Question, workload: Workload,
     the change that makes one that does not hold the job hold it."""
     picks = with_checkpointing(picks, workload, kb)
     return with_fixes(picks, workload, kb) if question.intent == "compare" else picks
+
+
+def roomier_count(tight: Pick, workload: Workload, gpu: GPU, instances: Sequence[InstanceFamily],
+                  priced: HourlyPrice | None) -> Pick | None:
+    """The next count of the card named, within one machine of GPUS_PER_NODE cards, that holds the job clear of the
+    tight band: "how many H800s" is answered with the count one would deploy, not the fewest that barely hold it
+    (more machines are no answer to a tight fit)."""
+    for count in (n for n in C.TP_DEGREES
+                  if tight.count < n <= C.GPUS_PER_NODE and within_one_machine(gpu, n)):
+        if not rules.valid_tp(workload, count):
+            continue
+        found = rules.pick_at(workload, gpu, count, instances, hourly_price_of=priced)
+        if found is not None and found.fits and not found.tight:
+            return found
+    return None
