@@ -101,7 +101,8 @@ def test_a_price_per_token_asked_at_a_stated_load_is_given_for_every_pick() -> N
 
 
 def test_how_many_of_a_named_card_is_the_count_that_holds_it_with_room() -> None:
-    answer = _ask("用 vLLM 部署 Qwen2.5-72B-Instruct，要求每分钟 300 个请求，输入 2000 token 输出 400 token，需要几张 H800？")
+    answer = _ask("用 vLLM 部署 Qwen2.5-72B-Instruct，要求每分钟 300 个请求，输入 2000 token 输出 400 token，"
+                  "需要几张 H800？")
     first = answer["picks"][0]
     assert first["gpu"] == "h800" and first["count"] == 4 and not first["tight"]
     assert answer["serving"]["gpu"] == "h800"  # the plan is laid out on the card asked about
