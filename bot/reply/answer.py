@@ -211,8 +211,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # A card that cannot hold the job at any count is no recommendation beside cards that can (the named
         # card's "No" and what would fit are the check's to say).
         picks = [p for p in picks if p.fits]
-    if gpu is None:
-        picks = room_for_others(picks, others)
+    picks = room_for_others(picks, others, keep_if_none=gpu is None)
     if gpu is not None and question.intent != "compare":
         picks = picks[:MAX_PICKS]
     if (gpu is not None and len(picks) > 1 and picks[0].gpu_id == gpu.id and picks[0].count != question.gpu_count

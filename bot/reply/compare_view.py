@@ -51,6 +51,8 @@ def _peak(gpu: Any, precision: str | None) -> dict[str, str | None]:
     accumulate) figure for training and weight-only formats, not the fp16-accumulate one its datasheet leads
     with (a 4090 beside an A100 is 165 against 312, not 330 against 312)."""
     dtype = {"fp16": "fp16", "fp8": "fp8", "fp32": "fp32"}.get(precision or "", "bf16")
+    if dtype == "fp8" and not gpu.fp8_tflops:
+        dtype = "bf16"  # no FP8 tensor cores (an A100): FP8 weights compute at its 16-bit peak, labelled so
     if dtype == "bf16" and not gpu.bf16_tflops:
         dtype = "fp16"
     peak = dense_tflops(gpu, dtype)

@@ -7,13 +7,19 @@ a job but not its rate, a training pick sized without gradient checkpointing.
 
 from __future__ import annotations
 
+import math
+
 from bot.reply.formatting import gb, gpu_name
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
+from bot.reply.readback import engine_name
 from bot.understand.mention_fit import modified_size
 from knowledge.base import KnowledgeBase
 from rules import constants as C
 from rules.hardware import usable_gib
+
+GIB_PER_GB = 1024**3 / 1e9
+"""A card's GB (datasheet) in GiB: the figures the reply sizes in."""
 
 
 def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, str]:
@@ -43,7 +49,14 @@ def stack_line(t: Translator, answer: Answer) -> str:
     total = sum(p.per_gpu_gb for p in answer.stack) + extra
     key = ("stack_line_checked" if answer.check is not None
            else "stack_line_picks" if answer.stack_picks_checked else "stack_line")
-    return t(key, parts=parts, extra=gb(extra), n=len(answer.stack) - 1, total=gb(total))
+    line = t(key, parts=parts, extra=gb(extra), n=len(answer.stack) - 1, total=gb(total))
+    reserving = [p for p in answer.stack if p.engine in ("vllm", "sglang")]
+    if reserving and answer.check is not None and answer.check.fits:
+        # a reserving engine takes the memory it finds: each instance capped at its share leaves the others theirs
+        card = answer.check.gpu_memory_gb / GIB_PER_GB
+        shares = ", ".join(f"{p.name} {math.ceil(p.per_gpu_gb / card * 20) / 20:.2f}" for p in reserving)
+        line += " " + t("stack_cap_reserving", engine=engine_name(reserving[0].engine), shares=shares)
+    return line
 
 
 def activations_exceed_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
@@ -67,6 +80,9 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     check, plan = answer.check, answer.serving
     if check is None or plan is None or not check.fits or plan.gpu != check.gpu:
         return ""
+    if not plan.met and plan.binding in ("speed", "ttft"):
+        # "200 tokens within 2 s on an L4?": the memory fits, the speed asked does not, on any number of them
+        return t("speed_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu))
     cards = plan.replicas * plan.gpus_per_replica
     if cards <= check.count:
         return ""

@@ -36,14 +36,15 @@ def beside_gib(others: list[StackPartOut]) -> float:
     return sum(p.per_gpu_gb for p in others) + C.CUDA_CONTEXT_GIB * len(others)
 
 
-def room_for_others(picks: list[Pick], others: list[StackPartOut]) -> list[Pick]:
-    """With no card named, the picks that also hold the other models on one of their cards, clear of the tight
-    band; the picks as they are when none does (the stack line then says what they take)."""
+def room_for_others(picks: list[Pick], others: list[StackPartOut], *, keep_if_none: bool) -> list[Pick]:
+    """The picks that also hold the other models on one of their cards, clear of the tight band. When none does:
+    with no card named the picks as they are (the stack line says they hold the first model alone); beside a
+    card named, none (its check, for the sum, says what is missing)."""
     if not others:
         return picks
     extra = beside_gib(others)
     roomy = [p for p in picks if p.fits and p.memory_per_gpu_gib + extra <= p.limit_gib * (1.0 - C.TIGHT_FRACTION)]
-    return roomy or picks
+    return roomy or (picks if keep_if_none else [])
 
 
 def with_stack(result: Answer, question: Question, kb: KnowledgeBase, others: list[StackPartOut]) -> Answer:
@@ -53,8 +54,15 @@ def with_stack(result: Answer, question: Question, kb: KnowledgeBase, others: li
         return result
     parts = [_part(question.model, result, kb), *others]
     result.stack = parts
-    result.stack_picks_checked = result.check is None and bool(result.picks) and all(
-        p.memory_per_gpu_gb + beside_gib(others) <= p.limit_gb * (1.0 - C.TIGHT_FRACTION) for p in result.picks)
+    extra = beside_gib(others)
+    result.stack_picks_checked = bool(result.picks) and all(
+        p.memory_per_gpu_gb + extra <= p.limit_gb * (1.0 - C.TIGHT_FRACTION) for p in result.picks)
+    if result.stack_picks_checked:
+        # each pick's line is the card that also runs the other models: their memory is on it
+        result.picks = [p.model_copy(update={"memory_per_gpu_gb": round(p.memory_per_gpu_gb + extra, 2),
+                                             "headroom_gb": round(p.headroom_gb - extra, 2),
+                                             "free_gb": round(max(0.0, p.free_gb - extra), 2)})
+                        for p in result.picks]
     check = result.check
     if check is None or check.cards:
         return result

@@ -80,7 +80,9 @@ _BATCH = [
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
         + r"\s*(?P<unit>k|万|千)?(?![a-z0-9])"),
     rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)?\s*"
+        r"(?:(?:internal|active|daily|paying|beta|enterprise|external|real)\s+)?"
         r"(?:users?|usrs?|requests?|sessions?|streams?|clients?|" + _PEOPLE + r")(?![a-z])"),
+    rx(r"(?:\bat|\bwith)\s+" + NUM + r"\s*(?:x\s*)?(?:concurrency|concurrent|parallelism|in\s+flight)(?![a-z])"),
     rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
     rx(r"(?<![a-z0-9.])" + NUM + r"\s*(?P<unit>k)?\s+" + _AT_ONCE),
     rx(NUM + r"\s*(?:路|个|人|用户)?\s*并发"),

@@ -31,8 +31,10 @@ def test_small_models_together_fit_and_say_so() -> None:
 
 def test_with_no_card_the_picks_have_room_for_every_model() -> None:
     answer = _ask("Qwen2.5-14B, bge-m3 and bge-reranker-v2-m3 together on one cheap GPU")
-    beside = sum(p["per_gpu_gb"] for p in answer["stack"][1:]) + 2 * C.CUDA_CONTEXT_GIB
-    assert answer["picks"] and all(p["memory_per_gpu_gb"] + beside <= p["limit_gb"] for p in answer["picks"])
+    together = sum(p["per_gpu_gb"] for p in answer["stack"]) + 2 * C.CUDA_CONTEXT_GIB
+    # each line is the card that runs them all, and has room for them
+    assert answer["picks"] and all(p["memory_per_gpu_gb"] == pytest.approx(together, abs=0.2)
+                                   and p["memory_per_gpu_gb"] <= p["limit_gb"] for p in answer["picks"])
 
 
 @pytest.mark.parametrize("text", ["Qwen2.5-7B vs Llama-3.1-8B on one A10", "Llama 3.1 8B or Qwen2.5-7B on a 4090?"])
@@ -68,3 +70,35 @@ def test_a_brief_s_hardware_sentence_belongs_to_its_first_job_and_the_set_ups_ar
     assert l40s["count"] == 2 and not l40s["fits"] and l40s["fix"] is not None
     assert l40s["fix"]["memory_per_gpu_gb"] <= l40s["limit_gb"]
     assert "it does with this change" in answer["text"]
+
+
+def test_picks_beside_a_stack_check_hold_every_model_and_count_them() -> None:
+    answer = _ask("Whisper large-v3 + Llama-3.1-8B on one 24GB card for meeting transcription + summary, feasible?")
+    together = sum(p["per_gpu_gb"] for p in answer["stack"]) + C.CUDA_CONTEXT_GIB
+    assert answer["picks"] and all(p["memory_per_gpu_gb"] == pytest.approx(together, abs=0.2)
+                                   for p in answer["picks"])
+
+
+def test_reserving_engines_in_a_stack_are_given_their_share() -> None:
+    text = _ask("Qwen2.5-14B-Instruct + bge-m3 + bge-reranker-v2-m3 together on a single L40S with vLLM")["text"]
+    assert "--gpu-memory-utilization (Qwen2.5-14B 0.70" in text
+
+
+@pytest.mark.parametrize(("text", "batch"), [
+    ("tokens per second per dollar: L4 vs T4 vs A10G for Mistral 7B AWQ at 16 concurrency?", 16),
+    ("I have $50k to spend on hardware to serve Llama 3.1 70B for 50 internal users. What should I buy?", 50),
+])
+def test_users_and_concurrency_in_other_words_are_the_load(text: str, batch: int) -> None:
+    assert parse(text, KB).batch == batch
+
+
+def test_a_speed_target_missed_is_said_beside_a_memory_yes() -> None:
+    answer = _ask("Llama 3.1 8B FP8 在 L4 上，p95 延遲要 2 秒內，輸出 200 token，可以嗎？")
+    assert answer["check"]["fits"] and not answer["serving"]["met"]
+    assert "這只是顯存夠用" in answer["text"]
+
+
+def test_a_card_without_fp8_tensor_cores_is_not_shown_an_fp8_peak() -> None:
+    text = _ask("A100 supports FP8 natively so serving Llama-3.1-70B FP8 on 1x A100 80GB gets the H100 FP8 speedup, "
+                "right?")["text"]
+    assert "312 TFLOPS fp8" not in text
