@@ -45,7 +45,7 @@ from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_as
 from bot.reply.overrides import apply_overrides
 from bot.reply.pool import as_candidate, candidate_gpus
 from bot.reply.pricing import hourly_prices, price_choice
-from bot.reply.serving import as_replicas, fits_at, meet_speed_target, one_replica, sets_serving_target
+from bot.reply.serving import as_replicas, at_full_load, fits_at, meet_speed_target, one_replica, sets_serving_target
 from bot.reply.side_figures import (
     cpu_only_figure,
     lighter_task_figure,
@@ -206,6 +206,15 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             # the named card's "No" is dropped below when others fit: it leaves its place to one that does
             if (pick.gpu_id, pick.count) not in seen and sum(p.fits for p in picks) < wanted:
                 picks.append(pick)
+        if question.budget and gpu is None and workload.task == "inference" and at_full_load(question):
+            # money per token at full load (a price per token, a batch job) can favour a large card that serves
+            # many sequences at once: every priced card, at the fewest that hold the job, is weighed with them
+            named = {p.gpu_id for p in picks}
+            for card in pool:
+                if card.id in named or not card.recommended or priced(card, 1) is None:
+                    continue  # money per token needs the card's price
+                picks += rules.rank_picks(whole, [card], instances, limit=1, max_count=max_count,
+                                          hourly_price_of=priced)
 
     if question.intent != "compare" and any(p.fits for p in picks):
         # A card that cannot hold the job at any count is no recommendation beside cards that can (the named
@@ -223,7 +232,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         picks = [roomier, *picks[1:]] if roomier is not None else picks[1:] + picks[:1]
     picks = meet_deadline(picks, workload, question, kb, instances, priced)
     if question.budget and gpu is None:
-        picks = rank_by_money(picks, workload, kb, choice)
+        picks = rank_by_money(picks, workload, kb, choice, question)
     if gpu is None and question.intent != "compare":
         picks = cheapest_service_first(picks, question, workload, kb, priced)
         # the cheapest asked for: money decides, not the cloud a Chinese question is priced on by default

@@ -22,6 +22,7 @@ from bot.reply.defaults import as_chosen
 from bot.reply.model import Answer, Assumption, PickOut
 from bot.reply.money_model import BudgetOut, CostOut, PriceOut, ServingPlanOut
 from bot.reply.pricing import PriceChoice, one_currency, plan_for, price_choice, price_picks, replicas_plan
+from bot.reply.serving import at_full_load, full_load_rate
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -42,6 +43,24 @@ def work_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
     return speed.train_tokens_per_s
 
 
+def useful_rate(workload: Workload, gpu: GPU, count: int, question: Question | None = None) -> float | None:
+    """The work rate money is weighed against: `work_rate` at the load the question sizes; at full load (a price
+    per token, a volume of output) the configuration's full-load generation; for a batch job over documents, its
+    output over the job's whole time, prompts' prefill included (a prefill-bound job is cheapest on the card
+    with the most compute per dollar, not on the smallest that holds it)."""
+    if workload.task != "inference" or question is None or not at_full_load(question):
+        return work_rate(workload, gpu, count)
+    generation = full_load_rate(workload, gpu, count)
+    if not generation or not (question.batch_job and question.training_samples and question.output_tokens):
+        return generation
+    prefill = rules.estimate_speed(workload, gpu, count).prefill_tokens_per_s
+    if not prefill:
+        return None  # a card with no compute figure cannot be timed on a prefill-bound job (the A10G)
+    prompt = float(question.training_samples) * max(0, workload.context - (workload.gen_tokens or 0))
+    seconds = prompt / prefill + question.output_tokens / generation
+    return question.output_tokens / seconds
+
+
 def price_images(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase) -> list[PickOut]:
     """Each pick of an image generator with its seconds per image and the money per 1,000 images."""
     out: list[PickOut] = []
@@ -57,7 +76,8 @@ def price_images(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase
     return out
 
 
-def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase) -> list[PickOut]:
+def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
+               question: Question | None = None) -> list[PickOut]:
     """Each priced pick with its useful work rate and the money per unit of it, for cards compared side by side."""
     if workload.model.arch == "diffusion":
         return price_images(picks, workload, kb)
@@ -66,7 +86,7 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase) 
         gpu = kb.gpus.get(pick.gpu)
         # timed in the set-up the memory rules chose for that count (checkpointing, ZeRO), as the speed line is
         timed = as_chosen(workload, rules.estimate_memory(workload, pick.count, gpu).chosen) if gpu else workload
-        rate = work_rate(timed, gpu, pick.count) if gpu is not None and pick.fits else None
+        rate = useful_rate(timed, gpu, pick.count, question) if gpu is not None and pick.fits else None
         if not rate:
             out.append(pick)
             continue
@@ -77,13 +97,14 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase) 
     return out
 
 
-def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, choice: PriceChoice) -> list[Pick]:
+def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, choice: PriceChoice,
+                  question: Question | None = None) -> list[Pick]:
     """Picks by money per useful work where a price is known; unpriced ones after, in their earlier order."""
     keyed: list[tuple[tuple[float, ...], int, Pick]] = []
     for index, pick in enumerate(picks):
         gpu = kb.gpus.get(pick.gpu_id)
         plan = plan_for(kb, pick.gpu_id, pick.count, choice) if gpu is not None else None
-        rate = work_rate(workload, gpu, pick.count) if gpu is not None and plan is not None else None
+        rate = useful_rate(workload, gpu, pick.count, question) if gpu is not None and plan is not None else None
         if plan is None or not rate:
             key: tuple[float, ...] = (float(not pick.fits), 2.0, 0.0)
         else:
@@ -386,7 +407,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         # each pick's work rate: compared side by side, timed for the tokens a training question gives (an
         # alternative that holds the job may take years), or priced per token at the load stated when that
         # price is asked (the card named first can cost ten times another pick per token)
-        result.picks = price_work(result.picks, workload, kb)
+        result.picks = price_work(result.picks, workload, kb, question)
     if gpu is None or gpu.id not in kb.gpus or workload is None:
         return result
     add_training_hours(result.speed, question, workload, gpu, count)

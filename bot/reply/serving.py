@@ -52,6 +52,13 @@ def _per_user_speed(workload: Workload, gpu: GPU, count: int, batch: int) -> flo
     return 1.0 / decode_step(replace(workload, batch=batch), gpu, count).total_s
 
 
+def full_load_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
+    """Tokens a second `count` × `gpu` generate in all at the most sequences they hold (at most the engine's
+    batch): the rate a price per token or a volume of output is made at. None when not one sequence fits."""
+    held = largest_true(lambda b: fits_at(workload, gpu, count, b), 1, engine_sequence_cap(workload, gpu, count))
+    return _per_user_speed(workload, gpu, count, held) * held if held else None
+
+
 def first_token_seconds(workload: Workload, gpu: GPU, count: int, batch: int) -> float:
     """One prompt's prefill plus one decode step of the replica at `batch` sequences."""
     single = replace(workload, batch=1)

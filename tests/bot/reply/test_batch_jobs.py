@@ -102,3 +102,19 @@ def test_documents_every_day_are_a_rate_to_keep_up_with_not_one_job(text: str, q
     if plan["binding"] == "throughput":  # an encoder: replicas enough for the rate
         per_replica = plan["targets"]["sequences_per_s_per_replica"]
         assert plan["replicas"] * per_replica >= qps
+
+
+def test_the_cheapest_batch_job_is_the_one_that_costs_least_in_all() -> None:
+    answer = _ask("We need to summarise 2M documents of ~3k tokens each with Llama-3.1-8B-Instruct, ~200 token "
+                  "summaries. Cheapest GPU setup and total job cost?")
+    top = answer["cost"]["total"]
+    assert top is not None
+    t4 = _ask("summarise 2M documents of ~3k tokens each with Llama-3.1-8B-Instruct, ~200 token summaries, on a "
+              "T4, cheapest, total job cost?")["cost"]["total"]
+    assert top < t4  # the prefill-bound job is cheaper on a card with more compute per dollar
+
+
+def test_a_price_per_token_compared_is_at_each_card_s_full_load() -> None:
+    answer = _ask("每百万 token 成本：Qwen2.5-32B 在阿里云 A10 和 L20 上哪个便宜？")
+    cost = {p["gpu"]: p["work_cost"] for p in answer["picks"]}
+    assert cost["l20"] < cost["a10"] / 5  # the L20 holds ~24 sequences, the A10 one
