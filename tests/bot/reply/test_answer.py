@@ -218,7 +218,9 @@ def test_a_stated_reply_length_sizes_the_serving_plan_by_littles_law() -> None:
     # plan times a request at a full replica's speed, a little slower than the load it ends up with (shown).
     request_s = plan.ttft_s + 200 / plan.decode_tokens_per_s
     assert 50 * request_s <= plan.concurrent_needed <= 1.15 * 50 * request_s
-    assert plan.replicas == -(-plan.concurrent_needed // plan.sequences_per_replica)
+    by_memory = -(-plan.concurrent_needed // plan.sequences_per_replica)
+    # as many replicas as hold the users, or more where prefilling 50 prompts a second takes more compute
+    assert plan.replicas == by_memory or (plan.binding == "compute" and plan.replicas > by_memory)
 
 
 def test_a_bigger_card_is_offered_only_at_a_count_that_can_be_had() -> None:

@@ -192,7 +192,11 @@ def test_a_request_rate_says_the_output_length_it_assumed_and_a_stated_one_repla
     assert note["value"] == 2048 and note["reason"] == "half-the-context"
     stated = _ask("Qwen2.5-7B, 20 QPS, 300 tokens out each, how many L4?")
     assert not [a for a in stated["assumptions"] if a["field"] == "gen_tokens"]
-    assert stated["serving"]["replicas"] < assumed["serving"]["replicas"]  # shorter replies take fewer cards
+    cards = {k: a["serving"]["replicas"] * a["serving"]["gpus_per_replica"]
+             for k, a in (("assumed", assumed), ("stated", stated))}
+    # shorter replies hold fewer users at once; the same 4,096-token sequences take the same compute
+    assert stated["serving"]["concurrent_needed"] < assumed["serving"]["concurrent_needed"]
+    assert cards["stated"] <= cards["assumed"]
 
 
 def test_a_rate_target_picks_the_replica_size_that_takes_fewest_cards_and_packs_replicas_into_instances() -> None:

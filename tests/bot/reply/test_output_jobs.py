@@ -106,3 +106,14 @@ def test_how_many_of_a_named_card_is_the_count_that_holds_it_with_room() -> None
     first = answer["picks"][0]
     assert first["gpu"] == "h800" and first["count"] == 4 and not first["tight"]
     assert answer["serving"]["gpu"] == "h800"  # the plan is laid out on the card asked about
+
+
+def test_a_request_rate_takes_the_replicas_its_prefill_compute_needs() -> None:
+    answer = _ask("Need 500 requests per minute on Llama-3.3-70B, 2k in / 500 out, p95 TTFT under 1s. "
+                  "How many H100s?")
+    plan = answer["serving"]
+    prefill = answer["speed"]["prefill_tokens_per_s"]
+    assert plan["binding"] == "compute"
+    # 8.33 requests/s × 2,548 tokens each must be computed: more than one 4-card replica's worth
+    assert plan["replicas"] * plan["gpus_per_replica"] >= 8
+    assert prefill > 0
