@@ -80,11 +80,18 @@ def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, 
         return
     if state.values.get("task") is None and BATCH_JOB_VERBS.search(text) is None:
         return
-    if not (work.get("tokens") and work.get("sample_tokens")) or work.get("training_samples"):
+    context = state.values.get("context")
+    if work.get("tokens") and work.get("sample_tokens") and not work.get("training_samples"):
+        _count_documents(state, work)
+        prompt = int(work["sample_tokens"])
+    elif work.get("training_samples") and isinstance(context, int):
+        # "500k product descriptions (300 tokens in, 300 out)": the count alone, each request's lengths written
+        # as a prompt and an output (the context already holds both)
+        generated_stated = state.values.get("gen_tokens")
+        prompt = context - (generated_stated if isinstance(generated_stated, int) else 0)
+    else:
         return
-    _count_documents(state, work)
     work["batch_job"] = True
-    prompt = int(work["sample_tokens"])
     generated = state.values.get("gen_tokens")
     if not isinstance(generated, int):
         # Not stated: an assumption the reply names (the output sets half the bill), not a reading

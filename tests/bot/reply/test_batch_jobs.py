@@ -118,3 +118,17 @@ def test_a_price_per_token_compared_is_at_each_card_s_full_load() -> None:
     answer = _ask("每百万 token 成本：Qwen2.5-32B 在阿里云 A10 和 L20 上哪个便宜？")
     cost = {p["gpu"]: p["work_cost"] for p in answer["picks"]}
     assert cost["l20"] < cost["a10"] / 5  # the L20 holds ~24 sequences, the A10 one
+
+
+@pytest.mark.parametrize(("text", "requests", "prompt", "output"), [
+    ("Batch translate 500k product descriptions (300 tokens in, 300 out) with Qwen2.5-7B on a single 4090, how long?",
+     500_000, 300, 300),
+    ("離線把 50 萬份合約（每份 8k token）用 Llama-3.1-70B 做摘要，每份摘要 500 token，8 張 H100 要多久？",
+     500_000, 8192, 500),
+])
+def test_a_batch_job_with_its_lengths_written_any_way_is_timed(text: str, requests: int, prompt: int,
+                                                               output: int) -> None:
+    speed = _ask(text)["speed"]
+    assert speed["requests"] == requests
+    assert speed["prompt_tokens"] == requests * prompt and speed["output_tokens"] == requests * output
+    assert speed["job_hours"] == pytest.approx(speed["prefill_hours"] + speed["generation_hours"], rel=0.02)
