@@ -196,3 +196,27 @@ def _first_vm_name(folded: str, index: InstanceIndex) -> InstanceMention | None:
         return None
     instance = index.by_vm_name.get(compact_vm_name(m.group(0)))
     return InstanceMention(instance, m.start(), m.end()) if instance is not None else None
+
+
+ON_PREMISES = frozenset({"nvidia"})
+"""Layouts of systems bought, not rented (NVIDIA's DGX): no cloud is read from them."""
+_MACHINES_BEFORE = re.compile(
+    r"(?<![\w.])(?P<num>\d{1,3}|two|three|four|five|six|eight|ten|两|兩|二|三|四|五|六|八|十)\s*"
+    r"(?:台|套|个|部|x|×|\*)?\s*$")
+_MACHINE_WORD_AFTER = re.compile(r"\s*(?:boxes|nodes|servers|machines|systems|instances|vms)\b")
+_MACHINE_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10, "两": 2, "兩": 2,
+                    "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "八": 8, "十": 10}
+
+
+def machines_named(folded: str, found: InstanceMention) -> tuple[int, int, int] | None:
+    """(machines, start, end of the count) when a count of machines goes with the instance named ("兩台 DGX H100",
+    "two DGX H100 boxes", "2x p4d.24xlarge"): the cards are that many times the instance's; None otherwise."""
+    before = _MACHINES_BEFORE.search(folded[max(0, found.start - 12): found.start])
+    if before is None:
+        return None
+    raw = before.group("num")
+    machines = int(raw) if raw.isdigit() else _MACHINE_NUMBERS.get(raw, 0)
+    offset = max(0, found.start - 12)
+    if machines < 2:
+        return None
+    return machines, offset + before.start(), offset + before.end()

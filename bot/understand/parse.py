@@ -53,7 +53,7 @@ from bot.understand.documents import read_documents
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
 from bot.understand.gpu_set import mixed_set
-from bot.understand.instances import find_instance
+from bot.understand.instances import ON_PREMISES, find_instance, machines_named
 from bot.understand.intent import (
     CAPACITY,
     MODEL_COMPARE,
@@ -165,6 +165,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     mentions = [m for found in find_mentions(tokens, vocab, folded)
                 if (m := sized_sibling(found, folded, kb)) is not None]
     instance = find_instance(folded, kb)
+    machines = machines_named(folded, instance) if instance is not None else None
+    if machines is not None:
+        state.mask(machines[1], machines[2])  # "兩台 DGX H100": machines, not cards
     if instance is not None:
         # "gpu_1x_a10", "p4d.24xlarge": the instance's own name says its cards; no part of it is a name or number
         mentions = [m for m in mentions if m.end <= instance.start or m.start >= instance.end]
@@ -249,7 +252,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         parse_memory(state)
     parse_gpu_counts(state, gpus, mentions)
     if instance is not None and instance.instance.count and "gpu_count" not in state.values and len(gpu_ids) == 1:
-        state.set("gpu_count", instance.instance.count)
+        state.set("gpu_count", instance.instance.count * (machines[0] if machines is not None else 1))
     if notebook is not None and "gpu_count" not in state.values:
         state.set("gpu_count", notebook.count)
     parse_parallel_degree(state)
@@ -264,7 +267,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     parse_engine(state)
     parse_task(state)
     parse_money(state)
-    if instance is not None and instance.instance.cloud:
+    if instance is not None and instance.instance.cloud and instance.instance.cloud not in ON_PREMISES:
         state.set("cloud", instance.instance.cloud)  # a cloud named in words has already been set
     parse_training_options(state)
     closed = closed_model(folded) if found.model is None else None
