@@ -127,3 +127,13 @@ def test_encoder_decoder_also_caches_the_sources_cross_attention_once_per_sequen
     t5 = make_model(arch="encoder-decoder", num_layers=None, details={"encoder_layers": 24, "decoder_layers": 24})
     per_token = 2 * 24 * 32 * 128 * 2
     assert kv_cache_bytes(t5, 512, 1, 2.0)[0] == per_token * (512 + 512)
+
+
+def test_llama_4_maverick_keeps_a_chunk_of_kv_in_its_chunked_layers_as_scout_does() -> None:
+    from knowledge.loader import load_knowledge
+    from rules import kv_cache_bytes
+
+    kb = load_knowledge()
+    sized = {m: kv_cache_bytes(kb.models[m], 32768, 1, 2.0)[0] for m in ("llama-4-scout", "llama-4-maverick")}
+    # 12 global layers × 32,768 tokens + 36 chunked layers × 8,192, 4 KiB a token-layer: 2.625 GiB
+    assert sized["llama-4-maverick"] == sized["llama-4-scout"] == pytest.approx(2.625 * 2**30, rel=0.01)
