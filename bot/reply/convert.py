@@ -167,7 +167,8 @@ def understood_of(question: Question) -> dict[str, Any]:
     if question.clamped:
         understood["clamped"] = list(question.clamped)
     if question.task in (None, "inference"):
-        for target in ("qps", "tokens_per_s_per_user", "output_tokens_per_s", "ttft_s", "latency_s"):
+        for target in ("qps", "tokens_per_s_per_user", "prompt_tokens_per_s", "output_tokens_per_s", "ttft_s",
+                       "latency_s"):
             if getattr(question, target) is not None:
                 understood[target] = getattr(question, target)
     return understood

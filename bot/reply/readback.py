@@ -86,6 +86,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,.0f} h"
     if field in ("qps", "tokens_per_s_per_user", "ttft_s", "latency_s") and isinstance(value, (int, float)):
         return t(f"target_{field}", v=f"{value:.3g}" if value < 100 else f"{value:,.0f}")
+    if field == "prompt_tokens_per_s" and isinstance(value, (int, float)):
+        return t("target_prompt_tokens_per_s", v=f"{value:,.0f}")
     if field == "output_tokens_per_s" and isinstance(value, (int, float)):
         return t("target_output_tokens_per_s", v=f"{value:,.0f}")
     if field == "compare_gpus" and isinstance(value, list):

@@ -53,7 +53,8 @@ _LINKED: dict[str, tuple[str, ...]] = {
 
 _SERVING_SLOTS = ("batch", "users", "gen_tokens", "output_tokens", "kv_cache", "memory_fraction", "max_num_seqs",
                   "prefill_chunk", "gpu_layers", "cpu_moe_layers", "qps", "tokens_per_s_per_user",
-                  "output_tokens_per_s", "ttft_s", "asks_concurrency", "asks_token_cost", "texts_per_request")
+                  "output_tokens_per_s", "prompt_tokens_per_s", "ttft_s", "asks_concurrency", "asks_token_cost",
+                  "texts_per_request")
 """What only a served model has: its users and their requests and the server's flags."""
 _SERVING_PRECISIONS = ("fp8", "mxfp4")
 """Weight formats a server runs that a fine-tune does not train on (an INT8 or 4-bit base is LoRA's and

@@ -302,6 +302,9 @@ class Question(BaseModel):
     output_tokens_per_s: float | None = Field(default=None, gt=0)
     """Serving target: tokens per second generated over all users ("2,000 tokens/s in total", "100M output
     tokens a day" ≈ 1,157)."""
+    prompt_tokens_per_s: float | None = Field(default=None, gt=0)
+    """Serving load: prompt tokens a second to prefill over all users ("一天 2 亿 token 的输入" ≈ 2,315), with
+    `output_tokens_per_s`; the serving plan's compute must keep up with both."""
     ttft_s: float | None = Field(default=None, gt=0)
     """Serving target: time to the first token, seconds."""
     latency_s: float | None = Field(default=None, gt=0)

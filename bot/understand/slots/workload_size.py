@@ -289,6 +289,29 @@ _VOLUME_TOKENS_ZH = rx(r"每\s*(?P<unit>天|日|小时|分钟|月)\s*(?:要|需�
 become the serving plan's QPS or total-throughput target."""
 
 
+_DAILY_IN_OUT = rx(
+    r"(?:一天|每天|每日|(?<![a-z])(?:a|per|each|every)\s+day|daily)\s*(?:要|需要)?\s*(?:处理|跑|服务)?\s*(?:约|大约)?\s*"
+    + _NUM + r"\s*" + _SCALE + r"\s*(?:个\s*)?(?:tokens?|词元)\s*(?:的\s*)?(?:输入|input|prompts?|in)(?![a-z])\s*"
+    r"(?:[,，、]|和|与|加|and|\+)?\s*" + _NUM.replace("num", "num2") + r"\s*" + _SCALE.replace("scale", "scale2")
+    + r"\s*(?:个\s*)?(?:tokens?|词元)\s*(?:的\s*)?(?:输出|output|out|generated)(?![a-z])")
+"""A day's input and output written together ("一天处理 2 亿 token 的输入和 5000 万 token 输出"): rates, not a
+context."""
+
+
+def _daily_in_out(state: SlotState) -> dict[str, float]:
+    """`prompt_tokens_per_s` and `output_tokens_per_s` from a day's input and output volumes; the span is masked."""
+    m = _DAILY_IN_OUT.search(state.text)
+    if m is None:
+        return {}
+    prompt, output = _value(m.group("num")), _value(m.group("num2"))
+    if not prompt or not output:
+        return {}
+    state.mask(m.start(), m.end())
+    day = _SECONDS_IN["day"]
+    return {"prompt_tokens_per_s": prompt * _scale((m.group("scale") or "").lower()) / day,
+            "output_tokens_per_s": output * _scale((m.group("scale2") or "").lower()) / day}
+
+
 def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: str) -> float | None:
     """The first amount a second the patterns find (its scale applied, over its time unit, `unit` when the
     pattern names none); its span is masked."""
@@ -388,6 +411,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         "asks_max_context": ASKS_MAX_CONTEXT.search(text_before) is not None,
         "asks_concurrency": ASKS_CONCURRENCY.search(text_before) is not None,
         **parse_service_rate(state),  # first: "100 docs per query", "1000 texts per second" are no job's samples
+        **_daily_in_out(state),  # before the amounts: "一天 2 亿 token 的输入" is a rate, not a job's tokens
     }
     per_sample = _epoch_tokens(state)
     tokens = per_sample[0] if per_sample is not None else _amount_tokens(state)
@@ -413,7 +437,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         fields["hours"] = hours
         state.stated.append("hours")
     fields.update(_observed_speed(state))
-    fields.update(_serving_targets(state))
+    fields.update({k: v for k, v in _serving_targets(state).items() if k not in fields})
     return fields
 
 
