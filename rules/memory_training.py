@@ -224,7 +224,9 @@ def _training_once(w: Workload, n: int, stage: int, ckpt: bool, split: ParamSpli
     kbit = w.task != "train" and (w.task == "qlora" or normalise_quant(w.quant, w.precision, "transformers")
                                   is not None)
     sequences = w.batch * (2 if w.preference_pairs else 1)  # DPO: chosen + rejected per sample
-    act = train_activation_bytes(model, w.context, sequences, ckpt, not scores_materialised(w, profile),
+    # context parallelism: each card holds its slice of every sequence (its tokens' activations and logits)
+    seq = -(-w.context // max(1, w.context_parallel))
+    act = train_activation_bytes(model, seq, sequences, ckpt, not scores_materialised(w, profile),
                                  dtype_bytes, lora=w.task != "train",
                                  fp32_head=kbit and fact.kbit_upcasts_non_quantised,
                                  offloaded_checkpoints=offloaded, chunked_loss=chunked_loss,

@@ -79,6 +79,9 @@ class Workload:
     """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
     version_rules say what changed)."""
     inter_node_gbps: float | None = None
+    context_parallel: int = 1
+    """Training: cards each sequence is split over (context parallelism: ring attention, DeepSpeed-Ulysses,
+    Megatron's --context-parallel-size); each holds 1/N of its activations and logits."""
     """GB/s one-direction from each card to the other machines when the question states the network ("25GbE
     between the nodes"); None = the fabric training clusters of the card are built with (rules.speed)."""
     engine_backend: str | None = None

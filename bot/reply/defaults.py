@@ -410,6 +410,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                         context=context, batch=batch, engine_version=question.engine_version,
                         engine_backend=question.engine_backend, kv_cache=kv_cache,
                         inter_node_gbps=question.inter_node_gbps,
+                        context_parallel=context_parallel_of(question, task, gpu, assumptions),
                         memory_fraction=question.memory_fraction, max_num_seqs=question.max_num_seqs,
                         prefill_chunk=question.prefill_chunk,
                         layer_split=tuple(question.layer_split) if question.layer_split else None,
@@ -426,3 +427,16 @@ def as_chosen(workload: Workload, chosen: Mapping[str, object]) -> Workload:
     ckpt, stage = chosen.get("gradient_checkpointing"), chosen.get("zero_stage")
     return replace(workload, gradient_checkpointing=ckpt if isinstance(ckpt, bool) else workload.gradient_checkpointing,
                    zero_stage=stage if stage in (0, 1, 2, 3) else workload.zero_stage)
+
+
+def context_parallel_of(question: Question, task: str, gpu: GPU | None, assumptions: list[Assumption]) -> int:
+    """The cards a training sequence is split over: as stated; named with no degree ("FSDP + context parallel"),
+    the cards of one machine the question has (at most GPUS_PER_NODE, the NVLink domain ring attention and
+    Ulysses run in), said under Assumed; 1 otherwise."""
+    if question.context_parallel is None or task == "inference":
+        return 1
+    if question.context_parallel:
+        return question.context_parallel
+    degree = max(1, min(C.GPUS_PER_NODE, question.gpu_count or C.GPUS_PER_NODE))
+    assumptions.append(Assumption(field="context_parallel", value=degree, reason="context-parallel-node"))
+    return degree

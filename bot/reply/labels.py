@@ -167,6 +167,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
     "latency-output-assumed": {"en": "output per request not stated: the latency target is met at this many tokens each; say the length (e.g. “300 tokens out”)",
                                "zh-Hans": "未说明每个请求的输出长度：按此长度计算延迟目标所需速度；请说明长度（如“输出300个token”）"},
+    "context-parallel-node": {"en": "context parallelism named with no degree: each sequence split over the cards of one machine, where ring attention and Ulysses run over NVLink; say the degree (e.g. “CP=4”) to size another",
+                              "zh-Hans": "提到了上下文并行但未说明并行度：按一台机器内的卡切分每条序列（ring attention 和 Ulysses 在 NVLink 上运行）；如需其他并行度请说明（如“CP=4”）"},
     "batch-job": {"en": "a batch job of many requests: a serving engine that runs them together (offline, `LLM.generate` over the list)", "zh-Hans": "大批量请求的离线作业：按推理服务框架成批运行（离线 `LLM.generate` 传入整个列表）"},
     "serving-target": {"en": "a speed or load target: a serving engine (transformers' generate is launch-bound)", "zh-Hans": "有速度或负载目标：按推理服务框架估算（transformers 的 generate 受启动开销限制）"},
     "concurrent-serving": {"en": "several concurrent users: a serving engine with paged KV cache", "zh-Hans": "多用户并发：按带分页 KV 缓存的推理服务框架估算"},

@@ -257,6 +257,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "draft_model" and isinstance(value, str):
             parts.append(t("draft_read", name=model_name_of(kb, value)))  # speculative decoding's draft
             continue
+        if field == "context_parallel" and isinstance(value, int):
+            parts.append(t("context_parallel_read", n=f" {value}" if value else ""))
+            continue
         if field == "inter_node_gbps" and isinstance(value, (int, float)):
             parts.append(t("network_read", v=f"{value * 8 * GPUS_PER_NODE:,.4g}"))  # a machine's, as people say it
             continue

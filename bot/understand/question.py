@@ -65,7 +65,8 @@ SLOT_ORDER = (
     "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "texts_per_request",
     "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu", "gpu_count",
-    "gpu_set", "host_ram_gb", "inter_node_gbps", "unified_memory", "apple_chip", "memory_gb", "compare_gpus", "cloud",
+    "gpu_set", "host_ram_gb", "inter_node_gbps", "context_parallel", "unified_memory", "apple_chip", "memory_gb",
+    "compare_gpus", "cloud",
     "currency", "budget", "consumer", "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_adapters", "max_loras", "lora_rank", "grad_accumulation", "optimizer",
     *TRAINING_SWITCHES, "tokens", "training_samples", "training_steps", "training_epochs", "hours",
@@ -318,6 +319,9 @@ class Question(BaseModel):
     """Training methods set side by side ("full fine-tune vs LoRA vs QLoRA"): each one's memory and pick."""
     inter_node_gbps: float | None = Field(default=None, gt=0)
     """The network between machines the text states ("25GbE"), as GB/s one-direction per card."""
+    context_parallel: int | None = Field(default=None, ge=0, le=64)
+    """Training: cards each sequence is split over ("context parallel 8", "CP=4", "ring attention"; 0 = named with
+    no degree, None = not asked): each holds 1/N of the sequence's activations (bot.understand.slots.runtime)."""
     host_ram_gb: float | None = Field(default=None, gt=0)
     """The machine's RAM as the text gives it ("256GB RAM", "加 256G 内存"): offloaded state must fit in it."""
     offload_to_ram: bool = False

@@ -329,3 +329,16 @@ def test_a_parameter_offload_suggested_to_a_zero2_job_is_sized_at_zero3() -> Non
     assert offload, check
     assert offload[0].memory_per_gpu_gib < zero3.per_gpu_gib
     assert (offload[0].host_ram_gib or 0) > 10  # the 14 GB bf16 base waits in host RAM
+
+
+def test_context_parallelism_divides_a_sequence_s_activations_over_its_cards() -> None:
+    from knowledge.loader import load_knowledge
+    from rules import Workload, estimate_memory
+
+    kb = load_knowledge()
+    job = Workload(model=kb.models["llama-3.1-70b"], task="train", precision="bf16", engine="fsdp", context=65536,
+                   gradient_checkpointing=True, zero_stage=3)
+    alone = estimate_memory(job, 32).breakdown["activations"]
+    split = estimate_memory(replace(job, context_parallel=8), 32).breakdown["activations"]
+    assert split == pytest.approx(estimate_memory(replace(job, context=8192), 32).breakdown["activations"], rel=0.01)
+    assert split < alone / 6

@@ -274,7 +274,29 @@ def parse_engine_settings(state: SlotState) -> None:
         state.mask(m.start(), m.end())
 
 
+_CONTEXT_PARALLEL = rx(
+    r"(?:context[- ]?parallel(?:ism)?|\bcp\b|sequence[- ]?parallel(?:ism)?\s*\(?(?:ulysses)?\)?|deepspeed[- ]ulysses|"
+    r"\bulysses\b|ring[- ]?attention|上下文并行|序列并行)"
+    r"(?:\s*[(（]?\s*cp\s*[)）]?)?(?:\s*(?:size|degree|of|=|:|为|是)?\s*(?P<num>\d{1,2})(?![\d.]))?")
+"""Each sequence split over cards ("context parallel 8", "CP=4", "DeepSpeed-Ulysses", "ring attention",
+"上下文并行")."""
+
+
+def parse_context_parallel(state: SlotState) -> None:
+    """`context_parallel`: the cards a sequence is split over, 0 when the technique is named with no degree (the
+    reply then takes the cards of one machine)."""
+    m = _CONTEXT_PARALLEL.search(state.text)
+    if m is None:
+        return
+    degree = int(m.group("num")) if m.group("num") else 0
+    if degree == 1:
+        return
+    state.set("context_parallel", degree)
+    state.mask(m.start(), m.end())
+
+
 def parse_runtime(state: SlotState) -> None:
+    parse_context_parallel(state)
     parse_engine_settings(state)
     parse_backend(state)
     text = state.text
