@@ -22,7 +22,7 @@ from bot.reply.defaults import as_chosen
 from bot.reply.model import Answer, Assumption, PickOut
 from bot.reply.money_model import BudgetOut, CostOut, PriceOut, ServingPlanOut
 from bot.reply.pricing import PriceChoice, one_currency, plan_for, price_choice, price_picks, replicas_plan
-from bot.reply.serving import at_full_load, full_load_rate
+from bot.reply.serving import at_full_load, encoder_rate, full_load_rate
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -221,12 +221,17 @@ def add_image_hours(speed: dict[str, float | None], question: Question, workload
     _set_job(speed, "images", question.image_count, question.image_count * seconds / 3600.0)
 
 
-def add_encoding_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
+def add_encoding_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,
+                       count: int) -> None:
     """`speed.job_hours`: how long an encoder takes over the documents the question counts ("embed 10M
-    documents"), at the sequences per second the reply shows; the bill then covers those hours."""
-    rate = speed.get("sequences_per_s")
-    if workload.task != "inference" or workload.model.arch != "encoder" or not question.training_samples or not rate:
+    documents"), encoded in batches as an offline job is (sentence-transformers' encode batches 32 by default);
+    the bill then covers those hours."""
+    if workload.task != "inference" or workload.model.arch != "encoder" or not question.training_samples:
         return
+    if not speed.get("sequences_per_s"):
+        return  # no speed for the card (no compute figure): no time either
+    rate, batch = encoder_rate(workload, gpu, count)
+    speed.update(documents_batch=float(batch), documents_per_s=round(rate, 1))
     _set_job(speed, "documents", question.training_samples, question.training_samples / rate / 3600.0)
 
 
@@ -275,7 +280,7 @@ def add_output_hours(speed: dict[str, float | None], question: Question, workloa
 def add_training_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,
                        count: int) -> None:
     """`speed.train_hours`: the whole job's wall-clock when the question gives its tokens."""
-    add_encoding_hours(speed, question, workload)
+    add_encoding_hours(speed, question, workload, gpu, count)
     add_image_hours(speed, question, workload)
     add_audio_hours(speed, question, workload)
     if workload.task == "inference" or not question.tokens:

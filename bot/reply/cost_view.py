@@ -141,7 +141,8 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     took = _hours_text(job_hours)
     if job_hours and speed.get("documents"):
         lines.append(t("encode_total", docs=f"{speed['documents']:,.0f}", context=f"{query.context or 0:,}",
-                       config=config or "?", time=took))
+                       config=config or "?", time=took, batch=f"{speed.get('documents_batch') or 1:,.0f}",
+                       rate=f"{speed.get('documents_per_s') or 0:,.0f}"))
     if job_hours and speed.get("output_tokens"):
         plan = answer.serving
         rate = generation_rate(speed, plan) or 0

@@ -195,6 +195,18 @@ sentence-transformers batch 32 by default: its max_client_batch_size is 32, enco
 throughput of one replica is timed at that batch when its memory holds it."""
 
 
+def encoder_rate(workload: Workload, gpu: GPU, count: int) -> tuple[float, int]:
+    """(sequences a second, batch) an encoder on `count` × `gpu` encodes in passes of ENCODER_BATCH sequences of
+    the job's tokens (one at a time when that batch does not fit), a copy on each card when one card holds it:
+    its serving rate, and an offline job's."""
+    if count > 1 and fits_at(workload, gpu, 1, 1):
+        # a small encoder on several cards runs a copy on each, not one copy split over them
+        one, batch = encoder_rate(workload, gpu, 1)
+        return count * one, batch
+    batch = ENCODER_BATCH if fits_at(workload, gpu, count, ENCODER_BATCH) else 1
+    return batch / prefill_seconds(replace(workload, batch=batch), gpu, count, max(1, workload.context)), batch
+
+
 def _encoder_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
     """An encoder (embeddings, reranking) serves requests, not conversations: no KV cache, no decoding. A replica
     encodes `ENCODER_BATCH` sequences of the request's tokens per prefill pass; replicas = ceil(sequences a
@@ -204,9 +216,8 @@ def _encoder_plan(question: Question, workload: Workload, gpu: GPU, count: int) 
         return None
     texts = question.texts_per_request or 1
     wanted = question.qps * texts  # sequences a second: "100 docs per query at 50 QPS" is 5,000 pairs a second
-    batch = ENCODER_BATCH if fits_at(workload, gpu, count, ENCODER_BATCH) else 1
     tokens = max(1, workload.context)
-    per_replica = batch / prefill_seconds(replace(workload, batch=batch), gpu, count, tokens)
+    per_replica, batch = encoder_rate(workload, gpu, count)
     replicas = math.ceil(wanted / per_replica)
     met = replicas <= MAX_REPLICAS
     replicas = min(replicas, MAX_REPLICAS)
