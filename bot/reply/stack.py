@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.reply.model import Answer, StackPartOut
+from bot.reply.overrides import QUANT_PRECISION
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from rules import constants as C
@@ -24,7 +25,11 @@ def others_alone(question: Question, kb: KnowledgeBase, answer: Answerer) -> lis
     """Each model deployed beside `question.model`, answered on its own with the same slots; [] for one model."""
     parts: list[StackPartOut] = []
     for model_id in question.stack_models:
-        alone = answer(question.model_copy(update={"model": model_id, "stack_models": [], "other_jobs": []}), kb)
+        own = question.stack_formats.get(model_id)
+        formats = ({"quant": own, "precision": QUANT_PRECISION.get(own)} if own
+                   else {"quant": None, "precision": None} if question.stack_formats else {})
+        alone = answer(question.model_copy(update={"model": model_id, "stack_models": [], "other_jobs": [],
+                                                   "stack_formats": {}, **formats}), kb)
         if alone.estimate is not None:
             parts.append(_part(model_id, alone, kb))
     return parts

@@ -93,7 +93,7 @@ from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.speculative import target_and_draft
-from bot.understand.stacking import stacked
+from bot.understand.stacking import own_formats, stacked
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
     NOT_A_GPU,
@@ -291,6 +291,13 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
                                          plural_gpus=plural_gpus)
     if stack:
         state.set("stack_models", stack)  # "X 和 Y 一起部署在一张 A10": both on the card, sized together
+        formats = own_formats(named, original)
+        state.values["stack_formats"] = formats
+        if found.model not in formats and state.values.get("quant") in formats.values():
+            # "Llama-3.1-8B and Llama-3.1-70B-AWQ": the AWQ is the 70B's; the 8B runs as released
+            state.values.pop("quant", None)
+            state.values.pop("precision", None)
+            state.stated = [slot for slot in state.stated if slot not in ("quant", "precision")]
     read_documents(state, work, named_model, folded)
     latency_as_speed(state, work)
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
@@ -368,6 +375,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         users=values.get("users"),
         gen_tokens=values.get("gen_tokens"),
         stack_models=values.get("stack_models") or [],
+        stack_formats=values.get("stack_formats") or {},
         output_tokens=values.get("output_tokens"),
         image_resolution=values.get("image_resolution"),
         image_steps=values.get("image_steps"),

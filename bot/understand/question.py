@@ -281,6 +281,8 @@ class Question(BaseModel):
     encodes_documents: bool = False
     """The model named is an encoder and the text counts what it is to encode ("embed 10M documents"): the count
     in `training_samples` is then the job, timed at the encoder's speed, not a training set."""
+    stack_formats: dict[str, str] = Field(default_factory=dict)
+    """In a stack, the weight format a model's own name carries ("Llama-3.1-70B-AWQ": awq), for that model alone."""
     stack_models: list[str] = Field(default_factory=list)
     """Models deployed beside `model` on the same cards ("an embedder and a reranker together on one A10"): the
     reply checks their sum, each in its own process (bot.reply.stack)."""

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from bot.understand.mentions import Mention
+from knowledge.names import split_checkpoint_suffixes
+
 STACK_CUE = re.compile(
     r"\b(?:together|alongside|side\s+by\s+side\s+on|at\s+the\s+same\s+time|simultaneously|co-?locat\w*|"
     r"(?:both|all)\s+(?:on|in)\b|on\s+(?:one|a\s+single|the\s+same|1)\b|same\s+(?:gpu|card|box|machine|server|node))|"
@@ -23,3 +26,17 @@ def stacked(model_ids: list[str], folded: str) -> list[str]:
     if len(model_ids) < 2 or STACK_CUE.search(folded) is None:
         return []
     return model_ids[1:]
+
+
+def own_formats(named: list[Mention], original: str) -> dict[str, str]:
+    """The weight format each model's own name carries ("Llama-3.1-70B-AWQ" → awq): in a stack it belongs to that
+    model only, not to the others ("Llama-3.1-8B and Llama-3.1-70B-AWQ" runs the 8B in 16-bit)."""
+    out: dict[str, str] = {}
+    for mention in named:
+        end = mention.end
+        while end < len(original) and (original[end].isalnum() or original[end] in "-_."):
+            end += 1  # the suffix glued after the name the mention matched ("-AWQ", "-Instruct-GPTQ-Int4")
+        quant = split_checkpoint_suffixes(original[mention.start: end].rstrip("."))[1]
+        if quant:
+            out[mention.entry_id] = quant
+    return out

@@ -102,3 +102,11 @@ def test_a_card_without_fp8_tensor_cores_is_not_shown_an_fp8_peak() -> None:
     text = _ask("A100 supports FP8 natively so serving Llama-3.1-70B FP8 on 1x A100 80GB gets the H100 FP8 speedup, "
                 "right?")["text"]
     assert "312 TFLOPS fp8" not in text
+
+
+def test_a_format_in_one_model_s_name_is_that_model_s_alone() -> None:
+    answer = _ask("Run Llama-3.1-8B and Llama-3.1-70B-AWQ side by side on one H100 80GB with vLLM, 8 users each at 4k")
+    assert answer["query"]["quant"] is None  # the 8B runs as released
+    parts = {p["model"]: p["per_gpu_gb"] for p in answer["stack"]}
+    assert parts["llama-3.1-8b"] > 20 and parts["llama-3.1-70b"] < 60  # 16-bit 8B, AWQ 70B
+    assert answer["check"]["tight"] or not answer["check"]["fits"]
