@@ -35,7 +35,7 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
         corrected = (t("claimed_memory", name=asked.name.removeprefix("NVIDIA "), gb=f"{claimed:g}",
                        has=f"{asked.memory_gb:g}")
                      + (t("claimed_memory_modified", gb=f"{claimed:g}")
-                        if modified_size(asked.memory_gb, claimed) else ""))
+                        if modified_size(asked, claimed) else ""))
     derived, sized = answer.understood.get("derived_name"), kb.models.get(answer.query.model or "")
     base = t("derived_name", text=str(derived), name=sized.name) if derived and sized is not None else ""
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base}

@@ -13,6 +13,7 @@ from typing import Literal, NamedTuple
 
 from bot.understand.mentions import Mention
 from knowledge.base import KnowledgeBase
+from knowledge.schema import GPU
 
 _WINDOW_SUFFIX = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?[km])$", re.A)
 _CONTEXT_WORD_NEXT = re.compile(r"\s*(?:-\s*)?(?:tokens?\s+(?:of\s+)?)?(?:context|ctx|上下文|window|窗口)")
@@ -71,10 +72,11 @@ MODIFIED_RANGE = (1.2, 4.0)
 (2080 Ti 22 GB, 4090 48 GB); beyond them it is no card's."""
 
 
-def modified_size(stock_gb: float, stated_gb: float) -> bool:
-    """Whether `stated_gb` is a modified card's memory for a card that ships with `stock_gb`."""
+def modified_size(card: GPU, stated_gb: float) -> bool:
+    """Whether `stated_gb` is a modified card's memory for `card`: a consumer card (the aftermarket reworks
+    GeForce boards; nobody re-solders an H100's HBM) with more memory, within MODIFIED_RANGE of its own."""
     low, high = MODIFIED_RANGE
-    return stock_gb * low < stated_gb <= stock_gb * high
+    return card.form == "consumer" and card.memory_gb * low < stated_gb <= card.memory_gb * high
 
 
 _MEMORY_AFTER_CARD = re.compile(r"\s*(?:魔改(?:版)?\s*)?(?P<gb>\d{2,3})\s*g(?:b|i?b)?(?![a-z0-9])", re.A)
@@ -91,7 +93,7 @@ def modified_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: Knowledge
     if m is None:
         return None
     stated = float(m.group("gb"))
-    return stated if modified_size(card.memory_gb, stated) else None
+    return stated if modified_size(card, stated) else None
 
 
 _CLAIMED_MEMORY = re.compile(
@@ -121,6 +123,8 @@ def claimed_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeB
     if mention is None or card is None:
         return None
     m = _CLAIMED_MEMORY.match(folded, mention.end)
+    if m is None and card.form != "consumer":
+        m = _MEMORY_AFTER_CARD.match(folded, mention.end)  # "H100 120GB": no such card, nor a modified one
     if m is None:
         return None
     stated = float(m.group("gb"))
@@ -130,7 +134,7 @@ def claimed_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeB
     if variant is not None and variant in kb.gpus and abs(kb.gpus[variant].memory_gb - stated) < 1.0:
         return Claim(variant, kb.gpus[variant].memory_gb, "variant")
     asks = _ASKS_IF_TRUE.match(folded, m.end()) is not None
-    if not asks and modified_size(card.memory_gb, stated):
+    if not asks and modified_size(card, stated):
         return Claim(gpu_id, stated, "modified")
     return Claim(gpu_id, stated, "wrong")
 

@@ -79,3 +79,10 @@ def test_a_kv_pool_that_holds_no_sequence_says_so_plainly() -> None:
     answer = _ask("Qwen2.5-72B-Instruct-AWQ 用 lmdeploy 部署在两张 L20 上，128k 上下文能开吗")
     assert answer["check"]["sequences_held"] == 0
     assert "连一条 131,072 token 的序列都放不下" in answer["text"] and "1.0 个序列" not in answer["text"]
+
+
+@pytest.mark.parametrize("text", ["my H100 has 120GB, can it run Llama 3 70B fp16", "H100 120GB for Llama 3 70B"])
+def test_a_datacenter_card_s_memory_said_wrongly_is_corrected_not_taken_for_a_modified_card(text: str) -> None:
+    answer = _ask(text)
+    assert answer["query"]["gpu"] == "h100-sxm" and "memory_gb" not in answer["understood"]
+    assert "has 80 GB, not 120 GB" in answer["text"]
