@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.reply.cost import generation_rate
 from bot.reply.formatting import gb
 from bot.reply.i18n import Translator
+from bot.reply.job_hours import generation_rate
 from bot.reply.labels import PRICE_AUTHORITIES
 from bot.reply.model import Answer, PickOut
 from bot.reply.money_model import CostOut

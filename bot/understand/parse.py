@@ -93,7 +93,7 @@ from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.speculative import target_and_draft
-from bot.understand.stacking import own_formats, stacked
+from bot.understand.stacking import set_stack, stacked
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
     NOT_A_GPU,
@@ -290,14 +290,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
                                          found.suggestions, capacity=capacity, models_compared=models_compared,
                                          plural_gpus=plural_gpus)
     if stack:
-        state.set("stack_models", stack)  # "X 和 Y 一起部署在一张 A10": both on the card, sized together
-        formats = own_formats(named, original)
-        state.values["stack_formats"] = formats
-        if found.model not in formats and state.values.get("quant") in formats.values():
-            # "Llama-3.1-8B and Llama-3.1-70B-AWQ": the AWQ is the 70B's; the 8B runs as released
-            state.values.pop("quant", None)
-            state.values.pop("precision", None)
-            state.stated = [slot for slot in state.stated if slot not in ("quant", "precision")]
+        set_stack(state, stack, named, original, found.model)  # "X 和 Y 一起部署在一张 A10": sized together
     read_documents(state, work, named_model, folded)
     latency_as_speed(state, work)
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:

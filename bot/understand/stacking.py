@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from bot.understand.mentions import Mention
+from bot.understand.slots.base import SlotState
 from knowledge.names import split_checkpoint_suffixes
 
 STACK_CUE = re.compile(
@@ -40,3 +41,15 @@ def own_formats(named: list[Mention], original: str) -> dict[str, str]:
         if quant:
             out[mention.entry_id] = quant
     return out
+
+
+def set_stack(state: SlotState, stack: list[str], named: list[Mention], original: str, first: str | None) -> None:
+    """`stack_models` and each model's own format; a format only another model's name carries is not the first
+    model's ("Llama-3.1-8B and Llama-3.1-70B-AWQ": the AWQ is the 70B's, the 8B runs as released)."""
+    state.set("stack_models", stack)
+    formats = own_formats(named, original)
+    state.values["stack_formats"] = formats
+    if first not in formats and state.values.get("quant") in formats.values():
+        state.values.pop("quant", None)
+        state.values.pop("precision", None)
+        state.stated = [slot for slot in state.stated if slot not in ("quant", "precision")]
