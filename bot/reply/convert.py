@@ -37,7 +37,8 @@ def estimate_out(estimate: MemoryEstimate) -> EstimateOut:
                        host_read_gb_per_token=_float(chosen.get("host_read_gib_per_token")),
                        ram_bound_tokens_per_s=_float(chosen.get("ram_bound_tokens_per_s")),
                        profiled_images=_int(chosen.get("profiled_images")),
-                       image_encoder_gb=_float(chosen.get("image_encoder_gib")))
+                       image_encoder_gb=_float(chosen.get("image_encoder_gib")),
+                       draft_gb=_float(chosen.get("draft_gib")))
 
 
 def _float(value: object) -> float | None:

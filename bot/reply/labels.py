@@ -11,10 +11,10 @@ from __future__ import annotations
 NOTE_TEXT: dict[str, dict[str, str]] = {
     "fp8-weight-only": {"en": "FP8 on a card without FP8 tensor cores (Turing, Ampere) runs weight-only in vLLM (W8A16, its Marlin kernel): the weights take FP8's memory, the matrix maths runs in 16-bit, so there is no FP8 speed-up; other engines refuse FP8 there.",
                         "zh-Hans": "在没有 FP8 张量核心的卡（Turing、Ampere）上，vLLM 以仅权重方式运行 FP8（W8A16，Marlin 算子）：权重按 FP8 占显存，矩阵计算仍用 16 位，因此没有 FP8 的加速；其他推理框架在这些卡上不支持 FP8。"},
-    "speculative-draft": {"en": "Speculative decoding: the draft model's weights and KV cache are counted in the "
-                                "weights line, beside the target's; the speed-up depends on how many drafted tokens the "
+    "speculative-draft": {"en": "Speculative decoding: the draft model's weights and KV cache ({draft} GiB a card) are "
+                                "counted in the weights line, beside the target's; the speed-up depends on how many drafted tokens the "
                                 "target accepts and is not modelled (the decode speed shown is the target's alone).",
-                          "zh-Hans": "投机解码：草稿模型的权重和 KV 缓存已计入权重一项，与目标模型并列；提速取决于目标模型接受多少"
+                          "zh-Hans": "投机解码：草稿模型的权重和 KV 缓存（每卡 {draft} GiB）已计入权重一项，与目标模型并列；提速取决于目标模型接受多少"
                                      "草稿 token，未建模（所示生成速度只是目标模型本身的）。"},
     "dpo-reference": {"en": "DPO keeps a frozen 16-bit reference copy of the model for its loss (counted under weights); TRL's precompute_ref_log_probs avoids it at the cost of a first pass over the data.",
                       "zh-Hans": "DPO 为损失保留一份冻结的 16 位参考模型（计入权重）；TRL 的 precompute_ref_log_probs 可先遍历一次数据来省掉它。"},

@@ -116,6 +116,8 @@ class EstimateOut(BaseModel):
     image_encoder_gb: float | None = None
     """Per card, GiB: the image encoder's peak over those images (part of breakdown.activations when it is the
     profile's largest)."""
+    draft_gb: float | None = None
+    """Speculative decoding: the draft model's weights and KV cache per card, inside the weights line (GiB)."""
 
 
 class SuggestionOut(BaseModel):

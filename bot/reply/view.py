@@ -108,7 +108,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
               "buffers": f"{(answer.estimate.batch_buffers_gb if answer.estimate else None) or 0:.1f}",
               "slots": f"{(answer.estimate.max_batch_size if answer.estimate else None) or 0:,}",
               "images": f"{(answer.estimate.profiled_images if answer.estimate else None) or 0:,}",
-              "encoder": f"{(answer.estimate.image_encoder_gb if answer.estimate else None) or 0:.1f}"}
+              "encoder": f"{(answer.estimate.image_encoder_gb if answer.estimate else None) or 0:.1f}",
+              "draft": f"{(answer.estimate.draft_gb if answer.estimate else None) or 0:.1f}"}
     view["notes"] = [_filled(t.pick(NOTE_TEXT, code), values)
                      for code in (answer.estimate.notes if answer.estimate else []) if code in NOTE_TEXT][:4]
     picks = []

@@ -40,3 +40,12 @@ def test_the_drafts_weights_and_cache_are_counted_beside_the_target() -> None:
     assert expected <= extra <= expected * 1.05  # plus the runtime overhead's share of the weights
     reply = ask_json("推測解碼 (speculative decoding)：用 Llama 3.2 1B 加速 Llama 3.1 8B，在 4090 上可以快多少？")
     assert "speculative-draft" in reply["estimate"]["notes"] and "草稿模型 Llama 3.2 1B" in reply["text"]
+
+
+def test_the_drafts_share_of_a_card_is_stated() -> None:
+    # Llama 3.2 1B at bf16 is about 2.3 GiB of weights; split over two cards with the target it is over 1 GiB a card
+    reply = ask_json("Llama-3.1-70B with Llama-3.2-1B as draft on 2x A100 80GB — how much extra memory and what "
+                     "speedup?")
+    draft_gb = reply["estimate"]["draft_gb"]
+    assert draft_gb is not None and 1.0 < draft_gb < 3.0
+    assert f"({draft_gb:.1f} GiB a card)" in reply["text"]
