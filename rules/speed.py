@@ -384,7 +384,7 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
     prompt = _prefill_tokens(w)
     prefill = round(w.batch * prompt / prefill_seconds(w, gpu, count, prompt), 1) if known else None
     generative = w.model.arch == "decoder" and is_transformer(w.model)
-    if not generative or not (known or w.batch == 1):
+    if not generative or not (known or w.batch <= S.UNLISTED_COMPUTE_DECODE_BATCH):
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=prefill)
     per_seq = 1.0 / decode_step(w, gpu, count).total_s
     return Speed(decode_tokens_per_s=round(per_seq, 1), prefill_tokens_per_s=prefill,

@@ -15,6 +15,7 @@ import rules
 from bot.reply.convert import finite
 from bot.reply.defaults import bf16_capable
 from bot.understand.question import Question
+from bot.understand.slots.service_rate import LATENCY_OUTPUT_TOKENS
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules import speed_media
@@ -26,7 +27,7 @@ from rules.constants import (
 )
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
-from rules.speed import weights_read_bytes
+from rules.speed import prefill_seconds, weights_read_bytes
 from rules.types import Engine, Workload
 
 CPU_QUANT = "gguf-q4_k_m"
@@ -157,6 +158,8 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
                                            if timed.task != "inference" else None),
     }
     speed.update(serving_engine_speed(question, timed, gpu, count))
+    if question.asks_latency and timed.task == "inference" and figures.decode_tokens_per_s:
+        speed.update(request_time(timed, gpu, count, figures.decode_tokens_per_s))
     stated_network = timed.inter_node_gbps is not None
     if timed.task == "inference" and rules.spans_machines(count) and timed.model.hidden_size and stated_network:
         # a pipeline across machines hands each token's activations over the network stated: what that costs
@@ -172,6 +175,23 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
         # "is 40 tok/s normal?": a measured speed above what the bandwidth allows is not "in line"
         speed["decode_ceiling_tokens_per_s"] = finite(rules.decode_ceiling_tokens_per_s(timed, gpu, count), 1)
     return speed
+
+
+def request_time(timed: Workload, gpu: GPU, count: int, decode_tokens_per_s: float) -> dict[str, float | None]:
+    """One request on the configuration timed, for "what latency will users see": its prompt's prefill and first
+    decode step (the first token), then the rest of its output at the per-sequence decode of the batch timed.
+    Prefills of other users' requests interleaved with it are not counted, so a loaded p95 is longer. On a card
+    with no compute figure only the output's generation is timed."""
+    output = timed.gen_tokens or LATENCY_OUTPUT_TOKENS
+    prompt = max(1, timed.context - output)
+    figures: dict[str, float | None] = {"request_output_tokens": float(output), "request_prompt_tokens": float(prompt),
+                                        "request_generation_s": finite(output / decode_tokens_per_s, 2),
+                                        "request_output_assumed": None if timed.gen_tokens else 1.0}
+    if rules.compute_known(gpu):
+        first = prefill_seconds(replace(timed, batch=1), gpu, count, prompt) + 1.0 / decode_tokens_per_s
+        figures["first_token_s"] = finite(first, 3)
+        figures["request_s"] = finite(first + (output - 1) / decode_tokens_per_s, 2)
+    return figures
 
 
 def mac_speed(question: Question, timed: Workload, gpu: GPU | None, holds: bool,

@@ -56,10 +56,24 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
                        token=f"{s['handoff_ms_per_token']:.3g}", step=f"{step_ms:,.0f}",
                        prompt=f"{s.get('handoff_prompt_tokens') or 0:,.0f}",
                        prompt_ms=f"{s.get('handoff_ms_per_prompt') or 0:,.1f}", prefill=f"{prefill_ms:,.0f}"))
+    if s.get("request_generation_s") is not None and s.get("decode_tokens_per_s"):
+        sizes = {"prompt": f"{s.get('request_prompt_tokens') or 0:,.0f}",
+                 "out": f"{s.get('request_output_tokens') or 0:,.0f}", "decode": count(s["decode_tokens_per_s"] or 0),
+                 "assumed": t("output_assumed") if s.get("request_output_assumed") else ""}
+        if s.get("request_s") is not None:
+            parts.append(t("request_time", total=seconds_text(s["request_s"] or 0),
+                           ttft=seconds_text(s.get("first_token_s") or 0), **sizes))
+        else:
+            parts.append(t("request_generation_time", gen=seconds_text(s["request_generation_s"] or 0), **sizes))
     timed_on = kb.gpus.get(answer.speed_on.gpu) if answer.speed_on is not None else None
     if timed_on is not None and not compute_known(timed_on):
         parts.append(t("no_compute_figure", gpu=gpu_name(kb, timed_on.id)))
     return parts
+
+
+def seconds_text(seconds: float) -> str:
+    """Seconds to the precision a latency is read at: 0.35, 4.2, 38."""
+    return f"{seconds:.2f}" if seconds < 1 else f"{seconds:.1f}" if seconds < 10 else f"{seconds:,.0f}"
 
 
 def live_streams_line(t: Translator, streams: int, speed: dict[str, Any]) -> str:

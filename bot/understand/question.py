@@ -293,6 +293,9 @@ class Question(BaseModel):
     asks_concurrency: bool = False
     """How many users or sequences the set-up serves at once is asked ("how many concurrent users", "最大并发"):
     the reply sizes one replica of a serving engine at the most sequences it holds."""
+    asks_latency: bool = False
+    """How long one request takes is asked ("p95 latency for 512 tokens", "首 token 延迟多少"), with or without a
+    target: the reply gives a request's first-token and total time on the configuration it times."""
     asks_time: bool = False
     """A time cue ("how long", "要多久", "GPU-hours"): the reply leads with the wall-clock."""
     qps: float | None = Field(default=None, gt=0)

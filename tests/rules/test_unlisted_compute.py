@@ -54,3 +54,17 @@ def test_bf16_by_architecture_when_no_peak_is_listed() -> None:
     kb = load_knowledge()
     assert supports_bf16(kb.gpus["a10g"]) and not supports_bf16(kb.gpus["t4"])
     assert not compute_known(kb.gpus["a10g"])
+
+
+def test_small_batches_are_timed_from_the_bandwidth_and_larger_ones_are_not() -> None:
+    # The compute term at batch 8 is under a tenth of the memory term on the knowledge base's tensor-core cards
+    # (the constant's docstring): checked here on the A10, the A10G's sibling with a published peak.
+    kb = load_knowledge()
+    a10, a10g = kb.gpus["a10"], kb.gpus["a10g"]
+    model = kb.models["llama-3.1-8b"]
+    at_limit = Workload(model=model, engine="vllm", batch=S.UNLISTED_COMPUTE_DECODE_BATCH, context=4096)
+    step = decode_step(at_limit, a10, 1)
+    assert step.compute_s < 0.1 * step.memory_s
+    assert estimate_speed(at_limit, a10g, 1).decode_tokens_per_s is not None
+    above = Workload(model=model, engine="vllm", batch=S.UNLISTED_COMPUTE_DECODE_BATCH + 1, context=4096)
+    assert estimate_speed(above, a10g, 1).decode_tokens_per_s is None

@@ -162,6 +162,20 @@ def request_latency(state: SlotState) -> dict[str, float]:
     return {"latency_s": seconds}
 
 
+ASKS_LATENCY = rx(
+    r"\blatenc(?:y|ies)\b|\bresponse\s+times?\b|\bttft\b|\btime\s+to\s+first\s+token\b|\bfirst[- ]token\s+time\b|"
+    r"\bhow\s+long\s+(?:does|will|would|do)\s+(?:a|each|one|the|every)\s+(?:single\s+)?"
+    r"(?:request|response|reply|answer|query|call|completion)s?\b|"
+    r"延迟|延遲|响应时间|響應時間|回应时间|回應時間|首\s*token|首字"
+)
+"""The question asks how long one request takes (or its first token), with or without a target: the reply then
+gives a request's time on the configuration it times (bot.reply.side_figures.request_time)."""
+
+
+def asks_latency(text: str) -> bool:
+    return ASKS_LATENCY.search(text) is not None
+
+
 LATENCY_OUTPUT_TOKENS = 256
 """Output of one request when a latency target does not say it: a chat reply's paragraph. Said under Assumed, as the
 speed each user needs is this divided by the latency."""
@@ -182,5 +196,13 @@ def latency_as_speed(state: SlotState, work: dict[str, Any]) -> None:
     work["tokens_per_s_per_user"] = round(generated / float(latency), 1)
 
 
-__all__ = ["LATENCY_OUTPUT_NOTE", "MAX_TEXTS_PER_REQUEST", "latency_as_speed", "parse_service_rate",
-           "request_latency", "requests_per_minute"]
+__all__ = [
+    "LATENCY_OUTPUT_NOTE",
+    "LATENCY_OUTPUT_TOKENS",
+    "MAX_TEXTS_PER_REQUEST",
+    "asks_latency",
+    "latency_as_speed",
+    "parse_service_rate",
+    "request_latency",
+    "requests_per_minute",
+]

@@ -28,7 +28,12 @@ from typing import Any
 
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
-from bot.understand.slots.service_rate import parse_service_rate, request_latency, requests_per_minute
+from bot.understand.slots.service_rate import (
+    asks_latency,
+    parse_service_rate,
+    request_latency,
+    requests_per_minute,
+)
 from rules.constants import HOURS_PER_MONTH
 
 JOB_TOKENS_MIN = 1e8
@@ -408,6 +413,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         "asks_cost": token_cost or ASKS_COST.search(text_before) is not None,
         "asks_token_cost": token_cost,
         "asks_time": ASKS_TIME.search(text_before) is not None,
+        "asks_latency": asks_latency(text_before),
         "asks_max_context": ASKS_MAX_CONTEXT.search(text_before) is not None,
         "asks_concurrency": ASKS_CONCURRENCY.search(text_before) is not None,
         **parse_service_rate(state),  # first: "100 docs per query", "1000 texts per second" are no job's samples

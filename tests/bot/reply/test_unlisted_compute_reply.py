@@ -34,3 +34,15 @@ def test_a10g_card_info_says_its_throughput_is_unpublished() -> None:
     text = render_text(answer(parse("tell me about the A10G", KB), KB), kb=KB)
     assert "Throughput: no published figure" in text and "600 GB/s" in text
     assert "Throughput: no published figure" not in render_text(answer(parse("tell me about the A10", KB), KB), kb=KB)
+
+
+def test_a10g_latency_question_gets_its_output_time_and_no_made_up_prefill() -> None:
+    # audit 13 N-M11: "p95 latency … 4 concurrent users" on an A10G gave no speed at all
+    result = answer(parse("llama 3.1 8b instruct on 1x A10G, p95 latency for 512 output tokens with 4 concurrent "
+                          "users?", KB), KB)
+    decode = result.speed["decode_tokens_per_s"]
+    assert decode and 15 < decode < 40  # ≈ 16 GB of weights at 600 GB/s: ≈ 27 ms a step at best
+    assert result.speed["request_generation_s"] == round(512 / decode, 2)
+    assert result.speed.get("request_s") is None and result.speed.get("first_token_s") is None
+    text = render_text(result, kb=KB)
+    assert f"one request's 512 output tokens take ≈ {512 / decode:.0f} s" in text and "not timed here" in text
