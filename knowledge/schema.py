@@ -101,6 +101,49 @@ class VisionEncoder(BaseModel):
     source: str = Field(min_length=1)
 
 
+class ImageTokens(BaseModel):
+    """How many of the language model's positions one input image takes, from the model's image processor.
+
+    Three schemes cover the families served today: `pixels` (Qwen2-VL/2.5-VL, Pixtral: the image is resized to a
+    multiple of the area one token covers, within pixel bounds), `tiles` (Llama 4, InternVL: tiles of a fixed side,
+    a token count per tile, a thumbnail tile) and `fixed` (Gemma 3, GLM-4V: every image resized to one size)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scheme: Literal["pixels", "tiles", "fixed"]
+    pixels_per_token: int | None = Field(default=None, gt=0)
+    """`pixels`: the side in pixels of the square one token covers (patch size × spatial merge)."""
+    min_pixels: int | None = Field(default=None, gt=0)
+    max_pixels: int | None = Field(default=None, gt=0)
+    """`pixels`: the processor's default bounds on the resized image's area."""
+    max_side: int | None = Field(default=None, gt=0)
+    """`pixels`: the longest side the processor resizes to (Pixtral's longest edge)."""
+    rounding: Literal["nearest", "up"] = "nearest"
+    """`pixels`: each side rounded to the nearest multiple (Qwen2-VL's smart_resize) or up to the next (Pixtral)."""
+    row_break_tokens: int = Field(default=0, ge=0)
+    """`pixels`: positions added at the end of each row of tokens (Pixtral's [IMG_BREAK])."""
+    tile_size: int | None = Field(default=None, gt=0)
+    tokens_per_tile: int | None = Field(default=None, gt=0)
+    max_tiles: int | None = Field(default=None, gt=0)
+    thumbnail: bool = False
+    """`tiles`: a downscaled whole-image tile is added when the image takes more than one tile."""
+    separator_tokens_per_tile: int = Field(default=0, ge=0)
+    """`tiles`: positions between the tiles of an image cut into more than one (Llama 4's tile separators)."""
+    fixed_tokens: int | None = Field(default=None, gt=0)
+    extra_tokens: int = Field(default=0, ge=0)
+    """Special positions around each image (start and end markers)."""
+    source: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _complete(self) -> ImageTokens:
+        needed = {"pixels": ("pixels_per_token",), "tiles": ("tile_size", "tokens_per_tile", "max_tiles"),
+                  "fixed": ("fixed_tokens",)}[self.scheme]
+        missing = [name for name in needed if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"scheme {self.scheme} needs {', '.join(missing)}")
+        return self
+
+
 Attention = Literal["mha", "gqa", "mqa", "mla"]
 NativePrecision = Literal["fp32", "fp16", "bf16", "fp8", "mxfp4", "int4"]
 """Precisions an official checkpoint ships in (config.json `torch_dtype` / `quantization_config`)."""
@@ -147,6 +190,8 @@ class Model(Entry):
     moe: MoE | None = None
     mla: MLA | None = None
     vision_encoder: VisionEncoder | None = None
+    image_tokens: ImageTokens | None = None
+    """Positions an input image takes in the language model: what images a request carries add to its context."""
     remote_code: RemoteCode | None = None
     """Set when transformers runs the model's own modelling code rather than a library implementation."""
     release: str | None = None

@@ -14,6 +14,7 @@ from bot.reply.model import (
     Assumption,
 )
 from bot.reply.overrides import QUANT_PRECISION
+from bot.reply.request_images import request_images
 from bot.reply.serving import at_full_load, sets_serving_target
 from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE
 from bot.understand.notebooks import NOTEBOOK_NOTES
@@ -347,6 +348,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # said, as the output length sets how many cards the rate takes
         assumptions.append(Assumption(field="gen_tokens", value=max(1, context // 2), reason="half-the-context"))
         question = question.model_copy(update={"gen_tokens": max(1, context // 2)})  # the prompt is the other half
+    context += request_images(question, model, task, assumptions)
     batch = question.batch
     if batch is None:
         batch = DEFAULT_BATCH

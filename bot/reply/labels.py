@@ -138,6 +138,13 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
 
 ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "default": {"en": "not stated", "zh-Hans": "未说明，按默认"},
+    "one-image-a-request": {"en": "an image size was given but no count: one image a request",
+                            "zh-Hans": "给了图片尺寸但没给数量：按每个请求一张图"},
+    "image-size-default": {"en": "the images' size not stated: about one megapixel, what chat front ends send",
+                           "zh-Hans": "未说明图片尺寸：按约一百万像素计（聊天前端常见的上传大小）"},
+    "image-processor": {"en": "positions the images take in the context, by the model's image processor; added to "
+                              "the text's context",
+                        "zh-Hans": "按模型的图像预处理规则计算图片占用的上下文位置，已加到文本上下文上"},
     "no-bf16-on-gpu": {"en": "this card has no bf16", "zh-Hans": "该卡不支持 bf16"},
     "budget-quantised": {"en": "the cheapest way to serve it: 8-bit weights lose well under 1% on benchmarks, 4-bit (AWQ/GPTQ) about 1–3%; say the precision to size another",
                          "zh-Hans": "最省钱的部署方式：8 位权重在基准测试上损失通常不到 1%，4 位（AWQ/GPTQ）约 1–3%；指定精度可改按其他精度估算"},
@@ -237,6 +244,9 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "quant": {"en": "quantisation", "zh-Hans": "量化格式"},
     "engine": {"en": "engine", "zh-Hans": "运行框架"},
     "context": {"en": "context", "zh-Hans": "上下文"},
+    "image_tokens": {"en": "image tokens a request", "zh-Hans": "每个请求的图片 token"},
+    "images_per_request": {"en": "images a request", "zh-Hans": "每个请求的图片数"},
+    "image_resolution": {"en": "image size", "zh-Hans": "图片尺寸"},
     "kv_cache": {"en": "KV cache", "zh-Hans": "KV 缓存"},
     "engine_version": {"en": "version", "zh-Hans": "版本"},
     "flash_attention": {"en": "flash attention", "zh-Hans": "flash attention"},

@@ -264,7 +264,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(t("network_read", v=f"{value * 8 * GPUS_PER_NODE:,.4g}"))  # a machine's, as people say it
             continue
         if field == "images_per_request" and isinstance(value, int):
-            key = "images_per_request_read" if data.get("context") else "images_per_request_uncounted"
+            counted = data.get("context") or (named is not None and named.image_tokens is not None)
+            key = "images_per_request_read" if counted else "images_per_request_uncounted"
             parts.append(t(key, n=f"{value:,}"))  # their tokens are in the context only when it is given
             continue
         if field == "host_ram_gb" and isinstance(value, (int, float)):

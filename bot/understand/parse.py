@@ -91,6 +91,7 @@ from bot.understand.slots.service_rate import latency_as_speed
 from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
+from bot.understand.slots.vision_input import asks_images_at_once, parse_vision_input
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.speculative import target_and_draft
 from bot.understand.stacking import set_stack, stacked
@@ -238,7 +239,14 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     if named_model is not None and named_model.modality == "audio":
         parse_audio(state)  # before the hours: "1000 hours of audio" is the job, not the rental
     parse_grad_accumulation(state)  # before the job's size: "梯度累积8步" is not 8 training steps
+    images_at_once = False
+    if named_model is not None and named_model.image_tokens is not None:
+        images_at_once = asks_images_at_once(state)
+        parse_vision_input(state)  # before the job's size, context and counts: "8 images per request", "4K 图片"
     work = parse_workload_size(state)
+    work["asks_concurrency"] = work.get("asks_concurrency") or images_at_once
+    if "images_per_request" in state.values and not work.get("images_per_request"):
+        work["images_per_request"] = state.values.pop("images_per_request")
     if named_model is not None and named_model.modality == "image-generation":
         parse_image(state)  # before the GPU counts: "1024x1024" is an image, not 1024 cards
     elif found.model is None:

@@ -1,0 +1,46 @@
+"""The images a vision-language request carries, as positions of its context.
+
+"8 images per request at 1280x1280" on Qwen2.5-VL is about 17k positions before any text: the KV cache and the
+prefill they take are the request's largest part, so they are added to the context the request is sized at. A
+context the question states is taken to hold them already (people who give one have counted their images)."""
+
+from __future__ import annotations
+
+from bot.reply.model import Assumption
+from bot.understand.question import Question
+from knowledge.schema import Model
+from rules.image_tokens import DEFAULT_IMAGE_SIDE, image_positions
+
+
+def image_size(question: Question) -> tuple[int, int] | None:
+    """The image's width and height as the question gives them ("1920x1080", "1080p", "1024px"), or None."""
+    if question.image_dims:
+        width, _, height = question.image_dims.partition("×")
+        if width.isdigit() and height.isdigit():
+            return int(width), int(height)
+    if question.image_resolution:
+        return question.image_resolution, question.image_resolution
+    return None
+
+
+def request_images(question: Question, model: Model, task: str, assumptions: list[Assumption]) -> int:
+    """Positions the images of one request add to the context (0 when none are said, the model reads no images,
+    or the question states the context); the count and the size assumed are added to `assumptions`."""
+    spec = model.image_tokens
+    size = image_size(question)
+    if spec is None or task != "inference" or "context" in question.stated or not (
+            question.images_per_request or size):
+        return 0
+    images = question.images_per_request or 1
+    if not question.images_per_request:
+        assumptions.append(Assumption(field="images_per_request", value=1, reason="one-image-a-request"))
+    if size is None:
+        size = (DEFAULT_IMAGE_SIDE, DEFAULT_IMAGE_SIDE)
+        assumptions.append(Assumption(field="image_resolution", value=DEFAULT_IMAGE_SIDE, reason="image-size-default"))
+    each = image_positions(spec, *size)
+    assumptions.append(Assumption(field="image_tokens", value=f"{images:,} × {each:,} = {images * each:,}",
+                                  reason="image-processor"))
+    return images * each
+
+
+__all__ = ["image_size", "request_images"]

@@ -1,0 +1,95 @@
+"""Images a vision-language request carries: how many, and how large.
+
+Read only when the model named reads images, and before the job's size, the context and the card counts, so
+"8 images per request" is not eight samples, "1280x1280" not 1,280 cards and "4K 分辨率的图片" not a 4,096-token
+context. bot.reply.request_images turns them into positions of the request's context.
+
+* count: "8 images per request", "10 images per query", "each request carries 3 screenshots", "每个请求 5 张图"
+  (read with the other service rates, bot.understand.slots.service_rate) → `images_per_request`;
+* size: "1280x1280", "1920×1080 screenshots", "1024px", "1080p", "4K 图片", "2K 截图" → `image_dims` and
+  `image_resolution`.
+"""
+
+from __future__ import annotations
+
+from bot.understand.question import MAX_IMAGE_SIDE, MIN_IMAGE_SIDE
+from bot.understand.slots.base import SlotState, rx
+
+MAX_IMAGES_PER_REQUEST = 1_000
+"""Images one request may carry: engines cap it far lower (vLLM's --limit-mm-per-prompt), a video's frames aside."""
+
+_IMAGE_WORDS = (r"(?:images?|pictures?|pics?|photos?|screenshots?|frames?|scans?|pages?|"
+                r"图片|图像|照片|截图|图|扫描件|页)")
+_REQUEST_WORDS = r"(?:requests?|quer(?:y|ies)|prompts?|calls?|messages?|conversations?|turns?|inputs?|chats?)"
+_COUNT = rx(
+    r"(?<![\w.])(?P<num>\d{1,4}|one|an?|single)\s+(?:\w+\s+){0,2}?" + _IMAGE_WORDS
+    + r"\s*(?:per|each|a|every|/|in\s+(?:each|every|a|one|the))\s*" + _REQUEST_WORDS + r"(?![a-z])"
+    r"|\b(?:each|every|one|a|per)\s+" + _REQUEST_WORDS + r"\s+(?:has|carries|contains|includes|with|having|sends?)\s+"
+    r"(?P<num2>\d{1,4})\s+(?:\w+\s+){0,2}?" + _IMAGE_WORDS + r"(?![a-z])"
+)
+_NAMED = {"720p": (1280, 720), "1080p": (1920, 1080), "1440p": (2560, 1440), "2k": (2560, 1440),
+          "4k": (3840, 2160), "2160p": (3840, 2160), "8k": (7680, 4320)}
+"""Display names of sizes as people write them: "2K" is 2560×1440 as screens are sold in China."""
+_NAMED_SIZE = rx(
+    r"(?<![\w.])(?P<name>720p|1080p|1440p|2160p|2k|4k|8k)(?![\w])\s*(?:分辨率|resolution|res)?\s*(?:的)?\s*(?:\d{1,4}\s*)?"
+    + r"(?=(?:\w+\s+)?" + _IMAGE_WORDS + r")"
+    r"|" + _IMAGE_WORDS + r"\s*(?:at|in|of|,)?\s*(?P<name2>720p|1080p|1440p|2160p|2k|4k|8k)(?![\w])"
+    r"|(?:分辨率|resolution)\s*(?:是|为|of|:)?\s*(?P<name3>720p|1080p|1440p|2160p|2k|4k|8k)(?![\w])"
+)
+_SIDES = rx(r"(?<![\w.])(?P<w>\d{2,5})\s*[x×*]\s*(?P<h>\d{2,5})(?:\s*(?:px|pixels?|像素))?(?![\w.])")
+_SIDE = rx(r"(?<![\w.])(?P<side>\d{2,5})\s*(?:px|pixels?|像素)(?![a-z])")
+
+
+def parse_vision_input(state: SlotState) -> None:
+    """Reads the images' size, then their count (see the module docstring); the spans read are masked."""
+    _image_size(state)
+    m = _COUNT.search(state.text)
+    if m is not None:
+        raw = m.group("num") or m.group("num2")
+        images = int(raw) if raw.isdigit() else 1
+        if 0 < images <= MAX_IMAGES_PER_REQUEST:
+            state.set("images_per_request", images)
+            state.mask(m.start(), m.end())
+
+
+def _image_size(state: SlotState) -> None:
+    m = _SIDES.search(state.text)
+    if m is not None and _plausible(int(m.group("w")), int(m.group("h"))):
+        _set_size(state, int(m.group("w")), int(m.group("h")))
+        state.mask(m.start(), m.end())
+        return
+    m = _NAMED_SIZE.search(state.text)
+    if m is not None:
+        width, height = _NAMED[(m.group("name") or m.group("name2") or m.group("name3")).lower()]
+        _set_size(state, width, height)
+        state.mask(m.start(), m.end())
+        return
+    m = _SIDE.search(state.text)
+    if m is not None and _plausible(int(m.group("side")), int(m.group("side"))):
+        _set_size(state, int(m.group("side")), int(m.group("side")))
+        state.mask(m.start(), m.end())
+
+
+_IMAGES_AT_ONCE = rx(
+    r"(?:同时|一次|并发)\s*(?:能|可以)?\s*(?:处理|跑|推理|识别|分析)?\s*(?:几|多少)\s*(?:张|幅|个)\s*(?:图|图片|图像|照片|截图)?"
+    r"|\bhow\s+many\s+(?:images?|pictures?|photos?|screenshots?)\s+(?:at\s+once|concurrently|in\s+parallel|"
+    r"simultaneously|at\s+the\s+same\s+time)"
+)
+
+
+def asks_images_at_once(state: SlotState) -> bool:
+    """"一张 4090 能同时处理几张图": how many requests of one image each the card serves at once."""
+    return _IMAGES_AT_ONCE.search(state.text) is not None
+
+
+def _plausible(width: int, height: int) -> bool:
+    return min(width, height) >= MIN_IMAGE_SIDE and max(width, height) <= MAX_IMAGE_SIDE
+
+
+def _set_size(state: SlotState, width: int, height: int) -> None:
+    if width != height:
+        state.set("image_dims", f"{width}×{height}")
+    state.set("image_resolution", round((width * height) ** 0.5))
+
+
+__all__ = ["MAX_IMAGES_PER_REQUEST", "asks_images_at_once", "parse_vision_input"]

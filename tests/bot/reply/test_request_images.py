@@ -1,0 +1,37 @@
+"""A vision-language request's images sized as the context positions they take (audit 13 N-M2)."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from rules.constants import GIB
+
+KB = default_knowledge()
+
+
+def test_eight_1280_images_add_their_positions_to_the_context_and_the_cache() -> None:
+    # Qwen2.5-VL: one position per 28×28 pixels, 1280 → 46 a side, 2,116 + vision start/end = 2,118 an image
+    result = answer(parse("Qwen2.5-VL-72B with 8 images per request at 1280x1280, 16 concurrent users, how many "
+                          "H100s?", KB), KB)
+    assert result.query.context == 4096 + 8 * 2118
+    # 80 layers × 8 KV heads × 128 × 2 (K, V) × 2 B = 320 KiB a position, for 16 such requests
+    kv_gib = 320 * 1024 * (4096 + 8 * 2118) * 16 / GIB
+    assert result.estimate is not None
+    assert abs(result.estimate.breakdown.kv_cache * result.estimate.gpu_count - kv_gib) < 0.01 * kv_gib
+    text = render_text(result, kb=KB)
+    assert "image tokens a request 8 × 2,118 = 16,944" in text and "8 images a request" in text
+
+
+def test_a_stated_context_is_taken_to_hold_the_images() -> None:
+    result = answer(parse("Qwen2.5-VL-7B with 3 images per request and 16k context on one L40S", KB), KB)
+    assert result.query.context == 16384
+    assert "image tokens a request" not in render_text(result, kb=KB)
+
+
+def test_one_4k_image_assumed_a_request_when_only_its_size_is_given() -> None:
+    result = answer(parse("Qwen2.5-VL-7B 处理 4K 分辨率的图片，一张 4090 能同时处理几张图？", KB), KB)
+    assert result.query.context == 4096 + 137 * 77 + 2
+    text = render_text(result, kb=KB)
+    assert "每个请求的图片数 1" in text and "服务方案" in text  # how many at once is answered by the plan

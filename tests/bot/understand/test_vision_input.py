@@ -1,0 +1,36 @@
+"""Images a vision-language request carries, read before the counts and the context take their numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize(("text", "images", "side", "dims", "gpu_count"), [
+    ("Qwen2.5-VL-72B with 8 images per request at 1280x1280, 16 concurrent users, how many H100s?", 8, 1280, None,
+     None),
+    ("Qwen2.5-VL-7B, one 1920x1080 screenshot per request, 20 users, vLLM on an L40S", 1, 1440, "1920×1080", 1),
+    ("Qwen2.5-VL-7B 每个请求 3 张 1080p 截图，4 路并发，A10 够吗", 3, 1440, "1920×1080", None),
+    ("Qwen2.5-VL-7B 每個請求 3 張 1080p 截圖，A10 夠嗎", 3, 1440, "1920×1080", None),
+    ("Qwen2.5-VL-7B: each request carries 2 scanned pages, on one L4", 2, None, None, 1),
+])
+def test_count_and_size_are_read(text: str, images: int, side: int | None, dims: str | None,
+                                 gpu_count: int | None) -> None:
+    question = parse(text, KB)
+    assert (question.images_per_request, question.image_resolution, question.image_dims) == (images, side, dims)
+    assert question.gpu_count == gpu_count  # "1280x1280" is no count of cards
+
+
+def test_a_4k_image_is_no_4k_context_and_images_at_once_asks_concurrency() -> None:
+    question = parse("Qwen2.5-VL-7B 处理 4K 分辨率的图片，一张 4090 能同时处理几张图？", KB)
+    assert question.context is None and question.image_dims == "3840×2160"
+    assert question.asks_concurrency and (question.gpu, question.gpu_count) == ("rtx-4090", 1)
+
+
+def test_a_text_model_reads_no_images() -> None:
+    question = parse("Llama 3.1 8B with 4k context on one A10, 8 images per request", KB)
+    assert question.context == 4096 and question.image_resolution is None
