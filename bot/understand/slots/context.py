@@ -77,7 +77,7 @@ _GEN_VOLUME = rx(
 """A volume of output in words or scales ("generate 10 billion tokens", "生成1亿个token"): counted in thousands."""
 _BATCH = [
     rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
-        r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
+        r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|批次|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
         + r"\s*(?P<unit>k|万|千)?(?![a-z0-9])"),
     rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)?\s*"
         r"(?:(?:internal|active|daily|paying|beta|enterprise|external|real)\s+)?"

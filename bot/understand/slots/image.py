@@ -38,6 +38,10 @@ _COUNT = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|m|万|千)?\s*(?:�
 _PER_CALL = rx(r"(?<![\w.])(?P<num>\d{1,4})\s*(?:images?|pictures?|pics?|图片?|张图?)\s*"
                r"(?:per|each|a|every|in\s+(?:one|a|each)|每)\s*(?:call|batch|prompt|run|request|pass|次|批)")
 """Images one call makes ("4 images per call", "每次4张" is not read): the batch the memory holds."""
+_BATCH_OF_IMAGES = rx(r"(?:批量|批次|一批|每批|\bbatch(?:[-_\s]?size)?(?:\s+of)?)\s*(?:为|是|=|:|大小)?\s*"
+                      r"(?P<num>\d{1,4})(?![\d.])\s*(?:张|幅|个)?")
+"""A batch of images written as a count ("批次 4 張 1024x1024 圖", "批量 4 张", "batch of 4 images"): one call's
+batch, which the memory holds at once, not a job of four images."""
 MAX_IMAGE_COUNT = 1e10
 _RATE = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten)\s+(?:images?|pictures?|pics?|renders?)"
            r"\s*(?:/\s*|per\s+|an?\s+|each\s+|every\s+)(?P<unit>minute|min|hour|hr)s?\b"
@@ -95,7 +99,7 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
                                                     MIN_IMAGE_SIDE)))
         state.mask(m.start(), m.end())
     _image_rate(state)
-    m = _PER_CALL.search(state.text)
+    m = _PER_CALL.search(state.text) or _BATCH_OF_IMAGES.search(state.text)
     if m is not None:
         state.set("batch", int(bounded(state, "batch", float(m.group("num")), MAX_BATCH)))
         state.mask(m.start(), m.end())

@@ -34,3 +34,16 @@ def test_a_4k_image_is_no_4k_context_and_images_at_once_asks_concurrency() -> No
 def test_a_text_model_reads_no_images() -> None:
     question = parse("Llama 3.1 8B with 4k context on one A10, 8 images per request", KB)
     assert question.context == 4096 and question.image_resolution is None
+
+
+def test_a_batch_of_images_written_as_a_count_is_a_batch() -> None:
+    # audit 14 A-H1: "批次 4 張" was a job of four images at batch 1 (10.9 GiB against 22.2 at batch 4)
+    for text in ("SDXL 批次 4 張 1024x1024 圖，在 A10 上要多少顯存？", "SDXL 批量 4 张 1024x1024 图，A10",
+                 "SDXL batch of 4 images at 1024 on A10"):
+        question = parse(text, KB)
+        assert (question.batch, question.image_count) == (4, None)
+    assert parse("SDXL 生成 1000 张图 要多久 4090", KB).image_count == 1000
+
+
+def test_pici_is_a_batch_for_a_language_model_too() -> None:
+    assert parse("Llama-3.1-8B 推理，批次 4，A10", KB).batch == 4
