@@ -169,7 +169,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        batch=f"{speed.get('audio_batch') or 1:,.0f}", month=monthly))
     if job_hours and speed.get("audio_hours"):
         lines.append(t("audio_total", audio=f"{speed['audio_hours']:,g}", config=config or "?", time=took,
-                       factor=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))
+                       factor=f"{_batched_factor(speed):,.0f}",
+                       batch=f"{speed.get('audio_batch') or 1:,.0f}",
+                       single=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))
     if job_hours and speed.get("images"):
         lines.append(t("images_total", images=f"{speed['images']:,.0f}", config=config or "?", time=took))
     if answer.serving is not None and answer.serving.binding == "throughput":
@@ -294,6 +296,10 @@ def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any
     budget = _budget_line(answer, kb, t)
     return {"cost_lines": [budget, *lines] if budget else lines, "price_rows": _price_rows(answer, t),
             "price_gap": _price_gap(answer, kb, t)}
+
+
+def _batched_factor(speed: dict[str, Any]) -> float:
+    return float(speed.get("audio_seconds_per_s_batched") or speed.get("audio_seconds_per_s") or 0)
 
 
 def _hours_text(hours: float) -> str:

@@ -42,9 +42,10 @@ def add_encoding_hours(speed: dict[str, float | None], question: Question, workl
     _set_job(speed, "documents", question.training_samples, question.training_samples / rate / 3600.0)
 
 
-def add_audio_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
-    """`speed.job_hours`: how long a speech model takes over the hours of audio the question counts, at the
-    real-time factor the reply shows."""
+def add_audio_hours(speed: dict[str, float | None], question: Question, workload: Workload, count: int = 1) -> None:
+    """`speed.job_hours`: how long a speech model takes over the hours of audio the question counts. Recorded
+    audio is transcribed as an offline job: its windows batched on each card (the batched real-time factor the reply
+    shows) and its files shared among the `count` cards, each running its own copy of the model."""
     factor = speed.get("audio_seconds_per_s")
     if workload.task != "inference" or workload.model.modality != "audio" or not question.audio_hours or not factor:
         return
@@ -55,7 +56,8 @@ def add_audio_hours(speed: dict[str, float | None], question: Question, workload
         speed.update(audio_hours=float(question.audio_hours), audio_work_hours_per_day=round(work, 1),
                      audio_sets_daily=float(max(1, math.ceil(work / 24.0))))
         return
-    _set_job(speed, "audio_hours", question.audio_hours, question.audio_hours / factor)
+    batched = speed.get("audio_seconds_per_s_batched") or factor
+    _set_job(speed, "audio_hours", question.audio_hours, question.audio_hours / (batched * max(1, count)))
 
 
 def generation_rate(speed: dict[str, float | None], serving: ServingPlanOut | None) -> float | None:
@@ -89,7 +91,7 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
     """`speed.train_hours`: the whole job's wall-clock when the question gives its tokens."""
     add_encoding_hours(speed, question, workload, gpu, count)
     add_image_hours(speed, question, workload)
-    add_audio_hours(speed, question, workload)
+    add_audio_hours(speed, question, workload, count)
     if workload.task == "inference" or not question.tokens:
         return
     # The rate the reply already shows (the sized set-up: its checkpointing and ZeRO stage), so the total and
