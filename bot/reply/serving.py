@@ -137,7 +137,10 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
     out: list[Pick] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu_id)
-        layout = replica_layout(question, workload, gpu, pick.count) if gpu and pick.fits else None
+        # a set that cannot hold every user at once may still hold the model and some of them: replicas serve the
+        # rest ("405B for 1,000 users at 128k" fits no single set; 44 replicas of 8 GB300s do)
+        layout = replica_layout(question, workload, gpu, pick.count) if gpu and (
+            pick.fits or users_of(question) > 1) else None
         if gpu is None or layout is None:
             out.append(pick)
             continue

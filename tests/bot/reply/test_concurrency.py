@@ -232,3 +232,23 @@ def test_the_first_token_is_timed_on_the_prompt_left_beside_the_assumed_output()
     prefill = answer["speed"]["prefill_tokens_per_s"]
     assert plan["ttft_s"] < 2048 / prefill + 0.5 < 4096 / prefill
     assert plan["gpus_per_replica"] * plan["replicas"] == 4 and plan["met"]
+
+
+def test_users_no_single_set_holds_are_served_by_replicas_of_a_set_that_holds_some() -> None:
+    # audit 14 A-H3: "Nothing fits as asked" with no count. 405B at 128k: 756 GiB of weights and 63 GiB of KV a user
+    # (126 layers × 8 KV heads × 128 × 2 × 2 B × 131,072): eight 279 GB GB300s hold the weights and about 22 users
+    from bot.reply.answer import answer
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    result = answer(parse("Llama 3.1 405B with 1000 users at the same time, 128k context each, how many GPUs", kb), kb)
+    top = result.picks[0]
+    assert top.fits and top.replicas > 1 and top.count == 8 * top.replicas
+    assert result.serving is not None and result.serving.replicas * result.serving.sequences_per_replica >= 1000
+    kv_per_user_gib = 2 * 126 * 8 * 128 * 2 * 131072 / 2**30
+    assert kv_per_user_gib == 63.0
+    # the replica's KV cache is its users' share: 1,000 users over the replicas, 63 GiB each, over 8 cards
+    assert result.estimate is not None
+    users_each = -(-1000 // top.replicas)
+    assert result.estimate.breakdown.kv_cache * 8 == pytest.approx(users_each * kv_per_user_gib, rel=0.01)
