@@ -10,7 +10,8 @@ from bot.reply.formatting import count, gb, per_minute
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer, PickOut
 from knowledge.base import KnowledgeBase
-from rules.hardware import dense_tflops
+from rules.hardware import compute_known, dense_tflops
+from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
 
 CLEARLY_FASTER = 1.15
 """A set-up this much faster than the next is called the faster one; closer, they are "about as fast" (the speed
@@ -39,7 +40,14 @@ def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[
                 fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}",
                                  per_minute=per_minute(pick.seconds_per_image))
             if pick.work_cost is not None and pick.price_currency:
-                fit += " · " + t(f"{_work_unit(answer, pick)}_short", v=money(pick.work_cost), cur=pick.price_currency)
+                unit = _work_unit(answer, pick)
+                fit += " · " + t(f"{unit}_short", v=money(pick.work_cost), cur=pick.price_currency)
+                if unit == "cost_per_million" and pick.work_tokens_per_s:
+                    # the load it is priced at, which the cost block's batch-1 figure below may not share
+                    capped = not compute_known(gpu)
+                    fit += (" " if t.lang == "en" else "") + t(
+                        "priced_at_rate_capped" if capped else "priced_at_rate", v=count(pick.work_tokens_per_s),
+                        n=UNLISTED_COMPUTE_DECODE_BATCH)
         rows.append({"name": gpu.name.removeprefix("NVIDIA "), "memory": gb(gpu.memory_gb),
                      "bandwidth": f"{gpu.bandwidth_gbps:,.0f}",
                      **_peak(gpu, answer.query.precision), "fit": fit})

@@ -35,6 +35,7 @@ from rules.limits import fits_on
 from rules.memory import prefill_tokens
 from rules.search import largest_true
 from rules.speed import decode_step, prefill_seconds
+from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
 from rules.types import Pick, Workload
 
 MAX_REPLICAS = 4096
@@ -55,7 +56,10 @@ def _per_user_speed(workload: Workload, gpu: GPU, count: int, batch: int) -> flo
 def full_load_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
     """Tokens a second `count` × `gpu` generate in all at the most sequences they hold (at most the engine's
     batch): the rate a price per token or a volume of output is made at. None when not one sequence fits."""
-    held = largest_true(lambda b: fits_at(workload, gpu, count, b), 1, engine_sequence_cap(workload, gpu, count))
+    most = engine_sequence_cap(workload, gpu, count)
+    if not rules.compute_known(gpu):
+        most = min(most, UNLISTED_COMPUTE_DECODE_BATCH)  # beyond it the compute the card lists no figure for decides
+    held = largest_true(lambda b: fits_at(workload, gpu, count, b), 1, most)
     return _per_user_speed(workload, gpu, count, held) * held if held else None
 
 

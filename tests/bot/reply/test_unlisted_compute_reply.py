@@ -3,6 +3,8 @@ decides, and saying why the other times are missing."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.reply.answer import answer
 from bot.reply.render import render_text
 from bot.understand.parse import parse
@@ -46,3 +48,24 @@ def test_a10g_latency_question_gets_its_output_time_and_no_made_up_prefill() -> 
     assert result.speed.get("request_s") is None and result.speed.get("first_token_s") is None
     text = render_text(result, kb=KB)
     assert f"one request's 512 output tokens take ≈ {512 / decode:.0f} s" in text and "not timed here" in text
+
+
+def test_a10g_full_load_is_timed_at_the_batch_its_bandwidth_alone_can_time() -> None:
+    # audit 14 A-M1: 0.298 USD per million tokens beside 4.37 in one reply, the first at ~940 tok/s: a batch of 256
+    # timed with no compute term at all
+    from bot.reply.serving import full_load_rate
+    from rules import Workload
+    from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
+
+    workload = Workload(model=KB.models["llama-3.1-8b"], engine="vllm", precision="bf16", context=4096)
+    rate = full_load_rate(workload, KB.gpus["a10g"], 1)
+    step = answer(parse("Llama 3.1 8B on an A10G with vllm, 8 concurrent users", KB), KB).speed
+    assert rate is not None and step["aggregate_tokens_per_s"] is not None
+    assert rate == pytest.approx(step["aggregate_tokens_per_s"], rel=0.02)  # no more than the 8 sequences' rate
+    assert UNLISTED_COMPUTE_DECODE_BATCH == 8
+    text = render_text(answer(parse("Which is cheaper per million tokens for Llama 3.1 8B: an L4 or an A10G on "
+                                    "AWS?", KB), KB), kb=KB)
+    l4 = next(line for line in text.splitlines() if line.startswith("• L4"))
+    a10g = next(line for line in text.splitlines() if line.startswith("• A10G"))
+    assert "tok/s in all, timed at 8 sequences at most" in a10g
+    assert "tok/s in all" in l4 and "timed at" not in l4
