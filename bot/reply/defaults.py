@@ -120,12 +120,17 @@ OFFLOAD_CHOSEN_NOTE = "offload-chosen"
 """On a question whose layer split the reply chose (bot.reply.offload): the reply says so under Assumed."""
 
 
+OFFLOAD_OLLAMA_NOTE = "offload-ollama"
+"""On a question named with Ollama whose model does not fit the card whole: the split Ollama makes by itself."""
+
+
 def noted_assumptions(question: Question, workload: Workload) -> list[Assumption]:
     """What the reading chose on the asker's behalf and noted (bot.understand): each said under Assumed."""
     out = []
-    if OFFLOAD_CHOSEN_NOTE in question.notes:
-        field = "cpu_moe_layers" if question.cpu_moe_layers is not None else "gpu_layers"
-        out.append(Assumption(field=field, value=getattr(question, field), reason=OFFLOAD_CHOSEN_NOTE))
+    for note in (OFFLOAD_CHOSEN_NOTE, OFFLOAD_OLLAMA_NOTE):
+        if note in question.notes:
+            field = "cpu_moe_layers" if question.cpu_moe_layers is not None else "gpu_layers"
+            out.append(Assumption(field=field, value=getattr(question, field), reason=note))
     if BATCH_AS_USERS_NOTE in question.notes and question.users is not None:
         out.append(Assumption(field="users", value=question.users, reason=BATCH_AS_USERS_NOTE))
     for note in (BATCH_JOB_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):

@@ -192,6 +192,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                     "zh-Hans": "图像服务：每张卡逐张生成，用户共用这些卡（所需卡数见“时间与费用”）"},
     "offload-chosen": {"en": "an offload to system RAM asked for with no count: the most layers (or MoE experts) on the cards that llama.cpp can hold there",
                        "zh-Hans": "要求卸载到系统内存但未给层数：按显卡能放下的最多层（或 MoE 专家）估算"},
+    "offload-ollama": {"en": "Ollama's own split: the model does not fit the card whole, so Ollama loads as many layers as fit and leaves the rest in system RAM; OLLAMA_KV_CACHE_TYPE=q8_0 (with OLLAMA_FLASH_ATTENTION=1), a shorter num_ctx or a smaller quant keeps more on the card",
+                       "zh-Hans": "Ollama 自己的切分：模型整体放不进显卡，Ollama 会尽量多放层，其余留在系统内存；设 OLLAMA_KV_CACHE_TYPE=q8_0（配合 OLLAMA_FLASH_ATTENTION=1）、调小 num_ctx 或换更小的量化可让更多层留在显卡上"},
     "batch-as-users": {"en": "a batch this large is beyond one job (up to 4,096 sequences here), so it is read as that many concurrent users served by replicas; one card's largest batch is under What would fit",
                        "zh-Hans": "这么大的批量超出单个任务（这里最多 4,096 条序列），按同样多的并发用户、由多个副本分担来估算；单卡能放下的最大批量见“可行的方案”"},
     "consumer-quantised": {"en": "on cards bought for a desk, the quantised file that needs the fewest of them; say bf16 to size the full-precision model",

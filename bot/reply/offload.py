@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import rules
-from bot.reply.defaults import OFFLOAD_CHOSEN_NOTE, machine_vram_gib, workload_for
+from bot.reply.defaults import OFFLOAD_CHOSEN_NOTE, OFFLOAD_OLLAMA_NOTE, machine_vram_gib, workload_for
 from bot.reply.model import CheckOut
 from bot.understand.question import MAX_GPU_LAYERS, Question
+from bot.understand.slots.engine import OLLAMA_NOTE
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import profile_for
@@ -15,14 +16,23 @@ KTRANSFORMERS = "KTransformers"
 """The runtime (an unmodelled engine's name as the parser gives it) whose split is llama.cpp's --cpu-moe."""
 
 
+OLLAMA_SPLIT_MIN_GPU_SHARE = 0.9
+"""The share of a model's layer slots that must stay on the card for Ollama's own split to be the answer ("Yes,
+with a few layers in RAM"). Each layer in dual-channel DDR5 (≈ 77 GB/s) takes about ten times as long to read as
+on a GDDR6X card (≈ 900 GB/s), so a tenth of the layers in RAM already halves the decode speed; beyond that the
+reply keeps its No and offers the split among the fixes (a smaller quant, a shorter num_ctx, a quantised KV cache)."""
+
+
 def offload_as_asked(question: Question, model: Model, gpu: GPU | None) -> Question | None:
     """`question` with llama.cpp's --n-cpu-moe (an MoE's experts) or -ngl (whole layers) set to the fewest blocks
     in RAM, or the most layers on the cards, that leave the cards clear of the tight band, when the text asks for
     an offload or gives the machine's RAM ("2x 3090 and 128GB DDR4": said for a reason), names no count, and the
     model does not fit the cards whole; None when nothing is to be chosen.
     The check, the speed and the picks then describe the set-up the asker means to run."""
-    if (not (question.offload_to_ram or question.host_ram_gb) or gpu is None or question.gpu_layers is not None
-            or question.cpu_moe_layers is not None or gpu.unified_memory):
+    # Ollama splits a model that does not fit between the card and RAM by itself: that split is what it runs
+    ollama = OLLAMA_NOTE in question.notes
+    if (not (question.offload_to_ram or question.host_ram_gb or ollama) or gpu is None
+            or question.gpu_layers is not None or question.cpu_moe_layers is not None or gpu.unified_memory):
         return None
     # a model the cards hold as asked needs no split, nor another runtime ("Llama 3 8B on a 4090 with 64GB RAM")
     as_asked, _ = workload_for(question, model, gpu, machine_vram_gib(question, gpu, None))
@@ -41,11 +51,18 @@ def offload_as_asked(question: Question, model: Model, gpu: GPU | None) -> Quest
     check = rules.check_fit(workload, gpu, question.gpu_count or 1, candidates=[]) if engine_chosen else asked_check
     if check.fits:
         return question if engine_chosen else None  # the GGUF holds it whole: no split, but llama.cpp's figures
-    split = next((s for s in check.suggestions if s.kind in ("cpu-experts", "cpu-layers")), None)
+    ollama_only = ollama and not (question.offload_to_ram or question.host_ram_gb)
+    kinds = ("cpu-layers",) if ollama_only else ("cpu-experts", "cpu-layers")  # Ollama has no expert offload
+    split = next((s for s in check.suggestions if s.kind in kinds), None)
     if split is None:
         return None
+    slots = (model.num_layers or 0) + 1
+    if ollama_only and (split.gpu_layers or 0) < OLLAMA_SPLIT_MIN_GPU_SHARE * slots:
+        return None  # most of the model in RAM: a No with its fixes says more than a Yes at a fraction of the speed
+    asked = question.offload_to_ram or question.host_ram_gb
     return question.model_copy(update={"gpu_layers": split.gpu_layers, "cpu_moe_layers": split.cpu_moe_layers,
-                                       "notes": [*question.notes, OFFLOAD_CHOSEN_NOTE]})
+                                       "notes": [*question.notes,
+                                                 OFFLOAD_CHOSEN_NOTE if asked else OFFLOAD_OLLAMA_NOTE]})
 
 
 def ktransformers_split(question: Question, model: Model) -> Question | None:

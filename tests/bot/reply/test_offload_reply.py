@@ -71,3 +71,22 @@ def test_a_smaller_gguf_is_named_by_its_type_and_bits_not_int4() -> None:
 def test_the_moe_note_does_not_say_every_expert_is_on_the_card_when_they_are_in_ram() -> None:
     reply = ask_json("用ktransformers在一张4090上跑DeepSeek-V3可以吗")
     assert "moe-all-experts" not in reply["estimate"]["notes"]
+
+
+def test_ollama_named_runs_a_model_a_few_layers_over_the_card_with_its_own_split() -> None:
+    # audit 14 A-M6: "No" by 0.3 GiB while Ollama leaves 4 of 49 layers in RAM by itself and runs it
+    from bot.reply.answer import answer
+    from bot.reply.render import render_text
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    result = answer(parse("Can I run DeepSeek-R1-Distill-Qwen-14B at Q4_K_M on an RTX 3080 10GB with Ollama?", kb), kb)
+    assert result.check is not None and result.check.fits
+    assert result.estimate is not None and result.estimate.gpu_layers is not None
+    assert result.estimate.gpu_layers >= 0.9 * 49 and result.estimate.host_ram_gb
+    assert "Ollama's own split" in render_text(result, kb=kb)
+    # most of a 70B in RAM stays a No, with the split among its fixes
+    big = answer(parse("ollama run llama3:70b on a 4090", kb), kb)
+    assert big.check is not None and not big.check.fits
+    assert any(s.kind == "cpu-layers" for s in big.check.suggestions)
