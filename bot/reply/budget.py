@@ -56,9 +56,19 @@ def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU]
             best, chosen = cost, variant
     if chosen is workload:
         return workload, None
-    note = Assumption(field="precision", value=f"{chosen.precision} ({chosen.quant})",
-                      reason="budget-quantised" if question.budget else "consumer-quantised")
+    reason = "budget-quantised" if question.budget else "consumer-quantised"
+    if _release_name(chosen.quant) not in workload.model.official_quants:
+        reason += "-community"  # the makers release no such checkpoint: the reply says it is someone else's
+    note = Assumption(field="precision", value=f"{chosen.precision} ({chosen.quant})", reason=reason)
     return chosen, note
+
+
+def _release_name(quant: str | None) -> str:
+    """A serving format as the knowledge base lists official releases (`Model.official_quants`)."""
+    name = (quant or "").lower()
+    if name.startswith("gguf"):
+        return "gguf"
+    return {"awq": "awq-int4", "gptq": "gptq-int4"}.get(name, name)
 
 
 BUDGET_COUNTS = (1, 2, 4, 8)

@@ -131,3 +131,18 @@ def test_over_a_yuan_budget_the_dollar_priced_picks_are_named_not_called_over() 
     assert any(p["currency"] == "USD" for p in result.budget.uncompared)
     text = render_text(result, kb=kb)
     assert "可能在预算内" in text and "找到的能放下这个任务的有标价配置都超出预算" not in text
+
+
+def test_a_cheapest_quantisation_its_makers_do_not_publish_is_said_to_be_a_community_one() -> None:
+    # audit 14 A-M2: Llama 3.1 8B sized as AWQ for "cheaper per million tokens" with no word that Meta ships bf16 only
+    from bot.reply.answer import answer
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    llama = answer(parse("Which is cheaper per million tokens for Llama 3.1 8B: an L4 or an A10G on AWS?", kb), kb)
+    [note] = [a for a in llama.assumptions if a.field == "precision"]
+    assert note.reason == "budget-quantised-community" and "awq" not in kb.models["llama-3.1-8b"].official_quants
+    qwen = answer(parse("cheapest way to serve Qwen2.5-32B-Instruct", kb), kb)
+    [note] = [a for a in qwen.assumptions if a.field == "precision"]
+    assert note.reason == "budget-quantised"  # Qwen publishes its AWQ checkpoint
