@@ -182,6 +182,18 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     return _cost_out(estimate, plan, gpu.id, count * replicas, per_billion)
 
 
+def other_cloud_costs(kb: KnowledgeBase, question: Question, workload: Workload | None, gpu: GPU, count: int,
+                      speed: dict[str, float | None], serving: ServingPlanOut | None = None) -> list[CostOut]:
+    """The configuration priced on each further cloud the question names ("AWS vs GCP"), in that cloud's
+    currency; a cloud with no known price keeps its place with nulls, so the reply says so rather than drop it."""
+    out = []
+    for cloud in question.other_clouds:
+        there = question.model_copy(update={"cloud": cloud})
+        cost = config_cost(kb, there, workload, gpu, count, price_choice(there), speed, serving)
+        out.append(cost.model_copy(update={"cloud": cloud}))
+    return out
+
+
 def gpu_prices(kb: KnowledgeBase, question: Question) -> list[PriceOut]:
     """Every known instance price of the card asked about (in the cloud named, when one is)."""
     if not question.gpu or question.gpu not in kb.gpus:
@@ -281,6 +293,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
             result.cost = config_cost(kb, question, None, card, question.gpu_count or 1, choice, {})
             if result.cost.currency is None:
                 result.cost = None
+        if card is not None:
+            result.other_cloud_costs = other_cloud_costs(kb, question, None, card, question.gpu_count or 1, {})
         if "budget-most-memory" in question.notes and card is not None:
             # "the biggest model my budget serves": the cards were chosen as the most memory it rents; say so
             result.budget = budget_check(question, result.cost, choice.rates)
@@ -307,6 +321,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         priced = next((p for p in result.picks if p.fits and p.price_per_hour is not None and p.gpu in kb.gpus), None)
         if priced is not None:
             result.cost = config_cost(kb, question, workload, kb.gpus[priced.gpu], priced.count, choice, {})
+    result.other_cloud_costs = other_cloud_costs(kb, question, workload, gpu, count, result.speed, result.serving)
     asked = kb.gpus.get(question.gpu or "")
     if (asked is not None and question.gpu_count and question.hours and result.check is not None
             and not result.check.fits and (asked.id, question.gpu_count) != (gpu.id, count)):

@@ -291,8 +291,24 @@ def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     return " ".join(lines)
 
 
+def _other_cloud_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
+    """The same cards on each other cloud named ("AWS vs GCP"): its price, or that none is known there."""
+    lines = []
+    for cost in answer.other_cloud_costs:
+        config = f"{cost.count or 1}× {_gpu_name(kb, cost.gpu)}"
+        if cost.currency is None or cost.per_hour is None:
+            lines.append(t("price_unknown_once", gpus=config, cloud=t("on_cloud", cloud=cloud_name(t, cost.cloud))))
+            continue
+        instances = f"{cost.instances}× " if cost.instances and cost.instances > 1 else ""
+        head = t("cost_on", instances=instances, instance=cost.instance, cloud=cloud_name(t, cost.cloud),
+                 region=cost.region)
+        rates = t("cost_rates", per_hour=money(cost.per_hour), per_month=money(cost.per_month), cur=cost.currency)
+        lines += [f"{head}: {rates}", _price_from(t, cost)]
+    return lines
+
+
 def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
-    lines = _cost_lines(answer, kb, t)
+    lines = _cost_lines(answer, kb, t) + _other_cloud_lines(answer, kb, t)
     budget = _budget_line(answer, kb, t)
     return {"cost_lines": [budget, *lines] if budget else lines, "price_rows": _price_rows(answer, t),
             "price_gap": _price_gap(answer, kb, t)}

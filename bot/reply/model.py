@@ -371,6 +371,9 @@ class Answer(BaseModel):
     text: str = ""
     cost: CostOut | None = None
     asked_cost: CostOut | None = None
+    other_cloud_costs: list[CostOut] = Field(default_factory=list)
+    """The same configuration on the other clouds the question names ("AWS vs GCP"), each with nulls where that
+    cloud has no known price."""
     """The rent of the set the question named, for the hours it gave, when that set does not hold the job and
     `cost` is for one that does: the user asked what their set costs."""
     stack: list[StackPartOut] = Field(default_factory=list)

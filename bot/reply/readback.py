@@ -102,6 +102,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{bits_per_weight(value):g} bits per weight"  # ExLlama's EXL2/EXL3, as its files are named
     if field == "cloud" and isinstance(value, str):
         return cloud_name(t, value)
+    if field == "other_clouds" and isinstance(value, list):
+        return "vs " + ", ".join(cloud_name(t, str(c)) for c in value)
     return str(value)
 
 

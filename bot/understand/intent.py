@@ -82,7 +82,8 @@ _GPU_INFO = rx(
     r"\btell\s+me\s+about\b|\bspecs?\b|\bspecifications?\b|\bbandwidth\b|\bhow\s+much\s+(?:memory|vram)\b|"
     r"\bvram\s+(?:of|on|does)\b|\bmemory\s+(?:of|on|does|size)\b|\btflops\b|\bflops\b|\btdp\b|\bpower\b|"
     r"\bwhat\s+is\b|\bwhat's\b|\bwhats\b|\binfo\b|\bdetails?\b|\bhow\s+fast\b|\bcompute\b|\bprice\b|\bcost\b|"
-    r"\bhow\s+good\b|\bperformance\b|\brent(?:s|ing|al)?\b|"
+    r"\bhow\s+good\b|\bperformance\b|\brent(?:s|ing|al)?\b|\bper\s+hour\b|\bhourly\b|\ban\s+hour\b|\bper\s+month\b|"
+    r"\bmonthly\b|每小时|每月|月租|时租|按小时|"
     r"显存(?:是)?多大|多大显存|显存(?:是)?多少|显存容量|带宽|算力|规格|参数|性能|功耗|价格|多少钱|介绍|是什么|"
     r"怎么样|多大|如何|几\s*g"
 )
@@ -237,6 +238,8 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
             return "gpu_info", True, None
         if _GPU_INFO.search(text) and not workload:
             return "gpu_info", True, None
+        if not workload and not recommend and not check and {"cloud", "hours"} & set(state.stated):
+            return "gpu_info", True, None  # "A100 monthly on Lambda": a card's rental, nothing to size
         others = state.stated[1:] if gpus else [s for s in state.stated if s not in ("memory_gb", "gpu_count")]
         if not workload and not others and not recommend and not check:
             return "gpu_info", False, None  # just a card's name: "H100?" (or a memory size: "24GB?")

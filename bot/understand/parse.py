@@ -412,6 +412,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],
         asks_capacity=capacity and intent == "gpu_info",
         cloud=values.get("cloud"),
+        other_clouds=values.get("other_clouds") or [],
         currency=values.get("currency"),
         budget=bool(values.get("budget", False)) or bool(money),
         consumer=bool(values.get("consumer", False)),

@@ -66,7 +66,7 @@ SLOT_ORDER = (
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "texts_per_request",
     "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu", "gpu_count",
     "gpu_set", "host_ram_gb", "inter_node_gbps", "context_parallel", "unified_memory", "apple_chip", "memory_gb",
-    "compare_gpus", "cloud",
+    "compare_gpus", "cloud", "other_clouds",
     "currency", "budget", "consumer", "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_adapters", "max_loras", "lora_rank", "grad_accumulation", "optimizer",
     *TRAINING_SWITCHES, "tokens", "training_samples", "training_steps", "training_epochs", "hours",
@@ -293,6 +293,8 @@ class Question(BaseModel):
     asks_concurrency: bool = False
     """How many users or sequences the set-up serves at once is asked ("how many concurrent users", "最大并发"):
     the reply sizes one replica of a serving engine at the most sequences it holds."""
+    other_clouds: list[str] = Field(default_factory=list)
+    """Clouds named after the first ("on AWS vs GCP"): the configuration is priced on each of them too."""
     asks_latency: bool = False
     """How long one request takes is asked ("p95 latency for 512 tokens", "首 token 延迟多少"), with or without a
     target: the reply gives a request's first-token and total time on the configuration it times."""

@@ -18,6 +18,18 @@ CLOUDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("hyperstack", rx(r"\bhyperstack\b")),
     ("verda", rx(r"\bverda\b|\bdatacrunch\b")),
 )
+def clouds_named(text: str) -> list[str]:
+    """Every cloud the text names, in the order written; AWS China is not also AWS."""
+    found: list[tuple[int, str]] = []
+    for label, pattern in CLOUDS:
+        for m in pattern.finditer(text):
+            if not any(start <= m.start() < start + 12 and other == "aws-china" for start, other in found):
+                found.append((m.start(), label))
+    ordered = [label for _, label in sorted(found)]
+    return list(dict.fromkeys(label for label in ordered
+                              if not (label == "aws" and "aws-china" in ordered)))
+
+
 BUDGET = rx(
     r"\bcheap\w*|\bbudget\b|\bcost[-_ ]?effective\b|\baffordabl\w*|\blowest[-_ ]cost\b|\bleast\ expensive\b|"
     r"\binexpensive\b|\bsave\ money\b|\bbang\ for\ (?:the|my|your)\ buck\b|\blow[-_ ]cost\b|"
@@ -51,6 +63,9 @@ def parse_money(state: SlotState) -> None:
     cloud = first_label(CLOUDS, state.text)
     if cloud is not None:
         state.set("cloud", cloud)
+        named = clouds_named(state.text)
+        if len(named) > 1:
+            state.set("other_clouds", [c for c in named if c != cloud])  # "AWS vs GCP": each is priced
     currency = first_label(CURRENCIES, state.text)
     if currency is not None:
         state.set("currency", currency)

@@ -468,3 +468,25 @@ def test_the_price_authority_is_said_in_the_replys_language() -> None:
     assert {row.authority for row in KB.prices.values()} <= set(PRICE_AUTHORITIES)
     text = render_text(_ask("ChatGLM-6B推理用什么GPU，一个月多少钱"))  # type: ignore[arg-type]
     assert "价格来源：阿里云官方 ECS 价格文件的第三方副本" in text and "official ECS price file" not in text
+
+
+def test_each_cloud_named_is_priced_or_said_to_have_no_price() -> None:
+    # audit 14 A-M3: "AWS vs GCP" dropped GCP without a word
+    from bot.reply.answer import answer
+    from bot.reply.render import render_text
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    question = parse("What does an 8x H100 instance cost per month on AWS vs GCP?", kb)
+    assert (question.cloud, question.other_clouds) == ("aws", ["gcp"])
+    result = answer(question, kb)
+    assert result.cost is not None and result.cost.cloud == "aws" and result.cost.per_hour
+    [gcp] = result.other_cloud_costs
+    assert gcp.cloud == "gcp" and gcp.per_hour is None  # no dated GCP H100 price in the knowledge base
+    text = render_text(result, kb=kb)
+    assert "No public list price known for 8× H100 SXM5 80GB on GCP: none is guessed." in text
+    lambda_too = answer(parse("8x H100 per hour on AWS or Lambda?", kb), kb)
+    assert lambda_too.intent == "gpu_info"  # a rental asked about, not a job to size
+    assert [c.cloud for c in lambda_too.other_cloud_costs] == ["lambda"]
+    assert lambda_too.other_cloud_costs[0].per_hour  # Lambda's 8-card H100 row
