@@ -103,6 +103,7 @@ from bot.understand.unknown import (
     says_no_gpu,
     sized_unknown_name,
     unknown_card_name,
+    unknown_family_name,
     unmodelled_model,
     unsized_unknown_name,
 )
@@ -351,6 +352,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     unknown_card = None
     if not gpus and instance is None:
         unknown_card = unknown_card_name(folded, original, _taken_spans(state, folded, mentions))
+    elif instance is None:
+        unknown_card = unknown_family_name(folded, original, _taken_spans(state, folded, mentions))
         if unknown_card and found.text and unknown_card in found.text:
             unknown_card = None  # the unknown model's own name ("MyCorp-A100-LM")
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)

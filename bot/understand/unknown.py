@@ -131,7 +131,7 @@ _CARD_AFTER = re.compile(r"^\s*(?:gpus?|cards?|显卡|卡)", re.A)
 _NAMED_CARD = re.compile(r"(?<![\w.-])(?P<name>[a-z]{1,8}[-\s]?\d{3,5}[a-z]{0,3})\s*(?:gpus?|cards?|显卡)\b", re.A)
 """Any letters-and-digits name the text itself calls a GPU or card ("the XYZ9000 GPU")."""
 _ACCELERATOR_FAMILY = re.compile(
-    r"(?<![\w.-])(?P<name>(?:nvidia\s+)?jetson(?:\s+(?:agx|orin|xavier|nano|thor|nx|tx2))+(?:\s+\d{1,3}\s?gb)?|"
+    r"(?<![\w.-])(?P<name>(?:nvidia\s+)?jetson(?:\s+(?:agx|orin|xavier|nano|thor|nx|tx2))*(?:\s+\d{1,3}\s?gb)?|"
     r"raspberry\s?pi(?:\s?\d{1,2})?|orange\s?pi(?:\s?\d{1,2})?|"
     r"(?:intel\s+)?(?:arc\s+(?:pro\s+)?[ab]\d{2,3}|gaudi\s?\d?)|(?:google\s+)?tpu\s?v\d[a-z]*|"
     r"(?:amd\s+)?radeon\s+(?:pro\s+)?[a-z]?\d{3,4}\s?(?:xtx|xt)?)(?![\w.])", re.A)
@@ -184,6 +184,16 @@ def host_ram(folded: str) -> tuple[int, str, int] | None:
 def says_no_gpu(folded: str) -> bool:
     """Whether the text says the job has no GPU (so a list of GPUs answers a question nobody asked)."""
     return _NO_GPU.search(folded) is not None and "offload" not in folded
+
+
+def unknown_family_name(folded: str, original: str, taken: list[tuple[int, int]]) -> str | None:
+    """An accelerator family the knowledge base does not list, named beside a card it does ("Jetson or T4?"): the
+    reply says it knows only the other."""
+    for match in _ACCELERATOR_FAMILY.finditer(folded):
+        start, end = match.span("name")
+        if not _overlaps(start, end, taken):
+            return original[start:end].strip()
+    return None
 
 
 def unknown_card_name(folded: str, original: str, taken: list[tuple[int, int]]) -> str | None:

@@ -47,3 +47,4 @@ def test_a_batch_of_images_written_as_a_count_is_a_batch() -> None:
 
 def test_pici_is_a_batch_for_a_language_model_too() -> None:
     assert parse("Llama-3.1-8B 推理，批次 4，A10", KB).batch == 4
+
