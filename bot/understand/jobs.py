@@ -43,9 +43,21 @@ def _family(task: str | None) -> str | None:
     return None if task is None else ("inference" if task == "inference" else "training")
 
 
+_BARE_SIZE = re.compile(r"\d+(?:\.\d+)?b")
+
+
+def _same_model(one: str, other: str) -> bool:
+    """The same model, or a bare size and a model of that size ("a 0.5B model? … Qwen2.5-0.5B"): one job."""
+    if one == other:
+        return True
+    bare, named = (one, other) if _BARE_SIZE.fullmatch(one) else (other, one)
+    return _BARE_SIZE.fullmatch(bare) is not None and re.search(rf"(?<![\d.]){re.escape(bare)}(?![a-z0-9])",
+                                                                 named) is not None
+
+
 def _other(current: tuple[str | None, str | None], job: tuple[str | None, str | None]) -> bool:
     model, task = current
-    return bool((job[0] and model and job[0] != model)
+    return bool((job[0] and model and not _same_model(job[0], model))
                 or (job[1] and task and _family(job[1]) != _family(task)))
 
 
@@ -99,7 +111,8 @@ def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[st
             others.append(part.strip(" \n\t.;。；-*•"))
             continue
         if job is not None:
-            current = job if current is None else (current[0] or job[0], current[1] or job[1])
+            named = job[0] if current is not None and current[0] and _BARE_SIZE.fullmatch(current[0]) else None
+            current = job if current is None else (named or current[0] or job[0], current[1] or job[1])
         first.append(part)
     quotes = [_quote(q) for q in others if q]
     return ("".join(first) if first else text), quotes

@@ -50,3 +50,16 @@ def test_slack_entities_are_unescaped_before_jobs_are_split() -> None:
     plain = parse("Llama 3.1 8B & Qwen2.5-7B on a T4 <16GB>", kb)
     assert escaped.other_jobs == plain.other_jobs and not any("&" in job for job in escaped.other_jobs)
     assert (escaped.model, escaped.gpu) == (plain.model, plain.gpu)
+
+
+def test_a_bare_size_and_a_model_of_that_size_are_one_job() -> None:
+    # audit 14 A-M5: "a 0.5B model? … Qwen2.5-0.5B" sized a generic 0.5B and deferred the model the user named
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    question = parse("How much VRAM for a 0.5B model? is 2GB GPU ok for Qwen2.5-0.5B bf16", kb)
+    assert question.model == "qwen2.5-0.5b" and question.precision == "bf16"
+    assert not question.other_jobs
+    # a size and a model of another size stay two jobs
+    assert parse("How much VRAM for a 7B model? Also, is a 4090 ok for Qwen2.5-32B?", kb).other_jobs
