@@ -18,6 +18,7 @@ token is a few percent of the step on any tensor-core card).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from knowledge.schema import GPU, Model, MoE
@@ -199,12 +200,13 @@ def gradient_sync_seconds(w: Workload, gpu: GPU, count: int, checkpointing: bool
 
 def allreduce_seconds(w: Workload, gpu: GPU, count: int) -> float:
     """Tensor-parallel communication of one decode step: 2 all-reduces per layer of batch × hidden 16-bit
-    activations, each latency × (n−1) + 2(n−1)/n × bytes / link bandwidth."""
+    activations, each latency × log2(n) + 2(n−1)/n × bytes / link bandwidth (a small all-reduce's steps grow with
+    the depth of NCCL's tree or are one hop in the engines' one-shot kernels, not with a ring's n − 1)."""
     if count <= 1 or not tensor_parallel(w.engine) or not w.model.hidden_size:
         return 0.0
     latency, link = _link(gpu, count)
     payload = w.batch * w.model.hidden_size * 2.0 * 2 * (count - 1) / count
-    per_allreduce = latency * (count - 1) + payload / link
+    per_allreduce = latency * math.log2(count) + payload / link
     return S.ALLREDUCES_PER_LAYER * num_layers(w.model) * per_allreduce
 
 

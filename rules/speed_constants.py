@@ -104,11 +104,14 @@ the Qwen2.5 speed benchmark (7B 40 → 19, 14B 25 → 8.2, 32B 17.5 → 5.6 tok/
 A100 for all three sizes. *fitted* on `qwen2.5-speed-benchmark-transformers` (the only group with long
 prompts, so its leave-one-group-out figure is not defined). Paged engines read the cache at η."""
 
-ALLREDUCE_LATENCY_S: dict[str, float] = {"nvlink": 8e-6, "pcie": 25e-6}
-"""Latency of one small all-reduce per extra card in the group (ring/tree steps ≈ n − 1): NCCL small-message
-all-reduce on NVLink is ~10–30 µs for 2–8 GPUs (nccl-tests), ~2–3× that over PCIe. lmdeploy A100 batch-1
-table: InternLM-20B on TP2 61 tok/s and Llama-2-70B on TP4 34 tok/s leave ≈12 and ≈50 µs per layer beyond
-the weights and the per-layer overhead, i.e. ≈6 and ≈8 µs per all-reduce per extra card (two per layer)."""
+ALLREDUCE_LATENCY_S: dict[str, float] = {"nvlink": 12e-6, "pcie": 36e-6}
+"""Latency of one small all-reduce per doubling of the tensor-parallel group (log2 n steps: NCCL's tree and
+low-latency protocols, the engines' one-shot kernels on NVLink), ~3× over PCIe. Fitted on published batch-1
+decode rates: lmdeploy's A100 table (InternLM-20B on TP2 61 tok/s and Llama-2-70B on TP4 34 tok/s leave ≈12 and
+≈24 µs an all-reduce beyond the weights and the per-layer overhead), Qwen2.5's vLLM table (Qwen2.5-72B on 4 A100s,
+within 3% at 24 µs) and Qwen3's SGLang table, which decodes Qwen3-235B-A22B at the same speed in bf16 on 8 H20s
+(74.5 tok/s) as in FP8 on 4 (71.6): the same bytes per card, so going from 4 to 8 cards adds one step, not four
+(a ring's n − 1 steps put 56 µs on TP8 and 24 µs on TP4, 20-25% under the TP8 rows)."""
 
 ALLREDUCES_PER_LAYER = 2
 """Megatron tensor parallelism: one all-reduce after attention and one after the MLP in every layer."""

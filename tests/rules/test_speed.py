@@ -327,9 +327,10 @@ def test_bridged_cards_talk_over_nvlink_in_pairs_and_over_pcie_beyond() -> None:
     assert nvlinked(make_gpu(interconnect="NVLink 4 900 GB/s"), 8)
     assert nvlinked(make_gpu(interconnect="2- or 4-way NVLink bridge 900 GB/s"), 4)
     w = Workload(model=make_model(), engine="vllm", batch=1)
-    # 2 all-reduces a layer of 4096 16-bit values: on 4 bridged cards at PCIe's latency and 25 GB/s
+    # 2 all-reduces a layer of 4096 16-bit values: on 4 bridged cards at PCIe's latency (log2 4 = 2 steps) and
+    # 25 GB/s
     payload = 4096 * 2 * 2 * 3 / 4
-    pcie = 2 * 32 * (S.ALLREDUCE_LATENCY_S["pcie"] * 3 + payload / (S.PCIE_GBPS * 1e9))
+    pcie = 2 * 32 * (S.ALLREDUCE_LATENCY_S["pcie"] * 2 + payload / (S.PCIE_GBPS * 1e9))
     assert allreduce_seconds(w, bridged, 4) == pytest.approx(pcie)
     nvlink = 2 * 32 * (S.ALLREDUCE_LATENCY_S["nvlink"] * 1 + 4096 * 2 * 2 * 1 / 2 / (112.5 / 2 * 1e9))
     assert allreduce_seconds(w, bridged, 2) == pytest.approx(nvlink)
@@ -363,3 +364,15 @@ def test_a_pipeline_across_machines_hands_over_hidden_size_activations_per_token
     assert pipeline_handoff_seconds(job, card, 16, 4096) == pytest.approx(4096 * 16384 * 2 / 12.5e9)
     assert pipeline_handoff_seconds(job, card, 8, 4096) == 0.0  # one machine: nothing crosses the network
     assert pipeline_handoff_seconds(job, card, 24, 1) == pytest.approx(2 * 16384 * 2 / 12.5e9)
+
+
+def test_a_small_all_reduce_adds_one_step_per_doubling_of_the_group() -> None:
+    # Qwen3's SGLang table decodes Qwen3-235B-A22B as fast in bf16 on 8 H20s as in FP8 on 4: the same bytes a card,
+    # so the all-reduces of TP8 cost about what TP4's do (a ring's n - 1 steps made TP8 20-25% slower)
+    from rules.speed import allreduce_seconds
+
+    w = Workload(model=make_model(), engine="vllm", batch=1)
+    card = make_gpu(interconnect="NVLink 4 900 GB/s", nvlink_gbps=900.0)
+    two, four, eight = (allreduce_seconds(w, card, n) for n in (2, 4, 8))
+    latency = S.ALLREDUCE_LATENCY_S["nvlink"] * 2 * 32  # per step, two all-reduces in each of 32 layers
+    assert four - two == pytest.approx(latency, rel=0.01) and eight - four == pytest.approx(latency, rel=0.01)
