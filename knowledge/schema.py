@@ -192,6 +192,9 @@ class Model(Entry):
     vision_encoder: VisionEncoder | None = None
     image_tokens: ImageTokens | None = None
     """Positions an input image takes in the language model: what images a request carries add to its context."""
+    fp16_overflow: str | None = None
+    """Where it is documented that the model's activations overflow fp16 (max 65,504) and give NaNs or garbage:
+    sized in fp16 (a card without bf16), the reply says so."""
     remote_code: RemoteCode | None = None
     """Set when transformers runs the model's own modelling code rather than a library implementation."""
     release: str | None = None

@@ -274,6 +274,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         measured = measures_free_memory(profile_for(workload), workload.memory_fraction)
         estimate = replace(estimate, notes=[n for n in estimate.notes if not n.endswith(("-no-gpu", "-reserve"))]
                            + [f"{workload.engine}-reserve" + ("-measured" if measured else "")])
+    if workload.precision == "fp16" and workload.model.fp16_overflow and "fp16-overflow" not in estimate.notes:
+        estimate = replace(estimate, notes=[*estimate.notes, "fp16-overflow"])  # Gemma 3 on a T4: NaNs, not text
     if workload.model.arch == "diffusion" and workload.task != "inference" and (
             question.training_steps or question.asks_time or question.asks_cost):
         estimate = replace(estimate, notes=[*estimate.notes, "diffusion-training-untimed"])

@@ -304,3 +304,13 @@ def test_a_vllm_job_too_big_for_an_fp8_card_is_offered_vllm_s_own_fp8_first() ->
     first = answer["check"]["suggestions"][0]
     assert (first["kind"], first["precision"], first["quant"]) == ("quantise", "fp8", "fp8")
     assert "quantise to FP8 (--quantization fp8)" in answer["text"]
+
+
+def test_a_model_that_overflows_fp16_says_so_when_sized_in_fp16() -> None:
+    # audit 14 A-L7: Gemma on a card without bf16 was sized in fp16 with no word that it gives NaNs there
+    on_t4 = _ask("Gemma 3 12B inference on a T4")
+    assert on_t4["query"]["precision"] == "fp16" and "fp16-overflow" in on_t4["estimate"]["notes"]
+    assert "activations overflow" in on_t4["text"]
+    on_l4 = _ask("Gemma 3 12B inference on an L4")
+    assert on_l4["query"]["precision"] == "bf16" and "fp16-overflow" not in on_l4["estimate"]["notes"]
+    assert "fp16-overflow" not in _ask("Llama 3.1 8B inference on a T4")["estimate"]["notes"]
