@@ -142,6 +142,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "default": {"en": "not stated", "zh-Hans": "未说明，按默认"},
     "one-image-a-request": {"en": "an image size was given but no count: one image a request",
                             "zh-Hans": "给了图片尺寸但没给数量：按每个请求一张图"},
+    "one-image-a-job-request": {"en": "a job over images: each image one request, with an instruction of about 256 tokens beside it",
+                                "zh-Hans": "按图片批量处理：每张图一个请求，另附约 256 token 的指令文本"},
     "image-size-default": {"en": "the images' size not stated: about one megapixel, what chat front ends send",
                            "zh-Hans": "未说明图片尺寸：按约一百万像素计（聊天前端常见的上传大小）"},
     "image-processor": {"en": "positions the images take in the context, by the model's image processor; added to "

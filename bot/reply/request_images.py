@@ -28,12 +28,14 @@ def request_images(question: Question, model: Model, task: str, assumptions: lis
     or the question states the context); the count and the size assumed are added to `assumptions`."""
     spec = model.image_tokens
     size = image_size(question)
+    image_job = question.batch_job and bool(question.image_count)  # "caption 2M photos": one image a request
     if spec is None or task != "inference" or "context" in question.stated or not (
-            question.images_per_request or size):
+            question.images_per_request or size or image_job):
         return 0
     images = question.images_per_request or 1
     if not question.images_per_request:
-        assumptions.append(Assumption(field="images_per_request", value=1, reason="one-image-a-request"))
+        assumptions.append(Assumption(field="images_per_request", value=1,
+                                      reason="one-image-a-job-request" if image_job else "one-image-a-request"))
     if size is None:
         size = (DEFAULT_IMAGE_SIDE, DEFAULT_IMAGE_SIDE)
         assumptions.append(Assumption(field="image_resolution", value=DEFAULT_IMAGE_SIDE, reason="image-size-default"))

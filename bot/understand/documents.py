@@ -23,7 +23,8 @@ BATCH_JOB_VERBS = re.compile(
     r"\b(?:summar\w*|classif\w*|categori[sz]\w*|translat\w*|extract\w*|label\w*|tag(?:s|ging)?|caption\w*|"
     r"annotat\w*|rewrit\w*|paraphras\w*|process\w*|grad(?:e|ing)|scor(?:e|ing)|judg\w*|generat\w*|run\s+"
     r"(?:inference|it|the\s+model)\s+(?:on|over)|batch\s+inference|offline\s+inference)\b|"
-    r"摘要|总结|分类|翻译|抽取|提取|标注|打标|改写|处理|跑一遍|批量推理|离线推理|生成",
+    r"\b(?:ocr|recogni[sz]\w*|describ\w*|read(?:s|ing)?\s+(?:the\s+)?(?:text|fields))\b|"
+    r"摘要|总结|分类|翻译|抽取|提取|标注|打标|改写|处理|跑一遍|批量推理|离线推理|生成|识别|解析|描述|审核",
 )
 """What a job that runs a generative model over documents says it does to them ("summarise", "classify",
 "翻译", "批量推理"); without such a word, "Llama 3 8B on 1M docs of 2k tokens" may be a fine-tune's data."""
@@ -107,6 +108,37 @@ def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, 
         work.pop("batch_job")  # "每天 10 万篇": a service that keeps up, planned at that request rate
         return
     state.values["output_tokens"] = float(min(MAX_OUTPUT_TOKENS, work["training_samples"] * generated))
+    if "output_tokens" not in state.stated:
+        state.stated.append("output_tokens")
+
+
+IMAGE_JOB_TEXT_TOKENS = 256
+"""The text of each request of a job over images ("extract the invoice fields as JSON"), beside the image's own
+positions, which bot.reply.request_images adds; said under Assumed with them."""
+
+
+def read_image_job(state: SlotState, work: dict[str, Any], model: Model | None, text: str) -> None:
+    """A count of images a vision-language model is run over ("识别 10 万张发票", "caption 2M photos"): an offline
+    batch job of that many requests of one image each, prefilled and generated at a serving engine's full load. The
+    context set here is the text of a request and its output; the image's positions are added to it when sized."""
+    count = state.values.get("image_count")
+    if (model is None or model.image_tokens is None or not isinstance(count, int) or work.get("training_samples")
+            or state.values.get("task") not in (None, "inference")):
+        return
+    if state.values.get("task") is None and BATCH_JOB_VERBS.search(text) is None:
+        return
+    work["training_samples"] = count
+    work["batch_job"] = True
+    generated = state.values.get("gen_tokens")
+    if not isinstance(generated, int):
+        generated = BATCH_JOB_GEN_TOKENS
+        state.values["gen_tokens"] = generated
+        state.notes.append(BATCH_JOB_OUTPUT_NOTE)
+    state.values["context"] = IMAGE_JOB_TEXT_TOKENS + generated  # not stated: the image's positions join it
+    if _as_rate(state, work, text):
+        work.pop("batch_job")
+        return
+    state.values["output_tokens"] = float(min(MAX_OUTPUT_TOKENS, count * generated))
     if "output_tokens" not in state.stated:
         state.stated.append("output_tokens")
 

@@ -49,7 +49,7 @@ import html
 import logging
 import unicodedata
 
-from bot.understand.documents import read_documents
+from bot.understand.documents import read_documents, read_image_job
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
 from bot.understand.gpu_set import mixed_set
@@ -301,6 +301,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     if stack:
         set_stack(state, stack, named, original, found.model)  # "X 和 Y 一起部署在一张 A10": sized together
     read_documents(state, work, named_model, folded)
+    read_image_job(state, work, named_model, folded)
     latency_as_speed(state, work)
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
         intent = "check"  # "how many users can X serve on one L4?": those cards, checked, then their load

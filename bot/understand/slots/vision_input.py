@@ -12,6 +12,7 @@ context. bot.reply.request_images turns them into positions of the request's con
 
 from __future__ import annotations
 
+from bot.understand.numbers import COUNT_SCALES
 from bot.understand.question import MAX_IMAGE_SIDE, MIN_IMAGE_SIDE
 from bot.understand.slots.base import SlotState, rx
 
@@ -26,6 +27,7 @@ _COUNT = rx(
     + r"\s*(?:per|each|a|every|/|in\s+(?:each|every|a|one|the))\s*" + _REQUEST_WORDS + r"(?![a-z])"
     r"|\b(?:each|every|one|a|per)\s+" + _REQUEST_WORDS + r"\s+(?:has|carries|contains|includes|with|having|sends?)\s+"
     r"(?P<num2>\d{1,4})\s+(?:\w+\s+){0,2}?" + _IMAGE_WORDS + r"(?![a-z])"
+    r"|(?<![\w.])(?P<num3>\d{1,4})\s+(?:input|attached|uploaded)\s+" + _IMAGE_WORDS + r"(?![a-z])"
 )
 _NAMED = {"720p": (1280, 720), "1080p": (1920, 1080), "1440p": (2560, 1440), "2k": (2560, 1440),
           "4k": (3840, 2160), "2160p": (3840, 2160), "8k": (7680, 4320)}
@@ -40,16 +42,38 @@ _SIDES = rx(r"(?<![\w.])(?P<w>\d{2,5})\s*[x×*]\s*(?P<h>\d{2,5})(?:\s*(?:px|pixe
 _SIDE = rx(r"(?<![\w.])(?P<side>\d{2,5})\s*(?:px|pixels?|像素)(?![a-z])")
 
 
+_JOB_IMAGES = rx(
+    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|m|million|thousand|千|万|十万|百万|千万|亿)?\s*"
+    r"(?:张|幅|份|页|个)?\s*(?:的\s*)?(?:[\u4e00-\u9fff]{0,4}|\w+\s+)?"
+    r"(?:图片|图像|照片|截图|扫描件|发票|票据|单据|收据|表单|images?|photos?|pictures?|scans?|screenshots?|invoices?|"
+    r"receipts?|forms?|pages?)(?![a-z])"
+)
+"""Images a job runs the model over ("识别 10 万张发票图片", "caption 2M images"): counted, read after the images a
+request carries, whose count this would otherwise take."""
+_PER_REQUEST_BEFORE = rx(r"(?:每个请求|每次请求|每条请求|每次|一次|单次|每个)\s*"
+                         r"(?:输入|上传|传入|带|附带|包含|有)?\s*$")
+MAX_JOB_IMAGES = 1e10
+
+
 def parse_vision_input(state: SlotState) -> None:
-    """Reads the images' size, then their count (see the module docstring); the spans read are masked."""
+    """Reads the images' size, then their count a request and for a whole job (see the module docstring); the
+    spans read are masked."""
     _image_size(state)
     m = _COUNT.search(state.text)
     if m is not None:
-        raw = m.group("num") or m.group("num2")
+        raw = m.group("num") or m.group("num2") or m.group("num3")
         images = int(raw) if raw.isdigit() else 1
         if 0 < images <= MAX_IMAGES_PER_REQUEST:
             state.set("images_per_request", images)
             state.mask(m.start(), m.end())
+    for m in _JOB_IMAGES.finditer(state.text):
+        if _PER_REQUEST_BEFORE.search(state.text[max(0, m.start() - 12): m.start()]):
+            continue  # "每个请求 5 张图": a request's images, read with the service rates
+        count = float(m.group("num")) * COUNT_SCALES.get((m.group("scale") or "").lower(), 1.0)
+        if count >= 2:
+            state.set("image_count", int(min(count, MAX_JOB_IMAGES)))
+            state.mask(m.start(), m.end())
+        break
 
 
 def _image_size(state: SlotState) -> None:

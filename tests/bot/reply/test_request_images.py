@@ -35,3 +35,27 @@ def test_one_4k_image_assumed_a_request_when_only_its_size_is_given() -> None:
     assert result.query.context == 4096 + 137 * 77 + 2
     text = render_text(result, kb=KB)
     assert "每个请求的图片数 1" in text and "服务方案" in text  # how many at once is answered by the plan
+
+
+def test_a_job_over_counted_images_is_a_batch_job_with_each_images_positions_in_its_prompt() -> None:
+    # "识别 10 万张发票" had no time at all; each request is one 1500×2000 image (54 × 71 positions of 28 px, and the
+    # vision start/end: 3,836) beside a 256-token instruction
+    from bot.understand.parse import parse as read
+
+    question = read("Qwen2.5-VL-7B 批量识别 10 万张发票图片，每张 1500x2000，一张 L40S 要多久", KB)
+    assert (question.image_count, question.batch_job, question.training_samples) == (100_000, True, 100_000)
+    result = answer(question, KB)
+    assert result.query.context == 256 + 256 + 3836
+    assert result.speed["requests"] == 100_000
+    assert result.speed["prompt_tokens"] == 100_000 * (256 + 3836)
+    assert result.speed["job_hours"] and result.cost is not None and result.cost.total
+    # without a size, the one-megapixel default: still each image's positions, not the instruction alone
+    english = answer(read("caption 2M photos with Qwen2.5-VL-7B on 4x L4, how long and how much?", KB), KB)
+    assert english.speed["prompt_tokens"] == 2_000_000 * (256 + 1371)
+
+
+def test_images_of_one_request_are_not_a_job() -> None:
+    from bot.understand.parse import parse as read
+
+    question = read("Qwen2.5-VL-7B 每个请求 3 张 1080p 截图，4 路并发，A10 够吗", KB)
+    assert question.images_per_request == 3 and question.image_count is None and not question.batch_job
