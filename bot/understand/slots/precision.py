@@ -46,7 +46,19 @@ _SUFFIX_QUANT = {"gptq": ("int4", "gptq"), "gptq-int8": ("int8", "gptq"), "awq":
                  "int4": ("int4", None), "int8": ("int8", None), "fp8": ("fp8", None), "gguf": (None, None)}
 
 
+_DENIED = rx(
+    r"\b(?:bf16|bfloat16|fp8|fp16)\s+(?:is\s+not|isn'?t|not|is\s+unsupported|unsupported)\b(?:\s+supported)?"
+    r"|\bno\s+(?:bf16|bfloat16|fp8)(?:\s+support)?\b"
+    r"|\b(?:doesn'?t|does\s+not|don'?t|do\s+not|can'?t|cannot|lacks?)\s+(?:support\s+|do\s+|run\s+|have\s+)?"
+    r"(?:bf16|bfloat16|fp8)\b"
+    r"|不支持\s*(?:bf16|bfloat16|fp8)|(?:bf16|bfloat16|fp8)\s*不(?:支持|行|能用)"
+)
+"""A precision named as what the card lacks ("I heard bf16 isn't supported", "V100 不支持 bf16"): not the one asked."""
+
+
 def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
+    for m in _DENIED.finditer(state.text):
+        state.mask(m.start(), m.end())
     text = state.text
     if _OPTIMIZER_PAGED.search(text):
         state.set("paged_optimizer", True)
