@@ -57,8 +57,8 @@ _DENIED = rx(
 
 
 def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
-    for m in _DENIED.finditer(state.text):
-        state.mask(m.start(), m.end())
+    for denied in _DENIED.finditer(state.text):
+        state.mask(denied.start(), denied.end())
     text = state.text
     if _OPTIMIZER_PAGED.search(text):
         state.set("paged_optimizer", True)
