@@ -155,6 +155,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["unknown_gpu_text"] = question.unknown_gpu_text
     if question.unmodelled_engine:
         understood["unmodelled_engine"] = question.unmodelled_engine
+    if question.assumed_model:
+        understood["assumed_model"] = True  # "转写 500 小时会议录音": sized as Whisper, said so
     if question.derived_name is not None:
         understood["derived_name"] = question.derived_name  # "openhermes-2.5-mistral-7b": sized as Mistral 7B
     if question.claimed_memory_gb is not None:

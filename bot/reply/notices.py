@@ -38,7 +38,9 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
                         if modified_size(asked, claimed) else ""))
     derived, sized = answer.understood.get("derived_name"), kb.models.get(answer.query.model or "")
     base = t("derived_name", text=str(derived), name=sized.name) if derived and sized is not None else ""
-    return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base}
+    assumed = (t("assumed_model", name=sized.name)
+               if answer.understood.get("assumed_model") and sized is not None else "")
+    return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed}
 
 
 def stack_line(t: Translator, answer: Answer) -> str:

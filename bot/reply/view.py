@@ -276,7 +276,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if unknown_card:
         message = Translator(answer.query.lang)("unknown_card", text=str(unknown_card))
         out.append(("section", "notice", {"message": message}))
-    for notice in ("derived_name", "claimed_memory", "modified_card"):
+    for notice in ("assumed_model", "derived_name", "claimed_memory", "modified_card"):
         if view.get(notice):
             out.append(("section", "notice", {"message": view[notice]}))
     if answer.understood.get("no_gpu"):

@@ -78,7 +78,7 @@ from bot.understand.question import (
     Question,
 )
 from bot.understand.slots.apple import parse_apple_silicon
-from bot.understand.slots.audio import parse_audio
+from bot.understand.slots.audio import assumed_speech_model, parse_audio
 from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import parse_batch, parse_context
@@ -236,6 +236,11 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     money = parse_budget(state, lang)  # first: its number is money, not tokens, hours or a size
     for slot in money:
         state.stated.append(slot)
+    if found.model is None and not found.suggestions \
+            and unsized_unknown_name(folded, original, _taken_spans(state, folded, mentions)) is None:
+        found.model = assumed_speech_model(state)  # "转写 500 小时会议录音": Whisper, said in the reply
+        if found.model is not None:
+            state.set("model", found.model)
     named_model = kb.models.get(found.model) if found.model is not None else None
     if named_model is not None and named_model.modality == "audio":
         parse_audio(state)  # before the hours: "1000 hours of audio" is the job, not the rental

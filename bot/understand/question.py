@@ -45,6 +45,9 @@ MAX_LORA_ADAPTERS = 100_000
 2023) serves 2,000 from one A100; a service with more is sized, anything beyond this is not one deployment."""
 
 MODDED_NOTE = "modified-card:"
+ASSUMED_MODEL_NOTE = "assumed-model:"
+"""Noted with the model sized when the text names none but its job implies one (a transcription job: Whisper):
+the reply says which model it assumed, so the asker can name theirs."""
 DERIVED_NAME_NOTE = "derived-name:"
 """Noted with the whole name written when a known model's name ends another name ("openhermes-2.5-mistral-7b"): the
 reply says which model it was sized as (bot.understand.mention_fit.derived_name)."""
@@ -336,6 +339,11 @@ class Question(BaseModel):
     the reply keeps on the cards the most layers (or MoE experts) that fit, as llama.cpp's -ngl / --n-cpu-moe."""
     observed_tokens_per_s: float | None = Field(default=None, gt=0)
     """A decode speed the asker measured and doubts ("is 15 tok/s normal?"): the reply compares it with its own."""
+
+    @property
+    def assumed_model(self) -> bool:
+        """Whether the model was assumed from the job (`ASSUMED_MODEL_NOTE`) rather than named."""
+        return any(n.startswith(ASSUMED_MODEL_NOTE) for n in self.notes)
 
     @property
     def derived_name(self) -> str | None:

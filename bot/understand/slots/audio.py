@@ -1,7 +1,9 @@
 """Speech recognition: the hours of audio a job transcribes ("1000 hours of audio", "1000小时录音").
 
 Read only when the model named is a speech model, before the rental hours are read, so "transcribe 1000 hours
-of audio" is timed and billed at the model's real-time factor instead of renting a card for 1000 hours.
+of audio" is timed and billed at the model's real-time factor instead of renting a card for 1000 hours. A
+transcription job that names no model ("转写 500 小时会议录音，用 A10 要多久？") is sized as the open speech model
+most such jobs run (`ASSUMED_SPEECH_MODEL`), and the reply says so.
 """
 
 from __future__ import annotations
@@ -9,13 +11,20 @@ from __future__ import annotations
 import re
 
 from bot.understand.numbers import COUNT_SCALES
+from bot.understand.question import ASSUMED_MODEL_NOTE
 from bot.understand.slots.base import SlotState, bounded, rx
 
 _AUDIO_HOURS = rx(
     r"(?<![\w.,])(?P<num>\d{1,3}(?:[, ]\d{3})+|\d+(?:\.\d+)?)\s*(?P<scale>k|万|千)?\s*(?:hours?|hrs?|h|小时)\s*"
-    r"(?:of\s+)?(?:the\s+)?(?:audio|speech|recordings?|calls?|podcasts?|meetings?|voice|video|的?(?:音频|录音|语音|视频))"
+    r"(?:of\s+)?(?:the\s+)?(?:(?:meeting|call|phone|customer|lecture|interview)\s+)?"
+    r"(?:audio|speech|recordings?|calls?|podcasts?|meetings?|voice|video|"
+    r"的?(?:会议|通话|电话|客服|课堂|课程|访谈|播客|采访){0,2}(?:音频|录音|语音|视频))"
 )
 MAX_AUDIO_HOURS = 1e8
+ASSUMED_SPEECH_MODEL = "whisper-large-v3"
+"""Sized when a transcription job names no model: the open speech model most self-hosted transcription runs."""
+_TRANSCRIPTION = rx(r"\btranscri(?:be|bing|ption)|speech[- ]to[- ]text|\basr\b|\bstt\b|语音识别|語音識別|"
+                    r"转写|轉寫|转录|轉錄|语音转文字|語音轉文字|录音转文字|錄音轉文字")
 _PER_DAY_AFTER = rx(r"^\s*(?:(?:per|a|each|every)\s+day\b|/\s*day\b|daily\b|each\s+day\b)")
 _PER_DAY_BEFORE = rx(r"(?:每天|每日|日均|一天)\s*(?:要|需要)?\s*(?:处理|转写|识别)?\s*$")
 """An amount of audio that arrives every day ("1000 hours of audio per day", "每天1000小时录音"): a rate the
@@ -36,3 +45,11 @@ def parse_audio(state: SlotState) -> None:
             state.set("audio_per_day", True)
             end += daily.end() if daily is not None else 0
         state.mask(m.start(), end)
+
+
+def assumed_speech_model(state: SlotState) -> str | None:
+    """The speech model to size when the text transcribes an amount of audio and names no model, else None."""
+    if _TRANSCRIPTION.search(state.text) is None and _AUDIO_HOURS.search(state.text) is None:
+        return None
+    state.notes.append(f"{ASSUMED_MODEL_NOTE}{ASSUMED_SPEECH_MODEL}")
+    return ASSUMED_SPEECH_MODEL

@@ -62,7 +62,7 @@ _TRAINING_JOB = rx(r"fine[- ]?tun|finetun|\bq?lora\b|\btrain|pre-?train|\bsft\b|
 _EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[一二两三四五六七八九十]+)\s*"
              r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
 _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句)?\s*"
-              r"(?:samples?|examples?|sequences?|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
+              r"(?:samples?|examples?|sequences|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
               r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
               r"(?:support\s+)?tickets?|articles?|e-?mails?|reviews?|pages?|papers?|reports?|messages?|comments?|"
               r"posts?|transcripts?|contracts?|(?:product\s+)?descriptions?|items?|listings?|invoices?|resumes?|"

@@ -25,3 +25,34 @@ def test_audio_hours_are_read_and_are_not_rental_hours(text: str, hours: float) 
 def test_an_hours_count_without_audio_words_is_rental() -> None:
     question = parse("whisper large-v3 on an A10 for 1000 hours", KB)
     assert question.audio_hours is None and question.hours == 1000
+
+
+@pytest.mark.parametrize(("text", "hours"), [
+    ("Whisper large-v3 转写 500 小时会议录音，用 A10 要多久？", 500),
+    ("whisper-large-v3: 1200 hours of meeting audio on L4", 1200),
+    ("whisper large v3 300小时客服通话录音", 300),
+])
+def test_audio_named_by_its_source_is_still_audio(text: str, hours: float) -> None:
+    question = parse(text, KB)
+    assert question.audio_hours == hours
+    assert question.hours is None
+
+
+@pytest.mark.parametrize("text", [
+    "转写 500 小时会议录音，用 A10 要多久？",
+    "transcribe 300 hours of audio on a T4, how long?",
+    "what GPU for an ASR service with 50 concurrent streams",
+])
+def test_a_transcription_job_naming_no_model_is_sized_as_whisper_and_says_so(text: str) -> None:
+    question = parse(text, KB)
+    assert question.model == "whisper-large-v3"
+    assert question.assumed_model
+
+
+def test_a_named_model_or_an_unrelated_question_assumes_nothing() -> None:
+    named = parse("transcribe 300 hours of audio with whisper small on a T4", KB)
+    assert named.model == "whisper-small" and not named.assumed_model
+    unrelated = parse("what GPU for Qwen2.5-7B inference", KB)
+    assert not unrelated.assumed_model
+    rental = parse("rent an A10 for 500 hours", KB)
+    assert rental.model is None and rental.hours == 500

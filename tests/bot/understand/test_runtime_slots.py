@@ -601,3 +601,11 @@ def test_the_other_engine_line_says_how_much_is_the_image_profile() -> None:
 ])
 def test_a_fine_tuning_framework_named_alone_means_its_own_kind_of_fine_tune(text: str, task: str) -> None:
     assert parse(text, KB).task == task
+
+
+def test_a_length_before_sequence_is_the_context_not_a_sample_count() -> None:
+    question = parse("Full fine-tune of Qwen2.5-3B with AdamW bf16 mixed precision, 2k sequence, batch 8: which GPU?",
+                     KB)
+    assert question.context == 2048 and question.batch == 8
+    assert question.training_samples is None
+    assert parse("fine-tune Llama-3.1-8B on 20k sequences of 2k tokens", KB).tokens == 20_000 * 2048
