@@ -29,6 +29,9 @@ _ONE_SIDED = rx(r"(?:(?<![\w.])(?:one|a|an|single|1)\s+|一\s*(?:张|幅|个)?\s
 """A size right after a count of one ("one 1024 image", "一张 1024 图", "a 1024px image"): the image's side, never
 1,024 images. One image is the unit the speed line already times ("≈ 6 s per image"), so no `image_count` is
 set: a job of one image would only repeat that figure, rounded up to a minute."""
+_BARE_SIDE = rx(r"(?<![\w.])(?P<side>\d{3,4})\s*(?:的\s*)?(?=图)")
+"""A pixel side written straight before 图 with no measure word ("4 张 1024 图", "1024 圖"): the images' size. A
+count takes 张/幅 ("生成 1024 张图"); only a multiple of 64, as diffusion sizes are, is read this way."""
 _STEPS = rx(r"(?:num_inference_steps|steps)\s*[=:]\s*(?P<eq>\d{1,5})(?![\w.])"
             r"|(?<![\w.])(?P<num>\d{1,5})\s*(?:(?:inference|sampling|denoising|diffusion)\s+)?(?:steps?|步)(?![a-z])")
 _COUNT = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|m|万|千)?\s*(?:张|幅|个)?\s*"
@@ -94,6 +97,8 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
         m = _SIDE.search(text)
         if m is not None:
             side = float(m.group("side") or m.group("after") or m.group("before"))
+        elif (m := _BARE_SIDE.search(text)) is not None and int(m.group("side")) % 64 == 0:
+            side = float(m.group("side"))
     if m is not None and side is not None:
         state.set("image_resolution", round(bounded(state, "image_resolution", side, MAX_IMAGE_SIDE,
                                                     MIN_IMAGE_SIDE)))

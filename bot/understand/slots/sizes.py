@@ -34,7 +34,8 @@ COUNT_BEFORE = rx(
     r"\s*(?:x|×|\*|张|块|个|台|卡|张卡|块卡|片|pcs)?\s*(?:nvidia|英伟达|geforce|tesla)?\s*$"
 )
 _COUNT_AFTER = rx(
-    r"^\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]\s*(?P<num>" + _COUNT_NUMBER + r")(?![a-z0-9])"
+    r"^\s*(?:\d{1,3}\s*(?:gb|gib|g)(?![a-z])\s*(?:的|版|版本)?\s*)?"  # "4090 24G 两张": the card's memory first
+    r"(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]\s*(?P<num>" + _COUNT_NUMBER + r")(?![a-z0-9])"
     r"|(?P<num2>" + _COUNT_NUMBER + r"|[一二两三四五六七八九十]{1,3})\s*(?:张|块|个|台|卡|片))"
 )
 _COUNT_GENERIC = rx(

@@ -4,7 +4,8 @@ Read only when the model named reads images, and before the job's size, the cont
 "8 images per request" is not eight samples, "1280x1280" not 1,280 cards and "4K 分辨率的图片" not a 4,096-token
 context. bot.reply.request_images turns them into positions of the request's context.
 
-* count: "8 images per request", "10 images per query", "each request carries 3 screenshots", "每个请求 5 张图"
+* count: "8 images per request", "10 images per query", "each request carries 3 screenshots", "每个请求 5 张图",
+  "4 images of 1344x1344 each", "w/ like 3 pics" (a handful of images a request comes with, not a job)
   (read with the other service rates, bot.understand.slots.service_rate) → `images_per_request`;
 * size: "1280x1280", "1920×1080 screenshots", "1024px", "1080p", "4K 图片", "2K 截图" → `image_dims` and
   `image_resolution`.
@@ -23,8 +24,10 @@ _IMAGE_WORDS = (r"(?:images?|pictures?|pics?|photos?|screenshots?|frames?|scans?
                 r"图片|图像|照片|截图|图|扫描件|页)")
 _REQUEST_WORDS = r"(?:requests?|quer(?:y|ies)|prompts?|calls?|messages?|conversations?|turns?|inputs?|chats?)"
 _COUNT = rx(
-    r"(?<![\w.])(?P<num>\d{1,4}|one|an?|single)\s+(?:\w+\s+){0,2}?" + _IMAGE_WORDS
-    + r"\s*(?:per|each|a|every|/|in\s+(?:each|every|a|one|the))\s*" + _REQUEST_WORDS + r"(?![a-z])"
+    r"(?<![\w.])(?P<num>\d{1,4}|one|an?|single)\s+(?:\w+\s+){0,2}?" + _IMAGE_WORDS + r"(?:\s+of\b)?"
+    + r"\s*(?:(?:per|each|a|every|/|in\s+(?:each|every|a|one|the))\s*" + _REQUEST_WORDS + r"(?![a-z])|each\b)"
+    r"|(?:\bwith|\bw/|带|附带|附上)\s*(?:(?:like|about|around|maybe|some|~)\s*)?(?P<num4>\d{1,2})\s*(?:张|幅)?\s*"
+    + _IMAGE_WORDS + r"(?![a-z])"
     r"|\b(?:each|every|one|a|per)\s+" + _REQUEST_WORDS + r"\s+(?:has|carries|contains|includes|with|having|sends?)\s+"
     r"(?P<num2>\d{1,4})\s+(?:\w+\s+){0,2}?" + _IMAGE_WORDS + r"(?![a-z])"
     r"|(?<![\w.])(?P<num3>\d{1,4})\s+(?:input|attached|uploaded)\s+" + _IMAGE_WORDS + r"(?![a-z])"
@@ -61,7 +64,7 @@ def parse_vision_input(state: SlotState) -> None:
     _image_size(state)
     m = _COUNT.search(state.text)
     if m is not None:
-        raw = m.group("num") or m.group("num2") or m.group("num3")
+        raw = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4")
         images = int(raw) if raw.isdigit() else 1
         if 0 < images <= MAX_IMAGES_PER_REQUEST:
             state.set("images_per_request", images)

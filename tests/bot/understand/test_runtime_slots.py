@@ -609,3 +609,20 @@ def test_a_length_before_sequence_is_the_context_not_a_sample_count() -> None:
     assert question.context == 2048 and question.batch == 8
     assert question.training_samples is None
     assert parse("fine-tune Llama-3.1-8B on 20k sequences of 2k tokens", KB).tokens == 20_000 * 2048
+
+
+@pytest.mark.parametrize(("text", "gpu", "count"), [
+    ("QLoRA 微调 Qwen2.5-72B，4090 24G 两张够吗？", "rtx-4090", 2),  # audit 15 B-M4: the size between card and count
+    ("A100 40G 两张 跑 Qwen2.5-32B", "a100-40gb", 2),
+    ("Qwen2.5-32B on 4090 24GB", "rtx-4090", None),
+])
+def test_a_count_after_the_card_and_its_memory_is_read(text: str, gpu: str, count: int | None) -> None:
+    question = parse(text, KB)
+    assert question.gpu == gpu and question.gpu_count == count
+
+
+def test_the_8gb_rtx_3060_is_its_own_card() -> None:
+    # audit 15 B-H1: it was read as the 12 GB card, and "Yes" where 8 GB does not hold the model
+    assert parse("Can I run Gemma 3 12B at Q4_K_M with Ollama on an RTX 3060 8GB?", KB).gpu == "rtx-3060-8gb"
+    assert parse("qwen2.5 7b on a 3060", KB).gpu == "rtx-3060-12gb"
+    assert KB.gpus["rtx-3060-8gb"].bandwidth_gbps < KB.gpus["rtx-3060-12gb"].bandwidth_gbps

@@ -48,3 +48,33 @@ def test_a_batch_of_images_written_as_a_count_is_a_batch() -> None:
 def test_pici_is_a_batch_for_a_language_model_too() -> None:
     assert parse("Llama-3.1-8B 推理，批次 4，A10", KB).batch == 4
 
+
+
+@pytest.mark.parametrize(("text", "images"), [
+    # the size after the count (audit 15 B-M1): the count is the request's, not a one-image request
+    ("Llama 4 Scout with 4 images of 1344x1344 each, 16 concurrent users, how many H100s?", 4),
+    ("Qwen2.5-VL-72B AWQ, 2 images of 1024x1024 per request, 32 concurrent users on L40S", 2),
+    ("yo can my 1080 ti run qwen 2.5 vl 7b w/ like 3 pics lol", 3),
+])
+def test_a_handful_of_images_with_their_size_after_are_a_requests_images(text: str, images: int) -> None:
+    question = parse(text, KB)
+    assert question.images_per_request == images
+    assert question.image_count is None
+
+
+def test_a_counted_job_of_images_stays_a_job() -> None:
+    question = parse("Qwen2.5-VL-7B caption 500 images on an A10, how long", KB)
+    assert question.image_count == 500 and question.images_per_request is None
+
+
+@pytest.mark.parametrize(("text", "count", "side"), [
+    # "1024 圖" is a 1024-px image (audit 15 B-M2); "1024 张图" is a count
+    ("A10 上用 SDXL 一次生成 4 張 1024 圖（batch 4），顯存夠不夠？", 4, 1024),
+    ("Flux.1-dev 批次 2 張 1024 圖，24G 顯卡夠嗎？", None, 1024),
+    ("SDXL 生成 1024 张图要多久", 1024, None),
+])
+def test_a_side_before_tu_without_a_measure_word_is_the_image_size(text: str, count: int | None,
+                                                                   side: int | None) -> None:
+    question = parse(text, KB)
+    assert question.image_count == count
+    assert question.image_resolution == side
