@@ -12,7 +12,7 @@ from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
 from knowledge.engines import format_min_capability, load_engine_profiles, offloads_parameters
 from rules.alternatives import ONLINE_FP8_ENGINES
-from rules.constants import HEADROOM_FRACTION
+from rules.constants import GIB, HEADROOM_FRACTION, REFERENCE_RAM_BANDWIDTH_GBPS
 from rules.engine_profile import measures_free_memory
 from rules.weight_formats import GGUF_BYTES_PER_PARAM
 
@@ -38,7 +38,8 @@ ONLINE_FP8_FLAG = "--quantization fp8"
 
 
 def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None,
-                      version: str | None = None, model: str | None = None, *, ollama: bool = False) -> str:
+                      version: str | None = None, model: str | None = None, *, ollama: bool = False,
+                      card_bandwidth_gbps: float | None = None) -> str:
     kind = s.kind.replace("-", "_")
     if s.engine and s.engine != engine:
         # another engine's route (a Q4_K_M GGUF on llama.cpp / Ollama): said first, then its own flags
@@ -86,9 +87,12 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return label
     if kind == "cpu_layers":
         sized = kb.models.get(model or "")
-        return t("sugg_cpu_layers", slots=s.gpu_layers or 0, total=(sized.num_layers or 0) + 1 if sized else "?",
-                 where=t("the_cards" if (s.count or 1) > 1 else "the_card"),
-                 host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
+        ceiling = split_decode_ceiling(s.host_ram_gb, (s.memory_per_gpu_gb or 0.0) * (s.count or 1),
+                                       card_bandwidth_gbps)
+        fields = dict(slots=s.gpu_layers or 0, total=(sized.num_layers or 0) + 1 if sized else "?",
+                      where=t("the_cards" if (s.count or 1) > 1 else "the_card"),
+                      host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
+        return t("sugg_cpu_layers_speed", tps=count(ceiling), **fields) if ceiling else t("sugg_cpu_layers", **fields)
     if kind == "cpu_experts":
         sized = kb.models.get(model or "")
         layers = (sized.num_layers or 0) if sized else 0
@@ -111,10 +115,26 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return s.kind
 
 
-def host_ram_line(t: Translator, e: Any, model: Any) -> str | None:
+def split_decode_ceiling(ram_gib: float | None, card_gib: float, card_bandwidth_gbps: float | None) -> float | None:
+    """Tokens a second at most when each token reads `ram_gib` from system RAM (dual-channel DDR5-4800) and then
+    `card_gib` on the cards: both reads in turn, as llama.cpp runs the layers in order. An upper bound (the RAM
+    side holds the token embeddings too, of which a token reads one row); None without the figures."""
+    if not ram_gib or not card_bandwidth_gbps:
+        return None
+    return 1.0 / (ram_gib * GIB / (REFERENCE_RAM_BANDWIDTH_GBPS * 1e9) + card_gib * GIB / (card_bandwidth_gbps * 1e9))
+
+
+def card_bandwidth(answer: Answer, kb: KnowledgeBase) -> float | None:
+    """The bandwidth of the card the estimate is for, when it is one known card (not a mixed set)."""
+    gpu = kb.gpus.get(answer.query.gpu or "")
+    return gpu.bandwidth_gbps if gpu is not None and not answer.query.gpu_set else None
+
+
+def host_ram_line(t: Translator, e: Any, model: Any, card_bandwidth_gbps: float | None = None) -> str | None:
     """What the host holds, in words: the layers llama.cpp leaves below -ngl or the experts of --n-cpu-moe (with
     the ceiling reading them puts on decoding), or an adapter run's offloaded model; None for DeepSpeed's
-    estimator (the template's own line)."""
+    estimator (the template's own line). A token reads the card's layers too, one after the RAM's: with the
+    card's bandwidth known the ceiling counts both (audit 15 B-M8: the RAM part alone put it 2× too high)."""
     if not e.host_ram_gb:
         return None
     if e.gpu_layers is not None and e.layer_slots:
@@ -129,7 +149,13 @@ def host_ram_line(t: Translator, e: Any, model: Any) -> str | None:
     else:
         return None
     if e.host_read_gb_per_token and e.ram_bound_tokens_per_s:
-        line += " " + t("ram_bound", read=f"{e.host_read_gb_per_token:.1f}", tps=count(e.ram_bound_tokens_per_s))
+        card_gib = (e.breakdown.weights + e.breakdown.kv_cache) * max(e.gpu_count, 1)
+        if card_bandwidth_gbps:
+            ceiling = split_decode_ceiling(e.host_read_gb_per_token, card_gib, card_bandwidth_gbps) or 0.0
+            line += " " + t("ram_bound_with_card", read=f"{e.host_read_gb_per_token:.1f}", card=f"{card_gib:.1f}",
+                            bandwidth=f"{card_bandwidth_gbps:g}", tps=count(ceiling))
+        else:
+            line += " " + t("ram_bound", read=f"{e.host_read_gb_per_token:.1f}", tps=count(e.ram_bound_tokens_per_s))
     return line
 
 
@@ -186,7 +212,8 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         if c.split else "",
         "suggestions": [{"label": suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version,
                                                answer.query.model,
-                                               ollama=answer.understood.get("runner") == "ollama"),
+                                               ollama=answer.understood.get("runner") == "ollama",
+                                               card_bandwidth_gbps=card_bandwidth(answer, kb)),
                          "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
                         for s in c.suggestions[:5]],
     }

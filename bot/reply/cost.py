@@ -151,15 +151,19 @@ def _cost_out(estimate: CostEstimate, plan: InstancePlan, gpu_id: str, count: in
 
 def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None, gpu: GPU, count: int,
                 choice: PriceChoice, speed: dict[str, float | None],
-                serving: ServingPlanOut | None = None) -> CostOut:
-    """`cost` for `count` × `gpu` (× the serving plan's replicas), with nulls where no price is known."""
+                serving: ServingPlanOut | None = None, pick_replicas: int = 1) -> CostOut:
+    """`cost` for `count` × `gpu` (× the serving plan's replicas), with nulls where no price is known.
+    `pick_replicas`: the top pick's replicas when no serving plan lays them out (live speech streams, a card
+    each): `count` is then all their cards, billed as that many instances of one replica's size."""
     training = workload is not None and workload.task != "inference"
     hours = speed.get("train_hours") if training and speed.get("train_hours") else question.hours
     if speed.get("audio_sets_daily"):
         hours = None  # audio arriving every day is billed as the sets that keep up (cost_view's month line)
     if not training and not question.hours and speed.get("job_hours"):
         hours = speed["job_hours"]  # documents to embed or images to make: the bill covers that run
-    replicas = serving.replicas if serving is not None else 1
+    replicas = serving.replicas if serving is not None else pick_replicas
+    if serving is None and pick_replicas > 1:
+        count = max(1, count // pick_replicas)
     if serving is not None:
         count = serving.gpus_per_replica  # a plan's replica may be smaller than the configuration sized
     plan = plan_for(kb, gpu.id, count * replicas if replicas > 1 else count, choice)
@@ -313,7 +317,10 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     if workload.task == "inference":
         result.serving = serving_plan(question, workload, gpu, count) or image_plan(result.speed, gpu, count)
         add_output_hours(result.speed, question, workload, result.serving)
-    result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving)
+    top = result.picks[0] if result.picks else None
+    top_replicas = (top.replicas or 1) if top is not None and (top.gpu, top.count) == (gpu.id, count) else 1
+    result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving,
+                              pick_replicas=top_replicas)
     if (result.cost.per_hour is None and (question.asks_cost or question.hours) and question.gpu is None
             and result.serving is None):
         # the cost asked, and the top pick has no public price: the first pick that has one is priced instead

@@ -3,6 +3,8 @@ a card keeps up with, recordings batched), seconds per image, sequences encoded 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.reply.convert import finite
 from bot.reply.image_service import cards_for
 from bot.reply.serving import fits_at
@@ -15,8 +17,10 @@ from rules.types import Workload
 
 
 def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float | None,
-                images_wanted: tuple[float, bool] | None = None) -> dict[str, float | None]:
-    """The unit a non-LLM user thinks in: Whisper's real-time factor, seconds per image, sequences per second."""
+                images_wanted: tuple[float, bool] | None = None, *,
+                streams_asked: bool = False) -> dict[str, float | None]:
+    """The unit a non-LLM user thinks in: Whisper's real-time factor, seconds per image, sequences per second.
+    `streams_asked`: how many live streams a card takes is asked ("能同时处理几路实时音频流"), with no count."""
     model = workload.model
     if workload.task != "inference":
         return {}
@@ -24,6 +28,9 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float 
         figures = {"audio_seconds_per_s": finite(speed_media.whisper_real_time_factor(workload, gpu), 1)}
         if workload.batch > 1:
             figures.update(live_streams(workload, gpu))
+        elif streams_asked:
+            figures.update(live_streams(replace(workload, batch=MOST_LIVE_STREAMS), gpu))
+            figures["audio_streams_asked"] = 1.0
         # files waiting to be transcribed are batched: faster-whisper's README runs its BatchedInferencePipeline
         # at batch_size=16, as many windows as the card holds
         windows = largest_true(lambda n: fits_at(workload, gpu, 1, n), 1, OFFLINE_AUDIO_BATCH)
@@ -49,6 +56,9 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float 
     return {}
 
 
+MOST_LIVE_STREAMS = 1024
+"""The most live streams one card is searched for when their number is asked: beyond any card's memory for
+Whisper's cross-attention cache (0.18 GiB a stream for Whisper medium)."""
 OFFLINE_AUDIO_BATCH = 16
 """Windows of recorded audio a transcription job batches on one card (faster-whisper's README example,
 `batched_model.transcribe(..., batch_size=16)`), when its memory holds them."""

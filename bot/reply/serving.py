@@ -36,6 +36,7 @@ from rules.memory import prefill_tokens
 from rules.search import largest_true
 from rules.speed import decode_step, prefill_seconds
 from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
+from rules.speed_media import whisper_live_streams
 from rules.types import Pick, Workload
 
 MAX_REPLICAS = 4096
@@ -113,6 +114,8 @@ def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int)
     behind a load balancer, not one 8B model split over two nodes: the KV cache per card is the same, the
     weights are copied once per replica, and no request waits on the network between pipeline stages."""
     users = users_of(question)
+    if workload.model.modality == "audio" and workload.task == "inference":
+        return live_stream_layout(workload, gpu, count, users)
     # more users than one job's batch, or than the engine batches at once on these cards: replicas
     beyond_one_job = question.users is not None or users > engine_sequence_cap(workload, gpu, count)
     if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job) or users < 2
@@ -129,6 +132,17 @@ def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int)
         if best is None or total < best[0]:
             best = (total, cards, per_replica)
     return (best[1], best[2]) if best is not None else None
+
+
+def live_stream_layout(workload: Workload, gpu: GPU, count: int, streams: int) -> tuple[int, int] | None:
+    """(1, streams one card keeps up with) for live speech streams the memory rules split over `count` cards:
+    the streams are independent, so each card runs its own copy of the small model (audit 15 B-H6: 50 Whisper
+    streams were split layer-wise over two T4s and priced on a 4-GPU instance at 3.7× two 1-GPU ones)."""
+    if count < 2 or streams < 2:
+        return None
+    by_memory = largest_true(partial(fits_at, workload, gpu, 1), 1, streams)
+    per_card = min(by_memory, whisper_live_streams(workload, gpu, streams)) if by_memory else 0
+    return (1, per_card) if per_card else None
 
 
 def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, kb: KnowledgeBase,
@@ -177,6 +191,8 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
     """The plan, when the question sets a serving target, or states more users than one node serves."""
     if not rules.compute_known(gpu):
         return None  # prefill and batched decode are compute-bound: no plan on a card without a throughput figure
+    if workload.model.modality == "audio":
+        return None  # live speech streams are counted against real time (bot.reply.media_figures), not tok/s
     if not sets_serving_target(question):
         layout = replica_layout(question, workload, gpu, count)
         if layout is None:

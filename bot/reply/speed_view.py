@@ -80,6 +80,10 @@ def live_streams_line(t: Translator, streams: int, speed: dict[str, Any]) -> str
     """How many live speech streams one card keeps up with, and how many cards the asked number takes."""
     per_card = int(speed.get("audio_streams_per_card") or 0)
     factor = float(speed.get("audio_seconds_per_s_per_stream") or 0.0)
+    if speed.get("audio_streams_asked") and per_card:
+        memory_bound = per_card == int(speed.get("audio_streams_per_card_memory") or 0)
+        return t("live_streams_capacity", k=f"{per_card:,}", v=count(factor),
+                 bound=t("bound_memory" if memory_bound else "bound_speed"))
     if per_card >= streams:
         return t("real_time_streams", n=f"{streams:,}", v=count(factor), total=count(factor * streams))
     if per_card == 0:

@@ -412,8 +412,21 @@ def test_vllm_runs_a_weight_format_only_from_its_kernels_compute_capability(arch
     from tests.rules._models import make_gpu
 
     assert runs_format(make_gpu(architecture=architecture), quant, "vllm") is runs
-    assert runs_format(make_gpu(architecture=architecture), quant, "transformers")  # no floor stated there
     assert runs_format(make_gpu(architecture=None, vendor="generic"), quant, "vllm")  # a card known by memory
+
+
+@pytest.mark.parametrize(("architecture", "quant", "runs"), [
+    ("Volta (GV100)", "awq", False),  # AutoAWQ: compute capability 7.5 (audit 15 B-M3: a V100 was the AWQ pick)
+    ("Pascal (GP102)", "awq", False),
+    ("Turing (TU104)", "awq", True),
+    ("Volta (GV100)", "gptq", True),  # no floor stated for transformers' GPTQ
+    ("Turing (TU104)", "mxfp4", True),
+])
+def test_transformers_runs_awq_only_from_turing(architecture: str, quant: str, runs: bool) -> None:
+    from rules.hardware import runs_format
+    from tests.rules._models import make_gpu
+
+    assert runs_format(make_gpu(architecture=architecture), quant, "transformers") is runs
 
 
 def test_a_shorter_context_offered_for_a_too_long_one_is_no_longer_than_the_models_window() -> None:

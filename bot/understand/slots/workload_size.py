@@ -135,13 +135,14 @@ ASKS_TOKEN_COST = rx(
 )
 """A price per generated token asked: the serving plan then sizes the replica at full load."""
 ASKS_CONCURRENCY = rx(
-    r"\bhow\s+many\s+(?:more\s+)?(?:concurrent\s+|simultaneous\s+|parallel\s+)?(?:\d+(?:\.\d+)?\s*k\s*"
+    r"\bhow\s+many\s+(?:more\s+)?(?:(?:concurrent|simultaneous|parallel|live|real[- ]?time|audio|voice|video)\s+){0,3}"
+    r"(?:\d+(?:\.\d+)?\s*k\s*"
     r"(?:-?\s*(?:tokens?|context|ctx)\s*)?)?(?:users?|requests?|sessions?|streams?|people|sequences?|chats?|"
     r"conversations?|clients?)\b|\bhow\s+many\s+(?:can\s+run\s+)?(?:concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel)\b|"
     r"\bmax(?:imum)?\s+(?:concurrency|concurrent\s+(?:users?|requests?|sequences?|sessions?)|batch(?:\s+size)?)\b|"
     r"\bhow\s+much\s+concurrency\b|"
     r"(?:支持|能|可以|扛|撑)(?:同时)?(?:服务)?多少(?:个|路)?(?:并发|用户|人|请求)|最大并发|并发(?:能)?(?:有|到|上)?多少|"
-    r"多少(?:个|路)?(?:并发|人同时|用户同时)|"
+    r"多少(?:个|路)?(?:并发|人同时|用户同时)|(?:同时|并发)\s*(?:处理|跑|支持|服务|转写|识别)?\s*(?:几|多少)\s*路|"
     r"\bhow\s+many\s+tokens?\s*(?:/\s*s(?:ec)?|per\s+second|a\s+second)\s+(?:can|could|will|would|does|do)\b|"
     r"\b(?:max(?:imum)?|total|aggregate|peak)\s+throughput\b|\bwhat(?:'s|\s+is|\s+would\s+be)\s+the\s+throughput\b|"
     r"每秒(?:能|可以)?(?:处理|生成|输出|跑|吐)多少(?:个)?\s*tokens?|吞吐(?:量)?(?:能)?(?:有|是|到)?多少|最大吞吐"

@@ -79,3 +79,28 @@ def test_a_transcription_job_naming_no_model_is_timed_as_whisper_and_the_reply_s
     assert answer["speed"]["job_hours"] == pytest.approx(500 / answer["speed"]["audio_seconds_per_s_batched"], rel=0.01)
     text = _ask("transcribe 300 hours of audio on a T4, how long?")["text"]
     assert "No speech model I know is named: sized as Whisper large-v3" in text
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("Whisper medium 在 T4 上能同时处理几路实时音频流？", "一张卡可同时实时处理 {k} 路音频"),
+    ("how many live audio streams can whisper medium handle on a T4?", "one card keeps up with {k} live streams"),
+])
+def test_the_number_of_live_streams_a_card_takes_is_answered_when_asked(text: str, said: str) -> None:
+    # audit 15 B-M7: asked with no count, the streams were not read as concurrency and no number was given
+    answer = _ask(text)
+    per_card = int(answer["speed"]["audio_streams_per_card"])
+    # Whisper medium's ≈ 0.18 GiB a stream beside 1.4 GiB of weights: dozens on a T4's 14.5 GiB
+    assert 30 < per_card < 14.5 / 0.18
+    assert said.format(k=f"{per_card:,}") in answer["text"]
+    assert answer["serving"] is None  # no tokens-per-user plan for a speech model
+
+
+def test_live_streams_over_several_cards_run_a_copy_on_each_and_are_billed_as_one_card_instances() -> None:
+    # audit 15 B-H6: 50 streams of Whisper large-v3 on T4s were split layer-wise over 2 cards and priced on a
+    # 4-GPU g4dn.12xlarge (3.91 USD/h); two g4dn.xlarge cost 2 × 0.526 USD/h
+    answer = _ask("whisper large v3 for 50 ppl live captioning at the same time, how many T4s? and AWS vs GCP price")
+    top = answer["picks"][0]
+    assert top["gpu"] == "t4" and top["count"] == 2 and top["replicas"] == 2
+    assert answer["estimate"]["gpu_count"] == 1  # one card's copy of the model and its share of the streams
+    assert answer["cost"]["per_hour"] == pytest.approx(2 * 0.526, abs=0.01)
+    assert "g4dn.12xlarge" not in answer["text"]

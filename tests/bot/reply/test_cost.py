@@ -436,10 +436,10 @@ def test_the_cheapest_asked_in_chinese_ranks_by_money_not_by_the_home_cloud() ->
     # an A10G on AWS China at 6.70 CNY/h decodes faster than Alibaba's T4 at 7.79 CNY/h: in the same currency
     # it is the cheaper answer, and the home cloud no longer puts the T4 first
     reply: Any = _ask("预算每小时10元以内，跑 Qwen2.5-14B 推理，选什么卡？")
-    first, second = reply.picks[0], reply.picks[1]
-    assert first.price_currency == second.price_currency == "CNY"
-    assert first.gpu == "a10g" and first.price_per_hour is not None and second.price_per_hour is not None
-    assert first.price_per_hour < second.price_per_hour
+    first = reply.picks[0]
+    assert first.gpu == "a10g" and first.price_currency == "CNY" and first.price_per_hour is not None
+    # the T4 costs more in the same currency, so if it is offered at all it comes later
+    assert all(p.price_per_hour > first.price_per_hour for p in reply.picks[1:] if p.price_currency == "CNY")
 
 
 def test_an_operators_exchange_rate_ranks_prices_in_other_currencies(monkeypatch: pytest.MonkeyPatch) -> None:

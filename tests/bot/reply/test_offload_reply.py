@@ -90,3 +90,23 @@ def test_ollama_named_runs_a_model_a_few_layers_over_the_card_with_its_own_split
     big = answer(parse("ollama run llama3:70b on a 4090", kb), kb)
     assert big.check is not None and not big.check.fits
     assert any(s.kind == "cpu-layers" for s in big.check.suggestions)
+
+
+def test_the_decode_ceiling_of_a_split_counts_the_cards_read_as_well_as_the_rams() -> None:
+    # audit 15 B-M8: a token reads its RAM layers, then its card layers; the RAM part alone put the ceiling 2× high.
+    # -ngl 40 of Qwen2.5-32B Q4_K_M on a 4080 16GB: ≈ 7.2 GiB from RAM at 76.8 GB/s (0.1007 s) and ≈ 11.8 GiB on
+    # the card at 716.8 GB/s (0.0177 s): 1 / 0.118 s ≈ 8.4 tok/s, not the 10.7 the RAM alone allows
+    reply = ask_json("Qwen2.5-32B Q4_K_M on a 4080 16GB with -ngl 40")
+    estimate = reply["estimate"]
+    ram_s = estimate["host_read_gb_per_token"] * 2**30 / 76.8e9
+    card_s = (estimate["breakdown"]["weights"] + estimate["breakdown"]["kv_cache"]) * 2**30 / 716.8e9
+    ceiling = 1 / (ram_s + card_s)
+    assert 7.5 < ceiling < 9.5
+    assert f"tops out near {ceiling:.1f} tok/s" in reply["text"]
+
+
+def test_the_layers_on_the_card_fix_says_how_fast_it_decodes() -> None:
+    # s06: "速度多少？" on the asker's one card was answered only as "several times slower"
+    text = ask_json("Ollama 跑 Qwen2.5-32B Q4_K_M，显卡是 4080 16G，能跑吗？速度多少？")["text"]
+    line = next(line for line in text.splitlines() if "-ngl" in line)
+    assert "生成速度最多约" in line and "tok/s" in line
