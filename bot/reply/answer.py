@@ -45,7 +45,16 @@ from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_as
 from bot.reply.overrides import apply_overrides
 from bot.reply.pool import as_candidate, candidate_gpus
 from bot.reply.pricing import hourly_prices, price_choice
-from bot.reply.serving import as_replicas, at_full_load, fits_at, meet_speed_target, one_replica, sets_serving_target
+from bot.reply.serving import (
+    as_replicas,
+    at_full_load,
+    fits_at,
+    meet_speed_target,
+    one_replica,
+    replica_layout,
+    sets_serving_target,
+    users_of,
+)
 from bot.reply.side_figures import (
     cpu_only_figure,
     lighter_task_figure,
@@ -219,7 +228,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if question.intent != "compare" and any(p.fits for p in picks):
         # A card that cannot hold the job at any count is no recommendation beside cards that can (the named
         # card's "No" and what would fit are the check's to say).
-        picks = [p for p in picks if p.fits]
+        # The card named stays when replicas of it serve the users no one set of it holds (20,000 users of a 70B
+        # on H100s: 58 replicas of 8); as_replicas lays it out below.
+        picks = [p for p in picks if p.fits or (gpu is not None and p.gpu_id == gpu.id and users_of(question) > 1
+                                                and replica_layout(question, workload, gpu, p.count) is not None)]
     picks = room_for_others(picks, others, keep_if_none=gpu is None)
     if gpu is not None and question.intent != "compare":
         picks = picks[:MAX_PICKS]
@@ -245,7 +257,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
     # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
     top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None
-    if question.gpu_count is None and question.intent == "recommend" and picks and picks[0].fits:
+    if (question.gpu_count is None and question.intent == "recommend" and picks and picks[0].fits
+            and gpu is not None and picks[0].gpu_id == gpu.id):
         count = picks[0].count  # "how many H100s": the count the rules found for the named card
     sized_gpu, sized_count = gpu, count
     if gpu is None and top_gpu is not None:

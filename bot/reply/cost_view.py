@@ -14,7 +14,7 @@ from bot.reply.labels import PRICE_AUTHORITIES
 from bot.reply.model import Answer, PickOut
 from bot.reply.money_model import CostOut
 from knowledge.base import KnowledgeBase
-from rules.constants import HOURS_PER_MONTH
+from rules.constants import GPUS_PER_NODE, HOURS_PER_MONTH
 
 PERIOD_WORDS = {"hour": {"en": " an hour", "zh-Hans": "每小时"}, "day": {"en": " a day", "zh-Hans": "每天"},
                 "month": {"en": " a month", "zh-Hans": "每月"}, "total": {"en": "", "zh-Hans": ""},
@@ -203,7 +203,8 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                            cards=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)) * s.gpus_per_replica:,}",
                            gpu=_gpu_name(kb, s.gpu)))
         else:
-            lines.append(t(f"binding_{s.binding}") if s.met or s.binding == "ttft" else t("speed_not_met"))
+            lines.append(t(f"binding_{s.binding}", nodes=s.gpus_per_replica // GPUS_PER_NODE)
+                         if s.met or s.binding == "ttft" else t("speed_not_met"))
     asked = answer.asked_cost
     if asked is not None and asked.total is not None:
         lines.append(t("asked_cost", config=f"{asked.count}× {_gpu_name(kb, asked.gpu)}", cur=asked.currency,

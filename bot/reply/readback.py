@@ -276,6 +276,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field in ("images_per_minute", "images_per_minute_per_user") and isinstance(value, (int, float)):
             parts.append(t(f"{field}_read", v=f"{value:,.3g}"))  # "300 images a minute", "2 images a minute each"
             continue
+        if field == "batch" and isinstance(data.get("users"), int) and isinstance(value, int) and data["users"] > value:
+            continue  # "20,000 concurrent users" is read back; the batch is only their cap of one job (audit 15 B-L1)
         if field == "batch" and any(a.field == "batch" and a.reason == "image-users" for a in answer.assumptions):
             parts.append(t("image_users_read", n=f"{value:,}"))  # an image service's users share its cards
             continue

@@ -20,7 +20,7 @@ convention for an unknown split). Replicas = ceil(users / sequences per replica)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 
@@ -31,6 +31,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily
 from rules.constants import GPUS_PER_NODE, TP_DEGREES
 from rules.engine_profile import profile_for
+from rules.fit import placeable
 from rules.limits import fits_on
 from rules.memory import prefill_tokens
 from rules.search import largest_true
@@ -104,7 +105,8 @@ def users_of(question: Question) -> int:
     return int(question.users or question.batch or 0)
 
 
-def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int) -> tuple[int, int] | None:
+def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int,
+                   hourly_price_of: Callable[[GPU, int], float | None] | None = None) -> tuple[int, int] | None:
     """(cards per replica, sequences one replica holds) when many users were sized as one model pipelined across
     nodes, or are more than one job's batch: the in-node tensor-parallel replica that serves them on the fewest
     cards in all, or None when no replica of one node holds the weights and a sequence (then pipelining across
@@ -121,8 +123,30 @@ def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int)
     if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job) or users < 2
             or profile_for(workload).reservation.kind == "none"):
         return None
+    in_node = _fewest_cards(users, workload, gpu, (
+        n for n in TP_DEGREES if n <= GPUS_PER_NODE and rules.valid_tp(workload, n)
+        and placeable(gpu, n, hourly_price_of)))  # a B300 comes 8 to a board unless rented in slices
+    across = _fewest_cards(users, workload, gpu, (
+        GPUS_PER_NODE * nodes for nodes in REPLICA_NODES if placeable(gpu, GPUS_PER_NODE * nodes, hourly_price_of)))
+    if across is not None and (in_node is None or across[0] <= MULTI_NODE_REPLICA_SAVING * in_node[0]):
+        return across[1], across[2]
+    return (in_node[1], in_node[2]) if in_node is not None else None
+
+
+REPLICA_NODES = (2,)
+"""Nodes a replica may pipeline across (vLLM's --pipeline-parallel-size between nodes, tensor parallel in each):
+405B is served as PP2 × TP8 on 16 H100s, where one node's 8 cards hold its weights with room for 6 users."""
+MULTI_NODE_REPLICA_SAVING = 0.75
+"""A replica spans nodes only when that serves the users on at most this share of the cards whole-node replicas
+take (a judgement, not a measurement: each token then crosses the network between pipeline stages, so a few
+cards saved are not worth it; 405B FP8 at 32k for 2,000 users is 768 cards against 2,672)."""
+
+
+def _fewest_cards(users: int, workload: Workload, gpu: GPU, sizes: Iterable[int]) -> tuple[int, int, int] | None:
+    """(cards in all, cards a replica, sequences a replica holds) for the replica size of `sizes` that serves
+    `users` on the fewest cards, or None when no size holds the weights and a sequence."""
     best: tuple[int, int, int] | None = None
-    for cards in (n for n in TP_DEGREES if n <= GPUS_PER_NODE and rules.valid_tp(workload, n)):
+    for cards in sizes:
         # no more than the engine batches at once (vLLM's max_num_seqs): the rest would queue, not decode
         most = min(users, engine_sequence_cap(workload, gpu, cards))
         per_replica = largest_true(partial(fits_at, workload, gpu, cards), 1, most)
@@ -131,7 +155,7 @@ def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int)
         total = cards * math.ceil(users / per_replica)
         if best is None or total < best[0]:
             best = (total, cards, per_replica)
-    return (best[1], best[2]) if best is not None else None
+    return best
 
 
 def live_stream_layout(workload: Workload, gpu: GPU, count: int, streams: int) -> tuple[int, int] | None:
@@ -157,7 +181,7 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
         gpu = kb.gpus.get(pick.gpu_id)
         # a set that cannot hold every user at once may still hold the model and some of them: replicas serve the
         # rest ("405B for 1,000 users at 128k" fits no single set; 44 replicas of 8 GB300s do)
-        layout = replica_layout(question, workload, gpu, pick.count) if gpu and (
+        layout = replica_layout(question, workload, gpu, pick.count, hourly_price_of) if gpu and (
             pick.fits or users_of(question) > 1) else None
         if gpu is None or layout is None:
             out.append(pick)
@@ -200,7 +224,7 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
         plan = _plan_for_users(question, workload, gpu, layout[0])
         if plan is None or plan.binding == "replica_cap":
             return plan  # the users the most replicas cannot hold is what the reader must see
-        return plan.model_copy(update={"binding": "replicas"})
+        return plan.model_copy(update={"binding": "replicas_nodes" if layout[0] > GPUS_PER_NODE else "replicas"})
     if question.gpu_count is not None or count > GPUS_PER_NODE:
         return _plan_for_users(question, workload, gpu, count)  # the cards the question named, as named
     # Replicas of the fewest cards that hold the model may hold almost no KV cache (70B in FP8 on one H100: two

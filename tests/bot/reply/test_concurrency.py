@@ -122,9 +122,9 @@ def test_users_beyond_the_most_replicas_planned_are_said_to_queue_not_served() -
 
 
 def test_the_speed_line_times_one_replica_of_the_pick_that_replaces_a_named_set_that_does_not_fit() -> None:
-    # 8x H100 cannot hold 405B FP8 for 16 users at 32k; the pick is 3 replicas of 8, and the speed line is one
+    # 8x H100 cannot hold 405B FP8 for 200 users at 32k; the pick is 5 replicas of 16, and the speed line is one
     # replica at its share of the users, as the plan's per-user figure is
-    answer = _ask("Serve Llama-3.1-405B with vLLM FP8 on 8x H100 for 16 users at 32k context")
+    answer = _ask("Serve Llama-3.1-405B with vLLM FP8 on 8x H100 for 200 users at 32k context")
     serving, top = answer["serving"], answer["picks"][0]
     assert top["replicas"] == serving["replicas"] > 1
     assert answer["speed_on"]["count"] == serving["gpus_per_replica"]
@@ -252,3 +252,36 @@ def test_users_no_single_set_holds_are_served_by_replicas_of_a_set_that_holds_so
     assert result.estimate is not None
     users_each = -(-1000 // top.replicas)
     assert result.estimate.breakdown.kv_cache * 8 == pytest.approx(users_each * kv_per_user_gib, rel=0.01)
+
+
+def test_the_card_named_for_more_users_than_any_set_of_it_holds_leads_as_replicas() -> None:
+    # audit 15 B-H4: "how many H100s" for 20,000 users said 224 GPUs in the memory and speed blocks (an H200
+    # pick's count, at the 4,096 batch cap) while the plan said 58 × 8 H100, and no H100 pick was listed
+    answer = _ask("Serve Llama 3.3 70B to 20,000 concurrent chat users at 4k context: how many H100s?")
+    top, plan = answer["picks"][0], answer["serving"]
+    assert top["gpu"] == "h100-sxm" and top["replicas"] == plan["replicas"]
+    assert top["count"] == plan["replicas"] * plan["gpus_per_replica"]
+    assert answer["estimate"]["gpu_count"] == plan["gpus_per_replica"]  # one replica's figures, as said
+    # 2 × 80 layers × 8 KV heads × 128 × 2 B × 4,096 tokens = 1.25 GiB a user
+    assert plan["sequences_per_replica"] * 1.25 < 8 * 80
+    for pick in answer["picks"]:  # every pick carries all the users, as replicas where one set cannot
+        assert (pick["max_concurrent_sequences"] or 0) >= 20_000 or (pick["replicas"] or 1) > 1
+    assert "batch 4096" not in answer["text"].splitlines()[2]  # the users are read back, not the batch cap
+
+
+def test_a_replica_spans_two_nodes_when_the_weights_leave_one_node_little_room_for_users() -> None:
+    # audit 15 B-H5: 405B FP8 (453 GiB of weights) for 2,000 users at 32k was 334 whole-node replicas, 2,672 H100s.
+    # Over 16 cards the weights are 28.3 GiB a card, leaving ≈ 42 users of 15.75 GiB each a replica: 48 × 16 = 768.
+    answer = _ask("How many H100s do I need to serve Llama 3.1 405B FP8 to 2000 concurrent users with 32k context"
+                  " each?")
+    serving, top = answer["serving"], answer["picks"][0]
+    assert serving["gpus_per_replica"] == 16 and serving["binding"] == "replicas_nodes"
+    assert top["count"] == serving["replicas"] * 16 < 2672 * 0.75
+    assert 40 <= serving["sequences_per_replica"] <= 44
+    assert "2 nodes each: tensor parallel in a node, pipeline across them" in answer["text"]
+
+
+def test_a_small_model_keeps_whole_node_replicas() -> None:
+    # an 8B's weights leave nearly every card to the KV cache: spanning nodes would save nothing
+    serving = _ask("serve Llama 3.1 8B to 20,000 concurrent users on H100s")["serving"]
+    assert serving["gpus_per_replica"] <= 8 and serving["binding"] == "replicas"
