@@ -195,6 +195,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        per_replica=s.sequences_per_replica, users=f"{s.concurrent_needed:,}",
                        agg=f"{s.aggregate_tokens_per_s or 0:,.0f}",
                        speed=f"{s.decode_tokens_per_s or 0:,.1f}", ttft=f"{s.ttft_s or 0:.2f}"))
+        output = answer.speed.get("request_output_tokens")
+        if output and s.decode_tokens_per_s and s.ttft_s is not None:
+            # the latency asked ("what p95?"): a request's mean at the plan's load, its p95 said to be longer
+            mean = s.ttft_s + (float(output) - 1.0) / s.decode_tokens_per_s
+            lines.append(t("plan_request_time", s=f"{mean:.1f}", out=f"{output:,.0f}"))
         if s.binding in ("full_load", "concurrency", "volume", "sequence_cap", "replica_cap"):
             lines.append(t(f"binding_{s.binding}", cap=f"{s.targets.get('sequence_cap', 0):,.0f}",
                            context=f"{query.context or 0:,}", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",

@@ -275,7 +275,9 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         return [("section", "notice", {"message": message})]
     unknown_card = answer.understood.get("unknown_gpu_text")
     if unknown_card:
-        message = Translator(answer.query.lang)("unknown_card", text=str(unknown_card))
+        sized_memory = answer.query.memory_gb if answer.query.gpu is None else None
+        message = (Translator(answer.query.lang)("unknown_card_sized", text=str(unknown_card), gb=f"{sized_memory:g}")
+                   if sized_memory else Translator(answer.query.lang)("unknown_card", text=str(unknown_card)))
         out.append(("section", "notice", {"message": message}))
     for notice in ("assumed_model", "derived_name", "claimed_memory", "modified_card"):
         if view.get(notice):

@@ -80,6 +80,16 @@ def _overlaps(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
     return any(a < end and start < b for a, b in taken)
 
 
+def _family_name(match: re.Match[str], original: str, taken: list[tuple[int, int]]) -> str | None:
+    """The accelerator family's name as written, up to where another reading took the text: "Jetson Orin Nano
+    8GB" is still the unknown Jetson when its "8GB" was read as the memory (audit 15 B-M11)."""
+    start, end = match.span("name")
+    end = min([end, *(a for a, b in taken if start < a < end)])
+    if _overlaps(start, end, taken):
+        return None
+    return original[start:end].strip() or None
+
+
 _NAME_CUE = re.compile(
     r"(?:\bfor|\bfine[- ]?tun(?:e|ing)|\bfinetun(?:e|ing)|\btrain(?:ing)?|\bdeploy(?:ing)?|\bserv(?:e|ing)|"
     r"\brun(?:ning)?|\bhost(?:ing)?|\bload(?:ing)?|\b(?:q?lora)|\bmodels?\b|部署|微调|跑|推理|训练|运行)\s*"
@@ -190,9 +200,9 @@ def unknown_family_name(folded: str, original: str, taken: list[tuple[int, int]]
     """An accelerator family the knowledge base does not list, named beside a card it does ("Jetson or T4?"): the
     reply says it knows only the other."""
     for match in _ACCELERATOR_FAMILY.finditer(folded):
-        start, end = match.span("name")
-        if not _overlaps(start, end, taken):
-            return original[start:end].strip()
+        name = _family_name(match, original, taken)
+        if name is not None:
+            return name
     return None
 
 
@@ -206,9 +216,12 @@ def unknown_card_name(folded: str, original: str, taken: list[tuple[int, int]]) 
         before, after = folded[max(0, start - 12): start], folded[end: end + 8]
         if _CARD_CONTEXT.search(before) or _CARD_AFTER.match(after):
             return original[start:end].strip()
-    for pattern in (_NAMED_CARD, _ACCELERATOR_FAMILY):
-        for match in pattern.finditer(folded):
-            start, end = match.span("name")
-            if not _overlaps(start, end, taken):
-                return original[start:end].strip()
+    for match in _NAMED_CARD.finditer(folded):
+        start, end = match.span("name")
+        if not _overlaps(start, end, taken):
+            return original[start:end].strip()
+    for match in _ACCELERATOR_FAMILY.finditer(folded):
+        name = _family_name(match, original, taken)
+        if name is not None:
+            return name
     return None

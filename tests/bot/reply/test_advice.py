@@ -185,6 +185,15 @@ def test_an_unknown_card_is_named_back_not_silently_dropped(text: str, card: str
     assert f"“{card}”" in answer["text"]
 
 
+def test_an_unknown_card_with_its_memory_is_sized_as_that_memory_and_said_so() -> None:
+    # audit 15 B-M11: "Jetson Orin Nano 8GB" was a generic 8 GB card with no word that the Jetson is unknown
+    # and that its memory is shared with the CPU
+    answer = _ask("Can Llama 3.2 3B run on a Jetson Orin Nano 8GB?")
+    assert answer["query"]["memory_gb"] == 8 and answer["query"]["gpu"] is None
+    assert "I don't know the card “Jetson Orin Nano”: below is a GPU with the 8 GB stated" in answer["text"]
+    assert "shared with the CPU" in answer["text"]
+
+
 @pytest.mark.parametrize("text", ["Llama-3-8B on an RTX 4090?", "Qwen2.5-7B on a T4", "what GPU for Llama-3-70B",
                                   "Qwen2.5-7B, 32k context, vLLM, 2x L40S", "Llama 3 8B, batch 8, bf16",
                                   "Llama 2 70B on 2x A100 80GB cards", "Qwen2.5-7B推理用什么卡",

@@ -285,3 +285,12 @@ def test_a_small_model_keeps_whole_node_replicas() -> None:
     # an 8B's weights leave nearly every card to the KV cache: spanning nodes would save nothing
     serving = _ask("serve Llama 3.1 8B to 20,000 concurrent users on H100s")["serving"]
     assert serving["gpus_per_replica"] <= 8 and serving["binding"] == "replicas"
+
+
+def test_a_p95_asked_of_a_request_rate_plan_gets_the_mean_request_time_at_that_load() -> None:
+    # audit 15 B-M9: "what p95?" had no answer; the plan's first token and per-user speed give the mean
+    answer = _ask("Llama 3.1 8B: 1000 requests per second, 300 tokens in 100 out, how many L4s and what p95?")
+    plan = answer["serving"]
+    mean = plan["ttft_s"] + 99 / plan["decode_tokens_per_s"]
+    assert f"at that load a request of 100 output tokens takes ≈ {mean:.1f} s on average; its p95 is longer" \
+        in answer["text"]
