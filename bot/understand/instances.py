@@ -220,3 +220,18 @@ def machines_named(folded: str, found: InstanceMention) -> tuple[int, int, int] 
     if machines < 2:
         return None
     return machines, offset + before.start(), offset + before.end()
+
+
+_COMPARED = re.compile(r"\b(?:vs\.?|versus|or|against|compared\s+(?:to|with))\b|对比|比较|还是|或者|和|跟|与|/")
+
+
+def compared_instance(folded: str, first: InstanceMention, kb: KnowledgeBase) -> InstanceMention | None:
+    """A second instance type set against the first ("g6.xlarge vs g5.xlarge", "p4d 还是 p5"), with a card of its
+    own, so the two are compared rather than the second dropped (audit 15 B-M10); None otherwise."""
+    rest = folded[first.end:]
+    found = find_instance(rest, kb)
+    if found is None or found.instance.gpu_id == first.instance.gpu_id:
+        return None
+    if _COMPARED.search(rest[: found.start]) is None:
+        return None
+    return InstanceMention(found.instance, first.end + found.start, first.end + found.end)

@@ -53,7 +53,7 @@ from bot.understand.documents import read_documents, read_image_job
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
 from bot.understand.gpu_set import mixed_set
-from bot.understand.instances import ON_PREMISES, find_instance, machines_named
+from bot.understand.instances import ON_PREMISES, compared_instance, find_instance, machines_named
 from bot.understand.intent import (
     CAPACITY,
     MODEL_COMPARE,
@@ -170,10 +170,12 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     machines = machines_named(folded, instance) if instance is not None else None
     if machines is not None:
         state.mask(machines[1], machines[2])  # "兩台 DGX H100": machines, not cards
-    if instance is not None:
-        # "gpu_1x_a10", "p4d.24xlarge": the instance's own name says its cards; no part of it is a name or number
-        mentions = [m for m in mentions if m.end <= instance.start or m.start >= instance.end]
-        state.mask(instance.start, instance.end)
+    other_instance = compared_instance(folded, instance, kb) if instance is not None else None
+    for named_instance in (instance, other_instance):
+        if named_instance is not None:
+            # "gpu_1x_a10", "p4d.24xlarge": the instance's own name says its cards; no part of it is a name or number
+            mentions = [m for m in mentions if m.end <= named_instance.start or m.start >= named_instance.end]
+            state.mask(named_instance.start, named_instance.end)
     models = [m for m in mentions if m.kind == "model"]
     gpus = [m for m in mentions if m.kind == "gpu"]
 
@@ -227,6 +229,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.set("instance", instance.instance.name)
         if not gpu_ids:
             gpu_ids.append(instance.instance.gpu_id)
+            if other_instance is not None:
+                gpu_ids.append(other_instance.instance.gpu_id)  # "g6.xlarge vs g5.xlarge": L4 against A10G
     notebook = notebook_card(folded) if not gpu_ids else None
     if notebook is not None:
         gpu_ids.append(notebook.gpu_id)
@@ -321,6 +325,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     if intent == "compare" and len(gpu_ids) >= 2:
         state.set("compare_gpus", gpu_ids)
         compare_counts = counts_before(folded, gpus, mentions)
+        for named_instance in (instance, other_instance):
+            if named_instance is not None and named_instance.instance.count:
+                compare_counts[named_instance.instance.gpu_id] = named_instance.instance.count
     elif gpu_ids:
         claim = claimed_memory(folded, gpus, gpu_ids[0], kb)
         if claim is not None and claim.kind == "variant":

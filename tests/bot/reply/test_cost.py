@@ -490,3 +490,9 @@ def test_each_cloud_named_is_priced_or_said_to_have_no_price() -> None:
     assert lambda_too.intent == "gpu_info"  # a rental asked about, not a job to size
     assert [c.cloud for c in lambda_too.other_cloud_costs] == ["lambda"]
     assert lambda_too.other_cloud_costs[0].per_hour  # Lambda's 8-card H100 row
+
+
+def test_two_instances_compared_each_get_their_price_per_million_tokens() -> None:
+    reply: Any = _ask("Llama 3.1 8B: cost per million output tokens on g6.xlarge vs g5.xlarge?")
+    assert [p.gpu for p in reply.picks] == ["l4", "a10g"]
+    assert all(p.work_cost is not None and p.price_currency == "USD" for p in reply.picks)

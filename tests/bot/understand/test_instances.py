@@ -96,3 +96,21 @@ def test_a_bare_family_name_is_not_read(kb: KnowledgeBase) -> None:
 def test_instance_names_inside_chinese_text(kb: KnowledgeBase) -> None:
     q = parse("用ecs.gn7i-c8g1.2xlarge跑ChatGLM-6B够吗", kb)
     assert (q.instance, q.gpu, q.gpu_count, q.model) == ("ecs.gn7i-c8g1.2xlarge", "a10", 1, "chatglm-6b")
+
+
+@pytest.mark.parametrize(("text", "cards", "counts"), [
+    # audit 15 B-M10: the second instance of "X vs Y" was dropped, and only the first card priced
+    ("Llama 3.1 8B: cost per million output tokens on g6.xlarge vs g5.xlarge?", ["l4", "a10g"],
+     {"l4": 1, "a10g": 1}),
+    ("p4d.24xlarge 还是 p5.48xlarge 跑 Llama-3-70B", ["a100-40gb", "h100-sxm"], {"a100-40gb": 8, "h100-sxm": 8}),
+])
+def test_two_instances_set_against_each_other_are_compared_with_their_cards(
+        kb: KnowledgeBase, text: str, cards: list[str], counts: dict[str, int]) -> None:
+    question = parse(text, kb)
+    assert question.intent == "compare"
+    assert question.compare_gpus == cards and question.compare_counts == counts
+
+
+def test_one_instance_alone_is_not_a_comparison(kb: KnowledgeBase) -> None:
+    question = parse("Llama 3.1 8B on g5.xlarge", kb)
+    assert question.intent != "compare" and question.gpu == "a10g" and question.gpu_count == 1
