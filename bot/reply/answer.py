@@ -231,7 +231,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # The card named stays when replicas of it serve the users no one set of it holds (20,000 users of a 70B
         # on H100s: 58 replicas of 8); as_replicas lays it out below.
         picks = [p for p in picks if p.fits or (gpu is not None and p.gpu_id == gpu.id and users_of(question) > 1
-                                                and replica_layout(question, workload, gpu, p.count) is not None)]
+                                                and replica_layout(question, workload, gpu, p.count,
+                                                                   fits=False) is not None)]
     picks = room_for_others(picks, others, keep_if_none=gpu is None)
     if gpu is not None and question.intent != "compare":
         picks = picks[:MAX_PICKS]

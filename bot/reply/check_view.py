@@ -87,8 +87,9 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return label
     if kind == "cpu_layers":
         sized = kb.models.get(model or "")
-        ceiling = split_decode_ceiling(s.host_ram_gb, (s.memory_per_gpu_gb or 0.0) * (s.count or 1),
-                                       card_bandwidth_gbps)
+        share = routed_share(sized)  # an MoE token reads only its routed experts, in RAM and on the card alike
+        ceiling = split_decode_ceiling((s.host_ram_gb or 0.0) * share,
+                                       (s.memory_per_gpu_gb or 0.0) * (s.count or 1) * share, card_bandwidth_gbps)
         fields = dict(slots=s.gpu_layers or 0, total=(sized.num_layers or 0) + 1 if sized else "?",
                       where=t("the_cards" if (s.count or 1) > 1 else "the_card"),
                       host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
@@ -113,6 +114,13 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return t(key)
     except KeyError:
         return s.kind
+
+
+def routed_share(model: Any) -> float:
+    """The share of an MoE's weights one token reads (its active parameters over all of them); 1 for a dense
+    model or one whose active count is unknown."""
+    active, total = getattr(model, "active_params_b", None), getattr(model, "params_b", None)
+    return min(1.0, active / total) if active and total else 1.0
 
 
 def split_decode_ceiling(ram_gib: float | None, card_gib: float, card_bandwidth_gbps: float | None) -> float | None:
@@ -149,7 +157,10 @@ def host_ram_line(t: Translator, e: Any, model: Any, card_bandwidth_gbps: float 
     else:
         return None
     if e.host_read_gb_per_token and e.ram_bound_tokens_per_s:
-        card_gib = (e.breakdown.weights + e.breakdown.kv_cache) * max(e.gpu_count, 1)
+        # of an MoE's weights on the card a token reads about its active share (low where --n-cpu-moe left the card
+        # mostly attention, all of it read: the RAM's part dominates the time then)
+        share = routed_share(model)
+        card_gib = (e.breakdown.weights * share + e.breakdown.kv_cache) * max(e.gpu_count, 1)
         if card_bandwidth_gbps:
             ceiling = split_decode_ceiling(e.host_read_gb_per_token, card_gib, card_bandwidth_gbps) or 0.0
             line += " " + t("ram_bound_with_card", read=f"{e.host_read_gb_per_token:.1f}", card=f"{card_gib:.1f}",

@@ -16,6 +16,7 @@ from bot.reply.model import (
 )
 from bot.understand.question import Question
 from bot.understand.slots.engine import OLLAMA_NOTE
+from bot.understand.unknown import SHARED_MEMORY_NOTE
 from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front
 from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
 
@@ -155,6 +156,10 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["unknown_gpu_text"] = question.unknown_gpu_text
     if question.unmodelled_engine:
         understood["unmodelled_engine"] = question.unmodelled_engine
+    shared = next((n.removeprefix(SHARED_MEMORY_NOTE) for n in question.notes
+                   if n.startswith(SHARED_MEMORY_NOTE)), None)
+    if shared is not None:
+        understood["shared_memory_stated"] = float(shared)  # "Jetson AGX Orin 32GB": sized at 30, said why
     if question.assumed_model:
         understood["assumed_model"] = True  # "转写 500 小时会议录音": sized as Whisper, said so
     if question.derived_name is not None:

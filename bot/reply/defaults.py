@@ -23,6 +23,7 @@ from bot.understand.slots.context import BATCH_AS_USERS_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_NOTE
+from bot.understand.slots.task import COMPUTE_OPTIMAL_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
@@ -46,6 +47,9 @@ DEFAULT_CONTEXT = 4096
 """Tokens per sequence when the question gives none: a typical chat turn with history, not the model's
 full advertised window (assuming the full window is a common calculator mistake: design.md)."""
 DEFAULT_BATCH = 1
+COMPUTE_OPTIMAL_TOKENS_PER_PARAM = 20.0
+"""Training tokens a parameter for a compute-optimal model: Hoffmann et al. 2022 ("Training Compute-Optimal Large
+Language Models", Chinchilla), whose fits give about 20 (Chinchilla itself: 70B parameters on 1.4T tokens)."""
 DEFAULT_PRECISION: Precision = "bf16"
 FALLBACK_PRECISION_NO_BF16: Precision = "fp16"
 """Cards before Ampere (T4, V100, P100) have no bf16 tensor cores; fp16 is what runs there."""
@@ -189,6 +193,11 @@ def samples_as_tokens(question: Question, workload: Workload) -> tuple[Question,
     close to it; packed ones fill it exactly)."""
     if question.tokens or workload.task == "inference" or workload.model.arch == "diffusion":
         return question, None
+    if COMPUTE_OPTIMAL_NOTE in question.notes and workload.task == "train":
+        # "how many tokens should a 1B model be trained on (Chinchilla)": Hoffmann et al. 2022's ≈ 20 a parameter
+        tokens = COMPUTE_OPTIMAL_TOKENS_PER_PARAM * workload.model.params_b * 1e9
+        return (question.model_copy(update={"tokens": tokens}),
+                Assumption(field="tokens", value=tokens, reason="compute-optimal"))
     if not question.training_samples and question.training_steps:
         # Optimizer steps of the micro-batch sized (a stated gradient accumulation or card count multiplies it)
         tokens = float(question.training_steps) * workload.batch * workload.context

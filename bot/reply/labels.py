@@ -233,6 +233,10 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "batch-job-output-assumed": {"en": "output per document not stated: say it (e.g. “into 200-token summaries”), "
                                  "as generating it is often half the job's time",
                                  "zh-Hans": "未说明每篇的输出长度：请说明（如“生成200个token的摘要”），输出往往占作业一半时间"},
+    "compute-optimal": {"en": "the compute-optimal budget of Hoffmann et al. 2022 (Chinchilla), about 20 tokens a "
+                                "parameter; models meant for cheap inference are trained on far more (Llama 3 8B: 15T)",
+                        "zh-Hans": "按 Hoffmann 等 2022（Chinchilla）的计算最优预算，约每个参数 20 个 token；"
+                                   "为推理成本而训练的模型会用多得多的数据（Llama 3 8B：15T）"},
     "samples-at-context": {"en": "every sample as long as the context, an upper bound; write “samples of 512 tokens” with their average length",
                            "zh-Hans": "按每条样本与上下文等长估算，是上限；样本更短请写明平均长度，如“每条 512 token”"},
     "steps-at-batch": {"en": "each step one batch of full-context sequences, the batch being all cards' together (per-device batch × cards × gradient accumulation), an upper bound; write “batch 32” or “samples of 512 tokens”",

@@ -133,7 +133,8 @@ UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted
                                "unmodelled_kind", "unmodelled_name",
                                "unknown_gpu_text", "unmodelled_engine", "clamped", "budget_currency",
                                "budget_period", "apple_chip", "no_gpu", "runner", "modified_card",
-                               "claimed_memory_gb", "derived_name", "assumed_model"})
+                               "claimed_memory_gb", "derived_name", "assumed_model",
+                               "shared_memory_stated"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 

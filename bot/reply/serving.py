@@ -106,7 +106,8 @@ def users_of(question: Question) -> int:
 
 
 def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int,
-                   hourly_price_of: Callable[[GPU, int], float | None] | None = None) -> tuple[int, int] | None:
+                   hourly_price_of: Callable[[GPU, int], float | None] | None = None,
+                   fits: bool = True) -> tuple[int, int] | None:
     """(cards per replica, sequences one replica holds) when many users were sized as one model pipelined across
     nodes, or are more than one job's batch: the in-node tensor-parallel replica that serves them on the fewest
     cards in all, or None when no replica of one node holds the weights and a sequence (then pipelining across
@@ -120,7 +121,7 @@ def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int,
         return live_stream_layout(workload, gpu, count, users)
     # more users than one job's batch, or than the engine batches at once on these cards: replicas
     beyond_one_job = question.users is not None or users > engine_sequence_cap(workload, gpu, count)
-    if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job) or users < 2
+    if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job and fits) or users < 2
             or profile_for(workload).reservation.kind == "none"):
         return None
     in_node = _fewest_cards(users, workload, gpu, (
@@ -181,7 +182,7 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
         gpu = kb.gpus.get(pick.gpu_id)
         # a set that cannot hold every user at once may still hold the model and some of them: replicas serve the
         # rest ("405B for 1,000 users at 128k" fits no single set; 44 replicas of 8 GB300s do)
-        layout = replica_layout(question, workload, gpu, pick.count, hourly_price_of) if gpu and (
+        layout = replica_layout(question, workload, gpu, pick.count, hourly_price_of, pick.fits) if gpu and (
             pick.fits or users_of(question) > 1) else None
         if gpu is None or layout is None:
             out.append(pick)

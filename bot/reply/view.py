@@ -276,8 +276,12 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     unknown_card = answer.understood.get("unknown_gpu_text")
     if unknown_card:
         sized_memory = answer.query.memory_gb if answer.query.gpu is None else None
-        message = (Translator(answer.query.lang)("unknown_card_sized", text=str(unknown_card), gb=f"{sized_memory:g}")
-                   if sized_memory else Translator(answer.query.lang)("unknown_card", text=str(unknown_card)))
+        shared = answer.understood.get("shared_memory_stated")
+        t_notice = Translator(answer.query.lang)
+        message = (t_notice("unknown_card_shared", text=str(unknown_card), gb=f"{sized_memory:g}", stated=f"{shared:g}")
+                   if sized_memory and isinstance(shared, float)
+                   else t_notice("unknown_card_sized", text=str(unknown_card), gb=f"{sized_memory:g}")
+                   if sized_memory else t_notice("unknown_card", text=str(unknown_card)))
         out.append(("section", "notice", {"message": message}))
     for notice in ("assumed_model", "derived_name", "claimed_memory", "modified_card"):
         if view.get(notice):

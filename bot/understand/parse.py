@@ -101,6 +101,7 @@ from bot.understand.unknown import (
     closed_model,
     host_ram,
     says_no_gpu,
+    shared_memory_reserve,
     sized_unknown_name,
     unknown_card_name,
     unknown_family_name,
@@ -369,6 +370,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         unknown_card = unknown_family_name(folded, original, _taken_spans(state, folded, mentions))
         if unknown_card and found.text and unknown_card in found.text:
             unknown_card = None  # the unknown model's own name ("MyCorp-A100-LM")
+    shared_memory_reserve(state, unknown_card)
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)
     defaulted = any(m.key in vocab.bare_gpus for m in gpus)
     values = state.values

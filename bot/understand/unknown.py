@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from bot.understand.slots.base import SlotState
+
 CLOSED_MODELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("GPT-5", re.compile(r"(?<![\w.-])gpt[-_ ]?5(?:\.\d)?(?:[-_ ]?(?:mini|nano|pro))?(?![\w.])", re.A)),
     ("GPT-4", re.compile(r"(?<![\w.-])gpt[-_ ]?4(?:\.\d)?(?:o|[-_ ]?turbo|[-_ ]?o[-_ ]?mini)?(?![\w.])", re.A)),
@@ -225,3 +227,22 @@ def unknown_card_name(folded: str, original: str, taken: list[tuple[int, int]]) 
         if name is not None:
             return name
     return None
+
+
+SHARED_MEMORY_OS_GIB = 2.0
+"""Memory a Jetson module's operating system and runtime hold before a model loads: "On an 8 GB Orin Nano, the OS
+and runtime consume ~1.5–2 GB before inference begins" (edgeaistack.app, memory-estimator). The upper end is taken;
+a desktop session takes more."""
+SHARED_MEMORY_NOTE = "shared-memory-stated:"
+_SHARED_MEMORY_FAMILY = re.compile(r"^(?:nvidia\s+)?jetson\b", re.I)
+
+
+def shared_memory_reserve(state: SlotState, unknown_card: str | None) -> None:
+    """A Jetson named with its memory ("Jetson AGX Orin 32GB") shares that memory with its CPU and operating system:
+    it is sized with what is left for the model (audit 16 C-H5: 29.7 GiB was a Yes on a 32 GB AGX Orin), the
+    memory stated kept in a note for the reply to say."""
+    stated = state.values.get("memory_gb")
+    if not unknown_card or not isinstance(stated, (int, float)) or not _SHARED_MEMORY_FAMILY.match(unknown_card):
+        return
+    state.values["memory_gb"] = max(1.0, float(stated) - SHARED_MEMORY_OS_GIB)
+    state.notes.append(f"{SHARED_MEMORY_NOTE}{stated:g}")

@@ -39,7 +39,8 @@ _K_BARE = rx(
 _HOW_MANY_K = rx(
     r"how\s+many\s+(?:more\s+)?(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
     r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)\s*(?:-?\s*(?:tokens?|context|ctx)\s*)?"
-    r"(?=(?:concurrent\s+|simultaneous\s+)?(?:users?|requests?|sessions?|streams?|chats?|conversations?)(?![a-z]))"
+    r"(?=(?:concurrent\s+|simultaneous\s+)?(?:users?|requests?|sessions?|streams?|chats?|conversations?|sequences?)"
+    r"(?![a-z]))"
 )
 """"how many concurrent 8k users?": the count is what is asked, so the 8k is each user's context, not 8,000 users."""
 _WRITTEN = (r"summar(?:y|ies)|abstracts?|translations?|captions?|descriptions?|rewrites?|paraphrases?|"

@@ -80,6 +80,8 @@ _CPU_MOE = rx(r"(?<![\w-])-cmoe(?![\w-])|(?<![\w-])--cpu[-_]moe(?![\w-])"
 override of the `exps` tensors to CPU (every block's), or the same said in words ("with the experts on CPU",
 "all MoE experts offloaded to CPU RAM", "专家放到内存")."""
 
+_SOME_OF = rx(r"(?:\bsome|\bpart\s+of|\ba\s+few|\bseveral|部分|一部分|一些)\s*(?:of\s+)?(?:the\s+)?(?:moe\s+)?$")
+"""Words before "experts … to the CPU" that leave how many to the reply ("offload some experts to the CPU")."""
 _OFFLOAD_TO_RAM = rx(r"\b(?:partial(?:ly)?\s+offload\w*|(?:cpu|ram)\s+offload\w*|offload\w*\s+(?:some\s+|part\s+of\s+"
                      r"(?:it|the\s+model)\s+|the\s+rest\s+|layers\s+)?(?:to|onto|into)\s+(?:the\s+)?(?:cpu|system\s+ram|ram)|"
                      r"with\s+(?:cpu\s+)?offload\w*)\b|(?:部分)?(?:卸载|offload)\s*(?:到|至)\s*(?:cpu|内存|系统内存)|"
@@ -255,7 +257,10 @@ def parse_engine_settings(state: SlotState) -> None:
         state.mask(m.start(), m.end())
     else:
         m = _CPU_MOE.search(state.text)
-        if m is not None:
+        if m is not None and _SOME_OF.search(state.text[max(0, m.start() - 20): m.start()]):
+            state.set("offload_to_ram", True)  # "offload some experts to the CPU": how many is the reply's to choose
+            state.mask(m.start(), m.end())
+        elif m is not None:
             state.set("cpu_moe_layers", MAX_GPU_LAYERS)
             state.mask(m.start(), m.end())
     m = _PREFILL_CHUNK.search(state.text)

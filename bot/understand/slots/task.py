@@ -46,8 +46,21 @@ def methods_compared(text: str) -> list[str]:
     return named if len(named) > 1 and _VERSUS.search(text) else []
 
 
+_COMPUTE_OPTIMAL = rx(
+    r"\bchinchilla\b|\bcompute[- ]optimal(?:ly)?\b|\bhow\s+many\s+tokens\s+(?:should|do\s+(?:i|we)\s+need\s+to|to)\s+"
+    r"(?:\w+\s+){0,4}?train|计算最优|算力最优|(?:应该|需要)用?多少\s*(?:个)?\s*token\s*(?:来|去)?(?:预)?训练"
+)
+"""A training budget asked as the compute-optimal one (Hoffmann et al. 2022, "Chinchilla"): a pre-training job whose
+tokens the reply sets at the paper's ≈ 20 a parameter (bot.reply.defaults.compute_optimal_tokens), and says so."""
+COMPUTE_OPTIMAL_NOTE = "tokens-compute-optimal"
+
+
 def parse_task(state: SlotState) -> None:
     text = state.text
+    if _COMPUTE_OPTIMAL.search(text):
+        state.set("task", "train")
+        state.notes.append(COMPUTE_OPTIMAL_NOTE)
+        return
     compared = methods_compared(text)
     if compared:
         state.values["compare_tasks"] = compared  # not a stated slot: the reply shows each method's figures

@@ -200,13 +200,16 @@ def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
     return (epochs or 1.0) * count * _scale(samples.group("scale")) * per_sample, int(per_sample)
 
 
+_ASKED_COUNT_BEFORE = rx(r"\bhow\s+many\s+(?:more\s+)?(?:(?:concurrent|simultaneous|parallel)\s+)?$")
+
+
 def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
     """A sample count with no length per sample ("on 10k samples", "3 epochs over 50,000 examples", "1万条数据"):
     the count and the epochs, to be sized at the job's context (bot.reply.defaults.samples_as_tokens)."""
     text = state.text
     samples = _SAMPLES.search(text)
-    if samples is None:
-        return None
+    if samples is None or _ASKED_COUNT_BEFORE.search(text[max(0, samples.start() - 40): samples.start()]):
+        return None  # "how many concurrent 32k sequences": the count is asked, the 32k is each one's length
     count = _value(samples.group("num"))
     if count is None or count <= 0:
         return None

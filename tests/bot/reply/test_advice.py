@@ -189,9 +189,9 @@ def test_an_unknown_card_with_its_memory_is_sized_as_that_memory_and_said_so() -
     # audit 15 B-M11: "Jetson Orin Nano 8GB" was a generic 8 GB card with no word that the Jetson is unknown
     # and that its memory is shared with the CPU
     answer = _ask("Can Llama 3.2 3B run on a Jetson Orin Nano 8GB?")
-    assert answer["query"]["memory_gb"] == 8 and answer["query"]["gpu"] is None
-    assert "I don't know the card “Jetson Orin Nano”: below is a GPU with the 8 GB stated" in answer["text"]
-    assert "shared with the CPU" in answer["text"]
+    assert answer["query"]["memory_gb"] == 6 and answer["query"]["gpu"] is None
+    assert "I don't know the module “Jetson Orin Nano”: its 8 GB is shared with its CPU" in answer["text"]
+    assert "the 6 GB left for a model" in answer["text"]
 
 
 @pytest.mark.parametrize("text", ["Llama-3-8B on an RTX 4090?", "Qwen2.5-7B on a T4", "what GPU for Llama-3-70B",
@@ -323,3 +323,11 @@ def test_a_model_that_overflows_fp16_says_so_when_sized_in_fp16() -> None:
     on_l4 = _ask("Gemma 3 12B inference on an L4")
     assert on_l4["query"]["precision"] == "bf16" and "fp16-overflow" not in on_l4["estimate"]["notes"]
     assert "fp16-overflow" not in _ask("Llama 3.1 8B inference on a T4")["estimate"]["notes"]
+
+
+def test_a_jetson_named_with_its_memory_is_sized_with_what_its_os_leaves() -> None:
+    # audit 16 C-H5: a 32 GB AGX Orin said "可以" to 29.7 GiB; its memory is shared with the CPU and the OS
+    answer = _ask("Jetson AGX Orin 32GB 能跑 Qwen2.5-14B bf16 吗？")
+    assert answer["query"]["memory_gb"] == 30
+    assert answer["check"]["fits"] is False or answer["check"]["tight"] is True
+    assert "我不认识模组“Jetson AGX Orin”：它的 32 GB 内存与 CPU 和操作系统共用" in answer["text"]

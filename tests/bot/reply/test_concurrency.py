@@ -294,3 +294,12 @@ def test_a_p95_asked_of_a_request_rate_plan_gets_the_mean_request_time_at_that_l
     mean = plan["ttft_s"] + 99 / plan["decode_tokens_per_s"]
     assert f"at that load a request of 100 output tokens takes ≈ {mean:.1f} s on average; its p95 is longer" \
         in answer["text"]
+
+
+def test_a_geforce_card_named_for_more_users_than_eight_of_it_hold_is_laid_out_as_replicas() -> None:
+    # audit 16 C-H2: "How many RTX 4090s" for 200 users at 8k had no 4090 count at all
+    answer = _ask("How many RTX 4090s to serve Qwen2.5-14B AWQ to 200 users at 8k context?")
+    top = answer["picks"][0]
+    assert top["gpu"] == "rtx-4090" and (top["replicas"] or 1) > 1
+    assert answer["serving"]["replicas"] == top["replicas"]
+    assert answer["serving"]["replicas"] * answer["serving"]["sequences_per_replica"] >= 200

@@ -496,3 +496,11 @@ def test_two_instances_compared_each_get_their_price_per_million_tokens() -> Non
     reply: Any = _ask("Llama 3.1 8B: cost per million output tokens on g6.xlarge vs g5.xlarge?")
     assert [p.gpu for p in reply.picks] == ["l4", "a10g"]
     assert all(p.work_cost is not None and p.price_currency == "USD" for p in reply.picks)
+
+
+def test_a_compute_optimal_budget_is_twenty_tokens_a_parameter_timed_and_billed() -> None:
+    reply: Any = _ask("How many tokens should a 1B model be trained on (Chinchilla) and what would that cost on"
+                      " Lambda H100s?")
+    assert reply.query.task == "train" and reply.query.tokens == pytest.approx(20e9)
+    assert any(a.field == "tokens" and a.reason == "compute-optimal" for a in reply.assumptions)
+    assert reply.cost is not None and reply.cost.total is not None

@@ -110,3 +110,20 @@ def test_the_layers_on_the_card_fix_says_how_fast_it_decodes() -> None:
     text = ask_json("Ollama 跑 Qwen2.5-32B Q4_K_M，显卡是 4080 16G，能跑吗？速度多少？")["text"]
     line = next(line for line in text.splitlines() if "-ngl" in line)
     assert "生成速度最多约" in line and "tok/s" in line
+
+
+def test_an_moe_split_ceiling_reads_only_the_routed_experts() -> None:
+    # audit 16 C-H4: Mixtral's -ngl split was "at most 5.4 tok/s", every stored expert counted as read a token;
+    # a token reads 2 of 8 experts, about 12.9B of 46.7B parameters: the ceiling is about 4× that
+    text = ask_json("Ollama 跑 Mixtral 8x7B q4，3090 能全部放进显存吗？")["text"]
+    line = next(line for line in text.splitlines() if "-ngl" in line)
+    tps = float(line.split("生成速度最多约 ")[1].split(" tok/s")[0])
+    assert 15 < tps < 30
+
+
+def test_some_experts_offloaded_keeps_as_many_on_the_card_as_fit() -> None:
+    reply = ask_json("Can I run Qwen3-30B-A3B at Q4_K_M with llama.cpp on an RTX 4070 12GB if I offload some experts"
+                     " to the CPU? How fast?")
+    layers = reply["query"]["cpu_moe_layers"]
+    assert layers is not None and 0 < layers < 48  # not every layer's experts
+    assert reply["check"]["fits"] is True

@@ -626,3 +626,32 @@ def test_the_8gb_rtx_3060_is_its_own_card() -> None:
     assert parse("Can I run Gemma 3 12B at Q4_K_M with Ollama on an RTX 3060 8GB?", KB).gpu == "rtx-3060-8gb"
     assert parse("qwen2.5 7b on a 3060", KB).gpu == "rtx-3060-12gb"
     assert KB.gpus["rtx-3060-8gb"].bandwidth_gbps < KB.gpus["rtx-3060-12gb"].bandwidth_gbps
+
+
+def test_how_many_nk_sequences_asks_the_count_at_that_context() -> None:
+    # audit 16 C-H1: "32k sequences" was 32,000 training samples and the context defaulted to 4,096
+    question = parse("With an FP8 KV cache, how many concurrent 32k sequences does Llama 3.1 70B FP8 fit on 4x H100"
+                     " in vLLM?", KB)
+    assert question.context == 32768 and question.training_samples is None and question.asks_concurrency
+
+
+def test_a_card_with_its_memory_after_with_is_that_variant() -> None:
+    # audit 16 C-H6: "GeForce RTX 3060 with 8 GB" was the 12 GB card
+    assert parse("Gemma 3 12B Q4_K_M in Ollama on a GeForce RTX 3060 with 8 GB: does it fit?", KB).gpu == "rtx-3060-8gb"
+    assert parse("Llama 3 70B on an A100 with 40GB", KB).gpu == "a100-40gb"
+
+
+def test_some_experts_offloaded_leaves_the_count_to_the_reply() -> None:
+    # audit 16 C-M6: "offload some experts" was --cpu-moe, every layer's experts in RAM
+    some = parse("Qwen3-30B-A3B at Q4_K_M with llama.cpp on an RTX 4070 12GB if I offload some experts to the CPU?", KB)
+    assert some.cpu_moe_layers is None and some.offload_to_ram
+    every = parse("Qwen3-30B-A3B Q4_K_M with the experts on CPU on a 4070", KB)
+    assert every.cpu_moe_layers == 999
+
+
+def test_a_compute_optimal_budget_is_a_pretraining_job() -> None:
+    # audit 16 C-H3: "how many tokens should a 1B model be trained on (Chinchilla)" was 1B inference
+    question = parse("How many tokens should a 1B model be trained on (Chinchilla) and what would that cost on Lambda"
+                     " H100s?", KB)
+    assert question.task == "train" and "tokens-compute-optimal" in question.notes
+    assert parse("Llama 3 was trained on 15T tokens, can I run the 8B on a 4090?", KB).task != "train"
