@@ -16,6 +16,7 @@ from bot.reply.model import (
 )
 from bot.reply.pool import as_candidate
 from bot.understand.question import MAX_CONTEXT, Question
+from bot.understand.slots.formats import FORMATS
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, Model
 from rules.hardware import gpu_share_of_unified_memory
@@ -182,6 +183,25 @@ def compare_methods(question: Question, model: Model, kb: KnowledgeBase, pool: l
     return rows
 
 
+def compare_formats(question: Question, model: Model, kb: KnowledgeBase, pool: list[GPU], instances: list[Any],
+                    max_count: int, priced: Callable[[GPU, int], float | None] | None = None) -> list[ModelCompareOut]:
+    """Each weight format set side by side ("AWQ, GPTQ or FP8 — which one fits?") on the named cards, or the
+    format's own top pick, at the job's other settings."""
+    gpu = kb.gpus.get(question.gpu or "")
+    rows: list[ModelCompareOut] = []
+    for name in question.compare_formats:
+        precision, quant = FORMATS[name]
+        asked = question.model_copy(update={"precision": precision, "quant": quant})
+        job, _ = workload_for(asked, model, gpu, machine_vram_gib(asked, gpu, None))
+        top, count = _top_pick(job, question, gpu, pool, instances, max_count, priced)
+        estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top else gpu)
+        rows.append(ModelCompareOut(model=model.id, format=name, total_gb=round(estimate.total_gib, 2),
+                                    per_gpu_gb=round(estimate.per_gpu_gib, 2), gpu=top.gpu_id if top else None,
+                                    count=count, fits=top.fits if top else None,
+                                    decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None))
+    return rows
+
+
 def side_by_side(question: Question, workload: Workload, estimate: MemoryEstimate, picks: list[Pick],
                  kb: KnowledgeBase, pool: list[GPU], instances: list[Any], max_count: int,
                  priced: Callable[[GPU, int], float | None] | None) -> list[ModelCompareOut]:
@@ -189,6 +209,8 @@ def side_by_side(question: Question, workload: Workload, estimate: MemoryEstimat
     reply sizes is shown with that reply's own figures (`estimate`, its first pick), not a second ranking's."""
     if question.intent == "compare" and len(question.compare_models) > 1:
         return compare_models(question, workload, kb, pool, instances, max_count)
+    if len(question.compare_formats) >= 2:
+        return compare_formats(question, workload.model, kb, pool, instances, max_count, priced)
     if len(question.compare_tasks) < 2:
         return []
     rows = compare_methods(question, workload.model, kb, pool, instances, max_count, priced)

@@ -44,3 +44,12 @@ def gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
 def model_name_of(kb: KnowledgeBase, model_id: str) -> str:
     model = kb.models.get(model_id)
     return model.name if model else model_id
+
+
+_FORMAT_LABELS = {"awq": "AWQ (int4)", "gptq": "GPTQ (int4)", "nf4": "NF4 (bitsandbytes 4-bit)",
+                  "gguf": "GGUF Q4_K_M", "q4_k_m": "GGUF Q4_K_M"}
+
+
+def format_label(name: str) -> str:
+    """A weight format as people write it, with its bits where the name alone does not say them."""
+    return _FORMAT_LABELS.get(name, name.upper())

@@ -304,6 +304,8 @@ class ModelCompareOut(BaseModel):
     decode_tokens_per_s: float | None = None
     task: Task | None = None
     """Set when training methods are compared ("full fine-tune vs LoRA vs QLoRA"): the row's method, on `model`."""
+    format: str | None = None
+    """Set when weight formats are compared ("AWQ, GPTQ or FP8"): the row's format (awq, gptq, fp8, int8, …)."""
 
 
 class Assumption(BaseModel):

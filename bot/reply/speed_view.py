@@ -34,6 +34,9 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
                            steps=f"{s['image_steps']:.0f}", per_minute=minute))
         else:
             parts.append(t("seconds_per_image_plain", v=seconds, per_minute=minute))
+    sized = kb.models.get(answer.query.model or "")
+    if sized is not None and sized.arch == "diffusion" and not s.get("seconds_per_image") and task == "inference":
+        parts.append(t("image_time_unknown", model=sized.name))  # no published time to scale: a gap, not a guess
     if s.get("seconds_per_image_asked") and answer.check is not None:
         parts.append(t("seconds_per_image_asked", gpu=gpu_name(kb, answer.check.gpu),
                        v=f"{s['seconds_per_image_asked']:.0f}"))

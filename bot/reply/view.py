@@ -12,7 +12,7 @@ from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, smaller_line
 from bot.reply.compare_view import compare_rows, compare_verdict
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
-from bot.reply.formatting import count, gb, gpu_name, model_name_of, params
+from bot.reply.formatting import count, format_label, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.maths_view import maths_lines
@@ -71,6 +71,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         title_parts = [gpu_name(kb, answer.query.gpu) if answer.query.gpu else "GPU"]
     elif answer.intent == "faq" and not title_parts:
         title_parts = ["GPU Advisor"]
+    elif answer.model_compare and answer.model_compare[0].format:
+        title_parts = [model_name_of(kb, answer.model_compare[0].model),
+                       " vs ".join(format_label(r.format or "") for r in answer.model_compare)]
     elif answer.model_compare and answer.model_compare[0].task:
         title_parts = [model_name_of(kb, answer.model_compare[0].model),
                        " vs ".join(t.pick(TASK_NAMES, r.task or "") for r in answer.model_compare)]
@@ -204,12 +207,13 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         else gpu_name(kb, memory_card_id(answer.query.memory_gb, bool(answer.understood.get("unified_memory"))))
         if answer.query.memory_gb else "")
     view["model_compare"] = [{
-        "name": (t.pick(TASK_NAMES, r.task) if r.task else kb.models[r.model].name if r.model in kb.models
-                 else r.model), "total": gb(r.total_gb),
+        "name": (format_label(r.format) if r.format else t.pick(TASK_NAMES, r.task) if r.task
+                 else kb.models[r.model].name if r.model in kb.models else r.model), "total": gb(r.total_gb),
         "per_gpu": gb(r.per_gpu_gb), "pick": f"{r.count}× {gpu_name(kb, r.gpu)}" if r.gpu else None,
         "fits": r.fits, "decode": count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
     } for r in answer.model_compare]
     view["methods_compared"] = bool(answer.model_compare) and answer.model_compare[0].task is not None
+    view["formats_compared"] = bool(answer.model_compare) and answer.model_compare[0].format is not None
     return view
 
 

@@ -437,6 +437,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         offload_to_ram=bool(values.get("offload_to_ram", False)), host_ram_gb=values.get("host_ram_gb"),
         inter_node_gbps=values.get("inter_node_gbps"),
         context_parallel=values.get("context_parallel"), compare_tasks=values.get("compare_tasks") or [],
+        compare_formats=values.get("compare_formats") or [],
         **money,
         stated=stated,
         clamped=sorted(set(state.clamped), key=state.clamped.index),

@@ -327,6 +327,9 @@ class Question(BaseModel):
     context; their tokens are counted only through the context the text gives."""
     compare_tasks: list[Task] = Field(default_factory=list)
     """Training methods set side by side ("full fine-tune vs LoRA vs QLoRA"): each one's memory and pick."""
+    compare_formats: list[str] = Field(default_factory=list)
+    """Weight formats set side by side ("AWQ, GPTQ or FP8"): keys of bot.understand.slots.formats.FORMATS, the
+    first the one the reply sizes."""
     inter_node_gbps: float | None = Field(default=None, gt=0)
     """The network between machines the text states ("25GbE"), as GB/s one-direction per card."""
     context_parallel: int | None = Field(default=None, ge=0, le=64)

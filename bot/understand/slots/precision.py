@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.understand.slots.base import SlotState, first_label, rx
+from bot.understand.slots.formats import FORMATS, formats_compared
 from rules.precision import BPW_RANGE, bpw_precision
 
 # -- precision / quantisation -----------------------------------------------------------------------
@@ -59,6 +60,15 @@ _DENIED = rx(
 def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     for denied in _DENIED.finditer(state.text):
         state.mask(denied.start(), denied.end())
+    compared = formats_compared(state)
+    if compared:
+        # "AWQ, GPTQ or FP8": the first sizes the reply, every one is set side by side (bot.reply.capacity)
+        state.values["compare_formats"] = compared
+        first_precision, first_quant = FORMATS[compared[0]]
+        state.set("precision", first_precision)
+        if first_quant is not None:
+            state.set("quant", first_quant)
+        return
     text = state.text
     if _OPTIMIZER_PAGED.search(text):
         state.set("paged_optimizer", True)

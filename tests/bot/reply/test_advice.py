@@ -331,3 +331,15 @@ def test_a_jetson_named_with_its_memory_is_sized_with_what_its_os_leaves() -> No
     assert answer["query"]["memory_gb"] == 30
     assert answer["check"]["fits"] is False or answer["check"]["tight"] is True
     assert "我不认识模组“Jetson AGX Orin”：它的 32 GB 内存与 CPU 和操作系统共用" in answer["text"]
+
+
+def test_formats_compared_are_each_sized_on_the_cards_named() -> None:
+    # audit 16 C-M1: "AWQ, GPTQ or FP8 — which one fits?" was one sizing labelled "fp8 · gptq" at int4 bytes
+    answer = _ask("Llama 3.1 70B on 2x L40S: AWQ, GPTQ or FP8 — which one fits?")
+    rows = {r["format"]: r for r in answer["model_compare"]}
+    assert list(rows) == ["awq", "gptq", "fp8"]
+    assert all(r["gpu"] == "l40s" and r["count"] == 2 for r in rows.values())
+    # FP8 holds each weight in a byte, int4 in about half of one (its scales aside)
+    assert 1.6 < rows["fp8"]["per_gpu_gb"] / rows["awq"]["per_gpu_gb"] < 2.0
+    assert answer["query"]["precision"] == "int4" and answer["query"]["quant"] == "awq"
+    assert "Formats side by side" in answer["text"] and "• FP8:" in answer["text"]

@@ -247,3 +247,11 @@ def test_a_follow_up_keeps_each_users_image_rate() -> None:
     reply = ask_json("SDXL for 50 users, each 2 images a minute")
     assert "· 50 users · 2 images a minute each" in reply["text"]
     assert "Image service: 100 images a minute" in reply["text"]
+
+
+def test_an_image_model_with_no_published_time_says_so() -> None:
+    # audit 16 C-M2: "how long per image?" for SD3.5 Large got no word at all
+    from tests.bot.reply._answers import ask_json
+
+    text = ask_json("SD3.5 Large at 1024x1024 on an RTX 4080 16GB: will it fit, and how long per image?")["text"]
+    assert "no time per image: I found no published measurement of Stable Diffusion 3.5 Large" in text

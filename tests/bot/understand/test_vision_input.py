@@ -78,3 +78,10 @@ def test_a_side_before_tu_without_a_measure_word_is_the_image_size(text: str, co
     question = parse(text, KB)
     assert question.image_count == count
     assert question.image_resolution == side
+
+
+def test_one_image_counted_in_chinese_is_a_requests_image_not_a_context() -> None:
+    # audit 16 C-M7: "输入一张 1920x1080 的图片" was a context of 1 token
+    question = parse("Qwen2.5-VL-3B 在 RTX 3060 12G 上，输入一张 1920x1080 的图片，显存要多少？", KB)
+    assert question.images_per_request == 1 and question.context is None
+    assert parse("Qwen2.5-VL-7B 每次上传三张截图，A10 够吗", KB).images_per_request == 3
