@@ -80,6 +80,12 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """"Is a T4 enough for 500 pairs a second?": the memory verdict answers only half. When the cards asked about
     hold the job but the serving plan for the rate asked needs more of them, the reply says so next to it."""
     check, plan = answer.check, answer.serving
+    wanted, alone = answer.understood.get("tokens_per_s_per_user"), answer.speed.get("decode_tokens_per_s")
+    if (check is not None and check.fits and plan is None and isinstance(wanted, (int, float))
+            and isinstance(alone, (int, float)) and alone < wanted):
+        # no plan (a card with no compute figure), but even one sequence alone decodes slower than asked
+        return t("speed_not_kept_alone", count=check.count, gpu=gpu_name(kb, check.gpu), v=f"{alone:,.0f}",
+                 wanted=f"{wanted:,.0f}")
     if check is None or plan is None or not check.fits or plan.gpu != check.gpu:
         return ""
     if not plan.met and plan.binding in ("speed", "ttft"):
