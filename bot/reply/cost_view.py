@@ -325,8 +325,11 @@ def _batched_factor(speed: dict[str, Any]) -> float:
 
 
 def _hours_text(hours: float) -> str:
-    """A run's length as a reader takes it in: hours from one hour up, else minutes."""
-    return f"{hours:,.1f} h" if hours >= 1 else f"{max(1.0, hours * 60):,.0f} min"
+    """A run's length as a reader takes it in: hours from one hour up, minutes from one, else seconds (half a
+    minute is not "1 min", audit 16 C-L4)."""
+    if hours >= 1:
+        return f"{hours:,.1f} h"
+    return f"{hours * 60:,.0f} min" if hours * 60 >= 1 else f"{max(1.0, hours * 3600):,.0f} s"
 
 
 def _rate_text(rate: float) -> str:

@@ -371,6 +371,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         if unknown_card and found.text and unknown_card in found.text:
             unknown_card = None  # the unknown model's own name ("MyCorp-A100-LM")
     shared_memory_reserve(state, unknown_card)
+    makes_images = named_model is not None and named_model.modality == "image-generation"
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)
     defaulted = any(m.key in vocab.bare_gpus for m in gpus)
     values = state.values
@@ -392,7 +393,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         context=values.get("context"),
         batch=values.get("batch"),
         users=values.get("users"),
-        gen_tokens=values.get("gen_tokens"),
+        gen_tokens=values.get("gen_tokens") if not makes_images else None,  # "生成一張 1024x1024": an image
         stack_models=values.get("stack_models") or [],
         stack_formats=values.get("stack_formats") or {},
         output_tokens=values.get("output_tokens"),
