@@ -16,6 +16,7 @@ from rules.constants import GPUS_PER_NODE
 from rules.engine_profile import takes_prefill_chunk
 from rules.memory_lora_serving import slot_rule
 from rules.precision import bits_per_weight
+from rules.weight_formats import GGUF_BYTES_PER_PARAM
 
 SHARE_FLAGS = {"vllm": "gpu_memory_utilization", "sglang": "mem_fraction_static",
                "lmdeploy": "cache_max_entry_count", "tensorrt-llm": "free_gpu_memory_fraction"}
@@ -98,6 +99,11 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return ("cheapest" if t.lang == "en" else "优先省钱") if value else ""
     if field == "engine":
         return engine_name(value)
+    if field == "quant" and isinstance(value, str) and value in GGUF_BYTES_PER_PARAM:
+        # "gguf-q2_k" is its own precision: Q2_K at about 2.6 bits a weight, not "int4" (audit 16 C-L10)
+        bits = f"{8 * GGUF_BYTES_PER_PARAM[value]:.1f}"
+        return f"GGUF {value.removeprefix('gguf-').upper()} " + (f"(~{bits} bits a weight)" if t.lang == "en"
+                                                                   else f"（每个权重约 {bits} 位）")
     if field == "quant" and isinstance(value, str) and bits_per_weight(value) is not None:
         return f"{bits_per_weight(value):g} bits per weight"  # ExLlama's EXL2/EXL3, as its files are named
     if field == "cloud" and isinstance(value, str):
@@ -188,6 +194,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "quant" and value == data.get("precision"):
             continue  # "mxfp4" is the precision and the format at once
+        if field == "precision" and data.get("quant") in GGUF_BYTES_PER_PARAM:
+            continue  # a GGUF type says its own bits
         if field == "gpu_count" and isinstance(value, int):
             if "compare_gpus" not in data:  # a comparison's side-by-side gives each card's own count
                 parts.append(t("cards_n", n=value))

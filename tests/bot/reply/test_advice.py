@@ -343,3 +343,9 @@ def test_formats_compared_are_each_sized_on_the_cards_named() -> None:
     assert 1.6 < rows["fp8"]["per_gpu_gb"] / rows["awq"]["per_gpu_gb"] < 2.0
     assert answer["query"]["precision"] == "int4" and answer["query"]["quant"] == "awq"
     assert "Formats side by side" in answer["text"] and "• FP8:" in answer["text"]
+
+
+def test_a_gguf_type_is_read_back_with_its_own_bits_not_as_int4() -> None:
+    # audit 16 C-L10: "int4 · gguf-q2_k" for a 2.6-bit file
+    read_as = _ask("DeepSeek-R1 Q2_K on 4x 3090 with --n-cpu-moe 55")["text"].splitlines()[2]
+    assert "GGUF Q2_K (~2.6 bits a weight)" in read_as and "int4" not in read_as
