@@ -59,6 +59,7 @@ from bot.reply.side_figures import (
     cpu_only_figure,
     lighter_task_figure,
     mac_speed,
+    mac_speed_at_fix,
     other_engine_figure,
     token_speed,
 )
@@ -356,7 +357,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             and any(s.gpu is None and s.count in (None, check.count) for s in check.suggestions)):
         speed.update(asked_card_image_speed(workload, gpu, kb))  # "how long on my 3060": with the fix, on it
     on_mac = mac_speed(question, as_chosen(workload, estimate.chosen), gpu, check is None or check.fits or check.tight,
-                       kb)
+                       kb) or mac_speed_at_fix(question, as_chosen(workload, estimate.chosen), gpu, check, kb)
     if on_mac:
         # the speed is the Mac's, even where a pick replaced it as the configuration timed: no NVIDIA label on
         # it, and no cloud bill priced at its speed (a Mac is owned, not rented)

@@ -194,6 +194,19 @@ def request_time(timed: Workload, gpu: GPU, count: int, decode_tokens_per_s: flo
     return figures
 
 
+def mac_speed_at_fix(question: Question, timed: Workload, gpu: GPU | None, check: Any,
+                     kb: KnowledgeBase) -> dict[str, float | None]:
+    """A Mac that holds the job only at a shorter context (Ollama's default for its memory is longer): the
+    decode speed at the context that fits, which is what the asker runs once num_ctx is set (audit 16 C-M4)."""
+    if check is None or check.fits or check.tight:
+        return {}
+    fix = next((s for s in check.suggestions if s.kind == "shorter-context" and s.context), None)
+    if fix is None:
+        return {}
+    figures = mac_speed(question, replace(timed, context=int(fix.context)), gpu, True, kb)
+    return {**figures, "mac_speed_context": float(fix.context)} if figures else {}
+
+
 def mac_speed(question: Question, timed: Workload, gpu: GPU | None, holds: bool,
               kb: KnowledgeBase) -> dict[str, float | None]:
     """A Mac named with its chip: llama.cpp's Metal decode, bound by the unified memory's bandwidth, when the job

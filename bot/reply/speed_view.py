@@ -18,6 +18,8 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
     s = answer.speed
     if s.get("decode_tokens_per_s"):
         parts.append(t("decode", v=count(s["decode_tokens_per_s"] or 0)))
+        if s.get("mac_speed_context"):
+            parts[-1] += t("at_fix_context", n=f"{s['mac_speed_context']:,.0f}")  # the Mac holds it only then
     if s.get("aggregate_tokens_per_s") and (answer.query.batch or 1) > 1:
         parts.append(t("aggregate", v=count(s["aggregate_tokens_per_s"] or 0)))
     if s.get("vllm_decode_tokens_per_s"):

@@ -349,3 +349,12 @@ def test_a_gguf_type_is_read_back_with_its_own_bits_not_as_int4() -> None:
     # audit 16 C-L10: "int4 · gguf-q2_k" for a 2.6-bit file
     read_as = _ask("DeepSeek-R1 Q2_K on 4x 3090 with --n-cpu-moe 55")["text"].splitlines()[2]
     assert "GGUF Q2_K (~2.6 bits a weight)" in read_as and "int4" not in read_as
+
+
+def test_a_mac_that_holds_the_model_only_at_a_shorter_context_is_timed_there() -> None:
+    # audit 16 C-M4: "tokens per second?" on an M3 Max 64GB got "no speed is given for this Mac" although the
+    # reply's own context fix makes it fit; 39.4 GiB of Q4_K_M weights at 400 GB/s is at most ≈ 10 tok/s
+    answer = _ask("Llama 3.3 70B q4 in Ollama on a MacBook Pro M3 Max 64GB: tokens per second?")
+    assert answer["check"]["fits"] is False
+    assert 5 < answer["speed"]["decode_tokens_per_s"] < 10.8
+    assert "at a context of 8,192 tokens, the fix above that lets it fit" in answer["text"]
