@@ -13,7 +13,7 @@ from typing import Any
 
 import rules
 from bot.reply.convert import finite
-from bot.reply.defaults import bf16_capable
+from bot.reply.defaults import as_chosen, bf16_capable
 from bot.understand.question import Question
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_TOKENS
 from knowledge.base import KnowledgeBase
@@ -79,6 +79,11 @@ def other_engine_figure(question: Question, workload: Workload, count: int, gpu:
     if not mine or abs(theirs - mine) <= OTHER_ENGINE_SHARE * mine:
         return None
     figure: dict[str, Any] = {"engine": other, "per_gpu_gb": round(theirs, 2)}
+    if question.tokens and gpu is not None and rules.compute_known(gpu) and workload.task != "inference":
+        # "how long for 50M tokens" on the card asked, which the other engine fits (audit 16 C-L8)
+        rate = rules.estimate_speed(as_chosen(on_other, alternative.chosen), gpu, count).train_tokens_per_s
+        if rate:
+            figure["train_hours"] = round(question.tokens / rate / 3600.0, 2)
     if alternative.chosen.get("profiled_images"):
         # An image model's figure on vLLM is mostly its start-up profile: say so, or it reads as the model's need.
         figure.update(profiled_images=alternative.chosen["profiled_images"],

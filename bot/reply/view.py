@@ -338,6 +338,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         t_other = Translator(answer.query.lang)
         message = t_other("other_engine", engine=engine_name(other["engine"]), gb=gb(other["per_gpu_gb"]),
                           mine=engine_name(answer.query.engine))
+        if other.get("train_hours"):
+            message += t_other("other_engine_time", hours=f"{other['train_hours']:,.1f}")
         if other.get("profiled_images"):
             images = t_other("other_engine_images", images=f"{other['profiled_images']:,}",
                              gb=gb(other.get("image_encoder_gb") or 0.0))
