@@ -41,8 +41,15 @@ def maths_lines(answer: Answer, kb: KnowledgeBase) -> list[str]:
         if "cross-attention-kv" in e.notes and model is not None:
             source = int(model.details.get("max_source_positions") or q.context or 0)
             tokens = f"({q.context or 0:,} decoder tokens + {source:,} source positions)"
-        lines.append(f"KV cache = 2 × layers × KV heads × head_dim × {tokens} × batch {q.batch or 1}"
-                     f" × bytes = {e.breakdown.kv_cache:.2f} GiB")
+        sequences = q.batch or 1
+        replicas = answer.picks[0].replicas if answer.picks and "one-replica" in e.notes else None
+        users = answer.understood.get("users")
+        if replicas and replicas > 1:
+            # one replica's share of the users (audit 16 C-L1: the whole batch was written beside one card's GiB)
+            sequences = -(-int(users if isinstance(users, int) else sequences) // replicas)
+        shared_by = f", shared by {e.gpu_count} GPUs" if e.gpu_count > 1 else ""
+        lines.append(f"KV cache = 2 × layers × KV heads × head_dim × {tokens} × {sequences:,} sequences × bytes"
+                     f"{shared_by} = {e.breakdown.kv_cache:.2f} GiB per GPU")
     if e.breakdown.gradients or e.breakdown.optimizer:
         lines.append(f"gradients {e.breakdown.gradients:.2f} GiB + optimizer states {e.breakdown.optimizer:.2f} GiB"
                      + (f" (sharded over {e.gpu_count} GPUs)" if e.gpu_count > 1 else ""))

@@ -32,3 +32,17 @@ def test_the_weights_line_shows_the_division_over_the_cards_that_share_them(weig
 def test_an_fp8_share_reads_as_one_byte_a_parameter() -> None:
     # DeepSeek-R1-like: 32.5e9 × 1 B over 16 cards = 1.89 GiB a card (was printed "× 0.06 B")
     assert maths_lines(_answer(1.89, 16, "fp8"), KB)[0] == "weights = 32.5e9 params × 1.00 B ÷ 16 GPUs = 1.89 GiB"
+
+
+def test_the_kv_line_counts_one_replicas_sequences_shared_by_its_cards() -> None:
+    # audit 16 C-L1: "× batch 4096 × bytes = 53.91 GiB" wrote the whole batch beside one card's share of one
+    # replica; 20,000 users over 58 replicas is 345 each: 345 × 1.25 GiB / 8 cards = 53.9 GiB a card
+    from bot.service import ask
+
+    answer = ask({"text": "Serve Llama 3.3 70B to 20,000 concurrent chat users at 4k context: how many H100s?"})
+    line = next(line for line in maths_lines(answer, KB) if line.startswith("KV cache"))
+    replicas = answer.picks[0].replicas or 1
+    sequences = -(-20_000 // replicas)
+    assert f"× {sequences:,} sequences × bytes, shared by 8 GPUs" in line
+    assert sequences * 1.25 / 8 == pytest.approx(answer.estimate.breakdown.kv_cache if answer.estimate else 0,
+                                                 rel=0.02)
