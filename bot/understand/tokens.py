@@ -32,10 +32,17 @@ def fold(text: str) -> str:
     return to_simplified(lowered)
 
 
+_SUFFIX_TYPOS = {"supr": "super", "suepr": "super", "supper": "super", "sper": "super"}
+"""Misspellings of a card's suffix seen in questions ("4070 ti supr"): read as the suffix, so the card is the
+SUPER rather than the plain one of another memory size (audit 16 C-M8)."""
+
+
 def canon(token: str) -> str:
-    """Memory sizes are written 80G, 80GB or 80 GB: all read as 80g."""
+    """Memory sizes are written 80G, 80GB or 80 GB: all read as 80g; a misspelt card suffix as the suffix."""
     if token == "gb":
         return "g"
+    if token in _SUFFIX_TYPOS:
+        return _SUFFIX_TYPOS[token]
     match = _MEMORY_TOKEN.fullmatch(token)
     return f"{match.group(1)}g" if match else token
 

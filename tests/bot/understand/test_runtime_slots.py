@@ -655,3 +655,9 @@ def test_a_compute_optimal_budget_is_a_pretraining_job() -> None:
                      " H100s?", KB)
     assert question.task == "train" and "tokens-compute-optimal" in question.notes
     assert parse("Llama 3 was trained on 15T tokens, can I run the 8B on a 4090?", KB).task != "train"
+
+
+def test_a_misspelt_super_is_still_the_super_card() -> None:
+    # audit 16 C-M8: "4070 ti supr" was the 12 GB 4070 Ti, not the 16 GB Ti SUPER
+    assert parse("mistral nemo fp16 on my rtx 4070 ti supr?", KB).gpu == "rtx-4070-ti-super"
+    assert parse("I had supper then ran llama 3 8b on a 4090", KB).gpu == "rtx-4090"
