@@ -93,12 +93,7 @@ def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, 
     else:
         return
     work["batch_job"] = True
-    generated = state.values.get("gen_tokens")
-    if not isinstance(generated, int):
-        # Not stated: an assumption the reply names (the output sets half the bill), not a reading
-        generated = BATCH_JOB_GEN_TOKENS
-        state.values["gen_tokens"] = generated
-        state.notes.append(BATCH_JOB_OUTPUT_NOTE)
+    generated = _output_per_request(state)
     # The document is the prompt: a context read elsewhere in the sentence ("200-token summaries" before the
     # output cue was known) gives way to it, the output per document added when it is known.
     state.values["context"] = min(MAX_CONTEXT, prompt + generated)
@@ -110,6 +105,17 @@ def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, 
     state.values["output_tokens"] = float(min(MAX_OUTPUT_TOKENS, work["training_samples"] * generated))
     if "output_tokens" not in state.stated:
         state.stated.append("output_tokens")
+
+
+def _output_per_request(state: SlotState) -> int:
+    """The output each request of a batch job writes: as stated, else an assumption the reply names (the output
+    sets half the bill), not a reading."""
+    generated = state.values.get("gen_tokens")
+    if isinstance(generated, int):
+        return generated
+    state.values["gen_tokens"] = BATCH_JOB_GEN_TOKENS
+    state.notes.append(BATCH_JOB_OUTPUT_NOTE)
+    return BATCH_JOB_GEN_TOKENS
 
 
 IMAGE_JOB_TEXT_TOKENS = 256
@@ -129,11 +135,7 @@ def read_image_job(state: SlotState, work: dict[str, Any], model: Model | None, 
         return
     work["training_samples"] = count
     work["batch_job"] = True
-    generated = state.values.get("gen_tokens")
-    if not isinstance(generated, int):
-        generated = BATCH_JOB_GEN_TOKENS
-        state.values["gen_tokens"] = generated
-        state.notes.append(BATCH_JOB_OUTPUT_NOTE)
+    generated = _output_per_request(state)
     state.values["context"] = IMAGE_JOB_TEXT_TOKENS + generated  # not stated: the image's positions join it
     if _as_rate(state, work, text):
         work.pop("batch_job")
