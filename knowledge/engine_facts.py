@@ -175,6 +175,8 @@ class FormatFloorFact(Fact):
     `get_min_capability` per quantisation method): a card below it cannot load the checkpoint at all."""
 
     min_capability: dict[str, float]
+    engine_min_capability: float | None = None
+    """The oldest compute capability the engine itself supports, whatever the format (vLLM: 7.0)."""
 
 
 class DpAttentionFact(Fact):

@@ -43,12 +43,21 @@ from knowledge.errors import KnowledgeDataError
 from knowledge.schema import Entry
 
 
+def engine_min_capability(engine: str | None) -> float | None:
+    """The oldest compute capability the engine runs on at all (vLLM: 7.0), or None when it states none."""
+    profile = load_engine_profiles().get(engine or "")
+    return profile.format_floor.engine_min_capability if profile is not None and profile.format_floor else None
+
+
 def format_min_capability(engine: str | None, quant: str | None) -> float | None:
     """The compute capability the engine's kernels for weight format `quant` need (its profile's format_floor);
     None when the engine states no floor for it."""
     profile = load_engine_profiles().get(engine or "")
-    floors = profile.format_floor.min_capability if profile is not None and profile.format_floor else {}
-    return floors.get(quant or "")
+    floor = profile.format_floor if profile is not None else None
+    if floor is None:
+        return None
+    found = [f for f in (floor.min_capability.get(quant or ""), floor.engine_min_capability) if f is not None]
+    return max(found) if found else None
 
 
 def refuses_float16(engine: str | None, family: str | None) -> bool:

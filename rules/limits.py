@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from knowledge.engines import refuses_float16
+from knowledge.engines import engine_min_capability, refuses_float16
 from knowledge.schema import GPU
 from rules import constants as C
 from rules.engine_profile import engine_limit_gib, profile_for
-from rules.hardware import runs_format, runs_precision, supports_bf16, usable_gib
+from rules.hardware import compute_capability, runs_format, runs_precision, supports_bf16, usable_gib
 from rules.memory import estimate_memory, is_transformer
 from rules.memory_inference import activation_peak, activations_outside_share, parallel_layout
 from rules.precision import normalise_quant
@@ -140,7 +140,11 @@ def within_one_machine(gpu: GPU, count: int) -> bool:
 def unsupported_format(w: Workload, gpu: GPU) -> str | None:
     """The weights' format the card cannot run on the job's engine: its precision (FP8 without FP8 tensor cores;
     16-bit without bf16 for a model the engine refuses to run in float16) or its quantisation method (vLLM's AWQ
-    kernel below Turing); None when the card runs it."""
+    kernel below Turing), or "engine" when the engine itself does not run on the card (vLLM below compute
+    capability 7.0: a P40 or P100); None when the card runs it."""
+    floor, capability = engine_min_capability(w.engine), compute_capability(gpu)
+    if floor is not None and capability is not None and capability < floor:
+        return "engine"
     if not runs_precision(gpu, w.precision, w.engine):
         return w.precision
     if (w.precision != "fp32" and gpu.architecture and not supports_bf16(gpu)

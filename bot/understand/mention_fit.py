@@ -97,7 +97,7 @@ def modified_memory(folded: str, gpus: list[Mention], gpu_id: str, kb: Knowledge
 
 
 _CLAIMED_MEMORY = re.compile(
-    r"\s*(?:'s|’s)?\s*(?:only\s+)?(?:has|have|had|got|comes?\s+with|ships?\s+with|with|w/|is|有|是|带|的?显存(?:是|有|为|只有)?)"
+    r"\s*(?:'s|’s)?\s*(?:(?:that|which)\s+)?(?:only\s+)?(?:has|have|had|got|comes?\s+with|ships?\s+with|with|w/|is|有|是|带|的?显存(?:是|有|为|只有)?)"
     r"\s*(?:only\s+|just\s+|about\s+|只有|才)?(?P<gb>\d{1,3})\s*g(?:b|ib)?(?![a-z0-9])"
     r"(?!\s*(?:of\s+)?(?:(?:lp)?ddr\d?|ram\b|system|host|cpu|内存|系统内存))", re.A)
 """Memory the text says a card has: "the 4090 has 48GB", "4090是48G", "A100的显存是40G"."""

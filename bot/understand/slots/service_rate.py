@@ -50,9 +50,9 @@ _RATE = rx(
     r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)" + _SCALE + r"\s*" + _TEXTS_EN
     + r"\s*(?:per\s+sec(?:ond)?|a\s+second|each\s+second|every\s+second|/\s*s(?:ec)?)(?![a-z])"
     r"|每秒(?:钟)?\s*(?:要|需要)?\s*(?:处理|编码|承载|向量化|计算|来|有)?\s*(?:约|大约)?\s*"
-    r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<scale2>k|千|万)?\s*(?:个|次|条|篇|句|份)" + _NOT_TOKENS
+    r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<scale2>k|千|万)?\s*(?:个|次|条|篇|句|份|笔|筆)" + _NOT_TOKENS
     + r"\s*(?:" + _TEXTS_ZH + r"|请求|查询|调用)?"
-    r"|(?<![\d.])(?P<num3>\d+(?:\.\d+)?)\s*(?P<scale3>k|千|万)?\s*(?:个|次|条|篇|句|份)" + _NOT_TOKENS
+    r"|(?<![\d.])(?P<num3>\d+(?:\.\d+)?)\s*(?P<scale3>k|千|万)?\s*(?:个|次|条|篇|句|份|笔|筆)" + _NOT_TOKENS
     + r"\s*(?:" + _TEXTS_ZH + r"|请求|查询|调用)?\s*(?:每秒|/\s*秒|/\s*s(?:ec)?\b)"
 )
 """A request rate counted in texts: each text one request, as "1000 QPS" is."""

@@ -366,3 +366,14 @@ def test_the_other_engine_that_fits_the_card_asked_says_how_long_the_tokens_take
     hours = answer["other_engine"]["train_hours"]
     assert answer["other_engine"]["engine"] == "unsloth" and 5 < hours < 200
     assert f"With it the tokens asked take ≈ {hours:,.1f} h on these cards." in answer["text"]
+
+
+@pytest.mark.parametrize("text", ["Can a Tesla P100 16GB run Llama 3.1 8B with vLLM?",
+                                  "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 8192 on a Tesla P40 24GB: "
+                                  "will it run?"])
+def test_vllm_on_a_pascal_card_is_a_no_whatever_the_memory(text: str) -> None:
+    # audit 17 HIGH 3: vLLM's docs require compute capability 7.0; a P40 got "Yes, 4.8 GiB to spare"
+    answer = _ask(text)
+    assert answer["check"]["fits"] is False
+    assert "vLLM does not run on the Tesla P" in answer["text"]
+    assert not any(p["gpu"].startswith(("p100", "p40", "tesla-p")) for p in answer["picks"])

@@ -661,3 +661,14 @@ def test_a_misspelt_super_is_still_the_super_card() -> None:
     # audit 16 C-M8: "4070 ti supr" was the 12 GB 4070 Ti, not the 16 GB Ti SUPER
     assert parse("mistral nemo fp16 on my rtx 4070 ti supr?", KB).gpu == "rtx-4070-ti-super"
     assert parse("I had supper then ran llama 3 8b on a 4090", KB).gpu == "rtx-4090"
+
+
+def test_a_rate_counted_with_bi_in_traditional_chinese_is_read() -> None:
+    # audit 17 HIGH 4: "每秒處理 1000 筆查詢" lost the rate, so no card count
+    assert parse("bge-m3 每秒處理 1000 筆查詢需要幾張 L4？", KB).qps == 1000
+
+
+def test_a_card_that_has_its_memory_is_that_variant() -> None:
+    # audit 17 HIGH 5: "an RTX 3060 that has 8 GB of VRAM" was the 12 GB card
+    question = parse("Can I run Llama 3.1 8B Q8 with Ollama on an RTX 3060 that has 8 GB of VRAM?", KB)
+    assert question.gpu == "rtx-3060-8gb"
