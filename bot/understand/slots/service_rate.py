@@ -32,7 +32,7 @@ MAX_TEXTS_PER_REQUEST = 100_000
 thousand inputs a call (OpenAI's limit is 2,048); beyond this the number is not a request's."""
 
 _TEXTS_EN = (r"(?:candidate\s+|retrieved\s+)?(?:docs?|documents?|passages?|candidates?|texts?|chunks?|sentences?|"
-             r"items?|inputs?|(?:query[- ]doc(?:ument)?\s+)?pairs?)")
+             r"items?|inputs?|(?:query[- ](?:doc(?:ument)?|passage|text)\s+)?pairs?)")
 _TEXTS_ZH = r"(?:文档|文本|文件|文章|段落|候选|句子?|条目|片段|数据)"
 _REQUEST_EN = r"(?:quer(?:y|ies)|requests?|calls?|searche?s?)"
 _PER_REQUEST = rx(
@@ -42,12 +42,16 @@ _PER_REQUEST = rx(
     r"embeds?|brings?)?\s*(?:about|around|~|up\s+to)?\s*(?P<num2>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"
     r"|每\s*(?:个|次|条)?\s*(?:查询|请求|query|问题|调用|次检索)\s*(?:有|带|包含|召回|需要|要|对应)?\s*(?:约|大约)?\s*"
     r"(?P<num3>\d+)\s*(?:个|篇|条|份|段)?\s*" + _TEXTS_ZH
+    + r"|\b(?:each|every)\s+(?:one\s+)?(?:rerank(?:ing|s)?|scor(?:ing|es)|rank(?:ing|s)|embedd?(?:ing|s)|"
+    r"carrying|having|with)\s+(?:about|around|~|up\s+to)?\s*(?P<num4>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"
+    r"|每\s*(?:个|次|条)?\s*(?:查询|请求)?\s*(?:都)?\s*(?:重排序?|排序|打分|精排|rerank)\s*(?:约|大约)?\s*(?P<num5>\d+)"
+    r"\s*(?:个|篇|条|份|段)?\s*" + _TEXTS_ZH
 )
 """Texts each request carries ("rerank 100 docs per query"): the documents a reranker scores against the query."""
 _SCALE = r"\s*(?P<scale>k|千|万)?"
 _NOT_TOKENS = r"(?!\s*(?:tokens?|toks?|词元|字|张|幅|帧|图|小时|分钟))"
 _RATE = rx(
-    r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)" + _SCALE + r"\s*" + _TEXTS_EN
+    r"(?<![a-z0-9.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)" + _SCALE + r"\s*" + _TEXTS_EN
     + r"\s*(?:per\s+sec(?:ond)?|a\s+second|each\s+second|every\s+second|/\s*s(?:ec)?)(?![a-z])"
     r"|每秒(?:钟)?\s*(?:要|需要)?\s*(?:处理|编码|承载|向量化|计算|来|有)?\s*(?:约|大约)?\s*"
     r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<scale2>k|千|万)?\s*(?:个|次|条|篇|句|份|笔|筆)" + _NOT_TOKENS
@@ -87,7 +91,7 @@ number of cards or a context length ("images per request" is left alone: for an 
 
 
 def _scaled(raw: str, scale: str | None) -> float:
-    return float(raw) * COUNT_SCALES.get((scale or "").lower(), 1.0)
+    return float(raw.replace(",", "")) * COUNT_SCALES.get((scale or "").lower(), 1.0)
 
 
 def parse_service_rate(state: SlotState) -> dict[str, Any]:
@@ -110,7 +114,7 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
         state.mask(m.start(), m.end())
     m = _PER_REQUEST.search(state.text)
     if m is not None:
-        raw = m.group("num") or m.group("num2") or m.group("num3")
+        raw = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5")
         if int(raw) > 0:
             fields["texts_per_request"] = int(bounded(state, "texts_per_request", float(raw), MAX_TEXTS_PER_REQUEST))
             state.stated.append("texts_per_request")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from tests.bot.reply._answers import ask_json as _ask
@@ -311,3 +313,11 @@ def test_a_speed_target_a_card_without_a_plan_cannot_reach_is_not_a_bare_yes() -
     assert answer["serving"] is None and answer["check"]["fits"] is True
     assert "That is memory only: 1× A10G decodes ≈" in answer["text"]
     assert "below the 150 tok/s each user needs" in answer["text"]
+
+
+def test_a_reranker_plan_counts_every_query_passage_pair() -> None:
+    answer = _ask("bge-reranker-v2-m3 at 50 queries/s, each reranking 100 passages of 256 tokens: how many L40S?")
+    plan = answer["serving"]
+    per_replica = plan["targets"]["sequences_per_s_per_replica"]
+    assert plan["concurrent_needed"] == 5000
+    assert plan["replicas"] == math.ceil(5000 / per_replica) > 1

@@ -672,3 +672,15 @@ def test_a_card_that_has_its_memory_is_that_variant() -> None:
     # audit 17 HIGH 5: "an RTX 3060 that has 8 GB of VRAM" was the 12 GB card
     question = parse("Can I run Llama 3.1 8B Q8 with Ollama on an RTX 3060 that has 8 GB of VRAM?", KB)
     assert question.gpu == "rtx-3060-8gb"
+
+
+@pytest.mark.parametrize(("text", "qps", "texts"), [
+    # audit 17 HIGH 1: a reranker's passages per query were a document count, so 50 queries/s was 50 pairs/s
+    ("bge-reranker-v2-m3 at 50 queries/s, each reranking 100 passages of 256 tokens: how many L40S?", 50, 100),
+    ("bge-reranker-v2-m3 每秒 100 次查询，每次重排 50 个文档，需要几张 T4？", 100, 50),
+    ("bge-reranker-v2-m3 scoring 5,000 query-passage pairs per second, 256 tokens each: how many L40S?", 5000, None),
+])
+def test_a_rerankers_pairs_a_second_are_read_however_written(text: str, qps: float, texts: int | None) -> None:
+    question = parse(text, KB)
+    assert question.qps == qps and question.texts_per_request == texts
+    assert question.training_samples is None
