@@ -102,8 +102,29 @@ def card_layers(w: Workload, n: int, profile: EngineProfile) -> list[CardLayers]
     slots = layers + 1 if slots is None else slots
     if slots == 0:
         return [CardLayers(first=layers, blocks=0, output=False)] * n
+    experts_off = experts_on_host(w, profile)
+    if experts_off and n > 1 and not w.layer_split and slots == layers + 1:
+        return balanced_expert_split(w.model, n, experts_off)
     shares = tuple(w.layer_split) if w.layer_split and len(w.layer_split) == n else (1.0,) * n
     return _cards(*split_layer_counts(shares, slots - 1), first=layers + 1 - slots)
+
+
+def balanced_expert_split(model: Model, n: int, experts_off: int) -> list[CardLayers]:
+    """The blocks each of `n` cards holds when the first `experts_off` blocks keep their experts in RAM, given the
+    --tensor-split that evens out the cards' bytes (the reply states it). llama.cpp's default splits by block
+    count, which would give the last card every block whose experts stay on the cards while the first ones hold
+    attention alone (audit 17: 4 × 3090 then held no more than one 3090 does)."""
+    layers = model.num_layers or 1
+    expert_share = _expert_bytes_per_block(model, 1.0) * layers
+    first_moe = model.moe.first_k_dense if model.moe else 0
+    weights = [1.0 - expert_share if first_moe <= block < experts_off else 1.0 for block in range(layers)]
+    total, counts, running, card = sum(weights), [0] * n, 0.0, 0
+    for weight in weights:
+        if card < n - 1 and running + weight / 2 > total * (card + 1) / n:
+            card += 1
+        counts[card] += 1
+        running += weight
+    return _cards(counts, n - 1, first=0)
 
 
 def host_embedding_bytes(model: Model, quant: str | None) -> float:

@@ -154,6 +154,8 @@ def host_ram_line(t: Translator, e: Any, model: Any, card_bandwidth_gbps: float 
         layers = (model.num_layers or 0) if model is not None else 0
         key = "host_ram_experts_all" if layers and e.cpu_moe_layers >= layers else "host_ram_experts"
         line = t(key, gb=gb(e.host_ram_gb), n=e.cpu_moe_layers, layers=layers or "?")
+        if e.tensor_split:
+            line += " " + t("tensor_split_experts", split=",".join(str(b) for b in e.tensor_split))
     else:
         return None
     if e.host_read_gb_per_token and e.ram_bound_tokens_per_s:

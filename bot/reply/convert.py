@@ -39,7 +39,16 @@ def estimate_out(estimate: MemoryEstimate) -> EstimateOut:
                        ram_bound_tokens_per_s=_float(chosen.get("ram_bound_tokens_per_s")),
                        profiled_images=_int(chosen.get("profiled_images")),
                        image_encoder_gb=_float(chosen.get("image_encoder_gib")),
-                       draft_gb=_float(chosen.get("draft_gib")))
+                       draft_gb=_float(chosen.get("draft_gib")),
+                       tensor_split=_tensor_split(chosen))
+
+
+def _tensor_split(chosen: dict[str, object]) -> list[int] | None:
+    """The blocks per card of an expert offload over several cards (rules.layer_split.balanced_expert_split)."""
+    blocks = chosen.get("card_blocks")
+    if not chosen.get("cpu_moe_layers") or chosen.get("gpu_layers") or not isinstance(blocks, list) or len(blocks) < 2:
+        return None
+    return [int(b) for b in blocks]
 
 
 def _float(value: object) -> float | None:

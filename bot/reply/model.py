@@ -118,6 +118,9 @@ class EstimateOut(BaseModel):
     profile's largest)."""
     draft_gb: float | None = None
     """Speculative decoding: the draft model's weights and KV cache per card, inside the weights line (GiB)."""
+    tensor_split: list[int] | None = None
+    """Blocks per card when experts stay in RAM on several cards: the llama.cpp --tensor-split that evens the
+    cards' bytes (its default split by block count would load the last card alone); null otherwise."""
 
 
 class SuggestionOut(BaseModel):

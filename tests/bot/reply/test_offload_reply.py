@@ -127,3 +127,15 @@ def test_some_experts_offloaded_keeps_as_many_on_the_card_as_fit() -> None:
     layers = reply["query"]["cpu_moe_layers"]
     assert layers is not None and 0 < layers < 48  # not every layer's experts
     assert reply["check"]["fits"] is True
+
+
+def test_experts_in_ram_over_several_cards_use_all_of_them() -> None:
+    # audit 17 HIGH 2: 4 × 3090 moved only 2 more layers' experts onto the cards than 1 × 3090, the even split by
+    # block count loading the last card alone; a balanced --tensor-split holds far more of the experts on them
+    one = ask_json("Qwen3-235B-A22B at Q4_K_M on 1x RTX 3090 with llama.cpp and 128GB of RAM: tokens per second?")
+    four = ask_json("Qwen3-235B-A22B at Q4_K_M on 4x RTX 3090 with llama.cpp and 128GB of RAM: tokens per second?")
+    assert four["query"]["cpu_moe_layers"] < one["query"]["cpu_moe_layers"] - 30
+    split = four["estimate"]["tensor_split"]
+    assert split is not None and len(split) == 4 and sum(split) == 94
+    assert f"--tensor-split {','.join(str(b) for b in split)}" in four["text"]
+    assert four["estimate"]["host_ram_gb"] < 0.6 * one["estimate"]["host_ram_gb"]
