@@ -134,9 +134,15 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             lines.append(t("unpriced_gpu_hours", gpu=_gpu_name(kb, answer.speed_on.gpu), gpu_hours=f"{gpu_hours:,.0f}"))
         if speed.get("month_cards") and cost and cost.gpu:
             month = float(speed.get("month_hours") or 0)
-            lines.append(t("month_plan", cards=f"{speed['month_cards']:,.0f}", gpu=_gpu_name(kb, cost.gpu),
-                           hours=f"{month:,.0f}", days=f"{month / 24:,.1f}",
-                           gpu_hours=f"{float(speed.get('month_gpu_hours') or 0):,.0f}"))
+            month_gpu_hours = float(speed.get("month_gpu_hours") or 0)
+            # more cards may need fewer GPU-hours (no checkpointing once the states are sharded): say which
+            key = "month_plan_more" if month_gpu_hours > gpu_hours else "month_plan_fewer"
+            lines.append(t(key, cards=f"{speed['month_cards']:,.0f}", gpu=_gpu_name(kb, cost.gpu),
+                           hours=f"{month:,.0f}", days=f"{month / 24:,.1f}", gpu_hours=f"{month_gpu_hours:,.0f}"))
+            if cost.per_hour and cost.count and cost.currency:
+                # the same price a GPU-hour as the configuration priced above (a larger instance of the card)
+                total = month_gpu_hours * cost.per_hour / cost.count
+                lines.append(t("month_plan_cost", total=money(total), cur=cost.currency))
     job_hours = float(speed.get("job_hours") or 0)
     took = _hours_text(job_hours)
     if job_hours and speed.get("documents"):

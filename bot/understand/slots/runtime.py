@@ -52,7 +52,9 @@ _FLASH_ON = rx(r"\bflash[-_ ]?attn(?:[-_ ]?2)?\b|\bflash[-_ ]?attention(?:[-_ ]?
 _MEMORY_FRACTION = rx(r"(?:--?)?(?:gpu[-_ ]memory[-_ ]utili[sz]ation|mem[-_ ]fraction[-_ ]static"
                       r"|free[-_ ]gpu[-_ ]memory[-_ ]fraction|cache[-_ ]max[-_ ]entry[-_ ]count)"
                       r"\s*(?:=|:|of|to|at|设为|为)?\s*(?P<value>\d{1,3}(?:\.\d+)?\s*%|[01]?\.\d+|1(?![\d.]))")
-_MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])")
+_MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])"
+                    r"|(?<![\w-])(?:-c|--ctx[-_]size|-n_ctx|--n[-_]ctx)\s*(?:=\s*)?(?P<n2>\d{3,7})(?![\d.kK])")
+"""The engine's length flag: vLLM's --max-model-len, llama.cpp's -c / --ctx-size in a pasted command line."""
 _MAX_NUM_SEQS = rx(r"(?:--?)?(?:max[-_ ]num[-_ ]seqs|max[-_]batch[-_]size)\s*(?:=|:|of|to|at|设为|为)?\s*"
                    r"(?P<n>\d{1,6})(?![\d.])")
 MAX_NUM_SEQS_LIMIT = 65_536
@@ -228,9 +230,9 @@ def parse_engine_settings(state: SlotState) -> None:
             state.set("memory_fraction", value)
         state.mask(m.start(), m.end())
     m = _MAX_MODEL_LEN.search(state.text)
-    if m is not None and int(m.group("n")) > 0:
+    if m is not None and int(m.group("n") or m.group("n2")) > 0:
         # The engine's own length flag: the context, and the reply need not tell them to set it.
-        state.set("context", int(m.group("n")))
+        state.set("context", int(m.group("n") or m.group("n2")))
         state.notes.append("max-model-len-stated")
         state.mask(m.start(), m.end())
     m = _TENSOR_SPLIT.search(state.text)

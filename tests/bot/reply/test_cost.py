@@ -504,3 +504,11 @@ def test_a_compute_optimal_budget_is_twenty_tokens_a_parameter_timed_and_billed(
     assert reply.query.task == "train" and reply.query.tokens == pytest.approx(20e9)
     assert any(a.field == "tokens" and a.reason == "compute-optimal" for a in reply.assumptions)
     assert reply.cost is not None and reply.cost.total is not None
+
+
+def test_the_month_plan_is_priced_and_says_when_it_takes_fewer_gpu_hours() -> None:
+    # audit 17 M-4: the month plan said "so more GPU-hours" beside fewer, and only the 4.5-year run had a total
+    text = render_text(_ask("cost to pre-train a 7B model on 2T tokens on Lambda H100s"), KB)  # type: ignore[arg-type]
+    line = next(line for line in text.splitlines() if line.startswith("To finish within a month instead"))
+    assert "fewer than above" in line
+    assert "USD for that plan at the same price per GPU-hour" in text

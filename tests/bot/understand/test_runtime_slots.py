@@ -684,3 +684,22 @@ def test_a_rerankers_pairs_a_second_are_read_however_written(text: str, qps: flo
     question = parse(text, KB)
     assert question.qps == qps and question.texts_per_request == texts
     assert question.training_samples is None
+
+
+def test_a_pasted_llama_cpp_context_flag_is_the_context() -> None:
+    # audit 17 M-2: "-c 32768" in a pasted llama-server line was dropped for the 4,096 default
+    question = parse("llama-server -m Qwen3-235B-A22B-Q3_K_M.gguf -c 32768 -ngl 99 --n-cpu-moe 60 on a 5090", KB)
+    assert question.context == 32768 and question.cpu_moe_layers == 60
+    assert parse("llama.cpp --ctx-size 8192 qwen2.5 7b q4_k_m on a 3060", KB).context == 8192
+
+
+def test_how_many_users_asked_in_traditional_chinese_asks_the_concurrency() -> None:
+    # audit 17 M-1: "可以服務幾個使用者" got no count
+    assert parse("Llama 3.3 70B 開 128k 上下文，用 4 張 H100 可以服務幾個使用者？", KB).asks_concurrency
+
+
+def test_chinas_own_accelerators_are_named_back_as_unknown() -> None:
+    # audit 17 M-7: "摩尔线程 MTT S4000 48G" was sized silently as a 48 GB CUDA card
+    question = parse("摩尔线程 MTT S4000 48G 能跑 Qwen2.5-32B 吗？", KB)
+    assert question.unknown_gpu_text == "摩尔线程 MTT S4000" and question.memory_gb == 48
+    assert parse("华为昇腾910B 跑 DeepSeek-V3 要几张", KB).gpu == "ascend-910b"  # the one the knowledge base has
