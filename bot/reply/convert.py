@@ -169,6 +169,8 @@ def understood_of(question: Question) -> dict[str, Any]:
                    if n.startswith(SHARED_MEMORY_NOTE)), None)
     if shared is not None:
         understood["shared_memory_stated"] = float(shared)  # "Jetson AGX Orin 32GB": sized at 30, said why
+    if question.asks_concurrency:
+        understood["asks_concurrency"] = True  # "能支持几个并发": a count the reply must give even when it is none
     if question.assumed_model:
         understood["assumed_model"] = True  # "转写 500 小时会议录音": sized as Whisper, said so
     if question.derived_name is not None:

@@ -80,6 +80,15 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """"Is a T4 enough for 500 pairs a second?": the memory verdict answers only half. When the cards asked about
     hold the job but the serving plan for the rate asked needs more of them, the reply says so next to it."""
     check, plan = answer.check, answer.serving
+    e = answer.estimate
+    if (answer.understood.get("asks_concurrency") and plan is None and check is not None and not check.fits
+            and e is not None and e.breakdown.kv_cache > 0 and (answer.query.batch or 1) == 1):
+        # "128k 上下文能支持几个并发" on cards that hold the weights but barely one sequence: the count is the answer
+        left = check.limit_gb - (e.breakdown.weights + e.breakdown.activations + e.breakdown.overhead)
+        held = max(0, int(left // e.breakdown.kv_cache))
+        return t("sequences_held_asked", count=check.count, gpu=gpu_name(kb, check.gpu), n=held,
+                 context=f"{answer.query.context or 0:,}", each=f"{e.breakdown.kv_cache:.1f}",
+                 left=f"{max(0.0, left):.1f}")
     wanted, alone = answer.understood.get("tokens_per_s_per_user"), answer.speed.get("decode_tokens_per_s")
     if (check is not None and check.fits and plan is None and isinstance(wanted, (int, float))
             and isinstance(alone, (int, float)) and alone < wanted):

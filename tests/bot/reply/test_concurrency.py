@@ -321,3 +321,10 @@ def test_a_reranker_plan_counts_every_query_passage_pair() -> None:
     per_replica = plan["targets"]["sequences_per_s_per_replica"]
     assert plan["concurrent_needed"] == 5000
     assert plan["replicas"] == math.ceil(5000 / per_replica) > 1
+
+
+def test_how_many_users_on_cards_that_barely_hold_one_sequence_gets_the_count() -> None:
+    # audit 17 M-9: 8 × H20 for DeepSeek-R1 at 128k: MLA's 8.6 GiB a sequence on every card against 8.1 GiB left
+    answer = _ask("DeepSeek-R1 671B 用 8 张 H20 部署，128k 上下文能支持几个并发？")
+    assert answer["serving"] is None
+    assert "并发：8 张 H20 96GB 在权重之外只能容纳 0 条 131,072 token 的序列" in answer["text"]
