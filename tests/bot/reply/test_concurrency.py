@@ -328,3 +328,10 @@ def test_how_many_users_on_cards_that_barely_hold_one_sequence_gets_the_count() 
     answer = _ask("DeepSeek-R1 671B 用 8 张 H20 部署，128k 上下文能支持几个并发？")
     assert answer["serving"] is None
     assert "并发：8 张 H20 96GB 在权重之外只能容纳 0 条 131,072 token 的序列" in answer["text"]
+
+
+def test_a_pick_is_listed_once() -> None:
+    # audit 17 L-1: the named 4 × L40S laid out as 8 became the 8 × L40S pick already there, listed twice
+    answer = _ask("ok and what if I switch to 4x L40S instead, still Llama 3.3 70B FP8 for 100 users at 8k?")
+    keys = [(p["gpu"], p["count"], p["replicas"]) for p in answer["picks"]]
+    assert len(keys) == len(set(keys))
