@@ -57,7 +57,9 @@ def unmodelled_model(folded: str) -> tuple[str, str] | None:
 
 
 _SIZED_NAME = re.compile(
-    r"(?<![\w./-])(?P<name>[a-z][a-z0-9.]*(?:[-_][a-z0-9.]+)*?[-_]?\d+(?:\.\d+)?[bm])(?![\w])", re.A)
+    r"(?<![\w./-])(?P<name>[a-z][a-z0-9.]*(?:[-_][a-z0-9.]+)*?[-_]?\d+(?:\.\d+)?[bm])(?![\w])"
+    r"|(?<![\w./-])(?P<spaced>[a-z]{3,}[a-z0-9]*\s\d+(?:\.\d+)?\s\d+(?:\.\d+)?[bm])(?![\w])", re.A)
+"""A name glued to a size ("zephyrine-13b"), or a family, its version and its size written apart ("falcon 3 10b")."""
 
 
 def closed_model(folded: str) -> str | None:
@@ -71,10 +73,11 @@ def closed_model(folded: str) -> str | None:
 def sized_unknown_name(folded: str, original: str) -> str | None:
     """"zephyrine-13b": a name glued to a size, quoted from the original text; None for a bare "13B"."""
     for match in _SIZED_NAME.finditer(folded):
-        name = match.group("name")
-        letters = re.sub(r"[-_]?\d+(?:\.\d+)?[bm]$", "", name)
+        group = "name" if match.group("name") else "spaced"
+        name = match.group(group)
+        letters = re.sub(r"[-_\s]?\d+(?:\.\d+)?[bm]$", "", name)
         if len(re.sub(r"[^a-z]", "", letters)) >= 2:
-            return original[match.start("name"): match.end("name")]
+            return original[match.start(group): match.end(group)]
     return None
 
 
