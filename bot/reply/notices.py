@@ -40,7 +40,11 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     base = t("derived_name", text=str(derived), name=sized.name) if derived and sized is not None else ""
     assumed = (t("assumed_model", name=sized.name)
                if answer.understood.get("assumed_model") and sized is not None else "")
-    return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed}
+    written, card = answer.understood.get("no_such_variant"), kb.gpus.get(answer.query.gpu or "")
+    no_such = t("no_such_variant", text=str(written), name=card.name.removeprefix("NVIDIA ")) \
+        if written and card is not None else ""
+    return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
+            "no_such_variant": no_such}
 
 
 def stack_line(t: Translator, answer: Answer) -> str:

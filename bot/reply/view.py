@@ -287,7 +287,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                    else t_notice("unknown_card_sized", text=str(unknown_card), gb=f"{sized_memory:g}")
                    if sized_memory else t_notice("unknown_card", text=str(unknown_card)))
         out.append(("section", "notice", {"message": message}))
-    for notice in ("assumed_model", "derived_name", "claimed_memory", "modified_card"):
+    for notice in ("assumed_model", "no_such_variant", "derived_name", "claimed_memory", "modified_card"):
         if view.get(notice):
             out.append(("section", "notice", {"message": view[notice]}))
     if answer.understood.get("no_gpu"):

@@ -158,3 +158,18 @@ def derived_name(folded: str, original: str, start: int, end: int) -> str | None
         return None
     begin = start - (len(folded[max(0, start - 40): start]) - glued.start())
     return original[begin:end]
+
+
+_SUFFIX_AFTER = re.compile(r"\s*(?P<suffix>ti|super|ultra)(?![a-z0-9])", re.A)
+
+
+def missing_variant(folded: str, original: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeBase) -> str | None:
+    """A card suffix written after a card that has no such variant ("RTX 4090 Ti", never sold): the name as
+    written, so the reply can say it sized the card it knows (audit 17 L-3); None otherwise."""
+    mention = next((m for m in gpus if m.entry_id == gpu_id), None)
+    if mention is None:
+        return None
+    m = _SUFFIX_AFTER.match(folded, mention.end)
+    if m is None or kb.gpu_index.exact(f"{folded[mention.start: mention.end]} {m.group('suffix')}") is not None:
+        return None
+    return original[mention.start: m.end()].strip()

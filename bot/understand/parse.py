@@ -65,7 +65,14 @@ from bot.understand.intent import (
 from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
-from bot.understand.mention_fit import claimed_memory, derived_name, mask_end, modified_memory, sized_sibling
+from bot.understand.mention_fit import (
+    claimed_memory,
+    derived_name,
+    mask_end,
+    missing_variant,
+    modified_memory,
+    sized_sibling,
+)
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs
@@ -73,6 +80,7 @@ from bot.understand.question import (
     CLAIMED_MEMORY_NOTE,
     DERIVED_NAME_NOTE,
     MODDED_NOTE,
+    NO_SUCH_VARIANT_NOTE,
     SLOT_ORDER,
     TRAINING_SWITCHES,
     Question,
@@ -335,6 +343,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
             gpu_ids[0] = claim.gpu_id  # "the A100 has 40GB": that variant
         elif claim is not None and claim.kind == "wrong":
             state.notes.append(f"{CLAIMED_MEMORY_NOTE}{claim.memory_gb:g}")  # "the 4090 has 48GB right?": it has 24
+        no_such = missing_variant(folded, original, gpus, gpu_ids[0], kb)
+        if no_such is not None:
+            state.notes.append(f"{NO_SUCH_VARIANT_NOTE}{no_such}")  # "RTX 4090 Ti": sized as the 4090, said so
         modded = (claim.memory_gb if claim is not None and claim.kind == "modified"
                   else modified_memory(folded, gpus, gpu_ids[0], kb) if claim is None else None)
         if modded is not None and not card_set and len(set(gpu_ids)) == 1:

@@ -45,6 +45,8 @@ MAX_LORA_ADAPTERS = 100_000
 2023) serves 2,000 from one A100; a service with more is sized, anything beyond this is not one deployment."""
 
 MODDED_NOTE = "modified-card:"
+NO_SUCH_VARIANT_NOTE = "no-such-variant:"
+"""Noted with the name written when a card suffix names a variant that does not exist ("RTX 4090 Ti")."""
 ASSUMED_MODEL_NOTE = "assumed-model:"
 """Noted with the model sized when the text names none but its job implies one (a transcription job: Whisper):
 the reply says which model it assumed, so the asker can name theirs."""

@@ -377,3 +377,11 @@ def test_vllm_on_a_pascal_card_is_a_no_whatever_the_memory(text: str) -> None:
     assert answer["check"]["fits"] is False
     assert "vLLM does not run on the Tesla P" in answer["text"]
     assert not any(p["gpu"].startswith(("p100", "p40", "tesla-p")) for p in answer["picks"])
+
+
+def test_a_card_suffix_naming_no_card_is_said_and_the_card_known_sized() -> None:
+    # audit 17 L-3: "rtx 4090 ti" (never sold) was read as the RTX 4090 without a word
+    answer = _ask("quen 2.5 coder 32b q4 on my rtx 4090 ti?")
+    assert answer["query"]["gpu"] == "rtx-4090"
+    assert "There is no “rtx 4090 ti”: sized as the GeForce RTX 4090" in answer["text"]
+    assert "There is no" not in _ask("qwen2.5 7b on a 3090 ti")["text"]
