@@ -14,9 +14,8 @@ from bot.reply.model import (
     Query,
     SuggestionOut,
 )
-from bot.understand.question import NO_SUCH_VARIANT_NOTE, Question
+from bot.understand.question import Question
 from bot.understand.slots.engine import OLLAMA_NOTE
-from bot.understand.unknown import SHARED_MEMORY_NOTE
 from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front
 from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
 
@@ -165,14 +164,10 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["unknown_gpu_text"] = question.unknown_gpu_text
     if question.unmodelled_engine:
         understood["unmodelled_engine"] = question.unmodelled_engine
-    shared = next((n.removeprefix(SHARED_MEMORY_NOTE) for n in question.notes
-                   if n.startswith(SHARED_MEMORY_NOTE)), None)
-    if shared is not None:
-        understood["shared_memory_stated"] = float(shared)  # "Jetson AGX Orin 32GB": sized at 30, said why
-    no_such = next((n.removeprefix(NO_SUCH_VARIANT_NOTE) for n in question.notes
-                    if n.startswith(NO_SUCH_VARIANT_NOTE)), None)
-    if no_such is not None:
-        understood["no_such_variant"] = no_such  # "RTX 4090 Ti": no such card, sized as the 4090
+    if question.shared_memory_stated is not None:
+        understood["shared_memory_stated"] = question.shared_memory_stated  # "Jetson AGX Orin 32GB": sized at 30
+    if question.no_such_variant is not None:
+        understood["no_such_variant"] = question.no_such_variant  # "RTX 4090 Ti": no such card, sized as the 4090
     if question.asks_concurrency:
         understood["asks_concurrency"] = True  # "能支持几个并发": a count the reply must give even when it is none
     if question.assumed_model:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.understand.numbers import number
 from knowledge.base import KnowledgeBase
 from knowledge.schema import compact_vm_name
 
@@ -204,8 +205,6 @@ _MACHINES_BEFORE = re.compile(
     r"(?<![\w.])(?P<num>\d{1,3}|two|three|four|five|six|eight|ten|两|兩|二|三|四|五|六|八|十)\s*"
     r"(?:台|套|个|部|x|×|\*)?\s*$")
 _MACHINE_WORD_AFTER = re.compile(r"\s*(?:boxes|nodes|servers|machines|systems|instances|vms)\b")
-_MACHINE_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10, "两": 2, "兩": 2,
-                    "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "八": 8, "十": 10}
 
 
 def machines_named(folded: str, found: InstanceMention) -> tuple[int, int, int] | None:
@@ -214,8 +213,7 @@ def machines_named(folded: str, found: InstanceMention) -> tuple[int, int, int] 
     before = _MACHINES_BEFORE.search(folded[max(0, found.start - 12): found.start])
     if before is None:
         return None
-    raw = before.group("num")
-    machines = int(raw) if raw.isdigit() else _MACHINE_NUMBERS.get(raw, 0)
+    machines = int(number(before.group("num")) or 0)
     offset = max(0, found.start - 12)
     if machines < 2:
         return None

@@ -45,6 +45,9 @@ MAX_LORA_ADAPTERS = 100_000
 2023) serves 2,000 from one A100; a service with more is sized, anything beyond this is not one deployment."""
 
 MODDED_NOTE = "modified-card:"
+SHARED_MEMORY_NOTE = "shared-memory-stated:"
+"""Noted with the memory stated for a module whose memory its CPU and OS share (a Jetson): it is sized with less
+(bot.understand.unknown.shared_memory_reserve), and the reply says from what."""
 NO_SUCH_VARIANT_NOTE = "no-such-variant:"
 """Noted with the name written when a card suffix names a variant that does not exist ("RTX 4090 Ti")."""
 ASSUMED_MODEL_NOTE = "assumed-model:"
@@ -349,6 +352,18 @@ class Question(BaseModel):
     def assumed_model(self) -> bool:
         """Whether the model was assumed from the job (`ASSUMED_MODEL_NOTE`) rather than named."""
         return any(n.startswith(ASSUMED_MODEL_NOTE) for n in self.notes)
+
+    @property
+    def shared_memory_stated(self) -> float | None:
+        """The memory stated for a shared-memory module (`SHARED_MEMORY_NOTE`), before its OS's share came off."""
+        return next((float(n.removeprefix(SHARED_MEMORY_NOTE)) for n in self.notes
+                     if n.startswith(SHARED_MEMORY_NOTE)), None)
+
+    @property
+    def no_such_variant(self) -> str | None:
+        """A card name written with a suffix no such card has (`NO_SUCH_VARIANT_NOTE`): "RTX 4090 Ti"."""
+        return next((n.removeprefix(NO_SUCH_VARIANT_NOTE) for n in self.notes if n.startswith(NO_SUCH_VARIANT_NOTE)),
+                    None)
 
     @property
     def derived_name(self) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from bot.understand.question import SHARED_MEMORY_NOTE
 from bot.understand.slots.base import SlotState
 
 CLOSED_MODELS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -230,18 +231,13 @@ def unknown_card_name(folded: str, original: str, taken: list[tuple[int, int]]) 
         start, end = match.span("name")
         if not _overlaps(start, end, taken):
             return original[start:end].strip()
-    for match in _ACCELERATOR_FAMILY.finditer(folded):
-        name = _family_name(match, original, taken)
-        if name is not None:
-            return name
-    return None
+    return unknown_family_name(folded, original, taken)
 
 
 SHARED_MEMORY_OS_GIB = 2.0
 """Memory a Jetson module's operating system and runtime hold before a model loads: "On an 8 GB Orin Nano, the OS
 and runtime consume ~1.5–2 GB before inference begins" (edgeaistack.app, memory-estimator). The upper end is taken;
 a desktop session takes more."""
-SHARED_MEMORY_NOTE = "shared-memory-stated:"
 _SHARED_MEMORY_FAMILY = re.compile(r"^(?:nvidia\s+)?jetson\b", re.I)
 
 

@@ -13,7 +13,7 @@ context. bot.reply.request_images turns them into positions of the request's con
 
 from __future__ import annotations
 
-from bot.understand.numbers import COUNT_SCALES
+from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.question import MAX_IMAGE_SIDE, MIN_IMAGE_SIDE
 from bot.understand.slots.base import SlotState, rx
 
@@ -34,7 +34,6 @@ _COUNT = rx(
     r"|(?:输入|上传|传入|带上?|附带|发送?|给它?)\s*(?P<num5>\d{1,2}|[一二两三四五六七八九十])\s*(?:张|幅)"
     r"(?:[^，。,;；]{0,24}?的)?\s*" + _IMAGE_WORDS
 )
-_CHINESE_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _NAMED = {"720p": (1280, 720), "1080p": (1920, 1080), "1440p": (2560, 1440), "2k": (2560, 1440),
           "4k": (3840, 2160), "2160p": (3840, 2160), "8k": (7680, 4320)}
 """Display names of sizes as people write them: "2K" is 2560×1440 as screens are sold in China."""
@@ -68,7 +67,7 @@ def parse_vision_input(state: SlotState) -> None:
     m = _COUNT.search(state.text)
     if m is not None:
         raw = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5")
-        images = int(raw) if raw.isdigit() else _CHINESE_DIGITS.get(raw, 1)
+        images = int(number(raw) or 1)
         if 0 < images <= MAX_IMAGES_PER_REQUEST:
             state.set("images_per_request", images)
             state.mask(m.start(), m.end())
