@@ -256,8 +256,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)
     if question.intent != "compare":
         picks = as_replicas(picks, question, workload, kb, instances, priced)
-        # the named card's 4 laid out as replicas can become the pick already listed (audit 17 L-1): once each
-        picks = list({(p.gpu_id, p.count, p.replicas): p for p in reversed(picks)}.values())[::-1]
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
     # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
     top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None

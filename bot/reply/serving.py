@@ -175,30 +175,37 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
     """Each pick laid out as the serving plan will run it: when many users make in-node replicas the way to
     serve them (`replica_layout`), the pick is that many replicas of the replica's cards, sized at
     its share of the users and priced for all of them, rather than one copy of the model pipelined across nodes
-    that the plan under it would contradict."""
-    users = users_of(question)
+    that the plan under it would contradict. A pick laid out as one already listed is listed once (the named
+    4 × L40S that cannot hold the users becomes the 8 × L40S pick below it, audit 17 L-1)."""
     out: list[Pick] = []
     for pick in picks:
-        gpu = kb.gpus.get(pick.gpu_id)
-        # a set that cannot hold every user at once may still hold the model and some of them: replicas serve the
-        # rest ("405B for 1,000 users at 128k" fits no single set; 44 replicas of 8 GB300s do)
-        layout = replica_layout(question, workload, gpu, pick.count, hourly_price_of, pick.fits) if gpu and (
-            pick.fits or users_of(question) > 1) else None
-        if gpu is None or layout is None:
-            out.append(pick)
-            continue
-        cards, per_replica = layout
-        replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
-        one = rules.pick_at(replace(workload, batch=math.ceil(users / replicas)), gpu, cards, instances,
-                            hourly_price_of=hourly_price_of)
-        if one is None or not one.fits:
-            out.append(pick)
-            continue
-        out.append(replace(one, count=cards * replicas, replicas=replicas,
-                           price_per_hour=one.price_per_hour * replicas if one.price_per_hour is not None else None,
-                           max_concurrent_sequences=(one.max_concurrent_sequences * replicas
-                                                     if one.max_concurrent_sequences else None)))
+        laid_out = _as_replicas(pick, question, workload, kb, instances, hourly_price_of)
+        if all((p.gpu_id, p.count, p.replicas) != (laid_out.gpu_id, laid_out.count, laid_out.replicas) for p in out):
+            out.append(laid_out)
     return out
+
+
+def _as_replicas(pick: Pick, question: Question, workload: Workload, kb: KnowledgeBase,
+                 instances: Sequence[InstanceFamily], hourly_price_of: Callable[[GPU, int], float | None]) -> Pick:
+    """One pick of `as_replicas`: laid out as replicas when `replica_layout` calls for them, else as it was."""
+    users = users_of(question)
+    gpu = kb.gpus.get(pick.gpu_id)
+    # a set that cannot hold every user at once may still hold the model and some of them: replicas serve the
+    # rest ("405B for 1,000 users at 128k" fits no single set; 44 replicas of 8 GB300s do)
+    layout = replica_layout(question, workload, gpu, pick.count, hourly_price_of, pick.fits) if gpu and (
+        pick.fits or users > 1) else None
+    if gpu is None or layout is None:
+        return pick
+    cards, per_replica = layout
+    replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
+    one = rules.pick_at(replace(workload, batch=math.ceil(users / replicas)), gpu, cards, instances,
+                        hourly_price_of=hourly_price_of)
+    if one is None or not one.fits:
+        return pick
+    return replace(one, count=cards * replicas, replicas=replicas,
+                   price_per_hour=one.price_per_hour * replicas if one.price_per_hour is not None else None,
+                   max_concurrent_sequences=(one.max_concurrent_sequences * replicas
+                                             if one.max_concurrent_sequences else None))
 
 
 def one_replica(picks: Sequence[Pick], question: Question, workload: Workload, gpu: GPU | None,
