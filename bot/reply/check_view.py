@@ -11,6 +11,7 @@ from bot.reply.model import Answer, CheckOut
 from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
 from knowledge.engines import format_min_capability, load_engine_profiles, offloads_parameters
+from knowledge.schema import Model
 from rules.alternatives import ONLINE_FP8_ENGINES
 from rules.constants import GIB, HEADROOM_FRACTION, REFERENCE_RAM_BANDWIDTH_GBPS
 from rules.engine_profile import measures_free_memory
@@ -116,11 +117,12 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return s.kind
 
 
-def routed_share(model: Any) -> float:
+def routed_share(model: Model | None) -> float:
     """The share of an MoE's weights one token reads (its active parameters over all of them); 1 for a dense
     model or one whose active count is unknown."""
-    active, total = getattr(model, "active_params_b", None), getattr(model, "params_b", None)
-    return min(1.0, active / total) if active and total else 1.0
+    if model is None or not model.active_params_b or not model.params_b:
+        return 1.0
+    return min(1.0, model.active_params_b / model.params_b)
 
 
 def split_decode_ceiling(ram_gib: float | None, card_gib: float, card_bandwidth_gbps: float | None) -> float | None:
