@@ -84,9 +84,8 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
     out: list[PickOut] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu)
-        # timed in the set-up the memory rules chose for that count (checkpointing, ZeRO), as the speed line is
-        timed = as_chosen(workload, rules.estimate_memory(workload, pick.count, gpu).chosen) if gpu else workload
-        rate = useful_rate(timed, gpu, pick.count, question) if gpu is not None and pick.fits else None
+        rate = useful_rate(as_timed(workload, gpu, pick.count), gpu, pick.count, question) \
+            if gpu is not None and pick.fits else None
         if not rate:
             out.append(pick)
             continue
@@ -97,6 +96,15 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
     return out
 
 
+def as_timed(workload: Workload, gpu: GPU | None, count: int) -> Workload:
+    """The workload in the set-up the memory rules chose for `count` × `gpu` (gradient checkpointing, ZeRO), as the
+    pick's speed line times it: a card that holds the job without checkpointing trains faster, and money per token
+    must follow the time the reply states, or "cheapest" ranks by a speed nobody is shown."""
+    if gpu is None:
+        return workload
+    return as_chosen(workload, rules.estimate_memory(workload, count, gpu).chosen)
+
+
 def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, choice: PriceChoice,
                   question: Question | None = None) -> list[Pick]:
     """Picks by money per useful work where a price is known; unpriced ones after, in their earlier order."""
@@ -104,7 +112,8 @@ def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, 
     for index, pick in enumerate(picks):
         gpu = kb.gpus.get(pick.gpu_id)
         plan = plan_for(kb, pick.gpu_id, pick.count, choice) if gpu is not None else None
-        rate = useful_rate(workload, gpu, pick.count, question) if gpu is not None and plan is not None else None
+        rate = useful_rate(as_timed(workload, gpu, pick.count), gpu, pick.count, question) \
+            if gpu is not None and plan is not None else None
         if plan is None or not rate:
             key: tuple[float, ...] = (float(not pick.fits), 2.0, 0.0)
         else:

@@ -62,8 +62,10 @@ def amount(value: float) -> str:
 
 
 
-def train_time(answer: Answer, tokens_per_s: float | None, t: Translator) -> str:
-    """How long a training pick takes for the tokens the question gives, in the unit a reader plans in."""
+def train_time(answer: Answer, tokens_per_s: float | None, t: Translator,
+               price_per_hour: float | None = None, currency: str | None = None) -> str:
+    """How long a training pick takes for the tokens the question gives, in the unit a reader plans in, and what
+    that run costs where the pick is priced: the picks of a job are compared on its total, not on the hour."""
     tokens = answer.query.tokens
     if not tokens or not tokens_per_s or answer.query.task in (None, "inference"):
         return ""
@@ -74,7 +76,12 @@ def train_time(answer: Answer, tokens_per_s: float | None, t: Translator) -> str
             break
     else:
         span = t("span_years", v=f"{hours / 8766:,.1f}")
-    return t("pick_train_time", time=span, tokens=amount(tokens))
+    text = t("pick_train_time", time=span, tokens=amount(tokens))
+    if price_per_hour and currency:
+        # billed on the hours as the job's own total rounds them (bot.reply.job_hours), so the two agree
+        billed = round(hours, 1 if hours >= 1 else 3)
+        text += t("pick_train_total", total=money(price_per_hour * billed), cur=currency)
+    return text
 
 
 def cloud_name(t: Translator, cloud: str | None) -> str:

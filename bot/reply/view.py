@@ -132,7 +132,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "replicas": p.replicas,
             "per_replica": p.count // p.replicas if p.replicas else None,
             "tight": p.tight,
-            "train_time": train_time(answer, p.work_tokens_per_s, t),
+            "train_time": train_time(answer, p.work_tokens_per_s, t, p.price_per_hour, p.price_currency),
             "setup": pick_setup(answer, p.gradient_checkpointing, t),
             "token_cost": (t("cost_per_million_short", v=money(p.work_cost), cur=p.price_currency)
                            if p.work_cost is not None and p.price_currency and answer.query.task == "inference"

@@ -29,3 +29,28 @@ def test_training_pick_times_in_chinese_use_the_unit_that_reads() -> None:
 def test_no_time_without_tokens_or_for_inference() -> None:
     assert "for the" not in ask_json("full fine-tune Qwen2.5-7B on 8 A100")["text"].split("Speed")[0]
     assert "tokens ·" not in ask_json("serve Llama 3 8B for 100 users")["text"]
+
+
+def _job_total(pick: dict[str, object], tokens: float) -> float:
+    hours = tokens / float(pick["work_tokens_per_s"]) / 3600  # type: ignore[arg-type]
+    return float(pick["price_per_hour"]) * round(hours, 1)  # type: ignore[arg-type]
+
+
+def test_cheapest_training_ranks_picks_by_the_job_total_in_the_setup_each_runs() -> None:
+    """Audit 17 M-3: a card that holds the job without gradient checkpointing trains faster; ranked by the
+    speed of the checkpointed set-up it came third although its job total was the lowest the reply showed."""
+    reply = ask_json("在阿里云上用 LoRA 微调 Qwen2.5-7B，训练 1 亿 token，最便宜要多少钱（人民币）？")
+    priced = [p for p in reply["picks"] if p["fits"] and p["price_per_hour"] and p["work_tokens_per_s"]]
+    assert len(priced) >= 2
+    totals = [_job_total(p, 1e8) for p in priced]
+    assert totals == sorted(totals)
+    assert abs(reply["cost"]["total"] - totals[0]) < 0.01 * totals[0]
+
+
+def test_each_priced_training_pick_states_its_job_total() -> None:
+    reply = ask_json("cheapest way to LoRA Llama 3 8B on 500M tokens on AWS")
+    top = reply["picks"][0]
+    total = _job_total(top, 5e8)
+    assert f"(≈ {total:,.2f} USD in all)" in reply["text"]
+    assert f"job total ≈ {reply['cost']['total']:,.2f} USD" in reply["text"]
+    assert abs(reply["cost"]["total"] - total) < 0.01
