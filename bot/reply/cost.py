@@ -183,16 +183,26 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     if plan is None:
         return CostOut(gpu=gpu.id, count=count * replicas, hours=round(hours, 2) if hours else None)
     rate = None
+    capped = False
     if serving is not None and serving.aggregate_tokens_per_s:
         rate = serving.aggregate_tokens_per_s
     elif not training:
         rate = speed.get("aggregate_tokens_per_s") or speed.get("decode_tokens_per_s")
+        if workload is not None and at_full_load(question):
+            # a price per token with no serving plan (a card with no compute figure): at the load the side by
+            # side prices, not at one sequence, which is tens of times dearer per token
+            full = full_load_rate(workload, gpu, count)
+            capped = bool(full) and not rules.compute_known(gpu)
+            rate = full or rate
     estimate = cost_estimate(plan, hours=hours, tokens_per_s=rate if not training else None)
     per_billion = None
     train_rate = speed.get("train_tokens_per_s")
     if training and train_rate:
         per_billion = plan.per_hour / (train_rate * 3600.0) * 1e9
-    return _cost_out(estimate, plan, gpu.id, count * replicas, per_billion)
+    out = _cost_out(estimate, plan, gpu.id, count * replicas, per_billion)
+    if estimate.per_million_tokens is not None and rate:
+        out = out.model_copy(update={"tokens_per_s": round(rate, 1), "rate_capped": capped})
+    return out
 
 
 def other_cloud_costs(kb: KnowledgeBase, question: Question, workload: Workload | None, gpu: GPU, count: int,

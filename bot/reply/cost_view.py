@@ -15,6 +15,7 @@ from bot.reply.model import Answer, PickOut
 from bot.reply.money_model import CostOut
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE, HOURS_PER_MONTH
+from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
 
 PERIOD_WORDS = {"hour": {"en": " an hour", "zh-Hans": "每小时"}, "day": {"en": " a day", "zh-Hans": "每天"},
                 "month": {"en": " a month", "zh-Hans": "每月"}, "total": {"en": "", "zh-Hans": ""},
@@ -242,11 +243,13 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         head += " " + t("instance_billed_whole", n=cost.instance_gpus, used=cost.count or 1)
     parts = [t("cost_rates", per_hour=money(cost.per_hour), per_month=money(cost.per_month), cur=cur)]
     if cost.per_million_tokens is not None:
-        tps = (answer.serving.aggregate_tokens_per_s if answer.serving else None) or speed.get(
+        tps = cost.tokens_per_s or (answer.serving.aggregate_tokens_per_s if answer.serving else None) or speed.get(
             "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
         encoded = answer.serving is not None and answer.serving.binding == "throughput"
-        parts.append(t("cost_per_million_encoded" if encoded else "cost_per_million", v=money(cost.per_million_tokens),
-                       cur=cur, tps=f"{tps:,.0f}"))
+        key = "cost_per_million_encoded" if encoded else "cost_per_million_capped" if cost.rate_capped \
+            else "cost_per_million"
+        parts.append(t(key, v=money(cost.per_million_tokens), cur=cur, tps=f"{tps:,.0f}",
+                       n=UNLISTED_COMPUTE_DECODE_BATCH))
     if cost.per_billion_tokens is not None:
         parts.append(t("cost_per_billion", v=money(cost.per_billion_tokens), cur=cur))
     lines.append(f"{head}: " + " · ".join(parts))

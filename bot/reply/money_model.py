@@ -20,6 +20,10 @@ class CostOut(BaseModel):
     per_month: float | None = None
     per_million_tokens: float | None = None
     """Serving: per million generated tokens at the sized aggregate throughput."""
+    tokens_per_s: float | None = None
+    """Serving: the generation rate `per_million_tokens` is priced at (all sequences together)."""
+    rate_capped: bool = False
+    """That rate is timed at a capped batch on a card with no published compute figure: a lower bound."""
     per_billion_tokens: float | None = None
     """Training: per billion trained tokens at the sized training throughput."""
     cloud: str | None = None

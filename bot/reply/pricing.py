@@ -40,6 +40,9 @@ class PriceChoice:
     cloud: str | None = None
     prefer_cloud: str | None = None
     rates: tuple[ExchangeRate, ...] = ()
+    instances: tuple[tuple[str, str], ...] = ()
+    """(GPU id, instance type) the question named: that card is priced on that instance where it holds the
+    count, as the user will rent it (a g5.2xlarge costs more than the g5.xlarge with the same card)."""
     min_host_ram_gib: float | None = None
     """Host RAM each machine must have (an offloaded job's optimizer or parameters): instances whose listed RAM is
     smaller cannot run it and are not priced for it; rows that list no RAM are kept."""
@@ -60,6 +63,12 @@ QUOTED_CURRENCIES = ("USD", "CNY")
 
 def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = None) -> PriceChoice:
     rates = exchange_rates() if rates is None else rates
+    choice = _price_choice(question, rates)
+    return replace(choice, instances=tuple(question.named_instances.items())) if question.named_instances \
+        else choice
+
+
+def _price_choice(question: Question, rates: tuple[ExchangeRate, ...]) -> PriceChoice:
     chinese = question.lang != "en"
     if question.cloud:
         currency = "CNY" if question.cloud in CNY_CLOUDS else ("CNY" if chinese and rates else "USD")
@@ -88,6 +97,13 @@ def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) ->
     need = choice.min_host_ram_gib
     rows = kb.prices.values() if need is None else [
         row for row in kb.prices.values() if row.ram_gib is None or row.ram_gib >= need]
+    named = dict(choice.instances).get(gpu_id)
+    if named is not None:
+        on_named = [row for row in rows if row.instance == named]
+        plan = cheapest_plan(on_named, gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
+                             rates=choice.rates) if on_named else None
+        if plan is not None:
+            return plan
     return cheapest_plan(rows, gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
                          prefer_cloud=choice.prefer_cloud, rates=choice.rates)
 

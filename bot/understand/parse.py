@@ -437,6 +437,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         apple_chip=values.get("apple_chip"),
         compare_gpus=values.get("compare_gpus", []),
         compare_counts=compare_counts,
+        named_instances={m.instance.gpu_id: m.instance.name for m in (other_instance, instance) if m is not None},
         gpu_set=values.get("gpu_set", []),
         memory_gb=values.get("memory_gb"),
         compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],

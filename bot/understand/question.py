@@ -188,6 +188,9 @@ class Question(BaseModel):
     """The Apple silicon chip named with a Mac ("m3-max"): knowledge/data/apple_silicon.yaml gives its bandwidth."""
     instance: str | None = None
     """A cloud instance type named ("g5.12xlarge"): `gpu`, `gpu_count` and `cloud` are its cards and cloud."""
+    named_instances: dict[str, str] = Field(default_factory=dict)
+    """The instance types named, by the card each holds ("g5.2xlarge vs g6.2xlarge": a10g → g5.2xlarge): a
+    configuration of that card is priced on the instance named, not on the family's cheapest size."""
     compare_gpus: list[str] = Field(default_factory=list)
     """For intent compare: the GPU ids named, in order."""
     compare_counts: dict[str, int] = Field(default_factory=dict)

@@ -127,7 +127,7 @@ ASKS_TOKEN_COST = rx(
     r"(?:\bcosts?|\bprice|\$|\busd|\bdollars?|\bcents?)\s+per\s+(?:output\s+|generated\s+)?tokens?\b|"
     r"/\s*(?:1\s*)?(?:m|mn|million|k)\s*tok(?:en)?s?\b|\$\s*/\s*(?:1\s*)?m?tok(?:en)?s?\b|"
     r"\b(?:cost|price)\s+(?:of\s+|per\s+)?(?:a\s+|one\s+)?tokens?\b|\btokens?\s+(?:cost|price)s?\b|"
-    r"每\s*(?:百万|千|一?个|1\s*[mk]|[mk])\s*(?:个)?\s*tokens?|(?:百万|千)\s*tokens?\s*(?:的)?\s*(?:成本|费用|价格|多少钱)|"
+    r"每\s*(?:百万|千|一?个|1\s*[mk]|[mk])\s*(?:个)?\s*(?:输出|輸出|生成|输入|輸入)?\s*tokens?|(?:百万|千)\s*tokens?\s*(?:的)?\s*(?:成本|费用|价格|多少钱)|"
     r"tokens?\s*(?:的)?\s*(?:成本|单价)|"
     r"\b(?:how\s+much|costs?|price|pay)\s+(?:is\s+it\s+|would\s+it\s+be\s+|do\s+i\s+pay\s+)?(?:for|of)\s+"
     r"(?:a|one|1|every)\s*(?:million|mn?|thousand|k)\s+(?:output\s+|generated\s+)?tokens?\b|"

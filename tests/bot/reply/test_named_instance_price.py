@@ -1,0 +1,49 @@
+"""An instance type named is the one priced: "g5.2xlarge" costs more than the g5.xlarge with the same A10G, and
+a price per token is given at the load the side by side prices, not at one sequence (audit 17 M-10)."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
+
+KB = default_knowledge()
+
+
+def _price(instance: str) -> float:
+    return min(row.price_per_hour for row in KB.prices.values() if row.instance == instance)
+
+
+def test_the_named_size_is_priced_not_the_family_cheapest() -> None:
+    result = answer(parse("serve Mistral 7B on a g5.2xlarge, cost per month?", KB), KB)
+    assert result.cost is not None and result.cost.instance == "g5.2xlarge"
+    assert result.cost.per_hour == _price("g5.2xlarge") > _price("g5.xlarge")
+    assert result.picks[0].instance == "g5.2xlarge"
+    # another card than the one named keeps its cheapest instance
+    assert next(p for p in result.picks if p.gpu == "l4").instance == "g6.xlarge"
+
+
+def test_two_named_sizes_compared_are_each_priced_and_the_cost_block_agrees() -> None:
+    result = answer(parse("USD per million output tokens for Mistral 7B: g5.2xlarge vs g6.2xlarge?", KB), KB)
+    by_card = {p.gpu: p for p in result.picks}
+    assert by_card["a10g"].price_per_hour == _price("g5.2xlarge")
+    assert by_card["l4"].price_per_hour == _price("g6.2xlarge")
+    a10g = by_card["a10g"]
+    assert a10g.work_cost is not None and a10g.work_tokens_per_s is not None
+    assert a10g.work_cost == round(_price("g5.2xlarge") / (a10g.work_tokens_per_s * 3600) * 1e6, 3)
+    # the cost block prices the same load as the side by side, not one sequence's decode
+    assert result.cost is not None and result.cost.tokens_per_s == a10g.work_tokens_per_s
+    assert abs((result.cost.per_million_tokens or 0) - a10g.work_cost) < 0.01
+    text = render_text(result, kb=KB)
+    assert f"{a10g.work_cost:.2f} USD per million output tokens at ≈ {a10g.work_tokens_per_s:,.0f} tok/s, timed at" \
+        in text
+
+
+def test_chinese_price_per_output_token_is_a_token_cost_question() -> None:
+    question = parse("Mistral 7B 在 g5.2xlarge 上每百万输出 token 多少钱", KB)
+    assert question.asks_token_cost and question.named_instances == {"a10g": "g5.2xlarge"}
+    result = answer(question, KB)
+    assert result.cost is not None and result.cost.tokens_per_s and result.cost.tokens_per_s > 100
+    assert f"最多按 {UNLISTED_COMPUTE_DECODE_BATCH} 路计" in render_text(result, kb=KB)
