@@ -15,7 +15,15 @@ import rules
 from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
 from bot.reply.config_models import attach_config_model
-from bot.reply.convert import check_out, estimate_out, finite, pick_out, query_of, understood_of
+from bot.reply.convert import (
+    check_out,
+    estimate_out,
+    finite,
+    pick_out,
+    query_of,
+    understood_of,
+    with_suggestion_speeds,
+)
 from bot.reply.convert_picks import compared_picks, roomier_count
 from bot.reply.cost import attach_money, compare_prices, home_cloud_first, rank_by_money, within_budget_first
 from bot.reply.deadline import meet_deadline
@@ -311,7 +319,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             # a bigger card is offered at the count asked only where that many can be had (one B300 comes in
             # an 8-card HGX board unless a priced instance rents it alone)
             bigger = [g for g in pool if g.recommended and placeable(g, count, priced)]
-            check = check_out(rules.check_fit(workload, gpu, count, instances, candidates=bigger), fraction)
+            check = with_suggestion_speeds(check_out(rules.check_fit(workload, gpu, count, instances,
+                                                                     candidates=bigger), fraction),
+                                           workload, gpu, count)
             if "context" not in question.stated:
                 # a long context nobody asked for (Ollama's 32k default) is the first thing to cut, while the cut
                 # still leaves the 4k a question with no length is sized at

@@ -229,7 +229,8 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
                                                answer.query.model,
                                                ollama=answer.understood.get("runner") == "ollama",
                                                card_bandwidth_gbps=card_bandwidth(answer, kb)),
-                         "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None}
+                         "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None,
+                         "decode": count(s.decode_tokens_per_s) if s.decode_tokens_per_s else None}
                         for s in c.suggestions[:5]],
     }
 

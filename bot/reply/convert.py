@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
+import rules
 from bot.reply.defaults import TOKEN_ARCHS, engine_fine_tune_method
 from bot.reply.model import (
     Breakdown,
@@ -16,8 +18,9 @@ from bot.reply.model import (
 )
 from bot.understand.question import Question
 from bot.understand.slots.engine import OLLAMA_NOTE
+from knowledge.schema import GPU
 from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front
-from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
+from rules.types import Engine, FitCheck, MemoryEstimate, Pick, Suggestion, Workload
 
 
 def finite(value: float | None, digits: int = 2) -> float | None:
@@ -190,4 +193,21 @@ def understood_of(question: Question) -> dict[str, Any]:
             if getattr(question, target) is not None:
                 understood[target] = getattr(question, target)
     return understood
+
+
+def with_suggestion_speeds(check: CheckOut, workload: Workload, gpu: GPU, count: int) -> CheckOut:
+    """The check with each quantised alternative on its own cards timed: a smaller format also decodes faster
+    (fewer bytes read a token), which is half of what someone weighing a quantisation asks."""
+    if workload.task != "inference":
+        return check
+    timed = []
+    for s in check.suggestions:
+        if s.kind == "quantise" and s.gpu is None and s.count is None and s.precision is not None:
+            engine = cast(Engine, s.engine or workload.engine)
+            alt = replace(workload, precision=s.precision, quant=s.quant, engine=engine,
+                          flash_attention=True if engine == "llama.cpp" else workload.flash_attention)
+            speed = rules.estimate_speed(alt, gpu, count).decode_tokens_per_s
+            s = s.model_copy(update={"decode_tokens_per_s": finite(speed, 1)}) if speed else s
+        timed.append(s)
+    return check.model_copy(update={"suggestions": timed})
 

@@ -151,6 +151,9 @@ class SuggestionOut(BaseModel):
     """For "newer-engine": true when the newer release needs flash attention turned on as well."""
     engine: str | None = None
     """The engine the alternative runs on when not the job's (llama.cpp for a Q4_K_M GGUF on a GeForce card)."""
+    decode_tokens_per_s: float | None = None
+    """For a quantised alternative on the cards checked: one sequence's decode speed there, so "which quant and
+    how fast" is answered for the card someone has, not only for the picks."""
 
 
 class PickOut(BaseModel):
