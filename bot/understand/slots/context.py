@@ -76,16 +76,20 @@ _GEN_VOLUME = rx(
     r"(?:个\s*)?(?:new\s+|output\s+)?(?:tokens?|toks?|词元)"
 )
 """A volume of output in words or scales ("generate 10 billion tokens", "生成1亿个token"): counted in thousands."""
+_USER_SCALE = r"(?P<unit>k|thousand|mn?|million|bn|billion)?(?![a-z])"
+"""The scale of a user count written as a word ("2 million users", "10bn concurrent"): the count is then far
+beyond any one job, and must reach the bound that says so rather than be dropped."""
+
 _BATCH = [
     rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|批次|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
         + r"\s*(?P<unit>k|万|千)?(?![a-z0-9])"),
-    rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)?\s*"
+    rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)?\s*"
         r"(?:(?:internal|active|daily|paying|beta|enterprise|external|real)\s+)?"
         r"(?:users?|usrs?|requests?|sessions?|streams?|clients?|" + _PEOPLE + r")(?![a-z])"),
     rx(r"(?:\bat|\bwith)\s+" + NUM + r"\s*(?:x\s*)?(?:concurrency|concurrent|parallelism|in\s+flight)(?![a-z])"),
-    rx(NUM + r"\s*(?P<unit>k)?\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
-    rx(r"(?<![a-z0-9.])" + NUM + r"\s*(?P<unit>k)?\s+" + _AT_ONCE),
+    rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
+    rx(r"(?<![a-z0-9.])" + NUM + r"\s*" + _USER_SCALE + r"\s+" + _AT_ONCE),
     rx(NUM + r"\s*(?:路|个|人|用户)?\s*并发"),
     rx(NUM + r"\s*(?:个|位|名)?\s*(?:用户|使用者)"),
     rx(r"(?:给|供)\s*" + NUM + r"\s*(?:个|位|名)?\s*(?:同事|员工|人|成员)"),
@@ -179,7 +183,8 @@ def _read_volume(state: SlotState, amount: float, scale: str | None) -> bool:
     state.set("output_tokens", float(bounded(state, "output_tokens", counted, MAX_OUTPUT_TOKENS)))
     return True
 
-BATCH_UNITS = {"k": 1000.0, "万": 10_000.0, "千": 1000.0}
+BATCH_UNITS = {"k": 1000.0, "万": 10_000.0, "千": 1000.0, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6,
+               "bn": 1e9, "billion": 1e9}
 """Sequences are counted in thousands (a 10k batch is 10,000); only context lengths use k = 1,024."""
 CONTEXT_UNITS = {"k": 1024.0, "m": 1024.0 * 1024.0, "万": 10_000.0, "千": 1000.0, "million": 1024.0 * 1024.0,
                  "thousand": 1024.0}
