@@ -6,7 +6,8 @@ The draft holds its own weights and its own KV cache for every sequence the targ
 both are counted here, the weights at 16 bits (draft checkpoints are served unquantised) and the cache at 16 bits,
 beside the target's. They are spread over the cards like the target's weights, which is what an engine does that
 shards the draft with the target; one that keeps the draft whole on each card needs a little more. The speed-up
-depends on how many proposed tokens the target accepts, which varies with the text and is not modelled.
+depends on how many proposed tokens the target accepts, which varies with the text: rules.speculative gives it
+for a given acceptance rate.
 """
 
 from __future__ import annotations

@@ -322,8 +322,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         tensor_parallel = TENSOR_PARALLEL_NOTE in question.notes  # transformers splits layers, not tensors
         large = model.params_b >= SERVING_ENGINE_MIN_PARAMS_B
         adapters = bool(question.lora_adapters or question.max_loras)  # multi-LoRA serving: an engine's feature
+        # a draft model is asked about for a serving engine's speed (vLLM, SGLang); transformers' assisted
+        # generation pays its launch overhead on every draft step, which hides the gain people ask about
+        drafted = question.draft_model is not None
         serving = task == "inference" and model.arch == "decoder" and (
-            concurrent or targeted or small_cache or tensor_parallel or large or adapters)
+            concurrent or targeted or small_cache or tensor_parallel or large or adapters or drafted)
         engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
@@ -331,7 +334,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                       else "concurrent-serving" if concurrent else "batch-job" if question.batch_job
                       else "serving-target" if targeted else "quantised-kv-cache" if small_cache
                       else "tensor-parallel-named" if tensor_parallel else "multi-lora-serving" if adapters
-                      else "large-model-serving")
+                      else "speculative-serving" if drafted else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     ollama = engine == "llama.cpp" and OLLAMA_NOTE in question.notes and model.arch == "decoder"

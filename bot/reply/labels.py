@@ -14,10 +14,11 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
     "fp16-overflow": {"en": "In fp16 this model's activations overflow (fp16's largest value is 65,504) and it gives NaNs or garbage; cards without bf16 (V100, T4 and older) have only fp16. Run it in bf16 on an Ampere or newer card, or in fp32 at twice the weights' memory.",
                       "zh-Hans": "该模型在 fp16 下激活值会溢出（fp16 最大只能表示 65,504），输出 NaN 或乱码；不支持 bf16 的卡（V100、T4 及更早）只能跑 fp16。请在 Ampere 及更新的卡上用 bf16 运行，或用 fp32（权重显存翻倍）。"},
     "speculative-draft": {"en": "Speculative decoding: the draft model's weights and KV cache ({draft} GiB a card) are "
-                                "counted in the weights line, beside the target's; the speed-up depends on how many drafted tokens the "
-                                "target accepts and is not modelled (the decode speed shown is the target's alone).",
-                          "zh-Hans": "投机解码：草稿模型的权重和 KV 缓存（每卡 {draft} GiB）已计入权重一项，与目标模型并列；提速取决于目标模型接受多少"
-                                     "草稿 token，未建模（所示生成速度只是目标模型本身的）。"},
+                                "counted in the weights line, beside the target's. Its speed-up depends on the share of "
+                                "drafted tokens the target accepts (vLLM logs it as the draft acceptance rate): {spec}; "
+                                "the decode speed elsewhere in this reply is the target's alone.",
+                          "zh-Hans": "投机解码：草稿模型的权重和 KV 缓存（每卡 {draft} GiB）已计入权重一项，与目标模型并列。提速取决于目标模型接受的"
+                                     "草稿 token 比例（vLLM 日志中的 draft acceptance rate）：{spec}；本回复其他地方的生成速度只是目标模型本身的。"},
     "dpo-reference": {"en": "DPO keeps a frozen 16-bit reference copy of the model for its loss (counted under weights); TRL's precompute_ref_log_probs avoids it at the cost of a first pass over the data.",
                       "zh-Hans": "DPO 为损失保留一份冻结的 16 位参考模型（计入权重）；TRL 的 precompute_ref_log_probs 可先遍历一次数据来省掉它。"},
     "vllm-lora-slots": {"en": "vLLM holds --max-loras adapters on each card (default 1), each in a slot sized at --max-lora-rank (default 16) on every LoRA-able linear, counted with the weights; the other adapters wait in CPU RAM (--max-cpu-loras, default --max-loras) or on disk and are swapped into a free slot when a batch needs them, so one batch mixes at most --max-loras adapters: raise it when many adapters are in use at once.",
@@ -184,6 +185,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                               "zh-Hans": "提到了上下文并行但未说明并行度：按一台机器内的卡切分每条序列（ring attention 和 Ulysses 在 NVLink 上运行）；如需其他并行度请说明（如“CP=4”）"},
     "batch-job": {"en": "a batch job of many requests: a serving engine that runs them together (offline, `LLM.generate` over the list)", "zh-Hans": "大批量请求的离线作业：按推理服务框架成批运行（离线 `LLM.generate` 传入整个列表）"},
     "serving-target": {"en": "a speed or load target: a serving engine (transformers' generate is launch-bound)", "zh-Hans": "有速度或负载目标：按推理服务框架估算（transformers 的 generate 受启动开销限制）"},
+    "speculative-serving": {"en": "speculative decoding with a draft model, a serving engine's feature (vLLM, SGLang)", "zh-Hans": "带草稿模型的投机解码：按推理服务框架（vLLM、SGLang）估算"},
     "concurrent-serving": {"en": "several concurrent users: a serving engine with paged KV cache", "zh-Hans": "多用户并发：按带分页 KV 缓存的推理服务框架估算"},
     "gguf-native-mxfp4": {"en": "the GGUF of a model released in MXFP4 keeps its experts in MXFP4 (ggml-org's files, Ollama's tags)", "zh-Hans": "以 MXFP4 发布的模型，其 GGUF 把专家权重保留为 MXFP4（ggml-org 的文件、Ollama 的标签）"},
     "multi-lora-serving": {"en": "LoRA adapters served: a serving engine's feature (vLLM --enable-lora)", "zh-Hans": "多 LoRA 服务：按推理服务框架估算（vLLM --enable-lora）"},

@@ -27,6 +27,7 @@ from rules.constants import (
 )
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
+from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_tokens_per_s
 from rules.speed import prefill_seconds, weights_read_bytes
 from rules.types import Engine, Workload
 
@@ -175,11 +176,26 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
                      handoff_ms_per_prompt=finite(1000 * rules.pipeline_handoff_seconds(one, gpu, count, prompt), 1),
                      handoff_prompt_tokens=float(prompt),
                      network_gbit=finite(8 * GPUS_PER_NODE * rules.inter_node_gbps(gpu, timed.inter_node_gbps), 0))
+    if timed.task == "inference" and timed.draft_model is not None:
+        speed.update(speculative_speeds(timed, gpu, count))
     on_cards = timed.gpu_layers is None and not timed.cpu_moe_layers
     if question.observed_tokens_per_s and timed.task == "inference" and on_cards:
         # "is 40 tok/s normal?": a measured speed above what the bandwidth allows is not "in line"
         speed["decode_ceiling_tokens_per_s"] = finite(rules.decode_ceiling_tokens_per_s(timed, gpu, count), 1)
     return speed
+
+
+def speculative_speeds(timed: Workload, gpu: GPU, count: int) -> dict[str, float | None]:
+    """One sequence's decode with the draft at each acceptance rate of rules.speculative, keyed by the rate in
+    percent: "what speed-up does the draft give" has no single answer, but one per rate the engine will log."""
+    out: dict[str, float | None] = {}
+    for rate in ACCEPTANCE_RATES:
+        value = speculative_decode_tokens_per_s(timed, gpu, count, rate)
+        if value is None:
+            return {}
+        out[f"speculative_decode_tokens_per_s_{round(100 * rate)}"] = finite(value, 1)
+    out["speculative_draft_tokens"] = float(DRAFT_TOKENS)
+    return out
 
 
 def request_time(timed: Workload, gpu: GPU, count: int, decode_tokens_per_s: float) -> dict[str, float | None]:

@@ -125,3 +125,19 @@ def observed_line(answer: Answer, t: Translator) -> str:
     slow = "observed_slow_mac" if answer.speed.get("unified_memory_bandwidth_gbps") else "observed_slow"
     key = slow if ratio < OBSERVED_BAND[0] else "observed_fast" if ratio > OBSERVED_BAND[1] else "observed_ok"
     return t(key, seen=count(float(seen)), expected=count(float(expected)), pct=f"{100 * ratio:.0f}")
+
+
+def speculative_text(answer: Answer, t: Translator) -> str:
+    """The draft's decode speed-up at each acceptance rate the speed block carries (rules.speculative), or why
+    there is none: the figure someone weighing a draft model asks for, given per rate since the rate is theirs."""
+    rates = sorted(int(key.rsplit("_", 1)[1]) for key in answer.speed
+                   if key.startswith("speculative_decode_tokens_per_s_") and answer.speed[key])
+    alone = answer.speed.get("decode_tokens_per_s")
+    if not rates or not alone or answer.speed.get("speculative_draft_tokens") is None:
+        return t("speculative_untimed")
+    speeds = [float(answer.speed[f"speculative_decode_tokens_per_s_{rate}"] or 0) for rate in rates]
+    return t("speculative_timed", k=f"{answer.speed['speculative_draft_tokens']:.0f}",
+             speeds=" / ".join(count(v) for v in speeds),
+             ratios=" / ".join(f"×{v / float(alone):.1f}" for v in speeds),
+             rates=" / ".join(f"{rate}%" for rate in rates))
+

@@ -26,7 +26,7 @@ from bot.reply.notices import (
 )
 from bot.reply.offload import KTRANSFORMERS
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
-from bot.reply.speed_view import observed_line, speed_parts
+from bot.reply.speed_view import observed_line, speculative_text, speed_parts
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
 from rules.hardware import gpu_share_of_unified_memory
@@ -113,7 +113,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
               "slots": f"{(answer.estimate.max_batch_size if answer.estimate else None) or 0:,}",
               "images": f"{(answer.estimate.profiled_images if answer.estimate else None) or 0:,}",
               "encoder": f"{(answer.estimate.image_encoder_gb if answer.estimate else None) or 0:.1f}",
-              "draft": f"{(answer.estimate.draft_gb if answer.estimate else None) or 0:.1f}"}
+              "draft": f"{(answer.estimate.draft_gb if answer.estimate else None) or 0:.1f}",
+              "spec": speculative_text(answer, t) if answer.estimate and answer.estimate.draft_gb else ""}
     view["notes"] = [_filled(t.pick(NOTE_TEXT, code), values)
                      for code in (answer.estimate.notes if answer.estimate else []) if code in NOTE_TEXT][:4]
     picks = []

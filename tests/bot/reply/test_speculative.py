@@ -49,3 +49,18 @@ def test_the_drafts_share_of_a_card_is_stated() -> None:
     draft_gb = reply["estimate"]["draft_gb"]
     assert draft_gb is not None and 1.0 < draft_gb < 3.0
     assert f"({draft_gb:.1f} GiB a card)" in reply["text"]
+
+
+def test_the_speedup_asked_is_given_per_acceptance_rate_on_a_serving_engine() -> None:
+    """Audit 17 M-6: "what speedup?" was declared not modelled, and the job was timed on transformers."""
+    reply = ask_json("Speculative decoding for Llama 3.1 70B FP8 with Llama 3.2 1B as the draft on 2x H100: does it "
+                     "fit and what speedup?")
+    assert reply["query"]["engine"] == "vllm"
+    speed = reply["speed"]
+    alone = speed["decode_tokens_per_s"]
+    drafted = [speed[f"speculative_decode_tokens_per_s_{rate}"] for rate in (50, 70, 90)]
+    assert alone and all(drafted) and drafted == sorted(drafted) and drafted[-1] > 1.5 * alone
+    assert f"≈ {' / '.join(f'{v:,.0f}' if v >= 10 else f'{v:.1f}' for v in drafted)} tok/s" in reply["text"]
+    assert "if the target accepts 50% / 70% / 90% of them" in reply["text"]
+    zh = ask_json("用 Qwen2.5-0.5B 做 Qwen2.5-32B 的投机解码草稿模型，单张 A100 80G 能放下吗？能提速多少？")
+    assert zh["speed"]["speculative_decode_tokens_per_s_90"] and "若目标模型接受其中 50% / 70% / 90%" in zh["text"]

@@ -1,0 +1,70 @@
+"""Speculative decoding's speed-up for one sequence, from the acceptance rate someone sees or assumes.
+
+Leviathan, Kalman & Matias 2023 ("Fast Inference from Transformers via Speculative Decoding", ICML 2023,
+arXiv:2211.17192, section 3): when the target accepts each drafted token with probability α and the draft
+proposes γ tokens a step, a step yields (1 − α^(γ+1)) / (1 − α) tokens on average and takes γ·c + 1 target
+steps, c being one draft step's time over one target step's. The speed-up is their ratio.
+
+The acceptance rate depends on the text and on how alike the two models are, so no single figure is assumed:
+the reply gives the speed at a few rates, and engines log the rate they see (vLLM's "Draft acceptance rate").
+Checking γ + 1 tokens costs the target about one decode step only while reading its weights dominates, at one
+or a few sequences; with many sequences in flight the check costs more and the gain shrinks, so the figures are
+for a single sequence. c comes from this module's own decode estimates of the draft and of the target on the
+same cards, so a draft that is small but slow per token (a deep one, or one with launch overhead) counts as such.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from knowledge.schema import GPU
+from rules.speed import estimate_speed
+from rules.types import Workload
+
+DRAFT_TOKENS = 4
+"""Tokens the draft proposes a step when the question does not say: vLLM and SGLang take it as a setting
+(`num_speculative_tokens`, `--speculative-num-draft-tokens`) with no default that suits every pair; 4 to 5 is
+what their examples use."""
+
+ACCEPTANCE_RATES = (0.5, 0.7, 0.9)
+"""The acceptance rates the reply shows the speed at: a range, not an estimate of the one a pair reaches."""
+
+
+def expected_tokens_per_step(acceptance: float, draft_tokens: int) -> float:
+    """Tokens a step yields on average: the accepted prefix of the draft plus the target's own next token."""
+    if acceptance >= 1.0:
+        return float(draft_tokens + 1)
+    return (1.0 - acceptance ** (draft_tokens + 1)) / (1.0 - acceptance)
+
+
+def speculative_speedup(acceptance: float, draft_tokens: int, draft_cost_ratio: float) -> float:
+    """The decode speed-up over the target alone; below 1 when the draft costs more than it saves."""
+    return expected_tokens_per_step(acceptance, draft_tokens) / (draft_tokens * draft_cost_ratio + 1.0)
+
+
+def draft_cost_ratio(workload: Workload, gpu: GPU, count: int) -> float | None:
+    """One draft step's time over one target step's, both for one sequence on `count` × `gpu`; None without a
+    draft or a speed for either."""
+    draft = workload.draft_model
+    if draft is None:
+        return None
+    one = replace(workload, batch=1)
+    target_speed = estimate_speed(replace(one, draft_model=None), gpu, count).decode_tokens_per_s
+    # the draft is served unquantised (rules.memory_draft), in the target's engine
+    draft_alone = replace(one, model=draft, draft_model=None, precision="bf16", quant=None)
+    draft_speed = estimate_speed(draft_alone, gpu, count).decode_tokens_per_s
+    if not target_speed or not draft_speed:
+        return None
+    return target_speed / draft_speed
+
+
+def speculative_decode_tokens_per_s(workload: Workload, gpu: GPU, count: int, acceptance: float,
+                                    draft_tokens: int = DRAFT_TOKENS) -> float | None:
+    """One sequence's decode speed with the draft at `acceptance`; None when it cannot be timed."""
+    ratio = draft_cost_ratio(workload, gpu, count)
+    if ratio is None:
+        return None
+    target_speed = estimate_speed(replace(workload, batch=1, draft_model=None), gpu, count).decode_tokens_per_s
+    if not target_speed:
+        return None
+    return target_speed * speculative_speedup(acceptance, draft_tokens, ratio)
