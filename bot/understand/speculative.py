@@ -9,7 +9,7 @@ from knowledge.base import KnowledgeBase
 
 SPECULATIVE = re.compile(
     r"speculative[-_\s]+(?:decod\w*|sampling)|\bspec(?:ulative)?[-_]decod\w*|\bdraft[-_\s]+models?\b|\bas\s+(?:the\s+)?"
-    r"draft\b|--model[-_]draft|\beagle[-_\s]?\d?\b|\bmedusa\b|投机解码|推测解码|推测采样|投机采样|草稿模型|draft\s*模型",
+    r"draft\b|\bdraft(?:er)?\s+(?:for|of)\b|\b(?:a|the)\s+(?:\d+(?:\.\d+)?b\s+)?draft(?:er)?\b|--model[-_]draft|\beagle[-_\s]?\d?\b|\bmedusa\b|投机解码|推测解码|推测采样|投机采样|草稿模型|draft\s*模型",
     re.A)
 
 

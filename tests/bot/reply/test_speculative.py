@@ -18,6 +18,8 @@ KB = default_knowledge()
     ("推測解碼 (speculative decoding)：用 Llama 3.2 1B 加速 Llama 3.1 8B，在 4090 上可以快多少？", "llama-3.1-8b",
      "llama-3.2-1b"),
     ("投机解码：Qwen2.5-72B 用 Qwen2.5-0.5B 做 draft 模型，4 张 L20 能跑吗？", "qwen2.5-72b", "qwen2.5-0.5b"),
+    ("Llama 3 8B draft for Llama 3 70B on 4x A10G with vllm", "llama-3-70b", "llama-3-8b"),
+    ("Llama 3.1 70B with a 1B draft: Llama 3.2 1B, on 2 H100", "llama-3.1-70b", "llama-3.2-1b"),
 ])
 def test_the_larger_model_is_served_and_the_smaller_drafts(text: str, model: str, draft: str) -> None:
     # in Traditional Chinese the 1B draft, written first, was the model sized and the 8B target was dropped
@@ -27,6 +29,7 @@ def test_the_larger_model_is_served_and_the_smaller_drafts(text: str, model: str
 
 def test_two_models_compared_are_no_draft() -> None:
     assert parse("Llama 3.1 8B vs Qwen2.5-7B on one L4", KB).draft_model is None
+    assert parse("Llama 3.1 8B vs Qwen2.5-7B for drafting emails on one L4", KB).draft_model is None
 
 
 def test_the_drafts_weights_and_cache_are_counted_beside_the_target() -> None:
