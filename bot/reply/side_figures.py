@@ -164,7 +164,9 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
                                            if timed.task != "inference" else None),
     }
     speed.update(serving_engine_speed(question, timed, gpu, count))
-    if question.asks_latency and timed.task == "inference" and figures.decode_tokens_per_s:
+    # "how long to generate a 1,000-token answer": a time asked for one stated output is that request's time
+    one_request = question.asks_time and "gen_tokens" in question.stated and not question.output_tokens
+    if (question.asks_latency or one_request) and timed.task == "inference" and figures.decode_tokens_per_s:
         speed.update(request_time(timed, gpu, count, figures.decode_tokens_per_s))
     stated_network = timed.inter_node_gbps is not None
     if timed.task == "inference" and rules.spans_machines(count) and timed.model.hidden_size and stated_network:

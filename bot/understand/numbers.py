@@ -155,3 +155,17 @@ def bound_digit_runs(text: str) -> str:
     if len(text) <= MAX_DIGIT_RUN:
         return text
     return _DIGIT_RUN.sub(lambda m: m.group(0)[:MAX_DIGIT_RUN] + RUN_FILLER * (len(m.group(0)) - MAX_DIGIT_RUN), text)
+
+
+_GROUPED_THOUSANDS = re.compile(r"(?<![A-Za-z0-9.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
+
+
+def ungroup_thousands(text: str) -> str:
+    """`text` with ASCII thousands separators taken out of numbers ("1,500 tokens" → "01500 tokens"), padded
+    with leading zeros so offsets stay valid. Why: dozens of slot patterns read a plain digit run, and each of
+    them would read "1,500" as 500 or "1,000-token" as 000 (audit 18 H-1); one normalisation serves them all.
+    Only ASCII commas before groups of exactly three digits are taken, after no letter, digit or dot: a
+    full-width "，" between numbers in Chinese is a clause break ("并发 32，128 路"), and "FP8,128k" a list."""
+    if "," not in text:
+        return text
+    return _GROUPED_THOUSANDS.sub(lambda m: m.group(0).replace(",", "").rjust(len(m.group(0)), "0"), text)

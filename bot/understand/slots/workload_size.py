@@ -71,7 +71,7 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"(?!\s*(?:[-_ ]?len(?:gth)?|长度))")  # "32k sequence length" is a context, not 32,000 sequences
 _SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|每篇|每份|每封|每段|,|，)\s*"
                  r"(?:about|around|~|约)?\s*"
-                 r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:tokens?|toks?|词元)(?:\s+each)?")
+                 r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:个\s*)?(?:tokens?|toks?|词元)(?:\s+each)?")
 _STEPS_FLAG = rx(r"\bmax_(?:train_)?steps\s*[=:]\s*(?P<num>\d[\d,]*)(?P<scale>k)?\b")
 _TRAIN_STEPS = rx(r"(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k)?\s*(?:training\s+|train\s+|optimi[sz]er\s+)?"
                   r"(?:steps?|iterations?|iters?|步)(?![a-z])")
