@@ -73,6 +73,7 @@ from bot.reply.side_figures import (
 )
 from bot.reply.smaller import smaller_for
 from bot.reply.stack import others_alone, room_for_others, with_stack
+from bot.reply.variant import rented_variant
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -154,6 +155,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return answer(offloaded, kb)  # "with partial offload": the split the suggestion would choose, as asked
     cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
     workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, cards))
+    if (rented := rented_variant(question, workload, kb)) is not None:
+        return answer(rented, kb)  # "a Lambda A100": the variant that cloud rents cheapest for the job
     question, sampled = samples_as_tokens(question, workload)
     if sampled is not None:
         assumptions.append(sampled)

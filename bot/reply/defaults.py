@@ -145,11 +145,17 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
     return out
 
 
+RENTED_VARIANT_NOTE = "gpu-rented-variant"
+"""The card was chosen among the variants of a bare name by its price on the cloud named (bot.reply.variant)."""
+
+
 def gpu_assumptions(question: Question) -> list[Assumption]:
     """The card read from words that do not name it: a bare "H100" (its 80 GB variant), a free notebook."""
     out: list[Assumption] = []
     if question.gpu_defaulted and question.gpu:
-        out.append(Assumption(field="gpu", value=question.gpu, reason="gpu-default-variant"))
+        rented = RENTED_VARIANT_NOTE in question.notes
+        out.append(Assumption(field="gpu", value=question.gpu,
+                              reason="gpu-rented-variant" if rented else "gpu-default-variant"))
     for note in NOTEBOOK_NOTES:
         if note in question.notes and question.gpu:
             out.append(Assumption(field="gpu", value=question.gpu, reason=note))

@@ -178,6 +178,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                          "zh-Hans": "未设置从这些价格到所问货币的汇率（GPU_ADVISOR_FX），价格保持来源的计价货币"},
     "budget-most-memory": {"en": "the most GPU memory the budget rents at the dated prices; name a card to size another",
                            "zh-Hans": "按有日期的标价，预算能租到的最大显存配置；如需其他卡请写出型号"},
+    "gpu-rented-variant": {"en": "memory size not stated: the variant the cloud named rents cheapest that holds the job", "zh-Hans": "未注明显存：按所选云上放得下任务且最便宜的型号"},
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
     "latency-output-assumed": {"en": "output per request not stated: the latency target is met at this many tokens each; say the length (e.g. “300 tokens out”)",
                                "zh-Hans": "未说明每个请求的输出长度：按此长度计算延迟目标所需速度；请说明长度（如“输出300个token”）"},

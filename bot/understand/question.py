@@ -231,6 +231,9 @@ class Question(BaseModel):
     gpu_defaulted: bool = False
     """A GPU was named without its variant ("A100", "V100", "H100") and read as the knowledge base's default
     entry for that bare name; the reply's assumptions say which card it was read as."""
+    gpu_variants: list[str] = Field(default_factory=list)
+    """With `gpu_defaulted`: the datacenter cards of the same architecture the bare name may mean, the default
+    first ("A100" → a100-80gb, a100-40gb): a cloud that rents the smaller one cheaper may be the one meant."""
     intent_explicit: bool = False
     """The intent came from a cue phrase ("which GPU", "够吗", "vs"), not from the shape of the question;
     a follow-up without one keeps the previous question's intent."""

@@ -21,6 +21,8 @@ class Vocab:
     prefixes: set[str] = field(default_factory=set)
     bare_gpus: set[str] = field(default_factory=set)
     """GPU keys that name a family with several variants (A100 → the 40/80 GB cards): a default is assumed."""
+    variants: dict[str, list[str]] = field(default_factory=dict)
+    """For each key in `bare_gpus`, the GPU ids it may mean (its default's id first)."""
     laptops: dict[str, str] = field(default_factory=dict)
     """A desktop card's key → the key of its laptop chip ("rtx4070" → "rtx4070laptop"), for a card the text places in
     a laptop without naming the chip ("my laptop's RTX 4070"): see `bot.understand.mentions`."""
@@ -116,7 +118,11 @@ def vocab_of(kb: KnowledgeBase) -> Vocab:
         for cut in range(1, len(tokens)):
             owner = vocab.gpus.get("".join(tokens[:cut]))
             if owner is not None and owner != gpu_id and not _laptop_of(tokens[cut:]):
-                vocab.bare_gpus.add("".join(tokens[:cut]))
+                bare = "".join(tokens[:cut])
+                vocab.bare_gpus.add(bare)
+                ids = vocab.variants.setdefault(bare, [owner])
+                if gpu_id not in ids:
+                    ids.append(gpu_id)
     _laptop_keys(kb, vocab)
     for entry in kb.faq.values():
         for question in (*entry.questions.en, *entry.questions.zh):
@@ -135,4 +141,16 @@ def vocab_of(kb: KnowledgeBase) -> Vocab:
         _VOCAB_CACHE.clear()
     _VOCAB_CACHE[id(kb)] = (kb, vocab)
     return vocab
+
+
+def same_card_variants(kb: KnowledgeBase, vocab: Vocab, key: str) -> list[str]:
+    """The variants a bare datacenter card name may mean (A100 40/80 GB, H100 SXM/PCIe/NVL), the default first:
+    cards of its architecture only, so "GB200" is not offered as a "GB300" and no GeForce "Ti" as its base card."""
+    ids = vocab.variants.get(key, [])
+    default = kb.gpus.get(ids[0]) if ids else None
+    if default is None or default.form != "datacenter":
+        return []
+    same = [i for i in ids if (g := kb.gpus.get(i)) is not None and g.form == "datacenter"
+            and g.architecture == default.architecture]
+    return same if len(same) > 1 else []
 
