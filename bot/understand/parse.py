@@ -116,7 +116,7 @@ from bot.understand.unknown import (
     unmodelled_model,
     unsized_unknown_name,
 )
-from bot.understand.vocab import vocab_of
+from bot.understand.vocab import same_card_variants, vocab_of
 from knowledge.base import KnowledgeBase
 from knowledge.names import split_checkpoint_suffixes
 
@@ -397,6 +397,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     makes_images = named_model is not None and named_model.modality == "image-generation"
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)
     defaulted = any(m.key in vocab.bare_gpus for m in gpus)
+    variants = same_card_variants(kb, vocab, gpu_mention.key) if defaulted and gpu_mention else []
     values = state.values
     stated = [slot for slot in SLOT_ORDER if slot in state.stated]
     return Question(
@@ -435,7 +436,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         stated=stated,
         clamped=sorted(set(state.clamped), key=state.clamped.index),
         faq_hint=faq_hint,
-        gpu_defaulted=defaulted,
+        gpu_defaulted=defaulted, gpu_variants=variants,
         intent_explicit=explicit,
         notes=state.notes,
         closed_model=closed, unmodelled_model=unmodelled, draft_model=values.get("draft_model"),

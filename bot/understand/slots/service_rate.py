@@ -40,7 +40,7 @@ _PER_REQUEST = rx(
     r"(?:user\s+)?" + _REQUEST_EN + r"(?![a-z])"
     r"|\b(?:each|every|per)\s+" + _REQUEST_EN + r"\s+(?:has|with|carries|contains|of|sends?|scores?|reranks?|"
     r"embeds?|brings?)?\s*(?:about|around|~|up\s+to)?\s*(?P<num2>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"
-    r"|每\s*(?:个|次|条)?\s*(?:查询|请求|query|问题|调用|次检索)\s*(?:有|带|包含|召回|需要|要|对应)?\s*(?:约|大约)?\s*"
+    r"|每\s*(?:(?:个|次|条)?\s*(?:查询|请求|query|问题|调用|次检索)|次)\s*(?:有|带|包含|召回|需要|要|对应)?\s*(?:约|大约)?\s*"
     r"(?P<num3>\d+)\s*(?:个|篇|条|份|段)?\s*" + _TEXTS_ZH
     + r"|\b(?:each|every)\s+(?:one\s+)?(?:rerank(?:ing|s)?|scor(?:ing|es)|rank(?:ing|s)|embedd?(?:ing|s)|"
     r"carrying|having|with)\s+(?:about|around|~|up\s+to)?\s*(?P<num4>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"

@@ -1,0 +1,27 @@
+"""A speed asked for a card named without a count is asked of that one card: "70B Q4_K_M on an RTX 4090: how many
+tok/s?" was answered for two 4090s, 5× faster than the one the user has (audit 18 H-3)."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import ask_json
+
+
+def test_a_speed_asked_on_one_named_card_is_checked_on_it() -> None:
+    reply = ask_json("Llama 3.3 70B Q4_K_M on an RTX 4090 with llama.cpp: how many tok/s?")
+    assert reply["check"] is not None and reply["check"]["count"] == 1 and not reply["check"]["fits"]
+    assert reply["query"]["gpu_count"] == 1
+    assert reply["text"].startswith("== Llama 3.3 70B · inference · 1× GeForce RTX 4090 ==")
+    # the layers in RAM are what one 4090 can do, and their speed is bounded by the RAM's bandwidth
+    offload = next(s for s in reply["check"]["suggestions"] if s["kind"] == "cpu-layers")
+    assert offload["gpu_layers"] and offload["host_ram_gb"]
+
+
+def test_a_count_asked_still_finds_the_count() -> None:
+    reply = ask_json("how many RTX 4090s for Llama 3.3 70B Q4_K_M with llama.cpp?")
+    assert reply["query"]["gpu_count"] == 2 and reply["picks"][0]["count"] == 2
+
+
+def test_a_reranker_load_in_traditional_chinese_counts_its_candidates() -> None:
+    # 20 queries/s × 50 candidates = 1,000 pairs/s (audit 18 H-5)
+    reply = ask_json("Qwen3-Reranker-8B 每秒 20 次查詢，每次 50 個候選文件，需要幾張 A100？")
+    assert reply["serving"]["replicas"] > 20
