@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import rules
+from bot.reply.convert_picks import plan_as_top_pick
 from bot.reply.defaults import as_chosen
 from bot.reply.job_hours import add_output_hours, add_training_hours
 from bot.reply.model import Answer, Assumption, PickOut
@@ -363,6 +364,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     if result.serving is not None and result.cost is not None:
         result.serving = result.serving.model_copy(update={"per_hour": result.cost.per_hour,
                                                            "currency": result.cost.currency})
+    if workload is not None and question.intent == "recommend" and question.gpu_count is None:
+        result.picks = plan_as_top_pick(result.picks, result.serving, result.cost, workload, kb)
     return result
 
 

@@ -25,3 +25,16 @@ def test_a_reranker_load_in_traditional_chinese_counts_its_candidates() -> None:
     # 20 queries/s × 50 candidates = 1,000 pairs/s (audit 18 H-5)
     reply = ask_json("Qwen3-Reranker-8B 每秒 20 次查詢，每次 50 個候選文件，需要幾張 A100？")
     assert reply["serving"]["replicas"] > 20
+
+
+def test_how_many_cards_for_a_request_rate_leads_with_the_plans_count() -> None:
+    """Audit 18 M-1: "How many H100s" led with "1× H100" while the serving plan under it needed 2 replicas."""
+    reply = ask_json("We expect 5 requests per second with 3k-token prompts and 300-token answers on Mistral Small "
+                     "3.1 24B. How many H100s with vLLM?")
+    plan, top = reply["serving"], reply["picks"][0]
+    assert plan["replicas"] >= 2
+    assert (top["gpu"], top["count"]) == (plan["gpu"], plan["replicas"] * plan["gpus_per_replica"])
+    assert top["replicas"] == plan["replicas"]
+    assert top["price_per_hour"] == reply["cost"]["per_hour"]
+    zh = ask_json("vLLM 部署 Llama 3.1 8B，每秒 20 個請求，輸入 1000 token、輸出 200 token，需要幾張 L4？")
+    assert zh["picks"][0]["count"] == zh["serving"]["replicas"] * zh["serving"]["gpus_per_replica"]
