@@ -104,3 +104,15 @@ def test_live_streams_over_several_cards_run_a_copy_on_each_and_are_billed_as_on
     assert answer["estimate"]["gpu_count"] == 1  # one card's copy of the model and its share of the streams
     assert answer["cost"]["per_hour"] == pytest.approx(2 * 0.526, abs=0.01)
     assert "g4dn.12xlarge" not in answer["text"]
+
+
+def test_large_v3_turbo_is_its_own_model_with_four_decoder_layers() -> None:
+    """Audit 18 M-13: turbo was sized as large-v3 (1.55B, 32 decoder layers) without a word."""
+    turbo = _ask("Can Whisper large-v3-turbo run on a GTX 1080 8GB, and how much faster than real time?")
+    large = _ask("Can Whisper large-v3 run on a GTX 1080 8GB, and how much faster than real time?")
+    assert turbo["query"]["model"] == "whisper-large-v3-turbo" and large["query"]["model"] == "whisper-large-v3"
+    # 0.81e9 × 2 B ≈ 1.5 GiB against 1.55e9 × 2 B ≈ 2.9 GiB
+    assert 1.4 < turbo["estimate"]["breakdown"]["weights"] < 1.6
+    # same encoder, an eighth of the decoder: faster, by less than the 8× the decoder alone would give
+    fast, slow = turbo["speed"]["audio_seconds_per_s"], large["speed"]["audio_seconds_per_s"]
+    assert 2 * slow < fast < 8 * slow
