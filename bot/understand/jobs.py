@@ -16,7 +16,7 @@ from collections.abc import Callable
 from bot.understand.question import Question
 
 _BREAK = re.compile(
-    r"\n\s*\n|\n\s*(?:[-*•]|\d{1,2}[.)])\s+|(?<=[.!?])\s+(?=[A-Z])|[。；;！？]|\balso\b|\bseparately\b|另外|此外|还有|同时",
+    r"\n\s*\n|\n\s*(?:[-*•]|\d{1,2}[.)])\s+|(?<=[.!?])\s+(?=[A-Z])|(?<=[。；;！？])|\balso\b|\bseparately\b|另外|此外|还有|同时",
     re.I,
 )
 MAX_SEGMENTS = 12
@@ -31,10 +31,19 @@ def segments(text: str) -> list[str]:
     return [text[a:b] for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
 
 
+_SERVING_WORDS = re.compile(
+    r"推理|推论|推論|部署|上线|服务(?!器)|服務(?!器)|并发|併發|用户|用戶|\bserv\w*|\bdeploy\w*|\binference\b|\bhost\w*|"
+    r"\bchat\w*|\busers?\b|\bqps\b|\bconcurren\w*", re.I)
+"""Words that make a segment a serving job; "跑 3000 萬 token 要多久" (run N tokens) after a fine-tuning question
+names no model and only runs, so it is that job's time, not another job (audit 18 M-3)."""
+
+
 def _job(question: Question) -> tuple[str | None, str | None] | None:
     """(model or size, stated task) of a segment, or None when it names neither."""
     model = question.model or (f"{question.params_b:g}b" if question.params_b else None)
     task = question.task if "task" in question.stated and "task-implied" not in question.notes else None
+    if task == "inference" and model is None and _SERVING_WORDS.search(question.text) is None:
+        task = None  # only a generic "run" (跑, 运行): no job of its own
     return (model, task) if model or task else None
 
 

@@ -239,7 +239,8 @@ def _amount_tokens(state: SlotState) -> float | None:
             continue
         value *= _scale(m.group("scale"))
         before, after = text[max(0, m.start() - 24): m.start()], text[m.end(): m.end() + 24]
-        clause = re.split(r"[,;，；]", before)[-1]  # "16k context, 1B tokens": the context is another clause's
+        # "16k context, 1B tokens", "序列長度 8192 夠嗎？跑 3000 萬 token": the context is another clause's
+        clause = re.split(r"[,;，；?？。!！]", before)[-1]
         if _RATE_AFTER.search(after) or _CONTEXT_NEAR.search(clause[-14:]) or _CONTEXT_NEAR.search(after[:16]):
             continue
         cued = _DATA_CUE_BEFORE.search(before) is not None or _TRAINING_JOB.search(text) is not None
