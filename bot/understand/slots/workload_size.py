@@ -62,6 +62,7 @@ _TRAINING_JOB = rx(r"fine[- ]?tun|finetun|\bq?lora\b|\btrain|pre-?train|\bsft\b|
 _EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[一二两三四五六七八九十]+)\s*"
              r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
 _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句)?\s*"
+              r"(?:(?P<adj>\d+(?:\.\d+)?)\s*(?P<adj_k>k)?\s*-?\s*tokens?\s+)?"  # "50 million 512-token chunks"
               r"(?:samples?|examples?|sequences|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
               r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
               r"(?:support\s+)?tickets?|articles?|e-?mails?|reviews?|pages?|papers?|reports?|messages?|comments?|"
@@ -188,14 +189,21 @@ def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
     samples = _SAMPLES.search(text)
     if samples is None:
         return None
-    length = _SAMPLE_LEN.search(text, samples.end(), min(len(text), samples.end() + 40))
     count = _value(samples.group("num"))
-    if length is None or count is None:
+    if samples.group("adj"):  # the length before the noun: "50 million 512-token chunks"
+        per_sample = float(samples.group("adj")) * (SAMPLE_K if samples.group("adj_k") else 1.0)
+        end = samples.end()
+    else:
+        length = _SAMPLE_LEN.search(text, samples.end(), min(len(text), samples.end() + 40))
+        if length is None:
+            return None
+        per_sample = float(length.group("num")) * (SAMPLE_K if length.group("k") else 1.0)
+        end = length.end()
+    if count is None:
         return None
-    per_sample = float(length.group("num")) * (SAMPLE_K if length.group("k") else 1.0)
     epochs_match = _EPOCHS.search(text)
     epochs = _value(epochs_match.group("num")) if epochs_match else 1.0
-    state.mask(samples.start(), length.end())
+    state.mask(samples.start(), end)
     if epochs_match is not None:
         state.mask(epochs_match.start(), epochs_match.end())
     return (epochs or 1.0) * count * _scale(samples.group("scale")) * per_sample, int(per_sample)
