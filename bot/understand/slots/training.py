@@ -65,11 +65,18 @@ def parse_grad_accumulation(state: SlotState) -> None:
             state.mask(m.start(), m.end())
 
 
+_FSDP_UNDER = rx(r"\bfsdp\d?\b(?![-_ ]?qlora)|fully[-_ ]sharded[-_ ]data[-_ ]parallel")
+
+
 def parse_training_options(state: SlotState) -> None:
     text = state.text
     m = _ZERO.search(text)
     if m is not None:
         state.set("zero_stage", int(m.group("stage") or m.group("file") or m.group("key")))
+    elif state.values.get("engine") not in (None, "fsdp", "fsdp-qlora") and _FSDP_UNDER.search(text):
+        # "LLaMA-Factory … with FSDP": the framework named runs FSDP, whose default FULL_SHARD shards weights,
+        # gradients and optimizer states as ZeRO-3 does (audit 18 M-6: it was sized as ZeRO-1)
+        state.set("zero_stage", 3)
     if _CHECKPOINTING_OFF.search(text):
         state.set("gradient_checkpointing", False)
     elif _CHECKPOINTING_ON.search(text):
