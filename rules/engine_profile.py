@@ -8,6 +8,8 @@ training checkpoints and the loss hold memory.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from knowledge.engine_facts import LogitsFact, ProfileRunFact, ReservationFact, TrainingFact
 from knowledge.engines import EngineProfile, load_engine_profiles, version_tuple
 from knowledge.schema import GPU
@@ -15,7 +17,7 @@ from rules import constants as C
 from rules.hardware import usable_gib, visible_gib
 from rules.memory_common import head_dim, num_layers
 from rules.precision import normalise_quant
-from rules.types import Optimizer, Workload
+from rules.types import KVCache, Optimizer, Workload
 from rules.vision_encoder import serves_as_encoder_decoder
 
 DEFAULT_ENGINE = "transformers"
@@ -76,6 +78,17 @@ def runs_on_encoder_decoder_backend(w: Workload) -> bool:
     default_until = max((version_tuple(rule.before) or () for rule in profile.version_rules
                          if rule.backend == backend), default=())
     return w.engine_version is None or (version_tuple(w.engine_version) or ()) >= default_until
+
+
+KV_DTYPE_BYTES: dict[str, float] = {"fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+"""Bytes per element of each KV-cache type as the engines store it (fp8 and int8 one byte, int4 half)."""
+
+
+def same_size_kv_cache(requested: str, offered: Mapping[KVCache, float]) -> KVCache | None:
+    """The KV-cache type the engine offers at the size of the one asked, when it lacks that one (vLLM has no int8
+    cache, but fp8 holds the same tokens in the same memory); None when it offers none of that size."""
+    size = KV_DTYPE_BYTES.get(requested)
+    return next((kind for kind, bytes_ in offered.items() if size is not None and bytes_ == size), None)
 
 
 def kv_element_bytes(w: Workload, profile: EngineProfile) -> float:

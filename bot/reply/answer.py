@@ -84,6 +84,7 @@ from rules.engine_profile import (
     profile_for,
     reservation_fraction,
     reserves_up_front,
+    same_size_kv_cache,
     training_fact,
 )
 from rules.fit import placeable, reserves_share_of_card
@@ -165,6 +166,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.append(Assumption(field="kv_cache", value=workload.kv_cache, reason="training-no-kv-cache"))
         workload = replace(workload, kv_cache=None)
     offered = profile_for(workload).kv_cache.bytes_per_element
+    if workload.kv_cache is not None and workload.kv_cache not in offered and (
+            same := same_size_kv_cache(workload.kv_cache, offered)) is not None:
+        # "vLLM with an int8 KV cache": its fp8 cache is the same size, so the question is answered with it
+        assumptions.append(Assumption(field="kv_cache", value=same, reason="kv-cache-same-size"))
+        workload = replace(workload, kv_cache=same)
     if workload.kv_cache is not None and workload.kv_cache not in offered:
         understood = {**understood_of(question), "engine": workload.engine, "accepted": sorted(offered)}
         base.update(understood=understood)

@@ -178,6 +178,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                          "zh-Hans": "未设置从这些价格到所问货币的汇率（GPU_ADVISOR_FX），价格保持来源的计价货币"},
     "budget-most-memory": {"en": "the most GPU memory the budget rents at the dated prices; name a card to size another",
                            "zh-Hans": "按有日期的标价，预算能租到的最大显存配置；如需其他卡请写出型号"},
+    "kv-cache-same-size": {"en": "the engine has no KV cache of the type asked; this one stores the same bytes per token", "zh-Hans": "该引擎没有所说类型的 KV 缓存，改用每 token 占用相同字节的这一种"},
     "gpu-rented-variant": {"en": "memory size not stated: the variant the cloud named rents cheapest that holds the job", "zh-Hans": "未注明显存：按所选云上放得下任务且最便宜的型号"},
     "gpu-default-variant": {"en": "memory size not stated: read as this variant", "zh-Hans": "未注明显存，按此型号"},
     "latency-output-assumed": {"en": "output per request not stated: the latency target is met at this many tokens each; say the length (e.g. “300 tokens out”)",

@@ -90,7 +90,9 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         # "128k 上下文能支持几个并发" on cards that hold the weights but barely one sequence: the count is the answer
         left = check.limit_gb - (e.breakdown.weights + e.breakdown.activations + e.breakdown.overhead)
         held = max(0, int(left // e.breakdown.kv_cache))
-        return t("sequences_held_asked", count=check.count, gpu=gpu_name(kb, check.gpu), n=held,
+        small_cache = answer.query.kv_cache in ("fp8", "int8", "int4")  # already quantised: not offered again
+        return t("sequences_held_asked_small_cache" if small_cache else "sequences_held_asked",
+                 count=check.count, gpu=gpu_name(kb, check.gpu), n=held,
                  context=f"{answer.query.context or 0:,}", each=f"{e.breakdown.kv_cache:.1f}",
                  left=f"{max(0.0, left):.1f}")
     wanted, alone = answer.understood.get("tokens_per_s_per_user"), answer.speed.get("decode_tokens_per_s")

@@ -7,6 +7,7 @@ import pytest
 
 from bot.reply.answer import answer
 from bot.reply.render import render_text
+from bot.understand.parse import parse
 from bot.understand.question import Question
 from knowledge.loader import default_knowledge
 from rules import weight_formats as WF
@@ -531,3 +532,21 @@ def test_the_kv_cache_over_several_cards_also_says_what_it_takes_in_all() -> Non
     assert reply["estimate"]["gpu_count"] == 4
     assert "KV 快取（4 張卡合計 40.0 GiB）: 10.0 GiB" in reply["text"]
     assert "KV cache: " in ask_json("Llama 3 8B on one 4090")["text"]  # one card: no total to add
+
+
+def test_a_kv_cache_type_the_engine_lacks_is_replaced_by_its_same_size_one() -> None:
+    """Audit 18 M-8: "vLLM with an int8 KV cache" was refused outright, though its fp8 cache is the same size."""
+    int8 = answer(parse("vLLM with --kv-cache-dtype int8 for Llama 3.1 70B AWQ on 2x RTX 4090 at 32k context: how "
+                        "many users?", KB), KB)
+    fp8 = answer(parse("vLLM with --kv-cache-dtype fp8 for Llama 3.1 70B AWQ on 2x RTX 4090 at 32k context: how many "
+                       "users?", KB), KB)
+    assert int8.error is None and int8.query.kv_cache == "fp8"
+    assert int8.estimate is not None and fp8.estimate is not None
+    assert int8.estimate.breakdown.kv_cache == fp8.estimate.breakdown.kv_cache
+    assert any(a.field == "kv_cache" and a.reason == "kv-cache-same-size" for a in int8.assumptions)
+    text = render_text(int8, kb=KB)
+    assert "KV cache fp8 (the engine has no KV cache of the type asked" in text
+    assert "an FP8 KV cache" not in text  # not offered again as the fix
+    # a size the engine has no type of is still refused, naming the ones it has
+    int4 = answer(parse("vLLM with int4 KV cache for Llama 3.1 8B on a 4090", KB), KB)
+    assert int4.error == "kv-cache-unsupported"
