@@ -349,10 +349,12 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         for named_instance in (instance, other_instance):
             if named_instance is not None and named_instance.instance.count:
                 compare_counts[named_instance.instance.gpu_id] = named_instance.instance.count
-    elif gpu_ids:
+    variant_stated = False
+    if gpu_ids and not (intent == "compare" and len(gpu_ids) >= 2):
         claim = claimed_memory(folded, gpus, gpu_ids[0], kb)
         if claim is not None and claim.kind == "variant":
             gpu_ids[0] = claim.gpu_id  # "the A100 has 40GB": that variant
+            variant_stated = True
         elif claim is not None and claim.kind == "wrong":
             state.notes.append(f"{CLAIMED_MEMORY_NOTE}{claim.memory_gb:g}")  # "the 4090 has 48GB right?": it has 24
         no_such = missing_variant(folded, original, gpus, gpu_ids[0], kb)
@@ -396,7 +398,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     shared_memory_reserve(state, unknown_card)
     makes_images = named_model is not None and named_model.modality == "image-generation"
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)
-    defaulted = any(m.key in vocab.bare_gpus for m in gpus)
+    defaulted = any(m.key in vocab.bare_gpus for m in gpus) and not variant_stated
     variants = same_card_variants(kb, vocab, gpu_mention.key) if defaulted and gpu_mention else []
     values = state.values
     stated = [slot for slot in SLOT_ORDER if slot in state.stated]

@@ -143,6 +143,7 @@ ASKS_CONCURRENCY = rx(
     r"\bmax(?:imum)?\s+(?:concurrency|concurrent\s+(?:users?|requests?|sequences?|sessions?)|batch(?:\s+size)?)\b|"
     r"\bhow\s+much\s+concurrency\b|"
     r"(?:支持|能|可以|扛|撑)(?:同时)?(?:服务)?多少(?:个|路)?(?:并发|用户|人|请求)|最大并发|并发(?:能)?(?:有|到|上)?多少|"
+    r"最多\s*(?:能)?\s*(?:支持|有|跑|服务|带)?\s*(?:几|多少)\s*(?:个|路|位)?\s*(?:并发|用户|请求|人)|"
     r"多少(?:个|路)?(?:并发|人同时|用户同时)|(?:服务|支持|带|扛|撑|承载)\s*(?:得了)?\s*(?:几|多少)\s*(?:个|位|名)?\s*"
     r"(?:并发|用户|使用者|人|请求)|(?:同时|并发)\s*(?:处理|跑|支持|服务|转写|识别)?\s*(?:几|多少)\s*路|"
     r"\bhow\s+many\s+tokens?\s*(?:/\s*s(?:ec)?|per\s+second|a\s+second)\s+(?:can|could|will|would|does|do)\b|"
@@ -156,7 +157,8 @@ ASKS_MAX_CONTEXT = rx(
     r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"
     r"\bhow\s+(?:long|big|large)\s+(?:a\s+|of\s+a\s+)?(?:context|ctx|prompt)\b|"
     r"\bhow\s+many\s+tokens\s+(?:of\s+context\s+)?(?:can|will|would|fit)|"
-    r"最长.{0,4}(?:上下文|序列|输入|context)|(?:上下文|序列长度|context).{0,4}最(?:长|大|多)|"
+    r"最长.{0,4}(?:上下文|序列|输入|context)|(?:上下文|序列长度|context).{0,4}最(?:长|大|多)"
+    r"(?!.{0,4}(?:并发|用户|请求|路|人))|"
     r"最大.{0,2}(?:上下文|序列长度|context)|能(?:跑|支持|放下|撑|开)多(?:长|大|少)(?:的)?(?:上下文|context|token)"
 )
 ASKS_TIME = rx(
@@ -288,7 +290,8 @@ _TIME_UNIT = r"(?P<unit>second|sec|s|minute|min|hour|hr|h|day|d|month)s?\b"
 _VOLUME_REQUESTS = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE
                       + r"\s*(?:api\s+)?(?:requests?|quer(?:y|ies)|calls?|conversations?|chats?|prompts?)"
                       + _PER_UNIT + _TIME_UNIT)
-_VOLUME_REQUESTS_ZH = rx(r"每\s*(?P<unit>天|日|小时|分钟|月)\s*(?:约|大约|有|处理|要处理)?\s*" + _NUM + r"\s*" + _SCALE
+_VOLUME_REQUESTS_ZH = rx(r"每\s*(?P<unit>天|日|小时|分钟|月)\s*(?:约|大约|大概|差不多|预计|估计)?\s*"
+                         r"(?:有|处理|要处理)?\s*" + _NUM + r"\s*" + _SCALE
                          + r"\s*(?:次|个|条)?\s*(?:请求|调用|查询|对话)|日(?:均)?请求(?:量|数)?\s*(?:约|为|是|达到)?\s*"
                          + _NUM.replace("num", "num_day") + r"\s*" + _SCALE.replace("scale", "scale_day"))
 _VOLUME_TOKENS = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:output\s+|generated\s+)?(?:tokens?|toks?)"
