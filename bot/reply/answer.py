@@ -430,7 +430,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         cpu_only=cpu_only_figure(question, workload),
         **base,
     )
-    result.max_context = max_context_out(question, workload, sized_gpu, sized_count)
+    result.max_context = max_context_out(question, workload, sized_gpu, sized_count, check)
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
     result.faq = faq_for(question, workload, result, kb)
     return with_stack(result, question, kb, others)  # "X and Y together on one A10": checked for their sum

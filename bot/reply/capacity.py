@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import rules
 from bot.reply.convert import finite
 from bot.reply.defaults import DEFAULT_CONTEXT, MAX_INFERENCE_GPUS, machine_vram_gib, workload_for
 from bot.reply.model import (
     CapacityOut,
+    CheckOut,
     MaxContextOut,
     ModelCompareOut,
 )
@@ -221,13 +222,25 @@ def side_by_side(question: Question, workload: Workload, estimate: MemoryEstimat
     return [r.model_copy(update=own) if r.task == workload.task else r for r in rows]
 
 
-def max_context_out(question: Question, workload: Workload, gpu: GPU | None, count: int) -> MaxContextOut | None:
+def max_context_out(question: Question, workload: Workload, gpu: GPU | None, count: int,
+                    check: CheckOut | None = None) -> MaxContextOut | None:
     """"The max context on this card": the longest context the job fits `count` × `gpu`, searched up to the model's
     own window (beyond it needs RoPE scaling, which the question did not ask for)."""
     if not question.asks_max_context or gpu is None or not is_transformer(workload.model):
         return None
     window = workload.model.max_context
     tokens = rules.longest_context(workload, gpu, count, window or MAX_CONTEXT)
+    fix = None
+    if tokens is None and check is not None:
+        # nothing fits as asked: the longest context with the check's first quantised fix on the same cards, the
+        # number asked for rather than none (audit 18 M-9)
+        fix = next((s for s in check.suggestions if s.kind == "quantise" and s.gpu is None and s.count is None
+                    and s.precision is not None and s.engine is None), None)
+        if fix is not None:
+            workload = replace(workload, precision=cast(Precision, fix.precision), quant=fix.quant)
+            tokens = rules.longest_context(workload, gpu, count, window or MAX_CONTEXT)
     per_token = kv_read_bytes_per_token(workload) if workload.task == "inference" else 0.0
     return MaxContextOut(gpu=gpu.id, count=count, tokens=tokens, window=window,
-                         kv_kib_per_token=round(per_token / 1024 / max(1, count), 1))
+                         kv_kib_per_token=round(per_token / 1024 / max(1, count), 1),
+                         precision=fix.precision if fix is not None and tokens else None,
+                         quant=fix.quant if fix is not None and tokens else None)

@@ -296,6 +296,10 @@ class MaxContextOut(BaseModel):
     """The model's own context window (the search stops there)."""
     kv_kib_per_token: float
     """KV cache per token per card, the slope of the need with the context (inference)."""
+    precision: str | None = None
+    """Set when the job as asked holds no context on these cards: the quantised format (the check's first fix)
+    the longest context is given for instead."""
+    quant: str | None = None
 
 
 class ModelCompareOut(BaseModel):

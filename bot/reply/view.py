@@ -43,6 +43,9 @@ def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
     key = "max_context_window" if found.window and found.tokens >= found.window else "max_context"
     line = t(key, cards=cards, tokens=f"{found.tokens:,}", window=f"{found.window or 0:,}",
              batch=answer.query.batch or 1)
+    if found.precision:  # nothing fits as asked: the figure is for the quantised fix, and says so first
+        fix = found.precision.upper() + (f" ({found.quant})" if found.quant else "")
+        line = t("max_context_with_fix", cards=cards, fix=fix) + line
     if found.kv_kib_per_token:
         key = "max_context_kv" if answer.query.kv_cache is None else "max_context_kv_set"
         line += (" " if t.lang == "en" else "") + t(key, kib=f"{found.kv_kib_per_token:,.0f}")

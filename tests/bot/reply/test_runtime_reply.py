@@ -550,3 +550,13 @@ def test_a_kv_cache_type_the_engine_lacks_is_replaced_by_its_same_size_one() -> 
     # a size the engine has no type of is still refused, naming the ones it has
     int4 = answer(parse("vLLM with int4 KV cache for Llama 3.1 8B on a 4090", KB), KB)
     assert int4.error == "kv-cache-unsupported"
+
+
+def test_the_longest_context_asked_is_given_for_the_quantised_fix_when_nothing_fits_as_asked() -> None:
+    """Audit 18 M-9: "最长能跑多长上下文" on a card the bf16 model does not fit got no number at all."""
+    result = answer(parse("用 lmdeploy 跑 InternLM2.5-20B，int8 KV cache，单张 4090 最长能跑多长上下文？", KB), KB)
+    found = result.max_context
+    assert found is not None and found.precision == "int4" and found.tokens
+    # AWQ weights ≈ 12 GiB leave ≈ 10 GiB; int8 KV 2 × 48 × 8 × 128 × 1 B = 96 KiB a token: the whole 32k window
+    assert found.kv_kib_per_token == 96 and found.window and found.tokens >= found.window
+    assert "量化到 INT4 (awq) 后" in render_text(result, kb=KB)
