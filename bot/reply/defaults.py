@@ -19,7 +19,7 @@ from bot.reply.serving import at_full_load, sets_serving_target
 from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
-from bot.understand.slots.context import BATCH_AS_USERS_NOTE
+from bot.understand.slots.context import BATCH_AS_USERS_NOTE, PROMPT_CONTEXT_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_NOTE
@@ -369,8 +369,15 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             and model.arch == "decoder":
         # a request rate is timed with each request writing half the context (bot.reply.serving.request_seconds):
         # said, as the output length sets how many cards the rate takes
-        assumptions.append(Assumption(field="gen_tokens", value=max(1, context // 2), reason="half-the-context"))
-        question = question.model_copy(update={"gen_tokens": max(1, context // 2)})  # the prompt is the other half
+        if PROMPT_CONTEXT_NOTE in question.notes:
+            # "输入 2k": the length stated is the prompt's, so the output comes on top (half as long again)
+            generated = max(1, context // 2)
+            assumptions.append(Assumption(field="gen_tokens", value=generated, reason="half-the-prompt"))
+            context += generated
+        else:
+            generated = max(1, context // 2)
+            assumptions.append(Assumption(field="gen_tokens", value=generated, reason="half-the-context"))
+        question = question.model_copy(update={"gen_tokens": generated})  # the prompt is the rest
     context += request_images(question, model, task, assumptions)
     batch = question.batch
     if batch is None:

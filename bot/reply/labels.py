@@ -222,6 +222,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "no-profile": {"en": "the runtime named has no profile here; see the note above", "zh-Hans": "所说的运行框架这里没有显存模型，见上方说明"},
     "encoder-request-length": {"en": "tokens per request to embed, not stated: an embedding service's cards scale with it; retrieval chunks are often 256-512 tokens, so say yours",
                                "zh-Hans": "每个请求要编码的 token 数（未说明）：向量服务所需的卡数与它成正比；检索分块常为 256–512 token，请说明实际长度"},
+    "half-the-prompt": {"en": "each request's reply is taken as half as long as the prompt stated, on top of it; say the output length (e.g. “300 tokens out”), since it sets how many cards the rate takes",
+                        "zh-Hans": "按每个请求在所说输入之外再生成输入一半长度的内容估算；请说明输出长度（如“输出300个token”），它决定需要几张卡"},
     "half-the-context": {"en": "each request's reply is taken as half the context; say the output length (e.g. “300 tokens out”) if replies are shorter, since it sets how many cards the rate takes",
                          "zh-Hans": "按每个请求生成上下文长度的一半估算；若回复更短请说明输出长度（如“输出300个token”），它决定需要几张卡"},
     "fp8-dequantised": {"en": "training loads an FP8 release dequantised to 16-bit: transformers' FP8 quantizer is not trainable (is_trainable False)",

@@ -106,6 +106,9 @@ _BATCH = [
 ]
 
 
+PROMPT_CONTEXT_NOTE = "context-is-prompt"
+"""The length read was the prompt's ("输入 2k", "2k-token prompts") with no output length: a request's output,
+when it is assumed, comes on top of it rather than out of it."""
 _PROMPT_WORD = rx(r"prompt|input|输入|tokens\s+in\b")
 """A length said of the prompt (or input) alone, not of the whole context."""
 
@@ -167,6 +170,8 @@ def parse_context(state: SlotState) -> None:
         if _PROMPT_WORD.search(m.group(0)) and isinstance(generated, int):
             # "1k prompt and 300 output tokens": the context a sequence reaches is the prompt plus its output
             value += generated
+        elif _PROMPT_WORD.search(m.group(0)):
+            state.notes.append(PROMPT_CONTEXT_NOTE)  # "输入 2k": the prompt alone; its output is still to add
         state.set("context", int(bounded(state, "context", value, MAX_CONTEXT)))
         state.mask(m.start(), m.end())
         return

@@ -560,3 +560,12 @@ def test_the_longest_context_asked_is_given_for_the_quantised_fix_when_nothing_f
     # AWQ weights ≈ 12 GiB leave ≈ 10 GiB; int8 KV 2 × 48 × 8 × 128 × 1 B = 96 KiB a token: the whole 32k window
     assert found.kv_kib_per_token == 96 and found.window and found.tokens >= found.window
     assert "量化到 INT4 (awq) 后" in render_text(result, kb=KB)
+
+
+def test_a_prompt_length_stated_with_a_first_token_target_keeps_the_whole_prompt() -> None:
+    """Audit 18 M-11: "输入 2k" was split into a 1,024-token prompt and a 1,024-token output."""
+    text = "TensorRT-LLM 在 H20 上跑 Qwen2.5-72B FP8，首 token 延迟能做到 500ms 以内吗？输入 2k。"
+    result = answer(parse(text, KB), KB)
+    assert result.query.context == 2048 + 1024
+    assert any(a.field == "gen_tokens" and a.reason == "half-the-prompt" for a in result.assumptions)
+    assert result.serving is not None and result.serving.ttft_s is not None and result.serving.ttft_s <= 0.5
