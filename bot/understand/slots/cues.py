@@ -1,0 +1,56 @@
+"""What a question asks for beside the sizing itself: a cost, a price per token, a concurrency or throughput, the
+longest context, a time. Each cue makes the reply lead with that figure (bot.reply); the slots that read the
+amounts are bot.understand.slots.workload_size's."""
+
+from __future__ import annotations
+
+from bot.understand.slots.base import rx
+
+ASKS_COST = rx(
+    r"\bhow\s+much\s+(?:does|do|would|will|is|to|for|money|would\s+it)\b|\bcosts?\b|\bcosting\b|\bprice\w*|"
+    r"\bspend\w*|\bbill\w*|\bdollars?\b|\busd\b|\brmb\b|\bcny\b|\$|多少钱|费用|成本|花费|花多少|价格|价钱|租金|计费|"
+    r"多少元|几块钱|贵不贵|\bper\s+million\s+tokens\b"
+)
+ASKS_TOKEN_COST = rx(
+    r"\bper\s+(?:1\s*)?(?:million|mn?|k|thousand|billion)\s*(?:output\s+|generated\s+|input\s+)?tokens?\b|"
+    r"(?:\bcosts?|\bprice|\$|\busd|\bdollars?|\bcents?)\s+per\s+(?:output\s+|generated\s+)?tokens?\b|"
+    r"/\s*(?:1\s*)?(?:m|mn|million|k)\s*tok(?:en)?s?\b|\$\s*/\s*(?:1\s*)?m?tok(?:en)?s?\b|"
+    r"\b(?:cost|price)\s+(?:of\s+|per\s+)?(?:a\s+|one\s+)?tokens?\b|\btokens?\s+(?:cost|price)s?\b|"
+    r"每\s*(?:百万|千|一?个|1\s*[mk]|[mk])\s*(?:个)?\s*(?:输出|輸出|生成|输入|輸入)?\s*tokens?|(?:百万|千)\s*tokens?\s*(?:的)?\s*(?:成本|费用|价格|多少钱)|"
+    r"tokens?\s*(?:的)?\s*(?:成本|单价)|"
+    r"\b(?:how\s+much|costs?|price|pay)\s+(?:is\s+it\s+|would\s+it\s+be\s+|do\s+i\s+pay\s+)?(?:for|of)\s+"
+    r"(?:a|one|1|every)\s*(?:million|mn?|thousand|k)\s+(?:output\s+|generated\s+)?tokens?\b|"
+    r"\b(?:a|one|1)\s*(?:million|mn?)\s+(?:output\s+|generated\s+)?tokens?\s+(?:cost|costs|price)\b"
+)
+"""A price per generated token asked: the serving plan then sizes the replica at full load."""
+ASKS_CONCURRENCY = rx(
+    r"\bhow\s+many\s+(?:more\s+)?(?:(?:concurrent|simultaneous|parallel|live|real[- ]?time|audio|voice|video)\s+){0,3}"
+    r"(?:\d+(?:\.\d+)?\s*k\s*"
+    r"(?:-?\s*(?:tokens?|context|ctx)\s*)?)?(?:users?|requests?|sessions?|streams?|people|sequences?|chats?|"
+    r"conversations?|clients?)\b|\bhow\s+many\s+(?:can\s+run\s+)?(?:concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel)\b|"
+    r"\bmax(?:imum)?\s+(?:concurrency|concurrent\s+(?:users?|requests?|sequences?|sessions?)|batch(?:\s+size)?)\b|"
+    r"\bhow\s+much\s+concurrency\b|"
+    r"(?:支持|能|可以|扛|撑)(?:同时)?(?:服务)?多少(?:个|路)?(?:并发|用户|人|请求)|最大并发|并发(?:能)?(?:有|到|上)?多少|"
+    r"最多\s*(?:能)?\s*(?:支持|有|跑|服务|带)?\s*(?:几|多少)\s*(?:个|路|位)?\s*(?:并发|用户|请求|人)|"
+    r"多少(?:个|路)?(?:并发|人同时|用户同时)|(?:服务|支持|带|扛|撑|承载)\s*(?:得了)?\s*(?:几|多少)\s*(?:个|位|名)?\s*"
+    r"(?:并发|用户|使用者|人|请求)|(?:同时|并发)\s*(?:处理|跑|支持|服务|转写|识别)?\s*(?:几|多少)\s*路|"
+    r"\bhow\s+many\s+tokens?\s*(?:/\s*s(?:ec)?|per\s+second|a\s+second)\s+(?:can|could|will|would|does|do)\b|"
+    r"\b(?:max(?:imum)?|total|aggregate|peak)\s+throughput\b|\bwhat(?:'s|\s+is|\s+would\s+be)\s+the\s+throughput\b|"
+    r"每秒(?:能|可以)?(?:处理|生成|输出|跑|吐)多少(?:个)?\s*tokens?|吞吐(?:量)?(?:能)?(?:有|是|到)?多少|最大吞吐"
+)
+"""How many sequences the set-up serves at once, or its throughput, is asked: the serving plan sizes one replica at
+the most it holds."""
+ASKS_MAX_CONTEXT = rx(
+    r"\b(?:max(?:imum)?|longest|largest|biggest|most)\s+(?:possible\s+)?(?:context|ctx|sequence\s+length|"
+    r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"
+    r"\bhow\s+(?:long|big|large)\s+(?:a\s+|of\s+a\s+)?(?:context|ctx|prompt)\b|"
+    r"\bhow\s+many\s+tokens\s+(?:of\s+context\s+)?(?:can|will|would|fit)|"
+    r"最长.{0,4}(?:上下文|序列|输入|context)|(?:上下文|序列长度|context).{0,4}最(?:长|大|多)"
+    r"(?!.{0,4}(?:并发|用户|请求|路|人))|"
+    r"最大.{0,2}(?:上下文|序列长度|context)|能(?:跑|支持|放下|撑|开)多(?:长|大|少)(?:的)?(?:上下文|context|token)"
+)
+ASKS_TIME = rx(
+    r"\bhow\s+long\b|\bhow\s+many\s+(?:gpu[- ]?)?(?:hours|days|weeks)\b|\bgpu[- ]?hours\b|\btime\s+to\s+train\b|"
+    r"\btraining\s+time\b|\bwall[- ]?clock\b|\bhow\s+fast\s+(?:can|will|would)\b.*\btrain|"
+    r"要多久|多久|多长时间|多少时间|几天|几个小时|多少小时|耗时|训练时间|用时"
+)
