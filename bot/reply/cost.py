@@ -106,12 +106,36 @@ def as_timed(workload: Workload, gpu: GPU | None, count: int) -> Workload:
     return as_chosen(workload, rules.estimate_memory(workload, count, gpu).chosen)
 
 
+def load_cost_per_hour(pick: Pick, gpu: GPU, workload: Workload, kb: KnowledgeBase, choice: PriceChoice,
+                       question: Question) -> float | None:
+    """What serving the load the question states costs an hour on `pick`'s cards: its serving plan's replicas,
+    each billed as an instance of its size, in `choice`'s currency. None without a plan or a price."""
+    from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
+
+    if workload.task != "inference" or not (question.qps or question.tokens_per_s_per_user or question.ttft_s):
+        return None
+    plan = serving_plan(question, workload, gpu, pick.count)
+    if plan is None:
+        return None
+    one = plan_for(kb, gpu.id, plan.gpus_per_replica, choice)
+    if one is None:
+        return None
+    return in_currency(one.per_hour * plan.replicas, one.currency, choice.currency, choice.rates)
+
+
 def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, choice: PriceChoice,
                   question: Question | None = None) -> list[Pick]:
-    """Picks by money per useful work where a price is known; unpriced ones after, in their earlier order."""
+    """Picks by money per useful work where a price is known; unpriced ones after, in their earlier order. A load
+    stated as a request rate or a speed is weighed by what meeting it costs on each card (its serving plan), not
+    by money per token at the pick's own batch: one L20 holding every sequence beats two A10s that each hold half."""
     keyed: list[tuple[tuple[float, ...], int, Pick]] = []
     for index, pick in enumerate(picks):
         gpu = kb.gpus.get(pick.gpu_id)
+        load_cost = load_cost_per_hour(pick, gpu, workload, kb, choice, question) \
+            if gpu is not None and question is not None and pick.fits else None
+        if load_cost is not None:
+            keyed.append(((0.0, 0.0, load_cost), index, pick))
+            continue
         plan = plan_for(kb, pick.gpu_id, pick.count, choice) if gpu is not None else None
         rate = useful_rate(as_timed(workload, gpu, pick.count), gpu, pick.count, question) \
             if gpu is not None and plan is not None else None

@@ -47,3 +47,16 @@ def test_chinese_price_per_output_token_is_a_token_cost_question() -> None:
     result = answer(question, KB)
     assert result.cost is not None and result.cost.tokens_per_s and result.cost.tokens_per_s > 100
     assert f"最多按 {UNLISTED_COMPUTE_DECODE_BATCH} 路计" in render_text(result, kb=KB)
+
+
+def test_the_cheapest_for_a_request_rate_is_ranked_by_what_meeting_the_rate_costs() -> None:
+    """With a rate to meet, a card is weighed by its serving plan's bill (replicas × instance), not by money per
+    token at its own batch: the plan of the cheapest answer costs no more an hour than the plan on any card named."""
+    base = "阿里云上部署 GLM-4-9B 对外提供 API，每天大概 10 万次调用"
+    cheapest = answer(parse(base + "，最便宜的实例是哪个？", KB), KB)
+    assert cheapest.serving is not None and cheapest.cost is not None and cheapest.cost.per_hour
+    for card in ("L20", "A100 40GB", "T4", "V100 32GB"):
+        named = answer(parse(f"{base}，用 {card}，按 bf16", KB), KB)
+        if named.serving is None or named.cost is None or named.cost.per_hour is None:
+            continue
+        assert cheapest.cost.per_hour <= named.cost.per_hour + 0.01, card
