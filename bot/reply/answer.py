@@ -79,6 +79,7 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
+from rules.constants import GPUS_PER_NODE
 from rules.engine_profile import (
     measures_free_memory,
     profile_for,
@@ -260,7 +261,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # answers "how many H800s" (4 rather than a tight 2); failing that (32 T4s with 0.3 GiB free for a 9B
         # LoRA) it stays listed, after a set-up that holds it with room
         roomier = roomier_count(picks[0], workload, gpu, instances, priced)
-        picks = [roomier, *picks[1:]] if roomier is not None else picks[1:] + picks[:1]
+        if roomier is not None:
+            picks = [roomier, *picks[1:]]
+        elif picks[0].count > GPUS_PER_NODE:
+            picks = picks[1:] + picks[:1]
+        # else one machine of the card named holds it, tightly: still the answer to "how many H800s", said tight
     picks = meet_deadline(picks, workload, question, kb, instances, priced)
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, choice, question)

@@ -38,3 +38,11 @@ def test_how_many_cards_for_a_request_rate_leads_with_the_plans_count() -> None:
     assert top["price_per_hour"] == reply["cost"]["per_hour"]
     zh = ask_json("vLLM 部署 Llama 3.1 8B，每秒 20 個請求，輸入 1000 token、輸出 200 token，需要幾張 L4？")
     assert zh["picks"][0]["count"] == zh["serving"]["replicas"] * zh["serving"]["gpus_per_replica"]
+
+
+def test_how_many_of_a_card_named_leads_with_it_when_one_machine_holds_it_tightly() -> None:
+    """Audit 18 M-5: "几张 H800" listed 8× H800 (tight, no roomier count in one machine) third, under cards the
+    user did not ask about; one machine of the card named is the answer, said tight."""
+    reply = ask_json("ERNIE 4.5 300B-A47B 部署要几张 H800？")
+    top = reply["picks"][0]
+    assert (top["gpu"], top["count"], top["tight"]) == ("h800", 8, True)
