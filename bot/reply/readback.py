@@ -277,6 +277,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "images_per_request" and isinstance(value, int):
             counted = data.get("context") or (named is not None and named.image_tokens is not None)
             key = "images_per_request_read" if counted else "images_per_request_uncounted"
+            if value == 1 and t.lang == "en":
+                key = key.replace("images_per_request", "image_per_request")  # "1 image a request"
             parts.append(t(key, n=f"{value:,}"))  # their tokens are in the context only when it is given
             continue
         if field == "host_ram_gb" and isinstance(value, (int, float)):

@@ -24,12 +24,12 @@ _IMAGE_WORDS = (r"(?:images?|pictures?|pics?|photos?|screenshots?|frames?|scans?
                 r"图片|图像|照片|截图|图|扫描件|页)")
 _REQUEST_WORDS = r"(?:requests?|quer(?:y|ies)|prompts?|calls?|messages?|conversations?|turns?|inputs?|chats?)"
 _COUNT = rx(
-    r"(?<![\w.])(?P<num>\d{1,4}|one|an?|single)\s+(?:\w+\s+){0,2}?" + _IMAGE_WORDS + r"(?:\s+of\b)?"
+    r"(?<![\w.])(?P<num>\d{1,4}|one|an?|single)\s+(?:[^\W\d][\w-]*\s+){0,2}?" + _IMAGE_WORDS + r"(?:\s+of\b)?"
     + r"\s*(?:(?:per|each|a|every|/|in\s+(?:each|every|a|one|the))\s*" + _REQUEST_WORDS + r"(?![a-z])|each\b)"
     r"|(?:\bwith|\bw/|带|附带|附上)\s*(?:(?:like|about|around|maybe|some|~)\s*)?(?P<num4>\d{1,2})\s*(?:张|幅)?\s*"
     + _IMAGE_WORDS + r"(?![a-z])"
     r"|\b(?:each|every|one|a|per)\s+" + _REQUEST_WORDS + r"\s+(?:has|carries|contains|includes|with|having|sends?)\s+"
-    r"(?P<num2>\d{1,4})\s+(?:\w+\s+){0,2}?" + _IMAGE_WORDS + r"(?![a-z])"
+    r"(?P<num2>\d{1,4})\s+(?:[^\W\d][\w-]*\s+){0,2}?" + _IMAGE_WORDS + r"(?![a-z])"
     r"|(?<![\w.])(?P<num3>\d{1,4})\s+(?:input|attached|uploaded)\s+" + _IMAGE_WORDS + r"(?![a-z])"
     r"|(?:输入|上传|传入|带上?|附带|发送?|给它?)\s*(?P<num5>\d{1,2}|[一二两三四五六七八九十])\s*(?:张|幅)"
     r"(?:[^，。,;；]{0,24}?的)?\s*" + _IMAGE_WORDS
