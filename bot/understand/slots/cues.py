@@ -36,7 +36,7 @@ ASKS_CONCURRENCY = rx(
     r"(?:并发|用户|使用者|人|请求)|(?:同时|并发)\s*(?:处理|跑|支持|服务|转写|识别)?\s*(?:几|多少)\s*路|"
     r"\bhow\s+many\s+tokens?\s*(?:/\s*s(?:ec)?|per\s+second|a\s+second)\s+(?:can|could|will|would|does|do)\b|"
     r"\b(?:max(?:imum)?|total|aggregate|peak)\s+throughput\b|\bwhat(?:'s|\s+is|\s+would\s+be)\s+the\s+throughput\b|"
-    r"每秒(?:能|可以)?(?:处理|生成|输出|跑|吐)多少(?:个)?\s*tokens?|吞吐(?:量)?(?:能)?(?:有|是|到)?多少|最大吞吐"
+    r"每秒(?:能|可以)?(?:处理|生成|输出|跑|吐)多少(?:个)?\s*tokens?|吞吐(?:量)?(?:大概|大约|约)?(?:能)?(?:有|是|到)?多少|最大吞吐"
 )
 """How many sequences the set-up serves at once, or its throughput, is asked: the serving plan sizes one replica at
 the most it holds."""
