@@ -134,7 +134,7 @@ _LATENCY = rx(r"(?:\b(?:p\d{2}|median|avg|average|mean|end[- ]to[- ]end|e2e|resp
               r"(?:of|under|below|within|<=?|less\s+than|at\s+most|is|=|:)?\s*"
               r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?)(?![a-z])"
               r"(?:\s*for\s+(?P<gen>\d+)\s*(?:output\s+|new\s+|generated\s+)?tokens?(?![a-z]))?|"
-              r"(?:p\d{2}\s*)?(?:端到端|响应|请求)?(?:延迟|延时|时延|响应时间)\s*"
+              r"(?:p\d{2}\s*(?:(?:端到端|响应|请求)?(?:延迟|延时|时延|响应时间))?|(?:端到端|响应|请求)?(?:延迟|延时|时延|响应时间))\s*"
               r"(?:要|需要|能|能否|能不能|可以|可不可以)?\s*(?:做到|达到|控制在|压到|保持在)?\s*"
               r"(?:小于|低于|不超过|在|<=?)?\s*"
               r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>ms|毫秒|s|秒)\s*(?:以内|之内|内)?")
