@@ -129,12 +129,20 @@ def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, 
     stated as a request rate or a speed is weighed by what meeting it costs on each card (its serving plan), not
     by money per token at the pick's own batch: one L20 holding every sequence beats two A10s that each hold half."""
     keyed: list[tuple[tuple[float, ...], int, Pick]] = []
+    load_costs = {index: load_cost_per_hour(pick, gpu, workload, kb, choice, question)
+                  for index, pick in enumerate(picks)
+                  if question is not None and pick.fits and (gpu := kb.gpus.get(pick.gpu_id)) is not None}
+    planned = any(cost is not None for cost in load_costs.values())
     for index, pick in enumerate(picks):
         gpu = kb.gpus.get(pick.gpu_id)
-        load_cost = load_cost_per_hour(pick, gpu, workload, kb, choice, question) \
-            if gpu is not None and question is not None and pick.fits else None
+        load_cost = load_costs.get(index)
         if load_cost is not None:
             keyed.append(((0.0, 0.0, load_cost), index, pick))
+            continue
+        if planned:
+            # a card no plan prices for the load (no compute figure, no price) cannot be weighed against a plan's
+            # bill: money per token at one sequence is another unit, and would put a card that misses the rate first
+            keyed.append(((float(not pick.fits), 3.0, 0.0), index, pick))
             continue
         plan = plan_for(kb, pick.gpu_id, pick.count, choice) if gpu is not None else None
         rate = useful_rate(as_timed(workload, gpu, pick.count), gpu, pick.count, question) \

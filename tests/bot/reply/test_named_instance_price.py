@@ -60,3 +60,13 @@ def test_the_cheapest_for_a_request_rate_is_ranked_by_what_meeting_the_rate_cost
         if named.serving is None or named.cost is None or named.cost.per_hour is None:
             continue
         assert cheapest.cost.per_hour <= named.cost.per_hour + 0.01, card
+
+
+def test_a_card_no_plan_prices_is_not_ranked_first_for_a_rate_to_meet() -> None:
+    """Audit 19 H-4: ranked by plan cost, a card with no serving plan (the A10G has no compute figure) fell back to
+    money per token, another unit, and came first at one card for a load that needs two."""
+    result = answer(parse("We will get about 500k API calls a day to Llama 3.1 8B (1k in, 200 out). Cheapest AWS "
+                          "setup?", KB), KB)
+    assert result.picks[0].gpu != "a10g"
+    assert result.serving is not None and result.serving.replicas * result.serving.gpus_per_replica >= 2
+    assert result.picks[0].count == result.serving.replicas * result.serving.gpus_per_replica
