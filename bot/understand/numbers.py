@@ -169,3 +169,14 @@ def ungroup_thousands(text: str) -> str:
     if "," not in text:
         return text
     return _GROUPED_THOUSANDS.sub(lambda m: m.group(0).replace(",", "").rjust(len(m.group(0)), "0"), text)
+
+
+_CLAUSE_COMMA_BETWEEN_DIGITS = re.compile(r"(?<=\d)，(?=\s*\d)")
+
+
+def keep_clause_commas(text: str) -> str:
+    """`text` with a full-width comma between two numbers made an ideographic one ("并发 32，128k 上下文" →
+    "并发 32、128k 上下文"), one character for one. Why: NFKC folds "，" to ",", after which "32,128k" reads as one
+    grouped number (a 10M-token context with no batch, audit 19 H-2); in Chinese "，" is a clause break."""
+    return _CLAUSE_COMMA_BETWEEN_DIGITS.sub("、", text) if "，" in text else text
+

@@ -75,7 +75,7 @@ from bot.understand.mention_fit import (
 )
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.notebooks import notebook_card
-from bot.understand.numbers import bound_digit_runs, ungroup_thousands
+from bot.understand.numbers import bound_digit_runs, keep_clause_commas, ungroup_thousands
 from bot.understand.question import (
     CLAIMED_MEMORY_NOTE,
     DERIVED_NAME_NOTE,
@@ -173,7 +173,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     clean = strip_slack_markup(text[: MAX_PARSE_CHARS * 2])[:MAX_PARSE_CHARS]
     clean = CONTROL_CHARS.sub(" ", clean)
     clean = html.unescape(clean) if "&" in clean else clean
-    original = unicodedata.normalize("NFKC", ungroup_thousands(clean))
+    original = unicodedata.normalize("NFKC", keep_clause_commas(ungroup_thousands(clean)))
     folded = fold(original)
     if len(folded) != len(original):  # pragma: no cover - fold keeps lengths; belt and braces
         original = folded

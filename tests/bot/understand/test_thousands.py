@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.understand.numbers import ungroup_thousands
+from bot.understand.numbers import keep_clause_commas, ungroup_thousands
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -19,4 +19,14 @@ from bot.understand.numbers import ungroup_thousands
 ])
 def test_grouped_thousands(text: str, expected: str) -> None:
     out = ungroup_thousands(text)
+    assert out == expected and len(out) == len(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("并发 32，128k 上下文", "并发 32、128k 上下文"),
+    ("1000 条样本，512 tokens", "1000 条样本，512 tokens"),  # no digit before: a clause break NFKC may fold
+    ("no comma", "no comma"),
+])
+def test_full_width_commas_between_numbers_stay_breaks(text: str, expected: str) -> None:
+    out = keep_clause_commas(text)
     assert out == expected and len(out) == len(text)
