@@ -146,11 +146,29 @@ _QPM = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:(?:requests?|reqs?|quer(?:
 """Requests a minute ("200 req/min", "每分钟200个请求"): a sixtieth of them a second."""
 
 
+PER_USER_RATE_NOTE = "rate-per-user"
+"""The request rate was stated per person ("每人每分钟 10 次请求", "10 requests a minute per user"): the whole
+load is that rate times the people counted (bot.understand.parse), not the rate itself."""
+_PER_PERSON_BEFORE = rx(r"(?:每人|每个人|每位|每名|每个用户|每个开发者|人均)\s*$")
+_PER_PERSON_AFTER = rx(r"^\s*(?:per|a|each|for\s+each)\s+(?:user|person|head|dev(?:eloper)?|engineer|seat)\b"
+                       r"|^\s*each\b")
+
+
+def note_per_person(state: SlotState, start: int, end: int) -> None:
+    """Notes `PER_USER_RATE_NOTE` when the rate read at `start:end` is said per person ("每人每分钟 10 次",
+    "6 requests a minute each")."""
+    if (_PER_PERSON_BEFORE.search(state.text[max(0, start - 8): start])
+            or _PER_PERSON_AFTER.search(state.text[end: end + 24])):
+        state.notes.append(PER_USER_RATE_NOTE)
+
+
 def requests_per_minute(state: SlotState) -> dict[str, float]:
-    """`qps` from a rate per minute ("200 req/min"); the span is masked."""
+    """`qps` from a rate per minute ("200 req/min"); the span is masked. A rate stated per person is noted
+    (`PER_USER_RATE_NOTE`) so the people counted multiply it."""
     m = _QPM.search(state.text)
     if m is None or float(m.group("num") or m.group("num2")) <= 0:
         return {}
+    note_per_person(state, m.start(), m.end())
     state.mask(m.start(), m.end())
     return {"qps": float(m.group("num") or m.group("num2")) / 60.0}
 

@@ -31,6 +31,7 @@ from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
 from bot.understand.slots.cues import ASKS_CONCURRENCY, ASKS_COST, ASKS_MAX_CONTEXT, ASKS_TIME, ASKS_TOKEN_COST
 from bot.understand.slots.service_rate import (
     asks_latency,
+    note_per_person,
     parse_service_rate,
     request_latency,
     requests_per_minute,
@@ -289,9 +290,10 @@ def _daily_in_out(state: SlotState) -> dict[str, float]:
             "output_tokens_per_s": output * _scale((m.group("scale2") or "").lower()) / day}
 
 
-def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: str) -> float | None:
+def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: str,
+                per_person: bool = False) -> float | None:
     """The first amount a second the patterns find (its scale applied, over its time unit, `unit` when the
-    pattern names none); its span is masked."""
+    pattern names none); its span is masked. `per_person`: a rate said per person is noted as such."""
     for pattern in patterns:
         m = pattern.search(state.text)
         if m is None:
@@ -301,6 +303,8 @@ def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: s
         if value is None or value <= 0:
             continue
         scale = next((found for name, found in groups.items() if name.startswith("scale")), "")
+        if per_person:
+            note_per_person(state, m.start(), m.end())
         state.mask(m.start(), m.end())
         return value * _scale(scale.lower()) / _SECONDS_IN[groups.get("unit", unit)]
     return None
@@ -308,7 +312,7 @@ def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: s
 
 def _volume_targets(state: SlotState) -> dict[str, float]:
     targets: dict[str, float] = {}
-    qps = _per_second(state, (_VOLUME_REQUESTS, _VOLUME_REQUESTS_ZH), "day")  # 日均请求量: a day's
+    qps = _per_second(state, (_VOLUME_REQUESTS, _VOLUME_REQUESTS_ZH), "day", per_person=True)  # 日均请求量: a day's
     if qps is not None:
         targets["qps"] = qps
     total = _per_second(state, (_VOLUME_TOKENS, _VOLUME_TOKENS_ZH, _TOTAL_TOKENS_PER_S), "second")
