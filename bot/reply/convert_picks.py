@@ -55,6 +55,29 @@ def roomier_count(tight: Pick, workload: Workload, gpu: GPU, instances: Sequence
     return None
 
 
+def laid_out_as_plan(pick: PickOut, plan: ServingPlanOut, workload: Workload, kb: KnowledgeBase,
+                     price: dict[str, object] | None) -> PickOut | None:
+    """`pick` as `plan` runs the load: the plan's replicas of its replica's cards, each sized at its share of the
+    sequences; `price` the bill's fields (None: unpriced). None when one replica does not hold its share."""
+    gpu = kb.gpus.get(plan.gpu)
+    if gpu is None or pick.gpu != plan.gpu or pick.replicas:
+        return None
+    share = min(plan.sequences_per_replica, math.ceil(max(1, plan.concurrent_needed) / plan.replicas))
+    one = rules.pick_at(replace(workload, batch=max(1, share)), gpu, plan.gpus_per_replica,
+                        list(kb.instance_families.values()))
+    if one is None:
+        return None
+    unpriced: dict[str, object] = {"price_per_hour": None, "instance": None, "instances": None, "instance_gpus": None}
+    return pick.model_copy(update={
+        "count": plan.replicas * plan.gpus_per_replica, "replicas": plan.replicas if plan.replicas > 1 else None,
+        "memory_per_gpu_gb": round(one.memory_per_gpu_gib, 2), "headroom_gb": round(one.headroom_gib, 2),
+        "free_gb": round(one.free_gib, 2), "tight": one.tight,
+        "decode_tokens_per_s": plan.decode_tokens_per_s or pick.decode_tokens_per_s,
+        "max_concurrent_sequences": plan.sequences_per_replica * plan.replicas,
+        **(price if price is not None else unpriced),
+    })
+
+
 def plan_as_top_pick(picks: list[PickOut], plan: ServingPlanOut | None, cost: CostOut | None, workload: Workload,
                      kb: KnowledgeBase) -> list[PickOut]:
     """The top pick as the serving plan under it runs the load: "how many H100s for 5 requests/s" led with
@@ -63,25 +86,14 @@ def plan_as_top_pick(picks: list[PickOut], plan: ServingPlanOut | None, cost: Co
     if (not picks or plan is None or plan.replicas * plan.gpus_per_replica <= picks[0].count
             or workload.model.arch == "diffusion"):  # an image service's picks are one card each (image_service)
         return picks
-    top, gpu = picks[0], kb.gpus.get(plan.gpu)
-    if top.gpu != plan.gpu or top.replicas or gpu is None:
-        return picks
-    share = min(plan.sequences_per_replica, math.ceil(max(1, plan.concurrent_needed) / plan.replicas))
-    one = rules.pick_at(replace(workload, batch=max(1, share)), gpu, plan.gpus_per_replica,
-                        list(kb.instance_families.values()))
-    if one is None:
-        return picks
     total = plan.replicas * plan.gpus_per_replica
     priced = cost is not None and cost.per_hour is not None and cost.gpu == plan.gpu and cost.count == total
-    laid_out = top.model_copy(update={
-        "count": total, "replicas": plan.replicas if plan.replicas > 1 else None,
-        "memory_per_gpu_gb": round(one.memory_per_gpu_gib, 2), "headroom_gb": round(one.headroom_gib, 2),
-        "free_gb": round(one.free_gib, 2), "tight": one.tight,
-        "decode_tokens_per_s": plan.decode_tokens_per_s or top.decode_tokens_per_s,
-        "max_concurrent_sequences": plan.sequences_per_replica * plan.replicas,
-        **({"price_per_hour": cost.per_hour, "price_currency": cost.currency, "instance": cost.instance,
-            "instances": cost.instances, "instance_gpus": cost.instance_gpus, "cloud": cost.cloud,
-            "region": cost.region} if priced and cost is not None else
-           {"price_per_hour": None, "instance": None, "instances": None, "instance_gpus": None}),
-    })
+    price: dict[str, object] | None = None
+    if priced and cost is not None:
+        price = {"price_per_hour": cost.per_hour, "price_currency": cost.currency, "instance": cost.instance,
+                 "instances": cost.instances, "instance_gpus": cost.instance_gpus, "cloud": cost.cloud,
+                 "region": cost.region}
+    laid_out = laid_out_as_plan(picks[0], plan, workload, kb, price)
+    if laid_out is None:
+        return picks
     return [laid_out, *[p for p in picks[1:] if (p.gpu, p.count) != (laid_out.gpu, laid_out.count)]]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import rules
-from bot.reply.convert_picks import plan_as_top_pick
+from bot.reply.convert_picks import laid_out_as_plan, plan_as_top_pick
 from bot.reply.defaults import as_chosen
 from bot.reply.job_hours import add_output_hours, add_training_hours
 from bot.reply.model import Answer, Assumption, PickOut
@@ -398,7 +398,34 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
                                                            "currency": result.cost.currency})
     if workload is not None and question.intent == "recommend" and question.gpu_count is None:
         result.picks = plan_as_top_pick(result.picks, result.serving, result.cost, workload, kb)
+        result.picks = result.picks[:1] + alternatives_as_plans(result.picks[1:], question, workload, kb, choice)
     return result
+
+
+def alternatives_as_plans(picks: Sequence[PickOut], question: Question, workload: Workload, kb: KnowledgeBase,
+                          choice: PriceChoice) -> list[PickOut]:
+    """The other picks laid out as their own serving plans for the load stated: beside "2 × H100 for 5 requests/s"
+    a "1× A100 · 1.29 USD/h" line compares a card that misses the rate at one card's price (audit 19 M-1)."""
+    from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
+
+    if workload.task != "inference" or not (question.qps or question.tokens_per_s_per_user or question.ttft_s):
+        return list(picks)
+    out: list[PickOut] = []
+    for pick in picks:
+        gpu = kb.gpus.get(pick.gpu)
+        plan = serving_plan(question, workload, gpu, pick.count) if gpu is not None and pick.fits else None
+        if gpu is None or plan is None or plan.replicas * plan.gpus_per_replica <= pick.count:
+            out.append(pick)
+            continue
+        one = plan_for(kb, gpu.id, plan.gpus_per_replica, choice)
+        price: dict[str, object] | None = None
+        if one is not None:
+            price = {"price_per_hour": round(one.per_hour * plan.replicas, 4), "price_currency": one.currency,
+                     "instance": one.price.instance, "instances": one.instances * plan.replicas,
+                     "instance_gpus": one.gpus * plan.replicas if one.gpus > plan.gpus_per_replica else None,
+                     "cloud": one.price.cloud, "region": one.price.region}
+        out.append(laid_out_as_plan(pick, plan, workload, kb, price) or pick)
+    return out
 
 
 __all__ = ["attach_money", "budget_check", "compare_prices", "config_cost", "gpu_prices", "home_cloud_first",

@@ -46,3 +46,14 @@ def test_how_many_of_a_card_named_leads_with_it_when_one_machine_holds_it_tightl
     reply = ask_json("ERNIE 4.5 300B-A47B 部署要几张 H800？")
     top = reply["picks"][0]
     assert (top["gpu"], top["count"], top["tight"]) == ("h800", 8, True)
+
+
+def test_each_pick_for_a_request_rate_is_laid_out_as_its_own_plan() -> None:
+    """Audit 19 M-1: beside "2× H100 · 4.58 USD/h" the A100 line read "1× A100 · 1.29 USD/h", a card that misses
+    the rate at one card's price; each pick now carries the replicas its own plan needs for the same load."""
+    reply = ask_json("We expect 5 requests per second with 3k-token prompts and 300-token answers on Mistral Small "
+                     "3.1 24B. How many H100s with vLLM?")
+    a100 = next(p for p in reply["picks"] if p["gpu"] == "a100-80gb")
+    # 15,360 prompt tokens a second against an A100's ≈ 312/989 of an H100's compute: several cards, not one
+    assert a100["count"] >= 4 and a100["replicas"] == a100["count"]
+    assert a100["price_per_hour"] is None or a100["price_per_hour"] > 4 * 1.0
