@@ -15,6 +15,7 @@ same cards, so a draft that is small but slow per token (a deep one, or one with
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from knowledge.schema import GPU
@@ -42,29 +43,42 @@ def speculative_speedup(acceptance: float, draft_tokens: int, draft_cost_ratio: 
     return expected_tokens_per_step(acceptance, draft_tokens) / (draft_tokens * draft_cost_ratio + 1.0)
 
 
-def draft_cost_ratio(workload: Workload, gpu: GPU, count: int) -> float | None:
-    """One draft step's time over one target step's, both for one sequence on `count` × `gpu`; None without a
+def alone_speeds(workload: Workload, gpu: GPU, count: int) -> tuple[float, float] | None:
+    """(target, draft) decode speeds for one sequence each on `count` × `gpu`, each model alone; None without a
     draft or a speed for either."""
     draft = workload.draft_model
     if draft is None:
         return None
-    one = replace(workload, batch=1)
-    target_speed = estimate_speed(replace(one, draft_model=None), gpu, count).decode_tokens_per_s
+    one = replace(workload, batch=1, draft_model=None)
+    target_speed = estimate_speed(one, gpu, count).decode_tokens_per_s
     # the draft is served unquantised (rules.memory_draft), in the target's engine
-    draft_alone = replace(one, model=draft, draft_model=None, precision="bf16", quant=None)
+    draft_alone = replace(one, model=draft, precision="bf16", quant=None)
     draft_speed = estimate_speed(draft_alone, gpu, count).decode_tokens_per_s
     if not target_speed or not draft_speed:
         return None
-    return target_speed / draft_speed
+    return target_speed, draft_speed
+
+
+def draft_cost_ratio(workload: Workload, gpu: GPU, count: int) -> float | None:
+    """One draft step's time over one target step's, both for one sequence on `count` × `gpu`; None without a
+    draft or a speed for either."""
+    speeds = alone_speeds(workload, gpu, count)
+    return speeds[0] / speeds[1] if speeds is not None else None
+
+
+def speculative_decode_speeds(workload: Workload, gpu: GPU, count: int, acceptances: Sequence[float],
+                              draft_tokens: int = DRAFT_TOKENS) -> list[float] | None:
+    """One sequence's decode speed with the draft at each of `acceptances`, the two models timed once; None when
+    it cannot be timed."""
+    speeds = alone_speeds(workload, gpu, count)
+    if speeds is None:
+        return None
+    target_speed, draft_speed = speeds
+    return [target_speed * speculative_speedup(a, draft_tokens, target_speed / draft_speed) for a in acceptances]
 
 
 def speculative_decode_tokens_per_s(workload: Workload, gpu: GPU, count: int, acceptance: float,
                                     draft_tokens: int = DRAFT_TOKENS) -> float | None:
     """One sequence's decode speed with the draft at `acceptance`; None when it cannot be timed."""
-    ratio = draft_cost_ratio(workload, gpu, count)
-    if ratio is None:
-        return None
-    target_speed = estimate_speed(replace(workload, batch=1, draft_model=None), gpu, count).decode_tokens_per_s
-    if not target_speed:
-        return None
-    return target_speed * speculative_speedup(acceptance, draft_tokens, ratio)
+    speeds = speculative_decode_speeds(workload, gpu, count, (acceptance,), draft_tokens)
+    return speeds[0] if speeds is not None else None

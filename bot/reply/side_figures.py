@@ -27,7 +27,7 @@ from rules.constants import (
 )
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
-from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_tokens_per_s
+from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_speeds
 from rules.speed import prefill_seconds, weights_read_bytes
 from rules.types import Engine, Workload
 
@@ -190,12 +190,11 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
 def speculative_speeds(timed: Workload, gpu: GPU, count: int) -> dict[str, float | None]:
     """One sequence's decode with the draft at each acceptance rate of rules.speculative, keyed by the rate in
     percent: "what speed-up does the draft give" has no single answer, but one per rate the engine will log."""
-    out: dict[str, float | None] = {}
-    for rate in ACCEPTANCE_RATES:
-        value = speculative_decode_tokens_per_s(timed, gpu, count, rate)
-        if value is None:
-            return {}
-        out[f"speculative_decode_tokens_per_s_{round(100 * rate)}"] = finite(value, 1)
+    speeds = speculative_decode_speeds(timed, gpu, count, ACCEPTANCE_RATES)
+    if speeds is None:
+        return {}
+    out: dict[str, float | None] = {f"speculative_decode_tokens_per_s_{round(100 * rate)}": finite(value, 1)
+                                    for rate, value in zip(ACCEPTANCE_RATES, speeds, strict=True)}
     out["speculative_draft_tokens"] = float(DRAFT_TOKENS)
     return out
 
