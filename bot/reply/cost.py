@@ -106,13 +106,19 @@ def as_timed(workload: Workload, gpu: GPU | None, count: int) -> Workload:
     return as_chosen(workload, rules.estimate_memory(workload, count, gpu).chosen)
 
 
+def has_load_to_meet(question: Question, workload: Workload) -> bool:
+    """A serving load stated as a request rate, a speed a user must see or a first-token time: each card is then
+    weighed, and shown, by the serving plan that meets it."""
+    return workload.task == "inference" and bool(question.qps or question.tokens_per_s_per_user or question.ttft_s)
+
+
 def load_cost_per_hour(pick: Pick, gpu: GPU, workload: Workload, kb: KnowledgeBase, choice: PriceChoice,
                        question: Question) -> float | None:
     """What serving the load the question states costs an hour on `pick`'s cards: its serving plan's replicas,
     each billed as an instance of its size, in `choice`'s currency. None without a plan or a price."""
     from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
 
-    if workload.task != "inference" or not (question.qps or question.tokens_per_s_per_user or question.ttft_s):
+    if not has_load_to_meet(question, workload):
         return None
     plan = serving_plan(question, workload, gpu, pick.count)
     if plan is None:
@@ -129,13 +135,13 @@ def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, 
     stated as a request rate or a speed is weighed by what meeting it costs on each card (its serving plan), not
     by money per token at the pick's own batch: one L20 holding every sequence beats two A10s that each hold half."""
     keyed: list[tuple[tuple[float, ...], int, Pick]] = []
-    load_costs = {index: load_cost_per_hour(pick, gpu, workload, kb, choice, question)
-                  for index, pick in enumerate(picks)
-                  if question is not None and pick.fits and (gpu := kb.gpus.get(pick.gpu_id)) is not None}
-    planned = any(cost is not None for cost in load_costs.values())
-    for index, pick in enumerate(picks):
-        gpu = kb.gpus.get(pick.gpu_id)
-        load_cost = load_costs.get(index)
+    cards = [kb.gpus.get(pick.gpu_id) for pick in picks]
+    load_costs = [load_cost_per_hour(pick, gpu, workload, kb, choice, question)
+                  if question is not None and pick.fits and gpu is not None else None
+                  for pick, gpu in zip(picks, cards, strict=True)]
+    planned = any(cost is not None for cost in load_costs)
+    for index, (pick, gpu) in enumerate(zip(picks, cards, strict=True)):
+        load_cost = load_costs[index]
         if load_cost is not None:
             keyed.append(((0.0, 0.0, load_cost), index, pick))
             continue
@@ -408,7 +414,7 @@ def alternatives_as_plans(picks: Sequence[PickOut], question: Question, workload
     a "1× A100 · 1.29 USD/h" line compares a card that misses the rate at one card's price (audit 19 M-1)."""
     from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
 
-    if workload.task != "inference" or not (question.qps or question.tokens_per_s_per_user or question.ttft_s):
+    if not has_load_to_meet(question, workload):
         return list(picks)
     out: list[PickOut] = []
     for pick in picks:

@@ -63,9 +63,7 @@ QUOTED_CURRENCIES = ("USD", "CNY")
 
 def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = None) -> PriceChoice:
     rates = exchange_rates() if rates is None else rates
-    choice = _price_choice(question, rates)
-    return replace(choice, instances=tuple(question.named_instances.items())) if question.named_instances \
-        else choice
+    return replace(_price_choice(question, rates), instances=tuple(question.named_instances.items()))
 
 
 def _price_choice(question: Question, rates: tuple[ExchangeRate, ...]) -> PriceChoice:
