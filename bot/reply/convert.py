@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 import rules
 from bot.reply.defaults import TOKEN_ARCHS, engine_fine_tune_method
@@ -19,8 +19,9 @@ from bot.reply.model import (
 from bot.understand.question import Question
 from bot.understand.slots.engine import OLLAMA_NOTE
 from knowledge.schema import GPU
+from rules.alternatives import home_gguf_workload
 from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front
-from rules.types import Engine, FitCheck, MemoryEstimate, Pick, Suggestion, Workload
+from rules.types import FitCheck, MemoryEstimate, Pick, Suggestion, Workload
 
 
 def finite(value: float | None, digits: int = 2) -> float | None:
@@ -203,9 +204,9 @@ def with_suggestion_speeds(check: CheckOut, workload: Workload, gpu: GPU, count:
     timed = []
     for s in check.suggestions:
         if s.kind == "quantise" and s.gpu is None and s.count is None and s.precision is not None:
-            engine = cast(Engine, s.engine or workload.engine)
-            alt = replace(workload, precision=s.precision, quant=s.quant, engine=engine,
-                          flash_attention=True if engine == "llama.cpp" else workload.flash_attention)
+            # the GGUF a GeForce card runs at home is the one suggestion on another engine (rules.alternatives)
+            alt = home_gguf_workload(workload) if s.engine == "llama.cpp" else replace(
+                workload, precision=s.precision, quant=s.quant)
             speed = rules.estimate_speed(alt, gpu, count).decode_tokens_per_s
             s = s.model_copy(update={"decode_tokens_per_s": finite(speed, 1)}) if speed else s
         timed.append(s)

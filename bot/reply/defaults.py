@@ -369,15 +369,13 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             and model.arch == "decoder":
         # a request rate is timed with each request writing half the context (bot.reply.serving.request_seconds):
         # said, as the output length sets how many cards the rate takes
-        if PROMPT_CONTEXT_NOTE in question.notes:
-            # "输入 2k": the length stated is the prompt's, so the output comes on top (half as long again)
-            generated = max(1, context // 2)
-            assumptions.append(Assumption(field="gen_tokens", value=generated, reason="half-the-prompt"))
+        generated = max(1, context // 2)
+        prompt_only = PROMPT_CONTEXT_NOTE in question.notes  # "输入 2k": the output comes on top of the prompt
+        assumptions.append(Assumption(field="gen_tokens", value=generated,
+                                      reason="half-the-prompt" if prompt_only else "half-the-context"))
+        if prompt_only:
             context += generated
-        else:
-            generated = max(1, context // 2)
-            assumptions.append(Assumption(field="gen_tokens", value=generated, reason="half-the-context"))
-        question = question.model_copy(update={"gen_tokens": generated})  # the prompt is the rest
+        question = question.model_copy(update={"gen_tokens": generated})
     context += request_images(question, model, task, assumptions)
     batch = question.batch
     if batch is None:

@@ -190,8 +190,9 @@ def _read_volume(state: SlotState, amount: float, scale: str | None) -> bool:
     state.set("output_tokens", float(bounded(state, "output_tokens", counted, MAX_OUTPUT_TOKENS)))
     return True
 
-BATCH_UNITS = {"k": 1000.0, "万": 10_000.0, "千": 1000.0, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6,
-               "bn": 1e9, "billion": 1e9}
+
+BATCH_UNITS = {unit: COUNT_SCALES[unit]
+               for unit in ("k", "万", "千", "thousand", "m", "mn", "million", "bn", "billion")}
 """Sequences are counted in thousands (a 10k batch is 10,000); only context lengths use k = 1,024."""
 CONTEXT_UNITS = {"k": 1024.0, "m": 1024.0 * 1024.0, "万": 10_000.0, "千": 1000.0, "million": 1024.0 * 1024.0,
                  "thousand": 1024.0}
