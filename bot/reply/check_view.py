@@ -7,13 +7,13 @@ from typing import Any
 from bot.reply.capacity import memory_of_card_id
 from bot.reply.formatting import count, gb, gpu_name
 from bot.reply.i18n import Translator
-from bot.reply.model import Answer, CheckOut
+from bot.reply.model import Answer, CheckOut, HostMemory
 from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
 from knowledge.engines import format_min_capability, load_engine_profiles, offloads_parameters
 from knowledge.schema import Model
 from rules.alternatives import ONLINE_FP8_ENGINES
-from rules.constants import GIB, HEADROOM_FRACTION, REFERENCE_RAM_BANDWIDTH_GBPS
+from rules.constants import GIB, HEADROOM_FRACTION, REFERENCE_RAM_CHANNELS, REFERENCE_RAM_MTS
 from rules.engine_profile import measures_free_memory
 from rules.weight_formats import GGUF_BYTES_PER_PARAM
 
@@ -40,7 +40,7 @@ ONLINE_FP8_FLAG = "--quantization fp8"
 
 def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | None = None,
                       version: str | None = None, model: str | None = None, *, ollama: bool = False,
-                      card_bandwidth_gbps: float | None = None) -> str:
+                      card_bandwidth_gbps: float | None = None, ram: HostMemory | None = None) -> str:
     kind = s.kind.replace("-", "_")
     if s.engine and s.engine != engine:
         # another engine's route (a Q4_K_M GGUF on llama.cpp / Ollama): said first, then its own flags
@@ -89,12 +89,16 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
     if kind == "cpu_layers":
         sized = kb.models.get(model or "")
         share = routed_share(sized)  # an MoE token reads only its routed experts, in RAM and on the card alike
+        ram = ram or REFERENCE_RAM
         ceiling = split_decode_ceiling((s.host_ram_gb or 0.0) * share,
-                                       (s.memory_per_gpu_gb or 0.0) * (s.count or 1) * share, card_bandwidth_gbps)
+                                       (s.memory_per_gpu_gb or 0.0) * (s.count or 1) * share, card_bandwidth_gbps,
+                                       ram.bandwidth_gbps)
         fields = dict(slots=s.gpu_layers or 0, total=(sized.num_layers or 0) + 1 if sized else "?",
                       where=t("the_cards" if (s.count or 1) > 1 else "the_card"),
                       host=f"{s.host_ram_gb:,.0f}" if s.host_ram_gb else "?")
-        return t("sugg_cpu_layers_speed", tps=count(ceiling), **fields) if ceiling else t("sugg_cpu_layers", **fields)
+        if not ceiling:
+            return t("sugg_cpu_layers", **fields)
+        return t("sugg_cpu_layers_speed", tps=count(ceiling), memory=ram_name(t, ram), **fields)
     if kind == "cpu_experts":
         sized = kb.models.get(model or "")
         layers = (sized.num_layers or 0) if sized else 0
@@ -125,13 +129,28 @@ def routed_share(model: Model | None) -> float:
     return min(1.0, model.active_params_b / model.params_b)
 
 
-def split_decode_ceiling(ram_gib: float | None, card_gib: float, card_bandwidth_gbps: float | None) -> float | None:
-    """Tokens a second at most when each token reads `ram_gib` from system RAM (dual-channel DDR5-4800) and then
+REFERENCE_RAM = HostMemory(channels=REFERENCE_RAM_CHANNELS, kind="DDR5", mts=REFERENCE_RAM_MTS)
+"""The system memory assumed when the question names none: dual-channel DDR5-4800, a current desktop's."""
+
+
+def ram_name(t: Translator, ram: HostMemory) -> str:
+    """"2-channel DDR4-3200": the memory a RAM-bound ceiling is computed at."""
+    return t("ram_kind", channels=ram.channels, kind=ram.kind, mts=ram.mts)
+
+
+def ram_of(answer: Answer) -> HostMemory:
+    """The system memory the question names, else the reference one."""
+    return answer.query.host_memory or REFERENCE_RAM
+
+
+def split_decode_ceiling(ram_gib: float | None, card_gib: float, card_bandwidth_gbps: float | None,
+                         ram_bandwidth_gbps: float = REFERENCE_RAM.bandwidth_gbps) -> float | None:
+    """Tokens a second at most when each token reads `ram_gib` from system RAM (at `ram_bandwidth_gbps`) and then
     `card_gib` on the cards: both reads in turn, as llama.cpp runs the layers in order. An upper bound (the RAM
     side holds the token embeddings too, of which a token reads one row); None without the figures."""
     if not ram_gib or not card_bandwidth_gbps:
         return None
-    return 1.0 / (ram_gib * GIB / (REFERENCE_RAM_BANDWIDTH_GBPS * 1e9) + card_gib * GIB / (card_bandwidth_gbps * 1e9))
+    return 1.0 / (ram_gib * GIB / (ram_bandwidth_gbps * 1e9) + card_gib * GIB / (card_bandwidth_gbps * 1e9))
 
 
 def card_bandwidth(answer: Answer, kb: KnowledgeBase) -> float | None:
@@ -140,7 +159,8 @@ def card_bandwidth(answer: Answer, kb: KnowledgeBase) -> float | None:
     return gpu.bandwidth_gbps if gpu is not None and not answer.query.gpu_set else None
 
 
-def host_ram_line(t: Translator, e: Any, model: Any, card_bandwidth_gbps: float | None = None) -> str | None:
+def host_ram_line(t: Translator, e: Any, model: Any, card_bandwidth_gbps: float | None = None,
+                  ram: HostMemory = REFERENCE_RAM) -> str | None:
     """What the host holds, in words: the layers llama.cpp leaves below -ngl or the experts of --n-cpu-moe (with
     the ceiling reading them puts on decoding), or an adapter run's offloaded model; None for DeepSpeed's
     estimator (the template's own line). A token reads the card's layers too, one after the RAM's: with the
@@ -166,11 +186,15 @@ def host_ram_line(t: Translator, e: Any, model: Any, card_bandwidth_gbps: float 
         share = routed_share(model)
         card_gib = (e.breakdown.weights * share + e.breakdown.kv_cache) * max(e.gpu_count, 1)
         if card_bandwidth_gbps:
-            ceiling = split_decode_ceiling(e.host_read_gb_per_token, card_gib, card_bandwidth_gbps) or 0.0
+            ceiling = split_decode_ceiling(e.host_read_gb_per_token, card_gib, card_bandwidth_gbps,
+                                           ram.bandwidth_gbps) or 0.0
             line += " " + t("ram_bound_with_card", read=f"{e.host_read_gb_per_token:.1f}", card=f"{card_gib:.1f}",
-                            bandwidth=f"{card_bandwidth_gbps:g}", tps=count(ceiling))
+                            bandwidth=f"{card_bandwidth_gbps:g}", tps=count(ceiling), memory=ram_name(t, ram),
+                            ram_bandwidth=f"{ram.bandwidth_gbps:g}")
         else:
-            line += " " + t("ram_bound", read=f"{e.host_read_gb_per_token:.1f}", tps=count(e.ram_bound_tokens_per_s))
+            tps = ram.bandwidth_gbps * 1e9 / (e.host_read_gb_per_token * GIB)
+            line += " " + t("ram_bound", read=f"{e.host_read_gb_per_token:.1f}", tps=count(tps),
+                            memory=ram_name(t, ram), ram_bandwidth=f"{ram.bandwidth_gbps:g}")
     return line
 
 
@@ -228,7 +252,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "suggestions": [{"label": suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version,
                                                answer.query.model,
                                                ollama=answer.understood.get("runner") == "ollama",
-                                               card_bandwidth_gbps=card_bandwidth(answer, kb)),
+                                               card_bandwidth_gbps=card_bandwidth(answer, kb), ram=ram_of(answer)),
                          "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None,
                          "decode": count(s.decode_tokens_per_s) if s.decode_tokens_per_s else None}
                         for s in c.suggestions[:5]],

@@ -12,6 +12,7 @@ from bot.reply.model import (
     Breakdown,
     CheckOut,
     EstimateOut,
+    HostMemory,
     PickOut,
     Query,
     SuggestionOut,
@@ -128,6 +129,8 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         image_resolution=_image_resolution(workload),
         image_steps=workload.image_steps if workload else None,
         text_encoders=_text_encoders(workload),
+        host_memory=HostMemory(channels=question.host_ram[0], kind=question.host_ram[1].upper(),
+                               mts=question.host_ram[2]) if question.host_ram else None,
     )
 
 

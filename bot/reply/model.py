@@ -15,6 +15,22 @@ from bot.understand.question import Intent, Lang
 from rules.types import Engine, KVCache, Precision, Task
 
 
+class HostMemory(BaseModel):
+    """System RAM as the question gives it; a kind without a channel count is taken as dual-channel, a desktop's
+    usual fit."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    channels: int
+    kind: str
+    mts: int
+
+    @property
+    def bandwidth_gbps(self) -> float:
+        """Theoretical peak: MT/s × 8 bytes per 64-bit channel × channels."""
+        return self.channels * self.mts * 8 / 1000
+
+
 class Query(BaseModel):
     """The workload actually sized: the question's slots with defaults filled in."""
 
@@ -70,6 +86,9 @@ class Query(BaseModel):
     cpu_moe_layers: int | None = None
     """llama.cpp's --n-cpu-moe when stated: the first blocks whose routed experts stay in system RAM (999:
     --cpu-moe, all of them; null: none)."""
+    host_memory: HostMemory | None = None
+    """The machine's system memory when the question names its kind ("64GB DDR4", "8-channel DDR5"): what
+    the ceilings on layers or experts read from RAM are computed at (null: dual-channel DDR5-4800)."""
 
 
 class Breakdown(BaseModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.reply.capacity import memory_card_id
-from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, smaller_line
+from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, ram_of, smaller_line
 from bot.reply.compare_view import compare_rows, compare_verdict
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
 from bot.reply.formatting import count, format_label, gb, gpu_name, model_name_of, params
@@ -102,7 +102,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                                if getattr(e.breakdown, k) > 0.005],
                     host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None,
                     host_ram_layers=host_ram_line(t, e, kb.models.get(answer.query.model or ""),
-                                                  card_bandwidth(answer, kb)))
+                                                  card_bandwidth(answer, kb), ram_of(answer)))
     cards = answer.check.cards if answer.check is not None else []
     # a set of different cards: the per-card figures are the fullest card's, and say so
     view["fullest"] = gpu_name(kb, max(cards, key=lambda card: card.needed_gb).gpu) \

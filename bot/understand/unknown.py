@@ -185,6 +185,9 @@ _RAM_CHANNELS = re.compile(
     r"|(?P<n3>\d{1,2}|双|四|六|八|十二)\s*通道\s*(?P<kind3>ddr[45])?(?:[- ](?P<mts3>\d{4}))?", re.A)
 _CHANNEL_WORDS = {"dual": 2, "two": 2, "quad": 4, "four": 4, "six": 6, "eight": 8, "twelve": 12,
                   "双": 2, "四": 4, "六": 6, "八": 8, "十二": 12}
+_RAM_KIND = re.compile(r"(?<![a-z])(?P<kind>ddr[45])(?:[- ]?(?P<mts>\d{4}))?(?!\d)", re.A)
+"""A memory kind with no channel count ("64GB DDR4", "DDR5-6000"): a desktop board's two channels are assumed.
+LPDDR is left out (a laptop's or a Mac's bus width is not its channel count)."""
 JEDEC_BASE_MTS = {"ddr4": 3200, "ddr5": 4800}
 """The base data rate assumed when only the memory kind is given (JEDEC JESD79-4/-5: DDR4-3200, DDR5-4800)."""
 
@@ -194,7 +197,12 @@ def host_ram(folded: str) -> tuple[int, str, int] | None:
     channels, kind, MT/s."""
     m = _RAM_CHANNELS.search(folded)
     if m is None:
-        return None
+        bare = _RAM_KIND.search(folded)
+        if bare is None:
+            return None
+        kind = bare.group("kind")
+        mts = int(bare.group("mts") or JEDEC_BASE_MTS[kind])
+        return (2, kind, mts) if 1600 <= mts <= 12000 else None
     raw = m.group("n") or m.group("n2") or m.group("n3") or m.group("n4") or ""
     channels = _CHANNEL_WORDS.get(raw) or (int(raw) if raw.isdigit() else 0)
     kind = (m.group("kind") or m.group("kind2") or m.group("kind3") or m.group("kind4") or "ddr5").lower()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.understand.parse import parse
@@ -76,3 +78,34 @@ def test_cards_too_small_and_ram_too_small_say_both_without_contradiction() -> N
     assert reply["check"]["fits"] is False and reply["check"]["host_ram_gb"] == 256
     assert "No: it needs 41.7 GiB per card" in reply["text"]
     assert "also needs about" in reply["text"] and "fits the 23.5" not in reply["text"]
+
+
+@pytest.mark.parametrize(("text", "memory"), [
+    ("Qwen3-30B-A3B on a 3060 with 64GB DDR4", (2, "ddr4", 3200)),
+    ("4090 + 96GB DDR5-6000, llama 3 70b", (2, "ddr5", 6000)),
+    ("3090 加 128G DDR4 内存", (2, "ddr4", 3200)),
+    ("quad channel DDR4-2666, 256GB", (4, "ddr4", 2666)),
+])
+def test_a_memory_kind_without_channels_is_taken_as_dual_channel(text: str, memory: tuple[int, str, int]) -> None:
+    assert parse(text, KB).host_ram == memory
+
+
+@pytest.mark.parametrize("text", ["a laptop with 32GB LPDDR5X and a 4070", "RTX 3060 GDDR6 12GB"])
+def test_lpddr_and_a_cards_gddr_are_not_the_hosts_ram(text: str) -> None:
+    assert parse(text, KB).host_ram is None
+
+
+def test_the_experts_ceiling_is_computed_at_the_ram_stated() -> None:
+    # audit 19 M-6: "64GB DDR4" was stated and the --n-cpu-moe ceiling used DDR5-4800's 76.8 GB/s. Dual-channel
+    # DDR4-3200 is 2 × 3,200 MT/s × 8 B = 51.2 GB/s; each token reads the RAM part, then the card's at 360 GB/s
+    reply = ask_json("Can Qwen3-30B-A3B Q4_K_M run on a 12GB RTX 3060 with llama.cpp using --n-cpu-moe, "
+                     "and what speed with 64GB DDR4?")
+    estimate = reply["estimate"]
+    assert reply["query"]["host_memory"] == {"channels": 2, "kind": "DDR4", "mts": 3200}
+    assert "2-channel DDR4-3200 (51.2 GB/s peak)" in reply["text"] and "DDR5" not in reply["text"]
+    found = re.search(r"≈ ([\d.]+) GiB on the card \(360 GB/s\).*?tops out near (\d+) tok/s", reply["text"])
+    assert found is not None
+    card_s = float(found.group(1)) * 2**30 / 360e9
+    ddr4 = 1 / (estimate["host_read_gb_per_token"] * 2**30 / 51.2e9 + card_s)
+    ddr5 = 1 / (estimate["host_read_gb_per_token"] * 2**30 / 76.8e9 + card_s)
+    assert abs(int(found.group(2)) - ddr4) < 0.05 * ddr4 and ddr4 < 0.85 * ddr5
