@@ -241,6 +241,8 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     out = _cost_out(estimate, plan, gpu.id, count * replicas, per_billion)
     if estimate.per_million_tokens is not None and rate:
         out = out.model_copy(update={"tokens_per_s": round(rate, 1), "rate_capped": capped})
+    if training and train_rate and question.hours and not question.tokens and not speed.get("train_hours"):
+        out = out.model_copy(update={"trained_tokens": float(f"{train_rate * 3600.0 * question.hours:.3g}")})
     return out
 
 
@@ -323,12 +325,26 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
     hours = BUDGET_PERIOD_HOURS.get(question.budget_period)
     spend = cost.per_hour * hours if hours is not None else cost.total
     if spend is None:
-        return out.model_copy(update={"reason": "duration"})
+        return out.model_copy(update={"reason": "duration", **_bought(out, cost, rates)})
     in_budget_currency = in_currency(spend, cost.currency, question.budget_currency, rates)
     if in_budget_currency is None:
         return out.model_copy(update={"reason": "currency"})
     return out.model_copy(update={"cost": round(in_budget_currency, 2),
                                   "within": in_budget_currency <= question.budget_amount})
+
+
+def _bought(budget: BudgetOut, cost: CostOut, rates: Sequence[ExchangeRate]) -> dict[str, float]:
+    """What a whole-job budget pays for when the job's length is not known: hours of the priced set-up and, at
+    its sized throughput, the tokens trained or generated in them ("500 USD: how many tokens can we afford?")."""
+    amount = in_currency(budget.amount, budget.currency, cost.currency or budget.currency, rates)
+    if amount is None or not cost.per_hour:
+        return {}
+    bought = {"hours_bought": round(amount / cost.per_hour, 2)}
+    if cost.per_billion_tokens:
+        bought["tokens_bought"] = float(f"{amount / cost.per_billion_tokens * 1e9:.3g}")
+    elif cost.per_million_tokens:
+        bought["tokens_bought"] = float(f"{amount / cost.per_million_tokens * 1e6:.3g}")
+    return bought
 
 
 def attach_money(result: Answer, question: Question, workload: Workload | None, kb: KnowledgeBase,

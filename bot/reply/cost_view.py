@@ -258,7 +258,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             lines.append(t("train_total_cost", total=money(cost.total), cur=cur))
         else:
             billed = f"{cost.hours:,.0f}" if cost.hours >= 10 else f"{cost.hours:.2g}"
-            lines.append(t("cost_total_hours", hours=billed, total=money(cost.total), cur=cur))
+            line = t("cost_total_hours", hours=billed, total=money(cost.total), cur=cur)
+            if cost.trained_tokens:
+                line += t("cost_trained_tokens", tokens=amount(cost.trained_tokens))
+            lines.append(line)
     lines.append(_price_from(t, cost))
     return lines
 
@@ -271,7 +274,16 @@ def _budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     per = t.pick(PERIOD_WORDS, budget.period)
     values = {"amount": money(budget.amount), "cur": budget.currency, "per": per}
     if budget.within is None:
-        reason = t(f"budget_reason_{budget.reason or 'price'}", cur=answer.cost.currency if answer.cost else "")
+        cost = answer.cost
+        if budget.hours_bought is not None and cost is not None and cost.per_hour is not None:
+            hours = f"{budget.hours_bought:,.0f}" if budget.hours_bought >= 10 else f"{budget.hours_bought:.2g}"
+            tokens = ""
+            if budget.tokens_bought:
+                key = "budget_buys_trained" if cost.per_billion_tokens else "budget_buys_generated"
+                tokens = t(key, tokens=amount(budget.tokens_bought))
+            return t("budget_buys", hours=hours, per_hour=money(cost.per_hour), cost_cur=cost.currency,
+                     tokens=tokens, **values)
+        reason = t(f"budget_reason_{budget.reason or 'price'}", cur=cost.currency if cost else "")
         return t("budget_unpriced", reason=reason, **values)
     if budget.within or not budget.uncompared:
         return t("budget_within" if budget.within else "budget_over", cost=money(budget.cost), **values)

@@ -26,6 +26,9 @@ class CostOut(BaseModel):
     """That rate is timed at a capped batch on a card with no published compute figure: a lower bound."""
     per_billion_tokens: float | None = None
     """Training: per billion trained tokens at the sized training throughput."""
+    trained_tokens: float | None = None
+    """Training for hours the question states, with no token count: the tokens those hours train at that
+    throughput ("10,000 H100s for a week: how many tokens?")."""
     cloud: str | None = None
     region: str | None = None
     instance: str | None = None
@@ -55,6 +58,10 @@ class BudgetOut(BaseModel):
     within: bool | None = None
     reason: Literal["currency", "duration", "price", "purchase"] | None = None
     """Why it was not compared."""
+    hours_bought: float | None = None
+    """A budget for the whole job when the job's length is not known: the hours of the priced set-up it pays."""
+    tokens_bought: float | None = None
+    """With those hours: the tokens they train (a training job) or generate (serving) at the sized throughput."""
     uncompared: list[dict[str, Any]] = Field(default_factory=list)
     """When over budget: set-ups that hold the job priced in another currency with no exchange rate set, which
     may be within it, {gpu, count, per_hour, currency}."""

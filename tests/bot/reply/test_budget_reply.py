@@ -35,6 +35,41 @@ def test_budget_check_compares_the_same_period_and_currency() -> None:
     assert budget_check(_budget(5, "USD", "hour"), None, ()).reason == "price"
 
 
+def test_a_whole_job_budget_with_no_length_says_the_hours_and_tokens_it_buys() -> None:
+    # 500 USD at 16 USD/h is 31.25 h; at 1,000 USD per billion training tokens, 0.5B tokens; at 2 USD per
+    # million generated tokens, 250M
+    training = CostOut(currency="USD", per_hour=16.0, per_billion_tokens=1000.0)
+    out = budget_check(_budget(500, "USD", "total"), training, ())
+    assert (out.reason, out.hours_bought, out.tokens_bought) == ("duration", 31.25, 5e8)
+    serving = CostOut(currency="USD", per_hour=16.0, per_million_tokens=2.0)
+    assert budget_check(_budget(500, "USD", "total"), serving, ()).tokens_bought == 2.5e8
+    rate = ExchangeRate(base="USD", quote="CNY", rate=7.0, date="2026-12-01")
+    in_yuan = budget_check(_budget(700, "CNY", "total"), CostOut(currency="USD", per_hour=10.0), (rate,))
+    assert (in_yuan.hours_bought, in_yuan.tokens_bought) == (10.0, None)  # 100 USD at 10 USD/h
+
+
+def test_how_many_tokens_a_budget_affords_is_answered() -> None:
+    # audit 19 M-4 (e12): "not compared: the job's length is not known", two lines above the price per billion
+    result = answer(parse("Our team has a budget of 500 USD. How many tokens of LoRA on Llama 3.1 70B can we "
+                          "afford on H100s?", KB), KB)
+    assert result.budget is not None and result.cost is not None and result.cost.per_billion_tokens
+    expected = 500 / result.cost.per_billion_tokens * 1e9
+    assert result.budget.tokens_bought == pytest.approx(expected, rel=0.01)
+    text = render_text(result, KB)
+    assert "buys ≈" in text and "training tokens" in text and "not compared" not in text
+
+
+def test_hours_stated_for_training_say_the_tokens_they_train() -> None:
+    # audit 19 M-4 (p01): "10,000 H100s for a week. How many tokens can we pre-train a 70B model on?" gave the
+    # rate and the bill, no total, and a "longest context" line nobody asked for
+    result = answer(parse("We have 10,000 H100s for a week. How many tokens can we pre-train a 70B model on?",
+                          KB), KB)
+    rate = result.speed["train_tokens_per_s"]
+    assert result.cost is not None and result.cost.trained_tokens == pytest.approx(rate * 168 * 3600, rel=0.01)
+    assert result.max_context is None
+    assert "training tokens in that time" in render_text(result, KB)
+
+
 def test_the_set_up_the_budget_pays_for_comes_first() -> None:
     result = answer(parse("serve Llama-3-8B for 20 users on AWS, budget $600 a month", KB), KB)
     assert result.budget is not None and result.budget.within
