@@ -74,6 +74,7 @@ from bot.reply.side_figures import (
 from bot.reply.smaller import smaller_for
 from bot.reply.stack import others_alone, room_for_others, with_stack
 from bot.reply.variant import rented_variant
+from bot.reply.whole_instance import on_whole_instances, widened
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -276,8 +277,13 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         picks = within_budget_first(home_first, kb, question, choice)[:MAX_PICKS]
     # A stated speed target outranks the money order: a cheaper card that misses it answers another question.
     picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)
+    on_whole = False
     if question.intent != "compare":
         picks = as_replicas(picks, question, workload, kb, instances, priced)
+        sized_picks, picks = picks, on_whole_instances(picks, question, workload, kb, choice, instances, priced)
+        on_whole = widened(sized_picks, picks)
+        if on_whole:
+            assumptions.append(Assumption(field="gpu_count", value=picks[0].count, reason="whole-instance"))
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
     # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
     top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None
@@ -353,6 +359,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         top = (None, 1)  # a home machine of mixed cards: its own decode speed, no bill
         if set_decode is not None:
             speed["decode_tokens_per_s"] = finite(set_decode, 1)
+    if on_whole and gpu is not None and picks[0].gpu_id == gpu.id and top == (gpu, count):
+        top = (gpu, picks[0].count)  # the card named is billed by the machine: the job is timed on all its cards
     held = check.sequences_held if check is not None else None
     if (check is not None and not check.fits and not check.tight and held is None and picks and picks[0].fits
             and top_gpu is not None and gpu is not None

@@ -250,6 +250,9 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "apple-silicon": {"en": "a Mac runs it through llama.cpp (Ollama, LM Studio) on Metal; vLLM, SGLang and GPTQ/AWQ kernels need CUDA",
                       "zh-Hans": "Mac 上通过 llama.cpp（Ollama、LM Studio）用 Metal 运行；vLLM、SGLang 以及 GPTQ/AWQ 内核需要 CUDA"},
     "image-trainer-default": {"en": "as the image trainers' own configurations run a model this size", "zh-Hans": "图像训练工具对这个规模的模型默认如此"},
+    "whole-instance": {"en": "the instance is billed whole: a job of a fixed size runs data-parallel on all its "
+                             "cards, in a fraction of the time on one",
+                       "zh-Hans": "实例按整机计费：固定工作量的任务在它的全部卡上数据并行，用时只是单卡的几分之一"},
     "rules-choice": {"en": "the usual setting for this job, chosen by the rules", "zh-Hans": "规则按常用做法选定"},
     "training-no-kv-cache": {"en": "ignored: training keeps no KV cache", "zh-Hans": "已忽略：训练不使用 KV 缓存"},
     "ollama-vram-default": {"en": "Ollama's default for this much VRAM in all: 4,096 below 23 GiB, 32,768 below 47 GiB, 262,144 above, capped at the model's window; set num_ctx or OLLAMA_CONTEXT_LENGTH to change it",

@@ -1,0 +1,43 @@
+"""A training job of a fixed size on an instance billed whole: it runs on every card the bill pays for.
+
+AWS rents the A100 only as the 8-GPU p4d.24xlarge; a LoRA that needs one A100 would pay for eight and use one
+(audit 19 M-3: ≈ 8 h and ≈ 180 USD, where data parallelism over the eight cards paid for takes about an hour and
+≈ 23 USD). A job with a token count is the same work on more cards, so it is sized and timed on all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.reply.pricing import PriceChoice, plan_for
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from knowledge.schema import InstanceFamily
+from rules.fit import HourlyPrice, pick_at
+from rules.types import Pick, Workload
+
+
+def on_whole_instances(picks: Sequence[Pick], question: Question, workload: Workload, kb: KnowledgeBase,
+                       choice: PriceChoice, instances: Sequence[InstanceFamily],
+                       priced: HourlyPrice | None = None) -> list[Pick]:
+    """Each pick of a training job with a stated token count, widened to the cards of the instance that prices it
+    when that instance holds more (a whole multiple): the job runs data-parallel on all of them. A count the
+    question states is kept, as is a pick the wider set cannot hold or one laid out as serving replicas."""
+    if workload.task == "inference" or not question.tokens or question.gpu_count is not None:
+        return list(picks)
+    out = []
+    for pick in picks:
+        gpu = kb.gpus.get(pick.gpu_id)
+        plan = plan_for(kb, pick.gpu_id, pick.count, choice) if gpu is not None and pick.fits else None
+        if gpu is None or plan is None or pick.replicas > 1 or plan.instances != 1 or plan.gpus <= pick.count \
+                or plan.gpus % pick.count:
+            out.append(pick)
+            continue
+        wider = pick_at(workload, gpu, plan.gpus, instances, hourly_price_of=priced)
+        out.append(wider if wider is not None else pick)
+    return out
+
+
+def widened(before: Sequence[Pick], after: Sequence[Pick]) -> bool:
+    """Whether any pick now runs on more cards than it was sized at."""
+    return any(wide.count > sized.count for sized, wide in zip(before, after, strict=True))

@@ -1,0 +1,39 @@
+"""A training job of a fixed size on an instance billed whole runs on every card the bill pays for."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def test_a_lora_on_an_aws_a100_runs_on_the_eight_cards_p4d_bills() -> None:
+    # audit 19 M-3 (p07): AWS rents the A100 only as the 8-GPU p4d.24xlarge; the one-card job was timed at
+    # ≈ 8.2 h on one card and billed ≈ 180 USD for the whole box. On its eight cards, data parallel, it is
+    # about an eighth of that time, and the bill follows the time
+    result = answer(parse("Fine-tune Qwen2.5-7B with LoRA on 100M tokens on an AWS A100", KB), KB)
+    top = result.picks[0]
+    assert (top.gpu, top.count, top.instance, top.instance_gpus) == ("a100-40gb", 8, "p4d.24xlarge", None)
+    assert result.speed_on is not None and result.speed_on.count == 8
+    one_card = answer(parse("Fine-tune Qwen2.5-7B with LoRA on 100M tokens on 1x A100 40GB", KB), KB)
+    hours_one = one_card.speed["train_hours"]
+    hours_eight = result.speed["train_hours"]
+    assert hours_one and hours_eight and hours_eight < hours_one / 6
+    assert result.cost is not None and result.cost.total is not None
+    assert result.cost.total < 0.2 * 21.96 * hours_one  # not the box's rent over the one-card time
+    assert any(a.reason == "whole-instance" for a in result.assumptions)
+    assert "billed whole; the job uses 1" not in render_text(result, KB)
+
+
+def test_a_count_the_question_states_is_kept() -> None:
+    result = answer(parse("Fine-tune Qwen2.5-7B with LoRA on 100M tokens on 1x A100 40GB on AWS", KB), KB)
+    assert result.query.gpu_count == 1 and not any(a.reason == "whole-instance" for a in result.assumptions)
+
+
+def test_serving_is_not_widened_to_the_instance() -> None:
+    # a serving load is sized by its own plan; only a job of a fixed size gains from the idle cards
+    result = answer(parse("serve Qwen2.5-7B on an AWS A100", KB), KB)
+    assert not any(a.reason == "whole-instance" for a in result.assumptions)
