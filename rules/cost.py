@@ -10,7 +10,7 @@ for is converted only with an operator-set rate (`knowledge.fx`), and the plan k
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from knowledge.fx import ExchangeRate, convert
@@ -127,13 +127,16 @@ def cheapest_plan(
     prefer_cloud: str | None = None,
     rates: Sequence[ExchangeRate] = (),
     split_ok: bool = False,
+    levels: Mapping[str, float] | None = None,
 ) -> InstancePlan | None:
     """The cheapest plan holding `count` × `gpu`, or None when no row prices that GPU (a gap stays a gap).
 
     `cloud` filters; `prefer_cloud` is taken whenever it has a plan (the caller decides, e.g. Alibaba Cloud
     for a question in Chinese), even if another cloud is cheaper. Plans are compared in `currency` (after
     conversion where `rates` allow); if none is, the plans are compared within the first currency by code,
-    never across currencies.
+    never across currencies. With `levels` (another currency's price level against `currency`, for ordering
+    only) plans in any currency with a level are ranked together: "the cheapest" must not keep an 18 CNY row
+    over a card's 0.14 USD one. The plan keeps its own currency and price.
     """
     plans = plans_for(prices, gpu, count, cloud=cloud, split_ok=split_ok)
     if prefer_cloud is not None:
@@ -143,6 +146,13 @@ def cheapest_plan(
     if not plans:
         return None
     wanted = [p for p in plans if p.currency == currency]
+    if levels:
+        def levelled(plan: InstancePlan) -> float:
+            return plan.per_hour * (1.0 if plan.currency == currency else levels[plan.currency])
+
+        ranked = [p for p in plans if p.currency == currency or p.currency in levels]
+        if ranked:
+            return min(ranked, key=lambda p: (levelled(p), p.price.cloud, p.price.instance, p.price.region))
     if not wanted:
         first = min(p.currency for p in plans)
         wanted = [p for p in plans if p.currency == first]

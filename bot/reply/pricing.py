@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from statistics import median
+from weakref import ref
 
 from bot.reply.model import Answer, Assumption, PickOut
 from bot.understand.question import Question
@@ -43,6 +44,9 @@ class PriceChoice:
     instances: tuple[tuple[str, str], ...] = ()
     """(GPU id, instance type) the question named: that card is priced on that instance where it holds the
     count, as the user will rent it (a g5.2xlarge costs more than the g5.xlarge with the same card)."""
+    across_currencies: bool = False
+    """"The cheapest", asked in Chinese with no cloud named: a card's rows in every quoted currency compete, ordered
+    by the currencies' price level (`price_levels`), and the row kept is shown in its own currency."""
     min_host_ram_gib: float | None = None
     """Host RAM each machine must have (an offloaded job's optimizer or parameters): instances whose listed RAM is
     smaller cannot run it and are not priced for it; rows that list no RAM are kept."""
@@ -71,6 +75,9 @@ def _price_choice(question: Question, rates: tuple[ExchangeRate, ...]) -> PriceC
     if question.cloud:
         currency = "CNY" if question.cloud in CNY_CLOUDS else ("CNY" if chinese and rates else "USD")
         choice = PriceChoice(currency=currency, cloud=question.cloud, rates=rates)
+    elif chinese and question.budget and question.budget_amount is None and question.intent != "compare":
+        # "最便宜的方案": the cheapest row of each card, whatever cloud and currency, not the home cloud's
+        choice = PriceChoice(currency="CNY", rates=rates, across_currencies=True)
     elif chinese:
         choice = PriceChoice(currency="CNY", prefer_cloud=HOME_CLOUD_ZH, rates=rates)
     else:
@@ -102,8 +109,9 @@ def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) ->
                              rates=choice.rates) if on_named else None
         if plan is not None:
             return plan
+    levels = price_levels(kb, choice.currency) if choice.across_currencies else None
     return cheapest_plan(rows, gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
-                         prefer_cloud=choice.prefer_cloud, rates=choice.rates)
+                         prefer_cloud=choice.prefer_cloud, rates=choice.rates, levels=levels)
 
 
 MIN_CARDS_FOR_PRICE_LEVEL = 3
@@ -111,6 +119,19 @@ MIN_CARDS_FOR_PRICE_LEVEL = 3
 
 
 def price_levels(kb: KnowledgeBase, currency: str) -> dict[str, float]:
+    """`_price_levels`, once per knowledge base and currency (plan_for asks for it per card and count)."""
+    held = _LEVELS.get(id(kb))
+    if held is None or held[0]() is not kb:  # an id is reused once its knowledge base is gone
+        held = _LEVELS[id(kb)] = (ref(kb), {})
+    if currency not in held[1]:
+        held[1][currency] = _price_levels(kb, currency)
+    return held[1][currency]
+
+
+_LEVELS: dict[int, tuple[ref[KnowledgeBase], dict[str, dict[str, float]]]] = {}
+
+
+def _price_levels(kb: KnowledgeBase, currency: str) -> dict[str, float]:
     """For each other currency, the median over the cards priced in both of (cheapest GPU-hour in `currency`) /
     (cheapest GPU-hour in it): how a card priced only in USD is placed among cards priced in CNY when no
     exchange rate is set. Ordering only: no price is ever shown converted by it."""

@@ -181,3 +181,20 @@ def test_a_cheapest_quantisation_its_makers_do_not_publish_is_said_to_be_a_commu
     qwen = answer(parse("cheapest way to serve Qwen2.5-32B-Instruct", kb), kb)
     [note] = [a for a in qwen.assumptions if a.field == "precision"]
     assert note.reason == "budget-quantised"  # Qwen publishes its AWQ checkpoint
+
+
+def test_the_cheapest_in_chinese_ranks_every_currency_by_its_price_level() -> None:
+    # audit 19 M-9 (s09): the home cloud's 18.26 CNY row stood for the V100 16GB, so the knowledge base's
+    # 0.138 USD Verda row (≈ 1 CNY at the rows' own price level of ≈ 7 CNY per USD) was never weighed, and a
+    # 0.80 USD L4 came after 7.79 CNY; the rows keep their own currency
+    result = answer(parse("最便宜能跑 Qwen3-14B 的方案是什么？单用户，8k 上下文，用 Ollama。", KB), KB)
+    priced = [p for p in result.picks if p.price_per_hour is not None]
+    assert priced[0].gpu == "v100-16gb" and priced[0].price_currency == "USD"
+    level = {"USD": 7.0, "CNY": 1.0}
+    in_yuan = [p.price_per_hour * level[p.price_currency or "CNY"] for p in priced]
+    assert in_yuan == sorted(in_yuan)
+
+
+def test_a_chinese_question_that_is_not_about_the_cheapest_keeps_the_home_cloud() -> None:
+    result = answer(parse("Qwen3-14B 推理用什么卡？", KB), KB)
+    assert result.cost is not None and result.cost.cloud == "alibaba"
