@@ -10,7 +10,9 @@ the reply gives the speed at a few rates, and engines log the rate they see (vLL
 Checking γ + 1 tokens costs the target about one decode step only while reading its weights dominates, at one
 or a few sequences; with many sequences in flight the check costs more and the gain shrinks, so the figures are
 for a single sequence. c comes from this module's own decode estimates of the draft and of the target on the
-same cards, so a draft that is small but slow per token (a deep one, or one with launch overhead) counts as such.
+same cards, so a draft that is small but slow per token (a deep one, or one with launch overhead) counts as such;
+a serving engine's host work between steps (rules.speed_constants.DECODE_STEP_OVERHEAD_S) is paid once a step, in
+the target's time, not again for each drafted token.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from knowledge.schema import GPU
+from knowledge.schema import GPU, Model
 from rules.speed import estimate_speed
+from rules.speed_constants import DECODE_STEP_OVERHEAD_S
 from rules.types import Workload
 
 DRAFT_TOKENS = 4
@@ -29,6 +32,35 @@ what their examples use."""
 
 ACCEPTANCE_RATES = (0.5, 0.7, 0.9)
 """The acceptance rates the reply shows the speed at: a range, not an estimate of the one a pair reaches."""
+
+
+EAGLE_HEAD_ID = "EAGLE-3 head"
+"""The draft of EAGLE-style speculative decoding, named by method rather than by a model of the knowledge base."""
+
+EAGLE_DRAFT_VOCAB = 32_000
+"""The draft vocabulary EAGLE-3's released heads predict over (its `draft_vocab_size`, 32,000 for the Llama 3.1
+heads; the target's own vocabulary when that is smaller)."""
+
+
+def eagle_head(target: Model) -> Model | None:
+    """EAGLE-3's draft (Li et al. 2025, "EAGLE-3: Scaling up Inference Acceleration of Large Language Models via
+    Training-Time Test", arXiv:2503.01840): one decoder layer of the target's shape over the target's own hidden
+    states, which an fc layer fuses from its low, middle and high layers (3h → h), with an LM head over a reduced
+    draft vocabulary. Its size is estimated from the target's: one layer's share of the (active) parameters
+    outside the embeddings, the fc and the head; its KV cache is one layer's. None without the target's shape."""
+    h, layers, vocab = target.hidden_size, target.num_layers, target.vocab_size
+    if not (h and layers and vocab):
+        return None
+    params = (target.active_params_b or target.params_b) * 1e9
+    embeddings = vocab * h * (1 if target.tie_embeddings else 2)
+    layer = max(0.0, params - embeddings) / layers
+    head = layer + 3 * h * h + min(vocab, EAGLE_DRAFT_VOCAB) * h
+    per_layer_kv = (target.kv_cache_kib_per_token_16bit / layers) if target.kv_cache_kib_per_token_16bit else None
+    return target.model_copy(update={
+        "id": EAGLE_HEAD_ID, "name": f"{EAGLE_HEAD_ID} for {target.name}", "params_b": head / 1e9,
+        "params_b_computed": None, "active_params_b": None, "active_params_b_computed": None, "num_layers": 1,
+        "moe": None, "vision_encoder": None, "image_tokens": None, "kv_cache_kib_per_token_16bit": per_layer_kv,
+        "tie_embeddings": True, "vocab_size": min(vocab, EAGLE_DRAFT_VOCAB)})
 
 
 def expected_tokens_per_step(acceptance: float, draft_tokens: int) -> float:
@@ -59,11 +91,18 @@ def alone_speeds(workload: Workload, gpu: GPU, count: int) -> tuple[float, float
     return target_speed, draft_speed
 
 
+def cost_ratio(target_speed: float, draft_speed: float, engine: str) -> float:
+    """c: one drafted token's time over one target step's. The engine's host work between steps (scheduling,
+    sampling, detokenising; rules.speed_constants.DECODE_STEP_OVERHEAD_S) is paid once a step, in the target's
+    time: the draft's forward passes run inside that step and cost only their GPU time."""
+    host = DECODE_STEP_OVERHEAD_S.get(engine, 0.0)
+    return max(1.0 / draft_speed - host, 0.1 / draft_speed) * target_speed
+
+
 def draft_cost_ratio(workload: Workload, gpu: GPU, count: int) -> float | None:
-    """One draft step's time over one target step's, both for one sequence on `count` × `gpu`; None without a
-    draft or a speed for either."""
+    """`cost_ratio` for one sequence on `count` × `gpu`; None without a draft or a speed for either."""
     speeds = alone_speeds(workload, gpu, count)
-    return speeds[0] / speeds[1] if speeds is not None else None
+    return cost_ratio(*speeds, workload.engine) if speeds is not None else None
 
 
 def speculative_decode_speeds(workload: Workload, gpu: GPU, count: int, acceptances: Sequence[float],
@@ -74,7 +113,8 @@ def speculative_decode_speeds(workload: Workload, gpu: GPU, count: int, acceptan
     if speeds is None:
         return None
     target_speed, draft_speed = speeds
-    return [target_speed * speculative_speedup(a, draft_tokens, target_speed / draft_speed) for a in acceptances]
+    ratio = cost_ratio(target_speed, draft_speed, workload.engine)
+    return [target_speed * speculative_speedup(a, draft_tokens, ratio) for a in acceptances]
 
 
 def speculative_decode_tokens_per_s(workload: Workload, gpu: GPU, count: int, acceptance: float,

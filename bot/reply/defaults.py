@@ -33,6 +33,7 @@ from rules import weight_formats as WF
 from rules.engine_profile import training_fact
 from rules.hardware import visible_gib
 from rules.memory_training import offload_of
+from rules.speculative import EAGLE_HEAD_ID, eagle_head
 from rules.types import KV_CACHES, KVCache, Precision, Task, Workload
 
 OLLAMA_FLASH_ATTENTION_FAMILIES = frozenset({"gpt-oss", "Qwen3", "Gemma 3"})
@@ -403,7 +404,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     if task == "inference" and question.draft_model:
         from knowledge.loader import default_knowledge  # the parser read the id from the same base
 
-        extra["draft_model"] = default_knowledge().models.get(question.draft_model)
+        extra["draft_model"] = (eagle_head(model) if question.draft_model == EAGLE_HEAD_ID
+                                else default_knowledge().models.get(question.draft_model))
     if task == "inference" and (question.lora_adapters or question.max_loras):
         extra.update(lora_adapters=question.lora_adapters, max_loras=question.max_loras)
         assumptions += lora_serving_assumptions(question, engine)

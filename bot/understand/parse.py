@@ -101,7 +101,7 @@ from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
 from bot.understand.slots.vision_input import asks_images_at_once, parse_vision_input
 from bot.understand.slots.workload_size import parse_workload_size
-from bot.understand.speculative import target_and_draft
+from bot.understand.speculative import names_eagle, target_and_draft
 from bot.understand.stacking import set_stack, stacked
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
@@ -119,6 +119,7 @@ from bot.understand.unknown import (
 from bot.understand.vocab import same_card_variants, vocab_of
 from knowledge.base import KnowledgeBase
 from knowledge.names import split_checkpoint_suffixes
+from rules.speculative import EAGLE_HEAD_ID
 
 log = logging.getLogger(__name__)
 
@@ -232,6 +233,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         state.set("draft_model", spec[1])
         model_ids = [spec[0]]
         named = [m for m in named if m.entry_id == spec[0]][:1]
+    elif model_ids and names_eagle(folded):
+        state.set("draft_model", EAGLE_HEAD_ID)  # EAGLE's head is built from the target (rules.speculative)
     if model_ids and found.model != model_ids[0]:  # the fuzzy second was written first
         first = named[0]
         found = ModelFind(model=first.entry_id, text=original[first.start: first.end], score=first.score,

@@ -13,6 +13,14 @@ SPECULATIVE = re.compile(
     re.A)
 
 
+_EAGLE = re.compile(r"\beagle[-_\s]?[123]?\b|\beagle3\b", re.A)
+
+
+def names_eagle(folded: str) -> bool:
+    """"speculative decoding with EAGLE-3", "开 EAGLE3 投机解码": a draft head named by its method, no model."""
+    return _EAGLE.search(folded) is not None
+
+
 def target_and_draft(model_ids: list[str], kb: KnowledgeBase, folded: str) -> tuple[str, str] | None:
     """(model served, draft) when the text speaks of speculative decoding and names two known models."""
     known = [m for m in model_ids if m in kb.models]
