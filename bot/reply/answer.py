@@ -42,6 +42,7 @@ from bot.reply.defaults import (
 )
 from bot.reply.faq import faq_for
 from bot.reply.image_service import cheapest_service_first, images_wanted_per_minute
+from bot.reply.mac_beside import mac_beside_figure
 from bot.reply.media_figures import asked_card_image_speed, media_speed
 from bot.reply.mixed import mixed_cards, mixed_check_out
 from bot.reply.model import (
@@ -441,6 +442,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         lighter_task=lighter,
         smaller_models=smaller_for(question, model.id, gpu, count, check, picks, kb),
         cpu_only=cpu_only_figure(question, workload),
+        mac_beside=mac_beside_figure(question, workload, kb),
         **base,
     )
     result.max_context = max_context_out(question, workload, sized_gpu, sized_count, check)

@@ -393,6 +393,9 @@ class Answer(BaseModel):
     per_gpu_gb), largest first, when the model itself does not fit."""
     """A full fine-tune the question did not call full, that needs several cards: what LoRA needs instead on
     one of the recommended cards, {task, gpu, count, per_gpu_gb} (only when it fits there)."""
+    mac_beside: dict[str, Any] | None = None
+    """A Mac named beside the card sized: the same job on it in llama.cpp, {chip, memory_gb, usable_gib,
+    need_gib, fits, decode_tokens_per_s, bandwidth_gbps} (bot.reply.mac_beside)."""
     cpu_only: dict[str, Any] | None = None
     """When the question says there is no GPU: what llama.cpp needs to run the model from system RAM in
     Q4_K_M at the question's context, {quant, ram_gb, read_gb_per_token, ram_bound_tokens_per_s} (the last a

@@ -141,3 +141,30 @@ def speculative_text(answer: Answer, t: Translator) -> str:
              ratios=" / ".join(f"×{v / float(alone):.1f}" for v in speeds),
              rates=" / ".join(f"{rate}%" for rate in rates))
 
+
+
+def mac_beside_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """The Mac named beside the card: whether it holds the job and its decode speed, against the card's."""
+    mac = answer.mac_beside
+    if not mac:
+        return ""
+    chip = kb.apple_chips.get(mac["chip"])
+    name = chip.name if chip is not None else str(mac["chip"])
+    tps = float(mac["decode_tokens_per_s"] or 0)
+    values = {"chip": name, "memory": f"{mac['memory_gb']:g}" if mac["memory_gb"] else "",
+              "tps": count(tps), "bandwidth": f"{mac['bandwidth_gbps']:g}"}
+    if mac["fits"] is None:
+        return t("mac_beside_unsized", **values)
+    if not mac["fits"]:
+        return t("mac_beside_short", need=f"{mac['need_gib']:.1f}", usable=f"{mac['usable_gib']:.1f}", **values)
+    line = t("mac_beside_fits", need=f"{mac['need_gib']:.1f}", usable=f"{mac['usable_gib']:.1f}", **values)
+    card = answer.speed.get("decode_tokens_per_s")
+    if card and tps and answer.speed_on is not None and not answer.speed.get("unified_memory_bandwidth_gbps"):
+        faster = card / tps
+        card_name = gpu_name(kb, answer.speed_on.gpu)
+        if answer.speed_on.count > 1:
+            card_name = f"{answer.speed_on.count}× {card_name}"
+        line += " " + (t("mac_beside_card_faster", card=card_name, ratio=f"{faster:.1f}") if faster >= 1.05
+                       else t("mac_beside_mac_faster", card=card_name, ratio=f"{1 / faster:.1f}") if faster <= 0.95
+                       else t("mac_beside_even", card=card_name))
+    return line

@@ -26,7 +26,7 @@ from bot.reply.notices import (
 )
 from bot.reply.offload import KTRANSFORMERS
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
-from bot.reply.speed_view import observed_line, speculative_text, speed_parts
+from bot.reply.speed_view import mac_beside_line, observed_line, speculative_text, speed_parts
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
 from rules.hardware import gpu_share_of_unified_memory
@@ -156,6 +156,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         view["check"] = check_view(answer, answer.check, kb, t)
     view["speed"] = speed_parts(answer, kb, t, task)
     view["observed"] = observed_line(answer, t)
+    view["mac_beside"] = mac_beside_line(answer, kb, t)
     if answer.speed_on is not None:
         view["speed_on"] = f"{answer.speed_on.count}× {gpu_name(kb, answer.speed_on.gpu)}"
     elif answer.check is not None and answer.check.cards:

@@ -85,7 +85,7 @@ from bot.understand.question import (
     TRAINING_SWITCHES,
     Question,
 )
-from bot.understand.slots.apple import parse_apple_silicon
+from bot.understand.slots.apple import parse_apple_silicon, parse_mac_beside_card
 from bot.understand.slots.audio import assumed_speech_model, parse_audio
 from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
@@ -292,6 +292,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     if not gpus and instance is None:
         parse_apple_silicon(state)
         parse_memory(state)
+    elif gpus:
+        parse_mac_beside_card(state)
     parse_gpu_counts(state, gpus, mentions)
     if instance is not None and instance.instance.count and "gpu_count" not in state.values and len(gpu_ids) == 1:
         state.set("gpu_count", instance.instance.count * (machines[0] if machines is not None else 1))
@@ -432,7 +434,7 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         no_gpu=not gpus and instance is None and not unknown_card and says_no_gpu(folded),
         host_ram=host_ram(folded),
         unmodelled_engine=unmodelled_engine(folded) if values.get("engine") is None else None,
-        unified_memory=bool(values.get("unified_memory", False)),
+        unified_memory=bool(values.get("unified_memory", False)), mac_beside=values.get("mac_beside"),
         compare_gpus=values.get("compare_gpus", []),
         compare_counts=compare_counts,
         named_instances={m.instance.gpu_id: m.instance.name for m in (other_instance, instance) if m is not None},

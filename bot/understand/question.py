@@ -185,6 +185,9 @@ class Question(BaseModel):
     """A Mac (Apple silicon) is the machine: `memory_gb` is its unified memory, of which macOS gives the GPU a
     part."""
     apple_chip: str | None = None
+    mac_beside: tuple[str, float | None] | None = None
+    """A Mac named beside the card sized ("M4 Pro 64GB vs RTX 5090"): its chip id and unified memory (GB, when
+    written), answered on a line of its own."""
     """The Apple silicon chip named with a Mac ("m3-max"): knowledge/data/apple_silicon.yaml gives its bandwidth."""
     instance: str | None = None
     """A cloud instance type named ("g5.12xlarge"): `gpu`, `gpu_count` and `cloud` are its cards and cloud."""

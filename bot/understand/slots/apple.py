@@ -29,3 +29,23 @@ def parse_apple_silicon(state: SlotState) -> None:
         if chip is not None:
             tier = chip.group("tier")
             state.set("apple_chip", f"m{chip.group('gen')}" + (f"-{tier}" if tier else ""))
+
+
+_MAC_MEMORY = rx(r"(?<![\w-])m[1-5](?:\s?(?:pro|max|ultra))?\s*(?:with\s+|,\s*)?(?P<a>\d{2,3})\s*gb"
+                 r"|(?P<b>\d{2,3})\s*gb\s+(?:mac\s?(?:book|studio|mini)?|m[1-5])")
+"""The unified memory written with the chip ("M4 Pro 64GB", "64GB Mac Studio")."""
+
+
+def parse_mac_beside_card(state: SlotState) -> None:
+    """"Mac mini M4 Pro 64GB vs RTX 5090": a Mac named beside a card the question is sized for. The card stays the
+    machine checked; the Mac (its chip and, when written, its memory) is set aside for a line of its own, so a
+    comparison does not drop it."""
+    if not APPLE_SILICON.search(state.text):
+        return
+    chip = _CHIP.search(state.text)
+    if chip is None:
+        return
+    tier = chip.group("tier")
+    memory = _MAC_MEMORY.search(state.text)
+    gb = float(memory.group("a") or memory.group("b")) if memory is not None else None
+    state.set("mac_beside", (f"m{chip.group('gen')}" + (f"-{tier}" if tier else ""), gb))
