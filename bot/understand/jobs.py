@@ -2,9 +2,10 @@
 
 A brief such as "we serve Qwen2.5-14B for RAG to 200 users… we also want to LoRA Llama-3-8B on our tickets"
 holds two workloads; reading it as one mixes their slots (LoRA at the RAG batch size, on the serving
-precision). The message is cut into segments (paragraphs, bullets, sentences, "also"/"另外"), each segment is
-read on its own, and a segment that names another model or another task (stated, not implied) starts a new
-job. The first job is answered; the others are quoted back so the user can ask about them separately.
+precision). The message is cut into segments (paragraphs, bullets, sentences, "also"/"另外", and the comma
+before a second question: "how much VRAM does X need on an L40S, and how long would a LoRA take on it?"), each
+segment is read on its own, and a segment that names another model or another task (stated, not implied) starts
+a new job. The first job is answered; the others are quoted back so the user can ask about them separately.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from collections.abc import Callable
 from bot.understand.question import Question
 
 _BREAK = re.compile(
-    r"\n\s*\n|\n\s*(?:[-*•]|\d{1,2}[.)])\s+|(?<=[.!?])\s+(?=[A-Z])|(?<=[。；;！？])|\balso\b|\bseparately\b|另外|此外|还有|同时",
+    r"\n\s*\n|\n\s*(?:[-*•]|\d{1,2}[.)])\s+|(?<=[.!?])\s+(?=[A-Z])|(?<=[。；;！？])|\balso\b|\bseparately\b|另外|此外|还有|同时"
+    r"|,\s*(?=and\s+(?:how|what|can|could|is|are|does|do|will|would|which|should)\b)",
     re.I,
 )
 MAX_SEGMENTS = 12
@@ -30,6 +32,10 @@ def segments(text: str) -> list[str]:
     bounds = [0, *cuts, len(text)]
     return [text[a:b] for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
 
+
+_SECOND_CLAUSE = re.compile(r",\s*and\s+", re.I)
+"""A segment cut at ", and how/what/can…": a second question, whose task is weighed against the first's even where
+the first only implied its own (a memory question implies serving)."""
 
 _SERVING_WORDS = re.compile(
     r"推理|推论|推論|部署|上线|服务(?!器)|服務(?!器)|并发|併發|用户|用戶|\bserv\w*|\bdeploy\w*|\binference\b|\bhost\w*|"
@@ -71,6 +77,7 @@ def _other(current: tuple[str | None, str | None], job: tuple[str | None, str | 
 
 
 _LONG_NUMBER = re.compile(r"\d{13,}")
+_LEADING_AND = re.compile(r"^[,\s]*and\s+", re.I)
 
 
 def _quote(text: str) -> str:
@@ -111,8 +118,15 @@ def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[st
     first: list[str] = []
     others: list[str] = []
     current: tuple[str | None, str | None] | None = None
+    implied: str | None = None
     for part in parts:
-        job = _job(read(part))
+        question = read(part)
+        job = _job(question)
+        if current is not None and current[1] is None and implied and job is not None and job[1] \
+                and _SECOND_CLAUSE.match(part) and _family(job[1]) != _family(implied):
+            current = (current[0], implied)  # "how much VRAM does X need…, and how long would a LoRA take": two
+        if current is None and job is not None:
+            implied = question.task or ("inference" if job[0] else None)  # a model with no task is run, not trained
         if others and job is None:
             first.append(part)  # "the vendor quotes 2x L40S": no job of its own, so the brief's, read with the first
             continue
@@ -123,5 +137,5 @@ def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[st
             named = job[0] if current is not None and current[0] and _BARE_SIZE.fullmatch(current[0]) else None
             current = job if current is None else (named or current[0] or job[0], current[1] or job[1])
         first.append(part)
-    quotes = [_quote(q) for q in others if q]
+    quotes = [_quote(_LEADING_AND.sub("", q)) for q in others if q]
     return ("".join(first) if first else text), quotes

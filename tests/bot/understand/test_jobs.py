@@ -63,3 +63,20 @@ def test_a_bare_size_and_a_model_of_that_size_are_one_job() -> None:
     assert not question.other_jobs
     # a size and a model of another size stay two jobs
     assert parse("How much VRAM for a 7B model? Also, is a 4090 ok for Qwen2.5-32B?", kb).other_jobs
+
+
+def test_a_second_question_after_a_comma_and_is_its_own_job() -> None:
+    # audit 18 M-14 / audit 19 M-12: the memory of an AWQ model and a LoRA's time on the same card were read as
+    # one job, a LoRA of the AWQ checkpoint (the first question's figure was never given)
+    first, others = _split("How much VRAM does Qwen2.5-32B AWQ need on an L40S, and how long would a LoRA on "
+                           "10M tokens take on the same card?")
+    assert first == "How much VRAM does Qwen2.5-32B AWQ need on an L40S"
+    assert others == ["how long would a LoRA on 10M tokens take on the same card?"]
+    assert _split("Can I run Llama 3 8B on a 4090, and what about 70B?")[1] == ["what about 70B?"]
+
+
+def test_a_second_clause_about_the_same_job_stays_with_it() -> None:
+    for text in ("Fine-tune Llama 3 8B with LoRA on 100M tokens, and how long does it take on an A100?",
+                 "How much memory for Llama 3 8B, and how many tok/s on a 4090?",
+                 "Serve Llama 3 8B to 50 users, and what does it cost a month on AWS?"):
+        assert _split(text) == (text, [])
