@@ -31,7 +31,7 @@ from rules import constants as C
 from rules import memory_lora_serving as LS
 from rules import weight_formats as WF
 from rules.engine_profile import training_fact
-from rules.hardware import visible_gib
+from rules.hardware import runs_precision, visible_gib
 from rules.memory_training import offload_of
 from rules.speculative import EAGLE_HEAD_ID, eagle_head
 from rules.types import KV_CACHES, KVCache, Precision, Task, Workload
@@ -96,6 +96,13 @@ def native_precision(model: Model, gpu: GPU | None) -> tuple[Precision, str]:
         if native == "bf16" and not bf16_capable(gpu):
             return FALLBACK_PRECISION_NO_BF16, "no-bf16-on-gpu"
         return native, "default"
+    if native == "fp8" and gpu is not None and not runs_precision(gpu, "fp8", "vllm"):
+        # a card with no FP8 at all (Ascend 910B, MI250, V100): the release is served converted, as W8A8 INT8
+        # where that is the card's documented path (Ascend: vLLM-Ascend and MindIE serve DeepSeek-R1 as W8A8),
+        # else dequantised to 16 bits (vLLM's INT8 W8A8 kernels need compute capability 7.5, above a V100's)
+        if gpu.int8_tops and gpu.vendor.lower() == "huawei":
+            return "int8", "no-fp8-on-gpu-int8"
+        return ("bf16" if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16), "no-fp8-on-gpu"
     return native, "native-release"
 
 
