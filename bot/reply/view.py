@@ -29,7 +29,7 @@ from bot.reply.readback import card_set_text, engine_name, understood, value_tex
 from bot.reply.speed_view import mac_beside_line, observed_line, speculative_text, speed_parts
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
-from rules.hardware import gpu_share_of_unified_memory
+from rules.hardware import compute_known, gpu_share_of_unified_memory
 
 
 def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
@@ -121,6 +121,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["notes"] = [_filled(t.pick(NOTE_TEXT, code), values)
                      for code in (answer.estimate.notes if answer.estimate else []) if code in NOTE_TEXT][:4]
     picks = []
+    load = any(answer.understood.get(k) for k in ("qps", "tokens_per_s_per_user", "ttft_s"))
     for p in answer.picks:
         gpu = kb.gpus.get(p.gpu)
         picks.append({
@@ -138,6 +139,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "tight": p.tight,
             "train_time": train_time(answer, p.work_tokens_per_s, t, p.price_per_hour, p.price_currency),
             "setup": pick_setup(answer, p.gradient_checkpointing, t),
+            # a load to meet on a card with no compute figure: its count is the memory's, not the load's
+            "load_untimed": (t("pick_load_untimed", gpu=gpu_name(kb, p.gpu)) if load and gpu is not None and p.fits
+                             and not p.replicas and not compute_known(gpu) else ""),
             "token_cost": (t("cost_per_million_short", v=money(p.work_cost), cur=p.price_currency)
                            if p.work_cost is not None and p.price_currency and answer.query.task == "inference"
                            and answer.intent != "compare" and not p.seconds_per_image else ""),

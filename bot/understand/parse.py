@@ -95,7 +95,7 @@ from bot.understand.slots.image import parse_image
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision, parse_qat
 from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
-from bot.understand.slots.service_rate import PER_USER_RATE_NOTE, latency_as_speed
+from bot.understand.slots.service_rate import PER_USER_RATE_NOTE, latency_as_speed, people_count
 from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
@@ -304,6 +304,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     parse_context(state)
     parse_batch(state)
     people = state.values.get("users") or state.values.get("batch")
+    if PER_USER_RATE_NOTE in state.notes and not people:
+        people = people_count(state.text)  # "50 个客服坐席，每人每分钟 6 次": a head count no batch slot took
     if PER_USER_RATE_NOTE in state.notes and work.get("qps") and isinstance(people, int) and people > 1:
         # "200 个程序员，每人每分钟 10 次请求": the load is everyone's requests; the people are the population the
         # rate came from, not sequences served at once (the plan finds those from the rate)

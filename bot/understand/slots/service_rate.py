@@ -142,22 +142,43 @@ _LATENCY = rx(r"(?:\b(?:p\d{2}|median|avg|average|mean|end[- ]to[- ]end|e2e|resp
 read after the first-token time, which names its own."""
 _QPM = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:(?:requests?|reqs?|quer(?:y|ies)|calls?)\s*"
           r"(?:per\s+min(?:ute)?|a\s+minute|/\s*min(?:ute)?)(?![a-z])|rpm\b)|"
-          r"每分钟\s*(?:要|需要)?\s*(?:处理|承载)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*(?:请求|调用|查询)")
+          r"每分钟\s*(?:要|需要)?\s*(?:处理|承载|发送?|提交|调用)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*"
+          r"(?:请求|调用|查询)")
 """Requests a minute ("200 req/min", "每分钟200个请求"): a sixtieth of them a second."""
 
 
 PER_USER_RATE_NOTE = "rate-per-user"
 """The request rate was stated per person ("每人每分钟 10 次请求", "10 requests a minute per user"): the whole
 load is that rate times the people counted (bot.understand.parse), not the rate itself."""
-_PER_PERSON_BEFORE = rx(r"(?:每人|每个人|每位|每名|每个用户|每个开发者|人均)\s*$")
+_PER_PERSON_BEFORE = rx(r"(?:每人|每个人|每位|每名|每个用户|每个开发者|每个坐席|每个员工|人均)\s*$"
+                        r"|\b(?:each|every\s+(?:one|user|person|employee|agent|dev(?:eloper)?|engineer))"
+                        r"(?:\s+(?:sends?|sending|makes?|making|does|doing|fires?|firing|issues?|issuing|submits?|"
+                        r"submitting|runs?|running|averag(?:es?|ing)))?\s*(?:about|around|~|roughly)?\s*$")
 _PER_PERSON_AFTER = rx(r"^\s*(?:per|a|each|for\s+each)\s+(?:user|person|head|dev(?:eloper)?|engineer|seat)\b"
                        r"|^\s*each\b")
+
+
+_PEOPLE_COUNT = rx(r"(?<![\d.])(?P<n>\d{1,7})\s*(?:个|名|位)?\s*(?:客服)?"
+                   r"(?:坐席|用户|员工|程序员|开发者|开发|同事|工程师|客服|座席|人)"
+                   r"|(?<![\d.])(?P<n2>\d{1,7})\s+(?:\w+\s+)?(?:users?|people|persons|employees|agents|seats|"
+                   r"developers|devs|engineers|customers|members|students|analysts)\b")
+"""A head count ("50 个客服坐席", "300 employees", "100 support agents"): who a per-person rate is multiplied by
+when no user or batch count was read."""
+
+
+def people_count(text: str) -> int | None:
+    """The head count a per-person request rate is for, as written; None when none is."""
+    m = _PEOPLE_COUNT.search(text)
+    if m is None:
+        return None
+    n = int(m.group("n") or m.group("n2"))
+    return n if n > 1 else None
 
 
 def note_per_person(state: SlotState, start: int, end: int) -> None:
     """Notes `PER_USER_RATE_NOTE` when the rate read at `start:end` is said per person ("每人每分钟 10 次",
     "6 requests a minute each")."""
-    if (_PER_PERSON_BEFORE.search(state.text[max(0, start - 8): start])
+    if (_PER_PERSON_BEFORE.search(state.text[max(0, start - 40): start])
             or _PER_PERSON_AFTER.search(state.text[end: end + 24])):
         state.notes.append(PER_USER_RATE_NOTE)
 

@@ -1,0 +1,27 @@
+"""A load to meet on a card with no compute figure: its count is said to be the memory's, not the load's."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def test_how_many_a10gs_for_a_rate_does_not_pass_one_card_off_as_the_answer() -> None:
+    # audit 20 H-3: "1× A10G … 31 concurrent sequences fit" answered "how many A10Gs at 100 requests/s", beside
+    # 27 A6000s for the same load; the A10G has no published compute figure, so its prompts cannot be timed
+    result = answer(parse("Llama 3.1 8B at 100 requests/s, 1k tokens in and 200 out: how many A10Gs?", KB), KB)
+    assert result.picks[0].gpu == "a10g"
+    first = render_text(result, KB).split("Recommended", 1)[1].splitlines()[1]
+    assert "not computed" in first and "not the load" in first
+    # a card with a compute figure is laid out for the load, with no such words
+    a6000 = next(line for line in render_text(result, KB).splitlines() if "RTX A6000" in line and "replicas" in line)
+    assert "not computed" not in a6000
+
+
+def test_the_a10g_without_a_load_says_nothing_of_it() -> None:
+    result = answer(parse("Llama 3.1 8B on an A10G", KB), KB)
+    assert "not computed" not in render_text(result, KB)
