@@ -5,6 +5,7 @@ Kept apart from view.py so the money lines have one home; view.py merges `cost_v
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from bot.reply.formatting import gb
@@ -188,6 +189,12 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        single=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))
     if job_hours and speed.get("images"):
         lines.append(t("images_total", images=f"{speed['images']:,.0f}", config=config or "?", time=took))
+    if job_hours and query.hours and not speed.get("train_hours") and speed.get("job_hours"):
+        if job_hours <= query.hours:
+            lines.append(t("job_within_deadline", limit=_hours_text(query.hours)))
+        else:
+            lines.append(t("job_over_deadline", limit=_hours_text(query.hours),
+                           n=f"{math.ceil(job_hours / query.hours):,}"))
     if answer.serving is not None and answer.serving.binding == "throughput":
         s = answer.serving
         lines.append(t("serving_plan_encoder", replicas=s.replicas, count=s.gpus_per_replica,

@@ -198,3 +198,19 @@ def test_the_cheapest_in_chinese_ranks_every_currency_by_its_price_level() -> No
 def test_a_chinese_question_that_is_not_about_the_cheapest_keeps_the_home_cloud() -> None:
     result = answer(parse("Qwen3-14B 推理用什么卡？", KB), KB)
     assert result.cost is not None and result.cost.cloud == "alibaba"
+
+
+def test_hours_beside_a_batch_job_are_its_deadline_not_its_bill() -> None:
+    # audit 20 M-1 (e06): "embed 10 million chunks … in under 24 hours" billed 24 h for a 9.2 h run
+    result = answer(parse("Cheapest GPU to embed 10 million chunks of 256 tokens with bge-large-en-v1.5 in under "
+                          "24 hours?", KB), KB)
+    job = result.speed["job_hours"]
+    assert job and job < 24 and result.cost is not None and result.cost.hours == job
+    assert result.cost.total == pytest.approx(result.cost.per_hour * job, rel=0.01)
+    assert "Within the 24.0 h asked" in render_text(result, KB)
+    # a run longer than the deadline says how many set-ups side by side would finish in time
+    slow = answer(parse("embed 100 million chunks of 256 tokens with bge-large-en-v1.5 on one T4 in under "
+                        "24 hours?", KB), KB)
+    hours = slow.speed["job_hours"]
+    assert hours and hours > 24
+    assert f"{-(-hours // 24):,.0f} such set-ups side by side" in render_text(slow, KB)
