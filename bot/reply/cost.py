@@ -353,7 +353,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
                  config: tuple[GPU | None, int]) -> Answer:
     """Price the picks, total the job, and (for gpu_info) list the card's prices; returns `result`."""
     from bot.reply.image_service import image_plan
-    from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
+    from bot.reply.serving import fits_at, serving_plan  # serving sizing reads the speed rules; only replies need it
 
     choice = price_choice(question)
     if result.estimate is not None and result.estimate.host_ram_gb:
@@ -395,6 +395,16 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         add_output_hours(result.speed, question, workload, result.serving)
     top = result.picks[0] if result.picks else None
     top_replicas = (top.replicas or 1) if top is not None and (top.gpu, top.count) == (gpu.id, count) else 1
+    if (top_replicas == 1 and count > 1 and result.serving is None and result.speed.get("documents")
+            and fits_at(workload, gpu, 1, 1)):
+        # an offline encoding job runs a copy of the encoder on each card (serving.encoder_rate), so its cards are
+        # rented as one-card instances where those exist, not as a bigger box billed whole (audit 19/20 M-3)
+        top_replicas = count
+        if top is not None and (top.gpu, top.count) == (gpu.id, count) and not top.replicas:
+            result.picks[0] = price_picks([top.model_copy(update={"replicas": count})], kb, choice)[0]
+        if result.estimate is not None:  # nor are its layers split over the cards
+            result.estimate = result.estimate.model_copy(
+                update={"notes": [n for n in result.estimate.notes if n != "layer-split"]})
     result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving,
                               pick_replicas=top_replicas)
     if (result.cost.per_hour is None and (question.asks_cost or question.hours) and question.gpu is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.reply.answer import answer
 from bot.reply.render import render_text
 from bot.understand.parse import parse
@@ -37,3 +39,15 @@ def test_serving_is_not_widened_to_the_instance() -> None:
     # a serving load is sized by its own plan; only a job of a fixed size gains from the idle cards
     result = answer(parse("serve Qwen2.5-7B on an AWS A100", KB), KB)
     assert not any(a.reason == "whole-instance" for a in result.assumptions)
+
+
+def test_an_encoding_job_on_two_cards_is_rented_as_two_one_card_instances() -> None:
+    # audit 19 M-3 / 20 M-6 (p15): "bge-m3 … 30 million documents … on 2x L4" was billed on the 4-GPU
+    # g6.12xlarge (4.60 USD/h, ≈ 156 USD); the encoder runs a copy on each card, so 2 × g6.xlarge (1.61 USD/h)
+    result = answer(parse("bge-m3 embeddings for 30 million documents of 400 tokens on 2x L4: how many hours and "
+                          "AWS cost?", KB), KB)
+    top = result.picks[0]
+    assert (top.count, top.replicas, top.instance, top.instances) == (2, 2, "g6.xlarge", 2)
+    assert result.cost is not None and result.cost.instance == "g6.xlarge" and result.cost.instances == 2
+    assert result.cost.total == pytest.approx(result.cost.per_hour * result.speed["job_hours"], rel=0.01)
+    assert "split across the cards" not in render_text(result, KB)
