@@ -117,7 +117,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
               "images": f"{(answer.estimate.profiled_images if answer.estimate else None) or 0:,}",
               "encoder": f"{(answer.estimate.image_encoder_gb if answer.estimate else None) or 0:.1f}",
               "draft": f"{(answer.estimate.draft_gb if answer.estimate else None) or 0:.1f}",
-              "spec": speculative_text(answer, t) if answer.estimate and answer.estimate.draft_gb else ""}
+              "spec": speculative_text(answer, t) if answer.estimate and answer.estimate.draft_gb else "",
+              "engine": engine_name(answer.query.engine or "vllm")}
     view["notes"] = [_filled(t.pick(NOTE_TEXT, code), values)
                      for code in (answer.estimate.notes if answer.estimate else []) if code in NOTE_TEXT][:4]
     picks = []
