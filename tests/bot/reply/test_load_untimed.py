@@ -25,3 +25,10 @@ def test_how_many_a10gs_for_a_rate_does_not_pass_one_card_off_as_the_answer() ->
 def test_the_a10g_without_a_load_says_nothing_of_it() -> None:
     result = answer(parse("Llama 3.1 8B on an A10G", KB), KB)
     assert "not computed" not in render_text(result, KB)
+
+
+def test_a_verdict_whose_speed_is_not_kept_says_memory_yes_not_yes() -> None:
+    # audit 20 LOW-7: "可以：每卡需要 16.8 GiB" opened a latency question whose answer is no
+    result = answer(parse("Llama 3.1 8B 在 A10G 上，输出 500 token，p95 能在 3 秒内吗？", KB), KB)
+    text = render_text(result, KB)
+    assert "显存放得下" in text and "可以：" not in text and "这只是显存够用" in text
