@@ -43,7 +43,9 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
         parts.append(t("seconds_per_image_asked", gpu=gpu_name(kb, answer.check.gpu),
                        v=f"{s['seconds_per_image_asked']:.0f}"))
     if s.get("sequences_per_s"):
-        parts.append(t("sequences_per_s", v=count(s["sequences_per_s"] or 0)))
+        # a batch job's own rate is in the time line; beside it this one is one sequence at a time, and says so
+        key = "sequences_per_s_one" if s.get("documents_per_s") else "sequences_per_s"
+        parts.append(t(key, v=count(s["sequences_per_s"] or 0)))
     if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):
         parts.append(t("prefill", v=count(s["prefill_tokens_per_s"] or 0)))
     if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):
