@@ -294,11 +294,14 @@ def decode_ceiling_tokens_per_s(w: Workload, gpu: GPU, count: int) -> float:
 def unified_memory_decode_tokens_per_s(w: Workload, bandwidth_gbps: float) -> float:
     """One sequence's decode on Apple silicon through llama.cpp's Metal back end: each token reads the weights
     and the cache at METAL_DECODE_BANDWIDTH_EFFICIENCY of the unified memory's bandwidth, plus
-    METAL_DECODE_TOKEN_OVERHEAD_S (both fitted on llama.cpp's own Apple silicon table, speed_constants)."""
+    METAL_DECODE_TOKEN_OVERHEAD_S (both fitted on llama.cpp's own Apple silicon table, speed_constants), plus
+    METAL_MOE_EXPERT_VISIT_S for each routed expert an MoE token visits."""
     single = replace(w, batch=1)
     read = weights_read_bytes(single) + decode_kv_bytes(single)
+    moe = w.model.moe
+    experts = _moe_layers(w, moe) * moe.experts_per_token * S.METAL_MOE_EXPERT_VISIT_S if moe is not None else 0.0
     return 1.0 / (read / (S.METAL_DECODE_BANDWIDTH_EFFICIENCY * bandwidth_gbps * 1e9)
-                  + S.METAL_DECODE_TOKEN_OVERHEAD_S)
+                  + S.METAL_DECODE_TOKEN_OVERHEAD_S + experts)
 
 
 def flops_per_token(w: Workload, prompt: int) -> float:

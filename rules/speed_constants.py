@@ -28,6 +28,18 @@ column: in-sample median |error| 3.9%, p90 10.6%. One source, so no leave-one-so
 generation at a time (M1 … M5) the refits give η 0.86-0.89 and 4.8-5.7 ms, and the held-out rows a median of
 4.6%, p90 13.5%."""
 
+METAL_MOE_EXPERT_VISIT_S = 1.8e-5
+"""llama.cpp's Metal back end, one sequence: seconds each routed expert an MoE layer visits adds to a token beyond
+the bytes it reads (the mul_mat_id dispatch, gather and per-expert kernels). Many small experts cost more than
+their bytes: Qwen3-30B-A3B (48 layers × 8 of 128) decodes at about half the rate its 3.3B active parameters allow
+on an M1 Max, DeepSeek-R1 (58 × 8 of 256) at 20 tok/s on an M3 Ultra where the bytes allow 28, while Mixtral
+(32 × 2 of 8) and gpt-oss-20b (24 × 4 of 32) run near the dense rate. *Fitted* as the median of the per-source
+medians of (1/measured − 1/modelled) / (MoE layers × experts per token) over the 9 llama.cpp/Ollama rows of
+bench/groundtruth/apple_moe/rows.yaml (6 sources: geerlingguy's benchmarks, llama.cpp PRs 4406 and 15616,
+ik_llama.cpp discussion 656, ferrum-infer-rs, itsmostafa/inference-speed-tests). Those rows' median |error| falls
+from 20.5% to 11.1% in-sample and 10.2% left-one-source-out, p90 from 129% to 46% and 66% (`python
+bench/apple_moe.py`; the ik_llama.cpp IQ4_XS row stays 46% high). Dense models visit no experts and are unchanged."""
+
 DECODE_BANDWIDTH_EFFICIENCY: dict[str, float] = {
     "transformers": 0.9, "unsloth": 0.9, "vllm": 0.85, "sglang": 0.87, "lmdeploy": 0.9,
     "tensorrt-llm": 0.9, "llama.cpp": 0.85,

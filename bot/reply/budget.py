@@ -41,8 +41,10 @@ def _best_cost(workload: Workload, pool: Sequence[GPU], instances: Sequence[Inst
 def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU],
                      instances: Sequence[InstanceFamily], max_count: int) -> tuple[Workload, Assumption | None]:
     """The workload at the precision that serves it cheapest (asked for the cheapest, or on cards bought for a
-    desk), and the assumption that says so."""
+    desk), and the assumption that says so. Cards compared on cost keep the precision the model is released
+    in: the question weighs the cards, not the format."""
     if (not (question.budget or question.consumer) or workload.task != "inference" or question.precision
+            or (question.intent == "compare" and question.compare_gpus)  # "which card is cheaper per token"
             or question.quant or workload.model.arch != "decoder" or workload.precision in ("int4", "mxfp4")):
         return workload, None
     best = _best_cost(workload, pool, instances, max_count)

@@ -282,6 +282,24 @@ def test_a_mac_decodes_at_its_unified_memory_bandwidth_through_llama_cpps_metal_
     assert 50 < expected < 80  # M1/M2/M3 Max class, as llama.cpp's table measures 7B Q4_0 (61-66 tok/s)
 
 
+def test_a_macs_moe_decode_pays_for_each_routed_expert_it_visits() -> None:
+    # Qwen3-30B-A3B: 48 MoE layers × 8 routed experts = 384 visits a token at 18 µs each, 6.9 ms on top of the
+    # bytes: on an M1 Max's 400 GB/s that takes it from ≈ 95 to ≈ 57 tok/s (51 measured, llama.cpp on Metal)
+    from knowledge.loader import default_knowledge
+    from rules import speed_constants as S
+    from rules.speed import unified_memory_decode_tokens_per_s, weights_read_bytes
+    from rules.types import Workload
+
+    model = default_knowledge().models["qwen3-30b-a3b"]
+    job = Workload(model=model, engine="llama.cpp", precision="int4", quant="gguf-q4_k_m", context=512)
+    with_visits = unified_memory_decode_tokens_per_s(job, 400.0)
+    assert model.moe is not None and model.moe.experts_per_token == 8 and model.num_layers == 48
+    bytes_only = 1.0 / (1.0 / with_visits - 48 * 8 * S.METAL_MOE_EXPERT_VISIT_S)
+    assert bytes_only / with_visits == pytest.approx(1 + 48 * 8 * 1.8e-5 * bytes_only, rel=1e-6)
+    assert 50 < with_visits < 65 and bytes_only > 85
+    assert weights_read_bytes(job) < 2.2e9  # ≈ 3.3B active parameters at Q4_K_M
+
+
 def test_an_offloaded_optimizer_step_is_added_once_a_step_and_shared_by_a_machines_cards() -> None:
     from rules.memory_adapters import adapter_params
     from rules.speed import offloaded_step_seconds, train_step_seconds

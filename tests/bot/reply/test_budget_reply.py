@@ -175,9 +175,12 @@ def test_a_cheapest_quantisation_its_makers_do_not_publish_is_said_to_be_a_commu
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()
-    llama = answer(parse("Which is cheaper per million tokens for Llama 3.1 8B: an L4 or an A10G on AWS?", kb), kb)
+    llama = answer(parse("cheapest way to serve Llama 3.1 8B to 20 users", kb), kb)
     [note] = [a for a in llama.assumptions if a.field == "precision"]
     assert note.reason == "budget-quantised-community" and "awq" not in kb.models["llama-3.1-8b"].official_quants
+    # cards compared on cost keep the release: "an L4 or an A10G" weighs the cards, not the format
+    cards = answer(parse("Which is cheaper per million tokens for Llama 3.1 8B: an L4 or an A10G on AWS?", kb), kb)
+    assert cards.query.precision == "bf16"
     qwen = answer(parse("cheapest way to serve Qwen2.5-32B-Instruct", kb), kb)
     [note] = [a for a in qwen.assumptions if a.field == "precision"]
     assert note.reason == "budget-quantised"  # Qwen publishes its AWQ checkpoint
@@ -214,3 +217,11 @@ def test_hours_beside_a_batch_job_are_its_deadline_not_its_bill() -> None:
     hours = slow.speed["job_hours"]
     assert hours and hours > 24
     assert f"{-(-hours // 24):,.0f} such set-ups side by side" in render_text(slow, KB)
+
+
+def test_cards_compared_on_cost_per_token_keep_the_models_precision() -> None:
+    # "H100 vs H200 … which is cheaper per token?" was answered for a community AWQ quantisation nobody asked for
+    result = answer(parse("H100 vs H200 for Llama 3.1 70B inference at 32 concurrent users, which is cheaper per "
+                          "token?", KB), KB)
+    assert result.query.precision == "bf16" and result.query.quant is None
+    assert not any(a.reason.startswith("budget-quantised") for a in result.assumptions)
