@@ -41,10 +41,10 @@ def _best_cost(workload: Workload, pool: Sequence[GPU], instances: Sequence[Inst
 def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU],
                      instances: Sequence[InstanceFamily], max_count: int) -> tuple[Workload, Assumption | None]:
     """The workload at the precision that serves it cheapest (asked for the cheapest, or on cards bought for a
-    desk), and the assumption that says so. Cards compared on cost keep the precision the model is released
-    in: the question weighs the cards, not the format."""
+    desk), and the assumption that says so. Cards compared on cost ("which card is cheaper per token") are
+    weighed in the formats the model's makers release only: the question weighs the cards, not a community
+    quantisation of the model."""
     if (not (question.budget or question.consumer) or workload.task != "inference" or question.precision
-            or (question.intent == "compare" and question.compare_gpus)  # "which card is cheaper per token"
             or question.quant or workload.model.arch != "decoder" or workload.precision in ("int4", "mxfp4")):
         return workload, None
     best = _best_cost(workload, pool, instances, max_count)
@@ -53,6 +53,9 @@ def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU]
         if precision == "int8" and workload.precision == "fp8":
             continue  # an FP8 release is already one byte per weight
         variant = replace(workload, precision=precision, quant=gguf if workload.engine == "llama.cpp" else quant)
+        if (question.intent == "compare" and question.compare_gpus
+                and _release_name(variant.quant) not in workload.model.official_quants):
+            continue
         cost = _best_cost(variant, pool, instances, max_count)
         if cost is not None and (best is None or cost < best):
             best, chosen = cost, variant

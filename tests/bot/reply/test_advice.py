@@ -383,5 +383,5 @@ def test_a_card_suffix_naming_no_card_is_said_and_the_card_known_sized() -> None
     # audit 17 L-3: "rtx 4090 ti" (never sold) was read as the RTX 4090 without a word
     answer = _ask("quen 2.5 coder 32b q4 on my rtx 4090 ti?")
     assert answer["query"]["gpu"] == "rtx-4090"
-    assert "There is no “rtx 4090 ti”: sized as the GeForce RTX 4090" in answer["text"]
+    assert "I don't know a “rtx 4090 ti”: sized as the GeForce RTX 4090" in answer["text"]
     assert "There is no" not in _ask("qwen2.5 7b on a 3090 ti")["text"]
