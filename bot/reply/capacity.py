@@ -163,8 +163,20 @@ def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, po
                                     per_gpu_gb=round(estimate.per_gpu_gib, 2),
                                     gpu=top.gpu_id if top else None, count=count,
                                     fits=top.fits if top else None,
-                                    decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None))
+                                    decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None,
+                                    fix=_quantised_fit(job, gpu, count, instances) if gpu and top and not top.fits
+                                    else None))
     return rows
+
+
+def _quantised_fit(job: Workload, gpu: GPU, count: int, instances: list[Any]) -> dict[str, Any] | None:
+    """The first quantisation the check offers that fits `count` × `gpu` as they are, or None."""
+    check = rules.check_fit(job, gpu, count, instances)
+    fix = next((s for s in check.suggestions if s.kind == "quantise" and s.gpu_id is None and s.count is None
+                and s.precision is not None), None)
+    if fix is None or fix.memory_per_gpu_gib is None:
+        return None
+    return {"precision": fix.precision, "quant": fix.quant, "per_gpu_gb": round(fix.memory_per_gpu_gib, 2)}
 
 
 def compare_methods(question: Question, model: Model, kb: KnowledgeBase, pool: list[GPU], instances: list[Any],

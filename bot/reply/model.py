@@ -335,6 +335,9 @@ class ModelCompareOut(BaseModel):
     """Set when training methods are compared ("full fine-tune vs LoRA vs QLoRA"): the row's method, on `model`."""
     format: str | None = None
     """Set when weight formats are compared ("AWQ, GPTQ or FP8"): the row's format (awq, gptq, fp8, int8, …)."""
+    fix: dict[str, Any] | None = None
+    """Models compared on the cards named, for a row that does not fit them: the first quantisation that does,
+    on those same cards, {precision, quant, per_gpu_gb} ("which fits 2× 4090?": Gemma 2 27B in 8 bits)."""
 
 
 class Assumption(BaseModel):

@@ -80,7 +80,8 @@ def _model_compare(view: dict[str, Any], t: Translator) -> Table | None:
         return None
     rows = []
     for m in view["model_compare"]:
-        where = (m["pick"] if m["fits"] else f"{t.does_not_fit}: {m['pick']}") if m["pick"] else None
+        where = (m["pick"] if m["fits"] else f"{t.does_not_fit}: {m['pick']}{m.get('fix') or ''}") \
+            if m["pick"] else None
         rows.append([_cell(m["name"]), _cell(m["total"]), _cell(where), _cell(m["per_gpu"]), _cell(m["decode"])])
     methods = view.get("methods_compared", False)
     return Table(t.method_compare_title if methods else t.model_compare_title,

@@ -221,6 +221,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                  else kb.models[r.model].name if r.model in kb.models else r.model), "total": gb(r.total_gb),
         "per_gpu": gb(r.per_gpu_gb), "pick": f"{r.count}× {gpu_name(kb, r.gpu)}" if r.gpu else None,
         "fits": r.fits, "decode": count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
+        "fix": t("compare_model_fix", fix=format_label(r.fix["quant"]) if r.fix["quant"]
+                 else str(r.fix["precision"]).upper(), need=gb(r.fix["per_gpu_gb"])) if r.fix else "",
     } for r in answer.model_compare]
     view["methods_compared"] = bool(answer.model_compare) and answer.model_compare[0].task is not None
     view["formats_compared"] = bool(answer.model_compare) and answer.model_compare[0].format is not None

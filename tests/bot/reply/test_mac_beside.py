@@ -45,3 +45,4 @@ def test_a_mac_too_small_for_the_job_says_so() -> None:
     assert result.mac_beside is not None and result.mac_beside["fits"] is False
     assert result.mac_beside["need_gib"] > result.mac_beside["usable_gib"]
     assert "放不下" in render_text(result, KB)
+

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.reply.answer import answer
+from bot.reply.render import render_text
 from bot.understand.parse import parse
 from knowledge.loader import default_knowledge
 from tests.bot.reply._answers import ask_json
@@ -38,3 +40,14 @@ def test_each_method_is_sized_in_its_own_set_up_and_the_one_detailed_agrees() ->
     assert detailed["total_gb"] == reply["estimate"]["total_gb"]
     assert (detailed["gpu"], detailed["count"]) == (reply["picks"][0]["gpu"], reply["picks"][0]["count"])
     assert "Methods side by side" in reply["text"] and len(reply["picks"]) <= 3
+
+
+def test_models_compared_on_cards_that_hold_neither_say_which_quantisation_fits() -> None:
+    # "Gemma 2 27B vs Llama 3.1 70B on 2x 4090: which fits?": neither in bf16 (29 and 69 GiB a card against 23.5),
+    # and the reply said no more; in 8 bits Gemma 2 27B (≈ 27 GiB of weights) and in 4 bits the 70B (≈ 37 GiB) fit
+    result = answer(parse("Gemma 2 27B vs Llama 3.1 70B on 2x 4090: which fits?", KB), KB)
+    rows = {r.model: r for r in result.model_compare}
+    for model in ("gemma-2-27b", "llama-3.1-70b"):
+        row = rows[model]
+        assert row.fits is False and row.fix is not None and row.fix["per_gpu_gb"] < 23.5
+    assert "it fits" in render_text(result, KB)
