@@ -295,7 +295,26 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             cut = (native, fits_native) if fits_native is not None else cut
         if cut is not None:
             out.append(Suggestion(kind="shorter-context", context=cut[0], memory_per_gpu_gib=cut[1]))
-    return out
+    return _same_cards_first(out)
+
+
+KEEPS_THE_CARDS = frozenset({"quantise", "kv-cache", "flash-attention", "newer-engine", "optimizer-8bit",
+                             "checkpointing", "zero3", "offload-optimizer", "lora", "qlora", "bf16", "dp-attention",
+                             "other-format", "fp8-base", "adafactor-fused", "cache-text-encoders"})
+"""Changes that keep the cards asked about and their speed: offered before a quantisation that needs more cards."""
+
+
+def _same_cards_first(out: list[Suggestion]) -> list[Suggestion]:
+    """A quantisation that fits only on more of the cards moves after the changes that fit the cards asked about
+    as they are ("num_ctx 65536 on one 16 GB card": an INT8 KV cache fits it; a Q3_K_M on two cards was offered
+    first, audit 20 LOW-6); it stays ahead of offloading and of more or bigger cards."""
+    wider = next((s for s in out if s.kind == "quantise" and s.count is not None), None)
+    if wider is None:
+        return out
+    rest = [s for s in out if s is not wider]
+    at = next((i for i, s in enumerate(rest) if s.kind not in KEEPS_THE_CARDS
+               or s.count is not None or s.gpu_id is not None), len(rest))
+    return [*rest[:at], wider, *rest[at:]]
 
 
 SAME_BITS_FORMATS: dict[str, tuple[tuple[Precision, str], ...]] = {
