@@ -54,6 +54,7 @@ from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_as
 from bot.reply.overrides import apply_overrides
 from bot.reply.pool import as_candidate, candidate_gpus
 from bot.reply.pricing import hourly_prices, price_choice
+from bot.reply.request_cap import REQUEST_CAP_LOWERED_NOTE, lowered_request_cap
 from bot.reply.serving import (
     as_replicas,
     at_full_load,
@@ -349,6 +350,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 check.suggestions.sort(key=lambda s: not (s.kind == "shorter-context" and (s.context or 0)
                                                           >= DEFAULT_CONTEXT))
         check = host_ram_check(check, question, estimate.host_ram_gib)
+        if (lowered := lowered_request_cap(question, workload, check)) is not None:
+            return answer(lowered, kb)  # only vLLM's start-up warm-up of its request cap is too big: the cap lowered
 
     speed: dict[str, float | None] = {}
     runs = bool(picks) and (picks[0].fits or picks[0].tight)  # the closest of picks that do not fit is not timed
@@ -418,6 +421,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 reason = "image-trainer-default"
             if key in ("optimizer", "max_num_seqs", "max_batch_size", "gpu_memory_utilization"):
                 reason = "engine-default"  # from the engine's documented set-up (vLLM's default for the card)
+            if key == "max_num_seqs" and REQUEST_CAP_LOWERED_NOTE in question.notes:
+                reason = "request-cap-lowered"
             assumptions.append(Assumption(field=key, value=value, reason=reason))
 
     if workload.task != "inference" and speed.get("train_tokens_per_s") and timed_on[0] is not None \

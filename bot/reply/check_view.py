@@ -242,6 +242,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "heads": heads_text(kb, answer.query.model),
         "family": family_of(kb, answer.query.model),
         "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
+        "cap_lowered": next((f"{a.value:,}" for a in answer.assumptions if a.reason == "request-cap-lowered"), ""),
         "pool": gb(c.kv_pool_gb) if c.kv_pool_gb is not None else None, "held": c.sequences_held,
         "host_ram": f"{c.host_ram_gb:g}" if c.host_ram_gb else None, "host_ram_needed": gb(c.host_ram_needed_gb),
         "batch": f"{answer.query.batch or 1:,}", "context": f"{answer.query.context or 0:,}",

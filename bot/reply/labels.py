@@ -258,6 +258,9 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                             "zh-Hans": "模型以 FP8 发布，这张卡不支持 FP8；按部署时常用的 W8A8 INT8 转换估算"},
     "no-fp8-on-gpu": {"en": "the model ships in FP8, which this card cannot run; served dequantised to 16 bits",
                       "zh-Hans": "模型以 FP8 发布，这张卡不支持 FP8；按反量化为 16 位估算"},
+    "request-cap-lowered": {"en": "lowered from vLLM's default so its start-up warm-up fits the card; still above the "
+                                  "requests served at once",
+                            "zh-Hans": "从 vLLM 默认值调低，使启动预热放得进这张卡；仍高于同时服务的请求数"},
     "rules-choice": {"en": "the usual setting for this job, chosen by the rules", "zh-Hans": "规则按常用做法选定"},
     "training-no-kv-cache": {"en": "ignored: training keeps no KV cache", "zh-Hans": "已忽略：训练不使用 KV 缓存"},
     "ollama-vram-default": {"en": "Ollama's default for this much VRAM in all: 4,096 below 23 GiB, 32,768 below 47 GiB, 262,144 above, capped at the model's window; set num_ctx or OLLAMA_CONTEXT_LENGTH to change it",

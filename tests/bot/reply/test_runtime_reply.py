@@ -506,12 +506,24 @@ def test_a_kv_pool_short_of_the_batch_is_timed_on_the_cards_named_at_the_sequenc
 def test_fixes_on_the_same_card_fit_within_the_limit_the_verdict_states() -> None:
     # vLLM's margin is ¾ of the activation peak: a smaller --max-num-seqs raises its own limit a little, and a
     # cap of 128 needed 22.5 GiB beside a stated limit of 22.4; the fixes now fit the limit the reader sees
+    for text in ("Qwen2.5-14B on 2x 4090 with vLLM, batch 20", "Qwen2.5-14B on 2x 4090 with vLLM, batch 200"):
+        check = ask_json(text)["check"]
+        same_card = [s for s in check["suggestions"] if s["gpu"] is None]
+        assert all(s["memory_per_gpu_gb"] <= check["limit_gb"] for s in same_card)
+
+
+def test_a_request_cap_lowered_to_fit_is_the_answer_when_it_still_covers_the_load() -> None:
+    # only vLLM's start-up warm-up (one dummy request per --max-num-seqs slot) did not fit: 20 sequences need a
+    # cap of 20, so the card asked about holds the job with the cap lowered, said in the verdict and under Assumed
     reply = ask_json("Qwen2.5-14B on 2x 4090 with vLLM, batch 20")
-    check = reply["check"]
-    assert check["fits"] is False
-    same_card = [s for s in check["suggestions"] if s["gpu"] is None]
-    assert any(s["kind"] == "fewer-requests" for s in same_card)
-    assert all(s["memory_per_gpu_gb"] <= check["limit_gb"] for s in same_card)
+    assert reply["check"]["fits"] is True
+    [cap] = [a for a in reply["assumptions"] if a["field"] == "max_num_seqs"]
+    assert cap["reason"] == "request-cap-lowered" and 20 <= cap["value"] < 256
+    assert f"--max-num-seqs {cap['value']}" in reply["text"]
+    # a cap that fits but would throttle the load asked is no such answer: 200 sequences stay a No
+    many = ask_json("Qwen2.5-14B on 2x 4090 with vLLM, batch 200")
+    assert many["check"]["fits"] is False
+    assert not any(a["reason"] == "request-cap-lowered" for a in many["assumptions"])
 
 
 def test_a_long_default_context_nobody_asked_for_is_the_first_fix() -> None:
