@@ -150,6 +150,10 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "image-processor": {"en": "positions the images take in the context, by the model's image processor; added to "
                               "the text's context",
                         "zh-Hans": "按模型的图像预处理规则计算图片占用的上下文位置，已加到文本上下文上"},
+    "cross-attention-images": {"en": "each image's encoder positions are cached in the cross-attention layers only: "
+                                     "counted as the text positions whose cache is as large; added to the text's "
+                                     "context",
+                               "zh-Hans": "每张图的编码位置只缓存在交叉注意力层中：按同样大小的文本位置缓存折算，已加到文本上下文上"},
     "no-bf16-on-gpu": {"en": "this card has no bf16", "zh-Hans": "该卡不支持 bf16"},
     "budget-quantised": {"en": "the cheapest way to serve it: 8-bit weights lose well under 1% on benchmarks, 4-bit (AWQ/GPTQ) about 1–3%; say the precision to size another",
                          "zh-Hans": "最省钱的部署方式：8 位权重在基准测试上损失通常不到 1%，4 位（AWQ/GPTQ）约 1–3%；指定精度可改按其他精度估算"},

@@ -275,7 +275,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(t("network_read", v=f"{value * 8 * GPUS_PER_NODE:,.4g}"))  # a machine's, as people say it
             continue
         if field == "images_per_request" and isinstance(value, int):
-            counted = data.get("context") or (named is not None and named.image_tokens is not None)
+            counted = data.get("context") or (named is not None and (named.image_tokens is not None or bool(
+                named.vision_encoder and named.vision_encoder.cross_attention)))
             key = "images_per_request_read" if counted else "images_per_request_uncounted"
             if value == 1 and t.lang == "en":
                 key = key.replace("images_per_request", "image_per_request")  # "1 image a request"

@@ -29,9 +29,11 @@ def request_images(question: Question, model: Model, task: str, assumptions: lis
     spec = model.image_tokens
     size = image_size(question)
     image_job = question.batch_job and bool(question.image_count)  # "caption 2M photos": one image a request
-    if spec is None or task != "inference" or "context" in question.stated or not (
+    if (spec is None and not _cross_attention(model)) or task != "inference" or "context" in question.stated or not (
             question.images_per_request or size or image_job):
         return 0
+    if spec is None:
+        return _cross_attention_positions(question, model, assumptions)
     images = question.images_per_request or 1
     if not question.images_per_request:
         assumptions.append(Assumption(field="images_per_request", value=1,
@@ -42,6 +44,29 @@ def request_images(question: Question, model: Model, task: str, assumptions: lis
     each = image_positions(spec, *size)
     assumptions.append(Assumption(field="image_tokens", value=f"{images:,} × {each:,} = {images * each:,}",
                                   reason="image-processor"))
+    return images * each
+
+
+def _cross_attention(model: Model) -> bool:
+    encoder = model.vision_encoder
+    return bool(encoder and encoder.cross_attention and model.details.get("cross_attention_layers")
+                and model.num_layers)
+
+
+def _cross_attention_positions(question: Question, model: Model, assumptions: list[Assumption]) -> int:
+    """A cross-attention model (Llama 3.2 Vision) caches each image's encoder positions, whatever its size (the
+    processor tiles it to at most four 560-pixel tiles, 6,432 positions), in its cross-attention layers only: 8 of
+    40. In the per-token KV figure, which counts every layer, that is the cache of tokens × 8/40 text positions."""
+    encoder = model.vision_encoder
+    assert encoder is not None and model.num_layers
+    images = question.images_per_request or 1
+    if not question.images_per_request:
+        assumptions.append(Assumption(field="images_per_request", value=1, reason="one-image-a-request"))
+    layers = int(model.details["cross_attention_layers"])
+    each = round(encoder.tokens_per_image * layers / model.num_layers)
+    assumptions.append(Assumption(field="image_tokens",
+                                  value=f"{images:,} × {encoder.tokens_per_image:,} × {layers}/{model.num_layers}"
+                                        f" = {images * each:,}", reason="cross-attention-images"))
     return images * each
 
 

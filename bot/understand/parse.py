@@ -274,7 +274,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         parse_audio(state)  # before the hours: "1000 hours of audio" is the job, not the rental
     parse_grad_accumulation(state)  # before the job's size: "梯度累积8步" is not 8 training steps
     images_at_once = False
-    if named_model is not None and named_model.image_tokens is not None:
+    if named_model is not None and (named_model.image_tokens is not None or (
+            named_model.vision_encoder is not None and named_model.vision_encoder.cross_attention)):
         images_at_once = asks_images_at_once(state)
         parse_vision_input(state)  # before the job's size, context and counts: "8 images per request", "4K 图片"
     work = parse_workload_size(state)

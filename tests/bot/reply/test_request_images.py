@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.reply.answer import answer
 from bot.reply.render import render_text
 from bot.understand.parse import parse
@@ -59,3 +61,17 @@ def test_images_of_one_request_are_not_a_job() -> None:
 
     question = read("Qwen2.5-VL-7B 每个请求 3 张 1080p 截图，4 路并发，A10 够吗", KB)
     assert question.images_per_request == 3 and question.image_count is None and not question.batch_job
+
+
+def test_a_cross_attention_models_images_are_counted_in_its_cross_attention_layers() -> None:
+    # audit 18 M-7 / 20 M-9: Llama 3.2 Vision dropped the image count. Each image is 4 tiles × 1,608 = 6,432
+    # encoder positions cached in the 8 cross-attention layers of 40: 6,432 × 8/40 = 1,286 text positions' worth
+    kb = KB
+    one = answer(parse("Llama 3.2 11B Vision bf16 on an L40S, batch 4", kb), kb)
+    eight = answer(parse("Llama 3.2 11B Vision bf16 on an L40S, 8 images of 1120x1120 per request, batch 4", kb), kb)
+    assert eight.query.context == 4096 + 8 * 1286
+    assert any(a.reason == "cross-attention-images" for a in eight.assumptions)
+    assert one.estimate is not None and eight.estimate is not None
+    # 8 × 1,286 positions × 160 KiB × 4 sequences ≈ 6.3 GiB more KV cache
+    added = eight.estimate.breakdown.kv_cache - one.estimate.breakdown.kv_cache
+    assert added == pytest.approx(8 * 1286 * 160 * 1024 * 4 / 2**30, rel=0.05)
