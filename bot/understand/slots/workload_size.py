@@ -77,6 +77,9 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"聊天记录|"
               r"商品描述|描述|简历|病历|订单))"
               r"(?!\s*(?:[-_ ]?len(?:gth)?|长度))")  # "32k sequence length" is a context, not 32,000 sequences
+_SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|样本量|样本|语料)\s*(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
+                         + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|份)(?![\u4e00-\u9fff]*(?:token|词元))")
+"""The count written after its noun ("LoRA，数据 1 万条", "样本量 5000 条"): the same count."""
 _SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|每篇|每份|每封|每段|,|，)\s*"
                  r"(?:about|around|~|约)?\s*"
                  r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:个\s*)?(?:tokens?|toks?|词元)(?:\s+each)?")
@@ -178,7 +181,7 @@ def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
     """A sample count with no length per sample ("on 10k samples", "3 epochs over 50,000 examples", "1万条数据"):
     the count and the epochs, to be sized at the job's context (bot.reply.defaults.samples_as_tokens)."""
     text = state.text
-    samples = _SAMPLES.search(text)
+    samples = _SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text)
     if samples is None or _ASKED_COUNT_BEFORE.search(text[max(0, samples.start() - 40): samples.start()]):
         return None  # "how many concurrent 32k sequences": the count is asked, the 32k is each one's length
     count = _value(samples.group("num"))
