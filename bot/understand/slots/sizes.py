@@ -10,11 +10,12 @@ from bot.understand.question import MAX_GPU_COUNT, MAX_PARAMS_B
 from bot.understand.slots.base import EN_COUNT_WORDS, SlotState, bounded, read_number, rx
 
 # -- GPU counts -------------------------------------------------------------------------------------
-_COUNT_NUMBER = (r"\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?\s?(?:k|万)(?![a-z0-9])|\d{1,12}|"
+_COUNT_NUMBER = (r"\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?\s?(?:k|万|亿)(?![a-z0-9])|"
+                 r"\d+(?:\.\d+)?e\d{1,3}(?![a-z0-9])|\d{1,12}|"
                  r"[一二两三四五六七八九十百千万]*[万千百][一二两三四五六七八九]?")
-"""A card count as written for a cluster: 10,000, 16k, 1.5万, 一万, 两千 (the plain digits and small Chinese
-numerals follow in each pattern)."""
-COUNT_UNITS = {"k": 1e3, "万": 1e4}
+"""A card count as written for a cluster: 10,000, 16k, 1.5万, 10 亿, 1e9, 一万, 两千 (the plain digits and small
+Chinese numerals follow in each pattern); an absurd one is read, then capped and said so."""
+COUNT_UNITS = {"k": 1e3, "万": 1e4, "亿": 1e8}
 
 
 def count_number(match: re.Match[str], group: str = "num") -> float | None:
