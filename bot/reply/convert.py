@@ -202,8 +202,8 @@ def understood_of(question: Question) -> dict[str, Any]:
 def with_suggestion_speeds(check: CheckOut, workload: Workload, gpu: GPU, count: int) -> CheckOut:
     """The check with each quantised alternative on its own cards timed: a smaller format also decodes faster
     (fewer bytes read a token), which is half of what someone weighing a quantisation asks."""
-    if workload.task != "inference":
-        return check
+    if workload.task != "inference" or gpu.vendor == "generic":
+        return check  # a card known only by its memory (or a Mac's share of it) has no bandwidth to time it at
     timed = []
     for s in check.suggestions:
         if s.kind == "quantise" and s.gpu is None and s.count is None and s.precision is not None:

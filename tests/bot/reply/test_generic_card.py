@@ -1,0 +1,24 @@
+"""A card known only by its memory: its fit is checked, and no speed is made up for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize("text", ["Llama 3.1 8B in bf16 on an Intel Arc A770 16GB?",
+                                  "Llama 3.1 8B on my 16GB card, does it fit?",
+                                  "Mistral NeMo 12B bf16 on a 12GB card?"])
+def test_the_fixes_on_a_card_known_only_by_its_memory_carry_no_speed(text: str) -> None:
+    # audit 21 H-2: "quantise to INT8 — needs 10.2 GiB per card · ~0.1 tok/s per sequence", from the 1 GB/s
+    # placeholder bandwidth of a card the reply itself calls "its speed unknown"
+    result = answer(parse(text, KB), KB)
+    assert result.check is not None and not result.check.fits
+    assert all(s.decode_tokens_per_s is None for s in result.check.suggestions if s.gpu is None)
+    assert "~0.1 tok/s" not in render_text(result, KB)
