@@ -23,7 +23,8 @@ _VERSION = rx(rf"(?P<engine>{_ENGINE_NAMES})\s*(?:version\s*|版本\s*)?v?"
               r"(?P<version>\d{1,2}(?:\.\d{1,4}){1,2})(?![\d.]*[bkmg])")
 _KV_TYPES = r"fp16|bf16|fp8(?:[-_ ]?e[45]m[23])?|int8|int4|q8_0|q4_0|8[-_ ]?bit|4[-_ ]?bit"
 _KV_BEFORE = rx(rf"(?P<dtype>{_KV_TYPES})\s*(?:的\s*)?kv(?:[-_ ]?cache|\s*缓存)?(?![a-z])")
-_KV_AFTER = rx(rf"\bkv(?:[-_ ]?cache)?(?:[-_ ]?dtype)?\s*(?:=|:|in|to|as|at|用|为)?\s*"
+_KV_AFTER = rx(rf"\bkv(?:[-_ ]?cache|\s*缓存|\s*快取)?(?:[-_ ]?dtype)?\s*"
+               rf"(?:=|:|in|to|as|at|用|为|改成|改为|换成|设为|设成|设置为|采用|使用|(?:set|changed?|switched?)\s+to)?\s*"
                rf"(?P<dtype>{_KV_TYPES})(?![a-z0-9])")
 _KV_CACHE_DTYPE = rx(rf"kv_cache_dtype\s*=\s*[\"']?(?P<dtype>{_KV_TYPES}|auto)")
 _LLAMA_CPP_CACHE_TYPE = rx(r"(?:(?<![\w-])-ct(?P<short>[kv])|--cache[-_]type[-_](?P<long>[kv]))\s*[=\s]\s*"
