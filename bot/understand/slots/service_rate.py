@@ -140,20 +140,25 @@ _LATENCY = rx(r"(?:\b(?:p\d{2}|median|avg|average|mean|end[- ]to[- ]end|e2e|resp
               r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>ms|毫秒|s|秒)\s*(?:以内|之内|内)?")
 """A whole request's latency the service must meet ("p50 latency under 3s", "p95 latency < 500ms", "延迟小于2秒"):
 read after the first-token time, which names its own."""
-_QPM = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:(?:requests?|reqs?|quer(?:y|ies)|calls?)\s*"
-          r"(?:per\s+min(?:ute)?|a\s+minute|/\s*min(?:ute)?)(?![a-z])|rpm\b)|"
-          r"每分钟\s*(?:要|需要)?\s*(?:处理|承载|发送?|提交|调用)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*"
-          r"(?:请求|调用|查询)")
+_QPM = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:(?:requests?|reqs?|quer(?:y|ies)|calls?|completions?|"
+          r"prompts?|questions?|messages?)\s*"
+          r"(?:per\s+min(?:ute)?|a\s+minute|/\s*min(?:ute)?|every\s+minute)(?![a-z])|rpm\b)|"
+          r"每分钟\s*(?:要|需要)?\s*(?:处理|承载|发送?|提交|调用|问|提问|发起)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*"
+          r"(?:请求|调用|查询|问题|提问|消息)")
 """Requests a minute ("200 req/min", "每分钟200个请求"): a sixtieth of them a second."""
 
 
 PER_USER_RATE_NOTE = "rate-per-user"
 """The request rate was stated per person ("每人每分钟 10 次请求", "10 requests a minute per user"): the whole
 load is that rate times the people counted (bot.understand.parse), not the rate itself."""
-_PER_PERSON_BEFORE = rx(r"(?:每人|每个人|每位|每名|每个用户|每个开发者|每个坐席|每个员工|人均)\s*$"
+_PER_PERSON_BEFORE = rx(r"(?:每人|每个人|人均|每(?:位|名|个)?\s*"
+                        r"(?:用户|开发者|开发|坐席|员工|客服|同事|工程师|程序员|分析师|人))\s*$"
+                        r"|(?:每位|每名)\s*$"
+                        r"|\b(?:each|every)\b[^.;\n]{0,50}?\s(?:sends?|sending|makes?|making|does|doing|fires?|firing|"
+                        r"issues?|issuing|submits?|submitting|runs?|running|averag(?:es?|ing)|asks?|asking|has|have)"
+                        r"(?:\s+(?:off|out|in))?\s*(?:about|around|~|roughly|up\s+to)?\s*$"
                         r"|\b(?:each|every\s+(?:one|user|person|employee|agent|dev(?:eloper)?|engineer))"
-                        r"(?:\s+(?:sends?|sending|makes?|making|does|doing|fires?|firing|issues?|issuing|submits?|"
-                        r"submitting|runs?|running|averag(?:es?|ing)))?\s*(?:about|around|~|roughly)?\s*$")
+                        r"\s*(?:about|around|~|roughly)?\s*$")
 _PER_PERSON_AFTER = rx(r"^\s*(?:per|a|each|for\s+each)\s+(?:user|person|head|dev(?:eloper)?|engineer|seat)\b"
                        r"|^\s*each\b")
 
@@ -178,7 +183,7 @@ def people_count(text: str) -> int | None:
 def note_per_person(state: SlotState, start: int, end: int) -> None:
     """Notes `PER_USER_RATE_NOTE` when the rate read at `start:end` is said per person ("每人每分钟 10 次",
     "6 requests a minute each")."""
-    if (_PER_PERSON_BEFORE.search(state.text[max(0, start - 40): start])
+    if (_PER_PERSON_BEFORE.search(state.text[max(0, start - 70): start])
             or _PER_PERSON_AFTER.search(state.text[end: end + 24])):
         state.notes.append(PER_USER_RATE_NOTE)
 
