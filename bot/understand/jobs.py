@@ -33,9 +33,9 @@ def segments(text: str) -> list[str]:
     return [text[a:b] for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
 
 
-_SECOND_CLAUSE = re.compile(r",\s*and\s+", re.I)
-"""A segment cut at ", and how/what/can…": a second question, whose task is weighed against the first's even where
-the first only implied its own (a memory question implies serving)."""
+_SECOND_CLAUSE = re.compile(r",\s*and\s+|\s*also\b|\s*(?:另外|此外|还有)", re.I)
+"""A segment cut at ", and how/what/can…", "also" or "另外": a second question, whose task is weighed against the
+first's even where the first only implied its own (a memory question implies serving)."""
 
 _SERVING_WORDS = re.compile(
     r"推理|推论|推論|部署|上线|服务(?!器)|服務(?!器)|并发|併發|用户|用戶|\bserv\w*|\bdeploy\w*|\binference\b|\bhost\w*|"

@@ -80,3 +80,11 @@ def test_a_second_clause_about_the_same_job_stays_with_it() -> None:
                  "How much memory for Llama 3 8B, and how many tok/s on a 4090?",
                  "Serve Llama 3 8B to 50 users, and what does it cost a month on AWS?"):
         assert _split(text) == (text, [])
+
+
+def test_a_second_question_after_also_is_its_own_job() -> None:
+    # audit 21 M-10: "…on a 4090? Also how long would a QLoRA on 20M tokens take on it?" was one QLoRA job
+    first, others = _split("What's the VRAM for Mistral Small 24B AWQ on a 4090? Also how long would a QLoRA on "
+                           "20M tokens take on it?")
+    assert first.rstrip() == "What's the VRAM for Mistral Small 24B AWQ on a 4090?"
+    assert others == ["Also how long would a QLoRA on 20M tokens take on it?"]
