@@ -11,14 +11,20 @@ DEFAULT_POOL_FORMS = ("datacenter", "workstation")
 DEFAULT_POOL_VENDORS = ("NVIDIA",)
 
 
+MIN_CARDS_TO_NARROW = 4
+"""A cloud's price rows narrow the pool only when they name at least this many cards: one GCP row (an L4) is what
+the knowledge base happens to hold, not all that GCP rents."""
+
+
 def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bool]:
     """The cards to rank, and whether the default pool was narrowed (the reply says so).
 
     By default: NVIDIA datacenter cards, and the workstation cards a cloud rents (a dated price row lists
     them: the RTX A6000, not an RTX A4000 bought for a desk), which is what a team renting or buying for ML work
     chooses between. Consumer and other workstation cards join when the question asks for the cheapest option
-    or names such a card; other vendors when one is named; on Alibaba Cloud, the cards its instances carry. A
-    question that asks for a consumer card gets consumer cards only (GeForce; Radeon when one is named).
+    or names such a card; other vendors when one is named; on Alibaba Cloud, the cards its instances carry; on
+    another cloud named, the cards its price rows rent (none of the desk cards where no row is known). A question
+    that asks for a consumer card gets consumer cards only (GeForce; Radeon when one is named).
     """
     gpus = [gpu for gpu in kb.gpus.values() if gpu.recommended]
     if question.cloud == "alibaba":
@@ -27,6 +33,14 @@ def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bo
         if on_cloud:
             return on_cloud, False
     named = [kb.gpus[g] for g in [question.gpu, *question.compare_gpus] if g and g in kb.gpus]
+    if question.cloud and not named and not question.consumer:
+        # "on AWS": the cards that cloud rents (its dated price rows); a cloud with no rows known (Azure) rents
+        # no desk cards either, so GeForce is no answer there even for "the cheapest"
+        offered_there = {price.gpu for price in kb.prices.values() if price.cloud == question.cloud}
+        there = [gpu for gpu in gpus if gpu.id in offered_there]
+        if len(there) >= MIN_CARDS_TO_NARROW:
+            return there, False
+        gpus = [gpu for gpu in gpus if gpu.form != "consumer"]
     vendors = set(DEFAULT_POOL_VENDORS) | {g.vendor for g in named}
     if question.consumer:
         # "a gaming GPU", "at home": the cards someone buys for a desk, however cheap a rented V100 is

@@ -22,3 +22,18 @@ def test_the_fixes_on_a_card_known_only_by_its_memory_carry_no_speed(text: str) 
     assert result.check is not None and not result.check.fits
     assert all(s.decode_tokens_per_s is None for s in result.check.suggestions if s.gpu is None)
     assert "~0.1 tok/s" not in render_text(result, KB)
+
+
+def test_a_cloud_named_narrows_the_cards_to_what_it_rents() -> None:
+    # audit 21 M-1: "cheapest … on Azure" answered with GeForce cards "on Azure"; a cloud rents no desk cards,
+    # and one whose rows the knowledge base holds (AWS) is answered with the cards those rows rent
+    from bot.reply.pool import candidate_gpus
+
+    azure, _ = candidate_gpus(parse("cheapest way to run llama 3.1 8b 24/7 on Azure, $/month?", KB), KB)
+    assert azure and all(gpu.form != "consumer" for gpu in azure)
+    aws, _ = candidate_gpus(parse("Qwen2.5-72B inference on AWS, what GPU?", KB), KB)
+    rented = {p.gpu for p in KB.prices.values() if p.cloud == "aws"}
+    assert {gpu.id for gpu in aws} <= rented
+    # one row (GCP's L4) is not all a cloud rents: the pool is not narrowed to it
+    gcp, _ = candidate_gpus(parse("serve Llama 3 70B on GCP", KB), KB)
+    assert len(gcp) > 1
