@@ -38,7 +38,8 @@ def _encoder_decoder_layers(model: Model) -> tuple[int, int]:
 def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float | None:
     """Seconds of audio transcribed per second for each of `streams` windows batched on one card (greedy
     decoding). The encoder's work grows with the streams; a decoder step reads the decoder's weights once for
-    all of them until its matrix products, batch × 2·P_decoder, take longer (the LLM decode step's bound)."""
+    all of them, and each window's cross-attention keys and values (its 1,500 encoder positions in every decoder
+    layer), until its matrix products, batch × 2·P_decoder, take longer (the LLM decode step's bound)."""
     model = w.model
     frames = model.details.get("max_source_positions")
     enc_layers, dec_layers = _encoder_decoder_layers(model)
@@ -54,7 +55,11 @@ def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float |
     encoder_s = batch * 2.0 * params * encoder_share * float(frames) / (peak * 1e12 * S.PREFILL_MFU)
     eta = S.DECODE_BANDWIDTH_EFFICIENCY.get(w.engine, S.DECODE_BANDWIDTH_EFFICIENCY["transformers"])
     per_layer = S.DECODE_LAYER_OVERHEAD_S.get(w.engine, S.DECODE_LAYER_OVERHEAD_S["transformers"])
-    read_s = weights * (1 - encoder_share) / (eta * gpu.bandwidth_gbps * 1e9)
+    # each step also reads every window's cross-attention keys and values: the encoder's positions × the decoder's
+    # layers × d_model, K and V, at the weights' width (245 MB a window for large: at 16 windows 2.5× the decoder)
+    width = weights / max(1.0, params)
+    cross_kv = float(frames) * dec_layers * 2 * (model.hidden_size or 0) * width
+    read_s = (weights * (1 - encoder_share) + batch * cross_kv) / (eta * gpu.bandwidth_gbps * 1e9)
     compute_s = batch * 2.0 * params * (1 - encoder_share) / (peak * 1e12 * S.DECODE_MFU)
     step_s = max(read_s, compute_s) + dec_layers * per_layer
     window_s = encoder_s + WHISPER_TOKENS_PER_WINDOW * step_s

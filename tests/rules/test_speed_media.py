@@ -21,11 +21,13 @@ KB = load_knowledge()
 def test_whisper_real_time_factor_by_hand() -> None:
     model, t4 = KB.model("whisper-medium"), KB.gpus["t4"]
     w = Workload(model=model, precision="fp16", context=448)
-    # encoder: 2 × 0.769e9 × 24/48 × 1500 frames / (65e12 × 0.5); decoder step: half the fp16 weights over
+    # encoder: 2 × 0.769e9 × 24/48 × 1500 frames / (65e12 × 0.5); decoder step: half the fp16 weights and the
+    # window's cross-attention K/V (1500 positions × 24 layers × K and V × 1024 × 2 B = 147 MB) over
     # η × 320 GB/s + 24 layers × the transformers per-layer floor; 100 steps a 30 s window.
     weights = 0.769e9 * 2  # the embedding share is tied and counted at 2 bytes like the rest
+    cross_kv = 1500 * 24 * 2 * 1024 * 2
     encoder = 2 * 0.769e9 * 0.5 * 1500 / (65e12 * S.PREFILL_MFU)
-    step = weights * 0.5 / (S.DECODE_BANDWIDTH_EFFICIENCY["transformers"] * 320e9) \
+    step = (weights * 0.5 + cross_kv) / (S.DECODE_BANDWIDTH_EFFICIENCY["transformers"] * 320e9) \
         + 24 * S.DECODE_LAYER_OVERHEAD_S["transformers"]
     expected = 30.0 / (encoder + WHISPER_TOKENS_PER_WINDOW * step)
     assert whisper_real_time_factor(w, t4) == pytest.approx(expected, rel=0.02)
@@ -50,10 +52,11 @@ def test_batched_whisper_shares_the_decoder_reads_but_not_the_encoder() -> None:
     w = Workload(model=model, precision="fp16", context=448)
     one = whisper_real_time_factor(w, t4)
     # 8 streams: the encoder's work × 8; a decoder step still reads the decoder once (8 × 2 × 0.38e9 FLOPs take
-    # 0.19 ms at 0.5 × 65 TFLOPS, under the ≈ 2.6 ms weight read).
+    # 0.19 ms at 0.5 × 65 TFLOPS, under the reads), but each window's cross-attention K/V (147 MB) of its own
     encoder = 2 * 0.769e9 * 0.5 * 1500 / (65e12 * S.PREFILL_MFU)
-    step = 0.769e9 * 2 * 0.5 / (S.DECODE_BANDWIDTH_EFFICIENCY["transformers"] * 320e9) \
-        + 24 * S.DECODE_LAYER_OVERHEAD_S["transformers"]
+    reads = 0.769e9 * 2 * 0.5 + 8 * 1500 * 24 * 2 * 1024 * 2
+    eta = S.DECODE_BANDWIDTH_EFFICIENCY["transformers"]
+    step = reads / (eta * 320e9) + 24 * S.DECODE_LAYER_OVERHEAD_S["transformers"]
     eight = whisper_real_time_factor(w, t4, 8)
     assert eight == pytest.approx(30.0 / (8 * encoder + WHISPER_TOKENS_PER_WINDOW * step), rel=0.02)
     assert one is not None and eight is not None and eight < one

@@ -76,7 +76,8 @@ def test_hours_of_audio_a_day_are_a_rate_the_cards_keep_up_with(text: str) -> No
 def test_a_transcription_job_naming_no_model_is_timed_as_whisper_and_the_reply_says_so() -> None:
     answer = _ask("转写 500 小时会议录音，用 A10 要多久？")
     assert answer["query"]["model"] == "whisper-large-v3"
-    assert answer["speed"]["job_hours"] == pytest.approx(500 / answer["speed"]["audio_seconds_per_s_batched"], rel=0.01)
+    # job_hours is rounded to a tenth of an hour
+    assert answer["speed"]["job_hours"] == pytest.approx(500 / answer["speed"]["audio_seconds_per_s_batched"], abs=0.05)
     text = _ask("transcribe 300 hours of audio on a T4, how long?")["text"]
     assert "No speech model I know is named: sized as Whisper large-v3" in text
 
