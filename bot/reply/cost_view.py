@@ -348,8 +348,26 @@ def _other_cloud_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list
     return lines
 
 
+def _clouds_ranked_line(answer: Answer, t: Translator) -> str:
+    """Clouds compared ("Lambda vs Nebius vs Hyperstack vs AWS"): the priced ones cheapest first, in one line, so
+    the answer to "which is cheapest" is said, not left to the reader (audit 21 M-4)."""
+    priced = [c for c in [answer.cost, *answer.other_cloud_costs]
+              if c is not None and c.per_hour is not None and c.currency and c.cloud]
+    if not answer.other_cloud_costs or len(priced) < 2 or len({c.currency for c in priced}) > 1:
+        return ""
+    ranked = sorted(priced, key=lambda c: c.per_hour or 0.0)
+    cur = ranked[0].currency or ""
+    rest = ", ".join(f"{cloud_name(t, c.cloud)} {money(c.per_hour or 0.0)}" for c in ranked[1:])
+    return t("clouds_ranked", cloud=cloud_name(t, ranked[0].cloud), instance=ranked[0].instance or "?",
+             per_hour=money(ranked[0].per_hour or 0.0), per_month=money(ranked[0].per_month or 0.0), cur=cur,
+             rest=rest)
+
+
 def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
     lines = _cost_lines(answer, kb, t) + _other_cloud_lines(answer, kb, t)
+    ranked = _clouds_ranked_line(answer, t)
+    if ranked:
+        lines = [ranked, *lines]
     budget = _budget_line(answer, kb, t)
     return {"cost_lines": [budget, *lines] if budget else lines, "price_rows": _price_rows(answer, t),
             "price_gap": _price_gap(answer, kb, t)}

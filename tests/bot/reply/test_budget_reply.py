@@ -225,3 +225,15 @@ def test_cards_compared_on_cost_per_token_keep_the_models_precision() -> None:
                           "token?", KB), KB)
     assert result.query.precision == "bf16" and result.query.quant is None
     assert not any(a.reason.startswith("budget-quantised") for a in result.assumptions)
+
+
+def test_clouds_compared_are_ranked_cheapest_first() -> None:
+    # audit 21 M-4: four clouds priced for 8× H100 and the answer to "which is cheapest" left to the reader
+    result = answer(parse("what's the cheapest cloud for 8x H100 per month, Lambda vs Nebius vs Hyperstack vs AWS?",
+                          KB), KB)
+    priced = [c for c in [result.cost, *result.other_cloud_costs] if c is not None and c.per_hour]
+    cheapest = min(priced, key=lambda c: c.per_hour or 0.0)
+    line = next(x for x in render_text(result, KB).splitlines() if x.startswith("Cheapest of the clouds named"))
+    assert cheapest.instance is not None and cheapest.instance in line
+    order = [line.index(name) for name in ("Nebius", "Lambda", "AWS")]
+    assert order == sorted(order)
