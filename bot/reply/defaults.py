@@ -388,8 +388,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     batch = question.batch
     if batch is None:
         batch = DEFAULT_BATCH
-        if model.arch in TOKEN_ARCHS and not (task == "inference" and at_full_load(question)):
-            # (at full load the serving plan says the load it sized, not one sequence)
+        if model.arch in TOKEN_ARCHS and not (task == "inference" and (
+                at_full_load(question) or question.qps or question.tokens_per_s_per_user or question.ttft_s)):
+            # (at full load, or at a request rate or speed to meet, the serving plan says the load it sized, not
+            # one sequence: "batch 1 (not stated)" beside a plan at 311 concurrent read as a contradiction)
             assumptions.append(Assumption(field="batch", value=batch))
     if image_service(question, model, task):
         # "SDXL for 200 users": each card makes one image at a time and the users share the cards (the speed
