@@ -38,7 +38,8 @@ def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[
                 fit += " · " + t("train_speed", v=count(pick.work_tokens_per_s))
             if pick.fits and pick.seconds_per_image:
                 fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}",
-                                 per_minute=per_minute(pick.seconds_per_image))
+                                 per_minute=per_minute(pick.seconds_per_image),
+                                 per_hour=count(3600.0 / pick.seconds_per_image))
             if pick.work_cost is not None and pick.price_currency:
                 unit = _work_unit(answer, pick)
                 fit += " · " + t(f"{unit}_short", v=money(pick.work_cost), cur=pick.price_currency)

@@ -31,11 +31,12 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
     if s.get("seconds_per_image"):
         seconds = f"{s['seconds_per_image']:.1f}"
         minute = per_minute(float(s["seconds_per_image"] or 0))
+        hour = count(3600.0 / float(s["seconds_per_image"])) if s["seconds_per_image"] else "0"
         if s.get("image_steps") and s.get("image_resolution"):
             parts.append(t("seconds_per_image", v=seconds, res=f"{s['image_resolution']:.0f}",
-                           steps=f"{s['image_steps']:.0f}", per_minute=minute))
+                           steps=f"{s['image_steps']:.0f}", per_minute=minute, per_hour=hour))
         else:
-            parts.append(t("seconds_per_image_plain", v=seconds, per_minute=minute))
+            parts.append(t("seconds_per_image_plain", v=seconds, per_minute=minute, per_hour=hour))
     sized = kb.models.get(answer.query.model or "")
     if sized is not None and sized.arch == "diffusion" and not s.get("seconds_per_image") and task == "inference":
         parts.append(t("image_time_unknown", model=sized.name))  # no published time to scale: a gap, not a guess
