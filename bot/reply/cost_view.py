@@ -327,6 +327,13 @@ def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if short:
         lines.append(t("price_host_ram_short", gpus=", ".join(_gpu_name(kb, g) for g in short), ram=gb(host)))
     rest = [g for g in unpriced if g not in short]
+    # a GPU-only row (GCP lists the GPU and bills its host VM on top) is a price, not a whole instance's: said
+    gpu_only = [row for row in kb.prices.values() if row.host_billed_separately and row.gpu in rest
+                and (answer.query.cloud is None or row.cloud == answer.query.cloud)]
+    for row in gpu_only:
+        lines.append(t("price_gpu_only", gpu=_gpu_name(kb, row.gpu), cloud=cloud_name(t, row.cloud),
+                       per_hour=money(row.price_per_hour / max(1, row.count)), cur=row.currency))
+    rest = [g for g in rest if g not in {row.gpu for row in gpu_only}]
     if rest:
         lines.append(t("price_unknown_once", gpus=", ".join(_gpu_name(kb, g) for g in rest), cloud=cloud))
     return " ".join(lines)

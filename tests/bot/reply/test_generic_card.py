@@ -37,3 +37,12 @@ def test_a_cloud_named_narrows_the_cards_to_what_it_rents() -> None:
     # one row (GCP's L4) is not all a cloud rents: the pool is not narrowed to it
     gcp, _ = candidate_gpus(parse("serve Llama 3 70B on GCP", KB), KB)
     assert len(gcp) > 1
+
+
+def test_a_gpu_only_price_is_said_not_called_unknown() -> None:
+    # audit 21 M-2: the knowledge base lists GCP's L4 at 0.5582 USD/h for the GPU alone (host VM on top); the reply
+    # said no public price was known
+    text = render_text(answer(parse("faster-whisper large-v3 on one L4, 1,000 hours of podcasts: how many hours of "
+                                    "compute and what cost on GCP?", KB), KB), KB)
+    assert "GCP lists the L4 at 0.558 USD/h for the GPU alone" in text
+    assert "No public list price known for L4" not in text
