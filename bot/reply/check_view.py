@@ -226,7 +226,8 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
     profile = engine.at_version(answer.query.engine_version) if engine is not None else None
     beside = profile is not None and profile.reservation.covers == "weights_and_kv"
     measured = profile is not None and measures_free_memory(profile, c.reserve_fraction)
-    reserve_key = "limit_measured" if measured else "limit_reserve_beside" if beside else "limit_reserve"
+    reserve_key = ("limit_measured_rocm" if _is_amd(kb, c.gpu) else "limit_measured") if measured \
+        else "limit_reserve_beside" if beside else "limit_reserve"
     memory = memory_of_card_id(c.gpu)
     limit_what = (t(reserve_key, engine=engine_name(answer.query.engine), fraction=reserve)
                   if c.limit_basis == "reservation" and c.reserve_fraction
