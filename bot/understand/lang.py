@@ -77,7 +77,14 @@ NAME_WORDS = frozenset({"mac", "mini", "pro", "max", "ultra", "studio", "macbook
 Qwen2.5-32B"): not counted as English words."""
 
 
+_CODE_BLOCK = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
+"""Code pasted into a question (a config, a log line): its words are not the language the asker writes in."""
+
+
 def detect_lang(text: str) -> Lang:
+    prose = _CODE_BLOCK.sub(" ", text)
+    if has_cjk(prose):
+        text = prose  # "```…```能跑吗": the prose outside the code decides
     if not has_cjk(text):
         return "en"
     english = [word for word in _ENGLISH_WORD.findall(text) if word.lower() not in NAME_WORDS]
