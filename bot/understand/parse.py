@@ -48,10 +48,8 @@ from __future__ import annotations
 import html
 import logging
 import unicodedata
-from typing import Any
 
-from pydantic import ValidationError
-
+from bot.understand.bounds import bounded_question
 from bot.understand.documents import read_documents, read_image_job
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
@@ -162,32 +160,6 @@ def parse(text: str, kb: KnowledgeBase) -> Question:
             return Question(text=text, intent="unknown", lang=detect_lang(text[:MAX_PARSE_CHARS]))
         except Exception:
             return Question(text=text, intent="unknown")
-
-
-BOUND_ERRORS = {"less_than_equal": "le", "less_than": "lt", "greater_than_equal": "ge", "greater_than": "gt"}
-"""pydantic's bound errors and the constraint each names."""
-
-
-def bounded_question(**fields: Any) -> Question:
-    """The Question, with a number beyond a field's bound that no slot capped ("20 quadrillion tokens") set to
-    that bound and said as clamped, rather than the whole question lost to a validation error; another field
-    that will not validate is dropped (None) and said the same way."""
-    for _ in range(4):
-        try:
-            return Question(**fields)
-        except ValidationError as error:
-            clamped = list(fields.get("clamped") or [])
-            for problem in error.errors():
-                name = str(problem["loc"][0]) if problem["loc"] else ""
-                if name not in fields or name in ("text", "intent", "lang"):
-                    raise
-                bound = BOUND_ERRORS.get(problem["type"])
-                limit = (problem.get("ctx") or {}).get(bound) if bound else None
-                fields[name] = limit if isinstance(limit, (int, float)) and bound in ("le", "ge") else None
-                if name not in clamped:
-                    clamped.append(name)
-            fields["clamped"] = clamped
-    return Question(**fields)
 
 
 def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:

@@ -1,0 +1,21 @@
+"""bot.understand.bounds: a number beyond a field's bound is brought inside it and said, never a lost question."""
+
+from __future__ import annotations
+
+from bot.understand.bounds import bounded_question
+
+
+def test_a_number_above_its_bound_is_set_to_it_and_said_clamped() -> None:
+    question = bounded_question(text="x", intent="recommend", tokens=2e16, clamped=["gpu_count"])
+    assert question.tokens == 1e16 and question.clamped == ["gpu_count", "tokens"]
+
+
+def test_a_number_below_its_bound_that_has_no_floor_value_is_dropped() -> None:
+    # tokens must be > 0: there is no "nearest allowed" value to take, so the slot is left unset and said
+    question = bounded_question(text="x", intent="recommend", tokens=-5.0)
+    assert question.tokens is None and question.clamped == ["tokens"]
+
+
+def test_a_valid_question_is_untouched() -> None:
+    question = bounded_question(text="x", intent="recommend", tokens=1e9)
+    assert question.tokens == 1e9 and question.clamped == []
