@@ -13,6 +13,7 @@ from typing import Any
 
 import rules
 from bot.reply.budget import budget_capacity, cheapest_variant
+from bot.reply.budget_money import within_budget_first
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import (
@@ -25,7 +26,7 @@ from bot.reply.convert import (
     with_suggestion_speeds,
 )
 from bot.reply.convert_picks import compared_picks, roomier_count
-from bot.reply.cost import attach_money, compare_prices, home_cloud_first, rank_by_money, within_budget_first
+from bot.reply.cost import attach_money, compare_prices, home_cloud_first, rank_by_money
 from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
     DEFAULT_CONTEXT,

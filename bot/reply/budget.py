@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import rules
-from bot.reply.cost import BUDGET_PERIOD_HOURS, in_currency
+from bot.reply.budget_money import BUDGET_PERIOD_HOURS, in_currency
 from bot.reply.model import Assumption
 from bot.reply.pricing import plan_for, price_choice
 from bot.understand.intent import CAPACITY

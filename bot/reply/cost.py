@@ -17,20 +17,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import rules
+from bot.reply.budget_money import budget_check, in_currency
 from bot.reply.convert_picks import laid_out_as_plan, plan_as_top_pick
 from bot.reply.defaults import as_chosen
 from bot.reply.job_hours import add_output_hours, add_training_hours
 from bot.reply.model import Answer, Assumption, PickOut
-from bot.reply.money_model import BudgetOut, CostOut, PriceOut, ServingPlanOut
+from bot.reply.money_model import CostOut, PriceOut, ServingPlanOut
 from bot.reply.pricing import PriceChoice, one_currency, plan_for, price_choice, price_picks, replicas_plan
 from bot.reply.serving import at_full_load, full_load_rate
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
-from knowledge.fx import ExchangeRate, convert
 from knowledge.prices import list_prices
 from knowledge.schema import GPU
-from rules.constants import HOURS_PER_MONTH
 from rules.cost import CostEstimate, InstancePlan, cost_estimate
 from rules.types import Pick, Workload
 
@@ -285,70 +284,6 @@ def compare_prices(kb: KnowledgeBase, question: Question, per_card: int = 2) -> 
     return out
 
 
-BUDGET_PERIOD_HOURS = {"hour": 1.0, "day": 24.0, "month": HOURS_PER_MONTH}
-"""Hours a budget per period pays for (a total budget pays for the job, whatever its length)."""
-
-
-def in_currency(amount: float, currency: str, target: str, rates: Sequence[ExchangeRate]) -> float | None:
-    """`amount` in `target`: as it is when the currencies agree, by the operator's rate otherwise, else None."""
-    if currency == target:
-        return amount
-    converted = convert(amount, currency, target, rates)
-    return converted.amount if converted is not None else None
-
-
-def within_budget_first(picks: Sequence[Pick], kb: KnowledgeBase, question: Question,
-                        choice: PriceChoice) -> list[Pick]:
-    """With a budget per hour, day or month, the picks whose price fits it come first (in their order): the
-    cheapest-per-token card is no answer when a slower one is the only one the budget pays for."""
-    hours = BUDGET_PERIOD_HOURS.get(question.budget_period or "")
-    if question.budget_amount is None or question.budget_currency is None or hours is None:
-        return list(picks)
-    budget, currency = question.budget_amount, question.budget_currency
-
-    def over(pick: Pick) -> bool:
-        plan = plan_for(kb, pick.gpu_id, pick.count, choice)
-        spend = in_currency(plan.per_hour * hours, plan.currency, currency, choice.rates) if plan else None
-        return spend is None or spend > budget
-
-    return sorted(picks, key=lambda p: (not p.fits, over(p)))
-
-
-def budget_check(question: Question, cost: CostOut | None, rates: Sequence[ExchangeRate]) -> BudgetOut | None:
-    """The question's budget against the priced set-up over the budget's own period (an hour, a day, a month,
-    or the whole job), in the budget's currency; said not compared, and why, when it cannot be."""
-    if question.budget_amount is None or question.budget_currency is None or question.budget_period is None:
-        return None
-    out = BudgetOut(amount=question.budget_amount, currency=question.budget_currency, period=question.budget_period)
-    if question.budget_period == "purchase":
-        return out.model_copy(update={"reason": "purchase"})  # cloud rental prices say nothing of buying
-    if cost is None or cost.currency is None or cost.per_hour is None:
-        return out.model_copy(update={"reason": "price"})
-    hours = BUDGET_PERIOD_HOURS.get(question.budget_period)
-    spend = cost.per_hour * hours if hours is not None else cost.total
-    if spend is None:
-        return out.model_copy(update={"reason": "duration", **_bought(out, cost, rates)})
-    in_budget_currency = in_currency(spend, cost.currency, question.budget_currency, rates)
-    if in_budget_currency is None:
-        return out.model_copy(update={"reason": "currency"})
-    return out.model_copy(update={"cost": round(in_budget_currency, 2),
-                                  "within": in_budget_currency <= question.budget_amount})
-
-
-def _bought(budget: BudgetOut, cost: CostOut, rates: Sequence[ExchangeRate]) -> dict[str, float]:
-    """What a whole-job budget pays for when the job's length is not known: hours of the priced set-up and, at
-    its sized throughput, the tokens trained or generated in them ("500 USD: how many tokens can we afford?")."""
-    amount = in_currency(budget.amount, budget.currency, cost.currency or budget.currency, rates)
-    if amount is None or not cost.per_hour:
-        return {}
-    bought = {"hours_bought": round(amount / cost.per_hour, 2)}
-    if cost.per_billion_tokens:
-        bought["tokens_bought"] = float(f"{amount / cost.per_billion_tokens * 1e9:.3g}")
-    elif cost.per_million_tokens:
-        bought["tokens_bought"] = float(f"{amount / cost.per_million_tokens * 1e6:.3g}")
-    return bought
-
-
 def attach_money(result: Answer, question: Question, workload: Workload | None, kb: KnowledgeBase,
                  config: tuple[GPU | None, int]) -> Answer:
     """Price the picks, total the job, and (for gpu_info) list the card's prices; returns `result`."""
@@ -462,5 +397,5 @@ def alternatives_as_plans(picks: Sequence[PickOut], question: Question, workload
     return out
 
 
-__all__ = ["attach_money", "budget_check", "compare_prices", "config_cost", "gpu_prices", "home_cloud_first",
-           "in_currency", "price_work", "rank_by_money", "useful_rate", "within_budget_first"]
+__all__ = ["attach_money", "compare_prices", "config_cost", "gpu_prices", "home_cloud_first", "price_work",
+           "rank_by_money", "useful_rate"]

@@ -6,7 +6,7 @@ import pytest
 
 from bot.errors import BadRequestError
 from bot.reply.answer import answer, answer_request
-from bot.reply.cost import budget_check
+from bot.reply.budget_money import budget_check
 from bot.reply.money_model import CostOut
 from bot.reply.render import render_text
 from bot.understand.parse import parse
@@ -112,7 +112,7 @@ def test_flags_and_json_keys_state_a_budget_and_refuse_bad_values() -> None:
 def test_a_budget_without_a_model_is_answered_with_what_the_most_memory_it_rents_holds(
         text: str, amount: float, currency: str, period: str) -> None:
     from bot.reply.budget import BUDGET_COUNTS
-    from bot.reply.cost import BUDGET_PERIOD_HOURS
+    from bot.reply.budget_money import BUDGET_PERIOD_HOURS
     from bot.reply.pricing import plan_for, price_choice
 
     question = parse(text, KB)
