@@ -7,13 +7,13 @@ from typing import Any
 from bot.reply.capacity import memory_of_card_id
 from bot.reply.formatting import count, gb, gpu_name
 from bot.reply.i18n import Translator
-from bot.reply.model import Answer, CheckOut, HostMemory
+from bot.reply.model import REFERENCE_RAM, Answer, CheckOut, HostMemory
 from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
 from knowledge.engines import format_min_capability, load_engine_profiles, offloads_parameters
 from knowledge.schema import Model
 from rules.alternatives import ONLINE_FP8_ENGINES
-from rules.constants import GIB, HEADROOM_FRACTION, REFERENCE_RAM_CHANNELS, REFERENCE_RAM_MTS
+from rules.constants import GIB, HEADROOM_FRACTION
 from rules.engine_profile import measures_free_memory
 from rules.weight_formats import GGUF_BYTES_PER_PARAM
 
@@ -127,10 +127,6 @@ def routed_share(model: Model | None) -> float:
     if model is None or not model.active_params_b or not model.params_b:
         return 1.0
     return min(1.0, model.active_params_b / model.params_b)
-
-
-REFERENCE_RAM = HostMemory(channels=REFERENCE_RAM_CHANNELS, kind="DDR5", mts=REFERENCE_RAM_MTS)
-"""The system memory assumed when the question names none: dual-channel DDR5-4800, a current desktop's."""
 
 
 def ram_name(t: Translator, ram: HostMemory) -> str:

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.reply.check_view import suggestion_label
 from bot.reply.cost_view import money
-from bot.reply.formatting import count, gb, per_minute
+from bot.reply.formatting import count, gb, per_hour, per_minute
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer, PickOut
 from knowledge.base import KnowledgeBase
@@ -39,7 +39,7 @@ def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[
             if pick.fits and pick.seconds_per_image:
                 fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}",
                                  per_minute=per_minute(pick.seconds_per_image),
-                                 per_hour=count(3600.0 / pick.seconds_per_image))
+                                 per_hour=per_hour(pick.seconds_per_image))
             if pick.work_cost is not None and pick.price_currency:
                 unit = _work_unit(answer, pick)
                 fit += " · " + t(f"{unit}_short", v=money(pick.work_cost), cur=pick.price_currency)

@@ -129,8 +129,7 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         image_resolution=_image_resolution(workload),
         image_steps=workload.image_steps if workload else None,
         text_encoders=_text_encoders(workload),
-        host_memory=HostMemory(channels=question.host_ram[0], kind=question.host_ram[1].upper(),
-                               mts=question.host_ram[2]) if question.host_ram else None,
+        host_memory=HostMemory.stated(question.host_ram),
     )
 
 

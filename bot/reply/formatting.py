@@ -31,6 +31,11 @@ def per_minute(seconds_each: float) -> str:
     return f"{60 / seconds_each:,.1f}".removesuffix(".0") if seconds_each > 0 else "0"
 
 
+def per_hour(seconds_each: float) -> str:
+    """"643": how many an hour, from the seconds each takes ("一小时能出多少张")."""
+    return count(3600 / seconds_each) if seconds_each > 0 else "0"
+
+
 def gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
     if gpu_id is None:
         return "?"

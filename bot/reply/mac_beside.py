@@ -29,7 +29,7 @@ def mac_beside_figure(question: Question, workload: Workload, kb: KnowledgeBase)
     chip = kb.apple_chips.get(chip_id)
     if chip is None:
         return None
-    on_mac = replace(workload, engine="llama.cpp") if workload.engine != "llama.cpp" else workload
+    on_mac = replace(workload, engine="llama.cpp")
     bandwidth = chip.bandwidth_for(memory_gb)
     figure: dict[str, Any] = {
         "chip": chip.id, "memory_gb": memory_gb, "usable_gib": None, "need_gib": None, "fits": None,

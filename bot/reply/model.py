@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.reply.money_model import BudgetOut, CostOut, PriceOut, ServingPlanOut
 from bot.understand.question import Intent, Lang
+from rules.constants import REFERENCE_RAM_CHANNELS, REFERENCE_RAM_MTS
 from rules.types import Engine, KVCache, Precision, Task
 
 
@@ -29,6 +30,15 @@ class HostMemory(BaseModel):
     def bandwidth_gbps(self) -> float:
         """Theoretical peak: MT/s × 8 bytes per 64-bit channel × channels."""
         return self.channels * self.mts * 8 / 1000
+
+    @classmethod
+    def stated(cls, host_ram: tuple[int, str, int] | None) -> HostMemory | None:
+        """The memory a question's `host_ram` slot (channels, kind, MT/s) names, or None."""
+        return cls(channels=host_ram[0], kind=host_ram[1].upper(), mts=host_ram[2]) if host_ram else None
+
+
+REFERENCE_RAM = HostMemory(channels=REFERENCE_RAM_CHANNELS, kind="DDR5", mts=REFERENCE_RAM_MTS)
+"""The system memory assumed when the question names none: dual-channel DDR5-4800, a current desktop's."""
 
 
 class Query(BaseModel):

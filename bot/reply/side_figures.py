@@ -14,17 +14,13 @@ from typing import Any
 import rules
 from bot.reply.convert import finite
 from bot.reply.defaults import as_chosen, bf16_capable
+from bot.reply.model import REFERENCE_RAM, HostMemory
 from bot.understand.question import Question
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_TOKENS
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules import speed_media
-from rules.constants import (
-    GPUS_PER_NODE,
-    GRADIENT_CHECKPOINTING_MIN_PARAMS_B,
-    REFERENCE_RAM_CHANNELS,
-    REFERENCE_RAM_MTS,
-)
+from rules.constants import GPUS_PER_NODE, GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
 from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_speeds
@@ -50,11 +46,11 @@ def cpu_only_figure(question: Question, workload: Workload) -> dict[str, Any] | 
                      quant=quant)
     ram = rules.estimate_memory(on_cpu, 1, None).total_gib
     read = weights_read_bytes(on_cpu, 1) / 1e9
-    channels, kind, mts = question.host_ram or (REFERENCE_RAM_CHANNELS, "ddr5", REFERENCE_RAM_MTS)
-    bandwidth = channels * mts * 8 / 1000  # GB/s: MT/s × 8 bytes per 64-bit channel
+    memory = HostMemory.stated(question.host_ram) or REFERENCE_RAM
+    bandwidth = memory.bandwidth_gbps
     return {"quant": quant, "ram_gb": round(ram, 1), "read_gb_per_token": round(read, 2),
             "ram_bound_tokens_per_s": round(bandwidth / read, 1) if read else None,
-            "ram_channels": channels, "ram_kind": kind.upper(), "ram_mts": mts,
+            "ram_channels": memory.channels, "ram_kind": memory.kind, "ram_mts": memory.mts,
             "ram_bandwidth_gbps": round(bandwidth, 1)}
 
 

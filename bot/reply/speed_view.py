@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.reply.cost_view import amount
-from bot.reply.formatting import count, gpu_name, per_minute
+from bot.reply.formatting import count, gpu_name, per_hour, per_minute
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
 from knowledge.base import KnowledgeBase
@@ -31,7 +31,7 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
     if s.get("seconds_per_image"):
         seconds = f"{s['seconds_per_image']:.1f}"
         minute = per_minute(float(s["seconds_per_image"] or 0))
-        hour = count(3600.0 / float(s["seconds_per_image"])) if s["seconds_per_image"] else "0"
+        hour = per_hour(float(s["seconds_per_image"] or 0))
         if s.get("image_steps") and s.get("image_resolution"):
             parts.append(t("seconds_per_image", v=seconds, res=f"{s['image_resolution']:.0f}",
                            steps=f"{s['image_steps']:.0f}", per_minute=minute, per_hour=hour))
