@@ -2,8 +2,8 @@
 
 Public surface used by `bot.reply.answer`: estimate_memory, estimate_speed, check_fit, rank_picks,
 generic_model, training_hours, decode_ceiling_tokens_per_s, cost_per_million_tokens, pick_at, runs_model_code,
-needed_view, check_mixed, mixed_alternatives, split_by_memory, longest_context; compute_known and supports_bf16
-(what a card's listed figures allow).
+needed_view, check_mixed, mixed_alternatives, split_by_memory, longest_context; bandwidth_known, compute_known
+and supports_bf16 (what a card's listed figures allow).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from rules.cost import cost_per_million_tokens
 from rules.engine_profile import runs_model_code
 from rules.fit import check_fit, pick_at, rank_picks, valid_tp
 from rules.generic import generic_model
-from rules.hardware import compute_known, supports_bf16
+from rules.hardware import bandwidth_known, compute_known, supports_bf16
 from rules.limits import longest_context
 from rules.memory import estimate_memory, kv_bytes_per_token, kv_cache_bytes, needed_view
 from rules.mixed import CardFit, MixedFit, check_mixed, mixed_alternatives, mixed_decode_tokens_per_s, split_by_memory
@@ -36,6 +36,7 @@ __all__ = [
     "Speed",
     "Suggestion",
     "Workload",
+    "bandwidth_known",
     "check_fit",
     "check_mixed",
     "compute_known",

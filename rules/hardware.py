@@ -44,6 +44,17 @@ def compute_known(gpu: GPU) -> bool:
     return dense_tflops(gpu, "fp16") is not None
 
 
+UNKNOWN_BANDWIDTH_GBPS = 1.0
+"""The bandwidth a card known only by its memory carries when nobody stated one: the schema needs a figure, and
+nothing is timed at this one (`bandwidth_known`)."""
+
+
+def bandwidth_known(gpu: GPU) -> bool:
+    """Whether the card's memory bandwidth is a real figure (listed, or stated in the question): one sequence's
+    decode is timed only then."""
+    return gpu.bandwidth_gbps != UNKNOWN_BANDWIDTH_GBPS
+
+
 def slow_tensor_cores(gpu: GPU) -> bool:
     """A card whose 16-bit peak is below what ML work needs (a Quadro P2200); an unlisted peak is not called
     slow (the A10G has third-generation tensor cores, it only lacks a published figure)."""

@@ -376,8 +376,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # pick laid out as replicas (the one sized, or the pick that replaced a named set that does not fit)
     timed_replica = one_replica(picks, question, workload, top[0], top[1])
     timed_on = (top[0], timed_replica[1]) if timed_replica is not None else top
-    if timed_on[0] is not None and (timed_on[0].id in kb.gpus or rules.compute_known(timed_on[0])) \
-            and model.arch in TOKEN_ARCHS:
+    if timed_on[0] is not None and (timed_on[0].id in kb.gpus or rules.compute_known(timed_on[0])
+                                    or rules.bandwidth_known(timed_on[0])) and model.arch in TOKEN_ARCHS:
         run = timed_replica[0] if timed_replica is not None else workload
         # the set-up the memory rules chose for the configuration timed (a pick that replaced the cards named
         # has its own checkpointing and ZeRO stage, as its line in the picks does)

@@ -20,7 +20,7 @@ from bot.understand.question import MAX_CONTEXT, Question
 from bot.understand.slots.formats import FORMATS
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, Model
-from rules.hardware import gpu_share_of_unified_memory
+from rules.hardware import UNKNOWN_BANDWIDTH_GBPS, gpu_share_of_unified_memory
 from rules.memory import is_transformer
 from rules.search import largest_true
 from rules.speed import kv_read_bytes_per_token
@@ -55,16 +55,20 @@ def unified_memory_gpu(memory_gb: float) -> GPU:
     one the machine has; its speed comes from its chip's bandwidth when the chip is named (bot.reply.answer)."""
     share = gpu_share_of_unified_memory(memory_gb)
     return GPU(id=memory_card_id(memory_gb, True), name=f"Mac with {memory_gb:g} GB unified memory",
-               vendor="generic", memory_gb=round(memory_gb * share, 1), bandwidth_gbps=1.0, form="consumer",
+               vendor="generic", memory_gb=round(memory_gb * share, 1), bandwidth_gbps=UNKNOWN_BANDWIDTH_GBPS,
+               form="consumer",
                max_per_machine=1, unified_memory=True,
                source=["the question: a Mac's unified memory; macOS's GPU share (rules.hardware)"])
 
 
-def generic_gpu(memory_gb: float) -> GPU:
-    """A card known only by its memory ("is 24GB enough"): fit can be judged, speed cannot."""
+def generic_gpu(memory_gb: float, bandwidth_gbps: float | None = None) -> GPU:
+    """A card known only by its memory ("is 24GB enough"): fit can be judged, speed cannot, unless its memory
+    bandwidth is stated too ("16GB, 448 GB/s"), which bounds one sequence's decode."""
+    source = "the question: memory and memory bandwidth stated without a card" if bandwidth_gbps \
+        else "the question: memory stated without a card"
     return GPU(id=memory_card_id(memory_gb, False), name=f"{memory_gb:g} GB GPU", vendor="generic",
-               memory_gb=memory_gb, bandwidth_gbps=1.0, form="datacenter",
-               source=["the question: memory stated without a card"])
+               memory_gb=memory_gb, bandwidth_gbps=bandwidth_gbps or UNKNOWN_BANDWIDTH_GBPS, form="datacenter",
+               source=[source])
 
 
 def memory_card(question: Question, kb: KnowledgeBase) -> GPU:
@@ -77,7 +81,7 @@ def memory_card(question: Question, kb: KnowledgeBase) -> GPU:
     if base is not None:
         return base.model_copy(update={"id": memory_card_id(question.memory_gb, False), "memory_gb": question.memory_gb,
                                        "name": f"{base.name} {question.memory_gb:g}GB (modified)"})
-    return generic_gpu(question.memory_gb)
+    return generic_gpu(question.memory_gb, question.card_bandwidth_gbps)
 
 
 EXAMPLE_REACH = 1.25

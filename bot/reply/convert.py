@@ -111,6 +111,7 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         gpu=question.gpu,
         gpu_count=gpu_count,
         memory_gb=question.memory_gb,
+        card_bandwidth_gbps=question.card_bandwidth_gbps,
         cloud=question.cloud,
         budget=question.budget,
         lang=question.lang,
@@ -201,7 +202,7 @@ def understood_of(question: Question) -> dict[str, Any]:
 def with_suggestion_speeds(check: CheckOut, workload: Workload, gpu: GPU, count: int) -> CheckOut:
     """The check with each quantised alternative on its own cards timed: a smaller format also decodes faster
     (fewer bytes read a token), which is half of what someone weighing a quantisation asks."""
-    if workload.task != "inference" or gpu.vendor == "generic":
+    if workload.task != "inference" or not rules.bandwidth_known(gpu):
         return check  # a card known only by its memory (or a Mac's share of it) has no bandwidth to time it at
     timed = []
     for s in check.suggestions:

@@ -57,6 +57,8 @@ class Query(BaseModel):
     gpu: str | None = None
     gpu_count: int | None = None
     memory_gb: float | None = None
+    card_bandwidth_gbps: float | None = None
+    """The memory bandwidth stated for a card known only by its memory: its decode is timed at it."""
     cloud: str | None = None
     budget: bool = False
     lang: Lang = "en"

@@ -285,6 +285,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "host_ram_gb" and isinstance(value, (int, float)):
             parts.append(t("host_ram_read", v=f"{value:g}"))
             continue
+        if field == "card_bandwidth_gbps" and isinstance(value, (int, float)):
+            parts.append(t("card_bandwidth_read", v=f"{value:,.4g}"))
+            continue
         if field in ("images_per_minute", "images_per_minute_per_user") and isinstance(value, (int, float)):
             parts.append(t(f"{field}_read", v=f"{value:,.3g}"))  # "300 images a minute", "2 images a minute each"
             continue

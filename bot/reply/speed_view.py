@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.reply.capacity import memory_of_card_id
 from bot.reply.cost_view import amount
 from bot.reply.formatting import count, gpu_name, per_hour, per_minute
 from bot.reply.i18n import Translator
@@ -76,6 +77,9 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
     timed_on = kb.gpus.get(answer.speed_on.gpu) if answer.speed_on is not None else None
     if timed_on is not None and not compute_known(timed_on):
         parts.append(t("no_compute_figure", gpu=gpu_name(kb, timed_on.id)))
+    elif timed_on is None and answer.query.card_bandwidth_gbps and answer.query.gpu is None \
+            and (answer.speed_on is None or memory_of_card_id(answer.speed_on.gpu) is not None):
+        parts.append(t("no_compute_stated", bw=f"{answer.query.card_bandwidth_gbps:,.4g}"))
     return parts
 
 

@@ -296,6 +296,9 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         t_notice = Translator(answer.query.lang)
         message = (t_notice("unknown_card_shared", text=str(unknown_card), gb=f"{sized_memory:g}", stated=f"{shared:g}")
                    if sized_memory and isinstance(shared, float)
+                   else t_notice("unknown_card_sized_bandwidth", text=str(unknown_card), gb=f"{sized_memory:g}",
+                                 bw=f"{answer.query.card_bandwidth_gbps:,.4g}")
+                   if sized_memory and answer.query.card_bandwidth_gbps
                    else t_notice("unknown_card_sized", text=str(unknown_card), gb=f"{sized_memory:g}")
                    if sized_memory else t_notice("unknown_card", text=str(unknown_card)))
         out.append(("section", "notice", {"message": message}))

@@ -88,6 +88,7 @@ from bot.understand.question import (
 )
 from bot.understand.slots.apple import parse_apple_silicon, parse_mac_beside_card
 from bot.understand.slots.audio import assumed_speech_model, parse_audio
+from bot.understand.slots.bandwidth import parse_card_bandwidth
 from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import parse_batch, parse_context
@@ -134,7 +135,8 @@ PLAIN_SLOTS = (
     "image_resolution", "image_steps", "text_encoders", "prior_preservation", "image_dims", "image_count",
     "images_per_minute", "images_per_minute_per_user", "audio_hours", "zero_stage", "offload",
     "gradient_checkpointing", "grad_accumulation", "optimizer", "gpu", "gpu_count", "instance", "apple_chip",
-    "memory_gb", "cloud", "currency", "inter_node_gbps", "engine_version", "engine_backend", "kv_cache",
+    "memory_gb", "card_bandwidth_gbps", "cloud", "currency", "inter_node_gbps", "engine_version", "engine_backend",
+    "kv_cache",
     "flash_attention", "dp_attention", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split",
     "gpu_layers", "cpu_moe_layers",
 )
@@ -293,6 +295,8 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     parse_runtime(state)
     if not gpus and instance is None:
         parse_apple_silicon(state)
+        if "unified_memory" not in state.values:
+            parse_card_bandwidth(state)  # before the memory: "448 GB/s" is not 448 GB
         parse_memory(state)
     elif gpus:
         parse_mac_beside_card(state)

@@ -74,7 +74,7 @@ SLOT_ORDER = (
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "texts_per_request",
     "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu", "gpu_count",
     "gpu_set", "host_ram_gb", "inter_node_gbps", "context_parallel", "unified_memory", "apple_chip", "memory_gb",
-    "compare_gpus", "cloud", "other_clouds",
+    "card_bandwidth_gbps", "compare_gpus", "cloud", "other_clouds",
     "currency", "budget", "consumer", "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_adapters", "max_loras", "lora_rank", "grad_accumulation", "optimizer",
     *TRAINING_SWITCHES, "tokens", "training_samples", "training_steps", "training_epochs", "hours",
@@ -205,6 +205,8 @@ class Question(BaseModel):
 
     memory_gb: float | None = Field(default=None, gt=0, le=100_000)
     """GPU memory stated without a card ("is 24GB enough", "48G显存够吗"): checked against a generic card."""
+    card_bandwidth_gbps: float | None = Field(default=None, gt=0, le=20_000)
+    """The memory bandwidth stated for that generic card ("MTT S80 16GB, 448 GB/s"): its decode is timed at it."""
     compare_models: list[str] = Field(default_factory=list)
     """For intent compare: the model ids named, in order, when models rather than GPUs are compared."""
     asks_capacity: bool = False

@@ -46,3 +46,24 @@ def test_a_gpu_only_price_is_said_not_called_unknown() -> None:
                                     "compute and what cost on GCP?", KB), KB), KB)
     assert "GCP lists the L4 at 0.558 USD/h for the GPU alone" in text
     assert "No public list price known for L4" not in text
+
+
+def test_a_card_known_by_its_memory_and_bandwidth_has_its_decode_timed_and_nothing_compute_bound() -> None:
+    # 4.1 GiB of Q4_K_M weights on the card (embeddings in RAM) read once a token at 448 GB/s bound decode at
+    # ≈ 100 tok/s; the same engine efficiency as a listed card of that bandwidth (an RTX 3060 Ti, 448 GB/s)
+    text = "can my Moore Threads MTT S80 16GB (448 GB/s) run qwen2.5 7b int4 with llama.cpp? how many tok/s"
+    result = answer(parse(text, KB), KB)
+    same_bandwidth = answer(parse("qwen2.5 7b int4 with llama.cpp on an RTX 3060 Ti, how many tok/s", KB), KB)
+    decode = result.speed["decode_tokens_per_s"]
+    assert decode and decode == pytest.approx(same_bandwidth.speed["decode_tokens_per_s"], rel=0.02)
+    assert result.speed["prefill_tokens_per_s"] is None
+    text_out = render_text(result, KB)
+    assert "448 GB/s" in text_out and "its speed unknown" not in text_out
+    assert "no prefill, training or serving-plan time" in text_out
+
+
+def test_the_fixes_on_a_card_with_a_stated_bandwidth_are_timed() -> None:
+    result = answer(parse("Llama 3.1 8B bf16 on a 12GB card with 360 GB/s, does it fit?", KB), KB)
+    assert result.check is not None and not result.check.fits
+    timed = [s.decode_tokens_per_s for s in result.check.suggestions if s.gpu is None and s.kind == "quantise"]
+    assert timed and all(speed and speed < 360 / 4 for speed in timed)  # ≥ 4 GiB read a token at 360 GB/s
