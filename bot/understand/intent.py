@@ -183,6 +183,20 @@ _OFF_TOPIC = re.compile(
 """Requests no GPU sizing answers (a poem, a stock tip): declined with the help text, whatever card they name."""
 
 
+_LOAD_ASKED = rx(r"多少\s*(?:路|个|個|位)?\s*(?:并发|並發|用户|用戶|请求|請求|人)|扛得住|顶得住|頂得住")
+"""How much load the cards take, asked in Chinese ("一张 4090 能撑多少并发")."""
+_CLAUSE_BREAK = re.compile(r"[?？，,。；;]|\s(?:and|but|also)\s|另外|还有|並且|并且|而且")
+"""Where a why-clause ends and another question may begin."""
+
+
+def sizing_asked_after(text: str, start: int) -> bool:
+    """A sizing question in a clause after a why-question ("why is KV usage so high, and how many concurrent users
+    can this card hold at 16k?"): the why alone is the FAQ's; with this the cards named are checked as well."""
+    brk = _CLAUSE_BREAK.search(text, start)
+    rest = text[brk.end():] if brk is not None else ""
+    return bool(rest) and any(p.search(rest) is not None for p in (_COUNT_ASKED, _CHECK, _LOAD_ASKED))
+
+
 def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str], vocab: Vocab,
             suggestions: list[str], *, capacity: bool = False, models_compared: bool = False,
             plural_gpus: bool = False) -> tuple[Intent, bool, str | None]:
@@ -214,10 +228,13 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
 
     # Why-questions are FAQ even about a named model ("why does llama 70b need several GPUs?"), and so is an engine
     # seen holding the card ("vllm跑7B显存占用90%正常吗"): its reservation answers it, not a sizing.
-    if re.search(r"\bwhy\b|为什么|为何|怎么办", text, re.A) or holds_the_card(
-            state.values.get("engine"), folded, fraction_stated="memory_fraction" in state.values):
+    why = re.search(r"\bwhy\b|为什么|为何|怎么办", text, re.A)
+    if why or holds_the_card(state.values.get("engine"), folded, fraction_stated="memory_fraction" in state.values):
         faq_id, faq_score = faq_match(vocab, folded)
-        return "faq", True, faq_id if faq_score >= FAQ_MATCH_SCORE else None
+        hint = faq_id if faq_score >= FAQ_MATCH_SCORE else None
+        if why and has_model and hardware and sizing_asked_after(text, why.end()):
+            return "check", True, hint  # "why is the KV usage so high, and how many users can this card hold?"
+        return "faq", True, hint
 
     if capacity:  # "what can a 4090 run?", "16G显存能跑什么模型": the card (or memory) is asked about
         return "gpu_info", True, None

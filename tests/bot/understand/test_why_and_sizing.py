@@ -1,0 +1,32 @@
+"""A why-question with a sizing question after it: the FAQ answers the why, and the cards named are checked."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize("text", [
+    # audit 21's pasted vLLM log ended so; the FAQ alone left "how many users" unanswered
+    "Qwen2.5-32B AWQ on 1x L40S with vLLM --max-model-len 16384: why is KV cache usage so high and how many "
+    "concurrent users can this card hold at 16k?",
+    "为什么 vLLM 跑 Qwen2.5-7B 显存占满了？一张 4090 能撑多少并发？",
+    "why does vLLM take all the memory of my A10 with llama 3 8b, and can it hold 20 users at 8k?",
+])
+def test_the_sizing_question_after_a_why_is_answered_with_the_faq(text: str) -> None:
+    question = parse(text, KB)
+    assert question.intent == "check" and question.gpu is not None and question.model is not None
+    assert question.faq_hint is not None
+
+
+@pytest.mark.parametrize("text", [
+    "why does llama 3 70b need several GPUs?",
+    "why is vllm taking 90% of my GPU memory",
+    "why does Qwen2.5-7B take 22GB on my 4090 with vllm?",
+])
+def test_a_why_question_alone_stays_the_faqs(text: str) -> None:
+    assert parse(text, KB).intent == "faq"
