@@ -18,6 +18,7 @@ from bot.reply.overrides import apply_overrides
 from bot.state import MemoryStore, StateStore
 from bot.understand.followup import follow_up
 from bot.understand.lang import detect_lang
+from bot.understand.logs import fold_repeated_records
 from bot.understand.parse import parse
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Lang, Question
@@ -26,10 +27,24 @@ from knowledge.hub import ConfigFetcher, fetch_hub_config
 from knowledge.loader import default_knowledge
 
 MAX_MESSAGE_CHARS = 4000
-"""Longer messages get a polite refusal: a GPU question fits in a few lines, and a pasted log or
-document would only produce a misreading (Slack itself allows 40,000)."""
+"""Longer messages get a polite refusal: a GPU question fits in a few lines, and a pasted document would only
+produce a misreading (Slack itself allows 40,000). A pasted log is first read with its repeated records once
+(`folded_paste`), which brings a minute of vLLM metrics lines and the question after them within it."""
 
 SIZING_INTENTS = frozenset({"recommend", "check", "compare", "model_info"})
+
+
+def folded_paste(text: str) -> tuple[str, int]:
+    """A message over the limit with its repeated log records read once (bot.understand.logs), and how many were
+    dropped; a message within the limit is read as written."""
+    return fold_repeated_records(text) if len(text) > MAX_MESSAGE_CHARS else (text, 0)
+
+
+def said_folded(result: Answer, folded: int) -> Answer:
+    """The answer to a folded paste says so: what was not read is not silently lost."""
+    if folded:
+        result.understood = {**result.understood, "records_folded": folded}
+    return result
 
 
 def too_long_refusal(text: str, lang: Lang) -> Answer | None:
@@ -44,8 +59,12 @@ def ask(request: Mapping[str, Any], kb: KnowledgeBase | None = None,
         fetch_config: ConfigFetcher | None = fetch_hub_config) -> Answer:
     """One stateless answer to a text plus explicit flags (`ask` and its JSON lines), behind the same length
     guard as every conversation."""
-    refusal = too_long_refusal(str(request.get("text") or ""), "en")
-    return refusal if refusal is not None else answer_request(request, kb, fetch_config=fetch_config)
+    text, folded = folded_paste(str(request.get("text") or ""))
+    refusal = too_long_refusal(text, "en")
+    if refusal is not None:
+        return refusal
+    request = {**request, "text": text} if folded else request
+    return said_folded(answer_request(request, kb, fetch_config=fetch_config), folded)
 
 
 @dataclass(frozen=True)
@@ -67,6 +86,7 @@ class Advisor:
                 overrides: Mapping[str, Any] | None = None, lang: str | None = None) -> Reply:
         overrides = dict(overrides or {})
         show_maths = bool(overrides.pop("show_maths", False))
+        text, folded = folded_paste(text)
         refusal = too_long_refusal(text, language_of(text))
         if refusal is not None:
             return Reply(Question(text=text[:200], intent="unknown", lang=refusal.query.lang), refusal)
@@ -89,7 +109,7 @@ class Advisor:
             self.store.put_question(thread_key, question)
         if user_id and text.strip():
             self.store.push_recent(user_id, text.strip()[:300])
-        return Reply(question, result, show_maths)
+        return Reply(question, said_folded(result, folded), show_maths)
 
 
     def replay(self, thread_key: str, *, show_maths: bool = False) -> Reply | None:

@@ -302,6 +302,9 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                    else t_notice("unknown_card_sized", text=str(unknown_card), gb=f"{sized_memory:g}")
                    if sized_memory else t_notice("unknown_card", text=str(unknown_card)))
         out.append(("section", "notice", {"message": message}))
+    if answer.understood.get("records_folded"):
+        out.append(("section", "notice", {"message": Translator(answer.query.lang)(
+            "records_folded", n=f"{answer.understood['records_folded']:,}")}))
     for notice in ("assumed_model", "no_such_variant", "derived_name", "claimed_memory", "modified_card"):
         if view.get(notice):
             out.append(("section", "notice", {"message": view[notice]}))

@@ -1,0 +1,55 @@
+"""Pasted logs with their question: each repeated record read once.
+
+People paste what their engine printed and ask about it ("here is our vllm log … why is KV cache usage so high and
+how many users can this card hold at 16k?"). vLLM prints its metrics line every few seconds, so a minute of log is
+thousands of characters of the same record with other numbers, and the message went over the length limit and was
+refused whole. The records are told apart by their shape (the text with its numbers blanked); a record of a shape
+already read is dropped, which keeps the first of each kind, the lines around them and the question.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+_RECORD_START = re.compile(
+    r"(?=(?<![\w-])(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\b[\s:]"
+    r"|\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}"
+    r"|(?<!\d)\d{2}-\d{2} \d{2}:\d{2}:\d{2})"
+)
+"""Where a log record begins, also when records were pasted into one line: a level word, or a timestamp."""
+_ONE_HEADER = 12
+"""Starts closer than this many characters are one record's header."""
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+MIN_SHAPE_CHARS = 24
+"""Shorter records ("OK", a blank line) are never folded: they carry no repeated payload and may be the question."""
+
+
+def _records(text: str) -> list[str]:
+    out: list[str] = []
+    for line in text.splitlines(keepends=True):
+        starts: list[int] = []
+        for m in _RECORD_START.finditer(line):
+            if not starts or m.start() - starts[-1] > _ONE_HEADER:
+                starts.append(m.start())  # "INFO 12-06 10:01:07": a level word and its timestamp start one record
+        if len(starts) <= 1:
+            out.append(line)
+            continue
+        cuts = [0, *[s for s in starts if s > 0], len(line)]
+        out.extend(line[a:b] for a, b in pairwise(cuts) if b > a)
+    return out
+
+
+def fold_repeated_records(text: str) -> tuple[str, int]:
+    """(the text with every record of an already-seen shape dropped, how many were dropped)."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    dropped = 0
+    for record in _records(text):
+        shape = _NUMBER.sub("#", record.strip())
+        if len(shape) >= MIN_SHAPE_CHARS and shape in seen:
+            dropped += 1
+            continue
+        seen.add(shape)
+        kept.append(record)
+    return "".join(kept), dropped

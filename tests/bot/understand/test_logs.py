@@ -1,0 +1,51 @@
+"""Pasted logs: each repeated record read once, so the question after a minute of metrics lines is answered."""
+
+from __future__ import annotations
+
+from bot.reply.render import render_text
+from bot.service import MAX_MESSAGE_CHARS, Advisor, ask
+from bot.understand.logs import fold_repeated_records
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+METRICS = ("INFO 12-06 10:{m:02d}:07 [metrics.py:455] Avg prompt throughput: {p}.0 tokens/s, Avg generation "
+           "throughput: {g}.2 tokens/s, Running: {r} reqs, Swapped: 0 reqs, Pending: 1 reqs, GPU KV cache usage: "
+           "{u}.0%, CPU KV cache usage: 0.0%. ")
+QUESTION = "-- why is KV cache usage so high and how many concurrent users can this card hold at 16k?"
+PASTE = ("here is our vllm log from the Qwen2.5-32B AWQ box (1x L40S, --max-model-len 16384): "
+         + "".join(METRICS.format(m=m, p=1000 + 37 * m, g=200 + 11 * m, r=20 + m, u=40 + m) for m in range(30))
+         + QUESTION)
+
+
+def test_records_pasted_into_one_line_are_told_apart_and_read_once_each() -> None:
+    folded, dropped = fold_repeated_records(PASTE)
+    assert dropped == 28  # 30 records: the first is kept, and the last, which carries the question
+    assert folded.startswith("here is our vllm log") and folded.endswith(QUESTION)
+    assert folded.count("[metrics.py:455]") == 2
+
+
+def test_records_on_their_own_lines_and_short_lines_are_kept() -> None:
+    text = "\n".join(["my log:", *(f"INFO 2025-01-0{d} 10:00:00 loaded weights in {d}.5 s, rank {d}" for d in
+                                   range(1, 6)), "ok", "ok", "is this normal?"])
+    folded, dropped = fold_repeated_records(text)
+    assert dropped == 4 and folded.splitlines() == ["my log:", "INFO 2025-01-01 10:00:00 loaded weights in 1.5 s, "
+                                                    "rank 1", "ok", "ok", "is this normal?"]
+
+
+def test_a_long_pasted_log_with_its_question_is_answered_and_says_what_it_skipped() -> None:
+    # audit 21 LOW-1: a 5,122-character vLLM log and its question got "That message is too long"
+    assert len(PASTE) > MAX_MESSAGE_CHARS
+    result = ask({"text": PASTE}, KB)
+    assert result.error is None and result.query.gpu == "l40s" and result.query.context == 16384
+    assert result.understood["records_folded"] == 28
+    text = render_text(result, KB)
+    assert "28 repeats skipped" in text and "· 28" not in text  # said in a notice, not read back as a slot
+    reply = Advisor(KB).respond(PASTE, "thread:log")
+    assert reply.answer.error is None and reply.answer.understood["records_folded"] == 28
+
+
+def test_a_long_message_with_nothing_repeated_is_still_refused() -> None:
+    prose = " ".join(f"sentence {n} about a different subject{'!' * (n % 7)} word{n}" for n in range(400))
+    assert len(prose) > MAX_MESSAGE_CHARS
+    assert ask({"text": prose}, KB).error == "too-long"
