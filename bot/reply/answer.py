@@ -209,9 +209,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # the cheapest asked for (or llama.cpp, or a GeForce card named) already brings GeForce in: only the
         # vendor narrows the pool then
         with_geforce = any(g.form == "consumer" for g in pool)
-        pool_value = ("consumer" if question.consumer else "nvidia" if with_geforce
-                      else "nvidia-datacenter-workstation")
-        reason = "consumer-pool" if question.consumer else "vendor-pool" if with_geforce else "default-pool"
+        other_vendor = any(g.vendor.lower() != "nvidia" for g in pool)  # an AMD or Intel card named brings its own
+        pool_value = ("consumer" if question.consumer else "with-named-vendor" if other_vendor
+                      else "nvidia" if with_geforce else "nvidia-datacenter-workstation")
+        reason = ("consumer-pool" if question.consumer else "named-vendor-pool" if other_vendor
+                  else "vendor-pool" if with_geforce else "default-pool")
         assumptions.append(Assumption(field="pool", value=pool_value, reason=reason))
     if question.intent == "compare" and question.compare_gpus:
         pool = [as_candidate(kb.gpus[g]) for g in question.compare_gpus if g in kb.gpus]

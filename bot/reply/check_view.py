@@ -222,13 +222,13 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
     profile = engine.at_version(answer.query.engine_version) if engine is not None else None
     beside = profile is not None and profile.reservation.covers == "weights_and_kv"
     measured = profile is not None and measures_free_memory(profile, c.reserve_fraction)
-    reserve_key = ("limit_measured_rocm" if _is_amd(kb, c.gpu) else "limit_measured") if measured \
+    reserve_key = f"limit_measured{_runtime_suffix(kb, c.gpu)}" if measured \
         else "limit_reserve_beside" if beside else "limit_reserve"
     memory = memory_of_card_id(c.gpu)
     limit_what = (t(reserve_key, engine=engine_name(answer.query.engine), fraction=reserve)
                   if c.limit_basis == "reservation" and c.reserve_fraction
                   else t("limit_unified", have=gb(c.gpu_memory_gb), total=f"{memory[0]:g}") if memory and memory[1]
-                  else t("limit_usable_rocm" if _is_amd(kb, c.gpu) else "limit_usable", have=gb(c.gpu_memory_gb)))
+                  else t(f"limit_usable{_runtime_suffix(kb, c.gpu)}", have=gb(c.gpu_memory_gb)))
     return {
         "fits": c.fits, "count": c.count, "gpu_name": gpu_name(kb, c.gpu), "free": gb(c.headroom_gb),
         "need": gb(c.memory_per_gpu_gb), "have": gb(c.gpu_memory_gb), "limit": gb(c.limit_gb),
@@ -276,7 +276,11 @@ def smaller_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
              gpu=on if int(first.get("count") or 1) == 1 else f"{first['count']}× {on}", list="; ".join(items))
 
 
-def _is_amd(kb: KnowledgeBase, gpu_id: str) -> bool:
-    """An AMD card: its runtime's context is ROCm's (HIP), not CUDA's, though it takes the same room."""
+_RUNTIME_SUFFIXES = {"amd": "_rocm", "intel": "_oneapi"}
+"""Cards whose runtime context is not CUDA's (ROCm's HIP; oneAPI's Level Zero), though it takes about the same room."""
+
+
+def _runtime_suffix(kb: KnowledgeBase, gpu_id: str) -> str:
+    """The message-key suffix naming the card's runtime: "" for CUDA."""
     card = kb.gpus.get(gpu_id)
-    return card is not None and card.vendor.lower() == "amd"
+    return _RUNTIME_SUFFIXES.get(card.vendor.lower(), "") if card is not None else ""

@@ -218,6 +218,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "compare-one-currency": {"en": "the currency every card compared is priced in, so their costs compare",
                              "zh-Hans": "所对比的卡都有这一币种的报价，费用才能直接比较"},
     "vendor-pool": {"en": "name an AMD card to include AMD", "zh-Hans": "如需 AMD 显卡，请直接写出型号"},
+    "named-vendor-pool": {"en": "the card named brings its maker's cards in", "zh-Hans": "因提到该卡，一并比较同厂商的显卡"},
     "default-pool": {"en": "say “consumer”/“cheapest” or name a card to include GeForce or AMD", "zh-Hans": "如需消费级或 AMD 显卡，请说明“最便宜”或直接写出型号"},
     "encoder-fp16": {"en": "embedding models ship fp32 weights but are served in fp16 on a GPU (FlagEmbedding's use_fp16=True, Text Embeddings Inference's default); say fp32 to size that",
                      "zh-Hans": "向量模型发布的是 fp32 权重，但在 GPU 上以 fp16 部署（FlagEmbedding 的 use_fp16=True，Text Embeddings Inference 的默认值）；如需 fp32 请说明"},

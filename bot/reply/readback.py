@@ -72,7 +72,7 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:g} GB"
     if field == "pool":
         return (t.pool_value_consumer if value == "consumer" else t.pool_value_nvidia if value == "nvidia"
-                else t.pool_value)
+                else t.pool_value_named if value == "with-named-vendor" else t.pool_value)
     if field == "tokens" and isinstance(value, (int, float)):
         return f"{amount(float(value))} tokens"
     if field == "documents" and isinstance(value, int):
