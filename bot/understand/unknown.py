@@ -151,7 +151,7 @@ _ACCELERATOR_FAMILY = re.compile(
     r"raspberry\s?pi(?:\s?\d{1,2})?|orange\s?pi(?:\s?\d{1,2})?|"
     r"(?:intel\s+)?(?:arc\s+(?:pro\s+)?[ab]\d{2,3}|gaudi\s?\d?)|(?:google\s+)?tpu\s?v\d[a-z]*|"
     r"(?:amd\s+)?radeon\s+(?:pro\s+)?[a-z]?\d{3,4}\s?(?:xtx|xt)?|"
-    r"(?:摩尔线程\s*)?mtt\s?[sx]\d{3,4}|摩尔线程|moore\s+threads(?:\s+mtt\s?[sx]\d{3,4})?|"
+    r"(?:摩尔线程\s*)?mtt\s?[sx]\d{2,4}|摩尔线程|moore\s+threads(?:\s+mtt\s?[sx]\d{2,4})?|"
     r"(?:华为\s*)?(?:昇腾|ascend)\s?\d{3}[a-z]?|寒武纪(?:\s*mlu\s?\d{3})?|cambricon(?:\s+mlu\s?\d{3})?|"
     r"海光\s*dcu|海光|hygon\s+dcu|壁仞(?:\s*br\d{3})?|biren\s+br\d{3}|沐曦|metax\s+c\d{3}|天数智芯|iluvatar)(?![\w.])",
     re.A)

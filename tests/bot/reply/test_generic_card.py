@@ -12,7 +12,7 @@ from knowledge.loader import default_knowledge
 KB = default_knowledge()
 
 
-@pytest.mark.parametrize("text", ["Llama 3.1 8B in bf16 on an Intel Arc A770 16GB?",
+@pytest.mark.parametrize("text", ["Llama 3.1 8B in bf16 on a Moore Threads MTT S80 16GB?",
                                   "Llama 3.1 8B on my 16GB card, does it fit?",
                                   "Mistral NeMo 12B bf16 on a 12GB card?"])
 def test_the_fixes_on_a_card_known_only_by_its_memory_carry_no_speed(text: str) -> None:
