@@ -179,6 +179,13 @@ class FormatFloorFact(Fact):
     """The oldest compute capability the engine itself supports, whatever the format (vLLM: 7.0)."""
 
 
+class HardwareFact(Fact):
+    """The GPU makers whose cards the engine runs on, as its own documentation says: a card of another maker cannot
+    run it at all, whatever its memory."""
+
+    vendors: list[str] = Field(min_length=1)
+
+
 class DpAttentionFact(Fact):
     """Data-parallel attention: each rank runs attention for its own requests only, so it holds only their KV
     cache (the whole of it: an MLA latent is not split by heads) and the attention weights whole, while the

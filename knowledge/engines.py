@@ -31,6 +31,7 @@ from knowledge.engine_facts import (
     Fact,
     Float16RefusalFact,
     FormatFloorFact,
+    HardwareFact,
     KVCacheFact,
     LogitsFact,
     MultiGpuFact,
@@ -130,6 +131,8 @@ class EngineProfile(Entry):
     generic rule."""
     batch_buffers: BatchBuffersFact | None = None
     """Per-slot runtime buffers taken before the KV pool (None: the runtime allocates none worth sizing)."""
+    hardware: HardwareFact | None = None
+    """The GPU makers the engine runs on (None: not restricted here; the profile names none it cannot run on)."""
     format_floor: FormatFloorFact | None = None
     """Weight formats that need a newer card than the engine itself (None: none restricted here)."""
     dp_attention: DpAttentionFact | None = None

@@ -41,6 +41,7 @@ from bot.reply.defaults import (
     samples_as_tokens,
     workload_for,
 )
+from bot.reply.engine_hardware import engine_for_card
 from bot.reply.faq import faq_for
 from bot.reply.image_service import cheapest_service_first, images_wanted_per_minute
 from bot.reply.mac_beside import mac_beside_figure
@@ -142,6 +143,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         return attach_money(result, question, None, kb, (card, question.gpu_count or 1))
 
     gpu = kb.gpus.get(question.gpu) if question.gpu else None
+    if (runnable := engine_for_card(question, gpu)) is not None:
+        return answer(runnable, kb)  # "TensorRT-LLM on an RX 7900 XTX": it runs on NVIDIA only; sized with vLLM
     others = others_alone(question, kb, answer)  # models deployed beside this one on the same cards
     if gpu is None and question.memory_gb:
         gpu = memory_card(question, kb)

@@ -15,6 +15,7 @@ from bot.reply.model import Answer
 from bot.reply.readback import engine_name
 from bot.understand.mention_fit import modified_size
 from knowledge.base import KnowledgeBase
+from knowledge.engines import load_engine_profiles
 from rules import constants as C
 from rules.hardware import usable_gib
 
@@ -43,8 +44,12 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     written, card = answer.understood.get("no_such_variant"), kb.gpus.get(answer.query.gpu or "")
     no_such = t("no_such_variant", text=str(written), name=card.name.removeprefix("NVIDIA ")) \
         if written and card is not None else ""
+    asked_engine = load_engine_profiles().get(str(answer.understood.get("engine_not_on_card") or ""))
+    off_maker = (t("engine_not_on_card", engine=asked_engine.name, card=card.name,
+                   makers=" / ".join(asked_engine.hardware.vendors), used=engine_name(answer.query.engine))
+                 if asked_engine is not None and asked_engine.hardware is not None and card is not None else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
-            "no_such_variant": no_such}
+            "no_such_variant": no_such, "engine_not_on_card": off_maker}
 
 
 def stack_line(t: Translator, answer: Answer) -> str:

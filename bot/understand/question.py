@@ -50,6 +50,9 @@ SHARED_MEMORY_NOTE = "shared-memory-stated:"
 (bot.understand.unknown.shared_memory_reserve), and the reply says from what."""
 NO_SUCH_VARIANT_NOTE = "no-such-variant:"
 """Noted with the name written when a card suffix names a variant that does not exist ("RTX 4090 Ti")."""
+ENGINE_NOT_ON_CARD_NOTE = "engine-not-on-card:"
+"""Noted with the engine asked for when the card named is of a maker it does not run on (TensorRT-LLM on a Radeon):
+the job is sized with an engine that does, and the reply says why."""
 ASSUMED_MODEL_NOTE = "assumed-model:"
 """Noted with the model sized when the text names none but its job implies one (a transcription job: Whisper):
 the reply says which model it assumed, so the asker can name theirs."""
@@ -375,6 +378,12 @@ class Question(BaseModel):
         """A card name written with a suffix no such card has (`NO_SUCH_VARIANT_NOTE`): "RTX 4090 Ti"."""
         return next((n.removeprefix(NO_SUCH_VARIANT_NOTE) for n in self.notes if n.startswith(NO_SUCH_VARIANT_NOTE)),
                     None)
+
+    @property
+    def engine_not_on_card(self) -> str | None:
+        """The engine asked for that cannot run on the card named (`ENGINE_NOT_ON_CARD_NOTE`)."""
+        return next((n.removeprefix(ENGINE_NOT_ON_CARD_NOTE) for n in self.notes
+                     if n.startswith(ENGINE_NOT_ON_CARD_NOTE)), None)
 
     @property
     def derived_name(self) -> str | None:
