@@ -9,7 +9,7 @@ from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_OUTPUT_TOKENS, M
 from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
 
 # -- context, generated tokens, batch ---------------------------------------------------------------
-_CTX_UNIT = r"\s*(?P<unit>k|m|万|千|million|thousand)?(?![a-z0-9])"
+_CTX_UNIT = r"\s*(?P<unit>k|m|万|千|亿|million|billion|thousand)?(?![a-z0-9])"
 _PEOPLE = r"(?:people|ppl|persons?|folks?|peeps|customers?|devs|developers?|engineers?|employees?|staff)"
 """People using a service, as typed in chat too: "20 ppl", "50 folks", "10 peeps"."""
 _AT_ONCE = r"(?:at\s+once|at\s+(?:the\s+)?same\s+time|simultaneously|concurrently)(?![a-z])"
@@ -196,8 +196,9 @@ BATCH_UNITS = {unit: COUNT_SCALES[unit]
                for unit in ("k", "万", "千", "thousand", "m", "mn", "million", "bn", "billion")}
 """Sequences are counted in thousands (a 10k batch is 10,000); only context lengths use k = 1,024."""
 CONTEXT_UNITS = {"k": 1024.0, "m": 1024.0 * 1024.0, "万": 10_000.0, "千": 1000.0, "million": 1024.0 * 1024.0,
-                 "thousand": 1024.0}
-"""A context counts k as 1,024 and M as 1,024², written as letters or words ("1 million token context")."""
+                 "thousand": 1024.0, "billion": 1e9, "亿": 1e8}
+"""A context counts k as 1,024 and M as 1,024², written as letters or words ("1 million token context"); a billion
+is no window any model has, but one asked for is read (and bounded), not dropped for a 4k default."""
 
 
 def context_unit(unit: str | None) -> float:

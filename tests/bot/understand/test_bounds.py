@@ -19,3 +19,16 @@ def test_a_number_below_its_bound_that_has_no_floor_value_is_dropped() -> None:
 def test_a_valid_question_is_untouched() -> None:
     question = bounded_question(text="x", intent="recommend", tokens=1e9)
     assert question.tokens == 1e9 and question.clamped == []
+
+
+def test_a_context_in_billions_is_read_and_bounded_not_dropped_for_the_default() -> None:
+    # audit 22 HIGH 1: "a 10 billion token context window" was not a context, so 4,096 was sized and the reply said Yes
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    for text in ("Llama 3.1 8B with a 10 billion token context window on one H100?",
+                 "llama 3.1 8b 1 亿 token 上下文 一张 H100 能跑吗"):
+        question = parse(text, kb)
+        assert question.context == 10_000_000 and "context" in question.clamped, text
+    assert parse("7b context length on a 4090?", kb).context is None  # a model's size is no context
