@@ -81,6 +81,10 @@ _USER_SCALE = r"(?P<unit>k|thousand|mn?|million|bn|billion)?(?![a-z])"
 """The scale of a user count written as a word ("2 million users", "10bn concurrent"): the count is then far
 beyond any one job, and must reach the bound that says so rather than be dropped."""
 
+_CN_SCALE = r"\s*(?P<unit>万|千|亿)?"
+"""The scale written after a Chinese count ("500 万用户", "3 万个用户"): without it the digits were lost and the
+lone 万 read as 10,000 users."""
+
 _BATCH = [
     rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|批次|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
@@ -91,14 +95,15 @@ _BATCH = [
     rx(r"(?:\bat|\bwith)\s+" + NUM + r"\s*(?:x\s*)?(?:concurrency|concurrent|parallelism|in\s+flight)(?![a-z])"),
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
     rx(r"(?<![a-z0-9.])" + NUM + r"\s*" + _USER_SCALE + r"\s+" + _AT_ONCE),
-    rx(NUM + r"\s*(?:路|个|人|用户)?\s*并发"),
-    rx(NUM + r"\s*(?:个|位|名)?\s*(?:用户|使用者)"),
+    rx(NUM + _CN_SCALE + r"\s*(?:路|个|人|用户)?\s*并发"),
+    rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*(?:用户|使用者)"),
     rx(r"(?:给|供)\s*" + NUM
        + r"\s*(?:个|位|名)?\s*(?:同事|员工|人|成员|程序员|开发者|开发人员|工程师|用户|学生|客服|坐席)"),
-    rx(NUM + r"\s*(?:个|位|名)?\s*(?:同时)?\s*在线\s*(?:的)?\s*(?:用户|使用者|人)"),
-    rx(NUM + r"\s*(?:个)?(?:人|用户|请求)\s*同时"),
-    rx(NUM + r"\s*(?:个|位|名)?\s*(?:人|同事|员工)\s*(?:一起|一块儿?|同时|并发)?\s*(?:用|使用|访问|调用|在用|聊)"),
-    rx(r"同时\s*(?:有|服务|支持)?\s*" + NUM + r"\s*(?:个)?(?:人|用户|请求|路)"),
+    rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*(?:同时)?\s*在线\s*(?:的)?\s*(?:用户|使用者|人)"),
+    rx(NUM + _CN_SCALE + r"\s*(?:个)?(?:人|用户|请求)\s*同时"),
+    rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*(?:人|同事|员工)\s*(?:一起|一块儿?|同时|并发)?\s*"
+       r"(?:用|使用|访问|调用|在用|聊)"),
+    rx(r"同时\s*(?:有|服务|支持)?\s*" + NUM + _CN_SCALE + r"\s*(?:个)?(?:人|用户|请求|路)"),
     rx(NUM + r"\s*路\s*(?:的)?\s*(?:实时)?\s*(?:音频|音讯|视频|语音|麦克风|直播|通话|对话|会话|请求)?\s*"
        r"(?:串流|流|通话|会话|对话|请求|直播)"),  # "50 路音频流": streams served at once, as "50 audio streams"
     rx(r"(?:并发(?:数|量)?|用户数?|人数|\bbatch(?:[\s_]?size)?|\b(?:concurrent\s+)?users?|\bconcurrency)\s*"
@@ -193,7 +198,7 @@ def _read_volume(state: SlotState, amount: float, scale: str | None) -> bool:
 
 
 BATCH_UNITS = {unit: COUNT_SCALES[unit]
-               for unit in ("k", "万", "千", "thousand", "m", "mn", "million", "bn", "billion")}
+               for unit in ("k", "万", "千", "亿", "thousand", "m", "mn", "million", "bn", "billion")}
 """Sequences are counted in thousands (a 10k batch is 10,000); only context lengths use k = 1,024."""
 CONTEXT_UNITS = {"k": 1024.0, "m": 1024.0 * 1024.0, "万": 10_000.0, "千": 1000.0, "million": 1024.0 * 1024.0,
                  "thousand": 1024.0, "billion": 1e9, "亿": 1e8}

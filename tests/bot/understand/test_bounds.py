@@ -32,3 +32,18 @@ def test_a_context_in_billions_is_read_and_bounded_not_dropped_for_the_default()
         question = parse(text, kb)
         assert question.context == 10_000_000 and "context" in question.clamped, text
     assert parse("7b context length on a 4090?", kb).context is None  # a model's size is no context
+
+
+def test_a_chinese_user_count_keeps_its_scale() -> None:
+    # audit 22 HIGH 2: "500 万用户" lost its digits and the lone 万 read as 10,000 users
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    cases = {"500 万用户同时在线，每人 32k 上下文，Qwen2.5-7B，需要多少张 H200？": 5_000_000,
+             "3 万个用户同时使用 Llama 3.1 8B，上下文 4k，需要几张 H100？": 30_000,
+             "同时服务 2 万个用户，Qwen2.5-7B，要几张 L20": 20_000,
+             "50 个用户同时使用 Qwen2.5-7B，一张 A10 够吗": 50}
+    for text, users in cases.items():
+        question = parse(text, kb)
+        assert (question.users or question.batch) == users, text
