@@ -141,7 +141,7 @@ _LATENCY = rx(r"(?:\b(?:p\d{2}|median|avg|average|mean|end[- ]to[- ]end|e2e|resp
 """A whole request's latency the service must meet ("p50 latency under 3s", "p95 latency < 500ms", "延迟小于2秒"):
 read after the first-token time, which names its own."""
 _QPM = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:(?:requests?|reqs?|quer(?:y|ies)|calls?|completions?|"
-          r"prompts?|questions?|messages?)\s*"
+          r"prompts?|questions?|messages?|msgs?|chats?)\s*"
           r"(?:per\s+min(?:ute)?|a\s+minute|/\s*min(?:ute)?|every\s+minute)(?![a-z])|rpm\b)|"
           r"每分钟\s*(?:要|需要)?\s*(?:处理|承载|发送?|提交|调用|问|提问|发起)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*"
           r"(?:请求|调用|查询|问题|提问|消息)")
@@ -166,7 +166,8 @@ _PER_PERSON_AFTER = rx(r"^\s*(?:per|a|each|for\s+each)\s+(?:user|person|head|dev
 _PEOPLE_COUNT = rx(r"(?<![\d.])(?P<n>\d{1,7})\s*(?:个|名|位)?\s*(?:客服)?"
                    r"(?:坐席|用户|员工|程序员|开发者|开发|同事|工程师|客服|座席|人)"
                    r"|(?<![\d.])(?P<n2>\d{1,7})\s+(?:\w+\s+)?(?:users?|people|persons|employees|agents|seats|"
-                   r"developers|devs|engineers|customers|members|students|analysts)\b")
+                   r"developers|devs|engineers|customers|members|students|analysts|reps|representatives|"
+                   r"operators|staff|colleagues|workers|testers|writers|lawyers|doctors|nurses|teachers)\b")
 """A head count ("50 个客服坐席", "300 employees", "100 support agents"): who a per-person rate is multiplied by
 when no user or batch count was read."""
 
