@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from bot.reply.convert import finite
 from bot.reply.image_service import cards_for
-from bot.reply.serving import fits_at
+from bot.reply.serving import encoder_rate, fits_at
 from bot.reply.side_figures import image_seconds, image_settings
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
@@ -52,7 +52,13 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float 
                            images_per_user_assumed=1.0 if assumed else None)
         return figures
     if model.arch == "encoder":
-        return {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}
+        figures = {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}
+        if prefill:
+            # what a server batching its requests encodes on one card: "how many queries/s can one L4 handle"
+            batched, batch = encoder_rate(workload, gpu, 1)
+            if batch > 1:
+                figures.update(batched_sequences_per_s=finite(batched, 1), encoder_batch=float(batch))
+        return figures
     return {}
 
 

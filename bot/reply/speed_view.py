@@ -48,6 +48,12 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
         # a batch job's own rate is in the time line; beside it this one is one sequence at a time, and says so
         key = "sequences_per_s_one" if s.get("documents_per_s") else "sequences_per_s"
         parts.append(t(key, v=count(s["sequences_per_s"] or 0)))
+        texts = answer.understood.get("texts_per_request")
+        if s.get("batched_sequences_per_s") and not s.get("documents_per_s") and answer.serving is None:
+            batched = float(s["batched_sequences_per_s"] or 0)
+            parts.append(t("batched_sequences_per_s", v=count(batched), batch=f"{s.get('encoder_batch') or 0:.0f}"))
+            if isinstance(texts, int) and texts > 1:
+                parts.append(t("requests_of_texts_per_s", v=f"{batched / texts:,.3g}", n=f"{texts:,}"))
     if s.get("prefill_tokens_per_s") and not s.get("audio_seconds_per_s"):
         parts.append(t("prefill", v=count(s["prefill_tokens_per_s"] or 0)))
     if s.get("train_tokens_per_s") and task in ("train", "lora", "qlora"):

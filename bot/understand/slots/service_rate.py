@@ -36,7 +36,8 @@ _TEXTS_EN = (r"(?:candidate\s+|retrieved\s+)?(?:docs?|documents?|passages?|candi
 _TEXTS_ZH = r"(?:文档|文本|文件|文章|段落|候选|句子?|条目|片段|数据)"
 _REQUEST_EN = r"(?:quer(?:y|ies)|requests?|calls?|searche?s?)"
 _PER_REQUEST = rx(
-    r"(?<![a-z0-9.])(?P<num>\d+)\s*" + _TEXTS_EN + r"\s*(?:per|each|a|for\s+each|in\s+each|with\s+each|/)\s*"
+    r"(?<![a-z0-9.])(?P<num>\d+)\s*" + _TEXTS_EN + r"(?P<len>\s*(?:of|at|,)\s*(?:about|around|~)?\s*\d+(?:\.\d+)?\s*k?"
+    r"\s*-?\s*tokens?(?:\s+each)?)?\s*,?\s*(?:per|each|a|for\s+each|in\s+each|with\s+each|/)\s*"
     r"(?:user\s+)?" + _REQUEST_EN + r"(?![a-z])"
     r"|\b(?:each|every|per)\s+" + _REQUEST_EN + r"\s+(?:has|with|carries|contains|of|sends?|scores?|reranks?|"
     r"embeds?|brings?)?\s*(?:about|around|~|up\s+to)?\s*(?P<num2>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"
@@ -118,7 +119,11 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
         if int(raw) > 0:
             fields["texts_per_request"] = int(bounded(state, "texts_per_request", float(raw), MAX_TEXTS_PER_REQUEST))
             state.stated.append("texts_per_request")
-            state.mask(m.start(), m.end())
+            if m.group("len"):  # "20 docs of 400 tokens per query": the length is each text's, read as the context
+                state.mask(m.start(), m.start("len"))
+                state.mask(m.end("len"), m.end())
+            else:
+                state.mask(m.start(), m.end())
     m = _RATE.search(state.text)
     if m is not None:
         which = next(name for name in ("num", "num2", "num3") if m.group(name))
