@@ -238,7 +238,7 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     # Tensor-parallel engines divide the KV heads inside a node and the layers across nodes. transformers
     # (accelerate device_map) and llama.cpp split the layers: each card holds its share of the blocks, and
     # the card with the embeddings / lm_head holds that matrix whole (the largest card is the one counted).
-    kv, kv_notes = kv_cache_bytes(model, w.context, w.batch, kv_elem, tp=tp,
+    kv, kv_notes = kv_cache_bytes(model, w.context, w.batch * w.beam_size, kv_elem, tp=tp,
                                   pure_window=profile.kv_cache.sliding_window == "applied", mla_heads=mla_heads)
     notes += kv_notes
     act = _activation(w, profile)

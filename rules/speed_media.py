@@ -37,9 +37,10 @@ def _encoder_decoder_layers(model: Model) -> tuple[int, int]:
 
 def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float | None:
     """Seconds of audio transcribed per second for each of `streams` windows batched on one card (greedy
-    decoding). The encoder's work grows with the streams; a decoder step reads the decoder's weights once for
-    all of them, and each window's cross-attention keys and values (its 1,500 encoder positions in every decoder
-    layer), until its matrix products, batch × 2·P_decoder, take longer (the LLM decode step's bound)."""
+    decoding, or a beam search of `w.beam_size` hypotheses). The encoder's work grows with the streams; a decoder
+    step reads the decoder's weights once for all of them, and each hypothesis's cross-attention keys and values
+    (its window's 1,500 encoder positions in every decoder layer, tiled per beam), until its matrix products,
+    hypotheses × 2·P_decoder, take longer (the LLM decode step's bound)."""
     model = w.model
     frames = model.details.get("max_source_positions")
     enc_layers, dec_layers = _encoder_decoder_layers(model)
@@ -59,8 +60,9 @@ def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float |
     # layers × d_model, K and V, at the weights' width (245 MB a window for large: at 16 windows 2.5× the decoder)
     width = weights / max(1.0, params)
     cross_kv = float(frames) * dec_layers * 2 * (model.hidden_size or 0) * width
-    read_s = (weights * (1 - encoder_share) + batch * cross_kv) / (eta * gpu.bandwidth_gbps * 1e9)
-    compute_s = batch * 2.0 * params * (1 - encoder_share) / (peak * 1e12 * S.DECODE_MFU)
+    hypotheses = batch * max(1, w.beam_size)
+    read_s = (weights * (1 - encoder_share) + hypotheses * cross_kv) / (eta * gpu.bandwidth_gbps * 1e9)
+    compute_s = hypotheses * 2.0 * params * (1 - encoder_share) / (peak * 1e12 * S.DECODE_MFU)
     step_s = max(read_s, compute_s) + dec_layers * per_layer
     window_s = encoder_s + WHISPER_TOKENS_PER_WINDOW * step_s
     return WHISPER_WINDOW_S / window_s

@@ -140,6 +140,10 @@ class Workload:
     bitsandbytes docs): the card must hold everything else, and holds the states only while there is room."""
     draft_model: Model | None = None
     """Inference: speculative decoding's draft model, on the same cards (rules.memory_draft)."""
+    beam_size: int = 1
+    """Inference of an encoder-decoder (Whisper): hypotheses kept a step by beam search; each caches and reads its
+    own self- and cross-attention keys and values (CTranslate2 and transformers tile the encoder output per beam),
+    while the weights are read once a step for all. 1 = greedy decoding."""
     lora_adapters: int | None = None
     """Inference: LoRA adapters the service offers on this base model ("50 LoRA adapters", 挂 100 个 LoRA); the
     engine holds some of them in GPU slots at `lora_rank` (rules.memory_lora_serving). None = no adapters."""

@@ -455,7 +455,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                         memory_fraction=question.memory_fraction, max_num_seqs=question.max_num_seqs,
                         prefill_chunk=question.prefill_chunk,
                         layer_split=tuple(question.layer_split) if question.layer_split else None,
-                        gpu_layers=question.gpu_layers, cpu_moe_layers=question.cpu_moe_layers, **extra)
+                        gpu_layers=question.gpu_layers, cpu_moe_layers=question.cpu_moe_layers,
+                        beam_size=question.beam_size or 1, **extra)
     if task != "inference" and workload.offload == "optimizer":
         # "CPU offload" on FSDP is its parameter offload: the query reports what the engine does
         workload = replace(workload, offload=offload_of(workload, training_fact(workload)))

@@ -52,6 +52,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,g} h of audio" if t.lang == "en" else f"{value:,g} 小时音频"
     if field == "audio_per_day":
         return "a day" if t.lang == "en" else "每天"
+    if field == "beam_size" and isinstance(value, int):
+        return f"beam {value}" if t.lang == "en" else f"束宽 {value}"
     if field == "prior_preservation" and value:
         return "prior preservation (2 images a step)" if t.lang == "en" else "先验保留（每步 2 张图）"
     if field == "text_encoders" and isinstance(value, str):

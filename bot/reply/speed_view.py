@@ -26,7 +26,9 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
     if s.get("vllm_decode_tokens_per_s"):
         parts.append(t("decode_with", engine="vLLM", v=count(s["vllm_decode_tokens_per_s"] or 0)))
     if s.get("audio_seconds_per_s"):
-        parts.append(t("real_time", v=count(s["audio_seconds_per_s"] or 0)))
+        beam = answer.understood.get("beam_size")
+        parts.append(t("real_time_beam", v=count(s["audio_seconds_per_s"] or 0), k=beam)
+                     if isinstance(beam, int) and beam > 1 else t("real_time", v=count(s["audio_seconds_per_s"] or 0)))
     if s.get("audio_streams_per_card") is not None:
         parts.append(live_streams_line(t, answer.query.batch or 1, s))
     if s.get("seconds_per_image"):

@@ -74,10 +74,10 @@ SLOT_ORDER = (
     "kv_cache", "flash_attention", "dp_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
     "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
-    "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "texts_per_request",
-    "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu", "gpu_count",
-    "gpu_set", "host_ram_gb", "inter_node_gbps", "context_parallel", "unified_memory", "apple_chip", "memory_gb",
-    "card_bandwidth_gbps", "compare_gpus", "cloud", "other_clouds",
+    "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "beam_size",
+    "texts_per_request", "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu",
+    "gpu_count", "gpu_set", "host_ram_gb", "inter_node_gbps", "context_parallel", "unified_memory", "apple_chip",
+    "memory_gb", "card_bandwidth_gbps", "compare_gpus", "cloud", "other_clouds",
     "currency", "budget", "consumer", "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_adapters", "max_loras", "lora_rank", "grad_accumulation", "optimizer",
     *TRAINING_SWITCHES, "tokens", "training_samples", "training_steps", "training_epochs", "hours",
@@ -130,6 +130,8 @@ class Question(BaseModel):
     """Speech recognition: hours of audio the job transcribes ("1000 hours of audio"); timed and billed."""
     audio_per_day: bool = False
     """`audio_hours` arrive every day ("1000 hours of audio per day"): cards to keep up, billed by the month."""
+    beam_size: int | None = Field(default=None, ge=1, le=64)
+    """A speech model's beam search width as stated ("beam_size 5"); None = greedy decoding, as timed by default."""
     image_steps: int | None = Field(default=None, gt=0, le=MAX_IMAGE_STEPS)
     """Image generation: denoising steps per image ("28 steps", "4步")."""
     prior_preservation: bool | None = None

@@ -102,3 +102,17 @@ def test_an_image_on_a_pascal_card_is_timed_at_its_fp32_rate_not_its_one_64th_fp
     assert seconds is not None and at_reference is not None
     ratio = (dense_tflops(reference, "fp16") or 0) / (pascal.fp32_tflops or 1)
     assert seconds == pytest.approx(at_reference * ratio, rel=0.01)
+
+
+def test_a_beam_search_reads_each_hypothesis_cross_attention_cache_by_hand() -> None:
+    # beam 5: the same step with 5 windows' worth of cross-attention K/V read (each hypothesis its own tiled copy)
+    model, t4 = KB.model("whisper-medium"), KB.gpus["t4"]
+    greedy = Workload(model=model, precision="fp16", context=448)
+    beam = Workload(model=model, precision="fp16", context=448, beam_size=5)
+    weights, cross_kv = 0.769e9 * 2, 1500 * 24 * 2 * 1024 * 2
+    encoder = 2 * 0.769e9 * 0.5 * 1500 / (65e12 * S.PREFILL_MFU)
+    step = (weights * 0.5 + 5 * cross_kv) / (S.DECODE_BANDWIDTH_EFFICIENCY["transformers"] * 320e9) \
+        + 24 * S.DECODE_LAYER_OVERHEAD_S["transformers"]
+    assert whisper_real_time_factor(beam, t4) == pytest.approx(30.0 / (encoder + WHISPER_TOKENS_PER_WINDOW * step),
+                                                               rel=0.02)
+    assert whisper_real_time_factor(beam, t4, 8) < 0.75 * whisper_real_time_factor(greedy, t4, 8)  # batched: slower

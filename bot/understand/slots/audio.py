@@ -20,6 +20,14 @@ _AUDIO_HOURS = rx(
     r"(?:audio|speech|recordings?|calls?|podcasts?|meetings?|voice|video|"
     r"的?(?:会议|通话|电话|客服|课堂|课程|访谈|播客|采访){0,2}(?:音频|录音|语音|视频))"
 )
+_TRANSCRIBED_HOURS = rx(
+    r"(?:transcri(?:be|bing|ption\s+of)|转写|轉寫|转录|轉錄|识别|識別)\s*(?:of\s+|about\s+|约|大约)?\s*"
+    r"(?P<num>\d{1,3}(?:[, ]\d{3})+|\d+(?:\.\d+)?)\s*(?P<scale>k|万|千)?\s*(?:hours?|hrs?|h|小时|小時)(?![a-z])"
+)
+"""Hours after a transcription verb ("transcribe 300 hours", "转写 300 小时"): the audio, with a speech model named."""
+_BEAM = rx(r"beam[\s_-]?(?:size|width)?\s*(?:=|:|of|is)?\s*(?P<k>\d{1,2})(?!\d)|(?P<k2>\d{1,2})\s*-?\s*beams?\b"
+           r"|(?:束宽|束搜索|集束搜索)\s*(?:为|=|是)?\s*(?P<k3>\d{1,2})")
+"""A beam search width as written ("beam_size 5", "beam size=5", "5 beams", "束宽 5")."""
 MAX_AUDIO_HOURS = 1e8
 ASSUMED_SPEECH_MODEL = "whisper-large-v3"
 """Sized when a transcription job names no model: the open speech model most self-hosted transcription runs."""
@@ -32,8 +40,14 @@ cards must keep up with around the clock, not one job."""
 
 
 def parse_audio(state: SlotState) -> None:
-    """Reads `audio_hours` and masks it, so the hours cue never sees it."""
-    m = _AUDIO_HOURS.search(state.text)
+    """Reads `audio_hours` (and a beam width) and masks them, so the hours cue never sees them."""
+    beam = _BEAM.search(state.text)
+    if beam is not None:
+        width = int(beam.group("k") or beam.group("k2") or beam.group("k3"))
+        if 1 <= width <= 64:
+            state.set("beam_size", width)
+        state.mask(beam.start(), beam.end())
+    m = _AUDIO_HOURS.search(state.text) or _TRANSCRIBED_HOURS.search(state.text)
     if m is None:
         return
     hours = float(re.sub(r"[, ]", "", m.group("num"))) * COUNT_SCALES.get(m.group("scale") or "", 1.0)  # "10,000"

@@ -56,3 +56,16 @@ def test_a_named_model_or_an_unrelated_question_assumes_nothing() -> None:
     assert not unrelated.assumed_model
     rental = parse("rent an A10 for 500 hours", KB)
     assert rental.model is None and rental.hours == 500
+
+
+def test_a_beam_width_and_hours_after_a_transcription_verb_are_read() -> None:
+    # audit 22 HIGH 5 and 6: "beam size 5" was ignored, and "转写 300 小时" read no audio, so no time was given
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    question = parse("Whisper large-v3 beam size 5 在 4090 上转写 300 小时要多久？", kb)
+    assert (question.beam_size, question.audio_hours, question.hours) == (5, 300, None)
+    english = parse("whisper large-v3 on a 4090, transcribe 300 hours, how long?", kb)
+    assert (english.beam_size, english.audio_hours, english.hours) == (None, 300, None)
+    assert parse("faster-whisper large-v3 with beam_size=5 on an A100, 2,000 hours of audio", kb).beam_size == 5
