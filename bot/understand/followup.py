@@ -202,7 +202,11 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     update["clamped"] = sorted(set(previous.clamped) - set(current.stated) | set(current.clamped))
     update["notes"] = [n for n in dict.fromkeys([*previous.notes, *current.notes])
                        if n != "task-implied" or "task" not in update]
-    if current.intent_explicit and current.intent in _FOLLOW_UP_INTENTS:
+    # "换成 L40S 呢？每月多少钱" after a sizing: the card's price asked is that job's on it, not the card's specs
+    price_of_the_job = (current.intent == "gpu_info" and not current.asks_capacity
+                        and previous.intent in ("recommend", "check") and bool(previous.model or previous.params_b)
+                        and not ({"model", "params_b"} & set(current.stated)))
+    if current.intent_explicit and current.intent in _FOLLOW_UP_INTENTS and not price_of_the_job:
         intent = current.intent
     elif previous.intent == "recommend" and ("gpu" in current.stated or "memory_gb" in current.stated):
         intent = "check"  # "what GPU for X?" … "on an L40S?" / "with 24GB?" asks whether that will do

@@ -295,3 +295,15 @@ def test_a_follow_up_written_alike_in_both_scripts_keeps_a_traditional_thread(kb
     assert question.lang == "zh-Hant" and question.context == 131072
     # a follow-up with Simplified characters switches, as the asker did
     assert thread(kb, "Llama 3.1 8B 在 RTX 4090 上跑得動嗎", "那两张呢").lang == "zh-Hans"
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("Qwen3-14B AWQ 用 vLLM 在一张 4090 上，16k 上下文能跑几个并发？", "换成 L40S 呢？每月多少钱"),
+    ("Qwen3-14B AWQ with vLLM on one 4090 at 16k, how many concurrent?", "what about an L40S? and per month?"),
+])
+def test_a_card_and_its_price_asked_after_a_sizing_size_the_job_on_that_card(first: str, then: str) -> None:
+    # audit 22 HIGH 7: the price asked made it the card's spec sheet, and the concurrency asked was lost
+    kb = load_knowledge()
+    question = follow_up(parse(first, kb), parse(then, kb), kb)
+    assert question.intent == "check" and question.gpu == "l40s" and question.model == "qwen3-14b"
+    assert question.context == 16384
