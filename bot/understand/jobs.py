@@ -18,7 +18,7 @@ from bot.understand.question import Question
 
 _BREAK = re.compile(
     r"\n\s*\n|\n\s*(?:[-*•]|\d{1,2}[.)])\s+|(?<=[.!?])\s+(?=[A-Z])|(?<=[。；;！？])|\balso\b|\bseparately\b|另外|此外|还有|同时"
-    r"|,\s*(?=and\s+(?:how|what|can|could|is|are|does|do|will|would|which|should)\b)",
+    r"|,\s*(?=and\s+(?:(?:<[!@][^>]*>|@\w+)[\s,:]*)*(?:how|what|can|could|is|are|does|do|will|would|which|should)\b)",
     re.I,
 )
 MAX_SEGMENTS = 12
@@ -80,9 +80,13 @@ _LONG_NUMBER = re.compile(r"\d{13,}")
 _LEADING_AND = re.compile(r"^[,\s]*and\s+", re.I)
 
 
+_MENTION = re.compile(r"(?:<[!@][^>]*>|(?<![\w.])@(?:here|channel|everyone|[\w.-]+))[\s,:]*")
+"""A ping or mention in the other job's text: not quoted back (it is nobody's question, and must never ping)."""
+
+
 def _quote(text: str) -> str:
     """The other job as the reply quotes it: short, and with absurd digit runs cut (they were never read)."""
-    text = _LONG_NUMBER.sub(lambda m: m.group()[:3] + "…", text)
+    text = _LONG_NUMBER.sub(lambda m: m.group()[:3] + "…", _MENTION.sub("", text)).strip()
     return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
 
 

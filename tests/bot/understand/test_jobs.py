@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.understand.jobs import segments, split_jobs
 from bot.understand.parse import _parse
 from knowledge.loader import default_knowledge
@@ -88,3 +90,20 @@ def test_a_second_question_after_also_is_its_own_job() -> None:
                            "20M tokens take on it?")
     assert first.rstrip() == "What's the VRAM for Mistral Small 24B AWQ on a 4090?"
     assert others == ["Also how long would a QLoRA on 20M tokens take on it?"]
+
+
+@pytest.mark.parametrize("ping", ["@here", "<!channel>", "<@U012AB3CD>"])
+def test_a_ping_between_two_questions_does_not_merge_them_and_is_not_quoted(ping: str) -> None:
+    # audit 22 HIGH 8: "…, and @here how long would a LoRA…" sized one LoRA over AWQ weights and lost the VRAM asked
+    from bot.reply.answer import answer
+    from bot.reply.render import render_text
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    question = parse(f"VRAM for Qwen2.5-14B AWQ on an A10, and {ping} how long would a LoRA on 8M tokens take there?",
+                     kb)
+    assert question.task in (None, "inference") and question.tokens is None
+    text = render_text(answer(question, kb), kb)
+    assert "I also saw “how long would a LoRA on 8M tokens take there?”" in text
+    assert ping not in text and "@here" not in text
