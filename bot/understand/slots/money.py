@@ -33,8 +33,14 @@ def clouds_named(text: str) -> list[str]:
 BUDGET = rx(
     r"\bcheap\w*|\bbudget\b|\bcost[-_ ]?effective\b|\baffordabl\w*|\blowest[-_ ]cost\b|\bleast\ expensive\b|"
     r"\binexpensive\b|\bsave\ money\b|\bbang\ for\ (?:the|my|your)\ buck\b|\blow[-_ ]cost\b|"
-    r"性价比|预算有限|预算不多|预算少|便宜|省钱|成本最低|最低成本|低成本|划算|经济实惠|实惠|穷"
+    r"\bcost\s+(?:matters|counts)\s+more\b|\bmatters?\s+less\s+than\s+(?:the\s+)?(?:cost|price|money)\b|"
+    r"\bcare\s+(?:more\s+|most\s+)?about\s+(?:the\s+)?(?:cost|price)\b|\bminimi[sz]e\s+(?:the\s+)?(?:cost|spend|bill)\b|"
+    r"\bcost\s+(?:is|being)\s+(?:the|our|my)\s+(?:main|first|top|biggest)\s+(?:concern|priority|constraint)\b|"
+    r"性价比|预算有限|预算不多|预算少|便宜|省钱|成本最低|最低成本|低成本|划算|经济实惠|实惠|穷|成本优先|成本为主|控制成本|"
+    r"更看重成本|更在意成本|成本更重要"
 )
+"""Asks for the cheapest set-up that does the job: "cheapest", "budget", or cost said to matter more than speed
+("latency matters less than cost", "成本优先")."""
 
 CONSUMER = rx(
     r"\bconsumer[-_ ](?:grade\s+)?(?:gpus?|cards?|graphics|hardware)\b|"

@@ -48,3 +48,16 @@ def test_a_currency_is_no_model_name() -> None:
     # "We have 50k USD" answered "I don't know “USD” … Did you mean Stable Diffusion v1.5?"
     question = parse("We have 50k USD, what should we buy for fine-tuning 70B models?", default_knowledge())
     assert question.model_text is None and question.model_suggestions == [] and question.params_b == 70
+
+
+def test_cost_said_to_matter_more_than_speed_asks_for_the_cheapest() -> None:
+    # audit 22 M-1: "Latency matters less than cost" led with the 21.96 USD/h p4d.24xlarge over the 10.49 g6e.12xlarge
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    for text in ("Latency matters less than cost. Qwen2.5-32B AWQ, 8k context, 40 concurrent users on vLLM, which AWS "
+                 "instance and what does it cost per month?", "成本优先，Qwen2.5-7B 部署用什么卡",
+                 "which GPU for llama 3 8b, cost matters more than speed"):
+        assert parse(text, kb).budget, text
+    assert not parse("which GPU for llama 3 8b, how much does it cost per month?", kb).budget
