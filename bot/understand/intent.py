@@ -56,8 +56,10 @@ _COMPARE = rx(
     r"\bvs\.?\b|\bversus\b|\bcompar\w*|\bdifference\w*|\bdiffer\b|\bbetter\b|\bor\b|\bwhich\ one\b|"
     r"对比|比较|区别|差别|差异|哪个好|哪个更|哪一个|还是|相比|比起|\bpk\b"
 )
-_NOT_A_SPEED = r"(?!\s+(?:tok(?:en)?s?\s*(?:/|per|a)\s*(?:s|sec|second)\b|t/s\b|tps\b|it/s\b))"
-""""How many tok/s" asks a speed, not a count of cards: on a card named it is a check of that card (audit 18 H-3)."""
+_NOT_A_SPEED = (r"(?!\s+(?:tok(?:en)?s?\s*(?:/|per|a)\s*(?:s|sec|second)\b|t/s\b|tps\b|it/s\b"
+                r"|(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|images?|pictures?|frames?)\b))")
+""""How many tok/s" asks a speed, not a count of cards: on a card named it is a check of that card (audit 18 H-3);
+so do "how many seconds per image", "how many hours" and "how many images a minute" (audit 22 M-2)."""
 _RECOMMEND = rx(
     r"\b(?:what|which)\b(?:\s+[\w.'-]+){0,3}?\s+(?:gpus?|cards?|graphics\ cards?|hardware|instances?|setup|"
     r"config\w*|accelerators?|machines?|servers?)\b|\bhow\ many\b" + _NOT_A_SPEED

@@ -30,3 +30,17 @@ def test_the_sizing_question_after_a_why_is_answered_with_the_faq(text: str) -> 
 ])
 def test_a_why_question_alone_stays_the_faqs(text: str) -> None:
     assert parse(text, KB).intent == "faq"
+
+
+@pytest.mark.parametrize("text", [
+    "SD3.5 Large Turbo on an RTX 3090, 4 steps, 1024x1024: does it fit in bf16 and how many seconds per image?",
+    "how many hours to fine-tune llama 3 8b on an A100 with 100M tokens",
+    "FLUX.1-dev on a 4090, how many images per minute?",
+])
+def test_how_many_seconds_hours_or_images_on_a_named_card_checks_that_card(text: str) -> None:
+    # audit 22 M-2: "how many seconds per image" read as "how many cards", so the 3090 asked got no Yes/No
+    assert parse(text, KB).intent == "check"
+
+
+def test_how_many_cards_is_still_a_recommendation() -> None:
+    assert parse("how many A100 for llama 70b?", KB).intent == "recommend"
