@@ -101,7 +101,9 @@ _FOR_HOURS = rx(r"\b(?:for|over|during|in|within|inside|under|(?:no|not)\s+more\
 _CN_HOURS = rx(r"(?<!每)(?<![0-9])(?P<num>\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?\s*"
                r"(?P<unit>小时|天|周|星期|月|年)(?!\s*(?:的|前|后))")
 _CONTINUOUS = rx(r"\b24\s*/\s*7\b|\b24\s*[x×]\s*7\b|\b7\s*[x×]\s*24\b|全天候|不间断|常驻|包月|\bmonthly\b|"
-                 r"\b(?:per|a|every)\s+month\b|每月|每个月")
+                 r"\b(?:per|a|every)\s+month\b|每月|每个月|每個月|一个月|一個月|"
+                 r"24\s*(?:小时|小時|h)\s*(?:不停|不间断|不間斷|运行|運行|在线|在線|开着|開著)")
+"""Always on, or a month: "24/7", "每月", "一个月多少钱", "24 小时不停" (730 h, the price lists' month)."""
 _QPS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:qps|rps|(?:requests?|quer(?:y|ies)|calls?|embeddings?)"
           r"\s*(?:per\s+second|a\s+second|/\s*s(?:ec)?)\b|req/s|次/秒|个请求每秒)")
 _QPS_CUE_FIRST = rx(r"(?:qps|每秒请求数?)\s*(?:of|=|:|为|是|达到|约)?\s*(?P<num>\d+(?:\.\d+)?)")

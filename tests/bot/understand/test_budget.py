@@ -61,3 +61,14 @@ def test_cost_said_to_matter_more_than_speed_asks_for_the_cheapest() -> None:
                  "which GPU for llama 3 8b, cost matters more than speed"):
         assert parse(text, kb).budget, text
     assert not parse("which GPU for llama 3 8b, how much does it cost per month?", kb).budget
+
+
+def test_round_the_clock_for_a_month_is_billed_for_the_month() -> None:
+    # audit 22 M-3: "24 小时不停，一个月多少钱" answered a day's total (206 CNY) instead of the month's 6,263
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    assert parse("阿里云 A10 跑 Qwen2.5-7B，24 小时不停，一个月多少钱？", kb).hours == 730
+    assert parse("阿里云 A10 跑 Qwen2.5-7B，一個月多少錢？", kb).hours == 730
+    assert parse("阿里云 A10 跑 Qwen2.5-7B，跑 24 小时多少钱？", kb).hours == 24
