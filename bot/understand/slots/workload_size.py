@@ -66,16 +66,18 @@ _EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[
              r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
 _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句)?\s*"
               r"(?:(?P<adj>\d+(?:\.\d+)?)\s*(?P<adj_k>k)?\s*-?\s*tokens?\s+)?"  # "50 million 512-token chunks"
-              r"(?:(?:customer|support|user|chat|product|news|legal|medical|web|email|call|sales)[- ])?"  # a qualifier
+              r"(?:(?:customer|support|user|chat|product|news|legal|medical|web|email|call|sales|image|video|"
+              r"search)[- ])?"  # a qualifier
               r"(?:samples?|examples?|sequences|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
               r"chats?|"
               r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
               r"(?:support\s+)?tickets?|articles?|e-?mails?|reviews?|pages?|papers?|reports?|messages?|comments?|"
               r"posts?|transcripts?|contracts?|(?:product\s+)?descriptions?|items?|listings?|invoices?|resumes?|"
+              r"(?:product\s+)?titles?|captions?|abstracts?|snippets?|headlines?|"
               r"(?:客服|用户|历史|客户|商品|新闻|法律|医疗|通话|聊天)?"  # a qualifier: "100 万条客服对话"
               r"(?:样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对|工单|邮件|评论|帖子|报告|论文|合同|合约|"
               r"聊天记录|"
-              r"商品描述|描述|简历|病历|订单))"
+              r"商品描述|描述|简历|病历|订单|标题|商品标题))"
               r"(?!\s*(?:[-_ ]?len(?:gth)?|长度))"  # "32k sequence length": a context, not 32,000 sequences
               r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?)s?\b)")  # "6 messages a minute": a rate
 _SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|样本量|样本|语料)\s*(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
