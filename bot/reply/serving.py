@@ -198,8 +198,10 @@ def _as_replicas(pick: Pick, question: Question, workload: Workload, kb: Knowled
         return pick
     cards, per_replica = layout
     replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
-    one = rules.pick_at(replace(workload, batch=math.ceil(users / replicas)), gpu, cards, instances,
-                        hourly_price_of=hourly_price_of)
+    # beyond the most replicas planned, each runs full and the rest of the users wait (the serving plan says so):
+    # a replica sized for its share of them would hold none and leave the pick as one set "fitting" them all
+    one = rules.pick_at(replace(workload, batch=min(per_replica, math.ceil(users / replicas))), gpu, cards,
+                        instances, hourly_price_of=hourly_price_of)
     if one is None or not one.fits:
         return pick
     return replace(one, count=cards * replicas, replicas=replicas,
@@ -216,7 +218,9 @@ def one_replica(picks: Sequence[Pick], question: Question, workload: Workload, g
     if not picks or gpu is None or picks[0].replicas <= 1 or (picks[0].gpu_id, picks[0].count) != (gpu.id, count):
         return None
     replicas = picks[0].replicas
-    return replace(workload, batch=math.ceil(users_of(question) / replicas)), count // replicas
+    share = math.ceil(users_of(question) / replicas)
+    held = (picks[0].max_concurrent_sequences or 0) // replicas
+    return replace(workload, batch=min(share, held) if held else share), count // replicas
 
 
 def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:

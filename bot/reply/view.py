@@ -118,11 +118,15 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
               "encoder": f"{(answer.estimate.image_encoder_gb if answer.estimate else None) or 0:.1f}",
               "draft": f"{(answer.estimate.draft_gb if answer.estimate else None) or 0:.1f}",
               "spec": speculative_text(answer, t) if answer.estimate and answer.estimate.draft_gb else "",
-              "engine": engine_name(answer.query.engine or "vllm")}
+              "engine": engine_name(answer.query.engine or "vllm"),
+              "replicas": f"{answer.picks[0].replicas:,}" if answer.picks and answer.picks[0].replicas else "",
+              "replicas_total": (f"{answer.estimate.total_gb * answer.picks[0].replicas:,.0f}"
+                                 if answer.estimate and answer.picks and answer.picks[0].replicas else "")}
     view["notes"] = [_filled(t.pick(NOTE_TEXT, code), values)
                      for code in (answer.estimate.notes if answer.estimate else []) if code in NOTE_TEXT][:4]
     picks = []
     load = any(answer.understood.get(k) for k in ("qps", "tokens_per_s_per_user", "ttft_s"))
+    users = int(answer.understood.get("users") or 0)
     for p in answer.picks:
         gpu = kb.gpus.get(p.gpu)
         picks.append({
@@ -136,6 +140,10 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "instance": p.instance,
             "nodes": p.count // GPUS_PER_NODE if p.count > GPUS_PER_NODE and not p.replicas else None,
             "replicas": p.replicas,
+            # the most replicas planned hold fewer than the users asked: the line says so, or it reads as a fit
+            "short_of": (t("pick_short_of", held=f"{p.max_concurrent_sequences:,}", users=f"{users:,}")
+                         if p.replicas and p.max_concurrent_sequences and users > p.max_concurrent_sequences
+                         else ""),
             "per_replica": p.count // p.replicas if p.replicas else None,
             "tight": p.tight,
             "train_time": train_time(answer, p.work_tokens_per_s, t, p.price_per_hour, p.price_currency),

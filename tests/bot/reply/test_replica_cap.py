@@ -1,0 +1,33 @@
+"""More users than the most replicas planned hold: each replica runs full, the line says how many are held, and the
+memory block is one full replica's, not a share that holds no one (audit 22 M-4 and the audit 21 M-6 residue)."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def test_a_pick_at_the_replica_cap_says_how_many_users_it_holds() -> None:
+    result = answer(parse("Llama 3.1 8B for 2 million concurrent users at 8k context each: how many H100s, and how "
+                          "much memory in total?", KB), KB)
+    short = [p for p in result.picks if p.replicas and (p.max_concurrent_sequences or 0) < 2_000_000]
+    assert short and all(p.fits for p in short)  # a full replica holds its share; the line says the rest wait
+    text = render_text(result, KB)
+    assert f"only {short[0].max_concurrent_sequences:,} of the 2,000,000 users at once" in text
+    top = result.picks[0]
+    assert top.replicas and result.estimate is not None
+    assert f"(all {top.replicas:,} replicas: ≈ {result.estimate.total_gb * top.replicas:,.0f} GiB)" in text
+
+
+def test_the_memory_block_at_the_cap_is_one_full_replica() -> None:
+    # it was 4,096 sequences' KV (163,976 GiB) and "decode ≈ 0.1 tok/s", a replica that holds no one
+    result = answer(parse("Serve Llama 3.3 70B to 1 million concurrent users at 128k context each: how many B200s?",
+                          KB), KB)
+    top = result.picks[0]
+    assert top.replicas == 4096 and top.fits
+    assert result.estimate is not None and result.estimate.per_gpu_gb < 180
+    assert (result.speed["decode_tokens_per_s"] or 0) > 10
