@@ -60,7 +60,7 @@ def ask(request: Mapping[str, Any], kb: KnowledgeBase | None = None,
     """One stateless answer to a text plus explicit flags (`ask` and its JSON lines), behind the same length
     guard as every conversation."""
     text, folded = folded_paste(str(request.get("text") or ""))
-    refusal = too_long_refusal(text, "en")
+    refusal = too_long_refusal(text, language_of(text))
     if refusal is not None:
         return refusal
     request = {**request, "text": text} if folded else request

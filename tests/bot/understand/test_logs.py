@@ -49,3 +49,9 @@ def test_a_long_message_with_nothing_repeated_is_still_refused() -> None:
     prose = " ".join(f"sentence {n} about a different subject{'!' * (n % 7)} word{n}" for n in range(400))
     assert len(prose) > MAX_MESSAGE_CHARS
     assert ask({"text": prose}, KB).error == "too-long"
+
+
+def test_a_long_chinese_message_is_refused_in_chinese() -> None:
+    # audit 22 LOW-1: the refusal of a Chinese paste was in English
+    result = ask({"text": "这是一段很长的中文说明，没有重复的日志。" * 150 + "".join(str(n) for n in range(400))}, KB)
+    assert result.error == "too-long" and result.query.lang == "zh-Hans"
