@@ -173,7 +173,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                               "zh-Hans": "超出模型原生窗口，需要 RoPE 扩展"},
     "preference-as-sft": {"en": "preference / RL training (GRPO, PPO, KTO, ORPO) sized as supervised fine-tuning of the policy: a separate reference or reward model, several completions per prompt and a rollout engine are not counted",
                           "zh-Hans": "偏好/强化学习训练（GRPO、PPO、KTO、ORPO）按策略模型的监督微调估算：未计入单独的参考模型或奖励模型、每个提示的多条回复以及采样推理引擎"},
-    "generic-model": {"en": "a generic Llama-3-like model of that size: grouped-query attention with 8 KV heads, as most models since 2024 (an older multi-head model keeps about 4× the KV cache)", "zh-Hans": "按同规模的通用 Llama 3 结构估算：分组查询注意力，8 个 KV 头，与 2024 年以来多数模型相同（较早的多头注意力模型 KV 缓存约为 4 倍）"},
+    "generic-model": {"en": "a generic model of that size shaped like Mistral-7B: grouped-query attention with 8 KV heads, as most models since 2024 (an older multi-head model keeps about 4× the KV cache), and a 32k vocabulary", "zh-Hans": "按同规模、类似 Mistral-7B 结构的通用模型估算：分组查询注意力，8 个 KV 头，与 2024 年以来多数模型相同（较早的多头注意力模型 KV 缓存约为 4 倍），词表 32k"},
     "notebook-colab-free": {"en": "Colab's free tier: one T4 16 GB when a GPU is free (paid tiers hand out L4 or A100)",
                             "zh-Hans": "Colab 免费版：有空闲 GPU 时分配一张 T4 16 GB（付费版会分到 L4 或 A100）"},
     "notebook-kaggle-t4x2": {"en": "Kaggle's GPU T4×2 accelerator: two T4 16 GB (its other choice is one P100 16 GB)",

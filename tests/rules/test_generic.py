@@ -1,4 +1,4 @@
-"""generic_model: a Llama-3-shaped decoder of the requested size."""
+"""generic_model: a decoder of the requested size with grouped-query attention (Mistral-7B-shaped)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ def test_shapes_add_up_to_the_size(size: float) -> None:
     assert m.num_attention_heads % 8 == 0 or size < 3  # TP-friendly head counts
 
 
-def test_llama3_shapes_with_eight_kv_heads_at_every_size() -> None:
+def test_eight_kv_heads_at_every_size() -> None:
     seven = generic_model(7)
     assert (seven.hidden_size, seven.num_attention_heads, seven.num_kv_heads) == (4096, 32, 8)
-    assert seven.vocab_size == 128256
+    assert seven.vocab_size == 32000
     assert generic_model(13).num_kv_heads == 8
     assert generic_model(70).num_kv_heads == 8
     assert generic_model(70).attention == "gqa"
@@ -38,10 +38,11 @@ def test_kv_heads_divide_the_query_heads() -> None:
 
 
 def test_a_7b_keeps_a_quarter_of_the_multi_head_cache() -> None:
-    """128 KiB a token in 16-bit: 2 (K and V) × 34 layers × 8 heads × 128 × 2 B = 136 KiB; a multi-head 7B keeps 512."""
+    """2 (K and V) × 31 layers × 8 heads × 128 × 2 B = 124 KiB a token in 16-bit, as Mistral-7B's 128 (32 layers);
+    a multi-head 7B (LLaMA-2) keeps 512."""
     seven = generic_model(7)
     per_token = 2 * seven.num_layers * seven.num_kv_heads * seven.head_dim * 2
-    assert per_token == 2 * 34 * 8 * 128 * 2
+    assert per_token == 2 * 31 * 8 * 128 * 2
 
 
 def test_rejects_nonsense() -> None:

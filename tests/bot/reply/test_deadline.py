@@ -104,7 +104,7 @@ def test_a_deadline_met_with_little_slack_says_so() -> None:
     from bot.reply.answer import answer_request
 
     result = answer_request({"text": "We need to pretrain a 1B model on 100B tokens. How many H100s to finish in "
-                                     "6 days, and cost?"}, KB)
+                                     "7 days, and cost?"}, KB)
     hours = result.speed["train_hours"]
-    assert hours is not None and 0.9 * 144 < hours <= 144  # met, within 10%
+    assert hours is not None and 0.9 * 168 < hours <= 168  # met, within 10%
     assert "to spare: restarts, evaluation or a lower utilisation would miss it" in render_text(result, KB)

@@ -15,7 +15,7 @@ def test_each_training_pick_is_timed_for_the_tokens_asked() -> None:
     # the top pick's time is the job's own (speed.train_hours), and a single card is years at 6·P·T FLOPs
     top = fitting[0]
     assert abs(1e12 / top["work_tokens_per_s"] / 3600 - reply["speed"]["train_hours"]) < 0.1
-    assert "≈ 2.2 h for the 1T tokens" in reply["text"]
+    assert "≈ 2.3 h for the 1T tokens" in reply["text"]
     one_card = next(p for p in fitting if p["count"] == 1)
     years = 1e12 / one_card["work_tokens_per_s"] / 8766 / 3600
     assert years > 0.5 and f"≈ {years:,.1f} years for the 1T tokens" in reply["text"]
