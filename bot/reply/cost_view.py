@@ -44,6 +44,11 @@ DEADLINE_SLACK = 0.1
 which real runs miss by more than this (restarts, evaluation, a slower data loader)."""
 
 
+_PIPELINE_FLAGS = {"vllm": "vLLM --pipeline-parallel-size"}
+"""The flag that pipelines a replica across nodes where the engine profile sources it (vLLM's engine arguments); other
+engines are told by what it does, not by a flag guessed for them."""
+
+
 def money(value: float | None) -> str:
     if value is None:
         return "?"
@@ -229,7 +234,8 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                            cards=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)) * s.gpus_per_replica:,}",
                            gpu=_gpu_name(kb, s.gpu)))
         else:
-            lines.append(t(f"binding_{s.binding}", nodes=s.gpus_per_replica // GPUS_PER_NODE)
+            lines.append(t(f"binding_{s.binding}", nodes=s.gpus_per_replica // GPUS_PER_NODE,
+                           flag=_PIPELINE_FLAGS.get(answer.query.engine or "", t("pipeline_flag_other")))
                          if s.met or s.binding == "ttft" else t("speed_not_met"))
     asked = answer.asked_cost
     if asked is not None and asked.total is not None:

@@ -31,3 +31,11 @@ def test_the_memory_block_at_the_cap_is_one_full_replica() -> None:
     assert top.replicas == 4096 and top.fits
     assert result.estimate is not None and result.estimate.per_gpu_gb < 180
     assert (result.speed["decode_tokens_per_s"] or 0) > 10
+
+
+def test_a_replica_across_nodes_names_the_engines_own_setting() -> None:
+    # audit 22 LOW-6: an SGLang user was told "vLLM --pipeline-parallel-size"
+    text = render_text(answer(parse("SGLang DeepSeek-V3.1 on 8x H200, 64 concurrent at 32k context: enough KV cache? "
+                                    "tok/s per user?", KB), KB), KB)
+    assert "replicas of 2 nodes each" in text and "vLLM --pipeline-parallel-size" not in text
+    assert "the engine's pipeline-parallel size" in text
