@@ -170,10 +170,16 @@ def _take_count(state: SlotState, value: float, begin: int, end: int) -> None:
     state.mask(begin, end)
 
 
+_TABLE_ROW = re.compile(r"\s*\|")
+"""A line of a pasted table (nvidia-smi's device rows begin "|   0  NVIDIA …")."""
+
+
 def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
     text = state.text
     asks_count = HOW_MANY_CARDS.search(text) is not None
     for mention in gpus:
+        if _TABLE_ROW.match(text, text.rfind("\n", 0, mention.start) + 1):
+            continue  # a pasted nvidia-smi row ("|   0  NVIDIA A100…"): its number is the card's index, not a count
         start, m = _before_card(text, mention, mentions)
         if m is not None and asks_count and m.group("num") in ("a", "an"):
             return

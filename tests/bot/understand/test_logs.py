@@ -55,3 +55,17 @@ def test_a_long_chinese_message_is_refused_in_chinese() -> None:
     # audit 22 LOW-1: the refusal of a Chinese paste was in English
     result = ask({"text": "这是一段很长的中文说明，没有重复的日志。" * 150 + "".join(str(n) for n in range(400))}, KB)
     assert result.error == "too-long" and result.query.lang == "zh-Hans"
+
+
+def test_a_pasted_nvidia_smi_row_is_no_count_of_cards() -> None:
+    # audit 22 HIGH 9: "|   0  NVIDIA A100…" was read as 0 GPUs (bounded to 1) and beat "8 卡" / "8x H100"
+    from bot.understand.parse import parse
+
+    rows = ("|   0  NVIDIA A100-SXM4-80GB  On | 00000000:07:00.0 Off | 0 |\n"
+            "|   1  NVIDIA A100-SXM4-80GB  On | 00000000:0B:00.0 Off | 0 |\n")
+    asked = "我们这台 8 卡 A100 80G 的机器跑 Qwen2.5-72B-Instruct bf16（vLLM，TP=8），32k 上下文最多能撑多少并发？"
+    question = parse(rows + asked, KB)
+    assert question.gpu == "a100-80gb" and question.gpu_count == 8 and "gpu_count" not in question.clamped
+    english = parse("nvidia-smi:\n|   0  NVIDIA H100 80GB HBM3   On | 00000000:18:00.0 Off | 0 |\nThis is our 8x H100 "
+                    "box. Llama 3.1 70B FP8 with vLLM at 8k context: how many concurrent users?", KB)
+    assert english.gpu_count == 8
