@@ -9,6 +9,7 @@ from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.mentions import Mention
 from bot.understand.question import Intent
 from bot.understand.slots.base import SlotState, rx
+from bot.understand.slots.cues import ASKS_CONCURRENCY
 from bot.understand.tokens import TOKEN
 from bot.understand.vocab import Vocab
 from knowledge.engines import load_engine_profiles
@@ -185,8 +186,6 @@ _OFF_TOPIC = re.compile(
 """Requests no GPU sizing answers (a poem, a stock tip): declined with the help text, whatever card they name."""
 
 
-_LOAD_ASKED = rx(r"多少\s*(?:路|个|個|位)?\s*(?:并发|並發|用户|用戶|请求|請求|人)|扛得住|顶得住|頂得住")
-"""How much load the cards take, asked in Chinese ("一张 4090 能撑多少并发")."""
 _CLAUSE_BREAK = re.compile(r"[?？，,。；;]|\s(?:and|but|also)\s|另外|还有|並且|并且|而且")
 """Where a why-clause ends and another question may begin."""
 
@@ -196,7 +195,7 @@ def sizing_asked_after(text: str, start: int) -> bool:
     can this card hold at 16k?"): the why alone is the FAQ's; with this the cards named are checked as well."""
     brk = _CLAUSE_BREAK.search(text, start)
     rest = text[brk.end():] if brk is not None else ""
-    return bool(rest) and any(p.search(rest) is not None for p in (_COUNT_ASKED, _CHECK, _LOAD_ASKED))
+    return bool(rest) and any(p.search(rest) is not None for p in (_COUNT_ASKED, _CHECK, ASKS_CONCURRENCY))
 
 
 def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str], vocab: Vocab,

@@ -16,9 +16,12 @@ from collections.abc import Callable
 
 from bot.understand.question import Question
 
+_PING = r"(?:<[!@][^>]*>|(?<![\w.])@[\w.-]+)[\s,:]*"
+"""A Slack mention as written (`<!channel>`, `<@U123>`) or typed (`@here`): it may stand between "and" and the
+question it opens, and is never quoted back."""
 _BREAK = re.compile(
     r"\n\s*\n|\n\s*(?:[-*•]|\d{1,2}[.)])\s+|(?<=[.!?])\s+(?=[A-Z])|(?<=[。；;！？])|\balso\b|\bseparately\b|另外|此外|还有|同时"
-    r"|,\s*(?=and\s+(?:(?:<[!@][^>]*>|@\w+)[\s,:]*)*(?:how|what|can|could|is|are|does|do|will|would|which|should)\b)",
+    r"|,\s*(?=and\s+(?:" + _PING + r")*(?:how|what|can|could|is|are|does|do|will|would|which|should)\b)",
     re.I,
 )
 MAX_SEGMENTS = 12
@@ -80,8 +83,7 @@ _LONG_NUMBER = re.compile(r"\d{13,}")
 _LEADING_AND = re.compile(r"^[,\s]*and\s+", re.I)
 
 
-_MENTION = re.compile(r"(?:<[!@][^>]*>|(?<![\w.])@(?:here|channel|everyone|[\w.-]+))[\s,:]*")
-"""A ping or mention in the other job's text: not quoted back (it is nobody's question, and must never ping)."""
+_MENTION = re.compile(_PING)
 
 
 def _quote(text: str) -> str:
