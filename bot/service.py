@@ -29,15 +29,20 @@ from knowledge.loader import default_knowledge
 MAX_MESSAGE_CHARS = 4000
 """Longer messages get a polite refusal: a GPU question fits in a few lines, and a pasted document would only
 produce a misreading (Slack itself allows 40,000). A pasted log is first read with its repeated records once
-(`folded_paste`), which brings a minute of vLLM metrics lines and the question after them within it."""
+(`within_length`), which brings a minute of vLLM metrics lines and the question after them within it."""
 
 SIZING_INTENTS = frozenset({"recommend", "check", "compare", "model_info"})
 
 
-def folded_paste(text: str) -> tuple[str, int]:
-    """A message over the limit with its repeated log records read once (bot.understand.logs), and how many were
-    dropped; a message within the limit is read as written."""
-    return fold_repeated_records(text) if len(text) > MAX_MESSAGE_CHARS else (text, 0)
+def within_length(text: str) -> tuple[str, int, Answer | None]:
+    """The message as it will be read, how many repeated log records were dropped to bring it within
+    MAX_MESSAGE_CHARS (bot.understand.logs; a message within it is read as written), and the polite refusal, in
+    its own language, when it is still too long."""
+    folded, dropped = fold_repeated_records(text) if len(text) > MAX_MESSAGE_CHARS else (text, 0)
+    if len(folded) <= MAX_MESSAGE_CHARS:
+        return folded, dropped, None
+    return folded, dropped, Answer(intent="unknown", query=Query(lang=language_of(folded)), error="too-long",
+                                   understood={"length": len(folded), "limit": MAX_MESSAGE_CHARS})
 
 
 def said_folded(result: Answer, folded: int) -> Answer:
@@ -47,20 +52,11 @@ def said_folded(result: Answer, folded: int) -> Answer:
     return result
 
 
-def too_long_refusal(text: str, lang: Lang) -> Answer | None:
-    """The polite refusal for a message over MAX_MESSAGE_CHARS, or None when it is short enough."""
-    if len(text) <= MAX_MESSAGE_CHARS:
-        return None
-    return Answer(intent="unknown", query=Query(lang=lang), error="too-long",
-                  understood={"length": len(text), "limit": MAX_MESSAGE_CHARS})
-
-
 def ask(request: Mapping[str, Any], kb: KnowledgeBase | None = None,
         fetch_config: ConfigFetcher | None = fetch_hub_config) -> Answer:
     """One stateless answer to a text plus explicit flags (`ask` and its JSON lines), behind the same length
     guard as every conversation."""
-    text, folded = folded_paste(str(request.get("text") or ""))
-    refusal = too_long_refusal(text, language_of(text))
+    text, folded, refusal = within_length(str(request.get("text") or ""))
     if refusal is not None:
         return refusal
     request = {**request, "text": text} if folded else request
@@ -86,8 +82,7 @@ class Advisor:
                 overrides: Mapping[str, Any] | None = None, lang: str | None = None) -> Reply:
         overrides = dict(overrides or {})
         show_maths = bool(overrides.pop("show_maths", False))
-        text, folded = folded_paste(text)
-        refusal = too_long_refusal(text, language_of(text))
+        text, folded, refusal = within_length(text)
         if refusal is not None:
             return Reply(Question(text=text[:200], intent="unknown", lang=refusal.query.lang), refusal)
         previous = self.store.get_question(thread_key) if thread_key else None
