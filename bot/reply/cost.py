@@ -13,7 +13,7 @@ unpriced picks follow the priced ones in their earlier order.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import rules
@@ -23,7 +23,7 @@ from bot.reply.defaults import as_chosen
 from bot.reply.job_hours import add_output_hours, add_training_hours
 from bot.reply.model import Answer, Assumption, PickOut
 from bot.reply.money_model import CostOut, PriceOut, ServingPlanOut
-from bot.reply.pricing import PriceChoice, one_currency, plan_for, price_choice, price_picks, replicas_plan
+from bot.reply.pricing import PriceChoice, one_currency, plan_bill, plan_for, price_choice, price_picks
 from bot.reply.serving import at_full_load, full_load_rate
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
@@ -119,13 +119,18 @@ def load_cost_per_hour(pick: Pick, gpu: GPU, workload: Workload, kb: KnowledgeBa
 
     if not has_load_to_meet(question, workload):
         return None
-    plan = serving_plan(question, workload, gpu, pick.count)
-    if plan is None:
-        return None
-    one = plan_for(kb, gpu.id, plan.gpus_per_replica, choice)
-    if one is None:
-        return None
-    return in_currency(one.per_hour * plan.replicas, one.currency, choice.currency, choice.rates)
+    plan = serving_plan(question, workload, gpu, pick.count, serving_bill(kb, choice))
+    bill = plan_bill(kb, gpu.id, plan.gpus_per_replica, plan.replicas, choice) if plan is not None else None
+    return in_currency(bill.per_hour, bill.currency, choice.currency, choice.rates) if bill is not None else None
+
+
+def serving_bill(kb: KnowledgeBase, choice: PriceChoice) -> Callable[[GPU, int, int], tuple[float, str] | None]:
+    """An hour of `replicas` × `cards` of a card and its currency (None without a price): what the serving plans
+    of one card are weighed by, billed as the cost block bills the one chosen."""
+    def bill(gpu: GPU, cards: int, replicas: int) -> tuple[float, str] | None:
+        plan = plan_bill(kb, gpu.id, cards, replicas, choice)
+        return (plan.per_hour, plan.currency) if plan is not None else None
+    return bill
 
 
 def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, choice: PriceChoice,
@@ -215,11 +220,9 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
         count = max(1, count // pick_replicas)
     if serving is not None:
         count = serving.gpus_per_replica  # a plan's replica may be smaller than the configuration sized
-    plan = plan_for(kb, gpu.id, count * replicas if replicas > 1 else count, choice)
-    if replicas > 1:
-        # replicas on instances of their own size, also where no single count of instances makes the total
-        # (164 one-card image replicas)
-        plan = replicas_plan(kb, gpu.id, count, replicas, choice) or plan
+    # replicas on instances of their own size, also where no single count of instances makes the total
+    # (164 one-card image replicas)
+    plan = plan_bill(kb, gpu.id, count, replicas, choice)
     if plan is None:
         return CostOut(gpu=gpu.id, count=count * replicas, hours=round(hours, 2) if hours else None)
     rate = None
@@ -326,7 +329,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         return result
     add_training_hours(result.speed, question, workload, gpu, count)
     if workload.task == "inference":
-        result.serving = serving_plan(question, workload, gpu, count) or image_plan(result.speed, gpu, count)
+        result.serving = (serving_plan(question, workload, gpu, count, serving_bill(kb, choice))
+                          or image_plan(result.speed, gpu, count))
         add_output_hours(result.speed, question, workload, result.serving)
     top = result.picks[0] if result.picks else None
     top_replicas = (top.replicas or 1) if top is not None and (top.gpu, top.count) == (gpu.id, count) else 1
@@ -382,17 +386,19 @@ def alternatives_as_plans(picks: Sequence[PickOut], question: Question, workload
     out: list[PickOut] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu)
-        plan = serving_plan(question, workload, gpu, pick.count) if gpu is not None and pick.fits else None
+        plan = serving_plan(question, workload, gpu, pick.count, serving_bill(kb, choice)) \
+            if gpu is not None and pick.fits else None
         if gpu is None or plan is None or plan.replicas * plan.gpus_per_replica <= pick.count:
             out.append(pick)
             continue
-        one = plan_for(kb, gpu.id, plan.gpus_per_replica, choice)
+        bill = plan_bill(kb, gpu.id, plan.gpus_per_replica, plan.replicas, choice)
+        total = plan.replicas * plan.gpus_per_replica
         price: dict[str, object] | None = None
-        if one is not None:
-            price = {"price_per_hour": round(one.per_hour * plan.replicas, 4), "price_currency": one.currency,
-                     "instance": one.price.instance, "instances": one.instances * plan.replicas,
-                     "instance_gpus": one.gpus * plan.replicas if one.gpus > plan.gpus_per_replica else None,
-                     "cloud": one.price.cloud, "region": one.price.region}
+        if bill is not None:
+            price = {"price_per_hour": round(bill.per_hour, 4), "price_currency": bill.currency,
+                     "instance": bill.price.instance, "instances": bill.instances,
+                     "instance_gpus": bill.gpus if bill.gpus > total else None,
+                     "cloud": bill.price.cloud, "region": bill.price.region}
         out.append(laid_out_as_plan(pick, plan, workload, kb, price) or pick)
     return out
 

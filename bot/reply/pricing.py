@@ -205,9 +205,26 @@ def replicas_plan(kb: KnowledgeBase, gpu_id: str, cards: int, replicas: int,
     per_instance = single.price.count
     if single.instances == 1 and per_instance > cards and per_instance % cards == 0:
         instances = math.ceil(replicas / (per_instance // cards))
-        return InstancePlan(single.price, instances, single.per_hour * instances, single.currency, single.rate)
-    return InstancePlan(single.price, single.instances * replicas, single.per_hour * replicas, single.currency,
-                        single.rate)
+        own = InstancePlan(single.price, instances, single.per_hour * instances, single.currency, single.rate)
+    else:
+        own = InstancePlan(single.price, single.instances * replicas, single.per_hour * replicas, single.currency,
+                           single.rate)
+    # Two 4-card replicas also run on one 8-card machine, which a cloud may rent for less than two 4-card ones
+    # (Hyperstack's H100 SXM: 19.20 USD/h for 8 against 2 × 16.36): the cheaper way their cards are rented
+    together = plan_for(kb, gpu_id, cards * replicas, choice)
+    if (together is not None and together.price.count % cards == 0 and together.currency == own.currency
+            and together.per_hour < own.per_hour):
+        return together
+    return own
+
+
+def plan_bill(kb: KnowledgeBase, gpu_id: str, cards: int, replicas: int, choice: PriceChoice) -> InstancePlan | None:
+    """How `replicas` deployments of `cards` × the card are billed: one replica's cheapest plan, or replicas on
+    instances of their own size (sharing one where several fit whole). The one rule the cost block, the pick
+    lines and the choice between serving plans all bill by, so the cheapest plan is the one the reply prices."""
+    if replicas <= 1:
+        return plan_for(kb, gpu_id, cards, choice)
+    return replicas_plan(kb, gpu_id, cards, replicas, choice) or plan_for(kb, gpu_id, cards * replicas, choice)
 
 
 def one_currency(result: Answer, kb: KnowledgeBase, choice: PriceChoice) -> PriceChoice:

@@ -223,8 +223,12 @@ def one_replica(picks: Sequence[Pick], question: Question, workload: Workload, g
     return replace(workload, batch=min(share, held) if held else share), count // replicas
 
 
-def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
-    """The plan, when the question sets a serving target, or states more users than one node serves."""
+def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int,
+                 bill: Callable[[GPU, int, int], tuple[float, str] | None] | None = None) -> ServingPlanOut | None:
+    """The plan, when the question sets a serving target, or states more users than one node serves. `bill`
+    (card, cards a replica, replicas → an hour's price and its currency, None when unknown) chooses between
+    replica sizes that all meet the load: the cheapest where every one is priced in one currency, else the
+    fewest cards."""
     if not rules.compute_known(gpu):
         return None  # prefill and batched decode are compute-bound: no plan on a card without a throughput figure
     if workload.model.modality == "audio":
@@ -245,6 +249,12 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int) -
     plans = [plan for n in sizes if (plan := _plan_for_users(question, workload, gpu, n)) is not None]
     if not plans:
         return None
+    prices = [bill(gpu, p.gpus_per_replica, p.replicas) for p in plans] if bill is not None else []
+    if prices and all(prices) and len({price[1] for price in prices if price}) == 1:
+        # Two L4s in tensor parallel are billed as AWS's 4-card g6.12xlarge (4.60 USD/h); the four one-card
+        # replicas that carry the same load rent as g6.xlarge at 3.22 (audit 21 M-13): money, not cards, decides
+        hourly = {id(p): price[0] for p, price in zip(plans, prices, strict=True) if price}
+        return min(plans, key=lambda p: (not p.met, hourly[id(p)], p.replicas * p.gpus_per_replica))
     return min(plans, key=lambda p: (not p.met, p.replicas * p.gpus_per_replica, p.gpus_per_replica))
 
 
