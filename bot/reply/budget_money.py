@@ -63,8 +63,10 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
     in_budget_currency = in_currency(spend, cost.currency, question.budget_currency, rates)
     if in_budget_currency is None:
         return out.model_copy(update={"reason": "currency"})
-    return out.model_copy(update={"cost": round(in_budget_currency, 2),
-                                  "within": in_budget_currency <= question.budget_amount})
+    within = in_budget_currency <= question.budget_amount
+    if within and cost.gpu_only:
+        return out.model_copy(update={"reason": "host"})  # the GPU alone fits it; its VM, billed on top, may not
+    return out.model_copy(update={"cost": round(in_budget_currency, 2), "within": within})
 
 
 def _bought(budget: BudgetOut, cost: CostOut, rates: Sequence[ExchangeRate]) -> dict[str, float]:

@@ -23,7 +23,15 @@ from bot.reply.defaults import as_chosen
 from bot.reply.job_hours import add_output_hours, add_training_hours
 from bot.reply.model import Answer, Assumption, PickOut
 from bot.reply.money_model import CostOut, PriceOut, ServingPlanOut
-from bot.reply.pricing import PriceChoice, one_currency, plan_bill, plan_for, price_choice, price_picks
+from bot.reply.pricing import (
+    PriceChoice,
+    gpu_only_plan,
+    one_currency,
+    plan_bill,
+    plan_for,
+    price_choice,
+    price_picks,
+)
 from bot.reply.serving import at_full_load, full_load_rate
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
@@ -223,6 +231,7 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     # replicas on instances of their own size, also where no single count of instances makes the total
     # (164 one-card image replicas)
     plan = plan_bill(kb, gpu.id, count, replicas, choice)
+    gpu_only = plan is None and (plan := gpu_only_plan(kb, gpu.id, count * replicas, choice)) is not None
     if plan is None:
         return CostOut(gpu=gpu.id, count=count * replicas, hours=round(hours, 2) if hours else None)
     rate = None
@@ -243,6 +252,8 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     if training and train_rate:
         per_billion = plan.per_hour / (train_rate * 3600.0) * 1e9
     out = _cost_out(estimate, plan, gpu.id, count * replicas, per_billion)
+    if gpu_only:
+        out = out.model_copy(update={"gpu_only": True, "instance_gpus": None})
     if estimate.per_million_tokens is not None and rate:
         out = out.model_copy(update={"tokens_per_s": round(rate, 1), "rate_capped": capped})
     if training and train_rate and question.hours and not question.tokens and not speed.get("train_hours"):

@@ -254,27 +254,33 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         head = t("cost_first_priced", config=config) + head  # the top pick has no public price
     if cost.instance_gpus:
         head += " " + t("instance_billed_whole", n=cost.instance_gpus, used=cost.count or 1)
-    parts = [t("cost_rates", per_hour=money(cost.per_hour), per_month=money(cost.per_month), cur=cur)]
+    floor = "≥ " if cost.gpu_only else ""  # the GPU's price alone: its VM is billed on top
+    if cost.gpu_only:
+        head = t("cost_gpu_only_on", config=config, cloud=cloud_name(t, cost.cloud), region=cost.region)
+    parts = [t("cost_rates", per_hour=floor + money(cost.per_hour), per_month=floor + money(cost.per_month), cur=cur)]
     if cost.per_million_tokens is not None:
         tps = cost.tokens_per_s or (answer.serving.aggregate_tokens_per_s if answer.serving else None) or speed.get(
             "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
         encoded = answer.serving is not None and answer.serving.binding == "throughput"
         key = "cost_per_million_encoded" if encoded else "cost_per_million_capped" if cost.rate_capped \
             else "cost_per_million"
-        parts.append(t(key, v=money(cost.per_million_tokens), cur=cur, tps=f"{tps:,.0f}",
+        parts.append(t(key, v=floor + money(cost.per_million_tokens), cur=cur, tps=f"{tps:,.0f}",
                        n=UNLISTED_COMPUTE_DECODE_BATCH))
     if cost.per_billion_tokens is not None:
-        parts.append(t("cost_per_billion", v=money(cost.per_billion_tokens), cur=cur))
+        parts.append(t("cost_per_billion", v=floor + money(cost.per_billion_tokens), cur=cur))
     lines.append(f"{head}: " + " · ".join(parts))
     if cost.total is not None and cost.hours is not None:
         if speed.get("train_hours") and query.tokens:
-            lines.append(t("train_total_cost", total=money(cost.total), cur=cur))
+            lines.append(t("train_total_cost_floor" if floor else "train_total_cost", total=money(cost.total), cur=cur))
         else:
             billed = f"{cost.hours:,.0f}" if cost.hours >= 10 else f"{cost.hours:.2g}"
-            line = t("cost_total_hours", hours=billed, total=money(cost.total), cur=cur)
+            line = t("cost_total_hours_floor" if floor else "cost_total_hours", hours=billed, total=money(cost.total),
+                     cur=cur)
             if cost.trained_tokens:
                 line += t("cost_trained_tokens", tokens=amount(cost.trained_tokens))
             lines.append(line)
+    if cost.gpu_only:
+        lines.append(t("cost_gpu_only_floor", cloud=cloud_name(t, cost.cloud)))
     lines.append(_price_from(t, cost))
     return lines
 
@@ -299,7 +305,8 @@ def _budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         reason = t(f"budget_reason_{budget.reason or 'price'}", cur=cost.currency if cost else "")
         return t("budget_unpriced", reason=reason, **values)
     if budget.within or not budget.uncompared:
-        return t("budget_within" if budget.within else "budget_over", cost=money(budget.cost), **values)
+        floor = "≥ " if answer.cost is not None and answer.cost.gpu_only else ""  # the GPU alone: its VM is extra
+        return t("budget_within" if budget.within else "budget_over", cost=floor + money(budget.cost), **values)
     others = ", ".join(f"{p['count']}× {_gpu_name(kb, p['gpu'])} ({money(p['per_hour'])} {p['currency']}/h)"
                        for p in budget.uncompared)
     return t("budget_over_priced_in_other", cost=money(budget.cost), others=others,
@@ -334,12 +341,13 @@ def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         lines.append(t("price_host_ram_short", gpus=", ".join(_gpu_name(kb, g) for g in short), ram=gb(host)))
     rest = [g for g in unpriced if g not in short]
     # a GPU-only row (GCP lists the GPU and bills its host VM on top) is a price, not a whole instance's: said
+    costed = answer.cost.gpu if answer.cost is not None and answer.cost.gpu_only else None  # its floor is given
     gpu_only = [row for row in kb.prices.values() if row.host_billed_separately and row.gpu in rest
-                and (answer.query.cloud is None or row.cloud == answer.query.cloud)]
+                and row.gpu != costed and (answer.query.cloud is None or row.cloud == answer.query.cloud)]
     for row in gpu_only:
         lines.append(t("price_gpu_only", gpu=_gpu_name(kb, row.gpu), cloud=cloud_name(t, row.cloud),
                        per_hour=money(row.price_per_hour / max(1, row.count)), cur=row.currency))
-    rest = [g for g in rest if g not in {row.gpu for row in gpu_only}]
+    rest = [g for g in rest if g not in {row.gpu for row in gpu_only} and g != costed]
     if rest:
         lines.append(t("price_unknown_once", gpus=", ".join(_gpu_name(kb, g) for g in rest), cloud=cloud))
     return " ".join(lines)

@@ -43,6 +43,9 @@ class CostOut(BaseModel):
     fx_rate: str | None = None
     """`BASE/QUOTE=RATE@DATE` when the figures were converted with the operator's rate."""
     original_currency: str | None = None
+    gpu_only: bool = False
+    """The price is the GPU's alone (GCP bills the VM it attaches to on top, at a price not known here): every
+    figure is a floor, not the bill."""
 
 
 class BudgetOut(BaseModel):
@@ -56,7 +59,7 @@ class BudgetOut(BaseModel):
     cost: float | None = None
     """The set-up's cost over `period`, in `currency`; None when it cannot be compared."""
     within: bool | None = None
-    reason: Literal["currency", "duration", "price", "purchase"] | None = None
+    reason: Literal["currency", "duration", "price", "purchase", "host"] | None = None
     """Why it was not compared."""
     hours_bought: float | None = None
     """A budget for the whole job when the job's length is not known: the hours of the priced set-up it pays."""

@@ -218,6 +218,20 @@ def replicas_plan(kb: KnowledgeBase, gpu_id: str, cards: int, replicas: int,
     return own
 
 
+def gpu_only_plan(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) -> InstancePlan | None:
+    """`count` × the card at a cloud's price for the GPU alone (GCP lists an L4 apart from the VM it attaches to,
+    one to eight a VM), in the cheapest such row of `choice`'s cloud, or None. Every figure built on it is a floor:
+    the host VM is billed on top and no price for it is known here."""
+    rows = [row for row in kb.prices.values() if row.host_billed_separately and row.gpu == gpu_id
+            and row.price_per_hour > 0 and row.count >= 1
+            and (choice.cloud is None or row.cloud.lower() == choice.cloud.lower())]
+    if not rows:
+        return None
+    row = min(rows, key=lambda r: (r.price_per_hour / r.count, r.cloud, r.region))
+    instances = math.ceil(count / row.count)
+    return InstancePlan(row, instances, instances * row.price_per_hour, row.currency)
+
+
 def plan_bill(kb: KnowledgeBase, gpu_id: str, cards: int, replicas: int, choice: PriceChoice) -> InstancePlan | None:
     """How `replicas` deployments of `cards` × the card are billed: one replica's cheapest plan, or replicas on
     instances of their own size (sharing one where several fit whole). The one rule the cost block, the pick

@@ -44,7 +44,7 @@ def test_a_gpu_only_price_is_said_not_called_unknown() -> None:
     # said no public price was known
     text = render_text(answer(parse("faster-whisper large-v3 on one L4, 1,000 hours of podcasts: how many hours of "
                                     "compute and what cost on GCP?", KB), KB), KB)
-    assert "GCP lists the L4 at 0.558 USD/h for the GPU alone" in text
+    assert "1× L4, the GPU alone, on GCP" in text and "≥ 0.558 USD/h" in text  # costed as a floor (audit 21 M-11)
     assert "No public list price known for L4" not in text
 
 
