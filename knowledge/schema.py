@@ -298,6 +298,11 @@ class GPU(Entry):
         description="The most of these one machine holds, when more cannot be added (a Mac's GPU is its one): "
         "no more-cards advice beyond it. None: as many as the sizing rules place.",
     )
+    only_on: list[str] = Field(
+        default_factory=list,
+        description="The clouds that alone rent this card, when it is made for them (AWS's A10G, its G5 "
+        "instances' variant of the A10): never a pick on another cloud. Empty: sold or rented anywhere.",
+    )
     unified_memory: bool = Field(
         default=False,
         description="The GPU's memory is the machine's RAM (Apple silicon): moving layers, experts or a "

@@ -365,6 +365,12 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         if priced is not None:
             result.cost = config_cost(kb, question, workload, kb.gpus[priced.gpu], priced.count, choice, {})
     result.other_cloud_costs = other_cloud_costs(kb, question, workload, gpu, count, result.speed, result.serving)
+    if question.cloud and result.cost.currency is None:
+        # nothing known on the cloud named (Azure): the same cards at their cheapest list price elsewhere, labelled
+        anywhere = question.model_copy(update={"cloud": None})
+        reference = config_cost(kb, anywhere, workload, gpu, count, replace(price_choice(anywhere), prefer_cloud=None),
+                                result.speed, result.serving, pick_replicas=top_replicas)
+        result.reference_cost = reference if reference.currency is not None and not reference.gpu_only else None
     asked = kb.gpus.get(question.gpu or "")
     if (asked is not None and question.gpu_count and question.hours and result.check is not None
             and not result.check.fits and (asked.id, question.gpu_count) != (gpu.id, count)):

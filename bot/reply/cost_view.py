@@ -243,6 +243,16 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        per_hour=money(asked.per_hour), total=money(asked.total), hours=f"{asked.hours or 0:,.0f}",
                        other=config or "?"))
     if cost is None or cost.currency is None:
+        reference = answer.reference_cost
+        if reference is not None and reference.per_hour is not None and reference.currency:
+            instances = f"{reference.instances}× " if reference.instances and reference.instances > 1 else ""
+            lines.append(t("cost_reference", cloud=cloud_name(t, answer.query.cloud),
+                           config=f"{reference.count}× {_gpu_name(kb, reference.gpu)}",
+                           where=t("cost_on", instances=instances, instance=reference.instance,
+                                   cloud=cloud_name(t, reference.cloud), region=reference.region),
+                           rates=t("cost_rates", per_hour=money(reference.per_hour),
+                                   per_month=money(reference.per_month), cur=reference.currency)))
+            lines.append(_price_from(t, reference))
         return lines
     cur = cost.currency
     instances = f"{cost.instances}× " if cost.instances and cost.instances > 1 else ""

@@ -420,11 +420,14 @@ class Answer(BaseModel):
     text: str = ""
     cost: CostOut | None = None
     asked_cost: CostOut | None = None
+    """The rent of the set the question named, for the hours it gave, when that set does not hold the job and
+    `cost` is for one that does: the user asked what their set costs."""
     other_cloud_costs: list[CostOut] = Field(default_factory=list)
     """The same configuration on the other clouds the question names ("AWS vs GCP"), each with nulls where that
     cloud has no known price."""
-    """The rent of the set the question named, for the hours it gave, when that set does not hold the job and
-    `cost` is for one that does: the user asked what their set costs."""
+    reference_cost: CostOut | None = None
+    """The configuration at its cheapest public list price on any cloud, when the cloud the question names has
+    none known here (Azure): labelled as another cloud's price, never passed off as the one asked about."""
     stack: list[StackPartOut] = Field(default_factory=list)
     """Models deployed together on the same cards, the first the one sized above: each one's need per card; the
     check is for their sum (bot.reply.stack)."""

@@ -26,7 +26,8 @@ def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bo
     another cloud named, the cards its price rows rent (none of the desk cards where no row is known). A question
     that asks for a consumer card gets consumer cards only (GeForce; Radeon when one is named).
     """
-    gpus = [gpu for gpu in kb.gpus.values() if gpu.recommended]
+    gpus = [gpu for gpu in kb.gpus.values() if gpu.recommended
+            and not (question.cloud and gpu.only_on and question.cloud not in gpu.only_on)]  # no A10G on Azure
     if question.cloud == "alibaba":
         offered = {family.gpu_id for family in kb.instance_families.values() if family.gpu_id}
         on_cloud = [gpu for gpu in gpus if gpu.id in offered]
