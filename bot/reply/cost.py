@@ -345,10 +345,12 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         add_output_hours(result.speed, question, workload, result.serving)
     top = result.picks[0] if result.picks else None
     top_replicas = (top.replicas or 1) if top is not None and (top.gpu, top.count) == (gpu.id, count) else 1
-    if (top_replicas == 1 and count > 1 and result.serving is None and result.speed.get("documents")
+    encoding = bool(result.speed.get("documents")) or workload.model.arch == "encoder"
+    if (top_replicas == 1 and count > 1 and result.serving is None and encoding
             and fits_at(workload, gpu, 1, 1)):
         # an offline encoding job runs a copy of the encoder on each card (serving.encoder_rate), so its cards are
-        # rented as one-card instances where those exist, not as a bigger box billed whole (audit 19/20 M-3)
+        # rented as one-card instances where those exist, not as a bigger box billed whole (audit 19/20 M-3); so
+        # does an encoder on a card with no compute figure to time it on (audit 21 M-9: 2× A10G on a g5.12xlarge)
         top_replicas = count
         if top is not None and (top.gpu, top.count) == (gpu.id, count) and not top.replicas:
             result.picks[0] = price_picks([top.model_copy(update={"replicas": count})], kb, choice)[0]

@@ -6,6 +6,7 @@ from bot.reply.answer import answer
 from bot.reply.render import render_text
 from bot.understand.parse import parse
 from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json as _ask
 
 KB = default_knowledge()
 
@@ -32,3 +33,15 @@ def test_a_verdict_whose_speed_is_not_kept_says_memory_yes_not_yes() -> None:
     result = answer(parse("Llama 3.1 8B 在 A10G 上，输出 500 token，p95 能在 3 秒内吗？", KB), KB)
     text = render_text(result, KB)
     assert "显存放得下" in text and "可以：" not in text and "这只是显存够用" in text
+
+
+def test_an_encoder_on_cards_with_no_compute_figure_still_runs_a_copy_a_card() -> None:
+    # audit 21 M-9: bge-m3 on 2× A10G was laid out as layers split over a 4-card g5.12xlarge billed whole (5.67 USD/h);
+    # a 0.6B encoder runs one copy a card, on two one-card g5.xlarge, whether or not its speed can be timed
+    answer = _ask("bge-m3 embeddings for 30 million documents of 400 tokens on 2x A10G: how many hours and AWS cost?")
+    top, cost = answer["picks"][0], answer["cost"]
+    assert (top["gpu"], top["count"], top["replicas"]) == ("a10g", 2, 2)
+    g5 = next(row.price_per_hour for row in KB.prices.values() if row.instance == "g5.xlarge")
+    assert cost["instance"] == "g5.xlarge" and cost["instances"] == 2 and cost["per_hour"] == round(2 * g5, 4)
+    assert "layer-split" not in answer["estimate"]["notes"]
+    assert "The layers are split across the cards" not in answer["text"]
