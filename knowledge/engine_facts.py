@@ -264,6 +264,9 @@ class TrainingFact(Fact):
     chunked_loss_bytes_per_value: float = 0.0
     """Bytes per (token, vocab) logit when the loss is chunked (the workload asks for it or the engine always
     does), run eagerly: what every chunk keeps for backward, plus one chunk's fp32 working set."""
+    image_max_pixels: int | None = Field(default=None, gt=0)
+    """Pixels an image is scaled down to at most before the model's processor sees it (LLaMA-Factory's
+    image_max_pixels, 768 × 768); None = the processor's own limit."""
     chunked_loss_bytes_per_value_compiled: float | None = None
     """The same under torch.compile, which saves the loss's 16-bit input rather than its fp32 output; None =
     as eager."""

@@ -143,6 +143,12 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "default": {"en": "not stated", "zh-Hans": "未说明，按默认"},
     "one-image-a-request": {"en": "an image size was given but no count: one image a request",
                             "zh-Hans": "给了图片尺寸但没给数量：按每个请求一张图"},
+    "one-image-a-sample": {"en": "images mentioned but no count: one image a training sample",
+                           "zh-Hans": "提到了图片但没给数量：按每条训练样本一张图"},
+    "engine-image-pixels": {"en": "the engine scales each image down to at most 768×768 pixels before the model's "
+                                  "processor (LLaMA-Factory's image_max_pixels default)",
+                            "zh-Hans": "该框架先把每张图缩到最多 768×768 像素再交给模型的图像预处理（LLaMA-Factory 的 "
+                                       "image_max_pixels 默认值）"},
     "one-image-a-job-request": {"en": "a job over images: each image one request, with an instruction of about 256 tokens beside it",
                                 "zh-Hans": "按图片批量处理：每张图一个请求，另附约 256 token 的指令文本"},
     "image-size-default": {"en": "the images' size not stated: about one megapixel, what chat front ends send",

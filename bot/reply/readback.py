@@ -283,6 +283,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             key = "images_per_request_read" if counted else "images_per_request_uncounted"
             if value == 1 and t.lang == "en":
                 key = key.replace("images_per_request", "image_per_request")  # "1 image a request"
+            if data.get("task") not in (None, "inference"):
+                key = key.replace("_request_", "_sample_")  # a fine-tune's images come with each training sample
             parts.append(t(key, n=f"{value:,}"))  # their tokens are in the context only when it is given
             continue
         if field == "host_ram_gb" and isinstance(value, (int, float)):

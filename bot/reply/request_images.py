@@ -6,8 +6,11 @@ context the question states is taken to hold them already (people who give one h
 
 from __future__ import annotations
 
+import math
+
 from bot.reply.model import Assumption
 from bot.understand.question import Question
+from knowledge.engines import load_engine_profiles
 from knowledge.schema import Model
 from rules.image_tokens import DEFAULT_IMAGE_SIDE, image_positions
 
@@ -24,27 +27,41 @@ def image_size(question: Question) -> tuple[int, int] | None:
 
 
 def request_images(question: Question, model: Model, task: str, assumptions: list[Assumption]) -> int:
-    """Positions the images of one request add to the context (0 when none are said, the model reads no images,
-    or the question states the context); the count and the size assumed are added to `assumptions`."""
+    """Positions the images of one request, or one training sample, add to the context (0 when none are said, the
+    model reads no images, or the question states the context); the count and the size assumed are added to
+    `assumptions`. A fine-tune's samples are sized at the images its engine passes on (LLaMA-Factory scales each
+    down to 768 × 768 first)."""
     spec = model.image_tokens
     size = image_size(question)
     image_job = question.batch_job and bool(question.image_count)  # "caption 2M photos": one image a request
-    if (spec is None and not _cross_attention(model)) or task != "inference" or "context" in question.stated or not (
+    training = task != "inference"
+    if (spec is None and not _cross_attention(model)) or "context" in question.stated or not (
             question.images_per_request or size or image_job):
         return 0
     if spec is None:
-        return _cross_attention_positions(question, model, assumptions)
+        return 0 if training else _cross_attention_positions(question, model, assumptions)
     images = question.images_per_request or 1
     if not question.images_per_request:
-        assumptions.append(Assumption(field="images_per_request", value=1,
-                                      reason="one-image-a-job-request" if image_job else "one-image-a-request"))
+        reason = "one-image-a-job-request" if image_job else "one-image-a-sample" if training else "one-image-a-request"
+        assumptions.append(Assumption(field="images_per_request", value=1, reason=reason))
     if size is None:
         size = (DEFAULT_IMAGE_SIDE, DEFAULT_IMAGE_SIDE)
         assumptions.append(Assumption(field="image_resolution", value=DEFAULT_IMAGE_SIDE, reason="image-size-default"))
+    limit = _engine_image_pixels(question) if training else None
+    if limit is not None and size[0] * size[1] > limit:
+        shrink = math.sqrt(limit / (size[0] * size[1]))
+        size = (int(size[0] * shrink), int(size[1] * shrink))
+        assumptions.append(Assumption(field="image_dims", value=f"{size[0]}×{size[1]}", reason="engine-image-pixels"))
     each = image_positions(spec, *size)
     assumptions.append(Assumption(field="image_tokens", value=f"{images:,} × {each:,} = {images * each:,}",
                                   reason="image-processor"))
     return images * each
+
+
+def _engine_image_pixels(question: Question) -> int | None:
+    """The most pixels the fine-tuning engine named passes on an image (None: the model's processor decides)."""
+    profile = load_engine_profiles().get(question.engine or "")
+    return profile.training.image_max_pixels if profile is not None and profile.training is not None else None
 
 
 def _cross_attention(model: Model) -> bool:

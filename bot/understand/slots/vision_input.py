@@ -22,7 +22,8 @@ MAX_IMAGES_PER_REQUEST = 1_000
 
 _IMAGE_WORDS = (r"(?:images?|pictures?|pics?|photos?|screenshots?|frames?|scans?|pages?|"
                 r"图片|图像|照片|截图|图|扫描件|页)")
-_REQUEST_WORDS = r"(?:requests?|quer(?:y|ies)|prompts?|calls?|messages?|conversations?|turns?|inputs?|chats?)"
+_REQUEST_WORDS = (r"(?:requests?|quer(?:y|ies)|prompts?|calls?|messages?|conversations?|turns?|inputs?|chats?|"
+                  r"samples?|examples?)")
 _COUNT = rx(
     r"(?<![\w.])(?P<num>\d{1,4}|one|an?|single)\s+(?:[^\W\d][\w-]*\s+){0,2}?" + _IMAGE_WORDS + r"(?:\s+of\b)?"
     + r"\s*(?:(?:per|each|a|every|/|in\s+(?:each|every|a|one|the))\s*" + _REQUEST_WORDS + r"(?![a-z])|each\b)"
@@ -33,6 +34,8 @@ _COUNT = rx(
     r"|(?<![\w.])(?P<num3>\d{1,4})\s+(?:input|attached|uploaded)\s+" + _IMAGE_WORDS + r"(?![a-z])"
     r"|(?:输入|上传|传入|带上?|附带|发送?|给它?)\s*(?P<num5>\d{1,2}|[一二两三四五六七八九十])\s*(?:张|幅)"
     r"(?:[^，。,;；]{0,24}?的)?\s*" + _IMAGE_WORDS
+    + r"|(?:每条|每个|每份|每一条)\s*(?:训练)?(?:样本|数据|对话|样例)\s*(?:都)?(?:有|带|包含|配|是)?\s*"
+    r"(?P<num6>\d{1,2}|[一二两三四五六七八九十])\s*(?:张|幅)(?:[^，。,;；]{0,24}?的)?\s*" + _IMAGE_WORDS
 )
 _NAMED = {"720p": (1280, 720), "1080p": (1920, 1080), "1440p": (2560, 1440), "2k": (2560, 1440),
           "4k": (3840, 2160), "2160p": (3840, 2160), "8k": (7680, 4320)}
@@ -66,7 +69,8 @@ def parse_vision_input(state: SlotState) -> None:
     _image_size(state)
     m = _COUNT.search(state.text)
     if m is not None:
-        raw = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5")
+        raw = (m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5")
+               or m.group("num6"))
         images = int(number(raw) or 1)
         if 0 < images <= MAX_IMAGES_PER_REQUEST:
             state.set("images_per_request", images)

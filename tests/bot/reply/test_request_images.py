@@ -9,6 +9,7 @@ from bot.reply.render import render_text
 from bot.understand.parse import parse
 from knowledge.loader import default_knowledge
 from rules.constants import GIB
+from tests.bot.reply._answers import ask_json as _ask
 
 KB = default_knowledge()
 
@@ -75,3 +76,26 @@ def test_a_cross_attention_models_images_are_counted_in_its_cross_attention_laye
     # 8 × 1,286 positions × 160 KiB × 4 sequences ≈ 6.3 GiB more KV cache
     added = eight.estimate.breakdown.kv_cache - one.estimate.breakdown.kv_cache
     assert added == pytest.approx(8 * 1286 * 160 * 1024 * 4 / 2**30, rel=0.05)
+
+
+def test_a_fine_tunes_images_per_sample_are_positions_of_each_sample() -> None:
+    # audit 21 M-11/22 M-12: "4 images of 896x896 per sample" was read back and then sized at a 4,096-token sample.
+    # LLaMA-Factory scales each image to at most 768 × 768 (image_max_pixels) first: 768 / 28 → 27 × 27 = 729
+    # positions + 2 markers = 731 an image, 4 × 731 = 2,924 beside the 4,096 text tokens assumed
+    lf = _ask("LLaMA-Factory LoRA on Qwen2.5-VL-7B with 4 images of 896x896 per sample, batch 1, on one L40S: memory?")
+    assert lf["query"]["context"] == 4096 + 4 * 731
+    assert {(a["field"], a["reason"]) for a in lf["assumptions"]} >= {("image_dims", "engine-image-pixels"),
+                                                                       ("image_tokens", "image-processor")}
+    assert "4 images a sample" in lf["text"]
+    # without that engine the processor keeps 896 × 896: 32 × 32 + 2 = 1,026 an image
+    plain = _ask("LoRA on Qwen2.5-VL-7B with 4 images of 896x896 per sample, batch 1, on one L40S: memory?")
+    assert plain["query"]["context"] == 4096 + 4 * 1026
+    assert plain["estimate"]["breakdown"]["activations"] > lf["estimate"]["breakdown"]["activations"]
+
+
+def test_one_image_a_sample_in_chinese_is_counted_and_a_stated_length_holds_them() -> None:
+    one = _ask("用 LLaMA-Factory 做 Qwen2.5-VL-7B 的 LoRA 微调，单张 A100 40G，每条样本一张图，够吗？")
+    assert one["query"]["context"] == 4096 + 731  # the image's size not given: ~1 MP, scaled to 768 × 768
+    assert "每条样本 1 张图片" in one["text"]
+    stated = _ask("LLaMA-Factory LoRA on Qwen2.5-VL-7B, cutoff_len 4096, 4 images of 896x896 per sample, one L40S")
+    assert stated["query"]["context"] == 4096  # a length the user gives already holds its images

@@ -17,6 +17,11 @@ KB = default_knowledge()
     ("Qwen2.5-VL-7B 每个请求 3 张 1080p 截图，4 路并发，A10 够吗", 3, 1440, "1920×1080", None),
     ("Qwen2.5-VL-7B 每個請求 3 張 1080p 截圖，A10 夠嗎", 3, 1440, "1920×1080", None),
     ("Qwen2.5-VL-7B: each request carries 2 scanned pages, on one L4", 2, None, None, 1),
+    # a fine-tune's samples carry images too
+    ("LLaMA-Factory LoRA 微调 Qwen2.5-VL-7B，每条样本 3 张 1024x1024 的图，batch 2，一张 4090 够吗？", 3, 1024,
+     None, 1),
+    ("LoRA Qwen2.5-VL-7B with 2 images per sample on one L40S", 2, None, None, 1),
+    ("Qwen2.5-VL-7B 微调，每條樣本兩張圖，A100 夠嗎", 2, None, None, None),
 ])
 def test_count_and_size_are_read(text: str, images: int, side: int | None, dims: str | None,
                                  gpu_count: int | None) -> None:
