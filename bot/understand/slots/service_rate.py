@@ -42,7 +42,8 @@ _PER_REQUEST = rx(
     r"|\b(?:each|every|per)\s+" + _REQUEST_EN + r"\s+(?:has|with|carries|contains|of|sends?|scores?|reranks?|"
     r"embeds?|brings?)?\s*(?:about|around|~|up\s+to)?\s*(?P<num2>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"
     r"|每\s*(?:(?:个|次|条)?\s*(?:查询|请求|query|问题|调用|次检索)|次)\s*(?:有|带|包含|召回|需要|要|对应)?\s*(?:约|大约)?\s*"
-    r"(?P<num3>\d+)\s*(?:个|篇|条|份|段)?\s*" + _TEXTS_ZH
+    r"(?P<num3>\d+)\s*(?:个|篇|条|份|段)?\s*(?P<len2>(?:每篇|每条|各)?\s*(?:约|大约)?\s*\d+(?:\.\d+)?\s*k?\s*"
+    r"(?:tokens?|个\s*token|词元|字)\s*(?:的|左右的)?\s*)?" + _TEXTS_ZH
     + r"|\b(?:each|every)\s+(?:one\s+)?(?:rerank(?:ing|s)?|scor(?:ing|es)|rank(?:ing|s)|embedd?(?:ing|s)|"
     r"carrying|having|with)\s+(?:about|around|~|up\s+to)?\s*(?P<num4>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"
     r"|每\s*(?:个|次|条)?\s*(?:查询|请求)?\s*(?:都)?\s*(?:重排序?|排序|打分|精排|rerank)\s*(?:约|大约)?\s*(?P<num5>\d+)"
@@ -119,9 +120,10 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
         if int(raw) > 0:
             fields["texts_per_request"] = int(bounded(state, "texts_per_request", float(raw), MAX_TEXTS_PER_REQUEST))
             state.stated.append("texts_per_request")
-            if m.group("len"):  # "20 docs of 400 tokens per query": the length is each text's, read as the context
-                state.mask(m.start(), m.start("len"))
-                state.mask(m.end("len"), m.end())
+            length = "len" if m.group("len") else "len2" if m.group("len2") else None
+            if length is not None:  # "20 docs of 400 tokens per query", "每次 30 篇 300 token 的文件": each text's
+                state.mask(m.start(), m.start(length))  # length, left for the context slot
+                state.mask(m.end(length), m.end())
             else:
                 state.mask(m.start(), m.end())
     m = _RATE.search(state.text)

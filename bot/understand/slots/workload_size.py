@@ -228,9 +228,19 @@ def _amount_tokens(state: SlotState) -> float | None:
         epochs_match = _EPOCHS.search(text)
         if epochs_match is not None:
             state.mask(epochs_match.start(), epochs_match.end())
-            value *= _value(epochs_match.group("num")) or 1.0
+            if not (_TOTAL_AFTER.search(after) or _PRODUCT_BEFORE.search(clause)):
+                value *= _value(epochs_match.group("num")) or 1.0
         return value
     return None
+
+
+_TOTAL_AFTER = rx(r"^\W{0,3}(?:tokens?\W{0,3})?(?:in\s+total|total|in\s+all|overall|altogether|all\s+told|"
+                  r"(?:across|over|for)\s+(?:all|both|the)\s+(?:\w+\s+)?epochs|总共|总计|合计|一共|共计)"
+                  r"|^\W{0,3}(?:tokens?\W{0,3})?\(?\s*\d+(?:\.\d+)?\s*epochs?\s+(?:of|x|×)")
+"""A token amount said to be the whole run's ("1.2B tokens in total", "1.2B tokens (2 epochs of 600M)"): the
+epochs beside it are already in it, not a multiplier."""
+_PRODUCT_BEFORE = rx(r"(?:=|equals|is|makes|等于|即|共)\s*(?:~|≈|about|around|roughly|约|大约)?\s*$")
+"""An amount written as the product of the epochs before it ("2 epochs = ~1.2B tokens")."""
 
 
 def _hours(state: SlotState) -> float | None:

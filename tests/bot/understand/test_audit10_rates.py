@@ -154,3 +154,28 @@ def test_images_a_request_carries_are_neither_cards_nor_a_context(kb: KnowledgeB
 
 def test_images_to_generate_stay_an_image_count(kb: KnowledgeBase) -> None:
     assert parse("FLUX 生成 1000 张图片要多久", kb).image_count == 1000
+
+
+@pytest.mark.parametrize("text", [
+    "GCP 上用 L4 跑 bge-reranker-v2-m3，每秒 50 次查詢，每次 30 篇 300 token 的文件，要幾張、每月多少？",
+    "bge-reranker-v2-m3，每秒 50 个请求，每次 30 篇 300 token 的文档，要几张 L4",
+    "bge-reranker-v2-m3 on L4s: 50 queries per second, 30 docs of 300 tokens per query",
+])
+def test_a_length_between_the_count_and_the_documents_is_each_documents(text: str, kb: KnowledgeBase) -> None:
+    # audit 23 HIGH 2: "每次 30 篇 300 token 的文件" lost its 30 documents a query (1 L4 for 1,500 texts/s, not 10)
+    got = _fields(text, kb, "qps", "texts_per_request", "context")
+    assert got == {"qps": 50.0, "texts_per_request": 30, "context": 300}
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    # audit 23 HIGH 4: a total already over the epochs was multiplied by them again (2.4B, twice the time and cost)
+    ("LoRA Qwen2.5-14B on 8x A100 80GB, ~600M tokens per epoch, 2 epochs = ~1.2B tokens total, how many hours?",
+     1.2e9),
+    ("full fine-tune Qwen2.5-7B on 8x A100 80GB, about 1.2B tokens in total (2 epochs of 600M), how long?", 1.2e9),
+    ("全参微调 Qwen2.5-7B，8 张 A100，2 个 epoch 共 12 亿 token，要多久", 1.2e9),
+    # epochs over a dataset's tokens still multiply them
+    ("LoRA Llama 3 8B on 8x A100, 2 epochs over 500M tokens, how long?", 1.0e9),
+    ("LoRA Llama 3 8B on 8x A100, 500M tokens for 3 epochs, how long?", 1.5e9),
+])
+def test_epochs_multiply_a_datasets_tokens_but_not_a_stated_total(text: str, tokens: float, kb: KnowledgeBase) -> None:
+    assert _fields(text, kb, "tokens") == {"tokens": tokens}
