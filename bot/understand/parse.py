@@ -285,6 +285,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     work["asks_concurrency"] = work.get("asks_concurrency") or images_at_once
     if "images_per_request" in state.values and not work.get("images_per_request"):
         work["images_per_request"] = state.values.pop("images_per_request")
+    image_qps = state.values.pop("image_qps", None)
+    if image_qps and not work.get("qps"):
+        work["qps"] = image_qps  # "每秒 15 张": each image one request
     if named_model is not None and named_model.modality == "image-generation":
         parse_image(state)  # before the GPU counts: "1024x1024" is an image, not 1024 cards
     elif found.model is None:

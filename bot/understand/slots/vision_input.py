@@ -63,10 +63,28 @@ _PER_REQUEST_BEFORE = rx(r"(?:每个请求|每次请求|每条请求|每次|一�
 MAX_JOB_IMAGES = 1e10
 
 
+_IMAGE_RATE = rx(
+    r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<scale>k|m|million|thousand)?\s+"
+    r"(?:[^\W\d][\w-]*\s+){0,2}?" + _IMAGE_WORDS + r"\s*(?:per|an?|each|every|/)\s*"
+    r"(?P<unit>second|sec|s|minute|min|hour|hr|h|day)s?\b"
+    r"|每\s*(?P<unit2>秒|分钟|小时|天|日)(?:钟)?\s*(?:要|需要|约|大约)?\s*(?:处理|审核|识别|分析|推理|来|有|进来)?\s*"
+    r"(?:约|大约)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?P<scale2>千|万|十万|百万|k)?\s*(?:张|幅)"
+    r"(?:[^，。,;；\d]{0,8}?(?:图片|图像|照片|截图|图|发票|票据|单据|扫描件))?"
+)
+"""Images arriving at a rate ("15 images per second", "每秒 15 张", "每天 10 万张发票"): each image one request, a
+load to serve, not a job's count nor ("每秒 2 张") a number of cards."""
+_RATE_SECONDS = {"second": 1.0, "sec": 1.0, "s": 1.0, "秒": 1.0, "minute": 60.0, "min": 60.0, "分钟": 60.0,
+                 "hour": 3600.0, "hr": 3600.0, "h": 3600.0, "小时": 3600.0, "day": 86400.0, "天": 86400.0,
+                 "日": 86400.0}
+MAX_IMAGE_RATE = 1e6
+"""Images a second a service may be asked to take; beyond it the number is no rate."""
+
+
 def parse_vision_input(state: SlotState) -> None:
-    """Reads the images' size, then their count a request and for a whole job (see the module docstring); the
-    spans read are masked."""
+    """Reads the images' size, then the rate they arrive at, their count a request and for a whole job (see the
+    module docstring); the spans read are masked."""
     _image_size(state)
+    _image_rate(state)
     m = _COUNT.search(state.text)
     if m is not None:
         raw = (m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5")
@@ -83,6 +101,19 @@ def parse_vision_input(state: SlotState) -> None:
             state.set("image_count", int(min(count, MAX_JOB_IMAGES)))
             state.mask(m.start(), m.end())
         break
+
+
+def _image_rate(state: SlotState) -> None:
+    """`image_qps` (images a second, one request each) from an arrival rate of images."""
+    m = _IMAGE_RATE.search(state.text)
+    if m is None:
+        return
+    raw, scale = (m.group("num"), m.group("scale")) if m.group("num") else (m.group("num2"), m.group("scale2"))
+    unit = (m.group("unit") or m.group("unit2")).lower()
+    rate = float(raw.replace(",", "")) * COUNT_SCALES.get((scale or "").lower(), 1.0) / _RATE_SECONDS[unit]
+    if 0 < rate <= MAX_IMAGE_RATE:
+        state.set("image_qps", rate)
+        state.mask(m.start(), m.end())
 
 
 def _image_size(state: SlotState) -> None:

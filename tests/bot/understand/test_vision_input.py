@@ -90,3 +90,18 @@ def test_one_image_counted_in_chinese_is_a_requests_image_not_a_context() -> Non
     question = parse("Qwen2.5-VL-3B 在 RTX 3060 12G 上，输入一张 1920x1080 的图片，显存要多少？", KB)
     assert question.images_per_request == 1 and question.context is None
     assert parse("Qwen2.5-VL-7B 每次上传三张截图，A10 够吗", KB).images_per_request == 3
+
+
+@pytest.mark.parametrize(("text", "qps"), [
+    # audit 23 HIGH 1: an image rate was no load, so one card was offered for 15 images a second, and "每秒 2 张"
+    # was read as 2 GPUs
+    ("Qwen2.5-VL-7B 做图片审核，每张图 1280x720，每秒 15 张，用 L20 要几张？", 15.0),
+    ("Qwen2.5-VL-7B for moderation of 1280x720 images, 15 images per second: how many L20s?", 15.0),
+    ("Qwen2.5-VL-7B 做图片理解，每张 1120x1120，每秒 2 张，要几张卡？", 2.0),
+    ("Qwen2.5-VL-7B 處理發票圖片，每張 1120x1120，每天 8.64 萬張，要幾張 L40S", 1.0),
+    ("Qwen2.5-VL-7B on L4s, 3,600 photos an hour", 1.0),
+])
+def test_images_arriving_at_a_rate_are_requests_a_second(text: str, qps: float) -> None:
+    question = parse(text, KB)
+    assert question.qps == pytest.approx(qps)
+    assert question.gpu_count is None and question.image_count is None
