@@ -56,10 +56,47 @@ def unmodelled_engine(text: str) -> str | None:
     return first_label(UNMODELLED_ENGINES, text)
 
 
+_RULED_OUT_BEFORE = rx(r"(?:\binstead\s+of|\brather\s+than|\bnot(?:\s+using|\s+with)?|\bwithout|\bother\s+than|"
+                      r"\bexcept|\bno\s+longer(?:\s+using)?|而不是|不用|不是用|没有?用|不想用|放弃了?|除了)\s*(?:the\s+)?$")
+"""Words that put the engine after them aside ("instead of vLLM", "不用 vLLM")."""
+_WEIGHED_BEFORE = rx(r"\b(?:looked\s+(?:at|into)|considered|thought\s+about|evaluated|checked\s+out|compared)"
+                     r"\s+(?:\w+\s+){0,2}$")
+_BUT_AFTER = rx(r"^[^.;!?。；]{0,12}?\b(?:but|however|though)\b")
+"""An engine weighed and turned down: "we also looked at Unsloth but it does not do multi-GPU"."""
+_CHOSEN_BEFORE = rx(r"(?:\bso\s+(?:we(?:'ll|\s+will|'re|\s+are)?\s+)?(?:(?:use|go\s+with|went\s+with|going\s+with|"
+                    r"chose|picked|stick\s+with|settled\s+on)\s+)?|\b(?:went|going|go)\s+with|\bsettled\s+on|"
+                    r"所以(?:就)?用|最后(?:选了?|用了?)|改用|决定用)\s*$")
+_CHOSEN_AFTER = rx(r"^(?:\s*\+\s*\w+)?\s+(?:it\s+is|instead|then)\b")
+"""An engine settled on: "so LLaMA-Factory + DeepSpeed it is", "改用 SGLang"."""
+
+
+def _mentions(text: str) -> list[tuple[int, str, bool, bool]]:
+    """Every engine named, in order: (where, which, put aside, settled on)."""
+    found: list[tuple[int, str, bool, bool]] = []
+    for label, pattern in ENGINES:
+        for m in pattern.finditer(text):
+            before, after = text[max(0, m.start() - 40): m.start()], text[m.end(): m.end() + 40]
+            ruled_out = bool(_RULED_OUT_BEFORE.search(before)
+                             or (_WEIGHED_BEFORE.search(before) and _BUT_AFTER.search(after)))
+            chosen = bool(_CHOSEN_BEFORE.search(before) or _CHOSEN_AFTER.search(after))
+            found.append((m.start(), label, ruled_out, chosen))
+    return sorted(found)
+
+
+def named_engine(text: str) -> str | None:
+    """The engine the text settles on: one said to be chosen, else the first not put aside ("instead of vLLM",
+    "looked at Unsloth but …"), else None."""
+    found = _mentions(text)
+    settled = [label for _, label, _, chosen in found if chosen] or [
+        label for _, label, ruled_out, _ in found if not ruled_out]
+    return settled[0] if settled else None
+
+
 def parse_engine(state: SlotState) -> None:
     """The engine named; a GGUF file implies llama.cpp (call after `parse_precision`, which reads the format)."""
-    engine = first_label(ENGINES, state.text)
-    if engine == "llama-factory" and UNSLOTH.search(state.text):
+    engine = named_engine(state.text)
+    if engine == "llama-factory" and any(label == "unsloth" and not ruled_out
+                                         for _, label, ruled_out, _ in _mentions(state.text)):
         engine = "unsloth"  # use_unsloth hands LLaMA-Factory's model to Unsloth, whose memory then applies
     quant = state.values.get("quant")
     if engine is None and isinstance(quant, str) and quant.startswith("gguf"):
