@@ -394,3 +394,17 @@ def test_a_small_all_reduce_adds_one_step_per_doubling_of_the_group() -> None:
     two, four, eight = (allreduce_seconds(w, card, n) for n in (2, 4, 8))
     latency = S.ALLREDUCE_LATENCY_S["nvlink"] * 2 * 32  # per step, two all-reduces in each of 32 layers
     assert four - two == pytest.approx(latency, rel=0.01) and eight - four == pytest.approx(latency, rel=0.01)
+
+
+def test_an_encoders_token_table_is_a_lookup_not_compute() -> None:
+    # audit 23 M-20: bge-m3 (568M, 256M of it the 250,002 × 1,024 XLM-R table) was timed 1.6× slower than
+    # bge-large, the same 24-layer encoder; a decoder's 2·P keeps its table (its lm_head is a matmul)
+    from rules.speed import flops_per_token
+
+    encoder = make_model(arch="encoder", params_b=0.568, num_layers=24, hidden_size=1024, num_attention_heads=16,
+                         num_kv_heads=16, head_dim=64, intermediate_size=4096, mlp="plain", vocab_size=250002,
+                         tie_embeddings=True)
+    attn = 4.0 * 24 * 100 * 1024
+    assert flops_per_token(Workload(model=encoder), 100) == pytest.approx(2 * (0.568e9 - 250002 * 1024) + attn)
+    decoder = make_model()
+    assert flops_per_token(Workload(model=decoder), 100) == pytest.approx(2 * 7e9 + 4.0 * 32 * 100 * 4096)
