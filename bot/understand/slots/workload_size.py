@@ -73,13 +73,13 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
               r"(?:support\s+)?tickets?|articles?|e-?mails?|reviews?|pages?|papers?|reports?|messages?|comments?|"
               r"posts?|transcripts?|contracts?|(?:product\s+)?descriptions?|items?|listings?|invoices?|resumes?|"
-              r"(?:product\s+)?titles?|captions?|abstracts?|snippets?|headlines?|"
+              r"(?:product\s+)?titles?|captions?|abstracts?|snippets?|headlines?|(?:search\s+)?quer(?:y|ies)|"
               r"(?:客服|用户|历史|客户|商品|新闻|法律|医疗|通话|聊天)?"  # a qualifier: "100 万条客服对话"
               r"(?:样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对|工单|邮件|评论|帖子|报告|论文|合同|合约|"
-              r"聊天记录|"
+              r"聊天记录|query|查询语句|查询|问句|"
               r"商品描述|描述|简历|病历|订单|标题|商品标题))"
               r"(?!\s*(?:[-_ ]?len(?:gth)?|长度))"  # "32k sequence length": a context, not 32,000 sequences
-              r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?)s?\b)")  # "6 messages a minute": a rate
+              r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?|s|hour|hr|h|day|d)s?\b)")  # a rate
 _SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|样本量|样本|语料)\s*(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
                          + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|份)(?![\u4e00-\u9fff]*(?:token|词元))")
 """The count written after its noun ("LoRA，数据 1 万条", "样本量 5000 条"): the same count."""

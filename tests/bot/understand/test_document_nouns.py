@@ -17,3 +17,24 @@ KB = default_knowledge()
 ])
 def test_titles_and_captions_are_the_jobs_documents(text: str, count: int) -> None:
     assert parse(text, KB).training_samples == count
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    # audit 23 M-18: "5000 万条 query" was no job, so the hours asked were missing
+    ("@王工 帮忙看下：Qwen3-Embedding-8B 给 5000 万条 query 做向量化，每条 32 token，用 4 张 L20 要多久？", 50_000_000),
+    ("embed 50 million search queries of 32 tokens with bge-m3 on 4 L20s, how long?", 50_000_000),
+    ("用 bge-m3 给 200 万条查询做向量化，T4 要多久", 2_000_000),
+])
+def test_queries_to_embed_are_the_jobs_documents(text: str, count: int) -> None:
+    assert parse(text, KB).training_samples == count
+
+
+@pytest.mark.parametrize(("text", "qps"), [
+    ("bge-reranker-v2-m3 at 50 queries per second on L4", 50.0),
+    ("bge-m3 1000 queries/s on T4", 1000.0),
+    ("bge-m3 每秒 200 次查询，用 T4", 200.0),
+    ("bge-m3 2 million queries a day on L4", 2e6 / 86400),
+])
+def test_queries_at_a_rate_stay_a_rate(text: str, qps: float) -> None:
+    question = parse(text, KB)
+    assert question.training_samples is None and question.qps == pytest.approx(qps)
