@@ -48,7 +48,8 @@ ASKS_MAX_CONTEXT = rx(
     r"(?![^.?!]{0,40}\b(?:train|pre-?train|fine-?tune|afford|generate|produce|process|buy|embed))|"
     r"最长.{0,4}(?:上下文|序列|输入|context)|(?:上下文|序列长度|context).{0,4}最(?:长|大|多)"
     r"(?!.{0,4}(?:并发|用户|请求|路|人))|"
-    r"最大.{0,2}(?:上下文|序列长度|context)|能(?:跑|支持|放下|撑|开)多(?:长|大|少)(?:的)?(?:上下文|context|token)"
+    r"最大.{0,2}(?:上下文|序列长度|context)|能(?:跑|支持|放下|撑|开|用)到?\s*多(?:长|大|少)\s*(?:的)?\s*(?:上下文|context|token|ctx)|"
+    r"(?:上下文|context|ctx)\s*(?:能|可以)\s*(?:开|跑|支持|用)?到?\s*多(?:长|大|少)"
 )
 ASKS_TIME = rx(
     r"\bhow\s+long\b|\bhow\s+many\s+(?:gpu[- ]?)?(?:hours|days|weeks)\b|\bgpu[- ]?hours\b|\btime\s+to\s+train\b|"
