@@ -252,8 +252,10 @@ BATCH_AS_USERS_NOTE = "batch-as-users"
 
 
 _TRAINING_WORDS = rx(r"\b(?:fine[-\s]?tun\w*|train\w*|lora|qlora|sft|pre-?train\w*)\b|微调|训练|预训练")
-_SERVING_WORDS = rx(r"\b(?:serv\w*|deploy\w*|inference|chat\w*|users?|requests?)\b|部署|推理|服务|用户|并发|在线")
-"""People counted beside training words and no serving words are the team that trains, not users."""
+_SERVING_WORDS = rx(r"\b(?:serv\w*|deploy\w*|inference|chat\w*|users?|requests?|concurren\w*|vllm|sglang|lmdeploy|"
+                    r"tgi|tensorrt[-_ ]?llm|trt[-_ ]?llm|ollama)\b|部署|推理|服务|用户|并发|在线")
+"""People counted beside training words and no serving words are the team that trains, not users ("LoRA" is
+also served: "vLLM with 20 LoRA adapters, 32 concurrent" is 32 sequences)."""
 
 
 def _parse_per_card_batch(state: SlotState) -> None:

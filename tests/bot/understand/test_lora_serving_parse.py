@@ -68,3 +68,17 @@ def test_lora_fine_tuning_stays_training(kb: KnowledgeBase, text: str, expect: d
 @pytest.mark.parametrize(("text", "expect"), FLAGS, ids=[text[:40] for text, _ in FLAGS])
 def test_engine_flags_and_all_active(kb: KnowledgeBase, text: str, expect: dict[str, Any]) -> None:
     _check(kb, text, expect)
+
+
+@pytest.mark.parametrize("text", [
+    # audit 23 M-21: "LoRA" counted as a training word made "32 concurrent" a team, and the memory one sequence's
+    "vLLM with 20 LoRA adapters on top of Llama 3.1 8B on one L40S, max rank 64, 32 concurrent at 4k: memory?",
+    "serve 20 LoRA adapters on Llama 3.1 8B, 32 concurrent at 4k, one L40S",
+])
+def test_concurrent_sequences_beside_served_adapters_are_the_batch(text: str, kb: KnowledgeBase) -> None:
+    question = parse(text, kb)
+    assert (question.batch, question.lora_adapters, question.context) == (32, 20, 4096)
+
+
+def test_people_who_fine_tune_are_still_a_team_not_a_batch(kb: KnowledgeBase) -> None:
+    assert parse("5 people in our team want to LoRA fine-tune Llama 3 8B on an A100", kb).batch is None
