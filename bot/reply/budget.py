@@ -47,6 +47,11 @@ def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU]
     if (not (question.budget or question.consumer) or workload.task != "inference" or question.precision
             or question.quant or workload.model.arch != "decoder" or workload.precision in ("int4", "mxfp4")):
         return workload, None
+    if question.intent == "check" and question.budget and not question.consumer:
+        # "does it fit on a single T4, and what's the cheapest way to serve it there": the verdict is the model's as
+        # released (No at 16.7 GiB), and the quantisation that fits is the fix the check gives; a silent INT4
+        # made it a bare "Yes" (audit 23 M-16)
+        return workload, None
     best = _best_cost(workload, pool, instances, max_count)
     chosen = workload
     for precision, quant, gguf in QUANTISED_VARIANTS:

@@ -13,6 +13,7 @@ from bot.understand.parse import parse
 from bot.understand.question import Question
 from knowledge.fx import ExchangeRate
 from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json
 
 KB = default_knowledge()
 
@@ -237,3 +238,14 @@ def test_clouds_compared_are_ranked_cheapest_first() -> None:
     assert cheapest.instance is not None and cheapest.instance in line
     order = [line.index(name) for name in ("Nebius", "Lambda", "AWS")]
     assert order == sorted(order)
+
+
+def test_does_it_fit_and_the_cheapest_way_there_checks_the_release_and_gives_the_quantisation_as_the_fix() -> None:
+    # audit 23 M-16: a silent INT4 made it a bare "Yes: 6.9 GiB"; as released (bf16, fp16 on a T4) it needs 16.7
+    answer = ask_json("does llama 3.1 8b fit on a single T4 and what's the cheapest way to serve it there?")
+    assert answer["check"]["fits"] is False and answer["query"]["precision"] in ("bf16", "fp16")
+    assert answer["text"].startswith("== Llama 3.1 8B") and "\nNo: it needs 16.7 GiB per card" in answer["text"]
+    assert "quantise to INT8" in answer["text"]
+    # the cheapest asked with no card to check still weighs the quantised checkpoints
+    open_ended = ask_json("cheapest way to serve llama 3.1 8b?")
+    assert open_ended["query"]["precision"] in ("int4", "int8")
