@@ -223,7 +223,7 @@ def request_latency(state: SlotState) -> dict[str, float]:
 
 ASKS_LATENCY = rx(
     r"\blatenc(?:y|ies)\b|\b(?:what|which|the|our|a)\s+p(?:50|90|95|99)\b|\bp(?:50|90|95|99)\s*\?|"
-    r"\bresponse\s+times?\b|\bttft\b|\btime\s+to\s+first\s+token\b|\bfirst[- ]token\s+time\b|"
+    r"\bresponse\s+times?\b|\bttft\b|\btime[\s-]+to[\s-]+first[\s-]+token\b|\bfirst[- ]token\s+(?:time|delay)\b|"
     r"\bhow\s+long\s+(?:does|will|would|do)\s+(?:a|each|one|the|every)\s+(?:single\s+)?"
     r"(?:request|response|reply|answer|query|call|completion)s?\b|"
     r"延迟|延遲|响应时间|響應時間|回应时间|回應時間|首\s*token|首字"
