@@ -12,23 +12,28 @@ from bot.understand.question import ENGINE_NOT_ON_CARD_NOTE, Question
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU
 
-ENGINE_ON_OTHER_MAKERS = "vllm"
-"""The engine a job is sized with when the one asked for cannot run on the card's maker."""
+ENGINES_ON_OTHER_MAKERS = ("vllm", "llama.cpp")
+"""The engines a job is sized with, first that runs, when the one asked for cannot run on the card's maker: vLLM
+(NVIDIA, AMD, Intel, Ascend), else llama.cpp (a Mac's GPU through Metal)."""
+APPLE = "Apple"
+"""A Mac's maker: its GPU is the machine's unified memory (Question.unified_memory), not a card in the list."""
 
 
-def runs_on(engine: str, gpu: GPU) -> bool:
-    """Whether the engine runs on the card's maker (a card known only by its memory has none to check)."""
+def runs_on(engine: str, vendor: str) -> bool:
+    """Whether the engine runs on the maker's GPUs (a card known only by its memory has none to check)."""
     profile = load_engine_profiles().get(engine)
-    if profile is None or profile.hardware is None or gpu.vendor == "generic":
+    if profile is None or profile.hardware is None or vendor == "generic":
         return True
-    return gpu.vendor.lower() in {vendor.lower() for vendor in profile.hardware.vendors}
+    return vendor.lower() in {maker.lower() for maker in profile.hardware.vendors}
 
 
 def engine_for_card(question: Question, gpu: GPU | None) -> Question | None:
     """The question with an engine the card runs, when the one asked for cannot run on it; None when it can."""
-    if gpu is None or question.engine is None or question.engine_not_on_card or runs_on(question.engine, gpu):
+    vendor = APPLE if question.unified_memory else gpu.vendor if gpu is not None else None
+    if vendor is None or question.engine is None or question.engine_not_on_card or runs_on(question.engine, vendor):
         return None
-    if not runs_on(ENGINE_ON_OTHER_MAKERS, gpu):
+    fallback = next((engine for engine in ENGINES_ON_OTHER_MAKERS if runs_on(engine, vendor)), None)
+    if fallback is None:
         return None
-    return question.model_copy(update={"engine": ENGINE_ON_OTHER_MAKERS, "engine_version": None,
+    return question.model_copy(update={"engine": fallback, "engine_version": None,
                                        "notes": [*question.notes, f"{ENGINE_NOT_ON_CARD_NOTE}{question.engine}"]})

@@ -46,9 +46,12 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     no_such = t("no_such_variant", text=str(written), name=card.name.removeprefix("NVIDIA ")) \
         if written and card is not None else ""
     asked_engine = load_engine_profiles().get(str(answer.understood.get("engine_not_on_card") or ""))
-    off_maker = (t("engine_not_on_card", engine=asked_engine.name, card=card.name,
+    on_mac = bool(answer.understood.get("unified_memory"))
+    off_maker = (t("engine_not_on_mac" if on_mac else "engine_not_on_card", engine=asked_engine.name,
+                   card=card.name if card is not None else "Mac",
                    makers=" / ".join(asked_engine.hardware.vendors), used=engine_name(answer.query.engine))
-                 if asked_engine is not None and asked_engine.hardware is not None and card is not None else "")
+                 if asked_engine is not None and asked_engine.hardware is not None and (card is not None or on_mac)
+                 else "")
     cloud = answer.query.cloud
     elsewhere = (t("card_not_on_cloud", card=card.name.removeprefix("NVIDIA "), cloud=t.pick(CLOUD_NAMES, cloud),
                    clouds=" / ".join(t.pick(CLOUD_NAMES, c) for c in card.only_on))

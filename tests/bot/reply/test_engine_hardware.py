@@ -12,9 +12,25 @@ KB = default_knowledge()
 
 
 def test_tensorrt_llm_runs_on_nvidia_only_and_vllm_everywhere_it_is_listed() -> None:
-    assert runs_on("tensorrt-llm", KB.gpus["h100-sxm"])
-    assert not runs_on("tensorrt-llm", KB.gpus["rx-7900-xtx"]) and not runs_on("tensorrt-llm", KB.gpus["arc-b580"])
-    assert runs_on("vllm", KB.gpus["rx-7900-xtx"]) and runs_on("llama.cpp", KB.gpus["arc-b580"])
+    assert runs_on("tensorrt-llm", KB.gpus["h100-sxm"].vendor)
+    assert not runs_on("tensorrt-llm", KB.gpus["rx-7900-xtx"].vendor)
+    assert not runs_on("tensorrt-llm", KB.gpus["arc-b580"].vendor)
+    assert runs_on("vllm", KB.gpus["rx-7900-xtx"].vendor) and runs_on("llama.cpp", KB.gpus["arc-b580"].vendor)
+    assert not runs_on("vllm", "Apple") and runs_on("llama.cpp", "Apple")
+
+
+def test_vllm_on_a_mac_is_sized_with_llama_cpp_and_says_the_gpu_is_not_vllms() -> None:
+    # audit 23 M-15: "Yes" with vLLM and a CUDA context on a MacBook, and no tok/s
+    result = answer(parse("Can I run Qwen2.5-7B with vLLM on my MacBook Pro M3 Max 36GB, with CUDA graphs, or do I "
+                          "need something else? tok/s?", KB), KB)
+    assert result.query.engine == "llama.cpp" and result.understood["engine_not_on_card"] == "vllm"
+    assert result.speed["decode_tokens_per_s"]
+    text = render_text(result, KB)
+    assert "there it runs on the CPU only" in text and "CUDA graphs do not exist" in text
+    assert "CUDA context" not in text.split("Memory needed")[0]
+    asked = parse("用 vLLM 在 Mac Studio M2 Ultra 192GB 上跑 Llama 3.1 70B AWQ 可以吗", KB)
+    chinese = render_text(answer(asked, KB), KB)
+    assert "不支持 Mac 的 GPU" in chinese
 
 
 def test_tensorrt_llm_on_a_radeon_is_sized_with_vllm_and_says_why() -> None:
