@@ -40,6 +40,10 @@ def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[
                 fit += " · " + t("seconds_per_image_plain", v=f"{pick.seconds_per_image:.1f}",
                                  per_minute=per_minute(pick.seconds_per_image),
                                  per_hour=per_hour(pick.seconds_per_image))
+            if pick.fits and pick.job_hours is not None:
+                fit += " · " + t("compare_job", hours=_hours(pick.job_hours),
+                                 total=(" · " + t("compare_job_cost", v=money(pick.job_cost), cur=pick.price_currency))
+                                 if pick.job_cost is not None and pick.price_currency else "")
             if pick.work_cost is not None and pick.price_currency:
                 unit = _work_unit(answer, pick)
                 fit += " · " + t(f"{unit}_short", v=money(pick.work_cost), cur=pick.price_currency)
@@ -95,6 +99,10 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if len(rated) >= 2:
         clauses.append(t("compare_faster", name=rated[0][1], ratio=f"{rated[0][0] / rated[1][0]:.1f}")
                        if rated[0][0] > CLEARLY_FASTER * rated[1][0] else t("compare_as_fast"))
+    totals = [(p.job_cost, name, p) for name, p in fitting if p.job_cost is not None]
+    if len(totals) >= 2 and len({p.price_currency for _, _, p in totals}) == 1:
+        cost, name, pick = min(totals, key=lambda row: row[0])
+        clauses.append(t("compare_cheaper_total", name=name, v=money(cost), cur=pick.price_currency or ""))
     priced = [(p.work_cost, name, p) for name, p in fitting if p.work_cost is not None]
     if len(priced) >= 2 and len({p.price_currency for _, _, p in priced}) == 1:
         cost, name, pick = min(priced, key=lambda row: row[0])
@@ -103,6 +111,10 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     roomiest = max(fitting, key=lambda row: row[1].free_gb)
     clauses.append(t("compare_roomier", name=roomiest[0], gb=gb(roomiest[1].free_gb)))
     return t("compare_verdict", clauses=("；" if t.lang != "en" else "; ").join(clauses))
+
+
+def _hours(hours: float) -> str:
+    return f"{hours:,.0f}" if hours >= 10 else f"{hours:.2g}"
 
 
 def _work_unit(answer: Answer, pick: PickOut) -> str:

@@ -89,6 +89,8 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
     """Each priced pick with its useful work rate and the money per unit of it, for cards compared side by side."""
     if workload.model.arch == "diffusion":
         return price_images(picks, workload, kb)
+    if workload.model.arch == "encoder" and question is not None and question.training_samples:
+        return price_documents(picks, workload, kb, question.training_samples)
     out: list[PickOut] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu)
@@ -101,6 +103,27 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
         cost = pick.price_per_hour / (rate * 3600) * unit if pick.price_per_hour else None
         out.append(pick.model_copy(update={"work_tokens_per_s": round(rate, 1),
                                            "work_cost": round(cost, 3) if cost is not None else None}))
+    return out
+
+
+def price_documents(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
+                    documents: float) -> list[PickOut]:
+    """Each pick of an encoder over a set of documents with the job's hours and total: compared side by side
+    ("which is cheaper in total, one L4 or one H100?"), the cheaper hour can be the dearer job."""
+    from bot.reply.serving import encoder_rate  # serving sizing reads the speed rules; only replies need it
+
+    out: list[PickOut] = []
+    for pick in picks:
+        gpu = kb.gpus.get(pick.gpu)
+        if gpu is None or not pick.fits or not rules.compute_known(gpu):
+            out.append(pick)
+            continue
+        rate, _ = encoder_rate(workload, gpu, pick.count)
+        hours = documents / rate / 3600.0
+        hours = round(hours, 1 if hours >= 1 else 3)  # as the job line rounds it (job_hours), so the totals agree
+        total = hours * pick.price_per_hour if pick.price_per_hour else None
+        out.append(pick.model_copy(update={"job_hours": hours,
+                                           "job_cost": round(total, 2) if total is not None else None}))
     return out
 
 

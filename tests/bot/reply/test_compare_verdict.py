@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.bot.reply._answers import ask_json
 
 
@@ -28,3 +30,21 @@ def test_when_only_one_holds_the_job_the_verdict_says_so() -> None:
     reply = ask_json("compare 1x T4 vs 1x A100 80GB for Llama 3 8B fp16")
     assert [(p["gpu"], p["fits"]) for p in reply["picks"]] == [("t4", False), ("a100-80gb", True)]
     assert "In short: only 1× A100 80GB holds the job as asked." in reply["text"]
+
+
+@pytest.mark.parametrize("text", [
+    "bge-m3 embeddings for 10M docs of 512 tokens: which is cheaper in total, one L4 or one H100?",
+    "bge-m3 给 1000 万条 512 token 的文档做向量，L4 和 H100 哪个总价更便宜？",
+])
+def test_an_offline_job_compared_gets_each_cards_hours_and_total_and_the_cheapest_total(text: str) -> None:
+    # audit 23 M-19: "which one is cheaper in total" was answered with the roomier card and one card's bill; the
+    # H100 costs 2.3× the L4 an hour but takes ≈ 5× less time
+    answer = ask_json(text)
+    picks = {p["gpu"]: p for p in answer["picks"]}
+    l4, h100 = picks["l4"], picks["h100-sxm"]
+    for pick in (l4, h100):
+        assert pick["job_hours"] and pick["job_cost"] == pytest.approx(pick["job_hours"] * pick["price_per_hour"],
+                                                                        abs=0.01)
+    assert h100["job_hours"] < l4["job_hours"] and h100["job_cost"] < l4["job_cost"]
+    verdict = next(line for line in answer["text"].splitlines() if line.startswith(("In short", "小结")))
+    assert "H100" in verdict.split(";")[0].split("；")[0] and f"{h100['job_cost']:,.2f}" in verdict

@@ -38,3 +38,8 @@ def test_queries_to_embed_are_the_jobs_documents(text: str, count: int) -> None:
 def test_queries_at_a_rate_stay_a_rate(text: str, qps: float) -> None:
     question = parse(text, KB)
     assert question.training_samples is None and question.qps == pytest.approx(qps)
+
+
+def test_a_length_written_with_de_before_the_documents_is_each_ones() -> None:
+    question = parse("bge-m3 给 1000 万条 512 token 的文档做向量，L4 和 H100 哪个总价更便宜？", KB)
+    assert (question.training_samples, question.sample_tokens) == (10_000_000, 512)
