@@ -19,7 +19,8 @@ ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("fsdp", rx(r"\bfsdp\d?\b|fully[-_ ]sharded[-_ ]data[-_ ]parallel")),
     ("llama.cpp", rx(r"\bllama[.-_ ]?cpp\b|\bollama\b|\bgguf\b|\blm[-_ ]?studio\b|\bllamafile\b"
                      r"|\bllama[-_](?:server|cli)\b")),
-    ("transformers", rx(r"\btransformers\b|(?<![-\w/.])hf(?![-\w/.])|\bhugging\s?face\s+(?:pipeline|generate)")),
+    ("transformers", rx(r"\btransformers\b|(?<![-\w/.])hf(?![-\w/.])|\bhugging\s?face\s+(?:pipeline|generate)|"
+                        r"\btrl\b|\bsft_?trainer\b|\bdpo_?trainer\b")),  # TRL's trainers are transformers' Trainer
 )
 
 UNMODELLED_ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
