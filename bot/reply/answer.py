@@ -208,6 +208,14 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             # more of it would do is the check's to say.
             picks.extend(p for p in rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                                      max_count=max_count, hourly_price_of=priced) if p.fits)
+        if question.gpu_count is None and not any(p.fits for p in picks if p.gpu_id == gpu.id):
+            # the card named holds the job at no count only because of vLLM's start-up warm-up of its request cap
+            # (Llama 3.2 Vision encodes a dummy image per slot): the cap lowered, as for the count asked
+            fraction = reservation_fraction(workload, profile_for(workload)) if reserves_share_of_card(workload) \
+                else None
+            trial = check_out(rules.check_fit(workload, gpu, 1, instances), fraction)
+            if (lowered := lowered_request_cap(question, workload, trial)) is not None:
+                return answer(lowered, kb)
     if narrowed:
         # the cheapest asked for (or llama.cpp, or a GeForce card named) already brings GeForce in: only the
         # vendor narrows the pool then
