@@ -226,7 +226,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             # the latency asked ("what p95?"): a request's mean at the plan's load, its p95 said to be longer
             mean = s.ttft_s + (float(output) - 1.0) / s.decode_tokens_per_s
             lines.append(t("plan_request_time", s=f"{mean:.1f}", out=f"{output:,.0f}"))
-        if s.binding in ("full_load", "concurrency", "volume", "sequence_cap", "replica_cap"):
+        if s.binding == "compute_cap":
+            needed = int(s.targets.get("compute_replicas", 0))
+            lines.append(t("binding_compute_cap", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",
+                           needed=f"{needed:,}", cards=f"{needed * s.gpus_per_replica:,}", gpu=_gpu_name(kb, s.gpu)))
+        elif s.binding in ("full_load", "concurrency", "volume", "sequence_cap", "replica_cap"):
             lines.append(t(f"binding_{s.binding}", cap=f"{s.targets.get('sequence_cap', 0):,.0f}",
                            context=f"{query.context or 0:,}", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",
                            served=f"{s.replicas * s.sequences_per_replica:,}",

@@ -19,6 +19,7 @@ from bot.reply.serving import at_full_load, sets_serving_target
 from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
+from bot.understand.slots.audio import FASTER_WHISPER_BEAM_NOTE
 from bot.understand.slots.context import BATCH_AS_USERS_NOTE, PROMPT_CONTEXT_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
@@ -148,6 +149,8 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
     for note in (BATCH_JOB_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):
         if note in question.notes and workload.task == "inference" and question.gen_tokens:
             out.append(Assumption(field="gen_tokens", value=question.gen_tokens, reason=note))
+    if FASTER_WHISPER_BEAM_NOTE in question.notes and question.beam_size:
+        out.append(Assumption(field="beam_size", value=question.beam_size, reason=FASTER_WHISPER_BEAM_NOTE))
     if "preference-as-sft" in question.notes and workload.task != "inference":
         out.append(Assumption(field="task", value=workload.task, reason="preference-as-sft"))
     return out

@@ -143,6 +143,9 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "default": {"en": "not stated", "zh-Hans": "未说明，按默认"},
     "one-image-a-request": {"en": "an image size was given but no count: one image a request",
                             "zh-Hans": "给了图片尺寸但没给数量：按每个请求一张图"},
+    "beam-faster-whisper-default": {"en": "faster-whisper's own default (beam_size=5); say beam_size 1 for greedy "
+                                          "decoding, several times faster batched",
+                                    "zh-Hans": "faster-whisper 的默认值（beam_size=5）；说明 beam_size 1 即按贪心解码估算，批量时快数倍"},
     "one-image-a-sample": {"en": "images mentioned but no count: one image a training sample",
                            "zh-Hans": "提到了图片但没给数量：按每条训练样本一张图"},
     "engine-image-pixels": {"en": "the engine scales each image down to at most 768×768 pixels before the model's "
@@ -289,6 +292,8 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "image_tokens": {"en": "image tokens a request", "zh-Hans": "每个请求的图片 token"},
     "images_per_request": {"en": "images a request", "zh-Hans": "每个请求的图片数"},
     "image_resolution": {"en": "image size", "zh-Hans": "图片尺寸"},
+    "image_dims": {"en": "image size the engine passes on", "zh-Hans": "框架缩放后的图片尺寸"},
+    "beam_size": {"en": "decoding", "zh-Hans": "解码"},
     "kv_cache": {"en": "KV cache", "zh-Hans": "KV 缓存"},
     "engine_version": {"en": "version", "zh-Hans": "版本"},
     "flash_attention": {"en": "flash attention", "zh-Hans": "flash attention"},

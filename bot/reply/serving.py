@@ -352,12 +352,16 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
         # the speed call for: a replica at its full KV cache could not keep up. Spread over more replicas, each
         # request runs faster, so fewer are in flight.
         replicas, binding = min(MAX_REPLICAS, compute), "compute"
+        if compute > MAX_REPLICAS:
+            # the most replicas planned do not have the compute the rate takes: not met, and said how many would
+            met, binding = False, "compute_cap"
+            targets.update(replica_cap=float(MAX_REPLICAS), compute_replicas=float(compute))
         if question.qps:
             load = max(1, math.ceil(users / replicas))
             users = max(users_of(question), 1,
                         math.ceil(question.qps * request_seconds(workload, gpu, count, load)))
     served = min(users, replicas * per_replica)
-    if served < users:
+    if served < users and binding != "compute_cap":
         met, binding = False, "replica_cap"  # MAX_REPLICAS of this replica cannot hold everyone
         targets["replica_cap"] = float(MAX_REPLICAS)
     load = math.ceil(served / replicas)

@@ -26,7 +26,8 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
     if s.get("vllm_decode_tokens_per_s"):
         parts.append(t("decode_with", engine="vLLM", v=count(s["vllm_decode_tokens_per_s"] or 0)))
     if s.get("audio_seconds_per_s"):
-        beam = answer.understood.get("beam_size")
+        beam = answer.understood.get("beam_size") or next(  # stated, or the runner's default (under Assumed)
+            (a.value for a in answer.assumptions if a.field == "beam_size"), None)
         parts.append(t("real_time_beam", v=count(s["audio_seconds_per_s"] or 0), k=beam)
                      if isinstance(beam, int) and beam > 1 else t("real_time", v=count(s["audio_seconds_per_s"] or 0)))
     if s.get("audio_streams_per_card") is not None:

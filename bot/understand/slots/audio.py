@@ -39,6 +39,14 @@ _PER_DAY_BEFORE = rx(r"(?:每天|每日|日均|一天)\s*(?:要|需要)?\s*(?:�
 cards must keep up with around the clock, not one job."""
 
 
+_BEAM_FIVE_RUNNERS = rx(r"\bfaster[-_ ]?whisper\b|\bwhisper[-_ ]?x\b")
+"""Runners whose transcribe() searches 5 beams unless told otherwise (faster-whisper's `beam_size: int = 5`;
+WhisperX builds on faster-whisper with the same default)."""
+FASTER_WHISPER_BEAM = 5
+FASTER_WHISPER_BEAM_NOTE = "beam-faster-whisper-default"
+"""Question note: the beam width is the runner's default, not stated (said under Assumed)."""
+
+
 def parse_audio(state: SlotState) -> None:
     """Reads `audio_hours` (and a beam width) and masks them, so the hours cue never sees them."""
     beam = _BEAM.search(state.text)
@@ -47,6 +55,9 @@ def parse_audio(state: SlotState) -> None:
         if 1 <= width <= 64:
             state.set("beam_size", width)
         state.mask(beam.start(), beam.end())
+    elif _BEAM_FIVE_RUNNERS.search(state.folded) and "beam_size" not in state.values:
+        state.values["beam_size"] = FASTER_WHISPER_BEAM  # faster-whisper named: its default beam, said as assumed
+        state.notes.append(FASTER_WHISPER_BEAM_NOTE)
     m = _AUDIO_HOURS.search(state.text) or _TRANSCRIBED_HOURS.search(state.text)
     if m is None:
         return

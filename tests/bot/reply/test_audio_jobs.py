@@ -117,3 +117,15 @@ def test_large_v3_turbo_is_its_own_model_with_four_decoder_layers() -> None:
     # same encoder, an eighth of the decoder: faster, by less than the 8× the decoder alone would give
     fast, slow = turbo["speed"]["audio_seconds_per_s"], large["speed"]["audio_seconds_per_s"]
     assert 2 * slow < fast < 8 * slow
+
+
+def test_faster_whisper_named_is_timed_at_its_default_beam_of_five() -> None:
+    # audit 23 LOW-22: faster-whisper's transcribe() searches 5 beams unless told otherwise; it was timed greedy
+    named = _ask("faster-whisper large-v3 on one L4, 1,000 hours of podcasts: how many hours and what cost on AWS?")
+    assert [a["value"] for a in named["assumptions"] if a["field"] == "beam_size"] == [5]
+    assert "beam search of 5" in named["text"]
+    greedy = _ask("faster-whisper large-v3 with beam_size 1 on one L4, 1,000 hours of podcasts: how many hours?")
+    assert not [a for a in greedy["assumptions"] if a["field"] == "beam_size"]
+    assert greedy["speed"]["job_hours"] < named["speed"]["job_hours"]
+    plain = _ask("Whisper large-v3 on one L4, 1,000 hours of podcasts: how many hours?")
+    assert plain["speed"]["job_hours"] == greedy["speed"]["job_hours"]  # no runner named: greedy, as said

@@ -7,6 +7,7 @@ from bot.reply.answer import answer
 from bot.reply.render import render_text
 from bot.understand.parse import parse
 from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json
 
 KB = default_knowledge()
 
@@ -39,3 +40,14 @@ def test_a_replica_across_nodes_names_the_engines_own_setting() -> None:
                                     "tok/s per user?", KB), KB), KB)
     assert "replicas of 2 nodes each" in text and "vLLM --pipeline-parallel-size" not in text
     assert "the engine's pipeline-parallel size" in text
+
+
+def test_a_rate_whose_compute_needs_more_replicas_than_planned_is_not_met() -> None:
+    # audit 23 LOW-20: 500 requests/s of 30k-token prompts needed ≈ 4,800 replicas' prefill; the plan stopped at
+    # 4,096 and said met
+    reply = ask_json("Llama 3.1 8B at 500 requests per second with a 30k prompt each and 1 output token, on ONE RTX "
+                     "4060 8GB. that works right?")
+    plan = reply["serving"]
+    assert plan["met"] is False and plan["binding"] == "compute_cap"
+    assert plan["targets"]["compute_replicas"] > plan["replicas"] == plan["targets"]["replica_cap"]
+    assert f"about {plan['targets']['compute_replicas']:,.0f} replicas" in reply["text"]
