@@ -233,8 +233,12 @@ def side_by_side(question: Question, workload: Workload, estimate: MemoryEstimat
     rows = compare_methods(question, workload.model, kb, pool, instances, max_count, priced)
     if not picks:
         return rows
-    own = {"total_gb": round(estimate.total_gib, 2), "per_gpu_gb": round(estimate.per_gpu_gib, 2),
-           "gpu": picks[0].gpu_id, "count": picks[0].count, "fits": picks[0].fits}
+    # the per-card figure is the first pick's own: the estimate may describe other cards (the 4× 4090 box asked
+    # about, when the first pick is the 8× A100 it is compared with)
+    top = picks[0]
+    same = abs(top.memory_per_gpu_gib - estimate.per_gpu_gib) < 0.05
+    own = {"total_gb": round(estimate.total_gib if same else top.memory_per_gpu_gib * top.count, 2),
+           "per_gpu_gb": round(top.memory_per_gpu_gib, 2), "gpu": top.gpu_id, "count": top.count, "fits": top.fits}
     return [r.model_copy(update=own) if r.task == workload.task else r for r in rows]
 
 

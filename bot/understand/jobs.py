@@ -115,6 +115,20 @@ def retracted(text: str, read: Callable[[str], Question]) -> str:
     return after
 
 
+_ASKS = re.compile(r"[?？]|\b(?:how|what|which|whether|please)\b|^\W*(?:can|could|would|will|does|do|is|are|should)\b|"
+                   r"吗|嗎|多少|几|幾|能否|可否|怎么|怎麼|如何|请|請|帮|幫", re.I)
+_NARRATIVE = re.compile(r"\b(?:previously|already|last\s+(?:week|month|year|time)|used\s+to|ran|tried|took|was|were|"
+                        r"suggested|recommended|someone|told)\b|之前|以前|上次|曾经|曾經|试过|試過|跑过|跑過|有人(?:建议|建議|说|說)",
+                        re.I)
+"""A sentence that tells what happened or what someone said, and asks nothing ("We previously ran a similar job on
+Qwen2.5-7B…", "Someone suggested we should just go full fine-tune…"): background to the question, not a second
+one to quote back (audit 23 LOW-16)."""
+
+
+def _background(part: str) -> bool:
+    return _NARRATIVE.search(part) is not None and _ASKS.search(part) is None
+
+
 def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[str]]:
     """(the text of the first job, quotes of the other jobs); the whole text and [] when there is one job."""
     text = retracted(text, read)
@@ -136,6 +150,9 @@ def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[st
         if others and job is None:
             first.append(part)  # "the vendor quotes 2x L40S": no job of its own, so the brief's, read with the first
             continue
+        if (current is not None and job is not None and _background(part)
+                and ((job[0] and job[0] != current[0]) or (job[1] and current[1] and job[1] != current[1]))):
+            continue  # "we previously ran a similar job on Qwen2.5-7B": background, neither this job nor another
         if others or (current is not None and job is not None and _other(current, job)):
             others.append(part.strip(" \n\t.;。；-*•"))
             continue

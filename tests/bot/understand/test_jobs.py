@@ -107,3 +107,24 @@ def test_a_ping_between_two_questions_does_not_merge_them_and_is_not_quoted(ping
     text = render_text(answer(question, kb), kb)
     assert "I also saw “how long would a LoRA on 8M tokens take there?”" in text
     assert ping not in text and "@here" not in text
+
+
+def test_background_about_another_model_is_neither_this_job_nor_another() -> None:
+    # audit 23 LOW-16: "We previously ran a similar job on Qwen2.5-7B …" was quoted back as a second job to ask about
+    text = ("LoRA on Qwen2.5-14B at 8k with LLaMA-Factory. We previously ran a similar job on Qwen2.5-7B on a single "
+            "A100 and it took forever. Does it fit on 4x RTX 4090 with ZeRO-3?")
+    first, others = _split(text)
+    assert others == [] and "Qwen2.5-7B" not in first and "4x RTX 4090" in first
+    # a second question about another model is still a second job
+    asked = "LoRA on Qwen2.5-14B on 4x RTX 4090? Also, how fast is Qwen2.5-7B inference on an L4?"
+    assert len(_split(asked)[1]) == 1
+    # background about the same job keeps what it says (the card it ran on)
+    same = "How much memory does a LoRA of Qwen2.5-7B need? We tried a LoRA of Qwen2.5-7B on a T4 and it OOMed."
+    first, others = _split(same)
+    assert others == [] and "T4" in first
+
+
+def test_a_yaml_key_after_a_number_is_no_output_length() -> None:
+    # "preprocessing_num_workers: 16\noutput_dir: …" read as 16 generated tokens
+    question = _parse("LoRA Qwen2.5-14B\npreprocessing_num_workers: 16\noutput_dir: saves/lora\ncutoff_len: 8192", KB)
+    assert question.gen_tokens is None and question.context == 8192
