@@ -94,7 +94,7 @@ from rules.engine_profile import (
     training_fact,
 )
 from rules.fit import placeable, reserves_share_of_card
-from rules.limits import unsupported_format
+from rules.limits import fits_on, unsupported_format
 from rules.memory_diffusion_training import checkpoints_by_default
 from rules.types import Pick
 
@@ -426,6 +426,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             # ZeRO-1 is the first stage tried on several cards: only a higher one was needed to fit
             needed = (key in ("gradient_checkpointing", "zero_stage") and bool(value) and sized_gpu is not None
                       and not (key == "zero_stage" and isinstance(value, int) and value < 2))
+            if needed and key == "zero_stage" and sized_gpu is not None and fits_on(
+                    replace(laid_out, zero_stage=1), sized_gpu, replica[1] if replica else sized_count)[0]:
+                needed = False  # it fits with ZeRO-1 too: the stage is the rules' (or the engine's) choice, not a need
             reason = "needed-to-fit" if needed else "rules-choice"
             if key == "zero_stage" and training_fact(workload).sharding == "fsdp":
                 reason = "engine-default"  # FSDP shards fully (FULL_SHARD) unless told otherwise

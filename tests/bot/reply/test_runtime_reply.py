@@ -581,3 +581,14 @@ def test_a_prompt_length_stated_with_a_first_token_target_keeps_the_whole_prompt
     assert result.query.context == 2048 + 1024
     assert any(a.field == "gen_tokens" and a.reason == "half-the-prompt" for a in result.assumptions)
     assert result.serving is not None and result.serving.ttft_s is not None and result.serving.ttft_s <= 0.5
+
+
+def test_zero_3_that_zero_1_would_also_fit_is_not_said_to_be_needed() -> None:
+    # audit 23 LOW-8: "ZeRO-3 (needed to fit this card)" for a LoRA of Qwen3-30B-A3B on 4× H100 that holds 67 GiB a
+    # card without sharding; a stage is "needed" only when ZeRO-1 does not fit the same cards
+    lora = ask_json("LLaMA-Factory LoRA Qwen3-30B-A3B on 4x H100, how long for 100M tokens?")
+    [stage] = [a for a in lora["assumptions"] if a["field"] == "zero_stage"]
+    assert stage["reason"] != "needed-to-fit"
+    full = ask_json("full fine-tune Llama 3.1 70B on 8x H100 with DeepSpeed")
+    [stage] = [a for a in full["assumptions"] if a["field"] == "zero_stage"]
+    assert stage["value"] == 3 and stage["reason"] == "needed-to-fit"  # 70B's states need all three shardings
