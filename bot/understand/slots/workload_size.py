@@ -99,7 +99,9 @@ _UNIT_HOURS = {"hour": 1.0, "hours": 1.0, "hr": 1.0, "hrs": 1.0, "h": 1.0, "day"
                "星期": 168.0, "月": HOURS_PER_MONTH, "年": 12 * HOURS_PER_MONTH}
 _FOR_HOURS = rx(r"\b(?:for|over|during|in|within|inside|under|(?:no|not)\s+more\s+than|less\s+than|at\s+most)\s+"
                 r"(?P<num>\d+(?:\.\d+)?|a|an|one|two|three|four|six|twelve)\s*"
-                r"(?P<unit>hours?|hrs?|h|days?|weeks?|months?|years?)\b")
+                r"(?P<unit>hours?|hrs?|h|days?|weeks?|months?|years?)\b"
+                r"|(?<![\w.])(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>hours?|hrs?|h|days?)\s+(?:be|is|are)\s+enough\b")
+"""Hours the job has ("in 8 hours", "will 8 hours be enough?"): a deadline when the job is counted, else rent."""
 _CN_HOURS = rx(r"(?<!每)(?<![0-9])(?P<num>\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?\s*"
                r"(?P<unit>小时|天|周|星期|月|年)(?!\s*(?:的|前|后))")
 _CONTINUOUS = rx(r"\b24\s*/\s*7\b|\b24\s*[x×]\s*7\b|\b7\s*[x×]\s*24\b|全天候|不间断|常驻|包月|\bmonthly\b|"
@@ -253,11 +255,12 @@ def _hours(state: SlotState) -> float | None:
         m = pattern.search(text)
         if m is None:
             continue
-        value = _value(m.group("num"))
+        groups = m.groupdict()
+        value = _value(groups.get("num") or groups.get("num2"))
         if value is None or value <= 0:
             continue
         state.mask(m.start(), m.end())
-        return value * _UNIT_HOURS[m.group("unit")]
+        return value * _UNIT_HOURS[(groups.get("unit") or groups.get("unit2") or "h").lower()]
     return None
 
 
