@@ -60,6 +60,7 @@ from bot.reply.request_cap import REQUEST_CAP_LOWERED_NOTE, lowered_request_cap
 from bot.reply.serving import (
     as_replicas,
     at_full_load,
+    copy_a_card,
     fits_at,
     meet_speed_target,
     one_replica,
@@ -319,9 +320,13 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     replica = one_replica(picks, question, workload, sized_gpu, sized_count)
     if replica is not None:
         laid_out = replica[0]  # many users on replicas: the figures are one replica's, at its share of them
+    copies = (replica is None and not cards and sized_gpu is not None and sized_count > 1
+              and copy_a_card(question, workload) and fits_at(workload, sized_gpu, 1, 1))
+    if copies:
+        replica = (workload, 1)  # files or documents shared out, a whole copy of the model on each card
     estimate = rules.needed_view(rules.estimate_memory(laid_out, replica[1] if replica else sized_count, sized_gpu))
     if replica is not None:
-        estimate = replace(estimate, notes=[*estimate.notes, "one-replica"])
+        estimate = replace(estimate, notes=[*estimate.notes, "one-copy-a-card" if copies else "one-replica"])
     if cards and not question.layer_split:  # the split is the engine's own, by each card's free memory
         estimate = replace(estimate, notes=[("memory-layer-split" if n == "uneven-layer-split" else n)
                                             for n in estimate.notes])

@@ -368,7 +368,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         add_output_hours(result.speed, question, workload, result.serving)
     top = result.picks[0] if result.picks else None
     top_replicas = (top.replicas or 1) if top is not None and (top.gpu, top.count) == (gpu.id, count) else 1
-    encoding = bool(result.speed.get("documents")) or workload.model.arch == "encoder"
+    encoding = bool(result.speed.get("documents")) or workload.model.arch == "encoder" or bool(
+        result.speed.get("audio_hours") and not result.speed.get("audio_sets_daily"))
     if (top_replicas == 1 and count > 1 and result.serving is None and encoding
             and fits_at(workload, gpu, 1, 1)):
         # an offline encoding job runs a copy of the encoder on each card (serving.encoder_rate), so its cards are
@@ -376,7 +377,13 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         # does an encoder on a card with no compute figure to time it on (audit 21 M-9: 2× A10G on a g5.12xlarge)
         top_replicas = count
         if top is not None and (top.gpu, top.count) == (gpu.id, count) and not top.replicas:
-            result.picks[0] = price_picks([top.model_copy(update={"replicas": count})], kb, choice)[0]
+            per_card = top.memory_per_gpu_gb
+            if result.estimate is not None and "one-copy-a-card" in result.estimate.notes:
+                per_card = result.estimate.per_gpu_gb  # a whole copy on each card, as the memory block says
+            more = per_card - top.memory_per_gpu_gb
+            result.picks[0] = price_picks([top.model_copy(update={
+                "replicas": count, "memory_per_gpu_gb": per_card, "free_gb": round(top.free_gb - more, 2),
+                "headroom_gb": round(top.headroom_gb - more, 2)})], kb, choice)[0]
         if result.estimate is not None:  # nor are its layers split over the cards
             result.estimate = result.estimate.model_copy(
                 update={"notes": [n for n in result.estimate.notes if n != "layer-split"]})

@@ -87,6 +87,8 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                         "zh-Hans": "fp16 运行时该流水线会把 VAE 转成 fp32 再解码（其 fp16 VAE 会溢出），所以解码激活按每值 4 字节计算；改用 bf16，或换用修正过的 fp16 VAE（如 madebyollin/sdxl-vae-fp16-fix）可减半。"},
     "one-replica": {"en": "Memory and speed above are one replica's, at its share of the users (all {replicas} replicas: ≈ {replicas_total} GiB); the picks and the serving plan count every replica's cards.",
                     "zh-Hans": "上面的显存和速度按单个副本及其分到的用户数计算（全部 {replicas} 个副本合计约 {replicas_total} GiB）；推荐配置和服务方案计入所有副本的显卡。"},
+    "one-copy-a-card": {"en": "Memory above is one card's: each card runs its own copy of the model on its share of the files, so the memory does not divide over the cards.",
+                        "zh-Hans": "上面的显存按单张卡计算：每张卡运行一份完整模型、处理分给它的文件，所以显存不按卡数均分。"},
     "diffusion-training-untimed": {"en": "Training time is not estimated for image models yet: their step times have no calibrated speed model here (the memory above is).",
                                    "zh-Hans": "图像模型的训练时长暂不估算：这里还没有经过校准的训练步速模型（上面的显存估算已校准）。"},
     "diffusion-training-adapters": {"en": "Image trainers keep the adapters in fp32 (diffusers' scripts upcast them) with their gradients and optimizer states; the frozen model under them stays in its 16-bit, 8-bit or 4-bit format.",

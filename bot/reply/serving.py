@@ -159,6 +159,15 @@ def _fewest_cards(users: int, workload: Workload, gpu: GPU, sizes: Iterable[int]
     return best
 
 
+def copy_a_card(question: Question, workload: Workload) -> bool:
+    """An offline job whose work is shared out card by card, each running its own copy of the model: documents to
+    encode, audio hours to transcribe. Its cards' memory does not divide (serving.encoder_rate, the speech job's
+    rate), so the reply sizes one card's copy, not layers split over them."""
+    model = workload.model
+    return workload.task == "inference" and bool(
+        (model.arch == "encoder" and question.training_samples) or (model.modality == "audio" and question.audio_hours))
+
+
 def live_stream_layout(workload: Workload, gpu: GPU, count: int, streams: int) -> tuple[int, int] | None:
     """(1, streams one card keeps up with) for live speech streams the memory rules split over `count` cards:
     the streams are independent, so each card runs its own copy of the small model (audit 15 B-H6: 50 Whisper

@@ -129,3 +129,15 @@ def test_faster_whisper_named_is_timed_at_its_default_beam_of_five() -> None:
     assert greedy["speed"]["job_hours"] < named["speed"]["job_hours"]
     plain = _ask("Whisper large-v3 on one L4, 1,000 hours of podcasts: how many hours?")
     assert plain["speed"]["job_hours"] == greedy["speed"]["job_hours"]  # no runner named: greedy, as said
+
+
+def test_a_transcription_job_on_several_cards_sizes_one_cards_copy_not_split_layers() -> None:
+    # audit 23 LOW-26: "1.4 GiB per GPU (over 4 GPUs)" and "the layers are split" beside "each card transcribing its
+    # own files": each L4 holds a whole 3.8 GiB copy of Whisper large-v3
+    reply = _ask("whisper large-v3 on 4x L4 (g6.12xlarge) for 10,000 hours of audio: hours and AWS cost?")
+    assert "one-copy-a-card" in reply["estimate"]["notes"] and "layer-split" not in reply["estimate"]["notes"]
+    top = reply["picks"][0]
+    assert (top["count"], top["replicas"]) == (4, 4)
+    assert top["memory_per_gpu_gb"] == reply["estimate"]["per_gpu_gb"] == reply["estimate"]["total_gb"]
+    assert "The layers are split" not in reply["text"] and "each card runs its own copy" in reply["text"]
+    assert reply["cost"]["instance"] == "g6.12xlarge"  # the instance named, holding the four copies
