@@ -88,7 +88,7 @@ class Advisor:
         previous = self.store.get_question(thread_key) if thread_key else None
         text, pasted = split_pasted_config(text)
         if text.strip():
-            question = follow_up(previous, parse(text, self.kb), self.kb)
+            question = follow_up(previous, parse(text, self.kb, previous.model if previous else None), self.kb)
         elif previous is not None and (overrides or show_maths):
             question = previous
         else:

@@ -193,6 +193,10 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     for slot, linked_slots in _LINKED.items():
         if slot in current.stated:
             stated = [s for s in stated if s in current.stated or s not in linked_slots]
+    if previous.audio_hours and "hours" in current.stated and "audio_hours" not in current.stated:
+        # "and for 5,000 hours?" after a transcription job: more audio, not hours of rent
+        update.update(audio_hours=current.hours, hours=previous.hours)
+        stated = [s for s in stated if s != "hours" or "hours" in previous.stated]
     reset = _other_kind_of_job(previous, current)
     update.update(reset)
     stated = [s for s in stated if s not in reset]

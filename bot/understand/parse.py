@@ -87,7 +87,7 @@ from bot.understand.question import (
     Question,
 )
 from bot.understand.slots.apple import parse_apple_silicon, parse_mac_beside_card
-from bot.understand.slots.audio import assumed_speech_model, parse_audio
+from bot.understand.slots.audio import BEAM, assumed_speech_model, parse_audio
 from bot.understand.slots.bandwidth import parse_card_bandwidth
 from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
@@ -143,8 +143,10 @@ PLAIN_SLOTS = (
 """Question fields that take the slot of the same name as it was read (None when the text did not state it)."""
 
 
-def parse(text: str, kb: KnowledgeBase) -> Question:
-    """Understand `text`. Never raises: on an internal error the question comes back as intent unknown."""
+def parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Question:
+    """Understand `text`. Never raises: on an internal error the question comes back as intent unknown.
+    `thread_model`: the model a thread is about, whose own slots a follow-up that names no model may state ("and
+    with beam_size 5?" after a Whisper job, "what if 4 images per request?" after a vision model)."""
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     try:
@@ -152,10 +154,10 @@ def parse(text: str, kb: KnowledgeBase) -> Question:
         unescaped = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") if "&" in text else text
         first, others = split_jobs(unescaped, lambda part: _parse(part, kb))
         if not others and first == unescaped:
-            return _parse(text, kb)
+            return _parse(text, kb, thread_model)
         if not others:  # "X? no wait, I mean Y": Y alone
-            return _parse(first, kb).model_copy(update={"text": text})
-        return _parse(first, kb).model_copy(update={"text": text, "other_jobs": others})
+            return _parse(first, kb, thread_model).model_copy(update={"text": text})
+        return _parse(first, kb, thread_model).model_copy(update={"text": text, "other_jobs": others})
     except Exception:  # pragma: no cover - defensive: a bug here must not take a reply down
         log.exception("parse failed for %r", text[:200])
         try:
@@ -173,7 +175,7 @@ def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list
     return spans
 
 
-def _parse(text: str, kb: KnowledgeBase) -> Question:
+def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Question:
     clean = strip_slack_markup(text[: MAX_PARSE_CHARS * 2])[:MAX_PARSE_CHARS]
     clean = CONTROL_CHARS.sub(" ", clean)
     clean = html.unescape(clean) if "&" in clean else clean
@@ -188,6 +190,9 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
     unquote_keys(state)
 
     not_gpus = [match.span() for match in NOT_A_GPU.finditer(folded)]
+    thread = kb.models.get(thread_model) if thread_model else None
+    if thread is not None and thread.modality == "audio":
+        not_gpus += [match.span() for match in BEAM.finditer(folded)]  # "换成 beam 5 呢": a beam
     tokens = [t for t in tokenize(folded) if not any(a < t.end and t.start < b for a, b in not_gpus)]
     mentions = [m for found in find_mentions(tokens, vocab, folded)
                 if (m := sized_sibling(found, folded, kb)) is not None]
@@ -273,12 +278,14 @@ def _parse(text: str, kb: KnowledgeBase) -> Question:
         if found.model is not None:
             state.set("model", found.model)
     named_model = kb.models.get(found.model) if found.model is not None else None
-    if named_model is not None and named_model.modality == "audio":
+    # a follow-up naming no model states the thread's model's slots: its beam width, its images a request
+    slot_model = named_model or (kb.models.get(thread_model) if thread_model and found.text is None else None)
+    if slot_model is not None and slot_model.modality == "audio":
         parse_audio(state)  # before the hours: "1000 hours of audio" is the job, not the rental
     parse_grad_accumulation(state)  # before the job's size: "梯度累积8步" is not 8 training steps
     images_at_once = False
-    if named_model is not None and (named_model.image_tokens is not None or (
-            named_model.vision_encoder is not None and named_model.vision_encoder.cross_attention)):
+    if slot_model is not None and (slot_model.image_tokens is not None or (
+            slot_model.vision_encoder is not None and slot_model.vision_encoder.cross_attention)):
         images_at_once = asks_images_at_once(state)
         parse_vision_input(state)  # before the job's size, context and counts: "8 images per request", "4K 图片"
     work = parse_workload_size(state)

@@ -25,7 +25,7 @@ _TRANSCRIBED_HOURS = rx(
     r"(?P<num>\d{1,3}(?:[, ]\d{3})+|\d+(?:\.\d+)?)\s*(?P<scale>k|万|千)?\s*(?:hours?|hrs?|h|小时|小時)(?![a-z])"
 )
 """Hours after a transcription verb ("transcribe 300 hours", "转写 300 小时"): the audio, with a speech model named."""
-_BEAM = rx(r"beam[\s_-]?(?:size|width)?\s*(?:=|:|of|is)?\s*(?P<k>\d{1,2})(?!\d)|(?P<k2>\d{1,2})\s*-?\s*beams?\b"
+BEAM = rx(r"beam[\s_-]?(?:size|width)?\s*(?:=|:|of|is)?\s*(?P<k>\d{1,2})(?!\d)|(?P<k2>\d{1,2})\s*-?\s*beams?\b"
            r"|(?:束宽|束搜索|集束搜索)\s*(?:为|=|是)?\s*(?P<k3>\d{1,2})")
 """A beam search width as written ("beam_size 5", "beam size=5", "5 beams", "束宽 5")."""
 MAX_AUDIO_HOURS = 1e8
@@ -49,7 +49,7 @@ FASTER_WHISPER_BEAM_NOTE = "beam-faster-whisper-default"
 
 def parse_audio(state: SlotState) -> None:
     """Reads `audio_hours` (and a beam width) and masks them, so the hours cue never sees them."""
-    beam = _BEAM.search(state.text)
+    beam = BEAM.search(state.text)
     if beam is not None:
         width = int(beam.group("k") or beam.group("k2") or beam.group("k3"))
         if 1 <= width <= 64:

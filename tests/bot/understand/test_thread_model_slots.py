@@ -1,0 +1,53 @@
+"""A follow-up that names no model may state the thread's model's own slots: a Whisper job's beam width and its
+hours of audio, a vision model's images a request (audit 23 HIGH 5, M-25). Through `Advisor.respond`, as a Slack
+thread or the console runs it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reply.render import render_text
+from bot.service import Advisor
+
+WHISPER = "Whisper large-v3 on an L4 for 2,000 hours of audio: how long?"
+
+
+@pytest.fixture()
+def advisor() -> Advisor:
+    return Advisor(fetch_config=None)
+
+
+@pytest.mark.parametrize("follow", ["and with beam_size 5?", "what about beam size 5?", "and with beam 5?",
+                                    "换成 beam 5 呢？"])
+def test_a_beam_said_in_a_whisper_thread_is_that_jobs_beam(advisor: Advisor, follow: str) -> None:
+    first = advisor.respond(WHISPER, "T:beam")
+    greedy_hours = first.answer.speed["job_hours"]
+    reply = advisor.respond(follow, "T:beam")
+    assert reply.question.model == "whisper-large-v3" and reply.question.beam_size == 5
+    assert reply.question.audio_hours == 2000
+    assert reply.answer.speed["job_hours"] > 2 * greedy_hours  # 48 h at beam 5 against 20 h greedy
+    text = render_text(reply.answer, advisor.kb)
+    assert "BGE-M3" not in text and "didn't understand" not in text
+    # the next turn keeps the beam
+    priced = advisor.respond("how much on AWS then?", "T:beam")
+    assert priced.question.beam_size == 5 and priced.answer.speed["job_hours"] == reply.answer.speed["job_hours"]
+
+
+def test_more_hours_in_a_whisper_thread_are_more_audio_not_rent(advisor: Advisor) -> None:
+    advisor.respond(WHISPER, "T:hours")
+    reply = advisor.respond("and for 5,000 hours?", "T:hours")
+    assert reply.question.audio_hours == 5000 and reply.question.hours is None
+    assert 45 < reply.answer.speed["job_hours"] < 55  # 5,000 h at ≈ 100× real time
+
+
+def test_images_a_request_in_a_vision_thread_are_not_a_batch(advisor: Advisor) -> None:
+    advisor.respond("Qwen2.5-VL-7B on one L40S, one 1280x720 image per request, 8k context: how many concurrent "
+                    "requests?", "T:images")
+    reply = advisor.respond("what if 4 images per request?", "T:images")
+    assert reply.question.images_per_request == 4 and reply.question.batch in (None, 1)
+    assert "4 images a request" in render_text(reply.answer, advisor.kb)
+
+
+def test_a_beam_with_no_thread_is_no_model(advisor: Advisor) -> None:
+    reply = advisor.respond("and with beam 5?", "T:alone")
+    assert reply.question.beam_size is None
