@@ -83,6 +83,8 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
 _SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|样本量|样本|语料)\s*(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
                          + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|份)(?![\u4e00-\u9fff]*(?:token|词元))")
 """The count written after its noun ("LoRA，数据 1 万条", "样本量 5000 条"): the same count."""
+_SAMPLES_EACH_AFTER = rx(r"(?<![\w.])" + _NUM + r"\s*" + _SCALE + r"\s*条\s*(?:数据|记录)?\s*(?=[，,、;；]?\s*每条)")
+"""A count of 条 with no noun, whose length follows ("跑 1 亿条，每条 512 token"): the job's texts."""
 _SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|每篇|每份|每封|每段|,|，)\s*"
                  r"(?:about|around|~|约)?\s*"
                  r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:个\s*)?(?:tokens?|toks?|词元)(?:\s+each)?")
@@ -188,7 +190,7 @@ def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
     """A sample count with no length per sample ("on 10k samples", "3 epochs over 50,000 examples", "1万条数据"):
     the count and the epochs, to be sized at the job's context (bot.reply.defaults.samples_as_tokens)."""
     text = state.text
-    samples = _SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text)
+    samples = _SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
     if samples is None or _ASKED_COUNT_BEFORE.search(text[max(0, samples.start() - 40): samples.start()]):
         return None  # "how many concurrent 32k sequences": the count is asked, the 32k is each one's length
     count = _value(samples.group("num"))

@@ -43,3 +43,10 @@ def test_queries_at_a_rate_stay_a_rate(text: str, qps: float) -> None:
 def test_a_length_written_with_de_before_the_documents_is_each_ones() -> None:
     question = parse("bge-m3 给 1000 万条 512 token 的文档做向量，L4 和 H100 哪个总价更便宜？", KB)
     assert (question.training_samples, question.sample_tokens) == (10_000_000, 512)
+
+
+def test_a_count_of_tiao_whose_length_follows_is_the_jobs_texts() -> None:
+    # audit 23 M-18 (end pass): "跑 1 亿条，每条 512 token" had no count, so no hours
+    question = parse("bge-m3 跑 1 亿条，每条 512 token，用 8 张 4090，要几个小时", KB)
+    assert (question.training_samples, question.context, question.gpu_count) == (100_000_000, 512, 8)
+    assert parse("Qwen2.5-7B 推理，每条 512 token", KB).training_samples is None
