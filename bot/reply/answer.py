@@ -85,6 +85,7 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
+from knowledge.schema import Model
 from rules.constants import GPUS_PER_NODE
 from rules.engine_profile import (
     measures_free_memory,
@@ -96,6 +97,7 @@ from rules.engine_profile import (
 )
 from rules.fit import placeable, reserves_share_of_card
 from rules.limits import fits_on, unsupported_format
+from rules.memory_common import is_transformer, num_layers
 from rules.memory_diffusion_training import checkpoints_by_default
 from rules.types import Pick
 
@@ -163,6 +165,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
 
     if (offloaded := offload_as_asked(question, model, gpu) or ktransformers_split(question, model)) is not None:
         return answer(offloaded, kb)  # "with partial offload": the split the suggestion would choose, as asked
+    if (most := most_cards(model, question)) is not None:
+        # "DeepSeek-R1 on 10,000 RTX 3060s": a pipeline stage holds at least one layer, so beyond a node's cards per
+        # layer the rest would sit idle; bounded, and said so (audit 23 M-24: 1,250 stages of a 61-layer model)
+        question = question.model_copy(update={"gpu_count": most,
+                                               "clamped": sorted({*question.clamped, "gpu_count"})})
+        base["understood"] = understood_of(question)
     cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
     workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, cards))
     if (rented := rented_variant(question, workload, kb)) is not None:
@@ -481,6 +489,18 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
 SIZING_FLAGS = frozenset({"model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gpu",
                           "gpus"})
 """Flags that name a workload: with any of them, a generic text ("how much memory") is a sizing question."""
+
+
+def most_cards(model: Model, question: Question) -> int | None:
+    """The most cards a stated count can lay one copy of the model over, when the count is beyond it: tensor
+    parallel over a node's cards and one pipeline stage a layer. None when within it, not a transformer, or when
+    the cards run many copies: training data-parallel, or users and a load served by replicas."""
+    if (not question.gpu_count or question.gpu_count <= GPUS_PER_NODE or not is_transformer(model)
+            or question.task not in (None, "inference") or question.users or question.qps
+            or question.tokens_per_s_per_user or question.output_tokens or (question.batch or 1) > 1):
+        return None
+    most = GPUS_PER_NODE * num_layers(model)
+    return most if question.gpu_count > most else None
 
 
 def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None, *,

@@ -51,3 +51,12 @@ def test_a_rate_whose_compute_needs_more_replicas_than_planned_is_not_met() -> N
     assert plan["met"] is False and plan["binding"] == "compute_cap"
     assert plan["targets"]["compute_replicas"] > plan["replicas"] == plan["targets"]["replica_cap"]
     assert f"about {plan['targets']['compute_replicas']:,.0f} replicas" in reply["text"]
+
+
+def test_more_cards_than_a_model_has_layers_for_are_bounded_and_said() -> None:
+    # audit 23 M-24: "DeepSeek-R1 671B on 10,000 RTX 3060s?" said Yes at 0.1 GiB of weights a card, 1,250 pipeline
+    # stages of a 61-layer model. One copy spans at most a node's 8 cards per layer: 8 × 61 = 488
+    reply = ask_json("Can I run DeepSeek-R1 671B on 10,000 RTX 3060s?")
+    assert reply["query"]["gpu_count"] == 8 * 61
+    assert "Some numbers were out of range" in reply["text"] and "488× GeForce RTX 3060" in reply["text"]
+    assert ask_json("8 张 H100 跑 DeepSeek-R1")["query"]["gpu_count"] == 8  # within the bound: as stated
