@@ -22,6 +22,7 @@ KB = default_knowledge()
      None, 1),
     ("LoRA Qwen2.5-VL-7B with 2 images per sample on one L40S", 2, None, None, 1),
     ("Qwen2.5-VL-7B 微调，每條樣本兩張圖，A100 夠嗎", 2, None, None, None),
+    ("LLaMA-Factory 微調 Qwen2.5-VL-7B，每筆樣本 6 張 672x672 的圖，一張 A100 80G 夠嗎", 6, 672, None, 1),
 ])
 def test_count_and_size_are_read(text: str, images: int, side: int | None, dims: str | None,
                                  gpu_count: int | None) -> None:
