@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.reply.check_view import suggestion_label
 from bot.reply.cost_view import money
-from bot.reply.formatting import count, gb, per_hour, per_minute
+from bot.reply.formatting import billed_hours, count, gb, per_hour, per_minute
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer, PickOut
 from knowledge.base import KnowledgeBase
@@ -41,7 +41,7 @@ def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[
                                  per_minute=per_minute(pick.seconds_per_image),
                                  per_hour=per_hour(pick.seconds_per_image))
             if pick.fits and pick.job_hours is not None:
-                fit += " · " + t("compare_job", hours=_hours(pick.job_hours),
+                fit += " · " + t("compare_job", hours=billed_hours(pick.job_hours),
                                  total=(" · " + t("compare_job_cost", v=money(pick.job_cost), cur=pick.price_currency))
                                  if pick.job_cost is not None and pick.price_currency else "")
             if pick.work_cost is not None and pick.price_currency:
@@ -111,10 +111,6 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     roomiest = max(fitting, key=lambda row: row[1].free_gb)
     clauses.append(t("compare_roomier", name=roomiest[0], gb=gb(roomiest[1].free_gb)))
     return t("compare_verdict", clauses=("；" if t.lang != "en" else "; ").join(clauses))
-
-
-def _hours(hours: float) -> str:
-    return f"{hours:,.0f}" if hours >= 10 else f"{hours:.2g}"
 
 
 def _work_unit(answer: Answer, pick: PickOut) -> str:

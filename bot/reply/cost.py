@@ -28,6 +28,7 @@ from bot.reply.pricing import (
     gpu_only_plan,
     one_currency,
     plan_bill,
+    plan_fields,
     plan_for,
     price_choice,
     price_picks,
@@ -441,13 +442,7 @@ def alternatives_as_plans(picks: Sequence[PickOut], question: Question, workload
             out.append(pick)
             continue
         bill = plan_bill(kb, gpu.id, plan.gpus_per_replica, plan.replicas, choice)
-        total = plan.replicas * plan.gpus_per_replica
-        price: dict[str, object] | None = None
-        if bill is not None:
-            price = {"price_per_hour": round(bill.per_hour, 4), "price_currency": bill.currency,
-                     "instance": bill.price.instance, "instances": bill.instances,
-                     "instance_gpus": bill.gpus if bill.gpus > total else None,
-                     "cloud": bill.price.cloud, "region": bill.price.region}
+        price = plan_fields(bill, plan.replicas * plan.gpus_per_replica) if bill is not None else None
         out.append(laid_out_as_plan(pick, plan, workload, kb, price) or pick)
     return out
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.reply.formatting import gb
+from bot.reply.formatting import billed_hours, gb
 from bot.reply.i18n import Translator
 from bot.reply.job_hours import generation_rate
 from bot.reply.labels import PRICE_AUTHORITIES
@@ -287,7 +287,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         if speed.get("train_hours") and query.tokens:
             lines.append(t("train_total_cost_floor" if floor else "train_total_cost", total=money(cost.total), cur=cur))
         else:
-            billed = f"{cost.hours:,.0f}" if cost.hours >= 10 else f"{cost.hours:.2g}"
+            billed = billed_hours(cost.hours)
             line = t("cost_total_hours_floor" if floor else "cost_total_hours", hours=billed, total=money(cost.total),
                      cur=cur)
             if cost.trained_tokens:
@@ -309,7 +309,7 @@ def _budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if budget.within is None:
         cost = answer.cost
         if budget.hours_bought is not None and cost is not None and cost.per_hour is not None:
-            hours = f"{budget.hours_bought:,.0f}" if budget.hours_bought >= 10 else f"{budget.hours_bought:.2g}"
+            hours = billed_hours(budget.hours_bought)
             tokens = ""
             if budget.tokens_bought:
                 key = "budget_buys_trained" if cost.per_billion_tokens else "budget_buys_generated"

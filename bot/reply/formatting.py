@@ -36,6 +36,11 @@ def per_hour(seconds_each: float) -> str:
     return count(3600 / seconds_each) if seconds_each > 0 else "0"
 
 
+def billed_hours(hours: float) -> str:
+    """Hours as a bill counts them: whole hours from ten, two significant figures below ("4.8", "0.35", "29")."""
+    return f"{hours:,.0f}" if hours >= 10 else f"{hours:.2g}"
+
+
 def gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
     if gpu_id is None:
         return "?"

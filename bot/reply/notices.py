@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from bot.reply.cost_view import CLOUD_NAMES
+from bot.reply.cost_view import cloud_name
 from bot.reply.formatting import gb, gpu_name
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
@@ -53,8 +53,8 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
                  if asked_engine is not None and asked_engine.hardware is not None and (card is not None or on_mac)
                  else "")
     cloud = answer.query.cloud
-    elsewhere = (t("card_not_on_cloud", card=card.name.removeprefix("NVIDIA "), cloud=t.pick(CLOUD_NAMES, cloud),
-                   clouds=" / ".join(t.pick(CLOUD_NAMES, c) for c in card.only_on))
+    elsewhere = (t("card_not_on_cloud", card=card.name.removeprefix("NVIDIA "), cloud=cloud_name(t, cloud),
+                   clouds=" / ".join(cloud_name(t, c) for c in card.only_on))
                  if card is not None and cloud and card.only_on and cloud not in card.only_on else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere}

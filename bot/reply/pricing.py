@@ -168,18 +168,23 @@ def hourly_prices(kb: KnowledgeBase, choice: PriceChoice) -> Callable[[GPU, int]
     return price
 
 
+def plan_fields(plan: InstancePlan, cards: int) -> dict[str, object]:
+    """A pick's price fields from the plan that bills its `cards`: the hour, the instances and, when they hold more
+    cards than that, how many (the bill is for all of them)."""
+    return {"price_per_hour": round(plan.per_hour, 4), "price_currency": plan.currency, "instance": plan.price.instance,
+            "instances": plan.instances, "instance_gpus": plan.gpus if plan.gpus > cards else None,
+            "cloud": plan.price.cloud, "region": plan.price.region}
+
+
 def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice) -> PickOut:
     if plan is None:
         # The rules' instance comes from the Alibaba Cloud families (cloud.yaml); it has no dated price.
         keep = pick.instance if choice.cloud in (None, HOME_CLOUD_ZH) else None
         return pick.model_copy(update={"price_per_hour": None, "price_currency": None, "instance": keep,
                                        "cloud": HOME_CLOUD_ZH if keep else None})
-    row = plan.price
     return pick.model_copy(update={
-        "price_per_hour": round(plan.per_hour, 4), "price_currency": plan.currency, "instance": row.instance,
-        "instances": plan.instances, "instance_gpus": plan.gpus if plan.gpus > pick.count else None,
-        "cloud": row.cloud, "region": row.region, "price_date": row.date,
-        "price_source": list(row.source), "price_fx_rate": str(plan.rate) if plan.rate else None,
+        **plan_fields(plan, pick.count), "price_date": plan.price.date, "price_source": list(plan.price.source),
+        "price_fx_rate": str(plan.rate) if plan.rate else None,
     })
 
 

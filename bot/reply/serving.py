@@ -262,8 +262,8 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int,
     if prices and all(prices) and len({price[1] for price in prices if price}) == 1:
         # Two L4s in tensor parallel are billed as AWS's 4-card g6.12xlarge (4.60 USD/h); the four one-card
         # replicas that carry the same load rent as g6.xlarge at 3.22 (audit 21 M-13): money, not cards, decides
-        hourly = {id(p): price[0] for p, price in zip(plans, prices, strict=True) if price}
-        return min(plans, key=lambda p: (not p.met, hourly[id(p)], p.replicas * p.gpus_per_replica))
+        priced = [(plan, price[0]) for plan, price in zip(plans, prices, strict=True) if price]
+        return min(priced, key=lambda pair: (not pair[0].met, pair[1], pair[0].replicas * pair[0].gpus_per_replica))[0]
     return min(plans, key=lambda p: (not p.met, p.replicas * p.gpus_per_replica, p.gpus_per_replica))
 
 
