@@ -73,7 +73,10 @@ def _peak(gpu: Any, precision: str | None) -> dict[str, str | None]:
 
 
 def _rate(pick: PickOut) -> float | None:
-    """Work a second, higher is better: tokens decoded or trained, or images."""
+    """Work a second, higher is better: the job an hour when it has a total (an encoder's documents have no
+    decode rate), else tokens decoded or trained, or images."""
+    if pick.job_hours:
+        return 1.0 / pick.job_hours
     if pick.decode_tokens_per_s:
         return pick.decode_tokens_per_s
     if pick.work_tokens_per_s:

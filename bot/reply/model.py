@@ -220,13 +220,13 @@ class PickOut(BaseModel):
     """Cards compared: the useful tokens per second of this configuration (generated across the batch when
     serving, trained when training)."""
     work_cost: float | None = None
+    """Cards compared: `price_per_hour` per unit of that work, in `price_currency` (per million generated tokens
+    when serving, per billion trained tokens when training, per 1,000 images for an image generator): what
+    "which is more cost-effective" compares."""
     job_hours: float | None = None
     """An offline job over documents compared side by side: how long this set-up takes over all of them."""
     job_cost: float | None = None
     """…and what those hours cost at the pick's price (its currency): "which is cheaper in total"."""
-    """Cards compared: `price_per_hour` per unit of that work, in `price_currency` (per million generated tokens
-    when serving, per billion trained tokens when training, per 1,000 images for an image generator): what
-    "which is more cost-effective" compares."""
     seconds_per_image: float | None = None
     """Cards compared, image generation: seconds per image on this card at the size and steps sized."""
     fix: SuggestionOut | None = None

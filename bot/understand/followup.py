@@ -117,11 +117,31 @@ def _restates_a_slot(current: Question, words: int) -> bool:
             and words <= _MAX_FOLLOW_UP_TOKENS and _WHY.search(fold(current.text)) is None)
 
 
+_WHICH_OF_THEM = re.compile(
+    r"\bwhich\s+(?:one|card|gpu|option|of\s+(?:them|these|those|the\s+(?:two|three|cards|gpus|options)))\b|"
+    r"^\s*which\s+(?:is|would|will|should|do|does|gets?|costs?|comes?|works?)\b|"
+    r"哪(?:个|個|张|張|一个|一個|一张|一張)", re.A)
+"""A question that chooses among what the thread has discussed: "which one is cheaper in total?", "哪个更快"."""
+
+
+def _chooses_among_thread_cards(previous: Question, current: Question) -> bool:
+    """"which one is cheaper in total?" after the same job was sized on an L4 and then an H100: a comparison of
+    the thread's cards, not a new recommendation with no card."""
+    return (bool(previous.thread_gpus) and previous.gpu is not None and previous.intent in ("check", "recommend")
+            and not _hardware(current) and current.model is None and current.params_b is None
+            and set(current.stated) <= _CHOOSING_SLOTS and _WHICH_OF_THEM.search(fold(current.text)) is not None)
+
+
+_CHOOSING_SLOTS = frozenset({"budget", "currency", "cloud"})
+"""What a choice among the thread's cards may state ("which one is cheaper on AWS?"); "which quantisation is
+better?" states a precision and is another question."""
+
+
 def is_follow_up(previous: Question | None, current: Question) -> bool:
     """Whether `current` refines `previous` rather than asking something new."""
     if previous is None or previous.intent not in _FOLLOW_UP_INTENTS:
         return False
-    if _asks_capacity_of_previous(previous, current):
+    if _asks_capacity_of_previous(previous, current) or _chooses_among_thread_cards(previous, current):
         return True
     folded = fold(current.text)
     words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
@@ -258,12 +278,43 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
             update.get("compare_models", previous.compare_models)) < 2:  # type: ignore[arg-type]
         intent = "check" if update.get("gpu", previous.gpu) or update.get("memory_gb", previous.memory_gb) \
             else "recommend"  # "A10 vs A100" … "what about 48GB?", "what about mistral 7b?": nothing to compare
+    update["thread_gpus"] = _thread_gpus(previous, current)
+    if _chooses_among_thread_cards(previous, current):
+        intent = "compare"
+        update.update(_compare_thread_cards(previous, stated))
     update["intent"] = intent
     update["intent_explicit"] = current.intent_explicit or previous.intent_explicit
     update["faq_hint"] = previous.faq_hint
     # reply in the language of the latest message, unless it is only slot words ("int4?", "32k")
     update["lang"] = thread_lang(previous, current)
     return previous.model_copy(update=update)
+
+
+def _thread_gpus(previous: Question, current: Question) -> dict[str, int | None]:
+    """The cards the thread has been sized on, the previous one added when this message names another."""
+    cards = dict(previous.thread_gpus)
+    if previous.gpu is not None and "gpu" in current.stated and current.gpu not in (None, previous.gpu):
+        cards.pop(previous.gpu, None)
+        cards[previous.gpu] = previous.gpu_count if "gpu_count" in previous.stated else None
+    if current.gpu is not None:
+        cards.pop(current.gpu, None)
+    return cards
+
+
+def _compare_thread_cards(previous: Question, stated: list[str]) -> dict[str, object]:
+    """The slots of a comparison of the thread's cards, the latest last, each at the count it was asked with."""
+    cards: dict[str, int | None] = dict(previous.thread_gpus)
+    if previous.gpu is not None:
+        cards[previous.gpu] = previous.gpu_count if "gpu_count" in previous.stated else None
+    gpus = list(cards)[-_MAX_THREAD_CARDS:]
+    linked = ("gpu", "gpu_count", *_LINKED["gpu"])
+    return {"compare_gpus": gpus, "compare_counts": {g: n for g, n in cards.items() if g in gpus and n},
+            "gpu": None, "gpu_count": None, "gpu_text": None, "gpu_defaulted": False, "instance": None,
+            "stated": [s for s in stated if s not in linked] + ["compare_gpus"]}
+
+
+_MAX_THREAD_CARDS = 4
+"""A thread that tried more cards compares its latest four, as a message naming them would be read."""
 
 
 def thread_lang(previous: Question, current: Question) -> Lang:

@@ -201,6 +201,9 @@ class Question(BaseModel):
     configuration of that card is priced on the instance named, not on the family's cheapest size."""
     compare_gpus: list[str] = Field(default_factory=list)
     """For intent compare: the GPU ids named, in order."""
+    thread_gpus: dict[str, int | None] = Field(default_factory=dict)
+    """Cards earlier messages of the thread were sized on, with the count each stated (None: the fewest that
+    hold the job): "which one is cheaper in total?" after "on one L4?" … "and on an H100?" chooses among them."""
     compare_counts: dict[str, int] = Field(default_factory=dict)
     """For intent compare: the count written before each card ("4x L40S vs 2x H100"); a card without one is
     sized at the fewest that hold the job."""

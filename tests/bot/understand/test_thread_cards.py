@@ -1,0 +1,62 @@
+""""which one is cheaper in total?" after the same job was sized on one card and then another chooses among the
+thread's cards (audit 23 M-19: the thread form answered the last card alone, with a V100 beside it and no
+comparison). Through `Advisor.respond`, as a Slack thread or the console runs it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reply.render import render_text
+from bot.service import Advisor
+from bot.understand.followup import follow_up
+from bot.understand.parse import parse
+from knowledge.loader import load_knowledge
+
+JOB = "bge-m3 embeddings for 10M docs of 512 tokens on one L4: how long?"
+
+
+@pytest.fixture()
+def advisor() -> Advisor:
+    return Advisor(fetch_config=None)
+
+
+@pytest.mark.parametrize("choice", ["which one is cheaper in total?", "which of the two is cheaper overall",
+                                    "哪个总价更便宜？", "哪張比較划算？", "which is faster?"])
+def test_a_choice_after_two_cards_compares_them_with_their_totals(advisor: Advisor, choice: str) -> None:
+    l4 = advisor.respond(JOB, "T:m19").answer
+    h100 = advisor.respond("and on an H100?", "T:m19").answer
+    reply = advisor.respond(choice, "T:m19")
+    assert reply.question.intent == "compare"
+    assert reply.question.compare_gpus == ["l4", reply.question.compare_gpus[1]]
+    assert reply.question.compare_gpus[1].startswith("h100") and reply.question.compare_counts == {
+        "l4": 1, reply.question.compare_gpus[1]: 1}
+    assert reply.question.encodes_documents and reply.question.training_samples == 10_000_000
+    by_gpu = {pick.gpu: pick for pick in reply.answer.picks}
+    # each card's total is the one its own turn gave
+    assert by_gpu["l4"].job_hours == pytest.approx(l4.speed["job_hours"], rel=0.01)
+    assert by_gpu[reply.question.compare_gpus[1]].job_hours == pytest.approx(h100.speed["job_hours"], rel=0.01)
+    text = render_text(reply.answer, advisor.kb)
+    assert "L4 vs H100" in text and "V100" not in text
+
+
+def test_the_cheaper_total_is_named_from_both_jobs(advisor: Advisor) -> None:
+    advisor.respond(JOB, "T:total")
+    advisor.respond("and on an H100?", "T:total")
+    reply = advisor.respond("which one is cheaper in total?", "T:total")
+    totals = {pick.gpu: pick.job_cost for pick in reply.answer.picks}
+    cheaper = min(totals, key=lambda gpu: totals[gpu] or float("inf"))
+    name = advisor.kb.gpus[cheaper].name.removeprefix("NVIDIA ")
+    assert f"1× {name} is cheapest in total" in render_text(reply.answer, advisor.kb)
+
+
+def test_a_single_card_thread_or_another_question_is_not_a_choice() -> None:
+    kb = load_knowledge()
+    one_card = parse(JOB, kb)
+    # one card so far: nothing to choose among
+    assert follow_up(one_card, parse("which one is cheaper in total?", kb), kb).intent != "compare"
+    two_cards = follow_up(one_card, parse("and on an H100?", kb), kb)
+    assert list(two_cards.thread_gpus) == ["l4"]
+    # "which quantisation" states a precision: a follow-up about the job on the H100, not a card comparison
+    assert follow_up(two_cards, parse("哪个量化更好？int4还是int8", kb), kb).intent != "compare"
+    # naming a new model asks about it
+    assert follow_up(two_cards, parse("which one runs Llama 3 8B?", kb), kb).compare_gpus == []
