@@ -59,6 +59,9 @@ class Price(Entry):
     date: str | None = None
     authority: str = Field(min_length=1, description="Who published the figure and how directly it was copied.")
     host_billed_separately: bool = False
+    subscription_per_month: float | None = Field(default=None, gt=0, description=(
+        "One instance for one subscription month (包月), from the same source and date as the hourly price."))
+    subscription_promotion: bool = Field(default=False, description="That month is a promotional quote.")
 
     @property
     def key(self) -> str:

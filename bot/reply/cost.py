@@ -13,6 +13,7 @@ unpriced picks follow the priced ones in their earlier order.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -39,6 +40,7 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.prices import list_prices
 from knowledge.schema import GPU
+from rules.constants import HOURS_PER_MONTH
 from rules.cost import CostEstimate, InstancePlan, cost_estimate
 from rules.types import Pick, Workload
 
@@ -278,11 +280,29 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     out = _cost_out(estimate, plan, gpu.id, count * replicas, per_billion)
     if gpu_only:
         out = out.model_copy(update={"gpu_only": True, "instance_gpus": None})
+    out = _with_subscription(out, plan, question.subscription)
     if estimate.per_million_tokens is not None and rate:
         out = out.model_copy(update={"tokens_per_s": round(rate, 1), "rate_capped": capped})
     if training and train_rate and question.hours and not question.tokens and not speed.get("train_hours"):
         out = out.model_copy(update={"trained_tokens": float(f"{train_rate * 3600.0 * question.hours:.3g}")})
     return out
+
+
+def _with_subscription(out: CostOut, plan: InstancePlan, asked: bool) -> CostOut:
+    """The subscription month beside the hourly price, when the source quotes one; asked for ("包月"), it is
+    the month and the total (whole months bought), since 730 pay-as-you-go hours cost far more (Alibaba Cloud's
+    L20: 7,019 CNY against 10,680)."""
+    month = plan.price.subscription_per_month
+    if month is None:
+        return out
+    month *= plan.per_hour / plan.price.price_per_hour  # its instances, in the plan's currency
+    update: dict[str, object] = {"subscription_per_month": round(month, 2),
+                                 "subscription_promotion": plan.price.subscription_promotion}
+    if asked:
+        months = math.ceil(out.hours / HOURS_PER_MONTH - 1e-6) if out.hours else None
+        update.update(by_subscription=True, per_month=round(month, 2),
+                      total=round(month * months, 2) if months else None)
+    return out.model_copy(update=update)
 
 
 def other_cloud_costs(kb: KnowledgeBase, question: Question, workload: Workload | None, gpu: GPU, count: int,

@@ -110,6 +110,22 @@ def pick_place(p: PickOut, t: Translator) -> dict[str, Any]:
     return {"cloud_name": cloud_name(t, p.cloud), "instance": instance}
 
 
+def _subscription_lines(t: Translator, cost: CostOut, asked: bool) -> list[str]:
+    """A subscription month against 730 pay-as-you-go hours: said when asked for ("包月") or when the rent runs a
+    month or more; asked for with none quoted, the gap is said rather than the hourly month passed off as it."""
+    month = cost.subscription_per_month
+    if month is None:
+        return [t("cost_no_subscription", instance=cost.instance)] if asked and cost.instance else []
+    if cost.per_hour is None or not (asked or (cost.hours or 0) >= HOURS_PER_MONTH):
+        return []
+    payg = cost.per_hour * HOURS_PER_MONTH
+    share = f"{100 * (1 - month / payg):.0f}"
+    promo = t("cost_subscription_promotion") if cost.subscription_promotion else ""
+    if cost.by_subscription:
+        return [t("cost_subscription_saves", share=share, payg=money(payg), cur=cost.currency, promo=promo)]
+    return [t("cost_subscription_quoted", v=money(month), cur=cost.currency, share=share, promo=promo)]
+
+
 def _price_from(t: Translator, cost: CostOut) -> str:
     date = t("as_of", date=cost.price_date) if cost.price_date else t.date_unknown
     authority = t.pick(PRICE_AUTHORITIES, cost.authority) if cost.authority else "?"
@@ -271,7 +287,8 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     floor = "≥ " if cost.gpu_only else ""  # the GPU's price alone: its VM is billed on top
     if cost.gpu_only:
         head = t("cost_gpu_only_on", config=config, cloud=cloud_name(t, cost.cloud), region=cost.region)
-    parts = [t("cost_rates", per_hour=floor + money(cost.per_hour), per_month=floor + money(cost.per_month), cur=cur)]
+    rates = "cost_rates_subscription" if cost.by_subscription else "cost_rates"
+    parts = [t(rates, per_hour=floor + money(cost.per_hour), per_month=floor + money(cost.per_month), cur=cur)]
     if cost.per_million_tokens is not None:
         tps = cost.tokens_per_s or (answer.serving.aggregate_tokens_per_s if answer.serving else None) or speed.get(
             "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
@@ -286,6 +303,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     if cost.total is not None and cost.hours is not None:
         if speed.get("train_hours") and query.tokens:
             lines.append(t("train_total_cost_floor" if floor else "train_total_cost", total=money(cost.total), cur=cur))
+        elif cost.by_subscription:
+            months = cost.total / (cost.per_month or cost.total)
+            lines.append(t("cost_total_months", months=f"{months:,.0f}", total=money(cost.total), cur=cur))
         else:
             billed = billed_hours(cost.hours)
             line = t("cost_total_hours_floor" if floor else "cost_total_hours", hours=billed, total=money(cost.total),
@@ -295,6 +315,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             lines.append(line)
     if cost.gpu_only:
         lines.append(t("cost_gpu_only_floor", cloud=cloud_name(t, cost.cloud)))
+    lines.extend(_subscription_lines(t, cost, bool(query.subscription)))
     lines.append(_price_from(t, cost))
     return lines
 

@@ -66,6 +66,8 @@ class Query(BaseModel):
     """Training tokens of the job, when the question states them."""
     hours: float | None = None
     """Rental hours, when the question states them ("for a month" = 730)."""
+    subscription: bool = False
+    """Those hours are asked for as subscription months ("包月"), not pay-as-you-go."""
     engine_version: str | None = None
     """The engine version whose profile was used (null: the current behaviour of the engine)."""
     engine_backend: str | None = None

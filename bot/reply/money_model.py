@@ -43,6 +43,13 @@ class CostOut(BaseModel):
     fx_rate: str | None = None
     """`BASE/QUOTE=RATE@DATE` when the figures were converted with the operator's rate."""
     original_currency: str | None = None
+    subscription_per_month: float | None = None
+    """The same instances on a one-month subscription (包月), when the price's source quotes one, in `currency`."""
+    subscription_promotion: bool = False
+    """That subscription month is a promotional quote."""
+    by_subscription: bool = False
+    """A subscription was asked for and is quoted: `per_month` and `total` are subscription months (a month
+    bought whole), not pay-as-you-go hours."""
     gpu_only: bool = False
     """The price is the GPU's alone (GCP bills the VM it attaches to on top, at a price not known here): every
     figure is a floor, not the bill."""

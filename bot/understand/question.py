@@ -300,6 +300,8 @@ class Question(BaseModel):
     """Passes over those samples ("3 epochs"); None = one."""
     hours: float | None = Field(default=None, gt=0, le=1e6)
     """Rental hours stated ("for 100 hours", "for a month" = 730, "24/7" = a month)."""
+    subscription: bool = False
+    """A subscription month is asked for ("包月", "monthly subscription"), not 730 pay-as-you-go hours."""
     asks_cost: bool = False
     """A cost cue ("how much does it cost", "多少钱", "费用"): the reply leads with the money."""
     asks_token_cost: bool = False

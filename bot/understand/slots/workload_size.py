@@ -247,12 +247,20 @@ _PRODUCT_BEFORE = rx(r"(?:=|equals|is|makes|等于|即|共)\s*(?:~|≈|about|aro
 """An amount written as the product of the epochs before it ("2 epochs = ~1.2B tokens")."""
 
 
+_SUBSCRIPTION = rx(r"包年包月|包月|月付|\bmonthly\s+(?:subscription|plan|commitment)\b|"
+                   r"\bsubscription\s+(?:price|pricing|billing|plan|rate)\b|\bsubscri(?:be|ption)\s+(?:for|by)\s+"
+                   r"(?:a|one|the)\s+month\b|\bon\s+(?:a\s+)?(?:monthly\s+)?subscription\b")
+"""A subscription asked for rather than hours of rent ("包月多少钱", "monthly subscription price"): clouds quote a
+month bought up front below 730 pay-as-you-go hours."""
+
+
 def _hours(state: SlotState) -> float | None:
+    """The rent or deadline: a length stated outright ("for 6 weeks", "3个月") over an always-on cue beside it
+    ("24/7 for 3 months", "monthly subscription for 6 weeks"), which alone is a month."""
+    continuous = _CONTINUOUS.search(state.text)
+    if continuous is not None:
+        state.mask(continuous.start(), continuous.end())
     text = state.text
-    m = _CONTINUOUS.search(text)
-    if m is not None:
-        state.mask(m.start(), m.end())
-        return HOURS_PER_MONTH
     for pattern in (_FOR_HOURS, _CN_HOURS):
         m = pattern.search(text)
         if m is None:
@@ -263,7 +271,7 @@ def _hours(state: SlotState) -> float | None:
             continue
         state.mask(m.start(), m.end())
         return value * _UNIT_HOURS[(groups.get("unit") or groups.get("unit2") or "h").lower()]
-    return None
+    return HOURS_PER_MONTH if continuous is not None else None
 
 
 _PER_UNIT = r"(?:/\s*|\s+per\s+|\s+an?\s+|\s+each\s+|\s+every\s+|\s+in\s+an?\s+)"
@@ -441,6 +449,8 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
     if steps is not None:
         fields["training_steps"] = steps
         state.stated.append("training_steps")
+    if _SUBSCRIPTION.search(state.text):
+        fields["subscription"] = True
     hours = _hours(state)
     if hours is not None:
         fields["hours"] = hours

@@ -1,0 +1,61 @@
+"""A monthly subscription (包月) asked for is priced at the cloud's subscription quote where the source gives one,
+and said to be unknown where it does not (audit 23 M-22: 包月 was 730 pay-as-you-go hours, 10,680 CNY against the
+7,019.25 CNY quote for the same L20 instance in the same document)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.base import KnowledgeBase
+from knowledge.loader import load_knowledge
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_knowledge()
+
+
+@pytest.mark.parametrize(("text", "asked"), [
+    ("阿里云 L20 跑 Qwen2.5-32B-AWQ，包月多少钱？", True),
+    ("阿里雲 L20 跑 Qwen2.5-32B-AWQ，包年包月多少錢？", True),
+    ("Qwen2.5-32B-AWQ on an Alibaba Cloud L20: monthly subscription price?", True),
+    ("Qwen2.5-32B-AWQ on an Alibaba Cloud L20 24/7: how much a month?", False),
+    ("Qwen2.5-32B-AWQ on an Alibaba Cloud L20 for a month", False),
+])
+def test_a_subscription_is_read_only_when_asked(kb: KnowledgeBase, text: str, asked: bool) -> None:
+    question = parse(text, kb)
+    assert question.subscription is asked and question.hours == 730
+
+
+def test_a_quoted_subscription_is_the_month_asked_for(kb: KnowledgeBase) -> None:
+    result = answer(parse("阿里云 L20 跑 Qwen2.5-32B-AWQ，包月多少钱？", kb), kb)
+    cost = result.cost
+    assert cost is not None and cost.instance == "ecs.gn8is.2xlarge" and cost.by_subscription
+    # one instance: the quote itself; 730 pay-as-you-go hours would be 14.63 × 730 = 10,679.9
+    assert cost.per_month == pytest.approx(7019.25) and cost.total == pytest.approx(7019.25)
+    text = render_text(result, kb)
+    assert "包月每月 7,019 CNY" in text and "10,680 CNY" in text and "低 34%" in text
+    assert "按 730 小时）" not in text
+
+
+def test_months_bought_whole(kb: KnowledgeBase) -> None:
+    result = answer(parse("Qwen2.5-32B-AWQ on an Alibaba Cloud L20 on a monthly subscription for 6 weeks", kb), kb)
+    assert result.cost is not None and result.cost.total == pytest.approx(2 * 7019.25)
+    assert "for 2 subscription month(s)" in render_text(result, kb)
+
+
+def test_without_a_quote_the_gap_is_said(kb: KnowledgeBase) -> None:
+    result = answer(parse("阿里云 A100 80GB 跑 Qwen2.5-32B，包月多少钱？", kb), kb)
+    assert result.cost is not None and not result.cost.by_subscription
+    assert result.cost.subscription_per_month is None
+    assert "没有找到 " + (result.cost.instance or "?") + " 公开的包月价格" in render_text(result, kb)
+
+
+def test_a_month_of_rent_mentions_a_quoted_subscription(kb: KnowledgeBase) -> None:
+    result = answer(parse("Qwen2.5-32B-AWQ on an Alibaba Cloud L20 24/7: how much a month?", kb), kb)
+    assert result.cost is not None and not result.cost.by_subscription
+    assert result.cost.per_month == pytest.approx(14.63 * 730, rel=1e-3)
+    assert "A monthly subscription is quoted at 7,019 CNY a month, 34% below" in render_text(result, kb)
