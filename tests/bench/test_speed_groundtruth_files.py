@@ -39,6 +39,12 @@ def speed_row_errors(row: Any) -> list[str]:
         errors.append("throughput needs a positive value")
     elif not THROUGHPUT_UNIT.search(str(throughput.get("unit"))):
         errors.append(f"throughput unit {throughput.get('unit')!r} is not tokens/s")
+    elif throughput.get("tpot_ms"):
+        # a rate the source gives as time per output token (a serving benchmark's median TPOT): the fragment
+        # quotes that time and the rate is only its inverse
+        if abs(1000.0 / float(throughput["tpot_ms"]) - float(throughput["value"])) > 0.01 * float(throughput["value"]):
+            errors.append("throughput value is not 1000 / tpot_ms")
+        errors += _source_errors(row["source"], f"{throughput['tpot_ms']:.2f}")
     else:
         errors += _source_errors(row["source"], f"{throughput['value']:g}")
     return errors
