@@ -34,7 +34,7 @@ from bot.reply.pricing import (
     price_choice,
     price_picks,
 )
-from bot.reply.serving import at_full_load, full_load_rate
+from bot.reply.serving import at_full_load, copy_a_card, full_load_rate
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
@@ -389,8 +389,10 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         add_output_hours(result.speed, question, workload, result.serving)
     top = result.picks[0] if result.picks else None
     top_replicas = (top.replicas or 1) if top is not None and (top.gpu, top.count) == (gpu.id, count) else 1
-    encoding = bool(result.speed.get("documents")) or workload.model.arch == "encoder" or bool(
-        result.speed.get("audio_hours") and not result.speed.get("audio_sets_daily"))
+    # the memory block's own reading (serving.copy_a_card), also where no speed figure times the job (a Whisper
+    # job on an A10G), and any encoder; audio arriving daily is billed as the sets that keep up instead
+    encoding = (copy_a_card(question, workload) or workload.model.arch == "encoder") and not result.speed.get(
+        "audio_sets_daily")
     if (top_replicas == 1 and count > 1 and result.serving is None and encoding
             and fits_at(workload, gpu, 1, 1)):
         # an offline encoding job runs a copy of the encoder on each card (serving.encoder_rate), so its cards are

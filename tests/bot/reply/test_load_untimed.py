@@ -45,3 +45,13 @@ def test_an_encoder_on_cards_with_no_compute_figure_still_runs_a_copy_a_card() -
     assert cost["instance"] == "g5.xlarge" and cost["instances"] == 2 and cost["per_hour"] == round(2 * g5, 4)
     assert "layer-split" not in answer["estimate"]["notes"]
     assert "The layers are split across the cards" not in answer["text"]
+
+
+def test_a_speech_job_on_cards_with_no_compute_figure_is_billed_as_the_copies_its_memory_block_sizes() -> None:
+    # the memory block read the job as one Whisper copy a card (serving.copy_a_card) while the bill, which looked
+    # for a timed speech job, rented the 4 A10Gs as a g5.12xlarge billed whole: the two now read it alike
+    answer = _ask("Whisper large-v3 for 2,000 hours of audio on 4x A10G: how long and how much?")
+    top, cost = answer["picks"][0], answer["cost"]
+    assert (top["gpu"], top["count"], top["replicas"]) == ("a10g", 4, 4)
+    g5 = next(row.price_per_hour for row in KB.prices.values() if row.instance == "g5.xlarge")
+    assert cost["instance"] == "g5.xlarge" and cost["instances"] == 4 and cost["per_hour"] == round(4 * g5, 4)
