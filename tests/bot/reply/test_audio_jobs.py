@@ -141,3 +141,8 @@ def test_a_transcription_job_on_several_cards_sizes_one_cards_copy_not_split_lay
     assert top["memory_per_gpu_gb"] == reply["estimate"]["per_gpu_gb"] == reply["estimate"]["total_gb"]
     assert "The layers are split" not in reply["text"] and "each card runs its own copy" in reply["text"]
     assert reply["cost"]["instance"] == "g6.12xlarge"  # the instance named, holding the four copies
+
+
+def test_whisper_large_v3_is_sized_in_the_fp16_it_is_released_in() -> None:
+    # audit 23 LOW-24: "precision bf16 (not stated)" for a checkpoint whose config says float16 (same bytes)
+    assert _ask("Whisper large-v3 on an L4 for 2,000 hours of audio: how long?")["query"]["precision"] == "fp16"
