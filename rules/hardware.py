@@ -90,11 +90,12 @@ def gpu_share_of_unified_memory(memory_gb: float) -> float:
     return next(share for floor, share in UNIFIED_MEMORY_GPU_SHARE if memory_gb >= floor)
 
 
-FP8_WEIGHT_ONLY_ARCHITECTURES = ("Turing", "Ampere")
+FP8_WEIGHT_ONLY_ARCHITECTURES = ("Ampere",)
 """NVIDIA architectures without FP8 tensor cores on which vLLM still runs FP8 checkpoints, weight-only (W8A16)
-through its FP8 Marlin kernel: docs.vllm.ai features/quantization/fp8 ("FP8 computation is supported on NVIDIA
-GPUs with compute capability >= 8.9 … FP8 models will run on compute capability >= 7.5 (Turing) as weight-only
-W8A16, utilizing FP8 Marlin"; Ampere since vllm-project/vllm PR 5975, July 2024). Volta and Pascal run none."""
+through its FP8 Marlin kernel (vllm-project/vllm PR 5975, July 2024). The docs page (features/quantization/fp8)
+says compute capability 7.5 (Turing) too, but the code that decides, vllm/model_executor/layers/quantization/
+utils/marlin_utils_fp8.py `is_fp8_marlin_supported`, has asked for 8.0 in every release since (and Fp8Config's
+minimum capability is 80): a T4 runs no FP8 checkpoint (audit 23 LOW-18). Volta and Pascal run none."""
 
 
 COMPUTE_CAPABILITY: tuple[tuple[str, float], ...] = (

@@ -9,8 +9,8 @@ rules' notes are for the JSON only.
 from __future__ import annotations
 
 NOTE_TEXT: dict[str, dict[str, str]] = {
-    "fp8-weight-only": {"en": "FP8 on a card without FP8 tensor cores (Turing, Ampere) runs weight-only in vLLM (W8A16, its Marlin kernel): the weights take FP8's memory, the matrix maths runs in 16-bit, so there is no FP8 speed-up; other engines refuse FP8 there.",
-                        "zh-Hans": "在没有 FP8 张量核心的卡（Turing、Ampere）上，vLLM 以仅权重方式运行 FP8（W8A16，Marlin 算子）：权重按 FP8 占显存，矩阵计算仍用 16 位，因此没有 FP8 的加速；其他推理框架在这些卡上不支持 FP8。"},
+    "fp8-weight-only": {"en": "FP8 on an Ampere card (no FP8 tensor cores) runs weight-only in vLLM (W8A16, its Marlin kernel): the weights take FP8's memory, the matrix maths runs in 16-bit, so there is no FP8 speed-up; other engines refuse FP8 there, and Turing (T4) and older run no FP8 checkpoint at all.",
+                        "zh-Hans": "在 Ampere 卡（没有 FP8 张量核心）上，vLLM 以仅权重方式运行 FP8（W8A16，Marlin 算子）：权重按 FP8 占显存，矩阵计算仍用 16 位，因此没有 FP8 的加速；其他推理框架在这些卡上不支持 FP8；Turing（T4）及更早的卡完全不能运行 FP8 权重。"},
     "fp16-overflow": {"en": "In fp16 this model's activations overflow (fp16's largest value is 65,504) and it gives NaNs or garbage; cards without bf16 (V100, T4 and older) have only fp16. Run it in bf16 on an Ampere or newer card, or in fp32 at twice the weights' memory.",
                       "zh-Hans": "该模型在 fp16 下激活值会溢出（fp16 最大只能表示 65,504），输出 NaN 或乱码；不支持 bf16 的卡（V100、T4 及更早）只能跑 fp16。请在 Ampere 及更新的卡上用 bf16 运行，或用 fp32（权重显存翻倍）。"},
     "speculative-draft": {"en": "Speculative decoding: the draft model's weights and KV cache ({draft} GiB a card) are "
