@@ -14,15 +14,17 @@ from __future__ import annotations
 import logging
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from statistics import median
+from typing import Literal
 from weakref import ref
 
 from bot.reply.model import Answer, Assumption, PickOut
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.fx import ExchangeRate, fx_from_env
+from knowledge.prices import Price
 from knowledge.schema import GPU
 from rules.cost import InstancePlan, cheapest_plan
 
@@ -47,6 +49,10 @@ class PriceChoice:
     across_currencies: bool = False
     """"The cheapest", asked in Chinese with no cloud named: a card's rows in every quoted currency compete, ordered
     by the currencies' price level (`price_levels`), and the row kept is shown in its own currency."""
+    home_region: Literal["mainland", "hongkong"] | None = None
+    """Where a Chinese question's Alibaba Cloud instance runs when it names no region: a mainland-China region for
+    Simplified Chinese, Hong Kong for Traditional; an instance with no row there keeps its cheapest region (a
+    T4 quoted in Virginia, 7.79 CNY, is not what a user in China rents: 11.84 in Shanghai, audit 23 LOW-27)."""
     min_host_ram_gib: float | None = None
     """Host RAM each machine must have (an offloaded job's optimizer or parameters): instances whose listed RAM is
     smaller cannot run it and are not priced for it; rows that list no RAM are kept."""
@@ -67,7 +73,25 @@ QUOTED_CURRENCIES = ("USD", "CNY")
 
 def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = None) -> PriceChoice:
     rates = exchange_rates() if rates is None else rates
-    return replace(_price_choice(question, rates), instances=tuple(question.named_instances.items()))
+    home: Literal["mainland", "hongkong"] | None = (
+        "hongkong" if question.lang == "zh-Hant" else "mainland" if question.lang == "zh-Hans" else None)
+    return replace(_price_choice(question, rates), instances=tuple(question.named_instances.items()),
+                   home_region=home)
+
+
+def _in_home_region(row: Price, home: str) -> bool:
+    region = row.region.lower()
+    return region == "cn-hongkong" if home == "hongkong" else region.startswith("cn-") and region != "cn-hongkong"
+
+
+def home_region_rows(rows: Iterable[Price], home: str | None) -> list[Price]:
+    """`rows` without an Alibaba Cloud instance's rows outside the home region when it has one there."""
+    rows = list(rows)
+    if home is None:
+        return rows
+    at_home = {row.instance for row in rows if row.cloud == HOME_CLOUD_ZH and _in_home_region(row, home)}
+    return [row for row in rows if row.cloud != HOME_CLOUD_ZH or row.instance not in at_home
+            or _in_home_region(row, home)]
 
 
 def _price_choice(question: Question, rates: tuple[ExchangeRate, ...]) -> PriceChoice:
@@ -100,8 +124,9 @@ def currency_reachable(currency: str, rates: tuple[ExchangeRate, ...],
 def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) -> InstancePlan | None:
     """The cheapest instance plan holding `count` × `gpu_id` under `choice`, or None (a gap stays a gap)."""
     need = choice.min_host_ram_gib
-    rows = kb.prices.values() if need is None else [
-        row for row in kb.prices.values() if row.ram_gib is None or row.ram_gib >= need]
+    rows = home_region_rows(kb.prices.values(), choice.home_region)
+    if need is not None:
+        rows = [row for row in rows if row.ram_gib is None or row.ram_gib >= need]
     named = dict(choice.instances).get(gpu_id)
     if named is not None:
         on_named = [row for row in rows if row.instance == named]
