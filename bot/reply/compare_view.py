@@ -111,9 +111,35 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         cost, name, pick = min(priced, key=lambda row: row[0])
         clauses.append(t("compare_cheaper", name=name, cost=t(f"{_work_unit(answer, pick)}_short", v=money(cost),
                                                               cur=pick.price_currency or "")))
+    clauses += _break_even(answer, fitting, t)
     roomiest = max(fitting, key=lambda row: row[1].free_gb)
     clauses.append(t("compare_roomier", name=roomiest[0], gb=gb(roomiest[1].free_gb)))
     return t("compare_verdict", clauses=("；" if t.lang != "en" else "; ").join(clauses))
+
+
+def _break_even(answer: Answer, fitting: list[tuple[str, PickOut]], t: Translator) -> list[str]:
+    """A compared set-up with no public price beside priced ones: the hourly price below which it would be the
+    cheaper, from its own time for the job (or rate of work) and the cheapest priced one's cost (an H20 beside an
+    H100 for a LoRA of 100M tokens: "cheaper only below 0.42 USD/h"), rather than silence."""
+    priced = [p for _, p in fitting if p.price_per_hour and p.price_currency]
+    if not priced or len({p.price_currency for p in priced}) != 1:
+        return []
+    currency = priced[0].price_currency or ""
+    best_total = min((p.job_cost for p in priced if p.job_cost is not None), default=None)
+    best_work = min((p.work_cost for p in priced if p.work_cost is not None), default=None)
+    unit = 1e6 if answer.query.task == "inference" else 1e9
+    out = []
+    for name, pick in fitting:
+        if pick.price_per_hour:
+            continue
+        if best_total is not None and pick.job_hours:
+            hourly = best_total / pick.job_hours
+        elif best_work is not None and pick.work_tokens_per_s:
+            hourly = best_work / unit * pick.work_tokens_per_s * 3600
+        else:
+            continue
+        out.append(t("compare_break_even", name=name, v=money(hourly), cur=currency))
+    return out
 
 
 def _work_unit(answer: Answer, pick: PickOut) -> str:

@@ -88,7 +88,7 @@ def price_images(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase
 
 
 def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
-               question: Question | None = None) -> list[PickOut]:
+               question: Question | None = None, choice: PriceChoice | None = None) -> list[PickOut]:
     """Each priced pick with its useful work rate and the money per unit of it, for cards compared side by side."""
     if workload.model.arch == "diffusion":
         return price_images(picks, workload, kb)
@@ -96,6 +96,10 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
         return price_documents(picks, workload, kb, question.training_samples)
     out: list[PickOut] = []
     for pick in picks:
+        planned = price_load(pick, workload, kb, question, choice)
+        if planned is not None:
+            out.append(planned)
+            continue
         gpu = kb.gpus.get(pick.gpu)
         rate = useful_rate(as_timed(workload, gpu, pick.count), gpu, pick.count, question) \
             if gpu is not None and pick.fits else None
@@ -107,6 +111,32 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
         out.append(pick.model_copy(update={"work_tokens_per_s": round(rate, 1),
                                            "work_cost": round(cost, 3) if cost is not None else None}))
     return out
+
+
+def price_load(pick: PickOut, workload: Workload, kb: KnowledgeBase, question: Question | None,
+               choice: PriceChoice | None) -> PickOut | None:
+    """A compared card laid out for the load the question states ("20 requests/s: L4 vs L40S, which is cheaper?"):
+    the replicas its serving plan needs, billed as the cost block bills them, and money per token at the rate
+    they serve. None when there is no load to meet, or no plan or price for it on the card. One card at one
+    sequence is another job: it priced the L4 and the L40S at 8.25 and 8.10 USD per million output tokens against
+    0.34 for the plan that meets the load (audit 24 HIGH 17)."""
+    from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
+
+    gpu = kb.gpus.get(pick.gpu)
+    if gpu is None or question is None or choice is None or not pick.fits or workload.task != "inference" or (
+            not has_load_to_meet(question, workload)):
+        return None
+    plan = serving_plan(question, as_timed(workload, gpu, pick.count), gpu, pick.count, serving_bill(kb, choice))
+    if plan is None or not plan.met or not plan.aggregate_tokens_per_s:
+        return None
+    bill = plan_bill(kb, gpu.id, plan.gpus_per_replica, plan.replicas, choice)
+    if bill is None:
+        return None
+    cards = plan.gpus_per_replica * plan.replicas
+    return pick.model_copy(update={
+        **plan_fields(bill, cards), "count": cards, "replicas": plan.replicas if plan.replicas > 1 else None,
+        "work_tokens_per_s": round(plan.aggregate_tokens_per_s, 1),
+        "work_cost": round(bill.per_hour / (plan.aggregate_tokens_per_s * 3600) * 1e6, 3)})
 
 
 def price_documents(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
@@ -379,7 +409,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         # each pick's work rate: compared side by side, timed for the tokens a training question gives (an
         # alternative that holds the job may take years), or priced per token at the load stated when that
         # price is asked (the card named first can cost ten times another pick per token)
-        result.picks = price_work(result.picks, workload, kb, question)
+        result.picks = price_work(result.picks, workload, kb, question, choice)
     if gpu is None or gpu.id not in kb.gpus or workload is None:
         return result
     add_training_hours(result.speed, question, workload, gpu, count)

@@ -137,11 +137,27 @@ _CHOOSING_SLOTS = frozenset({"budget", "currency", "cloud"})
 better?" states a precision and is another question."""
 
 
+_AGAINST_THAT = re.compile(
+    r"\b(?:that|this|it|those|these)\s+(?:one\s+|setup\s+|set-up\s+)?(?:or|vs\.?|versus)\b|"
+    r"\b(?:or|vs\.?|versus|than|against|with)\s+(?:that|this|it)\b|"
+    r"(?:那个|那個|这个|這個|前者|上面的|上面那个|上面那個)\s*(?:和|跟|与|與|还是|還是|或|比)", re.A)
+"""A new card set against the thread's set-up: "which is cheaper overall, that or one L40S?", "那个和 4 张 L40S
+哪个便宜"."""
+
+
+def _against_previous_setup(previous: Question, current: Question) -> bool:
+    """A card named with "that or …": the previous set-up compared with it, not replaced by it."""
+    return (previous.gpu is not None and current.gpu is not None and current.gpu != previous.gpu
+            and previous.intent in ("check", "recommend") and current.model is None and current.params_b is None
+            and _AGAINST_THAT.search(fold(current.text)) is not None)
+
+
 def is_follow_up(previous: Question | None, current: Question) -> bool:
     """Whether `current` refines `previous` rather than asking something new."""
     if previous is None or previous.intent not in _FOLLOW_UP_INTENTS:
         return False
-    if _asks_capacity_of_previous(previous, current) or _chooses_among_thread_cards(previous, current):
+    if (_asks_capacity_of_previous(previous, current) or _chooses_among_thread_cards(previous, current)
+            or _against_previous_setup(previous, current)):
         return True
     folded = fold(current.text)
     words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
@@ -281,7 +297,13 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     update["thread_gpus"] = _thread_gpus(previous, current)
     if _chooses_among_thread_cards(previous, current):
         intent = "compare"
-        update.update(_compare_thread_cards(previous, stated))
+        update.update(_compare_cards(_thread_cards(previous), previous, stated))
+    elif _against_previous_setup(previous, current):
+        intent = "compare"
+        assert previous.gpu is not None and current.gpu is not None
+        update.update(_compare_cards(
+            {previous.gpu: previous.gpu_count if "gpu_count" in previous.stated else None,
+             current.gpu: current.gpu_count if "gpu_count" in current.stated else None}, previous, stated))
     update["intent"] = intent
     update["intent_explicit"] = current.intent_explicit or previous.intent_explicit
     update["faq_hint"] = previous.faq_hint
@@ -301,16 +323,25 @@ def _thread_gpus(previous: Question, current: Question) -> dict[str, int | None]
     return cards
 
 
-def _compare_thread_cards(previous: Question, stated: list[str]) -> dict[str, object]:
-    """The slots of a comparison of the thread's cards, the latest last, each at the count it was asked with."""
+def _thread_cards(previous: Question) -> dict[str, int | None]:
+    """The thread's cards, the latest last, each at the count it was asked with."""
     cards: dict[str, int | None] = dict(previous.thread_gpus)
     if previous.gpu is not None:
         cards[previous.gpu] = previous.gpu_count if "gpu_count" in previous.stated else None
+    return cards
+
+
+def _compare_cards(cards: dict[str, int | None], previous: Question, stated: list[str]) -> dict[str, object]:
+    """The slots of a comparison of `cards` (id → the count asked, None: the fewest that hold the job)."""
     gpus = list(cards)[-_MAX_THREAD_CARDS:]
     linked = ("gpu", "gpu_count", *_LINKED["gpu"])
+    # "cheaper" chooses among the set-ups as sized; it is not a wish for the cheapest way to serve the model
+    # (8-bit weights, audit 24 HIGH 17), which would change the job between the turns being compared
     return {"compare_gpus": gpus, "compare_counts": {g: n for g, n in cards.items() if g in gpus and n},
             "gpu": None, "gpu_count": None, "gpu_text": None, "gpu_defaulted": False, "instance": None,
-            "stated": [s for s in stated if s not in linked] + ["compare_gpus"]}
+            "budget": previous.budget,
+            "stated": [s for s in stated if s not in linked and (s != "budget" or "budget" in previous.stated)]
+            + ["compare_gpus"]}
 
 
 _MAX_THREAD_CARDS = 4

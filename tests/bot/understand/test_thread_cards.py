@@ -60,3 +60,41 @@ def test_a_single_card_thread_or_another_question_is_not_a_choice() -> None:
     assert follow_up(two_cards, parse("哪个量化更好？int4还是int8", kb), kb).intent != "compare"
     # naming a new model asks about it
     assert follow_up(two_cards, parse("which one runs Llama 3 8B?", kb), kb).compare_gpus == []
+
+
+def test_a_load_thread_compares_each_card_at_the_plan_that_meets_the_load(advisor: Advisor) -> None:
+    # audit 24 HIGH 17: "which is cheaper overall?" priced each card at one sequence (8.25 and 8.10 USD per
+    # million output tokens against 0.34 for the plan below it) and switched the job to 8-bit weights
+    advisor.respond("Qwen2.5-7B at 20 requests/s, 1k in / 200 out, on L4s: how many and what per hour on AWS?",
+                    "T:load")
+    advisor.respond("what about on L40S?", "T:load")
+    reply = advisor.respond("which is cheaper overall?", "T:load")
+    assert reply.question.intent == "compare" and reply.answer.query.precision == "bf16"
+    by_gpu = {pick.gpu: pick for pick in reply.answer.picks}
+    assert by_gpu["l4"].count == 7 and by_gpu["l40s"].count == 3  # the replicas each turn planned
+    for pick in (by_gpu["l4"], by_gpu["l40s"]):
+        assert pick.work_tokens_per_s is not None and pick.work_tokens_per_s > 4000  # 20 × 200 tok/s at least
+        assert pick.work_cost is not None and pick.work_cost < 1.0  # USD per million output tokens
+
+
+@pytest.mark.parametrize("choice", ["which is cheaper overall, that or one L40S?",
+                                    "that vs one L40S, which costs less?"])
+def test_a_card_set_against_that_is_compared_with_the_previous_setup(advisor: Advisor, choice: str) -> None:
+    # audit 24 M-26: the L40S replaced the thread's 2× L4 instead of being compared with it
+    advisor.respond("Llama 3.1 8B AWQ with vLLM on one L4, 20 concurrent users at 4k context: fits?", "T:that")
+    advisor.respond("what about on 2 cards?", "T:that")
+    reply = advisor.respond(choice, "T:that")
+    assert reply.question.intent == "compare" and reply.question.compare_gpus == ["l4", "l40s"]
+    assert reply.question.compare_counts == {"l4": 2, "l40s": 1}
+
+
+def test_an_unpriced_card_gets_its_break_even_price(advisor: Advisor) -> None:
+    advisor.respond("LoRA 微調 Qwen2.5-14B，1 億 token，一張 H100 要多久？", "T:h20")
+    advisor.respond("換成 H20 呢", "T:h20")
+    reply = advisor.respond("哪個總花費比較便宜？", "T:h20")
+    by_gpu = {pick.gpu: pick for pick in reply.answer.picks}
+    h100 = next(pick for gpu, pick in by_gpu.items() if gpu.startswith("h100"))
+    h20 = next(pick for gpu, pick in by_gpu.items() if gpu.startswith("h20"))
+    assert h20.price_per_hour is None and h100.work_cost and h20.work_tokens_per_s
+    break_even = h100.work_cost / 1e9 * h20.work_tokens_per_s * 3600
+    assert f"每小時低於約 {break_even:.3f} USD 才更便宜" in render_text(reply.answer, advisor.kb)
