@@ -121,7 +121,8 @@ _PROMPT_WORD = rx(r"prompt|input|输入|tokens\s+in\b")
 
 _IN_OUT = rx(
     r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)?\s*(?:(?:tokens?|toks?)\s*)?(?:in(?:put)?|prompts?|输入)"
-    r"(?:\s*tokens?)?\s*(?:[/,;&+，、]|and|和|加)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>k)?\s*(?:(?:tokens?|toks?)\s*)?"
+    r"(?:\s*tokens?)?\s*(?:[/,;&+，、]|and|和|加)?\s*(?:~|≈|about\s+|around\s+|roughly\s+|约)?\s*"
+    r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>k)?\s*(?:(?:tokens?|toks?)\s*)?"
     r"(?:out(?:put)?|completions?|responses?|replies|reply|输出)(?![a-z])"
     r"|(?:input|输入)\s*(?P<num3>\d+(?:\.\d+)?)\s*(?P<unit3>k)?\s*(?:tokens?)?\s*(?:[/,;&+，、]|and|和)?\s*"
     r"(?:output|输出)\s*(?P<num4>\d+(?:\.\d+)?)\s*(?P<unit4>k)?(?![a-z0-9])"

@@ -80,13 +80,17 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"商品描述|描述|简历|病历|订单|标题|商品标题))"
               r"(?!\s*(?:[-_ ]?len(?:gth)?|长度))"  # "32k sequence length": a context, not 32,000 sequences
               r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?|s|hour|hr|h|day|d)s?\b)")  # a rate
-_SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|样本量|样本|语料)\s*(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
-                         + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|份)(?![\u4e00-\u9fff]*(?:token|词元))")
+_SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|资料|样本量|样本|语料)\s*"
+                         r"(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
+                         + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|份|笔)(?![\u4e00-\u9fff]*(?:token|词元))")
 """The count written after its noun ("LoRA，数据 1 万条", "样本量 5000 条"): the same count."""
-_SAMPLES_EACH_AFTER = rx(r"(?<![\w.])" + _NUM + r"\s*" + _SCALE + r"\s*条\s*(?:数据|记录)?\s*(?=[，,、;；]?\s*每条)")
+_SAMPLES_EACH_AFTER = rx(r"(?<![\w.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|笔)\s*(?:数据|记录|资料)?\s*"
+                         r"(?=[，,、;；]?\s*每(?:条|笔))")
 """A count of 条 with no noun, whose length follows ("跑 1 亿条，每条 512 token"): the job's texts."""
-_SAMPLE_LEN = rx(r"(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每个|每条样本|每篇|每份|每封|每段|,|，)\s*"
-                 r"(?:about|around|~|约)?\s*"
+_SAMPLE_LEN = rx(r"(?:(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每笔|每个|每条样本|每篇|每份|每封|每段|,|，)\s*"
+                 r"(?:an?\s+)?(?:(?:averag(?:e|ing)|avg\.?|mean)\s*(?:(?:length|size)\s*)?(?:of\s*)?|"
+                 r"平均(?:长度)?(?:为|是)?\s*)?|\baveraging\s+|\bavg\.?\s+|平均(?:长度)?(?:为|是)?\s*)"
+                 r"(?:about|around|roughly|~|约)?\s*"
                  r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:个\s*)?(?:tokens?|toks?|词元)(?:\s+each)?")
 _STEPS_FLAG = rx(r"\bmax_(?:train_)?steps\s*[=:]\s*(?P<num>\d[\d,]*)(?P<scale>k)?\b")
 _TRAIN_STEPS = rx(r"(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k)?\s*(?:training\s+|train\s+|optimi[sz]er\s+)?"
