@@ -108,8 +108,15 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
             continue
         unit = 1e6 if workload.task == "inference" else 1e9
         cost = pick.price_per_hour / (rate * 3600) * unit if pick.price_per_hour else None
-        out.append(pick.model_copy(update={"work_tokens_per_s": round(rate, 1),
-                                           "work_cost": round(cost, 3) if cost is not None else None}))
+        update: dict[str, object] = {"work_tokens_per_s": round(rate, 1),
+                                     "work_cost": round(cost, 3) if cost is not None else None}
+        if workload.task != "inference" and question is not None and question.tokens:
+            # the tokens asked for, on each set-up compared: "if we rent 8x A100 80GB, how long would it take?"
+            hours = question.tokens / rate / 3600.0
+            hours = round(hours, 1 if hours >= 1 else 3)
+            update.update(job_hours=hours, job_cost=round(hours * pick.price_per_hour, 2) if pick.price_per_hour
+                          else None)
+        out.append(pick.model_copy(update=update))
     return out
 
 

@@ -3,6 +3,8 @@ memory techniques a recipe turns on (activation offloading, optimizer step in ba
 
 from __future__ import annotations
 
+import re
+
 from bot.understand.slots.base import SlotState, rx
 
 _ZERO = rx(r"\bzero[-_ ]?(?:stage[-_ ]?)?(?P<stage>[0-3])\b|\bds_z(?P<file>[0-3])(?:_offload)?_config\b"
@@ -46,6 +48,18 @@ _OFFLOAD_PARAMS = rx(
 """ZeRO-3 offload_param ("offload_param", "parameter offload", "ZeRO-Infinity"): parameters in host RAM too."""
 _TECHNIQUES = (("activation_offloading", _ACTIVATION_OFFLOAD), ("optimizer_in_backward", _OPTIMIZER_IN_BACKWARD),
                ("chunked_loss", _CHUNKED_LOSS), ("compiled", _COMPILE))
+_DEVICE_NONE = rx(r"^[\"']?(?:\s*[:=]\s*\{\s*[\"']?device[\"']?)?\s*[:=]\s*[\"']?none\b")
+"""The offload key switched off right after it: `"offload_optimizer": {"device": "none"}`, `offload_optimizer_device:
+none` (DeepSpeed's JSON and accelerate's YAML write the key whether or not anything is offloaded)."""
+
+
+def _switched_on(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether `pattern` names an offload that is on: a key whose device is "none" offloads nothing (audit 24
+    HIGH 12: ZeRO-2 with `"offload_optimizer": {"device": "none"}` was sized with its optimizer in host RAM, 41.0
+    GiB a card for 85.9)."""
+    return any(_DEVICE_NONE.search(text[m.end(): m.end() + 40]) is None for m in pattern.finditer(text))
+
+
 _GRAD_ACCUMULATION = rx(
     r"\b(?:gradient[-_ ]?accumulation(?:[-_ ]?steps)?|grad[-_ ]?accum\w*|ga)\s*(?:=|:|of|is)?\s*(?P<num>\d{1,4})\b|"
     r"\b(?P<num2>\d{1,4})\s*(?:gradient[-_ ]?accumulation|grad[-_ ]?accum\w*)\s*steps?\b|"
@@ -88,12 +102,13 @@ def parse_training_options(state: SlotState) -> None:
             state.mask(found.start(), found.end())
     text = state.text
     if state.values.get("task") not in (None, "inference"):
-        if _OFFLOAD_PARAMS.search(text):
+        if _switched_on(_OFFLOAD_PARAMS, text):
             state.set("offload", "all")
-        elif _OFFLOAD_OPTIMIZER.search(text):
+        elif _switched_on(_OFFLOAD_OPTIMIZER, text):
             state.set("offload", "optimizer")
     m = _LORA_RANK.search(text)
-    if m is not None:
+    if m is not None and (state.values.get("task") in ("lora", "qlora") or "lora" in m.group(0).lower()):
+        # a full fine-tune's log ("(rank 2, the others are the same)") names a process, not an adapter's rank
         rank = int(m.group("num") or m.group("num2"))
         if rank > 0:
             state.set("lora_rank", min(rank, 4096))
