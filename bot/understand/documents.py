@@ -22,9 +22,10 @@ from knowledge.schema import Model
 BATCH_JOB_VERBS = re.compile(
     r"\b(?:summar\w*|classif\w*|categori[sz]\w*|translat\w*|extract\w*|label\w*|tag(?:s|ging)?|caption\w*|"
     r"annotat\w*|rewrit\w*|paraphras\w*|process\w*|grad(?:e|ing)|scor(?:e|ing)|judg\w*|generat\w*|run\s+"
-    r"(?:inference|it|the\s+model)\s+(?:on|over)|batch\s+inference|offline\s+inference)\b|"
+    r"(?:inference|it|the\s+model)\s+(?:on|over)|batch\s+inference|offline(?:\s+(?:inference|batch|job))?|"
+    r"batch\s+jobs?)\b|"
     r"\b(?:ocr|recogni[sz]\w*|describ\w*|read(?:s|ing)?\s+(?:the\s+)?(?:text|fields))\b|"
-    r"摘要|总结|分类|翻译|抽取|提取|标注|打标|改写|处理|跑一遍|批量推理|离线推理|生成|识别|解析|描述|审核",
+    r"摘要|总结|分类|翻译|抽取|提取|标注|打标|改写|处理|跑一遍|批量推理|离线推理|离线|批处理|生成|识别|解析|描述|审核",
 )
 """What a job that runs a generative model over documents says it does to them ("summarise", "classify",
 "翻译", "批量推理"); without such a word, "Llama 3 8B on 1M docs of 2k tokens" may be a fine-tune's data."""

@@ -252,6 +252,8 @@ BATCH_AS_USERS_NOTE = "batch-as-users"
 """A batch stated beyond one job's (MAX_BATCH) is served as that many users over replicas; the reply says so."""
 
 
+_OFFLINE = rx(r"\boffline\b|\bbatch\s+(?:job|inference|processing|run|mode)\b|\bbulk\b|离线|批处理|批量处理|跑批")
+"""An offline job: its requests are counted work, run as the engine batches them."""
 _TRAINING_WORDS = rx(r"\b(?:fine[-\s]?tun\w*|train\w*|lora|qlora|sft|pre-?train\w*)\b|微调|训练|预训练")
 _SERVING_WORDS = rx(r"\b(?:serv\w*|deploy\w*|inference|chat\w*|users?|requests?|concurren\w*|vllm|sglang|lmdeploy|"
                     r"tgi|tensorrt[-_ ]?llm|trt[-_ ]?llm|ollama)\b|部署|推理|服务|用户|并发|在线")
@@ -269,6 +271,11 @@ def _parse_per_card_batch(state: SlotState) -> None:
             continue
         if index > 0 and _TRAINING_WORDS.search(state.text) and not _SERVING_WORDS.search(state.text):
             continue  # "5 people in our team want to fine-tune": a team, not sequences in a batch
+        if (index in (0, 1) and _OFFLINE.search(state.text) and re.match(
+                r".{0,3}\s*(?:requests?|prompts?|calls?|generations?|completions?)(?![a-z])",
+                state.text[m.end() - 1 if index == 1 else m.end():], re.I)) or (
+                index == 1 and _OFFLINE.search(state.text) and re.search(r"requests?(?![a-z])", m.group(0), re.I)):
+            continue  # "offline batch: 500,000 requests of …": the job's requests, not 500,000 at once (HIGH 11)
         if index > 0 or re.match(r"concurren|并发", m.group(0), re.IGNORECASE):
             state.notes.append(USERS_NOTE)  # users or requests at once, not a batch a job was given
         value *= BATCH_UNITS.get(m.groupdict().get("unit") or "", 1.0)

@@ -107,7 +107,7 @@ def parse_training_options(state: SlotState) -> None:
         elif _switched_on(_OFFLOAD_OPTIMIZER, text):
             state.set("offload", "optimizer")
     m = _LORA_RANK.search(text)
-    if m is not None and (state.values.get("task") in ("lora", "qlora") or "lora" in m.group(0).lower()):
+    if m is not None and (state.values.get("task") != "train" or "lora" in m.group(0).lower()):
         # a full fine-tune's log ("(rank 2, the others are the same)") names a process, not an adapter's rank
         rank = int(m.group("num") or m.group("num2"))
         if rank > 0:

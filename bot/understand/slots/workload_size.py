@@ -64,19 +64,20 @@ _TRAINING_JOB = rx(r"fine[- ]?tun|finetun|\bq?lora\b|\btrain|pre-?train|\bsft\b|
 """A fine-tuning or training question: there, "…, 50M tokens" is the data, since no context is written that way."""
 _EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[一二两三四五六七八九十]+)\s*"
              r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
-_SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句)?\s*"
+_SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句|道)?\s*"
               r"(?:(?P<adj>\d+(?:\.\d+)?)\s*(?P<adj_k>k)?\s*-?\s*tokens?(?:\s+|\s*的\s*))?"  # "50M 512-token chunks"
               r"(?:(?:customer|support|user|chat|product|news|legal|medical|web|email|call|sales|image|video|"
-              r"search)[- ])?"  # a qualifier
+              r"search|math|maths|coding|exam|test|benchmark|eval)[- ])?"  # a qualifier
               r"(?:samples?|examples?|sequences|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
               r"chats?|"
               r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
               r"(?:support\s+)?tickets?|articles?|e-?mails?|reviews?|pages?|papers?|reports?|messages?|comments?|"
               r"posts?|transcripts?|contracts?|(?:product\s+)?descriptions?|items?|listings?|invoices?|resumes?|"
               r"(?:product\s+)?titles?|captions?|abstracts?|snippets?|headlines?|(?:search\s+)?quer(?:y|ies)|"
-              r"(?:客服|用户|历史|客户|商品|新闻|法律|医疗|通话|聊天)?"  # a qualifier: "100 万条客服对话"
+              r"problems?|questions?|"
+              r"(?:客服|用户|历史|客户|商品|新闻|法律|医疗|通话|聊天|数学|编程|考试|测试)?"  # "100 万条客服对话"
               r"(?:样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对|工单|邮件|评论|帖子|报告|论文|合同|合约|"
-              r"聊天记录|query|查询语句|查询|问句|"
+              r"聊天记录|query|查询语句|查询|问句|题目|题|"
               r"商品描述|描述|简历|病历|订单|标题|商品标题))"
               r"(?!\s*(?:[-_ ]?len(?:gth)?|长度))"  # "32k sequence length": a context, not 32,000 sequences
               r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?|s|hour|hr|h|day|d)s?\b)")  # a rate
@@ -91,7 +92,8 @@ _SAMPLE_LEN = rx(r"(?:(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每笔|每个|每
                  r"(?:an?\s+)?(?:(?:averag(?:e|ing)|avg\.?|mean)\s*(?:(?:length|size)\s*)?(?:of\s*)?|"
                  r"平均(?:长度)?(?:为|是)?\s*)?|\baveraging\s+|\bavg\.?\s+|平均(?:长度)?(?:为|是)?\s*)"
                  r"(?:about|around|roughly|~|约)?\s*"
-                 r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:个\s*)?(?:tokens?|toks?|词元)(?:\s+each)?")
+                 r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:个\s*)?(?:tokens?|toks?|词元)(?![a-z])(?:\s+each)?"
+                 r"(?!\s+(?:in|input|out|output)\b)")  # "of 300 tokens in and 3,000 out": a request's pair
 _STEPS_FLAG = rx(r"\bmax_(?:train_)?steps\s*[=:]\s*(?P<num>\d[\d,]*)(?P<scale>k)?\b")
 _TRAIN_STEPS = rx(r"(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k)?\s*(?:training\s+|train\s+|optimi[sz]er\s+)?"
                   r"(?:steps?|iterations?|iters?|步)(?![a-z])")
@@ -187,6 +189,11 @@ def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
     return (epochs or 1.0) * count * _scale(samples.group("scale")) * per_sample, int(per_sample)
 
 
+_OFFLINE_JOB = rx(r"\boffline\b|\bbatch\s+(?:job|inference|processing|run|mode)\b|\bbulk\b|离线|批处理|批量处理|跑批")
+_OFFLINE_REQUESTS = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:个|条|次)?\s*"
+                       r"(?:requests?|calls?|generations?|completions?|请求|调用)(?![a-z])")
+"""The requests of an offline job ("offline batch: 500,000 requests of 300 tokens in and 3,000 out"): its count of
+work, not users at once (audit 24 HIGH 11: 6,592 H800s for 500,000 "concurrent users")."""
 _ASKED_COUNT_BEFORE = rx(r"\bhow\s+many\s+(?:more\s+)?(?:(?:concurrent|simultaneous|parallel)\s+)?$")
 
 
@@ -194,7 +201,8 @@ def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
     """A sample count with no length per sample ("on 10k samples", "3 epochs over 50,000 examples", "1万条数据"):
     the count and the epochs, to be sized at the job's context (bot.reply.defaults.samples_as_tokens)."""
     text = state.text
-    samples = _SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
+    samples = (_SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
+               or (_OFFLINE_REQUESTS.search(text) if _OFFLINE_JOB.search(text) else None))
     if samples is None or _ASKED_COUNT_BEFORE.search(text[max(0, samples.start() - 40): samples.start()]):
         return None  # "how many concurrent 32k sequences": the count is asked, the 32k is each one's length
     count = _value(samples.group("num"))

@@ -95,6 +95,6 @@ def test_an_unpriced_card_gets_its_break_even_price(advisor: Advisor) -> None:
     by_gpu = {pick.gpu: pick for pick in reply.answer.picks}
     h100 = next(pick for gpu, pick in by_gpu.items() if gpu.startswith("h100"))
     h20 = next(pick for gpu, pick in by_gpu.items() if gpu.startswith("h20"))
-    assert h20.price_per_hour is None and h100.work_cost and h20.work_tokens_per_s
-    break_even = h100.work_cost / 1e9 * h20.work_tokens_per_s * 3600
+    assert h20.price_per_hour is None and h100.job_cost and h20.job_hours
+    break_even = h100.job_cost / h20.job_hours  # the H100's bill for the job over the H20's hours for it
     assert f"每小時低於約 {break_even:.3f} USD 才更便宜" in render_text(reply.answer, advisor.kb)
