@@ -10,6 +10,7 @@ import math
 
 from bot.reply.model import Assumption
 from bot.understand.question import Question
+from bot.understand.slots.context import TEXT_CONTEXT_NOTE
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import Model
 from rules.image_tokens import DEFAULT_IMAGE_SIDE, image_positions
@@ -35,7 +36,8 @@ def request_images(question: Question, model: Model, task: str, assumptions: lis
     size = image_size(question)
     image_job = question.batch_job and bool(question.image_count)  # "caption 2M photos": one image a request
     training = task != "inference"
-    if (spec is None and not _cross_attention(model)) or "context" in question.stated or not (
+    text_only = TEXT_CONTEXT_NOTE in question.notes  # "plus ~500 tokens of text": the images come on top
+    if (spec is None and not _cross_attention(model)) or ("context" in question.stated and not text_only) or not (
             question.images_per_request or size or image_job):
         return 0
     if spec is None:

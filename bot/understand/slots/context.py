@@ -119,6 +119,12 @@ _PROMPT_WORD = rx(r"prompt|input|输入|tokens\s+in\b")
 """A length said of the prompt (or input) alone, not of the whole context."""
 
 
+TEXT_CONTEXT_NOTE = "context-is-text"
+"""The length read was a request's text beside its images ("one 1024x1024 image plus ~500 tokens of text"): the
+images' positions come on top of it (bot.reply.request_images), where a context said outright holds them."""
+_TEXT_AFTER = rx(r"\s*(?:tokens?\s*)?(?:of\s+(?:text|instructions?|prompt\s+text)|text(?:\s+tokens?)?\b|"
+                 r"(?:的\s*)?(?:文字|文本|提示词|指令))")
+_TEXT_BEFORE = rx(r"(?:文字|文本|提示词|指令|\btext)\s*(?:约|大约|~|of|:|：)?\s*$")
 _IN_OUT = rx(
     r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)?\s*(?:(?:tokens?|toks?)\s*)?(?:in(?:put)?|prompts?|输入)"
     r"(?:\s*tokens?)?\s*(?:[/,;&+，、]|and|和|加)?\s*(?:~|≈|about\s+|around\s+|roughly\s+|约)?\s*"
@@ -180,6 +186,8 @@ def parse_context(state: SlotState) -> None:
             value += generated
         elif _PROMPT_WORD.search(m.group(0)):
             state.notes.append(PROMPT_CONTEXT_NOTE)  # "输入 2k": the prompt alone; its output is still to add
+        if _TEXT_AFTER.match(state.text, m.end()) or _TEXT_BEFORE.search(state.text[max(0, m.start() - 12):m.start()]):
+            state.notes.append(TEXT_CONTEXT_NOTE)
         state.set("context", int(bounded(state, "context", value, MAX_CONTEXT)))
         state.mask(m.start(), m.end())
         return
