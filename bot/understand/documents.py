@@ -12,12 +12,14 @@ in a fine-tuning question. For a model that only runs over them it is a job of N
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
 from bot.understand.question import MAX_CONTEXT, MAX_OUTPUT_TOKENS
 from bot.understand.slots.base import SlotState
 from knowledge.schema import Model
+from rules.constants import ENCODER_DEFAULT_CONTEXT
 
 BATCH_JOB_VERBS = re.compile(
     r"\b(?:summar\w*|classif\w*|categori[sz]\w*|translat\w*|extract\w*|label\w*|tag(?:s|ging)?|caption\w*|"
@@ -150,4 +152,11 @@ def _count_documents(state: SlotState, work: dict[str, Any]) -> None:
     """"1M docs of 256 tokens each": the documents and their length, not a training-token budget."""
     if work.get("tokens") and work.get("sample_tokens") and not work.get("training_samples"):
         work["training_samples"] = round(float(work.pop("tokens")) / float(work["sample_tokens"]))
+        state.stated = [slot for slot in state.stated if slot != "tokens"] + ["training_samples"]
+    elif work.get("tokens") and not work.get("training_samples"):
+        # "embed about 60M tokens": that many tokens in chunks of the request length (stated, else the encoder
+        # default the reply assumes and says), not a 60M-token context (audit 24 HIGH 16)
+        context = state.values.get("context")
+        chunk = context if isinstance(context, int) else ENCODER_DEFAULT_CONTEXT
+        work["training_samples"] = math.ceil(float(work.pop("tokens")) / chunk)
         state.stated = [slot for slot in state.stated if slot != "tokens"] + ["training_samples"]

@@ -58,6 +58,7 @@ _CONTEXT_NEAR = rx(
     r"per\s+(?:sample|example|sequence|request|row)|each|每条|每个|每次|长度"
 )
 _DATA_CUE_BEFORE = rx(r"(?:\bon|\bover|\bwith|\bof|\bfor|train\w*|pre-?train\w*|data\w*|corpus|budget|"
+                      r"\bembed\w*|\bencod\w*|\bindex\w*|\bvectori[sz]\w*|\brerank\w*|向量化|嵌入|编码|入库|"
                       r"用|在|训练|数据|语料)[\s:：]*(?:about|around|~|roughly|约|大约)?\s*$")
 _TRAINING_JOB = rx(r"fine[- ]?tun|finetun|\bq?lora\b|\btrain|pre-?train|\bsft\b|\bdpo\b|\bfft\b|"
                    r"微调|微調|训练|訓練")
