@@ -29,6 +29,7 @@ from typing import Any
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
 from bot.understand.slots.cues import ASKS_CONCURRENCY, ASKS_COST, ASKS_MAX_CONTEXT, ASKS_TIME, ASKS_TOKEN_COST
+from bot.understand.slots.daily_volume import daily_token_rates, peak_factor
 from bot.understand.slots.service_rate import (
     asks_latency,
     note_per_person,
@@ -359,13 +360,17 @@ def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: s
 
 
 def _volume_targets(state: SlotState) -> dict[str, float]:
-    targets: dict[str, float] = {}
+    peak = peak_factor(state)
+    targets: dict[str, float] = daily_token_rates(state)
     qps = _per_second(state, (_VOLUME_REQUESTS, _VOLUME_REQUESTS_ZH), "day", per_person=True)  # 日均请求量: a day's
     if qps is not None:
         targets["qps"] = qps
-    total = _per_second(state, (_VOLUME_TOKENS, _VOLUME_TOKENS_ZH, _TOTAL_TOKENS_PER_S), "second")
+    total = None if targets else _per_second(state, (_VOLUME_TOKENS, _VOLUME_TOKENS_ZH, _TOTAL_TOKENS_PER_S), "second")
     if total is not None:
         targets["output_tokens_per_s"] = total
+    if peak is not None and targets:
+        # the read-back shows the rates at the peak, the day's average times the factor
+        targets = {key: rate * peak for key, rate in targets.items()}
     return targets
 
 

@@ -1,0 +1,69 @@
+"""A day's token volume split into prompt and output, and the peak it is sized at.
+
+"日均 5 亿 token（输入:输出约 4:1），峰值是均值的 3 倍" is a load: 500M tokens a day is 5,787 tokens a second on
+average, four fifths of them prompt, and the service must carry three times that at its peak. Read as one number it
+was a 10M-token context and an output of 4 tokens (audit 24 HIGH 7). A volume with no split stays the output it
+was read as before (bot.understand.slots.workload_size); a peak factor scales every rate a day's volume gave.
+"""
+
+from __future__ import annotations
+
+from bot.understand.numbers import COUNT_SCALES
+from bot.understand.slots.base import SlotState, rx
+
+_NUM = r"(?P<num>\d+(?:\.\d+)?)"
+_SCALE = r"(?P<scale>k|m|mn|b|bn|thousand|million|billion|万|亿|千万|百万)?"
+_DAILY_TOKENS = rx(
+    r"(?:日均|每天|每日|一天|平均每天|daily)\s*(?:要|需要|约)?\s*(?:处理|生成|消耗|跑|服务|调用|总共|合计)?\s*"
+    r"(?:约|大约|about|around|~)?\s*" + _NUM + r"\s*" + _SCALE + r"\s*(?:个\s*)?(?:tokens?|toks?|词元)"
+    r"|(?<![a-z0-9.])" + _NUM.replace("num", "num2") + r"\s*" + _SCALE.replace("scale", "scale2")
+    + r"\s*(?:tokens?|toks?)\s*(?:(?:a|per|each|every)\s+day|/\s*day|daily)\b")
+_RATIO = rx(
+    r"(?:输入\s*[:：/比]\s*输出|input\s*[:/]\s*output|in\s*[:/]\s*out|prompt\s*[:/]\s*(?:completion|output))"
+    r"\s*(?:ratio|比例|比)?\s*(?:约|大约|about|around|~|of|is|=|为|是|roughly)?\s*"
+    r"(?P<a>\d+(?:\.\d+)?)\s*[:：比/]\s*(?P<b>\d+(?:\.\d+)?)")
+_PEAK = rx(
+    r"(?:峰值|高峰(?:期)?)\s*(?:流量|负载)?\s*(?:是|为|约|大约|能到|可达|达到)?\s*(?:均值|平均值?|平时|日常|平均水平)?\s*的?\s*"
+    r"(?P<f>\d+(?:\.\d+)?)\s*倍"
+    r"|\bpeak\s*(?:load|traffic)?\s*(?:is|of|at|=|reaches)?\s*(?:about|around|~|roughly)?\s*(?P<f2>\d+(?:\.\d+)?)\s*"
+    r"(?:x|×|times)(?:\s+(?:the\s+)?(?:average|mean))?"
+    r"|(?P<f3>\d+(?:\.\d+)?)\s*(?:x|×)\s+(?:the\s+)?(?:average|mean)\s+at\s+(?:the\s+)?peak")
+MAX_PEAK_FACTOR = 100.0
+"""A peak more than a hundred times the average is no daily load's shape."""
+_SECONDS_A_DAY = 86_400.0
+
+
+def _scaled(value: str | None, scale: str | None) -> float | None:
+    if value is None:
+        return None
+    return float(value) * COUNT_SCALES.get((scale or "").lower(), 1.0)
+
+
+def daily_token_rates(state: SlotState) -> dict[str, float]:
+    """`prompt_tokens_per_s` and `output_tokens_per_s` from a day's token volume split by an input:output ratio,
+    ({} when either is missing: the volume is then read as before); the spans are masked."""
+    volume, ratio = _DAILY_TOKENS.search(state.text), _RATIO.search(state.text)
+    if volume is None or ratio is None:
+        return {}
+    total = _scaled(volume.group("num") or volume.group("num2"), volume.group("scale") or volume.group("scale2"))
+    prompt_share, output_share = float(ratio.group("a")), float(ratio.group("b"))
+    if not total or prompt_share + output_share <= 0:
+        return {}
+    state.mask(volume.start(), volume.end())
+    state.mask(ratio.start(), ratio.end())
+    per_second = total / _SECONDS_A_DAY
+    both = prompt_share + output_share
+    return {"prompt_tokens_per_s": per_second * prompt_share / both,
+            "output_tokens_per_s": per_second * output_share / both}
+
+
+def peak_factor(state: SlotState) -> float | None:
+    """"峰值是均值的 3 倍", "peak is 3x the average": the factor the day's average rates are sized up by."""
+    m = _PEAK.search(state.text)
+    if m is None:
+        return None
+    factor = float(m.group("f") or m.group("f2") or m.group("f3"))
+    if not 1.0 <= factor <= MAX_PEAK_FACTOR:
+        return None
+    state.mask(m.start(), m.end())
+    return factor
