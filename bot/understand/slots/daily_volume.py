@@ -40,21 +40,25 @@ def _scaled(value: str | None, scale: str | None) -> float | None:
 
 
 def daily_token_rates(state: SlotState) -> dict[str, float]:
-    """`prompt_tokens_per_s` and `output_tokens_per_s` from a day's token volume split by an input:output ratio,
-    ({} when either is missing: the volume is then read as before); the spans are masked."""
+    """`prompt_tokens_per_s` and `output_tokens_per_s` from a day's token volume split by an input:output ratio (all
+    of it output when no ratio is said); the spans are masked."""
     volume, ratio = _DAILY_TOKENS.search(state.text), _RATIO.search(state.text)
-    if volume is None or ratio is None:
+    if volume is None:
         return {}
     total = _scaled(volume.group("num") or volume.group("num2"), volume.group("scale") or volume.group("scale2"))
-    prompt_share, output_share = float(ratio.group("a")), float(ratio.group("b"))
+    # with no ratio the day's tokens are the output, as "N output tokens a day" is read elsewhere
+    prompt_share, output_share = (float(ratio.group("a")), float(ratio.group("b"))) if ratio else (0.0, 1.0)
     if not total or prompt_share + output_share <= 0:
         return {}
     state.mask(volume.start(), volume.end())
-    state.mask(ratio.start(), ratio.end())
+    if ratio is not None:
+        state.mask(ratio.start(), ratio.end())
     per_second = total / _SECONDS_A_DAY
     both = prompt_share + output_share
-    return {"prompt_tokens_per_s": per_second * prompt_share / both,
-            "output_tokens_per_s": per_second * output_share / both}
+    rates = {"output_tokens_per_s": per_second * output_share / both}
+    if prompt_share:
+        rates["prompt_tokens_per_s"] = per_second * prompt_share / both
+    return rates
 
 
 def peak_factor(state: SlotState) -> float | None:

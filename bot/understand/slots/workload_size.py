@@ -226,6 +226,11 @@ MAX_SAMPLES = 1e12
 """More samples than any dataset holds is not a sample count."""
 
 
+_RATE_BEFORE = rx(r"(?:每天|每日|日均|一天|平均每天|每小时|每月|\bdaily)\s*(?:要|需要|约)?\s*"
+                  r"(?:处理|生成|消耗|跑|服务|调用|输出|总共|合计)?\s*(?:约|大约|about|around|~)?\s*$")
+"""A volume a day ("每天 5 亿 token", "日均 5 亿 token"): a rate for the serving plan, not a job's tokens."""
+
+
 def _amount_tokens(state: SlotState) -> float | None:
     """A bare token amount that names the job's data ("on 300B tokens"), with an epoch count if one is written."""
     text = state.text
@@ -237,7 +242,8 @@ def _amount_tokens(state: SlotState) -> float | None:
         before, after = text[max(0, m.start() - 24): m.start()], text[m.end(): m.end() + 24]
         # "16k context, 1B tokens", "序列長度 8192 夠嗎？跑 3000 萬 token": the context is another clause's
         clause = re.split(r"[,;，；?？。!！]", before)[-1]
-        if _RATE_AFTER.search(after) or _CONTEXT_NEAR.search(clause[-14:]) or _CONTEXT_NEAR.search(after[:16]):
+        if (_RATE_AFTER.search(after) or _CONTEXT_NEAR.search(clause[-14:]) or _CONTEXT_NEAR.search(after[:16])
+                or _RATE_BEFORE.search(clause)):
             continue
         cued = _DATA_CUE_BEFORE.search(before) is not None or _TRAINING_JOB.search(text) is not None
         if value < JOB_TOKENS_MIN and not (value >= CUED_TOKENS_MIN and cued):

@@ -27,8 +27,8 @@ def test_a_day_split_by_its_ratio(text: str, prompt: float, output: float) -> No
     assert "4:1" not in state.text and "3:1" not in state.text  # masked: no output length of 4 or 3
 
 
-def test_a_volume_without_a_ratio_is_left_to_the_older_reading() -> None:
-    assert daily_token_rates(_state("500M tokens a day")) == {}
+def test_a_volume_without_a_ratio_is_its_output() -> None:
+    assert daily_token_rates(_state("日均 5 亿 token")) == {"output_tokens_per_s": pytest.approx(5e8 / 86400)}
 
 
 @pytest.mark.parametrize(("text", "factor"), [
