@@ -37,6 +37,11 @@ ZH_PERIOD_FIRST = rx(r"(?P<per0>每月|每个月|每小时|每天)\s*(?:预算|�
 
 ZH_AMOUNT_FIRST = rx(r"(?<![\d.])" + _AMOUNT + r"\s*(?P<cur>元|块钱?|人民币|美元|美金|刀)?\s*(?:的\s*)?(?P<cue>预算)")
 """A sum before the word ("50 万人民币预算", "5 萬美元預算" folded to 5 万美元预算)."""
+EN_AMOUNT_FIRST = rx(r"(?P<pre>\$|us\$|€)?\s*" + _AMOUNT + _CURRENCY_AFTER + _PERIOD
+                     + r"[\s-]*(?:total\s+|overall\s+|cloud\s+|compute\s+|gpu\s+|training\s+|monthly\s+)?"
+                     r"(?P<cue>budget)\b")
+"""A sum before the word in English ("We have a $3,000 budget", "a 5k USD/month budget": audit 24 M-28, read as
+"cheapest" with the amount lost)."""
 
 PURCHASE = rx(r"\b(?:buy(?:ing)?|purchas\w*|build(?:ing)?\s+a\s+(?:pc|rig|workstation|server|machine))\b|"
               r"\b(?:locally|at\s+home|on\s+my\s+(?:own\s+)?(?:pc|desktop|rig|machine))\b|"
@@ -90,7 +95,7 @@ def parse_budget(state: SlotState, lang: str) -> dict[str, Any]:
     masked so no other slot reads its number. `lang` is the question's language (bot.understand.lang)."""
     text = state.text
     purchase = PURCHASE.search(text) is not None
-    for pattern in (ZH_PERIOD_FIRST, BUDGET_ZH, ZH_AMOUNT_FIRST, BUDGET_EN, BUDGET_FOR):
+    for pattern in (ZH_PERIOD_FIRST, BUDGET_ZH, ZH_AMOUNT_FIRST, EN_AMOUNT_FIRST, BUDGET_EN, BUDGET_FOR):
         for m in pattern.finditer(text):
             groups = m.groupdict()
             raw_currency = groups.get("cur") or groups.get("pre")
