@@ -118,6 +118,7 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         tokens=question.tokens,
         hours=question.hours,
         subscription=question.subscription,
+        daily_batch=question.daily_batch,
         engine_version=workload.engine_version if workload else question.engine_version,
         engine_backend=workload.engine_backend if workload else question.engine_backend,
         kv_cache=workload.kv_cache if workload else None,

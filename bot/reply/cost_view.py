@@ -179,6 +179,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         lines.append(t("encode_total", docs=f"{speed['documents']:,.0f}", context=f"{query.context or 0:,}",
                        config=config or "?", time=took, batch=f"{speed.get('documents_batch') or 1:,.0f}",
                        rate=f"{speed.get('documents_per_s') or 0:,.0f}"))
+    if job_hours and query.daily_batch:
+        lines.append(t("daily_batch_month", hours=f"{job_hours * HOURS_PER_MONTH / 24:,.0f}",
+                       days=f"{HOURS_PER_MONTH / 24:.1f}"))
     if job_hours and speed.get("output_tokens"):
         plan = answer.serving
         rate = generation_rate(speed, plan) or 0

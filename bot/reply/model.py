@@ -68,6 +68,8 @@ class Query(BaseModel):
     """Rental hours, when the question states them ("for a month" = 730)."""
     subscription: bool = False
     """Those hours are asked for as subscription months ("包月"), not pay-as-you-go."""
+    daily_batch: bool = False
+    """The job is one day's batch, run every day: its cost is billed for a month of such days."""
     engine_version: str | None = None
     """The engine version whose profile was used (null: the current behaviour of the engine)."""
     engine_backend: str | None = None

@@ -19,7 +19,7 @@ from typing import Any
 from bot.understand.question import MAX_CONTEXT, MAX_OUTPUT_TOKENS
 from bot.understand.slots.base import SlotState
 from knowledge.schema import Model
-from rules.constants import ENCODER_DEFAULT_CONTEXT
+from rules.constants import ENCODER_DEFAULT_CONTEXT, HOURS_PER_MONTH
 
 BATCH_JOB_VERBS = re.compile(
     r"\b(?:summar\w*|classif\w*|categori[sz]\w*|translat\w*|extract\w*|label\w*|tag(?:s|ging)?|caption\w*|"
@@ -50,13 +50,28 @@ _PER_PERIOD = (
 keep up with, not one job; with the seconds of the period."""
 
 
+_HOURS_A_DAY = re.compile(
+    r"每天(?:要|需要|得)?(?:跑|运行|处理|算)?(?:几个|多少个?|多少)小时|每天(?:要|需要|得)?(?:跑|运行|处理)?多久|"
+    r"\bhow\s+many\s+hours\s+(?:a|per|each|every)\s+day\b|\bhours\s+(?:a|per|each)\s+day\b|"
+    r"\bhow\s+long\s+(?:each|every|per|a)\s+day\b")
+"""The hours a day's batch runs, asked ("每天要跑几个小时", "how many hours a day"): a job run every day, not a
+rate to serve around the clock (audit 24 HIGH 13: priced as 730 h of an endpoint, 3.5× the daily batches)."""
+
+
 def _as_rate(state: SlotState, work: dict[str, Any], text: str) -> bool:
     """A document count said per hour, day or month becomes the request rate it is (`qps`, one document a
-    request): the serving plan then counts the replicas that keep up. False when no period is said."""
+    request): the serving plan then counts the replicas that keep up. False when no period is said, or when the
+    hours a day's batch takes are asked: that count is then the day's job (`daily_batch`)."""
     if not work.get("training_samples") or work.get("qps"):
         return False
     seconds = next((period for pattern, period in _PER_PERIOD if pattern.search(text)), None)
     if seconds is None:
+        return False
+    if seconds == 86_400.0 and _HOURS_A_DAY.search(text):
+        work["daily_batch"] = True
+        if work.get("hours") == HOURS_PER_MONTH:
+            work.pop("hours")  # "每月多少钱": the month the daily batches are billed over, not a deadline
+            state.stated = [slot for slot in state.stated if slot != "hours"]
         return False
     work["qps"] = float(work.pop("training_samples")) / seconds
     state.stated = [slot for slot in state.stated if slot != "training_samples"]

@@ -300,6 +300,9 @@ class Question(BaseModel):
     """Passes over those samples ("3 epochs"); None = one."""
     hours: float | None = Field(default=None, gt=0, le=1e6)
     """Rental hours stated ("for 100 hours", "for a month" = 730, "24/7" = a month)."""
+    daily_batch: bool = False
+    """The job's count arrives every day and the hours a day's batch runs are asked ("每天新增 300 万条 … 每天要跑几个
+    小时"): the job is one day's, billed every day of the month."""
     subscription: bool = False
     """A subscription month is asked for ("包月", "monthly subscription"), not 730 pay-as-you-go hours."""
     asks_cost: bool = False

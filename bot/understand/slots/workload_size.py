@@ -68,6 +68,7 @@ _EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[
              r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
 _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句|道)?\s*"
               r"(?:(?P<adj>\d+(?:\.\d+)?)\s*(?P<adj_k>k)?\s*-?\s*tokens?(?:\s+|\s*的\s*))?"  # "50M 512-token chunks"
+              r"(?:(?:new|more|incoming|fresh|additional|extra)\s+)?"
               r"(?:(?:customer|support|user|chat|product|news|legal|medical|web|email|call|sales|image|video|"
               r"search|math|maths|coding|exam|test|benchmark|eval)[- ])?"  # a qualifier
               r"(?:samples?|examples?|sequences|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
