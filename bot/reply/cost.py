@@ -286,7 +286,7 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
         # documents to embed or images to make: the bill covers that run; hours stated beside it ("in under
         # 24 hours") are its deadline, not the rent (audit 20 M-1: 24 h billed for a 9.2 h job); a batch that
         # arrives every day is billed for a month of such days
-        hours = speed["job_hours"] * (HOURS_PER_MONTH / 24.0 if question.daily_batch else 1.0)
+        hours = float(speed.get("job_hours") or 0.0) * (HOURS_PER_MONTH / 24.0 if question.daily_batch else 1.0)
     replicas = serving.replicas if serving is not None else pick_replicas
     if serving is None and pick_replicas > 1:
         count = max(1, count // pick_replicas)
