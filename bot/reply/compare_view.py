@@ -122,7 +122,10 @@ def _break_even(answer: Answer, fitting: list[tuple[str, PickOut]], t: Translato
     cheaper, from its own time for the job (or rate of work) and the cheapest priced one's cost (an H20 beside an
     H100 for a LoRA of 100M tokens: "cheaper only below 0.42 USD/h"), rather than silence."""
     priced = [p for _, p in fitting if p.price_per_hour and p.price_currency]
-    if not priced or len({p.price_currency for p in priced}) != 1:
+    if not priced:
+        # none priced (2× H20 against 4× L20 in one machine: s08, "compare the cost per million"): said, not silent
+        return [t("compare_unpriced", names=(" / " if t.lang == "en" else "、").join(name for name, _ in fitting))]
+    if len({p.price_currency for p in priced}) != 1:
         return []
     currency = priced[0].price_currency or ""
     best_total = min((p.job_cost for p in priced if p.job_cost is not None), default=None)
