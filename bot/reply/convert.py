@@ -177,6 +177,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["shared_memory_stated"] = question.shared_memory_stated  # "Jetson AGX Orin 32GB": sized at 30
     if question.engine_not_on_card is not None:
         understood["engine_not_on_card"] = question.engine_not_on_card  # TensorRT-LLM on a Radeon: sized with vLLM
+    if question.gguf_server is not None:
+        understood["gguf_server"] = question.gguf_server  # "GGUF Q8_0 on vLLM": sized as llama.cpp, said why
     if question.no_such_variant is not None:
         understood["no_such_variant"] = question.no_such_variant  # "RTX 4090 Ti": no such card, sized as the 4090
     if question.asks_concurrency:

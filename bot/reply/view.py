@@ -310,6 +310,9 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                    else t_notice("unknown_card_sized", text=str(unknown_card), gb=f"{sized_memory:g}")
                    if sized_memory else t_notice("unknown_card", text=str(unknown_card)))
         out.append(("section", "notice", {"message": message}))
+    if answer.understood.get("gguf_server"):
+        out.append(("section", "notice", {"message": Translator(answer.query.lang)(
+            "gguf_server", engine=engine_name(str(answer.understood["gguf_server"])))}))
     if answer.understood.get("records_folded"):
         out.append(("section", "notice", {"message": Translator(answer.query.lang)(
             "records_folded", n=f"{answer.understood['records_folded']:,}")}))

@@ -53,6 +53,8 @@ NO_SUCH_VARIANT_NOTE = "no-such-variant:"
 ENGINE_NOT_ON_CARD_NOTE = "engine-not-on-card:"
 """Noted with the engine asked for when the card named is of a maker it does not run on (TensorRT-LLM on a Radeon):
 the job is sized with an engine that does, and the reply says why."""
+GGUF_SERVER_NOTE = "gguf-server:"
+"""Noted with the serving engine named beside a GGUF file ("GGUF Q8_0 on vLLM"): sized as llama.cpp runs it."""
 ASSUMED_MODEL_NOTE = "assumed-model:"
 """Noted with the model sized when the text names none but its job implies one (a transcription job: Whisper):
 the reply says which model it assumed, so the asker can name theirs."""
@@ -394,6 +396,11 @@ class Question(BaseModel):
         """The engine asked for that cannot run on the card named (`ENGINE_NOT_ON_CARD_NOTE`)."""
         return next((n.removeprefix(ENGINE_NOT_ON_CARD_NOTE) for n in self.notes
                      if n.startswith(ENGINE_NOT_ON_CARD_NOTE)), None)
+
+    @property
+    def gguf_server(self) -> str | None:
+        """The serving engine named beside a GGUF file that was sized as llama.cpp (`GGUF_SERVER_NOTE`)."""
+        return next((n.removeprefix(GGUF_SERVER_NOTE) for n in self.notes if n.startswith(GGUF_SERVER_NOTE)), None)
 
     @property
     def derived_name(self) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.understand.question import GGUF_SERVER_NOTE
 from bot.understand.slots.base import SlotState, first_label, rx
 
 ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -93,6 +94,19 @@ def named_engine(text: str) -> str | None:
     return settled[0] if settled else None
 
 
+_LLAMA_CPP_BY_NAME = rx(r"\bllama[.-_ ]?cpp\b|\bollama\b|\blm[-_ ]?studio\b|\bllamafile\b|\bllama[-_](?:server|cli)\b")
+
+
+def _server_beside_gguf(text: str) -> str | None:
+    """The serving engine named beside a GGUF file when llama.cpp is read from the file's format alone ("GGUF Q8_0
+    on vLLM"): its GGUF loading is experimental, so the job is sized as llama.cpp runs the file, and said (audit 24
+    M-29: it was switched silently)."""
+    if _LLAMA_CPP_BY_NAME.search(text):
+        return None
+    return next((label for _, label, ruled_out, _ in _mentions(text)
+                 if label in ("vllm", "sglang", "lmdeploy", "tensorrt-llm") and not ruled_out), None)
+
+
 def parse_engine(state: SlotState) -> None:
     """The engine named; a GGUF file implies llama.cpp (call after `parse_precision`, which reads the format)."""
     engine = named_engine(state.text)
@@ -104,6 +118,9 @@ def parse_engine(state: SlotState) -> None:
         engine = "llama.cpp"
     if engine is None and TRITON.search(state.text):
         engine = "tensorrt-llm"
+    server = _server_beside_gguf(state.text) if engine == "llama.cpp" else None
+    if server is not None:
+        state.notes.append(GGUF_SERVER_NOTE + server)
     if engine is not None:
         state.set("engine", engine)
     if engine == "llama.cpp" and OLLAMA.search(state.text):
