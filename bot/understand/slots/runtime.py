@@ -364,9 +364,10 @@ def parse_kv_cache(state: SlotState) -> None:
     for pattern in (_KV_CACHE_DTYPE, _KV_BEFORE, _KV_AFTER):
         m = pattern.search(state.text)
         if m is not None:
-            if m.group("dtype") != "auto":
-                state.set("kv_cache", _dtype(m.group("dtype")))
             state.mask(m.start(), m.end())
+            if m.group("dtype") == "auto":
+                continue  # a log's kv_cache_dtype='auto' beside "KV cache 改 fp8 有没有帮助?": the type asked about
+            state.set("kv_cache", _dtype(m.group("dtype")))
             break
     else:
         m = _KV_QUANTISED.search(state.text)
