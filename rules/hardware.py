@@ -105,6 +105,12 @@ COMPUTE_CAPABILITY: tuple[tuple[str, float], ...] = (
 Pascal 6.0-6.1, Volta 7.0, Turing 7.5, Ampere 8.0-8.6, Ada 8.9, Hopper 9.0, Blackwell 10.0+)."""
 
 
+FLASH_ATTENTION_2_MIN_CC = 8.0
+"""FlashAttention-2 runs on Ampere, Ada and Hopper (Dao-AILab/flash-attention README: "FlashAttention-2 currently
+supports: Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX
+2080) is coming soon, please use FlashAttention 1.x for Turing GPUs for now")."""
+
+
 def compute_capability(gpu: GPU) -> float | None:
     """The card's CUDA compute capability by its architecture (the lowest of the architecture: enough to tell
     whether a kernel's floor is met); None for other vendors and cards known only by their memory."""

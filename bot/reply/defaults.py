@@ -32,7 +32,7 @@ from rules import constants as C
 from rules import memory_lora_serving as LS
 from rules import weight_formats as WF
 from rules.engine_profile import training_fact
-from rules.hardware import runs_precision, visible_gib
+from rules.hardware import FLASH_ATTENTION_2_MIN_CC, compute_capability, runs_precision, visible_gib
 from rules.memory_training import offload_of
 from rules.speculative import EAGLE_HEAD_ID, eagle_head
 from rules.types import KV_CACHES, KVCache, Precision, Task, Workload
@@ -449,6 +449,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             and model.family not in OLLAMA_FLASH_ATTENTION_FAMILIES and model.arch == "decoder"):
         extra["flash_attention"] = False
         assumptions.append(Assumption(field="flash_attention", value=False, reason="ollama-default"))
+    if question.flash_attention and gpu is not None and (compute_capability(gpu) or 8.0) < FLASH_ATTENTION_2_MIN_CC:
+        # FlashAttention-2 builds for Ampere and newer only: on a V100 or T4 `flash_attn: fa2` fails and the job runs
+        # SDPA's kernels, whose attention memory is what is sized (audit 24 LOW-40)
+        extra["flash_attention"] = False
+        assumptions.append(Assumption(field="flash_attention", value=False, reason="fa2-needs-ampere"))
     kv_cache = kv_cache_for(question.kv_cache, engine, assumptions)
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
                         context=context, batch=batch, engine_version=question.engine_version,
