@@ -165,21 +165,25 @@ def _scale(name: str | None) -> float:
     return COUNT_SCALES.get(name, 1.0)
 
 
+_AVERAGE = rx(r"averag|\bavg\b|\bmean\b|平均")
+"""A length said to be the samples' average ("数据 8 万条，平均 1200 token"): their tokens are count × it, exactly."""
+
+
 def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
     """epochs × samples × tokens per sample, and the tokens per sample, when samples and their length are both
     written."""
     text = state.text
-    samples = _SAMPLES.search(text)
+    samples = _SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
     if samples is None:
         return None
     count = _value(samples.group("num"))
-    if samples.group("adj"):  # the length before the noun: "50 million 512-token chunks"
+    if samples.groupdict().get("adj"):  # the length before the noun: "50 million 512-token chunks"
         per_sample = float(samples.group("adj")) * (SAMPLE_K if samples.group("adj_k") else 1.0)
         end = samples.end()
     else:
         length = _SAMPLE_LEN.search(text, samples.end(), min(len(text), samples.end() + 40))
-        if length is None:
-            return None
+        if length is None or (samples.re is not _SAMPLES and not _AVERAGE.search(length.group(0))):
+            return None  # "样本量 5000 条，每条 1k token": the count, each sample at that length (bare samples)
         per_sample = float(length.group("num")) * (SAMPLE_K if length.group("k") else 1.0)
         end = length.end()
     if count is None:
