@@ -278,6 +278,12 @@ class GPU(Entry):
         default=True,
         description="False for cards the advisor never proposes for ML (e.g. a Quadro P2200).",
     )
+    memory_variants_gb: list[float] = Field(
+        default_factory=list,
+        description="Other memory sizes the card is sold in whose other figures are not published (an H20 with "
+        "141 GB): a question naming one is sized at that memory and timed at this entry's bandwidth and compute, "
+        "and the reply says so. Cite the size in `source`.",
+    )
     price_usd_per_hour: float | None = Field(default=None, gt=0)
     price_source: str | None = None
     gpus_per_node: int | None = Field(

@@ -74,8 +74,11 @@ MODIFIED_RANGE = (1.2, 4.0)
 
 def modified_size(card: GPU, stated_gb: float) -> bool:
     """Whether `stated_gb` is a modified card's memory for `card`: a consumer card (the aftermarket reworks
-    GeForce boards; nobody re-solders an H100's HBM) with more memory, within MODIFIED_RANGE of its own."""
+    GeForce boards; nobody re-solders an H100's HBM) with more memory, within MODIFIED_RANGE of its own, or a size
+    the card is sold in whose other figures are not published (`GPU.memory_variants_gb`, audit 24 HIGH 19)."""
     low, high = MODIFIED_RANGE
+    if any(abs(stated_gb - size) < 1.0 for size in card.memory_variants_gb):
+        return True  # a size the card is sold in with no published figures of its own (an H20 with 141 GB)
     return card.form == "consumer" and card.memory_gb * low < stated_gb <= card.memory_gb * high
 
 
