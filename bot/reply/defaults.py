@@ -362,6 +362,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # "10k samples of 512 tokens": a training step (or an encoder's pass) holds one such sample per sequence.
         context = question.sample_tokens
         assumptions.append(Assumption(field="context", value=context, reason="sample-length"))
+    elif (context is None and task == "inference" and model.arch == "decoder" and question.gen_tokens
+          and question.gen_tokens > DEFAULT_CONTEXT // 2):
+        # "reasoning outputs of 16k tokens": every sequence reaches its output plus a prompt, the half of the
+        # default window a prompt is given; a 4,096 window would cut each answer short (audit 24 HIGH 20)
+        context = question.gen_tokens + DEFAULT_CONTEXT // 2
+        assumptions.append(Assumption(field="context", value=context, reason="output-plus-prompt"))
     elif context is None:
         # Whisper's decoder holds at most `max_target_positions` (448) tokens, whatever the audio's length.
         native = model.max_context or int(model.details.get("max_target_positions") or 0) or DEFAULT_CONTEXT

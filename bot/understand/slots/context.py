@@ -58,7 +58,7 @@ _GEN_TOKENS = rx(
     r"|" + r"(?:每(?:个|次|条)?(?:请求|回复|回答|响应))\s*(?:约|大约)?\s*(?P<num4>\d+)\s*(?P<unit4>k)?\s*(?:个)?\s*"
     r"(?:tokens?|词元)"
     r"|" + r"(?<![\d.])(?P<num5>\d+)\s*(?P<unit5>k)?\s*(?:output|generated)(?![a-z_])(?!\s*(?:tokens?|toks?)\b)"
-    r"|" + r"(?<![\d.])(?P<num7>\d+)\s*(?P<unit7>k)?\s*-?\s*tokens?\s+"
+    r"|" + r"(?<![\d.])(?P<num7>\d+)\s*(?P<unit7>k)?\s*-?\s*tokens?\s+(?:(?:reasoning|thinking|cot)\s+)?"
     r"(?:repl(?:y|ies)|answers?|responses?|outputs?|completions?|generations?|" + _WRITTEN + r")(?![a-z])"
     r"|" + r"(?:" + _WRITTEN + r"|answers?|repl(?:y|ies)|responses?|outputs?|completions?)\s+"
     r"(?:of\s+|are\s+|is\s+)?(?:about|around|roughly|~|up\s+to|at\s+most)?\s*(?P<num8>\d+)\s*(?P<unit8>k)?\s*"
