@@ -1,4 +1,4 @@
-"""A day's token volume split into prompt and output, and the peak it is sized at.
+"""A day's token volume split into prompt and output, and the peak or busy window it is sized at.
 
 "日均 5 亿 token（输入:输出约 4:1），峰值是均值的 3 倍" is a load: 500M tokens a day is 5,787 tokens a second on
 average, four fifths of them prompt, and the service must carry three times that at its peak. Read as one number it
@@ -71,3 +71,26 @@ def peak_factor(state: SlotState) -> float | None:
         return None
     state.mask(m.start(), m.end())
     return factor
+
+
+_WINDOW = rx(
+    r"\b(?:during|within|in|over|across)\s+(?:the\s+)?(?:about\s+|roughly\s+|~)?(?P<h>\d{1,2})\s+"
+    r"(?:working|business|office|work|peak|busy)\s+hours\b"
+    r"|\b(?P<h2>\d{1,2})[- ]hour\s+(?:working|business|office|work)\s+day\b"
+    r"|(?:集中在|都在|主要在)\s*(?:白天)?\s*(?P<h3>\d{1,2})\s*(?:个)?\s*(?:工作)?\s*小时"
+    r"|(?P<h4>\d{1,2})\s*(?:个)?\s*工作小时")
+"""A busy window the day's volume arrives in ("mostly during 8 working hours", "集中在 8 个小时"): its rate is the
+day's over those hours, not over 24 (audit 24 HIGH 18)."""
+_DAY_CUE = rx(r"\b(?:a|per|each|every)\s+day\b|/\s*day\b|\bdaily\b|每天|每日|日均|一天")
+
+
+def busy_window_factor(state: SlotState) -> float | None:
+    """24 over the busy hours a day's volume arrives in, when both are said; the span is masked."""
+    m = _WINDOW.search(state.text)
+    if m is None or _DAY_CUE.search(state.text) is None:
+        return None
+    hours = float(m.group("h") or m.group("h2") or m.group("h3") or m.group("h4"))
+    if not 1.0 <= hours < 24.0:
+        return None
+    state.mask(m.start(), m.end())
+    return 24.0 / hours

@@ -29,7 +29,7 @@ from typing import Any
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
 from bot.understand.slots.cues import ASKS_CONCURRENCY, ASKS_COST, ASKS_MAX_CONTEXT, ASKS_TIME, ASKS_TOKEN_COST
-from bot.understand.slots.daily_volume import daily_token_rates, peak_factor
+from bot.understand.slots.daily_volume import busy_window_factor, daily_token_rates, peak_factor
 from bot.understand.slots.service_rate import (
     asks_latency,
     note_per_person,
@@ -371,7 +371,7 @@ def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: s
 
 
 def _volume_targets(state: SlotState) -> dict[str, float]:
-    peak = peak_factor(state)
+    peak, window = peak_factor(state), busy_window_factor(state)
     targets: dict[str, float] = daily_token_rates(state)
     qps = _per_second(state, (_VOLUME_REQUESTS, _VOLUME_REQUESTS_ZH), "day", per_person=True)  # 日均请求量: a day's
     if qps is not None:
@@ -379,9 +379,10 @@ def _volume_targets(state: SlotState) -> dict[str, float]:
     total = None if targets else _per_second(state, (_VOLUME_TOKENS, _VOLUME_TOKENS_ZH, _TOTAL_TOKENS_PER_S), "second")
     if total is not None:
         targets["output_tokens_per_s"] = total
-    if peak is not None and targets:
-        # the read-back shows the rates at the peak, the day's average times the factor
-        targets = {key: rate * peak for key, rate in targets.items()}
+    scale = (peak or 1.0) * (window or 1.0)
+    if scale != 1.0 and targets:
+        # the read-back shows the rates at the peak, or over the busy hours: the day's average times the factor
+        targets = {key: rate * scale for key, rate in targets.items()}
     return targets
 
 

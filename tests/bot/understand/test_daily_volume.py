@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.understand.slots.base import SlotState
-from bot.understand.slots.daily_volume import daily_token_rates, peak_factor
+from bot.understand.slots.daily_volume import busy_window_factor, daily_token_rates, peak_factor
 
 
 def _state(text: str) -> SlotState:
@@ -37,3 +37,14 @@ def test_a_volume_without_a_ratio_is_its_output() -> None:
 ])
 def test_the_peak_factor(text: str, factor: float | None) -> None:
     assert peak_factor(_state(text)) == factor
+
+
+@pytest.mark.parametrize(("text", "factor"), [
+    ("30k chats a day, mostly during 8 working hours", 3.0),
+    ("1 million requests a day, all within 8 business hours", 3.0),
+    ("每天 3 万次对话，集中在 8 个小时", 3.0),
+    ("8 working hours", None),  # no day's volume to spread
+    ("finish in 8 hours", None),  # a deadline, not a busy window
+])
+def test_the_busy_window(text: str, factor: float | None) -> None:
+    assert busy_window_factor(_state(text)) == factor
