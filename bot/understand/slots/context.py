@@ -137,6 +137,19 @@ _IN_OUT = rx(
 "输入2k 输出500": the reply's length is generated, and a sequence reaches their sum."""
 
 
+def in_out_lengths(text: str) -> tuple[float, float] | None:
+    """(prompt, output) tokens of a request written as a pair ("1.5k prompt, 300 out"), without reading them."""
+    m = _IN_OUT.search(text)
+    if m is None:
+        return None
+    first, second = ("num", "num2") if m.group("num") else ("num3", "num4")
+    prompt, generated = number(m.group(first)), number(m.group(second))
+    if not prompt or not generated:
+        return None
+    return (prompt * context_unit(m.group(first.replace("num", "unit"))),
+            generated * context_unit(m.group(second.replace("num", "unit"))))
+
+
 def _in_out(state: SlotState) -> bool:
     """Reads an input/output pair (`_IN_OUT`) into `gen_tokens` and `context`; False when there is none."""
     m = _IN_OUT.search(state.text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.understand.numbers import COUNT_SCALES
 from bot.understand.slots.base import SlotState, rx
+from bot.understand.slots.context import in_out_lengths
 
 _NUM = r"(?P<num>\d+(?:\.\d+)?)"
 _SCALE = r"(?P<scale>k|m|mn|b|bn|thousand|million|billion|万|亿|千万|百万)?"
@@ -46,8 +47,11 @@ def daily_token_rates(state: SlotState) -> dict[str, float]:
     if volume is None:
         return {}
     total = _scaled(volume.group("num") or volume.group("num2"), volume.group("scale") or volume.group("scale2"))
-    # with no ratio the day's tokens are the output, as "N output tokens a day" is read elsewhere
-    prompt_share, output_share = (float(ratio.group("a")), float(ratio.group("b"))) if ratio else (0.0, 1.0)
+    # with no ratio, each request's prompt and output lengths split it ("2M tokens a day (avg 1.5k prompt, 300
+    # out)", audit 24 LOW-31); with neither the day's tokens are the output, as "N output tokens a day" is read
+    pair = in_out_lengths(state.text) if ratio is None else None
+    prompt_share, output_share = ((float(ratio.group("a")), float(ratio.group("b"))) if ratio
+                                  else pair if pair else (0.0, 1.0))
     if not total or prompt_share + output_share <= 0:
         return {}
     state.mask(volume.start(), volume.end())

@@ -48,3 +48,10 @@ def test_the_peak_factor(text: str, factor: float | None) -> None:
 ])
 def test_the_busy_window(text: str, factor: float | None) -> None:
     assert busy_window_factor(_state(text)) == factor
+
+
+def test_a_requests_prompt_and_output_split_the_day() -> None:
+    # audit 24 LOW-31: "2M tokens a day (avg 1.5k prompt, 300 out)" was all output, 6× the decode load
+    rates = daily_token_rates(_state("2M tokens a day of chat traffic (avg 1.5k prompt, 300 out)"))
+    assert rates["output_tokens_per_s"] == pytest.approx(2e6 * 300 / 1836 / 86400)
+    assert rates["prompt_tokens_per_s"] == pytest.approx(2e6 * 1536 / 1836 / 86400)
