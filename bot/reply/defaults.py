@@ -354,6 +354,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                       else "speculative-serving" if drafted else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
+    if (context is not None and "context" not in question.stated and model.image_tokens is not None
+            and not question.batch_job):  # a job over images says its instruction with the images a request
+        # the parser gave an image request a short text (bot.understand.documents.IMAGE_JOB_TEXT_TOKENS) beside
+        # its image and reply: an assumption to say, as the image's positions are
+        assumptions.append(Assumption(field="context", value=context, reason="image-request-text"))
     ollama = engine == "llama.cpp" and OLLAMA_NOTE in question.notes and model.arch == "decoder"
     if context is None and ollama and vram_gib is not None:
         context = ollama_context(model, vram_gib)

@@ -281,6 +281,9 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "training-no-kv-cache": {"en": "ignored: training keeps no KV cache", "zh-Hans": "已忽略：训练不使用 KV 缓存"},
     "ollama-vram-default": {"en": "Ollama's default for this much VRAM in all: 4,096 below 23 GiB, 32,768 below 47 GiB, 262,144 above, capped at the model's window; set num_ctx or OLLAMA_CONTEXT_LENGTH to change it",
                             "zh-Hans": "Ollama 按总显存选的默认值：低于 23 GiB 为 4,096，低于 47 GiB 为 32,768，更多为 262,144，且不超过模型原生上限；可用 num_ctx 或 OLLAMA_CONTEXT_LENGTH 修改"},
+    "image-request-text": {"en": "a 256-token instruction (not stated) and the reply, beside each image's positions "
+                                 "below; write the prompt's length to size another",
+                           "zh-Hans": "每张图配 256 token 的指令（未说明）加上输出，图片位置另计（见下）；写明提示长度可按实估算"},
     "output-plus-prompt": {"en": "the output stated plus a 2,048-token prompt (not stated): each sequence reaches that "
                                  "length; write the prompt's length to size it",
                            "zh-Hans": "所说的输出长度加上 2,048 token 的提示（未说明）：每条序列会达到这个长度；写明提示长度可按实估算"},

@@ -50,7 +50,7 @@ import logging
 import unicodedata
 
 from bot.understand.bounds import bounded_question
-from bot.understand.documents import read_documents, read_image_job
+from bot.understand.documents import IMAGE_JOB_TEXT_TOKENS, read_documents, read_image_job
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.fuzzy import ModelFind, fuzzy_model
 from bot.understand.gpu_set import mixed_set
@@ -320,6 +320,10 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     parse_parallel_degree(state)
     plural_gpus = "gpu_count" not in state.values and any(gpu_plural(folded, m) for m in gpus)
     parse_context(state)
+    if image_qps and "context" not in state.values and isinstance(state.values.get("gen_tokens"), int):
+        # "每天 20 万张发票，每张输出约 300 token": an instruction and the reply beside each image, whose positions
+        # join them when sized, not a 4,096-token default prompt (audit 24 LOW-35)
+        state.values["context"] = IMAGE_JOB_TEXT_TOKENS + int(state.values["gen_tokens"])
     parse_batch(state)
     people = state.values.get("users") or state.values.get("batch")
     if PER_USER_RATE_NOTE in state.notes and not people:

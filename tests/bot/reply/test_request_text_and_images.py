@@ -28,3 +28,11 @@ def test_a_context_said_outright_holds_its_images() -> None:
     answer = _ask("Qwen2.5-VL-7B on one L40S, one 1280x720 image per request, 8k context: how many concurrent?")
     assert answer["query"]["context"] == 8192
     assert not any(a["field"] == "image_tokens" for a in answer["assumptions"])
+
+
+def test_images_arriving_at_a_rate_carry_a_short_instruction_not_a_default_prompt() -> None:
+    # audit 24 LOW-35: 200,000 invoices a day with 300 output tokens each were sized with a 4,096-token prompt
+    answer = _ask("阿里雲 A10 跑 Qwen2.5-VL-7B 做發票 OCR，每天 20 萬張 1024x1024 的圖，"
+                  "每張輸出約 300 token，要幾張卡？")
+    assert answer["query"]["context"] == 256 + 300 + 1371
+    assert any(a["reason"] == "image-request-text" for a in answer["assumptions"])
