@@ -129,19 +129,43 @@ def _background(part: str) -> bool:
     return _NARRATIVE.search(part) is not None and _ASKS.search(part) is None
 
 
+_NUMBERED = re.compile(r"^\s*(?:\(?[2-9]\)|[2-9][.、)）](?!\d)|[②-⑨]|第[二三四五六七八九]个?问题?)")
+"""A numbered question after the first ("2)", "2.", "②")."""
+
+
+_INLINE_NUMBER = re.compile(r"(?<=[？?。.!！;；\s])(?=\(?[2-9][)）]\s)")
+
+
+def _numbered_pieces(part: str) -> list[str]:
+    """A segment holding numbered questions on one line ("想問：1) … 64 個並發？ 2) … 20 個人用 …？ 3) …"), cut
+    before each number after the first (a pasted log before them can use up the segments)."""
+    cuts = [m.start() for m in _INLINE_NUMBER.finditer(part)]
+    bounds = [0, *cuts, len(part)]
+    return [part[a:b] for a, b in itertools.pairwise(bounds) if part[a:b].strip()]
+
+
 def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[str]]:
     """(the text of the first job, quotes of the other jobs); the whole text and [] when there is one job."""
     text = retracted(text, read)
-    parts = segments(text)
+    parts = [piece for part in segments(text) for piece in _numbered_pieces(part)]
     if len(parts) < 2:
         return text, []
     first: list[str] = []
     others: list[str] = []
     current: tuple[str | None, str | None] | None = None
     implied: str | None = None
+    load: int | None = None
     for part in parts:
         question = read(part)
         job = _job(question)
+        if (load is not None and question.batch and question.batch != load and _NUMBERED.match(part)
+                and not others):
+            # "1) can it hold 64 users? 2) for 20 users, the fewest cards?": the same model under another load is
+            # another question, answered on its own rather than merged into the first (audit 24 HIGH 14)
+            others.append(part.strip(" \n\t.;。；-*•"))
+            continue
+        if load is None and question.batch:
+            load = question.batch
         if current is not None and current[1] is None and implied and job is not None and job[1] \
                 and _SECOND_CLAUSE.match(part) and _family(job[1]) != _family(implied):
             current = (current[0], implied)  # "how much VRAM does X need…, and how long would a LoRA take": two

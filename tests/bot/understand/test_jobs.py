@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.understand.jobs import segments, split_jobs
-from bot.understand.parse import _parse
+from bot.understand.parse import _parse, parse
 from knowledge.loader import default_knowledge
 
 KB = default_knowledge()
@@ -128,3 +128,13 @@ def test_a_yaml_key_after_a_number_is_no_output_length() -> None:
     # "preprocessing_num_workers: 16\noutput_dir: …" read as 16 generated tokens
     question = _parse("LoRA Qwen2.5-14B\npreprocessing_num_workers: 16\noutput_dir: saves/lora\ncutoff_len: 8192", KB)
     assert question.gen_tokens is None and question.context == 8192
+
+
+def test_a_numbered_question_under_another_load_is_asked_separately() -> None:
+    # audit 24 HIGH 14: "2) 如果要 32k、同時 20 個人用，最少要換成什麼卡" after "1) … 64 個並發" was merged into
+    # the first question and lost
+    kb = default_knowledge()
+    question = parse("vLLM 跑 Qwen2.5-32B-AWQ 在一張 A100 40GB 上。想問：1) 這張卡能不能撐 32k 上下文、64 個並發？ "
+                     "2) 如果要 32k、同時 20 個人用，最少要換成什麼卡、幾張？ 3) KV cache 改 fp8 有沒有幫助？", kb)
+    assert question.batch == 64 and question.kv_cache == "fp8"
+    assert len(question.other_jobs) == 1 and "20 個人用" in question.other_jobs[0]
