@@ -26,7 +26,7 @@ from bot.reply.convert import (
     with_suggestion_speeds,
 )
 from bot.reply.convert_picks import compared_picks, roomier_count
-from bot.reply.cost import attach_money, compare_prices, home_cloud_first, rank_by_money
+from bot.reply.cost import attach_money, compare_prices, home_cloud_first
 from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
     DEFAULT_CONTEXT,
@@ -80,6 +80,7 @@ from bot.reply.smaller import smaller_for
 from bot.reply.stack import others_alone, room_for_others, with_stack
 from bot.reply.variant import rented_variant
 from bot.reply.whole_instance import on_whole_instances, widened
+from bot.reply.work_money import rank_by_money
 from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase

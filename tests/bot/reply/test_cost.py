@@ -93,8 +93,8 @@ def test_gpu_info_lists_prices_or_says_there_is_none() -> None:
 
 def test_budget_ranks_by_money_per_generated_token() -> None:
     result = _ask("cheapest way to serve llama-3.1-8b")
-    from bot.reply.cost import work_rate
     from bot.reply.pricing import price_choice
+    from bot.reply.work_money import work_rate
     from bot.understand.parse import parse
 
     choice = price_choice(parse("cheapest way to serve llama-3.1-8b", KB))
