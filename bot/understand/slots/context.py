@@ -125,6 +125,8 @@ images' positions come on top of it (bot.reply.request_images), where a context 
 _TEXT_AFTER = rx(r"\s*(?:tokens?\s*)?(?:of\s+(?:text|instructions?|prompt\s+text)|text(?:\s+tokens?)?\b|"
                  r"(?:的\s*)?(?:文字|文本|提示词|指令))")
 _TEXT_BEFORE = rx(r"(?:文字|文本|提示词|指令|\btext)\s*(?:约|大约|~|of|:|：)?\s*$")
+_TEXT_TOKENS = rx(r"(?<![\w.])" + NUM + r"\s*(?P<unit>k)?\s*(?:text|prompt[- ]text)\s+tokens?\b")
+"""A request's text written as its own kind of token ("about 300 text tokens" beside an image)."""
 _IN_OUT = rx(
     r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)?\s*(?:(?:tokens?|toks?)\s*)?(?:in(?:put)?|prompts?|输入)"
     r"(?:\s*tokens?)?\s*(?:[/,;&+，、]|and|和|加)?\s*(?:~|≈|about\s+|around\s+|roughly\s+|约)?\s*"
@@ -185,6 +187,15 @@ def parse_context(state: SlotState) -> None:
             state.set("gen_tokens", int(bounded(state, "gen_tokens", tokens, MAX_CONTEXT)))
         state.mask(gen.start(), gen.end())
         break
+    text_tokens = _TEXT_TOKENS.search(state.text)
+    if text_tokens is not None and (value := read_number(text_tokens)) is not None:
+        # "an image and about 300 text tokens": the request's text, beside which its images are added
+        state.notes.append(TEXT_CONTEXT_NOTE)
+        generated = state.values.get("gen_tokens")
+        value = value * context_unit(text_tokens.group("unit")) + (generated if isinstance(generated, int) else 0)
+        state.set("context", int(bounded(state, "context", value, MAX_CONTEXT)))
+        state.mask(text_tokens.start(), text_tokens.end())
+        return
     for pattern in (_HOW_MANY_K, _CONTEXT_CUE_FIRST, _CONTEXT_CUE_AFTER, _TOKENS_BARE, _K_BARE):
         m = pattern.search(state.text)
         if m is None:
@@ -200,7 +211,9 @@ def parse_context(state: SlotState) -> None:
         elif _PROMPT_WORD.search(m.group(0)):
             state.notes.append(PROMPT_CONTEXT_NOTE)  # "输入 2k": the prompt alone; its output is still to add
         if _TEXT_AFTER.match(state.text, m.end()) or _TEXT_BEFORE.search(state.text[max(0, m.start() - 12):m.start()]):
-            state.notes.append(TEXT_CONTEXT_NOTE)
+            state.notes.append(TEXT_CONTEXT_NOTE)  # the request's text: its reply comes on top, its images too
+            if isinstance(generated, int) and not _PROMPT_WORD.search(m.group(0)):
+                value += generated
         state.set("context", int(bounded(state, "context", value, MAX_CONTEXT)))
         state.mask(m.start(), m.end())
         return

@@ -36,3 +36,9 @@ def test_images_arriving_at_a_rate_carry_a_short_instruction_not_a_default_promp
                   "每張輸出約 300 token，要幾張卡？")
     assert answer["query"]["context"] == 256 + 300 + 1371
     assert any(a["reason"] == "image-request-text" for a in answer["assumptions"])
+
+
+def test_text_tokens_said_as_their_own_kind_are_the_text() -> None:
+    answer = _ask("Qwen2.5-VL-7B on L40S, each request has one 1280x720 image and about 300 text tokens, 100 tokens "
+                  "out, 10 requests per second: how many L40S?")
+    assert answer["query"]["context"] == 300 + 100 + 1198  # the text, its reply and the image's positions
