@@ -53,6 +53,9 @@ class PriceChoice:
     """Where a Chinese question's Alibaba Cloud instance runs when it names no region: a mainland-China region for
     Simplified Chinese, Hong Kong for Traditional; an instance with no row there keeps its cheapest region (a
     T4 quoted in Virginia, 7.79 CNY, is not what a user in China rents: 11.84 in Shanghai, audit 23 LOW-27)."""
+    subscription: bool = False
+    """A subscription month is asked for ("包月"): a row whose source quotes one is taken before a cheaper hourly row
+    that has none, so the month asked is a quote rather than an upper bound."""
     min_host_ram_gib: float | None = None
     """Host RAM each machine must have (an offloaded job's optimizer or parameters): instances whose listed RAM is
     smaller cannot run it and are not priced for it; rows that list no RAM are kept."""
@@ -76,7 +79,7 @@ def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = No
     home: Literal["mainland", "hongkong"] | None = (
         "hongkong" if question.lang == "zh-Hant" else "mainland" if question.lang == "zh-Hans" else None)
     return replace(_price_choice(question, rates), instances=tuple(question.named_instances.items()),
-                   home_region=home)
+                   home_region=home, subscription=question.subscription)
 
 
 def _in_home_region(row: Price, home: str) -> bool:
@@ -132,6 +135,12 @@ def plan_for(kb: KnowledgeBase, gpu_id: str, count: int, choice: PriceChoice) ->
         on_named = [row for row in rows if row.instance == named]
         plan = cheapest_plan(on_named, gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
                              rates=choice.rates) if on_named else None
+        if plan is not None:
+            return plan
+    if choice.subscription:
+        quoted = [row for row in rows if row.subscription_per_month is not None]
+        plan = cheapest_plan(quoted, gpu_id, max(1, count), currency=choice.currency, cloud=choice.cloud,
+                             prefer_cloud=choice.prefer_cloud, rates=choice.rates) if quoted else None
         if plan is not None:
             return plan
     levels = price_levels(kb, choice.currency) if choice.across_currencies else None

@@ -59,3 +59,13 @@ def test_a_month_of_rent_mentions_a_quoted_subscription(kb: KnowledgeBase) -> No
     assert result.cost is not None and not result.cost.by_subscription
     assert result.cost.per_month == pytest.approx(14.63 * 730, rel=1e-3)
     assert "A monthly subscription is quoted at 7,019 CNY a month, 34% below" in render_text(result, kb)
+
+
+def test_a_row_with_a_quote_is_taken_when_a_subscription_is_asked(kb: KnowledgeBase) -> None:
+    # the A10's cheapest hourly row (8.58 CNY, 2024 file) has no subscription quote; the 2026 API row (9.74 CNY)
+    # quotes 4,675.66 a month, which is what "包月" asks for
+    result = answer(parse("阿里云 A10 跑 Qwen2.5-7B，包月价格多少？", kb), kb)
+    assert result.cost is not None and result.cost.by_subscription
+    assert result.cost.per_month == pytest.approx(4675.66)
+    hourly = answer(parse("阿里云 A10 跑 Qwen2.5-7B，一个月多少钱？", kb), kb)
+    assert hourly.cost is not None and not hourly.cost.by_subscription and hourly.cost.per_hour == pytest.approx(8.5794)
