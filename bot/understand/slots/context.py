@@ -67,6 +67,7 @@ _GEN_TOKENS = rx(
     + r"|" + _WRITTEN_ZH + r"\s*(?:约|大约|控制在|不超过)?\s*(?P<num10>\d+)\s*(?P<unit10>k)?\s*"
     r"(?:个\s*)?(?:tokens?|词元)"
     r"|" + r"(?<![\d.])(?P<num11>\d+)\s*(?P<unit11>k)?\s*(?:个\s*)?(?:tokens?|词元)\s*(?:的)?\s*(?:输出|回复|生成)"
+    r"|" + r"(?<=[,;，；]\s)(?P<num12>\d+)\s*(?P<unit12>k)?\s+out(?:put)?\b(?!\s+of\b)"
 )
 """Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
 (in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token",
@@ -125,6 +126,12 @@ images' positions come on top of it (bot.reply.request_images), where a context 
 _TEXT_AFTER = rx(r"\s*(?:tokens?\s*)?(?:of\s+(?:text|instructions?|prompt\s+text)|text(?:\s+tokens?)?\b|"
                  r"(?:的\s*)?(?:文字|文本|提示词|指令))")
 _TEXT_BEFORE = rx(r"(?:文字|文本|提示词|指令|\btext)\s*(?:约|大约|~|of|:|：)?\s*$")
+RATIO = rx(
+    r"(?:输入\s*[:：/比]\s*输出|input\s*[:/]\s*output|in\s*[:/]\s*out|prompt\s*[:/]\s*(?:completion|output))"
+    r"\s*(?:ratio|比例|比)?\s*(?:约|大约|about|around|~|of|is|=|为|是|roughly)?\s*"
+    r"(?P<a>\d+(?:\.\d+)?)\s*[:：比/]\s*(?P<b>\d+(?:\.\d+)?)")
+"""An input:output ratio ("输入:输出约 4:1", "input:output 4:1"): of a day's volume (bot.understand.slots.daily_volume)
+or, beside a prompt length, each request's output (2k in at 4:1 is 512 out)."""
 _TEXT_TOKENS = rx(r"(?<![\w.])" + NUM + r"\s*(?P<unit>k)?\s*(?:text|prompt[- ]text)\s+tokens?\b")
 """A request's text written as its own kind of token ("about 300 text tokens" beside an image)."""
 _IN_OUT = rx(
@@ -170,8 +177,37 @@ def _in_out(state: SlotState) -> bool:
 
 
 def parse_context(state: SlotState) -> None:
+    ratio = RATIO.search(state.text)
+    if ratio is not None:
+        state.mask(ratio.start(), ratio.end())  # "input:output 4:1" is no output of 4 tokens
     if _in_out(state):
         return
+    prompt = _PROMPT_LENGTH.search(state.text) if ratio is not None else None
+    _parse_lengths(state)
+    context, generated = state.values.get("context"), state.values.get("gen_tokens")
+    if ratio is None or generated is not None or not isinstance(context, int):
+        return
+    prompt_share, output_share = float(ratio.group("a")), float(ratio.group("b"))
+    if prompt_share <= 0 or output_share <= 0:
+        return
+    prompt_tokens = (read_number(prompt) or 0.0) * context_unit(prompt.group("unit")) if prompt is not None else 0.0
+    if prompt_tokens:
+        # "2k in, input:output 4:1": the prompt's length, each request writing a quarter of it on top
+        output = int(prompt_tokens * output_share / prompt_share)
+        state.values["context"] = int(bounded(state, "context", prompt_tokens + output, MAX_CONTEXT))
+        if PROMPT_CONTEXT_NOTE in state.notes:
+            state.notes.remove(PROMPT_CONTEXT_NOTE)
+    else:
+        output = int(context * output_share / (prompt_share + output_share))  # "8k context at 4:1": its fifth
+    if output > 0:
+        state.set("gen_tokens", output)
+
+
+_PROMPT_LENGTH = rx(r"(?<![\w.])" + NUM + r"\s*(?P<unit>k)?\s*(?:tokens?\s+)?(?:in(?:put)?|prompts?)\b")
+"""A prompt's length ("2k in", "2k-token prompts"), read beside an input:output ratio to give the output."""
+
+
+def _parse_lengths(state: SlotState) -> None:
     volume = _GEN_VOLUME.search(state.text)
     if volume is not None and _read_volume(state, float(volume.group("num")), volume.group("scale")):
         state.mask(volume.start(), volume.end())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.understand.numbers import COUNT_SCALES
 from bot.understand.slots.base import SlotState, rx
-from bot.understand.slots.context import in_out_lengths
+from bot.understand.slots.context import RATIO, in_out_lengths
 
 _NUM = r"(?P<num>\d+(?:\.\d+)?)"
 _SCALE = r"(?P<scale>k|m|mn|b|bn|thousand|million|billion|万|亿|千万|百万)?"
@@ -19,10 +19,6 @@ _DAILY_TOKENS = rx(
     r"(?:约|大约|about|around|~)?\s*" + _NUM + r"\s*" + _SCALE + r"\s*(?:个\s*)?(?:tokens?|toks?|词元)"
     r"|(?<![a-z0-9.])" + _NUM.replace("num", "num2") + r"\s*" + _SCALE.replace("scale", "scale2")
     + r"\s*(?:tokens?|toks?)\s*(?:(?:a|per|each|every)\s+day|/\s*day|daily)\b")
-_RATIO = rx(
-    r"(?:输入\s*[:：/比]\s*输出|input\s*[:/]\s*output|in\s*[:/]\s*out|prompt\s*[:/]\s*(?:completion|output))"
-    r"\s*(?:ratio|比例|比)?\s*(?:约|大约|about|around|~|of|is|=|为|是|roughly)?\s*"
-    r"(?P<a>\d+(?:\.\d+)?)\s*[:：比/]\s*(?P<b>\d+(?:\.\d+)?)")
 _PEAK = rx(
     r"(?:峰值|高峰(?:期)?)\s*(?:流量|负载)?\s*(?:是|为|约|大约|能到|可达|达到|会)*\s*(?:均值|平均值?|平时|日常|平均水平)?\s*的?\s*"
     r"(?P<f>\d+(?:\.\d+)?)\s*倍"
@@ -43,7 +39,7 @@ def _scaled(value: str | None, scale: str | None) -> float | None:
 def daily_token_rates(state: SlotState) -> dict[str, float]:
     """`prompt_tokens_per_s` and `output_tokens_per_s` from a day's token volume split by an input:output ratio (all
     of it output when no ratio is said); the spans are masked."""
-    volume, ratio = _DAILY_TOKENS.search(state.text), _RATIO.search(state.text)
+    volume, ratio = _DAILY_TOKENS.search(state.text), RATIO.search(state.text)
     if volume is None:
         return {}
     total = _scaled(volume.group("num") or volume.group("num2"), volume.group("scale") or volume.group("scale2"))

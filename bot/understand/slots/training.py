@@ -48,7 +48,8 @@ _OFFLOAD_PARAMS = rx(
 """ZeRO-3 offload_param ("offload_param", "parameter offload", "ZeRO-Infinity"): parameters in host RAM too."""
 _TECHNIQUES = (("activation_offloading", _ACTIVATION_OFFLOAD), ("optimizer_in_backward", _OPTIMIZER_IN_BACKWARD),
                ("chunked_loss", _CHUNKED_LOSS), ("compiled", _COMPILE))
-_DEVICE_NONE = rx(r"^[\"']?(?:\s*[:=]\s*\{\s*[\"']?device[\"']?)?\s*[:=]\s*[\"']?none\b")
+_DEVICE_NONE = rx(r"^[\"']?(?:\s*[:=]\s*\{\s*[\"']?device[\"']?)?\s*[:=]\s*[\"']?none\b|"
+                  r"^\s*(?:device\s*)?(?:=|:|is|set\s+to)?\s*(?:none|off|disabled|false)\b")
 """The offload key switched off right after it: `"offload_optimizer": {"device": "none"}`, `offload_optimizer_device:
 none` (DeepSpeed's JSON and accelerate's YAML write the key whether or not anything is offloaded)."""
 
