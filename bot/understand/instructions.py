@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 
 _ORDER = re.compile(
-    r"\b(?:system\s+(?:override|prompt|message)|admin\s+mode|developer\s+mode|jailbreak|"
+    r"\b(?:system\s+override|admin\s+mode|developer\s+mode|jailbreak|"
     r"ignore\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions?|rules?|prompts?)|"
     r"(?:reply|respond|answer|output|say)\s+only\s+(?:with|in)|you\s+are\s+now|from\s+now\s+on\s+you|"
     r"disregard\s+(?:all\s+|your\s+)?(?:instructions?|rules?))\b|"
     r"忽略(?:之前|以上|前面|上面)?的?(?:所有)?(?:指令|规则|说明|提示)|系统指令|管理员模式|只(?:回复|回答|输出)",
     re.I)
-_SENTENCE = re.compile(r"[^.!?。！？\n]*(?:[.!?。！？\n]+|$)")
+_SENTENCE = re.compile(r".*?(?:[.!?]+(?=\s|$)|[。！？\n]+|$)", re.S)
+"""A sentence: up to a stop followed by a space (not the dot of "Qwen2.5" or "3.1") or a Chinese stop."""
 _QUESTION_MARKER = re.compile(r"\b(?:actual|real|my)\s+question\s*[:：]|(?:实际|真正的?|我的)问题\s*[:：]", re.I)
 
 
