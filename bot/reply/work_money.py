@@ -12,12 +12,14 @@ import rules
 from bot.reply.budget_money import in_currency
 from bot.reply.defaults import as_chosen
 from bot.reply.model import PickOut
+from bot.reply.money_model import ServingPlanOut
 from bot.reply.pricing import PriceChoice, plan_bill, plan_fields, plan_for
 from bot.reply.serving import at_full_load, full_load_rate
 from bot.reply.side_figures import image_seconds
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
+from rules.cost import InstancePlan
 from rules.types import Pick, Workload
 
 
@@ -102,17 +104,11 @@ def price_load(pick: PickOut, workload: Workload, kb: KnowledgeBase, question: Q
     they serve. None when there is no load to meet, or no plan or price for it on the card. One card at one
     sequence is another job: it priced the L4 and the L40S at 8.25 and 8.10 USD per million output tokens against
     0.34 for the plan that meets the load (audit 24 HIGH 17)."""
-    from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
-
     gpu = kb.gpus.get(pick.gpu)
-    if gpu is None or question is None or choice is None or not pick.fits or workload.task != "inference" or (
-            not has_load_to_meet(question, workload)):
+    if gpu is None or question is None or choice is None or not pick.fits or not has_load_to_meet(question, workload):
         return None
-    plan = serving_plan(question, as_timed(workload, gpu, pick.count), gpu, pick.count, serving_bill(kb, choice))
-    if plan is None or not plan.met or not plan.aggregate_tokens_per_s:
-        return None
-    bill = plan_bill(kb, gpu.id, plan.gpus_per_replica, plan.replicas, choice)
-    if bill is None:
+    plan, bill = _load_plan(question, as_timed(workload, gpu, pick.count), gpu, pick.count, kb, choice)
+    if plan is None or bill is None or not plan.met or not plan.aggregate_tokens_per_s:
         return None
     cards = plan.gpus_per_replica * plan.replicas
     return pick.model_copy(update={
@@ -161,13 +157,21 @@ def load_cost_per_hour(pick: Pick, gpu: GPU, workload: Workload, kb: KnowledgeBa
                        question: Question) -> float | None:
     """What serving the load the question states costs an hour on `pick`'s cards: its serving plan's replicas,
     each billed as an instance of its size, in `choice`'s currency. None without a plan or a price."""
-    from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
-
     if not has_load_to_meet(question, workload):
         return None
-    plan = serving_plan(question, workload, gpu, pick.count, serving_bill(kb, choice))
-    bill = plan_bill(kb, gpu.id, plan.gpus_per_replica, plan.replicas, choice) if plan is not None else None
+    _, bill = _load_plan(question, workload, gpu, pick.count, kb, choice)
     return in_currency(bill.per_hour, bill.currency, choice.currency, choice.rates) if bill is not None else None
+
+
+def _load_plan(question: Question, workload: Workload, gpu: GPU, count: int, kb: KnowledgeBase,
+               choice: PriceChoice) -> tuple[ServingPlanOut | None, InstancePlan | None]:
+    """The serving plan that meets the question's load on `count` × `gpu`, and how its replicas are billed (each
+    None when there is none): what both the ranking and the side by side weigh a card by."""
+    from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
+
+    plan = serving_plan(question, workload, gpu, count, serving_bill(kb, choice))
+    bill = plan_bill(kb, gpu.id, plan.gpus_per_replica, plan.replicas, choice) if plan is not None else None
+    return plan, bill
 
 
 def serving_bill(kb: KnowledgeBase, choice: PriceChoice) -> Callable[[GPU, int, int], tuple[float, str] | None]:

@@ -301,9 +301,8 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     elif _against_previous_setup(previous, current):
         intent = "compare"
         assert previous.gpu is not None and current.gpu is not None
-        update.update(_compare_cards(
-            {previous.gpu: previous.gpu_count if "gpu_count" in previous.stated else None,
-             current.gpu: current.gpu_count if "gpu_count" in current.stated else None}, previous, stated))
+        update.update(_compare_cards({previous.gpu: _stated_count(previous), current.gpu: _stated_count(current)},
+                                     previous, stated))
     update["intent"] = intent
     update["intent_explicit"] = current.intent_explicit or previous.intent_explicit
     update["faq_hint"] = previous.faq_hint
@@ -312,12 +311,15 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     return previous.model_copy(update=update)
 
 
+def _stated_count(question: Question) -> int | None:
+    """The card count a message stated (None: the fewest that hold the job)."""
+    return question.gpu_count if "gpu_count" in question.stated else None
+
+
 def _thread_gpus(previous: Question, current: Question) -> dict[str, int | None]:
     """The cards the thread has been sized on, the previous one added when this message names another."""
-    cards = dict(previous.thread_gpus)
-    if previous.gpu is not None and "gpu" in current.stated and current.gpu not in (None, previous.gpu):
-        cards.pop(previous.gpu, None)
-        cards[previous.gpu] = previous.gpu_count if "gpu_count" in previous.stated else None
+    named_another = "gpu" in current.stated and current.gpu not in (None, previous.gpu)
+    cards = _thread_cards(previous) if named_another else dict(previous.thread_gpus)
     if current.gpu is not None:
         cards.pop(current.gpu, None)
     return cards
@@ -327,7 +329,8 @@ def _thread_cards(previous: Question) -> dict[str, int | None]:
     """The thread's cards, the latest last, each at the count it was asked with."""
     cards: dict[str, int | None] = dict(previous.thread_gpus)
     if previous.gpu is not None:
-        cards[previous.gpu] = previous.gpu_count if "gpu_count" in previous.stated else None
+        cards.pop(previous.gpu, None)
+        cards[previous.gpu] = _stated_count(previous)
     return cards
 
 
