@@ -7,6 +7,7 @@ import re
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_OUTPUT_TOKENS, MAX_USERS
 from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
+from bot.understand.slots.cues import OFFLINE_JOB
 
 # -- context, generated tokens, batch ---------------------------------------------------------------
 _CTX_UNIT = r"\s*(?P<unit>k|m|万|千|亿|million|billion|thousand)?(?![a-z0-9])"
@@ -146,30 +147,31 @@ _IN_OUT = rx(
 "输入2k 输出500": the reply's length is generated, and a sequence reaches their sum."""
 
 
-def in_out_lengths(text: str) -> tuple[float, float] | None:
-    """(prompt, output) tokens of a request written as a pair ("1.5k prompt, 300 out"), without reading them."""
+def _in_out_pair(text: str) -> tuple[re.Match[str], float, float] | None:
+    """The input/output pair (`_IN_OUT`) written in `text`: its match, the prompt's and the output's tokens."""
     m = _IN_OUT.search(text)
     if m is None:
         return None
     first, second = ("num", "num2") if m.group("num") else ("num3", "num4")
     prompt, generated = number(m.group(first)), number(m.group(second))
-    if not prompt or not generated:
+    if prompt is None or generated is None:
         return None
-    return (prompt * context_unit(m.group(first.replace("num", "unit"))),
+    return (m, prompt * context_unit(m.group(first.replace("num", "unit"))),
             generated * context_unit(m.group(second.replace("num", "unit"))))
+
+
+def in_out_lengths(text: str) -> tuple[float, float] | None:
+    """(prompt, output) tokens of a request written as a pair ("1.5k prompt, 300 out"), without reading them."""
+    pair = _in_out_pair(text)
+    return (pair[1], pair[2]) if pair is not None and pair[1] and pair[2] else None
 
 
 def _in_out(state: SlotState) -> bool:
     """Reads an input/output pair (`_IN_OUT`) into `gen_tokens` and `context`; False when there is none."""
-    m = _IN_OUT.search(state.text)
-    if m is None:
+    pair = _in_out_pair(state.text)
+    if pair is None:
         return False
-    first, second = ("num", "num2") if m.group("num") else ("num3", "num4")
-    prompt, generated = number(m.group(first)), number(m.group(second))
-    if prompt is None or generated is None:
-        return False
-    prompt *= context_unit(m.group(first.replace("num", "unit")))
-    generated *= context_unit(m.group(second.replace("num", "unit")))
+    m, prompt, generated = pair
     state.set("gen_tokens", int(bounded(state, "gen_tokens", generated, MAX_CONTEXT)))
     state.set("context", int(bounded(state, "context", prompt + generated, MAX_CONTEXT)))
     state.mask(m.start(), m.end())
@@ -322,8 +324,7 @@ BATCH_AS_USERS_NOTE = "batch-as-users"
 """A batch stated beyond one job's (MAX_BATCH) is served as that many users over replicas; the reply says so."""
 
 
-_OFFLINE = rx(r"\boffline\b|\bbatch\s+(?:job|inference|processing|run|mode)\b|\bbulk\b|离线|批处理|批量处理|跑批")
-"""An offline job: its requests are counted work, run as the engine batches them."""
+_JOB_REQUESTS_AFTER = rx(r"\s*(?:requests?|prompts?|calls?|generations?|completions?)(?![a-z])")
 _TRAINING_WORDS = rx(r"\b(?:fine[-\s]?tun\w*|train\w*|lora|qlora|sft|pre-?train\w*)\b|微调|训练|预训练")
 _SERVING_WORDS = rx(r"\b(?:serv\w*|deploy\w*|inference|chat\w*|users?|requests?|concurren\w*|vllm|sglang|lmdeploy|"
                     r"tgi|tensorrt[-_ ]?llm|trt[-_ ]?llm|ollama)\b|部署|推理|服务|用户|并发|在线")
@@ -341,10 +342,9 @@ def _parse_per_card_batch(state: SlotState) -> None:
             continue
         if index > 0 and _TRAINING_WORDS.search(state.text) and not _SERVING_WORDS.search(state.text):
             continue  # "5 people in our team want to fine-tune": a team, not sequences in a batch
-        if (index in (0, 1) and _OFFLINE.search(state.text) and re.match(
-                r".{0,3}\s*(?:requests?|prompts?|calls?|generations?|completions?)(?![a-z])",
-                state.text[m.end() - 1 if index == 1 else m.end():], re.I)) or (
-                index == 1 and _OFFLINE.search(state.text) and re.search(r"requests?(?![a-z])", m.group(0), re.I)):
+        if OFFLINE_JOB.search(state.text) and (
+                (index == 0 and _JOB_REQUESTS_AFTER.match(state.text, m.end()))
+                or (index == 1 and re.search(r"requests?(?![a-z])", m.group(0), re.I))):
             continue  # "offline batch: 500,000 requests of …": the job's requests, not 500,000 at once (HIGH 11)
         if index > 0 or re.match(r"concurren|并发", m.group(0), re.IGNORECASE):
             state.notes.append(USERS_NOTE)  # users or requests at once, not a batch a job was given

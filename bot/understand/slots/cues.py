@@ -56,3 +56,8 @@ ASKS_TIME = rx(
     r"\btraining\s+time\b|\bwall[- ]?clock\b|\bhow\s+fast\s+(?:can|will|would)\b.*\btrain|"
     r"要多久|多久|多长时间|多少时间|几天|几个小时|多少小时|耗时|训练时间|用时"
 )
+
+
+OFFLINE_JOB = rx(r"\boffline\b|\bbatch\s+(?:job|inference|processing|run|mode)\b|\bbulk\b|离线|批处理|批量处理|跑批")
+"""An offline job ("Offline batch: 500,000 requests of …", "离线批处理"): its requests are counted work, run as the
+engine batches them, not users at once."""

@@ -28,7 +28,14 @@ from typing import Any
 
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
-from bot.understand.slots.cues import ASKS_CONCURRENCY, ASKS_COST, ASKS_MAX_CONTEXT, ASKS_TIME, ASKS_TOKEN_COST
+from bot.understand.slots.cues import (
+    ASKS_CONCURRENCY,
+    ASKS_COST,
+    ASKS_MAX_CONTEXT,
+    ASKS_TIME,
+    ASKS_TOKEN_COST,
+    OFFLINE_JOB,
+)
 from bot.understand.slots.daily_volume import busy_window_factor, daily_token_rates, peak_factor
 from bot.understand.slots.service_rate import (
     asks_latency,
@@ -196,7 +203,6 @@ def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
     return (epochs or 1.0) * count * _scale(samples.group("scale")) * per_sample, int(per_sample)
 
 
-_OFFLINE_JOB = rx(r"\boffline\b|\bbatch\s+(?:job|inference|processing|run|mode)\b|\bbulk\b|离线|批处理|批量处理|跑批")
 _OFFLINE_REQUESTS = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:个|条|次)?\s*"
                        r"(?:requests?|calls?|generations?|completions?|请求|调用)(?![a-z])")
 """The requests of an offline job ("offline batch: 500,000 requests of 300 tokens in and 3,000 out"): its count of
@@ -209,7 +215,7 @@ def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
     the count and the epochs, to be sized at the job's context (bot.reply.defaults.samples_as_tokens)."""
     text = state.text
     samples = (_SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
-               or (_OFFLINE_REQUESTS.search(text) if _OFFLINE_JOB.search(text) else None))
+               or (_OFFLINE_REQUESTS.search(text) if OFFLINE_JOB.search(text) else None))
     if samples is None or _ASKED_COUNT_BEFORE.search(text[max(0, samples.start() - 40): samples.start()]):
         return None  # "how many concurrent 32k sequences": the count is asked, the 32k is each one's length
     count = _value(samples.group("num"))
