@@ -253,6 +253,7 @@ FITTED = (
     Fitted("QLORA_DEQUANT_S_PER_BPARAM", None, _grid(0.0, 0.08)),
     Fitted("COLLECTIVE_EFFICIENCY", None, _grid(0.2, 1.0)),
     Fitted("MARLIN_MOE_EXPERT_LAUNCH_S", None, _grid(0.0, 5e-6)),
+    Fitted("CROSS_MACHINE_DECODE_STEP_S", None, _grid(0.0, 3e-2, 31)),
 )
 
 

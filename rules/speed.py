@@ -4,7 +4,7 @@
   for layer-split engines — + layers × per-layer overhead (the per-token floor) + tensor-parallel all-reduces
   (2 per layer: latency × (n−1) + bytes / link); at large batch the step is at least its compute,
   batch × 2·P_active / (cards × peak × DECODE_MFU). MoE reads the shared weights plus the experts the batch's
-  tokens are routed to.
+  tokens are routed to. A step across machines adds a fitted network cost per machine boundary.
 * prefill = prompt × (2·P_active + attention) FLOPs / (cards × peak × PREFILL_MFU) + the per-layer overhead.
 * training step (per card, one micro-batch) = k·P·tokens + attention FLOPs / (peak × TRAIN_MFU) + per-layer
   overhead (+ QLoRA dequantisation, + the data-parallel traffic when it outlasts the compute: ZeRO-3 gathers,
@@ -280,7 +280,14 @@ def decode_step(w: Workload, gpu: GPU, count: int) -> DecodeStep:
     peak = engine_peak_tflops(w, gpu)
     compute = w.batch * 2.0 * w.model.active_params * 1e9 / (shards * peak * 1e12 * S.DECODE_MFU) if peak else 0.0
     return DecodeStep(memory_s=memory, overhead_s=_layer_overhead(w) + S.DECODE_STEP_OVERHEAD_S.get(w.engine, 0.0),
-                      communication_s=allreduce_seconds(w, gpu, count), compute_s=compute)
+                      communication_s=allreduce_seconds(w, gpu, count) + cross_machine_step_seconds(count),
+                      compute_s=compute)
+
+
+def cross_machine_step_seconds(count: int) -> float:
+    """What a decode step pays for crossing machines (S.CROSS_MACHINE_DECODE_STEP_S per boundary): the reason a
+    second machine of cards does not double a sequence's decode."""
+    return (machines(count) - 1) * S.CROSS_MACHINE_DECODE_STEP_S
 
 
 def decode_ceiling_tokens_per_s(w: Workload, gpu: GPU, count: int) -> float:

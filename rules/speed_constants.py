@@ -81,6 +81,17 @@ qwen2-speed-benchmark-2024-06-vllm (vLLM 0.4.2: 3 ms, with η 0.85 unchanged) be
 qwen3-speed-benchmark-2025-05-sglang alone. vLLM V1's asynchronous scheduling (0.8 on) may well be faster per
 step; no measurement of it is in the groundtruth."""
 
+CROSS_MACHINE_DECODE_STEP_S = 1.5e-2
+"""Per decode step and per machine boundary a set-up spans, beyond its all-reduces inside a machine: the step's
+network round trips (tensor parallelism over InfiniBand pays a network hop in every layer's two all-reduces; a
+pipeline across machines hands each token's activations on and waits on the next stage's scheduler), which no
+memory read or FLOP explains. *Fitted* (grid 0–30 ms, median |error|) on the only two cross-machine single-
+stream decode measurements found, both two machines of 8: DeepSeek-R1-0528 on 16 H100s under SGLang, TP16 over
+InfiniBand, 43.25 tok/s (tenstorrent/tt-inference-server#356: the rest of the model leaves ≈ 12 ms a step), and
+Kimi-K2 on 16 H800s under vLLM, TP8 × PP2, 31.5 ms a token (vLLM recipes: ≈ 19 ms left); without it the rules
+decoded them 2.0× and 2.5× too fast (audit 23 M-23). The two mechanisms differ and each source refits it alone
+(bench/speed_accuracy.py leave-one-group-out), so it is a middle value of the two, not a law."""
+
 DECODE_LAYER_OVERHEAD_S: dict[str, float] = {
     "transformers": 6.8e-4, "unsloth": 6.8e-4, "vllm": 5.0e-5, "sglang": 4.5e-5, "lmdeploy": 4.0e-5,
     "tensorrt-llm": 3.5e-5, "llama.cpp": 9.0e-5,

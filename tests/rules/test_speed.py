@@ -396,6 +396,21 @@ def test_a_small_all_reduce_adds_one_step_per_doubling_of_the_group() -> None:
     assert four - two == pytest.approx(latency, rel=0.01) and eight - four == pytest.approx(latency, rel=0.01)
 
 
+def test_a_second_machine_adds_a_network_cost_to_every_decode_step() -> None:
+    # audit 23 M-23: DeepSeek-R1 on 16 H100s decoded at 43 tok/s (SGLang, TP16 over InfiniBand), half the 88 the
+    # rules gave as if 16 cards in one machine; each boundary adds its round trips to every step
+    w = Workload(model=make_model(), engine="sglang", batch=1)
+    card = make_gpu(interconnect="NVLink 4 900 GB/s", nvlink_gbps=900.0)
+    eight, sixteen, twenty_four = (decode_step(w, card, n) for n in (8, 16, 24))
+    within = allreduce_seconds(w, card, 16)
+    assert eight.communication_s == pytest.approx(allreduce_seconds(w, card, 8))
+    assert sixteen.communication_s == pytest.approx(within + S.CROSS_MACHINE_DECODE_STEP_S)
+    assert twenty_four.communication_s == pytest.approx(allreduce_seconds(w, card, 24)
+                                                        + 2 * S.CROSS_MACHINE_DECODE_STEP_S)
+    # so a second machine no longer doubles a small model's batch-1 decode: 16 cards are slower than 8 here
+    assert sixteen.total_s > eight.total_s
+
+
 def test_an_encoders_token_table_is_a_lookup_not_compute() -> None:
     # audit 23 M-20: bge-m3 (568M, 256M of it the 250,002 × 1,024 XLM-R table) was timed 1.6× slower than
     # bge-large, the same 24-layer encoder; a decoder's 2·P keeps its table (its lm_head is a matmul)
