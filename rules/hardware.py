@@ -26,7 +26,7 @@ def usable_gib(gpu: GPU) -> float:
 
 def dense_tflops(gpu: GPU, precision: str) -> float | None:
     """Dense tensor-core peak for the compute dtype of `precision`; None when the card lists no throughput figure
-    at all (the A10G: no datasheet gives one), so nothing compute-bound is timed on a number made up for it.
+    at all (a card known only by its memory and bandwidth), so nothing compute-bound is timed on a made-up number.
     Weight-only int8/int4 formats dequantise to 16 bits and accumulate in fp32 (bitsandbytes' compute dtype,
     the AWQ/GPTQ/Marlin kernels): the bf16 peak where the card lists one, which on a GeForce card is half the
     fp16-accumulate figure its datasheet leads with (RTX 4090: 165 against 330 TFLOPS)."""
@@ -57,7 +57,7 @@ def bandwidth_known(gpu: GPU) -> bool:
 
 def slow_tensor_cores(gpu: GPU) -> bool:
     """A card whose 16-bit peak is below what ML work needs (a Quadro P2200); an unlisted peak is not called
-    slow (the A10G has third-generation tensor cores, it only lacks a published figure)."""
+    slow (a card named by its memory alone may have any tensor cores)."""
     peak = dense_tflops(gpu, "fp16")
     return peak is not None and peak < C.MIN_FP16_TENSOR_TFLOPS
 
@@ -69,8 +69,8 @@ Pascal have none."""
 
 
 def supports_bf16(gpu: GPU) -> bool:
-    """The card lists a bf16 peak, or is an NVIDIA architecture that has bf16 tensor cores (the A10G lists no
-    peak at all but is Ampere, and AWS lists BF16 among its precisions)."""
+    """The card lists a bf16 peak, or is an NVIDIA architecture that has bf16 tensor cores (an Ampere card
+    listing no peak has them all the same)."""
     if gpu.bf16_tflops is not None:
         return True
     return gpu.vendor.lower() == "nvidia" and (gpu.architecture or "").startswith(BF16_ARCHITECTURES)

@@ -11,9 +11,9 @@
   gradient all-reduces, across machines at the InfiniBand port's rate); k = 6 full, 4 LoRA
   (frozen base: no weight-gradient GEMMs), +2 with recomputation.
 
-A card that lists no throughput figure (the A10G) gets no prefill, training or batched-decode time: those are
-compute-bound. Its batch-1 decode is timed by its memory reads alone, which is what bounds it (the compute of one
-token is a few percent of the step on any tensor-core card).
+A card that lists no throughput figure (one known only by its memory and bandwidth) gets no prefill, training or
+batched-decode time: those are compute-bound. Its batch-1 decode is timed by its memory reads alone, which is what
+bounds it (the compute of one token is a few percent of the step on any tensor-core card).
 """
 
 from __future__ import annotations

@@ -147,12 +147,13 @@ DECODE_MFU = 0.5
 peak (the same utilisation as prefill GEMMs of that many rows; design note 0.5–0.7)."""
 
 UNLISTED_COMPUTE_DECODE_BATCH = 8
-"""The largest batch whose decode is timed on a card with no published tensor peak (the A10G), from its memory
-bandwidth alone. A 16-bit decode step does 2 FLOPs per weight read for each sequence, so `batch` FLOPs per byte;
-the cards in the knowledge base with a figure have a 16-bit ridge (dense peak / bandwidth) of 200 FLOPs/byte or
-more (A10: 125 TFLOPS over 600 GB/s, T4 65 over 320, L4 121 over 300), about 100 at DECODE_MFU. At batch 8 the
-compute term is therefore under a tenth of the memory term on any tensor-core card, and the figure errs by less
-than that; above it the compute the card lacks a figure for starts to decide the step."""
+"""The largest batch whose decode is timed on a card with no tensor peak (one known only by its memory and
+bandwidth), from its memory bandwidth alone. A 16-bit decode step does 2 FLOPs per weight read for each sequence,
+so `batch` FLOPs per byte; the cards in the knowledge base with a figure have a 16-bit ridge (dense peak /
+bandwidth) of about 116 FLOPs/byte or more (A10G: 69.5 measured TFLOPS over 600 GB/s; A10 125 over 600, T4 65 over
+320, L4 121 over 300), about 58 at DECODE_MFU. At batch 8 the compute term is therefore at most ≈ 14% of the memory
+term on any tensor-core card, and the figure errs by less than that; above it the compute the card lacks a figure
+for starts to decide the step."""
 
 PREFILL_MFU = 0.5
 """Prefill reaches 50% of the dense tensor peak (design note: 0.5–0.7; lmdeploy A100 table: Llama-2-7B

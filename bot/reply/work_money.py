@@ -43,7 +43,7 @@ def useful_rate(workload: Workload, gpu: GPU, count: int, question: Question | N
         return generation
     prefill = rules.estimate_speed(workload, gpu, count).prefill_tokens_per_s
     if not prefill:
-        return None  # a card with no compute figure cannot be timed on a prefill-bound job (the A10G)
+        return None  # a card with no compute figure (known by its memory alone) cannot be timed on a prefill-bound job
     prompt = float(question.training_samples) * max(0, workload.context - (workload.gen_tokens or 0))
     seconds = prompt / prefill + question.output_tokens / generation
     return question.output_tokens / seconds

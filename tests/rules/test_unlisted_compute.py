@@ -1,4 +1,5 @@
-"""A card that lists no throughput figure (the A10G): memory-bound figures only, never a made-up peak.
+"""A card that lists no throughput figure (one known by its memory and bandwidth only): memory-bound figures
+only, never a made-up peak.
 
 Toy 7B (tests/rules/_models.py) on the toy card with every compute figure removed."""
 
@@ -53,18 +54,20 @@ def test_bf16_by_architecture_when_no_peak_is_listed() -> None:
     assert not supports_bf16(make_gpu(bf16_tflops=None, architecture="Turing (TU104)"))
     kb = load_knowledge()
     assert supports_bf16(kb.gpus["a10g"]) and not supports_bf16(kb.gpus["t4"])
-    assert not compute_known(kb.gpus["a10g"])
+    assert compute_known(kb.gpus["a10g"])  # its measured GEMM rate (knowledge/data/gpus.yaml)
 
 
 def test_small_batches_are_timed_from_the_bandwidth_and_larger_ones_are_not() -> None:
-    # The compute term at batch 8 is under a tenth of the memory term on the knowledge base's tensor-core cards
-    # (the constant's docstring): checked here on the A10, the A10G's sibling with a published peak.
+    # The compute term at batch 8 is a small share of the memory term on a tensor-core card (at most ≈ 14%: the
+    # constant's docstring): checked here on the A10 and on the A10 with its figures taken away.
     kb = load_knowledge()
-    a10, a10g = kb.gpus["a10"], kb.gpus["a10g"]
+    a10 = kb.gpus["a10"]
+    unlisted = a10.model_copy(update=dict(fp16_tflops=None, bf16_tflops=None, fp32_tflops=None, fp8_tflops=None,
+                                      int8_tops=None))
     model = kb.models["llama-3.1-8b"]
     at_limit = Workload(model=model, engine="vllm", batch=S.UNLISTED_COMPUTE_DECODE_BATCH, context=4096)
     step = decode_step(at_limit, a10, 1)
     assert step.compute_s < 0.1 * step.memory_s
-    assert estimate_speed(at_limit, a10g, 1).decode_tokens_per_s is not None
+    assert estimate_speed(at_limit, unlisted, 1).decode_tokens_per_s is not None
     above = Workload(model=model, engine="vllm", batch=S.UNLISTED_COMPUTE_DECODE_BATCH + 1, context=4096)
-    assert estimate_speed(above, a10g, 1).decode_tokens_per_s is None
+    assert estimate_speed(above, unlisted, 1).decode_tokens_per_s is None

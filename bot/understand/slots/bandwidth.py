@@ -2,8 +2,8 @@
 448 GB/s", "某国产卡 32G 显存 带宽 1.2TB/s").
 
 Such a card is sized as a generic card of the memory stated (bot.reply.capacity.generic_gpu). Its memory bandwidth
-is what one sequence's decode is bound by, so with it stated the reply can time decode as it does for a listed card
-with no compute figure (the A10G); without it the speed stays unknown. Bandwidths of other things are left alone:
+is what one sequence's decode is bound by, so with it stated the reply can time decode (not prefill or training,
+which need the card's compute); without it the speed stays unknown. Bandwidths of other things are left alone:
 host RAM ("DDR5 89.6 GB/s"), links (NVLink, PCIe, InfiniBand: the network slot masks those it reads) and disks.
 """
 

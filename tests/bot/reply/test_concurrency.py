@@ -308,10 +308,11 @@ def test_a_geforce_card_named_for_more_users_than_eight_of_it_hold_is_laid_out_a
 
 
 def test_a_speed_target_a_card_without_a_plan_cannot_reach_is_not_a_bare_yes() -> None:
-    # audit 16 C-M9: the A10G has no compute figure, so no plan; its batch-1 decode alone is below the target
-    answer = _ask("Can p95 latency stay under 2 s for Llama 3.1 8B on an A10G with 300-token outputs?")
+    # audit 16 C-M9: a card with no compute figure has no plan; its batch-1 decode alone is below the target
+    answer = _ask("Can p95 latency stay under 2 s for Llama 3.1 8B on a 24GB GPU with 600 GB/s bandwidth with "
+                  "300-token outputs?")
     assert answer["serving"] is None and answer["check"]["fits"] is True
-    assert "That is memory only: 1× A10G decodes ≈" in answer["text"]
+    assert "That is memory only: 1× 24 GB GPU decodes ≈" in answer["text"]
     assert "below the 150 tok/s each user needs" in answer["text"]
 
 
