@@ -411,6 +411,10 @@ class Answer(BaseModel):
     """When no engine was named and the other common one changes the per-card need by more than 15%:
     {engine, per_gpu_gb} (inference: transformers ↔ vLLM; LoRA/QLoRA: PEFT ↔ Unsloth)."""
     lighter_task: dict[str, Any] | None = None
+    other_stage: dict[str, Any] | None = None
+    """A second ZeRO stage the question asks about on its cards: {stage, mine (the stage it runs), gpu, count, fits,
+    per_gpu_gb, limit_gb}
+    and, when the batch asked does not fit, {batch_one_gb, batch_one_fits} (side_figures.other_stage_figure)."""
     smaller_models: list[dict[str, Any]] = Field(default_factory=list)
     """The makers' smaller versions of the model that fit the card asked about (model, precision, quant, engine,
     per_gpu_gb), largest first, when the model itself does not fit."""

@@ -125,6 +125,22 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     return t("rate_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu), cards=f"{cards:,}")
 
 
+def other_stage_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """The second ZeRO stage asked about, on the cards asked: its need and whether it fits, then at micro-batch 1
+    when the batch asked does not."""
+    other = answer.other_stage
+    if not other:
+        return ""
+    cards = f"{other['count']}× {gpu_name(kb, other['gpu'])}"
+    line = t("other_stage", stage=other["stage"], mine=other["mine"], gb=gb(other["per_gpu_gb"]),
+             cards=cards, limit=gb(other["limit_gb"]),
+             verdict=t("other_stage_fits" if other["fits"] else "other_stage_short"))
+    if "batch_one_gb" in other:
+        line += t("other_stage_batch_one", gb=gb(other["batch_one_gb"]),
+                  verdict=t("other_stage_fits" if other["batch_one_fits"] else "other_stage_short"))
+    return line
+
+
 def pick_setup(answer: Answer, checkpointing: bool | None, t: Translator) -> str:
     """A training pick run otherwise than the estimate above ("without gradient checkpointing": a card that holds
     the job without it trains faster), so its memory figure is not read as a contradiction."""

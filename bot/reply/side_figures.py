@@ -23,6 +23,7 @@ from rules import speed_media
 from rules.constants import GPUS_PER_NODE, GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
+from rules.limits import fits_on, needed_gib
 from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_speeds
 from rules.speed import prefill_seconds, weights_read_bytes
 from rules.types import Engine, Workload
@@ -85,6 +86,26 @@ def other_engine_figure(question: Question, workload: Workload, count: int, gpu:
         # An image model's figure on vLLM is mostly its start-up profile: say so, or it reads as the model's need.
         figure.update(profiled_images=alternative.chosen["profiled_images"],
                       image_encoder_gb=alternative.chosen.get("image_encoder_gib"))
+    return figure
+
+
+def other_stage_figure(question: Question, workload: Workload, kb: KnowledgeBase) -> dict[str, Any] | None:
+    """The need of the second ZeRO stage the text names ("we run ZeRO-2 … would ZeRO-3 fit on these 4 cards?") on
+    the cards it names, by the same rules as the reply's own figure, and at micro-batch 1 when the batch asked does
+    not fit: the sub-question is answered, not left to a fix list that may name another change."""
+    named = question.gpu or next(iter(question.compare_gpus), None)  # "these 4 cards" against what to rent
+    gpu = kb.gpus.get(named or "")
+    if question.other_zero_stage is None or workload.task == "inference" or gpu is None:
+        return None
+    count = question.gpu_count or 1
+    on_other = replace(workload, zero_stage=question.other_zero_stage)
+    fits, estimate = fits_on(on_other, gpu, count)
+    figure: dict[str, Any] = {"stage": question.other_zero_stage, "mine": question.zero_stage, "gpu": gpu.id,
+                              "count": count, "fits": fits, "per_gpu_gb": round(needed_gib(estimate), 1),
+                              "limit_gb": round(limit_gib(on_other, gpu), 1)}
+    if not fits and on_other.batch > 1:
+        fits_one, one = fits_on(replace(on_other, batch=1), gpu, count)
+        figure.update(batch_one_gb=round(needed_gib(one), 1), batch_one_fits=fits_one)
     return figure
 
 

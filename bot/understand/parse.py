@@ -134,7 +134,8 @@ MAX_PARSE_CHARS = 4000
 PLAIN_SLOTS = (
     "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "users", "output_tokens",
     "image_resolution", "image_steps", "text_encoders", "prior_preservation", "image_dims", "image_count",
-    "images_per_minute", "images_per_minute_per_user", "audio_hours", "beam_size", "zero_stage", "offload",
+    "images_per_minute", "images_per_minute_per_user", "audio_hours", "beam_size", "zero_stage", "other_zero_stage",
+    "offload",
     "gradient_checkpointing", "grad_accumulation", "optimizer", "gpu", "gpu_count", "instance", "apple_chip",
     "memory_gb", "card_bandwidth_gbps", "cloud", "currency", "inter_node_gbps", "engine_version", "engine_backend",
     "kv_cache",

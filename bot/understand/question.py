@@ -143,6 +143,9 @@ class Question(BaseModel):
     """Image-model training: the text encoders' outputs cached ("cache text embeddings"), the encoders kept on the
     card ("text encoder on GPU") or trained ("--train_text_encoder"); None = cached, as trainers do."""
     zero_stage: Literal[0, 1, 2, 3] | None = None
+    other_zero_stage: Literal[0, 1, 2, 3] | None = None
+    """A second ZeRO stage the text names beside the one it runs ("ds_zero2.json … would ZeRO-3 fit?"): the reply
+    gives that stage's need on the same cards in one line (audit 24 HIGH 12)."""
     gradient_checkpointing: bool | None = None
     lora_rank: int | None = Field(default=None, gt=0, le=4096)
     lora_adapters: int | None = Field(default=None, gt=0, le=MAX_LORA_ADAPTERS)

@@ -85,9 +85,12 @@ _FSDP_UNDER = rx(r"\bfsdp\d?\b(?![-_ ]?qlora)|fully[-_ ]sharded[-_ ]data[-_ ]par
 
 def parse_training_options(state: SlotState) -> None:
     text = state.text
-    m = _ZERO.search(text)
-    if m is not None:
-        state.set("zero_stage", int(m.group("stage") or m.group("file") or m.group("key")))
+    stages = [int(z.group("stage") or z.group("file") or z.group("key")) for z in _ZERO.finditer(text)]
+    if stages:
+        state.set("zero_stage", stages[0])
+        other = next((stage for stage in stages[1:] if stage != stages[0]), None)
+        if other is not None:
+            state.set("other_zero_stage", other)
     elif state.values.get("engine") not in (None, "fsdp", "fsdp-qlora") and _FSDP_UNDER.search(text):
         # "LLaMA-Factory … with FSDP": the framework named runs FSDP, whose default FULL_SHARD shards weights,
         # gradients and optimizer states as ZeRO-3 does (audit 18 M-6: it was sized as ZeRO-1)
