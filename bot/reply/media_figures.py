@@ -31,11 +31,8 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float 
         elif streams_asked:
             figures.update(live_streams(replace(workload, batch=MOST_LIVE_STREAMS), gpu))
             figures["audio_streams_asked"] = 1.0
-        # files waiting to be transcribed are batched: faster-whisper's README runs its BatchedInferencePipeline
-        # at batch_size=16, as many windows as the card holds
-        windows = largest_true(lambda n: fits_at(workload, gpu, 1, n), 1, OFFLINE_AUDIO_BATCH)
-        each = speed_media.whisper_real_time_factor(workload, gpu, windows)
-        figures["audio_seconds_per_s_batched"] = finite(each * windows, 1) if each else None
+        rate, windows = batched_audio_rate(workload, gpu)
+        figures["audio_seconds_per_s_batched"] = finite(rate, 1) if rate else None
         figures["audio_batch"] = float(windows)
         return figures
     if model.arch == "diffusion":
@@ -68,6 +65,14 @@ Whisper's cross-attention cache (0.18 GiB a stream for Whisper medium)."""
 OFFLINE_AUDIO_BATCH = 16
 """Windows of recorded audio a transcription job batches on one card (faster-whisper's README example,
 `batched_model.transcribe(..., batch_size=16)`), when its memory holds them."""
+
+
+def batched_audio_rate(workload: Workload, gpu: GPU) -> tuple[float | None, int]:
+    """(seconds of audio a second, windows batched) on one card for recorded files: waiting files are batched, as
+    faster-whisper's README runs its BatchedInferencePipeline at batch_size=16, as many windows as the card holds."""
+    windows = largest_true(lambda n: fits_at(workload, gpu, 1, n), 1, OFFLINE_AUDIO_BATCH)
+    each = speed_media.whisper_real_time_factor(workload, gpu, windows)
+    return (each * windows if each else None), windows
 
 
 def live_streams(workload: Workload, gpu: GPU) -> dict[str, float | None]:

@@ -71,6 +71,9 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
         return price_images(picks, workload, kb)
     if workload.model.arch == "encoder" and question is not None and question.training_samples:
         return price_documents(picks, workload, kb, question.training_samples)
+    if workload.model.modality == "audio" and question is not None and question.audio_hours and \
+            not question.audio_per_day:
+        return price_audio(picks, workload, kb, question.audio_hours)
     out: list[PickOut] = []
     for pick in picks:
         planned = price_load(pick, workload, kb, question, choice)
@@ -132,6 +135,27 @@ def price_documents(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeB
         rate, _ = encoder_rate(workload, gpu, pick.count)
         hours = documents / rate / 3600.0
         hours = round(hours, 1 if hours >= 1 else 3)  # as the job line rounds it (job_hours), so the totals agree
+        total = hours * pick.price_per_hour if pick.price_per_hour else None
+        out.append(pick.model_copy(update={"job_hours": hours,
+                                           "job_cost": round(total, 2) if total is not None else None}))
+    return out
+
+
+def price_audio(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase, audio_hours: float) -> list[PickOut]:
+    """Each pick of a speech model over hours of recorded audio with the job's hours and total, the files shared
+    out one copy of the model a card at its batched rate (job_hours.add_audio_hours, the job line's own reading):
+    "哪個比較便宜？" after the same 1,000 hours on an L4 and on an H20 (audit 24 M-26)."""
+    from bot.reply.media_figures import batched_audio_rate
+
+    out: list[PickOut] = []
+    for pick in picks:
+        gpu = kb.gpus.get(pick.gpu)
+        rate = batched_audio_rate(workload, gpu)[0] if gpu is not None and pick.fits else None
+        if not rate:
+            out.append(pick)
+            continue
+        hours = audio_hours / (rate * max(1, pick.count))
+        hours = round(hours, 1 if hours >= 1 else 3)
         total = hours * pick.price_per_hour if pick.price_per_hour else None
         out.append(pick.model_copy(update={"job_hours": hours,
                                            "job_cost": round(total, 2) if total is not None else None}))

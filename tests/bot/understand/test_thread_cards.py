@@ -98,3 +98,20 @@ def test_an_unpriced_card_gets_its_break_even_price(advisor: Advisor) -> None:
     assert h20.price_per_hour is None and h100.job_cost and h20.job_hours
     break_even = h100.job_cost / h20.job_hours  # the H100's bill for the job over the H20's hours for it
     assert f"每小時低於約 {break_even:.3f} USD 才更便宜" in render_text(reply.answer, advisor.kb)
+
+
+def test_an_audio_thread_compares_each_cards_transcription_and_its_break_even(advisor: Advisor) -> None:
+    # audit 24 M-26 (d04): Whisper on an L4, then on an H20, then "哪個比較便宜？" gave the L4's time alone and
+    # "H20 餘量最大", with no H20 time and no word on its missing price
+    l4 = advisor.respond("Whisper large-v3 在一張 L4 上轉寫 1000 小時錄音要多久？", "T:audio").answer
+    h20 = advisor.respond("換成 H20 呢", "T:audio").answer
+    reply = advisor.respond("哪個比較便宜？", "T:audio")
+    by_gpu = {pick.gpu: pick for pick in reply.answer.picks}
+    assert by_gpu["l4"].job_hours == pytest.approx(l4.speed["job_hours"], rel=0.01)
+    h20_id = next(gpu for gpu in by_gpu if gpu.startswith("h20"))
+    assert by_gpu[h20_id].job_hours == pytest.approx(h20.speed["job_hours"], rel=0.01)
+    l4_total = by_gpu["l4"].job_cost
+    assert l4_total is not None and by_gpu[h20_id].job_cost is None  # no public H20 price
+    # the H20 is cheaper only below the L4's total over its own hours
+    break_even = l4_total / (by_gpu[h20_id].job_hours or 1)
+    assert f"每小時低於約 {break_even:.2f} USD 才更便宜" in render_text(reply.answer, advisor.kb)
