@@ -238,6 +238,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "floor": format_floor(answer.query.engine, c.unsupported_precision),
         "heads": heads_text(kb, answer.query.model),
         "family": family_of(kb, answer.query.model),
+        "overflow": "_overflow" if answer.understood.get("asks_overflow") else "",
         "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
         "cap_lowered": next((f"{a.value:,}" for a in answer.assumptions if a.reason == "request-cap-lowered"), ""),
         "pool": gb(c.kv_pool_gb) if c.kv_pool_gb is not None else None, "held": c.sequences_held,

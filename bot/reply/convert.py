@@ -181,6 +181,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["gguf_server"] = question.gguf_server  # "GGUF Q8_0 on vLLM": sized as llama.cpp, said why
     if question.no_such_variant is not None:
         understood["no_such_variant"] = question.no_such_variant  # "RTX 4090 Ti": no such card, sized as the 4090
+    if question.asks_overflow:
+        understood["asks_overflow"] = True  # "will it spill?": "Yes" would read as "it spills"
     if question.asks_concurrency:
         understood["asks_concurrency"] = True  # "能支持几个并发": a count the reply must give even when it is none
     if question.assumed_model:

@@ -41,6 +41,12 @@ ASKS_CONCURRENCY = rx(
 )
 """How many sequences the set-up serves at once, or its throughput, is asked: the serving plan sizes one replica at
 the most it holds."""
+ASKS_OVERFLOW = rx(
+    r"\bspill\w*|\booms?\b|\bout[-\s]of[-\s]memory\b|\b(?:memory|v?ram|gpu)\s+overflow\w*|\boverflows?\s+(?:to|into)\b|\brun\s+out\s+of\s+(?:v?ram|memory)\b|"
+    r"爆显存|爆显|显存溢出|溢出到|(?:会|会不会)\s*(?:爆|溢出)|\boffload\w*\s+(?:to|into)\s+(?:the\s+)?(?:cpu|system\s+ram|ram)\b"
+)
+"""The fit asked the other way round ("will it spill to CPU?", "will it OOM?", "会爆显存吗"): a bare "Yes" or
+"No" would answer the opposite question, so the verdict says "it fits" or "it does not fit" (audit 24 LOW-32)."""
 ASKS_MAX_CONTEXT = rx(
     r"\b(?:max(?:imum)?|longest|largest|biggest|most)\s+(?:possible\s+)?(?:context|ctx|sequence\s+length|"
     r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"
