@@ -25,11 +25,14 @@ class HostMemory(BaseModel):
     channels: int
     kind: str
     mts: int
+    bus_bits: int = 64
+    """Bits a channel carries: 64 for a DIMM channel; a single-board computer's LPDDR can be narrower (32 on the
+    Raspberry Pi 5)."""
 
     @property
     def bandwidth_gbps(self) -> float:
-        """Theoretical peak: MT/s × 8 bytes per 64-bit channel × channels."""
-        return self.channels * self.mts * 8 / 1000
+        """Theoretical peak: MT/s × the bus's bytes (8 for a 64-bit channel) × channels."""
+        return self.channels * self.mts * self.bus_bits / 8 / 1000
 
     @classmethod
     def stated(cls, host_ram: tuple[int, str, int] | None) -> HostMemory | None:

@@ -17,6 +17,7 @@ from bot.reply.defaults import as_chosen, bf16_capable
 from bot.reply.model import REFERENCE_RAM, HostMemory
 from bot.understand.question import Question
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_TOKENS
+from bot.understand.unknown import BOARD_RAM
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules import speed_media
@@ -47,12 +48,14 @@ def cpu_only_figure(question: Question, workload: Workload) -> dict[str, Any] | 
                      quant=quant)
     ram = rules.estimate_memory(on_cpu, 1, None).total_gib
     read = weights_read_bytes(on_cpu, 1) / 1e9
-    memory = HostMemory.stated(question.host_ram) or REFERENCE_RAM
+    board = BOARD_RAM.get(question.cpu_board or "")
+    memory = HostMemory.stated(question.host_ram) or (
+        HostMemory(channels=1, kind=board[0], mts=board[1], bus_bits=board[2]) if board else REFERENCE_RAM)
     bandwidth = memory.bandwidth_gbps
     return {"quant": quant, "ram_gb": round(ram, 1), "read_gb_per_token": round(read, 2),
             "ram_bound_tokens_per_s": round(bandwidth / read, 1) if read else None,
             "ram_channels": memory.channels, "ram_kind": memory.kind, "ram_mts": memory.mts,
-            "ram_bandwidth_gbps": round(bandwidth, 1)}
+            "ram_bus_bits": memory.bus_bits, "ram_bandwidth_gbps": round(bandwidth, 1), "board": question.cpu_board}
 
 
 def other_engine_figure(question: Question, workload: Workload, count: int, gpu: GPU | None,

@@ -457,11 +457,13 @@ def no_gpu_notice(answer: Answer) -> str:
     cpu = answer.cpu_only
     if not cpu:
         return t("no_gpu_plain")
-    return t("no_gpu", ram=gb(cpu["ram_gb"]), read=f"{cpu['read_gb_per_token']:.1f}",
-             speed=count(cpu["ram_bound_tokens_per_s"] or 0),
-             quant=str(cpu["quant"]).removeprefix("gguf-").upper(),
-             memory=t("ram_kind", channels=cpu["ram_channels"], kind=cpu["ram_kind"], mts=cpu["ram_mts"]),
-             bandwidth=f"{cpu['ram_bandwidth_gbps']:g}")
+    bus = int(cpu.get("ram_bus_bits") or 64)
+    memory = (t("ram_kind", channels=cpu["ram_channels"], kind=cpu["ram_kind"], mts=cpu["ram_mts"]) if bus == 64
+              else t("ram_kind_bus", kind=cpu["ram_kind"], mts=cpu["ram_mts"], bits=bus))
+    return t("no_gpu_board" if cpu.get("board") else "no_gpu", board=cpu.get("board") or "",
+             ram=gb(cpu["ram_gb"]), read=f"{cpu['read_gb_per_token']:.1f}",
+             speed=count(cpu["ram_bound_tokens_per_s"] or 0), quant=str(cpu["quant"]).removeprefix("gguf-").upper(),
+             memory=memory, bandwidth=f"{cpu['ram_bandwidth_gbps']:g}")
 
 
 def _filled(text: str, values: dict[str, str]) -> str:

@@ -110,6 +110,7 @@ from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
     NOT_A_GPU,
     closed_model,
+    cpu_board,
     host_ram,
     says_no_gpu,
     shared_memory_reserve,
@@ -433,6 +434,13 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         unknown_card = unknown_family_name(folded, original, _taken_spans(state, folded, mentions))
         if unknown_card and found.text and unknown_card in found.text:
             unknown_card = None  # the unknown model's own name ("MyCorp-A100-LM")
+    board = cpu_board(folded)
+    if board is not None and unknown_card is not None and unknown_card.lower() in board.lower():
+        unknown_card = None
+    if board is not None and not gpus and "memory_gb" in state.values and "host_ram_gb" not in state.values:
+        # "raspberry pi 5 8gb": the board's RAM, not a card's memory
+        state.values["host_ram_gb"] = state.values.pop("memory_gb")
+        state.stated[state.stated.index("memory_gb")] = "host_ram_gb"
     shared_memory_reserve(state, unknown_card)
     makes_images = named_model is not None and named_model.modality == "image-generation"
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)
@@ -456,7 +464,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         **{switch: values.get(switch) for switch in TRAINING_SWITCHES},
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,
         unknown_gpu_text=unknown_card,
-        no_gpu=not gpus and instance is None and not unknown_card and says_no_gpu(folded),
+        no_gpu=not gpus and instance is None and not unknown_card and (says_no_gpu(folded) or board is not None),
+        cpu_board=board if not gpus and instance is None and not unknown_card else None,
         host_ram=host_ram(folded),
         unmodelled_engine=unmodelled_engine(folded) if values.get("engine") is None else None,
         unified_memory=bool(values.get("unified_memory", False)), mac_beside=values.get("mac_beside"),

@@ -183,6 +183,9 @@ class Question(BaseModel):
     gpu_text: str | None = None
     unknown_gpu_text: str | None = None
     no_gpu: bool = False
+    cpu_board: str | None = None
+    """A single-board computer the job runs on ("Raspberry Pi 5"): no GPU the runtimes use, so `no_gpu`, and its
+    RAM where a source gives it (bot/understand/unknown.BOARD_RAM)."""
     """The text says the job has no GPU ("CPU only", "没有显卡", "on an iPhone"): the reply says what a CPU needs."""
     host_ram: tuple[int, str, int] | None = None
     """The machine's memory as written ("8-channel DDR5", "DDR4-3200 dual channel"): channels, kind, MT/s."""

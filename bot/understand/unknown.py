@@ -148,7 +148,6 @@ _NAMED_CARD = re.compile(r"(?<![\w.-])(?P<name>[a-z]{1,8}[-\s]?\d{3,5}[a-z]{0,3}
 """Any letters-and-digits name the text itself calls a GPU or card ("the XYZ9000 GPU")."""
 _ACCELERATOR_FAMILY = re.compile(
     r"(?<![\w.-])(?P<name>(?:nvidia\s+)?jetson(?:\s+(?:agx|orin|xavier|nano|thor|nx|tx2))*(?:\s+\d{1,3}\s?gb)?|"
-    r"raspberry\s?pi(?:\s?\d{1,2})?|orange\s?pi(?:\s?\d{1,2})?|"
     r"(?:intel\s+)?(?:arc\s+(?:pro\s+)?[ab]\d{2,3}|gaudi\s?\d?)|(?:google\s+)?tpu\s?v\d[a-z]*|"
     r"(?:amd\s+)?radeon\s+(?:pro\s+)?[a-z]?\d{3,4}\s?(?:xtx|xt)?|"
     r"(?:摩尔线程\s*)?mtt\s?[sx]\d{2,4}|摩尔线程|moore\s+threads(?:\s+mtt\s?[sx]\d{2,4})?|"
@@ -156,9 +155,9 @@ _ACCELERATOR_FAMILY = re.compile(
     r"海光\s*dcu|海光|hygon\s+dcu|壁仞(?:\s*br\d{3})?|biren\s+br\d{3}|沐曦|metax\s+c\d{3}|天数智芯|iluvatar)(?![\w.])",
     re.A)
 """Accelerator families no card pattern above catches (Jetson modules, Intel Arc and Gaudi, TPUs, Radeon, China's
-own accelerators (Moore Threads, Ascend, Cambricon, Hygon, Biren, MetaX, Iluvatar: none of them CUDA), and
-single-board computers such as the Raspberry Pi, which have no CUDA GPU at all): named
-back as unknown rather than passed over when the knowledge base does not list them."""
+own accelerators (Moore Threads, Ascend, Cambricon, Hygon, Biren, MetaX, Iluvatar: none of them CUDA)): named
+back as unknown rather than passed over when the knowledge base does not list them. Single-board computers are
+not among them: they have no GPU the runtimes use (`cpu_board`)."""
 
 
 NOT_A_GPU = re.compile(
@@ -208,6 +207,27 @@ def host_ram(folded: str) -> tuple[int, str, int] | None:
     kind = (m.group("kind") or m.group("kind2") or m.group("kind3") or m.group("kind4") or "ddr5").lower()
     mts = int(m.group("mts") or m.group("mts2") or m.group("mts3") or m.group("mts4") or JEDEC_BASE_MTS[kind])
     return (channels, kind, mts) if 1 <= channels <= 24 else None
+
+
+_CPU_BOARD = re.compile(
+    r"(?<![\w.-])(?:raspberry\s?pi|树莓派)(?:\s?(?:model\s)?(?P<gen>[1-5])(?:\s?model\s?b|b)?)?(?![\w.])"
+    r"|(?<![\w.-])orange\s?pi(?:\s?\d{1,2}\w*)?(?![\w.])", re.A)
+"""Single-board computers people ask to run a model on: their GPUs (VideoCore, Mali) run none of the LLM runtimes'
+GPU back ends, so llama.cpp and Ollama run on their Arm cores from system RAM (audit 24 LOW-41)."""
+BOARD_RAM: dict[str, tuple[str, int, int]] = {"Raspberry Pi 5": ("LPDDR4X", 4267, 32)}
+"""(kind, MT/s, bus bits) of a board's RAM where a source gives all three: the Raspberry Pi 5's "LPDDR4X-4267
+SDRAM" (Raspberry Pi 5 product brief; education.raspberrypiaustralia.online's specification table), "a 32-bit
+LPDDR4, running at 4267MT/s" (circuitdigest.com, "The New Raspberry Pi 5 is Here"): 17.1 GB/s at peak."""
+
+
+def cpu_board(folded: str) -> str | None:
+    """The single-board computer the text runs on ("raspberry pi 5 8gb", "树莓派5"), by name, or None."""
+    m = _CPU_BOARD.search(folded)
+    if m is None:
+        return None
+    if m.group(0).startswith("orange"):
+        return "Orange Pi"
+    return f"Raspberry Pi {m.group('gen')}" if m.group("gen") else "Raspberry Pi"
 
 
 def says_no_gpu(folded: str) -> bool:

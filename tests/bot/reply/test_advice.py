@@ -177,7 +177,6 @@ def test_an_unqualified_fine_tune_on_several_cards_also_shows_what_lora_needs() 
     ("Qwen3-8B on a Jetson Orin", "Jetson Orin"),
     ("llama 3 8b on a moore threads mtt s80", "moore threads mtt s80"),
     ("gemma 2 9b on TPU v5e", "TPU v5e"),
-    ("can I run llama 3.1 8b on a raspberry pi 5", "raspberry pi 5"),  # no CUDA GPU at all
 ])
 def test_an_unknown_card_is_named_back_not_silently_dropped(text: str, card: str) -> None:
     answer = _ask(text)
@@ -386,3 +385,16 @@ def test_a_card_suffix_naming_no_card_is_said_and_the_card_known_sized() -> None
     assert answer["query"]["gpu"] == "rtx-4090"
     assert "I don't know a “rtx 4090 ti”: sized as the GeForce RTX 4090" in answer["text"]
     assert "There is no" not in _ask("qwen2.5 7b on a 3090 ti")["text"]
+
+
+@pytest.mark.parametrize(("text", "board", "speed"), [
+    # Gemma 3 4B in Q4_K_M reads ≈ 2.8 GB a token; LPDDR4X-4267 on a 32-bit bus is 4,267 × 4 B = 17.1 GB/s
+    ("gemma 3 4b on a raspberry pi 5 8gb with ollama, tok/s?", "Raspberry Pi 5", "≈ 6.2 tok/s at the 17.1 GB/s"),
+    ("can I run llama 3.1 8b on a raspberry pi 5", "Raspberry Pi 5", "17.1 GB/s"),
+])
+def test_a_single_board_computer_runs_on_its_cpu_from_its_own_ram(text: str, board: str, speed: str) -> None:
+    # audit 24 LOW-41: "a Raspberry Pi 5 8GB" was a GPU with 8 GB "less the CUDA context"
+    answer = _ask(text)
+    assert answer["query"]["gpu"] is None and answer["check"] is None
+    assert f"A {board} has no GPU that llama.cpp, Ollama or the other runtimes use" in answer["text"]
+    assert speed in answer["text"] and "CUDA context" not in answer["text"]

@@ -101,7 +101,7 @@ def test_the_experts_ceiling_is_computed_at_the_ram_stated() -> None:
     reply = ask_json("Can Qwen3-30B-A3B Q4_K_M run on a 12GB RTX 3060 with llama.cpp using --n-cpu-moe, "
                      "and what speed with 64GB DDR4?")
     estimate = reply["estimate"]
-    assert reply["query"]["host_memory"] == {"channels": 2, "kind": "DDR4", "mts": 3200}
+    assert reply["query"]["host_memory"] == {"channels": 2, "kind": "DDR4", "mts": 3200, "bus_bits": 64}
     assert "2-channel DDR4-3200 (51.2 GB/s peak)" in reply["text"] and "DDR5" not in reply["text"]
     found = re.search(r"≈ ([\d.]+) GiB on the card \(360 GB/s\).*?tops out near (\d+) tok/s", reply["text"])
     assert found is not None
