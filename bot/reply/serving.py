@@ -356,6 +356,14 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     users = max(users, 1)
     replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
     compute = compute_replicas(question, workload, gpu, count)
+    if compute == replicas > 1 and question.qps and binding == "memory":
+        # as many replicas for the prompts as the KV cache asked for at a full replica's pace; at the load each
+        # replica then carries, requests finish sooner and its cache would need fewer: the prefill is what sets
+        # the count (audit 24 LOW-33)
+        at_load = max(users_of(question), 1, math.ceil(
+            question.qps * request_seconds(workload, gpu, count, math.ceil(users / replicas))))
+        if math.ceil(at_load / per_replica) < replicas:
+            users, binding = at_load, "compute"
     if compute > replicas:
         # the prompts to prefill (and the tokens to generate) take more compute than the replicas the memory and
         # the speed call for: a replica at its full KV cache could not keep up. Spread over more replicas, each

@@ -1,0 +1,31 @@
+"""What a serving plan's replicas are said to hold and what binds their count: the concurrency of replicas is
+per replica and in all (audit 24 LOW-34), and a count the prompts set is not blamed on the KV cache (LOW-33)."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def test_replicas_say_what_each_holds_and_what_they_hold_in_all() -> None:
+    # 2 replicas of TP2 beside one TP4 at the same price: "18 concurrent sequences fit" read as 18 against 51
+    result = answer(parse("Llama 3.1 70B AWQ on 2x L40S with vLLM, 32 users at 8k context: fits?", KB), KB)
+    replicated = next(p for p in result.picks if p.replicas and p.max_concurrent_sequences)
+    each = replicated.max_concurrent_sequences // replicated.replicas
+    line = next(line for line in render_text(result, kb=KB).splitlines() if "replicas ×" in line)
+    assert f"{each} concurrent sequences fit each ({each * replicated.replicas} in all)" in line
+
+
+def test_a_count_the_prefill_sets_is_said_to_be_the_computes() -> None:
+    # 5 requests/s of 2,048-token prompts: 10,240 prompt tokens a second against one replica's ≈ 10,000, so two;
+    # at the half load each then carries, ≈ 96 sequences are in flight, within one replica's KV cache (127)
+    result = answer(parse("TensorRT-LLM 跑 Llama 3.1 70B FP8，4 張 L40S，每秒 5 個請求，輸入 2k 輸出 300，夠嗎？", KB),
+                    KB)
+    plan = result.serving
+    assert plan is not None and plan.replicas == 2 and plan.binding == "compute"
+    assert plan.concurrent_needed < plan.sequences_per_replica
+    assert "約束來自算力" in render_text(result, kb=KB)
