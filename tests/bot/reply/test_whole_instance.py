@@ -30,6 +30,18 @@ def test_a_lora_on_an_aws_a100_runs_on_the_eight_cards_p4d_bills() -> None:
     assert "billed whole; the job uses 1" not in render_text(result, KB)
 
 
+def test_how_many_for_a_job_with_no_token_count_is_the_box_it_is_billed_as() -> None:
+    # audit 24 LOW-42: "how many A100 40GB … 70B with FSDP and CPU offload" answered "1× A100 40GB", priced as
+    # Lambda's gpu_8x_a100 (the one A100 instance with the ≈ 1,775 GiB of host RAM the offloaded state needs)
+    # "billed whole; the job uses 1": the eight cards paid for train ≈ 8× as fast for the same bill
+    result = answer(parse("How many A100 40GB to full fine-tune Llama 3.1 70B with FSDP and CPU offload, seq 2048?",
+                          KB), KB)
+    top = result.picks[0]
+    assert (top.gpu, top.count, top.instance) == ("a100-40gb", 8, "gpu_8x_a100")
+    assert any(a.reason == "whole-instance" for a in result.assumptions)
+    assert "the job uses 1" not in render_text(result, KB)
+
+
 def test_a_count_the_question_states_is_kept() -> None:
     result = answer(parse("Fine-tune Qwen2.5-7B with LoRA on 100M tokens on 1x A100 40GB on AWS", KB), KB)
     assert result.query.gpu_count == 1 and not any(a.reason == "whole-instance" for a in result.assumptions)
