@@ -77,7 +77,8 @@ QUOTED_CURRENCIES = ("USD", "CNY")
 def price_choice(question: Question, rates: tuple[ExchangeRate, ...] | None = None) -> PriceChoice:
     rates = exchange_rates() if rates is None else rates
     home: Literal["mainland", "hongkong"] | None = (
-        "hongkong" if question.lang == "zh-Hant" else "mainland" if question.lang == "zh-Hans" else None)
+        "hongkong" if question.lang == "zh-Hant" and question.cloud not in MAINLAND_ONLY_CLOUDS
+        else "mainland" if question.lang == "zh-Hans" else None)
     return replace(_price_choice(question, rates), instances=tuple(question.named_instances.items()),
                    home_region=home, subscription=question.subscription)
 
@@ -87,11 +88,19 @@ def _in_home_region(row: Price, home: str) -> bool:
     return region == "cn-hongkong" if home == "hongkong" else region.startswith("cn-") and region != "cn-hongkong"
 
 
+MAINLAND_ONLY_CLOUDS = frozenset({"aws-china"})
+"""Clouds whose regions serve mainland China only (AWS's Beijing and Ningxia regions take a separate China account,
+run by Sinnet and NWCD): not offered to a Traditional-Chinese question unless it names them (audit 22-24 LOW-10)."""
+
+
 def home_region_rows(rows: Iterable[Price], home: str | None) -> list[Price]:
-    """`rows` without an Alibaba Cloud instance's rows outside the home region when it has one there."""
+    """`rows` without an Alibaba Cloud instance's rows outside the home region when it has one there, and, for a
+    Hong Kong / Taiwan reader, without the mainland-only clouds."""
     rows = list(rows)
     if home is None:
         return rows
+    if home == "hongkong":
+        rows = [row for row in rows if row.cloud not in MAINLAND_ONLY_CLOUDS]
     at_home = {row.instance for row in rows if row.cloud == HOME_CLOUD_ZH and _in_home_region(row, home)}
     return [row for row in rows if row.cloud != HOME_CLOUD_ZH or row.instance not in at_home
             or _in_home_region(row, home)]

@@ -8,7 +8,8 @@ from bot.understand.slots.base import SlotState, first_label, rx
 
 CLOUDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("alibaba", rx(r"阿里云|阿里|\baliyun\b|\balibaba\b|\balicloud\b|\bpai[-_ ]?eas\b")),
-    ("aws-china", rx(r"\baws\s*(?:china|中国)|亚马逊云?\s*中国|\bamazon\s+china\b|\bcn-north(?:west)?-1\b")),
+    ("aws-china", rx(r"\baws\s*(?:china|中国|宁夏|北京)|亚马逊云?(?:科技)?\s*(?:中国|宁夏|北京)|\bamazon\s+china\b"
+                     r"|\bcn-north(?:west)?-1\b")),
     ("aws", rx(r"\baws\b|\bamazon\b|亚马逊|\bec2\b|\bsagemaker\b")),
     ("azure", rx(r"\bazure\b|微软云")),
     ("gcp", rx(r"\bgcp\b|\bgoogle\s+cloud\b|谷歌云|\bgoogle\s+compute\b|\bvertex\b")),

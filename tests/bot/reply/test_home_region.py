@@ -43,3 +43,18 @@ def test_an_instance_with_no_home_row_keeps_its_cheapest_region(kb: KnowledgeBas
     # other clouds are untouched
     aws = [row for row in kb.prices.values() if row.cloud == "aws"]
     assert home_region_rows(aws, "hongkong") == aws
+
+
+@pytest.mark.parametrize(("text", "cloud"), [
+    ("qwen2.5 14b 用 ollama 4060 8g 能跑ㄇ 會很慢嗎", "aws"),  # a Traditional-Chinese reader: AWS's global regions
+    ("qwen2.5 14b 用 ollama 4060 8g 能跑吗 会很慢吗", "aws-china"),  # a mainland reader: AWS's China regions
+    ("Qwen2.5-7B 在亞馬遜雲科技中國區 g5.xlarge 上每月多少錢", "aws-china"),  # named: priced there, whoever asks
+    ("Qwen2.5-7B 在 AWS 宁夏区域 g5.xlarge 上每月多少钱", "aws-china"),
+])
+def test_the_a10g_is_priced_on_the_aws_its_asker_can_rent(kb: KnowledgeBase, text: str, cloud: str) -> None:
+    # audit 22-24 LOW-10: "亞馬遜雲科技中國區 g5.xlarge 6.70 CNY" for a Traditional-Chinese question; AWS's
+    # Beijing and Ningxia regions take a separate China account
+    result = answer(parse(text, kb), kb)
+    priced = [result.cost.cloud] if result.cost is not None and result.cost.gpu == "a10g" else []
+    priced += [pick.cloud for pick in result.picks if pick.gpu == "a10g"]
+    assert priced and set(priced) == {cloud}
