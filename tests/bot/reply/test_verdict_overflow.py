@@ -29,3 +29,11 @@ def _verdict(text: str) -> str:
 ])
 def test_the_verdict_answers_the_question_the_way_it_was_asked(question: str, opening: str) -> None:
     assert _verdict(question).startswith(opening)
+
+
+def test_the_readback_does_not_print_the_cue() -> None:
+    # audit 25 LOW-53 (a regression of the fix above): "I read this as: … · 64 GB of RAM · True"
+    for question in ("gemma 3 27b q4 on my 3090, will it spill to cpu?", "Qwen2.5-7B 在 4090 上会爆显存吗"):
+        text = render_text(answer(parse(question, KB), KB), kb=KB)
+        readback = text.splitlines()[2]
+        assert readback.startswith(("I read this as", "我的理解")) and "True" not in readback
