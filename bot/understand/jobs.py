@@ -155,6 +155,7 @@ def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[st
     current: tuple[str | None, str | None] | None = None
     implied: str | None = None
     load: int | None = None
+    first_job: Question | None = None
     for part in parts:
         question = read(part)
         job = _job(question)
@@ -164,6 +165,15 @@ def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[st
             # another question, answered on its own rather than merged into the first (audit 24 HIGH 14)
             others.append(part.strip(" \n\t.;。；-*•"))
             continue
+        if (first_job is not None and first_job.training_samples and not first_job.qps and question.qps
+                and question.gpu and first_job.gpu and question.gpu != first_job.gpu and _SECOND_CLAUSE.match(part)
+                and not others):
+            # "embed 20M passages on an A10 … 另外 50 queries a second, is one T4 enough?": a batch job and then a
+            # load on another card are two questions, not one job compared on two cards (audit 25 HIGH 28)
+            others.append(part.strip(" \n\t.;。；-*•"))
+            continue
+        if first_job is None and job is not None:
+            first_job = question
         if load is None and question.batch:
             load = question.batch
         if current is not None and current[1] is None and implied and job is not None and job[1] \

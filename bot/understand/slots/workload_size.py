@@ -94,8 +94,8 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?|s|hour|hr|h|day|d)s?\b)")  # a rate
 _SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|资料|样本量|样本|语料)\s*"
                          r"(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
-                         + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|份|笔)(?![\u4e00-\u9fff]*(?:token|词元))")
-"""The count written after its noun ("LoRA，数据 1 万条", "样本量 5000 条"): the same count."""
+                         + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|份|笔|段)(?![\u4e00-\u9fff]*(?:token|词元))")
+"""The count written after its noun ("LoRA，数据 1 万条", "样本量 5000 条", "资料 2000 万段"): the same count."""
 _SAMPLES_EACH_AFTER = rx(r"(?<![\w.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|笔)\s*(?:数据|记录|资料)?\s*"
                          r"(?=[，,、;；]?\s*每(?:条|笔))")
 """A count of 条 with no noun, whose length follows ("跑 1 亿条，每条 512 token"): the job's texts."""

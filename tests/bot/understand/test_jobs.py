@@ -138,3 +138,16 @@ def test_a_numbered_question_under_another_load_is_asked_separately() -> None:
                      "2) 如果要 32k、同時 20 個人用，最少要換成什麼卡、幾張？ 3) KV cache 改 fp8 有沒有幫助？", kb)
     assert question.batch == 64 and question.kv_cache == "fp8"
     assert len(question.other_jobs) == 1 and "20 個人用" in question.other_jobs[0]
+
+
+@pytest.mark.parametrize("text", [
+    "兩件事：bge-m3 做 RAG 向量化，資料 2000 萬段、每段 512 token，用一張 A10 要幾小時？"
+    "另外查詢端每秒 50 個 query，一張 T4 夠不夠？",
+    "Two things: embed 20M passages of 512 tokens with bge-m3 on one A10, how many hours? Also the query side gets "
+    "50 queries/s, is one T4 enough?",
+])
+def test_a_batch_job_then_a_load_on_another_card_are_two_questions(text: str) -> None:
+    # audit 25 HIGH 28: the two were merged into "A10 vs T4" with the 50 queries/s as the load of both and no hours
+    question = parse(text, default_knowledge())
+    assert question.training_samples == 20_000_000 and question.gpu == "a10" and question.qps is None
+    assert len(question.other_jobs) == 1 and "T4" in question.other_jobs[0]
