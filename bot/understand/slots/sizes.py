@@ -45,6 +45,10 @@ _COUNT_GENERIC = rx(
     r"\s*(?:x\s*)?(?:gpus?|cards?|graphics\ cards|accelerators|张卡|块卡|张显卡|块显卡|个gpu|张gpu|块gpu|卡|显卡)"
     r"(?![a-z])"
 )
+_LENGTH_BEFORE = rx(r"(?:上下文|context|ctx|长度|length|len|窗口|max[-_ ]?model[-_ ]?len)"
+                    r"\s*(?:[:：=]|开到|设为|为|是|of)?\s*$")
+"""A number right after a context word is a length, whatever follows it: "上下文8k gpu_memory_utilization要设多少"
+(Slack, no punctuation) is 8k of context, not 8,000 GPUs (audit 25 HIGH 26)."""
 # -- GPU memory without a card ----------------------------------------------------------------------
 MAX_MEMORY_GB = 100_000.0
 """Bound on a stated memory size (`Question.memory_gb`)."""
@@ -207,7 +211,8 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
                 state.set("gpu_count", value)
                 state.mask(mention.end, mention.end + m.end())
                 return
-    m = _COUNT_GENERIC.search(text)
+    m = next((g for g in _COUNT_GENERIC.finditer(text) if not _LENGTH_BEFORE.search(text[max(0, g.start() - 12):
+                                                                                         g.start()])), None)
     if m is not None:
         value = _count_value(state, m)
         if value is not None:
