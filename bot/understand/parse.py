@@ -312,6 +312,11 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         if "unified_memory" not in state.values:
             parse_card_bandwidth(state)  # before the memory: "448 GB/s" is not 448 GB
         parse_memory(state)
+        if state.values.get("unified_memory") and state.values.get("memory_gb") is not None and \
+                state.values.get("host_ram_gb") == state.values["memory_gb"]:
+            state.values.pop("host_ram_gb")  # "Mac mini M4 16G 内存": one memory, the Mac's unified memory
+            if "host_ram_gb" in state.stated:
+                state.stated.remove("host_ram_gb")
     elif gpus:
         parse_mac_beside_card(state)
     parse_gpu_counts(state, gpus, mentions)

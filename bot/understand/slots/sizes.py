@@ -76,6 +76,9 @@ _MEMORY_NOT_BEFORE = rx(
     r"\s*(?:is|are|was|of|about|around|roughly|approximately|at\s+least|only|just|~|约|大约|大概|至少|只有|有|是|为|"
     r"了|:|=)?\s*(?:about|around|~|约|大约|大概)?\s*$"
 )
+_UNIFIED_AFTER = rx(r"\s*(?:的\s*)?(?:(?:of\s+)?(?:unified\s+)?(?:ram|memory)\b|(?:统一)?内存(?!卡))")
+_UNIFIED_BEFORE = rx(r"(?:\bram|(?:统一)?内存|\bunified\s+memory)\s*(?:is|of|:|=|是|为|有)?\s*$")
+"""On a Mac the memory called RAM or 内存 is the unified memory the GPU shares: the size it states is the Mac's."""
 _CARD_WORD_AFTER = rx(r"\s*(?:的\s*)?(?:vram\s+|显存\s*(?:的\s*)?)?(?:gpus?|cards?|graphics\ cards?|显卡|卡)(?![a-z])")
 
 
@@ -237,8 +240,13 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
 def parse_memory(state: SlotState) -> None:
     """"24GB", "48 GB of VRAM", "16G显存", "2x 24GB", "两张24G的卡": memory without a card (see the module notes)."""
     text = state.text
+    mac = bool(state.values.get("unified_memory"))
     for m in _MEMORY.finditer(text):
-        if _MEMORY_NOT_AFTER.match(text, m.end()) or _MEMORY_NOT_BEFORE.search(text[max(0, m.start() - 20): m.start()]):
+        if mac and (_UNIFIED_AFTER.match(text, m.end()) or _UNIFIED_BEFORE.search(text[max(0, m.start() - 12):
+                                                                                       m.start()])):
+            pass  # a Mac's RAM is its unified memory: "mac mini m4 16g 内存", "with 16 GB of RAM" (audit 25 HIGH 23)
+        elif _MEMORY_NOT_AFTER.match(text, m.end()) or _MEMORY_NOT_BEFORE.search(text[max(0, m.start() - 20):
+                                                                                      m.start()]):
             continue
         value = number(m.group("num"))
         if value is None or value <= 0:

@@ -122,3 +122,16 @@ def test_a_model_one_size_too_big_for_a_mac_is_offered_a_smaller_gguf() -> None:
     quantise = [s for s in result.check.suggestions if s.kind == "quantise"]
     assert quantise and quantise[0].quant == "gguf-q2_k"
     assert quantise[0].memory_per_gpu_gb is not None and quantise[0].memory_per_gpu_gb < 95.5
+
+
+@pytest.mark.parametrize("text", ["ollama 跑 qwen3:8b，mac mini m4 16g 内存，能跑多快？上下文开到 32k 会不会爆内存？",
+                                  "qwen3 8b with ollama on a Mac mini M4 with 16 GB of RAM, 32k context: how fast?"])
+def test_a_macs_ram_written_as_ram_is_its_unified_memory(text: str) -> None:
+    # audit 25 HIGH 23: "16G 内存" was host RAM, so the reply asked for the size it had been given and answered
+    # for an RTX 3060. Q4_K_M 4.4 GiB + 36 layers × 8 × 128 × 2 × 2 B × 32,768 = 4.5 GiB of cache: a tight fit in
+    # the 10.7 GB macOS lets the GPU use of 16 GB, at most 120 GB/s ÷ ≈ 5 GB ≈ 24 tok/s
+    result = answer(parse(text, KB), KB)
+    assert result.check is not None and result.check.fits
+    rendered = render_text(result, kb=KB)
+    assert "16 GB" in rendered and "M3 Max 64GB" not in rendered
+    assert result.speed.get("unified_memory_bandwidth_gbps") == 120
