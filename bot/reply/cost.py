@@ -85,7 +85,9 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     training = workload is not None and workload.task != "inference"
     hours = speed.get("train_hours") if training and speed.get("train_hours") else question.hours
     if speed.get("audio_sets_daily"):
-        hours = None  # audio arriving every day is billed as the sets that keep up (cost_view's month line)
+        # a day's recordings transcribed in one run a day: a month of those runs (cost_view's month line also
+        # gives the bill of keeping the sets on around the clock; audit 25 HIGH 30)
+        hours = float(speed.get("audio_work_hours_per_day") or 0.0) * HOURS_PER_MONTH / 24.0
     if not training and speed.get("job_hours"):
         # documents to embed or images to make: the bill covers that run; hours stated beside it ("in under
         # 24 hours") are its deadline, not the rent (audit 20 M-1: 24 h billed for a 9.2 h job); a batch that

@@ -200,12 +200,17 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     if speed.get("audio_sets_daily"):
         sets = int(speed["audio_sets_daily"] or 1)
         batched = float(speed.get("audio_seconds_per_s_batched") or speed.get("audio_seconds_per_s") or 0)
-        monthly = (t("audio_daily_month", v=money(cost.per_hour * sets * HOURS_PER_MONTH), cur=cost.currency)
-                   if cost is not None and cost.per_hour is not None and cost.currency else "")
+        work = float(speed.get("audio_work_hours_per_day") or 0)
+        per_hour = cost.per_hour if cost is not None and cost.currency else None
+        currency = cost.currency if cost is not None else None
+        monthly = (t("audio_daily_month", v=money(per_hour * work * HOURS_PER_MONTH / 24), cur=currency)
+                   if per_hour is not None else "")
+        always = (t("audio_daily_always", sets=f"{sets:,}", v=money(per_hour * sets * HOURS_PER_MONTH), cur=currency)
+                  if per_hour is not None else "")
         lines.append(t("audio_daily", audio=f"{speed['audio_hours']:,g}", config=config or "?", sets=f"{sets:,}",
-                       work=f"{speed.get('audio_work_hours_per_day') or 0:,.1f}",
-                       factor=f"{batched:,.0f}",
-                       batch=f"{speed.get('audio_batch') or 1:,.0f}", month=monthly))
+                       work=f"{work:,.1f}", factor=f"{batched:,.0f}", days=f"{HOURS_PER_MONTH / 24:.1f}",
+                       month_hours=f"{work * HOURS_PER_MONTH / 24:,.0f}",
+                       batch=f"{speed.get('audio_batch') or 1:,.0f}", month=monthly, always=always))
     if job_hours and speed.get("audio_hours"):
         lines.append(t("audio_total", audio=f"{speed['audio_hours']:,g}", config=config or "?", time=took,
                        factor=f"{_batched_factor(speed):,.0f}",

@@ -62,7 +62,8 @@ def test_concurrent_users_of_a_speech_model_are_live_streams_each_kept_at_real_t
                                   "每天1000小时录音，用Whisper large-v3转写，要几张卡"])
 def test_hours_of_audio_a_day_are_a_rate_the_cards_keep_up_with(text: str) -> None:
     # A day's 1,000 h at F× real time, its recordings batched, is 1000/F hours of work; ceil(that / 24) of the
-    # configuration keep up, billed by the month (no single card's total beside it).
+    # configuration keep up, billed for a month of daily runs (audit 25 HIGH 30: not the sets kept on around the
+    # clock, which the month line gives beside it).
     answer = _ask(text)
     speed = answer["speed"]
     assert speed["audio_batch"] > 1 and speed["audio_seconds_per_s_batched"] > speed["audio_seconds_per_s"]
@@ -70,7 +71,10 @@ def test_hours_of_audio_a_day_are_a_rate_the_cards_keep_up_with(text: str) -> No
     assert speed["audio_work_hours_per_day"] == pytest.approx(work, abs=0.05)
     assert speed["audio_sets_daily"] == max(1, -(-work // 24))
     assert "job_hours" not in speed or speed["job_hours"] is None
-    assert answer["cost"] is None or answer["cost"]["total"] is None
+    cost = answer["cost"]
+    if cost is not None and cost["per_hour"] is not None:
+        assert cost["hours"] == pytest.approx(speed["audio_work_hours_per_day"] * 730 / 24, rel=0.01)
+        assert cost["total"] == pytest.approx(cost["per_hour"] * cost["hours"], rel=0.01)
 
 
 def test_a_transcription_job_naming_no_model_is_timed_as_whisper_and_the_reply_says_so() -> None:
@@ -146,3 +150,15 @@ def test_a_transcription_job_on_several_cards_sizes_one_cards_copy_not_split_lay
 def test_whisper_large_v3_is_sized_in_the_fp16_it_is_released_in() -> None:
     # audit 23 LOW-24: "precision bf16 (not stated)" for a checkpoint whose config says float16 (same bytes)
     assert _ask("Whisper large-v3 on an L4 for 2,000 hours of audio: how long?")["query"]["precision"] == "fp16"
+
+
+def test_a_daily_transcription_is_billed_for_its_daily_runs_and_says_what_always_on_costs() -> None:
+    # audit 25 HIGH 30: 500 h of audio a day at ≈ 100× on one L4 is ≈ 5 h of work a day; it was billed 588 USD a
+    # month (730 h) "running around the clock". A month of daily runs is ≈ 5 × 30.4 = 152 h × 0.805 ≈ 122 USD.
+    answer = _ask("Whisper large-v3 transcribing 500 hours of recordings every day on L4s: how many cards and what "
+                  "per month on AWS?")
+    work, cost = answer["speed"]["audio_work_hours_per_day"], answer["cost"]
+    assert cost["per_hour"] == pytest.approx(0.805, abs=0.01)
+    assert cost["total"] == pytest.approx(cost["per_hour"] * work * 730 / 24, rel=0.02)
+    assert f"a month (30.4 days) is ≈ {work * 730 / 24:,.0f} h of it" in answer["text"]
+    assert "kept running around the clock to transcribe the audio as it arrives, 1 cost ≈ 588 USD" in answer["text"]
