@@ -55,6 +55,22 @@ tokens the reply sets at the paper's ≈ 20 a parameter (bot.reply.defaults.comp
 COMPUTE_OPTIMAL_NOTE = "tokens-compute-optimal"
 
 
+_SWITCH_BEFORE = rx(r"(?:改成|换成|改用|换用|转成|切到|切换到|\bswitch(?:ed|ing)?\s+to|\bmov(?:e|ed|ing)\s+to|"
+                    r"\bgo(?:ing)?\s+to|\bif\s+(?:we|i|you)\s+(?:use|used|try|tried)|\bwhat\s+about)\s*$")
+
+
+def _qlora_only_as_a_switch(text: str) -> bool:
+    """QLoRA named only as a change to weigh ("如果改成 QLoRA 能不能只用 4 张卡", "if we switch to QLoRA") beside
+    the LoRA the job runs (`finetuning_type: lora`): the job is that LoRA (audit 25 HIGH 24)."""
+    spans = [m.span() for m in _QLORA.finditer(text)]
+    if not all(_SWITCH_BEFORE.search(text[max(0, start - 14): start]) for start, _ in spans):
+        return False
+    rest = list(text)
+    for start, end in spans:
+        rest[start:end] = " " * (end - start)
+    return _LORA.search("".join(rest)) is not None
+
+
 def parse_task(state: SlotState) -> None:
     text = state.text
     if _COMPUTE_OPTIMAL.search(text):
@@ -67,7 +83,7 @@ def parse_task(state: SlotState) -> None:
     preference = _PREFERENCE.search(text) is not None
     if parse_lora_serving(state):
         state.set("task", "inference")  # adapters served (multi-LoRA, --enable-lora): not the LoRA fine-tune below
-    elif _QLORA.search(text):
+    elif _QLORA.search(text) and not _qlora_only_as_a_switch(text):
         state.set("task", "qlora")
     elif _LORA.search(text):
         state.set("task", "lora")

@@ -190,7 +190,9 @@ def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
         end = samples.end()
     else:
         length = _SAMPLE_LEN.search(text, samples.end(), min(len(text), samples.end() + 40))
-        if length is None or (samples.re is not _SAMPLES and not _AVERAGE.search(length.group(0))):
+        # "平均每条 2100 token": the average said just before the per-sample word (audit 25 HIGH 24)
+        said = text[max(samples.end(), length.start() - 3): length.end()] if length is not None else ""
+        if length is None or (samples.re is not _SAMPLES and not _AVERAGE.search(said)):
             return None  # "样本量 5000 条，每条 1k token": the count, each sample at that length (bare samples)
         per_sample = float(length.group("num")) * (SAMPLE_K if length.group("k") else 1.0)
         end = length.end()

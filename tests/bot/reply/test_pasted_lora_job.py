@@ -1,0 +1,23 @@
+"""A pasted LLaMA-Factory LoRA run with its data's average length and a QLoRA "what if" (audit 25 HIGH 24): the
+job is the LoRA it runs, over the tokens its samples hold, not QLoRA over every sample at cutoff_len."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.reply.answer import answer
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+PASTE = Path(__file__).with_name("llamafactory_lora_paste.txt").read_text(encoding="utf-8")
+
+
+def test_the_lora_it_runs_is_timed_over_the_tokens_its_samples_hold() -> None:
+    # 200,000 samples × ≈ 2,100 tokens × 3 epochs = 1.26B tokens (cutoff_len 4096 cuts under 1% of them); the paste
+    # was sized as QLoRA over 200,000 × 4,096 × 3 = 2.46B tokens, 2.1× the hours
+    result = answer(parse(PASTE, KB), KB)
+    assert result.query.task == "lora" and result.query.tokens == 1_260_000_000
+    lora_only = answer(parse("LoRA 微调 Qwen2.5-72B，LLaMA-Factory，8 张 A800 80G，ZeRO-3，lora_rank 64，"
+                             "per_device_train_batch_size 2，cutoff_len 4096，1.26B token 要多久？", KB), KB)
+    assert result.speed["train_hours"] == lora_only.speed["train_hours"]
