@@ -25,6 +25,7 @@ from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_NOTE
 from bot.understand.slots.task import COMPUTE_OPTIMAL_NOTE
+from bot.understand.slots.workload_size import SAMPLE_LENGTH_STATED_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
@@ -223,8 +224,9 @@ def samples_as_tokens(question: Question, workload: Workload) -> tuple[Question,
     if not question.training_samples:
         return question, None
     tokens = float(question.training_samples) * (question.training_epochs or 1.0) * workload.context
+    stated = SAMPLE_LENGTH_STATED_NOTE in question.notes and "context" in question.stated
     return (question.model_copy(update={"tokens": tokens}),
-            Assumption(field="tokens", value=tokens, reason="samples-at-context"))
+            Assumption(field="tokens", value=tokens, reason="samples-at-length" if stated else "samples-at-context"))
 
 
 def lora_serving_assumptions(question: Question, engine: str) -> list[Assumption]:

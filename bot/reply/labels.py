@@ -259,6 +259,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                                 "parameter; models meant for cheap inference are trained on far more (Llama 3 8B: 15T)",
                         "zh-Hans": "按 Hoffmann 等 2022（Chinchilla）的计算最优预算，约每个参数 20 个 token；"
                                    "为推理成本而训练的模型会用多得多的数据（Llama 3 8B：15T）"},
+    "samples-at-length": {"en": "each sample at the length stated", "zh-Hans": "每条样本按所说的长度计"},
     "samples-at-context": {"en": "every sample as long as the context, an upper bound; write “samples of 512 tokens” with their average length",
                            "zh-Hans": "按每条样本与上下文等长估算，是上限；样本更短请写明平均长度，如“每条 512 token”"},
     "steps-at-batch": {"en": "each step one batch of full-context sequences, the batch being all cards' together (per-device batch × cards × gradient accumulation), an upper bound; write “batch 32” or “samples of 512 tokens”",

@@ -225,6 +225,9 @@ def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
     if count is None or count <= 0:
         return None
     total = bounded(state, "training_samples", count * _scale(samples.group("scale")), MAX_SAMPLES)
+    if _EACH_LENGTH_AFTER.match(text, samples.end()) or _SAMPLE_LEN.search(text, samples.end(),
+                                                                            min(len(text), samples.end() + 24)):
+        state.notes.append(SAMPLE_LENGTH_STATED_NOTE)  # "300k samples ~2k len", "5,000 筆資料、每筆約 3000 token"
     state.mask(samples.start(), samples.end())
     epochs_match = _EPOCHS.search(text)
     epochs = None
@@ -233,6 +236,12 @@ def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
         state.mask(epochs_match.start(), epochs_match.end())
     return int(total), epochs
 
+
+_EACH_LENGTH_AFTER = rx(r"\s*[,，、]?\s*(?:each\s+|每(?:条|笔|个|篇|段)\s*)?(?:about\s+|around\s+|~|约)?\s*"
+                        r"\d+(?:\.\d+)?\s*k?\s*(?:len(?:gth)?|tokens?|toks?)\b")
+SAMPLE_LENGTH_STATED_NOTE = "sample-length-stated"
+"""The samples' length is written beside their count and read as the context: their tokens are count × that
+length, said as such rather than as an upper bound at the context (audit 25 LOW-48)."""
 
 MAX_SAMPLE_TOKENS = 10_000_000
 """A per-sample length beyond the longest context windows is not one."""

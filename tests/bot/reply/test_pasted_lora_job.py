@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.reply.answer import answer
 from bot.understand.parse import parse
 from knowledge.loader import default_knowledge
@@ -21,3 +23,15 @@ def test_the_lora_it_runs_is_timed_over_the_tokens_its_samples_hold() -> None:
     lora_only = answer(parse("LoRA 微调 Qwen2.5-72B，LLaMA-Factory，8 张 A800 80G，ZeRO-3，lora_rank 64，"
                              "per_device_train_batch_size 2，cutoff_len 4096，1.26B token 要多久？", KB), KB)
     assert result.speed["train_hours"] == lora_only.speed["train_hours"]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("full finetune llama3.1 8b on 8xa100 40g zero3, 300k samples ~2k len, 3 epoch", "samples-at-length"),
+    ("Unsloth QLoRA 微調 Gemma 3 12B，5,000 筆資料、每筆約 3000 token、3 個 epoch", "samples-at-length"),
+    ("LoRA Llama 3 8B on 10k samples, 3 epochs", "samples-at-context"),
+])
+def test_a_sample_length_written_beside_the_count_is_not_called_an_upper_bound(text: str, reason: str) -> None:
+    # audit 25 LOW-48: "300k samples ~2k len" and "5,000 筆資料、每筆約 3000 token" were sized right but said to be
+    # "every sample as long as the context, an upper bound; write … their average length"
+    result = answer(parse(text, KB), KB)
+    assert next(a.reason for a in result.assumptions if a.field == "tokens") == reason
