@@ -53,3 +53,20 @@ def fold_repeated_records(text: str) -> tuple[str, int]:
         seen.add(shape)
         kept.append(record)
     return "".join(kept), dropped
+
+
+_LINE = re.compile(r"[^\n]*")
+
+
+def log_line_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of the lines that are log records alone ("INFO 12-04 09:12:05 [kv_cache_utils.py:720] Maximum
+    concurrency for 32,768 tokens per request: 7.18x"): what the engine printed, not the job asked about, so the
+    slots do not read its numbers as the question's context, output length or load (audit 25 HIGH 22). A line
+    that asks something ("?") is kept: a question may follow a record on its line."""
+    spans = []
+    for line in _LINE.finditer(text):
+        body = line.group(0)
+        stripped = body.lstrip()
+        if stripped and "?" not in body and "？" not in body and _RECORD_START.match(stripped):
+            spans.append((line.start(), line.end()))
+    return spans

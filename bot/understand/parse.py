@@ -66,6 +66,7 @@ from bot.understand.intent import (
 )
 from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
+from bot.understand.logs import log_line_spans
 from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
 from bot.understand.mention_fit import (
     claimed_memory,
@@ -192,6 +193,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     vocab = vocab_of(kb)
     state = SlotState(original=original, folded=folded, masked=list(folded))
     unquote_keys(state)
+    for start, end in log_line_spans(original):
+        state.mask(start, end)
 
     not_gpus = [match.span() for match in NOT_A_GPU.finditer(folded)]
     thread = kb.models.get(thread_model) if thread_model else None
@@ -327,6 +330,9 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     parse_parallel_degree(state)
     plural_gpus = "gpu_count" not in state.values and any(gpu_plural(folded, m) for m in gpus)
     parse_context(state)
+    engine_max_len = state.values.pop("engine_max_len", None)
+    if engine_max_len is not None and "context" not in state.values:
+        state.set("context", engine_max_len)  # the length flag alone: every sequence may reach it
     if image_qps and "context" not in state.values and isinstance(state.values.get("gen_tokens"), int):
         # "每天 20 万张发票，每张输出约 300 token": an instruction and the reply beside each image, whose positions
         # join them when sized, not a 4,096-token default prompt (audit 24 LOW-35)

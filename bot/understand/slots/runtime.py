@@ -233,8 +233,10 @@ def parse_engine_settings(state: SlotState) -> None:
         state.mask(m.start(), m.end())
     m = _MAX_MODEL_LEN.search(state.text)
     if m is not None and int(m.group("n") or m.group("n2")) > 0:
-        # The engine's own length flag: the context, and the reply need not tell them to set it.
-        state.set("context", int(m.group("n") or m.group("n2")))
+        # The engine's own length flag: the context unless the requests' own lengths are written too (read after
+        # this by the context slot: "--max-model-len 32768 … prompts around 6k tokens, answers around 700" holds
+        # 40 sequences of ≈ 6.8k, not 40 of 32k; audit 25 HIGH 22), and the reply need not tell them to set it.
+        state.values["engine_max_len"] = int(m.group("n") or m.group("n2"))
         state.notes.append("max-model-len-stated")
         state.mask(m.start(), m.end())
     m = _TENSOR_SPLIT.search(state.text)

@@ -69,3 +69,18 @@ def test_a_pasted_nvidia_smi_row_is_no_count_of_cards() -> None:
     english = parse("nvidia-smi:\n|   0  NVIDIA H100 80GB HBM3   On | 00000000:18:00.0 Off | 0 |\nThis is our 8x H100 "
                     "box. Llama 3.1 70B FP8 with vLLM at 8k context: how many concurrent users?", KB)
     assert english.gpu_count == 8
+
+
+def test_a_pasted_start_up_log_is_not_read_as_the_job() -> None:
+    # audit 25 HIGH 22: "Maximum concurrency for 32,768 tokens per request: 7.18x" in a pasted vLLM log became 32,768
+    # generated tokens a request, and --max-model-len 32768 every request's length, beside "about 40 users, prompts
+    # around 6k tokens, answers around 700": 171 GiB a card and a 1,469 s request instead of ≈ 6.8k a sequence
+    from pathlib import Path
+
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    paste = Path(__file__).with_name("vllm_two_replicas_paste.txt").read_text(encoding="utf-8")
+    question = parse(paste, default_knowledge())
+    assert (question.context, question.gen_tokens, question.batch) == (6144 + 700, 700, 40)
+    assert question.max_num_seqs == 32 and question.memory_fraction == 0.9
