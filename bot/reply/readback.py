@@ -294,7 +294,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(t("card_bandwidth_read", v=f"{value:,.4g}"))
             continue
         if field in ("images_per_minute", "images_per_minute_per_user") and isinstance(value, (int, float)):
-            parts.append(t(f"{field}_read", v=f"{value:,.3g}"))  # "300 images a minute", "2 images a minute each"
+            shown = f"{value:,.0f}" if value >= 100 else f"{value:.3g}"  # "1,000", "6.94", "2": never "1e+03"
+            parts.append(t(f"{field}_read", v=shown))  # "300 images a minute", "2 images a minute each"
             continue
         if field == "batch" and isinstance(data.get("users"), int) and isinstance(value, int) and data["users"] > value:
             continue  # "20,000 concurrent users" is read back; the batch is only their cap of one job (audit 15 B-L1)

@@ -95,7 +95,7 @@ from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import parse_batch, parse_context
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
-from bot.understand.slots.image import parse_image
+from bot.understand.slots.image import image_rate, parse_image
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision, parse_qat
 from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
@@ -295,6 +295,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
             slot_model.vision_encoder is not None and slot_model.vision_encoder.cross_attention)):
         images_at_once = asks_images_at_once(state)
         parse_vision_input(state)  # before the job's size, context and counts: "8 images per request", "4K 图片"
+    if slot_model is not None and slot_model.modality == "image-generation":
+        image_rate(state)  # before the hours: "一天要出 1 万张" is a rate, not a 24-hour rental
     work = parse_workload_size(state)
     work["asks_concurrency"] = work.get("asks_concurrency") or images_at_once
     if "images_per_request" in state.values and not work.get("images_per_request"):
@@ -385,6 +387,9 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     latency_as_speed(state, work)
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
         intent = "check"  # "how many users can X serve on one L4?": those cards, checked, then their load
+    if (intent == "recommend" and len(gpu_ids) == 1 and named_model is not None
+            and named_model.modality == "image-generation" and state.values.get("images_per_minute")):
+        intent = "check"  # "FLUX 在 4090 上…一天 1 万张，要几张卡": that card, checked, then the cards the rate takes
     if intent == "gpu_info" and named_unknown and not capacity:
         intent = "recommend"  # "Mochi-1 on an H100?" asks about a model, one the reply must say it does not know
     if card_set:

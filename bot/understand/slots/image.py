@@ -46,10 +46,14 @@ _BATCH_OF_IMAGES = rx(r"(?:批量|批次|一批|每批|\bbatch(?:[-_\s]?size)?(?
 """A batch of images written as a count ("批次 4 張 1024x1024 圖", "批量 4 张", "batch of 4 images"): one call's
 batch, which the memory holds at once, not a job of four images."""
 MAX_IMAGE_COUNT = 1e10
-_RATE = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten)\s+(?:images?|pictures?|pics?|renders?)"
-           r"\s*(?:/\s*|per\s+|an?\s+|each\s+|every\s+)(?P<unit>minute|min|hour|hr)s?\b"
-           r"|每\s*(?P<unit2>分钟|小时)\s*(?:生成|出|画)?\s*(?P<num2>\d+(?:\.\d+)?|[一二两三四五六七八九十百千]{1,4})\s*(?:张|幅)")
-"""Images a minute (or an hour) a service makes: "200 images per minute", "每分钟一张图"; per user when
+_RATE = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten)\s*(?P<k>k)?\s+"
+           r"(?:images?|pictures?|pics?|renders?)"
+           r"\s*(?:/\s*|per\s+|an?\s+|each\s+|every\s+)(?P<unit>minute|min|hour|hr|day)s?\b"
+           r"|每\s*(?P<unit2>分钟|小时|天)\s*(?:要|需要)?\s*(?:生成|出|画)?\s*(?P<num2>\d+(?:\.\d+)?|[一二两三四五六七八九十百千]{1,4})"
+           r"\s*(?P<wan2>万)?\s*(?:张|幅)"
+           r"|(?:一天|每日|日均)\s*(?:要|需要|大概|约)?\s*(?:生成|出|画|产出)?\s*(?P<num3>\d+(?:\.\d+)?)\s*(?P<wan3>万)?\s*(?:张|幅)")
+"""Images a minute, an hour or a day a service makes: "200 images per minute", "每分钟一张图", "10,000 images a
+day", "一天要出 1 万张" (a day's count kept up with around the clock: audit 25 HIGH 29); per user when
 `_PER_USER` is beside it."""
 _PER_USER = rx(r"每人|每个人|每个用户|每位用户?|人均|\beach\b|\bper\s+(?:user|person|head)\b|\bapiece\b|"
                r"\ba\s+(?:user|person)\b")
@@ -103,7 +107,7 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
         state.set("image_resolution", round(bounded(state, "image_resolution", side, MAX_IMAGE_SIDE,
                                                     MIN_IMAGE_SIDE)))
         state.mask(m.start(), m.end())
-    _image_rate(state)
+    image_rate(state)
     m = _PER_CALL.search(state.text) or _BATCH_OF_IMAGES.search(state.text)
     if m is not None:
         state.set("batch", int(bounded(state, "batch", float(m.group("num")), MAX_BATCH)))
@@ -140,16 +144,20 @@ def parse_image(state: SlotState, model_named: bool = True) -> None:
         state.mask(m.start(), m.end())
 
 
-def _image_rate(state: SlotState) -> None:
+def image_rate(state: SlotState) -> None:
     """A service's image rate: total ("200 images per minute") or each user's ("每人每分钟一张图")."""
     m = _RATE.search(state.text)
     if m is None:
         return
-    value = number(m.group("num") or m.group("num2") or "")
+    value = number(m.group("num") or m.group("num2") or m.group("num3") or "")
     if value is None or value <= 0:
         return
-    unit = m.group("unit") or m.group("unit2") or "minute"
-    per_minute = value / 60.0 if unit in ("hour", "hr", "小时") else value
+    if m.group("k"):
+        value *= 1_000
+    if m.group("wan2") or m.group("wan3"):
+        value *= 10_000
+    unit = m.group("unit") or m.group("unit2") or ("day" if m.group("num3") else "minute")
+    per_minute = value / {"hour": 60.0, "hr": 60.0, "小时": 60.0, "day": 1440.0, "天": 1440.0}.get(unit, 1.0)
     near = state.text[max(0, m.start() - 16): m.end() + 16]
     slot = "images_per_minute_per_user" if _PER_USER.search(near) else "images_per_minute"
     state.set(slot, bounded(state, slot, per_minute, MAX_IMAGES_PER_MINUTE))

@@ -255,3 +255,20 @@ def test_an_image_model_with_no_published_time_says_so() -> None:
 
     text = ask_json("SD3.5 Large at 1024x1024 on an RTX 4080 16GB: will it fit, and how long per image?")["text"]
     assert "no time per image: I found no published measurement of Stable Diffusion 3.5 Large" in text
+
+
+def test_a_days_image_count_is_kept_up_with_and_the_named_card_checked() -> None:
+    # audit 25 HIGH 29: "一天要出 1 万张，要几张卡" was always one card (and "一天" a 24-hour rental); 10,000 a day
+    # is 6.94 a minute: at ≈ 32.8 s an image an L40S makes ≈ 1.8 a minute, so 4 of them
+    from bot.reply.answer import answer as reply
+    from bot.understand.parse import parse as read
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    l40s = reply(read("FLUX.1-dev, 10,000 images a day at 1024x1024 on L40S: how many cards?", kb), kb)
+    seconds = l40s.speed["seconds_per_image"]
+    assert l40s.speed["image_cards"] == -(-10_000 * seconds // 86_400)
+    assert l40s.speed["image_cards"] == 4
+    on_4090 = reply(read("FLUX.1-dev 在 4090 上出一张 1024x1024 的图要多久？一天要出 1 万张，要几张卡？", kb), kb)
+    assert on_4090.check is not None and not on_4090.check.fits and on_4090.check.gpu == "rtx-4090"
+    assert on_4090.query.hours is None and on_4090.speed["image_cards"] > 1
