@@ -340,6 +340,11 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     by_speed = by_memory if not per_user else largest_true(
         lambda b: _per_user_speed(workload, gpu, count, b) >= per_user, 1, by_memory)
     met = by_speed > 0
+    if not met:
+        # no replica gives a user the speed asked even alone: more replicas cannot buy it, so the plan holds the
+        # users as memory allows and says the target is out of reach (audit 25 HIGH 27: 50 replicas of 4 L40S,
+        # one user each, that the reply itself said still missed it)
+        by_speed = by_memory
     engine_cap = engine_sequence_cap(workload, gpu, count)
     per_replica = max(1, min(by_memory, by_speed, engine_cap))
     binding = "memory" if by_memory <= by_speed else "speed"

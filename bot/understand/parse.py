@@ -99,7 +99,7 @@ from bot.understand.slots.image import image_rate, parse_image
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision, parse_qat
 from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
-from bot.understand.slots.service_rate import PER_USER_RATE_NOTE, latency_as_speed, people_count
+from bot.understand.slots.service_rate import PER_USER_RATE_NOTE, latency_as_speed, online_count, people_count
 from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
@@ -341,6 +341,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         state.values["context"] = IMAGE_JOB_TEXT_TOKENS + int(state.values["gen_tokens"])
     parse_batch(state)
     people = state.values.get("users") or state.values.get("batch")
+    if PER_USER_RATE_NOTE in state.notes and online_count(state.folded):
+        people = online_count(state.folded)  # "50 个工程师，平均同时 15 人在线，每人每 10 秒一次": the 15 send them
     if PER_USER_RATE_NOTE in state.notes and not people:
         people = people_count(state.text)  # "50 个客服坐席，每人每分钟 6 次": a head count no batch slot took
     if PER_USER_RATE_NOTE in state.notes and work.get("qps") and isinstance(people, int) and people > 1:

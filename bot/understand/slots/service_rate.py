@@ -196,6 +196,36 @@ def note_per_person(state: SlotState, start: int, end: int) -> None:
         state.notes.append(PER_USER_RATE_NOTE)
 
 
+_EVERY = rx(r"每\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>秒|分钟)\s*(?:钟)?\s*(?:发|发送|提交|调用|发起|问)?\s*(?:一|1)\s*"
+            r"(?:次|个|条)\s*(?:请求|调用|查询|补全)?"
+            r"|\b(?:a|one)\s+(?:request|query|call|completion|prompt)\s+every\s+(?P<num2>\d+(?:\.\d+)?)\s*"
+            r"(?P<unit2>s|secs?|seconds?|mins?|minutes?)\b")
+"""A request every N seconds or minutes ("每人每 10 秒一次请求", "each sends a request every 10 seconds"): one
+N-th of a request a second, per person when said so."""
+_ONLINE = rx(r"(?:同时|平均同时|同时在线)\s*(?P<n>\d{1,7})\s*(?:个|位|名)?\s*(?:人|用户|工程师|开发者)?\s*(?:在线)?"
+             r"|(?<![\d.])(?P<n2>\d{1,7})\s+(?:\w+\s+)?(?:users?|people|engineers|developers|devs)?\s*"
+             r"(?:online|active)\s+at\s+(?:once|a\s+time)")
+"""The people online at once ("平均同时 15 人在线", "15 users online at once"): a per-person rate comes from them,
+not from the whole team a message also counts ("50 个工程师 … 同时 15 人在线")."""
+
+
+def online_count(text: str) -> int | None:
+    m = _ONLINE.search(text)
+    return int(m.group("n") or m.group("n2")) if m is not None else None
+
+
+def requests_every(state: SlotState) -> dict[str, float]:
+    """`qps` from a request every N seconds or minutes; a rate stated per person is noted (`PER_USER_RATE_NOTE`)."""
+    m = _EVERY.search(state.text)
+    if m is None or float(m.group("num") or m.group("num2")) <= 0:
+        return {}
+    unit = m.group("unit") or m.group("unit2")
+    seconds = float(m.group("num") or m.group("num2")) * (60.0 if unit.startswith(("分", "m")) else 1.0)
+    note_per_person(state, m.start(), m.end())
+    state.mask(m.start(), m.end())
+    return {"qps": 1.0 / seconds}
+
+
 def requests_per_minute(state: SlotState) -> dict[str, float]:
     """`qps` from a rate per minute ("200 req/min"); the span is masked. A rate stated per person is noted
     (`PER_USER_RATE_NOTE`) so the people counted multiply it."""
@@ -262,7 +292,9 @@ __all__ = [
     "MAX_TEXTS_PER_REQUEST",
     "asks_latency",
     "latency_as_speed",
+    "online_count",
     "parse_service_rate",
     "request_latency",
+    "requests_every",
     "requests_per_minute",
 ]

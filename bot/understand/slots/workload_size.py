@@ -43,6 +43,7 @@ from bot.understand.slots.service_rate import (
     note_per_person,
     parse_service_rate,
     request_latency,
+    requests_every,
     requests_per_minute,
 )
 from rules.constants import HOURS_PER_MONTH
@@ -427,7 +428,7 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
         targets["qps"] = float(m.group("num"))
         state.mask(m.start(), m.end())
     if "qps" not in targets:
-        targets.update(requests_per_minute(state))
+        targets.update(requests_per_minute(state) or requests_every(state))
     m = _PER_USER.search(text) or _PER_USER_BARE.search(text)
     if m is not None:
         raw = m.group("num") or (m.groupdict().get("num2") or "")

@@ -29,3 +29,16 @@ def test_a_count_the_prefill_sets_is_said_to_be_the_computes() -> None:
     assert plan is not None and plan.replicas == 2 and plan.binding == "compute"
     assert plan.concurrent_needed < plan.sequences_per_replica
     assert "約束來自算力" in render_text(result, kb=KB)
+
+
+def test_a_per_user_speed_no_replica_reaches_is_not_bought_with_one_replica_per_user() -> None:
+    # audit 25 HIGH 27: 64 tokens in 300 ms (213 tok/s a user) for a 32B model: no card gives one user that, so the
+    # plan laid out 50 replicas of 4 L40S, one user each (200 cards), that its own line said still missed it; and
+    # "15 人在線、每人每 10 秒一次請求" is 1.5 requests/s, not 50 always-busy users
+    text = ("Qwen2.5-Coder-32B 給 50 個工程師做程式碼補全，平均同時 15 人在線、每人每 10 秒一次請求，每次 4k 上下文、"
+            "輸出 64 token，延遲要 300ms 內，要幾張 L40S？")
+    result = answer(parse(text, KB), KB)
+    plan = result.serving
+    assert result.understood.get("qps") == 1.5 and plan is not None and not plan.met
+    assert plan.replicas * plan.gpus_per_replica <= 8 and plan.sequences_per_replica > 1
+    assert "即使每副本只服務一個用戶也達不到每用戶速度要求" in render_text(result, kb=KB)
