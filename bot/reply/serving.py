@@ -347,7 +347,7 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
         by_speed = by_memory
     engine_cap = engine_sequence_cap(workload, gpu, count)
     per_replica = max(1, min(by_memory, by_speed, engine_cap))
-    binding = "memory" if by_memory <= by_speed else "speed"
+    binding = "memory" if by_memory <= by_speed and met else "speed"
     if engine_cap < min(by_memory, by_speed):
         binding = "sequence_cap"  # the KV cache holds more, but the engine batches at most its max_num_seqs
         targets["sequence_cap"] = float(engine_cap)
