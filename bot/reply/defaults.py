@@ -50,6 +50,12 @@ DEFAULT_CONTEXT = 4096
 """Tokens per sequence when the question gives none: a typical chat turn with history, not the model's
 full advertised window (assuming the full window is a common calculator mistake: design.md)."""
 DEFAULT_BATCH = 1
+SHORT_SAMPLE_STEP_TOKENS = 2048
+"""A training job whose samples are shorter than this gets a micro-batch of samples up to this many tokens a step
+(TRAINER_MICRO_BATCH at most) when none is stated: a 2,048-token step is the sequence most recipes train at."""
+TRAINER_MICRO_BATCH = 8
+"""The most samples a micro-step is given by default: Hugging Face TrainingArguments' own per_device_train_batch_size
+default (8)."""
 COMPUTE_OPTIMAL_TOKENS_PER_PARAM = 20.0
 """Training tokens a parameter for a compute-optimal model: Hoffmann et al. 2022 ("Training Compute-Optimal Large
 Language Models", Chinchilla), whose fits give about 20 (Chinchilla itself: 70B parameters on 1.4T tokens)."""
@@ -402,6 +408,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         question = question.model_copy(update={"gen_tokens": generated})
     context += request_images(question, model, task, assumptions)
     batch = question.batch
+    if (batch is None and task != "inference" and model.arch in TOKEN_ARCHS and (question.tokens or
+            question.training_samples) and 0 < context < SHORT_SAMPLE_STEP_TOKENS):
+        # short samples are trained several to a micro-step, as trainers batch them: one 256-token sample a step
+        # on 8 sharded cards is all weight gathering and no compute (audit 25 HIGH 25: 8 A10s slower than 1 A100)
+        batch = min(TRAINER_MICRO_BATCH, max(1, SHORT_SAMPLE_STEP_TOKENS // context))
+        assumptions.append(Assumption(field="batch", value=batch, reason="short-samples"))
     if batch is None:
         batch = DEFAULT_BATCH
         if model.arch in TOKEN_ARCHS and not (task == "inference" and (

@@ -251,6 +251,10 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "engine-default": {"en": "the engine's own default", "zh-Hans": "该框架的默认设置"},
     "inter-node-fabric": {"en": "the RDMA fabric training clusters of this card are built with; the gradient traffic takes several times longer over plain Ethernet",
                           "zh-Hans": "按这代卡训练集群常用的 RDMA 网络估算；普通以太网下梯度同步要慢好几倍"},
+    "short-samples": {"en": "short samples trained several to a micro-step (Hugging Face Trainer's default "
+                               "per_device_train_batch_size is 8); say “batch 1” to size one at a time",
+                      "zh-Hans": "样本较短，每个 micro-step 训练多条（Hugging Face Trainer 默认 per_device_train_batch_size 为 8）；"
+                                 "写“batch 1”可按一次一条估算"},
     "sample-length": {"en": "the samples' length", "zh-Hans": "按样本长度"},
     "batch-job-output-assumed": {"en": "output per document not stated: say it (e.g. “into 200-token summaries”), "
                                  "as generating it is often half the job's time",
