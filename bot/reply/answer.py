@@ -370,9 +370,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             # a bigger card is offered at the count asked only where that many can be had (one B300 comes in
             # an 8-card HGX board unless a priced instance rents it alone)
             bigger = [g for g in pool if g.recommended and placeable(g, count, priced)]
-            check = with_suggestion_speeds(check_out(rules.check_fit(workload, gpu, count, instances,
+            # each card runs its own copy when the files are shared out: each holds the whole model (LOW-44)
+            held_on = 1 if copies else count
+            check = with_suggestion_speeds(check_out(rules.check_fit(workload, gpu, held_on, instances,
                                                                      candidates=bigger), fraction),
-                                           workload, gpu, count)
+                                           workload, gpu, held_on).model_copy(update={"count": count})
             if "context" not in question.stated:
                 # a long context nobody asked for (Ollama's 32k default) is the first thing to cut, while the cut
                 # still leaves the 4k a question with no length is sized at

@@ -261,6 +261,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                            needed=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)):,}",
                            cards=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)) * s.gpus_per_replica:,}",
                            gpu=_gpu_name(kb, s.gpu)))
+        elif s.binding == "memory" and s.met and s.replicas == 1 and s.concurrent_needed < s.sequences_per_replica:
+            # one replica holds the load with room in its KV cache: nothing binds (audit 25 LOW-49)
+            lines.append(t("binding_none", held=f"{s.sequences_per_replica:,}", users=f"{s.concurrent_needed:,}"))
         else:
             lines.append(t(f"binding_{s.binding}", nodes=s.gpus_per_replica // GPUS_PER_NODE,
                            flag=_PIPELINE_FLAGS.get(answer.query.engine or "", t("pipeline_flag_other")))

@@ -42,3 +42,22 @@ def test_a_per_user_speed_no_replica_reaches_is_not_bought_with_one_replica_per_
     assert result.understood.get("qps") == 1.5 and plan is not None and not plan.met
     assert plan.replicas * plan.gpus_per_replica <= 8 and plan.sequences_per_replica > 1
     assert "即使每副本只服務一個用戶也達不到每用戶速度要求" in render_text(result, kb=KB)
+
+
+def test_one_replica_with_room_says_nothing_binds() -> None:
+    # audit 25 LOW-49: "约束来自显存" for one L20 holding 42 of the 60 sequences its cache could
+    text = ("Qwen3-30B-A3B 用 vLLM 0.10 部署在一张 L20 上，FP8，每天 20 万次调用，平均输入 1500 输出 300，"
+            "首 token 延迟要求 1 秒内，够不够？阿里云每月多少钱？")
+    result = answer(parse(text, KB), KB)
+    plan = result.serving
+    assert plan is not None and plan.replicas == 1 and plan.concurrent_needed < plan.sequences_per_replica
+    rendered = render_text(result, kb=KB)
+    assert "一个副本就够" in rendered and "约束来自显存" not in rendered
+
+
+def test_an_encoder_copied_to_each_card_is_checked_at_a_whole_copy_a_card() -> None:
+    # audit 25 LOW-44: "Yes: it needs 5.0 GiB per card" for a 14 GiB embedding model on 4 cards that each run a copy
+    result = answer(parse("We need to embed 40 million passages (~300 tokens each) with Qwen3-Embedding-8B on 4x "
+                          "L40S. How many hours, and what does that cost on Nebius?", KB), KB)
+    assert result.check is not None and result.check.count == 4 and result.estimate is not None
+    assert result.check.memory_per_gpu_gb == round(result.estimate.per_gpu_gb, 2) > 14
