@@ -325,8 +325,9 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         if model.arch == "diffusion":
             quant = "nf4"  # diffusers quantises a pipeline with bitsandbytes on load (its quantization docs): no GPTQ
         else:
-            quant = "gptq" if (question.engine or ("llama.cpp" if mac_engine else "transformers")) != "llama.cpp" \
-                else WF.DEFAULT_GGUF
+            runner = question.engine or ("llama.cpp" if mac_engine else "transformers")
+            # LMDeploy's 4-bit weights (W4A16) are its own AWQ (`lmdeploy lite auto_awq`), what TurboMind loads
+            quant = WF.DEFAULT_GGUF if runner == "llama.cpp" else "awq" if runner == "lmdeploy" else "gptq"
         if not any(a.reason == "gguf-default" for a in assumptions):
             assumptions.append(Assumption(field="quant", value=quant))
     if task == "qlora":

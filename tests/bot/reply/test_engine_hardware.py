@@ -46,3 +46,16 @@ def test_tensorrt_llm_on_a_radeon_is_sized_with_vllm_and_says_why() -> None:
 def test_tensorrt_llm_on_an_nvidia_card_is_sized_as_asked() -> None:
     result = answer(parse("Llama 3.1 8B with TensorRT-LLM on an L40S", KB), KB)
     assert result.query.engine == "tensorrt-llm" and "engine_not_on_card" not in result.understood
+
+
+def test_lmdeploys_four_bit_weights_are_its_awq() -> None:
+    # audit 25 LOW-51: "W4A16" on LMDeploy was assumed GPTQ; TurboMind loads the AWQ `lmdeploy lite auto_awq` writes
+    from bot.reply.answer import answer
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    result = answer(parse("用 lmdeploy 0.7 跑 InternLM2.5-20B，W4A16 量化，--quant-policy 8，两张 A10，并发 32，"
+                          "上下文 8k，够吗？", kb), kb)
+    assert result.query.quant == "awq" and result.query.kv_cache == "int8"
+    assert answer(parse("InternLM2.5-20B int4 on two A10s with vLLM", kb), kb).query.quant == "gptq"
