@@ -169,8 +169,28 @@ def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, po
                                     fits=top.fits if top else None,
                                     decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None,
                                     fix=_quantised_fit(job, gpu, count, instances) if gpu and top and not top.fits
-                                    else None))
+                                    else None, **_audio_job(question, job, top, count, kb)))
     return rows
+
+
+def _audio_job(question: Question, job: Workload, top: Pick | None, count: int,
+               kb: KnowledgeBase) -> dict[str, Any]:
+    """A speech model's run over the recorded hours asked, on its row's cards, at the batched rate the job line
+    uses, and its bill when the cards are priced (audit 25 M-31: only the first model was timed)."""
+    from bot.reply.media_figures import batched_audio_rate
+    from bot.reply.pricing import plan_for, price_choice
+
+    gpu = kb.gpus.get(top.gpu_id) if top is not None and top.fits else None
+    if gpu is None or job.model.modality != "audio" or not question.audio_hours or question.audio_per_day:
+        return {}
+    rate = batched_audio_rate(job, gpu)[0]
+    if not rate:
+        return {}
+    hours = question.audio_hours / (rate * max(1, count))
+    hours = round(hours, 1 if hours >= 1 else 3)
+    plan = plan_for(kb, gpu.id, count, price_choice(question))
+    return {"job_hours": hours, "job_cost": round(hours * plan.per_hour, 2) if plan is not None else None,
+            "job_currency": plan.currency if plan is not None else None}
 
 
 def _quantised_fit(job: Workload, gpu: GPU, count: int, instances: list[Any]) -> dict[str, Any] | None:

@@ -361,6 +361,11 @@ class ModelCompareOut(BaseModel):
     fix: dict[str, Any] | None = None
     """Models compared on the cards named, for a row that does not fit them: the first quantisation that does,
     on those same cards, {precision, quant, per_gpu_gb} ("which fits 2× 4090?": Gemma 2 27B in 8 bits)."""
+    job_hours: float | None = None
+    """Speech models compared over hours of recorded audio: the run on the row's cards, and its bill when priced
+    ("large-v3 vs large-v3-turbo … hours and cost for each?")."""
+    job_cost: float | None = None
+    job_currency: str | None = None
 
 
 class Assumption(BaseModel):

@@ -12,7 +12,7 @@ from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, ram_of, smaller_line
 from bot.reply.compare_view import compare_rows, compare_verdict
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
-from bot.reply.formatting import count, format_label, gb, gpu_name, model_name_of, params
+from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.maths_view import maths_lines
@@ -233,6 +233,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         "fits": r.fits, "decode": count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
         "fix": t("compare_model_fix", fix=format_label(r.fix["quant"]) if r.fix["quant"]
                  else str(r.fix["precision"]).upper(), need=gb(r.fix["per_gpu_gb"])) if r.fix else "",
+        "job": t("compare_job", hours=billed_hours(r.job_hours),
+                 total=(" · " + t("compare_job_cost", v=money(r.job_cost), cur=r.job_currency))
+                 if r.job_cost is not None and r.job_currency else "") if r.job_hours is not None else "",
     } for r in answer.model_compare]
     view["methods_compared"] = bool(answer.model_compare) and answer.model_compare[0].task is not None
     view["formats_compared"] = bool(answer.model_compare) and answer.model_compare[0].format is not None

@@ -162,3 +162,19 @@ def test_a_daily_transcription_is_billed_for_its_daily_runs_and_says_what_always
     assert cost["total"] == pytest.approx(cost["per_hour"] * work * 730 / 24, rel=0.02)
     assert f"a month (30.4 days) is ≈ {work * 730 / 24:,.0f} h of it" in answer["text"]
     assert "kept running around the clock to transcribe the audio as it arrives, 1 cost ≈ 588 USD" in answer["text"]
+
+
+def test_speech_models_compared_each_get_their_run_and_bill() -> None:
+    # audit 25 M-31: "large-v3 vs large-v3-turbo … hours and cost for each?" timed large-v3 alone
+    from bot.reply.answer import answer
+    from bot.understand.parse import parse
+    from tests.bot.reply._answers import KB
+
+    result = answer(parse("Whisper large-v3 vs large-v3-turbo on one L4 for 5,000 hours of call audio a month: how "
+                          "many hours of GPU time and what AWS cost for each?", KB), KB)
+    rows = {row.model: row for row in result.model_compare}
+    v3, turbo = rows["whisper-large-v3"], rows["whisper-large-v3-turbo"]
+    assert v3.job_hours and turbo.job_hours and turbo.job_hours < v3.job_hours / 3  # 4 decoder layers against 32
+    assert v3.job_hours == pytest.approx(result.speed["job_hours"], rel=0.01)
+    for row in (v3, turbo):
+        assert row.job_currency == "USD" and row.job_cost == pytest.approx(0.805 * row.job_hours, abs=0.02)
