@@ -96,7 +96,13 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if not fitting:
         return t("compare_none_fits")
     if len(fitting) == 1:
-        return t("compare_only_one", name=fitting[0][0])
+        only = t("compare_only_one", name=fitting[0][0])
+        if fitting[0][1].price_per_hour is None:
+            # "哪个总成本更低？" when the one set that holds the job has no public price: said, not silent (M-26)
+            zh = t.lang != "en"
+            only = (only.rstrip("。.") + ("；" if zh else "; ") + t("compare_only_one_unpriced", name=fitting[0][0])
+                    + ("。" if zh else "."))
+        return only
     clauses = []
     rated = sorted(((rate, name) for name, p in fitting if (rate := _rate(p))), reverse=True)
     if len(rated) >= 2:

@@ -115,3 +115,13 @@ def test_an_audio_thread_compares_each_cards_transcription_and_its_break_even(ad
     # the H20 is cheaper only below the L4's total over its own hours
     break_even = l4_total / (by_gpu[h20_id].job_hours or 1)
     assert f"每小時低於約 {break_even:.2f} USD 才更便宜" in render_text(reply.answer, advisor.kb)
+
+
+def test_a_cost_choice_whose_one_fitting_set_is_unpriced_says_so(advisor: Advisor) -> None:
+    # audit 25 M-26 residue (k02): "哪个总成本更低？" after 4× L20 (does not fit) and 4× H20 (fits, no public
+    # price) answered only which fits
+    advisor.respond("DeepSeek-R1-Distill-Llama-70B 用 vLLM FP8，4 张 L20，32 并发，16k 上下文，够吗？", "T:k02")
+    advisor.respond("换成 H20 呢", "T:k02")
+    reply = advisor.respond("哪个总成本更低？", "T:k02")
+    text = render_text(reply.answer, advisor.kb)
+    assert "只有 4× H20 96GB 放得下；4× H20 96GB 没有找到公开标价，无法给出成本对比。" in text
