@@ -181,6 +181,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["gguf_server"] = question.gguf_server  # "GGUF Q8_0 on vLLM": sized as llama.cpp, said why
     if question.no_such_variant is not None:
         understood["no_such_variant"] = question.no_such_variant  # "RTX 4090 Ti": no such card, sized as the 4090
+    if question.asks_spot:
+        understood["asks_spot"] = True  # "how much does spot save?": bot.reply.spot
     if question.asks_overflow:
         understood["asks_overflow"] = True  # "will it spill?": "Yes" would read as "it spills"
     if question.asks_concurrency:

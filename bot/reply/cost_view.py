@@ -436,6 +436,10 @@ def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any
     if ranked:
         lines = [ranked, *lines]
     budget = _budget_line(answer, kb, t)
+    from bot.reply.spot import spot_line  # spot reads this module's money and cloud names
+
+    if spot := spot_line(answer, kb, t):
+        lines.append(spot)
     return {"cost_lines": [budget, *lines] if budget else lines, "price_rows": _price_rows(answer, t),
             "price_gap": _price_gap(answer, kb, t)}
 

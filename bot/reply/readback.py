@@ -143,7 +143,8 @@ UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted
                                "budget_period", "apple_chip", "no_gpu", "runner", "modified_card",
                                "claimed_memory_gb", "derived_name", "assumed_model",
                                "shared_memory_stated", "asks_concurrency", "no_such_variant", "records_folded",
-                               "engine_not_on_card", "gguf_server", "asks_overflow"})
+                               "engine_not_on_card", "gguf_server", "asks_overflow",
+                               "asks_spot"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 

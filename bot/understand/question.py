@@ -330,6 +330,8 @@ class Question(BaseModel):
     """A generative model is run over the documents the text counts ("summarise 1M articles of 2k tokens into
     200-token summaries"): `training_samples` requests, each a prompt of `context` − `gen_tokens` tokens and
     `gen_tokens` of output, prefilled and generated at a serving engine's full load (bot.understand.documents)."""
+    asks_spot: bool = False
+    """Spot or preemptible prices are asked about: the reply gives the spot price it knows or says none is."""
     asks_overflow: bool = False
     """The fit is asked as spilling or running out of memory ("will it spill to CPU?", "会爆显存吗"): the verdict
     then says whether it fits in words that answer that question (slots/cues.ASKS_OVERFLOW)."""

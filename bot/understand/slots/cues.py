@@ -47,6 +47,9 @@ ASKS_OVERFLOW = rx(
 )
 """The fit asked the other way round ("will it spill to CPU?", "will it OOM?", "会爆显存吗"): a bare "Yes" or
 "No" would answer the opposite question, so the verdict says "it fits" or "it does not fit" (audit 24 LOW-32)."""
+ASKS_SPOT = rx(r"\bspot\b|\bpreemptible\b|\binterruptible\b|竞价|抢占式")
+"""Spot (interruptible) capacity asked about ("how much does spot save", "竞价实例"): the reply gives the spot
+price it knows, or says none is known (bot.reply.spot)."""
 ASKS_MAX_CONTEXT = rx(
     r"\b(?:max(?:imum)?|longest|largest|biggest|most)\s+(?:possible\s+)?(?:context|ctx|sequence\s+length|"
     r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"
