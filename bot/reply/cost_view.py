@@ -394,6 +394,14 @@ def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         lines.append(t("price_gpu_only", gpu=_gpu_name(kb, row.gpu), cloud=cloud_name(t, row.cloud),
                        per_hour=money(row.price_per_hour / max(1, row.count)), cur=row.currency))
     rest = [g for g in rest if g not in {row.gpu for row in gpu_only} and g != costed]
+    # a card priced only in smaller instances than the set-up needs (the L20 as a 1-card instance, asked in 2s)
+    needs = {p.gpu: (p.count // (p.replicas or 1)) for p in answer.picks}
+    rows_of = {g: [row for row in kb.prices.values() if row.gpu == g
+                   and (answer.query.cloud is None or row.cloud == answer.query.cloud)] for g in rest}
+    smaller = [g for g in rest if rows_of[g] and all(row.count < needs.get(g, 1) for row in rows_of[g])]
+    if smaller:
+        lines.append(t("price_unknown_size", gpus=", ".join(_gpu_name(kb, g) for g in smaller), cloud=cloud))
+    rest = [g for g in rest if g not in smaller]
     if rest:
         lines.append(t("price_unknown_once", gpus=", ".join(_gpu_name(kb, g) for g in rest), cloud=cloud))
     return " ".join(lines)

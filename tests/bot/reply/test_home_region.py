@@ -58,3 +58,15 @@ def test_the_a10g_is_priced_on_the_aws_its_asker_can_rent(kb: KnowledgeBase, tex
     priced = [result.cost.cloud] if result.cost is not None and result.cost.gpu == "a10g" else []
     priced += [pick.cloud for pick in result.picks if pick.gpu == "a10g"]
     assert priced and set(priced) == {cloud}
+
+
+def test_a_card_priced_only_in_smaller_instances_is_said_so(kb: KnowledgeBase) -> None:
+    # audit 25 LOW-47: "L20在阿里云上没有找到公开标价" beside replies that price the 1-card L20 at 14.63 CNY/h; a
+    # 2-card L20 replica has no price because only the 1-card instance is listed
+    from bot.reply.render import render_text
+
+    result = answer(parse("预算一个月 5 万人民币，想在阿里云上跑 Qwen2.5-72B-Instruct，每秒 3 个请求，"
+                          "输入 2k 输出 500，选什么实例，够不够？", kb), kb)
+
+    text = render_text(result, kb=kb)
+    assert "L20在阿里云上只有更小规格实例（卡更少）的公开标价" in text and "L20在阿里云上没有找到公开标价" not in text
