@@ -54,6 +54,7 @@ ASKS_MAX_CONTEXT = rx(
     r"\b(?:max(?:imum)?|longest|largest|biggest|most)\s+(?:possible\s+)?(?:context|ctx|sequence\s+length|"
     r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"
     r"\bhow\s+(?:long|big|large)\s+(?:a\s+|of\s+a\s+)?(?:context|ctx|prompt)\b|"
+    r"\bhow\s+much\s+(?:context|ctx)\b(?![^.?!]{0,20}\b(?:do|does|should)\s+(?:i|we|you)\s+need)|"
     r"\bhow\s+many\s+tokens\s+(?:of\s+context\s+)?(?:can|will|would|fit)"
     r"(?![^.?!]{0,40}\b(?:train|pre-?train|fine-?tune|afford|generate|produce|process|buy|embed))|"
     r"最长.{0,4}(?:上下文|序列|输入|context)|(?:上下文|序列长度|context).{0,4}最(?:长|大|多)"
