@@ -114,10 +114,14 @@ def price_load(pick: PickOut, workload: Workload, kb: KnowledgeBase, question: Q
     if plan is None or bill is None or not plan.met or not plan.aggregate_tokens_per_s:
         return None
     cards = plan.gpus_per_replica * plan.replicas
+    # a request rate met is the same tokens on every card compared: money per token at that rate, so the
+    # cheaper bill is the cheaper answer, not the set with more spare capacity (audit 25 LOW-50)
+    rate = plan.aggregate_tokens_per_s
+    if question.qps and workload.gen_tokens:
+        rate = min(rate, question.qps * workload.gen_tokens)
     return pick.model_copy(update={
         **plan_fields(bill, cards), "count": cards, "replicas": plan.replicas if plan.replicas > 1 else None,
-        "work_tokens_per_s": round(plan.aggregate_tokens_per_s, 1),
-        "work_cost": round(bill.per_hour / (plan.aggregate_tokens_per_s * 3600) * 1e6, 3)})
+        "work_tokens_per_s": round(rate, 1), "work_cost": round(bill.per_hour / (rate * 3600) * 1e6, 3)})
 
 
 def price_documents(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
