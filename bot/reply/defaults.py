@@ -410,7 +410,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     context += request_images(question, model, task, assumptions)
     batch = question.batch
     if (batch is None and task != "inference" and model.arch in TOKEN_ARCHS and (question.tokens or
-            question.training_samples) and 0 < context < SHORT_SAMPLE_STEP_TOKENS):
+            question.training_samples) and 0 < context <= SHORT_SAMPLE_STEP_TOKENS // 2):
         # short samples are trained several to a micro-step, as trainers batch them: one 256-token sample a step
         # on 8 sharded cards is all weight gathering and no compute (audit 25 HIGH 25: 8 A10s slower than 1 A100)
         batch = min(TRAINER_MICRO_BATCH, max(1, SHORT_SAMPLE_STEP_TOKENS // context))

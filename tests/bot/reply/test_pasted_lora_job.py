@@ -49,3 +49,11 @@ def test_short_samples_are_trained_several_to_a_step_so_sharding_pays() -> None:
     # a stated batch is kept
     stated = answer(parse(text.replace("2 个 epoch", "2 个 epoch，batch 1"), KB), KB)
     assert stated.query.batch == 1
+
+
+def test_samples_near_a_step_long_keep_the_plain_default_batch() -> None:
+    # 1,500-token samples make one a 2,048-token step: batch 1, said as the plain default, not as "several a step"
+    result = answer(parse("QLoRA fine-tune Llama 3.3 70B with torchtune on 2x RTX 4090, 20k samples of ~1,500 tokens, "
+                          "2 epochs: does it fit, and how long will it take?", KB), KB)
+    assert result.query.batch == 1
+    assert all(a.reason != "short-samples" for a in result.assumptions)
