@@ -177,17 +177,17 @@ def _audio_job(question: Question, job: Workload, top: Pick | None, count: int,
                kb: KnowledgeBase) -> dict[str, Any]:
     """A speech model's run over the recorded hours asked, on its row's cards, at the batched rate the job line
     uses, and its bill when the cards are priced (audit 25 M-31: only the first model was timed)."""
-    from bot.reply.media_figures import batched_audio_rate
+    from bot.reply.formatting import rounded_hours  # formatting reads this module's card names
+    from bot.reply.media_figures import recorded_audio_hours
     from bot.reply.pricing import plan_for, price_choice
 
     gpu = kb.gpus.get(top.gpu_id) if top is not None and top.fits else None
     if gpu is None or job.model.modality != "audio" or not question.audio_hours or question.audio_per_day:
         return {}
-    rate = batched_audio_rate(job, gpu)[0]
-    if not rate:
+    run = recorded_audio_hours(job, gpu, count, question.audio_hours)
+    if run is None:
         return {}
-    hours = question.audio_hours / (rate * max(1, count))
-    hours = round(hours, 1 if hours >= 1 else 3)
+    hours = rounded_hours(run)
     plan = plan_for(kb, gpu.id, count, price_choice(question))
     return {"job_hours": hours, "job_cost": round(hours * plan.per_hour, 2) if plan is not None else None,
             "job_currency": plan.currency if plan is not None else None}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.reply.formatting import billed_hours, gb
+from bot.reply.formatting import billed_hours, gb, rounded_hours
 from bot.reply.i18n import Translator
 from bot.reply.job_hours import generation_rate
 from bot.reply.labels import PRICE_AUTHORITIES
@@ -86,7 +86,7 @@ def train_time(answer: Answer, tokens_per_s: float | None, t: Translator,
     text = t("pick_train_time", time=span, tokens=amount(tokens))
     if price_per_hour and currency:
         # billed on the hours as the job's own total rounds them (bot.reply.job_hours), so the two agree
-        billed = round(hours, 1 if hours >= 1 else 3)
+        billed = rounded_hours(hours)
         text += t("pick_train_total", total=money(price_per_hour * billed), cur=currency)
     return text
 

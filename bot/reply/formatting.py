@@ -36,6 +36,12 @@ def per_hour(seconds_each: float) -> str:
     return count(3600 / seconds_each) if seconds_each > 0 else "0"
 
 
+def rounded_hours(hours: float) -> float:
+    """A run's hours as the reply keeps them: a tenth of an hour from one hour, three decimals below. Every job total
+    is billed on this same figure, so a total and the hours beside it agree."""
+    return round(hours, 1 if hours >= 1 else 3)
+
+
 def billed_hours(hours: float) -> str:
     """Hours as a bill counts them: whole hours from ten, two significant figures below ("4.8", "0.35", "29")."""
     return f"{hours:,.0f}" if hours >= 10 else f"{hours:.2g}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import rules
+from bot.reply.formatting import rounded_hours
 from bot.reply.money_model import ServingPlanOut
 from bot.reply.serving import encoder_rate
 from bot.understand.question import Question
@@ -17,7 +18,7 @@ from rules.types import Workload
 def _set_job(speed: dict[str, float | None], counted: str, amount: float, hours: float) -> None:
     """`speed[counted]` (what the question counts) and `speed.job_hours`, the run it takes at the rate shown."""
     speed[counted] = float(amount)
-    speed["job_hours"] = round(hours, 1 if hours >= 1 else 3)
+    speed["job_hours"] = rounded_hours(hours)
 
 
 def add_image_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
@@ -100,8 +101,8 @@ def add_training_hours(speed: dict[str, float | None], question: Question, workl
     hours = question.tokens / rate / 3600.0 if rate else rules.training_hours(workload, gpu, count, question.tokens)
     if hours is None:
         return  # a card without a published throughput figure is not timed
-    speed["train_hours"] = round(hours, 1 if hours >= 1 else 3)
-    speed["gpu_hours"] = round(hours * count, 1 if hours * count >= 1 else 3)
+    speed["train_hours"] = rounded_hours(hours)
+    speed["gpu_hours"] = rounded_hours(hours * count)
     if question.hours:
         # A deadline ("in 90 days"): whether the sized cards meet it and, when they do not, how many would at
         # their per-card rate — a floor, since more cards lose some speed to communication.

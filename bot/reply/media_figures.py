@@ -75,6 +75,13 @@ def batched_audio_rate(workload: Workload, gpu: GPU) -> tuple[float | None, int]
     return (each * windows if each else None), windows
 
 
+def recorded_audio_hours(workload: Workload, gpu: GPU, count: int, audio_hours: float) -> float | None:
+    """Hours `count` cards take over `audio_hours` of recordings, each card transcribing its own files at the
+    batched rate (job_hours.add_audio_hours reads the same rate from the speed figures); None when it is unknown."""
+    rate = batched_audio_rate(workload, gpu)[0]
+    return audio_hours / (rate * max(1, count)) if rate else None
+
+
 def live_streams(workload: Workload, gpu: GPU) -> dict[str, float | None]:
     """Concurrent users of a speech model are live streams: each must be transcribed at least as fast as it is
     spoken. One card holds as many as its memory and its speed allow (batching shares the decoder's weight reads,

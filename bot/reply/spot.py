@@ -7,8 +7,7 @@ from bot.reply.cost_view import cloud_name, money
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
 from knowledge.base import KnowledgeBase
-
-HOURS_PER_MONTH = 730
+from rules.constants import HOURS_PER_MONTH
 
 
 def spot_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:

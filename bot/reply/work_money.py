@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 import rules
 from bot.reply.budget_money import in_currency
 from bot.reply.defaults import as_chosen
+from bot.reply.formatting import rounded_hours
 from bot.reply.model import PickOut
 from bot.reply.money_model import ServingPlanOut
 from bot.reply.pricing import PriceChoice, plan_bill, plan_fields, plan_for
@@ -92,10 +93,7 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
                                      "work_cost": round(cost, 3) if cost is not None else None}
         if workload.task != "inference" and question is not None and question.tokens:
             # the tokens asked for, on each set-up compared: "if we rent 8x A100 80GB, how long would it take?"
-            hours = question.tokens / rate / 3600.0
-            hours = round(hours, 1 if hours >= 1 else 3)
-            update.update(job_hours=hours, job_cost=round(hours * pick.price_per_hour, 2) if pick.price_per_hour
-                          else None)
+            update.update(_job_fields(pick, question.tokens / rate / 3600.0))
         out.append(pick.model_copy(update=update))
     return out
 
@@ -137,11 +135,7 @@ def price_documents(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeB
             out.append(pick)
             continue
         rate, _ = encoder_rate(workload, gpu, pick.count)
-        hours = documents / rate / 3600.0
-        hours = round(hours, 1 if hours >= 1 else 3)  # as the job line rounds it (job_hours), so the totals agree
-        total = hours * pick.price_per_hour if pick.price_per_hour else None
-        out.append(pick.model_copy(update={"job_hours": hours,
-                                           "job_cost": round(total, 2) if total is not None else None}))
+        out.append(pick.model_copy(update=_job_fields(pick, documents / rate / 3600.0)))
     return out
 
 
@@ -149,21 +143,20 @@ def price_audio(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
     """Each pick of a speech model over hours of recorded audio with the job's hours and total, the files shared
     out one copy of the model a card at its batched rate (job_hours.add_audio_hours, the job line's own reading):
     "哪個比較便宜？" after the same 1,000 hours on an L4 and on an H20 (audit 24 M-26)."""
-    from bot.reply.media_figures import batched_audio_rate
+    from bot.reply.media_figures import recorded_audio_hours
 
     out: list[PickOut] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu)
-        rate = batched_audio_rate(workload, gpu)[0] if gpu is not None and pick.fits else None
-        if not rate:
-            out.append(pick)
-            continue
-        hours = audio_hours / (rate * max(1, pick.count))
-        hours = round(hours, 1 if hours >= 1 else 3)
-        total = hours * pick.price_per_hour if pick.price_per_hour else None
-        out.append(pick.model_copy(update={"job_hours": hours,
-                                           "job_cost": round(total, 2) if total is not None else None}))
+        hours = recorded_audio_hours(workload, gpu, pick.count, audio_hours) if gpu is not None and pick.fits else None
+        out.append(pick.model_copy(update=_job_fields(pick, hours)) if hours else pick)
     return out
+
+
+def _job_fields(pick: PickOut, hours: float) -> dict[str, float | None]:
+    """A compared pick's run (its hours as the job line rounds them, so the totals agree) and its bill."""
+    hours = rounded_hours(hours)
+    return {"job_hours": hours, "job_cost": round(hours * pick.price_per_hour, 2) if pick.price_per_hour else None}
 
 
 def as_timed(workload: Workload, gpu: GPU | None, count: int) -> Workload:
