@@ -250,10 +250,21 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             # the latency asked ("what p95?"): a request's mean at the plan's load, its p95 said to be longer
             mean = s.ttft_s + (float(output) - 1.0) / s.decode_tokens_per_s
             lines.append(t("plan_request_time", s=f"{mean:.1f}", out=f"{output:,.0f}"))
+        if s.targets.get("busy_qps"):
+            busy = int(s.targets.get("busy_replicas", 0))
+            lines.append(t("busy_turnover", users=f"{s.concurrent_needed:,}", rate=_rate_text(s.targets["busy_qps"]),
+                           replicas=f"{busy:,}", cards=f"{busy * s.gpus_per_replica:,}", gpu=_gpu_name(kb, s.gpu),
+                           kept=_rate_text(s.targets.get("plan_qps", 0.0))))
         if s.binding == "compute_cap":
             needed = int(s.targets.get("compute_replicas", 0))
             lines.append(t("binding_compute_cap", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",
                            needed=f"{needed:,}", cards=f"{needed * s.gpus_per_replica:,}", gpu=_gpu_name(kb, s.gpu)))
+        elif s.targets.get("busy_qps") and s.binding in ("memory", "sequence_cap"):
+            pass  # what binds is the prefill the busy users would bring, said above
+        elif s.binding in ("memory", "sequence_cap") and s.met and s.replicas == 1 \
+                and s.concurrent_needed < s.sequences_per_replica:
+            # one replica holds the load with room to spare: nothing binds (audit 25 LOW-49)
+            lines.append(t("binding_none", held=f"{s.sequences_per_replica:,}", users=f"{s.concurrent_needed:,}"))
         elif s.binding in ("full_load", "concurrency", "volume", "sequence_cap", "replica_cap"):
             lines.append(t(f"binding_{s.binding}", cap=f"{s.targets.get('sequence_cap', 0):,.0f}",
                            context=f"{query.context or 0:,}", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",
@@ -261,9 +272,6 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                            needed=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)):,}",
                            cards=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)) * s.gpus_per_replica:,}",
                            gpu=_gpu_name(kb, s.gpu)))
-        elif s.binding == "memory" and s.met and s.replicas == 1 and s.concurrent_needed < s.sequences_per_replica:
-            # one replica holds the load with room in its KV cache: nothing binds (audit 25 LOW-49)
-            lines.append(t("binding_none", held=f"{s.sequences_per_replica:,}", users=f"{s.concurrent_needed:,}"))
         else:
             lines.append(t(f"binding_{s.binding}", nodes=s.gpus_per_replica // GPUS_PER_NODE,
                            flag=_PIPELINE_FLAGS.get(answer.query.engine or "", t("pipeline_flag_other")))

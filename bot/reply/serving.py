@@ -26,16 +26,22 @@ from functools import partial
 
 import rules
 from bot.reply.money_model import ServingPlanOut
+from bot.reply.request_pace import (
+    busy_turnover,
+    compute_replicas,
+    first_token_seconds,
+    fits_at,
+    per_user_speed,
+    request_seconds,
+)
 from bot.understand.question import MAX_BATCH, Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily
 from rules.constants import GPUS_PER_NODE, TP_DEGREES
 from rules.engine_profile import profile_for
 from rules.fit import placeable
-from rules.limits import fits_on
-from rules.memory import prefill_tokens
 from rules.search import largest_true
-from rules.speed import decode_step, prefill_seconds
+from rules.speed import prefill_seconds
 from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
 from rules.speed_media import whisper_live_streams
 from rules.types import Pick, Workload
@@ -46,15 +52,6 @@ FULL_LOAD_SEQUENCES = 256
 max_num_seqs default (EngineArgs, 256), the figure its throughput benchmarks run at."""
 
 
-def fits_at(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
-    """Whether `count` × `gpu` hold the job at `batch` sequences."""
-    return fits_on(replace(workload, batch=batch), gpu, count)[0]
-
-
-def _per_user_speed(workload: Workload, gpu: GPU, count: int, batch: int) -> float:
-    return 1.0 / decode_step(replace(workload, batch=batch), gpu, count).total_s
-
-
 def full_load_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
     """Tokens a second `count` × `gpu` generate in all at the most sequences they hold (at most the engine's
     batch): the rate a price per token or a volume of output is made at. None when not one sequence fits."""
@@ -62,19 +59,7 @@ def full_load_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
     if not rules.compute_known(gpu):
         most = min(most, UNLISTED_COMPUTE_DECODE_BATCH)  # beyond it the compute the card lists no figure for decides
     held = largest_true(lambda b: fits_at(workload, gpu, count, b), 1, most)
-    return _per_user_speed(workload, gpu, count, held) * held if held else None
-
-
-def first_token_seconds(workload: Workload, gpu: GPU, count: int, batch: int) -> float:
-    """One prompt's prefill plus one decode step of the replica at `batch` sequences."""
-    single = replace(workload, batch=1)
-    return prefill_seconds(single, gpu, count, prefill_tokens(single)) + decode_step(
-        replace(workload, batch=batch), gpu, count).total_s
-
-
-def request_seconds(workload: Workload, gpu: GPU, count: int, batch: int) -> float:
-    generated = workload.gen_tokens or max(1, workload.context // 2)
-    return first_token_seconds(workload, gpu, count, batch) + generated / _per_user_speed(workload, gpu, count, batch)
+    return per_user_speed(workload, gpu, count, held) * held if held else None
 
 
 def sets_serving_target(question: Question) -> bool:
@@ -327,7 +312,7 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     if by_memory == 0:
         return None
     if full_load:
-        speed = _per_user_speed(workload, gpu, count, by_memory)
+        speed = per_user_speed(workload, gpu, count, by_memory)
         return ServingPlanOut(
             gpu=gpu.id, gpus_per_replica=count, replicas=1, sequences_per_replica=by_memory,
             concurrent_needed=by_memory, aggregate_tokens_per_s=round(speed * by_memory, 1),
@@ -338,7 +323,7 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
         )
     per_user = question.tokens_per_s_per_user
     by_speed = by_memory if not per_user else largest_true(
-        lambda b: _per_user_speed(workload, gpu, count, b) >= per_user, 1, by_memory)
+        lambda b: per_user_speed(workload, gpu, count, b) >= per_user, 1, by_memory)
     met = by_speed > 0
     if not met:
         # no replica gives a user the speed asked even alone: more replicas cannot buy it, so the plan holds the
@@ -356,7 +341,7 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
         users = max(users, math.ceil(question.qps * request_seconds(workload, gpu, count, per_replica)))
     if question.output_tokens_per_s:
         # sequences decoding at once, each at a full replica's per-user speed, that make up the total asked
-        speed_full = _per_user_speed(workload, gpu, count, per_replica)
+        speed_full = per_user_speed(workload, gpu, count, per_replica)
         users = max(users, math.ceil(question.output_tokens_per_s / speed_full))
     users = max(users, 1)
     replicas = min(MAX_REPLICAS, math.ceil(users / per_replica))
@@ -390,28 +375,14 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     ttft = first_token_seconds(workload, gpu, count, load)
     if question.ttft_s and ttft > question.ttft_s:
         met, binding = False, "ttft"
-    speed = _per_user_speed(workload, gpu, count, load)
+    speed = per_user_speed(workload, gpu, count, load)
+    if met and not question.qps:
+        targets.update(busy_turnover(question, workload, gpu, count, replicas, users))
     return ServingPlanOut(
         gpu=gpu.id, gpus_per_replica=count, replicas=replicas, sequences_per_replica=per_replica,
         concurrent_needed=users, aggregate_tokens_per_s=round(speed * served, 1),
         decode_tokens_per_s=round(speed, 1), ttft_s=round(ttft, 3), binding=binding, met=met, targets=targets,
     )
-
-
-def compute_replicas(question: Question, workload: Workload, gpu: GPU, count: int) -> int:
-    """Replicas whose compute keeps up with a request rate: each request's prompt is prefilled and its output
-    generated by the replica's tensor cores, at the rate one prompt prefills (compute-bound, the speed model's
-    MFU); or a day's prompt and output tokens over its seconds. 0 without a rate or a compute figure. The decode's
-    memory reads overlap the compute, so only FLOPs add."""
-    tokens = (question.qps * workload.context if question.qps
-              else (question.prompt_tokens_per_s or 0.0) + (question.output_tokens_per_s or 0.0)
-              if question.prompt_tokens_per_s else 0.0)
-    if not tokens or workload.task != "inference":
-        return 0
-    prefill = rules.estimate_speed(replace(workload, batch=1), gpu, count).prefill_tokens_per_s
-    if not prefill:
-        return 0
-    return math.ceil(tokens / prefill)
 
 
 def _fastest_enough(workload: Workload, gpu: GPU, floor: int, target: float, instances: Sequence[InstanceFamily],
@@ -420,7 +391,7 @@ def _fastest_enough(workload: Workload, gpu: GPU, floor: int, target: float, ins
     for n in TP_DEGREES:
         if not floor <= n <= GPUS_PER_NODE or not rules.valid_tp(workload, n):
             continue
-        if _per_user_speed(workload, gpu, n, 1) < target:
+        if per_user_speed(workload, gpu, n, 1) < target:
             continue
         found = rules.pick_at(workload, gpu, n, instances, hourly_price_of=hourly_price_of)
         if found is not None:

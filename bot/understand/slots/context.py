@@ -22,7 +22,7 @@ _CONTEXT_CUE_FIRST = rx(
     r"(?:context(?:[ _-]?(?:length|window|size|len))?|ctx|上下文(?:长度|窗口)?|序列长度|序列|"
     r"seq(?:uence)?(?:[ _-]?(?:len(?:gth)?))?|max[-_ ]?(?:model|seq)[-_ ]?len(?:gth)?|prompts?(?:[ _-]length)?|"
     r"cutoff[-_ ]?len(?:gth)?|model[-_]max[-_]length|max[-_]length|input(?:[ _-]?(?:length|len|tokens))?|"
-    r"输入长度|输入)\s*(?:of|is|=|:|为|是|达到|到|约|大约|about|around|up\ to|~|(?:set\s+)?(?:to|at)|"
+    r"输入长度|输入|提示词?(?:长度)?)\s*(?:of|is|=|:|为|是|达到|到|约|大约|about|around|up\ to|~|(?:set\s+)?(?:to|at)|"
     r"设成|设为|设置为|设置成|设到|改成|改为|调到|调成|开到|开成)?\s*(?:about|around|~)?\s*"
     + NUM + _CTX_UNIT + _BATCH_WORD_NEXT
 )
@@ -50,7 +50,8 @@ _WRITTEN = (r"summar(?:y|ies)|abstracts?|translations?|captions?|descriptions?|r
 """What a job writes for each input, in English: "200-token summaries", "a summary of about 150 tokens"."""
 _WRITTEN_ZH = r"(?:摘要|总结|译文|翻译|标题|描述|标签|改写)"
 _GEN_TOKENS = rx(
-    r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|max[_ ]new[_ ]tokens|生成|输出|回复)\s*(?:of|=|:|为|约|up\ to)?\s*"
+    r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|max[_ ]new[_ ]tokens|生成|输出|回复|回答)"
+    r"\s*(?:of|=|:|为|约|大约|up\ to)?\s*"
     + NUM + _CTX_UNIT + r"\s*(?:new\s+)?(?:tokens?|个\s*token)?"
     r"|" + r"(?P<num2>\d+)\s*(?P<unit2>k)?\s*(?:output|generated|new)\s+tokens?"
     r"|" + r"(?P<num6>\d+)\s*(?P<unit6>k)?\s*tokens?\s+out(?:put)?\b(?!\s+of\b)"
@@ -119,7 +120,7 @@ _BATCH = [
 PROMPT_CONTEXT_NOTE = "context-is-prompt"
 """The length read was the prompt's ("输入 2k", "2k-token prompts") with no output length: a request's output,
 when it is assumed, comes on top of it rather than out of it."""
-_PROMPT_WORD = rx(r"prompt|input|输入|tokens\s+in\b")
+_PROMPT_WORD = rx(r"prompt|input|输入|提示|tokens\s+in\b")
 """A length said of the prompt (or input) alone, not of the whole context."""
 
 

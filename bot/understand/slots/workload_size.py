@@ -154,6 +154,8 @@ _DOUBT = rx(r"\b(?:normal|expected|reasonable|typical|too\s+slow|so\s+slow|slow|
 not taken as a target to size for."""
 _TTFT = rx(r"(?:first[ -]token|ttft|time\s+to\s+first\s+token|首\s*(?:个)?\s*token|首字|首token延迟)\s*"
            r"(?:(?:的)?\s*(?:latency|延迟|延时|时延|时间)\s*)?(?:(?:p\d{2}|median|avg|平均)\s*)?"
+           r"(?:(?:target|goal|slo|sla|budget|目标)\s*(?:of|is|:|=)?\s*)?"
+           r"(?:(?:should|must|needs?\s+to)\s+(?:be|stay)\s*)?"
            r"(?:要|需要|要求|能|可以|能否|能不能)?\s*(?:做到|达到|控制在|压到|降到)?\s*"
            r"(?:under|below|within|<=?|less\s+than|at\s+most|in|of|小于|低于|不超过|以内|在)?\s*"
            r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?|秒|毫秒)")
