@@ -74,6 +74,7 @@ from bot.reply.side_figures import (
     mac_speed,
     mac_speed_at_fix,
     other_engine_figure,
+    other_kv_figure,
     other_stage_figure,
     token_speed,
 )
@@ -480,6 +481,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         other_engine=other,
         lighter_task=lighter,
         other_stage=other_stage_figure(question, workload, kb),
+        other_kv=other_kv_figure(question, workload, kb),
         smaller_models=smaller_for(question, model.id, gpu, count, check, picks, kb),
         cpu_only=cpu_only_figure(question, workload),
         mac_beside=mac_beside_figure(question, workload, kb),

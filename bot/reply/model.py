@@ -423,6 +423,9 @@ class Answer(BaseModel):
     """A second ZeRO stage the question asks about on its cards: {stage, mine (the stage it runs), gpu, count, fits,
     per_gpu_gb, limit_gb}
     and, when the batch asked does not fit, {batch_one_gb, batch_one_fits} (side_figures.other_stage_figure)."""
+    other_kv: dict[str, Any] | None = None
+    """A KV-cache type weighed beside the set-up that runs: {kv_cache, gpu, count (a replica's cards), context,
+    max_num_seqs, now, other (sequences of that length one replica holds with each cache)}."""
     smaller_models: list[dict[str, Any]] = Field(default_factory=list)
     """The makers' smaller versions of the model that fit the card asked about (model, precision, quant, engine,
     per_gpu_gb), largest first, when the model itself does not fit."""

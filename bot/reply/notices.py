@@ -141,6 +141,20 @@ def other_stage_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     return line
 
 
+def other_kv_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """The KV-cache type weighed beside the running set-up: sequences of the length asked one replica holds with
+    it and with the cache it runs, and the engine's batch when that is smaller."""
+    other = answer.other_kv
+    if not other:
+        return ""
+    line = t("other_kv", kv=other["kv_cache"], context=f"{other['context']:,}", now=f"{other['now']:,}",
+             other=f"{other['other']:,}", cards=f"{other['count']}× {gpu_name(kb, other['gpu'])}")
+    seqs = other.get("max_num_seqs")
+    if seqs and seqs < other["other"]:
+        line += t("other_kv_engine_cap", seqs=f"{seqs:,}")
+    return line
+
+
 def pick_setup(answer: Answer, checkpointing: bool | None, t: Translator) -> str:
     """A training pick run otherwise than the estimate above ("without gradient checkpointing": a card that holds
     the job without it trains faster), so its memory figure is not read as a contradiction."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import rules
 from bot.reply.convert import finite
-from bot.reply.defaults import as_chosen, bf16_capable
+from bot.reply.defaults import as_chosen, bf16_capable, kv_cache_for
 from bot.reply.model import REFERENCE_RAM, HostMemory
 from bot.understand.question import Question
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_TOKENS
@@ -25,6 +26,7 @@ from rules.constants import GPUS_PER_NODE, GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import limit_gib
 from rules.limits import fits_on, needed_gib
+from rules.search import largest_true
 from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_speeds
 from rules.speed import prefill_seconds, weights_read_bytes
 from rules.types import Engine, Workload
@@ -109,6 +111,42 @@ def other_stage_figure(question: Question, workload: Workload, kb: KnowledgeBase
     if not fits and on_other.batch > 1:
         fits_one, one = fits_on(replace(on_other, batch=1), gpu, count)
         figure.update(batch_one_gb=round(needed_gib(one), 1), batch_one_fits=fits_one)
+    return figure
+
+
+def _holds(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
+    return fits_on(replace(workload, batch=batch), gpu, count)[0]
+
+
+OTHER_KV_MOST_SEQUENCES = 4096
+"""The most sequences the other KV cache is counted to: beyond it the engine's batch, not memory, decides."""
+
+
+def other_kv_figure(question: Question, workload: Workload, kb: KnowledgeBase) -> dict[str, Any] | None:
+    """The KV-cache type the text weighs beside the set-up it runs ("if we switch the KV cache to fp8, how many
+    32k sequences fit per replica?"): sequences of the length asked that one replica's memory holds with the cache
+    it runs and with the one weighed, on a replica's cards (the tensor-parallel degree written, else the cards
+    asked). The job above stays sized as it runs (audit 25 HIGH 22)."""
+    gpu = kb.gpus.get(question.gpu or "")
+    other = question.other_kv_cache
+    if other is None or gpu is None or workload.task != "inference" or workload.model.arch != "decoder":
+        return None
+    count = question.gpu_count or 1
+    if question.tensor_parallel and question.tensor_parallel < count:
+        count = question.tensor_parallel
+    length = question.other_kv_context or workload.context
+    asked = kv_cache_for(other, workload.engine, [])
+    if asked is None or asked == workload.kv_cache:
+        return None
+    figure: dict[str, Any] = {"kv_cache": asked, "gpu": gpu.id, "count": count, "context": length,
+                              "max_num_seqs": question.max_num_seqs}
+    for key, kv in (("now", workload.kv_cache), ("other", asked)):
+        sized = replace(workload, context=length, kv_cache=kv)
+        try:
+            held = largest_true(partial(_holds, sized, gpu, count), 1, OTHER_KV_MOST_SEQUENCES)
+        except UnsupportedKVCache:
+            return None  # the engine takes no such cache: the reply's own notes say what it does take
+        figure[key] = max(0, held)
     return figure
 
 

@@ -19,6 +19,7 @@ from bot.reply.maths_view import maths_lines
 from bot.reply.model import Answer
 from bot.reply.notices import (
     activations_exceed_line,
+    other_kv_line,
     other_stage_line,
     pick_setup,
     rate_not_kept_line,
@@ -163,6 +164,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                        if answer.lighter_task and answer.estimate is not None else "")
     view["any_fits"] = any(p["fits"] for p in picks)
     view["other_stage"] = other_stage_line(answer, kb, t)
+    view["other_kv"] = other_kv_line(answer, kb, t)
     view["smaller"] = smaller_line(answer, kb, t)
     view["activations_exceed"] = activations_exceed_line(answer, kb, t)
     view["rate_not_kept"] = rate_not_kept_line(answer, kb, t)
@@ -382,8 +384,9 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": message}))
     if view.get("lighter"):
         out.append(("section", "notice", {"message": view["lighter"]}))
-    if view.get("other_stage"):
-        out.append(("section", "notice", {"message": view["other_stage"]}))
+    for key in ("other_stage", "other_kv"):
+        if view.get(key):
+            out.append(("section", "notice", {"message": view[key]}))
     if view.get("activations_exceed"):
         out.append(("section", "notice", {"message": view["activations_exceed"]}))
     if view.get("smaller"):

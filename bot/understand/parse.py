@@ -140,7 +140,7 @@ PLAIN_SLOTS = (
     "offload",
     "gradient_checkpointing", "grad_accumulation", "optimizer", "gpu", "gpu_count", "instance", "apple_chip",
     "memory_gb", "card_bandwidth_gbps", "cloud", "currency", "inter_node_gbps", "engine_version", "engine_backend",
-    "kv_cache",
+    "kv_cache", "other_kv_cache", "other_kv_context", "tensor_parallel",
     "flash_attention", "dp_attention", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split",
     "gpu_layers", "cpu_moe_layers",
 )
@@ -335,6 +335,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     engine_max_len = state.values.pop("engine_max_len", None)
     if engine_max_len is not None and "context" not in state.values:
         state.set("context", engine_max_len)  # the length flag alone: every sequence may reach it
+    elif engine_max_len is not None and "other_kv_cache" in state.values:
+        state.values["other_kv_context"] = engine_max_len  # "how many 32k sequences fit" with the other cache
     if image_qps and "context" not in state.values and isinstance(state.values.get("gen_tokens"), int):
         # "每天 20 万张发票，每张输出约 300 token": an instruction and the reply beside each image, whose positions
         # join them when sized, not a 4,096-token default prompt (audit 24 LOW-35)

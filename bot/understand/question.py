@@ -264,6 +264,14 @@ class Question(BaseModel):
     """An execution backend the text names ("trtllm-build", "Triton" → TensorRT-LLM's `tensorrt` engine)."""
     kv_cache: str | None = None
     """KV-cache precision (fp16 | bf16 | fp8 | int8 | int4), or `kv-quantised` when no type was given."""
+    other_kv_cache: str | None = None
+    """A KV-cache type named only as a change to weigh beside a set-up that runs ("we run … (3) if we switch the KV
+    cache to fp8, how many 32k sequences fit?"): the job is sized as it runs and the reply adds what that type
+    holds in one line (audit 25 HIGH 22)."""
+    other_kv_context: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
+    """The length the KV-cache change is weighed at: the engine's length flag when the requests' own are written."""
+    tensor_parallel: int | None = Field(default=None, ge=1, le=MAX_GPU_COUNT)
+    """The engine's tensor-parallel degree as its flag writes it ("--tensor-parallel-size 2"): a replica's cards."""
     memory_fraction: float | None = Field(default=None, gt=0, le=1)
     """The serving engine's memory share as its flag states it (vLLM gpu_memory_utilization, SGLang
     mem_fraction_static, lmdeploy cache_max_entry_count, TensorRT-LLM free_gpu_memory_fraction)."""

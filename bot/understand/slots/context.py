@@ -70,7 +70,8 @@ _GEN_TOKENS = rx(
     r"(?:个\s*)?(?:tokens?|词元)"
     r"|" + r"(?<![\d.])(?P<num11>\d+)\s*(?P<unit11>k)?\s*(?:个\s*)?(?:tokens?|词元)\s*(?:的)?\s*(?:输出|回复|生成)"
     r"|" + r"(?<=[,;，；]\s)(?P<num12>\d+)\s*(?P<unit12>k)?\s+out(?:put)?\b(?!\s+of\b)"
-    r"|" + r"(?<=tokens[,;，；]\s)(?:and\s+)?(?:answers?|repl(?:y|ies)|responses?|outputs?)\s+(?:are\s+|of\s+)?"
+    r"|" + r"(?<=tokens)[,;，；]?\s+(?:and\s+|with\s+)?(?:answers?|repl(?:y|ies)|responses?|outputs?)\s+"
+    r"(?:are\s+|of\s+)?"
     r"(?:about|around|roughly|~)\s*(?P<num13>\d+)\s*(?P<unit13>k)?(?![\w.])(?!\s*(?:ms|s|sec\w*|words?|chars?|lines?|%))"
 )
 """Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"

@@ -157,7 +157,9 @@ def parse_parallel_degree(state: SlotState) -> None:
         return
     degree = int(m.group("n"))
     if degree > 0:
-        state.set("gpu_count", degree)
+        state.values["tensor_parallel"] = degree
+        if "gpu_count" not in state.values:
+            state.set("gpu_count", degree)
     state.mask(m.start(), m.end())
 
 
@@ -355,6 +357,26 @@ though it says "quant" (audit 24 HIGH 15: read as 8-bit weights, 8.1 GiB for 14.
 57 of 64")."""
 
 
+_KV_WHAT_IF = rx(r"\bif\s+(?:we|i|you)\b|\bwhat\s+if\b|\bwould\b|\bcould\s+(?:we|i)\b|如果|假如|要是|若是?")
+"""A change written as one to weigh ("if we switch the KV cache to fp8", "如果 KV 改成 fp8")."""
+_RUNNING = rx(r"\bvllm\s+serve\b|\bpython3?\s+-m\s+(?:vllm|sglang)|"
+              r"\bwe(?:'re|\s+are)?\s+(?:run|running|serve|serving)\b|\bcurrently\b|\bright\s+now\b|目前|现在|現在|正在跑|在跑")
+"""A set-up that already runs: a launch command pasted, or said to be running."""
+
+
+def _clause_before(text: str, at: int) -> str:
+    """The text of the clause that ends at `at`: back to the last sentence end or numbered item."""
+    start = max(0, at - 60)
+    cut = max(text.rfind(mark, start, at) for mark in (".", "?", "!", "。", "？", "！", "\n", "(", "（", ";", "；"))
+    return text[max(start, cut + 1):at]
+
+
+def running_set_up(state: SlotState) -> bool:
+    """Whether the text describes a set-up that runs (its flags or its launch command pasted, or said to run)."""
+    flags = ("memory_fraction", "max_num_seqs", "engine_max_len")
+    return any(name in state.values for name in flags) or _RUNNING.search(state.text) is not None
+
+
 def parse_kv_cache(state: SlotState) -> None:
     """"fp8 KV cache", "kv_cache_dtype=fp8", "KV int8", "KV cache量化" (a quantised cache of no stated type),
     LMDeploy's --quant-policy."""
@@ -369,7 +391,8 @@ def parse_kv_cache(state: SlotState) -> None:
             state.mask(m.start(), m.end())
             if m.group("dtype") == "auto":
                 continue  # a log's kv_cache_dtype='auto' beside "KV cache 改 fp8 有没有帮助?": the type asked about
-            state.set("kv_cache", _dtype(m.group("dtype")))
+            weighed = _KV_WHAT_IF.search(_clause_before(state.text, m.start())) and running_set_up(state)
+            state.set("other_kv_cache" if weighed else "kv_cache", _dtype(m.group("dtype")))
             break
     else:
         m = _KV_QUANTISED.search(state.text)
