@@ -27,7 +27,7 @@ MIN_DECODE_TOKENS_PER_S rank after all others. Before cost: picks that hold the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from knowledge.schema import GPU, InstanceFamily
@@ -192,6 +192,14 @@ def _rented_unpriced(pool: Sequence[tuple[Pick, GPU]], prices: Sequence[float | 
     return flags if priced else [False] * len(pool)
 
 
+def as_chosen(workload: Workload, chosen: Mapping[str, object]) -> Workload:
+    """The workload with the set-up the memory rules chose (ZeRO stage, gradient checkpointing), so the speed
+    and time describe the configuration the reply sized."""
+    ckpt, stage = chosen.get("gradient_checkpointing"), chosen.get("zero_stage")
+    return replace(workload, gradient_checkpointing=ckpt if isinstance(ckpt, bool) else workload.gradient_checkpointing,
+                   zero_stage=stage if stage in (0, 1, 2, 3) else workload.zero_stage)
+
+
 def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[InstanceFamily] = (), *,
                limit: int = 5, budget: bool = False, max_count: int = 8,
                fixed_count: int | None = None, hourly_price_of: HourlyPrice | None = None) -> list[Pick]:
@@ -202,6 +210,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     fitting: list[tuple[Pick, GPU]] = []
     failing: list[tuple[Pick, GPU]] = []
     fits = _fit_memo(workload)
+    chosen_by: dict[tuple[str, int], Mapping[str, object]] = {}
     degrees = C.TP_DEGREES if workload.task == "inference" else C.TRAIN_GPU_COUNTS
     counts = [fixed_count] if fixed_count else [n for n in degrees if n <= max_count]
     for gpu in gpus:
@@ -212,6 +221,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
             if not valid_tp(workload, n) or not placeable(gpu, n, hourly_price_of) or not within_one_machine(gpu, n):
                 continue
             ok, est = fits(gpu, n)
+            chosen_by[(gpu.id, n)] = est.chosen
             last = (n, est)
             if ok:
                 fitting.append((_pick(workload, gpu, n, True, est, instances), gpu))
@@ -227,7 +237,10 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
     scored: list[tuple[tuple[float, ...], Pick]] = []
     for (p, g), c, no_price in zip(pool, _costs(pool, prices), unpriced, strict=True):
         if workload.task != "inference" and not budget:
-            tps = estimate_speed(workload, g, p.count).train_tokens_per_s or 1.0
+            # timed as the memory rules set it up on these cards (ZeRO-3 over PCIe is slower than no sharding:
+            # ranked without it, 2× RTX 6000 Ada came before the faster, cheaper NVLinked A6000 pair; audit 25 f02)
+            timed = as_chosen(workload, chosen_by.get((g.id, p.count), {}))
+            tps = estimate_speed(timed, g, p.count).train_tokens_per_s or 1.0
             key: tuple[float, ...] = (c / tps, c)
             score = tps / c
         else:

@@ -32,7 +32,6 @@ from bot.reply.defaults import (
     DEFAULT_CONTEXT,
     MAX_INFERENCE_GPUS,
     TOKEN_ARCHS,
-    as_chosen,
     fp16_on_pre_ampere,
     gpu_assumptions,
     machine_vram_gib,
@@ -98,7 +97,7 @@ from rules.engine_profile import (
     same_size_kv_cache,
     training_fact,
 )
-from rules.fit import placeable, reserves_share_of_card
+from rules.fit import as_chosen, placeable, reserves_share_of_card
 from rules.limits import fits_on, unsupported_format
 from rules.memory_common import is_transformer, num_layers
 from rules.memory_diffusion_training import checkpoints_by_default

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import rules
-from bot.reply.defaults import as_chosen
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, InstanceFamily
 from rules.constants import GPUS_PER_NODE
+from rules.fit import as_chosen
 from rules.search import smallest_true
 from rules.types import Pick, Workload
 

@@ -4,7 +4,6 @@ pool, precision, context, batch and engine.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -495,14 +494,6 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # "CPU offload" on FSDP is its parameter offload: the query reports what the engine does
         workload = replace(workload, offload=offload_of(workload, training_fact(workload)))
     return workload, assumptions
-
-
-def as_chosen(workload: Workload, chosen: Mapping[str, object]) -> Workload:
-    """The workload with the set-up the memory rules chose (ZeRO stage, gradient checkpointing), so the speed
-    and time describe the configuration the reply sized."""
-    ckpt, stage = chosen.get("gradient_checkpointing"), chosen.get("zero_stage")
-    return replace(workload, gradient_checkpointing=ckpt if isinstance(ckpt, bool) else workload.gradient_checkpointing,
-                   zero_stage=stage if stage in (0, 1, 2, 3) else workload.zero_stage)
 
 
 def context_parallel_of(question: Question, task: str, gpu: GPU | None, assumptions: list[Assumption]) -> int:

@@ -123,7 +123,7 @@ def add_month_plan(speed: dict[str, float | None], tokens: float, workload: Work
     """`speed.month_cards` / `month_hours` / `month_gpu_hours`: the fewest of `gpu`, at least `count`, that train
     `tokens` within a month in the set-up the rules choose at that count (bot.reply.deadline.deadline_count)."""
     from bot.reply.deadline import deadline_count
-    from bot.reply.defaults import as_chosen
+    from rules.fit import as_chosen
 
     cards = deadline_count(workload, gpu, count, tokens, MONTH_OF_TRAINING_HOURS)
     if cards is None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import rules
 from bot.reply.convert import finite
-from bot.reply.defaults import as_chosen, bf16_capable, kv_cache_for
+from bot.reply.defaults import bf16_capable, kv_cache_for
 from bot.reply.model import REFERENCE_RAM, HostMemory
 from bot.understand.question import Question
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_TOKENS
@@ -24,7 +24,7 @@ from knowledge.schema import GPU
 from rules import speed_media
 from rules.constants import GPUS_PER_NODE, GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.engine_profile import UnsupportedKVCache
-from rules.fit import limit_gib
+from rules.fit import as_chosen, limit_gib
 from rules.limits import fits_on, needed_gib
 from rules.search import largest_true
 from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_speeds

@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 
 import rules
 from bot.reply.budget_money import in_currency
-from bot.reply.defaults import as_chosen
 from bot.reply.formatting import rounded_hours
 from bot.reply.model import PickOut
 from bot.reply.money_model import ServingPlanOut
@@ -21,6 +20,7 @@ from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 from rules.cost import InstancePlan
+from rules.fit import as_chosen
 from rules.types import Pick, Workload
 
 

@@ -54,3 +54,16 @@ def test_each_priced_training_pick_states_its_job_total() -> None:
     assert f"(≈ {total:,.2f} USD in all)" in reply["text"]
     assert f"job total ≈ {reply['cost']['total']:,.2f} USD" in reply["text"]
     assert abs(reply["cost"]["total"] - total) < 0.01
+
+
+def test_training_picks_are_ranked_as_timed_no_slower_dearer_set_first() -> None:
+    # audit 25 f02: 2× RTX 6000 Ada (ZeRO-3 over PCIe, ≈ 4 days, 159 USD) was ranked above the NVLinked 2× RTX
+    # A6000 pair (≈ 2.3 days, 54.50 USD): the ranking timed every card without the sharding it then ran with
+    result = ask_json("QLoRA fine-tune Llama 3.3 70B with torchtune on 2x RTX 4090, 20k samples of ~1,500 "
+                      "tokens, 2 epochs: does it fit, and how long will it take?")
+    timed = [p for p in result["picks"] if p["job_hours"] and p["job_cost"]]
+    assert len(timed) >= 2
+    for i, first in enumerate(timed):
+        for later in timed[i + 1:]:
+            slower_and_dearer = first["job_hours"] > later["job_hours"] and first["job_cost"] > later["job_cost"]
+            assert not slower_and_dearer, (first, later)
