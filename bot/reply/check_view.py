@@ -277,8 +277,9 @@ def smaller_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
              gpu=on if int(first.get("count") or 1) == 1 else f"{first['count']}× {on}", list="; ".join(items))
 
 
-_RUNTIME_SUFFIXES = {"amd": "_rocm", "intel": "_oneapi"}
-"""Cards whose runtime context is not CUDA's (ROCm's HIP; oneAPI's Level Zero), though it takes about the same room."""
+_RUNTIME_SUFFIXES = {"amd": "_rocm", "intel": "_oneapi", "huawei": "_cann"}
+"""Cards whose runtime context is not CUDA's (ROCm's HIP; oneAPI's Level Zero; Ascend's CANN), though it takes about
+the same room."""
 
 
 def _runtime_suffix(kb: KnowledgeBase, gpu_id: str) -> str:

@@ -39,6 +39,8 @@ UNMODELLED_ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("XTuner", rx(r"\bxtuner\b")),
     ("ms-swift", rx(r"\bms[-_ ]?swift\b|\bmodelscope[-_ ]swift\b")),
     ("Megatron-LM", rx(r"\bmegatron(?:[-_ ]?(?:lm|core|deepspeed))?\b")),
+    ("MindIE", rx(r"\bmind[-_ ]?ie\b")),
+    ("MindSpeed", rx(r"\bmind[-_ ]?speed(?:[-_ ]?(?:llm|mm|rl))?\b")),
 )
 """Runtimes people name that have no engine profile here. Each holds memory its own way (TGI reserves KV
 blocks up front, ExLlama's EXL2 stores a stated bits per weight, MLX runs in Apple's unified memory), so the

@@ -222,6 +222,8 @@ def test_a_card_count_is_read_back_as_cards_and_left_to_the_side_by_side_in_a_co
     ("run Qwen2.5-14B exl2 4.0bpw on a 3090", "ExLlama"),
     ("Llama-3-8B with mlx-lm, 64GB", "MLX"),
     ("用 text-generation-inference 部署 Qwen2.5-7B", "Text Generation Inference (TGI)"),
+    ("用 MindIE 在 4 张昇腾 910B 上部署 Qwen2.5-72B，上下文 16k，10 并发，够吗", "MindIE"),  # audit 23 LOW-7
+    ("用 MindSpeed 全参微调 Qwen2.5-7B，8 卡 (昇腾 910B)", "MindSpeed"),  # audit 24 LOW-43
 ])
 def test_a_runtime_without_a_profile_is_named_with_whose_figures_are_given(text: str, runtime: str) -> None:
     answer = _ask(text)
@@ -398,3 +400,9 @@ def test_a_single_board_computer_runs_on_its_cpu_from_its_own_ram(text: str, boa
     assert answer["query"]["gpu"] is None and answer["check"] is None
     assert f"A {board} has no GPU that llama.cpp, Ollama or the other runtimes use" in answer["text"]
     assert speed in answer["text"] and "CUDA context" not in answer["text"]
+
+
+def test_an_ascend_card_is_said_to_lose_its_cann_runtimes_context_not_cudas() -> None:
+    text = _ask("用 MindIE 在 4 张昇腾 910B 上部署 Qwen2.5-72B，上下文 16k，10 并发，够吗")["text"]
+    verdict = next(line for line in text.splitlines() if line.startswith("可以"))
+    assert "CANN 运行时上下文" in verdict and "CUDA" not in verdict
