@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.reply.formatting import billed_hours, gb, rounded_hours
+from bot.reply.formatting import PRETRAINING_CORPUS_TOKENS, billed_hours, gb, hours_figure, rounded_hours
 from bot.reply.i18n import Translator
 from bot.reply.job_hours import generation_rate
 from bot.reply.labels import PRICE_AUTHORITIES
@@ -82,7 +82,7 @@ def train_time(answer: Answer, tokens_per_s: float | None, t: Translator,
             span = t(key, v=f"{max(hours / size, 1.0):,.0f}" if key == "span_minutes" else f"{hours / size:,.1f}")
             break
     else:
-        span = t("span_years", v=f"{hours / 8766:,.1f}")
+        span = t("span_years", v=hours_figure(hours / 8766))
     text = t("pick_train_time", time=span, tokens=amount(tokens))
     if price_per_hour and currency:
         # billed on the hours as the job's own total rounds them (bot.reply.job_hours), so the two agree
@@ -150,7 +150,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                            hours=f"{hours:,.1f}".removesuffix(".0"), gpu_hours=f"{gpu_hours:,.0f}"))
         else:
             lines.append(t("train_total", tokens=amount(query.tokens), config=config or "?", hours=f"{hours:,.0f}",
-                           days=f"{hours / 24:,.1f}", gpu_hours=f"{gpu_hours:,.0f}"))
+                           days=hours_figure(hours / 24), gpu_hours=f"{gpu_hours:,.0f}"))
+        if query.tokens > PRETRAINING_CORPUS_TOKENS:
+            lines.append(t("tokens_beyond_corpora", tokens=amount(query.tokens),
+                           times=f"{query.tokens / PRETRAINING_CORPUS_TOKENS:,.0f}"))
         deadline = speed.get("deadline_hours")
         if deadline:
             cards = speed.get("cards_for_deadline")
@@ -468,7 +471,7 @@ def _hours_text(hours: float) -> str:
     """A run's length as a reader takes it in: hours from one hour up, minutes from one, else seconds (half a
     minute is not "1 min", audit 16 C-L4)."""
     if hours >= 1:
-        return f"{hours:,.1f} h"
+        return f"{hours_figure(hours)} h"
     return f"{hours * 60:,.0f} min" if hours * 60 >= 1 else f"{max(1.0, hours * 3600):,.0f} s"
 
 

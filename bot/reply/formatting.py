@@ -42,6 +42,18 @@ def rounded_hours(hours: float) -> float:
     return round(hours, 1 if hours >= 1 else 3)
 
 
+def hours_figure(hours: float) -> str:
+    """Hours as a reader takes them in: a tenth of an hour below 100, whole hours from there ("≈ 53,749,570 h",
+    not "≈ 53,749,570.2 h")."""
+    return f"{hours:,.0f}" if hours >= 100 else f"{hours:,.1f}"
+
+
+PRETRAINING_CORPUS_TOKENS = 36e12
+"""The largest pre-training corpus a model maker has published: Qwen3's ≈ 36 trillion tokens (Qwen3 Technical
+Report, arXiv:2505.09388, §1 and §3). A token count asked beyond it is a typo or a thought experiment: the reply
+still sizes it, and says so."""
+
+
 def billed_hours(hours: float) -> str:
     """Hours as a bill counts them: whole hours from ten, two significant figures below ("4.8", "0.35", "29")."""
     return f"{hours:,.0f}" if hours >= 10 else f"{hours:.2g}"

@@ -12,7 +12,7 @@ from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, ram_of, smaller_line
 from bot.reply.compare_view import compare_rows, compare_verdict
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
-from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name, model_name_of, params
+from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name, hours_figure, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.maths_view import maths_lines
@@ -376,7 +376,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         message = t_other("other_engine", engine=engine_name(other["engine"]), gb=gb(other["per_gpu_gb"]),
                           mine=engine_name(answer.query.engine))
         if other.get("train_hours"):
-            message += t_other("other_engine_time", hours=f"{other['train_hours']:,.1f}")
+            message += t_other("other_engine_time", hours=hours_figure(other["train_hours"]))
         if other.get("profiled_images"):
             images = t_other("other_engine_images", images=f"{other['profiled_images']:,}",
                              gb=gb(other.get("image_encoder_gb") or 0.0))

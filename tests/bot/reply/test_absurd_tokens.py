@@ -1,0 +1,23 @@
+"""A token count beyond any published pre-training corpus is sized as written and said to be one (audit 25
+LOW-46), and hours in the millions carry no tenth of an hour."""
+
+from __future__ import annotations
+
+from bot.reply.formatting import hours_figure
+from tests.bot.reply._answers import ask_json
+
+
+def test_hours_keep_a_tenth_only_below_a_hundred() -> None:
+    assert (hours_figure(7.25), hours_figure(99.94), hours_figure(105_218_855.2)) == ("7.2", "99.9", "105,218,855")
+
+
+def test_five_hundred_trillion_tokens_are_checked_against_the_largest_corpus() -> None:
+    text = ask_json("How long does a LoRA fine-tune of Llama 3.1 8B on 500 trillion tokens take on one L4?")["text"]
+    # 500e12 / 36e12 ≈ 13.9
+    assert "500T tokens is about 14 times the largest pre-training corpus" in text
+    assert ".2 h" not in text and "years for the 500T tokens" in text
+
+
+def test_a_large_but_real_corpus_gets_no_note() -> None:
+    text = ask_json("用 8 张 H100 预训练一个 7B 模型，15T token 要多久")["text"]
+    assert "预训练语料" not in text and "在 8× H100 SXM5 80GB 上训练 15T token" in text
