@@ -419,6 +419,10 @@ class FaqEntry(Entry):
         description="Tags the answer pipeline matches against a workload (e.g. multi-gpu, quantisation).",
     )
     document: str = Field(description="Title of the seed document the answer is drawn from.")
+    document_en: str | None = Field(
+        default=None,
+        description="What a title in Chinese means, shown beside it in English replies (the title stays as written).",
+    )
 
 
 class AppleChip(Entry):

@@ -200,6 +200,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "question": entry.questions.en[0] if t.lang == "en" else entry.questions.zh[0],
             "answer": entry.answer.en if t.lang == "en" else entry.answer.zh_hans,
             "document": entry.document,
+            "document_en": entry.document_en if t.lang == "en" else None,
         })
     view.update(reading_notices(answer, kb, t))
     view["examples"] = EXAMPLES[t.lang]

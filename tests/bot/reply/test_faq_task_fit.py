@@ -56,3 +56,14 @@ def test_a_training_job_that_does_not_fit_keeps_the_out_of_memory_answer(text: s
 def test_the_out_of_memory_question_itself_is_still_answered(text: str) -> None:
     reply = _ask(text)
     assert reply["intent"] == "faq" and reply["faq"] == ["out-of-memory"]
+
+
+def test_a_chinese_source_title_is_glossed_in_english_replies_only() -> None:
+    # audit 23 LOW-2: English replies cited "from “阿里云做大模型怎么选GPU？”" with no hint of what it is
+    from tests.bot.reply._answers import ask_json
+    english = ask_json("how to choose a GPU for LLM on a budget")["text"]
+    cited = next(line for line in english.splitlines() if line.startswith("from “"))
+    title, gloss = cited.removeprefix("from “").split("” (“")
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in title) and gloss.endswith("”)") and gloss[:-2].isascii()
+    chinese = ask_json("预算有限怎么选大模型 GPU")["text"]
+    assert "(“" not in next(line for line in chinese.splitlines() if line.startswith("出自"))
