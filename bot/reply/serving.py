@@ -176,6 +176,22 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
         laid_out = _as_replicas(pick, question, workload, kb, instances, hourly_price_of)
         if all((p.gpu_id, p.count, p.replicas) != (laid_out.gpu_id, laid_out.count, laid_out.replicas) for p in out):
             out.append(laid_out)
+    return _roomier_first(out)
+
+
+def _roomier_first(picks: list[Pick]) -> list[Pick]:
+    """Of two layouts of the same cards at the same price, the one that holds more sequences at no lower speed
+    comes first: 2 replicas of 2 L40S holding 36 were listed above the 4-card set holding 51 at the same
+    9.14 USD/h (audit 24 LOW-34)."""
+    out = list(picks)
+    for i in range(len(out)):
+        for j in range(i + 1, len(out)):
+            first, later = out[i], out[j]
+            if ((first.gpu_id, first.count, first.price_per_hour) == (later.gpu_id, later.count, later.price_per_hour)
+                    and first.fits and later.fits
+                    and (later.max_concurrent_sequences or 0) > (first.max_concurrent_sequences or 0)
+                    and (later.decode_tokens_per_s or 0.0) >= (first.decode_tokens_per_s or 0.0)):
+                out[i], out[j] = later, first
     return out
 
 

@@ -61,3 +61,12 @@ def test_an_encoder_copied_to_each_card_is_checked_at_a_whole_copy_a_card() -> N
                           "L40S. How many hours, and what does that cost on Nebius?", KB), KB)
     assert result.check is not None and result.check.count == 4 and result.estimate is not None
     assert result.check.memory_per_gpu_gb == round(result.estimate.per_gpu_gb, 2) > 14
+
+
+def test_the_same_cards_at_the_same_price_list_the_layout_holding_more_first() -> None:
+    # audit 24 LOW-34: 2 replicas of 2 L40S (36 sequences) were listed above the 4-card set holding 51 at one price
+    result = answer(parse("Llama 3.1 70B AWQ on 2x L40S with vLLM, 32 users at 8k context: fits?", KB), KB)
+    same = [p for p in result.picks if p.gpu == "l40s" and p.count == 4]
+    assert len(same) == 2 and same[0].price_per_hour == same[1].price_per_hour
+    assert (same[0].max_concurrent_sequences or 0) > (same[1].max_concurrent_sequences or 0)
+    assert result.picks.index(same[0]) < result.picks.index(same[1])
