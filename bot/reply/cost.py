@@ -190,6 +190,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
                  config: tuple[GPU | None, int]) -> Answer:
     """Price the picks, total the job, and (for gpu_info) list the card's prices; returns `result`."""
     from bot.reply.image_service import image_plan
+    from bot.reply.reply_length import short_reply_plan
     from bot.reply.serving import fits_at, serving_plan  # serving sizing reads the speed rules; only replies need it
 
     choice = price_choice(question)
@@ -230,6 +231,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     if workload.task == "inference":
         result.serving = (serving_plan(question, workload, gpu, count, serving_bill(kb, choice))
                           or image_plan(result.speed, gpu, count))
+        short_reply_plan(question, workload, gpu, count, result.serving,
+                         lambda q, w, g, n: serving_plan(q, w, g, n, serving_bill(kb, choice)))
         add_output_hours(result.speed, question, workload, result.serving)
     top = result.picks[0] if result.picks else None
     top_replicas = (top.replicas or 1) if top is not None and (top.gpu, top.count) == (gpu.id, count) else 1

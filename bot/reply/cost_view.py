@@ -253,6 +253,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             # the latency asked ("what p95?"): a request's mean at the plan's load, its p95 said to be longer
             mean = s.ttft_s + (float(output) - 1.0) / s.decode_tokens_per_s
             lines.append(t("plan_request_time", s=f"{mean:.1f}", out=f"{output:,.0f}"))
+        if s.targets.get("short_reply_tokens"):
+            short = int(s.targets.get("short_reply_replicas", 0)), int(s.targets.get("short_reply_cards", 0))
+            lines.append(t("short_reply_plan", assumed=f"{s.targets.get('assumed_reply_tokens', 0):,.0f}",
+                           short=f"{s.targets['short_reply_tokens']:,.0f}", replicas=f"{short[0]:,}",
+                           config=f"{short[1]}× {_gpu_name(kb, s.gpu)}", cards=f"{short[0] * short[1]:,}"))
         if s.targets.get("busy_qps"):
             busy = int(s.targets.get("busy_replicas", 0))
             lines.append(t("busy_turnover", users=f"{s.concurrent_needed:,}", rate=_rate_text(s.targets["busy_qps"]),
