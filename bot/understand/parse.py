@@ -88,6 +88,7 @@ from bot.understand.question import (
     TRAINING_SWITCHES,
     Question,
 )
+from bot.understand.recipes import plain_recipe_names
 from bot.understand.slots.apple import parse_apple_silicon, parse_mac_beside_card
 from bot.understand.slots.audio import BEAM, assumed_speech_model, parse_audio
 from bot.understand.slots.bandwidth import parse_card_bandwidth
@@ -182,7 +183,7 @@ def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list
 
 def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Question:
     clean = strip_slack_markup(text[: MAX_PARSE_CHARS * 2])[:MAX_PARSE_CHARS]
-    clean = CONTROL_CHARS.sub(" ", clean)
+    clean = plain_recipe_names(CONTROL_CHARS.sub(" ", clean))
     clean = html.unescape(clean) if "&" in clean else clean
     original = unicodedata.normalize("NFKC", keep_clause_commas(ungroup_thousands(clean)))
     folded = fold(original)

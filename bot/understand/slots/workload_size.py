@@ -74,7 +74,9 @@ _DATA_CUE_BEFORE = rx(r"(?:\bon|\bover|\bwith|\bof|\bfor|train\w*|pre-?train\w*|
 _TRAINING_JOB = rx(r"fine[- ]?tun|finetun|\bq?lora\b|\btrain|pre-?train|\bsft\b|\bdpo\b|\bfft\b|"
                    r"微调|微調|训练|訓練")
 """A fine-tuning or training question: there, "…, 50M tokens" is the data, since no context is written that way."""
-_EPOCHS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[一二两三四五六七八九十]+)\s*"
+_EPOCHS = rx(r"(?:\b(?:num_train_epochs|max_epochs|epochs)\s*[:=]\s*|--(?:num[-_]train[-_])?epochs[=\s]\s*)"
+             r"(?P<num0>\d+(?:\.\d+)?)(?![\d.])"
+             r"|(?<![a-z0-9.])(?<![:=])(?<![:=]\s)(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[一二两三四五六七八九十]+)\s*"
              r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
 _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句|道)?\s*"
               r"(?:(?P<adj>\d+(?:\.\d+)?)\s*(?P<adj_k>k)?\s*-?\s*tokens?(?:\s+|\s*的\s*))?"  # "50M 512-token chunks"
@@ -203,7 +205,7 @@ def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
     if count is None:
         return None
     epochs_match = _EPOCHS.search(text)
-    epochs = _value(epochs_match.group("num")) if epochs_match else 1.0
+    epochs = _value(epochs_match.group("num") or epochs_match.group("num0")) if epochs_match else 1.0
     state.mask(samples.start(), end)
     if epochs_match is not None:
         state.mask(epochs_match.start(), epochs_match.end())
@@ -236,7 +238,7 @@ def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
     epochs_match = _EPOCHS.search(text)
     epochs = None
     if epochs_match is not None:
-        epochs = _value(epochs_match.group("num"))
+        epochs = _value(epochs_match.group("num") or epochs_match.group("num0"))
         state.mask(epochs_match.start(), epochs_match.end())
     return int(total), epochs
 
@@ -280,7 +282,7 @@ def _amount_tokens(state: SlotState) -> float | None:
         if epochs_match is not None:
             state.mask(epochs_match.start(), epochs_match.end())
             if not (_TOTAL_AFTER.search(after) or _PRODUCT_BEFORE.search(clause)):
-                value *= _value(epochs_match.group("num")) or 1.0
+                value *= _value(epochs_match.group("num") or epochs_match.group("num0")) or 1.0
         return value
     return None
 
