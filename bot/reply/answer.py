@@ -80,6 +80,7 @@ from bot.reply.side_figures import (
 from bot.reply.smaller import smaller_for
 from bot.reply.stack import others_alone, room_for_others, with_stack
 from bot.reply.variant import rented_variant
+from bot.reply.weighed_layout import weighed_layout_figure
 from bot.reply.whole_instance import on_whole_instances, widened
 from bot.reply.work_money import rank_by_money
 from bot.understand.pasted_config import split_pasted_config
@@ -481,6 +482,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         lighter_task=lighter,
         other_stage=other_stage_figure(question, workload, kb),
         other_kv=other_kv_figure(question, workload, kb),
+        weighed_layout=weighed_layout_figure(question, workload, kb),
         smaller_models=smaller_for(question, model.id, gpu, count, check, picks, kb),
         cpu_only=cpu_only_figure(question, workload),
         mac_beside=mac_beside_figure(question, workload, kb),

@@ -423,6 +423,9 @@ class Answer(BaseModel):
     """A second ZeRO stage the question asks about on its cards: {stage, mine (the stage it runs), gpu, count, fits,
     per_gpu_gb, limit_gb}
     and, when the batch asked does not fit, {batch_one_gb, batch_one_fits} (side_figures.other_stage_figure)."""
+    weighed_layout: dict[str, Any] | None = None
+    """A replica layout the question weighs: {cards, replicas, gpu, users_each, fits, per_gpu_gb, limit_gb,
+    decode_tokens_per_s, sequences_each} (bot.reply.weighed_layout)."""
     other_kv: dict[str, Any] | None = None
     """A KV-cache type weighed beside the set-up that runs: {kv_cache, gpu, count (a replica's cards), context,
     max_num_seqs, now, other (sequences of that length one replica holds with each cache)}."""

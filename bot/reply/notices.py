@@ -155,6 +155,22 @@ def other_kv_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     return line
 
 
+def weighed_layout_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """The replica layout weighed: the users split over its replicas, each replica's need, its per-user decode
+    and what each holds, or that it does not fit."""
+    layout = answer.weighed_layout
+    if not layout:
+        return ""
+    config = t("weighed_layout_config", replicas=layout["replicas"], cards=layout["cards"],
+               gpu=gpu_name(kb, layout["gpu"]))
+    if not layout["fits"]:
+        return t("weighed_layout_short", config=config, users=f"{layout['users_each']:,}",
+                 gb=gb(layout["per_gpu_gb"]), limit=gb(layout["limit_gb"]))
+    return t("weighed_layout", config=config, users=f"{layout['users_each']:,}", gb=gb(layout["per_gpu_gb"]),
+             limit=gb(layout["limit_gb"]), speed=f"{layout['decode_tokens_per_s']:,.0f}",
+             each=f"{layout['sequences_each']:,}", total=f"{layout['sequences_each'] * layout['replicas']:,}")
+
+
 def pick_setup(answer: Answer, checkpointing: bool | None, t: Translator) -> str:
     """A training pick run otherwise than the estimate above ("without gradient checkpointing": a card that holds
     the job without it trains faster), so its memory figure is not read as a contradiction."""

@@ -25,6 +25,7 @@ from bot.reply.notices import (
     rate_not_kept_line,
     reading_notices,
     stack_line,
+    weighed_layout_line,
 )
 from bot.reply.offload import KTRANSFORMERS
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
@@ -165,6 +166,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["any_fits"] = any(p["fits"] for p in picks)
     view["other_stage"] = other_stage_line(answer, kb, t)
     view["other_kv"] = other_kv_line(answer, kb, t)
+    view["weighed_layout"] = weighed_layout_line(answer, kb, t)
     view["smaller"] = smaller_line(answer, kb, t)
     view["activations_exceed"] = activations_exceed_line(answer, kb, t)
     view["rate_not_kept"] = rate_not_kept_line(answer, kb, t)
@@ -385,7 +387,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": message}))
     if view.get("lighter"):
         out.append(("section", "notice", {"message": view["lighter"]}))
-    for key in ("other_stage", "other_kv"):
+    for key in ("other_stage", "other_kv", "weighed_layout"):
         if view.get(key):
             out.append(("section", "notice", {"message": view[key]}))
     if view.get("activations_exceed"):

@@ -141,7 +141,7 @@ PLAIN_SLOTS = (
     "offload",
     "gradient_checkpointing", "grad_accumulation", "optimizer", "gpu", "gpu_count", "instance", "apple_chip",
     "memory_gb", "card_bandwidth_gbps", "cloud", "currency", "inter_node_gbps", "engine_version", "engine_backend",
-    "kv_cache", "other_kv_cache", "other_kv_context", "tensor_parallel",
+    "kv_cache", "other_kv_cache", "other_kv_context", "tensor_parallel", "weighed_layout",
     "flash_attention", "dp_attention", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split",
     "gpu_layers", "cpu_moe_layers",
 )

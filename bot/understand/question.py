@@ -270,6 +270,9 @@ class Question(BaseModel):
     holds in one line (audit 25 HIGH 22)."""
     other_kv_context: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
     """The length the KV-cache change is weighed at: the engine's length flag when the requests' own are written."""
+    weighed_layout: tuple[int, int] | None = None
+    """(cards a replica, replicas) of a layout weighed against the one asked ("would TP=2 x 2 replicas be
+    better?"): the reply sizes the users on it in one line (audit 26 HIGH 34)."""
     tensor_parallel: int | None = Field(default=None, ge=1, le=MAX_GPU_COUNT)
     """The engine's tensor-parallel degree as its flag writes it ("--tensor-parallel-size 2"): a replica's cards."""
     memory_fraction: float | None = Field(default=None, gt=0, le=1)

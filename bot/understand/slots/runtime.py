@@ -138,6 +138,7 @@ def parse_backend(state: SlotState) -> None:
 
 
 _PARALLEL_DEGREE = rx(r"(?:(?:--?|\b)(?:tp|tensor[-_\s]?parallel(?:[-_\s]?size)?)|张量并行(?:度)?)"
+                      r"(?:\s+(?:over|across)(?:\s+all)?(?:\s+the)?(?:\s+of)?)?"
                       r"\s?[=:]?\s?(?P<n>\d{1,3})\b")
 
 
@@ -308,7 +309,35 @@ def parse_context_parallel(state: SlotState) -> None:
     state.mask(m.start(), m.end())
 
 
+_REPLICAS_OF_TP = rx(r"\btp\s*[=:]?\s*(?P<tp>\d{1,2})\s*[x×*]\s*(?P<n>\d{1,3})(?:\s+replicas?)?"
+                     r"|(?P<n2>\d{1,3}|two|four)\s+(?:tp\s*[=:]?\s*|tensor[-\s]parallel\s+)(?P<tp2>\d{1,2})\s+replicas?"
+                     r"|(?P<n3>\d{1,3}|two|four)\s+replicas?\s+(?:of|at|with)\s+tp\s*[=:]?\s*(?P<tp3>\d{1,2})")
+"""Replicas of a tensor-parallel degree: "TP=2 x 2 replicas", "two TP=2 replicas", "2 replicas of TP 2"."""
+_WEIGHED = rx(r"\bwould\b|\bbetter\b|\binstead\b|\brather\b|\bwhat\s+about\b|\bvs\.?\b|\bversus\b|"
+              r"更好|还是|還是|会不会|會不會|换成|換成|改成")
+_WORD_COUNTS = {"two": 2, "four": 4}
+
+
+def parse_weighed_layout(state: SlotState) -> None:
+    """A replica layout weighed in a question ("Would TP=2 x 2 replicas be better?"): kept apart from the cards
+    and the tensor-parallel degree the job runs with, for the reply to size in a line of its own."""
+    for m in _REPLICAS_OF_TP.finditer(state.text):
+        start = max(state.text.rfind(mark, 0, m.start()) for mark in (".", "?", "!", "\n", "。", "？", "！"))
+        end = min((i for i in (state.text.find(mark, m.end()) for mark in (".", "?", "!", "\n", "。", "？", "！"))
+                   if i != -1), default=len(state.text))
+        if not _WEIGHED.search(state.text[start + 1: end + 1]):
+            continue
+        tp = int(m.group("tp") or m.group("tp2") or m.group("tp3"))
+        raw = m.group("n") or m.group("n2") or m.group("n3")
+        replicas = _WORD_COUNTS.get(raw.lower()) or int(raw)
+        if 1 <= tp <= 64 and 1 <= replicas <= 64:
+            state.values["weighed_layout"] = (tp, replicas)
+            state.mask(m.start(), m.end())
+        return
+
+
 def parse_runtime(state: SlotState) -> None:
+    parse_weighed_layout(state)
     parse_context_parallel(state)
     parse_engine_settings(state)
     parse_backend(state)

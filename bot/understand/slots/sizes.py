@@ -181,8 +181,29 @@ _TABLE_ROW = re.compile(r"\s*\|")
 """A line of a pasted table (nvidia-smi's device rows begin "|   0  NVIDIA …")."""
 
 
+_SMI_DEVICE_ROW = re.compile(r"^\s*\|\s+(?P<index>\d{1,3})\s+(?:nvidia|tesla|geforce|quadro)\b", re.I | re.M)
+"""A device row of a pasted nvidia-smi table ("|   3  NVIDIA H100 80GB HBM3   On |"): one card, by its index."""
+
+
+def smi_card_count(text: str, gpus: list[Mention]) -> int | None:
+    """The cards a pasted nvidia-smi table lists (its device rows' distinct indices), when every card mentioned
+    in those rows is the same one: the machine the question is about (audit 26 HIGH 34: a table of 4 H100s
+    beside "would TP=2 x 2 replicas be better?" was sized as 2 cards)."""
+    rows = list(_SMI_DEVICE_ROW.finditer(text))
+    if not rows:
+        return None
+    ends = [text.find("\n", row.end()) for row in rows]
+    named = {m.entry_id for m in gpus for row, end in zip(rows, ends, strict=True)
+             if row.start() <= m.start < (end if end != -1 else len(text))}
+    return len({row.group("index") for row in rows}) if len(named) == 1 else None
+
+
 def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
     text = state.text
+    listed = smi_card_count(state.folded, gpus)  # as written: a pasted table's lines are masked as log lines
+    if listed is not None:
+        state.set("gpu_count", listed)
+        return
     asks_count = HOW_MANY_CARDS.search(text) is not None
     for mention in gpus:
         if _TABLE_ROW.match(text, text.rfind("\n", 0, mention.start) + 1):

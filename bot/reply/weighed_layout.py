@@ -1,0 +1,47 @@
+"""A replica layout the question weighs against the one it sizes ("tensor parallel over all 4 … would TP=2 x 2
+replicas be better?"): the same users on that layout, in one line beside the reply's own figures."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+import rules
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from knowledge.schema import GPU
+from rules.fit import limit_gib
+from rules.limits import fits_on, needed_gib
+from rules.search import largest_true
+from rules.types import Workload
+
+MOST_SEQUENCES = 4096
+"""The most sequences a replica of the weighed layout is counted to: beyond it the engine's batch decides."""
+
+
+def _holds(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
+    return fits_on(replace(workload, batch=batch), gpu, count)[0]
+
+
+def weighed_layout_figure(question: Question, workload: Workload, kb: KnowledgeBase) -> dict[str, Any] | None:
+    """{cards, replicas, gpu, users_each, fits, per_gpu_gb, limit_gb, decode_tokens_per_s, sequences_each}: the
+    users split over the replicas weighed, each replica's need and per-user decode, and what a replica holds."""
+    layout = question.weighed_layout
+    gpu = kb.gpus.get(question.gpu or "")
+    if layout is None or gpu is None or workload.task != "inference" or workload.model.arch != "decoder":
+        return None
+    cards, replicas = layout
+    if question.gpu_count and cards * replicas != question.gpu_count:
+        return None  # another machine than the one asked about: not the same cards laid out otherwise
+    users = max(1, question.users or question.batch or workload.batch)
+    each = replace(workload, batch=max(1, math.ceil(users / replicas)))
+    fits, estimate = fits_on(each, gpu, cards)
+    figure: dict[str, Any] = {"cards": cards, "replicas": replicas, "gpu": gpu.id, "users_each": each.batch,
+                              "fits": fits, "per_gpu_gb": round(needed_gib(estimate), 1),
+                              "limit_gb": round(limit_gib(each, gpu), 1)}
+    if fits:
+        figure["decode_tokens_per_s"] = round(rules.estimate_speed(each, gpu, cards).decode_tokens_per_s or 0.0, 1)
+        figure["sequences_each"] = max(0, largest_true(partial(_holds, each, gpu, cards), 1, MOST_SEQUENCES))
+    return figure
