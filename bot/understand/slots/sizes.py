@@ -199,11 +199,17 @@ def smi_card_count(text: str, gpus: list[Mention]) -> int | None:
 
 
 def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
+    """The cards as the text counts them, else as a pasted nvidia-smi table lists them (an excerpt of its rows
+    beside "8 卡" is not the machine)."""
+    _written_gpu_count(state, gpus, mentions)
+    if "gpu_count" not in state.values:
+        listed = smi_card_count(state.folded, gpus)  # as written: a pasted table's lines are masked as log lines
+        if listed is not None:
+            state.set("gpu_count", listed)
+
+
+def _written_gpu_count(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
     text = state.text
-    listed = smi_card_count(state.folded, gpus)  # as written: a pasted table's lines are masked as log lines
-    if listed is not None:
-        state.set("gpu_count", listed)
-        return
     asks_count = HOW_MANY_CARDS.search(text) is not None
     for mention in gpus:
         if _TABLE_ROW.match(text, text.rfind("\n", 0, mention.start) + 1):
