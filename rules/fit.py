@@ -247,7 +247,10 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
             # A tensor-parallel set delivers tp_scaling(n) cards' worth of speed for n cards' price.
             c_eff = c * p.count / tp_scaling(g, p.count)
             if budget:
-                key = (c_eff, -(p.decode_tokens_per_s or 0.0), p.count)
+                # the cheapest set that holds the job is the smallest bill: a tensor-parallel set's speed per card
+                # does not make it dearer to rent (4 RTX A6000 at 4.36 USD/h had ranked after a 6.99 USD/h B200;
+                # audit 26 HIGH 38)
+                key = (c, -(p.decode_tokens_per_s or 0.0), p.count)
             else:
                 # Cost per generated token: a card twice as fast for 1.5× the price serves more for less.
                 key = (c_eff / max(p.decode_tokens_per_s or 0.0, C.MIN_DECODE_TOKENS_PER_S), c_eff, p.count)

@@ -308,10 +308,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     on_whole = False
     if question.intent != "compare":
         picks = as_replicas(picks, question, workload, kb, instances, priced)
-        sized_picks, picks = picks, on_whole_instances(picks, question, workload, kb, choice, instances, priced)
-        on_whole = widened(sized_picks, picks)
-        if on_whole:
-            assumptions.append(Assumption(field="gpu_count", value=picks[0].count, reason="whole-instance"))
+    # a training job compared on instances billed whole runs on all their cards too: "p4d 还是 p5" compared 8 A100s
+    # with 4 H100s billed as the 8-card p5.48xlarge, 2× the hours and the bill of the whole box (audit 26 HIGH 36)
+    sized_picks, picks = picks, on_whole_instances(picks, question, workload, kb, choice, instances, priced)
+    on_whole = widened(sized_picks, picks)
+    if on_whole:
+        assumptions.append(Assumption(field="gpu_count", value=picks[0].count, reason="whole-instance"))
     # The estimate describes the configuration the reply is about: the cards named, else the top pick
     # (a 70B training job is spread over the picked cards, so its per-card figure is the sharded one).
     top_gpu = kb.gpus.get(picks[0].gpu_id) if picks else None

@@ -82,8 +82,10 @@ def other_engine_figure(question: Question, workload: Workload, count: int, gpu:
     if not mine or abs(theirs - mine) <= OTHER_ENGINE_SHARE * mine:
         return None
     figure: dict[str, Any] = {"engine": other, "per_gpu_gb": round(theirs, 2)}
-    if question.tokens and gpu is not None and rules.compute_known(gpu) and workload.task != "inference":
-        # "how long for 50M tokens" on the card asked, which the other engine fits (audit 16 C-L8)
+    holds = gpu is not None and theirs <= limit_gib(on_other, gpu)
+    if question.tokens and gpu is not None and holds and rules.compute_known(gpu) and workload.task != "inference":
+        # "how long for 50M tokens" on the card asked, which the other engine fits (audit 16 C-L8); none on cards
+        # it does not fit (audit 26 LOW-56: "≈ 14.2 h on these cards" for 29.9 GiB on 23.5 GiB cards)
         rate = rules.estimate_speed(as_chosen(on_other, alternative.chosen), gpu, count).train_tokens_per_s
         if rate:
             figure["train_hours"] = round(question.tokens / rate / 3600.0, 2)

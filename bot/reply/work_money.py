@@ -215,6 +215,11 @@ def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, 
                   if question is not None and pick.fits and gpu is not None else None
                   for pick, gpu in zip(picks, cards, strict=True)]
     planned = any(cost is not None for cost in load_costs)
+    # a set number of users or sequences at once, with no volume to produce: every set that holds them does the
+    # same work, so the bill an hour decides (the cheapest Lambda box for 4 users of Llama 4 Scout was a B200 at
+    # 6.99 USD/h, first by money per token at its own speed, over 4 RTX A6000 at 4.36; audit 26 HIGH 38)
+    fixed_load = question is not None and workload.task == "inference" and bool(question.batch or question.users) \
+        and not (question.output_tokens or question.asks_token_cost)
     for index, (pick, gpu) in enumerate(zip(picks, cards, strict=True)):
         load_cost = load_costs[index]
         if load_cost is not None:
@@ -234,8 +239,8 @@ def rank_by_money(picks: Sequence[Pick], workload: Workload, kb: KnowledgeBase, 
             # an operator's exchange rate (knowledge.fx) lets prices in another currency be compared; without
             # one they follow the question's currency, as they cannot be ranked against it
             hourly = in_currency(plan.per_hour, plan.currency, choice.currency, choice.rates)
-            key = ((float(not pick.fits), 0.0, hourly / rate) if hourly is not None
-                   else (float(not pick.fits), 1.0, plan.per_hour / rate))
+            key = ((float(not pick.fits), 0.0, hourly if fixed_load else hourly / rate) if hourly is not None
+                   else (float(not pick.fits), 1.0, plan.per_hour if fixed_load else plan.per_hour / rate))
         keyed.append((key, index, pick))
     keyed.sort(key=lambda k: (k[0], k[1]))
     return [p for _, _, p in keyed]

@@ -14,7 +14,9 @@ from bot.understand.slots.sizes import COUNT_BEFORE
 
 _PLUS = rx(r"^\s*(?:\+|plus|加上?|外加|再加)\s*$")
 _AND = rx(r"^\s*(?:&|and|,|、|和|与|跟|以及|及)\s*$")
-_ON = rx(r"(?:\bon|\bwith|\busing|\bhave|\bgot|用|在)\s*(?:an?\s+|my\s+|one\s+)?$")
+_ON = rx(r"(?:\bon|\bwith|\busing|\bhave|\bgot|\bacross|\bbetween|\bover|用|在)\s*(?:an?\s+|my\s+|one\s+)?$")
+"""Words that place the job on the cards named after them: "on a 3090 and a 3060", "split across an RTX 3090 and
+an RTX 3060" (a layer split, audit 26 HIGH 35)."""
 MAX_SET_CARDS = 16
 """A mixed set is a home or lab machine: more cards than this are not one."""
 

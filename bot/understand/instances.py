@@ -170,8 +170,9 @@ def instance_index(kb: KnowledgeBase) -> InstanceIndex:
     return index
 
 
-def find_instance(folded: str, kb: KnowledgeBase) -> InstanceMention | None:
-    """The first instance type named in `folded` (lower-cased text), if any."""
+def find_instance(folded: str, kb: KnowledgeBase, cue_text: str | None = None) -> InstanceMention | None:
+    """The first instance type named in `folded` (lower-cased text), if any. A family name alone counts beside a
+    cloud or instance word in `cue_text` (the whole question, when `folded` is the part after a first instance)."""
     index = instance_index(kb)
     vm = _first_vm_name(folded, index)
     family: InstanceMention | None = None
@@ -185,7 +186,7 @@ def find_instance(folded: str, kb: KnowledgeBase) -> InstanceMention | None:
             family = InstanceMention(index.families[m.group(0)], m.start(), m.end())
     if vm is not None:
         return vm
-    return family if family is not None and _FAMILY_CUE.search(folded) else None
+    return family if family is not None and _FAMILY_CUE.search(cue_text or folded) else None
 
 
 def _first_vm_name(folded: str, index: InstanceIndex) -> InstanceMention | None:
@@ -227,7 +228,7 @@ def compared_instance(folded: str, first: InstanceMention, kb: KnowledgeBase) ->
     """A second instance type set against the first ("g6.xlarge vs g5.xlarge", "p4d 还是 p5"), with a card of its
     own, so the two are compared rather than the second dropped (audit 15 B-M10); None otherwise."""
     rest = folded[first.end:]
-    found = find_instance(rest, kb)
+    found = find_instance(rest, kb, folded)  # "在 AWS 上用 p4d 还是 p5": the cloud is named before the first
     if found is None or found.instance.gpu_id == first.instance.gpu_id:
         return None
     if _COMPARED.search(rest[: found.start]) is None:

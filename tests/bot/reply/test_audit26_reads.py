@@ -1,0 +1,40 @@
+"""Audit 26: cards split across, instance families compared after the cloud is named, the cheapest box for a
+set number of users, and no time for another engine on cards it does not fit."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import ask_json
+
+
+def test_split_across_two_cards_is_one_machine_not_a_comparison() -> None:
+    # HIGH 35: "split across an RTX 3090 and an RTX 3060 12GB" had been read as "3090 vs 3060"
+    reply = ask_json("Llama 3.3 70B Q4_K_M in llama.cpp split across an RTX 3090 and an RTX 3060 12GB, 8k "
+                     "context: how much spills to CPU RAM and what tok/s?")
+    assert reply["text"].splitlines()[0].endswith("GeForce RTX 3090 + GeForce RTX 3060 12GB ==")
+    assert "the rest in system RAM" in reply["text"]
+
+
+def test_instance_families_compared_after_the_cloud_run_on_all_the_cards_they_bill() -> None:
+    # HIGH 36: "AWS 上用 p4d 還是 p5" dropped p5; compared, the p5 ran on 4 of the 8 H100s it bills
+    reply = ask_json("想在 AWS 上用 p4d 還是 p5 做 Llama 3.1 70B 的 LoRA 微調，資料 3 億 token，"
+                     "哪個比較划算？各要多久？")
+    lines = [line for line in reply["text"].splitlines() if line.startswith("• ")]
+    h100 = next(line for line in lines if line.startswith("• H100 SXM5 80GB"))
+    a100 = next(line for line in lines if line.startswith("• A100 40GB"))
+    assert "— 8× —" in h100 and "— 8× —" in a100
+    summary = next(line for line in reply["text"].splitlines() if line.startswith("小結"))
+    assert "8× H100 SXM5 80GB 總花費最少" in summary
+
+
+def test_the_cheapest_box_for_a_set_number_of_users_is_the_smallest_bill() -> None:
+    # HIGH 38: a 6.99 USD/h B200 ranked first by money per token over 4 RTX A6000 at 4.36 USD/h, both holding 4
+    reply = ask_json("whats teh cheapest lambda box for llama 4 scout fp8 w/ 128k ctx, like 4 users at once")
+    fitting = [p for p in reply["picks"] if p["fits"] and p["price_per_hour"]]
+    assert fitting[0]["price_per_hour"] == min(p["price_per_hour"] for p in fitting)
+
+
+def test_no_time_on_the_cards_asked_for_an_engine_that_does_not_fit_them() -> None:
+    # LOW-56: "With Unsloth … 136 GiB per card … ≈ 27.1 h on these cards" for 40 GB cards
+    text = ask_json("想在 AWS 上用 p4d 做 Llama 3.1 70B 的 LoRA 微調，資料 3 億 token，要多久？")["text"]
+    line = next((line for line in text.splitlines() if line.startswith("若用 Unsloth")), "")
+    assert "小時（按這些卡）" not in line
