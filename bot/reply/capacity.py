@@ -232,10 +232,14 @@ def compare_formats(question: Question, model: Model, kb: KnowledgeBase, pool: l
         job, _ = workload_for(asked, model, gpu, machine_vram_gib(asked, gpu, None))
         top, count = _top_pick(job, question, gpu, pool, instances, max_count, priced)
         estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top else gpu)
-        rows.append(ModelCompareOut(model=model.id, format=name, total_gb=round(estimate.total_gib, 2),
-                                    per_gpu_gb=round(estimate.per_gpu_gib, 2), gpu=top.gpu_id if top else None,
+        # the format's own need, not the share of the card a serving engine reserves (FP8 and AWQ both read
+        # "152 GiB" on 2 H100s: vLLM's reservation; audit 26 M-34), and the sequences each holds there
+        need = estimate.required_per_gpu_gib or estimate.per_gpu_gib
+        rows.append(ModelCompareOut(model=model.id, format=name, total_gb=round(need * count, 2),
+                                    per_gpu_gb=round(need, 2), gpu=top.gpu_id if top else None,
                                     count=count, fits=top.fits if top else None,
-                                    decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None))
+                                    decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None,
+                                    max_concurrent_sequences=top.max_concurrent_sequences if top else None))
     return rows
 
 

@@ -354,6 +354,8 @@ class ModelCompareOut(BaseModel):
     count: int | None = None
     fits: bool | None = None
     decode_tokens_per_s: float | None = None
+    max_concurrent_sequences: int | None = None
+    """Formats compared for a serving engine: the sequences of the job's context the row's cards hold."""
     task: Task | None = None
     """Set when training methods are compared ("full fine-tune vs LoRA vs QLoRA"): the row's method, on `model`."""
     format: str | None = None

@@ -236,6 +236,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                  else kb.models[r.model].name if r.model in kb.models else r.model), "total": gb(r.total_gb),
         "per_gpu": gb(r.per_gpu_gb), "pick": f"{r.count}× {gpu_name(kb, r.gpu)}" if r.gpu else None,
         "fits": r.fits, "decode": count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
+        "held": t("concurrent", n=f"{r.max_concurrent_sequences:,}") if r.max_concurrent_sequences else "",
         "fix": t("compare_model_fix", fix=format_label(r.fix["quant"]) if r.fix["quant"]
                  else str(r.fix["precision"]).upper(), need=gb(r.fix["per_gpu_gb"])) if r.fix else "",
         "job": t("compare_job", hours=billed_hours(r.job_hours),

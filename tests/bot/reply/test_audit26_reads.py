@@ -38,3 +38,21 @@ def test_no_time_on_the_cards_asked_for_an_engine_that_does_not_fit_them() -> No
     text = ask_json("想在 AWS 上用 p4d 做 Llama 3.1 70B 的 LoRA 微調，資料 3 億 token，要多久？")["text"]
     line = next((line for line in text.splitlines() if line.startswith("若用 Unsloth")), "")
     assert "小時（按這些卡）" not in line
+
+
+def test_formats_compared_show_each_formats_need_and_what_it_holds() -> None:
+    # M-34: FP8 and AWQ both read "152 GiB" (vLLM's reservation of 2 H100s) and only FP8's concurrency was given
+    reply = ask_json("Llama 3.3 70B FP8 vs AWQ on 2x H100: how many concurrent 8k sequences each, and how much "
+                     "faster?")
+    rows = {row["format"]: row for row in reply["model_compare"]}
+    assert rows["fp8"]["total_gb"] > rows["awq"]["total_gb"] + 20  # 70.6B at 1 byte against ≈ 0.56 bytes
+    assert rows["awq"]["max_concurrent_sequences"] > rows["fp8"]["max_concurrent_sequences"] > 0
+
+
+def test_how_many_of_a_named_card_goes_beyond_sixty_four_when_the_job_needs_it() -> None:
+    # HIGH 37: "DeepSeek-V3 全參數微調要多少張 H100" answered with 64 B300s and no H100 count
+    reply = ask_json("DeepSeek-V3 全參數微調要多少張 H100？")
+    first = reply["picks"][0]
+    assert first["gpu"] == "h100-sxm" and first["fits"] and first["count"] > 64
+    # 671B parameters at ≈ 16 bytes of weights, gradients and Adam states: ≥ 10.7 TB, over 134 cards of 80 GB
+    assert first["count"] * 80 > 671 * 16
