@@ -78,7 +78,7 @@ from bot.reply.side_figures import (
     token_speed,
 )
 from bot.reply.smaller import smaller_for
-from bot.reply.stack import others_alone, room_for_others, with_stack
+from bot.reply.stack import others_alone, room_for_others, texts_for, with_stack
 from bot.reply.variant import rented_variant
 from bot.reply.weighed_layout import weighed_layout_figure
 from bot.reply.whole_instance import on_whole_instances, widened
@@ -154,6 +154,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if (runnable := engine_for_card(question, gpu)) is not None:
         return answer(runnable, kb)  # "TensorRT-LLM on an RX 7900 XTX": it runs on NVIDIA only; sized with vLLM
     others = others_alone(question, kb, answer)  # models deployed beside this one on the same cards
+    question = texts_for(question, question.model, kb)
     if gpu is None and question.memory_gb:
         gpu = memory_card(question, kb)
     model = resolve_model(question, kb)

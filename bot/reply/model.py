@@ -258,6 +258,9 @@ class StackPartOut(BaseModel):
     name: str
     per_gpu_gb: float
     engine: str | None = None
+    serving_cards: int | None = None
+    """The cards its own serving plan takes for the load asked (replicas × cards each), when it has one."""
+    serving_gpu: str | None = None
 
 
 class CardFitOut(BaseModel):

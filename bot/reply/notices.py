@@ -14,6 +14,7 @@ from bot.reply.formatting import gb, gpu_name
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
 from bot.reply.readback import engine_name
+from bot.reply.stack import short_of_load
 from bot.understand.mention_fit import modified_size
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
@@ -114,12 +115,21 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         # no plan (a card with no compute figure), but even one sequence alone decodes slower than asked
         return t("speed_not_kept_alone", count=check.count, gpu=gpu_name(kb, check.gpu), v=f"{alone:,.0f}",
                  wanted=f"{wanted:,.0f}")
+    short = short_of_load(answer)
+    if check is not None and check.fits and short:
+        return t("stack_rate_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu),
+                 parts=", ".join(t("stack_part_cards", name=p.name, cards=f"{p.serving_cards:,}") for p in short))
     if check is None or plan is None or not check.fits or plan.gpu != check.gpu:
         return ""
     if not plan.met and plan.binding in ("speed", "ttft"):
         # "200 tokens within 2 s on an L4?": the memory fits, the speed asked does not, on any number of them
         return t("speed_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu))
     cards = plan.replicas * plan.gpus_per_replica
+    if cards <= check.count and plan.targets.get("busy_qps"):
+        # the users fit in memory, but kept busy they start more prompts than the cards prefill (audit 26 M-32:
+        # "Yes" above the paragraph that says the plan does not keep up)
+        return t("busy_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu),
+                 kept=f"{plan.targets.get('plan_qps', 0.0):.3g}")
     if cards <= check.count:
         return ""
     return t("rate_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu), cards=f"{cards:,}")

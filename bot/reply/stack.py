@@ -21,6 +21,20 @@ from rules.types import Pick
 Answerer = Callable[[Question, KnowledgeBase], Answer]
 
 
+def reranks(model_id: str | None, kb: KnowledgeBase) -> bool:
+    model = kb.models.get(model_id or "")
+    return model is not None and bool(model.details.get("reranker"))
+
+
+def texts_for(question: Question, model_id: str | None, kb: KnowledgeBase) -> Question:
+    """The question as one model of the stack serves it: the passages reranked per query are the reranker's; the
+    embedder beside it encodes the query alone (audit 26 HIGH 32: both had been sized for 30 texts a request)."""
+    stack = [question.model, *question.stack_models]
+    if not question.texts_per_request or reranks(model_id, kb) or not any(reranks(m, kb) for m in stack):
+        return question
+    return question.model_copy(update={"texts_per_request": None})
+
+
 def others_alone(question: Question, kb: KnowledgeBase, answer: Answerer) -> list[StackPartOut]:
     """Each model deployed beside `question.model`, answered on its own with the same slots; [] for one model."""
     parts: list[StackPartOut] = []
@@ -28,8 +42,8 @@ def others_alone(question: Question, kb: KnowledgeBase, answer: Answerer) -> lis
         own = question.stack_formats.get(model_id)
         formats = ({"quant": own, "precision": QUANT_PRECISION.get(own)} if own
                    else {"quant": None, "precision": None} if question.stack_formats else {})
-        alone = answer(question.model_copy(update={"model": model_id, "stack_models": [], "other_jobs": [],
-                                                   "stack_formats": {}, **formats}), kb)
+        alone = answer(texts_for(question, model_id, kb).model_copy(update={
+            "model": model_id, "stack_models": [], "other_jobs": [], "stack_formats": {}, **formats}), kb)
         if alone.estimate is not None:
             parts.append(_part(model_id, alone, kb))
     return parts
@@ -88,5 +102,19 @@ def _part(model_id: str, sized: Answer, kb: KnowledgeBase) -> StackPartOut:
     assert sized.estimate is not None
     need = sized.check.memory_per_gpu_gb if sized.check is not None else sized.estimate.per_gpu_gb
     model = kb.models.get(model_id)
+    plan = sized.serving
     return StackPartOut(model=model_id, name=model.name if model is not None else model_id,
-                        per_gpu_gb=round(need, 1), engine=sized.query.engine)
+                        per_gpu_gb=round(need, 1), engine=sized.query.engine,
+                        serving_cards=plan.replicas * plan.gpus_per_replica if plan is not None else None,
+                        serving_gpu=plan.gpu if plan is not None else None)
+
+
+def short_of_load(answer: Answer) -> list[StackPartOut]:
+    """The models deployed together whose own load, asked at the rate, takes more of the card than the cards
+    checked: one L40S holds an embedder and a reranker, but 30 passages reranked for each of 20 queries a second
+    take 13 of them (audit 26 HIGH 32)."""
+    check = answer.check
+    if check is None or not answer.stack:
+        return []
+    return [p for p in answer.stack if p.serving_cards and p.serving_gpu == check.gpu
+            and p.serving_cards > check.count]

@@ -16,7 +16,7 @@ STACK_CUE = re.compile(
     r"\b(?:together|alongside|side\s+by\s+side\s+on|at\s+the\s+same\s+time|simultaneously|co-?locat\w*|"
     r"(?:both|all)\s+(?:on|in)\b|on\s+(?:one|a\s+single|the\s+same|1)\b|same\s+(?:gpu|card|box|machine|server|node))|"
     r"一起|同时(?:部署|跑|运行|加载|放)|共用|合用|共享|部署在(?:同)?一(?:张|块|台)|放在(?:同)?一(?:张|块|台)|"
-    r"都(?:部署|放|跑|装)|单卡|同一张|同一台|一张卡",
+    r"都(?:部署|放|跑|装)|单卡|同一张|同一台|一张卡|[两兩2]\s*[个個]?\s*模型|\bboth\s+models\b",
     re.I,
 )
 """Words that put the models named on the same cards."""

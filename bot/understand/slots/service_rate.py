@@ -36,7 +36,8 @@ _TEXTS_EN = (r"(?:candidate\s+|retrieved\s+)?(?:docs?|documents?|passages?|candi
 _TEXTS_ZH = r"(?:文档|文本|文件|文章|段落|候选|句子?|条目|片段|数据)"
 _REQUEST_EN = r"(?:quer(?:y|ies)|requests?|calls?|searche?s?)"
 _PER_REQUEST = rx(
-    r"(?<![a-z0-9.])(?P<num>\d+)\s*" + _TEXTS_EN + r"(?P<len>\s*(?:of|at|,)\s*(?:about|around|~)?\s*\d+(?:\.\d+)?\s*k?"
+    r"(?<![a-z0-9.])(?P<num>\d+)\s*" + _TEXTS_EN + r"(?:\s+(?:reranked|scored|ranked|embedded|retrieved))?"
+    r"(?P<len>\s*(?:of|at|,)\s*(?:about|around|~)?\s*\d+(?:\.\d+)?\s*k?"
     r"\s*-?\s*tokens?(?:\s+each)?)?\s*,?\s*(?:per|each|a|for\s+each|in\s+each|with\s+each|/)\s*"
     r"(?:user\s+)?" + _REQUEST_EN + r"(?![a-z])"
     r"|\b(?:each|every|per)\s+" + _REQUEST_EN + r"\s+(?:has|with|carries|contains|of|sends?|scores?|reranks?|"
@@ -47,7 +48,7 @@ _PER_REQUEST = rx(
     + r"|\b(?:each|every)\s+(?:one\s+)?(?:rerank(?:ing|s)?|scor(?:ing|es)|rank(?:ing|s)|embedd?(?:ing|s)|"
     r"carrying|having|with)\s+(?:about|around|~|up\s+to)?\s*(?P<num4>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"
     r"|每\s*(?:个|次|条)?\s*(?:查询|请求)?\s*(?:都)?\s*(?:重排序?|排序|打分|精排|rerank)\s*(?:约|大约)?\s*(?P<num5>\d+)"
-    r"\s*(?:个|篇|条|份|段)?\s*" + _TEXTS_ZH
+    r"\s*(?:(?:个|篇|条|份|段)\s*(?:" + _TEXTS_ZH + r")?|" + _TEXTS_ZH + r")"
 )
 """Texts each request carries ("rerank 100 docs per query"): the documents a reranker scores against the query."""
 _SCALE = r"\s*(?P<scale>k|千|万)?"

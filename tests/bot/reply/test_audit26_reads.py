@@ -56,3 +56,25 @@ def test_how_many_of_a_named_card_goes_beyond_sixty_four_when_the_job_needs_it()
     assert first["gpu"] == "h100-sxm" and first["fits"] and first["count"] > 64
     # 671B parameters at ≈ 16 bytes of weights, gradients and Adam states: ≥ 10.7 TB, over 134 cards of 80 GB
     assert first["count"] * 80 > 671 * 16
+
+
+def test_a_reranker_beside_an_embedder_is_checked_for_its_own_load() -> None:
+    # HIGH 32: one L40S was "enough" for 20 queries/s with 30 passages reranked each, which the reranker alone
+    # needs 13 cards for; the embedder beside it encodes the query, not the 30 passages
+    for text, marker in (
+            ("Qwen3-Embedding-4B and Qwen3-Reranker-4B together on one L40S, 20 queries/s, 30 passages reranked "
+             "per query: does it fit and is it fast enough?", "That is memory only"),
+            ("想用 Qwen3-Embedding-4B 加 Qwen3-Reranker-4B 做內部知識庫，每秒 20 個查詢、每次重排 30 段，一張 L40S "
+             "放得下兩個模型嗎？速度夠嗎？", "這只是顯存夠用")):
+        reply = ask_json(text)
+        parts = {part["model"]: part for part in reply["stack"]}
+        assert parts["qwen3-reranker-4b"]["serving_cards"] > 1
+        assert parts["qwen3-embedding-4b"]["serving_cards"] == 1
+        assert marker in reply["text"]
+
+
+def test_busy_users_that_outrun_the_cards_turn_the_verdict_into_memory_only() -> None:
+    # M-32: "可以" above the paragraph saying 64 busy users start more requests than 2 H20s prefill
+    text = ask_json("Qwen3-32B 用 vLLM FP8 部署在 2 张 H20 上，64 并发，每个请求输入 4k 输出 1k，首字延迟要 2 秒内，"
+                    "够吗？")["text"]
+    assert "显存放得下" in text and "这只是显存够用" in text and "约束来自显存" not in text
