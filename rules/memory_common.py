@@ -102,9 +102,11 @@ def attention_params(model: Model) -> float:
 
 def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, tp: int = 1,
                    block: int = 1, *, pure_window: bool = True,
-                   mla_heads: tuple[int, int] | None = None) -> tuple[float, list[str]]:
+                   mla_heads: tuple[int, int] | None = None,
+                   source_batch: int | None = None) -> tuple[float, list[str]]:
     """KV cache of `batch` sequences of `tokens` tokens on one card, with sliding windows applied (a model
-    whose every layer slides caches only its window unless `pure_window` is False: the engine does not)."""
+    whose every layer slides caches only its window unless `pure_window` is False: the engine does not). An
+    encoder-decoder's cross-attention cache is held by `source_batch` sequences (default `batch`: one per beam)."""
     per_token = kv_bytes_per_token(model, kv_elem_bytes, tp, mla_heads)
     if per_token == 0.0:
         return 0.0, []
@@ -115,7 +117,8 @@ def kv_cache_bytes(model: Model, tokens: int, batch: int, kv_elem_bytes: float, 
         # For Whisper large that is 246 MB a stream in fp16, three times its 448-token self-attention cache.
         source = int(model.details.get("max_source_positions") or tokens)
         self_attention, notes = _self_attention_kv_bytes(model, per_token, tokens, batch, block, pure_window)
-        return self_attention + per_token * source * batch, [*notes, "cross-attention-kv"]
+        sources = batch if source_batch is None else source_batch
+        return self_attention + per_token * source * sources, [*notes, "cross-attention-kv"]
     return _self_attention_kv_bytes(model, per_token, tokens, batch, block, pure_window)
 
 

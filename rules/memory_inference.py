@@ -239,7 +239,8 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     # (accelerate device_map) and llama.cpp split the layers: each card holds its share of the blocks, and
     # the card with the embeddings / lm_head holds that matrix whole (the largest card is the one counted).
     kv, kv_notes = kv_cache_bytes(model, w.context, w.batch * w.beam_size, kv_elem, tp=tp,
-                                  pure_window=profile.kv_cache.sliding_window == "applied", mla_heads=mla_heads)
+                                  pure_window=profile.kv_cache.sliding_window == "applied", mla_heads=mla_heads,
+                                  source_batch=w.batch * (w.beam_size if w.source_per_beam else 1))
     notes += kv_notes
     act = _activation(w, profile)
     # Allocated bytes (torch.cuda.max_memory_allocated) count tensors only: the constant and the fraction are

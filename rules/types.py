@@ -142,8 +142,13 @@ class Workload:
     """Inference: speculative decoding's draft model, on the same cards (rules.memory_draft)."""
     beam_size: int = 1
     """Inference of an encoder-decoder (Whisper): hypotheses kept a step by beam search; each caches and reads its
-    own self- and cross-attention keys and values (CTranslate2 and transformers tile the encoder output per beam),
-    while the weights are read once a step for all. 1 = greedy decoding."""
+    own self-attention keys and values, while the weights are read once a step for all. 1 = greedy decoding."""
+    source_per_beam: bool = True
+    """Whether each beam holds its own copy of the source's cross-attention keys and values: transformers' generate
+    expands the encoder output per beam; CTranslate2 (faster-whisper, WhisperX) does not. Measured: faster-whisper
+    large-v2 in fp16 with 5 beams takes 4,525 MB for one stream and 6,090 MB batched 8 at a time (SYSTRAN/faster-
+    whisper benchmark, as copied in kaka-lin/ASR-notes whisper/benchmark/README.md), where a cross-attention cache
+    per beam alone would be 40 × 246 MB = 9.8 GB."""
     lora_adapters: int | None = None
     """Inference: LoRA adapters the service offers on this base model ("50 LoRA adapters", 挂 100 个 LoRA); the
     engine holds some of them in GPU slots at `lora_rank` (rules.memory_lora_serving). None = no adapters."""

@@ -126,10 +126,16 @@ def _subscription_lines(t: Translator, cost: CostOut, asked: bool) -> list[str]:
     return [t("cost_subscription_quoted", v=money(month), cur=cost.currency, share=share, promo=promo)]
 
 
+GPU_SOURCE_LABEL = "GPU count and model: "
+"""How a price row in knowledge/data/prices.yaml labels the source of its instance's cards (audit 26 LOW-54)."""
+
+
 def _price_from(t: Translator, cost: CostOut) -> str:
     date = t("as_of", date=cost.price_date) if cost.price_date else t.date_unknown
     authority = t.pick(PRICE_AUTHORITIES, cost.authority) if cost.authority else "?"
-    line = t("price_from", authority=authority, date=date, source="; ".join(cost.source) or "?")
+    sources = [t("source_gpu_label") + item.removeprefix(GPU_SOURCE_LABEL) if item.startswith(GPU_SOURCE_LABEL)
+               else item for item in cost.source]  # the label a price row's second source carries, translated
+    line = t("price_from", authority=authority, date=date, source="; ".join(sources) or "?")
     if cost.fx_rate:
         line += "; " + t("fx_converted", orig=cost.original_currency or "?", rate=cost.fx_rate)
     return line

@@ -18,7 +18,7 @@ from bot.reply.serving import at_full_load, sets_serving_target
 from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
-from bot.understand.slots.audio import FASTER_WHISPER_BEAM_NOTE
+from bot.understand.slots.audio import CTRANSLATE2_NOTE, FASTER_WHISPER_BEAM_NOTE
 from bot.understand.slots.context import BATCH_AS_USERS_NOTE, PROMPT_CONTEXT_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
@@ -489,7 +489,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                         prefill_chunk=question.prefill_chunk,
                         layer_split=tuple(question.layer_split) if question.layer_split else None,
                         gpu_layers=question.gpu_layers, cpu_moe_layers=question.cpu_moe_layers,
-                        beam_size=question.beam_size or 1, **extra)
+                        beam_size=question.beam_size or 1,
+                        source_per_beam=CTRANSLATE2_NOTE not in question.notes, **extra)
     if task != "inference" and workload.offload == "optimizer":
         # "CPU offload" on FSDP is its parameter offload: the query reports what the engine does
         workload = replace(workload, offload=offload_of(workload, training_fact(workload)))

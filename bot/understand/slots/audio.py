@@ -47,8 +47,16 @@ FASTER_WHISPER_BEAM_NOTE = "beam-faster-whisper-default"
 """Question note: the beam width is the runner's default, not stated (said under Assumed)."""
 
 
+CTRANSLATE2_NOTE = "runner-ctranslate2"
+"""Question note: Whisper runs on CTranslate2 (faster-whisper, WhisperX), whose beams share the source's
+cross-attention cache (rules.types.Workload.source_per_beam)."""
+_CTRANSLATE2 = rx(r"\bfaster[-_ ]?whisper\b|\bwhisper[-_ ]?x\b|\bctranslate2?\b")
+
+
 def parse_audio(state: SlotState) -> None:
     """Reads `audio_hours` (and a beam width) and masks them, so the hours cue never sees them."""
+    if _CTRANSLATE2.search(state.folded):
+        state.notes.append(CTRANSLATE2_NOTE)
     beam = BEAM.search(state.text)
     if beam is not None:
         width = int(beam.group("k") or beam.group("k2") or beam.group("k3"))

@@ -178,3 +178,21 @@ def test_speech_models_compared_each_get_their_run_and_bill() -> None:
     assert v3.job_hours == pytest.approx(result.speed["job_hours"], rel=0.01)
     for row in (v3, turbo):
         assert row.job_currency == "USD" and row.job_cost == pytest.approx(0.805 * row.job_hours, abs=0.02)
+
+
+def test_ctranslate2_beams_share_the_sources_cross_attention_cache() -> None:
+    # audit 26 HIGH 33: faster-whisper large-v2, fp16, 5 beams, batched 8: 6,090 MB measured (SYSTRAN/faster-whisper
+    # benchmark); the cross-attention cache tiled per beam alone is 40 × 1,500 × 32 × 2 × 1,280 × 2 B = 9.8 GB
+    from bot.reply.answer import answer as answered
+    from bot.understand.parse import parse as parsed
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    ct2 = answered(parsed("faster-whisper large-v3 in fp16 with batch_size 8 on an RTX 4090: how much VRAM?", kb), kb)
+    hf = answered(parsed("Whisper large-v3 with transformers, beam 5, batch 8 on an RTX 4090: how much VRAM?", kb),
+                  kb)
+    assert ct2.estimate is not None and hf.estimate is not None
+    cross_per_stream_gib = 1500 * 32 * 2 * 1280 * 2 / 2**30
+    tiled_extra = 8 * 4 * cross_per_stream_gib  # the 4 more copies transformers keeps per stream
+    assert abs((hf.estimate.breakdown.kv_cache - ct2.estimate.breakdown.kv_cache) - tiled_extra) < 0.2
+    assert ct2.estimate.per_gpu_gb < 6090 / 1024 * 1.5  # within 1.5× of the measured 6,090 MB (self-attention at 448)

@@ -78,3 +78,10 @@ def test_busy_users_that_outrun_the_cards_turn_the_verdict_into_memory_only() ->
     text = ask_json("Qwen3-32B 用 vLLM FP8 部署在 2 张 H20 上，64 并发，每个请求输入 4k 输出 1k，首字延迟要 2 秒内，"
                     "够吗？")["text"]
     assert "显存放得下" in text and "这只是显存够用" in text and "约束来自显存" not in text
+
+
+def test_the_price_sources_label_is_translated() -> None:
+    # LOW-54: "价格来源：… GPU count and model: cloudpilot-ai/…" in Chinese replies
+    text = ask_json("qwen3 235b a22b 用4张a100 80g能跑吗 awq的 并发10 上下文32k 速度大概多少")["text"]
+    line = next(line for line in text.splitlines() if line.startswith("价格来源"))
+    assert "GPU 数量与型号：" in line and "GPU count and model" not in line
