@@ -10,6 +10,7 @@ from bot.reply.formatting import billed_hours, count, gb, per_hour, per_minute
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer, PickOut
 from knowledge.base import KnowledgeBase
+from rules.constants import HOURS_PER_MONTH
 from rules.hardware import compute_known, dense_tflops
 from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
 
@@ -44,6 +45,10 @@ def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[
                 fit += " · " + t("compare_job", hours=billed_hours(pick.job_hours),
                                  total=(" · " + t("compare_job_cost", v=money(pick.job_cost), cur=pick.price_currency))
                                  if pick.job_cost is not None and pick.price_currency else "")
+            if _at_load(answer) and pick.fits and pick.price_per_hour and pick.price_currency:
+                # the bill for the load asked, the figure "每月各要多少钱" asks for (audit 26 M-33)
+                fit += " · " + t("compare_bill", per_hour=money(pick.price_per_hour), cur=pick.price_currency,
+                                 per_month=money(pick.price_per_hour * HOURS_PER_MONTH))
             if pick.work_cost is not None and pick.price_currency:
                 unit = _work_unit(answer, pick)
                 fit += " · " + t(f"{unit}_short", v=money(pick.work_cost), cur=pick.price_currency)
@@ -112,8 +117,14 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if len(totals) >= 2 and len({p.price_currency for _, _, p in totals}) == 1:
         cost, name, pick = min(totals, key=lambda row: row[0])
         clauses.append(t("compare_cheaper_total", name=name, v=money(cost), cur=pick.price_currency or ""))
+    billed = [(p.price_per_hour, name, p) for name, p in fitting if p.price_per_hour] if _at_load(answer) else []
+    if len(billed) >= 2 and len({p.price_currency for _, _, p in billed}) == 1:
+        # the same load on each: the smaller bill is the cheaper answer
+        hourly, name, pick = min(billed, key=lambda row: row[0])
+        clauses.append(t("compare_cheaper_bill", name=name, per_hour=money(hourly), cur=pick.price_currency or "",
+                         per_month=money(hourly * HOURS_PER_MONTH)))
     priced = [(p.work_cost, name, p) for name, p in fitting if p.work_cost is not None]
-    if len(priced) >= 2 and len({p.price_currency for _, _, p in priced}) == 1:
+    if len(priced) >= 2 and len({p.price_currency for _, _, p in priced}) == 1 and not billed:
         cost, name, pick = min(priced, key=lambda row: row[0])
         clauses.append(t("compare_cheaper", name=name, cost=t(f"{_work_unit(answer, pick)}_short", v=money(cost),
                                                               cur=pick.price_currency or "")))
@@ -121,6 +132,12 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     roomiest = max(fitting, key=lambda row: row[1].free_gb)
     clauses.append(t("compare_roomier", name=roomiest[0], gb=gb(roomiest[1].free_gb)))
     return t("compare_verdict", clauses=("；" if t.lang != "en" else "; ").join(clauses))
+
+
+def _at_load(answer: Answer) -> bool:
+    """A load stated as a rate, a per-user speed or a first-token time: each card is billed for meeting it."""
+    return answer.query.task == "inference" and any(
+        answer.understood.get(key) for key in ("qps", "tokens_per_s_per_user", "ttft_s"))
 
 
 def _break_even(answer: Answer, fitting: list[tuple[str, PickOut]], t: Translator) -> list[str]:

@@ -85,3 +85,15 @@ def test_the_price_sources_label_is_translated() -> None:
     text = ask_json("qwen3 235b a22b 用4张a100 80g能跑吗 awq的 并发10 上下文32k 速度大概多少")["text"]
     line = next(line for line in text.splitlines() if line.startswith("价格来源"))
     assert "GPU 数量与型号：" in line and "GPU count and model" not in line
+
+
+def test_cards_compared_at_a_load_each_show_their_bill_and_the_smaller_one_is_named() -> None:
+    # M-33: "每月各要多少钱" priced only the L20 set; the A10 set that carries the same load cost less
+    reply = ask_json("阿里云 gn7i（A10）和 gn8is（L20）哪个更适合跑 Qwen2.5-14B 的 API？"
+                     "每秒 5 个请求，输入 1k 输出 300，每月各要多少钱？")
+    rows = [line for line in reply["text"].splitlines() if line.startswith("• A10") or line.startswith("• L20")]
+    assert len(rows) == 2 and all("此负载每小时" in row and "每月" in row for row in rows)
+    bills = {p["gpu"]: p["price_per_hour"] for p in reply["picks"] if p["fits"]}
+    cheaper = "A10" if bills["a10"] < bills["l20"] else "L20"
+    summary = next(line for line in reply["text"].splitlines() if line.startswith("小结"))
+    assert f"{cheaper} 承担此负载最便宜" in summary
