@@ -201,6 +201,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["other_jobs"] = list(question.other_jobs)
     if question.clamped:
         understood["clamped"] = list(question.clamped)
+        if question.clamped_asked:
+            understood["clamped_asked"] = dict(question.clamped_asked)
     if question.task in (None, "inference"):
         for target in ("qps", "tokens_per_s_per_user", "prompt_tokens_per_s", "output_tokens_per_s", "ttft_s",
                        "latency_s"):

@@ -139,7 +139,7 @@ def uses_prefill_chunk(engine: object) -> bool:
 
 UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted", "closed_model",
                                "unmodelled_kind", "unmodelled_name",
-                               "unknown_gpu_text", "unmodelled_engine", "clamped", "budget_currency",
+                               "unknown_gpu_text", "unmodelled_engine", "clamped", "clamped_asked", "budget_currency",
                                "budget_period", "apple_chip", "no_gpu", "runner", "modified_card",
                                "claimed_memory_gb", "derived_name", "assumed_model",
                                "shared_memory_stated", "asks_concurrency", "no_such_variant", "records_folded",

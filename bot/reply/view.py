@@ -93,7 +93,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         title_parts.append(f"{answer.check.count}× {gpu_name(kb, answer.check.gpu)}")
     view["title"] = " · ".join(title_parts) or "GPU Advisor"
     view["understood"] = understood(answer, t, kb)
-    view["clamped"] = [t.pick(FIELD_LABELS, c) for c in answer.understood.get("clamped", [])] if isinstance(
+    asked = answer.understood.get("clamped_asked") or {}
+    view["clamped"] = [t.pick(FIELD_LABELS, c) + (t("clamped_asked", v=_asked_text(asked[c])) if c in asked else "")
+                       for c in answer.understood.get("clamped", [])] if isinstance(
         answer.understood.get("clamped"), list) else []
 
     if answer.estimate is not None:
@@ -483,3 +485,7 @@ def _filled(text: str, values: dict[str, str]) -> str:
         text = text.replace("{" + key + "}", value)
     return text
 
+
+def _asked_text(value: float) -> str:
+    """A number written beyond its bound, as written: whole from one up ("2,000,000,000"), else as it is."""
+    return f"{value:,.0f}" if value >= 1 else f"{value:g}"

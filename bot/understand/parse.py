@@ -505,6 +505,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         **money,
         stated=stated,
         clamped=sorted(set(state.clamped), key=state.clamped.index),
+        clamped_asked=dict(state.clamped_asked),
         faq_hint=faq_hint,
         gpu_defaulted=defaulted, gpu_variants=variants,
         intent_explicit=explicit,

@@ -246,6 +246,8 @@ class Question(BaseModel):
     stated: list[str] = Field(default_factory=list)
     """Slots the text (or a flag) stated, as opposed to defaults."""
     clamped: list[str] = Field(default_factory=list)
+    clamped_asked: dict[str, float] = Field(default_factory=dict)
+    """The value written for a slot in `clamped` (what was asked, beside the bound used)."""
     """Slots whose stated value was out of bounds and was clamped (the reply says so)."""
     faq_hint: str | None = None
     """The FAQ id the parser matched, for intent faq."""

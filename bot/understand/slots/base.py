@@ -32,6 +32,8 @@ class SlotState:
     values: dict[str, Any] = field(default_factory=dict)
     stated: list[str] = field(default_factory=list)
     clamped: list[str] = field(default_factory=list)
+    clamped_asked: dict[str, float] = field(default_factory=dict)
+    """The value written for each slot clamped, so the reply can say what was asked and what was used."""
     notes: list[str] = field(default_factory=list)
 
     def set(self, slot: str, value: Any) -> None:
@@ -62,12 +64,10 @@ def unquote_keys(state: SlotState) -> None:
 
 
 def bounded(state: SlotState, slot: str, value: float, upper: float, lower: float = 1.0) -> float:
-    if value > upper:
+    if value > upper or value < lower:
         state.clamped.append(slot)
-        return upper
-    if value < lower:
-        state.clamped.append(slot)
-        return lower
+        state.clamped_asked.setdefault(slot, value)
+        return upper if value > upper else lower
     return value
 
 

@@ -363,6 +363,7 @@ def _parse_per_card_batch(state: SlotState) -> None:
             # one job holds MAX_BATCH; replicas serve the rest, so only a count above MAX_USERS is capped
             if value > MAX_USERS:
                 state.clamped.append("batch")  # said as the batch it is out of range for one job and for replicas
+                state.clamped_asked.setdefault("batch", value)
             if re.match(r"batch|bs|micro|批", m.group(0), re.IGNORECASE):
                 state.notes.append(BATCH_AS_USERS_NOTE)  # "batch size 1000000": read as users, and said so
             state.set("users", int(min(value, MAX_USERS)))

@@ -21,3 +21,13 @@ def test_five_hundred_trillion_tokens_are_checked_against_the_largest_corpus() -
 def test_a_large_but_real_corpus_gets_no_note() -> None:
     text = ask_json("用 8 张 H100 预训练一个 7B 模型，15T token 要多久")["text"]
     assert "预训练语料" not in text and "在 8× H100 SXM5 80GB 上训练 15T token" in text
+
+
+def test_a_number_beyond_its_bound_is_said_with_the_value_asked() -> None:
+    # audit 26 LOW-55: "2 billion concurrent users" became 10,000,000 with only "…set to the nearest value: batch"
+    reply = ask_json("We want to serve Llama 3.1 8B to 2 billion concurrent users at 4k context. How many H100s?")
+    lines = reply["text"].splitlines()
+    assert any(line.endswith("batch (2,000,000,000 asked)") for line in lines)
+    assert "{" not in lines[2]  # the value asked is not read back as a slot of its own
+    chinese = ask_json("用 8 张 H100 跑 Llama 3 8B，上下文 50000000")["text"]
+    assert "上下文（所写为 50,000,000）" in chinese
