@@ -22,6 +22,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, Model
 from rules.hardware import UNKNOWN_BANDWIDTH_GBPS, gpu_share_of_unified_memory
 from rules.memory import is_transformer
+from rules.memory_common import kv_layers
 from rules.search import largest_true
 from rules.speed import kv_read_bytes_per_token
 from rules.types import MemoryEstimate, Pick, Precision, Workload
@@ -284,6 +285,12 @@ def max_context_out(question: Question, workload: Workload, gpu: GPU | None, cou
             workload = replace(workload, precision=cast(Precision, fix.precision), quant=fix.quant)
             tokens = rules.longest_context(workload, gpu, count, window or MAX_CONTEXT)
     per_token = kv_read_bytes_per_token(workload) if workload.task == "inference" else 0.0
+    details, layers = workload.model.details, kv_layers(workload.model)
+    full = int(details.get("full_kv_layers") or details.get("full_attention_layers") or 0)
+    if 0 < full < layers:
+        # hybrid attention: past its window or chunk, a token adds only the full-attention layers' keys and values
+        # (Llama 4 Scout: 12 of 48 layers, 48 KiB rather than 192; audit 26 LOW-57)
+        per_token *= full / layers
     return MaxContextOut(gpu=gpu.id, count=count, tokens=tokens, window=window,
                          kv_kib_per_token=round(per_token / 1024 / max(1, count), 1),
                          precision=fix.precision if fix is not None and tokens else None,

@@ -58,7 +58,16 @@ def _switched_on(pattern: re.Pattern[str], text: str) -> bool:
     """Whether `pattern` names an offload that is on: a key whose device is "none" offloads nothing (audit 24
     HIGH 12: ZeRO-2 with `"offload_optimizer": {"device": "none"}` was sized with its optimizer in host RAM, 41.0
     GiB a card for 85.9)."""
-    return any(_DEVICE_NONE.search(text[m.end(): m.end() + 40]) is None for m in pattern.finditer(text))
+    return any(_DEVICE_NONE.search(text[m.end(): m.end() + 40]) is None
+               and _NEGATED_BEFORE.search(text[max(0, m.start() - 16): m.start()]) is None
+               for m in pattern.finditer(text))
+
+
+_NEGATED_BEFORE = rx(r"(?:\bwithout|\bno|\bnot|\bw/o|\bdisabl\w*|\bturn\w*\s+off|\bavoid\w*|"
+                     r"不用|不开|不要|关闭|关掉|无|没有)"
+                     r"[\s_-]*(?:the\s+|any\s+|fsdp[-_\s]*)?(?:cpu[-_\s]*)?$")
+"""An offload ruled out just before its name: "does it fit without CPU offload?", "不开 offload" (audit 26
+LOW-59: sized with the optimizer in host RAM)."""
 
 
 _GRAD_ACCUMULATION = rx(

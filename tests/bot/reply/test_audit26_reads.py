@@ -97,3 +97,22 @@ def test_cards_compared_at_a_load_each_show_their_bill_and_the_smaller_one_is_na
     cheaper = "A10" if bills["a10"] < bills["l20"] else "L20"
     summary = next(line for line in reply["text"].splitlines() if line.startswith("小结"))
     assert f"{cheaper} 承担此负载最便宜" in summary
+
+
+def test_an_offload_ruled_out_is_not_read_as_one_asked_for() -> None:
+    # LOW-59: "does it fit without CPU offload?" had been sized with the optimizer in host RAM
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    assert parse("LoRA Llama 3.1 70B on 4x A100 80GB with torchtune: does it fit without CPU offload?", kb).offload \
+        in (None, "none")
+    assert parse("全参微调 Qwen2.5-7B，4 张 4090，不开 offload 能跑吗", kb).offload in (None, "none")
+    assert parse("Full fine-tune Llama 3 8B on 2x A100 40GB with DeepSpeed ZeRO-3 and CPU offload", kb).offload \
+        == "optimizer"
+
+
+def test_a_hybrid_models_kv_per_token_at_long_context_is_its_full_attention_layers() -> None:
+    # LOW-57: Llama 4 Scout's "192 KiB" a token is all 48 layers; past its 8,192-token chunks only 12 layers grow
+    text = ask_json("Llama 4 Scout int4 on one H100: longest context that fits?")["text"]
+    assert "Each token's KV cache takes 48 KiB per card" in text
