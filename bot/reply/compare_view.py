@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.reply.check_view import suggestion_label
 from bot.reply.cost_view import money
-from bot.reply.formatting import billed_hours, count, gb, per_hour, per_minute
+from bot.reply.formatting import billed_hours, count, gb, per_hour, per_minute, tokens_per_work_unit
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer, PickOut
 from knowledge.base import KnowledgeBase
@@ -134,10 +134,14 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     return t("compare_verdict", clauses=("；" if t.lang != "en" else "; ").join(clauses))
 
 
+def stated_load(answer: Answer) -> bool:
+    """A load stated as a rate, a per-user speed or a first-token time, as the question was read."""
+    return any(answer.understood.get(key) for key in ("qps", "tokens_per_s_per_user", "ttft_s"))
+
+
 def _at_load(answer: Answer) -> bool:
-    """A load stated as a rate, a per-user speed or a first-token time: each card is billed for meeting it."""
-    return answer.query.task == "inference" and any(
-        answer.understood.get(key) for key in ("qps", "tokens_per_s_per_user", "ttft_s"))
+    """A serving load stated: each card compared is billed for meeting it."""
+    return answer.query.task == "inference" and stated_load(answer)
 
 
 def _break_even(answer: Answer, fitting: list[tuple[str, PickOut]], t: Translator) -> list[str]:
@@ -153,7 +157,7 @@ def _break_even(answer: Answer, fitting: list[tuple[str, PickOut]], t: Translato
     currency = priced[0].price_currency or ""
     best_total = min((p.job_cost for p in priced if p.job_cost is not None), default=None)
     best_work = min((p.work_cost for p in priced if p.work_cost is not None), default=None)
-    unit = 1e6 if answer.query.task == "inference" else 1e9
+    unit = tokens_per_work_unit(answer.query.task)
     out = []
     for name, pick in fitting:
         if pick.price_per_hour:

@@ -54,6 +54,12 @@ Report, arXiv:2505.09388, §1 and §3). A token count asked beyond it is a typo 
 still sizes it, and says so."""
 
 
+def tokens_per_work_unit(task: str | None) -> float:
+    """The tokens a price per unit of work is quoted for: a million output tokens when serving, a billion training
+    tokens when training."""
+    return 1e6 if task == "inference" else 1e9
+
+
 def billed_hours(hours: float) -> str:
     """Hours as a bill counts them: whole hours from ten, two significant figures below ("4.8", "0.35", "29")."""
     return f"{hours:,.0f}" if hours >= 10 else f"{hours:.2g}"

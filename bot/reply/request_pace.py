@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import partial
 
 import rules
 from bot.understand.question import Question
 from knowledge.schema import GPU
 from rules.limits import fits_on
 from rules.memory import prefill_tokens
+from rules.search import largest_true
 from rules.speed import decode_step, prefill_seconds
 from rules.types import Workload
 
@@ -22,6 +24,16 @@ from rules.types import Workload
 def fits_at(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
     """Whether `count` × `gpu` hold the job at `batch` sequences."""
     return fits_on(replace(workload, batch=batch), gpu, count)[0]
+
+
+MOST_COUNTED_SEQUENCES = 4096
+"""The most sequences a figure beside the reply counts a set up to (a KV type or a layout weighed): beyond it the
+engine's batch, not memory, decides."""
+
+
+def sequences_held(workload: Workload, gpu: GPU, count: int, most: int = MOST_COUNTED_SEQUENCES) -> int:
+    """The most sequences of the workload's context `count` × `gpu` hold, up to `most` (0 when not one fits)."""
+    return max(0, largest_true(partial(fits_at, workload, gpu, count), 1, most))
 
 
 def per_user_speed(workload: Workload, gpu: GPU, count: int, batch: int) -> float:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from functools import partial
 
 import rules
 from bot.reply.money_model import ServingPlanOut
@@ -33,6 +32,7 @@ from bot.reply.request_pace import (
     fits_at,
     per_user_speed,
     request_seconds,
+    sequences_held,
 )
 from bot.understand.question import MAX_BATCH, Question
 from knowledge.base import KnowledgeBase
@@ -58,7 +58,7 @@ def full_load_rate(workload: Workload, gpu: GPU, count: int) -> float | None:
     most = engine_sequence_cap(workload, gpu, count)
     if not rules.compute_known(gpu):
         most = min(most, UNLISTED_COMPUTE_DECODE_BATCH)  # beyond it the compute the card lists no figure for decides
-    held = largest_true(lambda b: fits_at(workload, gpu, count, b), 1, most)
+    held = sequences_held(workload, gpu, count, most)
     return per_user_speed(workload, gpu, count, held) * held if held else None
 
 
@@ -135,7 +135,7 @@ def _fewest_cards(users: int, workload: Workload, gpu: GPU, sizes: Iterable[int]
     for cards in sizes:
         # no more than the engine batches at once (vLLM's max_num_seqs): the rest would queue, not decode
         most = min(users, engine_sequence_cap(workload, gpu, cards))
-        per_replica = largest_true(partial(fits_at, workload, gpu, cards), 1, most)
+        per_replica = sequences_held(workload, gpu, cards, most)
         if per_replica == 0:
             continue
         total = cards * math.ceil(users / per_replica)
@@ -159,7 +159,7 @@ def live_stream_layout(workload: Workload, gpu: GPU, count: int, streams: int) -
     streams were split layer-wise over two T4s and priced on a 4-GPU instance at 3.7× two 1-GPU ones)."""
     if count < 2 or streams < 2:
         return None
-    by_memory = largest_true(partial(fits_at, workload, gpu, 1), 1, streams)
+    by_memory = sequences_held(workload, gpu, 1, streams)
     per_card = min(by_memory, whisper_live_streams(workload, gpu, streams)) if by_memory else 0
     return (1, per_card) if per_card else None
 
@@ -324,7 +324,7 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
                                         ("ttft_s", question.ttft_s)) if v}
     full_load = at_full_load(question)
     cap = engine_sequence_cap(workload, gpu, count) if full_load else MAX_BATCH
-    by_memory = largest_true(lambda b: fits_at(workload, gpu, count, b), 1, cap)
+    by_memory = sequences_held(workload, gpu, count, cap)
     if by_memory == 0:
         return None
     if full_load:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 import rules
 from bot.reply.convert import finite
 from bot.reply.defaults import bf16_capable, kv_cache_for
 from bot.reply.model import REFERENCE_RAM, HostMemory
+from bot.reply.request_pace import sequences_held
 from bot.understand.question import Question
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_TOKENS
 from bot.understand.unknown import BOARD_RAM
@@ -26,7 +26,6 @@ from rules.constants import GPUS_PER_NODE, GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import as_chosen, limit_gib
 from rules.limits import fits_on, needed_gib
-from rules.search import largest_true
 from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_speeds
 from rules.speed import prefill_seconds, weights_read_bytes
 from rules.types import Engine, Workload
@@ -116,14 +115,6 @@ def other_stage_figure(question: Question, workload: Workload, kb: KnowledgeBase
     return figure
 
 
-def _holds(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
-    return fits_on(replace(workload, batch=batch), gpu, count)[0]
-
-
-OTHER_KV_MOST_SEQUENCES = 4096
-"""The most sequences the other KV cache is counted to: beyond it the engine's batch, not memory, decides."""
-
-
 def other_kv_figure(question: Question, workload: Workload, kb: KnowledgeBase) -> dict[str, Any] | None:
     """The KV-cache type the text weighs beside the set-up it runs ("if we switch the KV cache to fp8, how many
     32k sequences fit per replica?"): sequences of the length asked that one replica's memory holds with the cache
@@ -145,10 +136,10 @@ def other_kv_figure(question: Question, workload: Workload, kb: KnowledgeBase) -
     for key, kv in (("now", workload.kv_cache), ("other", asked)):
         sized = replace(workload, context=length, kv_cache=kv)
         try:
-            held = largest_true(partial(_holds, sized, gpu, count), 1, OTHER_KV_MOST_SEQUENCES)
+            held = sequences_held(sized, gpu, count)
         except UnsupportedKVCache:
             return None  # the engine takes no such cache: the reply's own notes say what it does take
-        figure[key] = max(0, held)
+        figure[key] = held
     return figure
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, ram_of, smaller_line
-from bot.reply.compare_view import compare_rows, compare_verdict
+from bot.reply.compare_view import compare_rows, compare_verdict, stated_load
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
 from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name, hours_figure, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
@@ -130,7 +130,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["notes"] = [_filled(t.pick(NOTE_TEXT, code), values)
                      for code in (answer.estimate.notes if answer.estimate else []) if code in NOTE_TEXT][:4]
     picks = []
-    load = any(answer.understood.get(k) for k in ("qps", "tokens_per_s_per_user", "ttft_s"))
+    load = stated_load(answer)
     users = int(answer.understood.get("users") or 0)
     for p in answer.picks:
         gpu = kb.gpus.get(p.gpu)

@@ -5,24 +5,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 import rules
+from bot.reply.request_pace import sequences_held
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
-from knowledge.schema import GPU
 from rules.fit import limit_gib
 from rules.limits import fits_on, needed_gib
-from rules.search import largest_true
 from rules.types import Workload
-
-MOST_SEQUENCES = 4096
-"""The most sequences a replica of the weighed layout is counted to: beyond it the engine's batch decides."""
-
-
-def _holds(workload: Workload, gpu: GPU, count: int, batch: int) -> bool:
-    return fits_on(replace(workload, batch=batch), gpu, count)[0]
 
 
 def weighed_layout_figure(question: Question, workload: Workload, kb: KnowledgeBase) -> dict[str, Any] | None:
@@ -43,5 +34,5 @@ def weighed_layout_figure(question: Question, workload: Workload, kb: KnowledgeB
                               "limit_gb": round(limit_gib(each, gpu), 1)}
     if fits:
         figure["decode_tokens_per_s"] = round(rules.estimate_speed(each, gpu, cards).decode_tokens_per_s or 0.0, 1)
-        figure["sequences_each"] = max(0, largest_true(partial(_holds, each, gpu, cards), 1, MOST_SEQUENCES))
+        figure["sequences_each"] = sequences_held(each, gpu, cards)
     return figure

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 import rules
 from bot.reply.budget_money import in_currency
-from bot.reply.formatting import rounded_hours
+from bot.reply.formatting import rounded_hours, tokens_per_work_unit
 from bot.reply.model import PickOut
 from bot.reply.money_model import ServingPlanOut
 from bot.reply.pricing import PriceChoice, plan_bill, plan_fields, plan_for
@@ -87,7 +87,7 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
         if not rate:
             out.append(pick)
             continue
-        unit = 1e6 if workload.task == "inference" else 1e9
+        unit = tokens_per_work_unit(workload.task)
         cost = pick.price_per_hour / (rate * 3600) * unit if pick.price_per_hour else None
         update: dict[str, object] = {"work_tokens_per_s": round(rate, 1),
                                      "work_cost": round(cost, 3) if cost is not None else None}
