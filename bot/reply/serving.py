@@ -176,18 +176,36 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
         laid_out = _as_replicas(pick, question, workload, kb, instances, hourly_price_of)
         if all((p.gpu_id, p.count, p.replicas) != (laid_out.gpu_id, laid_out.count, laid_out.replicas) for p in out):
             out.append(laid_out)
-    return _roomier_first(out)
+    return _roomier_first(out, kb, hourly_price_of)
 
 
-def _roomier_first(picks: list[Pick]) -> list[Pick]:
-    """Of two layouts of the same cards at the same price, the one that holds more sequences at no lower speed
+def _layout_bill(pick: Pick, kb: KnowledgeBase, hourly_price_of: Callable[[GPU, int], float | None]) -> float | None:
+    """What `pick`'s cards cost an hour as laid out: one set of them, or its replicas each on their own cards
+    unless the set of them all rents for less. The rules' pick carries no price of its own here."""
+    gpu = kb.gpus.get(pick.gpu_id)
+    if gpu is None:
+        return None
+    together = hourly_price_of(gpu, pick.count)
+    if not pick.replicas or pick.replicas < 2:
+        return together
+    apart = hourly_price_of(gpu, pick.count // pick.replicas)
+    bills = [b for b in (together, apart * pick.replicas if apart is not None else None) if b is not None]
+    return min(bills) if bills else None
+
+
+def _roomier_first(picks: list[Pick], kb: KnowledgeBase,
+                   hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:
+    """Of two layouts of the same cards at the same bill, the one that holds more sequences at no lower speed
     comes first: 2 replicas of 2 L40S holding 36 were listed above the 4-card set holding 51 at the same
-    9.14 USD/h (audit 24 LOW-34)."""
+    9.14 USD/h (audit 24 LOW-34). The bill is each layout's own: two H100s in tensor parallel rent as one 2-card
+    machine at 8.38 USD/h, as two replicas of one at 4.58, and the dearer had come first (audit 26 LOW-67)."""
     out = list(picks)
     for i in range(len(out)):
         for j in range(i + 1, len(out)):
             first, later = out[i], out[j]
-            if ((first.gpu_id, first.count, first.price_per_hour) == (later.gpu_id, later.count, later.price_per_hour)
+            first_bill, later_bill = _layout_bill(first, kb, hourly_price_of), _layout_bill(later, kb, hourly_price_of)
+            if ((first.gpu_id, first.count) == (later.gpu_id, later.count)
+                    and first_bill is not None and later_bill is not None and later_bill <= first_bill * 1.001
                     and first.fits and later.fits
                     and (later.max_concurrent_sequences or 0) > (first.max_concurrent_sequences or 0)
                     and (later.decode_tokens_per_s or 0.0) >= (first.decode_tokens_per_s or 0.0)):

@@ -70,3 +70,13 @@ def test_the_same_cards_at_the_same_price_list_the_layout_holding_more_first() -
     assert len(same) == 2 and same[0].price_per_hour == same[1].price_per_hour
     assert (same[0].max_concurrent_sequences or 0) > (same[1].max_concurrent_sequences or 0)
     assert result.picks.index(same[0]) < result.picks.index(same[1])
+
+
+def test_a_layout_renting_for_more_is_not_moved_above_the_cheaper_one() -> None:
+    # audit 26 LOW-67: two H100s in tensor parallel (one 2-card machine, 8.38 USD/h) were moved above two
+    # one-card replicas of them (4.58 USD/h) for holding more sequences, though both hold the 16 users
+    result = answer(parse("Qwen3-32B AWQ on one H100 with vLLM, 16 users at 16k context: fits?", KB), KB)
+    pairs = [p for p in result.picks if p.gpu == "h100-sxm" and p.count == 2]
+    assert len(pairs) == 2 and pairs[0].price_per_hour is not None and pairs[1].price_per_hour is not None
+    assert pairs[0].price_per_hour < pairs[1].price_per_hour
+    assert all((p.max_concurrent_sequences or 0) >= 16 for p in pairs)
