@@ -32,6 +32,7 @@ from bot.reply.pricing import (
     plan_for,
     price_choice,
     price_picks,
+    without_idle_boxes,
 )
 from bot.reply.serving import at_full_load, copy_a_card, full_load_rate
 from bot.reply.work_money import has_load_to_meet, price_work, serving_bill
@@ -199,6 +200,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         # hold 191 GiB of optimizer states)
         choice = replace(choice, min_host_ram_gib=result.estimate.host_ram_gb)
     result.picks = price_picks(result.picks, kb, choice)
+    if question.intent != "compare":
+        result.picks = without_idle_boxes(result.picks, (question.gpu, question.gpu_count))
     if question.intent == "compare" and question.currency is None and question.cloud is None:
         choice = one_currency(result, kb, choice)
     if question.currency is not None and question.currency != choice.currency:

@@ -235,6 +235,23 @@ def price_picks(picks: Sequence[PickOut], kb: KnowledgeBase, choice: PriceChoice
     return [_priced(p, _pick_plan(kb, p, choice), choice) for p in picks]
 
 
+def without_idle_boxes(picks: Sequence[PickOut], asked: tuple[str | None, int | None]) -> list[PickOut]:
+    """The picks less any that rents the same instances as one listed above it with fewer of their cards at work:
+    4 H100s billed as the whole 8-card p5.48xlarge, below the 8 H100s on it, is the same bill for half the
+    cards (audit 26 LOW-68). The set asked about (`asked`: card and count) stays, to be answered."""
+    out: list[PickOut] = []
+    for pick in picks:
+        idle = (pick.gpu, pick.count) != asked and any(
+            above.fits and pick.fits and above.gpu == pick.gpu and above.count > pick.count
+            and above.instance is not None and above.instance == pick.instance
+            and above.price_currency == pick.price_currency and above.price_per_hour is not None
+            and pick.price_per_hour is not None and above.price_per_hour <= pick.price_per_hour
+            for above in out)
+        if not idle:
+            out.append(pick)
+    return out
+
+
 def _pick_plan(kb: KnowledgeBase, pick: PickOut, choice: PriceChoice) -> InstancePlan | None:
     """The instances a pick takes (`replicas_plan` when it is laid out as replicas)."""
     if not pick.replicas:

@@ -63,3 +63,20 @@ def test_an_encoding_job_on_two_cards_is_rented_as_two_one_card_instances() -> N
     assert result.cost is not None and result.cost.instance == "g6.xlarge" and result.cost.instances == 2
     assert result.cost.total == pytest.approx(result.cost.per_hour * result.speed["job_hours"], rel=0.01)
     assert "split across the cards" not in render_text(result, KB)
+
+
+def test_fewer_cards_of_a_box_listed_above_are_not_listed_at_its_bill() -> None:
+    # audit 26 LOW-68: 4 H100s billed as the whole p5.48xlarge were listed below the 8 H100s on it, the same
+    # 55.04 USD/h for half the cards and twice the hours
+    result = answer(parse("How long and how much to continue pre-training Qwen3-8B on 2B tokens with FSDP on "
+                          "8x H100 on AWS?", KB), KB)
+    top = result.picks[0]
+    assert (top.gpu, top.count, top.instance) == ("h100-sxm", 8, "p5.48xlarge")
+    assert not [p for p in result.picks[1:] if p.instance == top.instance and p.count < top.count]
+
+
+def test_the_set_asked_about_stays_though_its_box_holds_more() -> None:
+    # the control: 4 H100s asked about are answered, billed as the whole 8-card box they rent
+    result = answer(parse("How long to continue pre-training Qwen3-8B on 2B tokens with FSDP on 4x H100 on AWS?",
+                          KB), KB)
+    assert any((p.gpu, p.count) == ("h100-sxm", 4) for p in result.picks)
