@@ -290,6 +290,14 @@ TRAIN_CNN_ACT_MULTIPLIER = 8.0
 """Training a CNN keeps every layer's output for backward: ≈8× the inference live set (ResNet-50 bs 32 fp16
 trains in ≈ 6–8 GiB)."""
 
+SPEECH_TOKENS_PER_WINDOW = 100
+"""Decoder tokens for one 30-second window of continuous speech: ~150 words a minute (conversational English)
+≈ 75 words, × ~1.3 BPE tokens a word. Silence needs fewer, fast or non-English speech more: stated with the
+figures. Both the speed (decoder steps a window) and the memory (the self-attention cache, which grows a token a
+step in CTranslate2 and transformers and stops far short of Whisper's 448-token ceiling) are sized at it. Checked
+against faster-whisper's measured VRAM (SYSTRAN/faster-whisper README, large-v2, fp16, 5 beams): 4,525 MB for one
+stream and 6,090 MB batched 8; at the 448-token ceiling on every beam the batch of 8 would need ≈ 2 GB more."""
+
 ENCODER_DEFAULT_CONTEXT = 512
 """Encoders (BERT-class) run at their max sequence length (512) when none is given; an embedding request with no
 length stated is sized at it too, even on a long-window embedder (bge-m3's 8,192): retrieval pipelines embed

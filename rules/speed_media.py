@@ -15,6 +15,7 @@ encoder sequences per second.
 from __future__ import annotations
 
 from knowledge.schema import GPU, Model
+from rules import constants as C
 from rules import speed_constants as S
 from rules.hardware import dense_tflops
 from rules.precision import weight_bytes
@@ -24,9 +25,7 @@ from rules.types import Workload
 WHISPER_WINDOW_S = 30.0
 """Whisper reads audio in 30-second windows (log-Mel of 3,000 frames → 1,500 encoder positions; Radford et al.
 2022, "Robust Speech Recognition via Large-Scale Weak Supervision", §2.2; `max_source_positions` 1500)."""
-WHISPER_TOKENS_PER_WINDOW = 100
-"""Decoder tokens for 30 s of continuous speech: ~150 words a minute (conversational English) ≈ 75 words,
-× ~1.3 BPE tokens a word. Silence needs fewer, fast speech more: stated with the figure."""
+WHISPER_TOKENS_PER_WINDOW = C.SPEECH_TOKENS_PER_WINDOW
 
 
 def _encoder_decoder_layers(model: Model) -> tuple[int, int]:

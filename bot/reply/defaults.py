@@ -387,7 +387,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # an embedding request is a retrieval chunk, not a chat: BERT-class length even on an 8k-window bge-m3
         usual = C.ENCODER_DEFAULT_CONTEXT if model.arch == "encoder" and task == "inference" else DEFAULT_CONTEXT
         context = min(usual, native)
-        if model.arch in TOKEN_ARCHS:
+        if model.modality == "audio" and model.arch == "encoder-decoder" and task == "inference":
+            # a window's transcript, not the decoder's ceiling: 50 live streams on a 4090 were sized with every
+            # beam at 448 tokens, 2.3× faster-whisper's measured growth, and got a wrong "No" (audit 26 HIGH 33)
+            context = min(context, C.SPEECH_TOKENS_PER_WINDOW)
+            assumptions.append(Assumption(field="context", value=context, reason="speech-window-tokens"))
+        elif model.arch in TOKEN_ARCHS:
             assumptions.append(
                 Assumption(field="context", value=context,
                            reason="encoder-request-length" if model.arch == "encoder" and task == "inference"
