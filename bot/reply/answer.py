@@ -53,6 +53,7 @@ from bot.reply.model import (
 )
 from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_asked
 from bot.reply.overrides import apply_overrides
+from bot.reply.pick_order import named_scale_out_gives_way
 from bot.reply.pool import as_candidate, candidate_gpus
 from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.request_cap import REQUEST_CAP_LOWERED_NOTE, lowered_request_cap
@@ -319,6 +320,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     on_whole = False
     if question.intent != "compare":
         picks = as_replicas(picks, question, workload, kb, instances, priced)
+        if question.intent == "check" or question.gpu_count is not None:
+            picks = named_scale_out_gives_way(picks, gpu, question.gpu_count, kb, priced)
     # a training job compared on instances billed whole runs on all their cards too: "p4d 还是 p5" compared 8 A100s
     # with 4 H100s billed as the 8-card p5.48xlarge, 2× the hours and the bill of the whole box (audit 26 HIGH 36)
     sized_picks, picks = picks, on_whole_instances(picks, question, workload, kb, choice, instances, priced)

@@ -179,7 +179,7 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
     return _roomier_first(out, kb, hourly_price_of)
 
 
-def _layout_bill(pick: Pick, kb: KnowledgeBase, hourly_price_of: Callable[[GPU, int], float | None]) -> float | None:
+def layout_bill(pick: Pick, kb: KnowledgeBase, hourly_price_of: Callable[[GPU, int], float | None]) -> float | None:
     """What `pick`'s cards cost an hour as laid out: one set of them, or its replicas each on their own cards
     unless the set of them all rents for less. The rules' pick carries no price of its own here."""
     gpu = kb.gpus.get(pick.gpu_id)
@@ -203,7 +203,7 @@ def _roomier_first(picks: list[Pick], kb: KnowledgeBase,
     for i in range(len(out)):
         for j in range(i + 1, len(out)):
             first, later = out[i], out[j]
-            first_bill, later_bill = _layout_bill(first, kb, hourly_price_of), _layout_bill(later, kb, hourly_price_of)
+            first_bill, later_bill = layout_bill(first, kb, hourly_price_of), layout_bill(later, kb, hourly_price_of)
             if ((first.gpu_id, first.count) == (later.gpu_id, later.count)
                     and first_bill is not None and later_bill is not None and later_bill <= first_bill * 1.001
                     and first.fits and later.fits

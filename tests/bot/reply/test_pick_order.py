@@ -1,0 +1,35 @@
+"""The card named gives way in the picks only to a set that rents for less and decodes no slower (audit 26 LOW-58)."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def test_more_of_the_card_asked_gives_way_to_a_cheaper_faster_card() -> None:
+    # 2× A100 40GB (3.98 USD/h, ~9.6 tok/s) had led one A100 80GB (1.29 USD/h, ~12 tok/s)
+    result = answer(parse("Mistral Small 3.1 24B in bf16 on one A100 40GB with 32k context, does it fit?", KB), KB)
+    first, *rest = result.picks
+    scale_out = next(p for p in rest if p.gpu == "a100-40gb")
+    assert first.gpu != "a100-40gb" and first.fits
+    assert first.price_per_hour is not None and scale_out.price_per_hour is not None
+    assert first.price_per_hour < scale_out.price_per_hour
+    assert (first.decode_tokens_per_s or 0) >= (scale_out.decode_tokens_per_s or 0)
+    assert result.check is not None and not result.check.fits  # the verdict is still the card asked about's
+
+
+def test_users_laid_out_on_more_of_the_card_asked_give_way_too() -> None:
+    # 8 users on 2× L4 need 4 of them (4.60 USD/h, ~15 tok/s); one A100 80GB holds them at 1.29 USD/h, ~28 tok/s
+    result = answer(parse("DeepSeek-R1-Distill-Qwen-32B in FP8 on 2x L4 with vLLM, 8 users at 16k context, ok?", KB),
+                    KB)
+    assert result.picks[0].gpu == "a100-80gb"
+    assert any((p.gpu, p.count) == ("l4", 4) for p in result.picks[1:])
+
+
+def test_how_many_of_the_card_named_is_still_answered_first() -> None:
+    # the control: "how many" of a card is answered with the count of it, whatever else is cheaper
+    result = answer(parse("how many A100 40GB do I need for Mistral Small 3.1 24B in bf16 at 32k context?", KB), KB)
+    assert result.picks[0].gpu == "a100-40gb" and result.picks[0].count == 2
