@@ -30,9 +30,9 @@ def _outdone_by(scale_out: Pick, other: Pick, kb: KnowledgeBase,
 
 def named_scale_out_gives_way(picks: Sequence[Pick], named: GPU | None, asked_count: int | None, kb: KnowledgeBase,
                               hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:
-    """`picks` with the first, when it is more of the card named than asked (or a count the rules found for it)
-    and a pick below it outdoes it on bill and speed, moved after the first such pick. The set asked about as
-    written stays first: its verdict is the question's answer."""
+    """`picks` with the sets of the card named at more than the count asked, when a pick below them outdoes them
+    on bill and speed, moved after the first such pick (each layout of it the pick outdoes: tensor parallel and
+    replicas alike). The set asked about as written stays where it is: its verdict is the question's answer."""
     out = list(picks)
     if named is None:
         return out
@@ -40,10 +40,14 @@ def named_scale_out_gives_way(picks: Sequence[Pick], named: GPU | None, asked_co
     lead = next((i for i, p in enumerate(out) if p.gpu_id != named.id or p.count != asked_count), None)
     if lead is None:
         return out
-    first = out[lead]
-    if first.gpu_id != named.id or not first.fits:
+    block_end = next((i for i in range(lead, len(out)) if out[i].gpu_id != named.id), len(out))
+    block = out[lead:block_end]
+    if not block or not block[0].fits:
         return out
-    for i in range(lead + 1, len(out)):
-        if _outdone_by(first, out[i], kb, hourly_price_of):
-            return [*out[:lead], *out[lead + 1:i + 1], first, *out[i + 1:]]
+    for i in range(block_end, len(out)):
+        if _outdone_by(block[0], out[i], kb, hourly_price_of):
+            # every layout of the card named that this set outdoes moves with the first, in their order
+            moved = [p for p in block if _outdone_by(p, out[i], kb, hourly_price_of)]
+            stay = [p for p in block if p not in moved]
+            return [*out[:lead], *stay, *out[block_end:i + 1], *moved, *out[i + 1:]]
     return out
