@@ -261,6 +261,10 @@ class StackPartOut(BaseModel):
     serving_cards: int | None = None
     """The cards its own serving plan takes for the load asked (replicas × cards each), when it has one."""
     serving_gpu: str | None = None
+    serving_gpu_name: str | None = None
+    serving_per_hour: float | None = None
+    """What those cards cost an hour (its plan's bill), in `serving_currency`."""
+    serving_currency: str | None = None
 
 
 class CardFitOut(BaseModel):

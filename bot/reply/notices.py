@@ -14,7 +14,7 @@ from bot.reply.formatting import gb, gpu_name
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
 from bot.reply.readback import engine_name
-from bot.reply.stack import short_of_load
+from bot.reply.stack import short_of_load, stack_bill
 from bot.understand.mention_fit import modified_size
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
@@ -76,6 +76,13 @@ def stack_line(t: Translator, answer: Answer) -> str:
         card = answer.check.gpu_memory_gb / GIB_PER_GB
         shares = ", ".join(f"{p.name} {math.ceil(p.per_gpu_gb / card * 20) / 20:.2f}" for p in reserving)
         line += " " + t("stack_cap_reserving", engine=engine_name(reserving[0].engine), shares=shares)
+    billed = stack_bill(answer)
+    if billed is not None:
+        parts_billed, per_hour, currency = billed
+        line += ("" if t.lang == "zh-Hans" else " ") + t("stack_bill", parts=t("list_sep").join(
+            f"{p.name} {p.serving_cards:,}× {p.serving_gpu_name or p.serving_gpu}" for p in parts_billed),
+            per_hour=f"{per_hour:,.2f}", per_month=f"{per_hour * C.HOURS_PER_MONTH:,.0f}", currency=currency,
+            first=parts_billed[0].name)
     return line
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.reply.formatting import gpu_name
 from bot.reply.model import Answer, StackPartOut
 from bot.reply.overrides import QUANT_PRECISION
 from bot.understand.question import Question
@@ -103,10 +104,28 @@ def _part(model_id: str, sized: Answer, kb: KnowledgeBase) -> StackPartOut:
     need = sized.check.memory_per_gpu_gb if sized.check is not None else sized.estimate.per_gpu_gb
     model = kb.models.get(model_id)
     plan = sized.serving
+    bill = sized.cost if plan is not None and sized.cost is not None and sized.cost.per_hour is not None else None
     return StackPartOut(model=model_id, name=model.name if model is not None else model_id,
                         per_gpu_gb=round(need, 1), engine=sized.query.engine,
                         serving_cards=plan.replicas * plan.gpus_per_replica if plan is not None else None,
-                        serving_gpu=plan.gpu if plan is not None else None)
+                        serving_gpu=plan.gpu if plan is not None else None,
+                        serving_gpu_name=gpu_name(kb, plan.gpu) if plan is not None else None,
+                        serving_per_hour=bill.per_hour if bill is not None else None,
+                        serving_currency=bill.currency if bill is not None else None)
+
+
+def stack_bill(answer: Answer) -> tuple[list[StackPartOut], float, str] | None:
+    """(the models, their bill an hour, its currency) when each model deployed together has its own serving plan
+    for the load asked, priced in one currency, and one of them needs more cards than the first model's plan: the
+    plan and bill of the reply are the first model's, and 13 L40S reranking 600 passages a second were left out of
+    a month priced at one L40S (audit 26 HIGH 32)."""
+    parts = answer.stack
+    if len(parts) < 2 or any(p.serving_cards is None or p.serving_per_hour is None for p in parts):
+        return None
+    currencies = {p.serving_currency for p in parts}
+    if len(currencies) != 1 or all(p.serving_cards == parts[0].serving_cards for p in parts):
+        return None
+    return list(parts), sum(p.serving_per_hour or 0.0 for p in parts), currencies.pop() or ""
 
 
 def short_of_load(answer: Answer) -> list[StackPartOut]:

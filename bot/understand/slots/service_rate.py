@@ -49,6 +49,8 @@ _PER_REQUEST = rx(
     r"carrying|having|with)\s+(?:about|around|~|up\s+to)?\s*(?P<num4>\d+)\s*" + _TEXTS_EN + r"(?![a-z])"
     r"|每\s*(?:个|次|条)?\s*(?:查询|请求)?\s*(?:都)?\s*(?:重排序?|排序|打分|精排|rerank)\s*(?:约|大约)?\s*(?P<num5>\d+)"
     r"\s*(?:(?:个|篇|条|份|段)\s*(?:" + _TEXTS_ZH + r")?|" + _TEXTS_ZH + r")"
+    r"|\b(?:rerank(?:ing|s)?|scor(?:e|es|ing)|embed(?:ding|s)?)\s+(?:about|around|~|up\s+to)?\s*(?P<num6>\d+)\s*"
+    + _TEXTS_EN + r"\s+(?:each|apiece)\b"
 )
 """Texts each request carries ("rerank 100 docs per query"): the documents a reranker scores against the query."""
 _SCALE = r"\s*(?P<scale>k|千|万)?"
@@ -118,6 +120,7 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
     m = _PER_REQUEST.search(state.text)
     if m is not None:
         raw = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5")
+        raw = raw or m.group("num6")
         if int(raw) > 0:
             fields["texts_per_request"] = int(bounded(state, "texts_per_request", float(raw), MAX_TEXTS_PER_REQUEST))
             state.stated.append("texts_per_request")

@@ -110,3 +110,29 @@ def test_a_format_in_one_model_s_name_is_that_model_s_alone() -> None:
     parts = {p["model"]: p["per_gpu_gb"] for p in answer["stack"]}
     assert parts["llama-3.1-8b"] > 20 and parts["llama-3.1-70b"] < 60  # 16-bit 8B, AWQ 70B
     assert answer["check"]["tight"] or not answer["check"]["fits"]
+
+
+@pytest.mark.parametrize("text", [
+    "Qwen3-Embedding-4B and Qwen3-Reranker-4B together on one L40S, 20 queries/s, 30 passages reranked per query: "
+    "does it fit and is it fast enough?",
+    "Qwen3-Embedding-4B and Qwen3-Reranker-4B on one L40S, 20 queries a second, rerank 30 passages each: fits and "
+    "fast enough?",
+])
+def test_the_bill_of_a_stack_counts_each_model_s_own_cards(text: str) -> None:
+    # audit 26 HIGH 32 residue: the plan and the month were the embedder's one L40S; the reranker's 600 passages a
+    # second take 13 of them on their own. The line adds each model's own plan and bill
+    answer = _ask(text)
+    parts = {p["model"]: p for p in answer["stack"]}
+    reranker, embedder = parts["qwen3-reranker-4b"], parts["qwen3-embedding-4b"]
+    assert reranker["serving_cards"] > embedder["serving_cards"] >= 1
+    per_hour = reranker["serving_per_hour"] + embedder["serving_per_hour"]
+    assert f"≈ {per_hour:,.2f} USD/h in all" in answer["text"]
+    assert f"≈ {per_hour * C.HOURS_PER_MONTH:,.0f} USD a month" in answer["text"]
+    assert f"Qwen3-Reranker-4B {reranker['serving_cards']}× L40S" in answer["text"]
+
+
+def test_a_stack_whose_models_share_one_plan_gets_no_second_bill() -> None:
+    # the control: at a light load each model's plan is one card, and the reply's bill already counts it
+    answer = _ask("Qwen3-Embedding-4B and Qwen3-Reranker-4B together on one L40S, 1 query/s, 10 passages reranked "
+                  "per query: does it fit?")
+    assert "each model on its own cards" not in answer["text"]
