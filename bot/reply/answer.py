@@ -15,6 +15,7 @@ import rules
 from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.budget_money import within_budget_first
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
+from bot.reply.compare_fix import as_sized_in_thread
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import (
     check_out,
@@ -259,6 +260,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 workload, [card], instances, limit=1, budget=question.budget,
                 max_count=max(max_count, question.compare_counts.get(card.id, 0)),
                 fixed_count=question.compare_counts.get(card.id), hourly_price_of=priced)]
+            if question.compare_as_sized:
+                picks = as_sized_in_thread(picks, workload, kb, instances, max_count, priced, assumptions)
         else:
             picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget,
                                      max_count=max_count, hourly_price_of=priced)

@@ -140,8 +140,9 @@ def stated_load(answer: Answer) -> bool:
 
 
 def _at_load(answer: Answer) -> bool:
-    """A serving load stated: each card compared is billed for meeting it."""
-    return answer.query.task == "inference" and stated_load(answer)
+    """A serving load stated, or the hours to rent the cards for ("which is cheaper per month?" among sets that
+    each hold the same users): each card compared is billed for meeting it (audit 26 M-35)."""
+    return answer.query.task == "inference" and (stated_load(answer) or bool(answer.query.hours))
 
 
 def _break_even(answer: Answer, fitting: list[tuple[str, PickOut]], t: Translator) -> list[str]:

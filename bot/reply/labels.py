@@ -180,6 +180,9 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "gguf-default": {"en": "the GGUF people pull for llama.cpp, Ollama's default tag; name another quant to size it",
                      "zh-Hans": "llama.cpp 常用的 GGUF，也是 Ollama 默认标签；如用其他量化请说明"},
     "model-max-context": {"en": "the model's native maximum", "zh-Hans": "模型原生上限"},
+    "thread-set-as-sized": {"en": "the count asked earlier in the thread does not hold the job: compared at the fewest "
+                                  "that do, as that reply recommended",
+                            "zh-Hans": "前面问的卡数放不下这个任务：按能放下的最少卡数比较，与那条回复推荐的一致"},
     "speech-window-tokens": {"en": "the tokens a 30-second window of conversational speech is transcribed into, "
                                    "as in the speed figure; the decoder's cache grows a token a step, up to 448",
                              "zh-Hans": "一段 30 秒正常语速语音转写出的 token 数，与速度估算相同；解码器缓存逐步增长，上限 448"},

@@ -132,7 +132,7 @@ def _chooses_among_thread_cards(previous: Question, current: Question) -> bool:
             and set(current.stated) <= _CHOOSING_SLOTS and _WHICH_OF_THEM.search(fold(current.text)) is not None)
 
 
-_CHOOSING_SLOTS = frozenset({"budget", "currency", "cloud"})
+_CHOOSING_SLOTS = frozenset({"budget", "currency", "cloud", "hours"})
 """What a choice among the thread's cards may state ("which one is cheaper on AWS?"); "which quantisation is
 better?" states a precision and is another question."""
 
@@ -298,6 +298,7 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     if _chooses_among_thread_cards(previous, current):
         intent = "compare"
         update.update(_compare_cards(_thread_cards(previous), previous, stated))
+        update["compare_as_sized"] = True
     elif _against_previous_setup(previous, current):
         intent = "compare"
         assert previous.gpu is not None and current.gpu is not None

@@ -215,6 +215,9 @@ class Question(BaseModel):
     compare_counts: dict[str, int] = Field(default_factory=dict)
     """For intent compare: the count written before each card ("4x L40S vs 2x H100"); a card without one is
     sized at the fewest that hold the job."""
+    compare_as_sized: bool = False
+    """A choice among the thread's set-ups ("which is cheaper per month?"): a set that does not hold the job at
+    the count its turn asked is compared at the fewest of its card that do, as that turn's reply recommended."""
     gpu_set: list[str] = Field(default_factory=list)
     """Cards of different kinds in one machine ("a 3090 and a 3060"): one GPU id per card, in the order named;
     `gpu` is the first and `gpu_count` their number."""

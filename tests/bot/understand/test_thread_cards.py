@@ -123,9 +123,39 @@ def test_an_audio_thread_compares_each_cards_transcription_and_its_break_even(ad
 
 def test_a_cost_choice_whose_one_fitting_set_is_unpriced_says_so(advisor: Advisor) -> None:
     # audit 25 M-26 residue (k02): "哪个总成本更低？" after 4× L20 (does not fit) and 4× H20 (fits, no public
-    # price) answered only which fits
+    # price) answered only which fits. The L20 is now compared at the 8 its turn recommended (audit 26 M-35);
+    # neither set has a public price for the whole machine, and the reply says so
     advisor.respond("DeepSeek-R1-Distill-Llama-70B 用 vLLM FP8，4 张 L20，32 并发，16k 上下文，够吗？", "T:k02")
     advisor.respond("换成 H20 呢", "T:k02")
     reply = advisor.respond("哪个总成本更低？", "T:k02")
     text = render_text(reply.answer, advisor.kb)
-    assert "只有 4× H20 96GB 放得下；4× H20 96GB 没有找到公开标价，无法给出成本对比。" in text
+    assert {(p.gpu, p.count, p.fits) for p in reply.answer.picks} == {("l20", 8, True), ("h20", 4, True)}
+    assert "都没有找到整机的公开标价" in text and "无法比较成本" in text
+
+
+@pytest.mark.parametrize("choice", ["which is cheaper per month?", "which is cheaper overall?", "哪个每月更便宜？"])
+def test_sets_that_needed_more_cards_are_compared_as_their_replies_sized_them(advisor: Advisor, choice: str) -> None:
+    # audit 26 M-35: after 4× L40S and 2× H100 both needed more cards (8 and 4), "which is cheaper per month?"
+    # answered the last set alone and "which is cheaper overall?" said none of them holds the job
+    advisor.respond("DeepSeek-R1-Distill-Llama-70B FP8 on 4x L40S with vLLM, 32 users at 8k: fits?", "T:m35")
+    advisor.respond("what if batch 64", "T:m35")
+    advisor.respond("and on 2x H100?", "T:m35")
+    reply = advisor.respond(choice, "T:m35")
+    answer = reply.answer
+    assert reply.question.intent == "compare" and reply.question.compare_as_sized
+    by_gpu = {p.gpu: p for p in answer.picks}
+    assert by_gpu["l40s"].fits and by_gpu["h100-sxm"].fits
+    assert (by_gpu["l40s"].count, by_gpu["h100-sxm"].count) == (8, 4)
+    text = render_text(answer)
+    assert "none of these" not in text and "都放不下" not in text
+    if "month" in choice or "每月" in choice:
+        hourly = by_gpu["h100-sxm"].price_per_hour
+        assert hourly is not None and hourly < (by_gpu["l40s"].price_per_hour or 0)
+        assert f"{hourly * 730:,.0f}" in text
+
+
+def test_a_set_compared_as_written_still_says_it_does_not_fit(advisor: Advisor) -> None:
+    # the control: a comparison written out ("4x L40S vs 2x H100") compares the sets as asked
+    reply = advisor.respond("DeepSeek-R1-Distill-Llama-70B FP8 with vLLM, 64 users at 8k: 4x L40S vs 2x H100?", "T:c")
+    assert not reply.question.compare_as_sized
+    assert not any(p.fits for p in reply.answer.picks)
