@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.understand.numbers import COUNT_SCALES
+from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import SlotState, bounded, rx
 
 MAX_TEXTS_PER_REQUEST = 100_000
@@ -85,11 +85,18 @@ _PRICE_UNIT = rx(
 """Tokens that are the unit a price is asked in ("per million tokens", "一百万 token 多少钱"), not a context."""
 
 
+_IMAGE_COUNT_WORDS = r"two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+pair\s+of"
+_IMAGE_SIZE = r"(?:\d{3,4}\s*[x×*]\s*\d{3,4}\s+|\d{3,4}\s*p\s+|(?:hd|full[- ]hd|4k)\s+)?"
 _IMAGES_IN = rx(
     r"(?:(?:一次|每次|每个请求|每次请求|每条请求|单次)\s*(?:输入|上传|传入|带|附带|包含|有)?|输入|上传|传入)\s*(?:约|大约)?\s*"
     r"(?P<num>\d{1,4})\s*(?:张|幅|个)\s*(?:\d{3,4}\s*p\s*)?(?:的\s*)?(?:图片|图像|照片|截图|图)"
     r"|(?<![a-z0-9.])(?P<num2>\d{1,4})\s+(?:(?:input|attached|uploaded)\s+(?:images?|pictures?|photos?|screenshots?)"
     r"|(?:images?|pictures?|photos?|screenshots?)\s+(?:as\s+input|in\s+(?:each|every|the|one|a)\s+(?:prompt|message)))"
+    r"|\beach\s+(?:with|carrying|containing|having|has|sends?|attaching)\s+(?P<num3>\d{1,4}|"
+    + _IMAGE_COUNT_WORDS + r")\s+"
+    + _IMAGE_SIZE + r"(?:images?|pictures?|photos?|screenshots?)\b"
+    r"|\b(?:with|carrying|containing|attaching)\s+(?P<num4>\d{1,4}|" + _IMAGE_COUNT_WORDS + r")\s+" + _IMAGE_SIZE
+    + r"(?:images?|pictures?|photos?|screenshots?)\s+(?:each|apiece|per\s+(?:request|query|call|message))\b"
 )
 """Images a vision-language request carries ("一次输入 5 张 1080p 图片", "20 input images"): their count, never a
 number of cards or a context length ("images per request" is left alone: for an image generator it is the batch)."""
@@ -114,7 +121,8 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
         state.mask(m.start(), m.end())
     m = _IMAGES_IN.search(state.text)
     if m is not None:
-        fields["images_per_request"] = int(m.group("num") or m.group("num2"))
+        raw_images = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4")
+        fields["images_per_request"] = int(number(raw_images) or 1)
         state.stated.append("images_per_request")
         state.mask(m.start(), m.end())
     m = _PER_REQUEST.search(state.text)

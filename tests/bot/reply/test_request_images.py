@@ -99,3 +99,20 @@ def test_one_image_a_sample_in_chinese_is_counted_and_a_stated_length_holds_them
     assert "每条样本 1 张图片" in one["text"]
     stated = _ask("LLaMA-Factory LoRA on Qwen2.5-VL-7B, cutoff_len 4096, 4 images of 896x896 per sample, one L40S")
     assert stated["query"]["context"] == 4096  # a length the user gives already holds its images
+
+
+def test_qwen2_5_vl_32b_is_known_and_its_two_screenshots_are_counted() -> None:
+    # audit 26 M-36: Qwen2.5-VL-32B was unknown (a generic 32B, "183 concurrent sequences", images dropped) and
+    # LOW-64: "each with two 1920x1080 screenshots" was one image. 64 layers × 8 KV heads × 128 × 2 × 2 B = 256 KiB
+    # a token; each 1,932 × 1,092 screenshot is 69 × 39 = 2,691 tokens and 2 markers
+    kb = default_knowledge()
+    result = answer(parse("Qwen2.5-VL-32B-Instruct AWQ on one L40S with vLLM, 10 concurrent requests each with two "
+                          "1920x1080 screenshots and 500 tokens of text, 300 out: fits?", kb), kb)
+    assert result.query.model == "qwen2.5-vl-32b"
+    tokens = 2 * (69 * 39 + 2) + 500 + 300
+    assert result.query.context == tokens
+    assert result.estimate is not None
+    assert result.estimate.breakdown.kv_cache == pytest.approx(10 * tokens * 256 / 2**20, abs=0.1)
+    assert result.check is not None and result.check.fits
+    top = result.picks[0]
+    assert top.max_concurrent_sequences is not None and top.max_concurrent_sequences < 40

@@ -23,6 +23,10 @@ KB = default_knowledge()
     ("LoRA Qwen2.5-VL-7B with 2 images per sample on one L40S", 2, None, None, 1),
     ("Qwen2.5-VL-7B 微调，每條樣本兩張圖，A100 夠嗎", 2, None, None, None),
     ("LLaMA-Factory 微調 Qwen2.5-VL-7B，每筆樣本 6 張 672x672 的圖，一張 A100 80G 夠嗎", 6, 672, None, 1),
+    # audit 26 LOW-64: the count before the size ("two 1920x1080 screenshots") was read as no count
+    ("Qwen2.5-VL-7B on one L40S, 10 concurrent requests each with two 1920x1080 screenshots and 500 tokens of text",
+     2, 1440, "1920×1080", 1),
+    ("Qwen2.5-VL-7B on one L4, 8 users with 3 images each, 200 tokens out", 3, None, None, 1),
 ])
 def test_count_and_size_are_read(text: str, images: int, side: int | None, dims: str | None,
                                  gpu_count: int | None) -> None:
