@@ -263,7 +263,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             if m is not None:
                 out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
                 break
-    for n in C.TP_DEGREES if gpu.recommended and not activation_bound else ():
+    more_counts = C.TP_DEGREES + (C.BEYOND_TRAINING_GPUS if w.task != "inference" else ())
+    for n in more_counts if gpu.recommended and not activation_bound else ():
         if n > count and valid_tp(w, n) and within_one_machine(gpu, n):
             m = need(w, gpu, n)
             if m is not None:

@@ -349,6 +349,9 @@ come), then whole nodes of GPUS_PER_NODE (tensor × pipeline parallel)."""
 
 TRAIN_GPU_COUNTS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 """Card counts tried for training: data parallel with ZeRO/FSDP across nodes of 8 (up to `max_count`)."""
+BEYOND_TRAINING_GPUS: tuple[int, ...] = (128, 256, 512, 1024)
+"""Counts of a card the question names tried for a training job no 64 of it hold (a 671B full fine-tune), and
+the more-cards fix offered for a set of 64 or more that does not hold it (128 H100s for DeepSeek-V3: 512)."""
 
 PRICE_PROXY_BANDWIDTH_WEIGHT = 1.0
 PRICE_PROXY_MEMORY_WEIGHT = 5.0

@@ -91,6 +91,7 @@ from knowledge.base import KnowledgeBase
 from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
 from knowledge.schema import Model
+from rules import constants as C
 from rules.constants import GPUS_PER_NODE
 from rules.engine_profile import (
     measures_free_memory,
@@ -113,8 +114,6 @@ cut by a cheaper card elsewhere before it is looked at; the reply then shows MAX
 """A Slack reader compares three options; more are a scroll, not advice."""
 MAX_TRAINING_GPUS = 64
 """ZeRO/FSDP data parallelism across nodes of 8; no alternative above 64 cards (8 nodes) is offered."""
-BEYOND_TRAINING_GPUS = (128, 256, 512, 1024)
-"""Counts of a card the question names tried for a training job no 64 of it hold (a 671B full fine-tune)."""
 REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization",
                     "max_num_seqs", "max_batch_size")
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
@@ -225,14 +224,16 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             # more of it would do is the check's to say.
             picks.extend(p for p in rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
                                                      max_count=max_count, hourly_price_of=priced) if p.fits)
-        if question.gpu_count is None and workload.task != "inference" and not any(p.fits for p in picks):
+        if workload.task != "inference" and not any(p.fits for p in picks):
             # "how many H100s to fully fine-tune DeepSeek-V3": beyond the 64 cards other picks stop at, the count of
             # the card named that holds it, in whole nodes (audit 26 HIGH 37: only 64 B300s were offered)
-            more = next((p for n in BEYOND_TRAINING_GPUS for p in rules.rank_picks(
+            # (and past the 128 asked: 512 of them, audit 26 HIGH 37 residue)
+            asked = question.gpu_count or 0
+            more = next((p for n in C.BEYOND_TRAINING_GPUS if n > asked for p in rules.rank_picks(
                 workload, [gpu], instances, limit=1, max_count=n, fixed_count=n, hourly_price_of=priced) if p.fits),
                 None)
             if more is not None:
-                picks = [more]
+                picks = [*picks, more] if asked else [more]
         if question.gpu_count is None and not any(p.fits for p in picks if p.gpu_id == gpu.id):
             # the card named holds the job at no count only because of vLLM's start-up warm-up of its request cap
             # (Llama 3.2 Vision encodes a dummy image per slot): the cap lowered, as for the count asked

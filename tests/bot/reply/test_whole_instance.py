@@ -80,3 +80,16 @@ def test_the_set_asked_about_stays_though_its_box_holds_more() -> None:
     result = answer(parse("How long to continue pre-training Qwen3-8B on 2B tokens with FSDP on 4x H100 on AWS?",
                           KB), KB)
     assert any((p.gpu, p.count) == ("h100-sxm", 4) for p in result.picks)
+
+
+def test_a_set_of_the_card_asked_too_small_for_a_671b_is_answered_with_the_count_that_holds_it() -> None:
+    # audit 26 HIGH 37 residue: 128 H100s for DeepSeek-V3's full fine-tune: "No", with only 64 B300s offered and
+    # no count of H100s among the fixes; 512 of them hold it (72.3 GiB a card, as "how many H100s" answers)
+    from bot.reply.render import render_text
+
+    result = answer(parse("DeepSeek-V3 full fine-tuning on 128x H100: how many tokens a day?", KB), KB)
+    assert result.check is not None and not result.check.fits
+    assert result.picks[0].gpu == "h100-sxm" and result.picks[0].count == 512 and result.picks[0].fits
+    text = render_text(result)
+    assert "• 512× H100 SXM5 80GB — needs" in text
+    assert "1,228.80 USD/h" in text  # a four-figure hourly price is grouped
