@@ -71,6 +71,7 @@ from bot.reply.serving import (
 )
 from bot.reply.side_figures import (
     cpu_only_figure,
+    engine_length_figure,
     lighter_task_figure,
     mac_speed,
     mac_speed_at_fix,
@@ -504,6 +505,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         lighter_task=lighter,
         other_stage=other_stage_figure(question, workload, kb),
         other_kv=other_kv_figure(question, workload, kb),
+        engine_length=engine_length_figure(question, workload, kb),
         weighed_layout=weighed_layout_figure(question, workload, kb),
         smaller_models=smaller_for(question, model.id, gpu, count, check, picks, kb),
         cpu_only=cpu_only_figure(question, workload),

@@ -436,6 +436,9 @@ class Answer(BaseModel):
     """A replica layout the question weighs: {cards, replicas, gpu, users_each, fits, per_gpu_gb, limit_gb,
     decode_tokens_per_s, sequences_each} (bot.reply.weighed_layout)."""
     other_kv: dict[str, Any] | None = None
+    engine_length: dict[str, Any] | None = None
+    """The engine's length flag written beside shorter requests: {length, gpu, count, starts, longest} (whether
+    one sequence that long fits the KV cache a replica's cards leave, else the longest that does)."""
     """A KV-cache type weighed beside the set-up that runs: {kv_cache, gpu, count (a replica's cards), context,
     max_num_seqs, now, other (sequences of that length one replica holds with each cache)}."""
     smaller_models: list[dict[str, Any]] = Field(default_factory=list)

@@ -172,6 +172,28 @@ def other_kv_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     return line
 
 
+def engine_length_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """Whether the engine starts with the length flag written, beside requests shorter than it."""
+    figure = answer.engine_length
+    if not figure:
+        return ""
+    engine = engine_name(answer.query.engine)
+    cards = f"{figure['count']}× {gpu_name(kb, figure['gpu'])}"
+    if figure["starts"]:
+        line = t("engine_length_starts", engine=engine, length=f"{figure['length']:,}", cards=cards)
+    else:
+        line = t("engine_length_refused", engine=engine, length=f"{figure['length']:,}", cards=cards,
+                 longest=f"{figure['longest']:,}")
+    logged = figure.get("logged")
+    if logged:
+        # the log is their own measurement of this set-up: it decides what starts and what the cache holds
+        key = "engine_length_logged_short" if logged < figure["length"] else "engine_length_logged"
+        line += (" " if t.lang == "en" else "") + t(key, tokens=f"{logged:,}", length=f"{figure['length']:,}",
+                                                    n=f"{logged // max(1, figure['requests']):,}",
+                                                    requests=f"{figure['requests']:,}")
+    return line
+
+
 def weighed_layout_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """The replica layout weighed: the users split over its replicas, each replica's need, its per-user decode
     and what each holds, or that it does not fit."""

@@ -26,6 +26,7 @@ from rules.constants import GPUS_PER_NODE, GRADIENT_CHECKPOINTING_MIN_PARAMS_B
 from rules.engine_profile import UnsupportedKVCache
 from rules.fit import as_chosen, limit_gib
 from rules.limits import fits_on, needed_gib
+from rules.search import largest_true
 from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_speeds
 from rules.speed import prefill_seconds, weights_read_bytes
 from rules.types import Engine, Workload
@@ -141,6 +142,37 @@ def other_kv_figure(question: Question, workload: Workload, kb: KnowledgeBase) -
             return None  # the engine takes no such cache: the reply's own notes say what it does take
         figure[key] = held
     return figure
+
+
+def engine_length_figure(question: Question, workload: Workload, kb: KnowledgeBase) -> dict[str, Any] | None:
+    """The engine's length flag written beside shorter requests ("--max-model-len 32768 … 输入 3k、输出 800"):
+    vLLM and SGLang refuse to start when one sequence of the flag's length does not fit the KV cache they leave
+    (the log's "max seq len (32768) is larger than the maximum number of tokens that can be stored in KV cache"),
+    so the reply says whether that length starts on a replica's cards and, if not, the longest that does. The job
+    above stays sized at the requests' lengths (audit 26 LOW-61)."""
+    gpu = kb.gpus.get(question.gpu or "")
+    length = question.engine_max_len
+    if (length is None or gpu is None or workload.task != "inference" or workload.model.arch != "decoder"
+            or workload.engine not in ("vllm", "sglang") or length <= workload.context):
+        return None
+    count = question.gpu_count or 1
+    if question.tensor_parallel and question.tensor_parallel < count:
+        count = question.tensor_parallel
+    figure: dict[str, Any] = {"length": length, "gpu": gpu.id, "count": count, "logged": question.logged_kv_tokens,
+                              "requests": workload.context}
+    one = replace(workload, context=length, batch=1, gen_tokens=None)
+    if sequences_held(one, gpu, count, most=1) >= 1:
+        return {**figure, "starts": True, "longest": length}
+    longest = largest_true(
+        lambda tokens: sequences_held(replace(one, context=tokens), gpu, count, most=1) >= 1,
+        workload.context, length)
+    if longest < workload.context:
+        return None  # not even the requests fit: the check above says so
+    return {**figure, "starts": False, "longest": longest // LENGTH_FLAG_STEP * LENGTH_FLAG_STEP}
+
+
+LENGTH_FLAG_STEP = 1024
+"""The longest length that starts is given rounded down to this, as people set the flag."""
 
 
 FULL_WORDS = re.compile(

@@ -19,6 +19,7 @@ from bot.reply.maths_view import maths_lines
 from bot.reply.model import Answer
 from bot.reply.notices import (
     activations_exceed_line,
+    engine_length_line,
     other_kv_line,
     other_stage_line,
     pick_setup,
@@ -168,6 +169,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["any_fits"] = any(p["fits"] for p in picks)
     view["other_stage"] = other_stage_line(answer, kb, t)
     view["other_kv"] = other_kv_line(answer, kb, t)
+    view["engine_length"] = engine_length_line(answer, kb, t)
     view["weighed_layout"] = weighed_layout_line(answer, kb, t)
     view["smaller"] = smaller_line(answer, kb, t)
     view["activations_exceed"] = activations_exceed_line(answer, kb, t)
@@ -390,7 +392,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": message}))
     if view.get("lighter"):
         out.append(("section", "notice", {"message": view["lighter"]}))
-    for key in ("other_stage", "other_kv", "weighed_layout"):
+    for key in ("other_stage", "other_kv", "engine_length", "weighed_layout"):
         if view.get(key):
             out.append(("section", "notice", {"message": view[key]}))
     if view.get("activations_exceed"):

@@ -99,7 +99,12 @@ from bot.understand.slots.engine import parse_engine, unmodelled_engine
 from bot.understand.slots.image import image_rate, parse_image
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision, parse_qat
-from bot.understand.slots.runtime import kv_type_after_model, parse_parallel_degree, parse_runtime
+from bot.understand.slots.runtime import (
+    kv_type_after_model,
+    parse_parallel_degree,
+    parse_runtime,
+    read_logged_kv_tokens,
+)
 from bot.understand.slots.service_rate import PER_USER_RATE_NOTE, latency_as_speed, online_count, people_count
 from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
 from bot.understand.slots.task import parse_task
@@ -141,7 +146,8 @@ PLAIN_SLOTS = (
     "offload",
     "gradient_checkpointing", "grad_accumulation", "optimizer", "gpu", "gpu_count", "instance", "apple_chip",
     "memory_gb", "card_bandwidth_gbps", "cloud", "currency", "inter_node_gbps", "engine_version", "engine_backend",
-    "kv_cache", "other_kv_cache", "other_kv_context", "tensor_parallel", "weighed_layout",
+    "kv_cache", "other_kv_cache", "other_kv_context", "engine_max_len", "logged_kv_tokens", "tensor_parallel",
+    "weighed_layout",
     "flash_attention", "dp_attention", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split",
     "gpu_layers", "cpu_moe_layers",
 )
@@ -194,6 +200,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     vocab = vocab_of(kb)
     state = SlotState(original=original, folded=folded, masked=list(folded))
     unquote_keys(state)
+    read_logged_kv_tokens(state)
     for start, end in log_line_spans(original):
         state.mask(start, end)
 
@@ -338,6 +345,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         state.set("context", engine_max_len)  # the length flag alone: every sequence may reach it
     elif engine_max_len is not None and "other_kv_cache" in state.values:
         state.values["other_kv_context"] = engine_max_len  # "how many 32k sequences fit" with the other cache
+    elif engine_max_len is not None:
+        state.values["engine_max_len"] = engine_max_len  # requests shorter than the flag: does the engine start?
     if image_qps and "context" not in state.values and isinstance(state.values.get("gen_tokens"), int):
         # "每天 20 万张发票，每张输出约 300 token": an instruction and the reply beside each image, whose positions
         # join them when sized, not a 4,096-token default prompt (audit 24 LOW-35)

@@ -275,6 +275,13 @@ class Question(BaseModel):
     holds in one line (audit 25 HIGH 22)."""
     other_kv_context: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
     """The length the KV-cache change is weighed at: the engine's length flag when the requests' own are written."""
+    logged_kv_tokens: int | None = Field(default=None, gt=0)
+    """The tokens a pasted engine log says its KV cache holds: the user's own measurement, said beside the
+    estimate when the length flag is checked."""
+    engine_max_len: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
+    """The engine's length flag (--max-model-len) written beside the requests' own, shorter lengths: the job is
+    sized at the requests', and the reply checks that the engine starts with the flag (vLLM refuses to when one
+    sequence that long does not fit its KV cache; audit 26 LOW-61)."""
     weighed_layout: tuple[int, int] | None = None
     """(cards a replica, replicas) of a layout weighed against the one asked ("would TP=2 x 2 replicas be
     better?"): the reply sizes the users on it in one line (audit 26 HIGH 34)."""

@@ -57,6 +57,10 @@ _MEMORY_FRACTION = rx(r"(?:--?)?(?:gpu[-_ ]memory[-_ ]utili[sz]ation|mem[-_ ]fra
 _MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])"
                     r"|(?<![\w-])(?:-c|--ctx[-_]size|-n_ctx|--n[-_]ctx)\s*(?:=\s*)?(?P<n2>\d{3,7})(?![\d.kK])")
 """The engine's length flag: vLLM's --max-model-len, llama.cpp's -c / --ctx-size in a pasted command line."""
+_LOGGED_KV_TOKENS = rx(r"maximum\s+number\s+of\s+tokens\s+that\s+can\s+be\s+stored\s+in\s+kv\s+cache\s*"
+                       r"\((?P<n>\d{1,9})\)"
+                       r"|gpu\s+kv\s+cache\s+size:\s*(?P<n2>\d{1,3}(?:,\d{3})+|\d{1,9})\s+tokens")
+"""The tokens a pasted vLLM log says its KV cache holds (its start-up error, or "GPU KV cache size: N tokens")."""
 _MAX_NUM_SEQS = rx(r"(?:--?)?(?:max[-_ ]num[-_ ]seqs|max[-_]batch[-_]size)\s*(?:=|:|of|to|at|设为|为)?\s*"
                    r"(?P<n>\d{1,6})(?![\d.])")
 MAX_NUM_SEQS_LIMIT = 65_536
@@ -224,6 +228,16 @@ def parse_network(state: SlotState) -> None:
     per_card = bounded(state, "inter_node_gbps", gbit, MAX_NETWORK_GBIT) / 8 / (1 if per_gpu else GPUS_PER_NODE)
     state.set("inter_node_gbps", round(per_card, 4))
     state.mask(m.start(), m.end())
+
+
+def read_logged_kv_tokens(state: SlotState) -> None:
+    """The KV-cache tokens a pasted engine log states, read before log lines are masked from the other slots
+    (their numbers are the log's, not the question's)."""
+    m = _LOGGED_KV_TOKENS.search(state.folded)
+    if m is not None:
+        tokens = int((m.group("n") or m.group("n2")).replace(",", ""))
+        if tokens > 0:
+            state.values["logged_kv_tokens"] = tokens
 
 
 def parse_engine_settings(state: SlotState) -> None:
