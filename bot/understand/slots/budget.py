@@ -16,14 +16,14 @@ from bot.understand.slots.base import SlotState, rx
 
 _CUE_EN = (r"(?:(?P<cue>budget)(?:\s+(?:is|of))?|spend(?:ing)?|under|below|up\s+to|at\s+most|max(?:imum)?|"
            r"no\s+more\s+than|less\s+than|within|afford|<=?|(?:i\s+)?have|(?:i'?ve\s+)?got|with|pay(?:ing)?)")
-_AMOUNT = (r"(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.,])\s*(?P<scale>k|m|thousand|万|千)?"
+_AMOUNT = (r"(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.,])(?:\s*+(?P<scale>k|m|thousand|万|千))?"
            r"(?!\s*(?:b\b|bn\b|billion|gpu|gb|gib|tb|g\b|h(?:ou)?rs?\b|h\b|days?\b|weeks?\b|minutes?\b|tokens?|"
            r"cards?|x\b|×|张|块卡|卡|个?小时|天|周|分钟|亿|词元|token))")
 """A number followed by a unit of something else (hours, GPUs, GB, tokens) is that, not money."""
-_CURRENCY_AFTER = (r"\s*(?P<cur>usd|us\$|dollars?|bucks|\$|cny|rmb|yuan|元|块钱?|人民币|美元|美金|刀|"
-                   r"新台币|台币|ntd|twd)?")
-_PERIOD = (r"(?P<per>(?:/|\s*(?:per|an?|each|every)\s+|每)\s*(?:h(?:ou)?rs?\b|hour|gpu[- ]?hour|month|mo\b|"
-           r"小时|个?月|day|天)|\s*(?:hourly|monthly|一个月|一小时|每月|每小时|/月|/小时))?")
+_CURRENCY_AFTER = (r"(?:\s*+(?P<cur>usd|us\$|dollars?|bucks|\$|cny|rmb|yuan|元|块钱?|人民币|美元|美金|刀|"
+                   r"新台币|台币|ntd|twd))?")
+_PERIOD = (r"(?P<per>(?:\s*+/|\s*+(?:per|an?|each|every)\s++|\s*+每)\s*+(?:h(?:ou)?rs?\b|hour|gpu[- ]?hour|month|"
+           r"mo\b|小时|个?月|day|天)|\s*+(?:hourly|monthly|一个月|一小时|每月|每小时|/月|/小时))?")
 
 BUDGET_EN = rx(_CUE_EN + r"\s*(?:of\s+|around\s+|about\s+|like\s+|roughly\s+|approx(?:imately|\.)?\s+|~\s*)?"
                r"(?P<pre>\$|usd\s*|us\$|€)?\s*" + _AMOUNT
@@ -35,10 +35,11 @@ BUDGET_ZH = rx(r"(?:(?P<cue>预算)|不超过|不高于|最多|控制在|以内)
 ZH_PERIOD_FIRST = rx(r"(?P<per0>每月|每个月|每小时|每天)\s*(?:预算|不超过|最多)?\s*" + _AMOUNT
                      + r"\s*(?P<cur>元|块钱?|人民币|美元|美金|刀)" + _PERIOD)
 
-ZH_AMOUNT_FIRST = rx(r"(?<![\d.])" + _AMOUNT + r"\s*(?P<cur>元|块钱?|人民币|美元|美金|刀)?\s*(?:的\s*)?(?P<cue>预算)")
+ZH_AMOUNT_FIRST = rx(r"(?<![\d.])" + _AMOUNT
+                     + r"(?:\s*+(?P<cur>元|块钱?|人民币|美元|美金|刀))?(?:\s*+的)?\s*+(?P<cue>预算)")
 """A sum before the word ("50 万人民币预算", "5 萬美元預算" folded to 5 万美元预算)."""
 EN_AMOUNT_FIRST = rx(r"(?P<pre>\$|us\$|€)?\s*" + _AMOUNT + _CURRENCY_AFTER + _PERIOD
-                     + r"[\s-]*(?:total\s+|overall\s+|cloud\s+|compute\s+|gpu\s+|training\s+|monthly\s+)?"
+                     + r"[\s-]*+(?:(?:total|overall|cloud|compute|gpu|training|monthly)\s++)?"
                      r"(?P<cue>budget)\b")
 """A sum before the word in English ("We have a $3,000 budget", "a 5k USD/month budget": audit 24 M-28, read as
 "cheapest" with the amount lost)."""
