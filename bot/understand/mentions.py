@@ -69,26 +69,10 @@ def find_mentions(tokens: list[Token], vocab: Vocab, text: str | None = None) ->
     i = 0
     n = len(tokens)
     while i < n:
-        best: tuple[Mention, int, int] | None = None
-        key = ""
         if tokens[i].key in _NOT_A_NAME_START and i + 1 < n and tokens[i + 1].start > tokens[i].end:
             i += 1  # "a 10^30 …" is not an A10, "on 100 GPUs" not an O100
             continue
-        split = False
-        for j in range(i, min(n, i + MAX_SPAN_TOKENS)):
-            split = split or (j > i and gaps[j] >= CLAUSE)
-            key += tokens[j].key
-            hit: Mention | None = None
-            if key in vocab.gpus and not split:
-                hit = Mention("gpu", vocab.gpus[key], key, tokens[i].start, tokens[j].end)
-            elif key in vocab.models:
-                hit = Mention("model", vocab.models[key], key, tokens[i].start, tokens[j].end)
-            elif key.endswith("s") and key[:-1] in vocab.gpus and not split:  # "two 4090s", "H100s"
-                hit = Mention("gpu", vocab.gpus[key[:-1]], key[:-1], tokens[i].start, tokens[j].end)
-            if hit is not None:
-                best = (hit, i, j + 1)
-            if key not in vocab.prefixes:
-                break
+        best = _longest_at(i, tokens, vocab, gaps)
         if best is None:
             i += 1
             continue
@@ -99,6 +83,41 @@ def find_mentions(tokens: list[Token], vocab: Vocab, text: str | None = None) ->
     found = [_memory_first(m, tokens, vocab, gaps) for m in found]
     return _in_laptop(found, tokens, vocab, gaps)
 
+
+def _longest_at(i: int, tokens: list[Token], vocab: Vocab, gaps: list[int]) -> tuple[Mention, int, int] | None:
+    """The longest name starting at token `i`, with its span of token indices. A card's brand before its name
+    ("NVIDIA A100-SXM4-40GB", "GeForce RTX 4060 Ti", "Tesla V100 32GB", as nvidia-smi prints them) is part of the
+    mention, but the name after it is matched on its own too, and the longer reading wins: with the brand, the
+    known alias stopped at "NVIDIA A100" and the variant after it was lost (audit 27 HIGH 40)."""
+    best: tuple[Mention, int, int] | None = None
+    key = ""
+    split = False
+    n = len(tokens)
+    for j in range(i, min(n, i + MAX_SPAN_TOKENS)):
+        split = split or (j > i and gaps[j] >= CLAUSE)
+        key += tokens[j].key
+        hit: Mention | None = None
+        if key in vocab.gpus and not split:
+            hit = Mention("gpu", vocab.gpus[key], key, tokens[i].start, tokens[j].end)
+        elif key in vocab.models:
+            hit = Mention("model", vocab.models[key], key, tokens[i].start, tokens[j].end)
+        elif key.endswith("s") and key[:-1] in vocab.gpus and not split:  # "two 4090s", "H100s"
+            hit = Mention("gpu", vocab.gpus[key[:-1]], key[:-1], tokens[i].start, tokens[j].end)
+        if hit is not None:
+            best = (hit, i, j + 1)
+        if key not in vocab.prefixes:
+            break
+    if tokens[i].key in CARD_BRANDS and i + 1 < n and gaps[i + 1] < CLAUSE:
+        inner = _longest_at(i + 1, tokens, vocab, gaps)
+        if inner is not None and inner[0].kind == "gpu" and (best is None or inner[2] > best[2]):
+            mention = inner[0]
+            best = (Mention("gpu", mention.entry_id, mention.key, tokens[i].start, mention.end, mention.score), i,
+                    inner[2])
+    return best
+
+
+CARD_BRANDS = frozenset({"nvidia", "geforce", "tesla", "quadro", "amd", "radeon", "instinct", "intel", "arc"})
+"""Brand words printed before a card's name (nvidia-smi's "NVIDIA H100 NVL", "Tesla V100-SXM2-32GB")."""
 
 _MEMORY_FIRST = re.compile(r"\d+g", re.A)
 
