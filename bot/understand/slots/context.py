@@ -90,6 +90,8 @@ beyond any one job, and must reach the bound that says so rather than be dropped
 _CN_SCALE = r"\s*(?P<unit>万|千|亿)?"
 """The scale written after a Chinese count ("500 万用户", "3 万个用户"): without it the digits were lost and the
 lone 万 read as 10,000 users."""
+_CN_PEOPLE_KIND = r"(?:(?:公司|企业|团队|部门)?\s*(?:内部|内|活跃|注册|在职)\s*(?:的)?\s*)?"
+"""Who the people are, between the count and the word ("100 个内部用户", "50 名活跃用户"): the load is theirs."""
 
 _BATCH = [
     rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
@@ -102,9 +104,9 @@ _BATCH = [
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
     rx(r"(?<![a-z0-9.])" + NUM + r"\s*" + _USER_SCALE + r"\s+" + _AT_ONCE),
     rx(NUM + _CN_SCALE + r"\s*(?:路|个|人|用户)?\s*并发"),
-    rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*(?:用户|使用者)"),
-    rx(r"(?:给|供)\s*" + NUM
-       + r"\s*(?:个|位|名)?\s*(?:同事|员工|人|成员|程序员|开发者|开发人员|工程师|用户|学生|客服|坐席)"),
+    rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*" + _CN_PEOPLE_KIND + r"(?:用户|使用者)"),
+    rx(r"(?:给|供)\s*" + NUM + r"\s*(?:个|位|名)?\s*" + _CN_PEOPLE_KIND
+       + r"(?:同事|员工|人|成员|程序员|开发者|开发人员|工程师|用户|学生|客服|坐席)"),
     rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*(?:同时)?\s*在线\s*(?:的)?\s*(?:用户|使用者|人)"),
     rx(NUM + _CN_SCALE + r"\s*(?:个)?(?:人|用户|请求)\s*同时"),
     rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*(?:人|同事|员工)\s*(?:一起|一块儿?|同时|并发)?\s*"
