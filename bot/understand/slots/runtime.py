@@ -21,7 +21,7 @@ _ENGINE_NAMES = (r"transformers|vllm|sglang|lmdeploy|turbomind|tensorrt[-_ ]?llm
                  r"|ollama|deepspeed|llama[-_ ]?factory|torchtune")
 _VERSION = rx(rf"(?P<engine>{_ENGINE_NAMES})\s*(?:version\s*|版本\s*)?v?"
               r"(?P<version>\d{1,2}(?:\.\d{1,4}){1,2})(?![\d.]*[bkmg])")
-_KV_TYPES = r"fp16|bf16|fp8(?:[-_ ]?e[45]m[23])?|int8|int4|q8_0|q4_0|8[-_ ]?bit|4[-_ ]?bit"
+_KV_TYPES = r"fp16|bf16|fp8(?:[-_ ]?e[45]m[23])?|int8|int4|q8(?:_0)?|q4(?:_0)?|8[-_ ]?bit|4[-_ ]?bit"
 _KV_BEFORE = rx(rf"(?P<dtype>{_KV_TYPES})\s*(?:的\s*)?kv(?:[-_ ]?cache|\s*缓存)?(?![a-z])")
 _KV_AFTER = rx(rf"\bkv(?:[-_ ]?cache|\s*缓存|\s*快取)?(?:[-_ ]?dtype)?\s*"
                rf"(?:=|:|in|to|as|at|用|为|改成|改为|改用|改|换成|换为|换|设为|设成|设置为|设置成|设|调成|调为|采用|使用|"
@@ -110,6 +110,8 @@ bits is chosen when the answer knows the engine (bot.reply), and stated."""
 def _dtype(raw: str) -> str:
     if raw.lower() in GGML_KV_TYPES:
         return GGML_KV_TYPES[raw.lower()]  # "KV q8_0": llama.cpp's name for the type
+    if raw.lower() in ("q8", "q4"):
+        return GGML_KV_TYPES[f"{raw.lower()}_0"]  # "q8 的 KV cache": llama.cpp's type, its block size unwritten
     raw = raw.replace("-", "").replace("_", "").replace(" ", "")
     if raw.startswith("fp8"):
         return "fp8"
