@@ -94,6 +94,7 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"(?:样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对|工单|邮件|评论|帖子|报告|论文|合同|合约|"
               r"聊天记录|query|查询语句|查询|问句|题目|题|"
               r"商品描述|描述|简历|病历|订单|标题|商品标题))"
+              r"(?!(?<=[a-z])[a-z_])"  # "8192\nsample_packing: true": a config key, not 8,192 samples (M-44)
               r"(?!\s*(?:[-_ ]?len(?:gth)?|长度|tokens?\b))"  # "32k sequence length", "300 text tokens": lengths
               r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?|s|hour|hr|h|day|d)s?\b)")  # a rate
 _SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|资料|样本量|样本|语料)\s*"
