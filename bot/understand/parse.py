@@ -202,7 +202,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     unquote_keys(state)
     read_logged_kv_tokens(state)
     for start, end in log_line_spans(original):
-        state.mask(start, end)
+        state.mask_log_line(start, end)
 
     not_gpus = [match.span() for match in NOT_A_GPU.finditer(folded)]
     thread = kb.models.get(thread_model) if thread_model else None

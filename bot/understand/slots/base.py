@@ -47,24 +47,22 @@ class SlotState:
         for k in range(max(0, start), min(end, len(self.masked))):
             self.masked[k] = " "
 
+    def mask_log_line(self, start: int, end: int) -> None:
+        """Masks a pasted log line whole: a blank at each end and, between, a character no pattern takes for
+        space. Blanked whole, a few log lines made a run of 1,200 blanks over which chained optional blanks in
+        the slot patterns backtracked cubically, and a 1,744-character SGLang paste hung the bot (audit 27
+        HIGH 39); a masked name or number stays blank, so the words around it still read as one phrase."""
+        self.mask(start, end)
+        for k in range(max(0, start) + 1, min(end, len(self.masked)) - 1):
+            self.masked[k] = BLANK_FILL
+
     @property
     def text(self) -> str:
-        """The text left to read, offsets kept. A long blank run (pasted log lines masked whole) keeps a blank at
-        each end and is filled between with a character no pattern takes for space: chained optional blanks in
-        the slot patterns backtracked cubically over 1,200 of them, and a 1,744-character SGLang paste hung the
-        bot (audit 27 HIGH 39)."""
-        return _LONG_BLANK.sub(_fill_blank, "".join(self.masked))
+        return "".join(self.masked)
 
 
-LONG_BLANK_RUN = 12
-"""Blank characters in a row beyond which the run is filled (a line of indentation is shorter)."""
-_LONG_BLANK = re.compile(rf"\s{{{LONG_BLANK_RUN},}}")
 BLANK_FILL = "\x01"
-
-
-def _fill_blank(m: re.Match[str]) -> str:
-    run = m.group()
-    return run[0] + BLANK_FILL * (len(run) - 2) + run[-1]
+"""What fills a masked log line: neither a blank nor a word character."""
 
 
 _QUOTED_KEY = re.compile(r"[\"'](?P<key>[a-z_][a-z0-9_.-]*)[\"']\s*:")
