@@ -292,9 +292,16 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                          if s.met or s.binding == "ttft" else t("speed_not_met"))
     asked = answer.asked_cost
     if asked is not None and asked.total is not None:
-        lines.append(t("asked_cost", config=f"{asked.count}× {_gpu_name(kb, asked.gpu)}", cur=asked.currency,
-                       per_hour=money(asked.per_hour), total=money(asked.total), hours=f"{asked.hours or 0:,.0f}",
-                       other=config or "?"))
+        # the figures below exist only when the set that holds the job is priced (audit 27 LOW-69: "the figures
+        # below are for 1× H20 96GB" above none); a GPU-only row is the GPUs' price, its VM billed on top (M-47)
+        priced_below = cost is not None and cost.currency is not None
+        line = t("asked_cost" if priced_below else "asked_cost_other_unpriced",
+                 config=f"{asked.count}× {_gpu_name(kb, asked.gpu)}", cur=asked.currency,
+                 per_hour=money(asked.per_hour), total=money(asked.total), hours=f"{asked.hours or 0:,.0f}",
+                 other=config or "?")
+        if asked.gpu_only:
+            line += ("" if t.lang != "en" else " ") + t("asked_cost_gpu_only", cloud=cloud_name(t, asked.cloud))
+        lines.append(line)
     if cost is None or cost.currency is None:
         reference = answer.reference_cost
         if reference is not None and reference.per_hour is not None and reference.currency:

@@ -41,3 +41,14 @@ def test_a_budget_the_gpu_alone_fits_is_not_called_enough() -> None:
 def test_a_cloud_that_rents_whole_instances_is_not_a_floor() -> None:
     cost = _ask("Llama 3.1 8B on one L4 on AWS, cost per month?")["cost"]
     assert cost["gpu_only"] is False and cost["instance"] == "g6.xlarge"
+
+
+def test_a_gpu_only_rent_asked_says_the_vm_is_extra_and_promises_no_figures_it_lacks() -> None:
+    # audit 27 M-47 and LOW-69: "4× L4 as asked: 2.23 USD/h … the figures below are for 1× H20 96GB" where 2.23
+    # is GCP's price for the four GPUs alone (the g2 VM is billed on top) and no H20 figure followed
+    text = _ask("Two things: (1) how much VRAM does Gemma 3 27B need in FP8 at 128k context for a single user, and "
+                "(2) what's the monthly cost of running it 24/7 on a GCP g2-standard-48 (4x L4)?")["text"]
+    line = next(row for row in text.splitlines() if "as asked" in row)
+    assert "4× L4 as asked: 2.23 USD/h" in line
+    assert "price for the GPUs alone" in line and "billed on top" in line
+    assert "figures below" not in line and "has no public price here" in line
