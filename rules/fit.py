@@ -33,7 +33,7 @@ from dataclasses import replace
 from knowledge.schema import GPU, InstanceFamily
 from rules import constants as C
 from rules.alternatives import suggestions as alternatives
-from rules.engine_profile import reserves_up_front
+from rules.engine_profile import profile_for, reserves_up_front
 from rules.hardware import (
     hourly_price,
     instance_for,
@@ -200,6 +200,19 @@ def as_chosen(workload: Workload, chosen: Mapping[str, object]) -> Workload:
                    zero_stage=stage if stage in (0, 1, 2, 3) else workload.zero_stage)
 
 
+def layer_split_counts(workload: Workload, gpu: GPU, counts: Sequence[int]) -> list[int]:
+    """The counts tried for `gpu`: every count up to a machine's for a job llama.cpp splits by layers over cards
+    someone owns or a GGUF engine runs (no head count to divide: 3 RTX 4090s hold Qwen3-32B Q8_0 at 32k for 3
+    users, where 4 had been the answer; audit 27 M-40), else `counts` (tensor-parallel degrees, whole nodes)."""
+    if workload.task != "inference" or not is_transformer(workload.model):
+        return list(counts)
+    if workload.engine != "llama.cpp" and gpu.form != "consumer":
+        return list(counts)
+    if profile_for(workload).multi_gpu.mode == "tensor-parallel":
+        return list(counts)
+    return sorted(set(counts) | {n for n in range(1, C.GPUS_PER_NODE + 1) if n <= max(counts, default=1)})
+
+
 def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[InstanceFamily] = (), *,
                limit: int = 5, budget: bool = False, max_count: int = 8,
                fixed_count: int | None = None, hourly_price_of: HourlyPrice | None = None) -> list[Pick]:
@@ -217,7 +230,7 @@ def rank_picks(workload: Workload, gpus: Iterable[GPU], instances: Sequence[Inst
         if not gpu.recommended or unsupported_format(workload, gpu) is not None:
             continue
         last: tuple[int, MemoryEstimate] | None = None
-        for n in counts:
+        for n in (counts if fixed_count else layer_split_counts(workload, gpu, counts)):
             if not valid_tp(workload, n) or not placeable(gpu, n, hourly_price_of) or not within_one_machine(gpu, n):
                 continue
             ok, est = fits(gpu, n)
