@@ -264,6 +264,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             lines.append(t("short_reply_plan", assumed=f"{s.targets.get('assumed_reply_tokens', 0):,.0f}",
                            short=f"{s.targets['short_reply_tokens']:,.0f}", replicas=f"{short[0]:,}",
                            config=f"{short[1]}× {_gpu_name(kb, s.gpu)}", cards=f"{short[0] * short[1]:,}"))
+        if s.targets.get("max_qps"):
+            lines.append(t("max_rate", rate=_rate_text(s.targets["max_qps"]), replicas=f"{s.replicas:,}",
+                           config=f"{s.gpus_per_replica}× {_gpu_name(kb, s.gpu)}",
+                           tokens=f"{query.context or 0:,}", prefill=f"{s.targets.get('max_qps_prefill', 0):,.0f}"))
         if s.targets.get("busy_qps"):
             busy = int(s.targets.get("busy_replicas", 0))
             lines.append(t("busy_turnover", users=f"{s.concurrent_needed:,}", rate=_rate_text(s.targets["busy_qps"]),

@@ -412,6 +412,13 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     speed = per_user_speed(workload, gpu, count, load)
     if met and not question.qps:
         targets.update(busy_turnover(question, workload, gpu, count, replicas, users))
+    if question.asks_max_rate and not question.qps and rules.compute_known(gpu):
+        # each request's prompt and output go through the replicas' tensor cores at the rate one prompt
+        # prefills (request_pace.compute_replicas): the rate they keep up with, the first token short until then
+        prefill = rules.estimate_speed(replace(workload, batch=1), gpu, count).prefill_tokens_per_s or 0.0
+        if prefill:
+            targets["max_qps"] = round(replicas * prefill / max(1, workload.context), 2)
+            targets["max_qps_prefill"] = round(prefill, 0)
     return ServingPlanOut(
         gpu=gpu.id, gpus_per_replica=count, replicas=replicas, sequences_per_replica=per_replica,
         concurrent_needed=users, aggregate_tokens_per_s=round(speed * served, 1),

@@ -358,6 +358,9 @@ class Question(BaseModel):
     asks_overflow: bool = False
     """The fit is asked as spilling or running out of memory ("will it spill to CPU?", "会爆显存吗"): the verdict
     then says whether it fits in words that answer that question (slots/cues.ASKS_OVERFLOW)."""
+    asks_max_rate: bool = False
+    """The request rate the set-up sustains is asked ("how many requests per second can it sustain"): the serving
+    plan gives the rate its compute keeps up with (audit 27 M-38)."""
     asks_concurrency: bool = False
     """How many users or sequences the set-up serves at once is asked ("how many concurrent users", "最大并发"):
     the reply sizes one replica of a serving engine at the most sequences it holds."""

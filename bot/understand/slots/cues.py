@@ -23,11 +23,20 @@ ASKS_TOKEN_COST = rx(
     r"\b(?:a|one|1)\s*(?:million|mn?)\s+(?:output\s+|generated\s+)?tokens?\s+(?:cost|costs|price)\b"
 )
 """A price per generated token asked: the serving plan then sizes the replica at full load."""
+ASKS_MAX_RATE = rx(
+    r"\bhow\s+many\s+(?:requests?|queries|calls|prompts)\s*(?:per|a|/|each)\s*(?:second|sec|s)\b|"
+    r"\b(?:max(?:imum)?|highest|peak|sustain(?:ed|able)?)\s+(?:request\s+rate|rate\s+of\s+requests|qps|rps|"
+    r"requests?\s*(?:per|a|/)\s*(?:second|sec|s))\b|\bwhat\s+(?:qps|rps)\b|"
+    r"每秒\s*(?:能|可以|最多)?\s*(?:处理|扛|支撑|承载|接|跑)?\s*(?:几|多少)\s*(?:个|次)?\s*(?:请求|查询|调用)|"
+    r"(?:最大|最高|能支撑的?)\s*(?:qps|rps|请求率|每秒请求数)"
+)
+"""The request rate a set-up sustains is asked ("how many requests per second can it sustain", "最大 QPS"): the
+reply gives the rate its compute keeps up with, not a plan for one user."""
 ASKS_CONCURRENCY = rx(
     r"\bhow\s+many\s+(?:more\s+)?(?:(?:concurrent|simultaneous|parallel|live|real[- ]?time|audio|voice|video)\s+){0,3}"
     r"(?:\d+(?:\.\d+)?\s*k\s*"
     r"(?:-?\s*(?:tokens?|context|ctx)\s*)?)?(?:users?|requests?|sessions?|streams?|people|sequences?|chats?|"
-    r"conversations?|clients?)\b|\bhow\s+many\s+(?:can\s+run\s+)?(?:concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel)\b|"
+    r"conversations?|clients?)\b(?!\s*(?:per|a|/|each)\s*(?:second|sec|s)\b)|\bhow\s+many\s+(?:can\s+run\s+)?(?:concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel)\b|"
     r"\bmax(?:imum)?\s+(?:concurrency|concurrent\s+(?:users?|requests?|sequences?|sessions?)|batch(?:\s+size)?)\b|"
     r"\bhow\s+much\s+concurrency\b|"
     r"(?:支持|能|可以|扛|撑)(?:同时)?(?:服务)?多少(?:个|路)?(?:并发|用户|人|请求)|最大并发|并发(?:能)?(?:有|到|上)?多少|"

@@ -32,6 +32,7 @@ from bot.understand.slots.cues import (
     ASKS_CONCURRENCY,
     ASKS_COST,
     ASKS_MAX_CONTEXT,
+    ASKS_MAX_RATE,
     ASKS_OVERFLOW,
     ASKS_SPOT,
     ASKS_TIME,
@@ -487,6 +488,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         "asks_latency": asks_latency(text_before),
         "asks_max_context": ASKS_MAX_CONTEXT.search(text_before) is not None,
         "asks_concurrency": ASKS_CONCURRENCY.search(text_before) is not None,
+        "asks_max_rate": ASKS_MAX_RATE.search(text_before) is not None,
         "asks_overflow": ASKS_OVERFLOW.search(state.folded) is not None,
         "asks_spot": ASKS_SPOT.search(state.folded) is not None,  # before any slot masked "fp16 OOM"
         **parse_service_rate(state),  # first: "100 docs per query", "1000 texts per second" are no job's samples

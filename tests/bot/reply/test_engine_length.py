@@ -45,3 +45,4 @@ def test_no_line_without_a_longer_flag_or_on_an_engine_that_does_not_check() -> 
     llama = answer(parse("llama-server -m qwen2.5-72b-q4_k_m.gguf -c 32768 on 2x RTX 4090, prompts about 2k tokens",
                          KB), KB)
     assert llama.engine_length is None
+
