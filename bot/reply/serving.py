@@ -25,6 +25,7 @@ from dataclasses import replace
 
 import rules
 from bot.reply.money_model import ServingPlanOut
+from bot.reply.priced_replicas import priced_replicas
 from bot.reply.request_pace import (
     busy_turnover,
     compute_replicas,
@@ -174,6 +175,10 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
     out: list[Pick] = []
     for pick in picks:
         laid_out = _as_replicas(pick, question, workload, kb, instances, hourly_price_of)
+        gpu = kb.gpus.get(laid_out.gpu_id)
+        if gpu is not None and (laid_out.replicas or 1) == 1:
+            laid_out = priced_replicas(laid_out, gpu, users_of(question), workload, instances,
+                                       hourly_price_of) or laid_out
         if all((p.gpu_id, p.count, p.replicas) != (laid_out.gpu_id, laid_out.count, laid_out.replicas) for p in out):
             out.append(laid_out)
     return _roomier_first(out, kb, hourly_price_of)
