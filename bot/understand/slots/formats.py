@@ -6,6 +6,8 @@ The first format named is the one the rest of the reply sizes; `compare_formats`
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from bot.understand.slots.base import SlotState, rx
 
 FORMATS: dict[str, tuple[str, str | None]] = {
@@ -33,4 +35,19 @@ def formats_compared(state: SlotState) -> list[str]:
         if name not in run:
             run.append(name)
         last_end = m.end()
-    return run if len(run) >= 2 else []
+    return run if len(run) >= 2 else _set_against(text)
+
+
+_AGAINST_BEFORE = rx(r"(?:跟|和|与|同|对比|相比|比起|\bcompared\s+(?:to|with)|\bagainst|\brelative\s+to)\s*$")
+"""A second format set against the first after a few words ("FP8 版本有没有意义？跟 bf16 比")."""
+_AGAINST_GAP = 24
+
+
+def _set_against(text: str) -> list[str]:
+    """[first, second] when a format is set against one named a few words before it, else []."""
+    found = [(m, _ALIASES.get(m.group("name"), m.group("name"))) for m in _FORMAT.finditer(text)]
+    for (first, a), (second, b) in pairwise(found):
+        gap = text[first.end(): second.start()]
+        if a != b and len(gap) <= _AGAINST_GAP and _AGAINST_BEFORE.search(gap):
+            return [a, b]
+    return []
