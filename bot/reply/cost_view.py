@@ -77,7 +77,8 @@ def train_time(answer: Answer, tokens_per_s: float | None, t: Translator,
     if not tokens or not tokens_per_s or answer.query.task in (None, "inference"):
         return ""
     hours = tokens / tokens_per_s / 3600
-    for key, size, limit in (("span_minutes", 1 / 60, 1.0), ("span_hours", 1.0, 48.0), ("span_days", 24.0, 730.0)):
+    # days up to a year: 1,132 h had read "≈ 0.1 years" beside "≈ 20.1 days" on the line above (audit 27 LOW-74)
+    for key, size, limit in (("span_minutes", 1 / 60, 1.0), ("span_hours", 1.0, 48.0), ("span_days", 24.0, 8766.0)):
         if hours < limit:
             span = t(key, v=f"{max(hours / size, 1.0):,.0f}" if key == "span_minutes" else f"{hours / size:,.1f}")
             break

@@ -33,3 +33,4 @@ def test_how_many_of_the_card_named_is_still_answered_first() -> None:
     # the control: "how many" of a card is answered with the count of it, whatever else is cheaper
     result = answer(parse("how many A100 40GB do I need for Mistral Small 3.1 24B in bf16 at 32k context?", KB), KB)
     assert result.picks[0].gpu == "a100-40gb" and result.picks[0].count == 2
+

@@ -67,3 +67,17 @@ def test_training_picks_are_ranked_as_timed_no_slower_dearer_set_first() -> None
         for later in timed[i + 1:]:
             slower_and_dearer = first["job_hours"] > later["job_hours"] and first["job_cost"] > later["job_cost"]
             assert not slower_and_dearer, (first, later)
+
+
+def test_a_training_pick_of_weeks_is_said_in_days() -> None:
+    # audit 27 LOW-74: 1,132 h was "≈ 0.1 years" beside "≈ 20.1 days" on the line above; up to a year, days
+    from bot.reply.answer import answer
+    from bot.reply.cost_view import train_time
+    from bot.reply.i18n import Translator
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    result = answer(parse("pre-train a 0.5B model on 100B tokens on 16x RTX 4090", kb), kb)
+    line = train_time(result, 100e9 / (1_132 * 3600), Translator("en"))
+    assert "47.2 days" in line and "year" not in line
