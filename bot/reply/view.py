@@ -385,6 +385,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                           mine=engine_name(answer.query.engine))
         if other.get("train_hours"):
             message += t_other("other_engine_time", hours=hours_figure(other["train_hours"]))
+            if other.get("checkpointing"):
+                message += t_other("other_engine_checkpointing")
         if other.get("profiled_images"):
             images = t_other("other_engine_images", images=f"{other['profiled_images']:,}",
                              gb=gb(other.get("image_encoder_gb") or 0.0))

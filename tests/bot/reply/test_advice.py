@@ -406,3 +406,11 @@ def test_an_ascend_card_is_said_to_lose_its_cann_runtimes_context_not_cudas() ->
     text = _ask("用 MindIE 在 4 张昇腾 910B 上部署 Qwen2.5-72B，上下文 16k，10 并发，够吗")["text"]
     verdict = next(line for line in text.splitlines() if line.startswith("可以"))
     assert "CANN 运行时上下文" in verdict and "CUDA" not in verdict
+
+
+def test_the_other_engine_s_time_says_when_it_checkpoints_and_the_stack_above_does_not() -> None:
+    # audit 27 LOW-75: Unsloth "≈ 25.3 h" beside transformers "≈ 18.9 h" on the same A100 read as Unsloth being the
+    # slower; its figure has gradient checkpointing on, the transformers one off
+    answer = _ask("LoRA fine-tuning Llama 3.1 8B on 300M tokens on one A100 80GB: how long?")
+    assert answer["other_engine"]["engine"] == "unsloth" and answer["other_engine"]["checkpointing"] is True
+    assert "That is with its gradient checkpointing on" in answer["text"]
