@@ -59,6 +59,8 @@ def _laptop_of(rest: list[str]) -> bool:
 LAPTOP_WORDS: tuple[tuple[str, ...], ...] = (
     ("laptop",), ("laptops",), ("notebook",), ("notebooks",),
     tuple("笔记本电脑"), tuple("笔记本"), tuple("游戏本"), tuple("笔电"),  # folded: 筆記本, 筆電, 遊戲本 read as these
+    tuple("笔计本"), tuple("笔纪本"),  # the homophone typos of 笔记本 an IME gives (audit 27 LOW-77)
+    ("lapotp",), ("labtop",),
 )
 """Words for a laptop, as token keys, longest first: a card named a few words away is the laptop's chip."""
 NOT_THE_LAPTOP: tuple[tuple[str, ...], ...] = (
