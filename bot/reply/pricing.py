@@ -219,10 +219,17 @@ def plan_fields(plan: InstancePlan, cards: int) -> dict[str, object]:
             "cloud": plan.price.cloud, "region": plan.price.region}
 
 
-def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice) -> PickOut:
+def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice, kb: KnowledgeBase) -> PickOut:
     if plan is None:
         # The rules' instance comes from the Alibaba Cloud families (cloud.yaml); it has no dated price.
         keep = pick.instance if choice.cloud in (None, HOME_CLOUD_ZH) else None
+        vm = unpriced_vm(kb, pick, choice.cloud) if keep is None else None
+        if vm is not None:
+            # the cloud named rents it on a VM type with no list price here: its name, and the gap said
+            held = vm[1] * vm[2]
+            return pick.model_copy(update={"price_per_hour": None, "price_currency": None, "instance": vm[0],
+                                           "instances": vm[1], "cloud": choice.cloud,
+                                           "instance_gpus": held if held > pick.count else None})
         return pick.model_copy(update={"price_per_hour": None, "price_currency": None, "instance": keep,
                                        "cloud": HOME_CLOUD_ZH if keep else None})
     return pick.model_copy(update={
@@ -232,7 +239,22 @@ def _priced(pick: PickOut, plan: InstancePlan | None, choice: PriceChoice) -> Pi
 
 
 def price_picks(picks: Sequence[PickOut], kb: KnowledgeBase, choice: PriceChoice) -> list[PickOut]:
-    return [_priced(p, _pick_plan(kb, p, choice), choice) for p in picks]
+    return [_priced(p, _pick_plan(kb, p, choice), choice, kb) for p in picks]
+
+
+def unpriced_vm(kb: KnowledgeBase, pick: PickOut, cloud: str | None) -> tuple[str, int, int] | None:
+    """(VM type, how many, cards each) of the cloud named that carry the pick's cards, when no price row does: the
+    smallest type holding a replica's cards, in as many as the pick takes ("Which Azure VM size" had named none;
+    audit 27 M-37). None with no cloud named or no such VM type known."""
+    if cloud is None:
+        return None
+    per_set = pick.count // (pick.replicas or 1)
+    layouts = sorted((layout for layout in kb.instance_types.values()
+                      if layout.cloud == cloud and layout.gpu == pick.gpu and layout.count >= per_set),
+                     key=lambda layout: (layout.count, layout.instance))
+    if not layouts:
+        return None
+    return layouts[0].instance, pick.replicas or 1, layouts[0].count
 
 
 def without_idle_boxes(picks: Sequence[PickOut], asked: tuple[str | None, int | None]) -> list[PickOut]:

@@ -70,3 +70,18 @@ def test_a_card_no_plan_prices_is_not_ranked_first_for_a_rate_to_meet() -> None:
     assert result.picks[0].gpu != "a10g"
     assert result.serving is not None and result.serving.replicas * result.serving.gpus_per_replica >= 2
     assert result.picks[0].count == result.serving.replicas * result.serving.gpus_per_replica
+
+
+def test_a_cloud_with_vm_types_but_no_prices_gets_its_own_cards_and_vm_names() -> None:
+    # audit 27 M-37: "Which Azure VM size" named no VM, and the picks were cards Azure does not rent (H200 NVL, H20)
+    from bot.reply.answer import answer
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    result = answer(parse("Azure: we want to serve gpt-oss-120b for 40 concurrent users at 32k context with vLLM. "
+                          "Which Azure VM size, and what does it cost per month running 24/7?", kb), kb)
+    azure = {(layout.gpu, layout.instance) for layout in kb.instance_types.values() if layout.cloud == "azure"}
+    assert result.picks
+    for pick in result.picks:
+        assert (pick.gpu, pick.instance) in azure and pick.cloud == "azure" and pick.price_per_hour is None
