@@ -20,6 +20,7 @@ from bot.understand.question import MAX_CONTEXT, Question
 from bot.understand.slots.formats import FORMATS
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, Model
+from rules.fit import as_chosen
 from rules.hardware import UNKNOWN_BANDWIDTH_GBPS, gpu_share_of_unified_memory
 from rules.memory import is_transformer
 from rules.memory_common import kv_layers
@@ -152,8 +153,9 @@ def _top_pick(job: Workload, question: Question, gpu: GPU | None, pool: list[GPU
 
 def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, pool: list[GPU],
                     instances: list[Any], max_count: int) -> list[ModelCompareOut]:
-    """The same job for each model compared, on the named card or each model's own top pick."""
-    gpu = kb.gpus.get(question.gpu or "")
+    """The same job for each model compared, on the named card (a Mac's unified memory too: "Mac mini M4 Pro 48GB:
+    gpt-oss-20b or Qwen3-30B-A3B" had been compared on NVIDIA cards; audit 27 M-39) or each model's own top pick."""
+    gpu = kb.gpus.get(question.gpu or "") or (memory_card(question, kb) if question.memory_gb else None)
     rows: list[ModelCompareOut] = []
     for model_id in question.compare_models[:4]:
         model = kb.models.get(model_id)
@@ -164,11 +166,17 @@ def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, po
         top, count = _top_pick(job, question, gpu, pool, instances, max_count)
         estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top and
                                          job.engine == "vllm" else None)
+        decode = finite(top.decode_tokens_per_s, 1) if top else None
+        if top is not None and gpu is not None and gpu.unified_memory and gpu.id not in kb.gpus:
+            # a Mac's speed is its chip's bandwidth read by llama.cpp's Metal back end, not the card placeholder's
+            from bot.reply.side_figures import mac_speed
+            decode = mac_speed(question, as_chosen(job, estimate.chosen), gpu, top.fits, kb).get(
+                "decode_tokens_per_s")
         rows.append(ModelCompareOut(model=model.id, total_gb=round(estimate.total_gib, 2),
                                     per_gpu_gb=round(estimate.per_gpu_gib, 2),
                                     gpu=top.gpu_id if top else None, count=count,
                                     fits=top.fits if top else None,
-                                    decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None,
+                                    decode_tokens_per_s=decode,
                                     fix=_quantised_fit(job, gpu, count, instances) if gpu and top and not top.fits
                                     else None, **_audio_job(question, job, top, count, kb)))
     return rows

@@ -25,3 +25,16 @@ def test_a_laptop_chip_that_is_never_a_pick_still_lists_what_it_runs() -> None:
     rows = {(row["task"], row["precision"]): row for row in reply["capacity"]}
     assert rows[("inference", "int4")]["max_params_b"] and rows[("inference", "int4")]["max_params_b"] >= 7
     assert rows[("inference", "int4")]["examples"]
+
+
+def test_models_compared_on_a_mac_are_sized_and_timed_on_the_mac() -> None:
+    # audit 27 M-39: "Mac mini M4 Pro 48GB: gpt-oss-20b or Qwen3-30B-A3B" was compared on NVIDIA cards (an RTX A4000,
+    # a V100) at their speeds; both on the Mac, at its 273 GB/s
+    reply = ask_json("Mac mini M4 Pro with 48GB: gpt-oss-20b or Qwen3-30B-A3B (Q4_K_M) in Ollama — which one is "
+                     "faster for coding, and do both fit with a 64k context?")
+    rows = {row["model"]: row for row in reply["model_compare"]}
+    assert set(rows) == {"gpt-oss-20b", "qwen3-30b-a3b"}
+    for row in rows.values():
+        assert row["gpu"] == "unified-48gb"
+        assert row["fits"] is True and 10 < row["decode_tokens_per_s"] < 150
+    assert rows["gpt-oss-20b"]["decode_tokens_per_s"] > rows["qwen3-30b-a3b"]["decode_tokens_per_s"]
