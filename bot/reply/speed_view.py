@@ -49,7 +49,10 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
                        v=f"{s['seconds_per_image_asked']:.0f}"))
     if s.get("sequences_per_s"):
         # a batch job's own rate is in the time line; beside it this one is one sequence at a time, and says so
-        key = "sequences_per_s_one" if s.get("documents_per_s") else "sequences_per_s"
+        # one at a time, said so whenever a batched figure follows (the job's, or the serving plan's: "22
+        # sequences/s" above "46.6 a replica, batches of 32" read as two speeds of one card; audit 27 LOW-72)
+        key = ("sequences_per_s_one" if s.get("documents_per_s")
+               else "sequences_per_s_unbatched" if answer.serving is not None else "sequences_per_s")
         parts.append(t(key, v=count(s["sequences_per_s"] or 0)))
         texts = answer.understood.get("texts_per_request")
         if s.get("batched_sequences_per_s") and not s.get("documents_per_s") and answer.serving is None:

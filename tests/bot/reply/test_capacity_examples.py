@@ -38,3 +38,12 @@ def test_models_compared_on_a_mac_are_sized_and_timed_on_the_mac() -> None:
         assert row["gpu"] == "unified-48gb"
         assert row["fits"] is True and 10 < row["decode_tokens_per_s"] < 150
     assert rows["gpt-oss-20b"]["decode_tokens_per_s"] > rows["qwen3-30b-a3b"]["decode_tokens_per_s"]
+
+
+def test_models_compared_on_one_card_end_with_which_is_faster() -> None:
+    # audit 27 LOW-76: the rows alone ("~24 tok/s" beside "~22 tok/s") left "哪個比較快" to the reader
+    mac = ask_json("Mac mini M4 Pro with 48GB: gpt-oss-20b or Qwen3-30B-A3B (Q4_K_M) in Ollama — which one is "
+                   "faster?")
+    speeds = {row["model"]: row["decode_tokens_per_s"] for row in mac["model_compare"]}
+    ratio = speeds["gpt-oss-20b"] / speeds["qwen3-30b-a3b"]
+    assert f"In short: gpt-oss-20b is the faster, about {ratio:.1f}× the next." in mac["text"]
