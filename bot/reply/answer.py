@@ -133,6 +133,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         kind, name = question.unmodelled_model
         base["understood"] = {**understood_of(question), "unmodelled_kind": kind, "unmodelled_name": name}
         return Answer(query=query_of(question, None, question.gpu_count), error="unmodelled-model", **base)
+    if question.unmodelled_model and question.model is not None:
+        kind, name = question.unmodelled_model
+        base["understood"] = {**understood_of(question), "unmodelled_kind": kind, "unmodelled_name": name}
     if question.closed_model and question.model is None and question.intent not in ("faq", "gpu_info"):
         understood = {**understood_of(question), "closed_model": question.closed_model}
         base.update(suggestions=[], understood=understood)

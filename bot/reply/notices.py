@@ -57,8 +57,13 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     elsewhere = (t("card_not_on_cloud", card=card.name.removeprefix("NVIDIA "), cloud=cloud_name(t, cloud),
                    clouds=" / ".join(cloud_name(t, c) for c in card.only_on))
                  if card is not None and cloud and card.only_on and cloud not in card.only_on else "")
+    kind, name = answer.understood.get("unmodelled_kind"), answer.understood.get("unmodelled_name")
+    beside = (t(f"unmodelled_{kind}", name=str(name)) + (" " if t.lang == "en" else "")
+              + t("unmodelled_beside", model=sized.name)
+              if kind and name and answer.error is None and sized is not None else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
-            "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere}
+            "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
+            "unmodelled_beside": beside}
 
 
 def stack_line(t: Translator, answer: Answer) -> str:

@@ -376,7 +376,9 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         state.set("cloud", instance.instance.cloud)  # a cloud named in words has already been set
     parse_training_options(state)
     closed = closed_model(folded) if found.model is None else None
-    unmodelled = unmodelled_model(folded) if found.model is None and closed is None else None
+    # beside a model it does size too ("(1) Wan 2.1 14B at 720p? (2) Qwen3-32B on a 5090?"): the reply says it
+    # answers only the other (audit 26 LOW-60)
+    unmodelled = unmodelled_model(folded) if closed is None else None
     named_unknown = False
     if found.model is None and found.text is None and "params_b" in state.values:
         found.text = sized_unknown_name(folded, original)  # "Zephyrine-13B": sized as generic, said unknown

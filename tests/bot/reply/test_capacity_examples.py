@@ -47,3 +47,12 @@ def test_models_compared_on_one_card_end_with_which_is_faster() -> None:
     speeds = {row["model"]: row["decode_tokens_per_s"] for row in mac["model_compare"]}
     ratio = speeds["gpt-oss-20b"] / speeds["qwen3-30b-a3b"]
     assert f"In short: gpt-oss-20b is the faster, about {ratio:.1f}× the next." in mac["text"]
+
+
+def test_a_model_not_sized_beside_one_that_is_is_said_not_dropped() -> None:
+    # audit 26 LOW-60: "(1) Wan 2.1 14B at 720p? (2) RTX 5090 vs 4090 for Qwen3-32B AWQ" answered (2) alone, silently
+    reply = ask_json("Two things: (1) how much VRAM does Wan 2.1 14B text-to-video need at 720p? (2) separately, is "
+                     "an RTX 5090 faster than an RTX 4090 for Qwen3-32B AWQ decode, and by how much?")
+    assert reply["query"]["model"] == "qwen3-32b" and not reply.get("error")
+    assert "Wan is a video-generation model, which I do not size yet" in reply["text"]
+    assert "The figures below answer the rest of the question, for Qwen3-32B." in reply["text"]
