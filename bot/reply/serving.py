@@ -176,7 +176,10 @@ def as_replicas(picks: Sequence[Pick], question: Question, workload: Workload, k
     for pick in picks:
         laid_out = _as_replicas(pick, question, workload, kb, instances, hourly_price_of)
         gpu = kb.gpus.get(laid_out.gpu_id)
-        if gpu is not None and (laid_out.replicas or 1) == 1:
+        asked = (laid_out.gpu_id, laid_out.count) == (question.gpu, question.gpu_count)
+        # the set asked about keeps the layout its verdict is for: 4 RTX 6000 Ada "Yes" in tensor parallel had
+        # been listed as 2 priced replicas of 2 holding 12 sequences, not 32 (audit 27 LOW-82)
+        if gpu is not None and (laid_out.replicas or 1) == 1 and not asked:
             laid_out = priced_replicas(laid_out, gpu, users_of(question), workload, instances,
                                        hourly_price_of) or laid_out
         if all((p.gpu_id, p.count, p.replicas) != (laid_out.gpu_id, laid_out.count, laid_out.replicas) for p in out):

@@ -11,7 +11,8 @@ from bot.understand.slots.cues import OFFLINE_JOB
 
 # -- context, generated tokens, batch ---------------------------------------------------------------
 _CTX_UNIT = r"\s*(?P<unit>k|m|万|千|亿|million|billion|thousand)?(?![a-z0-9])"
-_PEOPLE = r"(?:people|ppl|persons?|folks?|peeps|customers?|devs|developers?|engineers?|employees?|staff)"
+_PEOPLE = (r"(?:people|ppl|persons?|folks?|peeps|customers?|devs|developers?|engineers?|employees?|staff|"
+           r"analysts?|researchers?|scientists?|agents?|students?|colleagues?|teammates?|members?)")
 """People using a service, as typed in chat too: "20 ppl", "50 folks", "10 peeps"."""
 _AT_ONCE = r"(?:at\s+once|at\s+(?:the\s+)?same\s+time|simultaneously|concurrently)(?![a-z])"
 """"20 at once", "20 ppl at the same time": that many served together."""

@@ -151,6 +151,11 @@ HOW_MANY_CARDS = rx(
 """The count is what is asked: "is an H20 good for DeepSeek-V3? how many?" names the card, not one of it."""
 
 
+_SUBSET_BEFORE = rx(r"(?<![\w.])(?P<num>\d{1,3})\s+(?:of|out\s+of)\s+(?:the|our|my|its|his|her|their)?\s*"
+                    r"(?P<all>\d{1,3})\s*(?:x\s*)?$")
+"""A part of the cards named ("4 of the 8 H200s", "2 out of our 4 A100s"): the cards the job runs on."""
+
+
 def _before_card(text: str, mention: Mention, mentions: list[Mention]) -> tuple[int, re.Match[str] | None]:
     """(where the text a count may take before a card starts, the count written there): up to 24 characters,
     not reaching back past the previous mention."""
@@ -216,6 +221,13 @@ def _written_gpu_count(state: SlotState, gpus: list[Mention], mentions: list[Men
             continue  # a pasted nvidia-smi row ("|   0  NVIDIA A100…"): its number is the card's index, not a count
         start, m = _before_card(text, mention, mentions)
         if m is not None and asks_count and m.group("num") in ("a", "an"):
+            return
+        subset = _SUBSET_BEFORE.search(text[max(0, mention.start - 40): mention.start])
+        if subset is not None:
+            # "on 4 of the 8 H200s in our box": the cards the job runs on, not the box (audit 27 HIGH 41)
+            state.set("gpu_count", int(subset.group("num")))
+            state.mask(mention.start - (len(text[max(0, mention.start - 40): mention.start]) - subset.start()),
+                       mention.start)
             return
         next_start = min((x.start for x in mentions if x.start >= mention.end), default=len(text))
         grid = _GRID_BEFORE.search(text[start: mention.start]) if m is None else None

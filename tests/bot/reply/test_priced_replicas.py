@@ -24,3 +24,13 @@ def test_a_priced_set_is_left_as_it_is() -> None:
     advisor = Advisor(fetch_config=None)
     answer = advisor.respond("Qwen3-32B AWQ on 2x A100 80GB with vLLM, 32 users at 8k on AWS: fits?", "T:c").answer
     assert all((p.replicas or 1) == 1 for p in answer.picks if p.gpu == "a100-80gb")
+
+
+def test_the_set_asked_about_keeps_the_layout_its_verdict_is_for() -> None:
+    # audit 27 LOW-82: 4 RTX 6000 Ada asked (Yes in tensor parallel, 32 sequences) had been listed first as 2
+    # priced replicas of 2 holding 12
+    advisor = Advisor(fetch_config=None)
+    answer = advisor.respond("Mixtral 8x22B AWQ on 4x RTX 6000 Ada with vLLM, 8 users at 16k: fits?", "T:l82").answer
+    top = answer.picks[0]
+    assert (top.gpu, top.count, top.replicas or 1) == ("rtx-6000-ada", 4, 1)
+    assert answer.check is not None and answer.check.fits
