@@ -21,6 +21,14 @@ MAX_PRICED_REPLICAS = 16
 """More one-card replicas than this are a cluster to plan, not a swap for one unpriced set."""
 
 
+def replicated(one: Pick, cards: int, replicas: int) -> Pick:
+    """`one` replica's pick (`cards` cards) as `replicas` of it: their cards, bill and sequences in all."""
+    return replace(one, count=cards * replicas, replicas=replicas,
+                   price_per_hour=one.price_per_hour * replicas if one.price_per_hour is not None else None,
+                   max_concurrent_sequences=(one.max_concurrent_sequences * replicas
+                                             if one.max_concurrent_sequences else None))
+
+
 def priced_replicas(pick: Pick, gpu: GPU, users: int, workload: Workload, instances: Sequence[InstanceFamily],
                     hourly_price_of: Callable[[GPU, int], float | None]) -> Pick | None:
     """`pick` (one set of `gpu`, unpriced) as replicas of fewer of its cards on priced instances holding `users`,
@@ -43,9 +51,7 @@ def priced_replicas(pick: Pick, gpu: GPU, users: int, workload: Workload, instan
                             hourly_price_of=hourly_price_of)
         if one is None:
             continue
-        laid_out = replace(one, count=cards * replicas, replicas=replicas,
-                           max_concurrent_sequences=(one.max_concurrent_sequences * replicas
-                                                     if one.max_concurrent_sequences else None))
+        laid_out = replicated(one, cards, replicas)
         if best is None or hourly * replicas < best[0]:
             best = (hourly * replicas, laid_out)
     return best[1] if best is not None else None

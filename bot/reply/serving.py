@@ -25,7 +25,7 @@ from dataclasses import replace
 
 import rules
 from bot.reply.money_model import ServingPlanOut
-from bot.reply.priced_replicas import priced_replicas
+from bot.reply.priced_replicas import priced_replicas, replicated
 from bot.reply.request_pace import (
     busy_turnover,
     compute_replicas,
@@ -240,10 +240,7 @@ def _as_replicas(pick: Pick, question: Question, workload: Workload, kb: Knowled
                         instances, hourly_price_of=hourly_price_of)
     if one is None or not one.fits:
         return pick
-    return replace(one, count=cards * replicas, replicas=replicas,
-                   price_per_hour=one.price_per_hour * replicas if one.price_per_hour is not None else None,
-                   max_concurrent_sequences=(one.max_concurrent_sequences * replicas
-                                             if one.max_concurrent_sequences else None))
+    return replicated(one, cards, replicas)
 
 
 def one_replica(picks: Sequence[Pick], question: Question, workload: Workload, gpu: GPU | None,
