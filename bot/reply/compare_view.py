@@ -55,7 +55,7 @@ def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[
                 if unit == "cost_per_million" and pick.work_tokens_per_s:
                     # the load it is priced at, which the cost block's batch-1 figure below may not share
                     capped = not compute_known(gpu)
-                    fit += (" " if t.lang == "en" else "") + t(
+                    fit += t.sentence_gap + t(
                         "priced_at_rate_capped" if capped else "priced_at_rate", v=count(pick.work_tokens_per_s),
                         n=UNLISTED_COMPUTE_DECODE_BATCH)
         rows.append({"name": gpu.name.removeprefix("NVIDIA "), "memory": gb(gpu.memory_gb),

@@ -305,7 +305,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                  per_hour=money(asked.per_hour), total=money(asked.total), hours=f"{asked.hours or 0:,.0f}",
                  other=config or "?")
         if asked.gpu_only:
-            line += ("" if t.lang != "en" else " ") + t("asked_cost_gpu_only", cloud=cloud_name(t, asked.cloud))
+            line += t.sentence_gap + t("asked_cost_gpu_only", cloud=cloud_name(t, asked.cloud))
         lines.append(line)
     if cost is None or cost.currency is None:
         reference = answer.reference_cost

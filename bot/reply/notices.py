@@ -58,7 +58,7 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
                    clouds=" / ".join(cloud_name(t, c) for c in card.only_on))
                  if card is not None and cloud and card.only_on and cloud not in card.only_on else "")
     kind, name = answer.understood.get("unmodelled_kind"), answer.understood.get("unmodelled_name")
-    beside = (t(f"unmodelled_{kind}", name=str(name)) + (" " if t.lang == "en" else "")
+    beside = (t(f"unmodelled_{kind}", name=str(name)) + t.sentence_gap
               + t("unmodelled_beside", model=sized.name)
               if kind and name and answer.error is None and sized is not None else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
@@ -84,7 +84,7 @@ def stack_line(t: Translator, answer: Answer) -> str:
     billed = stack_bill(answer)
     if billed is not None:
         parts_billed, per_hour, currency = billed
-        line += ("" if t.lang == "zh-Hans" else " ") + t("stack_bill", parts=t("list_sep").join(
+        line += t.sentence_gap + t("stack_bill", parts=t("list_sep").join(
             f"{p.name} {p.serving_cards:,}× {p.serving_gpu_name or p.serving_gpu}" for p in parts_billed),
             per_hour=f"{per_hour:,.2f}", per_month=f"{per_hour * C.HOURS_PER_MONTH:,.0f}", currency=currency,
             first=parts_billed[0].name)
@@ -193,7 +193,7 @@ def engine_length_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if logged:
         # the log is their own measurement of this set-up: it decides what starts and what the cache holds
         key = "engine_length_logged_short" if logged < figure["length"] else "engine_length_logged"
-        line += (" " if t.lang == "en" else "") + t(key, tokens=f"{logged:,}", length=f"{figure['length']:,}",
+        line += t.sentence_gap + t(key, tokens=f"{logged:,}", length=f"{figure['length']:,}",
                                                     n=f"{logged // max(1, figure['requests']):,}",
                                                     requests=f"{figure['requests']:,}")
     return line

@@ -121,6 +121,13 @@ def other_stage_figure(question: Question, workload: Workload, kb: KnowledgeBase
     return figure
 
 
+def replica_cards(question: Question) -> int:
+    """The cards one replica of the set-up asked runs on: the tensor-parallel degree written, when below the cards
+    asked ("4x L40S … --tensor-parallel-size 2"), else those cards."""
+    count = question.gpu_count or 1
+    return question.tensor_parallel if question.tensor_parallel and question.tensor_parallel < count else count
+
+
 def other_kv_figure(question: Question, workload: Workload, kb: KnowledgeBase) -> dict[str, Any] | None:
     """The KV-cache type the text weighs beside the set-up it runs ("if we switch the KV cache to fp8, how many
     32k sequences fit per replica?"): sequences of the length asked that one replica's memory holds with the cache
@@ -130,9 +137,7 @@ def other_kv_figure(question: Question, workload: Workload, kb: KnowledgeBase) -
     other = question.other_kv_cache
     if other is None or gpu is None or workload.task != "inference" or workload.model.arch != "decoder":
         return None
-    count = question.gpu_count or 1
-    if question.tensor_parallel and question.tensor_parallel < count:
-        count = question.tensor_parallel
+    count = replica_cards(question)
     length = question.other_kv_context or workload.context
     asked = kv_cache_for(other, workload.engine, [])
     if asked is None or asked == workload.kv_cache:
@@ -160,9 +165,7 @@ def engine_length_figure(question: Question, workload: Workload, kb: KnowledgeBa
     if (length is None or gpu is None or workload.task != "inference" or workload.model.arch != "decoder"
             or workload.engine not in ("vllm", "sglang") or length <= workload.context):
         return None
-    count = question.gpu_count or 1
-    if question.tensor_parallel and question.tensor_parallel < count:
-        count = question.tensor_parallel
+    count = replica_cards(question)
     figure: dict[str, Any] = {"length": length, "gpu": gpu.id, "count": count, "logged": question.logged_kv_tokens,
                               "requests": workload.context}
     one = replace(workload, context=length, batch=1, gen_tokens=None)

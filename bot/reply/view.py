@@ -16,7 +16,7 @@ from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.maths_view import maths_lines
-from bot.reply.model import Answer
+from bot.reply.model import Answer, ModelCompareOut
 from bot.reply.notices import (
     activations_exceed_line,
     engine_length_line,
@@ -52,7 +52,7 @@ def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
         line = t("max_context_with_fix", cards=cards, fix=fix) + line
     if found.kv_kib_per_token:
         key = "max_context_kv" if answer.query.kv_cache is None else "max_context_kv_set"
-        line += (" " if t.lang == "en" else "") + t(key, kib=f"{found.kv_kib_per_token:,.0f}")
+        line += t.sentence_gap + t(key, kib=f"{found.kv_kib_per_token:,.0f}")
     return line
 
 def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
@@ -236,8 +236,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         else gpu_name(kb, memory_card_id(answer.query.memory_gb, bool(answer.understood.get("unified_memory"))))
         if answer.query.memory_gb else "")
     view["model_compare"] = [{
-        "name": (format_label(r.format) if r.format else t.pick(TASK_NAMES, r.task) if r.task
-                 else kb.models[r.model].name if r.model in kb.models else r.model), "total": gb(r.total_gb),
+        "name": _row_name(r, kb, t), "total": gb(r.total_gb),
         "per_gpu": gb(r.per_gpu_gb), "pick": f"{r.count}× {gpu_name(kb, r.gpu)}" if r.gpu else None,
         "fits": r.fits, "decode": count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
         "held": t("concurrent", n=f"{r.max_concurrent_sequences:,}") if r.max_concurrent_sequences else "",
@@ -496,6 +495,12 @@ def _asked_text(value: float) -> str:
     return f"{value:,.0f}" if value >= 1 else f"{value:g}"
 
 
+def _row_name(row: ModelCompareOut, kb: KnowledgeBase, t: Translator) -> str:
+    """What a side-by-side row compares: its format, its training method, or its model."""
+    return (format_label(row.format) if row.format else t.pick(TASK_NAMES, row.task) if row.task
+            else kb.models[row.model].name if row.model in kb.models else row.model)
+
+
 def _faster_of(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """Which of the models (or formats) compared on the same cards decodes faster, said in one line: the rows
     alone ("~24 tok/s" beside "~22 tok/s") left "which one is faster?" to the reader (audit 27 LOW-76)."""
@@ -504,8 +509,7 @@ def _faster_of(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         return ""
     ranked = sorted(rows, key=lambda r: r.decode_tokens_per_s or 0.0, reverse=True)
     first, second = ranked[0], ranked[1]
-    name = (format_label(first.format) if first.format else t.pick(TASK_NAMES, first.task) if first.task
-            else kb.models[first.model].name if first.model in kb.models else first.model)
+    name = _row_name(first, kb, t)
     ratio = (first.decode_tokens_per_s or 0.0) / (second.decode_tokens_per_s or 1.0)
     clause = (t("compare_faster", name=name, ratio=f"{ratio:.1f}") if ratio > CLEARLY_FASTER
               else t("compare_as_fast"))
