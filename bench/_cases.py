@@ -507,6 +507,8 @@ def to_request(case: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
             req["offload"] = "optimizer"  # ZeRO-Offload (Ren et al. 2021) moves the optimizer states to the CPU
         if any(flag_setting(settings.get(k)) for k in ("fsdp_cpu_offload", "fsdp_offload_params", "use_cpu_offload")):
             req["offload"] = "all"  # FSDP CPUOffload(offload_params=True): parameters and gradients in CPU RAM
+        if settings.get("expert_parallel") is True and req["task"] == "train":
+            req["expert_parallel"] = True  # an MoE run whose experts stay on their cards (NeMo, Megatron)
         sharding = (str(settings.get("sharding_strategy") or "").lower().split() or [""])[0]  # "ddp (NO_SHARD…)"
         if sharding in FSDP_SHARDING_STAGES:
             req["zero_stage"] = FSDP_SHARDING_STAGES[sharding]
@@ -535,7 +537,7 @@ WORKLOAD_KEYS = ("task", "precision", "quant", "engine", "engine_version", "engi
                  "offload", "pure_16bit", "train_embeddings", "lora_targets", "peft_method", "trainable_params",
                  "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled", "allocated_only",
                  "paged_optimizer", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split",
-                 "image_resolution", "quantise_text_encoders", "text_encoders")
+                 "image_resolution", "quantise_text_encoders", "text_encoders", "expert_parallel")
 """Request keys that are Workload fields (the others name the model and the cards)."""
 
 DEFAULT_CONTEXT = 4096

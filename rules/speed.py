@@ -9,7 +9,8 @@
 * training step (per card, one micro-batch) = k·P·tokens + attention FLOPs / (peak × TRAIN_MFU) + per-layer
   overhead (+ QLoRA dequantisation, + the data-parallel traffic when it outlasts the compute: ZeRO-3 gathers,
   gradient all-reduces, across machines at the InfiniBand port's rate); k = 6 full, 4 LoRA
-  (frozen base: no weight-gradient GEMMs), +2 with recomputation.
+  (frozen base: no weight-gradient GEMMs), +2 with recomputation. An MoE model trained with expert parallelism
+  runs at EXPERT_PARALLEL_TRAIN_MFU of the peak in model FLOPs instead, where that is the faster.
 
 A card that lists no throughput figure (one known only by its memory and bandwidth) gets no prefill, training or
 batched-decode time: those are compute-bound. Its batch-1 decode is timed by its memory reads alone, which is what
@@ -396,9 +397,13 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
     known = compute_known(gpu)
     if w.task != "inference":
         offloaded = offloaded_step_seconds(w, count)
+        rate = train_tokens_per_s(w, gpu, count) if known else None
+        sharded = sharded_train_tokens_per_s(w, gpu, count) if known else None
         return Speed(decode_tokens_per_s=None, prefill_tokens_per_s=None,
-                     train_tokens_per_s=round(train_tokens_per_s(w, gpu, count), 1) if known else None,
-                     offload_step_s=round(offloaded, 2) if offloaded and known else None)
+                     train_tokens_per_s=round(rate, 1) if rate is not None else None,
+                     offload_step_s=round(offloaded, 2) if offloaded and known else None,
+                     sharded_train_tokens_per_s=round(sharded, 1) if sharded is not None and rate is not None
+                     and rate > sharded else None)
     if holds_on_host(w, profile_for(w)):
         # Layers or experts left in system RAM are read from it for every token, at the bandwidth of a machine
         # the question does not describe: no figure rather than the card's.
@@ -413,9 +418,29 @@ def estimate_speed(workload: Workload, gpu: GPU, count: int) -> Speed:
                  aggregate_tokens_per_s=round(per_seq * w.batch, 1))
 
 
-def train_tokens_per_s(w: Workload, gpu: GPU, count: int) -> float:
-    """Training tokens per second over all `count` cards (data parallel)."""
+def sharded_train_tokens_per_s(w: Workload, gpu: GPU, count: int) -> float:
+    """Training tokens per second over all `count` cards, data parallel with the states sharded as the
+    workload says (ZeRO / FSDP), every card computing its own micro-batch with every weight."""
     return count * w.batch * w.context / train_step_seconds(w, gpu, count)
+
+
+def expert_parallel_tokens_per_s(w: Workload, gpu: GPU, count: int) -> float | None:
+    """Training tokens per second over `count` cards with expert parallelism, or None where the measured set-up
+    does not apply: a dense model, LoRA, one card, an offloaded optimizer, or cards without NVLink between them
+    (the all-to-all of the measured rows ran over NVLink and InfiniBand, not PCIe)."""
+    if not (w.expert_parallel and w.task == "train" and isinstance(w.model.moe, MoE) and count > 1
+            and w.offload == "none" and not w.preference_pairs and compute_known(gpu)
+            and nvlinked(gpu, min(count, C.GPUS_PER_NODE))):
+        return None
+    model_flops = S.TRAIN_FLOPS_PER_PARAM_TOKEN / 2 * flops_per_token(w, max(1, w.context // 2))
+    return count * _peak_flops(w, gpu) * S.EXPERT_PARALLEL_TRAIN_MFU / model_flops
+
+
+def train_tokens_per_s(w: Workload, gpu: GPU, count: int) -> float:
+    """Training tokens per second over all `count` cards: the sharded data-parallel rate, or the expert-parallel
+    one when the workload trains an MoE model that way and it is the faster."""
+    sharded = sharded_train_tokens_per_s(w, gpu, count)
+    return max(sharded, expert_parallel_tokens_per_s(w, gpu, count) or 0.0)
 
 
 def training_hours(workload: Workload, gpu: GPU, count: int, tokens: float) -> float | None:

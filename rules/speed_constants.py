@@ -175,6 +175,19 @@ short-sequence rows of `qwen1-readme-finetune-profile`. unsloth: half (its publi
 LoRA/QLoRA (PEFT) and ZeRO-3 steps, the only ones it was measured on: a plain full fine-tune without ZeRO-3
 has no published figure here and gets none."""
 
+EXPERT_PARALLEL_TRAIN_MFU = 0.245
+"""Full training of an MoE model with expert parallelism reaches 24.5% of the cards' dense 16-bit peak in model
+FLOPs (6·P_active + attention per token, no recomputation counted): the all-to-all that carries each token to its
+experts and back, and the small per-expert GEMMs, keep it well below a dense model's. *Fitted* as the median over
+the six MoE rows of NeMo AutoModel's performance summary (docs.nvidia.com/nemo/automodel, DGX-H100, BF16, FSDP2 +
+EP with DeepEP, 4,096-token sequences; bench/groundtruth/speed/nemo_automodel_moe.yaml): DeepSeek-V3 on 256 and
+1,024 cards (0.236, 0.203), Kimi K2 on 256 (0.189), Qwen3-30B-A3B on 8 (0.270), gpt-oss-120b on 64 (0.255) and
+gpt-oss-20b on 8 (0.307), each from its tokens/s per GPU with this model's own FLOP count. Left out one model
+family at a time the refit median errs on the family left out by 11-29% (DeepSeek), 35% (Kimi), 13% (Qwen3),
+14-29% (gpt-oss). One source, so no leave-one-source-out; ms-swift's Megatron-SWIFT page is a check, not a row:
+"typically a 10x speedup" for MoE over DeepSpeed, and Qwen3-30B-A3B on 16 A100s at 9.6 s/it with Megatron
+against 91.2 with ZeRO-3."""
+
 QLORA_DEQUANT_S_PER_BPARAM = 0.028
 """QLoRA dequantises every frozen 4-bit weight on each pass (forward, recompute, backward): an extra time per
 micro-step proportional to the parameters, ≈30 ms per billion (Qwen Q-LoRA on GPTQ-Int4 bases vs LoRA at 256

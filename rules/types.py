@@ -79,11 +79,16 @@ class Workload:
     """The engine's version ("4.38", "0.6.3"); None = its current behaviour (knowledge/data/engines.yaml
     version_rules say what changed)."""
     inter_node_gbps: float | None = None
+    """GB/s one-direction from each card to the other machines when the question states the network ("25GbE
+    between the nodes"); None = the fabric training clusters of the card are built with (rules.speed)."""
     context_parallel: int = 1
     """Training: cards each sequence is split over (context parallelism: ring attention, DeepSpeed-Ulysses,
     Megatron's --context-parallel-size); each holds 1/N of its activations and logits."""
-    """GB/s one-direction from each card to the other machines when the question states the network ("25GbE
-    between the nodes"); None = the fabric training clusters of the card are built with (rules.speed)."""
+    expert_parallel: bool = False
+    """Full training of an MoE model with expert parallelism (Megatron-Core, NeMo AutoModel, ms-swift's Megatron
+    back end): each card keeps its share of the routed experts and the tokens travel to them, where ZeRO-3 / FSDP
+    alone gathers every expert onto every card for each pass. It changes the speed only: the states are sharded
+    over the cards either way."""
     engine_backend: str | None = None
     """The engine's execution backend when the question names one (TensorRT-LLM's `tensorrt` engine or its
     `pytorch` backend); None = the version's default."""
@@ -195,6 +200,9 @@ class Speed:
     train_tokens_per_s: float | None = None
     offload_step_s: float | None = None
     """Training that offloads its optimizer: the seconds of each step its CPU optimizer takes (in the rate)."""
+    sharded_train_tokens_per_s: float | None = None
+    """MoE training timed with expert parallelism: the rate ZeRO-3 / FSDP alone would reach on the same cards,
+    which gathers every expert for each pass (what the reply compares the figure with)."""
 
 
 @dataclass(frozen=True)

@@ -451,6 +451,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     if task == "inference" and (question.lora_adapters or question.max_loras):
         extra.update(lora_adapters=question.lora_adapters, max_loras=question.max_loras)
         assumptions += lora_serving_assumptions(question, engine)
+    if task == "train" and model.moe is not None and question.zero_stage is None and question.engine is None:
+        # the runtime left open: an MoE model is trained the way its makers' frameworks do it at scale, with
+        # expert parallelism (the rules apply it where it is faster and the cards are NVLinked)
+        extra["expert_parallel"] = True
     if question.grad_accumulation is not None and task != "inference":
         extra["grad_accumulation"] = question.grad_accumulation
     profile = load_engine_profiles().get(engine or "")

@@ -251,6 +251,7 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
         "aggregate_tokens_per_s": finite(figures.aggregate_tokens_per_s, 1),
         "train_tokens_per_s": finite(figures.train_tokens_per_s, 0),
         "offload_step_s": finite(figures.offload_step_s, 2),
+        "sharded_train_tokens_per_s": finite(figures.sharded_train_tokens_per_s, 0),
         "train_hours_per_billion_tokens": (finite(rules.training_hours(timed, gpu, count, 1e9), 1)
                                            if timed.task != "inference" else None),
     }

@@ -70,6 +70,10 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
         parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
         if s.get("train_tokens_per_s"):
             parts.append(t("train_per_day", v=amount((s["train_tokens_per_s"] or 0) * 86400)))
+    if s.get("sharded_train_tokens_per_s") and s.get("train_tokens_per_s") and task == "train":
+        sharded = float(s["sharded_train_tokens_per_s"] or 0)
+        parts.append(t("expert_parallel_rate", sharded=count(sharded),
+                       times=f"{float(s['train_tokens_per_s'] or 0) / max(sharded, 1e-9):,.2g}"))
     if s.get("handoff_ms_per_token") is not None and s.get("decode_tokens_per_s"):
         step_ms = 1000.0 / float(s["decode_tokens_per_s"] or 1)
         prefill_ms = 1000.0 * float(s.get("handoff_prompt_tokens") or 0) / float(s.get("prefill_tokens_per_s") or 1)
