@@ -142,7 +142,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             # per replica, as the line's other figures ("figures per replica"); the JSON keeps all of them
             "concurrent": (p.max_concurrent_sequences // p.replicas if p.replicas and p.max_concurrent_sequences
                            else p.max_concurrent_sequences),
-            "price": (f"{p.price_per_hour:,.2f} {p.price_currency or ''}".strip() if p.price_per_hour else None),
+            "price": (f"{p.price_per_hour:,.0f} {p.price_currency or ''}".strip() if (p.price_per_hour or 0) >= 100
+                      else f"{p.price_per_hour:,.2f} {p.price_currency or ''}".strip() if p.price_per_hour else None),
             "instance": p.instance,
             "nodes": p.count // GPUS_PER_NODE if p.count > GPUS_PER_NODE and not p.replicas else None,
             "replicas": p.replicas,

@@ -92,4 +92,4 @@ def test_a_set_of_the_card_asked_too_small_for_a_671b_is_answered_with_the_count
     assert result.picks[0].gpu == "h100-sxm" and result.picks[0].count == 512 and result.picks[0].fits
     text = render_text(result)
     assert "• 512× H100 SXM5 80GB — needs" in text
-    assert "1,228.80 USD/h" in text  # a four-figure hourly price is grouped
+    assert "1,229 USD/h" in text  # a four-figure hourly price is grouped, to the unit as the cost line gives it
