@@ -291,6 +291,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                            needed=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)):,}",
                            cards=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)) * s.gpus_per_replica:,}",
                            gpu=_gpu_name(kb, s.gpu)))
+        elif s.binding == "speed" and s.met and s.targets.get("together_tokens_per_s"):
+            lines.append(t("binding_speed_together", users=f"{s.targets['together_users']:,.0f}",
+                           cards=f"{s.gpus_per_replica:,}", gpu=_gpu_name(kb, s.gpu),
+                           v=f"{s.targets['together_tokens_per_s']:,.3g}",
+                           target=f"{s.targets.get('per_user_target', 0):,.3g}"))
         else:
             lines.append(t(f"binding_{s.binding}", nodes=s.gpus_per_replica // GPUS_PER_NODE,
                            flag=_PIPELINE_FLAGS.get(answer.query.engine or "", t("pipeline_flag_other")))

@@ -42,7 +42,7 @@ from rules.constants import GPUS_PER_NODE, TP_DEGREES
 from rules.engine_profile import profile_for
 from rules.fit import placeable
 from rules.search import largest_true
-from rules.speed import prefill_seconds
+from rules.speed import prefill_seconds, tensor_parallel
 from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
 from rules.speed_media import whisper_live_streams
 from rules.types import Pick, Workload
@@ -110,8 +110,11 @@ def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int,
     if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job and fits) or users < 2
             or profile_for(workload).reservation.kind == "none"):
         return None
+    # a layer-splitting engine (llama.cpp) runs a replica on any number of cards; tensor parallelism needs a
+    # degree that divides the heads
+    sizes = TP_DEGREES if tensor_parallel(workload.engine) else range(1, GPUS_PER_NODE + 1)
     in_node = _fewest_cards(users, workload, gpu, (
-        n for n in TP_DEGREES if n <= GPUS_PER_NODE and rules.valid_tp(workload, n)
+        n for n in sizes if n <= GPUS_PER_NODE and (n not in TP_DEGREES or rules.valid_tp(workload, n))
         and placeable(gpu, n, hourly_price_of)))  # a B300 comes 8 to a board unless rented in slices
     across = _fewest_cards(users, workload, gpu, (
         GPUS_PER_NODE * nodes for nodes in REPLICA_NODES if placeable(gpu, GPUS_PER_NODE * nodes, hourly_price_of)))
@@ -278,7 +281,11 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int,
         return _plan_for_users(question, workload, gpu, count)  # the cards the question named, as named
     # Replicas of the fewest cards that hold the model may hold almost no KV cache (70B in FP8 on one H100: two
     # sequences a card): the replica size is chosen, like the users' layout, for the fewest cards in all
-    sizes = [n for n in TP_DEGREES if count <= n <= GPUS_PER_NODE and (n == count or rules.valid_tp(workload, n))]
+    degrees = TP_DEGREES if tensor_parallel(workload.engine) else range(count, GPUS_PER_NODE + 1)
+    sizes = [n for n in degrees if count <= n <= GPUS_PER_NODE
+             and (n == count or n not in TP_DEGREES or rules.valid_tp(workload, n))]
+    if count not in sizes and count <= GPUS_PER_NODE:
+        sizes.insert(0, count)  # the cards that hold it, as the pick gave them, whatever the engine
     plans = [plan for n in sizes if (plan := _plan_for_users(question, workload, gpu, n)) is not None]
     if not plans:
         return None
@@ -415,6 +422,11 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     if question.ttft_s and ttft > question.ttft_s:
         met, binding = False, "ttft"
     speed = per_user_speed(workload, gpu, count, load)
+    if binding == "speed" and met and replicas > 1 and per_user:
+        # what holding them all on one replica would give each: "like 20 tok/s" met at 9 cards where 3 give 17
+        together = max(1, min(users, by_memory, engine_cap))
+        targets.update(together_users=float(together), per_user_target=float(per_user),
+                       together_tokens_per_s=round(per_user_speed(workload, gpu, count, together), 1))
     if met and not question.qps:
         targets.update(busy_turnover(question, workload, gpu, count, replicas, users))
     if question.asks_max_rate and not question.qps and rules.compute_known(gpu):
@@ -434,8 +446,11 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
 def _fastest_enough(workload: Workload, gpu: GPU, floor: int, target: float, instances: Sequence[InstanceFamily],
                     hourly_price_of: Callable[[GPU, int], float | None]) -> Pick | None:
     """`gpu` at the fewest cards in a node, at least `floor`, that hold the job and decode one user at `target`."""
-    for n in TP_DEGREES:
-        if not floor <= n <= GPUS_PER_NODE or not rules.valid_tp(workload, n):
+    # an engine that splits the layers (llama.cpp, transformers) passes each token through the cards one after
+    # another: more cards hold more but decode no faster, so only the fewest that hold it are tried
+    degrees = TP_DEGREES if tensor_parallel(workload.engine) else (floor,)
+    for n in degrees:
+        if not floor <= n <= GPUS_PER_NODE or (n != floor and not rules.valid_tp(workload, n)):
             continue
         if per_user_speed(workload, gpu, n, 1) < target:
             continue

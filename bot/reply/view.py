@@ -34,6 +34,7 @@ from bot.reply.speed_view import mac_beside_line, observed_line, speculative_tex
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
 from rules.hardware import compute_known, gpu_share_of_unified_memory
+from rules.speed import tensor_parallel
 
 
 def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
@@ -218,6 +219,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                                                                                        "missing_task",
                                                                                        "missing_budget")]
     view["training"] = task in ("train", "lora", "qlora")
+    view["layer_split"] = not tensor_parallel(answer.query.engine or "transformers")
     view["source"] = ("" if t.lang.startswith("zh") else " ").join((t.source, t(_check_key(answer, view["training"]))))
     view["max_context_line"] = _max_context_line(answer, kb) if answer.max_context is not None else ""
     view["gpus"] = _gpu_views(answer, kb) if answer.intent == "gpu_info" else []

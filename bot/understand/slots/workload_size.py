@@ -145,7 +145,8 @@ _PER_USER = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|thousand|mil
                r"(?:每(?:个)?用户|单用户|每路)\s*(?:每秒)?\s*(?:至少|不低于|>=?)?\s*(?P<num2>\d+(?:\.\d+)?)\s*"
                r"(?:tokens?|toks?|个\s*token)\s*(?:/\s*s|每秒)?")
 _PER_USER_SCALES = {"k": 1e3, "thousand": 1e3, "million": 1e6}
-_PER_USER_BARE = rx(r"(?:\bat\s+(?:least\s+)?|\b(?:with|need|want|target(?:ing)?|of)\s+|(?:速度|达到|至少)\s*)"
+_PER_USER_BARE = rx(r"(?:\bat\s+(?:least\s+)?|\b(?:with|need|want|target(?:ing)?|of)\s+"
+                    r"(?:(?:like|about|around|roughly|approx(?:imately)?|at\s+least)\s+|~\s*)?|(?:速度|达到|至少)\s*)"
                     r"(?P<num>\d+(?:\.\d+)?)\s*(?:tokens?|toks?|t)\s*(?:/\s*s(?:ec)?\b|per\s+second|每秒)"
                     r"(?!\s*(?:in\s+(?:all|total)|aggregate|throughput|total|总))")
 """A bare generation speed the job must reach ("serve Llama 3 70B at 100 tokens/s"): read as the speed each
