@@ -56,6 +56,7 @@ from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_as
 from bot.reply.overrides import apply_overrides
 from bot.reply.pick_order import named_scale_out_gives_way
 from bot.reply.pool import as_candidate, candidate_gpus
+from bot.reply.priced_replicas import priced_replicas
 from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.request_cap import REQUEST_CAP_LOWERED_NOTE, lowered_request_cap
 from bot.reply.serving import (
@@ -270,6 +271,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         else:
             picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget,
                                      max_count=max_count, hourly_price_of=priced)
+            if question.asks_cost or question.budget:
+                # a set no machine rents whole is compared as the priced one-card (or smaller) replicas that carry
+                # the same users: "L20 vs H20 on Alibaba, each a month?" had no L20 figure (audit 27 M-42)
+                picks = [priced_replicas(p, kb.gpus[p.gpu_id], users_of(question), workload, instances, priced) or p
+                         if p.gpu_id in kb.gpus else p for p in picks]
     else:
         seen = {(p.gpu_id, p.count) for p in picks}
         # The layers or experts someone keeps in system RAM (-ngl, --n-cpu-moe) are their card's compromise:

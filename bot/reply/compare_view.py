@@ -30,7 +30,9 @@ def compare_rows(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[dict[
         pick = by_gpu.get(gpu_id)
         fit = None
         if pick is not None:
-            fit = (f"{pick.count}× — {gb(pick.memory_per_gpu_gb)} GiB {t.used}"
+            laid = (f"{pick.count}× ({t('replicas_cell', n=pick.replicas, per=pick.count // pick.replicas)})"
+                    if pick.replicas and pick.replicas > 1 else f"{pick.count}×")
+            fit = (f"{laid} — {gb(pick.memory_per_gpu_gb)} GiB {t.used}"
                    + (f", ~{count(pick.decode_tokens_per_s)} {t.tok_s}" if pick.decode_tokens_per_s else "")
                    if pick.fits else
                    f"{pick.count}× — {t.does_not_fit}: {t('needs', gb=gb(pick.memory_per_gpu_gb))}"

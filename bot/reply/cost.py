@@ -117,6 +117,10 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
             full = full_load_rate(workload, gpu, count)
             capped = bool(full) and not rules.compute_known(gpu)
             rate = full or rate
+        if rate and replicas > 1:
+            # the speed figures are one replica's and the bill is all of them: the tokens are all of them too
+            # (4 one-card L20 replicas at 58.52 CNY/h had been priced per token at one replica's 208 tok/s)
+            rate *= replicas
     estimate = cost_estimate(plan, hours=hours, tokens_per_s=rate if not training else None)
     per_billion = None
     train_rate = speed.get("train_tokens_per_s")

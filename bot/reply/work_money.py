@@ -7,6 +7,7 @@ a card's hourly price alone ranks them wrongly: the cheaper hour can be the dear
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import rules
 from bot.reply.budget_money import in_currency
@@ -82,8 +83,13 @@ def price_work(picks: Sequence[PickOut], workload: Workload, kb: KnowledgeBase,
             out.append(planned)
             continue
         gpu = kb.gpus.get(pick.gpu)
-        rate = useful_rate(as_timed(workload, gpu, pick.count), gpu, pick.count, question) \
+        # replicas (one-card L20s where no machine rents two) each serve at one replica's rate
+        replicas = pick.replicas or 1
+        cards = max(1, pick.count // replicas)
+        share = replace(workload, batch=-(-workload.batch // replicas)) if replicas > 1 else workload
+        one = useful_rate(as_timed(share, gpu, cards), gpu, cards, question) \
             if gpu is not None and pick.fits else None
+        rate = one * replicas if one else None
         if not rate:
             out.append(pick)
             continue
