@@ -235,9 +235,17 @@ def compare_formats(question: Question, model: Model, kb: KnowledgeBase, pool: l
     format's own top pick, at the job's other settings."""
     gpu = kb.gpus.get(question.gpu or "")
     rows: list[ModelCompareOut] = []
-    for name in question.compare_formats:
-        precision, quant = FORMATS[name]
-        asked = question.model_copy(update={"precision": precision, "quant": quant})
+    asked_formats = [question.model_copy(update={"precision": FORMATS[name][0], "quant": FORMATS[name][1]})
+                     for name in question.compare_formats]
+    engines = {workload_for(asked, model, gpu, machine_vram_gib(asked, gpu, None))[0].engine
+               for asked in asked_formats}
+    if question.engine is None and len(engines) > 1:
+        # one format runs only on a serving engine here (FP8 on an A100: vLLM's weight-only kernels): the others
+        # are timed on it too, or the comparison is of engines, not formats ("FP8 3.3× faster" than bf16 in
+        # transformers)
+        common = "vllm" if "vllm" in engines else sorted(engines)[0]
+        asked_formats = [asked.model_copy(update={"engine": common}) for asked in asked_formats]
+    for name, asked in zip(question.compare_formats, asked_formats, strict=True):
         job, _ = workload_for(asked, model, gpu, machine_vram_gib(asked, gpu, None))
         top, count = _top_pick(job, question, gpu, pool, instances, max_count, priced)
         estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top else gpu)

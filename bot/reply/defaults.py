@@ -352,6 +352,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         drafted = question.draft_model is not None
         serving = task == "inference" and model.arch == "decoder" and (
             concurrent or targeted or small_cache or tensor_parallel or large or adapters or drafted)
+        # FP8 weights on a card without FP8 arithmetic (an A100): transformers refuses them, vLLM runs them
+        # weight-only (FP8 Marlin, W8A16), which is how they are run there
+        weight_only_fp8 = (task == "inference" and precision == "fp8" and gpu is not None
+                           and not runs_precision(gpu, "fp8", "transformers") and runs_precision(gpu, "fp8", "vllm"))
+        serving = serving or weight_only_fp8
         engine = "vllm" if serving else "transformers"
         if model.arch == "decoder":
             # The profile the figures come from is always stated (training: HF Trainer / PEFT / TRL).
@@ -359,7 +364,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                       else "concurrent-serving" if concurrent else "batch-job" if question.batch_job
                       else "serving-target" if targeted else "quantised-kv-cache" if small_cache
                       else "tensor-parallel-named" if tensor_parallel else "multi-lora-serving" if adapters
-                      else "speculative-serving" if drafted else "large-model-serving")
+                      else "speculative-serving" if drafted else "fp8-weight-only" if weight_only_fp8
+                      else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     if (context is not None and "context" not in question.stated and model.image_tokens is not None

@@ -283,6 +283,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "no-fp8-on-gpu-int8": {"en": "the model ships in FP8, which this card cannot run; served as W8A8 INT8, as "
                                   "deployments on it convert it",
                             "zh-Hans": "模型以 FP8 发布，这张卡不支持 FP8；按部署时常用的 W8A8 INT8 转换估算"},
+    "fp8-weight-only": {"en": "FP8 weights on a card without FP8 arithmetic: transformers refuses them there, vLLM runs them weight-only (FP8 Marlin: 8-bit weights read, 16-bit math)",
+                        "zh-Hans": "这张卡没有 FP8 运算单元：transformers 不能在上面跑 FP8 权重，vLLM 以仅权重方式运行（FP8 Marlin：读 8 位权重，按 16 位计算）"},
     "no-fp8-on-gpu": {"en": "the model ships in FP8, which this card cannot run; served dequantised to 16 bits",
                       "zh-Hans": "模型以 FP8 发布，这张卡不支持 FP8；按反量化为 16 位估算"},
     "request-cap-lowered": {"en": "lowered from vLLM's default so its start-up warm-up fits the card; still above the "
