@@ -34,9 +34,18 @@ def _encoder_decoder_layers(model: Model) -> tuple[int, int]:
     return enc, dec
 
 
-def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float | None:
-    """Seconds of audio transcribed per second for each of `streams` windows batched on one card (greedy
-    decoding, or a beam search of `w.beam_size` hypotheses). The encoder's work grows with the streams; a decoder
+LIVE_REFRESH_S = 1.0
+"""A live transcriber runs Whisper again on its buffered audio every second (ufal/whisper_streaming's
+`--min-chunk-size`, default 1.0 s): each run is an encoder pass over a whole 30-second window (Whisper pads shorter
+audio to 30 s) and the buffer's text decoded again."""
+LIVE_BUFFER_S = 7.5
+"""Audio a live transcriber's buffer holds on average when it re-decodes it: the buffer grows until it is trimmed
+(whisper_streaming's `--buffer_trimming_sec`, default 15 s), so half that."""
+
+
+def _window_seconds(w: Workload, gpu: GPU, streams: int) -> tuple[float, float] | None:
+    """(seconds of encoder work for `streams` windows batched on one card, seconds of one decoder step over all
+    of them), or None for a model or card this cannot time. The encoder's work grows with the streams; a decoder
     step reads the decoder's weights once for all of them, and each hypothesis's cross-attention keys and values
     (its window's 1,500 encoder positions in every decoder layer, tiled per beam), until its matrix products,
     hypotheses × 2·P_decoder, take longer (the LLM decode step's bound)."""
@@ -62,9 +71,30 @@ def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float |
     hypotheses = batch * max(1, w.beam_size)
     read_s = (weights * (1 - encoder_share) + hypotheses * cross_kv) / (eta * gpu.bandwidth_gbps * 1e9)
     compute_s = hypotheses * 2.0 * params * (1 - encoder_share) / (peak * 1e12 * S.DECODE_MFU)
-    step_s = max(read_s, compute_s) + dec_layers * per_layer
-    window_s = encoder_s + WHISPER_TOKENS_PER_WINDOW * step_s
-    return WHISPER_WINDOW_S / window_s
+    return encoder_s, max(read_s, compute_s) + dec_layers * per_layer
+
+
+def whisper_real_time_factor(w: Workload, gpu: GPU, streams: int = 1) -> float | None:
+    """Seconds of audio transcribed per second for each of `streams` windows batched on one card (greedy
+    decoding, or a beam search of `w.beam_size` hypotheses): 30 s over one window's encoder pass and decode."""
+    parts = _window_seconds(w, gpu, streams)
+    if parts is None:
+        return None
+    encoder_s, step_s = parts
+    return WHISPER_WINDOW_S / (encoder_s + WHISPER_TOKENS_PER_WINDOW * step_s)
+
+
+def whisper_refreshed_streams(w: Workload, gpu: GPU, most: int) -> int:
+    """The most live streams, up to `most`, one card re-transcribes every LIVE_REFRESH_S as a live transcriber
+    does: each refresh encodes a whole window per stream and decodes its buffer's text again, so the card does
+    far more work than the audio's own windows ask (batched 30-second windows are the offline count)."""
+    tokens = WHISPER_TOKENS_PER_WINDOW * LIVE_BUFFER_S / WHISPER_WINDOW_S
+
+    def keeps_up(streams: int) -> bool:
+        parts = _window_seconds(w, gpu, streams)
+        return parts is not None and parts[0] + tokens * parts[1] <= LIVE_REFRESH_S
+
+    return largest_true(keeps_up, 1, most) if most >= 1 else 0
 
 
 def whisper_live_streams(w: Workload, gpu: GPU, most: int) -> int:

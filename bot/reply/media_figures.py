@@ -91,8 +91,10 @@ def live_streams(workload: Workload, gpu: GPU) -> dict[str, float | None]:
     by_memory = largest_true(lambda n: fits_at(workload, gpu, 1, n), 1, streams)
     per_card = min(by_speed, by_memory)
     each = speed_media.whisper_real_time_factor(workload, gpu, max(1, min(streams, per_card)))
+    # what a live captioner that refreshes every second keeps up with: each refresh re-encodes a window a stream
+    refreshed = min(by_memory, speed_media.whisper_refreshed_streams(workload, gpu, max(1, per_card)))
     return {"audio_seconds_per_s_per_stream": finite(each, 1), "audio_streams_per_card": float(per_card),
-            "audio_streams_per_card_memory": float(by_memory)}
+            "audio_streams_per_card_memory": float(by_memory), "audio_streams_refreshed_per_card": float(refreshed)}
 
 
 def asked_card_image_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase) -> dict[str, float | None]:

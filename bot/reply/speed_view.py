@@ -105,7 +105,18 @@ def seconds_text(seconds: float) -> str:
 
 
 def live_streams_line(t: Translator, streams: int, speed: dict[str, Any]) -> str:
-    """How many live speech streams one card keeps up with, and how many cards the asked number takes."""
+    """How many live speech streams one card keeps up with, and how many cards the asked number takes; beside a
+    count of batched windows, what a captioner refreshing every second keeps up with (audit 27 LOW-84: 362 "live"
+    streams on a T4 was the offline count)."""
+    line = _live_streams_count(t, streams, speed)
+    refreshed = int(speed.get("audio_streams_refreshed_per_card") or 0)
+    if line and 0 < refreshed < int(speed.get("audio_streams_per_card") or 0):
+        key = "live_streams_refreshed_capacity" if speed.get("audio_streams_asked") else "live_streams_refreshed"
+        line += t(key, r=f"{refreshed:,}", cards=f"{-(-streams // refreshed):,}", n=f"{streams:,}")
+    return line
+
+
+def _live_streams_count(t: Translator, streams: int, speed: dict[str, Any]) -> str:
     per_card = int(speed.get("audio_streams_per_card") or 0)
     factor = float(speed.get("audio_seconds_per_s_per_stream") or 0.0)
     if speed.get("audio_streams_asked") and per_card:

@@ -116,3 +116,25 @@ def test_a_beam_search_reads_each_hypothesis_cross_attention_cache_by_hand() -> 
     assert whisper_real_time_factor(beam, t4) == pytest.approx(30.0 / (encoder + WHISPER_TOKENS_PER_WINDOW * step),
                                                                rel=0.02)
     assert whisper_real_time_factor(beam, t4, 8) < 0.75 * whisper_real_time_factor(greedy, t4, 8)  # batched: slower
+
+
+def test_a_live_captioner_refreshing_every_second_re_encodes_a_window_per_stream_by_hand() -> None:
+    from rules.speed_media import LIVE_BUFFER_S, LIVE_REFRESH_S, whisper_refreshed_streams
+
+    model, t4 = KB.model("whisper-medium"), KB.gpus["t4"]
+    w = Workload(model=model, precision="fp16", context=448)
+    # each refresh: n encoder passes (0.0355 s each on a T4, as above) and the 7.5 s buffer's 25 tokens decoded
+    # again at n windows' step; 1 s of card time a second bounds n far below the windows-once count
+    encoder = 2 * 0.769e9 * 0.5 * 1500 / (65e12 * S.PREFILL_MFU)
+    tokens = WHISPER_TOKENS_PER_WINDOW * LIVE_BUFFER_S / 30.0
+    assert tokens == 25
+    weights, cross_kv = 0.769e9 * 2, 1500 * 24 * 2 * 1024 * 2
+
+    def refresh(n: int) -> float:
+        step = (weights * 0.5 + n * cross_kv) / (S.DECODE_BANDWIDTH_EFFICIENCY["transformers"] * 320e9) \
+            + 24 * S.DECODE_LAYER_OVERHEAD_S["transformers"]
+        return n * encoder + tokens * step  # 10 streams: 0.35 s encoding + 25 × 24 ms decoding ≈ 0.96 s
+
+    refreshed = whisper_refreshed_streams(w, t4, 1024)
+    assert refreshed == 10 and refresh(10) <= LIVE_REFRESH_S < refresh(11)
+    assert refreshed < whisper_live_streams(w, t4, 1024) / 5
