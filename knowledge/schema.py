@@ -204,6 +204,11 @@ class Model(Entry):
         description="The precision the official checkpoint ships in: what an engine loads when told nothing "
         "(DeepSeek-V3 fp8 from its quantization_config, gpt-oss mxfp4). Cite the config or card in `source`.",
     )
+    native_quant: Literal["int4-experts-g32"] | None = Field(
+        default=None,
+        description="The weight format of an int4 release, where it is not the GPTQ/AWQ default the rules assume "
+        "(Kimi K2 Thinking: compressed-tensors INT4 experts, group 32). Cite its quantization_config in `source`.",
+    )
     smaller_versions: list[str] = Field(
         default_factory=list,
         description="Ids of the smaller models its makers released in the same line (DeepSeek-R1's six distilled "

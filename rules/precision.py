@@ -137,11 +137,14 @@ def weight_bytes(model: Model, precision: str, quant: str | None) -> tuple[float
     if bits is not None:
         head = float(model.vocab_size * model.hidden_size) if model.vocab_size and model.hidden_size else 0.0
         return split.body * bits / 8 + head * BPW_HEAD_BITS / 8, notes
-    if quant == "mxfp4" and model.moe is not None:
-        experts = min(moe_expert_params(model), split.body)
+    if quant in WF.EXPERTS_ONLY_FORMATS and model.moe is not None:
+        # the experts counted from the architecture, beside a rounded published total ("1T" for Kimi K2's
+        # 1.026T) that would leave the 16-bit rest negative: the config's own count then sets the total
+        total = max(split.total, (model.params_b_computed or 0.0) * 1e9)
+        experts = min(moe_expert_params(model), total - split.embedding)
         if experts > 0:
-            notes.append("mxfp4-experts-only")
-            return experts * WF.MXFP4_BYTES_PER_PARAM + (split.total - experts) * 2.0, notes
+            notes.append(f"{quant}-experts-only")
+            return experts * WF.QUANT_BYTES_PER_PARAM[quant] + (total - experts) * 2.0, notes
     per = WF.QUANT_BYTES_PER_PARAM[quant]
     if split.embedding > 0:
         notes.append("embeddings-16bit")

@@ -58,6 +58,15 @@ NVFP4_BYTES_PER_PARAM = (4 + 8 / 16) / 8
 TensorRT Model Optimizer's NVFP4 checkpoints such as nvidia/Llama-3.1-8B-Instruct-FP4). The linear layers are
 quantised, embeddings and lm_head stay 16-bit."""
 QUANT_BYTES_PER_PARAM["nvfp4"] = NVFP4_BYTES_PER_PARAM
+INT4_EXPERTS_G32_BYTES_PER_PARAM = (4 + 16 / 32) / 8
+"""compressed-tensors `pack-quantized` INT4, symmetric, one bf16 scale per group of 32 and no zero point →
+4.5 bits = 0.5625 B: the routed experts of Kimi K2 Thinking's quantisation-aware-trained release (its config.json
+`quantization_config`: format pack-quantized, num_bits 4, group_size 32, symmetric, targets the experts' Linear
+layers; attention, shared experts, dense layers, embeddings and lm_head are left in bf16). About 594 GB on disk for
+1.04T parameters."""
+QUANT_BYTES_PER_PARAM["int4-experts-g32"] = INT4_EXPERTS_G32_BYTES_PER_PARAM
+EXPERTS_ONLY_FORMATS: frozenset[str] = frozenset({"mxfp4", "int4-experts-g32"})
+"""Formats a release applies to its routed experts only, every other tensor left in 16 bits."""
 BLOCK_SCALE_BYTES_PER_PARAM: dict[str, float] = {"mxfp4": 1 / 32}
 """The share of a block-scaled format that is its scales: MXFP4's one E8M0 byte per 32 elements."""
 

@@ -327,7 +327,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             runner = question.engine or ("llama.cpp" if mac_engine else "transformers")
             # LMDeploy's 4-bit weights (W4A16) are its own AWQ (`lmdeploy lite auto_awq`), what TurboMind loads
             quant = WF.DEFAULT_GGUF if runner == "llama.cpp" else "awq" if runner == "lmdeploy" else "gptq"
-        if not any(a.reason == "gguf-default" for a in assumptions):
+            if model.native_quant and model.native_precision == "int4" and runner != "llama.cpp":
+                quant = model.native_quant  # the release's own format (Kimi K2 Thinking's INT4 experts)
+        if model.native_quant is not None and quant == model.native_quant:
+            assumptions.append(Assumption(field="quant", value=quant, reason="native-format"))
+        elif not any(a.reason == "gguf-default" for a in assumptions):
             assumptions.append(Assumption(field="quant", value=quant))
     if task == "qlora":
         # The QLoRA recipe (Dettmers et al. 2023; PEFT/TRL examples): NF4 with double quantisation of the scales.

@@ -81,7 +81,7 @@ def model_name_of(kb: KnowledgeBase, model_id: str) -> str:
 
 
 _FORMAT_LABELS = {"awq": "AWQ (int4)", "gptq": "GPTQ (int4)", "nf4": "NF4 (bitsandbytes 4-bit)",
-                  "gguf": "GGUF Q4_K_M", "q4_k_m": "GGUF Q4_K_M"}
+                  "gguf": "GGUF Q4_K_M", "q4_k_m": "GGUF Q4_K_M", "int4-experts-g32": "INT4 experts (group 32)"}
 
 
 def format_label(name: str) -> str:

@@ -199,3 +199,19 @@ def test_a_gguf_of_a_model_released_in_mxfp4_keeps_its_experts_in_mxfp4() -> Non
     mxfp4, _ = weight_bytes(model, "mxfp4", "mxfp4")
     assert experts > 0.9 * model.params_b * 1e9
     assert q2k > 0.9 * mxfp4 and q2k > experts * 0.5
+
+
+def test_kimi_k2_thinkings_int4_experts_take_4_5_bits_and_the_rest_16() -> None:
+    from knowledge.loader import load_knowledge
+    from rules.weight_formats import INT4_EXPERTS_G32_BYTES_PER_PARAM
+
+    # audit 27 LOW-70: sized as GPTQ g128 over a rounded 1T, 487 GiB against ≈ 594 GB on disk.
+    # Experts: 60 MoE layers × 384 × 3 × 7168 × 2048 = 1,014,686,023,680 params × (4 + 16/32)/8 B; the rest of
+    # the config's 1,026.41B (attention, shared experts, the dense layer, embeddings) in bf16.
+    model = load_knowledge().model("kimi-k2-thinking")
+    experts = 60 * 384 * 3 * 7168 * 2048
+    got, notes = weight_bytes(model, "int4", "int4-experts-g32")
+    assert INT4_EXPERTS_G32_BYTES_PER_PARAM == 0.5625
+    assert got == pytest.approx(experts * 0.5625 + (1026.41e9 - experts) * 2)
+    assert 590e9 < got < 600e9  # the release's ≈ 594 GB
+    assert "int4-experts-g32-experts-only" in notes
