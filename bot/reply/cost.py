@@ -240,7 +240,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
                           or image_plan(result.speed, gpu, count))
         short_reply_plan(question, workload, gpu, count, result.serving,
                          lambda q, w, g, n: serving_plan(q, w, g, n, serving_bill(kb, choice)))
-        add_output_hours(result.speed, question, workload, result.serving)
+        add_output_hours(result.speed, question, workload, result.serving, count)
     top = result.picks[0] if result.picks else None
     top_replicas = (top.replicas or 1) if top is not None and (top.gpu, top.count) == (gpu.id, count) else 1
     # the memory block's own reading (serving.copy_a_card), also where no speed figure times the job (a Whisper

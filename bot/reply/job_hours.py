@@ -68,7 +68,7 @@ def generation_rate(speed: dict[str, float | None], serving: ServingPlanOut | No
 
 
 def add_output_hours(speed: dict[str, float | None], question: Question, workload: Workload,
-                     serving: ServingPlanOut | None) -> None:
+                     serving: ServingPlanOut | None, count: int = 1) -> None:
     """`speed.job_hours`: how long a volume of output takes ("generate 1M tokens") at `generation_rate`; for a
     batch job over documents, with their prompts' prefill (`speed.requests`, `prompt_tokens`, `prefill_hours`,
     `generation_hours`)."""
@@ -76,7 +76,10 @@ def add_output_hours(speed: dict[str, float | None], question: Question, workloa
     if workload.task != "inference" or not question.output_tokens or not rate:
         return
     hours = question.output_tokens / rate / 3600.0
-    prefill_rate = float(speed.get("prefill_tokens_per_s") or 0) * (serving.replicas if serving is not None else 1)
+    # the speed figures are the `count` cards sized; prefill is compute-bound, so the plan's replicas prefill
+    # at that rate scaled by the cards they use in all (4 one-card replicas of the 4 sized: the same)
+    planned = serving.replicas * serving.gpus_per_replica if serving is not None else count
+    prefill_rate = float(speed.get("prefill_tokens_per_s") or 0) * planned / max(1, count)
     if question.batch_job and question.training_samples and prefill_rate > 0:
         # An offline job over documents prefills every prompt as well: at the compute-bound prefill rate, added
         # to the generation (an engine interleaving the two overlaps them a little, so this is the longer side).

@@ -344,6 +344,24 @@ def _encoder_plan(question: Question, workload: Workload, gpu: GPU, count: int) 
     )
 
 
+def _fuller_split(workload: Workload, gpu: GPU, count: int, held: int) -> tuple[int, int] | None:
+    """(cards a replica, sequences each holds) when `count` cards at full load generate more as replicas of fewer
+    cards than as one replica holding `held` sequences, which only happens when the engine's batch limit, not the
+    memory, caps that one; None otherwise."""
+    if count < 2 or held < engine_sequence_cap(workload, gpu, count):
+        return None
+    best: tuple[float, int, int] | None = None
+    whole = per_user_speed(workload, gpu, count, held) * held
+    for cards in (n for n in TP_DEGREES if n < count and count % n == 0 and rules.valid_tp(workload, n)):
+        each = sequences_held(workload, gpu, cards, engine_sequence_cap(workload, gpu, cards))
+        if each < 1:
+            continue
+        rate = per_user_speed(workload, gpu, cards, each) * each * (count // cards)
+        if rate > whole and (best is None or rate > best[0]):
+            best = (rate, cards, each)
+    return (best[1], best[2]) if best is not None else None
+
+
 def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int) -> ServingPlanOut | None:
     """Replicas of `count` × `gpu` for the question's users, QPS and speed targets (or one at full load)."""
     if workload.model.arch == "encoder":
@@ -358,6 +376,24 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
     if by_memory == 0:
         return None
     if full_load:
+        split = _fuller_split(workload, gpu, count, by_memory)
+        if split is not None:
+            # the engine's batch limit caps one replica over all the cards: as replicas of fewer cards, each at
+            # its own limit, the same cards decode several times the sequences (4 L40S for a 7B: four replicas
+            # of 256, not one of 256; audit 27 LOW-79)
+            per_card_count, held = split
+            speed = per_user_speed(workload, gpu, per_card_count, held)
+            replicas = count // per_card_count
+            return ServingPlanOut(
+                gpu=gpu.id, gpus_per_replica=per_card_count, replicas=replicas, sequences_per_replica=held,
+                concurrent_needed=held * replicas, aggregate_tokens_per_s=round(speed * held * replicas, 1),
+                decode_tokens_per_s=round(speed, 1),
+                ttft_s=round(first_token_seconds(workload, gpu, per_card_count, held), 3),
+                binding=("full_load" if question.asks_token_cost else "concurrency" if question.asks_concurrency
+                         else "volume"),
+                targets={"full_load": float(held), "sequence_cap": float(
+                    engine_sequence_cap(workload, gpu, per_card_count))},
+            )
         speed = per_user_speed(workload, gpu, count, by_memory)
         return ServingPlanOut(
             gpu=gpu.id, gpus_per_replica=count, replicas=1, sequences_per_replica=by_memory,
