@@ -334,7 +334,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     on_whole = False
     if question.intent != "compare":
         picks = as_replicas(picks, question, workload, kb, instances, priced)
-        if "gpu_count" in question.stated and not (question.asks_cost or question.asks_token_cost):
+        # "能跑吗 on a T4" checks one card as surely as "on one T4" does: its scale-out gives way alike (audit 27
+        # LOW-58 residue, s10: 2× T4 at 30.94 CNY/h above one RTX A6000 at 0.50 USD/h)
+        checked = "gpu_count" in question.stated or question.intent == "check"
+        if checked and not (question.asks_cost or question.asks_token_cost):
             # a count asked ("on one A100 40GB") is answered by the check; the price of the card named is the
             # bill's to give on that card, so its scale-out then stays first
             picks = named_scale_out_gives_way(picks, gpu, question.gpu_count, kb, priced)

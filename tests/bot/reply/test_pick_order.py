@@ -34,3 +34,17 @@ def test_how_many_of_the_card_named_is_still_answered_first() -> None:
     result = answer(parse("how many A100 40GB do I need for Mistral Small 3.1 24B in bf16 at 32k context?", KB), KB)
     assert result.picks[0].gpu == "a100-40gb" and result.picks[0].count == 2
 
+
+
+def test_a_check_on_a_card_without_a_count_lets_its_scale_out_give_way_too() -> None:
+    # audit 27 LOW-58 residue (s10): "在 T4 上 fp16 能跑吗" checks one T4 as "one T4" would; its 2× T4 at
+    # 30.94 CNY/h and ~10 tok/s had stayed above one RTX A6000 at 0.50 USD/h and ~19 tok/s
+    result = answer(parse("DeepSeek-R1-Distill-Llama-8B 在 T4 上 fp16 能跑吗？", KB), KB)
+    first = result.picks[0]
+    assert first.gpu != "t4" and first.fits and first.price_per_hour is not None
+    assert any((p.gpu, p.count) == ("t4", 2) for p in result.picks[1:])
+
+
+def test_how_many_of_a_card_without_a_check_still_leads_with_it() -> None:
+    result = answer(parse("how many T4s for DeepSeek-R1-Distill-Llama-8B in fp16?", KB), KB)
+    assert result.picks[0].gpu == "t4"
