@@ -203,21 +203,24 @@ def _first_vm_name(folded: str, index: InstanceIndex) -> InstanceMention | None:
 ON_PREMISES = frozenset({"nvidia"})
 """Layouts of systems bought, not rented (NVIDIA's DGX): no cloud is read from them."""
 _MACHINES_BEFORE = re.compile(
-    r"(?<![\w.])(?P<num>\d{1,3}|two|three|four|five|six|eight|ten|两|兩|二|三|四|五|六|八|十)\s*"
+    r"(?<![A-Za-z0-9_.])(?P<num>\d{1,3}|one|single|two|three|four|five|six|eight|ten|一|两|兩|二|三|四|五|六|八|十)\s*"
     r"(?:台|套|个|部|x|×|\*)?\s*$")
 _MACHINE_WORD_AFTER = re.compile(r"\s*(?:boxes|nodes|servers|machines|systems|instances|vms)\b")
 
 
 def machines_named(folded: str, found: InstanceMention) -> tuple[int, int, int] | None:
     """(machines, start, end of the count) when a count of machines goes with the instance named ("兩台 DGX H100",
-    "two DGX H100 boxes", "2x p4d.24xlarge"): the cards are that many times the instance's; None otherwise."""
+    "two DGX H100 boxes", "2x p4d.24xlarge", "一台 ND H100 v5"): the cards are that many times the instance's;
+    None otherwise."""
     before = _MACHINES_BEFORE.search(folded[max(0, found.start - 12): found.start])
     if before is None:
         return None
-    machines = int(number(before.group("num")) or 0)
+    word = before.group("num")
+    machines = 1 if word in ("one", "single", "一") else int(number(word) or 0)
     offset = max(0, found.start - 12)
-    if machines < 2:
+    if machines < 1:
         return None
+    # "一台 ND H100 v5", "one p5.48xlarge": one machine of the instance's cards, not one card (audit 28 HIGH 46)
     return machines, offset + before.start(), offset + before.end()
 
 
