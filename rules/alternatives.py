@@ -70,6 +70,13 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         return round(needed, 2) if ok and needed <= limit * margin else None
 
     unsupported = unsupported_format(w, gpu)
+    released = w.model.native_precision
+    if unsupported is not None and released in ("fp8", "bf16") and w.precision != released:
+        # the makers' own release, where this card runs it (NVFP4 of DeepSeek-R1 under TensorRT-LLM on H200s:
+        # its FP8 release), before a community checkpoint of the same bits
+        m = need(replace(w, precision=released, quant=None), gpu, count)
+        if m is not None:
+            out.append(Suggestion(kind="other-format", precision=released, quant=None, memory_per_gpu_gib=m))
     for precision, quant in SAME_BITS_FORMATS.get(unsupported or "", ()):
         # AWQ on a V100: the same bits in a format whose kernels run on the card, before any other change
         m = need(replace(w, precision=precision, quant=quant), gpu, count)
