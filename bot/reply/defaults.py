@@ -319,6 +319,13 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         precision = DEFAULT_PRECISION if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16
         assumptions[:] = [a for a in assumptions if a.field != "precision"]
         assumptions.append(Assumption(field="precision", value=precision, reason="mxfp4-dequantised"))
+    if (precision == "int4" and question.quant is None and task == "inference" and model.native_precision == "mxfp4"
+            and question.engine != "llama.cpp" and not mac_engine):
+        # "int4" of gpt-oss is its release: MXFP4 is already 4-bit, and no GPTQ or AWQ of it is published
+        # (audit 28 HIGH 45: a GPTQ figure 12% below the release turned a 'No' on 2 L40S into 'tight')
+        precision = "mxfp4"
+        assumptions[:] = [a for a in assumptions if a.field != "precision"]
+        assumptions.append(Assumption(field="precision", value="mxfp4", reason="int4-is-the-release"))
     quant = question.quant if (task in ("inference", "qlora") or precision in ("int4", "int8")) else None
     if quant is None and precision == "int4" and task != "qlora":
         if model.arch == "diffusion":
