@@ -14,8 +14,8 @@ from bot.understand.slots.context import RATIO, in_out_lengths
 
 _NUM = r"(?P<num>\d+(?:\.\d+)?)"
 _SCALE = r"(?P<scale>k|m|mn|b|bn|thousand|million|billion|万|亿|千万|百万)?"
-_DAILY_TOKENS = rx(
-    r"(?:日均|每天|每日|一天|平均每天|daily)\s*(?:要|需要|约)?\s*(?:处理|生成|消耗|跑|服务|调用|总共|合计)?\s*"
+DAILY_TOKENS = rx(
+    r"(?:日均|每天|每日|一天|平均每天|daily)\s*(?:要|需要|约|大概|大约)?\s*(?:处理|生成|消耗|跑|服务|调用|总共|合计)?\s*"
     r"(?:约|大约|about|around|~)?\s*" + _NUM + r"\s*" + _SCALE + r"\s*(?:个\s*)?(?:tokens?|toks?|词元)"
     r"|(?<![a-z0-9.])" + _NUM.replace("num", "num2") + r"\s*" + _SCALE.replace("scale", "scale2")
     + r"\s*(?:tokens?|toks?)\s*(?:(?:a|per|each|every)\s+day|/\s*day|daily)\b")
@@ -25,6 +25,18 @@ _PEAK = rx(
     r"|\bpeak\s*(?:load|traffic)?\s*(?:is|of|at|=|reaches)?\s*(?:about|around|~|roughly)?\s*(?P<f2>\d+(?:\.\d+)?)\s*"
     r"(?:x|×|times)(?:\s+(?:the\s+)?(?:average|mean))?"
     r"|(?P<f3>\d+(?:\.\d+)?)\s*(?:x|×)\s+(?:the\s+)?(?:average|mean)\s+at\s+(?:the\s+)?peak")
+_AMOUNT_SCALE = r"(?:k|m|mn|b|bn|thousand|million|billion|万|亿|千万|百万)"
+_PROMPT_AMOUNT = rx(
+    r"(?<![a-z0-9.])(?P<n>\d+(?:\.\d+)?)\s*(?P<s>" + _AMOUNT_SCALE + r")\s*(?:tokens?\s+)?(?:of\s+)?"
+    r"(?:prompts?|inputs?|in)\b"
+    r"|(?:输入|提示词?|prompt)\s*(?:约|大约|大概)?\s*(?P<n2>\d+(?:\.\d+)?)\s*(?P<s2>" + _AMOUNT_SCALE + r")")
+_OUTPUT_AMOUNT = rx(
+    r"(?<![a-z0-9.])(?P<n>\d+(?:\.\d+)?)\s*(?P<s>" + _AMOUNT_SCALE + r")\s*(?:tokens?\s+)?(?:of\s+)?"
+    r"(?:generated|generation|outputs?|completions?|out)\b"
+    r"|(?:输出|生成)\s*(?:约|大约|大概)?\s*(?P<n2>\d+(?:\.\d+)?)\s*(?P<s2>" + _AMOUNT_SCALE + r")")
+"""A day's prompt and output written as amounts ("(roughly 120M prompt, 30M generated)", "（输入 4 亿、输出 1 亿）"):
+the split of the day's volume, each at least a hundred thousand tokens (a request's own lengths are thousands)."""
+_DAY_AMOUNT_MIN = 1e5
 MAX_PEAK_FACTOR = 100.0
 """A peak more than a hundred times the average is no daily load's shape."""
 _SECONDS_A_DAY = 86_400.0
@@ -36,21 +48,54 @@ def _scaled(value: str | None, scale: str | None) -> float | None:
     return float(value) * COUNT_SCALES.get((scale or "").lower(), 1.0)
 
 
-def daily_token_rates(state: SlotState) -> dict[str, float]:
-    """`prompt_tokens_per_s` and `output_tokens_per_s` from a day's token volume split by an input:output ratio (all
-    of it output when no ratio is said); the spans are masked."""
-    volume, ratio = _DAILY_TOKENS.search(state.text), RATIO.search(state.text)
+SERVED_DAY_MIN_TOKENS = 1e6
+"""A day's token volume from this size is a service's load ("每天大概 5 亿 token"); smaller figures next to "a day" are
+a document's length ("articles of 3000 tokens a day")."""
+
+
+def names_day_volume(state: SlotState) -> bool:
+    """Whether the text states a day's token volume of a service's size."""
+    volume = DAILY_TOKENS.search(state.text)
     if volume is None:
-        return {}
+        return False
     total = _scaled(volume.group("num") or volume.group("num2"), volume.group("scale") or volume.group("scale2"))
-    # with no ratio, each request's prompt and output lengths split it ("2M tokens a day (avg 1.5k prompt, 300
-    # out)", audit 24 LOW-31); with neither the day's tokens are the output, as "N output tokens a day" is read
-    pair = in_out_lengths(state.text) if ratio is None else None
+    return (total or 0.0) >= SERVED_DAY_MIN_TOKENS
+
+
+def _day_amounts(state: SlotState) -> tuple[float, float, list[tuple[int, int]]] | None:
+    """(prompt tokens, output tokens, their spans) when a day's volume is written as the two amounts."""
+    if _DAY_CUE.search(state.text) is None:
+        return None
+    prompt, output = _PROMPT_AMOUNT.search(state.text), _OUTPUT_AMOUNT.search(state.text)
+    if prompt is None or output is None:
+        return None
+    amounts = [_scaled(m.group("n") or m.group("n2"), m.group("s") or m.group("s2")) or 0.0 for m in (prompt, output)]
+    if min(amounts) < _DAY_AMOUNT_MIN:
+        return None
+    return amounts[0], amounts[1], [prompt.span(), output.span()]
+
+
+def daily_token_rates(state: SlotState) -> dict[str, float]:
+    """`prompt_tokens_per_s` and `output_tokens_per_s` from a day's token volume split by an input:output ratio, or
+    by the two amounts written (all of it output when no split is said); the spans are masked."""
+    volume, ratio = DAILY_TOKENS.search(state.text), RATIO.search(state.text)
+    amounts = _day_amounts(state) if ratio is None else None
+    if volume is None and amounts is None:
+        return {}
+    total = (_scaled(volume.group("num") or volume.group("num2"), volume.group("scale") or volume.group("scale2"))
+             if volume is not None else None) or (amounts[0] + amounts[1] if amounts else None)
+    # with no ratio, the two amounts written ("120M prompt, 30M generated": audit 28 HIGH 42, read as a context
+    # length before), else each request's prompt and output lengths split it ("2M tokens a day (avg 1.5k prompt,
+    # 300 out)", audit 24 LOW-31); with none the day's tokens are the output, as "N output tokens a day" is read
+    pair = in_out_lengths(state.text) if ratio is None and amounts is None else None
     prompt_share, output_share = ((float(ratio.group("a")), float(ratio.group("b"))) if ratio
-                                  else pair if pair else (0.0, 1.0))
+                                  else amounts[:2] if amounts else pair if pair else (0.0, 1.0))
     if not total or prompt_share + output_share <= 0:
         return {}
-    state.mask(volume.start(), volume.end())
+    for start, end in (amounts[2] if amounts else []):
+        state.mask(start, end)
+    if volume is not None:
+        state.mask(volume.start(), volume.end())
     if ratio is not None:
         state.mask(ratio.start(), ratio.end())
     per_second = total / _SECONDS_A_DAY

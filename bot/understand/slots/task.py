@@ -100,3 +100,9 @@ def parse_task(state: SlotState) -> None:
         state.set("preference_pairs", True)
     elif preference:
         state.notes.append("preference-as-sft")
+
+
+def names_training(text: str) -> bool:
+    """Whether the text names a training method at all (full training, LoRA, P-Tuning, preference tuning): a day's
+    token volume is then data to train on, otherwise a load to serve."""
+    return any(p.search(text) for p in (_QLORA, _LORA, _PTUNING, _FULL_TRAIN, _PREFERENCE))

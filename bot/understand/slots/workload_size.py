@@ -39,7 +39,7 @@ from bot.understand.slots.cues import (
     ASKS_TOKEN_COST,
     OFFLINE_JOB,
 )
-from bot.understand.slots.daily_volume import busy_window_factor, daily_token_rates, peak_factor
+from bot.understand.slots.daily_volume import busy_window_factor, daily_token_rates, names_day_volume, peak_factor
 from bot.understand.slots.service_rate import (
     asks_latency,
     note_per_person,
@@ -48,6 +48,7 @@ from bot.understand.slots.service_rate import (
     requests_every,
     requests_per_minute,
 )
+from bot.understand.slots.task import names_training
 from rules.constants import HOURS_PER_MONTH
 
 JOB_TOKENS_MIN = 1e8
@@ -495,6 +496,10 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         **parse_service_rate(state),  # first: "100 docs per query", "1000 texts per second" are no job's samples
         **_daily_in_out(state),  # before the amounts: "一天 2 亿 token 的输入" is a rate, not a job's tokens
     }
+    if not names_training(state.text) and names_day_volume(state):
+        # "每天大概 5 亿 token" with no training named is a load to serve a day, not a job of 500M tokens run once
+        # over a month at one sequence (audit 28 HIGH 42, PA4)
+        fields.update(_volume_targets(state))
     per_sample = _epoch_tokens(state)
     tokens = per_sample[0] if per_sample is not None else _amount_tokens(state)
     if per_sample is not None and 0 < per_sample[1] <= MAX_SAMPLE_TOKENS:

@@ -25,3 +25,14 @@ def test_one_price_a_million_tokens_for_the_same_cards() -> None:
     prices = {float(p) for p in re.findall(r"每百萬輸出 token ([\d.]+) USD", text)}
     b200 = {p for p in prices if p < 1.3}
     assert len(b200) == 1  # the B200 row and the bill agree
+
+
+def test_a_days_prompt_and_output_amounts_size_a_few_cards_not_thousands() -> None:
+    # audit 28 HIGH 42: "(roughly 120M prompt, 30M generated)" had become a 10M-token context: 18,304 L4s and
+    # 22.3M USD a month where ≈ 1,389 prompt and 347 generated tokens a second take two or three L4s
+    reply = ask_json("We expect about 150 million tokens a day (roughly 120M prompt, 30M generated) on Mistral 7B "
+                     "Instruct v0.3 with vLLM, fairly even over 24 hours. How many L4s on AWS (g6.xlarge) and what "
+                     "is the monthly bill?")
+    plan = reply["serving"]
+    assert plan["replicas"] * plan["gpus_per_replica"] <= 4
+    assert reply["cost"]["per_month"] < 3000
