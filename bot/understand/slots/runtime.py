@@ -57,6 +57,8 @@ _MEMORY_FRACTION = rx(r"(?:--?)?(?:gpu[-_ ]memory[-_ ]utili[sz]ation|mem[-_ ]fra
 _MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])"
                     r"|(?<![\w-])(?:-c|--ctx[-_]size|-n_ctx|--n[-_]ctx)\s*(?:=\s*)?(?P<n2>\d{3,7})(?![\d.kK])")
 """The engine's length flag: vLLM's --max-model-len, llama.cpp's -c / --ctx-size in a pasted command line."""
+_PARALLEL_SLOTS = rx(r"(?<![\w-])(?:-np|--parallel|--n[-_]parallel)\s*(?:=\s*)?(?P<n>\d{1,4})(?![\d.])")
+"""llama.cpp server's -np / --parallel: the slots that decode at once, sharing the -c cells between them."""
 _LOGGED_KV_TOKENS = rx(r"maximum\s+number\s+of\s+tokens\s+that\s+can\s+be\s+stored\s+in\s+kv\s+cache\s*"
                        r"\((?P<n>\d{1,9})\)"
                        r"|gpu\s+kv\s+cache\s+size:\s*(?P<n2>\d{1,3}(?:,\d{3})+|\d{1,9})\s+tokens")
@@ -250,7 +252,8 @@ def parse_engine_settings(state: SlotState) -> None:
         if value is not None:
             state.set("memory_fraction", value)
         state.mask(m.start(), m.end())
-    m = _MAX_MODEL_LEN.search(state.text)
+    # the last one written: a question after a pasted command asks about the change ("想改成 -c 32768 -np 4")
+    m = next(reversed(list(_MAX_MODEL_LEN.finditer(state.text))), None)
     if m is not None and int(m.group("n") or m.group("n2")) > 0:
         # The engine's own length flag: the context unless the requests' own lengths are written too (read after
         # this by the context slot: "--max-model-len 32768 … prompts around 6k tokens, answers around 700" holds
@@ -258,6 +261,18 @@ def parse_engine_settings(state: SlotState) -> None:
         state.values["engine_max_len"] = int(m.group("n") or m.group("n2"))
         state.notes.append("max-model-len-stated")
         state.mask(m.start(), m.end())
+    slots = next(reversed(list(_PARALLEL_SLOTS.finditer(state.text))), None)
+    if slots is not None and int(slots.group("n")) > 0:
+        # llama-server's -c is the KV cells all -np slots share: "-c 32768 -np 4" is four sequences of 8,192, not
+        # one (audit 28 HIGH 44)
+        parallel = int(slots.group("n"))
+        if "batch" not in state.values:
+            state.set("batch", parallel)
+        cells = state.values.get("engine_max_len")
+        if isinstance(cells, int) and cells >= parallel and "context" not in state.values:
+            state.set("context", cells // parallel)
+            state.values.pop("engine_max_len", None)  # the slots' own length, said as the context
+        state.mask(slots.start(), slots.end())
     m = _TENSOR_SPLIT.search(state.text)
     if m is not None:
         shares = [float(part) for part in m.group("shares").split(",")]

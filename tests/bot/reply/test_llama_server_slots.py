@@ -1,0 +1,29 @@
+"""llama-server's -c is the KV cells its -np slots share (audit 28 HIGH 44: "想改成 -c 32768 -np 4（每個 slot 還是
+8k）" after a pasted start-up log was sized as one 8,192-token sequence, "可以 21.2 GiB" on a 4090 where the
+32,768 cells asked take 8 GiB and the whole ≈ 27 GiB)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json
+
+KB = default_knowledge()
+PASTE = (Path(__file__).parent / "llama_server_np_change.txt").read_text(encoding="utf-8")
+
+
+def test_the_slots_asked_after_the_paste_are_the_batch_and_each_slot_its_share() -> None:
+    question = parse(PASTE, KB)
+    assert (question.context, question.batch) == (8192, 4)  # the change asked, not the pasted -c 16384 -np 2
+    alone = parse("llama-server -m qwen3-32b-q4_k_m.gguf -c 32768 -np 4 -ngl 99 on an RTX 4090, fits?", KB)
+    assert (alone.context, alone.batch) == (8192, 4)
+
+
+def test_the_change_does_not_fit_a_4090_and_q8_0_kv_is_the_tight_fix() -> None:
+    reply = ask_json(PASTE)
+    assert reply["check"]["fits"] is False
+    assert 26.5 < reply["check"]["memory_per_gpu_gb"] < 28  # 18 GiB of weights + 8 GiB for 32,768 cells + buffers
+    kv = next(s for s in reply["check"]["suggestions"] if s["kind"] == "kv-cache")
+    assert 23 < kv["memory_per_gpu_gb"] < 24
