@@ -466,7 +466,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # it, and no cloud bill priced at its speed (a Mac is owned, not rented)
         speed, top, timed_on = on_mac, (gpu, count), (gpu, count)
 
-    if question.observed_tokens_per_s and (gpu is not None or "unified_memory_bandwidth_gbps" in speed):
+    if question.observed_tokens_per_s and (gpu is not None or "unified_memory_bandwidth_gbps" in speed
+                                           or (question.intent == "compare" and bool(question.compare_gpus))):
         speed["observed_tokens_per_s"] = question.observed_tokens_per_s  # "is 15 tok/s normal?" (speed_view)
     chosen = getattr(estimate, "chosen", None) or {}
     already = {a.field for a in assumptions} | set(question.stated)

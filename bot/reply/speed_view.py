@@ -143,7 +143,11 @@ def observed_line(answer: Answer, t: Translator) -> str:
     seen, expected = answer.speed.get("observed_tokens_per_s"), answer.speed.get("decode_tokens_per_s")
     check = answer.check
     mac_unsized = check is None and bool(answer.speed.get("unified_memory_bandwidth_gbps"))  # its memory unsaid
-    if not seen or (check is None and not mac_unsized):
+    # cards compared after a measured speed ("is ~38 tok/s normal, and would a 4090 be faster?"): the speed block
+    # is the first card's, the one the asker runs (audit 28 M-51)
+    compared = check is None and bool(answer.compare) and answer.speed_on is not None \
+        and answer.speed_on.gpu == answer.compare[0]
+    if not seen or (check is None and not mac_unsized and not compared):
         return ""
     if check is not None and not check.fits and not check.tight:
         # the set-up as read cannot hold the model: what runs it is a quantised file or system RAM

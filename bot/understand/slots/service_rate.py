@@ -75,6 +75,10 @@ _PER_TOKEN_LATENCY = rx(
     r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>" + _UNIT + r")(?![a-z])"
 )
 """A latency per generated token (TPOT): its inverse is the decode speed each user must see."""
+_LOGGED_TIMING = rx(r"\(\s*\d+(?:\.\d+)?\s*ms\s+per\s+token\s*,\s*\d+(?:\.\d+)?\s*tokens\s+per\s+second\s*\)")
+"""A timing an engine logged ("(26.35 ms per token, 37.95 tokens per second)", llama.cpp's print_timings): what the
+asker measured, never a latency they ask for (audit 28 M-51: a pasted log's prompt-eval rate became a 2,439 tok/s
+per-user target)."""
 _UNIT_AMOUNT = r"(?:(?:1|one|a|一)\s*)?(?:million|mn?|thousand|k|百万|千)|100\s*万|1,?000(?:,?000)?"
 _PRICE_UNIT = rx(
     r"(?:\bper|\bevery|每|/)\s*(?:" + _UNIT_AMOUNT + r")?\s*(?:个\s*)?(?:output\s+|generated\s+|input\s+)?"
@@ -110,7 +114,9 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
     """Question fields for a service's texts per request, its rate in texts and its per-token latency; the
     spans read (and any price unit in tokens) are masked."""
     fields: dict[str, Any] = {}
-    m = _PER_TOKEN_LATENCY.search(state.text)
+    logged = [t.span() for t in _LOGGED_TIMING.finditer(state.text)]
+    m = next((m for m in _PER_TOKEN_LATENCY.finditer(state.text)
+              if not any(a <= m.start() < b for a, b in logged)), None)
     if m is not None:
         value, unit = float(m.group("num") or m.group("num2")), m.group("unit") or m.group("unit2")
         seconds = value / 1000.0 if unit.startswith("m") or unit == "毫秒" else value

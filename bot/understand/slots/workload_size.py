@@ -155,6 +155,8 @@ user sees, the common meaning; the read-back says so, so a reader who meant the 
 _OBSERVED = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:tokens?|toks?|t)\s*"
                 r"(?:/\s*s(?:ec)?\b|per\s+second|每秒|ps\b)|"
                 r"每秒\s*(?:只有|才|大概|约)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:tokens?|toks?)")
+_PROMPT_RATE = rx(r"prompt\s+eval|prompt\s+processing|\bprefill|\bpp\d*\b|提示|预填充")
+"""A logged rate that is the prompt's (llama.cpp's "prompt eval time", llama-bench's pp512), not decoding."""
 _DOUBT = rx(r"\b(?:normal|expected|reasonable|typical|too\s+slow|so\s+slow|slow|only\s+(?:get|getting|see|seeing|"
             r"reach|hit)|is\s+(?:that|this|it)\s+(?:right|ok|okay|good|fine)|should\s+i\s+(?:get|expect|see))\b|"
             r"正常|合理|太慢|很慢|好慢|只有|才有|应该有多少")
@@ -420,7 +422,12 @@ def _observed_speed(state: SlotState) -> dict[str, float]:
     """The decode speed the text says it sees, when it asks whether that is normal (see `_OBSERVED`)."""
     if not _DOUBT.search(state.text):
         return {}
-    m = _OBSERVED.search(state.text)
+    # the last decode speed written, never a logged prompt-eval rate: a question after a pasted log restates the
+    # speed it asks about ("… 2431.70 tokens per second) … 37.95 tokens per second) … Is ~38 tok/s normal?")
+    text = state.text
+    candidates = [m for m in _OBSERVED.finditer(text)
+                  if not _PROMPT_RATE.search(text[text.rfind("\n", 0, m.start()) + 1: m.start()])]
+    m = candidates[-1] if candidates else None
     if m is None:
         return {}
     value = float(m.group("num") or m.group("num2"))
