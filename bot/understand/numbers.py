@@ -13,7 +13,7 @@ COUNT_SCALES: dict[str, float] = {
     "k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
     "t": 1e12, "tn": 1e12, "trillion": 1e12, "quadrillion": 1e15,
     "千": 1e3, "万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8, "十亿": 1e9, "百亿": 1e10, "千亿": 1e11,
-    "万亿": 1e12,
+    "万亿": 1e12, "兆": 1e12,  # 兆 as Taiwan and Hong Kong write a trillion tokens ("2 兆 token")
 }
 """Scale words after a counted amount (tokens to train on or generate, images, hours of audio): counted in
 thousands, lower case. Each slot's pattern says which of them it reads; contexts count k as 1,024 instead."""

@@ -113,7 +113,8 @@ to its end."""
 
 _MACHINES_BEFORE = rx(
     r"(?:^|(?<=[^a-z0-9.]))(?P<num>\d{1,4}|[一二两三四五六七八九十]{1,3}|" + EN_COUNT_WORDS + r")\s*"
-    r"(?:台(?:机器|服务器|主机)?|个?节点|(?:nodes?|machines?|servers?|hosts?|boxes|pods?)\s*(?:of|with|each\s+with|x|×)?"
+    r"(?:台(?:机器|服务器|主机)?(?:\s*[x×*])?|个?节点(?:\s*[x×*])?"
+    r"|(?:nodes?|machines?|servers?|hosts?|boxes|pods?)\s*(?:of|with|each\s+with|x|×)?"
     r"|[x×*])\s*(?:each\s+with\s+|,\s*each\s+(?:with\s+)?|每台|每个节点)?\s*$"
 )
 """Machines written before the cards each holds: "两台8卡H20", "2 nodes of 8x H20", "2x8 H100" (16 cards)."""

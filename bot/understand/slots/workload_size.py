@@ -61,7 +61,7 @@ SAMPLE_K = 1024.0
 _NUM = (r"(?P<num>" + POWER_OF_TEN
         + r"|\d+(?:\.\d+)?e\+?\d{1,6}(?![\d.])|\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)")
 """An amount: "10^12" (a power of ten), "1e12" / "2.5e11" (scientific), "300,000", "1.5", or Chinese numerals."""
-_SCALE = (r"(?P<scale>万亿|千亿|百亿|十亿|亿|千万|百万|十万|万|thousand|million|billion|trillion|quadrillion|"
+_SCALE = (r"(?P<scale>万亿|兆|千亿|百亿|十亿|亿|千万|百万|十万|万|thousand|million|billion|trillion|quadrillion|"
           r"bn|mn|tn|k|m|b|t)?")
 _TOKEN_WORD = r"(?:training\s+|train\s+|text\s+|个\s*)?(?:tokens?|toks?|词元)(?![a-z])"
 _AMOUNT = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*" + _TOKEN_WORD)
