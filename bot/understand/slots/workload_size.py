@@ -84,7 +84,7 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"(?:(?P<adj>\d+(?:\.\d+)?)\s*(?P<adj_k>k)?\s*-?\s*tokens?(?:\s+|\s*的\s*))?"  # "50M 512-token chunks"
               r"(?:(?:new|more|incoming|fresh|additional|extra)\s+)?"
               r"(?:(?:customer|support|user|chat|product|news|legal|medical|web|email|call|sales|image|video|"
-              r"search|math|maths|coding|exam|test|benchmark|eval)[- ])?"  # a qualifier
+              r"search|math|maths|coding|exam|test|benchmark|eval|short|long|small|brief)[- ])?"  # a qualifier
               r"(?:samples?|examples?|sequences|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
               r"chats?|"
               r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
@@ -92,7 +92,7 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"posts?|transcripts?|contracts?|(?:product\s+)?descriptions?|items?|listings?|invoices?|resumes?|"
               r"(?:product\s+)?titles?|captions?|abstracts?|snippets?|headlines?|(?:search\s+)?quer(?:y|ies)|"
               r"problems?|questions?|"
-              r"(?:客服|用户|历史|客户|商品|新闻|法律|医疗|通话|聊天|数学|编程|考试|测试)?"  # "100 万条客服对话"
+              r"(?:客服|用户|历史|客户|商品|新闻|法律|医疗|通话|聊天|数学|编程|考试|测试|短|长)?"  # "100 万条客服对话"
               r"(?:样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对|工单|邮件|评论|帖子|报告|论文|合同|合约|"
               r"聊天记录|query|查询语句|查询|问句|题目|题|"
               r"商品描述|描述|简历|病历|订单|标题|商品标题))"
