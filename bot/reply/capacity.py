@@ -172,11 +172,15 @@ def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, po
             from bot.reply.side_figures import mac_speed
             decode = mac_speed(question, as_chosen(job, estimate.chosen), gpu, top.fits, kb).get(
                 "decode_tokens_per_s")
-        rows.append(ModelCompareOut(model=model.id, total_gb=round(estimate.total_gib, 2),
-                                    per_gpu_gb=round(estimate.per_gpu_gib, 2),
+        # the model's own need, not the share of the card a serving engine reserves (vLLM's "137 GiB" on an
+        # H200 for either model; audit 28 M-53, as audit 26 M-34 for formats)
+        need = estimate.required_per_gpu_gib or estimate.per_gpu_gib
+        rows.append(ModelCompareOut(model=model.id, total_gb=round(need * count, 2),
+                                    per_gpu_gb=round(need, 2),
                                     gpu=top.gpu_id if top else None, count=count,
                                     fits=top.fits if top else None,
                                     decode_tokens_per_s=decode,
+                                    max_concurrent_sequences=top.max_concurrent_sequences if top and top.fits else None,
                                     fix=_quantised_fit(job, gpu, count, instances) if gpu and top and not top.fits
                                     else None, **_audio_job(question, job, top, count, kb)))
     return rows

@@ -172,6 +172,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                                    "zh-Hans": "最省钱的部署方式：8 位权重在基准测试上损失通常不到 1%，4 位（AWQ/GPTQ）约 1–3%；官方没有发布这种量化版本，这里是社区量化的权重（请核对来源和质量）；指定精度可改按其他精度估算"},
     "engine-kv-default": {"en": "the engine's first KV-cache type below 16 bits", "zh-Hans": "该引擎支持的首个低于 16 位的 KV 缓存类型"},
     "native-release": {"en": "the precision the model is released in", "zh-Hans": "模型官方发布的精度"},
+    "concurrency-asked": {"en": "how many sequences fit at once is a serving engine's question, at its paged KV cache",
+                          "zh-Hans": "能同时容纳多少路是推理服务框架的问题，按其分页 KV 缓存估算"},
     "int4-is-the-release": {"en": "the model is released in MXFP4, already 4-bit: that is its int4, and no GPTQ or AWQ of it comes from its makers",
                             "zh-Hans": "该模型以 MXFP4 发布，本身就是 4 位：这就是它的 int4，官方没有 GPTQ 或 AWQ 版本"},
     "native-format": {"en": "the format the model is released in: its routed experts in INT4 with one bf16 scale per 32 weights (compressed-tensors), everything else in bf16",

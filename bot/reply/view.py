@@ -516,4 +516,11 @@ def _faster_of(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     ratio = (first.decode_tokens_per_s or 0.0) / (second.decode_tokens_per_s or 1.0)
     clause = (t("compare_faster", name=name, ratio=f"{ratio:.1f}") if ratio > CLEARLY_FASTER
               else t("compare_as_fast"))
+    held = [r.max_concurrent_sequences or 0 for r in ranked]
+    if answer.understood.get("asks_concurrency") and all(held):
+        # "which holds more concurrent users": the sequences each holds on the same cards first (audit 28 M-53)
+        most = max(ranked, key=lambda r: r.max_concurrent_sequences or 0)
+        holds = (t("compare_holds_same", n=f"{held[0]:,}") if len(set(held)) == 1
+                 else t("compare_holds_more", name=_row_name(most, kb, t), n=f"{max(held):,}"))
+        clause = ("；" if t.lang != "en" else "; ").join((holds, clause))
     return t("compare_verdict", clauses=clause)

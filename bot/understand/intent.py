@@ -44,7 +44,8 @@ MODEL_COMPARE = rx(
     r"\bvs\.?\b|\bversus\b|\bcompar\w*|\bdifference\w*|\bdiffer\b|\bbetter\b|\bor\b|\bwhich\b|\bthan\b|"
     r"对比|比较|区别|差别|差异|哪个|哪一个|还是|相比|比起|\bpk\b|比"
 )
-MODEL_COMPARE_STRONG = rx(r"\bvs\.?\b|\bversus\b|\bcompar\w*|对比|比较|相比|比起|\bpk\b|还是")
+MODEL_COMPARE_STRONG = rx(r"\bvs\.?\b|\bversus\b|\bcompar\w*|对比|比较|相比|比起|\bpk\b|还是"
+                          r"|\bwhich\s+(?:one\s+|model\s+)?(?:holds?|serves?|fits?|runs?|gives?|handles?|supports?|is)\b")
 """Cues strong enough to spend a fuzzy lookup on a misspelt second model ("qwen 14b vs lama2 13b")."""
 # -- intents ----------------------------------------------------------------------------------------
 _HELP = rx(
