@@ -53,6 +53,7 @@ from bot.reply.model import (
     ConfigRef,
 )
 from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_asked
+from bot.reply.one_more_card import one_more_card
 from bot.reply.overrides import apply_overrides
 from bot.reply.pick_order import named_scale_out_gives_way
 from bot.reply.pool import as_candidate, candidate_gpus
@@ -466,6 +467,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         # it, and no cloud bill priced at its speed (a Mac is owned, not rented)
         speed, top, timed_on = on_mac, (gpu, count), (gpu, count)
 
+    if gpu is not None and gpu.id in kb.gpus and check is not None and check.fits:
+        speed.update(one_more_card(as_chosen(workload, estimate.chosen), gpu, count,
+                                   getattr(estimate, "host_ram_gib", None)))
     if question.observed_tokens_per_s and (gpu is not None or "unified_memory_bandwidth_gbps" in speed
                                            or (question.intent == "compare" and bool(question.compare_gpus))):
         speed["observed_tokens_per_s"] = question.observed_tokens_per_s  # "is 15 tok/s normal?" (speed_view)

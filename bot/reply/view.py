@@ -110,6 +110,10 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                     host_ram=gb(e.host_ram_gb) if e.host_ram_gb else None,
                     host_ram_layers=host_ram_line(t, e, kb.models.get(answer.query.model or ""),
                                                   card_bandwidth(answer, kb), ram_of(answer)))
+    if view.get("host_ram_layers") and answer.speed.get("one_more_card_tokens_per_s") and answer.check is not None:
+        view["host_ram_layers"] += t.sentence_gap + t(
+            "one_more_card", n=f"{answer.speed.get('one_more_card_count') or 0:.0f}",
+            gpu=gpu_name(kb, answer.check.gpu), v=count(float(answer.speed["one_more_card_tokens_per_s"] or 0)))
     cards = answer.check.cards if answer.check is not None else []
     # a set of different cards: the per-card figures are the fullest card's, and say so
     view["fullest"] = gpu_name(kb, max(cards, key=lambda card: card.needed_gb).gpu) \
