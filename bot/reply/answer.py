@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import rules
+from bot.reply.all_cards import all_cards_figure
 from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.budget_money import within_budget_first
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
@@ -522,6 +523,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         lighter_task=lighter,
         other_stage=other_stage_figure(question, workload, kb),
         other_kv=other_kv_figure(question, workload, kb),
+        all_cards=all_cards_figure(question, workload, kb),
         engine_length=engine_length_figure(question, workload, kb),
         weighed_layout=weighed_layout_figure(question, workload, kb),
         smaller_models=smaller_for(question, model.id, gpu, count, check, picks, kb),

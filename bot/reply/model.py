@@ -435,6 +435,9 @@ class Answer(BaseModel):
     weighed_layout: dict[str, Any] | None = None
     """A replica layout the question weighs: {cards, replicas, gpu, users_each, fits, per_gpu_gb, limit_gb,
     decode_tokens_per_s, sequences_each} (bot.reply.weighed_layout)."""
+    all_cards: dict[str, Any] | None = None
+    """All the cards of a box weighed beside the part asked about: {count, gpu, fits, per_gpu_gb, held, held_now,
+    context, length, starts} (bot.reply.all_cards)."""
     other_kv: dict[str, Any] | None = None
     engine_length: dict[str, Any] | None = None
     """The engine's length flag written beside shorter requests: {length, gpu, count, starts, longest} (whether

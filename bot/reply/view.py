@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.reply.all_cards import all_cards_line
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, ram_of, smaller_line
 from bot.reply.compare_view import CLEARLY_FASTER, compare_rows, compare_verdict, stated_load
@@ -175,6 +176,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["any_fits"] = any(p["fits"] for p in picks)
     view["other_stage"] = other_stage_line(answer, kb, t)
     view["other_kv"] = other_kv_line(answer, kb, t)
+    view["all_cards"] = all_cards_line(answer, kb, t)
     view["engine_length"] = engine_length_line(answer, kb, t)
     view["weighed_layout"] = weighed_layout_line(answer, kb, t)
     view["smaller"] = smaller_line(answer, kb, t)
@@ -401,7 +403,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": message}))
     if view.get("lighter"):
         out.append(("section", "notice", {"message": view["lighter"]}))
-    for key in ("other_stage", "other_kv", "engine_length", "weighed_layout"):
+    for key in ("other_stage", "other_kv", "engine_length", "weighed_layout", "all_cards"):
         if view.get(key):
             out.append(("section", "notice", {"message": view[key]}))
     if view.get("activations_exceed"):

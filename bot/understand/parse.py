@@ -106,7 +106,13 @@ from bot.understand.slots.runtime import (
     read_logged_kv_tokens,
 )
 from bot.understand.slots.service_rate import PER_USER_RATE_NOTE, latency_as_speed, online_count, people_count
-from bot.understand.slots.sizes import counts_before, parse_gpu_counts, parse_memory, parse_params
+from bot.understand.slots.sizes import (
+    counts_before,
+    parse_gpu_counts,
+    parse_memory,
+    parse_other_count,
+    parse_params,
+)
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
 from bot.understand.slots.vision_input import asks_images_at_once, parse_vision_input
@@ -146,7 +152,8 @@ PLAIN_SLOTS = (
     "offload",
     "gradient_checkpointing", "grad_accumulation", "optimizer", "gpu", "gpu_count", "instance", "apple_chip",
     "memory_gb", "card_bandwidth_gbps", "cloud", "currency", "inter_node_gbps", "engine_version", "engine_backend",
-    "kv_cache", "other_kv_cache", "other_kv_context", "engine_max_len", "logged_kv_tokens", "tensor_parallel",
+    "kv_cache", "other_kv_cache", "other_kv_context", "other_gpu_count", "engine_max_len", "logged_kv_tokens",
+    "tensor_parallel",
     "weighed_layout",
     "flash_attention", "dp_attention", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split",
     "gpu_layers", "cpu_moe_layers",
@@ -333,6 +340,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     elif gpus:
         parse_mac_beside_card(state)
     parse_gpu_counts(state, gpus, mentions)
+    parse_other_count(state)
     if instance is not None and instance.instance.count and "gpu_count" not in state.values and len(gpu_ids) == 1:
         state.set("gpu_count", instance.instance.count * (machines[0] if machines is not None else 1))
     if notebook is not None and "gpu_count" not in state.values:

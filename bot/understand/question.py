@@ -269,6 +269,9 @@ class Question(BaseModel):
     """An execution backend the text names ("trtllm-build", "Triton" → TensorRT-LLM's `tensorrt` engine)."""
     kv_cache: str | None = None
     """KV-cache precision (fp16 | bf16 | fp8 | int8 | int4), or `kv-quantised` when no type was given."""
+    other_gpu_count: int | None = Field(default=None, gt=0)
+    """All the cards of a box weighed beside the part the job runs on ("on 2 of the 4 L40S … would using all 4 GPUs
+    be the better fix?"): the reply adds what the whole box holds (audit 28 M-49)."""
     other_kv_cache: str | None = None
     """A KV-cache type named only as a change to weigh beside a set-up that runs ("we run … (3) if we switch the KV
     cache to fp8, how many 32k sequences fit?"): the job is sized as it runs and the reply adds what that type

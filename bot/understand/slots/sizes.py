@@ -204,6 +204,24 @@ def smi_card_count(text: str, gpus: list[Mention]) -> int | None:
     return len({row.group("index") for row in rows}) if len(named) == 1 else None
 
 
+_ALL_CARDS = rx(r"\b(?:using|use|on|with|across|onto|to)\s+all\s+(?P<n>\d{1,2})\s+(?:of\s+(?:the|its|our|my)\s+)?"
+                r"(?:[a-z0-9-]+\s+)?(?:gpus?|cards?)\b"
+                r"|(?:全部|所有|全都?用上?)\s*(?P<n2>\d{1,2})\s*(?:张|块)|(?P<n3>\d{1,2})\s*(?:张|块)(?:卡)?\s*全(?:部)?(?:都)?用")
+"""All the cards of the box, weighed beside the part a job runs on ("would using all 4 GPUs be the better fix?")."""
+
+
+def parse_other_count(state: SlotState) -> None:
+    """`other_gpu_count`: all the cards of the box, weighed beside the part asked about (audit 28 M-49); masked."""
+    m = _ALL_CARDS.search(state.text)
+    count = state.values.get("gpu_count")
+    if m is None or not isinstance(count, int):
+        return
+    other = int(m.group("n") or m.group("n2") or m.group("n3"))
+    if count < other <= MAX_GPU_COUNT:
+        state.set("other_gpu_count", other)
+        state.mask(m.start(), m.end())
+
+
 def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
     """The cards as the text counts them, else as a pasted nvidia-smi table lists them (an excerpt of its rows
     beside "8 卡" is not the machine)."""
