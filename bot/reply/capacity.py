@@ -249,9 +249,12 @@ def compare_formats(question: Question, model: Model, kb: KnowledgeBase, pool: l
         # transformers)
         common = "vllm" if "vllm" in engines else sorted(engines)[0]
         asked_formats = [asked.model_copy(update={"engine": common}) for asked in asked_formats]
+    counts = question.compare_format_counts
     for name, asked in zip(question.compare_formats, asked_formats, strict=True):
+        if name in counts:
+            asked = asked.model_copy(update={"gpu_count": counts[name]})  # "the FP8 release on 8x B200"
         job, _ = workload_for(asked, model, gpu, machine_vram_gib(asked, gpu, None))
-        top, count = _top_pick(job, question, gpu, pool, instances, max_count, priced)
+        top, count = _top_pick(job, asked, gpu, pool, instances, max_count, priced)
         estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top else gpu)
         # the format's own need, not the share of the card a serving engine reserves (FP8 and AWQ both read
         # "152 GiB" on 2 H100s: vLLM's reservation; audit 26 M-34), and the sequences each holds there

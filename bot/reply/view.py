@@ -510,12 +510,33 @@ def _row_name(row: ModelCompareOut, kb: KnowledgeBase, t: Translator) -> str:
             else kb.models[row.model].name if row.model in kb.models else row.model)
 
 
+def _per_card_verdict(rows: list[ModelCompareOut], kb: KnowledgeBase, t: Translator) -> str:
+    """Set-ups of one card at different counts ("NVFP4 on 4× B200 or FP8 on 8×"): the sequences a card holds, which
+    is what the same machines serve, beside the speed (audit 28 M-48)."""
+    if not all(r.max_concurrent_sequences and r.count for r in rows):
+        return ""
+    per_card = sorted(rows, key=lambda r: (r.max_concurrent_sequences or 0) / (r.count or 1), reverse=True)
+    best, next_best = per_card[0], per_card[1]
+    ratio = ((best.max_concurrent_sequences or 0) / (best.count or 1)) / max(
+        1e-9, (next_best.max_concurrent_sequences or 0) / (next_best.count or 1))
+    speeds = sorted(rows, key=lambda r: r.decode_tokens_per_s or 0.0, reverse=True)
+    fast = (speeds[0].decode_tokens_per_s or 0.0) / (speeds[1].decode_tokens_per_s or 1.0)
+    speed = (t("compare_faster", name=_row_name(speeds[0], kb, t), ratio=f"{fast:.1f}") if fast > CLEARLY_FASTER
+             else t("compare_as_fast"))
+    holds = t("compare_per_card", name=_row_name(best, kb, t), ratio=f"{ratio:.1f}",
+              a=f"{best.max_concurrent_sequences:,}", n=f"{best.count}", b=f"{next_best.max_concurrent_sequences:,}",
+              m=f"{next_best.count}", other=_row_name(next_best, kb, t))
+    return t("compare_verdict", clauses=("；" if t.lang != "en" else "; ").join((speed, holds)))
+
+
 def _faster_of(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """Which of the models (or formats) compared on the same cards decodes faster, said in one line: the rows
     alone ("~24 tok/s" beside "~22 tok/s") left "which one is faster?" to the reader (audit 27 LOW-76)."""
     rows = [r for r in answer.model_compare if r.fits and r.decode_tokens_per_s and r.gpu]
-    if len(rows) < 2 or len(rows) != len(answer.model_compare) or len({(r.gpu, r.count) for r in rows}) != 1:
+    if len(rows) < 2 or len(rows) != len(answer.model_compare) or len({r.gpu for r in rows}) != 1:
         return ""
+    if len({r.count for r in rows}) != 1:
+        return _per_card_verdict(rows, kb, t)
     ranked = sorted(rows, key=lambda r: r.decode_tokens_per_s or 0.0, reverse=True)
     first, second = ranked[0], ranked[1]
     name = _row_name(first, kb, t)

@@ -399,6 +399,9 @@ class Question(BaseModel):
     compare_tasks: list[Task] = Field(default_factory=list)
     """Training methods set side by side ("full fine-tune vs LoRA vs QLoRA"): each one's memory and pick."""
     compare_formats: list[str] = Field(default_factory=list)
+    compare_format_counts: dict[str, int] = Field(default_factory=dict)
+    """The cards a compared format is written to run on, where it differs from the set asked ("NVFP4 on 4x B200 …
+    better than the FP8 release on 8x B200?"): that row is sized on them (audit 28 M-48)."""
     """Weight formats set side by side ("AWQ, GPTQ or FP8"): keys of bot.understand.slots.formats.FORMATS, the
     first the one the reply sizes."""
     inter_node_gbps: float | None = Field(default=None, gt=0)

@@ -13,12 +13,14 @@ from bot.understand.slots.base import SlotState, rx
 FORMATS: dict[str, tuple[str, str | None]] = {
     "awq": ("int4", "awq"), "gptq": ("int4", "gptq"), "nf4": ("int4", "nf4"), "gguf": ("int4", "gguf-q4_k_m"),
     "q4_k_m": ("int4", "gguf-q4_k_m"), "fp8": ("fp8", None), "int8": ("int8", None), "int4": ("int4", None),
-    "bf16": ("bf16", None), "fp16": ("fp16", None),
+    "bf16": ("bf16", None), "fp16": ("fp16", None), "nvfp4": ("int4", "nvfp4"),
 }
 """(precision, quantisation method) of each format word; a bare GGUF is the usual Q4_K_M."""
-_FORMAT = rx(r"(?<![\w.-])(?P<name>awq|gptq|nf4|gguf|q4_k_m|fp8|int8|int4|bf16|fp16|8[- ]?bit|4[- ]?bit)(?![\w])")
+_FORMAT = rx(r"(?<![\w.-])(?P<name>awq|gptq|nf4|gguf|q4_k_m|fp8|int8|int4|bf16|fp16|nvfp4|fp4|8[- ]?bit|4[- ]?bit)"
+             r"(?![\w])")
 _JOINED = rx(r"^\s*(?:,|/|\bor\b|\bvs\.?|\bversus\b|\band\b|还是|或者?|和|跟|与|、)\s*(?:\bor\b\s*)?$")
-_ALIASES = {"8bit": "int8", "8-bit": "int8", "8 bit": "int8", "4bit": "int4", "4-bit": "int4", "4 bit": "int4"}
+_ALIASES = {"8bit": "int8", "8-bit": "int8", "8 bit": "int8", "4bit": "int4", "4-bit": "int4", "4 bit": "int4",
+            "fp4": "nvfp4"}
 
 
 def formats_compared(state: SlotState) -> list[str]:
@@ -35,7 +37,39 @@ def formats_compared(state: SlotState) -> list[str]:
         if name not in run:
             run.append(name)
         last_end = m.end()
-    return run if len(run) >= 2 else _set_against(text)
+    return run if len(run) >= 2 else (_set_against(text) or _better_than(text))
+
+
+_THAN_BEFORE = rx(r"\b(?:better|faster|cheaper|worse|slower|more\s+\w+)\s+than\s+(?:the\s+|an?\s+|using\s+)?$"
+                  r"|(?:比|相比于?|跟|和)\s*$")
+"""A format set against the one asked after "better than" ("… NVFP4 on 4x B200 … is that better than the FP8 release
+on 8x B200?", audit 28 M-48)."""
+_ON_CARDS_AFTER = rx(r"^\s*(?:release|checkpoint|version|weights|model)?\s*(?:on|with|用|在)\s*(?P<n>\d{1,3})\s*"
+                     r"(?:x|×|张|块)")
+"""The cards a format set against another runs on, written right after it ("the FP8 release on 8x B200")."""
+
+
+def _better_than(text: str) -> list[str]:
+    """[first, other] when a later format follows "better than" and differs from the first named, else []."""
+    found = [(m, _ALIASES.get(m.group("name"), m.group("name"))) for m in _FORMAT.finditer(text)]
+    if len(found) < 2:
+        return []
+    first = found[0][1]
+    for m, name in found[1:]:
+        if name != first and _THAN_BEFORE.search(text[max(0, m.start() - 30): m.start()]):
+            return [first, name]
+    return []
+
+
+def format_counts(text: str, names: list[str]) -> dict[str, int]:
+    """The cards each compared format is written to run on, where a count follows it ("FP8 release on 8x B200")."""
+    counts: dict[str, int] = {}
+    for m in _FORMAT.finditer(text):
+        name = _ALIASES.get(m.group("name"), m.group("name"))
+        after = _ON_CARDS_AFTER.search(text[m.end(): m.end() + 40])
+        if name in names and after is not None and name not in counts:
+            counts[name] = int(after.group("n"))
+    return counts
 
 
 _AGAINST_BEFORE = rx(r"(?:跟|和|与|同|对比|相比|比起|\bcompared\s+(?:to|with)|\bagainst|\brelative\s+to)\s*$")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.understand.slots.base import SlotState, first_label, rx
-from bot.understand.slots.formats import FORMATS, formats_compared
+from bot.understand.slots.formats import FORMATS, format_counts, formats_compared
 from rules.precision import BPW_RANGE, bpw_precision
 
 # -- precision / quantisation -----------------------------------------------------------------------
@@ -64,6 +64,9 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     if compared:
         # "AWQ, GPTQ or FP8": the first sizes the reply, every one is set side by side (bot.reply.capacity)
         state.values["compare_formats"] = compared
+        counts = format_counts(state.text, compared)
+        if len(counts) == len(compared) or (counts and compared[0] not in counts):
+            state.values["compare_format_counts"] = counts  # "NVFP4 on 4x B200 … FP8 on 8x B200"
         first_precision, first_quant = FORMATS[compared[0]]
         state.set("precision", first_precision)
         if first_quant is not None:

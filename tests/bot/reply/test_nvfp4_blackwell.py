@@ -27,3 +27,14 @@ def test_no_card_below_blackwell_is_recommended_for_it() -> None:
 def test_vllm_still_runs_nvfp4_weight_only_on_an_a100() -> None:
     reply = ask_json("Llama 3.3 70B NVFP4 on 2x A100 80GB with vLLM: fits?")
     assert "cannot run NVFP4" not in reply["text"]
+
+
+def test_better_than_the_fp8_release_on_more_cards_is_compared_per_card() -> None:
+    # audit 28 M-48: "… and is that better than the FP8 release on 8x B200?" was not answered
+    reply = ask_json("DeepSeek-R1-0528 in NVFP4 (nvidia's FP4 checkpoint) on 4x B200 with TensorRT-LLM, 16 users at "
+                     "32k context: does it fit? And is that better than the FP8 release on 8x B200?")
+    rows = {r["format"]: r for r in reply["model_compare"]}
+    assert (rows["nvfp4"]["count"], rows["fp8"]["count"]) == (4, 8)
+    assert rows["nvfp4"]["fits"] and rows["fp8"]["fits"]
+    verdict = next(line for line in reply["text"].splitlines() if line.startswith("In short:"))
+    assert "NVFP4 holds about 1.8× the sequences a card" in verdict
