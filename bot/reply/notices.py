@@ -61,9 +61,16 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     beside = (t(f"unmodelled_{kind}", name=str(name)) + t.sentence_gap
               + t("unmodelled_beside", model=sized.name)
               if kind and name and answer.error is None and sized is not None else "")
+    # a context far past the model's own window, beyond what RoPE scaling stretches (YaRN factor 4 at most in the
+    # makers' own guides; a 50-million-token "context window" for Qwen3-8B): no card makes the
+    # model read it, whatever the cache it would take (audit 28 LOW-87)
+    window = sized.max_context if sized is not None else None
+    beyond = (t("beyond_window", model=sized.name, window=f"{window:,}", asked=f"{answer.query.context:,}")
+              if sized is not None and window and answer.query.context and answer.query.context > 4 * window
+              and answer.query.task == "inference" else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
-            "unmodelled_beside": beside}
+            "unmodelled_beside": beside, "beyond_window": beyond}
 
 
 def stack_line(t: Translator, answer: Answer) -> str:

@@ -31,3 +31,13 @@ def test_a_number_beyond_its_bound_is_said_with_the_value_asked() -> None:
     assert "{" not in lines[2]  # the value asked is not read back as a slot of its own
     chinese = ask_json("用 8 张 H100 跑 Llama 3 8B，上下文 50000000")["text"]
     assert "上下文（所写为 50,000,000）" in chinese
+
+
+def test_a_context_far_past_the_models_window_is_said_unusable() -> None:
+    # audit 28 LOW-87: a 50-million-token "context window" for Qwen3-8B was sized without a word on its window
+    from tests.bot.reply._answers import ask_json
+
+    text = ask_json("Can I run Qwen3-8B with a 50 million token context window for a single user on one RTX 4090?")[
+        "text"]
+    assert "Qwen3-8B reads at most 40,960 tokens" in text
+    assert "reads at most" not in ask_json("Qwen3-8B at 128k context with YaRN on one H100")["text"]
