@@ -12,7 +12,7 @@ from typing import Literal
 from knowledge.schema import GPU, Model
 from rules import constants as C
 from rules.engine_profile import optimizer_for, profile_for, training_fact
-from rules.hardware import price_proxy, slow_tensor_cores, supports_bf16
+from rules.hardware import price_proxy, runs_precision, slow_tensor_cores, supports_bf16
 from rules.limits import fits_on, limit_gib, needed_gib, unsupported_format, valid_tp, within_one_machine
 from rules.memory import is_transformer
 from rules.precision import normalise_quant, weight_bytes
@@ -132,6 +132,11 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             else [("int8", "gptq-int8"), ("int4", "awq")])
         if w.engine in ONLINE_FP8_ENGINES and gpu.fp8_tflops and w.precision in ("bf16", "fp16"):
             # On FP8 tensor cores the serving engine quantises a 16-bit checkpoint itself, no other file needed.
+            formats = [("fp8", "fp8"), *formats]
+        elif (w.precision in ("bf16", "fp16") and released_by_makers(w.model, "fp8")
+              and runs_precision(gpu, "fp8", w.engine)):
+            # the makers' FP8 release where the engine runs it weight-only (vLLM's FP8 Marlin on an A100), before
+            # a GPTQ-Int8 nobody publishes (audit 28 LOW-97: Qwen3-Next-80B)
             formats = [("fp8", "fp8"), *formats]
         # Only formats whose weights are smaller than the job's: from Q4_K_M or Q2_K, INT8 is no way to fit.
         current = _weights_bytes(w)

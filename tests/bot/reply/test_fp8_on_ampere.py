@@ -27,3 +27,10 @@ def test_both_formats_are_timed_on_the_same_engine() -> None:
 def test_an_fp8_card_keeps_transformers_for_one_prompt() -> None:
     reply = ask_json("Qwen3-14B FP8 on one H100: how much memory and how fast?")
     assert reply["query"]["engine"] == "transformers"
+
+
+def test_the_makers_fp8_release_is_the_quantised_fix_on_an_a100() -> None:
+    # audit 28 LOW-97: Qwen3-Next-80B on 2 A100s was offered a GPTQ-Int8 nobody publishes; Qwen ships FP8
+    reply = ask_json("Qwen3-Next-80B-A3B-Instruct 用 vLLM 在两张 A100 80G 上跑，BF16，256k 上下文，并发 4，显存够吗？")
+    first = reply["check"]["suggestions"][0]
+    assert (first["kind"], first["precision"]) == ("quantise", "fp8")
