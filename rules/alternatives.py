@@ -299,7 +299,9 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             gen = None if w.gen_tokens is None else min(w.gen_tokens, ctx)
             return need(replace(w, context=ctx, gen_tokens=gen), gpu, count)
 
-        cut = halving(w.context, 512, shorter)
+        # not below the request's images: a context shorter than one image cannot hold the request (audit 28
+        # LOW-89: "上下文缩短到 1,697" for a 2,693-position image)
+        cut = halving(w.context, max(512, w.min_context + 256), shorter)
         native = w.model.max_context
         if cut is not None and native and cut[0] > native and w.context > native:
             # beyond the model's window a shorter context is still RoPE-scaled: offer the window itself, which

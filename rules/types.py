@@ -36,6 +36,9 @@ class Workload:
     engine: Engine = "transformers"
     context: int = 4096
     """Prompt + generated tokens per sequence (training: sequence length)."""
+    min_context: int = 0
+    """Positions a sequence cannot do without whatever it is cut to (a request's images): no shorter context is
+    offered as a fix below them."""
     batch: int = 1
     """Sequences in flight together (inference: concurrent requests; training: micro-batch per GPU)."""
     gen_tokens: int | None = None

@@ -431,7 +431,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         if prompt_only:
             context += generated
         question = question.model_copy(update={"gen_tokens": generated})
-    context += request_images(question, model, task, assumptions)
+    image_positions = request_images(question, model, task, assumptions)
+    context += image_positions
     batch = question.batch
     if (batch is None and task != "inference" and model.arch in TOKEN_ARCHS and (question.tokens or
             question.training_samples) and 0 < context <= SHORT_SAMPLE_STEP_TOKENS // 2):
@@ -510,7 +511,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         assumptions.append(Assumption(field="flash_attention", value=False, reason="fa2-needs-ampere"))
     kv_cache = kv_cache_for(question.kv_cache, engine, assumptions)
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
-                        context=context, batch=batch, engine_version=question.engine_version,
+                        context=context, min_context=image_positions, batch=batch,
+                        engine_version=question.engine_version,
                         engine_backend=question.engine_backend, kv_cache=kv_cache,
                         inter_node_gbps=question.inter_node_gbps,
                         context_parallel=context_parallel_of(question, task, gpu, assumptions),

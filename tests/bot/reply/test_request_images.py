@@ -116,3 +116,13 @@ def test_qwen2_5_vl_32b_is_known_and_its_two_screenshots_are_counted() -> None:
     assert result.check is not None and result.check.fits
     top = result.picks[0]
     assert top.max_concurrent_sequences is not None and top.max_concurrent_sequences < 40
+
+
+def test_no_shorter_context_below_the_requests_image_is_offered() -> None:
+    # audit 28 LOW-89: "上下文缩短到 1,697" offered for requests whose one image takes 2,693 positions
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("用 vLLM 部署 Qwen2.5-VL-32B-Instruct-AWQ 到一张 RTX 4090 上，"
+                     "每个请求一张 1920x1080 的截图加 300 字的问题，并发 4，能跑吗？")
+    shorter = [s for s in reply["check"]["suggestions"] if s["kind"] == "shorter-context"]
+    assert all(s["context"] > 2693 for s in shorter)
