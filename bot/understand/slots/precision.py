@@ -22,7 +22,8 @@ _PRECISIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("bf16", rx(r"\b(?:bf16|bfloat16)\b")),
     ("fp16", rx(r"\b(?:fp16|float16|f16|half(?:[-_ ]precision)?)\b|半精度|16位浮点")),
     ("fp8", rx(r"\b(?:fp8|float8|e4m3|e5m2|w8a8[-_ ]?fp8)\b|8位浮点")),
-    ("int8", rx(r"\b(?:int8|8[-_ ]?bits?|w8a8|w8a16|load[-_]in[-_]8bit|llm\.int8)\b|8位|八位|8比特|8\s?bit")),
+    ("int8", rx(r"\b(?:int8|8[-_ ]?bits?|w8a8|w8a16|load[-_]in[-_]8bit|llm\.int8)\b|8位|八位|8比特|8\s?bit"
+                r"|\bint8_(?:float16|bfloat16|float32)\b")),  # CTranslate2's compute types (faster-whisper)
     ("int4", rx(r"\b(?:int4|4[-_ ]?bits?|w4a16|w4a8|nf4|fp4|load[-_]in[-_]4bit)\b|4位|四位|4比特|4\s?bit")),
 )
 _MXFP4 = rx(r"\bmxfp4\b")
