@@ -58,9 +58,10 @@ _PHRASE_END = r"(?=\s*(?:$|[,.;:!?)/]|(?:please|pls|and|or|per|each|a|an|instead
 CURRENCIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("EUR", rx(r"\b(?:in|into|as)\s+(?:eur|euros?|€)" + _PHRASE_END + r"|(?:用|按|以|换算成)欧元|欧元(?:计|计价|算)")),
     ("CNY", rx(r"\b(?:in|into|as)\s+(?:cny|rmb|yuan|renminbi|chinese\s+yuan)" + _PHRASE_END
-               + r"|(?:用|按|以|换算成)人民币|人民币(?:计|计价|算)")),
+               + r"|(?:用|按|以|换算成)人民币|人民币(?:计|计价|算)|多少\s*人民币")),
     ("USD", rx(r"\b(?:in|into|as)\s+(?:usd|us\s+dollars?|dollars?)" + _PHRASE_END
-               + r"|(?:用|按|以|换算成)美元|美元(?:计|计价|算)")),
+               + r"|(?:用|按|以|换算成)美元|美元(?:计|计价|算)"
+               + r"|多少\s*(?:钱\s*)?(?:美金|美元|刀)|(?:几|多少)\s*(?:千|万|百)?\s*(?:美金|美元)")),
 )
 """The currency a question asks its money in ("the cost in EUR", "用美元算"): shown in it when the prices are
 quoted in it or the operator set a rate to it, else the reply says why not."""
