@@ -18,6 +18,9 @@ from rules.memory_lora_serving import slot_rule
 from rules.precision import bits_per_weight
 from rules.weight_formats import GGUF_BYTES_PER_PARAM
 
+SELF_NAMED = {"nvfp4": "NVFP4", "int4-experts-g32": "INT4 experts (group 32)"}
+"""Formats whose name says their bits and kind: read back alone, not beside the precision they are filed under."""
+
 SHARE_FLAGS = {"vllm": "gpu_memory_utilization", "sglang": "mem_fraction_static",
                "lmdeploy": "cache_max_entry_count", "tensorrt-llm": "free_gpu_memory_fraction"}
 """The flag each reserving engine sets its memory share with: the read-back writes the share that way."""
@@ -106,6 +109,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         bits = f"{8 * GGUF_BYTES_PER_PARAM[value]:.1f}"
         return f"GGUF {value.removeprefix('gguf-').upper()} " + (f"(~{bits} bits a weight)" if t.lang == "en"
                                                                    else f"（每个权重约 {bits} 位）")
+    if field == "quant" and isinstance(value, str) and value in SELF_NAMED:
+        return SELF_NAMED[value]
     if field == "quant" and isinstance(value, str) and bits_per_weight(value) is not None:
         return f"{bits_per_weight(value):g} bits per weight"  # ExLlama's EXL2/EXL3, as its files are named
     if field == "cloud" and isinstance(value, str):
@@ -198,8 +203,8 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "quant" and value == data.get("precision"):
             continue  # "mxfp4" is the precision and the format at once
-        if field == "precision" and data.get("quant") in GGUF_BYTES_PER_PARAM:
-            continue  # a GGUF type says its own bits
+        if field == "precision" and (data.get("quant") in GGUF_BYTES_PER_PARAM or data.get("quant") in SELF_NAMED):
+            continue  # a GGUF type says its own bits; NVFP4 is a 4-bit float, not "int4" (audit 28 HIGH 43 note)
         if field == "gpu_count" and isinstance(value, int):
             if "compare_gpus" not in data:  # a comparison's side-by-side gives each card's own count
                 parts.append(t("cards_n", n=value))

@@ -38,3 +38,9 @@ def test_better_than_the_fp8_release_on_more_cards_is_compared_per_card() -> Non
     assert rows["nvfp4"]["fits"] and rows["fp8"]["fits"]
     verdict = next(line for line in reply["text"].splitlines() if line.startswith("In short:"))
     assert "NVFP4 holds about 1.8× the sequences a card" in verdict
+
+
+def test_nvfp4_is_read_back_as_itself_not_as_int4() -> None:
+    text = ask_json(ASKED.format("4x B200"))["text"]
+    readback = next(line for line in text.splitlines() if line.startswith("I read this as:"))
+    assert "· NVFP4 ·" in readback and "int4" not in readback
