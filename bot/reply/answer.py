@@ -273,11 +273,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         else:
             picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget,
                                      max_count=max_count, hourly_price_of=priced)
-            if question.asks_cost or question.budget:
-                # a set no machine rents whole is compared as the priced one-card (or smaller) replicas that carry
-                # the same users: "L20 vs H20 on Alibaba, each a month?" had no L20 figure (audit 27 M-42)
-                picks = [priced_replicas(p, kb.gpus[p.gpu_id], users_of(question), workload, instances, priced) or p
-                         if p.gpu_id in kb.gpus else p for p in picks]
+        if question.asks_cost or question.budget or question.hours:
+            # a set no machine rents whole is compared as the priced one-card (or smaller) replicas that carry the
+            # same users: "L20 vs H20 on Alibaba, each a month?" had no L20 figure (audit 27 M-42), nor the thread's
+            # "换成两张 L20 呢 … 哪个更便宜" (audit 28, J02)
+            picks = [priced_replicas(p, kb.gpus[p.gpu_id], users_of(question), workload, instances, priced) or p
+                     if p.gpu_id in kb.gpus else p for p in picks]
     else:
         seen = {(p.gpu_id, p.count) for p in picks}
         # The layers or experts someone keeps in system RAM (-ngl, --n-cpu-moe) are their card's compromise:

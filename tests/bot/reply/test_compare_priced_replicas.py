@@ -33,3 +33,19 @@ def test_money_per_token_of_replicas_counts_all_of_them_in_the_row_and_the_bill(
     assert _per_million(row) == _per_million(bill)
     # 58.52 CNY/h over the 4 replicas' ≈ 831 tok/s: ≈ 19.6 CNY a million, not 78 at one replica's 208 tok/s
     assert 15 < _per_million(bill) < 25
+
+
+def test_a_threads_monthly_bill_prices_the_cards_as_replicas_too() -> None:
+    # audit 28 (J02 turn 4): "换成两张 L20 呢 … 哪个更便宜 … 每月多少钱" left the L20 unpriced
+    from bot.reply.answer import answer
+    from bot.reply.render import render_text
+    from bot.understand.followup import follow_up
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    thread = parse("Qwen3-14B 用 vLLM 部署在一张 L40S 上，20 并发，8k 上下文，够吗？", kb)
+    for text in ("换成两张 L20 呢", "哪个更便宜", "每月多少钱"):
+        thread = follow_up(thread, parse(text, kb))
+    row = next(line for line in render_text(answer(thread, kb), kb).splitlines() if line.startswith("• L20:"))
+    assert "2 个副本 × 1 卡" in row and "每月 21,360 CNY" in row
