@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 import unicodedata
 
 from bot.understand.bounds import bounded_question
@@ -161,6 +162,10 @@ PLAIN_SLOTS = (
 """Question fields that take the slot of the same name as it was read (None when the text did not state it)."""
 
 
+_ARCHITECTURE_AFTER = re.compile(r"\s*(?:架构|架構|结构|結構|architecture|arch\b|-?style\b|-?like\b|类|類)")
+"""A family name followed by "architecture" or "-style" describes a model's shape, not a model to look up."""
+
+
 def parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Question:
     """Understand `text`. Never raises: on an internal error the question comes back as intent unknown.
     `thread_model`: the model a thread is about, whose own slots a follow-up that names no model may state ("and
@@ -250,6 +255,10 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         if found.model is not None:
             state.mask(found.start, found.end)
             named = [Mention("model", found.model, "", found.start, found.end, found.score or 0.0)]
+        elif found.text and _ARCHITECTURE_AFTER.match(folded, folded.find(found.text.lower()) + len(found.text)):
+            # "一个 8B 的 Llama 架构模型", "a Llama-style 8B": an architecture, not a model it failed to find (audit 28
+            # LOW-92): sized as the generic model of the size given, without "I don't know Llama"
+            found = ModelFind()
     if len(named) == 1 and MODEL_COMPARE_STRONG.search(state.text):
         # "qwen 14b vs lama2 13b": one more (confident) fuzzy look for a second model to compare
         extra = fuzzy_model(kb, tokens, [*mentions, *named], folded, original)
