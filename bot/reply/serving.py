@@ -110,17 +110,25 @@ def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int,
     if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job and fits) or users < 2
             or profile_for(workload).reservation.kind == "none"):
         return None
-    # a layer-splitting engine (llama.cpp) runs a replica on any number of cards; tensor parallelism needs a
-    # degree that divides the heads
-    sizes = TP_DEGREES if tensor_parallel(workload.engine) else range(1, GPUS_PER_NODE + 1)
     in_node = _fewest_cards(users, workload, gpu, (
-        n for n in sizes if n <= GPUS_PER_NODE and (n not in TP_DEGREES or rules.valid_tp(workload, n))
-        and placeable(gpu, n, hourly_price_of)))  # a B300 comes 8 to a board unless rented in slices
+        n for n in replica_sizes(workload, 1)
+        if placeable(gpu, n, hourly_price_of)))  # a B300 comes 8 to a board unless rented in slices
     across = _fewest_cards(users, workload, gpu, (
         GPUS_PER_NODE * nodes for nodes in REPLICA_NODES if placeable(gpu, GPUS_PER_NODE * nodes, hourly_price_of)))
     if across is not None and (in_node is None or across[0] <= MULTI_NODE_REPLICA_SAVING * in_node[0]):
         return across[1], across[2]
     return (in_node[1], in_node[2]) if in_node is not None else None
+
+
+def replica_sizes(workload: Workload, low: int) -> list[int]:
+    """Cards one replica may run on within a machine, from `low` (the fewest that hold it, always tried): a
+    tensor-parallel degree that divides the model's heads, or any count for an engine that splits the layers
+    instead (llama.cpp runs 3 RTX 4090s as readily as 4)."""
+    if low > GPUS_PER_NODE:
+        return []
+    if not tensor_parallel(workload.engine):
+        return list(range(low, GPUS_PER_NODE + 1))
+    return [low, *(n for n in TP_DEGREES if low < n <= GPUS_PER_NODE and rules.valid_tp(workload, n))]
 
 
 REPLICA_NODES = (2,)
@@ -281,12 +289,8 @@ def serving_plan(question: Question, workload: Workload, gpu: GPU, count: int,
         return _plan_for_users(question, workload, gpu, count)  # the cards the question named, as named
     # Replicas of the fewest cards that hold the model may hold almost no KV cache (70B in FP8 on one H100: two
     # sequences a card): the replica size is chosen, like the users' layout, for the fewest cards in all
-    degrees = TP_DEGREES if tensor_parallel(workload.engine) else range(count, GPUS_PER_NODE + 1)
-    sizes = [n for n in degrees if count <= n <= GPUS_PER_NODE
-             and (n == count or n not in TP_DEGREES or rules.valid_tp(workload, n))]
-    if count not in sizes and count <= GPUS_PER_NODE:
-        sizes.insert(0, count)  # the cards that hold it, as the pick gave them, whatever the engine
-    plans = [plan for n in sizes if (plan := _plan_for_users(question, workload, gpu, n)) is not None]
+    plans = [plan for n in replica_sizes(workload, count)
+             if (plan := _plan_for_users(question, workload, gpu, n)) is not None]
     if not plans:
         return None
     prices = [bill(gpu, p.gpus_per_replica, p.replicas) for p in plans] if bill is not None else []
