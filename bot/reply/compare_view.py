@@ -101,6 +101,13 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         return ""
     fitting = [(f"{p.count}× {name}", p) for name, p in rows if p.fits]
     if not fitting:
+        unpriced = [name for name, p in rows if p.price_per_hour is None]
+        if unpriced and (answer.understood.get("budget") or answer.query.budget):
+            # "跟一張 H200 比哪個划算？" with none holding the job as asked: which has no price is still said
+            # (audit 28 LOW-95), so the fixes above are weighed knowing it
+            zh = t.lang != "en"
+            return (t("compare_none_fits").rstrip("。.") + ("；" if zh else "; ")
+                    + t("compare_only_one_unpriced", name=t.list_sep.join(unpriced)) + ("。" if zh else "."))
         return t("compare_none_fits")
     if len(fitting) == 1:
         only = t("compare_only_one", name=fitting[0][0])

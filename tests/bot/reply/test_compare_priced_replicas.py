@@ -49,3 +49,11 @@ def test_a_threads_monthly_bill_prices_the_cards_as_replicas_too() -> None:
         thread = follow_up(thread, parse(text, kb))
     row = next(line for line in render_text(answer(thread, kb), kb).splitlines() if line.startswith("• L20:"))
     assert "2 个副本 × 1 卡" in row and "每月 21,360 CNY" in row
+
+
+def test_a_cost_asked_of_cards_that_hold_nothing_as_asked_still_says_which_has_no_price() -> None:
+    # audit 28 LOW-95: "跟一張 H200 比哪個划算？" had no word on cost at all (the MI300X has no public price here)
+    text = ask_json("一張 MI300X 能不能用 BF16 跑 Llama 3.3 70B 給 50 人用（8k 上下文）？"
+                    "跟一張 H200 比哪個划算？")["text"]
+    verdict = next(line for line in text.splitlines() if line.startswith("小結"))
+    assert "AMD Instinct MI300X 沒有找到公開標價" in verdict
