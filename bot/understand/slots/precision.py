@@ -58,9 +58,17 @@ _DENIED = rx(
 """A precision named as what the card lacks ("I heard bf16 isn't supported", "V100 不支持 bf16"): not the one asked."""
 
 
+_TENSOR_TYPE_COUNT = rx(r"\btype\s+(?:f32|f16|bf16|q\d\w*|iq\d\w*)\s*:\s*\d+\s+tensors"
+                        r"|\b[kv]\s*\((?:f32|f16|bf16)\)")
+"""llama.cpp's loader lines ("- type  f32:  257 tensors", "K (f16): 4096.00 MiB"): the norms a GGUF keeps in f32 and
+the cache's type, not the model's precision."""
+
+
 def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     for denied in _DENIED.finditer(state.text):
         state.mask(denied.start(), denied.end())
+    for logged in _TENSOR_TYPE_COUNT.finditer(state.text):
+        state.mask(logged.start(), logged.end())  # audit 28 LOW-88: "fp32 · 4.82 bits per weight"
     compared = formats_compared(state)
     if compared:
         # "AWQ, GPTQ or FP8": the first sizes the reply, every one is set side by side (bot.reply.capacity)

@@ -27,3 +27,10 @@ def test_the_change_does_not_fit_a_4090_and_q8_0_kv_is_the_tight_fix() -> None:
     assert 26.5 < reply["check"]["memory_per_gpu_gb"] < 28  # 18 GiB of weights + 8 GiB for 32,768 cells + buffers
     kv = next(s for s in reply["check"]["suggestions"] if s["kind"] == "kv-cache")
     assert 23 < kv["memory_per_gpu_gb"] < 24
+
+
+def test_a_logs_tensor_types_and_cache_type_are_not_the_models_precision() -> None:
+    # audit 28 LOW-88: "type f32: 257 tensors" and "K (f16)" made a Q4_K_M file "fp32 · 4.82 bits per weight"
+    for paste in (PASTE, (Path(__file__).parent / "llama_server_t05_log.txt").read_text(encoding="utf-8")):
+        question = parse(paste, KB)
+        assert question.precision == "int4" and question.quant == "bpw-4.82"
