@@ -183,6 +183,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["no_such_variant"] = question.no_such_variant  # "RTX 4090 Ti": no such card, sized as the 4090
     if question.asks_spot:
         understood["asks_spot"] = True  # "how much does spot save?": bot.reply.spot
+    if question.asks_running_cost:
+        understood["asks_running_cost"] = True  # "cheaper to run 24/7": an owned machine's power (owned_running)
     if question.asks_overflow:
         understood["asks_overflow"] = True  # "will it spill?": "Yes" would read as "it spills"
     if question.asks_concurrency:

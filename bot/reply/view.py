@@ -30,6 +30,7 @@ from bot.reply.notices import (
     weighed_layout_line,
 )
 from bot.reply.offload import KTRANSFORMERS
+from bot.reply.owned_running import owned_running_line
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
 from bot.reply.speed_view import mac_beside_line, observed_line, speculative_text, speed_parts
 from knowledge.base import KnowledgeBase
@@ -177,6 +178,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["other_stage"] = other_stage_line(answer, kb, t)
     view["other_kv"] = other_kv_line(answer, kb, t)
     view["all_cards"] = all_cards_line(answer, kb, t)
+    view["owned_running"] = owned_running_line(answer, kb, t)
     view["engine_length"] = engine_length_line(answer, kb, t)
     view["weighed_layout"] = weighed_layout_line(answer, kb, t)
     view["smaller"] = smaller_line(answer, kb, t)
@@ -403,7 +405,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": message}))
     if view.get("lighter"):
         out.append(("section", "notice", {"message": view["lighter"]}))
-    for key in ("other_stage", "other_kv", "engine_length", "weighed_layout", "all_cards"):
+    for key in ("other_stage", "other_kv", "engine_length", "weighed_layout", "all_cards", "owned_running"):
         if view.get(key):
             out.append(("section", "notice", {"message": view[key]}))
     if view.get("activations_exceed"):

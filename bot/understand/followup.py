@@ -238,6 +238,7 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     stated = [s for s in stated if s not in reset]
     update["stated"] = stated
     update.update({cue: getattr(previous, cue) or getattr(current, cue) for cue in _CUES})
+    update["asks_running_cost"] = current.asks_running_cost  # "which is cheaper to run 24/7?": this message's
     update["text"] = current.text
     update["clamped"] = sorted(set(previous.clamped) - set(current.stated) | set(current.clamped))
     update["notes"] = [n for n in dict.fromkeys([*previous.notes, *current.notes])

@@ -356,6 +356,9 @@ class Question(BaseModel):
     """A generative model is run over the documents the text counts ("summarise 1M articles of 2k tokens into
     200-token summaries"): `training_samples` requests, each a prompt of `context` − `gen_tokens` tokens and
     `gen_tokens` of output, prefilled and generated at a serving engine's full load (bot.understand.documents)."""
+    asks_running_cost: bool = False
+    """What it costs to keep the machine running is asked ("cheaper to run 24/7", "电费"): for hardware someone owns
+    that is its electricity (bot.reply.owned_running)."""
     asks_spot: bool = False
     """Spot or preemptible prices are asked about: the reply gives the spot price it knows or says none is."""
     asks_overflow: bool = False

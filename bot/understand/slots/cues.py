@@ -63,6 +63,11 @@ ASKS_OVERFLOW = rx(
 ASKS_SPOT = rx(r"\bspot\b|\bpreemptible\b|\binterruptible\b|竞价|抢占式")
 """Spot (interruptible) capacity asked about ("how much does spot save", "竞价实例"): the reply gives the spot
 price it knows, or says none is known (bot.reply.spot)."""
+ASKS_RUNNING_COST = rx(r"\b(?:electricity|power\s+(?:bill|cost|draw|usage|consumption)|running\s+costs?|"
+                       r"(?:cheaper|cost|costs|expensive)\s+to\s+run|to\s+run\s+(?:it\s+)?24\s*/\s*7)\b|"
+                       r"电费|耗电|功耗|用电|运行成本")
+"""What it costs to keep a machine running ("which is cheaper to run 24/7", "电费多少"): for a machine someone owns
+that is its electricity, which the reply does not price (bot.reply.owned_running)."""
 ASKS_MAX_CONTEXT = rx(
     r"\b(?:max(?:imum)?|longest|largest|biggest|most)\s+(?:possible\s+)?(?:context|ctx|sequence\s+length|"
     r"seq(?:uence)?[ _-]?len(?:gth)?|prompt(?:\s+length)?|input(?:\s+length)?|tokens?\s+of\s+context)\b|"

@@ -34,6 +34,7 @@ from bot.understand.slots.cues import (
     ASKS_MAX_CONTEXT,
     ASKS_MAX_RATE,
     ASKS_OVERFLOW,
+    ASKS_RUNNING_COST,
     ASKS_SPOT,
     ASKS_TIME,
     ASKS_TOKEN_COST,
@@ -500,6 +501,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         "asks_max_rate": ASKS_MAX_RATE.search(text_before) is not None,
         "asks_overflow": ASKS_OVERFLOW.search(state.folded) is not None,
         "asks_spot": ASKS_SPOT.search(state.folded) is not None,  # before any slot masked "fp16 OOM"
+        "asks_running_cost": ASKS_RUNNING_COST.search(state.folded) is not None,
         **parse_service_rate(state),  # first: "100 docs per query", "1000 texts per second" are no job's samples
         **_daily_in_out(state),  # before the amounts: "一天 2 亿 token 的输入" is a rate, not a job's tokens
     }
