@@ -106,7 +106,7 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
             # "跟一張 H200 比哪個划算？" with none holding the job as asked: which has no price is still said
             # (audit 28 LOW-95), so the fixes above are weighed knowing it
             zh = t.lang != "en"
-            return (t("compare_none_fits").rstrip("。.") + ("；" if zh else "; ")
+            return (t("compare_none_fits").rstrip("。.") + t.clause_sep
                     + t("compare_only_one_unpriced", name=t.list_sep.join(unpriced)) + ("。" if zh else "."))
         return t("compare_none_fits")
     if len(fitting) == 1:
@@ -114,7 +114,7 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         if fitting[0][1].price_per_hour is None:
             # "哪个总成本更低？" when the one set that holds the job has no public price: said, not silent (M-26)
             zh = t.lang != "en"
-            only = (only.rstrip("。.") + ("；" if zh else "; ") + t("compare_only_one_unpriced", name=fitting[0][0])
+            only = (only.rstrip("。.") + t.clause_sep + t("compare_only_one_unpriced", name=fitting[0][0])
                     + ("。" if zh else "."))
         return only
     clauses = []
@@ -140,7 +140,7 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     clauses += _break_even(answer, fitting, t)
     roomiest = max(fitting, key=lambda row: row[1].free_gb)
     clauses.append(t("compare_roomier", name=roomiest[0], gb=gb(roomiest[1].free_gb)))
-    return t("compare_verdict", clauses=("；" if t.lang != "en" else "; ").join(clauses))
+    return t("compare_verdict", clauses=t.clause_sep.join(clauses))
 
 
 def stated_load(answer: Answer) -> bool:

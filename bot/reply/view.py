@@ -528,7 +528,7 @@ def _per_card_verdict(rows: list[ModelCompareOut], kb: KnowledgeBase, t: Transla
     holds = t("compare_per_card", name=_row_name(best, kb, t), ratio=f"{ratio:.1f}",
               a=f"{best.max_concurrent_sequences:,}", n=f"{best.count}", b=f"{next_best.max_concurrent_sequences:,}",
               m=f"{next_best.count}", other=_row_name(next_best, kb, t))
-    return t("compare_verdict", clauses=("；" if t.lang != "en" else "; ").join((speed, holds)))
+    return t("compare_verdict", clauses=t.clause_sep.join((speed, holds)))
 
 
 def _faster_of(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
@@ -551,5 +551,5 @@ def _faster_of(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         most = max(ranked, key=lambda r: r.max_concurrent_sequences or 0)
         holds = (t("compare_holds_same", n=f"{held[0]:,}") if len(set(held)) == 1
                  else t("compare_holds_more", name=_row_name(most, kb, t), n=f"{max(held):,}"))
-        clause = ("；" if t.lang != "en" else "; ").join((holds, clause))
+        clause = t.clause_sep.join((holds, clause))
     return t("compare_verdict", clauses=clause)
