@@ -9,6 +9,7 @@ from typing import Any
 
 import rules
 from bot.reply.image_service import image_service
+from bot.reply.mixed_load import shared_cache
 from bot.reply.model import (
     Assumption,
 )
@@ -447,6 +448,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             # (at full load, or at a request rate or speed to meet, the serving plan says the load it sized, not
             # one sequence: "batch 1 (not stated)" beside a plan at 311 concurrent read as a contradiction)
             assumptions.append(Assumption(field="batch", value=batch))
+    if (shared := shared_cache(question, context, batch)) is not None and shared.batch != batch:
+        # "8 analysts at 128k plus about 40 short chats": the chats' tokens, as sequences at the long context
+        batch = shared.batch
+        assumptions.append(Assumption(field="batch", value=batch, reason="shared-cache"))
     if image_service(question, model, task):
         # "SDXL for 200 users": each card makes one image at a time and the users share the cards (the speed
         # figures count them), not one batch of 200 in one card's memory

@@ -268,6 +268,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                       "zh-Hans": "样本较短，每个 micro-step 训练多条（Hugging Face Trainer 默认 per_device_train_batch_size 为 8）；"
                                  "写“batch 1”可按一次一条估算"},
     "sample-length": {"en": "the samples' length", "zh-Hans": "按样本长度"},
+    "shared-cache": {"en": "the shorter group's KV cache counted as sequences at the longest context (see above)",
+                     "zh-Hans": "较短那组的 KV 缓存按最长上下文折算成序列数（见上方说明）"},
     "batch-job-output-assumed": {"en": "output per document not stated: say it (e.g. “into 200-token summaries”), "
                                  "as generating it is often half the job's time",
                                  "zh-Hans": "未说明每篇的输出长度：请说明（如“生成200个token的摘要”），输出往往占作业一半时间"},

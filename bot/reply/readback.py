@@ -293,6 +293,13 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
                 key = key.replace("_request_", "_sample_")  # a fine-tune's images come with each training sample
             parts.append(t(key, n=f"{value:,}"))  # their tokens are in the context only when it is given
             continue
+        if field == "more_sequences" and isinstance(value, int):  # "plus 40 more at 2,048"
+            length = data.get("more_sequences_context")
+            parts.append(t("more_sequences_at_read", n=f"{value:,}", context=f"{length:,}")
+                         if isinstance(length, int) else t("more_sequences_read", n=f"{value:,}"))
+            continue
+        if field == "more_sequences_context":
+            continue  # read back with the group's count
         if field == "host_ram_gb" and isinstance(value, (int, float)):
             parts.append(t("host_ram_read", v=f"{value:g}"))
             continue

@@ -17,6 +17,7 @@ from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
 from bot.reply.maths_view import maths_lines
+from bot.reply.mixed_load import shared_cache_notice
 from bot.reply.model import Answer, ModelCompareOut
 from bot.reply.notices import (
     activations_exceed_line,
@@ -339,6 +340,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if answer.understood.get("gguf_server"):
         out.append(("section", "notice", {"message": Translator(answer.query.lang)(
             "gguf_server", engine=engine_name(str(answer.understood["gguf_server"])))}))
+    if shared := shared_cache_notice(answer, Translator(answer.query.lang)):
+        out.append(("section", "notice", {"message": shared}))
     if answer.understood.get("records_folded"):
         out.append(("section", "notice", {"message": Translator(answer.query.lang)(
             "records_folded", n=f"{answer.understood['records_folded']:,}")}))

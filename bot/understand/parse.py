@@ -148,6 +148,7 @@ MAX_PARSE_CHARS = 4000
 
 PLAIN_SLOTS = (
     "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "users", "output_tokens",
+    "more_sequences", "more_sequences_context",
     "image_resolution", "image_steps", "text_encoders", "prior_preservation", "image_dims", "image_count",
     "images_per_minute", "images_per_minute_per_user", "audio_hours", "beam_size", "zero_stage", "other_zero_stage",
     "offload",

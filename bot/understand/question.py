@@ -75,7 +75,8 @@ SLOT_ORDER = (
     "model", "draft_model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend",
     "kv_cache", "flash_attention", "dp_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
-    "context", "batch", "users", "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
+    "context", "batch", "more_sequences", "more_sequences_context", "users",
+    "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "beam_size",
     "texts_per_request", "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu",
     "gpu_count", "gpu_set", "host_ram_gb", "inter_node_gbps", "context_parallel", "unified_memory", "apple_chip",
@@ -113,6 +114,11 @@ class Question(BaseModel):
     users: int | None = Field(default=None, gt=MAX_BATCH, le=MAX_USERS)
     """More concurrent sequences than one job's batch (`batch` holds MAX_BATCH): what a serving plan spreads
     over replicas."""
+    more_sequences: int | None = Field(default=None, gt=0, le=MAX_USERS)
+    """Sequences of a second group served beside the batch at a shorter context ("8 analysts at 128k plus about
+    40 short chats"): they share the same KV cache (bot.reply.mixed_load)."""
+    more_sequences_context: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
+    """That group's tokens per sequence when said ("plus 40 chats at 2k"); None = a chat's default."""
     gen_tokens: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
     output_tokens: float | None = Field(default=None, gt=0, le=MAX_OUTPUT_TOKENS)
     """Inference: a volume of output to generate ("how long to generate 1M tokens"), timed and billed at the

@@ -94,6 +94,10 @@ lone 万 read as 10,000 users."""
 _CN_PEOPLE_KIND = r"(?:(?:公司|企业|团队|部门)?\s*(?:内部|内|活跃|注册|在职)\s*(?:的)?\s*)?"
 """Who the people are, between the count and the word ("100 个内部用户", "50 名活跃用户"): the load is theirs."""
 
+_CHATS = r"(?:(?:short|long|quick|brief)\s+)?(?:chats?|conversations?|dialogues?|chat\s+sessions?)(?![a-z])"
+"""Chats held open together ("40 short chats at once", "30 live conversations"): sequences served at once, where a
+bare count of chats ("summarise 40 chats") is a job's texts (audit 28 M-55)."""
+
 _BATCH = [
     rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|批次|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
@@ -103,16 +107,18 @@ _BATCH = [
         r"(?:users?|usrs?|requests?|sessions?|streams?|clients?|" + _PEOPLE + r")(?![a-z])"),
     rx(r"(?:\bat|\bwith)\s+" + NUM + r"\s*(?:x\s*)?(?:concurrency|concurrent|parallelism|in\s+flight)(?![a-z])"),
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
-    rx(r"(?<![a-z0-9.])" + NUM + r"\s*" + _USER_SCALE + r"\s+" + _AT_ONCE),
+    rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:live|open|active)\s+" + _CHATS),
+    rx(r"(?<![a-z0-9.])" + NUM + r"\s*" + _USER_SCALE + r"\s+(?:" + _CHATS + r"\s+)?" + _AT_ONCE),
     rx(NUM + _CN_SCALE + r"\s*(?:路|个|人|用户)?\s*并发"),
     rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*" + _CN_PEOPLE_KIND + r"(?:用户|使用者)"),
     rx(r"(?:给|供)\s*" + NUM + r"\s*(?:个|位|名)?\s*" + _CN_PEOPLE_KIND
-       + r"(?:同事|员工|人|成员|程序员|开发者|开发人员|工程师|用户|学生|客服|坐席)"),
+       + r"(?:同事|员工|人|成员|程序员|开发者|开发人员|工程师|用户|学生|客服|坐席|分析师|研究员|律师|医生|老师|销售)"),
     rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*(?:同时)?\s*在线\s*(?:的)?\s*(?:用户|使用者|人)"),
-    rx(NUM + _CN_SCALE + r"\s*(?:个)?(?:人|用户|请求)\s*同时"),
+    rx(NUM + _CN_SCALE + r"\s*(?:个|路|個)?(?:人|用户|请求|对话|会话|聊天|對話|會話)\s*(?:同时|同時)"),
     rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*(?:人|同事|员工)\s*(?:一起|一块儿?|同时|并发)?\s*"
        r"(?:用|使用|访问|调用|在用|聊)"),
-    rx(r"同时\s*(?:有|服务|支持)?\s*" + NUM + _CN_SCALE + r"\s*(?:个)?(?:人|用户|请求|路)"),
+    rx(r"同时\s*(?:有|服务|支持|处理|进行|跑)?\s*(?:约|大约)?\s*" + NUM + _CN_SCALE
+       + r"\s*(?:个|路)?\s*(?:(?:短|长)\s*)?(?:人|用户|请求|路|对话|会话|聊天)"),
     rx(NUM + r"\s*路\s*(?:的)?\s*(?:实时)?\s*(?:音频|音讯|视频|语音|麦克风|直播|通话|对话|会话|请求)?\s*"
        r"(?:串流|流|通话|会话|对话|请求|直播)"),  # "50 路音频流": streams served at once, as "50 audio streams"
     rx(r"(?:并发(?:数|量)?|用户数?|人数|\bbatch(?:[\s_]?size)?|\b(?:concurrent\s+)?users?|\bconcurrency)\s*"
@@ -270,6 +276,35 @@ def _parse_lengths(state: SlotState) -> None:
         return
 
 
+_MORE_SEQUENCES = rx(
+    r"(?:\bplus|\band|\bas\s+well\s+as|\bbesides|\balongside|另外|还有|還有|以及|加上|外加|再加上?|和|[+＋])\s*"
+    r"(?:(?:another|about|around|roughly|some|maybe)\s+|~\s*|约|大约|約|大約)?"
+    + NUM + r"\s*(?:个|位|名|路|個)?\s*(?:more\s+|other\s+)?"
+    r"(?P<short>(?:short|quick|brief|small|light)\s+|短)?(?:concurrent\s+|simultaneous\s+|live\s+)?"
+    r"(?:chats?|conversations?|dialogues?|users?|sessions?|requests?|" + _PEOPLE + r"|"
+    r"对话|會話|会话|對話|聊天|用户|用戶|人|请求|請求)(?![a-z])"
+    r"(?:\s*(?:at|of|with|@)\s*(?:about\s+|~\s*)?(?P<ctx>\d+(?:\.\d+)?)\s*(?P<ctx_k>k)?\s*"
+    r"(?:-?\s*tokens?|\s*context|\s*ctx)?(?![a-z0-9]))?"
+)
+"""A second group served beside the first ("8 analysts at 128k plus about 40 short chats", "另外还有 40 个短对话"),
+with its own length when said: sequences sharing the same KV cache at a shorter context (bot.reply.mixed_load)."""
+
+
+def _parse_more_sequences(state: SlotState, after: int) -> None:
+    m = _MORE_SEQUENCES.search(state.text, after)
+    if m is None or m.start() - after > 80:
+        return
+    count = read_number(m)
+    if count is None or count < 1:
+        return
+    state.set("more_sequences", int(bounded(state, "batch", count, MAX_USERS)))
+    if m.group("ctx"):
+        tokens = float(m.group("ctx")) * context_unit(m.group("ctx_k"))
+        if 16 <= tokens <= MAX_CONTEXT:
+            state.set("more_sequences_context", int(tokens))
+    state.mask(m.start(), m.end())
+
+
 MAX_REPLY_TOKENS = 131_072
 """The longest reply any model here writes in one request; a larger "generate N tokens" is a volume of output."""
 
@@ -374,5 +409,6 @@ def _parse_per_card_batch(state: SlotState) -> None:
         else:
             state.set("batch", int(bounded(state, "batch", value, MAX_BATCH)))
         state.mask(m.start(), m.end())
+        _parse_more_sequences(state, m.end())
         return
 

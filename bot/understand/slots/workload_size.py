@@ -85,7 +85,9 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"(?:(?P<adj>\d+(?:\.\d+)?)\s*(?P<adj_k>k)?\s*-?\s*tokens?(?:\s+|\s*的\s*))?"  # "50M 512-token chunks"
               r"(?:(?:new|more|incoming|fresh|additional|extra)\s+)?"
               r"(?:(?:customer|support|user|chat|product|news|legal|medical|web|email|call|sales|image|video|"
-              r"search|math|maths|coding|exam|test|benchmark|eval|short|long|small|brief)[- ])?"  # a qualifier
+              r"search|math|maths|coding|exam|test|benchmark|eval)[- ]"  # a qualifier
+              r"|(?:short|long|small|brief)[- ](?=(?:texts?|passages?|sentences?|snippets?|documents?|docs?|"
+              r"paragraphs?|articles?|abstracts?)(?![a-z])))?"  # of a text's length only: not "40 short chats"
               r"(?:samples?|examples?|sequences|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
               r"chats?|"
               r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
@@ -93,13 +95,16 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|�
               r"posts?|transcripts?|contracts?|(?:product\s+)?descriptions?|items?|listings?|invoices?|resumes?|"
               r"(?:product\s+)?titles?|captions?|abstracts?|snippets?|headlines?|(?:search\s+)?quer(?:y|ies)|"
               r"problems?|questions?|"
-              r"(?:客服|用户|历史|客户|商品|新闻|法律|医疗|通话|聊天|数学|编程|考试|测试|短|长)?"  # "100 万条客服对话"
-              r"(?:样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对|工单|邮件|评论|帖子|报告|论文|合同|合约|"
+              r"(?:客服|用户|历史|客户|商品|新闻|法律|医疗|通话|聊天|数学|编程|考试|测试|(?:短|长)(?=文本|句子?|段落|文档|文章))?"
+              r"(?:样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对(?!话)|工单|邮件|评论|帖子|报告|论文|合同|合约|"
               r"聊天记录|query|查询语句|查询|问句|题目|题|"
               r"商品描述|描述|简历|病历|订单|标题|商品标题))"
               r"(?!(?<=[a-z])[a-z_])"  # "8192\nsample_packing: true": a config key, not 8,192 samples (M-44)
               r"(?!\s*(?:[-_ ]?len(?:gth)?|长度|tokens?\b))"  # "32k sequence length", "300 text tokens": lengths
-              r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?|s|hour|hr|h|day|d)s?\b)")  # a rate
+              r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?|s|hour|hr|h|day|d)s?\b)"  # a rate
+              r"(?!\s+(?:at\s+once|at\s+(?:the\s+)?same\s+time|simultaneously|concurrently|in\s+parallel|live|open)\b|\s*(?:同时|同時|并发|並發))")
+"""A count of texts a job works through ("1M samples", "100 万条客服对话", "100 million short texts"); a count of
+chats held at once ("40 chats at once") is a load served together, read by the batch slot (audit 28 M-55)."""
 _SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|资料|样本量|样本|语料)\s*"
                          r"(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
                          + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|份|笔|段)(?![\u4e00-\u9fff]*(?:token|词元))")
@@ -225,6 +230,13 @@ _OFFLINE_REQUESTS = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:个|
                        r"(?:requests?|calls?|generations?|completions?|请求|调用)(?![a-z])")
 """The requests of an offline job ("offline batch: 500,000 requests of 300 tokens in and 3,000 out"): its count of
 work, not users at once (audit 24 HIGH 11: 6,592 H800s for 500,000 "concurrent users")."""
+_AT_ONCE_BEFORE = rx(r"(?:同时|并发|同時|並發)\s*(?:有|服务|服務|支持|处理|處理|进行|進行|跑)?\s*"
+                     r"(?:约|大约|約|大約)?\s*$")
+_CHAT_WORD = rx(r"chats?(?![a-z])|conversations?|dialogues?|对话|對話|会话|會話")
+_ANOTHER_GROUP_BEFORE = rx(r"(?:\bplus|\band|\bas\s+well\s+as|另外|还有|還有|加上|外加|[+＋])\s*"
+                           r"(?:about|around|roughly|~|约|大约|約|大約)?\s*$")
+"""Chats counted after a first group served ("8 analysts at 128k plus about 40 chats") are a second group at
+once (audit 28 M-55); "summarise 40 chats" stays a job's texts."""
 _ASKED_COUNT_BEFORE = rx(r"\bhow\s+many\s+(?:more\s+)?(?:(?:concurrent|simultaneous|parallel)\s+)?$")
 
 
@@ -236,6 +248,10 @@ def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
                or (_OFFLINE_REQUESTS.search(text) if OFFLINE_JOB.search(text) else None))
     if samples is None or _ASKED_COUNT_BEFORE.search(text[max(0, samples.start() - 40): samples.start()]):
         return None  # "how many concurrent 32k sequences": the count is asked, the 32k is each one's length
+    if _AT_ONCE_BEFORE.search(text[max(0, samples.start() - 16): samples.start()]) or (
+            _CHAT_WORD.search(samples.group(0)) and not _TRAINING_JOB.search(text)
+            and _ANOTHER_GROUP_BEFORE.search(text[max(0, samples.start() - 24): samples.start()])):
+        return None  # "同时 40 个对话", "8 analysts … and 40 chats": chats served together, read by the batch slot
     count = _value(samples.group("num"))
     if count is None or count <= 0:
         return None
