@@ -137,6 +137,9 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         cost, name, pick = min(priced, key=lambda row: row[0])
         clauses.append(t("compare_cheaper", name=name, cost=t(f"{_work_unit(answer, pick)}_short", v=money(cost),
                                                               cur=pick.price_currency or "")))
+    clauses += (_break_even_rate(totals, "compare_job_cost", t) if len(totals) >= 2
+                else _break_even_rate(billed, "rate_per_hour", t) if len(billed) >= 2
+                else _break_even_rate(priced, f"{_work_unit(answer, fitting[0][1])}_short", t))
     clauses += _break_even(answer, fitting, t)
     roomiest = max(fitting, key=lambda row: row[1].free_gb)
     clauses.append(t("compare_roomier", name=roomiest[0], gb=gb(roomiest[1].free_gb)))
@@ -180,6 +183,21 @@ def _break_even(answer: Answer, fitting: list[tuple[str, PickOut]], t: Translato
             continue
         out.append(t("compare_break_even", name=name, v=money(hourly), cur=currency))
     return out
+
+
+def _break_even_rate(costs: list[tuple[float, str, PickOut]], unit: str, t: Translator) -> list[str]:
+    """Two set-ups priced in different currencies (an A10 on Alibaba Cloud in CNY, an L4 on AWS in USD): the
+    exchange rate at which they cost the same, since none is assumed here (knowledge.fx), rather than silence
+    on "which is cheaper" (audit 28 M-42, J02)."""
+    if len(costs) != 2 or len({p.price_currency for _, _, p in costs}) != 2:
+        return []
+    (x, x_name, x_pick), (y, y_name, y_pick) = sorted(costs, key=lambda row: row[0], reverse=True)
+    if not (x and y):
+        return []
+    # x [X] < y [Y] exactly when one Y buys more than x / y of X: the larger amount's side, said as a rate ≥ 1
+    x_cur, y_cur = x_pick.price_currency or "", y_pick.price_currency or ""
+    return [t("compare_rate_break_even", name=x_name, amount=t(unit, v=money(x), cur=x_cur), cur=x_cur,
+              other=y_name, amount_other=t(unit, v=money(y), cur=y_cur), cur_other=y_cur, rate=f"{x / y:.3g}")]
 
 
 def _work_unit(answer: Answer, pick: PickOut) -> str:

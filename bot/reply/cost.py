@@ -206,7 +206,15 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     result.picks = price_picks(result.picks, kb, choice)
     if question.intent != "compare":
         result.picks = without_idle_boxes(result.picks, (question.gpu, question.gpu_count))
-    if question.intent == "compare" and question.currency is None and question.cloud is None:
+    if question.intent == "compare" and question.compare_clouds:
+        # the thread's cards, each priced on the cloud it was asked about, in that cloud's currency
+        result.picks = [price_picks([pick], kb, price_choice(question.model_copy(
+            update={"cloud": question.compare_clouds[pick.gpu], "currency": None})))[0]
+            if pick.gpu in question.compare_clouds else pick for pick in result.picks]
+        if config[0] is not None and config[0].id in question.compare_clouds:  # the cost block's card, where asked
+            question = question.model_copy(update={"cloud": question.compare_clouds[config[0].id], "currency": None})
+            choice = price_choice(question)
+    elif question.intent == "compare" and question.currency is None and question.cloud is None:
         choice = one_currency(result, kb, choice)
     if question.currency is not None and question.currency != choice.currency:
         result.assumptions.append(Assumption(field="currency", value=choice.currency, reason="currency-no-rate"))

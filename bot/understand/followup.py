@@ -296,6 +296,7 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
         intent = "check" if update.get("gpu", previous.gpu) or update.get("memory_gb", previous.memory_gb) \
             else "recommend"  # "A10 vs A100" … "what about 48GB?", "what about mistral 7b?": nothing to compare
     update["thread_gpus"] = _thread_gpus(previous, current)
+    update["thread_clouds"] = _thread_clouds(previous)
     if _chooses_among_thread_cards(previous, current):
         intent = "compare"
         update.update(_compare_cards(_thread_cards(previous), previous, stated))
@@ -327,6 +328,14 @@ def _thread_gpus(previous: Question, current: Question) -> dict[str, int | None]
     return cards
 
 
+def _thread_clouds(previous: Question) -> dict[str, str]:
+    """The cloud each card of the thread was last asked on, the previous message's card included."""
+    clouds = dict(previous.thread_clouds)
+    if previous.gpu is not None and previous.cloud is not None:
+        clouds[previous.gpu] = previous.cloud
+    return clouds
+
+
 def _thread_cards(previous: Question) -> dict[str, int | None]:
     """The thread's cards, the latest last, each at the count it was asked with."""
     cards: dict[str, int | None] = dict(previous.thread_gpus)
@@ -342,7 +351,12 @@ def _compare_cards(cards: dict[str, int | None], previous: Question, stated: lis
     linked = ("gpu", "gpu_count", *_LINKED["gpu"])
     # "cheaper" chooses among the set-ups as sized; it is not a wish for the cheapest way to serve the model
     # (8-bit weights, audit 24 HIGH 17), which would change the job between the turns being compared
+    clouds = _thread_clouds(previous)
+    # cards asked on different clouds are each priced where they were asked (audit 28 M-42, J02)
+    apart = ({g: clouds[g] for g in gpus if g in clouds}
+             if len({clouds.get(g) for g in gpus}) > 1 and all(g in clouds for g in gpus) else {})
     return {"compare_gpus": gpus, "compare_counts": {g: n for g, n in cards.items() if g in gpus and n},
+            "compare_clouds": apart,
             "gpu": None, "gpu_count": None, "gpu_text": None, "gpu_defaulted": False, "instance": None,
             "budget": previous.budget,
             "stated": [s for s in stated if s not in linked and (s != "budget" or "budget" in previous.stated)]

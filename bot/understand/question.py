@@ -218,6 +218,11 @@ class Question(BaseModel):
     thread_gpus: dict[str, int | None] = Field(default_factory=dict)
     """Cards earlier messages of the thread were sized on, with the count each stated (None: the fewest that
     hold the job): "which one is cheaper in total?" after "on one L4?" … "and on an H100?" chooses among them."""
+    thread_clouds: dict[str, str] = Field(default_factory=dict)
+    """The cloud each of the thread's cards was priced on ("一张 A10 on Alibaba" … "AWS 的 L4 呢"): a choice among
+    them prices each where it was asked (`compare_clouds`), not all on the latest cloud named."""
+    compare_clouds: dict[str, str] = Field(default_factory=dict)
+    """For a comparison among the thread's cards asked on different clouds: GPU id → the cloud to price it on."""
     compare_counts: dict[str, int] = Field(default_factory=dict)
     """For intent compare: the count written before each card ("4x L40S vs 2x H100"); a card without one is
     sized at the fewest that hold the job."""

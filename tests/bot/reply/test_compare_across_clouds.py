@@ -1,0 +1,47 @@
+"""A thread's cards asked on different clouds, then "哪个更便宜" (audit 28 M-42, J02): the A10 asked on Alibaba Cloud
+was priced on AWS, the cloud of the latest turn, where it has no price, and the two currencies were never set side
+by side. Each card is now priced where it was asked, and with no exchange rate assumed the reply says the rate at
+which the two cost the same."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.followup import follow_up
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+
+
+def _thread(*texts: str):  # type: ignore[no-untyped-def]
+    question = parse(texts[0], KB)
+    for text in texts[1:]:
+        question = follow_up(question, parse(text, KB))
+    return question
+
+
+def test_each_card_is_priced_on_the_cloud_it_was_asked_on() -> None:
+    question = _thread("Qwen2.5-14B 推理，阿里云上一张 A10 一个月多少钱？", "换成 AWS 的 L4 呢？", "哪个更便宜？")
+    assert question.intent == "compare" and question.compare_clouds == {"a10": "alibaba", "l4": "aws"}
+    result = answer(question, KB)
+    currencies = {p.gpu: p.price_currency for p in result.picks if p.gpu in ("a10", "l4")}
+    assert currencies == {"a10": "CNY", "l4": "USD"}
+    verdict = next(line for line in render_text(result, KB).splitlines() if line.startswith("小结"))
+    # 2× A10 at 20.19 CNY/h against 2× L4 at 4.60 USD/h: the same price at 20.19 / 4.60 ≈ 4.39 CNY a dollar
+    assert "每小时 20.19 CNY" in verdict and "每小时 4.60 USD" in verdict and "4.39 CNY" in verdict
+    assert "没有公开标价" not in verdict
+
+
+def test_the_rate_is_said_the_right_way_round_in_english() -> None:
+    question = _thread("Llama 3 8B inference on one A10 on Alibaba Cloud, cost per month?", "and an L4 on AWS?",
+                       "which one is cheaper?")
+    text = render_text(answer(question, KB), KB)
+    # 8.58 CNY < 0.805 USD exactly when a dollar buys more than 8.58 / 0.805 ≈ 10.7 CNY
+    assert "1× A10 is the cheaper while 1 USD buys more than 10.7 CNY" in text
+
+
+def test_cards_asked_on_one_cloud_are_compared_as_before() -> None:
+    question = _thread("Llama 3 8B inference on one A10 on Alibaba Cloud, cost per month?", "and an L4?",
+                       "which one is cheaper?")
+    assert question.compare_clouds == {}
