@@ -23,9 +23,9 @@ from bot.understand.slots.audio import CTRANSLATE2_NOTE, FASTER_WHISPER_BEAM_NOT
 from bot.understand.slots.context import BATCH_AS_USERS_NOTE, PROMPT_CONTEXT_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
+from bot.understand.slots.samples import SAMPLE_LENGTH_STATED_NOTE
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_NOTE
 from bot.understand.slots.task import COMPUTE_OPTIMAL_NOTE
-from bot.understand.slots.workload_size import SAMPLE_LENGTH_STATED_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model

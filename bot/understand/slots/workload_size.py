@@ -9,7 +9,8 @@
   "2k tokens" per sample is not the context. The spans read are masked, so the later slots (context, sizes)
   do not read them again.
 * samples: "on 10k samples", "3 epochs over 50,000 examples", "1万条数据" with no length per sample: the count
-  (and epochs), sized at the job's context per sample by the reply (an upper bound it states).
+  (and epochs), sized at the job's context per sample by the reply (an upper bound it states); read by
+  bot.understand.slots.samples.
 * training steps: "for 2000 steps", "max_steps=1000", "训练1000步" in a training question (a training word in the
   text, or the trainer's flag): optimizer steps of the job's batch, sized and timed as its samples; an image
   model's "28 steps" outside training stays its sampler's.
@@ -26,8 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.understand.numbers import COUNT_SCALES, number
-from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
+from bot.understand.slots.base import SlotState, bounded, rx
 from bot.understand.slots.cues import (
     ASKS_CONCURRENCY,
     ASKS_COST,
@@ -38,9 +38,19 @@ from bot.understand.slots.cues import (
     ASKS_SPOT,
     ASKS_TIME,
     ASKS_TOKEN_COST,
-    OFFLINE_JOB,
 )
 from bot.understand.slots.daily_volume import busy_window_factor, daily_token_rates, names_day_volume, peak_factor
+from bot.understand.slots.samples import AMOUNT_NUM as _NUM
+from bot.understand.slots.samples import AMOUNT_SCALE as _SCALE
+from bot.understand.slots.samples import (
+    EPOCHS,
+    MAX_SAMPLE_TOKENS,
+    TRAINING_JOB,
+    amount_value,
+    bare_samples,
+    count_scale,
+    epoch_tokens,
+)
 from bot.understand.slots.service_rate import (
     asks_latency,
     note_per_person,
@@ -56,14 +66,7 @@ JOB_TOKENS_MIN = 1e8
 """A token amount this large is a dataset or a budget, never a context (the longest context windows are 1e7)."""
 CUED_TOKENS_MIN = 1e6
 """Between this and `JOB_TOKENS_MIN` a data cue must stand before the amount ("on 5M tokens")."""
-SAMPLE_K = 1024.0
-"""k after a per-sample length ("samples of 2k tokens"): sequence lengths are powers of two, as contexts."""
 
-_NUM = (r"(?P<num>" + POWER_OF_TEN
-        + r"|\d+(?:\.\d+)?e\+?\d{1,6}(?![\d.])|\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)")
-"""An amount: "10^12" (a power of ten), "1e12" / "2.5e11" (scientific), "300,000", "1.5", or Chinese numerals."""
-_SCALE = (r"(?P<scale>万亿|兆|千亿|百亿|十亿|亿|千万|百万|十万|万|thousand|million|billion|trillion|quadrillion|"
-          r"bn|mn|tn|k|m|b|t)?")
 _TOKEN_WORD = r"(?:training\s+|train\s+|text\s+|个\s*)?(?:tokens?|toks?|词元)(?![a-z])"
 _AMOUNT = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*" + _TOKEN_WORD)
 _RATE_AFTER = rx(r"^\s*(?:/\s*(?:s|sec|h|hr|day|d)\b|per\b|a\s+(?:second|day|month|hour)|每|/秒|每秒|/天)")
@@ -74,50 +77,6 @@ _CONTEXT_NEAR = rx(
 _DATA_CUE_BEFORE = rx(r"(?:\bon|\bover|\bwith|\bof|\bfor|train\w*|pre-?train\w*|data\w*|corpus|budget|"
                       r"\bembed\w*|\bencod\w*|\bindex\w*|\bvectori[sz]\w*|\brerank\w*|向量化|嵌入|编码|入库|"
                       r"用|在|训练|数据|语料)[\s:：]*(?:about|around|~|roughly|约|大约)?\s*$")
-_TRAINING_JOB = rx(r"fine[- ]?tun|finetun|\bq?lora\b|\btrain|pre-?train|\bsft\b|\bdpo\b|\bfft\b|"
-                   r"微调|微調|训练|訓練")
-"""A fine-tuning or training question: there, "…, 50M tokens" is the data, since no context is written that way."""
-_EPOCHS = rx(r"(?:\b(?:num_train_epochs|max_epochs|epochs)\s*[:=]\s*|--(?:num[-_]train[-_])?epochs[=\s]\s*)"
-             r"(?P<num0>\d+(?:\.\d+)?)(?![\d.])"
-             r"|(?<![a-z0-9.])(?<![:=])(?<![:=]\s)(?P<num>\d+(?:\.\d+)?|one|two|three|four|five|ten|[一二两三四五六七八九十]+)\s*"
-             r"(?:(?:个|轮)\s*)?(?:epochs?|轮)")
-_SAMPLES = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|笔|份|段|句|道)?\s*"
-              r"(?:(?P<adj>\d+(?:\.\d+)?)\s*(?P<adj_k>k)?\s*-?\s*tokens?(?:\s+|\s*的\s*))?"  # "50M 512-token chunks"
-              r"(?:(?:new|more|incoming|fresh|additional|extra)\s+)?"
-              r"(?:(?:customer|support|user|chat|product|news|legal|medical|web|email|call|sales|image|video|"
-              r"search|math|maths|coding|exam|test|benchmark|eval)[- ]"  # a qualifier
-              r"|(?:short|long|small|brief)[- ](?=(?:texts?|passages?|sentences?|snippets?|documents?|docs?|"
-              r"paragraphs?|articles?|abstracts?)(?![a-z])))?"  # of a text's length only: not "40 short chats"
-              r"(?:samples?|examples?|sequences|rows?|conversations?|dialogues?|documents?|docs?|records?|texts?|"
-              r"chats?|"
-              r"passages?|chunks?|sentences?|(?:query[- ]document\s+|query[- ]doc\s+|text\s+)?pairs?|"
-              r"(?:support\s+)?tickets?|articles?|e-?mails?|reviews?|pages?|papers?|reports?|messages?|comments?|"
-              r"posts?|transcripts?|contracts?|(?:product\s+)?descriptions?|items?|listings?|invoices?|resumes?|"
-              r"(?:product\s+)?titles?|captions?|abstracts?|snippets?|headlines?|(?:search\s+)?quer(?:y|ies)|"
-              r"problems?|questions?|"
-              r"(?:客服|用户|历史|客户|商品|新闻|法律|医疗|通话|聊天|数学|编程|考试|测试|(?:短|长)(?=文本|句子?|段落|文档|文章))?"
-              r"(?:样本|数据|对话|文本|文档|文件|文章|网页|记录|段落|句子?|(?:文本)?对(?!话)|工单|邮件|评论|帖子|报告|论文|合同|合约|"
-              r"聊天记录|query|查询语句|查询|问句|题目|题|"
-              r"商品描述|描述|简历|病历|订单|标题|商品标题))"
-              r"(?!(?<=[a-z])[a-z_])"  # "8192\nsample_packing: true": a config key, not 8,192 samples (M-44)
-              r"(?!\s*(?:[-_ ]?len(?:gth)?|长度|tokens?\b))"  # "32k sequence length", "300 text tokens": lengths
-              r"(?!s?\s*(?:a|an|per|every|each|/)\s*(?:min(?:ute)?|sec(?:ond)?|s|hour|hr|h|day|d)s?\b)"  # a rate
-              r"(?!\s+(?:at\s+once|at\s+(?:the\s+)?same\s+time|simultaneously|concurrently|in\s+parallel|live|open)\b|\s*(?:同时|同時|并发|並發))")
-"""A count of texts a job works through ("1M samples", "100 万条客服对话", "100 million short texts"); a count of
-chats held at once ("40 chats at once") is a load served together, read by the batch slot (audit 28 M-55)."""
-_SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|资料|样本量|样本|语料)\s*"
-                         r"(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
-                         + _NUM + r"\s*" + _SCALE + r"\s*(?:条|个|篇|份|笔|段)(?![\u4e00-\u9fff]*(?:token|词元))")
-"""The count written after its noun ("LoRA，数据 1 万条", "样本量 5000 条", "资料 2000 万段"): the same count."""
-_SAMPLES_EACH_AFTER = rx(r"(?<![\w.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:条|笔)\s*(?:数据|记录|资料)?\s*"
-                         r"(?=[，,、;；]?\s*每(?:条|笔))")
-"""A count of 条 with no noun, whose length follows ("跑 1 亿条，每条 512 token"): the job's texts."""
-_SAMPLE_LEN = rx(r"(?:(?:\bof|\bwith|\bat|\beach|[x×*]|每条|每笔|每个|每条样本|每篇|每份|每封|每段|,|，)\s*"
-                 r"(?:an?\s+)?(?:(?:averag(?:e|ing)|avg\.?|mean)\s*(?:(?:length|size)\s*)?(?:of\s*)?|"
-                 r"平均(?:长度)?(?:为|是)?\s*)?|\baveraging\s+|\bavg\.?\s+|平均(?:长度)?(?:为|是)?\s*)"
-                 r"(?:about|around|roughly|~|约)?\s*"
-                 r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>k)?\s*(?:个\s*)?(?:tokens?|toks?|词元)(?![a-z])(?:\s+each)?"
-                 r"(?!\s+(?:in|input|out|output)\b)")  # "of 300 tokens in and 3,000 out": a request's pair
 _STEPS_FLAG = rx(r"\bmax_(?:train_)?steps\s*[=:]\s*(?P<num>\d[\d,]*)(?P<scale>k)?\b")
 _TRAIN_STEPS = rx(r"(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k)?\s*(?:training\s+|train\s+|optimi[sz]er\s+)?"
                   r"(?:steps?|iterations?|iters?|步)(?![a-z])")
@@ -175,111 +134,6 @@ _TTFT = rx(r"(?:first[ -]token|ttft|time\s+to\s+first\s+token|首\s*(?:个)?\s*t
            r"(?:要|需要|要求|能|可以|能否|能不能)?\s*(?:做到|达到|控制在|压到|降到)?\s*"
            r"(?:under|below|within|<=?|less\s+than|at\s+most|in|of|小于|低于|不超过|以内|在)?\s*"
            r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?|秒|毫秒)")
-_EN_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10,
-             "twelve": 12, "半": 0.5}
-
-
-def _value(raw: str | None) -> float | None:
-    if raw is None:
-        return None
-    if raw in _EN_WORDS:
-        return float(_EN_WORDS[raw])
-    return number(raw)
-
-
-def _scale(name: str | None) -> float:
-    if not name:
-        return 1.0
-    return COUNT_SCALES.get(name, 1.0)
-
-
-_AVERAGE = rx(r"averag|\bavg\b|\bmean\b|平均")
-"""A length said to be the samples' average ("数据 8 万条，平均 1200 token"): their tokens are count × it, exactly."""
-
-
-def _epoch_tokens(state: SlotState) -> tuple[float, int] | None:
-    """epochs × samples × tokens per sample, and the tokens per sample, when samples and their length are both
-    written."""
-    text = state.text
-    samples = _SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
-    if samples is None:
-        return None
-    count = _value(samples.group("num"))
-    if samples.groupdict().get("adj"):  # the length before the noun: "50 million 512-token chunks"
-        per_sample = float(samples.group("adj")) * (SAMPLE_K if samples.group("adj_k") else 1.0)
-        end = samples.end()
-    else:
-        length = _SAMPLE_LEN.search(text, samples.end(), min(len(text), samples.end() + 40))
-        # "平均每条 2100 token": the average said just before the per-sample word (audit 25 HIGH 24)
-        said = text[max(samples.end(), length.start() - 3): length.end()] if length is not None else ""
-        if length is None or (samples.re is not _SAMPLES and not _AVERAGE.search(said)):
-            return None  # "样本量 5000 条，每条 1k token": the count, each sample at that length (bare samples)
-        per_sample = float(length.group("num")) * (SAMPLE_K if length.group("k") else 1.0)
-        end = length.end()
-    if count is None:
-        return None
-    epochs_match = _EPOCHS.search(text)
-    epochs = _value(epochs_match.group("num") or epochs_match.group("num0")) if epochs_match else 1.0
-    state.mask(samples.start(), end)
-    if epochs_match is not None:
-        state.mask(epochs_match.start(), epochs_match.end())
-    return (epochs or 1.0) * count * _scale(samples.group("scale")) * per_sample, int(per_sample)
-
-
-_OFFLINE_REQUESTS = rx(r"(?<![a-z0-9.])" + _NUM + r"\s*" + _SCALE + r"\s*(?:个|条|次)?\s*"
-                       r"(?:requests?|calls?|generations?|completions?|请求|调用)(?![a-z])")
-"""The requests of an offline job ("offline batch: 500,000 requests of 300 tokens in and 3,000 out"): its count of
-work, not users at once (audit 24 HIGH 11: 6,592 H800s for 500,000 "concurrent users")."""
-_AT_ONCE_BEFORE = rx(r"(?:同时|并发|同時|並發)\s*(?:有|服务|服務|支持|处理|處理|进行|進行|跑)?\s*"
-                     r"(?:约|大约|約|大約)?\s*$")
-_CHAT_WORD = rx(r"chats?(?![a-z])|conversations?|dialogues?|对话|對話|会话|會話")
-_ANOTHER_GROUP_BEFORE = rx(r"(?:\bplus|\band|\bas\s+well\s+as|另外|还有|還有|加上|外加|[+＋])\s*"
-                           r"(?:about|around|roughly|~|约|大约|約|大約)?\s*$")
-"""Chats counted after a first group served ("8 analysts at 128k plus about 40 chats") are a second group at
-once (audit 28 M-55); "summarise 40 chats" stays a job's texts."""
-_ASKED_COUNT_BEFORE = rx(r"\bhow\s+many\s+(?:more\s+)?(?:(?:concurrent|simultaneous|parallel)\s+)?$")
-
-
-def _bare_samples(state: SlotState) -> tuple[int, float | None] | None:
-    """A sample count with no length per sample ("on 10k samples", "3 epochs over 50,000 examples", "1万条数据"):
-    the count and the epochs, to be sized at the job's context (bot.reply.defaults.samples_as_tokens)."""
-    text = state.text
-    samples = (_SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
-               or (_OFFLINE_REQUESTS.search(text) if OFFLINE_JOB.search(text) else None))
-    if samples is None or _ASKED_COUNT_BEFORE.search(text[max(0, samples.start() - 40): samples.start()]):
-        return None  # "how many concurrent 32k sequences": the count is asked, the 32k is each one's length
-    if _AT_ONCE_BEFORE.search(text[max(0, samples.start() - 16): samples.start()]) or (
-            _CHAT_WORD.search(samples.group(0)) and not _TRAINING_JOB.search(text)
-            and _ANOTHER_GROUP_BEFORE.search(text[max(0, samples.start() - 24): samples.start()])):
-        return None  # "同时 40 个对话", "8 analysts … and 40 chats": chats served together, read by the batch slot
-    count = _value(samples.group("num"))
-    if count is None or count <= 0:
-        return None
-    total = bounded(state, "training_samples", count * _scale(samples.group("scale")), MAX_SAMPLES)
-    if _EACH_LENGTH_AFTER.match(text, samples.end()) or _SAMPLE_LEN.search(text, samples.end(),
-                                                                            min(len(text), samples.end() + 24)):
-        state.notes.append(SAMPLE_LENGTH_STATED_NOTE)  # "300k samples ~2k len", "5,000 筆資料、每筆約 3000 token"
-    state.mask(samples.start(), samples.end())
-    epochs_match = _EPOCHS.search(text)
-    epochs = None
-    if epochs_match is not None:
-        epochs = _value(epochs_match.group("num") or epochs_match.group("num0"))
-        state.mask(epochs_match.start(), epochs_match.end())
-    return int(total), epochs
-
-
-_EACH_LENGTH_AFTER = rx(r"\s*[,，、]?\s*(?:each\s+|每(?:条|笔|个|篇|段)\s*)?(?:about\s+|around\s+|~|约)?\s*"
-                        r"\d+(?:\.\d+)?\s*k?\s*(?:len(?:gth)?|tokens?|toks?)\b")
-SAMPLE_LENGTH_STATED_NOTE = "sample-length-stated"
-"""The samples' length is written beside their count and read as the context: their tokens are count × that
-length, said as such rather than as an upper bound at the context (audit 25 LOW-48)."""
-
-MAX_SAMPLE_TOKENS = 10_000_000
-"""A per-sample length beyond the longest context windows is not one."""
-MAX_SAMPLES = 1e12
-"""More samples than any dataset holds is not a sample count."""
-
-
 _RATE_BEFORE = rx(r"(?:每天|每日|日均|一天|平均每天|每小时|每月|\bdaily)\s*(?:要|需要|约)?\s*"
                   r"(?:处理|生成|消耗|跑|服务|调用|输出|总共|合计)?\s*(?:约|大约|about|around|~)?\s*$")
 """A volume a day ("每天 5 亿 token", "日均 5 亿 token"): a rate for the serving plan, not a job's tokens."""
@@ -289,25 +143,25 @@ def _amount_tokens(state: SlotState) -> float | None:
     """A bare token amount that names the job's data ("on 300B tokens"), with an epoch count if one is written."""
     text = state.text
     for m in _AMOUNT.finditer(text):
-        value = _value(m.group("num"))
+        value = amount_value(m.group("num"))
         if value is None:
             continue
-        value *= _scale(m.group("scale"))
+        value *= count_scale(m.group("scale"))
         before, after = text[max(0, m.start() - 24): m.start()], text[m.end(): m.end() + 24]
         # "16k context, 1B tokens", "序列長度 8192 夠嗎？跑 3000 萬 token": the context is another clause's
         clause = re.split(r"[,;，；?？。!！]", before)[-1]
         if (_RATE_AFTER.search(after) or _CONTEXT_NEAR.search(clause[-14:]) or _CONTEXT_NEAR.search(after[:16])
                 or _RATE_BEFORE.search(clause)):
             continue
-        cued = _DATA_CUE_BEFORE.search(before) is not None or _TRAINING_JOB.search(text) is not None
+        cued = _DATA_CUE_BEFORE.search(before) is not None or TRAINING_JOB.search(text) is not None
         if value < JOB_TOKENS_MIN and not (value >= CUED_TOKENS_MIN and cued):
             continue
         state.mask(m.start(), m.end())
-        epochs_match = _EPOCHS.search(text)
+        epochs_match = EPOCHS.search(text)
         if epochs_match is not None:
             state.mask(epochs_match.start(), epochs_match.end())
             if not (_TOTAL_AFTER.search(after) or _PRODUCT_BEFORE.search(clause)):
-                value *= _value(epochs_match.group("num") or epochs_match.group("num0")) or 1.0
+                value *= amount_value(epochs_match.group("num") or epochs_match.group("num0")) or 1.0
         return value
     return None
 
@@ -340,7 +194,7 @@ def _hours(state: SlotState) -> float | None:
         if m is None:
             continue
         groups = m.groupdict()
-        value = _value(groups.get("num") or groups.get("num2"))
+        value = amount_value(groups.get("num") or groups.get("num2"))
         if value is None or value <= 0:
             continue
         state.mask(m.start(), m.end())
@@ -390,13 +244,13 @@ def _daily_in_out(state: SlotState) -> dict[str, float]:
     m = _DAILY_IN_OUT.search(state.text)
     if m is None:
         return {}
-    prompt, output = _value(m.group("num")), _value(m.group("num2"))
+    prompt, output = amount_value(m.group("num")), amount_value(m.group("num2"))
     if not prompt or not output:
         return {}
     state.mask(m.start(), m.end())
     day = _SECONDS_IN["day"]
-    return {"prompt_tokens_per_s": prompt * _scale((m.group("scale") or "").lower()) / day,
-            "output_tokens_per_s": output * _scale((m.group("scale2") or "").lower()) / day}
+    return {"prompt_tokens_per_s": prompt * count_scale((m.group("scale") or "").lower()) / day,
+            "output_tokens_per_s": output * count_scale((m.group("scale2") or "").lower()) / day}
 
 
 def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: str,
@@ -408,14 +262,14 @@ def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: s
         if m is None:
             continue
         groups = {name: found for name, found in m.groupdict().items() if found}
-        value = _value(next((found for name, found in groups.items() if name.startswith("num")), None))
+        value = amount_value(next((found for name, found in groups.items() if name.startswith("num")), None))
         if value is None or value <= 0:
             continue
         scale = next((found for name, found in groups.items() if name.startswith("scale")), "")
         if per_person:
             note_per_person(state, m.start(), m.end())
         state.mask(m.start(), m.end())
-        return value * _scale(scale.lower()) / _SECONDS_IN[groups.get("unit", unit)]
+        return value * count_scale(scale.lower()) / _SECONDS_IN[groups.get("unit", unit)]
     return None
 
 
@@ -493,7 +347,7 @@ def _training_steps(state: SlotState) -> int | None:
                   if not _SAMPLER_BEFORE.search(text[max(0, found.start() - 12): found.start()])), None)
     if m is None:
         return None
-    value = _value(m.group("num").replace(",", ""))
+    value = amount_value(m.group("num").replace(",", ""))
     if value is None or value < 1:
         return None
     state.mask(m.start(), m.end())
@@ -525,7 +379,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         # "每天大概 5 亿 token" with no training named is a load to serve a day, not a job of 500M tokens run once
         # over a month at one sequence (audit 28 HIGH 42, PA4)
         fields.update(_volume_targets(state))
-    per_sample = _epoch_tokens(state)
+    per_sample = epoch_tokens(state)
     tokens = per_sample[0] if per_sample is not None else _amount_tokens(state)
     if per_sample is not None and 0 < per_sample[1] <= MAX_SAMPLE_TOKENS:
         fields["sample_tokens"] = per_sample[1]
@@ -533,7 +387,7 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
         fields["tokens"] = tokens
         state.stated.append("tokens")
     else:
-        bare = _bare_samples(state)
+        bare = bare_samples(state)
         if bare is not None:
             fields["training_samples"] = bare[0]
             state.stated.append("training_samples")
