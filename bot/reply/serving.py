@@ -547,4 +547,8 @@ def meet_speed_target(picks: Sequence[Pick], workload: Workload, question: Quest
         if question.budget:
             meeting.sort(key=lambda p: (hourly_price_of(kb.gpus[p.gpu_id], p.count) is None,
                                         hourly_price_of(kb.gpus[p.gpu_id], p.count) or 0.0))
-    return (meeting + (missing if not meeting else []))[:wanted]
+    # the card named that misses the target at every count it takes ("how many 4090s … want like 20 tok/s" on a
+    # layer-splitting engine) still answers what was asked, first, its plan saying it falls short; the cards that
+    # meet the target follow (audit 28 LOW-99: the 4090 had vanished from the reply)
+    named = [p for p in missing if question.gpu is not None and p.gpu_id == question.gpu and p.fits]
+    return (named + meeting + (missing if not meeting else []))[:max(wanted, len(named) + 1)]

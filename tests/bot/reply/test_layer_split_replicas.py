@@ -34,3 +34,15 @@ def test_a_tensor_parallel_engine_still_takes_a_power_of_two() -> None:
     for pick in reply["picks"]:
         if pick["gpu"] == "rtx-4090" and pick.get("replicas"):
             assert pick["count"] // pick["replicas"] in (1, 2, 4, 8)
+
+
+def test_the_card_named_stays_first_when_no_count_of_it_meets_the_target() -> None:
+    # "how many 4090s" for a Q4 70B on Ollama at 20 tok/s each: layer split adds no speed, so no count of 4090s
+    # meets it; the 4090s had vanished from the reply (GH200 and H200 only). They stay first, their plan saying
+    # they fall short, and the cards that meet the target follow.
+    reply = ask_json("we run llama 3.3 70b q4 on ollama with rtx 4090s, 3 users, want like 20 tok/s. "
+                     "how many 4090s?")
+    assert reply["picks"][0]["gpu"] == "rtx-4090" and reply["picks"][0]["fits"]
+    assert reply["serving"]["gpu"] == "rtx-4090" and reply["serving"]["met"] is False
+    assert any(p["gpu"] != "rtx-4090" and p["fits"] for p in reply["picks"][1:])
+    assert "the per-user speed target is not met" in reply["text"]
