@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from bot.reply.cost_view import cloud_name
+from bot.reply.defaults import ollama_context
 from bot.reply.formatting import gb, gpu_name
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
@@ -19,7 +20,7 @@ from bot.understand.mention_fit import modified_size
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from rules import constants as C
-from rules.hardware import usable_gib
+from rules.hardware import usable_gib, visible_gib
 
 GIB_PER_GB = 1024**3 / 1e9
 """A card's GB (datasheet) in GiB: the figures the reply sizes in."""
@@ -70,7 +71,26 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
               and answer.query.task == "inference" else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
-            "unmodelled_beside": beside, "beyond_window": beyond}
+            "unmodelled_beside": beside, "beyond_window": beyond, "ollama_tier": _ollama_tier(answer, kb, t)}
+
+
+def _ollama_tier(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """Ollama's default context follows the machine's VRAM in all: sized at one card's tier, a pick of several
+    cards would start the model at a longer one (8 RTX 4090s: 131,072 rather than 32,768), with a cache that no
+    longer fits, unless the context is set."""
+    if not any(a.reason == "ollama-vram-default" for a in answer.assumptions) or not answer.picks:
+        return ""
+    top, sized = answer.picks[0], kb.models.get(answer.query.model or "")
+    card = kb.gpus.get(top.gpu)
+    if card is None or sized is None or not answer.query.context:
+        return ""
+    vram = visible_gib(card) * top.count
+    started = ollama_context(sized, vram)
+    if started <= answer.query.context:
+        return ""
+    return t("ollama_tier", count=top.count, card=card.name.removeprefix("NVIDIA "), vram=f"{vram:,.0f}",
+             started=f"{started:,}", context=f"{answer.query.context:,}", plain=str(answer.query.context),
+             ratio=f"{started / answer.query.context:.3g}")
 
 
 def stack_line(t: Translator, answer: Answer) -> str:
