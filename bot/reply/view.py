@@ -280,8 +280,23 @@ def _gpu_views(answer: Answer, kb: KnowledgeBase) -> list[dict[str, Any]]:
             "mig": gpu.mig_max_instances if gpu.mig else None, "recommended": gpu.recommended,
             "notes": gpu.notes if not gpu.recommended else None,
             "instances": [f.family for f in kb.instances_for(gpu.id)],
+            "sized": _instances_of_count(kb, gpu.id, answer.query.gpu_count, answer.query.cloud),
+            "count": answer.query.gpu_count,
         })
     return views
+
+
+def _instances_of_count(kb: KnowledgeBase, gpu_id: str, count: int | None, cloud: str | None) -> list[str]:
+    """The instance types carrying `count` of the card ("阿里云上 8 卡 H20 的实例叫什么": ecs.gn8v-8x.16xlarge …),
+    on the cloud asked when one is; none when no count is asked (audit 28 LOW-94)."""
+    if not count or count < 2:
+        return []
+    alibaba = [f"{it.instance_type} ({it.vcpu} vCPU, {it.memory_gib:,.0f} GiB)" if it.vcpu and it.memory_gib
+               else it.instance_type
+               for family in kb.instances_for(gpu_id) for it in family.example_instance_types
+               if it.gpus == count and cloud in (None, family.provider)]
+    return alibaba + [layout.instance for layout in kb.instance_types.values()
+                      if layout.gpu == gpu_id and layout.count == count and cloud in (None, layout.cloud)]
 
 
 def _model_view(answer: Answer, kb: KnowledgeBase) -> dict[str, Any] | None:
