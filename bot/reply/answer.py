@@ -66,7 +66,6 @@ from bot.reply.serving import (
     at_full_load,
     copy_a_card,
     fits_at,
-    meet_speed_target,
     one_replica,
     replica_layout,
     sets_serving_target,
@@ -84,6 +83,7 @@ from bot.reply.side_figures import (
     token_speed,
 )
 from bot.reply.smaller import smaller_for
+from bot.reply.speed_target import meet_speed_target
 from bot.reply.stack import others_alone, room_for_others, texts_for, with_stack
 from bot.reply.variant import rented_variant
 from bot.reply.weighed_layout import weighed_layout_figure
