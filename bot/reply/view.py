@@ -11,14 +11,17 @@ from typing import Any
 from bot.reply.all_cards import all_cards_line
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, ram_of, smaller_line
-from bot.reply.compare_view import CLEARLY_FASTER, compare_rows, compare_verdict, stated_load
+from bot.reply.compare_view import compare_rows, compare_verdict, stated_load
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
 from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name, hours_figure, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
+from bot.reply.info_view import gpu_views, model_view
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
+from bot.reply.machine_notices import apple_notice, chip_name, no_gpu_notice
 from bot.reply.maths_view import maths_lines
 from bot.reply.mixed_load import shared_cache_notice
-from bot.reply.model import Answer, ModelCompareOut
+from bot.reply.model import Answer
+from bot.reply.model_compare_view import faster_of, row_name
 from bot.reply.notices import (
     activations_exceed_line,
     engine_length_line,
@@ -36,7 +39,7 @@ from bot.reply.readback import card_set_text, engine_name, understood, value_tex
 from bot.reply.speed_view import mac_beside_line, observed_line, speculative_text, speed_parts
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
-from rules.hardware import compute_known, gpu_share_of_unified_memory
+from rules.hardware import compute_known
 from rules.speed import tensor_parallel
 
 
@@ -198,7 +201,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     elif answer.check is not None:
         view["speed_on"] = f"{answer.check.count}× {gpu_name(kb, answer.check.gpu)}"
     elif answer.speed.get("unified_memory_bandwidth_gbps"):
-        view["speed_on"] = _chip_name(answer)
+        view["speed_on"] = chip_name(answer)
     elif answer.picks:
         view["speed_on"] = f"{answer.picks[0].count}× {gpu_name(kb, answer.picks[0].gpu)}"
     else:
@@ -231,9 +234,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["layer_split"] = not tensor_parallel(answer.query.engine or "transformers")
     view["source"] = ("" if t.lang.startswith("zh") else " ").join((t.source, t(_check_key(answer, view["training"]))))
     view["max_context_line"] = _max_context_line(answer, kb) if answer.max_context is not None else ""
-    view["gpus"] = _gpu_views(answer, kb) if answer.intent == "gpu_info" else []
+    view["gpus"] = gpu_views(answer, kb) if answer.intent == "gpu_info" else []
     view["known_gpus"] = sorted(g.name.removeprefix("NVIDIA ") for g in kb.gpus.values() if g.recommended)[:40]
-    view["model_info"] = _model_view(answer, kb) if answer.intent == "model_info" else None
+    view["model_info"] = model_view(answer, kb) if answer.intent == "model_info" else None
     view["compare"] = compare_rows(answer, kb, t) if answer.intent == "compare" else []
     view["compare_verdict"] = compare_verdict(answer, kb, t) if answer.intent == "compare" else ""
     view["maths"] = maths_lines(answer, kb) if show_maths else []
@@ -248,7 +251,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         else gpu_name(kb, memory_card_id(answer.query.memory_gb, bool(answer.understood.get("unified_memory"))))
         if answer.query.memory_gb else "")
     view["model_compare"] = [{
-        "name": _row_name(r, kb, t), "total": gb(r.total_gb),
+        "name": row_name(r, kb, t), "total": gb(r.total_gb),
         "per_gpu": gb(r.per_gpu_gb), "pick": f"{r.count}× {gpu_name(kb, r.gpu)}" if r.gpu else None,
         "fits": r.fits, "decode": count(r.decode_tokens_per_s) if r.decode_tokens_per_s else None,
         "held": t("concurrent", n=f"{r.max_concurrent_sequences:,}") if r.max_concurrent_sequences else "",
@@ -258,61 +261,10 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                  total=(" · " + t("compare_job_cost", v=money(r.job_cost), cur=r.job_currency))
                  if r.job_cost is not None and r.job_currency else "") if r.job_hours is not None else "",
     } for r in answer.model_compare]
-    view["model_compare_verdict"] = _faster_of(answer, kb, t)
+    view["model_compare_verdict"] = faster_of(answer, kb, t)
     view["methods_compared"] = bool(answer.model_compare) and answer.model_compare[0].task is not None
     view["formats_compared"] = bool(answer.model_compare) and answer.model_compare[0].format is not None
     return view
-
-
-def _gpu_views(answer: Answer, kb: KnowledgeBase) -> list[dict[str, Any]]:
-    ids = [answer.query.gpu] if answer.query.gpu else list(answer.compare)
-    views = []
-    for gpu_id in ids:
-        gpu = kb.gpus.get(gpu_id or "")
-        if gpu is None:
-            continue
-        tflops = [f"{label} {value:g}" for label, value in (
-            ("FP32", gpu.fp32_tflops), ("FP16", gpu.fp16_tflops), ("BF16", gpu.bf16_tflops),
-            ("FP8", gpu.fp8_tflops), ("INT8 TOPS", gpu.int8_tops)) if value]
-        views.append({
-            "name": gpu.name, "memory": gb(gpu.memory_gb), "memory_type": gpu.memory_type or "",
-            "bandwidth": f"{gpu.bandwidth_gbps:,.0f}", "tflops": tflops, "interconnect": gpu.interconnect,
-            "mig": gpu.mig_max_instances if gpu.mig else None, "recommended": gpu.recommended,
-            "notes": gpu.notes if not gpu.recommended else None,
-            "instances": [f.family for f in kb.instances_for(gpu.id)],
-            "sized": _instances_of_count(kb, gpu.id, answer.query.gpu_count, answer.query.cloud),
-            "count": answer.query.gpu_count,
-        })
-    return views
-
-
-def _instances_of_count(kb: KnowledgeBase, gpu_id: str, count: int | None, cloud: str | None) -> list[str]:
-    """The instance types carrying `count` of the card ("阿里云上 8 卡 H20 的实例叫什么": ecs.gn8v-8x.16xlarge …),
-    on the cloud asked when one is; none when no count is asked (audit 28 LOW-94)."""
-    if not count or count < 2:
-        return []
-    alibaba = [f"{it.instance_type} ({it.vcpu} vCPU, {it.memory_gib:,.0f} GiB)" if it.vcpu and it.memory_gib
-               else it.instance_type
-               for family in kb.instances_for(gpu_id) for it in family.example_instance_types
-               if it.gpus == count and cloud in (None, family.provider)]
-    return alibaba + [layout.instance for layout in kb.instance_types.values()
-                      if layout.gpu == gpu_id and layout.count == count and cloud in (None, layout.cloud)]
-
-
-def _model_view(answer: Answer, kb: KnowledgeBase) -> dict[str, Any] | None:
-    model = kb.models.get(answer.query.model or "")
-    if model is None:
-        return None
-    return {
-        "name": model.name, "params": params(model.params_b),
-        "active": params(model.active_params_b) if model.active_params_b else None,
-        "experts": model.moe.num_experts if model.moe else None,
-        "routed": model.moe.experts_per_token if model.moe else None,
-        "layers": model.num_layers, "hidden": model.hidden_size, "heads": model.num_attention_heads,
-        "kv": model.num_kv_heads, "attention": (model.attention or "").upper(),
-        "context": f"{model.max_context:,}" if model.max_context else "?",
-        "kv_kib": f"{model.kv_cache_kib_per_token_16bit:g}" if model.kv_cache_kib_per_token_16bit else None,
-    }
 
 
 def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -373,7 +325,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         message = Translator(answer.query.lang)(key, name=str(unmodelled), engine=engine_name(answer.query.engine))
         out.append(("section", "notice", {"message": message}))
     if answer.understood.get("unified_memory") and answer.intent != "faq":
-        out.append(("section", "notice", {"message": _apple_notice(answer)}))
+        out.append(("section", "notice", {"message": apple_notice(answer)}))
     if answer.intent in ("help", "unknown") or (answer.intent == "faq" and not view["faq"]):
         return [*out, ("section", "help", {})]
     if view["understood"] or view["clamped"]:
@@ -472,45 +424,6 @@ def _part_label(t: Translator, part: str, kv_per_card: float, cards: int, answer
     return t("kv_cache_in_all", total=gb(kv_per_card * cards), n=cards)
 
 
-def _chip_name(answer: Answer) -> str:
-    """The Apple chip read from the question, as Apple writes it ("m3-max" → "M3 Max")."""
-    return str(answer.understood.get("apple_chip") or "").replace("-", " ").title()
-
-
-def _apple_notice(answer: Answer) -> str:
-    """What a Mac's GPU may use of its unified memory, or that its memory is needed to say."""
-    t = Translator(answer.query.lang)
-    total = answer.understood.get("memory_gb")
-    bandwidth = answer.speed.get("unified_memory_bandwidth_gbps")
-    chip = _chip_name(answer)
-    if not isinstance(total, (int, float)):
-        # a speed the asker measured shows the model loaded: timed at the chip's bandwidth, the fit left to them
-        return t("apple_silicon_timed_no_memory", chip=chip, bandwidth=f"{bandwidth:,.0f}") if bandwidth \
-            else t("apple_silicon_no_memory")
-    share = gpu_share_of_unified_memory(float(total))
-    key = ("apple_silicon_timed" if bandwidth else "apple_silicon_no_fit" if answer.check is not None
-           and not (answer.check.fits or answer.check.tight) and answer.understood.get("apple_chip")
-           else "apple_silicon")
-    return t(key, share=f"{100 * share:.0f}",
-             have=f"{float(total) * share:.1f}".removesuffix(".0"), total=f"{total:g}", chip=chip,
-             bandwidth=f"{bandwidth or 0:,.0f}")
-
-
-def no_gpu_notice(answer: Answer) -> str:
-    """A question with no GPU gets what a CPU needs first; the GPU figures below are for comparison."""
-    t = Translator(answer.query.lang)
-    cpu = answer.cpu_only
-    if not cpu:
-        return t("no_gpu_plain")
-    bus = int(cpu.get("ram_bus_bits") or 64)
-    memory = (t("ram_kind", channels=cpu["ram_channels"], kind=cpu["ram_kind"], mts=cpu["ram_mts"]) if bus == 64
-              else t("ram_kind_bus", kind=cpu["ram_kind"], mts=cpu["ram_mts"], bits=bus))
-    return t("no_gpu_board" if cpu.get("board") else "no_gpu", board=cpu.get("board") or "",
-             ram=gb(cpu["ram_gb"]), read=f"{cpu['read_gb_per_token']:.1f}",
-             speed=count(cpu["ram_bound_tokens_per_s"] or 0), quant=str(cpu["quant"]).removeprefix("gguf-").upper(),
-             memory=memory, bandwidth=f"{cpu['ram_bandwidth_gbps']:g}")
-
-
 def _filled(text: str, values: dict[str, str]) -> str:
     """A note with the job's own numbers in it (a reserving engine's share, the context sized, the model's
     whole context); a note without placeholders comes back as it is."""
@@ -522,52 +435,3 @@ def _filled(text: str, values: dict[str, str]) -> str:
 def _asked_text(value: float) -> str:
     """A number written beyond its bound, as written: whole from one up ("2,000,000,000"), else as it is."""
     return f"{value:,.0f}" if value >= 1 else f"{value:g}"
-
-
-def _row_name(row: ModelCompareOut, kb: KnowledgeBase, t: Translator) -> str:
-    """What a side-by-side row compares: its format, its training method, or its model."""
-    return (format_label(row.format) if row.format else t.pick(TASK_NAMES, row.task) if row.task
-            else kb.models[row.model].name if row.model in kb.models else row.model)
-
-
-def _per_card_verdict(rows: list[ModelCompareOut], kb: KnowledgeBase, t: Translator) -> str:
-    """Set-ups of one card at different counts ("NVFP4 on 4× B200 or FP8 on 8×"): the sequences a card holds, which
-    is what the same machines serve, beside the speed (audit 28 M-48)."""
-    if not all(r.max_concurrent_sequences and r.count for r in rows):
-        return ""
-    per_card = sorted(rows, key=lambda r: (r.max_concurrent_sequences or 0) / (r.count or 1), reverse=True)
-    best, next_best = per_card[0], per_card[1]
-    ratio = ((best.max_concurrent_sequences or 0) / (best.count or 1)) / max(
-        1e-9, (next_best.max_concurrent_sequences or 0) / (next_best.count or 1))
-    speeds = sorted(rows, key=lambda r: r.decode_tokens_per_s or 0.0, reverse=True)
-    fast = (speeds[0].decode_tokens_per_s or 0.0) / (speeds[1].decode_tokens_per_s or 1.0)
-    speed = (t("compare_faster", name=_row_name(speeds[0], kb, t), ratio=f"{fast:.1f}") if fast > CLEARLY_FASTER
-             else t("compare_as_fast"))
-    holds = t("compare_per_card", name=_row_name(best, kb, t), ratio=f"{ratio:.1f}",
-              a=f"{best.max_concurrent_sequences:,}", n=f"{best.count}", b=f"{next_best.max_concurrent_sequences:,}",
-              m=f"{next_best.count}", other=_row_name(next_best, kb, t))
-    return t("compare_verdict", clauses=t.clause_sep.join((speed, holds)))
-
-
-def _faster_of(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
-    """Which of the models (or formats) compared on the same cards decodes faster, said in one line: the rows
-    alone ("~24 tok/s" beside "~22 tok/s") left "which one is faster?" to the reader (audit 27 LOW-76)."""
-    rows = [r for r in answer.model_compare if r.fits and r.decode_tokens_per_s and r.gpu]
-    if len(rows) < 2 or len(rows) != len(answer.model_compare) or len({r.gpu for r in rows}) != 1:
-        return ""
-    if len({r.count for r in rows}) != 1:
-        return _per_card_verdict(rows, kb, t)
-    ranked = sorted(rows, key=lambda r: r.decode_tokens_per_s or 0.0, reverse=True)
-    first, second = ranked[0], ranked[1]
-    name = _row_name(first, kb, t)
-    ratio = (first.decode_tokens_per_s or 0.0) / (second.decode_tokens_per_s or 1.0)
-    clause = (t("compare_faster", name=name, ratio=f"{ratio:.1f}") if ratio > CLEARLY_FASTER
-              else t("compare_as_fast"))
-    held = [r.max_concurrent_sequences or 0 for r in ranked]
-    if answer.understood.get("asks_concurrency") and all(held):
-        # "which holds more concurrent users": the sequences each holds on the same cards first (audit 28 M-53)
-        most = max(ranked, key=lambda r: r.max_concurrent_sequences or 0)
-        holds = (t("compare_holds_same", n=f"{held[0]:,}") if len(set(held)) == 1
-                 else t("compare_holds_more", name=_row_name(most, kb, t), n=f"{max(held):,}"))
-        clause = t.clause_sep.join((holds, clause))
-    return t("compare_verdict", clauses=clause)
