@@ -69,3 +69,9 @@ def test_short_texts_stay_a_jobs_documents(text: str) -> None:
 def test_a_bare_count_of_chats_to_summarise_stays_a_job() -> None:
     question = parse("summarise 40 chats with Qwen2.5-7B", KB)
     assert question.batch is None and question.more_sequences is None
+
+
+def test_a_count_of_requests_after_the_load_is_not_a_second_group() -> None:
+    # "50 并发和 100 个请求": the requests are a total more often than 100 more sequences at once
+    question = parse("Qwen2.5-7B 50 并发和 100 个请求", KB)
+    assert question.batch == 50 and question.more_sequences is None
