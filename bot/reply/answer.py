@@ -16,7 +16,7 @@ from bot.reply.all_cards import all_cards_figure
 from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.budget_money import within_budget_first
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
-from bot.reply.compare_fix import as_sized_in_thread
+from bot.reply.compare_picks import compared_picks_of
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import (
     check_out,
@@ -57,10 +57,10 @@ from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_as
 from bot.reply.one_more_card import one_more_card
 from bot.reply.overrides import apply_overrides
 from bot.reply.pick_order import named_scale_out_gives_way
-from bot.reply.pool import as_candidate, candidate_gpus
-from bot.reply.priced_replicas import priced_replicas
+from bot.reply.pool import candidate_gpus
 from bot.reply.pricing import hourly_prices, price_choice
-from bot.reply.request_cap import REQUEST_CAP_LOWERED_NOTE, lowered_request_cap
+from bot.reply.request_cap import lowered_request_cap
+from bot.reply.rules_choices import chosen_assumptions
 from bot.reply.serving import (
     as_replicas,
     at_full_load,
@@ -103,12 +103,10 @@ from rules.engine_profile import (
     reservation_fraction,
     reserves_up_front,
     same_size_kv_cache,
-    training_fact,
 )
 from rules.fit import as_chosen, placeable, reserves_share_of_card
-from rules.limits import fits_on, unsupported_format
+from rules.limits import unsupported_format
 from rules.memory_common import is_transformer, num_layers
-from rules.memory_diffusion_training import checkpoints_by_default
 from rules.types import Pick
 
 MAX_PICKS = 3
@@ -118,9 +116,6 @@ cut by a cheaper card elsewhere before it is looked at; the reply then shows MAX
 """A Slack reader compares three options; more are a scroll, not advice."""
 MAX_TRAINING_GPUS = 64
 """ZeRO/FSDP data parallelism across nodes of 8; no alternative above 64 cards (8 nodes) is offered."""
-REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization",
-                    "max_num_seqs", "max_batch_size")
-"""Choices the rules make for the user that change the figure and so are stated in the reply."""
 
 SOURCE_NOTE = "sizing rules (rules/); GPU and model facts from knowledge/data with per-entry sources"
 
@@ -260,25 +255,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                   else "vendor-pool" if with_geforce else "default-pool")
         assumptions.append(Assumption(field="pool", value=pool_value, reason=reason))
     if question.intent == "compare" and question.compare_gpus:
-        pool = [as_candidate(kb.gpus[g]) for g in question.compare_gpus if g in kb.gpus]
-        if question.compare_counts:
-            # "4x L40S vs 2x H100": each set-up as written (a card without a count at the fewest that hold it),
-            # in the order named, fitting or not
-            picks = [pick for card in pool for pick in rules.rank_picks(
-                workload, [card], instances, limit=1, budget=question.budget,
-                max_count=max(max_count, question.compare_counts.get(card.id, 0)),
-                fixed_count=question.compare_counts.get(card.id), hourly_price_of=priced)]
-            if question.compare_as_sized:
-                picks = as_sized_in_thread(picks, workload, kb, instances, max_count, priced, assumptions)
-        else:
-            picks = rules.rank_picks(workload, pool, instances, limit=len(pool), budget=question.budget,
-                                     max_count=max_count, hourly_price_of=priced)
-        if question.asks_cost or question.budget or question.hours:
-            # a set no machine rents whole is compared as the priced one-card (or smaller) replicas that carry the
-            # same users: "L20 vs H20 on Alibaba, each a month?" had no L20 figure (audit 27 M-42), nor the thread's
-            # "换成两张 L20 呢 … 哪个更便宜" (audit 28, J02)
-            picks = [priced_replicas(p, kb.gpus[p.gpu_id], users_of(question), workload, instances, priced) or p
-                     if p.gpu_id in kb.gpus else p for p in picks]
+        pool, picks = compared_picks_of(question, workload, kb, instances, max_count, priced, assumptions)
     else:
         seen = {(p.gpu_id, p.count) for p in picks}
         # The layers or experts someone keeps in system RAM (-ngl, --n-cpu-moe) are their card's compromise:
@@ -475,32 +452,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if question.observed_tokens_per_s and (gpu is not None or "unified_memory_bandwidth_gbps" in speed
                                            or (question.intent == "compare" and bool(question.compare_gpus))):
         speed["observed_tokens_per_s"] = question.observed_tokens_per_s  # "is 15 tok/s normal?" (speed_view)
-    chosen = getattr(estimate, "chosen", None) or {}
-    already = {a.field for a in assumptions} | set(question.stated)
-    if "memory_fraction" in already:
-        already.add("gpu_memory_utilization")  # the share the text set is not an assumption
-    if "max_num_seqs" in already:
-        already.add("max_batch_size")  # the request cap the text set sizes a TensorRT engine's buffers
-    for key, value in chosen.items():
-        if key in REPORTED_CHOICES and key not in already and not (key == "zero_stage" and value == 0):
-            # ZeRO-1 is the first stage tried on several cards: only a higher one was needed to fit
-            needed = (key in ("gradient_checkpointing", "zero_stage") and bool(value) and sized_gpu is not None
-                      and not (key == "zero_stage" and isinstance(value, int) and value < 2))
-            if needed and key == "zero_stage" and sized_gpu is not None and fits_on(
-                    replace(laid_out, zero_stage=1), sized_gpu, replica[1] if replica else sized_count)[0]:
-                needed = False  # it fits with ZeRO-1 too: the stage is the rules' (or the engine's) choice, not a need
-            reason = "needed-to-fit" if needed else "rules-choice"
-            if key == "zero_stage" and training_fact(workload).sharding == "fsdp":
-                reason = "engine-default"  # FSDP shards fully (FULL_SHARD) unless told otherwise
-            if key == "gradient_checkpointing" and value and training_fact(workload).checkpointing_default:
-                reason = "engine-default"  # Unsloth and LLaMA-Factory check-point unless told otherwise
-            if key == "gradient_checkpointing" and value and checkpoints_by_default(workload):
-                reason = "image-trainer-default"
-            if key in ("optimizer", "max_num_seqs", "max_batch_size", "gpu_memory_utilization"):
-                reason = "engine-default"  # from the engine's documented set-up (vLLM's default for the card)
-            if key == "max_num_seqs" and REQUEST_CAP_LOWERED_NOTE in question.notes:
-                reason = "request-cap-lowered"
-            assumptions.append(Assumption(field=key, value=value, reason=reason))
+    assumptions += chosen_assumptions(getattr(estimate, "chosen", None) or {}, assumptions, question, workload,
+                                      laid_out, sized_gpu, replica[1] if replica else sized_count)
 
     if workload.task != "inference" and speed.get("train_tokens_per_s") and timed_on[0] is not None \
             and rules.spans_machines(timed_on[1]) and question.inter_node_gbps is None:
