@@ -34,9 +34,7 @@ from bot.reply.defaults import (
     DEFAULT_CONTEXT,
     MAX_INFERENCE_GPUS,
     TOKEN_ARCHS,
-    fp16_on_pre_ampere,
     gpu_assumptions,
-    machine_vram_gib,
     noted_assumptions,
     resolve_model,
     samples_as_tokens,
@@ -54,10 +52,12 @@ from bot.reply.model import (
     ConfigRef,
 )
 from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_asked
+from bot.reply.ollama_defaults import machine_vram_gib
 from bot.reply.one_more_card import one_more_card
 from bot.reply.overrides import apply_overrides
 from bot.reply.pick_order import named_scale_out_gives_way
 from bot.reply.pool import candidate_gpus
+from bot.reply.precision_defaults import fp16_on_pre_ampere
 from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.request_cap import lowered_request_cap
 from bot.reply.rules_choices import chosen_assumptions

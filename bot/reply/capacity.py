@@ -8,13 +8,14 @@ from typing import Any, cast
 
 import rules
 from bot.reply.convert import finite
-from bot.reply.defaults import DEFAULT_CONTEXT, MAX_INFERENCE_GPUS, machine_vram_gib, workload_for
+from bot.reply.defaults import DEFAULT_CONTEXT, MAX_INFERENCE_GPUS, workload_for
 from bot.reply.model import (
     CapacityOut,
     CheckOut,
     MaxContextOut,
     ModelCompareOut,
 )
+from bot.reply.ollama_defaults import machine_vram_gib
 from bot.reply.pool import as_candidate
 from bot.understand.question import MAX_CONTEXT, Question
 from bot.understand.slots.formats import FORMATS

@@ -13,7 +13,14 @@ from bot.reply.mixed_load import shared_cache
 from bot.reply.model import (
     Assumption,
 )
+from bot.reply.ollama_defaults import OLLAMA_FLASH_ATTENTION_FAMILIES, ollama_context
 from bot.reply.overrides import QUANT_PRECISION
+from bot.reply.precision_defaults import (
+    FALLBACK_PRECISION_NO_BF16,
+    bf16_capable,
+    kv_cache_for,
+    native_precision,
+)
 from bot.reply.request_images import request_images
 from bot.reply.serving import at_full_load, sets_serving_target
 from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE
@@ -33,18 +40,10 @@ from rules import constants as C
 from rules import memory_lora_serving as LS
 from rules import weight_formats as WF
 from rules.engine_profile import training_fact
-from rules.hardware import FLASH_ATTENTION_2_MIN_CC, compute_capability, runs_precision, visible_gib
+from rules.hardware import FLASH_ATTENTION_2_MIN_CC, compute_capability, runs_precision
 from rules.memory_training import offload_of
 from rules.speculative import EAGLE_HEAD_ID, eagle_head
-from rules.types import KV_CACHES, KVCache, Precision, Task, Workload
-
-OLLAMA_FLASH_ATTENTION_FAMILIES = frozenset({"gpt-oss", "Qwen3", "Gemma 3"})
-"""Model families Ollama runs with flash attention unless told otherwise; for the others it stays off until
-OLLAMA_FLASH_ATTENTION=1 (llama.cpp itself now chooses it automatically). Ollama enabled it by default per
-architecture: gpt-oss (ollama/ollama PR 11996, Aug 2025), qwen3 and qwen3moe (PR 12482), gemma3 (PR 12639),
-qwen3vl (PR 12862); its PR 13448 (Dec 2025) to enable it for every supporting model was closed, and issue 8335
-(still open in April 2026) asks for it as the default. Without it llama.cpp holds an fp32 KQ over the whole
-cache per layer (rules.constants.GGML_KQ_BYTES_PER_SCORE): 2 GiB for an 8B model at 32k."""
+from rules.types import Precision, Task, Workload
 
 DEFAULT_CONTEXT = 4096
 """Tokens per sequence when the question gives none: a typical chat turn with history, not the model's
@@ -60,8 +59,6 @@ COMPUTE_OPTIMAL_TOKENS_PER_PARAM = 20.0
 """Training tokens a parameter for a compute-optimal model: Hoffmann et al. 2022 ("Training Compute-Optimal Large
 Language Models", Chinchilla), whose fits give about 20 (Chinchilla itself: 70B parameters on 1.4T tokens)."""
 DEFAULT_PRECISION: Precision = "bf16"
-FALLBACK_PRECISION_NO_BF16: Precision = "fp16"
-"""Cards before Ampere (T4, V100, P100) have no bf16 tensor cores; fp16 is what runs there."""
 QLORA_QUANT = "nf4-dq"
 """QLoRA's base: NF4 with double-quantised scales (4.127 bits a weight) unless the question names the format."""
 TOKEN_ARCHS = ("decoder", "encoder", "encoder-decoder")
@@ -72,68 +69,11 @@ LONG_CONTEXT_TOKENS = 16384
 """From here on the KV cache, not the weights, is what decides the card: the reply explains it."""
 
 
-def bf16_capable(gpu: GPU | None) -> bool:
-    return gpu is None or rules.supports_bf16(gpu) or gpu.vendor == "generic"
-
-
-def fp16_on_pre_ampere(workload: Workload, gpu: GPU | None, assumptions: list[Assumption],
-                       named: bool = False) -> Workload:
-    """A defaulted bf16 becomes fp16 when the card the reply recommends has no bf16 (same bytes, other
-    dtype): the reply must not size bf16 on a T4 or V100."""
-    if workload.precision != "bf16" or bf16_capable(gpu):
-        return workload
-    for index, assumed in enumerate(assumptions):
-        if assumed.field == "precision" and assumed.reason == "default":
-            assumptions[index] = Assumption(field="precision", value="fp16", reason="top-pick-no-bf16")
-            return replace(workload, precision="fp16")
-    if named and gpu is not None and gpu.vendor.lower() == "nvidia":
-        # bf16 asked on a V100 or T4: the HF Trainer and vLLM refuse it there, so it is sized (same bytes) and
-        # said as the fp16 the card runs
-        assumptions.append(Assumption(field="precision", value="fp16", reason="asked-bf16-no-bf16"))
-        return replace(workload, precision="fp16")
-    return workload
-
-
-def native_precision(model: Model, gpu: GPU | None) -> tuple[Precision, str]:
-    """The precision the model is released in (its checkpoint's dtype), and why it was chosen.
-
-    A 16-bit release runs in fp16 on cards without bf16 (T4, V100: vLLM refuses bf16 below compute
-    capability 8.0 and transformers falls back). FP8, MXFP4 and INT4 releases are sized as shipped."""
-    native = model.native_precision
-    if native in ("bf16", "fp16", "fp32"):
-        if native == "bf16" and not bf16_capable(gpu):
-            return FALLBACK_PRECISION_NO_BF16, "no-bf16-on-gpu"
-        return native, "default"
-    if native == "fp8" and gpu is not None and not runs_precision(gpu, "fp8", "vllm"):
-        # a card with no FP8 at all (Ascend 910B, MI250, V100): the release is served converted, as W8A8 INT8
-        # where that is the card's documented path (Ascend: vLLM-Ascend and MindIE serve DeepSeek-R1 as W8A8),
-        # else dequantised to 16 bits (vLLM's INT8 W8A8 kernels need compute capability 7.5, above a V100's)
-        if gpu.int8_tops and gpu.vendor.lower() == "huawei":
-            return "int8", "no-fp8-on-gpu-int8"
-        return ("bf16" if bf16_capable(gpu) else FALLBACK_PRECISION_NO_BF16), "no-fp8-on-gpu"
-    return native, "native-release"
-
-
 SERVING_ENGINE_MIN_PARAMS_B = 100.0
 """From this size a model is run on a serving engine even for one prompt: its makers point to vLLM, SGLang,
 LMDeploy or TensorRT-LLM for it (DeepSeek-V3's README "How to Run Locally" lists those and no transformers
 path; Llama 3.1 405B FP8 ships for vLLM), and transformers' generate over a layer split of many cards
 decodes a few tokens a second."""
-
-
-def kv_cache_for(asked: str | None, engine: str, assumptions: list[Assumption]) -> KVCache | None:
-    """The KV-cache precision to size: as asked, or for a bare "quantised KV cache" the engine's first
-    type below 16 bits (stated); None keeps the model's dtype."""
-    if asked is None:
-        return None
-    if asked in KV_CACHES:
-        return asked
-    offered = load_engine_profiles().get(engine)
-    below = [t for t in (offered.kv_cache.bytes_per_element if offered else {}) if t in ("fp8", "int8", "int4")]
-    if not below:
-        return None
-    assumptions.append(Assumption(field="kv_cache", value=below[0], reason="engine-kv-default"))
-    return below[0]
 
 
 OFFLOAD_CHOSEN_NOTE = "offload-chosen"
@@ -186,29 +126,6 @@ def resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
     if question.params_b is not None:
         return rules.generic_model(question.params_b)
     return None
-
-
-OLLAMA_CONTEXT_TIERS: tuple[tuple[float, int], ...] = ((47.0, 262_144), (23.0, 32_768), (0.0, 4_096))
-"""Ollama's default num_ctx by the machine's total VRAM in GiB, since 0.15.5 (2026-02-03): ollama/ollama
-server/routes.go sums every GPU's total memory and sets 262,144 from 47 GiB, 32,768 from 23 GiB, else 4,096
-("slightly lower thresholds (47/23 GiB vs. 48/24 GiB)"); llm/server.go then caps it at the model's training
-context ("requested context size too large for model"). Before 0.15.5 it was 4,096 (2,048 before 0.6)."""
-
-
-def machine_vram_gib(question: Question, gpu: GPU | None, cards: list[GPU] | None) -> float | None:
-    """The VRAM the question's machine has in all, as CUDA reports it: every card of a set of different cards
-    (`cards`), else the named card (or memory) times its count; None when no card is named."""
-    if cards:
-        return sum(visible_gib(card) for card in cards)
-    if gpu is None:
-        return None
-    return visible_gib(gpu) * (question.gpu_count or 1)
-
-
-def ollama_context(model: Model, vram_gib: float) -> int:
-    """The context Ollama runs a model at when the question does not set one (OLLAMA_CONTEXT_TIERS)."""
-    tier = next(context for floor, context in OLLAMA_CONTEXT_TIERS if vram_gib >= floor)
-    return min(tier, model.max_context) if model.max_context else tier
 
 
 def samples_as_tokens(question: Question, workload: Workload) -> tuple[Question, Assumption | None]:

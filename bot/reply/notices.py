@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 
 from bot.reply.cost_view import cloud_name
-from bot.reply.defaults import ollama_context
 from bot.reply.formatting import gb, gpu_name
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
+from bot.reply.ollama_defaults import ollama_context
 from bot.reply.readback import engine_name
 from bot.reply.stack import short_of_load, stack_bill
 from bot.understand.mention_fit import modified_size

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import rules
-from bot.reply.defaults import OFFLOAD_CHOSEN_NOTE, OFFLOAD_OLLAMA_NOTE, machine_vram_gib, workload_for
+from bot.reply.defaults import OFFLOAD_CHOSEN_NOTE, OFFLOAD_OLLAMA_NOTE, workload_for
 from bot.reply.model import CheckOut
+from bot.reply.ollama_defaults import machine_vram_gib
 from bot.understand.question import MAX_GPU_LAYERS, Question
 from bot.understand.slots.engine import OLLAMA_NOTE
 from knowledge.schema import GPU, Model

@@ -13,8 +13,8 @@ from typing import Any
 
 import rules
 from bot.reply.convert import finite
-from bot.reply.defaults import bf16_capable, kv_cache_for
 from bot.reply.model import REFERENCE_RAM, HostMemory
+from bot.reply.precision_defaults import bf16_capable, kv_cache_for
 from bot.reply.request_pace import sequences_held
 from bot.understand.question import Question
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_TOKENS

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot.reply.defaults import machine_vram_gib, workload_for
+from bot.reply.defaults import workload_for
 from bot.reply.model import CheckOut
+from bot.reply.ollama_defaults import machine_vram_gib
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
