@@ -281,8 +281,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         drafted = question.draft_model is not None
         # "how many concurrent users fit / which holds more" is a serving engine's question, at its paged cache
         concurrency = question.asks_concurrency
+        product = question.user_base is not None  # "10k DAU": a product's users, served by a serving engine
         serving = task == "inference" and model.arch == "decoder" and (
-            concurrent or targeted or small_cache or tensor_parallel or large or adapters or drafted or concurrency)
+            concurrent or targeted or small_cache or tensor_parallel or large or adapters or drafted or concurrency
+            or product)
         # FP8 weights on a card without FP8 arithmetic (an A100): transformers refuses them, vLLM runs them
         # weight-only (FP8 Marlin, W8A16), which is how they are run there
         weight_only_fp8 = (task == "inference" and precision == "fp8" and gpu is not None
@@ -296,7 +298,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                       else "serving-target" if targeted else "quantised-kv-cache" if small_cache
                       else "tensor-parallel-named" if tensor_parallel else "multi-lora-serving" if adapters
                       else "speculative-serving" if drafted else "fp8-weight-only" if weight_only_fp8
-                      else "concurrency-asked" if concurrency
+                      else "concurrency-asked" if concurrency else "user-base-serving" if product
                       else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context

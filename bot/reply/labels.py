@@ -172,6 +172,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                                    "zh-Hans": "最省钱的部署方式：8 位权重在基准测试上损失通常不到 1%，4 位（AWQ/GPTQ）约 1–3%；官方没有发布这种量化版本，这里是社区量化的权重（请核对来源和质量）；指定精度可改按其他精度估算"},
     "engine-kv-default": {"en": "the engine's first KV-cache type below 16 bits", "zh-Hans": "该引擎支持的首个低于 16 位的 KV 缓存类型"},
     "native-release": {"en": "the precision the model is released in", "zh-Hans": "模型官方发布的精度"},
+    "user-base-serving": {"en": "a product's users are served with a serving engine (paged KV cache, continuous batching)",
+                          "zh-Hans": "产品的用户由推理服务框架承载（分页 KV 缓存、连续批处理）"},
     "concurrency-asked": {"en": "how many sequences fit at once is a serving engine's question, at its paged KV cache",
                           "zh-Hans": "能同时容纳多少路是推理服务框架的问题，按其分页 KV 缓存估算"},
     "int4-is-the-release": {"en": "the model is released in MXFP4, already 4-bit: that is its int4, and no GPTQ or AWQ of it comes from its makers",

@@ -71,7 +71,20 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
               and answer.query.task == "inference" else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
-            "unmodelled_beside": beside, "beyond_window": beyond, "ollama_tier": _ollama_tier(answer, kb, t)}
+            "unmodelled_beside": beside, "beyond_window": beyond, "ollama_tier": _ollama_tier(answer, kb, t),
+            "user_base": _user_base(answer, t)}
+
+
+_BASE_PERIODS = {"day": {"en": "day", "zh-Hans": "日活"}, "week": {"en": "week", "zh-Hans": "周活"},
+                 "month": {"en": "month", "zh-Hans": "月活"}}
+
+
+def _user_base(answer: Answer, t: Translator) -> str:
+    """A user base stated with no load at once: what sizes the cards instead, and that the figures are for one."""
+    base, period = answer.understood.get("user_base"), answer.understood.get("user_base_period") or "day"
+    if not isinstance(base, int) or (answer.query.batch or 1) > 1 or answer.understood.get("qps"):
+        return ""
+    return t("user_base", n=f"{base:,}", period=t.pick(_BASE_PERIODS, str(period)))
 
 
 def _ollama_tier(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:

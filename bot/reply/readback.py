@@ -298,8 +298,11 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(t("more_sequences_at_read", n=f"{value:,}", context=f"{length:,}")
                          if isinstance(length, int) else t("more_sequences_read", n=f"{value:,}"))
             continue
-        if field == "more_sequences_context":
-            continue  # read back with the group's count
+        if field == "user_base" and isinstance(value, int):  # "10,000 daily users (a user base, not a load)"
+            parts.append(t(f"user_base_read_{data.get('user_base_period') or 'day'}", n=f"{value:,}"))
+            continue
+        if field in ("more_sequences_context", "user_base_period"):
+            continue  # read back with the group's count, with the user base
         if field == "host_ram_gb" and isinstance(value, (int, float)):
             parts.append(t("host_ram_read", v=f"{value:g}"))
             continue

@@ -116,6 +116,7 @@ from bot.understand.slots.sizes import (
 )
 from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
+from bot.understand.slots.user_base import parse_user_base
 from bot.understand.slots.vision_input import asks_images_at_once, parse_vision_input
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.speculative import names_eagle, target_and_draft
@@ -301,7 +302,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         state.notes.append(notebook.note)
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
-    money = parse_budget(state, lang)  # first: its number is money, not tokens, hours or a size
+    user_base = parse_user_base(state)  # first: "50k monthly users" is neither money nor a context
+    money = parse_budget(state, lang)  # its number is money, not tokens, hours or a size
     for slot in money:
         state.stated.append(slot)
     if found.model is None and not found.suggestions \
@@ -322,7 +324,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         parse_vision_input(state)  # before the job's size, context and counts: "8 images per request", "4K 图片"
     if slot_model is not None and slot_model.modality == "image-generation":
         image_rate(state)  # before the hours: "一天要出 1 万张" is a rate, not a 24-hour rental
-    work = parse_workload_size(state)
+    work = {**parse_workload_size(state), **user_base}
     work["asks_concurrency"] = work.get("asks_concurrency") or images_at_once
     if "images_per_request" in state.values and not work.get("images_per_request"):
         work["images_per_request"] = state.values.pop("images_per_request")

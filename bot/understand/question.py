@@ -75,7 +75,8 @@ SLOT_ORDER = (
     "model", "draft_model", "params_b", "task", "precision", "quant", "engine", "engine_version", "engine_backend",
     "kv_cache", "flash_attention", "dp_attention",
     "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split", "gpu_layers", "cpu_moe_layers",
-    "context", "batch", "more_sequences", "more_sequences_context", "users",
+    "context", "batch", "more_sequences", "more_sequences_context", "users", "user_base",
+    "user_base_period",
     "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "beam_size",
     "texts_per_request", "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu",
@@ -114,6 +115,10 @@ class Question(BaseModel):
     users: int | None = Field(default=None, gt=MAX_BATCH, le=MAX_USERS)
     """More concurrent sequences than one job's batch (`batch` holds MAX_BATCH): what a serving plan spreads
     over replicas."""
+    user_base: int | None = Field(default=None, gt=0)
+    """People who use the product in a day, week or month ("10k DAU", "日活 1 万"): not a load; the reply asks for
+    the peak at once (bot.understand.slots.user_base)."""
+    user_base_period: Literal["day", "week", "month"] | None = None
     more_sequences: int | None = Field(default=None, gt=0, le=MAX_USERS)
     """Sequences of a second group served beside the batch at a shorter context ("8 analysts at 128k plus about
     40 short chats"): they share the same KV cache (bot.reply.mixed_load)."""

@@ -14,14 +14,16 @@ from typing import Any
 from bot.understand.numbers import number
 from bot.understand.slots.base import SlotState, rx
 
-_CUE_EN = (r"(?:(?P<cue>budget)(?:\s+(?:is|of))?|spend(?:ing)?|under|below|up\s+to|at\s+most|max(?:imum)?|"
+_CUE_EN = (r"(?:(?P<cue>budget)(?:\s+(?:is|of))?|(?:spend(?:ing)?\s+)?cap(?:ped)?(?:\s+(?:of|at))?|spend(?:ing)?|"
+           r"under|below|up\s+to|at\s+most|max(?:imum)?|"
            r"no\s+more\s+than|less\s+than|within|afford|<=?|(?:i\s+)?have|(?:i'?ve\s+)?got|with|pay(?:ing)?)")
-_AMOUNT = (r"(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.,])(?:\s*+(?P<scale>k|m|thousand|万|千))?"
+_AMOUNT = (r"(?P<num>\d[\d,]*(?:\.\d+)?|[一二两三四五六七八九十百千]+(?=\s*(?:万|千|元|块)))(?![\d.,])"
+           r"(?:\s*+(?P<scale>k|m|thousand|万|千))?"
            r"(?!\s*(?:b\b|bn\b|billion|gpu|gb|gib|tb|g\b|h(?:ou)?rs?\b|h\b|days?\b|weeks?\b|minutes?\b|tokens?|"
            r"cards?|x\b|×|张|块卡|卡|个?小时|天|周|分钟|亿|词元|token))")
 """A number followed by a unit of something else (hours, GPUs, GB, tokens) is that, not money."""
-_CURRENCY_AFTER = (r"(?:\s*+(?P<cur>usd|us\$|dollars?|bucks|\$|cny|rmb|yuan|元|块钱?|人民币|美元|美金|刀|"
-                   r"新台币|台币|ntd|twd))?")
+_CURRENCY_AFTER = (r"(?:\s*+(?P<cur>usd|us\$|dollars?|bucks|\$|cny|rmb|yuan|元?(?:新台币|台币)|元|块(?:钱|人民币)?|"
+                   r"人民币|美元|美金|刀|ntd|twd))?")
 _PERIOD = (r"(?P<per>(?:\s*+/|\s*+(?:per|an?|each|every)\s++|\s*+每)\s*+(?:h(?:ou)?rs?\b|hour|gpu[- ]?hour|month|"
            r"mo\b|小时|个?月|day|天)|\s*+(?:hourly|monthly|一个月|一小时|每月|每小时|/月|/小时))?")
 
@@ -33,14 +35,15 @@ BUDGET_ZH = rx(r"(?:(?P<cue>预算)|不超过|不高于|最多|控制在|以内)
                r"(?:是|为|在|约|大概|大约)?\s*(?P<pre>新台币|台币|nt\$|ntd|twd|美元|人民币|\$)?\s*"
                + _AMOUNT + _CURRENCY_AFTER + _PERIOD)
 ZH_PERIOD_FIRST = rx(r"(?P<per0>每月|每个月|每小时|每天)\s*(?:预算|不超过|最多)?\s*" + _AMOUNT
-                     + r"\s*(?P<cur>元|块钱?|人民币|美元|美金|刀)" + _PERIOD)
+                     + r"\s*(?P<cur>元?(?:新台币|台币)|元|块(?:钱|人民币)?|人民币|美元|美金|刀)" + _PERIOD)
 
 ZH_AMOUNT_FIRST = rx(r"(?<![\d.])" + _AMOUNT
                      + r"(?:\s*+(?P<cur>元|块钱?|人民币|美元|美金|刀))?(?:\s*+的)?\s*+(?P<cue>预算)")
 """A sum before the word ("50 万人民币预算", "5 萬美元預算" folded to 5 万美元预算)."""
 EN_AMOUNT_FIRST = rx(r"(?P<pre>\$|us\$|€)?\s*" + _AMOUNT + _CURRENCY_AFTER + _PERIOD
                      + r"[\s-]*+(?:(?:total|overall|cloud|compute|gpu|training|monthly)\s++)?"
-                     r"(?P<cue>budget)\b")
+                     r"(?:(?:capex|opex|hardware|server|annual|yearly|it|infra(?:structure)?)\s++)?"
+                     r"(?P<cue>budget|capex|opex)\b")
 """A sum before the word in English ("We have a $3,000 budget", "a 5k USD/month budget": audit 24 M-28, read as
 "cheapest" with the amount lost)."""
 
@@ -82,6 +85,8 @@ def _currency(raw: str | None, lang: str) -> str:
     key = (raw or "").strip().lower()
     if key in _USD or key.startswith("$"):
         return "USD"
+    if key in _TWD or key.endswith("台币"):  # "一万元台币": New Taiwan dollars, not yuan
+        return "TWD"
     if key in _CNY or key.startswith("块"):
         return "CNY"
     if key == "€":

@@ -37,7 +37,8 @@ _K_BARE = rx(
     r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>k)(?![a-z0-9])"
     r"(?!\s*(?:concurrent|simultaneous|parallel|users?|usrs?|requests?|sessions?|" + _PEOPLE + r"|steps?|samples?|"
     r"images?|rows?|examples?|documents?|qps|rps|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|"
-    r"个|人|用户|条|张|步|样本|小时|分钟|天))"
+    r"usd|us\$|dollars?|bucks|cny|rmb|yuan|eur|euros?|capex|opex|budget|dau|mau|daily|monthly|weekly|"
+    r"个|人|用户|条|张|步|样本|小时|分钟|天|元|块|美元|美金|人民币|预算|日活|月活))"
 )
 _HOW_MANY_K = rx(
     r"how\s+many\s+(?:more\s+)?(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
@@ -103,7 +104,7 @@ _BATCH = [
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|批次|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
         + r"\s*(?P<unit>k|万|千)?(?![a-z0-9])"),
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)?\s*"
-        r"(?:(?:internal|active|daily|paying|beta|enterprise|external|real)\s+)?"
+        r"(?:(?:internal|active|paying|beta|enterprise|external|real)\s+)?"
         r"(?:users?|usrs?|requests?|sessions?|streams?|clients?|" + _PEOPLE + r")(?![a-z])"),
     rx(r"(?:\bat|\bwith)\s+" + NUM + r"\s*(?:x\s*)?(?:concurrency|concurrent|parallelism|in\s+flight)(?![a-z])"),
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
