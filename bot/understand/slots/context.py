@@ -104,7 +104,7 @@ _BATCH = [
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|批次|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
         + r"\s*(?P<unit>k|万|千)?(?![a-z0-9])"),
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)?\s*"
-        r"(?:(?:internal|active|paying|beta|enterprise|external|real)\s+)?"
+        r"(?:(?:internal|active|paying|beta|enterprise|external|real|power|heavy|light|casual)\s+)?"
         r"(?:users?|usrs?|requests?|sessions?|streams?|clients?|" + _PEOPLE + r")(?![a-z])"),
     rx(r"(?:\bat|\bwith)\s+" + NUM + r"\s*(?:x\s*)?(?:concurrency|concurrent|parallelism|in\s+flight)(?![a-z])"),
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
@@ -284,8 +284,10 @@ _MORE_SEQUENCES = rx(
     r"(?P<short>(?:short|quick|brief|small|light)\s+|短)?(?:concurrent\s+|simultaneous\s+|live\s+)?"
     r"(?:chats?|conversations?|dialogues?|users?|sessions?|" + _PEOPLE + r"|"
     r"对话|會話|会话|對話|聊天|用户|用戶|人)(?![a-z])"  # not requests: "and 100 requests" is often a job's total
-    r"(?:\s*(?:at|of|with|@)\s*(?:about\s+|~\s*)?(?P<ctx>\d+(?:\.\d+)?)\s*(?P<ctx_k>k)?\s*"
-    r"(?:-?\s*tokens?|\s*context|\s*ctx)?(?![a-z0-9]))?"
+    r"(?:\s+(?:chatting|talking|asking|using\s+it))?"
+    r"(?:\s*(?:at|of|with|@)\s*(?:about\s+|~\s*)?(?:(?:short|brief|quick)\s+)?(?P<ctx>\d+(?:\.\d+)?)\s*"
+    r"(?P<ctx_k>k)?\s*(?:-?\s*tokens?|\s*context|\s*ctx|\s*(?:-?\s*token\s+)?(?:chats?|conversations?|prompts?))?"
+    r"(?![a-z0-9]))?"
 )
 """A second group served beside the first ("8 analysts at 128k plus about 40 short chats", "另外还有 40 个短对话"),
 with its own length when said: sequences sharing the same KV cache at a shorter context (bot.reply.mixed_load)."""

@@ -123,6 +123,7 @@ _OFFLINE_REQUESTS = rx(r"(?<![a-z0-9.])" + AMOUNT_NUM + r"\s*" + AMOUNT_SCALE + 
 work, not users at once (audit 24 HIGH 11: 6,592 H800s for 500,000 "concurrent users")."""
 _AT_ONCE_BEFORE = rx(r"(?:同时|并发|同時|並發)\s*(?:有|服务|服務|支持|处理|處理|进行|進行|跑)?\s*"
                      r"(?:约|大约|約|大約)?\s*$")
+_LENGTH_WORD_BEFORE = rx(r"\b(?:short|long|brief|quick)\s*$")
 _CHAT_WORD = rx(r"chats?(?![a-z])|conversations?|dialogues?|对话|對話|会话|會話")
 _ANOTHER_GROUP_BEFORE = rx(r"(?:\bplus|\band|\bas\s+well\s+as|另外|还有|還有|加上|外加|[+＋])\s*"
                            r"(?:about|around|roughly|~|约|大约|約|大約)?\s*$")
@@ -139,6 +140,8 @@ def bare_samples(state: SlotState) -> tuple[int, float | None] | None:
                or (_OFFLINE_REQUESTS.search(text) if OFFLINE_JOB.search(text) else None))
     if samples is None or _ASKED_COUNT_BEFORE.search(text[max(0, samples.start() - 40): samples.start()]):
         return None  # "how many concurrent 32k sequences": the count is asked, the 32k is each one's length
+    if _LENGTH_WORD_BEFORE.search(text[max(0, samples.start() - 12): samples.start()]):
+        return None  # "60 users with short 2k chats": the chats' length, not 2,000 of them (audit 29 HIGH 47)
     if _AT_ONCE_BEFORE.search(text[max(0, samples.start() - 16): samples.start()]) or (
             _CHAT_WORD.search(samples.group(0)) and not TRAINING_JOB.search(text)
             and _ANOTHER_GROUP_BEFORE.search(text[max(0, samples.start() - 24): samples.start()])):

@@ -75,3 +75,21 @@ def test_a_count_of_requests_after_the_load_is_not_a_second_group() -> None:
     # "50 并发和 100 个请求": the requests are a total more often than 100 more sequences at once
     question = parse("Qwen2.5-7B 50 并发和 100 个请求", KB)
     assert question.batch == 50 and question.more_sequences is None
+
+
+def test_short_2k_chats_are_a_length_not_2000_documents() -> None:
+    # audit 29 HIGH 47: "60 users with short 2k chats" was 2,000 documents of 102,400 tokens (a 5-hour batch job)
+    question = parse("Llama-3.1-70B serving: 4 users with 100k context and 60 users with short 2k chats, fp8, "
+                     "how many H100?", KB)
+    assert (question.batch, question.more_sequences, question.more_sequences_context) == (4, 60, 2048)
+    assert question.training_samples is None
+    # 4 × 102,400 + 60 × 2,048 = 532,480 tokens = 5.2 sequences at 102,400: sized as 6
+    assert answer(question, KB).query.batch == 6
+    assert parse("summarise 2k chats with Qwen2.5-7B", KB).training_samples == 2000
+
+
+def test_power_users_and_users_chatting_at_a_length() -> None:
+    # audit 29 (M-55 re-check): all 30 chat users had been sized at 64k, 10× the cache
+    question = parse("Qwen2.5-32B for 2 power users at 64k plus 30 users chatting at 2k", KB)
+    assert (question.batch, question.more_sequences, question.more_sequences_context) == (2, 30, 2048)
+    assert answer(question, KB).query.batch == 3  # 192,512 tokens = 2.94 sequences at 65,536
