@@ -51,6 +51,8 @@ _PER_REQUEST = rx(
     r"\s*(?:(?:个|篇|条|份|段)\s*(?:" + _TEXTS_ZH + r")?|" + _TEXTS_ZH + r")"
     r"|\b(?:rerank(?:ing|s)?|scor(?:e|es|ing)|embed(?:ding|s)?)\s+(?:about|around|~|up\s+to)?\s*(?P<num6>\d+)\s*"
     + _TEXTS_EN + r"\s+(?:each|apiece)\b"
+    r"|(?:\bwith|\band|,)\s+(?:about\s+|around\s+|~\s*|up\s+to\s+)?(?P<num7>\d+)\s*" + _TEXTS_EN
+    + r"\s+(?:each|apiece)\b"
 )
 """Texts each request carries ("rerank 100 docs per query"): the documents a reranker scores against the query."""
 _SCALE = r"\s*(?P<scale>k|千|万)?"
@@ -134,7 +136,7 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
     m = _PER_REQUEST.search(state.text)
     if m is not None:
         raw = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5")
-        raw = raw or m.group("num6")
+        raw = raw or m.group("num6") or m.group("num7")  # "200 QPS with 50 candidates each" (audit 29 HIGH 48)
         if int(raw) > 0:
             fields["texts_per_request"] = int(bounded(state, "texts_per_request", float(raw), MAX_TEXTS_PER_REQUEST))
             state.stated.append("texts_per_request")
