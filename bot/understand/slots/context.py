@@ -100,7 +100,8 @@ _CHATS = r"(?:(?:short|long|quick|brief)\s+)?(?:chats?|conversations?|dialogues?
 bare count of chats ("summarise 40 chats") is a job's texts (audit 28 M-55)."""
 
 _BATCH = [
-    rx(r"(?:batch(?:[ _-]?size)?|\bbs|micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
+    rx(r"(?:(?<![a-z0-9_])(?:per_device_train_|train_micro_|max_)?batch(?:[ _-]?size(?:_per_gpu)?)?|\bbs|"
+       r"micro[ _-]?batch(?:[ _-]?size)?|concurrency|concurrent\ requests|"
         r"并发(?:数|量|度|请求数?)?|批(?:次)?大小|批量(?:大小)?|批次|batch大小)\s*(?:of|is|=|:|为|是|达到|约)?\s*" + NUM
         + r"\s*(?P<unit>k|万|千)?(?![a-z0-9])"),
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)?\s*"

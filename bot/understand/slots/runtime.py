@@ -77,9 +77,11 @@ SGLang's --chunked-prefill-size, TensorRT-LLM's max_num_tokens."""
 _GPU_LAYERS = rx(r"(?:(?<![\w-])-ngl|--n[-_]gpu[-_]layers|--gpu[-_]layers|\bn_gpu_layers|\bnum_gpu)"
                  r"\s*(?:=|:)?\s*[\"']?(?P<n>\d{1,4})(?![\d.])")
 """Layer slots on the cards: llama.cpp's -ngl / --n-gpu-layers, Ollama's num_gpu option."""
-_GPU_LAYERS_WORDS = rx(r"(?<![\w.])(?P<n>\d{1,4})\s*(?:layers?|层)\s*(?:offloaded\s+|loaded\s+)?"
+_GPU_LAYERS_WORDS = rx(r"\boffloaded\s+(?P<n0>\d{1,4})\s*/\s*\d{1,4}\s+layers\s+to\s+gpu"
+                       r"|(?<![\w./])(?P<n>\d{1,4})\s*(?:layers?|层)\s*(?:offloaded\s+|loaded\s+)?"
                        r"(?:on|to|onto|in|放|卸载|加载|跑)?\s*(?:到|在)?\s*(?:the\s+)?(?:gpus?|cards?|vram|显卡|显存)(?![a-z])")
-"""The same said in words: "offloading 40 layers to the GPU", "with 40 layers on the GPU", "40层放GPU"."""
+"""The same said in words: "offloading 40 layers to the GPU", "with 40 layers on the GPU", "40层放GPU", or in
+llama.cpp's load log ("offloaded 52/65 layers to GPU": 52, not the 65 the model has)."""
 _N_CPU_MOE = rx(r"(?:(?<![\w-])-ncmoe|--n[-_]cpu[-_]moe|\bn_cpu_moe)\s*(?:=|:)?\s*(?P<n>\d{1,4})(?![\d.])")
 _CPU_MOE = rx(r"(?<![\w-])-cmoe(?![\w-])|(?<![\w-])--cpu[-_]moe(?![\w-])"
               r"|(?:(?<![\w-])-ot|--override[-_]tensor)\s*[=\s]\s*[\"']?[^\s\"']*exps[^\s\"']*=\s*cpu"
@@ -288,7 +290,8 @@ def parse_engine_settings(state: SlotState) -> None:
     parse_network(state)
     m = _GPU_LAYERS.search(state.text) or _GPU_LAYERS_WORDS.search(state.text)
     if m is not None:
-        state.set("gpu_layers", int(bounded(state, "gpu_layers", int(m.group("n")), MAX_GPU_LAYERS, lower=0)))
+        layers = int(m.groupdict().get("n0") or m.group("n"))
+        state.set("gpu_layers", int(bounded(state, "gpu_layers", layers, MAX_GPU_LAYERS, lower=0)))
         state.mask(m.start(), m.end())
     m = _N_CPU_MOE.search(state.text)
     if m is not None:

@@ -77,7 +77,9 @@ _GRAD_ACCUMULATION = rx(
 )
 """Micro-steps per optimizer step ("gradient accumulation 8", "gradient_accumulation_steps=16", "梯度累积8步"):
 an offloaded optimizer runs once per that many micro-steps."""
-_LORA_RANK = rx(r"\b(?:lora[-_ ]?)?rank\s*(?:=|:|of|is)?\s*(?P<num>\d{1,5})\b|\br\s*=\s*(?P<num2>\d{1,5})\b")
+_LORA_RANK = rx(r"\b(?:lora[-_ ]?)?rank\s*(?:=|:|of|is)?\s*(?P<num>\d{1,5})\b|\br\s*=\s*(?P<num2>\d{1,5})\b"
+                r"|\blora_r\s*[=:]\s*(?P<num3>\d{1,5})\b")
+"""A LoRA rank: "rank 64", "lora_rank: 64" (LLaMA-Factory), "r=64" (PEFT), "lora_r: 64" (axolotl)."""
 
 
 def parse_grad_accumulation(state: SlotState) -> None:
@@ -122,6 +124,6 @@ def parse_training_options(state: SlotState) -> None:
     m = _LORA_RANK.search(text)
     if m is not None and (state.values.get("task") != "train" or "lora" in m.group(0).lower()):
         # a full fine-tune's log ("(rank 2, the others are the same)") names a process, not an adapter's rank
-        rank = int(m.group("num") or m.group("num2"))
+        rank = int(m.group("num") or m.group("num2") or m.group("num3"))
         if rank > 0:
             state.set("lora_rank", min(rank, 4096))
