@@ -72,7 +72,21 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
             "unmodelled_beside": beside, "beyond_window": beyond, "ollama_tier": _ollama_tier(answer, kb, t),
-            "user_base": _user_base(answer, t)}
+            "user_base": _user_base(answer, t), "logged_capacity": _logged_capacity(answer, t)}
+
+
+def _logged_capacity(answer: Answer, t: Translator) -> str:
+    """What a pasted engine log's own KV-cache size holds at the requests' length (85,040 tokens: 10 of 8,192),
+    whatever card it ran on, and a request cap above it (vLLM then preempts requests when the cache runs out)."""
+    logged, context = answer.understood.get("logged_kv_tokens"), answer.query.context
+    if not isinstance(logged, int) or not context or answer.query.task != "inference":
+        return ""
+    held = logged // context
+    line = t("logged_capacity", tokens=f"{logged:,}", n=f"{held:,}", context=f"{context:,}")
+    cap = answer.understood.get("max_num_seqs")
+    if isinstance(cap, int) and cap > held:
+        line += t.sentence_gap + t("logged_capacity_cap", cap=f"{cap:,}", n=f"{held:,}")
+    return line
 
 
 _BASE_PERIODS = {"day": {"en": "day", "zh-Hans": "日活"}, "week": {"en": "week", "zh-Hans": "周活"},

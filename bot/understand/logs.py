@@ -67,6 +67,13 @@ def log_line_spans(text: str) -> list[tuple[int, int]]:
     for line in _LINE.finditer(text):
         body = line.group(0)
         stripped = body.lstrip()
-        if stripped and "?" not in body and "？" not in body and _RECORD_START.match(stripped):
+        if stripped and "?" not in body and "？" not in body and _RECORD_START.match(stripped) \
+                and not _USER_ARGS.search(body):
             spans.append((line.start(), line.end()))
     return spans
+
+
+_USER_ARGS = re.compile(r"non-default args:", re.IGNORECASE)
+"""vLLM's start-up record of the flags the user set ("non-default args: {'tensor_parallel_size': 2,
+'gpu_memory_utilization': 0.92, 'max_num_seqs': 64}"): the configuration asked about, read like a pasted command
+(audit 29 HIGH 52: the reply had assumed 1 card, 1.0 and 256, "not stated")."""
