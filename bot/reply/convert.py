@@ -167,6 +167,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood.pop("task", None)  # "fine-tune" said no method: the engine's own is an assumption, not a reading
     if question.model_text and question.model is None:
         understood["model_text"] = question.model_text
+    if question.smi_busy:
+        understood["smi_busy"] = dict(question.smi_busy)  # a pasted table's cards another job already uses
     if question.logged_kv_tokens:
         understood["logged_kv_tokens"] = question.logged_kv_tokens  # "GPU KV cache size: 85,040 tokens"
     if question.no_gpu:

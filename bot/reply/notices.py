@@ -72,7 +72,21 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
             "unmodelled_beside": beside, "beyond_window": beyond, "ollama_tier": _ollama_tier(answer, kb, t),
-            "user_base": _user_base(answer, t), "logged_capacity": _logged_capacity(answer, t)}
+            "user_base": _user_base(answer, t), "logged_capacity": _logged_capacity(answer, t),
+            "smi_busy": _smi_busy(answer, kb, t)}
+
+
+def _smi_busy(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """Cards of a pasted nvidia-smi table that another job already uses: the figures count them free."""
+    busy = answer.understood.get("smi_busy")
+    if not isinstance(busy, dict) or not busy:
+        return ""
+    cards = t.list_sep.join(f"GPU {index}" for index in sorted(busy))
+    used = max(busy.values()) / 1024
+    free = (answer.query.gpu_count or 0) - len(busy)
+    card = kb.gpus.get(answer.query.gpu or "")
+    name = card.name.removeprefix("NVIDIA ") if card is not None else "GPU"
+    return t("smi_busy", cards=cards, gib=f"{used:.1f}", free=str(max(free, 0)), card=name)
 
 
 def _logged_capacity(answer: Answer, t: Translator) -> str:

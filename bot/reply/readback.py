@@ -149,7 +149,8 @@ UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted
                                "claimed_memory_gb", "derived_name", "assumed_model",
                                "shared_memory_stated", "asks_concurrency", "no_such_variant", "records_folded",
                                "engine_not_on_card", "gguf_server", "asks_overflow",
-                               "asks_spot", "asks_running_cost", "logged_kv_tokens"})
+                               "asks_spot", "asks_running_cost", "logged_kv_tokens",
+                               "smi_busy"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 

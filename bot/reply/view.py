@@ -314,7 +314,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
             "records_folded", n=f"{answer.understood['records_folded']:,}")}))
     for notice in ("unmodelled_beside", "assumed_model", "no_such_variant", "derived_name", "claimed_memory",
                    "modified_card", "engine_not_on_card", "card_not_on_cloud", "beyond_window", "ollama_tier",
-                   "user_base", "logged_capacity"):
+                   "user_base", "logged_capacity", "smi_busy"):
         if view.get(notice):
             out.append(("section", "notice", {"message": view[notice]}))
     if answer.understood.get("no_gpu"):

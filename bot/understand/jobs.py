@@ -144,9 +144,16 @@ def _numbered_pieces(part: str) -> list[str]:
     return [part[a:b] for a, b in itertools.pairwise(bounds) if part[a:b].strip()]
 
 
+_TABLE_LINE = re.compile(r"^\s*[|+](?:[-=+]{3,}|\s)", re.MULTILINE)
+_TABLE_LINES = 3
+"""Lines of a pasted box-drawn table ("+-----+", "|   0  NVIDIA L40S   On |"): a table is one thing pasted."""
+
+
 def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[str]]:
     """(the text of the first job, quotes of the other jobs); the whole text and [] when there is one job."""
     text = retracted(text, read)
+    if len(_TABLE_LINE.findall(text)) >= _TABLE_LINES:
+        return text, []  # a pasted nvidia-smi table: its header rows are no second job (audit 29 HIGH 51)
     parts = [piece for part in segments(text) for piece in _numbered_pieces(part)]
     if len(parts) < 2:
         return text, []

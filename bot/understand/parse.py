@@ -534,6 +534,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         context_parallel=values.get("context_parallel"), compare_tasks=values.get("compare_tasks") or [],
         compare_formats=values.get("compare_formats") or [],
         compare_format_counts=values.get("compare_format_counts") or {},
+        smi_busy=values.get("smi_busy") or {},
         **money,
         stated=stated,
         clamped=sorted(set(state.clamped), key=state.clamped.index),

@@ -115,6 +115,9 @@ class Question(BaseModel):
     users: int | None = Field(default=None, gt=MAX_BATCH, le=MAX_USERS)
     """More concurrent sequences than one job's batch (`batch` holds MAX_BATCH): what a serving plan spreads
     over replicas."""
+    smi_busy: dict[int, int] = Field(default_factory=dict)
+    """Cards of a pasted nvidia-smi table another job already uses: index → MiB in use (the reply says the figures
+    assume them free)."""
     user_base: int | None = Field(default=None, gt=0)
     """People who use the product in a day, week or month ("10k DAU", "日活 1 万"): not a load; the reply asks for
     the peak at once (bot.understand.slots.user_base)."""

@@ -204,6 +204,25 @@ def smi_card_count(text: str, gpus: list[Mention]) -> int | None:
     return len({row.group("index") for row in rows}) if len(named) == 1 else None
 
 
+_SMI_MEMORY = re.compile(r"(?P<used>\d{1,7})\s*mib\s*/\s*(?P<total>\d{1,7})\s*mib", re.I)
+SMI_BUSY_MIB = 1024
+"""Memory a card of a pasted table already uses beyond which it is taken by another job (an idle card shows a few
+MiB, its driver's)."""
+
+
+def smi_busy_cards(text: str) -> dict[int, int]:
+    """The cards of a pasted nvidia-smi table that another job already uses, by index, with the MiB in use (the
+    memory column of the line after each device row): sized as free, they would not hold what the reply says
+    (audit 29 HIGH 51: two of four L40S held 38 GB of another process)."""
+    busy: dict[int, int] = {}
+    for row in _SMI_DEVICE_ROW.finditer(text):
+        window = text[row.end(): row.end() + 400]
+        memory = _SMI_MEMORY.search(window)
+        if memory is not None and int(memory.group("used")) > SMI_BUSY_MIB:
+            busy[int(row.group("index"))] = int(memory.group("used"))
+    return busy
+
+
 _ALL_CARDS = rx(r"\b(?:using|use|on|with|across|onto|to)\s+all\s+(?P<n>\d{1,2})\s+(?:of\s+(?:the|its|our|my)\s+)?"
                 r"(?:[a-z0-9-]+\s+)?(?:gpus?|cards?)\b"
                 r"|(?:全部|所有|全都?用上?)\s*(?P<n2>\d{1,2})\s*(?:张|块)|(?P<n3>\d{1,2})\s*(?:张|块)(?:卡)?\s*全(?:部)?(?:都)?用")
@@ -230,6 +249,9 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
         listed = smi_card_count(state.folded, gpus)  # as written: a pasted table's lines are masked as log lines
         if listed is not None:
             state.set("gpu_count", listed)
+            busy = smi_busy_cards(state.folded)
+            if busy:
+                state.values["smi_busy"] = busy
 
 
 def _written_gpu_count(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
