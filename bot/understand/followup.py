@@ -126,10 +126,39 @@ _WHICH_OF_THEM = re.compile(
 
 def _chooses_among_thread_cards(previous: Question, current: Question) -> bool:
     """"which one is cheaper in total?" after the same job was sized on an L4 and then an H100: a comparison of
-    the thread's cards, not a new recommendation with no card."""
+    the thread's cards, not a new recommendation with no card ("兩張卡哪個比較划算": the two cards discussed)."""
+    the_cards = _names_the_thread_cards(previous, current)
+    stated = set(current.stated) - ({"gpu_count"} if the_cards else set())
     return (bool(previous.thread_gpus) and previous.gpu is not None and previous.intent in ("check", "recommend")
-            and not _hardware(current) and current.model is None and current.params_b is None
-            and set(current.stated) <= _CHOOSING_SLOTS and _WHICH_OF_THEM.search(fold(current.text)) is not None)
+            and (not _hardware(current) or the_cards) and current.model is None and current.params_b is None
+            and stated <= _CHOOSING_SLOTS and _WHICH_OF_THEM.search(fold(current.text)) is not None)
+
+
+_THE_CARDS = re.compile(
+    r"(?:这|這|那)?(?:两|兩|三)\s*(?:张|張|块|塊|个|個|款|种|種)?\s*(?:卡|显卡|顯卡|gpu)|"
+    r"(?:the|these|those)\s+(?:two|three)\s+(?:cards?|gpus?|options?)|both\s+(?:cards?|gpus?)", re.A)
+"""The cards a thread has discussed, counted ("兩張卡哪個比較划算", "which of the two cards"): not a card count."""
+
+
+def _names_the_thread_cards(previous: Question, current: Question) -> bool:
+    return (current.gpu is None and current.memory_gb is None and current.gpu_count is not None
+            and current.gpu_count == len(_thread_cards(previous))
+            and _THE_CARDS.search(fold(current.text)) is not None)
+
+
+def _chooses_among_thread_clouds(previous: Question, current: Question) -> bool:
+    """"哪个更便宜" after the same set-up was priced on AWS and then on Alibaba Cloud: the clouds compared, each
+    pricing the job (audit 29 HIGH 50: the thread was dropped for a generic size chart)."""
+    return (previous.cloud is not None and len(_asked_clouds(previous)) >= 2
+            and previous.intent in ("check", "recommend") and not _hardware(current)
+            and current.model is None and current.params_b is None and set(current.stated) <= _CHOOSING_SLOTS
+            and _WHICH_OF_THEM.search(fold(current.text)) is not None)
+
+
+def _asked_clouds(previous: Question) -> list[str]:
+    """The clouds the thread has priced on, in the order asked, the previous message's last."""
+    asked = [c for c in previous.asked_clouds if c != previous.cloud]
+    return [*asked, previous.cloud] if previous.cloud else asked
 
 
 _CHOOSING_SLOTS = frozenset({"budget", "currency", "cloud", "hours"})
@@ -157,7 +186,7 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
     if previous is None or previous.intent not in _FOLLOW_UP_INTENTS:
         return False
     if (_asks_capacity_of_previous(previous, current) or _chooses_among_thread_cards(previous, current)
-            or _against_previous_setup(previous, current)):
+            or _chooses_among_thread_clouds(previous, current) or _against_previous_setup(previous, current)):
         return True
     folded = fold(current.text)
     words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
@@ -297,6 +326,11 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
             else "recommend"  # "A10 vs A100" … "what about 48GB?", "what about mistral 7b?": nothing to compare
     update["thread_gpus"] = _thread_gpus(previous, current)
     update["thread_clouds"] = _thread_clouds(previous)
+    update["asked_clouds"] = _asked_clouds(previous)
+    if _chooses_among_thread_clouds(previous, current) and not _chooses_among_thread_cards(previous, current):
+        # the same job priced on each cloud the thread named, the latest first
+        clouds = _asked_clouds(previous)
+        update.update(cloud=clouds[-1], other_clouds=[c for c in reversed(clouds[:-1])], asks_cost=True)
     if _chooses_among_thread_cards(previous, current):
         intent = "compare"
         update.update(_compare_cards(_thread_cards(previous), previous, stated))

@@ -229,6 +229,9 @@ class Question(BaseModel):
     thread_clouds: dict[str, str] = Field(default_factory=dict)
     """The cloud each of the thread's cards was priced on ("一张 A10 on Alibaba" … "AWS 的 L4 呢"): a choice among
     them prices each where it was asked (`compare_clouds`), not all on the latest cloud named."""
+    asked_clouds: list[str] = Field(default_factory=list)
+    """The clouds a thread has priced on, in the order asked: "哪个更便宜" after AWS and then Alibaba Cloud prices
+    the job on each."""
     compare_clouds: dict[str, str] = Field(default_factory=dict)
     """For a comparison among the thread's cards asked on different clouds: GPU id → the cloud to price it on."""
     compare_counts: dict[str, int] = Field(default_factory=dict)
