@@ -230,6 +230,15 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         m = need(replace(w, optimizer="adafactor", optimizer_in_backward=True), gpu, count)
         if m is not None:
             out.append(Suggestion(kind="adafactor-fused", memory_per_gpu_gib=m))
+    if w.task != "inference" and count > 1 and w.zero_stage is not None and w.zero_stage < 3:
+        # the same full fine-tune on the same cards, sharded further: before any change of method (QLoRA is
+        # another job), at a smaller micro batch when the one asked does not fit even sharded (audit 29 M-60)
+        for batch in range(w.batch, 0, -1):
+            m = need(replace(w, zero_stage=3, batch=batch), gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m,
+                                      batch=batch if batch != w.batch else None))
+                break
     if w.task == "train":
         peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")
         # the method alone changes: a full fine-tune that needed checkpointing keeps it, or its LoRA is sized
@@ -263,14 +272,12 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         m = need(alt, gpu, count)
         if m is not None:
             out.append(Suggestion(kind="qlora", task="qlora", memory_per_gpu_gib=m))
-    if w.task != "inference" and count > 1 and w.zero_stage is not None and w.zero_stage < 3:
-        alt = replace(w, zero_stage=3)
-        m = need(alt, gpu, count)
-        if m is not None:
-            out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m))
     if not valid_tp(w, count):
-        # A count the engine cannot split the model over (3 cards for 32 heads): the most of them it can
-        for n in sorted((n for n in C.TP_DEGREES if n < count and valid_tp(w, n)), reverse=True):
+        # A count the engine cannot split the model over (3 cards for 32 heads): the most of them it can; for an
+        # engine that splits by layers (past MAX_PICK_GPUS), the fewest that hold it, as more add no speed
+        layered = profile_for(w).multi_gpu.mode != "tensor-parallel"
+        degrees = sorted((n for n in C.TP_DEGREES if n < count and valid_tp(w, n)), reverse=not layered)
+        for n in degrees:
             m = need(w, gpu, n)
             if m is not None:
                 out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))

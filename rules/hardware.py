@@ -130,7 +130,7 @@ def runs_format(gpu: GPU, quant: str | None, engine: str) -> bool:
 def runs_precision(gpu: GPU, precision: str, engine: str) -> bool:
     """Whether `engine` can run weights in `precision` on this card at all. Only FP8 is restricted: it needs
     FP8 tensor cores (Ada, Hopper, Blackwell, MI300: the card lists an FP8 peak), or vLLM's weight-only path on
-    Turing/Ampere. Other formats run everywhere the rules recommend a card (bf16 falls back to fp16 there)."""
+    Ampere. Other formats run everywhere the rules recommend a card (bf16 falls back to fp16 there)."""
     if precision != "fp8" or gpu.fp8_tflops or not gpu.architecture:
         return True  # a card known only by its memory ("a 24GB card") cannot be ruled out
     architecture = gpu.architecture or ""

@@ -15,6 +15,7 @@ from knowledge.schema import Model
 from rules.alternatives import ONLINE_FP8_ENGINES
 from rules.constants import GIB, HEADROOM_FRACTION
 from rules.engine_profile import measures_free_memory
+from rules.speed import tensor_parallel
 from rules.weight_formats import GGUF_BYTES_PER_PARAM
 
 KV_CACHE_FLAGS: dict[tuple[str, str], str] = {
@@ -68,6 +69,8 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
                  context=f"{s.context:,}" if s.context else "?", n=s.context or 0)
     if kind == "smaller_batch":
         return t("sugg_smaller_batch", batch=s.batch or 1)
+    if kind == "zero3" and s.batch:
+        return t("sugg_zero3") + t("sugg_at_micro_batch", batch=s.batch)
     if kind == "fewer_requests":
         return t("sugg_fewer_requests", n=s.max_num_seqs or 1)
     if kind == "kv_cache":
@@ -235,6 +238,10 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
         "engine": engine_name(answer.query.engine), "memory_fits": c.memory_per_gpu_gb <= c.limit_gb,
         "split_invalid": c.split_invalid and not c.unsupported_precision,
+        # transformers and llama.cpp split by layers: past the layers (a node's worth a layer at most) cards idle
+        "layer_split": not tensor_parallel(answer.query.engine or "transformers"),
+        "layers": f"{model.num_layers:,}" if (model := kb.models.get(answer.query.model or "")) and model.num_layers
+        else "?",
         "floor": format_floor(answer.query.engine, c.unsupported_precision),
         "heads": heads_text(kb, answer.query.model),
         "family": family_of(kb, answer.query.model),

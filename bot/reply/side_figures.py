@@ -188,6 +188,9 @@ FULL_WORDS = re.compile(
 """Words that ask for full training explicitly: then no LoRA alternative is offered."""
 
 
+PRETRAINING_TOKENS = 1e10
+"""From this many training tokens a job is treated as (continued) pre-training, not a fine-tune an adapter could
+replace: a threshold of this bot's, set an order of magnitude above the LoRA jobs its sources time (≤ 1B tokens)."""
 LIGHTER_TASK_MIN_GIB = 80.0
 """A full fine-tune on one card above this (a B200-class card) also gets the LoRA figure."""
 
@@ -201,6 +204,8 @@ def lighter_task_figure(question: Question, workload: Workload, count: int, gpu:
         return None
     if FULL_WORDS.search(question.text or "") or (count < 2 and per_gpu_gib <= LIGHTER_TASK_MIN_GIB):
         return None
+    if (question.tokens or 0) >= PRETRAINING_TOKENS:
+        return None  # "training a 13B model on 200B tokens" is pre-training: no adapter does that job
     if workload.model.arch != "decoder":
         return None
     # With gradient checkpointing, as LoRA recipes above 1B run: on a roomy card the rules would leave it off

@@ -257,6 +257,11 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         if found.model is not None:
             state.mask(found.start, found.end)
             named = [Mention("model", found.model, "", found.start, found.end, found.score or 0.0)]
+        elif found.text and any(
+                named_instance is not None
+                and named_instance.start <= folded.find(found.text.lower()) < named_instance.end
+                for named_instance in (instance, other_instance)):
+            found = ModelFind()  # "p4d.24xlarge vs p5.48xlarge": instances, not an unknown model (audit 29 M-58)
         elif found.text and _ARCHITECTURE_AFTER.match(folded, folded.find(found.text.lower()) + len(found.text)):
             # "一个 8B 的 Llama 架构模型", "a Llama-style 8B": an architecture, not a model it failed to find (audit 28
             # LOW-92): sized as the generic model of the size given, without "I don't know Llama"
@@ -401,7 +406,9 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     unmodelled = unmodelled_model(folded) if closed is None else None
     named_unknown = False
     if found.model is None and found.text is None and "params_b" in state.values:
-        found.text = sized_unknown_name(folded, original)  # "Zephyrine-13B": sized as generic, said unknown
+        # "Zephyrine-13B": sized as generic, said unknown; never an instance's name ("p4d.24xlarge")
+        found.text = sized_unknown_name(folded, original, [(m.start, m.end) for m in (instance, other_instance)
+                                                           if m is not None])
     if found.model is None and found.text is None and not found.suggestions and "params_b" not in state.values:
         # "quasar-llm": not sized, said unknown
         found.text = unsized_unknown_name(folded, original, _taken_spans(state, folded, mentions))

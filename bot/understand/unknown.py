@@ -71,11 +71,14 @@ def closed_model(folded: str) -> str | None:
     return None
 
 
-def sized_unknown_name(folded: str, original: str) -> str | None:
-    """"zephyrine-13b": a name glued to a size, quoted from the original text; None for a bare "13B"."""
+def sized_unknown_name(folded: str, original: str, taken: list[tuple[int, int]] | None = None) -> str | None:
+    """"zephyrine-13b": a name glued to a size, quoted from the original text; None for a bare "13B". `taken` are
+    spans already read as something else: "p4d.24xlarge" is an instance, never an unknown model (audit 29 M-58)."""
     for match in _SIZED_NAME.finditer(folded):
         group = "name" if match.group("name") else "spaced"
         name = match.group(group)
+        if taken and _overlaps(match.start(group), match.end(group), taken):
+            continue
         letters = re.sub(r"[-_\s]?\d+(?:\.\d+)?[bm]$", "", name)
         if len(re.sub(r"[^a-z]", "", letters)) >= 2:
             return original[match.start(group): match.end(group)]

@@ -1,0 +1,34 @@
+"""Checks whose reasons or fixes misled (audit 29): an instance name taken for an unknown model (M-58), a ZeRO-2
+job's same-cards fix missing (M-60), an 8B model said not to run on 128 H100s for a tensor-parallel reason
+transformers does not have (M-61), FP8 on a T4 said to need compute capability 7.0 (the T4 is 7.5; LOW-117)."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import ask_json
+
+
+def test_instance_names_are_not_an_unknown_model_nor_pretraining_a_lora() -> None:
+    text = ask_json("p4d.24xlarge vs p5.48xlarge for training a 13B model on 200B tokens, which is cheaper overall?")[
+        "text"]
+    assert "I don't know" not in text and "Did you mean" not in text
+    assert "say “LoRA”" not in text  # 200B tokens is pre-training
+
+
+def test_zero2_that_does_not_fit_is_offered_zero3_on_the_same_cards_first() -> None:
+    reply = ask_json("Full fine-tune Qwen2.5-7B with DeepSpeed ZeRO-2 on 8x A100 40GB, seq 4096, micro batch 4 — "
+                     "will it fit?")
+    first = reply["check"]["suggestions"][0]
+    assert first["kind"] == "zero3" and first["batch"] == 3 and first["memory_per_gpu_gb"] < 39.5
+    assert "ZeRO-3 / FSDP sharding at micro batch 3" in reply["text"]
+
+
+def test_a_layer_split_over_too_many_cards_is_said_as_such_with_the_fewest() -> None:
+    reply = ask_json("Llama-3.1-8B on 128 H100s")
+    assert "splits a model by its layers (32 of them)" in reply["text"]
+    assert "tensor parallelism" not in reply["text"].split("\n\n")[2]
+    assert reply["check"]["suggestions"][0]["count"] == 1
+
+
+def test_fp8_on_a_t4_names_vllms_own_floor() -> None:
+    text = ask_json("Llama-3.1-8B FP8 on a T4 with vLLM")["text"]
+    assert "need compute capability 8.0 or newer" in text and "7.0 or newer" not in text
