@@ -343,8 +343,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         tps = cost.tokens_per_s or (answer.serving.aggregate_tokens_per_s if answer.serving else None) or speed.get(
             "aggregate_tokens_per_s") or speed.get("decode_tokens_per_s") or 0
         encoded = answer.serving is not None and answer.serving.binding == "throughput"
+        # one request at a time (no load stated, batch 1): the dearest way to buy a token, said so (audit 29 M-67)
+        single = (answer.serving is None and (answer.query.batch or 1) == 1 and answer.query.task == "inference"
+                  and not encoded)
         key = "cost_per_million_encoded" if encoded else "cost_per_million_capped" if cost.rate_capped \
-            else "cost_per_million"
+            else "cost_per_million_single" if single else "cost_per_million"
         parts.append(t(key, v=floor + money(cost.per_million_tokens), cur=cur, tps=f"{tps:,.0f}",
                        n=UNLISTED_COMPUTE_DECODE_BATCH))
     if cost.per_billion_tokens is not None:

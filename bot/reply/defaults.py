@@ -333,9 +333,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             context = min(context, C.SPEECH_TOKENS_PER_WINDOW)
             assumptions.append(Assumption(field="context", value=context, reason="speech-window-tokens"))
         elif model.arch in TOKEN_ARCHS:
+            at_rate = bool(question.qps) and task == "inference" and model.arch == "decoder"
             assumptions.append(
                 Assumption(field="context", value=context,
                            reason="encoder-request-length" if model.arch == "encoder" and task == "inference"
+                           else "prompt-at-rate" if at_rate  # the prompt sets a rate's card count (audit 29 M-66)
                            else "default" if context == DEFAULT_CONTEXT else "model-max-context")
             )
     elif model.max_context and context > model.max_context:

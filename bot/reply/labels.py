@@ -270,6 +270,10 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                       "zh-Hans": "样本较短，每个 micro-step 训练多条（Hugging Face Trainer 默认 per_device_train_batch_size 为 8）；"
                                  "写“batch 1”可按一次一条估算"},
     "sample-length": {"en": "the samples' length", "zh-Hans": "按样本长度"},
+    "prompt-at-rate": {"en": "not stated: each request's prompt fills it less the reply; at a request rate the prompt "
+                             "length sets the card count, so say yours (e.g. “500-token prompts”)",
+                       "zh-Hans": "未说明：每个请求的输入按它减去输出计算；按请求速率估算时输入长度决定卡数，"
+                                  "请说明实际输入长度（如“输入 500 token”）"},
     "shared-cache": {"en": "the shorter group's KV cache counted as sequences at the longest context (see above)",
                      "zh-Hans": "较短那组的 KV 缓存按最长上下文折算成序列数（见上方说明）"},
     "batch-job-output-assumed": {"en": "output per document not stated: say it (e.g. “into 200-token summaries”), "

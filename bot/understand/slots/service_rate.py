@@ -65,6 +65,8 @@ _RATE = rx(
     + r"\s*(?:" + _TEXTS_ZH + r"|请求|查询|调用)?"
     r"|(?<![\d.])(?P<num3>\d+(?:\.\d+)?)\s*(?P<scale3>k|千|万)?\s*(?:个|次|条|篇|句|份|笔|筆)" + _NOT_TOKENS
     + r"\s*(?:" + _TEXTS_ZH + r"|请求|查询|调用)?\s*(?:每秒|/\s*秒|/\s*s(?:ec)?\b)"
+    r"|(?<![a-z0-9.,])(?P<num4>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<scale4>k|m|million|千|万)?\s*" + _TEXTS_EN
+    + r"\s*(?:per|an?|each|every|/)\s*(?P<per4>hour|hr|h|minute|min)(?![a-z])"
 )
 """A request rate counted in texts: each text one request, as "1000 QPS" is."""
 _UNIT = r"(?:ms|milliseconds?|s|secs?|seconds?|毫秒|秒)"
@@ -148,8 +150,10 @@ def parse_service_rate(state: SlotState) -> dict[str, Any]:
                 state.mask(m.start(), m.end())
     m = _RATE.search(state.text)
     if m is not None:
-        which = next(name for name in ("num", "num2", "num3") if m.group(name))
+        which = next(name for name in ("num", "num2", "num3", "num4") if m.group(name))
         rate = _scaled(m.group(which), m.group(which.replace("num", "scale")))
+        if which == "num4":  # "1M chunks per hour" (audit 29 M-64): the same rate a second
+            rate /= 60.0 if m.group("per4").startswith("min") else 3600.0
         if rate > 0:
             fields["qps"] = rate
             state.mask(m.start(), m.end())

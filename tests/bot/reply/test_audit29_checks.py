@@ -32,3 +32,21 @@ def test_a_layer_split_over_too_many_cards_is_said_as_such_with_the_fewest() -> 
 def test_fp8_on_a_t4_names_vllms_own_floor() -> None:
     text = ask_json("Llama-3.1-8B FP8 on a T4 with vLLM")["text"]
     assert "need compute capability 8.0 or newer" in text and "7.0 or newer" not in text
+
+
+def test_a_rate_of_texts_an_hour_is_the_rate_a_second() -> None:
+    reply = ask_json("embed 1M chunks per hour with bge-m3, 300 tokens each, which GPU")
+    assert abs(reply["serving"]["targets"]["qps"] - 1e6 / 3600) < 0.5
+
+
+def test_a_request_rate_says_the_prompt_length_it_assumed_sets_the_cards() -> None:
+    # audit 29 M-66: 30 req/s of 200 tokens out took 28 A6000s on 3,896-token prompts, said only as "context 4,096
+    # (not stated)"; with 500-token prompts it is 5
+    text = ask_json("Llama-3.1-8B needs to handle 30 req/s peak, 200 tokens out each")["text"]
+    assert "at a request rate the prompt length sets the card count" in text
+
+
+def test_a_month_of_one_stream_says_its_token_price_is_one_request_at_a_time() -> None:
+    # audit 29 M-67: 144 CNY a million at one transformers stream, where the same card at load is ≈ 10
+    text = ask_json("How much to serve Llama-3.1-8B on an Alibaba Cloud A10 for a month?")["text"]
+    assert "per million output tokens at ≈ 16 tok/s, one request at a time" in text
