@@ -412,6 +412,22 @@ def _price_rows(answer: Answer, t: Translator) -> list[str]:
 
 
 def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """The cards the reply could not price, and picks priced in currencies it cannot set against each other."""
+    return " ".join(line for line in (_unpriced_gap(answer, kb, t), _currency_gap(answer, t)) if line)
+
+
+def _currency_gap(answer: Answer, t: Translator) -> str:
+    """Picks priced in two currencies with no rate set (an A100 on Alibaba Cloud in CNY above an RTX 6000 Ada in
+    USD): their order is not by price across them, and the reply says so (audit 29 M-56)."""
+    if answer.intent in ("gpu_info", "compare"):
+        return ""
+    currencies = list(dict.fromkeys(p.price_currency for p in answer.picks if p.fits and p.price_currency))
+    if len(currencies) < 2:
+        return ""
+    return t("price_currencies_apart", currencies=t.list_sep.join(currencies))
+
+
+def _unpriced_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """One sentence for every card the reply could not price, instead of "price unknown" on each line."""
     cloud = t("on_cloud", cloud=cloud_name(t, answer.query.cloud)) if answer.query.cloud else ""
     if answer.intent == "gpu_info":

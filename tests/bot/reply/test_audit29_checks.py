@@ -50,3 +50,9 @@ def test_a_month_of_one_stream_says_its_token_price_is_one_request_at_a_time() -
     # audit 29 M-67: 144 CNY a million at one transformers stream, where the same card at load is ≈ 10
     text = ask_json("How much to serve Llama-3.1-8B on an Alibaba Cloud A10 for a month?")["text"]
     assert "per million output tokens at ≈ 16 tok/s, one request at a time" in text
+
+
+def test_picks_in_two_currencies_say_they_are_not_weighed_against_each_other() -> None:
+    # audit 29 M-56: "合计约 119 CNY" above "合计约 2.81 USD" with no word that the two are not compared
+    text = ask_json("用 LoRA 微调 Qwen2.5-7B，数据 2 万条，每条 1000 token，训练 3 个 epoch，A100 要多久？")["text"]
+    assert "上面的价格分别以 CNY、USD 计价，未设置汇率" in text
