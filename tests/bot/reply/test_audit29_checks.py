@@ -56,3 +56,19 @@ def test_picks_in_two_currencies_say_they_are_not_weighed_against_each_other() -
     # audit 29 M-56: "合计约 119 CNY" above "合计约 2.81 USD" with no word that the two are not compared
     text = ask_json("用 LoRA 微调 Qwen2.5-7B，数据 2 万条，每条 1000 token，训练 3 个 epoch，A100 要多久？")["text"]
     assert "上面的价格分别以 CNY、USD 计价，未设置汇率" in text
+
+
+def test_a_card_the_cloud_asked_does_not_rent_is_said_so() -> None:
+    # audit 29 M-57: "No public list price known for L4 on Alibaba Cloud" implied Alibaba rents one
+    from bot.reply.answer import answer
+    from bot.reply.render import render_text
+    from bot.understand.followup import follow_up
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    question = parse("Serve Llama-3.1-8B for 20 concurrent users at 8k context, what GPU?", kb)
+    for text in ("what about on an L4 instead?", "and on Alibaba?"):
+        question = follow_up(question, parse(text, kb), kb)
+    text = render_text(answer(question, kb), kb)
+    assert "Alibaba Cloud rents no L4" in text and "No public list price known for L4" not in text
