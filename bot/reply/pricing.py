@@ -118,7 +118,10 @@ def _price_choice(question: Question, rates: tuple[ExchangeRate, ...]) -> PriceC
         choice = PriceChoice(currency="CNY", prefer_cloud=HOME_CLOUD_ZH, rates=rates)
     else:
         choice = PriceChoice(currency="USD", rates=rates)
-    asked = question.currency
+    # a budget in a currency the prices are quoted in ("budget 10,000 CNY a month", asked in English) asks for
+    # prices in it, so the budget is compared (audit 29 M-59), as the currency asked outright is
+    asked = question.currency or (question.budget_currency if question.budget_currency in QUOTED_CURRENCIES
+                                  else None)
     quoted = (("CNY",) if question.cloud in CNY_CLOUDS else ("USD",)) if question.cloud else QUOTED_CURRENCIES
     if asked is not None and asked != choice.currency and currency_reachable(asked, rates, quoted):
         # the home cloud is preferred for its own currency: asked for another, the rows that quote it lead

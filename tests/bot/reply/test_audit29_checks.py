@@ -72,3 +72,9 @@ def test_a_card_the_cloud_asked_does_not_rent_is_said_so() -> None:
         question = follow_up(question, parse(text, kb), kb)
     text = render_text(answer(question, kb), kb)
     assert "Alibaba Cloud rents no L4" in text and "No public list price known for L4" not in text
+
+
+def test_a_cny_budget_asked_in_english_is_compared_with_cny_prices() -> None:
+    # audit 29 M-59: "not compared: the prices found are in USD", though Alibaba's are in CNY
+    text = ask_json("budget 10,000 CNY a month for Qwen2.5-72B serving 50 users, enough?")["text"]
+    assert "Over your budget of 10,000 CNY a month" in text and "not compared: the prices found" not in text
