@@ -69,6 +69,12 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     beyond = (t("beyond_window", model=sized.name, window=f"{window:,}", asked=f"{answer.query.context:,}")
               if sized is not None and window and answer.query.context and answer.query.context > 4 * window
               and answer.query.task == "inference" else "")
+    # within RoPE scaling's reach but past the window: a fit is not a yes to reading it (audit 29 M-62: Gemma 2
+    # 27B at 32k was an unqualified Yes with its 8,192 window in a footnote)
+    scaled = (t("beyond_window_scaled", model=sized.name, window=f"{window:,}", asked=f"{answer.query.context:,}")
+              if not beyond and sized is not None and window and answer.query.context
+              and answer.query.context > window and answer.query.task == "inference" else "")
+    beyond = beyond or scaled
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
             "unmodelled_beside": beside, "beyond_window": beyond, "ollama_tier": _ollama_tier(answer, kb, t),

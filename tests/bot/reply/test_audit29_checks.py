@@ -78,3 +78,10 @@ def test_a_cny_budget_asked_in_english_is_compared_with_cny_prices() -> None:
     # audit 29 M-59: "not compared: the prices found are in USD", though Alibaba's are in CNY
     text = ask_json("budget 10,000 CNY a month for Qwen2.5-72B serving 50 users, enough?")["text"]
     assert "Over your budget of 10,000 CNY a month" in text and "not compared: the prices found" not in text
+
+
+def test_a_context_past_the_window_is_said_before_the_yes() -> None:
+    # audit 29 M-62: Gemma 2 27B (window 8,192) at 32k was an unqualified "Yes"
+    text = ask_json("Gemma 2 27B fp8 on one L40S at 32k context")["text"]
+    assert "Gemma 2 27B reads 8,192 tokens natively: 32,768 only with RoPE scaling" in text
+    assert "natively" not in ask_json("Gemma 2 27B fp8 on one L40S at 8k context")["text"]
