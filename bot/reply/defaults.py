@@ -31,7 +31,7 @@ from bot.understand.slots.context import BATCH_AS_USERS_NOTE, PROMPT_CONTEXT_NOT
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from bot.understand.slots.samples import SAMPLE_LENGTH_STATED_NOTE
-from bot.understand.slots.service_rate import LATENCY_OUTPUT_NOTE
+from bot.understand.slots.service_rate import LATENCY_AS_TTFT_NOTE, LATENCY_OUTPUT_NOTE
 from bot.understand.slots.task import COMPUTE_OPTIMAL_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
@@ -96,6 +96,8 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
     for note in (BATCH_JOB_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):
         if note in question.notes and workload.task == "inference" and question.gen_tokens:
             out.append(Assumption(field="gen_tokens", value=question.gen_tokens, reason=note))
+    if LATENCY_AS_TTFT_NOTE in question.notes and question.ttft_s:
+        out.append(Assumption(field="ttft_s", value=question.ttft_s, reason=LATENCY_AS_TTFT_NOTE))
     if FASTER_WHISPER_BEAM_NOTE in question.notes and question.beam_size:
         out.append(Assumption(field="beam_size", value=question.beam_size, reason=FASTER_WHISPER_BEAM_NOTE))
     if "preference-as-sft" in question.notes and workload.task != "inference":

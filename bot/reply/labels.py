@@ -270,6 +270,11 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                       "zh-Hans": "样本较短，每个 micro-step 训练多条（Hugging Face Trainer 默认 per_device_train_batch_size 为 8）；"
                                  "写“batch 1”可按一次一条估算"},
     "sample-length": {"en": "the samples' length", "zh-Hans": "按样本长度"},
+    "latency-as-ttft": {"en": "a sub-second latency for replies of no stated length is read as the time to the "
+                              "first token (no card streams a paragraph that fast to each user); say “end-to-end” "
+                              "with the reply's length to size whole replies",
+                        "zh-Hans": "未说明输出长度时，1 秒以内的延迟按首 token 时间理解（没有卡能那么快地给每个用户输出"
+                                   "一整段回复）；若指整个请求，请写“端到端”并说明输出长度"},
     "prompt-at-rate": {"en": "not stated: each request's prompt fills it less the reply; at a request rate the prompt "
                              "length sets the card count, so say yours (e.g. “500-token prompts”)",
                        "zh-Hans": "未说明：每个请求的输入按它减去输出计算；按请求速率估算时输入长度决定卡数，"
@@ -337,6 +342,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "engine_version": {"en": "version", "zh-Hans": "版本"},
     "flash_attention": {"en": "flash attention", "zh-Hans": "flash attention"},
     "batch": {"en": "batch", "zh-Hans": "批量/并发"},
+    "ttft_s": {"en": "latency", "zh-Hans": "延迟"},
     "model": {"en": "model", "zh-Hans": "模型"},
     "gpu": {"en": "GPU", "zh-Hans": "GPU"},
     "gpu_count": {"en": "GPUs", "zh-Hans": "卡数"},

@@ -85,3 +85,13 @@ def test_a_context_past_the_window_is_said_before_the_yes() -> None:
     text = ask_json("Gemma 2 27B fp8 on one L40S at 32k context")["text"]
     assert "Gemma 2 27B reads 8,192 tokens natively: 32,768 only with RoPE scaling" in text
     assert "natively" not in ask_json("Gemma 2 27B fp8 on one L40S at 8k context")["text"]
+
+
+def test_a_sub_second_latency_for_replies_of_no_length_is_the_first_tokens() -> None:
+    # audit 29 M-65: "p95 latency under 500 ms" had become 256 tokens in 0.5 s (512 tok/s per user), unmeetable
+    reply = ask_json("Llama-3.1-8B with vLLM, p95 latency under 500 ms for 1k prompts, 50 users, which GPU?")
+    assert reply["query"]["batch"] == 50 and reply["serving"]["targets"].get("ttft_s") == 0.5
+    assert "tokens_per_s_per_user" not in reply["serving"]["targets"] and reply["serving"]["met"]
+    assert "read as the time to the first token" in reply["text"]
+    whole = ask_json("Llama-3.1-8B, end-to-end latency under 800 ms, 50 users")
+    assert "each request within 0.8 s" in whole["text"]
