@@ -515,8 +515,9 @@ def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None, 
 
     kb = kb or default_knowledge()
     text, pasted = split_pasted_config(str(request.get("text") or ""))
-    question = parse(text, kb) if text else Question(text="", intent="recommend")
     flags = {k: v for k, v in request.items() if k != "text" and v is not None}
+    # flags alone name a job; nothing at all asks what the bot does (audit 29 LOW-109: "" gave a size chart)
+    question = parse(text, kb) if text else Question(text="", intent="recommend" if flags else "help")
     if flags:
         question = apply_overrides(question, flags, kb)
         if SIZING_FLAGS & set(flags) and question.intent in ("faq", "help", "unknown") and "intent" not in flags:

@@ -17,6 +17,7 @@ from bot.reply.model import (
     Query,
     SuggestionOut,
 )
+from bot.reply.smalltalk import THANKS
 from bot.understand.question import Question
 from bot.understand.slots.engine import OLLAMA_NOTE
 from knowledge.schema import GPU
@@ -167,6 +168,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood.pop("task", None)  # "fine-tune" said no method: the engine's own is an assumption, not a reading
     if question.model_text and question.model is None:
         understood["model_text"] = question.model_text
+    if question.intent in ("help", "unknown") and THANKS.fullmatch(question.text or ""):
+        understood["thanks"] = True  # "谢谢": you're welcome, not "I didn't understand"
     if question.smi_busy:
         understood["smi_busy"] = dict(question.smi_busy)  # a pasted table's cards another job already uses
     if question.logged_kv_tokens:

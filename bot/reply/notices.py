@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from rapidfuzz import fuzz
+
 from bot.reply.cost_view import cloud_name
 from bot.reply.formatting import gb, gpu_name
 from bot.reply.i18n import Translator
@@ -41,7 +43,8 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
                      + (t("claimed_memory_modified", gb=f"{claimed:g}")
                         if modified_size(asked, claimed) else ""))
     derived, sized = answer.understood.get("derived_name"), kb.models.get(answer.query.model or "")
-    base = t("derived_name", text=str(derived), name=sized.name) if derived and sized is not None else ""
+    base = ((t("misspelt_name", text=str(derived), name=sized.name) if _misspelt(str(derived), sized.name)
+             else t("derived_name", text=str(derived), name=sized.name)) if derived and sized is not None else "")
     assumed = (t("assumed_model", name=sized.name)
                if answer.understood.get("assumed_model") and sized is not None else "")
     written, card = answer.understood.get("no_such_variant"), kb.gpus.get(answer.query.gpu or "")
@@ -138,6 +141,19 @@ def _ollama_tier(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     return t("ollama_tier", count=top.count, card=card.name.removeprefix("NVIDIA "), vram=f"{vram:,.0f}",
              started=f"{started:,}", context=f"{answer.query.context:,}", plain=str(answer.query.context),
              ratio=f"{started / answer.query.context:.3g}")
+
+
+def _misspelt(written: str, name: str) -> bool:
+    """"deepsek-r1" for DeepSeek-R1: a spelling, not a fine-tune built on it (audit 29 LOW-102)."""
+    def key(text: str) -> str:
+        return "".join(ch for ch in text.lower() if ch.isalnum())
+
+    return fuzz.ratio(key(written), key(name)) >= MISSPELT_RATIO
+
+
+MISSPELT_RATIO = 85.0
+"""Similarity (rapidfuzz ratio, letters and digits only) from which a name read as a model's is its spelling:
+"deepsek-r1" / "deepseekr1" is 95; "openhermes-2.5-mistral-7b" / "mistral7b" is 60."""
 
 
 def stack_line(t: Translator, answer: Answer) -> str:

@@ -225,6 +225,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view.update(reading_notices(answer, kb, t))
     view["examples"] = EXAMPLES[t.lang]
     view["unknown"] = answer.intent == "unknown"
+    view["thanks"] = bool(answer.understood.get("thanks"))
     view["did_you_mean"] = [kb.models[m].name for m in answer.suggestions if m in kb.models][:5]
     view["model_text"] = answer.understood.get("model_text") or ""
     view["missing"] = [t(f"missing_{m}") for m in answer.missing if f"missing_{m}" in ("missing_model",

@@ -81,12 +81,16 @@ _CODE_BLOCK = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
 """Code pasted into a question (a config, a log line): its words are not the language the asker writes in."""
 
 
+_FULL_WIDTH_ONLY = re.compile(r"[\s\d]*[？！。，、…～（）]+[\s？！。，、…～（）\d]*")
+
+
 def detect_lang(text: str) -> Lang:
     prose = _CODE_BLOCK.sub(" ", text)
     if has_cjk(prose):
         text = prose  # "```…```能跑吗": the prose outside the code decides
     if not has_cjk(text):
-        return "en"
+        # "？？", "。。。": full-width punctuation and no letters is typed on a Chinese keyboard (audit 29 LOW-101)
+        return "zh-Hans" if _FULL_WIDTH_ONLY.fullmatch(text) else "en"
     english = [word for word in _ENGLISH_WORD.findall(text) if word.lower() not in NAME_WORDS]
     if len(english) > len(_CJK.findall(text)):
         # an English question with a Chinese name or a "谢谢" in it: answered in English

@@ -210,7 +210,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     if len(folded) != len(original):  # pragma: no cover - fold keeps lengths; belt and braces
         original = folded
     original, folded = bound_digit_runs(original), bound_digit_runs(folded)
-    lang = detect_lang(original)
+    lang = detect_lang(original) if original.strip(" ?!.,~") else detect_lang(clean)  # "？？" before NFKC
     vocab = vocab_of(kb)
     state = SlotState(original=original, folded=folded, masked=list(folded))
     unquote_keys(state)
