@@ -228,6 +228,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
                 result.cost = None
         if card is not None:
             result.other_cloud_costs = other_cloud_costs(kb, question, None, card, question.gpu_count or 1, {})
+        _said_home_region(result, choice)
         if "budget-most-memory" in question.notes and card is not None:
             # "the biggest model my budget serves": the cards were chosen as the most memory it rents; say so
             result.budget = budget_check(question, result.cost, choice.rates)
@@ -282,6 +283,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         if priced is not None:
             result.cost = config_cost(kb, question, workload, kb.gpus[priced.gpu], priced.count, choice, {})
     result.other_cloud_costs = other_cloud_costs(kb, question, workload, gpu, count, result.speed, result.serving)
+    _said_home_region(result, choice)
     if question.cloud and result.cost.currency is None:
         # nothing known on the cloud named (Azure): the same cards at their cheapest list price elsewhere, labelled
         anywhere = question.model_copy(update={"cloud": None})
@@ -307,6 +309,14 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         result.picks = plan_as_top_pick(result.picks, result.serving, result.cost, workload, kb)
         result.picks = result.picks[:1] + alternatives_as_plans(result.picks[1:], question, workload, kb, choice)
     return result
+
+
+def _said_home_region(result: Answer, choice: PriceChoice) -> None:
+    """A Traditional-Chinese question is priced in Hong Kong, where Alibaba Cloud costs up to 2× the mainland's:
+    said under Assumed, as the reader may be in Taiwan or on the mainland (audit 29 LOW-103)."""
+    regions = {result.cost.region if result.cost is not None else None, *(p.region for p in result.prices)}
+    if choice.home_region == "hongkong" and "cn-hongkong" in regions:
+        result.assumptions.append(Assumption(field="region", value="cn-hongkong", reason="zh-hant-region"))
 
 
 def alternatives_as_plans(picks: Sequence[PickOut], question: Question, workload: Workload, kb: KnowledgeBase,

@@ -275,6 +275,9 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                               "with the reply's length to size whole replies",
                         "zh-Hans": "未说明输出长度时，1 秒以内的延迟按首 token 时间理解（没有卡能那么快地给每个用户输出"
                                    "一整段回复）；若指整个请求，请写“端到端”并说明输出长度"},
+    "zh-hant-region": {"en": "a Traditional-Chinese question is priced in Alibaba Cloud's Hong Kong region; "
+                             "mainland regions cost less (a question in Simplified Chinese is priced there)",
+                       "zh-Hans": "繁体提问默认按阿里云香港地域计价；中国内地地域更便宜（用简体提问即按内地地域计价）"},
     "prompt-at-rate": {"en": "not stated: each request's prompt fills it less the reply; at a request rate the prompt "
                              "length sets the card count, so say yours (e.g. “500-token prompts”)",
                        "zh-Hans": "未说明：每个请求的输入按它减去输出计算；按请求速率估算时输入长度决定卡数，"
@@ -343,6 +346,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "flash_attention": {"en": "flash attention", "zh-Hans": "flash attention"},
     "batch": {"en": "batch", "zh-Hans": "批量/并发"},
     "ttft_s": {"en": "latency", "zh-Hans": "延迟"},
+    "region": {"en": "region", "zh-Hans": "地域"},
     "model": {"en": "model", "zh-Hans": "模型"},
     "gpu": {"en": "GPU", "zh-Hans": "GPU"},
     "gpu_count": {"en": "GPUs", "zh-Hans": "卡数"},

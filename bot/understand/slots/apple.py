@@ -32,8 +32,10 @@ def parse_apple_silicon(state: SlotState) -> None:
 
 
 _MAC_MEMORY = rx(r"(?<![\w-])m[1-5](?:\s?(?:pro|max|ultra))?\s*(?:with\s+|,\s*)?(?P<a>\d{2,3})\s*gb"
-                 r"|(?P<b>\d{2,3})\s*gb\s+(?:mac\s?(?:book|studio|mini)?|m[1-5])")
-"""The unified memory written with the chip ("M4 Pro 64GB", "64GB Mac Studio")."""
+                 r"|(?P<b>\d{2,3})\s*gb\s+(?:mac\s?(?:book|studio|mini)?|m[1-5])"
+                 r"|\bmac\s?(?:book(?:\s?(?:pro|air))?|studio|mini|pro)\s*(?:with\s+|,\s*)?(?P<c>\d{2,3})\s*gb")
+"""The unified memory written with the chip or the machine ("M4 Pro 64GB", "64GB Mac Studio", "M4 Pro Mac mini
+64GB": audit 29 LOW-118)."""
 
 
 def parse_mac_beside_card(state: SlotState) -> None:
@@ -47,5 +49,5 @@ def parse_mac_beside_card(state: SlotState) -> None:
         return
     tier = chip.group("tier")
     memory = _MAC_MEMORY.search(state.text)
-    gb = float(memory.group("a") or memory.group("b")) if memory is not None else None
+    gb = float(memory.group("a") or memory.group("b") or memory.group("c")) if memory is not None else None
     state.set("mac_beside", (f"m{chip.group('gen')}" + (f"-{tier}" if tier else ""), gb))

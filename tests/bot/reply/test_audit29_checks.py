@@ -95,3 +95,15 @@ def test_a_sub_second_latency_for_replies_of_no_length_is_the_first_tokens() -> 
     assert "read as the time to the first token" in reply["text"]
     whole = ask_json("Llama-3.1-8B, end-to-end latency under 800 ms, 50 users")
     assert "each request within 0.8 s" in whole["text"]
+
+
+def test_a_traditional_chinese_price_says_its_hong_kong_region() -> None:
+    # audit 29 LOW-103: 40.90 CNY/h in Hong Kong against 31.27 on the mainland, with no word of the region chosen
+    assert "地域 cn-hongkong (繁體提問預設按阿里雲香港地域計價" in ask_json("阿里雲上 A100 一個月租金多少？")["text"]
+    assert "地域 cn-hongkong" not in ask_json("阿里云上 A100 一个月租金多少？")["text"]
+
+
+def test_a_mac_named_beside_a_card_keeps_its_memory() -> None:
+    # audit 29 LOW-118: "M4 Pro Mac mini 64GB" was "its memory not stated"
+    text = ask_json("M4 Pro Mac mini 64GB vs RTX 4090 for Qwen2.5-32B Q4, which is faster?")["text"]
+    assert "On the Apple M4 Pro Mac with 64 GB" in text and "memory not stated" not in text
