@@ -107,3 +107,9 @@ def test_a_mac_named_beside_a_card_keeps_its_memory() -> None:
     # audit 29 LOW-118: "M4 Pro Mac mini 64GB" was "its memory not stated"
     text = ask_json("M4 Pro Mac mini 64GB vs RTX 4090 for Qwen2.5-32B Q4, which is faster?")["text"]
     assert "On the Apple M4 Pro Mac with 64 GB" in text and "memory not stated" not in text
+
+
+def test_nodes_of_a_layer_split_are_not_called_tensor_parallel() -> None:
+    # audit 29 LOW-104: 16 H100s with transformers were "tensor parallel in a node, pipeline across nodes"
+    first = next(line for line in ask_json("Llama-3.1-8B on 16 H100s")["text"].splitlines() if line.startswith("1."))
+    assert "2 nodes × 8 (the layers split across them all" in first and "tensor parallel" not in first
