@@ -166,8 +166,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             cards = speed.get("cards_for_deadline")
             values = {"deadline": f"{deadline:,.0f}", "days": f"{deadline / 24:,.0f}"}
             slack = 1.0 - float(speed.get("train_hours") or 0) / deadline
+            # the step that gives room is a card on one machine, a machine of 8 beyond one (audit 29 LOW-113)
+            step = "deadline_met_tight_node" if (answer.speed_on is not None and answer.speed_on.count > 8) \
+                else "deadline_met_tight"
             lines.append(t("deadline_missed", cards=f"{cards:,.0f}", **values) if cards
-                         else t("deadline_met_tight", slack=f"{100 * slack:.0f}", **values)
+                         else t(step, slack=f"{100 * slack:.0f}", **values)
                          if slack < DEADLINE_SLACK else t("deadline_met", **values))
         if (cost is None or cost.currency is None) and gpu_hours and answer.speed_on is not None:
             # no price for the card: the GPU-hours are the bill's other factor, so the user can finish it

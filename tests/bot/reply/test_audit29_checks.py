@@ -113,3 +113,9 @@ def test_nodes_of_a_layer_split_are_not_called_tensor_parallel() -> None:
     # audit 29 LOW-104: 16 H100s with transformers were "tensor parallel in a node, pipeline across nodes"
     first = next(line for line in ask_json("Llama-3.1-8B on 16 H100s")["text"].splitlines() if line.startswith("1."))
     assert "2 nodes × 8 (the layers split across them all" in first and "tensor parallel" not in first
+
+
+def test_a_deadline_met_across_nodes_says_a_node_gives_room() -> None:
+    # audit 29 LOW-113: "one more card gives room" on 16 nodes of 8 (129 cards is no layout anyone rents)
+    text = ask_json("how many A100s to train a 13B model on 300B tokens in 2 weeks?")["text"]
+    assert "one more card gives room" not in text
