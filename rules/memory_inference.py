@@ -36,7 +36,7 @@ from rules.engine_profile import (
     runs_on_encoder_decoder_backend,
     scores_materialised,
 )
-from rules.hardware import visible_gib
+from rules.hardware import compute_capability, visible_gib
 from rules.layer_split import (
     CardLayers,
     card_layers,
@@ -54,6 +54,10 @@ from rules.memory_lora_serving import lora_slot_bytes
 from rules.precision import expert_padding_bytes, normalise_quant, quant_workspace_bytes, weight_bytes
 from rules.types import MemoryEstimate, Workload
 from rules.vision_encoder import image_encoder_bytes, profiled_images
+
+FP4_TENSOR_CORE_CAPABILITY = 10.0
+"""Blackwell (compute capability 10.0 and 12.0) is the first with FP4 tensor cores; below it vLLM runs NVFP4
+checkpoints weight-only through its FP4 Marlin kernel (modelopt.py ModelOptNvFp4Config: capability 80 and up)."""
 
 
 def prefill_intermediate(model: Model) -> int:
@@ -222,7 +226,10 @@ def inference_estimate(w: Workload, n: int, gpu: GPU | None) -> MemoryEstimate:
     if scores_materialised(w, profile):
         notes.append("eager-attention")
     if w.precision == "fp8" and gpu is not None and gpu.architecture and not gpu.fp8_tflops:
-        notes.append("fp8-weight-only")  # vLLM on Turing/Ampere: FP8 storage, 16-bit compute (rules.hardware)
+        notes.append("fp8-weight-only")  # vLLM on Ampere: FP8 storage, 16-bit compute (rules.hardware)
+    if (w.quant == "nvfp4" and gpu is not None and (cc := compute_capability(gpu)) is not None
+            and cc < FP4_TENSOR_CORE_CAPABILITY):
+        notes.append("fp4-weight-only")  # NVFP4 on Hopper/Ada/Ampere: FP4 storage, 16-bit compute (audit 29 LOW-114)
     chosen: dict[str, object] = {"context": w.context, "engine_profile": profile.id}
     if w.engine_version:
         chosen["engine_version"] = w.engine_version

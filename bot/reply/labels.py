@@ -9,6 +9,11 @@ rules' notes are for the JSON only.
 from __future__ import annotations
 
 NOTE_TEXT: dict[str, dict[str, str]] = {
+    "fp4-weight-only": {"en": "NVFP4 below Blackwell (no FP4 tensor cores) runs weight-only in vLLM (its FP4 Marlin "
+                              "kernel): the weights take FP4's memory, the matrix maths runs in 16-bit, so there is no "
+                              "FP4 speed-up; on Hopper, FP8 is the low-precision format its tensor cores run.",
+                        "zh-Hans": "在 Blackwell 之前的卡（没有 FP4 张量核心）上，vLLM 以仅权重方式运行 NVFP4（FP4 Marlin 算子）："
+                                   "权重占 FP4 的显存，矩阵运算仍是 16 位，没有 FP4 的加速；Hopper 上张量核心原生支持的低精度格式是 FP8。"},
     "fp8-weight-only": {"en": "FP8 on an Ampere card (no FP8 tensor cores) runs weight-only in vLLM (W8A16, its Marlin kernel): the weights take FP8's memory, the matrix maths runs in 16-bit, so there is no FP8 speed-up; other engines refuse FP8 there, and Turing (T4) and older run no FP8 checkpoint at all.",
                         "zh-Hans": "在 Ampere 卡（没有 FP8 张量核心）上，vLLM 以仅权重方式运行 FP8（W8A16，Marlin 算子）：权重按 FP8 占显存，矩阵计算仍用 16 位，因此没有 FP8 的加速；其他推理框架在这些卡上不支持 FP8；Turing（T4）及更早的卡完全不能运行 FP8 权重。"},
     "fp16-overflow": {"en": "In fp16 this model's activations overflow (fp16's largest value is 65,504) and it gives NaNs or garbage; cards without bf16 (V100, T4 and older) have only fp16. Run it in bf16 on an Ampere or newer card, or in fp32 at twice the weights' memory.",

@@ -119,3 +119,10 @@ def test_a_deadline_met_across_nodes_says_a_node_gives_room() -> None:
     # audit 29 LOW-113: "one more card gives room" on 16 nodes of 8 (129 cards is no layout anyone rents)
     text = ask_json("how many A100s to train a 13B model on 300B tokens in 2 weeks?")["text"]
     assert "one more card gives room" not in text
+
+
+def test_nvfp4_below_blackwell_says_it_runs_weight_only() -> None:
+    # audit 29 LOW-114: NVFP4 on 4 H100s sized with no word that Hopper has no FP4 maths
+    assert "NVFP4 below Blackwell (no FP4 tensor cores) runs weight-only" in ask_json(
+        "Can I serve Llama-3.1-70B NVFP4 on 4x H100?")["text"]
+    assert "NVFP4 below Blackwell" not in ask_json("NVFP4 Llama 3.1 405B on 8x B200")["text"]
