@@ -373,7 +373,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             assumptions.append(Assumption(field="batch", value=batch))
     if (shared := shared_cache(question, context, batch)) is not None and shared.batch != batch:
         # "8 analysts at 128k plus about 40 short chats": the chats' tokens, as sequences at the long context
-        batch = shared.batch
+        batch, context = shared.batch, shared.long_context
         assumptions.append(Assumption(field="batch", value=batch, reason="shared-cache"))
     if image_service(question, model, task):
         # "SDXL for 200 users": each card makes one image at a time and the users share the cards (the speed

@@ -279,16 +279,17 @@ def _parse_lengths(state: SlotState) -> None:
 
 
 _MORE_SEQUENCES = rx(
-    r"(?:\bplus|\band|\bas\s+well\s+as|\bbesides|\balongside|另外|还有|還有|以及|加上|外加|再加上?|和|[+＋])\s*"
+    r"(?:\bplus|\band|\bas\s+well\s+as|\bbesides|\balongside|另外|还有|還有|以及|加上|外加|再加上?|和|[+＋,，;；])\s*"
+    r"(?:(?:and|plus|另外|还有|還有)\s*)?"
     r"(?:(?:another|about|around|roughly|some|maybe)\s+|~\s*|约|大约|約|大約)?"
     + NUM + r"\s*(?:个|位|名|路|個)?\s*(?:more\s+|other\s+)?"
     r"(?P<short>(?:short|quick|brief|small|light)\s+|短)?(?:concurrent\s+|simultaneous\s+|live\s+)?"
     r"(?:chats?|conversations?|dialogues?|users?|sessions?|" + _PEOPLE + r"|"
     r"对话|會話|会话|對話|聊天|用户|用戶|人)(?![a-z])"  # not requests: "and 100 requests" is often a job's total
     r"(?:\s+(?:chatting|talking|asking|using\s+it))?"
-    r"(?:\s*(?:at|of|with|@)\s*(?:about\s+|~\s*)?(?:(?:short|brief|quick)\s+)?(?P<ctx>\d+(?:\.\d+)?)\s*"
-    r"(?P<ctx_k>k)?\s*(?:-?\s*tokens?|\s*context|\s*ctx|\s*(?:-?\s*token\s+)?(?:chats?|conversations?|prompts?))?"
-    r"(?![a-z0-9]))?"
+    r"(?:\s*(?:at|of|with|@|用|的|[,，])?\s*(?:about\s+|~\s*)?(?:(?:short|brief|quick)\s+)?(?P<ctx>\d+(?:\.\d+)?)\s*"
+    r"(?P<ctx_k>k)?\s*(?:-?\s*tokens?|\s*context|\s*ctx|\s*(?:的\s*)?上下文|"
+    r"\s*(?:-?\s*token\s+)?(?:chats?|conversations?|prompts?))?(?![a-z0-9]))?"
 )
 """A second group served beside the first ("8 analysts at 128k plus about 40 short chats", "另外还有 40 个短对话"),
 with its own length when said: sequences sharing the same KV cache at a shorter context (bot.reply.mixed_load)."""

@@ -93,3 +93,21 @@ def test_power_users_and_users_chatting_at_a_length() -> None:
     question = parse("Qwen2.5-32B for 2 power users at 64k plus 30 users chatting at 2k", KB)
     assert (question.batch, question.more_sequences, question.more_sequences_context) == (2, 30, 2048)
     assert answer(question, KB).query.batch == 3  # 192,512 tokens = 2.94 sequences at 65,536
+
+
+@pytest.mark.parametrize("text", [
+    "Qwen2.5-14B for 20 users at 8k and 5 users at 32k",
+    "Qwen2.5-14B，20 个用户 8k 上下文，另外 5 个用户 32k",
+])
+def test_a_longer_second_group_sets_the_sizing_length(text: str) -> None:
+    # audit 29 HIGH 57: sized at the first group's 8,192; 20 × 8,192 + 5 × 32,768 = 327,680 tokens = 10 at 32,768
+    result = answer(parse(text, KB), KB)
+    assert (result.query.context, result.query.batch) == (32_768, 10)
+
+
+def test_a_comma_separates_two_groups() -> None:
+    # audit 29 HIGH 57: "3 users at 128k, 50 users at 4k" dropped the 50
+    question = parse("Llama-3.1-8B: 3 users at 128k, 50 users at 4k", KB)
+    assert (question.batch, question.more_sequences, question.more_sequences_context) == (3, 50, 4096)
+    # 3 × 131,072 + 50 × 4,096 = 598,016 tokens = 4.56 sequences at 131,072: 5
+    assert answer(question, KB).query.batch == 5
