@@ -243,9 +243,13 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        gpu=_gpu_name(kb, s.gpu), rate=f"{s.targets.get('sequences_per_s_per_replica', 0):,.1f}",
                        batch=s.sequences_per_replica, qps=_rate_text(s.targets.get("qps", 0.0)),
                        agg=f"{s.aggregate_tokens_per_s or 0:,.0f}", latency=f"{s.ttft_s or 0:.2f}"))
+        capacity = s.replicas * s.targets.get("sequences_per_s_per_replica", 0.0)
         if not s.met:
-            capacity = s.replicas * s.targets.get("sequences_per_s_per_replica", 0.0)
             lines.append(t("encoder_replica_cap", replicas=f"{s.replicas:,}", capacity=f"{capacity:,.0f}"))
+        elif capacity and (s.concurrent_needed or 0) > ENCODER_BUSY_SHARE * capacity:
+            # 278 texts a second on one V100 that encodes 279.6: busy 99.5% of the time (audit 29 M-64)
+            lines.append(t("encoder_busy", share=f"{100 * (s.concurrent_needed or 0) / capacity:.0f}",
+                           more=f"{s.replicas + 1:,}"))
     elif answer.serving is not None and answer.serving.binding == "images":
         s = answer.serving
         lines.append(t("image_service_assumed" if s.targets.get("images_per_user_assumed") else "image_service",
@@ -412,6 +416,10 @@ def _price_rows(answer: Answer, t: Translator) -> list[str]:
     if len(answer.prices) > MAX_PRICE_ROWS:
         rows.append(f"… +{len(answer.prices) - MAX_PRICE_ROWS}")
     return rows
+
+
+ENCODER_BUSY_SHARE = 0.9
+"""Share of the replicas' encoding rate past which a plan has no room for bursts and the reply says so."""
 
 
 def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:

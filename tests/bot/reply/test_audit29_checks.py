@@ -37,6 +37,7 @@ def test_fp8_on_a_t4_names_vllms_own_floor() -> None:
 def test_a_rate_of_texts_an_hour_is_the_rate_a_second() -> None:
     reply = ask_json("embed 1M chunks per hour with bge-m3, 300 tokens each, which GPU")
     assert abs(reply["serving"]["targets"]["qps"] - 1e6 / 3600) < 0.5
+    assert "busy about 99% of the time" in reply["text"]  # one V100 at 279.6 a second
 
 
 def test_a_request_rate_says_the_prompt_length_it_assumed_sets_the_cards() -> None:
