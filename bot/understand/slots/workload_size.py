@@ -133,7 +133,13 @@ _TTFT = rx(r"(?:first[ -]token|ttft|time\s+to\s+first\s+token|首\s*(?:个)?\s*t
            r"(?:(?:should|must|needs?\s+to)\s+(?:be|stay)\s*)?"
            r"(?:要|需要|要求|能|可以|能否|能不能)?\s*(?:做到|达到|控制在|压到|降到)?\s*"
            r"(?:under|below|within|<=?|less\s+than|at\s+most|in|of|小于|低于|不超过|以内|在)?\s*"
-           r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?|秒|毫秒)")
+           r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|milliseconds?|s|sec(?:onds?)?|秒|毫秒)"
+           r"|(?:ttft|first[ -]token|time\s+to\s+first\s+token)[^?\n]{0,80}\?\s*(?:we\s+|i\s+)?"
+           r"(?:need|want|require|must\s+be|has\s+to\s+be|target)\s*(?:it\s+)?"
+           r"(?:under|below|within|<=?|less\s+than|at\s+most)\s*(?P<num2>\d+(?:\.\d+)?)\s*"
+           r"(?P<unit2>ms|milliseconds?|s|sec(?:onds?)?)(?![a-z])")
+"""A first-token target: "TTFT under 2 s", "首 token 延迟小于 1 秒", or the target after the question ("what's the
+TTFT for a 32k prompt …? need under 2s": audit 29 M-65)."""
 _RATE_BEFORE = rx(r"(?:每天|每日|日均|一天|平均每天|每小时|每月|\bdaily)\s*(?:要|需要|约)?\s*"
                   r"(?:处理|生成|消耗|跑|服务|调用|输出|总共|合计)?\s*(?:约|大约|about|around|~)?\s*$")
 """A volume a day ("每天 5 亿 token", "日均 5 亿 token"): a rate for the serving plan, not a job's tokens."""
@@ -328,11 +334,15 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
             targets["tokens_per_s_per_user"] = float(raw) * scale
             state.mask(m.start(), m.end())
     m = _TTFT.search(text)
-    if m is not None and float(m.group("num")) > 0:
-        unit = m.group("unit")
-        seconds = float(m.group("num")) / (1000.0 if unit.startswith("m") or unit == "毫秒" else 1.0)
+    if m is not None and float(m.group("num") or m.group("num2")) > 0:
+        unit = m.group("unit") or m.group("unit2")
+        seconds = float(m.group("num") or m.group("num2")) / (1000.0 if unit.startswith("m") or unit == "毫秒"
+                                                                 else 1.0)
         targets["ttft_s"] = seconds
-        state.mask(m.start(), m.end())
+        if m.group("num2"):
+            state.mask(m.start("num2") - 12, m.end())  # the target only: the prompt's length stays to be read
+        else:
+            state.mask(m.start(), m.end())
     targets.update(request_latency(state))  # after the first-token time, which names its own
     return targets
 
