@@ -32,7 +32,9 @@ def clouds_named(text: str) -> list[str]:
 
 
 BUDGET = rx(
-    r"\bcheap\w*|\bbudget\b|\bcost[-_ ]?effective\b|\baffordabl\w*|\blowest[-_ ]cost\b|\bleast\ expensive\b|"
+    r"\bcheap\w*|(?<!token\s)(?<!tokens\s)(?<!context\s)(?<!thinking\s)(?<!reasoning\s)\bbudget\b"
+    r"(?!\s+(?:per|for\s+each|of)\s+(?:request|reply|response|answer|call|\d+\s*k?\s*tokens?))|"
+    r"\bcost[-_ ]?effective\b|\baffordabl\w*|\blowest[-_ ]cost\b|\bleast\ expensive\b|"
     r"\binexpensive\b|\bsave\ money\b|\bbang\ for\ (?:the|my|your)\ buck\b|\blow[-_ ]cost\b|"
     r"\bcost\s+(?:matters|counts)\s+more\b|\bmatters?\s+less\s+than\s+(?:the\s+)?(?:cost|price|money)\b|"
     r"\bcare\s+(?:more\s+|most\s+)?about\s+(?:the\s+)?(?:cost|price)\b|\bminimi[sz]e\s+(?:the\s+)?(?:cost|spend|bill)\b|"
