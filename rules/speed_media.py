@@ -57,7 +57,11 @@ def _window_seconds(w: Workload, gpu: GPU, streams: int) -> tuple[float, float] 
     weights, _ = weight_bytes(model, w.precision, None)
     params = model.params_b * 1e9
     encoder_share = enc_layers / (enc_layers + dec_layers)
-    peak = _matmul_tflops(gpu, w.precision)
+    # CTranslate2's int8_float16 runs its matrix products at the card's 16-bit rate or faster (int8 GEMMs), never
+    # at the halved bf16-with-fp32-accumulate rate a GeForce card lists for weight-only formats: a T4 (65 TFLOPS)
+    # had out-run an RTX 3070 (40.6 at that rate) batched (audit 29, Whisper re-check); faster-whisper's own int8
+    # figures run within 6% of its fp16 ones batched, so int8 is timed at the fp16 rate
+    peak = _matmul_tflops(gpu, "fp16" if w.precision in ("int8", "int4") else w.precision)
     if peak is None:
         return None
     batch = max(1, streams)

@@ -166,3 +166,12 @@ def test_batched_int8_large_whisper_stays_near_faster_whispers_published_figure(
                                              gpu, 8) or 0.0)
         assert 0.85 * fp16 < int8 < 1.15 * fp16
         assert int8 < 49.0
+
+
+def test_an_int8_whisper_is_not_faster_on_a_t4_than_on_an_rtx_3070() -> None:
+    # audit 29 (Whisper re-check): int8 was timed at a GeForce card's halved bf16 rate, so a 70 W T4 (320 GB/s)
+    # out-ran a 220 W RTX 3070 (448 GB/s) batched
+    model = KB.model("whisper-large-v3")
+    greedy = Workload(model=model, precision="int8", context=100)
+    assert (whisper_real_time_factor(greedy, KB.gpus["rtx-3070"], 16) or 0.0) > (
+        whisper_real_time_factor(greedy, KB.gpus["t4"], 16) or 0.0)
