@@ -7,7 +7,7 @@ import re
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.question import MAX_BATCH, MAX_CONTEXT, MAX_OUTPUT_TOKENS, MAX_USERS
 from bot.understand.slots.base import NUM, SlotState, bounded, read_number, rx
-from bot.understand.slots.cues import OFFLINE_JOB
+from bot.understand.slots.cues import CHAT_NOUNS, GROUP_JOIN, OFFLINE_JOB
 
 # -- context, generated tokens, batch ---------------------------------------------------------------
 _CTX_UNIT = r"\s*(?P<unit>k|m|万|千|亿|million|billion|thousand)?(?![a-z0-9])"
@@ -95,7 +95,7 @@ lone 万 read as 10,000 users."""
 _CN_PEOPLE_KIND = r"(?:(?:公司|企业|团队|部门)?\s*(?:内部|内|活跃|注册|在职)\s*(?:的)?\s*)?"
 """Who the people are, between the count and the word ("100 个内部用户", "50 名活跃用户"): the load is theirs."""
 
-_CHATS = r"(?:(?:short|long|quick|brief)\s+)?(?:chats?|conversations?|dialogues?|chat\s+sessions?)(?![a-z])"
+_CHATS = r"(?:(?:short|long|quick|brief)\s+)?(?:" + CHAT_NOUNS + r"|chat\s+sessions?)(?![a-z])"
 """Chats held open together ("40 short chats at once", "30 live conversations"): sequences served at once, where a
 bare count of chats ("summarise 40 chats") is a job's texts (audit 28 M-55)."""
 
@@ -279,7 +279,7 @@ def _parse_lengths(state: SlotState) -> None:
 
 
 _MORE_SEQUENCES = rx(
-    r"(?:\bplus|\band|\bas\s+well\s+as|\bbesides|\balongside|另外|还有|還有|以及|加上|外加|再加上?|和|[+＋,，;；])\s*"
+    r"(?:" + GROUP_JOIN + r"|和|[,，;；])\s*"
     r"(?:(?:and|plus|另外|还有|還有)\s*)?"
     r"(?:(?:another|about|around|roughly|some|maybe)\s+|~\s*|约|大约|約|大約)?"
     + NUM + r"\s*(?:个|位|名|路|個)?\s*(?:more\s+|other\s+)?"

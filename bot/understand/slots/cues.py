@@ -90,3 +90,10 @@ ASKS_TIME = rx(
 OFFLINE_JOB = rx(r"\boffline\b|\bbatch\s+(?:job|inference|processing|run|mode)\b|\bbulk\b|离线|批处理|批量处理|跑批")
 """An offline job ("Offline batch: 500,000 requests of …", "离线批处理"): its requests are counted work, run as the
 engine batches them, not users at once."""
+
+GROUP_JOIN = r"\bplus|\band|\bas\s+well\s+as|\bbesides|\balongside|另外|还有|還有|以及|加上|外加|再加上?|[+＋]"
+"""Words joining a second group served to a first ("8 analysts at 128k plus about 40 short chats", "另外还有 40 个短
+对话"): the samples slot leaves such chats to the batch slot, which reads them as that group (audit 28 M-55)."""
+CHAT_NOUNS = r"chats?(?![a-z])|conversations?|dialogues?"
+"""Chats, counted: a load served at once beside "at once" or another group; alone, a job's texts ("summarise 40
+chats")."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import POWER_OF_TEN, SlotState, bounded, rx
-from bot.understand.slots.cues import OFFLINE_JOB
+from bot.understand.slots.cues import CHAT_NOUNS, GROUP_JOIN, OFFLINE_JOB
 
 SAMPLE_K = 1024.0
 """k after a per-sample length ("samples of 2k tokens"): sequence lengths are powers of two, as contexts."""
@@ -124,9 +124,8 @@ work, not users at once (audit 24 HIGH 11: 6,592 H800s for 500,000 "concurrent u
 _AT_ONCE_BEFORE = rx(r"(?:同时|并发|同時|並發)\s*(?:有|服务|服務|支持|处理|處理|进行|進行|跑)?\s*"
                      r"(?:约|大约|約|大約)?\s*$")
 _LENGTH_WORD_BEFORE = rx(r"\b(?:short|long|brief|quick)\s*$")
-_CHAT_WORD = rx(r"chats?(?![a-z])|conversations?|dialogues?|对话|對話|会话|會話")
-_ANOTHER_GROUP_BEFORE = rx(r"(?:\bplus|\band|\bas\s+well\s+as|另外|还有|還有|加上|外加|[+＋])\s*"
-                           r"(?:about|around|roughly|~|约|大约|約|大約)?\s*$")
+_CHAT_WORD = rx(CHAT_NOUNS + r"|对话|對話|会话|會話")
+_ANOTHER_GROUP_BEFORE = rx(r"(?:" + GROUP_JOIN + r")\s*(?:about|around|roughly|~|约|大约|約|大約)?\s*$")
 """Chats counted after a first group served ("8 analysts at 128k plus about 40 chats") are a second group at
 once (audit 28 M-55); "summarise 40 chats" stays a job's texts."""
 _ASKED_COUNT_BEFORE = rx(r"\bhow\s+many\s+(?:more\s+)?(?:(?:concurrent|simultaneous|parallel)\s+)?$")
