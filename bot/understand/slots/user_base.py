@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.understand.numbers import number
+from bot.understand.numbers import COUNT_SCALES, number
 from bot.understand.slots.base import SlotState, rx
 
-_SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "亿": 1e8}
 _NUM = r"(?P<num>\d[\d,]*(?:\.\d+)?|[一二两三四五六七八九十百千]+)\s*(?P<scale>k|thousand|m|million|万|千|亿)?"
 _USER_BASE = (
     rx(r"(?<![\w.])" + _NUM + r"\s*(?P<per>daily|monthly|weekly)\s+(?:active\s+)?"
@@ -37,7 +36,7 @@ def parse_user_base(state: SlotState) -> dict[str, Any]:
         value = number(m.group("num").replace(",", ""))
         if value is None or value < 1:
             continue
-        value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
+        value *= COUNT_SCALES.get((m.group("scale") or "").lower(), 1.0)
         state.mask(m.start(), m.end())
         state.stated += ["user_base", "user_base_period"]
         return {"user_base": int(min(value, 1e10)), "user_base_period": _PERIODS[m.group("per").lower()]}
