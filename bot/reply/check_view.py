@@ -218,6 +218,15 @@ def heads_text(kb: KnowledgeBase, model_id: str | None) -> str:
     return f"{model.num_attention_heads}/{kv}"
 
 
+def _machine_words(mac: bool, count: int, t: Translator) -> dict[str, str]:
+    """The words a verdict counts the hardware in: per card and each of `count` cards, or the one Mac."""
+    zh = t.lang != "en"
+    if mac:
+        return {"per_card": "", "each": "", "count_of": "" if zh else "the "}
+    return {"per_card": "每卡" if zh else " per card", "each": "每张" if zh else " each",
+            "count_of": f"{count} 张 " if zh else f"{count}× "}
+
+
 def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
     """What the verdict template prints: the figures of the card (or the set's card) the verdict is about."""
     reserve = f"{100 * (c.reserve_fraction or 0):g}"
@@ -238,6 +247,8 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
         "engine": engine_name(answer.query.engine), "memory_fits": c.memory_per_gpu_gb <= c.limit_gb,
         "split_invalid": c.split_invalid and not c.unsupported_precision,
+        # a Mac has no cards: its GPU's share of the unified memory, not "1× Mac … each" (audit 29 LOW-107)
+        **_machine_words(bool(answer.understood.get("unified_memory")) and c.count == 1, c.count, t),
         # transformers and llama.cpp split by layers: past the layers (a node's worth a layer at most) cards idle
         "layer_split": not tensor_parallel(answer.query.engine or "transformers"),
         "layers": f"{model.num_layers:,}" if (model := kb.models.get(answer.query.model or "")) and model.num_layers

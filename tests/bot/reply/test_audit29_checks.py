@@ -127,3 +127,10 @@ def test_nvfp4_below_blackwell_says_it_runs_weight_only() -> None:
     assert "NVFP4 below Blackwell (no FP4 tensor cores) runs weight-only" in ask_json(
         "Can I serve Llama-3.1-70B NVFP4 on 4x H100?")["text"]
     assert "NVFP4 below Blackwell" not in ask_json("NVFP4 Llama 3.1 405B on 8x B200")["text"]
+
+
+def test_a_mac_is_not_counted_in_cards() -> None:
+    # audit 29 LOW-107: "it needs 5.7 GiB per card and 1× Mac 16 GB can give it 10.2 GiB each"
+    text = ask_json("llama 3.1 8b gguf q4_k_m on a macbook air m2 16gb tok/s")["text"]
+    assert "Yes: it needs 5.7 GiB and the Mac 16 GB can give it 10.2 GiB (" in text
+    assert "per card and 2× A10 can give it 22.0 GiB each" in ask_json("Qwen2.5-7B on 2x A10")["text"]
