@@ -71,10 +71,12 @@ _RATE = rx(
 """A request rate counted in texts: each text one request, as "1000 QPS" is."""
 _UNIT = r"(?:ms|milliseconds?|s|secs?|seconds?|毫秒|秒)"
 _PER_TOKEN_LATENCY = rx(
-    r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>" + _UNIT + r")\s*(?:per|/|a|each|for\s+each|every)\s*"
+    r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>" + _UNIT
+    + r")\s*(?:per|/|a|each|for\s+each|every|每\s*(?:个)?)\s*"
     r"(?:output\s+|generated\s+|decoded?\s+|new\s+)?tokens?(?![a-z])"
     r"|(?:\btpot|\bitl|inter[- ]token\s+latency|time\s+per\s+output\s+token|per[- ]token\s+latency|"
     r"每\s*(?:个)?\s*(?:输出\s*)?token\s*(?:的)?\s*(?:延迟|耗时|时间)?|token\s*间\s*(?:延迟|隔))\s*"
+    r"(?:要|需要|必须|得|应|应该)?\s*(?:控制在|做到|压到|降到)?\s*"  # "延迟要低于 30 毫秒" (audit 29 HIGH 58)
     r"(?:of|under|below|<=?|less\s+than|at\s+most|within|=|:|小于|低于|不超过|不高于|在|为)?\s*"
     r"(?P<num2>\d+(?:\.\d+)?)\s*(?P<unit2>" + _UNIT + r")(?![a-z])"
 )
