@@ -252,16 +252,14 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         _base, found.quant, _variant = split_checkpoint_suffixes(found.text)
     for m in mentions:
         state.mask(m.start, mask_end(m, folded))
+    # an instance's name ("p4d.24xlarge") is read as machines: never a model to look up (audit 29 M-58)
+    instances_named = [Mention("instance", m.instance.gpu_id, "", m.start, m.end)
+                       for m in (instance, other_instance) if m is not None]
     if found.model is None:
-        found = fuzzy_model(kb, tokens, mentions, folded, original)
+        found = fuzzy_model(kb, tokens, [*mentions, *instances_named], folded, original)
         if found.model is not None:
             state.mask(found.start, found.end)
             named = [Mention("model", found.model, "", found.start, found.end, found.score or 0.0)]
-        elif found.text and any(
-                named_instance is not None
-                and named_instance.start <= folded.find(found.text.lower()) < named_instance.end
-                for named_instance in (instance, other_instance)):
-            found = ModelFind()  # "p4d.24xlarge vs p5.48xlarge": instances, not an unknown model (audit 29 M-58)
         elif found.text and _ARCHITECTURE_AFTER.match(folded, folded.find(found.text.lower()) + len(found.text)):
             # "一个 8B 的 Llama 架构模型", "a Llama-style 8B": an architecture, not a model it failed to find (audit 28
             # LOW-92): sized as the generic model of the size given, without "I don't know Llama"
@@ -407,8 +405,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     named_unknown = False
     if found.model is None and found.text is None and "params_b" in state.values:
         # "Zephyrine-13B": sized as generic, said unknown; never an instance's name ("p4d.24xlarge")
-        found.text = sized_unknown_name(folded, original, [(m.start, m.end) for m in (instance, other_instance)
-                                                           if m is not None])
+        found.text = sized_unknown_name(folded, original, [(m.start, m.end) for m in instances_named])
     if found.model is None and found.text is None and not found.suggestions and "params_b" not in state.values:
         # "quasar-llm": not sized, said unknown
         found.text = unsized_unknown_name(folded, original, _taken_spans(state, folded, mentions))
