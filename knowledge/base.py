@@ -47,6 +47,13 @@ class KnowledgeBase:
         """Cloud instance families whose cards are `gpu_id`, as listed in the cloud files."""
         return [family for family in self.instance_families.values() if family.gpu_id == gpu_id]
 
+    def rented_on(self, cloud: str) -> frozenset[str]:
+        """The cards the knowledge base knows `cloud` to rent: those of its instance families, its VM layouts and
+        its price rows (empty when it holds nothing of that cloud's catalogue)."""
+        return frozenset({f.gpu_id for f in self.instance_families.values() if f.provider == cloud and f.gpu_id}
+                         | {layout.gpu for layout in self.instance_types.values() if layout.cloud == cloud}
+                         | {row.gpu for row in self.prices.values() if row.cloud == cloud})
+
     @cached_property
     def model_index(self) -> NameIndex:
         return NameIndex.for_models(self.models.values())

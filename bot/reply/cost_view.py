@@ -471,7 +471,9 @@ def _unpriced_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if smaller:
         lines.append(t("price_unknown_size", gpus=", ".join(_gpu_name(kb, g) for g in smaller), cloud=cloud))
     rest = [g for g in rest if g not in smaller]
-    absent = [g for g in rest if answer.query.cloud and not _offered(kb, g, answer.query.cloud)]
+    # a cloud whose catalogue is not held here is never said to lack a card
+    rented = kb.rented_on(answer.query.cloud) if answer.query.cloud else frozenset()
+    absent = [g for g in rest if rented and g not in rented]
     if absent:
         # "and on Alibaba?" with an L4: no family of that cloud carries it; "no public price" implied it exists
         lines.append(t("price_not_offered", gpus=", ".join(_gpu_name(kb, g) for g in absent),
@@ -480,18 +482,6 @@ def _unpriced_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if rest:
         lines.append(t("price_unknown_once", gpus=", ".join(_gpu_name(kb, g) for g in rest), cloud=cloud))
     return " ".join(lines)
-
-
-def _offered(kb: KnowledgeBase, gpu: str, cloud: str) -> bool:
-    """Whether the knowledge base knows `cloud` to rent `gpu` at all: an instance family, a VM layout or a price
-    row of that cloud carries it (a cloud whose catalogue it does not hold is never said to lack a card)."""
-    families = [f for f in kb.instance_families.values() if f.provider == cloud]
-    layouts = [layout for layout in kb.instance_types.values() if layout.cloud == cloud]
-    rows = [row for row in kb.prices.values() if row.cloud == cloud]
-    if not (families or layouts or rows):
-        return True
-    return (any(f.gpu_id == gpu for f in families) or any(layout.gpu == gpu for layout in layouts)
-            or any(row.gpu == gpu for row in rows))
 
 
 def _other_cloud_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:

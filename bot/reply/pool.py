@@ -35,12 +35,10 @@ def candidate_gpus(question: Question, kb: KnowledgeBase) -> tuple[list[GPU], bo
             return on_cloud, False
     named = [kb.gpus[g] for g in [question.gpu, *question.compare_gpus] if g and g in kb.gpus]
     if question.cloud and not named and not question.consumer:
-        # "on AWS": the cards that cloud rents (its dated price rows); a cloud with no rows known (Azure) rents
-        # no desk cards either, so GeForce is no answer there even for "the cheapest"
-        offered_there = {price.gpu for price in kb.prices.values() if price.cloud == question.cloud}
-        # and the cards its VM types carry, priced or not: an H20 or an H200 NVL is no answer on Azure, which rents
-        # neither (audit 27 M-37)
-        offered_there |= {layout.gpu for layout in kb.instance_types.values() if layout.cloud == question.cloud}
+        # "on AWS": the cards that cloud rents (its dated price rows, and the cards its VM types carry, priced or
+        # not: an H20 or an H200 NVL is no answer on Azure, which rents neither, audit 27 M-37); a cloud with none
+        # known rents no desk cards either, so GeForce is no answer there even for "the cheapest"
+        offered_there = kb.rented_on(question.cloud)
         there = [gpu for gpu in gpus if gpu.id in offered_there]
         if len(there) >= MIN_CARDS_TO_NARROW:
             return there, False
