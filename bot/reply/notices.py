@@ -21,6 +21,7 @@ from bot.reply.stack import short_of_load, stack_bill
 from bot.understand.mention_fit import modified_size
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
+from knowledge.names import normalise
 from rules import constants as C
 from rules.hardware import usable_gib, visible_gib
 
@@ -68,16 +69,13 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     # a context far past the model's own window, beyond what RoPE scaling stretches (YaRN factor 4 at most in the
     # makers' own guides; a 50-million-token "context window" for Qwen3-8B): no card makes the
     # model read it, whatever the cache it would take (audit 28 LOW-87)
-    window = sized.max_context if sized is not None else None
-    beyond = (t("beyond_window", model=sized.name, window=f"{window:,}", asked=f"{answer.query.context:,}")
-              if sized is not None and window and answer.query.context and answer.query.context > 4 * window
-              and answer.query.task == "inference" else "")
-    # within RoPE scaling's reach but past the window: a fit is not a yes to reading it (audit 29 M-62: Gemma 2
+    # within RoPE scaling's reach but past the window, a fit is still no yes to reading it (audit 29 M-62: Gemma 2
     # 27B at 32k was an unqualified Yes with its 8,192 window in a footnote)
-    scaled = (t("beyond_window_scaled", model=sized.name, window=f"{window:,}", asked=f"{answer.query.context:,}")
-              if not beyond and sized is not None and window and answer.query.context
-              and answer.query.context > window and answer.query.task == "inference" else "")
-    beyond = beyond or scaled
+    window, length = (sized.max_context if sized is not None else None), answer.query.context
+    beyond = (t("beyond_window" if length > 4 * window else "beyond_window_scaled", model=sized.name,
+                window=f"{window:,}", asked=f"{length:,}")
+              if sized is not None and window and length and length > window and answer.query.task == "inference"
+              else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
             "unmodelled_beside": beside, "beyond_window": beyond, "ollama_tier": _ollama_tier(answer, kb, t),
@@ -93,8 +91,7 @@ def _smi_busy(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     cards = t.list_sep.join(f"GPU {index}" for index in sorted(busy))
     used = max(busy.values()) / 1024
     free = (answer.query.gpu_count or 0) - len(busy)
-    card = kb.gpus.get(answer.query.gpu or "")
-    name = card.name.removeprefix("NVIDIA ") if card is not None else "GPU"
+    name = gpu_name(kb, answer.query.gpu) if answer.query.gpu in kb.gpus else "GPU"
     return t("smi_busy", cards=cards, gib=f"{used:.1f}", free=str(max(free, 0)), card=name)
 
 
@@ -138,22 +135,19 @@ def _ollama_tier(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     started = ollama_context(sized, vram)
     if started <= answer.query.context:
         return ""
-    return t("ollama_tier", count=top.count, card=card.name.removeprefix("NVIDIA "), vram=f"{vram:,.0f}",
+    return t("ollama_tier", count=top.count, card=gpu_name(kb, top.gpu), vram=f"{vram:,.0f}",
              started=f"{started:,}", context=f"{answer.query.context:,}", plain=str(answer.query.context),
              ratio=f"{started / answer.query.context:.3g}")
 
 
 def _misspelt(written: str, name: str) -> bool:
     """"deepsek-r1" for DeepSeek-R1: a spelling, not a fine-tune built on it (audit 29 LOW-102)."""
-    def key(text: str) -> str:
-        return "".join(ch for ch in text.lower() if ch.isalnum())
-
-    return fuzz.ratio(key(written), key(name)) >= MISSPELT_RATIO
+    return fuzz.ratio(normalise(written), normalise(name)) >= MISSPELT_RATIO
 
 
 MISSPELT_RATIO = 85.0
-"""Similarity (rapidfuzz ratio, letters and digits only) from which a name read as a model's is its spelling:
-"deepsek-r1" / "deepseekr1" is 95; "openhermes-2.5-mistral-7b" / "mistral7b" is 60."""
+"""Similarity (rapidfuzz ratio of the names' canonical forms, knowledge.names.normalise) from which a name read as
+a model's is its spelling: "deepsekr1" / "deepseekr1" is 95; "openhermes2.5mistral7b" / "mistral7b" is 58."""
 
 
 def stack_line(t: Translator, answer: Answer) -> str:
