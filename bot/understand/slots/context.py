@@ -284,7 +284,7 @@ _MORE_SEQUENCES = rx(
     r"(?:(?:another|about|around|roughly|some|maybe)\s+|~\s*|约|大约|約|大約)?"
     + NUM + r"\s*(?:个|位|名|路|個)?\s*(?:more\s+|other\s+)?"
     r"(?P<short>(?:short|quick|brief|small|light)\s+|短)?(?:concurrent\s+|simultaneous\s+|live\s+)?"
-    r"(?:chats?|conversations?|dialogues?|users?|sessions?|" + _PEOPLE + r"|"
+    r"(?:" + CHAT_NOUNS + r"|users?|sessions?|" + _PEOPLE + r"|"
     r"对话|會話|会话|對話|聊天|用户|用戶|人)(?![a-z])"  # not requests: "and 100 requests" is often a job's total
     r"(?:\s+(?:chatting|talking|asking|using\s+it))?"
     r"(?:\s*(?:at|of|with|@|用|的|[,，])?\s*(?:about\s+|~\s*)?(?:(?:short|brief|quick)\s+)?(?P<ctx>\d+(?:\.\d+)?)\s*"
