@@ -28,6 +28,7 @@ from bot.reply.convert import (
     with_suggestion_speeds,
 )
 from bot.reply.convert_picks import compared_picks, roomier_count
+from bot.reply.copies import copies_figure
 from bot.reply.cost import attach_money, compare_prices, home_cloud_first
 from bot.reply.deadline import meet_deadline
 from bot.reply.defaults import (
@@ -488,6 +489,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     result.max_context = max_context_out(question, workload, sized_gpu, sized_count, check)
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
     result.faq = faq_for(question, workload, result, kb)
+    result.copies_at_once = copies_figure(question, result.check, workload.context, workload.engine)
     return with_stack(result, question, kb, others)  # "X and Y together on one A10": checked for their sum
 
 

@@ -438,6 +438,9 @@ class Answer(BaseModel):
     all_cards: dict[str, Any] | None = None
     """All the cards of a box weighed beside the part asked about: {count, gpu, fits, per_gpu_gb, held, held_now,
     context, length, starts} (bot.reply.all_cards)."""
+    copies_at_once: dict[str, Any] | None = None
+    """Copies of the model one card holds at once, asked for: {copies, per_copy_gb, total_gb, limit_gb, context,
+    engine, share, share_needed} (bot.reply.copies)."""
     other_kv: dict[str, Any] | None = None
     engine_length: dict[str, Any] | None = None
     """The engine's length flag written beside shorter requests: {length, gpu, count, starts, longest} (whether

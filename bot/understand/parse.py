@@ -96,6 +96,7 @@ from bot.understand.slots.bandwidth import parse_card_bandwidth
 from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import parse_batch, parse_context
+from bot.understand.slots.copies import asks_copies
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
 from bot.understand.slots.image import image_rate, parse_image
 from bot.understand.slots.money import parse_money
@@ -425,6 +426,9 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     read_documents(state, work, named_model, folded)
     read_image_job(state, work, named_model, folded)
     latency_as_speed(state, work)
+    copies = bool(gpu_ids) and asks_copies(text)
+    if intent == "recommend" and copies:
+        intent = "check"  # "how many copies of Qwen2.5-32B can one A100 hold": that card, and the count it holds
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
         intent = "check"  # "how many users can X serve on one L4?": those cards, checked, then their load
     if (intent == "recommend" and len(gpu_ids) == 1 and named_model is not None
@@ -531,6 +535,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         gpu_set=values.get("gpu_set", []),
         compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],
         asks_capacity=capacity and intent == "gpu_info",
+        asks_copies=copies and intent == "check",
         other_clouds=values.get("other_clouds") or [],
         budget=bool(values.get("budget", False)) or bool(money),
         consumer=bool(values.get("consumer", False)),

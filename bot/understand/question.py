@@ -389,6 +389,9 @@ class Question(BaseModel):
     asks_max_rate: bool = False
     """The request rate the set-up sustains is asked ("how many requests per second can it sustain"): the serving
     plan gives the rate its compute keeps up with (audit 27 M-38)."""
+    asks_copies: bool = False
+    """How many copies of the model the card holds at once is asked ("一张 A100 能同时跑几个 7B 模型"): each its own
+    process (bot.understand.slots.copies, bot.reply.copies)."""
     asks_concurrency: bool = False
     """How many users or sequences the set-up serves at once is asked ("how many concurrent users", "最大并发"):
     the reply sizes one replica of a serving engine at the most sequences it holds."""
