@@ -204,8 +204,11 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field == "quant" and value == data.get("precision"):
             continue  # "mxfp4" is the precision and the format at once
-        if field == "precision" and (data.get("quant") in GGUF_BYTES_PER_PARAM or data.get("quant") in SELF_NAMED):
-            continue  # a GGUF type says its own bits; NVFP4 is a 4-bit float, not "int4" (audit 28 HIGH 43 note)
+        if field == "precision" and (data.get("quant") in GGUF_BYTES_PER_PARAM or data.get("quant") in SELF_NAMED
+                                     or bits_per_weight(str(data.get("quant") or "")) is not None):
+            # a GGUF type or a rate in bits says its own bits ("5.68 bits per weight" is no "int8", audit 29
+            # HIGH 56); NVFP4 is a 4-bit float, not "int4" (audit 28 HIGH 43 note)
+            continue
         if field == "gpu_count" and isinstance(value, int):
             if "compare_gpus" not in data:  # a comparison's side-by-side gives each card's own count
                 parts.append(t("cards_n", n=value))

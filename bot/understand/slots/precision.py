@@ -121,7 +121,9 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     bpw = _BPW.search(text)
     if bpw is not None and BPW_RANGE[0] <= float(bpw.group("bits")) <= BPW_RANGE[1]:
         bits = float(bpw.group("bits"))
-        quant, precision = f"bpw-{bits:g}", bpw_precision(bits)
+        # llama.cpp's "file size = 21.66 GiB (5.68 BPW)" is the file's own rate, sized as it is; its class is the
+        # GGUF type's, not the 8 bits 5.68 rounds up to (audit 29 HIGH 56: a Q5_K_M read as "int8")
+        quant, precision = f"bpw-{bits:g}", precision if gguf is not None else bpw_precision(bits)
         state.mask(bpw.start(), bpw.end())
         text = state.text
     explicit = first_label(_PRECISIONS, text)

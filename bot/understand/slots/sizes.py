@@ -204,6 +204,19 @@ def smi_card_count(text: str, gpus: list[Mention]) -> int | None:
     return len({row.group("index") for row in rows}) if len(named) == 1 else None
 
 
+_LLAMA_DEVICE_BUFFER = re.compile(
+    r"\b(?:cuda|rocm|vulkan|sycl)(?P<index>\d{1,2})\s+(?:model|kv|compute)\s+buffer\s+size", re.I)
+"""A llama.cpp load log's buffer line on one device ("CUDA0 model buffer size = 17130.56 MiB")."""
+
+
+def logged_device_count(text: str, gpus: list[Mention]) -> int | None:
+    """The cards a pasted llama.cpp load log put buffers on, when a card is named: the machine the log ran on
+    (audit 29 HIGH 56: a log of one 3090 with 13 layers on the CPU was answered for two 3090s and never said what
+    would fit the one it has)."""
+    indices = {m.group("index") for m in _LLAMA_DEVICE_BUFFER.finditer(text)}
+    return len(indices) if indices and gpus and indices == {str(i) for i in range(len(indices))} else None
+
+
 _SMI_MEMORY = re.compile(r"(?P<used>\d{1,7})\s*mib\s*/\s*(?P<total>\d{1,7})\s*mib", re.I)
 SMI_BUSY_MIB = 1024
 """Memory a card of a pasted table already uses beyond which it is taken by another job (an idle card shows a few
@@ -252,6 +265,9 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
             busy = smi_busy_cards(state.folded)
             if busy:
                 state.values["smi_busy"] = busy
+        logged = logged_device_count(state.folded, gpus) if listed is None else None
+        if logged is not None:
+            state.set("gpu_count", logged)
 
 
 def _written_gpu_count(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:

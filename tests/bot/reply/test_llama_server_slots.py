@@ -34,3 +34,31 @@ def test_a_logs_tensor_types_and_cache_type_are_not_the_models_precision() -> No
     for paste in (PASTE, (Path(__file__).parent / "llama_server_t05_log.txt").read_text(encoding="utf-8")):
         question = parse(paste, KB)
         assert question.precision == "int4" and question.quant == "bpw-4.82"
+
+
+OFFLOAD_LOG = (Path(__file__).parent / "llama_server_q5_offload_log.txt").read_text(encoding="utf-8")
+
+
+def test_a_load_log_on_one_device_is_the_one_card_it_has() -> None:
+    # audit 29 HIGH 56: buffers on CUDA0 alone, 13 layers on the CPU, "do we need a second 3090?" was answered
+    # for two 3090s; the fixes on the one card it has were never listed
+    question = parse(OFFLOAD_LOG, KB)
+    assert (question.gpu, question.gpu_count, question.gpu_layers) == ("rtx-3090", 1, 52)
+    reply = ask_json(OFFLOAD_LOG)
+    kinds = {s["kind"] for s in reply["check"]["suggestions"]}
+    assert {"kv-cache", "quantise", "more-gpus"} <= kinds
+    assert "-ctk q8_0 -ctv q8_0" in reply["text"]
+
+
+def test_a_q5_k_m_files_rate_is_no_int8() -> None:
+    question = parse(OFFLOAD_LOG, KB)
+    assert (question.quant, question.precision) == ("bpw-5.68", "int4")
+    understood = ask_json(OFFLOAD_LOG)["text"].split("\n")[2]
+    assert "5.68 bits per weight" in understood and "int8" not in understood
+    assert parse("qwen2.5-32b exl2 6.0bpw on a 4090", KB).precision == "int8"  # no GGUF type: the rate's class
+
+
+def test_two_devices_logged_are_two_cards() -> None:
+    two = OFFLOAD_LOG.replace("load_tensors:   CPU_Mapped model buffer size =  4987.21 MiB",
+                              "load_tensors:        CUDA1 model buffer size =  4987.21 MiB")
+    assert parse(two, KB).gpu_count == 2
