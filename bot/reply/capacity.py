@@ -9,6 +9,7 @@ from typing import Any, cast
 import rules
 from bot.reply.convert import finite
 from bot.reply.defaults import DEFAULT_CONTEXT, MAX_INFERENCE_GPUS, workload_for
+from bot.reply.format_choice import formats_to_weigh
 from bot.reply.model import (
     CapacityOut,
     CheckOut,
@@ -277,6 +278,9 @@ def side_by_side(question: Question, workload: Workload, estimate: MemoryEstimat
         return compare_models(question, workload, kb, pool, instances, max_count)
     if len(question.compare_formats) >= 2:
         return compare_formats(question, workload.model, kb, pool, instances, max_count, priced)
+    weighed = formats_to_weigh(question, workload.model, kb.gpus.get(question.gpu or ""))
+    if weighed is not None:
+        return compare_formats(weighed, workload.model, kb, pool, instances, max_count, priced)
     if len(question.compare_tasks) < 2:
         return []
     rows = compare_methods(question, workload.model, kb, pool, instances, max_count, priced)

@@ -542,6 +542,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         offload_to_ram=bool(values.get("offload_to_ram", False)), host_ram_gb=values.get("host_ram_gb"),
         context_parallel=values.get("context_parallel"), compare_tasks=values.get("compare_tasks") or [],
         compare_formats=values.get("compare_formats") or [],
+        asks_precision=bool(values.get("asks_precision")) and "precision" not in state.stated,
         compare_format_counts=values.get("compare_format_counts") or {},
         smi_busy=values.get("smi_busy") or {},
         **money,

@@ -389,6 +389,9 @@ class Question(BaseModel):
     asks_max_rate: bool = False
     """The request rate the set-up sustains is asked ("how many requests per second can it sustain"): the serving
     plan gives the rate its compute keeps up with (audit 27 M-38)."""
+    asks_precision: bool = False
+    """Which precision to run in is asked, none named ("… and in what precision?", "用什么精度"): the formats the
+    card runs are set side by side (bot.reply.format_choice)."""
     asks_copies: bool = False
     """How many copies of the model the card holds at once is asked ("一张 A100 能同时跑几个 7B 模型"): each its own
     process (bot.understand.slots.copies, bot.reply.copies)."""

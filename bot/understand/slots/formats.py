@@ -6,6 +6,7 @@ The first format named is the one the rest of the reply sizes; `compare_formats`
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 from bot.understand.slots.base import SlotState, rx
@@ -85,3 +86,21 @@ def _set_against(text: str) -> list[str]:
         if a != b and len(gap) <= _AGAINST_GAP and _AGAINST_BEFORE.search(gap):
             return [a, b]
     return []
+
+
+_WHICH_FORMAT = (
+    re.compile(r"\b(?:in|at|with|using)\s+(?:what|which)\s+(?:precision|quanti[sz]ation|format|dtype|bit\s*width)"
+               r"|\b(?:what|which)\s+(?:precision|quanti[sz]ation|dtype|quant)\b(?:\s+(?:format|level|method))?"
+               r"\s+(?:should|to|do|would|for|fits?|works?|is\s+best)\b"
+               r"|\bwhat\s+(?:precision|quanti[sz]ation)\s*\?", re.I),
+    re.compile(r"(?:用|选|跑|选择|選擇|採用|采用)\s*(?:什么|什麼|哪种|哪種|哪个|哪個)\s*(?:精度|量化|格式)"
+               r"|(?:精度|量化)\s*(?:用|选|選)?\s*(?:什么|什麼|哪种|哪種|哪个|哪個)"
+               r"|(?:什么|什麼|哪种|哪種)\s*(?:精度|量化)"),
+)
+"""A precision asked for with none named ("can we run it, and in what precision?", "用什么精度"): the formats the
+card runs are set side by side (audit 29 HIGH 51: only bf16 was sized, FP8 on the L40S never offered)."""
+
+
+def asks_which_format(text: str) -> bool:
+    """True when the text asks which precision or quantisation to run in."""
+    return any(pattern.search(text) for pattern in _WHICH_FORMAT)

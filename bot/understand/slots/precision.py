@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.understand.slots.base import SlotState, first_label, rx
-from bot.understand.slots.formats import FORMATS, format_counts, formats_compared
+from bot.understand.slots.formats import FORMATS, asks_which_format, format_counts, formats_compared
 from rules.precision import BPW_RANGE, bpw_precision
 
 # -- precision / quantisation -----------------------------------------------------------------------
@@ -70,6 +70,8 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     for logged in _TENSOR_TYPE_COUNT.finditer(state.text):
         state.mask(logged.start(), logged.end())  # audit 28 LOW-88: "fp32 · 4.82 bits per weight"
     compared = formats_compared(state)
+    if not compared and asks_which_format(state.text):
+        state.values["asks_precision"] = True  # the formats the cards run are set side by side (bot.reply.capacity)
     if compared:
         # "AWQ, GPTQ or FP8": the first sizes the reply, every one is set side by side (bot.reply.capacity)
         state.values["compare_formats"] = compared
