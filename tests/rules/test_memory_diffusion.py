@@ -155,3 +155,35 @@ def test_a_quantised_sdxl_denoiser_still_decodes_in_fp32() -> None:
     # 8-bit weights shrink the denoiser, not the VAE decode's fp32 activation peak
     assert int8.breakdown["activations"] == fp16.breakdown["activations"]
     assert int8.breakdown["weights"] < fp16.breakdown["weights"]
+
+
+def sdxl_like() -> Any:
+    """2.57B UNet, 0.82B of CLIP towers, 0.08B VAE that SDXL's pipeline upcasts to fp32 for an fp16 decode."""
+    components = {"unet_params_b": 2.57, "vae_params_b": 0.08,
+                  "text_encoders": [{"name": "CLIP-L", "params_b": 0.12}, {"name": "CLIP-G", "params_b": 0.7}]}
+    return make_model(id="sdxl-toy", modality="image-generation", arch="diffusion", params_b=3.47,
+                      num_layers=None, hidden_size=None, num_attention_heads=None, num_kv_heads=None,
+                      head_dim=None, attention=None, intermediate_size=None, mlp=None, vocab_size=None,
+                      tie_embeddings=None,
+                      details={"components": components, "native_resolution": 1024,
+                               "vae_decodes_fp32_when_fp16": True})
+
+
+def test_offloaded_fp32_decode_runs_beside_the_vae_alone() -> None:
+    # audit 29 M-63. At 1024² in fp16 the decode peaks at 1.8 × 1.048576 × 2 (fp32) = 3.77 GiB. Offloaded, the
+    # UNet's steps hold its 4.79 GiB of weights and at most the 16-bit 1.89 GiB; the decode the 0.3 GiB fp32 VAE
+    # and 3.77 GiB: the peak is the UNet stage, 6.68 GiB before overhead, not 4.79 + 3.77 = 8.56
+    plain = estimate_memory(Workload(model=sdxl_like(), precision="fp16"))
+    offloaded = estimate_memory(Workload(model=sdxl_like(), precision="fp16", offload="all"))
+    decode = C.DIFFUSION_ACTIVATION_GIB_PER_MPIXEL * 1.048576 * 2
+    assert plain.breakdown["activations"] == pytest.approx(decode, abs=0.01)
+    assert offloaded.breakdown["weights"] == pytest.approx(2.57e9 * 2 / GIB, abs=0.01)
+    assert offloaded.breakdown["activations"] == pytest.approx(decode / 2, abs=0.01)
+    assert offloaded.breakdown["weights"] + offloaded.breakdown["activations"] == pytest.approx(6.68, abs=0.02)
+
+
+def test_sdxl_on_an_8_gb_card_is_offered_offload_before_nf4() -> None:
+    card = make_gpu(id="eight", memory_gb=8.0)
+    kinds = [s.kind for s in suggestions(Workload(model=sdxl_like(), precision="fp16"), card, 1, [card])]
+    assert "model-offload" in kinds
+    assert "quantise" not in kinds or kinds.index("model-offload") < kinds.index("quantise")
