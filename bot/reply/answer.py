@@ -30,7 +30,7 @@ from bot.reply.convert import (
 from bot.reply.convert_picks import compared_picks, roomier_count
 from bot.reply.copies import copies_figure
 from bot.reply.cost import attach_money, compare_prices, home_cloud_first
-from bot.reply.deadline import meet_deadline
+from bot.reply.deadline import assumed_deadline, meet_deadline
 from bot.reply.defaults import (
     DEFAULT_CONTEXT,
     MAX_INFERENCE_GPUS,
@@ -302,6 +302,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         elif picks[0].count > GPUS_PER_NODE:
             picks = picks[1:] + picks[:1]
         # else one machine of the card named holds it, tightly: still the answer to "how many H800s", said tight
+    assumed = assumed_deadline(picks, workload, question, kb)
+    if assumed is not None:
+        # no deadline and years on the fewest cards: the picks finish within a month, said among the assumptions
+        picks = meet_deadline(picks, workload, question.model_copy(update={"hours": assumed[0]}), kb, instances,
+                              priced)
+        assumptions.append(Assumption(field="hours", value=assumed[0], reason="deadline-assumed"))
     picks = meet_deadline(picks, workload, question, kb, instances, priced)
     if question.budget and gpu is None:
         picks = rank_by_money(picks, workload, kb, choice, question)

@@ -60,6 +60,29 @@ def deadline_count(workload: Workload, gpu: GPU, floor: int, tokens: float, hour
     return (smallest_true(in_time, low, high) or high) * node
 
 
+ASSUMED_DEADLINE_AFTER_HOURS = 90 * 24.0
+"""Past this many hours on the fewest cards that hold it (a quarter), a training job with no deadline is sized to
+finish within ASSUMED_DEADLINE_HOURS: "训练一个 7B 模型 1T token 要多少张 H800 多少天" was headlined by 2 cards and 2.2
+years (audit 29 LOW-106), a plan nobody runs, with the month's plan a footnote."""
+ASSUMED_DEADLINE_HOURS = 30 * 24.0
+
+
+def assumed_deadline(picks: Sequence[Pick], workload: Workload, question: Question,
+                     kb: KnowledgeBase) -> tuple[float, float] | None:
+    """(the deadline assumed, the hours on the first fitting pick as memory sized it) when a full training job with
+    its tokens, no deadline and no count stated would take longer than ASSUMED_DEADLINE_AFTER_HOURS there."""
+    if workload.task != "train" or not question.tokens or question.hours or question.gpu_count is not None:
+        return None  # a fine-tune's months on few cards keep the month's plan beside them (job_hours)
+    first = next((p for p in picks if p.fits), None)
+    gpu = kb.gpus.get(first.gpu_id) if first is not None else None
+    if first is None or gpu is None:
+        return None
+    hours = _needed_hours(workload, gpu, first.count, question.tokens)
+    if hours is None or hours <= ASSUMED_DEADLINE_AFTER_HOURS:
+        return None
+    return ASSUMED_DEADLINE_HOURS, hours
+
+
 def meet_deadline(picks: Sequence[Pick], workload: Workload, question: Question, kb: KnowledgeBase,
                   instances: Sequence[InstanceFamily],
                   hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:

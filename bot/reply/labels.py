@@ -268,6 +268,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "train-needs-16bit": {"en": "quantised weights cannot be trained directly; use QLoRA for a 4-bit base", "zh-Hans": "量化权重无法直接训练，4-bit 底座请用 QLoRA"},
     "needed-to-fit": {"en": "needed to fit this card, chosen by the rules", "zh-Hans": "为放进这张卡而开启，由规则选定"},
     "engine-default": {"en": "the engine's own default", "zh-Hans": "该框架的默认设置"},
+    "deadline-assumed": {"en": "no deadline stated: on the fewest cards that hold it the job takes over three months, so the cards shown finish it within 30 days (say a deadline, e.g. “in 2 weeks”, to size for it)",
+                         "zh-Hans": "未说明期限：用放得下的最少卡要训练三个月以上，所以按 30 天内完成给出卡数（说明期限，如“两周内”，即按它计算）"},
     "inter-node-fabric": {"en": "the RDMA fabric training clusters of this card are built with; the gradient traffic takes several times longer over plain Ethernet",
                           "zh-Hans": "按这代卡训练集群常用的 RDMA 网络估算；普通以太网下梯度同步要慢好几倍"},
     "short-samples": {"en": "short samples trained several to a micro-step (Hugging Face Trainer's default "
@@ -368,6 +370,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "budget": {"en": "budget", "zh-Hans": "预算"},
     "gen_tokens": {"en": "generated tokens", "zh-Hans": "生成长度"},
     "tokens": {"en": "training tokens", "zh-Hans": "训练 token 数"},
+    "hours": {"en": "deadline", "zh-Hans": "期限"},
     "training_samples": {"en": "training samples", "zh-Hans": "训练样本数"},
     "training_steps": {"en": "training steps", "zh-Hans": "训练步数"},
     "training_epochs": {"en": "epochs", "zh-Hans": "训练轮数"},

@@ -53,9 +53,12 @@ def test_how_many_cards_to_finish_in_30_days_is_answered_with_that_count() -> No
     assert said.speed["train_hours"] is not None and said.speed["train_hours"] <= 720
     text = render_text(said, kb=KB)
     assert "data parallel" in text and "tensor parallel in a node" not in text
-    # Without a deadline the count is what memory needs.
+    # Without a deadline the years on the cards memory needs are no plan: a month is assumed, and said
+    # (audit 29 LOW-106)
     plain = ask({"text": "how many H100 to pretrain a 7B model on 2T tokens"})
-    assert plain.picks and plain.picks[0].count < said.picks[0].count
+    assert plain.picks and plain.picks[0].count == said.picks[0].count
+    assert any(a.reason == "deadline-assumed" for a in plain.assumptions)
+    assert not any(a.reason == "deadline-assumed" for a in said.assumptions)
 
 
 @pytest.mark.parametrize("text", ["full fine-tune Llama 3 8B on 8 H100 on 2T tokens in 30 days",
