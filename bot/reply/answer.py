@@ -16,6 +16,7 @@ from bot.reply.all_cards import all_cards_figure
 from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.budget_money import within_budget_first
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
+from bot.reply.cloud_choice import cloud_choice
 from bot.reply.compare_picks import compared_picks_of
 from bot.reply.config_models import attach_config_model
 from bot.reply.convert import (
@@ -496,6 +497,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
     result.faq = faq_for(question, workload, result, kb)
     result.copies_at_once = copies_figure(question, result.check, workload.context, workload.engine)
+    result.cloud_choice = cloud_choice(question, kb, answer)
     return with_stack(result, question, kb, others)  # "X and Y together on one A10": checked for their sum
 
 

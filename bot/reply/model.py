@@ -438,6 +438,9 @@ class Answer(BaseModel):
     all_cards: dict[str, Any] | None = None
     """All the cards of a box weighed beside the part asked about: {count, gpu, fits, per_gpu_gb, held, held_now,
     context, length, starts} (bot.reply.all_cards)."""
+    cloud_choice: list[dict[str, Any]] = Field(default_factory=list)
+    """The cheapest set-up holding the job on each cloud a thread priced on, when asked which is cheaper:
+    [{cloud, gpu, count, instance, per_hour, currency}] (bot.reply.cloud_choice)."""
     copies_at_once: dict[str, Any] | None = None
     """Copies of the model one card holds at once, asked for: {copies, per_copy_gb, total_gb, limit_gb, context,
     engine, share, share_needed} (bot.reply.copies)."""

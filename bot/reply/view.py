@@ -11,6 +11,7 @@ from typing import Any
 from bot.reply.all_cards import all_cards_line
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, ram_of, smaller_line
+from bot.reply.cloud_choice import cloud_choice_line
 from bot.reply.compare_view import compare_rows, compare_verdict, stated_load
 from bot.reply.copies import copies_line
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
@@ -184,6 +185,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["other_kv"] = other_kv_line(answer, kb, t)
     view["all_cards"] = all_cards_line(answer, kb, t)
     view["copies"] = copies_line(answer, t)
+    view["cloud_choice"] = cloud_choice_line(answer, kb, t)
     view["owned_running"] = owned_running_line(answer, kb, t)
     view["engine_length"] = engine_length_line(answer, kb, t)
     view["weighed_layout"] = weighed_layout_line(answer, kb, t)
@@ -359,6 +361,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "verdict", {}))
     if answer.stack:
         out.append(("section", "notice", {"message": stack_line(Translator(answer.query.lang), answer)}))
+    if view.get("cloud_choice"):
+        out.append(("section", "notice", {"message": view["cloud_choice"]}))
     if view.get("copies"):
         out.append(("section", "notice", {"message": view["copies"]}))
     if view.get("rate_not_kept"):

@@ -330,7 +330,8 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     if _chooses_among_thread_clouds(previous, current) and not _chooses_among_thread_cards(previous, current):
         # the same job priced on each cloud the thread named, the latest first
         clouds = _asked_clouds(previous)
-        update.update(cloud=clouds[-1], other_clouds=[c for c in reversed(clouds[:-1])], asks_cost=True)
+        update.update(cloud=clouds[-1], other_clouds=[c for c in reversed(clouds[:-1])], asks_cost=True,
+                      chooses_thread_clouds=True)
     if _chooses_among_thread_cards(previous, current):
         intent = "compare"
         update.update(_compare_cards(_thread_cards(previous), previous, stated))

@@ -230,6 +230,9 @@ class Question(BaseModel):
     """The cloud each of the thread's cards was priced on ("一张 A10 on Alibaba" … "AWS 的 L4 呢"): a choice among
     them prices each where it was asked (`compare_clouds`), not all on the latest cloud named."""
     asked_clouds: list[str] = Field(default_factory=list)
+    chooses_thread_clouds: bool = False
+    """"哪个更便宜" after the job was priced on several clouds: each cloud's cheapest fitting set-up is set side by
+    side (bot.reply.cloud_choice)."""
     """The clouds a thread has priced on, in the order asked: "哪个更便宜" after AWS and then Alibaba Cloud prices
     the job on each."""
     compare_clouds: dict[str, str] = Field(default_factory=dict)

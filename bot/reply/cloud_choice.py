@@ -1,0 +1,70 @@
+""""哪个更便宜" after the same job was priced on AWS and then on Alibaba Cloud: the cheapest set-up that holds the job
+on each cloud, side by side.
+
+When the thread's card is rented on neither cloud (two RTX 4090s), the reply priced it nowhere and the set-ups
+each turn had priced (1× H100 on AWS, 1× A100 on Alibaba Cloud) were never set against each other (audit 29
+HIGH 50). Each cloud's own answer is asked for again, restricted to what it rents, and its cheapest fitting
+priced pick kept; in different currencies the exchange rate at which they cost the same is said, none assumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.reply.cost_view import cloud_name
+from bot.reply.formatting import gpu_name
+from bot.reply.i18n import Translator
+from bot.reply.model import Answer
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from rules import constants as C
+
+Answerer = Callable[[Question, KnowledgeBase], Answer]
+
+
+def cloud_choice(question: Question, kb: KnowledgeBase, answer: Answerer) -> list[dict[str, Any]]:
+    """[{cloud, gpu, count, instance, per_hour, currency}] for each cloud the thread priced on, in the order asked,
+    when the question chooses among them; [] otherwise or when fewer than two clouds price a fitting set-up."""
+    if not question.chooses_thread_clouds or question.cloud is None:
+        return []
+    rows: list[dict[str, Any]] = []
+    for cloud in [*reversed(question.other_clouds), question.cloud]:
+        keep_card = question.gpu is not None and question.gpu in kb.rented_on(cloud)
+        alone = answer(question.model_copy(update={
+            "cloud": cloud, "other_clouds": [], "chooses_thread_clouds": False, "budget": True,
+            "intent": "check" if keep_card else "recommend",
+            **({} if keep_card else {"gpu": None, "gpu_count": None, "gpu_text": None})}), kb)
+        priced = [p for p in alone.picks if (p.fits or p.tight) and p.price_per_hour and p.cloud == cloud]
+        if not priced:
+            continue
+        best = min(priced, key=lambda p: p.price_per_hour or 0.0)
+        rows.append({"cloud": cloud, "gpu": best.gpu, "count": best.count, "instance": best.instance,
+                     "per_hour": best.price_per_hour, "currency": best.price_currency})
+    return rows if len(rows) >= 2 else []
+
+
+def cloud_choice_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """Each cloud's cheapest fitting set-up with its hourly and monthly price, then which is cheaper: directly in
+    one currency, else the exchange rate at which they cost the same."""
+    rows = answer.cloud_choice
+    if not rows:
+        return ""
+    parts = [t("cloud_choice_part", cloud=cloud_name(t, r["cloud"]), count=r["count"], gpu=gpu_name(kb, r["gpu"]),
+               instance=r["instance"] or "", per_hour=f"{r['per_hour']:,.2f}",
+               month=f"{r['per_hour'] * C.HOURS_PER_MONTH:,.0f}", cur=r["currency"]) for r in rows]
+    line = t("cloud_choice", parts=t("list_sep").join(parts))
+    currencies = {r["currency"] for r in rows}
+    if len(currencies) == 1:
+        cheapest = min(rows, key=lambda r: r["per_hour"])
+        return line + t.sentence_gap + t("cloud_choice_cheaper", cloud=cloud_name(t, cheapest["cloud"]))
+    if len(rows) == 2:
+        high, low = sorted(rows, key=lambda r: r["per_hour"], reverse=True)
+        # high [H] < low [L] exactly when one L buys more than high / low of H
+        return line + t.sentence_gap + t("cloud_choice_rate", cloud=cloud_name(t, high["cloud"]),
+                                         cur=high["currency"], cur_other=low["currency"],
+                                         rate=f"{high['per_hour'] / low['per_hour']:.3g}")
+    return line
+
+
+__all__ = ["cloud_choice", "cloud_choice_line"]

@@ -1,0 +1,42 @@
+""""哪个更便宜" after the job was priced on AWS and then on Alibaba Cloud, the thread's own card rented on neither:
+each cloud's cheapest fitting set-up side by side (audit 29 HIGH 50 residue: the set-ups each turn priced were
+never set against each other)."""
+
+from __future__ import annotations
+
+from bot.reply.answer import answer
+from bot.reply.render import render_text
+from bot.understand.followup import follow_up
+from bot.understand.parse import parse
+from bot.understand.question import Question
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+TURNS = ("Qwen2.5-32B 用 vLLM 部署，10 个并发，上下文 16k，用什么卡？", "换成 int4 呢", "如果用两张 4090 呢",
+         "在 AWS 上一个月多少钱", "阿里云呢", "哪个更便宜")
+
+
+def _thread(*texts: str) -> Question:
+    question = parse(texts[0], KB)
+    for text in texts[1:]:
+        question = follow_up(question, parse(text, KB), KB)
+    return question
+
+
+def test_each_cloud_prices_its_own_cheapest_fitting_set_up() -> None:
+    question = _thread(*TURNS)
+    assert question.chooses_thread_clouds and question.gpu == "rtx-4090"
+    result = answer(question, KB)
+    rows = {r["cloud"]: r for r in result.cloud_choice}
+    assert list(rows) == ["aws", "alibaba"]
+    assert rows["aws"]["currency"] == "USD" and rows["alibaba"]["currency"] == "CNY"
+    assert all(r["gpu"] != "rtx-4090" and r["per_hour"] > 0 for r in rows.values())
+    text = render_text(result, KB)
+    rate = rows["alibaba"]["per_hour"] / rows["aws"]["per_hour"]
+    assert "各云上放得下这个任务的最便宜配置" in text
+    assert f"只要 1 USD 能换到 {rate:.3g} CNY 以上，阿里云就更便宜" in text
+
+
+def test_a_single_turn_sets_nothing_side_by_side() -> None:
+    result = answer(parse("Qwen2.5-32B int4 vLLM 10 个并发 16k 阿里云一个月多少钱", KB), KB)
+    assert result.cloud_choice == []
