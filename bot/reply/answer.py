@@ -61,6 +61,7 @@ from bot.reply.pick_order import named_scale_out_gives_way
 from bot.reply.pool import candidate_gpus
 from bot.reply.precision_defaults import fp16_on_pre_ampere
 from bot.reply.pricing import hourly_prices, price_choice
+from bot.reply.quantised_path import quantised_path_figure
 from bot.reply.request_cap import lowered_request_cap
 from bot.reply.rules_choices import chosen_assumptions
 from bot.reply.serving import (
@@ -489,6 +490,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         engine_length=engine_length_figure(question, workload, kb),
         weighed_layout=weighed_layout_figure(question, workload, kb),
         smaller_models=smaller_for(question, model.id, gpu, count, check, picks, kb),
+        quantised_path=quantised_path_figure(question, workload, picks, kb, instances),
         cpu_only=cpu_only_figure(question, workload),
         mac_beside=mac_beside_figure(question, workload, kb),
         **base,

@@ -441,6 +441,9 @@ class Answer(BaseModel):
     cloud_choice: list[dict[str, Any]] = Field(default_factory=list)
     """The cheapest set-up holding the job on each cloud a thread priced on, when asked which is cheaper:
     [{cloud, gpu, count, instance, per_hour, currency}] (bot.reply.cloud_choice)."""
+    quantised_path: dict[str, Any] | None = None
+    """The 4-bit job on fewer of the card named, beside a 16-bit answer on many: {gpu, count, quant, per_gpu_gb,
+    decode_tokens_per_s, sixteen_bit_count} (bot.reply.quantised_path)."""
     copies_at_once: dict[str, Any] | None = None
     """Copies of the model one card holds at once, asked for: {copies, per_copy_gb, total_gb, limit_gb, context,
     engine, share, share_needed} (bot.reply.copies)."""

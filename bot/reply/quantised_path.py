@@ -1,0 +1,63 @@
+"""A 16-bit job that takes many of the card named, beside the 4-bit path on fewer of them.
+
+"Llama-3.1-70B on RTX 4090s, 20 tok/s each for 3 users: how many cards?" was answered 8 cards in bf16 alone,
+though the same reply, asked with "AWQ", says 4 (audit 29 LOW-111). Whoever buys consumer cards by the
+handful wants to know that halving them costs some quality, not speed: the line says what 4 bits take on the
+same card, when no precision was stated and it halves the count at least.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot.reply.formatting import gb, gpu_name
+from bot.reply.i18n import Translator
+from bot.reply.model import Answer
+from bot.understand.question import Question
+from knowledge.base import KnowledgeBase
+from knowledge.schema import InstanceFamily
+from rules.constants import TP_DEGREES
+from rules.fit import pick_at
+from rules.types import Pick, Workload
+
+FEWEST_CARDS_FOR_THE_PATH = 4
+"""From this many of the card named a 4-bit path is said beside the 16-bit answer (two 24 GB cards for a 32B in
+bf16 is an ordinary set-up; four or more is where people ask whether they must buy them)."""
+
+
+def quantised_path_figure(question: Question, workload: Workload, picks: list[Pick], kb: KnowledgeBase,
+                          instances: list[InstanceFamily]) -> dict[str, Any] | None:
+    """{gpu, count, quant, per_gpu_gb, decode_tokens_per_s, sixteen_bit_count} for the 4-bit job on the card named
+    when it takes half the cards or fewer; None otherwise."""
+    gpu = kb.gpus.get(question.gpu or "")
+    if (gpu is None or workload.task != "inference" or "precision" in question.stated or "quant" in question.stated
+            or "gpu_count" in question.stated or workload.precision not in ("bf16", "fp16")
+            or workload.model.native_precision not in ("bf16", "fp16", "fp32")):
+        return None
+    first = picks[0] if picks else None
+    if first is None or first.gpu_id != gpu.id or not first.fits or first.count < FEWEST_CARDS_FOR_THE_PATH:
+        return None
+    quant = "gguf-q4_k_m" if workload.engine == "llama.cpp" else "awq"
+    four_bit = replace(workload, precision="int4", quant=quant)
+    # the fewest that hold it with room: a tight fit (22.2 of 22.4 GiB) is no plan to buy cards by
+    pick = next((p for n in TP_DEGREES if n <= first.count // 2
+                 if (p := pick_at(four_bit, gpu, n, instances)) is not None and not p.tight), None)
+    if pick is None:
+        return None
+    return {"gpu": gpu.id, "count": pick.count, "quant": quant, "per_gpu_gb": round(pick.memory_per_gpu_gib, 1),
+            "decode_tokens_per_s": pick.decode_tokens_per_s, "sixteen_bit_count": first.count}
+
+
+def quantised_path_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    figure = answer.quantised_path
+    if not figure:
+        return ""
+    speed = (t("quantised_path_speed", v=f"{figure['decode_tokens_per_s']:.0f}")
+             if figure.get("decode_tokens_per_s") else "")
+    return t("quantised_path", cards=f"{figure['count']}× {gpu_name(kb, figure['gpu'])}",
+             quant="AWQ" if figure["quant"] == "awq" else "Q4_K_M", gb=gb(figure["per_gpu_gb"]), speed=speed,
+             sixteen=figure["sixteen_bit_count"])
+
+
+__all__ = ["quantised_path_figure", "quantised_path_line"]

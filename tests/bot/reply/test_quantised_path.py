@@ -1,0 +1,24 @@
+"""A 16-bit answer on many of the card named says what 4 bits take on the same card (audit 29 LOW-111: 70B on
+RTX 4090s was 8 cards in bf16 alone, though "AWQ" gives 4)."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import ask_json
+
+
+def test_seventy_b_on_4090s_names_the_awq_cards() -> None:
+    # AWQ 70B ≈ 37 GiB of weights: over 4 × 24 GB cards ≈ 9.3 a card plus cache and working memory; 2 cards
+    # would hold it only within the tight band, so 4
+    reply = ask_json("We want Llama-3.1-70B on RTX 4090s, 20 tok/s each for 3 users. How many cards?")
+    assert reply["picks"][0]["gpu"] == "rtx-4090" and reply["picks"][0]["count"] == 8
+    path = reply["quantised_path"]
+    assert path["quant"] == "awq" and path["count"] == 4 and path["sixteen_bit_count"] == 8
+    assert 9 < path["per_gpu_gb"] < 16
+    assert "In 4 bits (AWQ) the same job takes 4× GeForce RTX 4090" in reply["text"]
+
+
+def test_no_path_when_a_precision_or_count_is_stated_or_few_cards_do() -> None:
+    for text in ("Llama-3.1-70B AWQ on RTX 4090s, how many?", "Llama-3.1-70B bf16 on RTX 4090s, how many?",
+                 "Llama-3.1-70B on 8x RTX 4090", "Qwen2.5-32B on RTX 3090s, how many?",
+                 "Llama-3.1-70B inference, what GPU?"):
+        assert ask_json(text)["quantised_path"] is None, text
