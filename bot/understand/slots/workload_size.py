@@ -109,7 +109,11 @@ _PER_USER = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|thousand|mil
                r"(?:/\s*s(?:ec)?|per\s+second|每秒)\s*(?:of\s+(?:decode|decoding|generation|output)?\s*speed\s+)?"
                r"(?:per|for\s+(?:each|every)|each|a|every|/)\s*(?:user|request|stream|sequence)|"
                r"(?:每(?:个)?用户|单用户|每路)\s*(?:每秒)?\s*(?:至少|不低于|>=?)?\s*(?P<num2>\d+(?:\.\d+)?)\s*"
-               r"(?:tokens?|toks?|个\s*token)\s*(?:/\s*s|每秒)?")
+               r"(?:tokens?|toks?|个\s*token)\s*(?:/\s*s|每秒)?|"
+               r"(?<![a-z0-9.])(?P<num3>\d+(?:\.\d+)?)\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|per\s+second)\s+"
+               r"(?:each|apiece)\b(?=\s*(?:for|to|with|across|,|\.|$))")
+"""A speed each user must see: "30 tokens/s per user", "每用户 20 token/s", "20 tok/s each for 3 users" (audit 29
+LOW-111: the last was not read)."""
 _PER_USER_SCALES = {"k": 1e3, "thousand": 1e3, "million": 1e6}
 _PER_USER_BARE = rx(r"(?:\bat\s+(?:least\s+)?|\b(?:with|need|want|target(?:ing)?|of)\s+"
                     r"(?:(?:like|about|around|roughly|approx(?:imately)?|at\s+least)\s+|~\s*)?|(?:速度|达到|至少)\s*)"
@@ -326,7 +330,7 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
         targets.update(requests_per_minute(state) or requests_every(state))
     m = _PER_USER.search(text) or _PER_USER_BARE.search(text)
     if m is not None:
-        raw = m.group("num") or (m.groupdict().get("num2") or "")
+        raw = m.group("num") or m.groupdict().get("num2") or m.groupdict().get("num3") or ""
         scale = _PER_USER_SCALES.get(m.groupdict().get("scale") or "", 1.0)
         if float(raw) > 0:
             # a speed no card decodes one sequence at ("5 million tokens per second … for EACH user") is kept as

@@ -22,3 +22,13 @@ def test_no_path_when_a_precision_or_count_is_stated_or_few_cards_do() -> None:
                  "Llama-3.1-70B on 8x RTX 4090", "Qwen2.5-32B on RTX 3090s, how many?",
                  "Llama-3.1-70B inference, what GPU?"):
         assert ask_json(text)["quantised_path"] is None, text
+
+
+def test_a_speed_each_for_the_users_is_read_per_user() -> None:
+    from bot.understand.parse import parse
+    from knowledge.loader import default_knowledge
+
+    kb = default_knowledge()
+    question = parse("We want Llama-3.1-70B on RTX 4090s, 20 tok/s each for 3 users. How many cards?", kb)
+    assert (question.tokens_per_s_per_user, question.batch) == (20.0, 3)
+    assert parse("Llama-3.1-8B, 3 users at 20 tok/s each", kb).tokens_per_s_per_user == 20.0
