@@ -58,6 +58,7 @@ from bot.reply.ollama_defaults import machine_vram_gib
 from bot.reply.one_more_card import one_more_card
 from bot.reply.overrides import apply_overrides
 from bot.reply.pick_order import named_scale_out_gives_way
+from bot.reply.plan_speed import timed_as_planned
 from bot.reply.pool import candidate_gpus
 from bot.reply.precision_defaults import fp16_on_pre_ampere
 from bot.reply.pricing import hourly_prices, price_choice
@@ -497,6 +498,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     )
     result.max_context = max_context_out(question, workload, sized_gpu, sized_count, check)
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
+    timed_as_planned(result, question, workload, kb)
     result.faq = faq_for(question, workload, result, kb)
     result.copies_at_once = copies_figure(question, result.check, workload.context, workload.engine)
     result.cloud_choice = cloud_choice(question, kb, answer)
