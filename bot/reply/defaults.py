@@ -220,6 +220,11 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             # (FlagEmbedding's README: BGEM3FlagModel(..., use_fp16=True); Text Embeddings Inference's default)
             precision = "fp16"
             assumptions.append(Assumption(field="precision", value=precision, reason="encoder-fp16"))
+        elif task == "inference" and model.modality == "audio" and model.native_precision == "fp32":
+            # Whisper large-v2 ships fp32 weights; openai-whisper decodes in fp16 on a GPU (transcribe's fp16=True)
+            # and faster-whisper's README runs it with compute_type="float16"
+            precision = "fp16"
+            assumptions.append(Assumption(field="precision", value=precision, reason="speech-fp16"))
         else:
             precision, reason = native_precision(model, gpu)
             assumptions.append(Assumption(field="precision", value=precision, reason=reason))

@@ -252,6 +252,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "default-pool": {"en": "say “consumer”/“cheapest” or name a card to include GeForce or AMD", "zh-Hans": "如需消费级或 AMD 显卡，请说明“最便宜”或直接写出型号"},
     "encoder-fp16": {"en": "embedding models ship fp32 weights but are served in fp16 on a GPU (FlagEmbedding's use_fp16=True, Text Embeddings Inference's default); say fp32 to size that",
                      "zh-Hans": "向量模型发布的是 fp32 权重，但在 GPU 上以 fp16 部署（FlagEmbedding 的 use_fp16=True，Text Embeddings Inference 的默认值）；如需 fp32 请说明"},
+    "speech-fp16": {"en": "the checkpoint ships fp32 weights, but openai-whisper (fp16=True) and faster-whisper (compute_type=\"float16\") run it in fp16 on a GPU; say fp32 to size that",
+                    "zh-Hans": "检查点是 fp32 权重，但 openai-whisper（fp16=True）和 faster-whisper（compute_type=\"float16\"）在 GPU 上以 fp16 运行；如需 fp32 请说明"},
     "torchtune-single-device": {"en": "torchtune's single-device full fine-tune config: PagedAdamW8bit with optimizer_in_bwd (each gradient applied and freed as it is computed)",
                                 "zh-Hans": "torchtune 单卡全参微调配置：PagedAdamW8bit，并开启 optimizer_in_bwd（每个梯度算出即更新并释放）"},
     "no-profile": {"en": "the runtime named has no profile here; see the note above", "zh-Hans": "所说的运行框架这里没有显存模型，见上方说明"},
