@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.reply.answer import answer, answer_request
+from bot.reply.answer import answer
 from bot.reply.config_models import attach_config_model
 from bot.reply.model import Answer, Query
 from bot.reply.overrides import apply_overrides
+from bot.reply.request import answer_request
 from bot.state import MemoryStore, StateStore
 from bot.understand.followup import follow_up
 from bot.understand.lang import detect_lang

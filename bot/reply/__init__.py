@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 from bot._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from bot.reply.answer import answer, answer_request
+    from bot.reply.answer import answer
     from bot.reply.model import Answer
     from bot.reply.overrides import apply_overrides
     from bot.reply.render import render_blocks, render_text
+    from bot.reply.request import answer_request
 
 __all__ = ["Answer", "answer", "answer_request", "apply_overrides", "render_blocks", "render_text"]
 __getattr__ = lazy_exports(__name__, {
-    "Answer": "model", "answer": "answer", "answer_request": "answer", "apply_overrides": "overrides",
+    "Answer": "model", "answer": "answer", "answer_request": "request", "apply_overrides": "overrides",
     "render_blocks": "render", "render_text": "render",
 })

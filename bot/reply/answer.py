@@ -7,18 +7,16 @@ for. It produces data only; the words come from the templates in `bot/render.py`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 import rules
 from bot.reply.all_cards import all_cards_figure
 from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.budget_money import within_budget_first
+from bot.reply.candidate_picks import MAX_PICKS, most_cards, named_card_picks, pool_picks
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
 from bot.reply.cloud_choice import cloud_choice
 from bot.reply.compare_picks import compared_picks_of
-from bot.reply.config_models import attach_config_model
 from bot.reply.convert import (
     check_out,
     estimate_out,
@@ -56,7 +54,6 @@ from bot.reply.model import (
 from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_asked
 from bot.reply.ollama_defaults import machine_vram_gib
 from bot.reply.one_more_card import one_more_card
-from bot.reply.overrides import apply_overrides
 from bot.reply.pick_order import named_scale_out_gives_way
 from bot.reply.plan_speed import timed_as_planned
 from bot.reply.pool import candidate_gpus
@@ -67,7 +64,6 @@ from bot.reply.request_cap import lowered_request_cap
 from bot.reply.rules_choices import chosen_assumptions
 from bot.reply.serving import (
     as_replicas,
-    at_full_load,
     copy_a_card,
     fits_at,
     one_replica,
@@ -93,13 +89,9 @@ from bot.reply.variant import rented_variant
 from bot.reply.weighed_layout import weighed_layout_figure
 from bot.reply.whole_instance import on_whole_instances, widened
 from bot.reply.work_money import rank_by_money
-from bot.understand.pasted_config import split_pasted_config
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
-from knowledge.hub import ConfigFetcher
 from knowledge.loader import default_knowledge
-from knowledge.schema import Model
-from rules import constants as C
 from rules.constants import GPUS_PER_NODE
 from rules.engine_profile import (
     measures_free_memory,
@@ -110,14 +102,8 @@ from rules.engine_profile import (
 )
 from rules.fit import as_chosen, placeable, reserves_share_of_card
 from rules.limits import unsupported_format
-from rules.memory_common import is_transformer, num_layers
 from rules.types import Pick
 
-MAX_PICKS = 3
-CANDIDATE_PICKS = 4 * MAX_PICKS
-"""Picks ranked before the home cloud and the budget reorder them, so that a card one of them prefers is not
-cut by a cheaper card elsewhere before it is looked at; the reply then shows MAX_PICKS."""
-"""A Slack reader compares three options; more are a scroll, not advice."""
 MAX_TRAINING_GPUS = 64
 """ZeRO/FSDP data parallelism across nodes of 8; no alternative above 64 cards (8 nodes) is offered."""
 
@@ -221,33 +207,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     choice = price_choice(question)
     priced = hourly_prices(kb, choice)
     if gpu is not None and gpu.id in kb.gpus and question.intent in ("recommend", "check") and not cards:
-        picks.extend(rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
-                                      max_count=max(max_count, count), fixed_count=question.gpu_count,
-                                      hourly_price_of=priced))
-        if question.gpu_count is not None and gpu.form != "consumer" and not any(p.fits for p in picks):
-            # "is a single H20 enough for DeepSeek-V3": No, and the card they asked about leads at the count
-            # that holds the job (8× H20) before the other cards. A GeForce card is one someone owns: what
-            # more of it would do is the check's to say.
-            picks.extend(p for p in rules.rank_picks(workload, [gpu], instances, limit=1, budget=question.budget,
-                                                     max_count=max_count, hourly_price_of=priced) if p.fits)
-        if workload.task != "inference" and not any(p.fits for p in picks):
-            # "how many H100s to fully fine-tune DeepSeek-V3": beyond the 64 cards other picks stop at, the count of
-            # the card named that holds it, in whole nodes (audit 26 HIGH 37: only 64 B300s were offered)
-            # (and past the 128 asked: 512 of them, audit 26 HIGH 37 residue)
-            asked = question.gpu_count or 0
-            more = next((p for n in C.BEYOND_TRAINING_GPUS if n > asked for p in rules.rank_picks(
-                workload, [gpu], instances, limit=1, max_count=n, fixed_count=n, hourly_price_of=priced) if p.fits),
-                None)
-            if more is not None:
-                picks = [*picks, more] if asked else [more]
-        if question.gpu_count is None and not any(p.fits for p in picks if p.gpu_id == gpu.id):
-            # the card named holds the job at no count only because of vLLM's start-up warm-up of its request cap
-            # (Llama 3.2 Vision encodes a dummy image per slot): the cap lowered, as for the count asked
-            fraction = reservation_fraction(workload, profile_for(workload)) if reserves_share_of_card(workload) \
-                else None
-            trial = check_out(rules.check_fit(workload, gpu, 1, instances), fraction)
-            if (lowered := lowered_request_cap(question, workload, trial)) is not None:
-                return answer(lowered, kb)
+        named, lowered = named_card_picks(question, workload, gpu, instances, max_count, count, priced)
+        if lowered is not None:
+            return answer(lowered, kb)
+        picks.extend(named)
     if narrowed:
         # the cheapest asked for (or llama.cpp, or a GeForce card named) already brings GeForce in: only the
         # vendor narrows the pool then
@@ -261,28 +224,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if question.intent == "compare" and question.compare_gpus:
         pool, picks = compared_picks_of(question, workload, kb, instances, max_count, priced, assumptions)
     else:
-        seen = {(p.gpu_id, p.count) for p in picks}
-        # The layers or experts someone keeps in system RAM (-ngl, --n-cpu-moe) are their card's compromise:
-        # the cards recommended beside it are those that hold every layer.
-        whole = replace(workload, gpu_layers=None, cpu_moe_layers=None,
-                        layer_split=tuple(question.layer_split) if question.layer_split else None)
-        wanted = MAX_PICKS if gpu is not None else CANDIDATE_PICKS
-        for pick in rules.rank_picks(whole, pool, instances, limit=wanted, budget=question.budget,
-                                     max_count=max_count, fixed_count=question.gpu_count if gpu is None else None,
-                                     hourly_price_of=priced):
-            # the named card's "No" is dropped below when others fit: it leaves its place to one that does
-            if (pick.gpu_id, pick.count) not in seen and sum(p.fits for p in picks) < wanted:
-                picks.append(pick)
-        if question.budget and gpu is None and workload.task == "inference" and at_full_load(question):
-            # money per token at full load (a price per token, a batch job) can favour a large card that serves
-            # many sequences at once: every priced card, at the fewest that hold the job, is weighed with them
-            named = {p.gpu_id for p in picks}
-            for card in pool:
-                if card.id in named or not card.recommended or priced(card, 1) is None:
-                    continue  # money per token needs the card's price
-                picks += rules.rank_picks(whole, [card], instances, limit=1, max_count=max_count,
-                                          hourly_price_of=priced)
-
+        picks = pool_picks(question, workload, gpu, pool, instances, max_count, priced, picks)
     if question.intent != "compare" and any(p.fits for p in picks):
         # A card that cannot hold the job at any count is no recommendation beside cards that can (the named
         # card's "No" and what would fit are the check's to say).
@@ -503,42 +445,3 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     result.copies_at_once = copies_figure(question, result.check, workload.context, workload.engine)
     result.cloud_choice = cloud_choice(question, kb, answer)
     return with_stack(result, question, kb, others)  # "X and Y together on one A10": checked for their sum
-
-
-SIZING_FLAGS = frozenset({"model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "gpu",
-                          "gpus"})
-"""Flags that name a workload: with any of them, a generic text ("how much memory") is a sizing question."""
-
-
-def most_cards(model: Model, question: Question) -> int | None:
-    """The most cards a stated count can lay one copy of the model over, when the count is beyond it: tensor
-    parallel over a node's cards and one pipeline stage a layer. None when within it, not a transformer, or when
-    the cards run many copies: training data-parallel, or users and a load served by replicas."""
-    if (not question.gpu_count or question.gpu_count <= GPUS_PER_NODE or not is_transformer(model)
-            or question.task not in (None, "inference") or question.users or question.qps
-            or question.tokens_per_s_per_user or question.output_tokens or (question.batch or 1) > 1):
-        return None
-    most = GPUS_PER_NODE * num_layers(model)
-    return most if question.gpu_count > most else None
-
-
-def answer_request(request: Mapping[str, Any], kb: KnowledgeBase | None = None, *,
-                   fetch_config: ConfigFetcher | None = None) -> Answer:
-    """Answer a text plus explicit flags (the `ask` command line and its JSON-line form)."""
-    from bot.understand.parse import parse  # the parser is the heaviest import; scripts that pass flags only skip it
-
-    kb = kb or default_knowledge()
-    text, pasted = split_pasted_config(str(request.get("text") or ""))
-    flags = {k: v for k, v in request.items() if k != "text" and v is not None}
-    # flags alone name a job; nothing at all asks what the bot does (audit 29 LOW-109: "" gave a size chart)
-    question = parse(text, kb) if text else Question(text="", intent="recommend" if flags else "help")
-    if flags:
-        question = apply_overrides(question, flags, kb)
-        if SIZING_FLAGS & set(flags) and question.intent in ("faq", "help", "unknown") and "intent" not in flags:
-            # `ask "how much memory" --model qwen2-7b`: the flags name a workload, so it is a sizing question
-            question = question.model_copy(update={"intent": "check" if question.gpu else "recommend"})
-        if not text and question.intent == "recommend" and question.gpu and "intent" not in flags:
-            question = question.model_copy(update={"intent": "check"})
-    question, kb, refusal = attach_config_model(question, kb, pasted=pasted, fetch=fetch_config)
-    return refusal or answer(question, kb)
-

@@ -75,7 +75,7 @@ def test_a_mac_runs_a_chat_model_through_llama_cpp_in_a_gguf_not_cuda_formats() 
 
 def test_a_mac_named_with_its_chip_gets_a_decode_speed_at_that_chips_bandwidth() -> None:
     # M3 Max with 36 GB is the 30-core, 300 GB/s configuration (Apple's support page; apple_silicon.yaml)
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()

@@ -104,7 +104,7 @@ def test_a_deadline_no_count_meets_is_said_with_the_cards_it_would_take() -> Non
 
 
 def test_a_deadline_met_with_little_slack_says_so() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     result = answer_request({"text": "We need to pretrain a 1B model on 100B tokens. How many H100s to finish in "
                                      "7 days, and cost?"}, KB)
