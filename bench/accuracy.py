@@ -84,7 +84,7 @@ __all__ = [
 
 def ask_available() -> bool:
     try:
-        from bot.reply.answer import answer_request  # noqa: F401
+        from bot.reply.request import answer_request  # noqa: F401
     except Exception:
         return False
     return True
@@ -109,7 +109,7 @@ class Runner:
         return self._via_rules(request)
 
     def _via_ask(self, request: dict[str, Any]) -> tuple[float, float]:
-        from bot.reply.answer import answer_request
+        from bot.reply.request import answer_request
 
         flags = {k: v for k, v in request.items() if k in ASK_KEYS}
         for k in request:

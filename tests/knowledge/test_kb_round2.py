@@ -122,7 +122,7 @@ def test_the_plus_sign_tells_command_r_plus_from_command_r(kb: KnowledgeBase) ->
 
 
 def test_command_r_plus_on_four_a100s_with_vllm_is_the_104b_model(kb: KnowledgeBase) -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     result = answer_request({"text": "Command R+ on 4x A100 80GB with vLLM"}, kb)
     assert result.query.model == "command-r-plus"
@@ -165,7 +165,7 @@ def test_phi3_medium_128k_window_and_the_4k_one(kb: KnowledgeBase) -> None:
 
 
 def test_a_128k_question_gets_the_128k_checkpoint_with_no_window_warning(kb: KnowledgeBase) -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     result = answer_request({"text": "Phi-3-medium-128k at 128k context on an A100 80GB"}, kb)
     assert (result.query.model, result.query.context) == ("phi-3-medium-128k", 131072)
@@ -190,7 +190,7 @@ def test_ascend_910b_is_bf16_capable(kb: KnowledgeBase) -> None:
 
 
 def test_a_bf16_model_on_the_910b_keeps_bf16(kb: KnowledgeBase) -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     result = answer_request({"text": "昇腾910B能跑Qwen2.5-72B吗"}, kb)
     assert (result.query.model, result.query.gpu, result.query.precision) == ("qwen2.5-72b", "ascend-910b", "bf16")
@@ -223,7 +223,7 @@ def test_flux_schnell_is_timed_from_devs_measurement_scaled_by_steps(kb: Knowled
 
 
 def test_flux_schnell_question_gets_a_time(kb: KnowledgeBase) -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     result = answer_request({"text": "FLUX.1 schnell on an H100, how fast"}, kb)
     assert result.query.model == "flux.1-schnell"

@@ -79,7 +79,7 @@ def test_fields_taken_from_the_sibling_qwen3_4b_are_flagged(models: dict[str, Mo
 
 
 def test_the_names_people_type_resolve_to_the_new_entries() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()
@@ -95,7 +95,7 @@ def test_the_names_people_type_resolve_to_the_new_entries() -> None:
 
 
 def test_the_base_qwen3_models_keep_their_names() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()
@@ -107,8 +107,8 @@ def test_the_bare_word_embedding_is_not_read_as_these_models() -> None:
     """A "千问3-Embedding-8B" alias would make the lone word "embedding" a near match (its fuzzy family is
     "千问embedding"), and "embedding model bge-large" would then offer Qwen3-Embedding instead of naming
     bge-large back; the Chinese aliases are the longer "通义千问3-…" form for that reason."""
-    from bot.reply.answer import answer_request
     from bot.reply.render import render_text
+    from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()

@@ -173,8 +173,8 @@ def test_full_training_named_or_a_full_training_engine_keeps_every_parameter() -
 def test_max_context_is_the_longest_that_still_fits_the_card() -> None:
     from dataclasses import replace
 
-    from bot.reply.answer import answer_request
     from bot.reply.defaults import workload_for
+    from bot.reply.request import answer_request
     from rules.limits import CONTEXT_STEP, fits_on
 
     result = answer_request({"text": "what is the max context for llama 3.1 8b on one RTX 4090"}, KB)
@@ -192,7 +192,7 @@ def test_max_context_is_the_longest_that_still_fits_the_card() -> None:
 
 
 def test_max_context_stops_at_the_model_window() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     text = "longest context for qwen2.5-7b on an L4 with vllm and fp8 kv cache"
     found = answer_request({"text": text}, KB).max_context
@@ -202,7 +202,7 @@ def test_max_context_stops_at_the_model_window() -> None:
 
 
 def test_samples_beside_a_serving_question_are_not_read_back_as_a_training_job() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     result = answer_request({"text": "serve llama 3 8b to 10k samples per day"}, KB)
     assert result.query.task == "inference" and result.query.tokens is None
@@ -210,7 +210,7 @@ def test_samples_beside_a_serving_question_are_not_read_back_as_a_training_job()
 
 
 def test_a_stated_reply_length_sizes_the_serving_plan_by_littles_law() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     plan = answer_request({"text": "serve Llama 3.1 8B at 50 QPS with 200 tokens per request"}, KB).serving
     assert plan is not None and plan.met
@@ -224,7 +224,7 @@ def test_a_stated_reply_length_sizes_the_serving_plan_by_littles_law() -> None:
 
 
 def test_a_bigger_card_is_offered_only_at_a_count_that_can_be_had() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
     from rules.fit import placeable
 
     # 249 GiB a card: one B300 (288 GB) would hold it, but B300s come eight to an HGX board and no price row
@@ -239,7 +239,7 @@ def test_a_bigger_card_is_offered_only_at_a_count_that_can_be_had() -> None:
 
 
 def test_more_of_the_named_card_leads_only_when_it_holds_the_job_in_one_machine_with_room() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     lora = answer_request({"text": "Fine-tune Gemma-2-9B with LoRA on a T4 16GB?"}, KB)
     # 32 T4s over 4 machines with 0.3 GiB free is listed, after a card that holds the job alone
@@ -249,8 +249,8 @@ def test_more_of_the_named_card_leads_only_when_it_holds_the_job_in_one_machine_
 
 
 def test_a_modified_card_is_sized_at_the_memory_stated_and_timed_as_the_stock_card() -> None:
-    from bot.reply.answer import answer_request
     from bot.reply.render import render_text
+    from bot.reply.request import answer_request
 
     result = answer_request({"text": "two RTX 2080 Ti 22GB for Yi-34B-Chat AWQ"}, KB)
     assert result.check is not None and result.check.fits and result.check.limit_gb > 20  # not the 11 GB card's

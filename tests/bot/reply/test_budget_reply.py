@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import BadRequestError
-from bot.reply.answer import answer, answer_request
+from bot.reply.answer import answer
 from bot.reply.budget_money import budget_check
 from bot.reply.money_model import CostOut
 from bot.reply.render import render_text
+from bot.reply.request import answer_request
 from bot.understand.parse import parse
 from bot.understand.question import Question
 from knowledge.fx import ExchangeRate
@@ -155,8 +156,8 @@ def test_a_budget_to_buy_hardware_is_not_compared_with_rental_prices() -> None:
 def test_over_a_yuan_budget_the_dollar_priced_picks_are_named_not_called_over() -> None:
     # 10,000 CNY a month: the Alibaba L20 (14.63 CNY/h × 730 = 10,680) is over; the A6000 at 0.50 USD/h may be
     # within it, which cannot be told without a USD/CNY rate.
-    from bot.reply.answer import answer_request
     from bot.reply.render import render_text
+    from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()

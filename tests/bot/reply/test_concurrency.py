@@ -65,8 +65,8 @@ def test_the_picks_memory_and_speed_describe_the_replicas_the_plan_runs() -> Non
     assert "one-replica" in answer["estimate"]["notes"]
     assert top["memory_per_gpu_gb"] == pytest.approx(answer["estimate"]["per_gpu_gb"], abs=0.05)
     assert top["price_per_hour"] == pytest.approx(answer["cost"]["per_hour"], rel=0.01)
-    from bot.reply.answer import answer_request
     from bot.reply.render import render_csv
+    from bot.reply.request import answer_request
     from tests.bot.reply._answers import KB
 
     table = render_csv(answer_request({"text": "1000 concurrent users qwen3-8b how many L40S"}, KB), KB)

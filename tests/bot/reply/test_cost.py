@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.reply.answer import answer_request
 from bot.reply.render import render_text
+from bot.reply.request import answer_request
 from knowledge.loader import default_knowledge
 
 KB = default_knowledge()
@@ -396,8 +396,8 @@ def test_dollars_asked_in_chinese_are_priced_in_dollars_not_by_the_home_cloud() 
 
 
 def test_a_training_run_under_a_day_is_said_in_hours_without_a_days_figure() -> None:
-    from bot.reply.answer import answer_request
     from bot.reply.render import render_text
+    from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()
@@ -408,8 +408,8 @@ def test_a_training_run_under_a_day_is_said_in_hours_without_a_days_figure() -> 
 
 def test_a_cost_asked_when_the_top_pick_has_no_price_is_given_for_the_first_pick_that_has_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.reply.answer import answer_request
     from bot.reply.render import render_text
+    from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
     from rules import fit
 

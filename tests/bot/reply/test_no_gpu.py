@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.reply.answer import answer_request
 from bot.reply.render import render_text
+from bot.reply.request import answer_request
 from bot.service import ask
 from bot.understand.parse import parse
 from bot.understand.unknown import host_ram
@@ -58,7 +58,7 @@ def test_a_question_with_a_gpu_has_no_cpu_figure() -> None:
 
 
 def test_a_cpu_question_uses_the_gguf_and_the_memory_channels_it_names() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     kb = default_knowledge()
     named = answer_request({"text": "Llama 3.1 8B on CPU only (64-core EPYC, 8-channel DDR5) with llama.cpp Q8_0, "

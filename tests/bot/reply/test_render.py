@@ -195,8 +195,8 @@ def test_the_longest_context_line(lang: str, line: str) -> None:
 
 
 def test_a_training_speed_line_gives_the_tokens_a_day() -> None:
-    from bot.reply.answer import answer_request
     from bot.reply.render import render_text
+    from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()

@@ -141,7 +141,7 @@ def test_ollama_without_a_precision_sizes_the_q4_k_m_gguf_it_pulls() -> None:
 
 
 def test_a_paged_optimizer_is_read_from_text_and_flags_and_sizes_the_card_without_its_states() -> None:
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     text = "full fine-tune Llama-3.1-8B with paged adamw 8bit on an A100 40GB"
     said = answer_request({"text": text}, KB)
@@ -206,7 +206,7 @@ def test_a_named_card_that_holds_the_job_at_no_count_is_not_recommended() -> Non
     # Eager attention at 16k keeps 28 heads × 16,384² scores per layer on whichever card holds the layer: no
     # number of A100 40GB cards holds it (a layer split never divides a layer), so the check says No and the
     # picks are cards that do hold it, not "64× A100 40GB — does not fit".
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     said = answer_request({"text": "transformers 4.38, no flash attention, Qwen2-7B inference 16k context on "
                                    "A100 40GB"}, KB)
@@ -219,7 +219,7 @@ def test_a_named_card_that_holds_the_job_at_no_count_is_not_recommended() -> Non
 def test_a_reserving_engine_reports_what_the_job_needs_and_explains_the_reservation(engine: str) -> None:
     # The check and "memory needed" are the same figure (what the job needs); the engine's up-front reservation
     # is what nvidia-smi will show, and a note says so in that engine's own terms.
-    from bot.reply.answer import answer_request
+    from bot.reply.request import answer_request
 
     said = answer_request({"text": f"{engine} Llama-3-70B AWQ on 2 RTX 4090"}, KB)
     assert said.check is not None and said.estimate is not None

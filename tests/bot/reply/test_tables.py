@@ -119,8 +119,8 @@ def test_ask_on_a_terminal_prints_a_table() -> None:
 
 def test_a_compare_shows_the_peak_the_job_computes_at() -> None:
     # A LoRA in bf16: the 4090's fp32-accumulate 165.2 TFLOPS beside the A100's 312, not its fp16-accumulate 330.
-    from bot.reply.answer import answer_request
     from bot.reply.render import render_text
+    from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.reply.answer import answer_request
+from bot.reply.request import answer_request
 from bot.understand.parse import parse
 from knowledge.loader import default_knowledge
 
