@@ -47,13 +47,11 @@ from __future__ import annotations
 
 import html
 import logging
-import re
 import unicodedata
 
 from bot.understand.bounds import bounded_question
 from bot.understand.documents import IMAGE_JOB_TEXT_TOKENS, read_documents, read_image_job
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
-from bot.understand.fuzzy import ModelFind, fuzzy_model
 from bot.understand.gpu_set import mixed_set
 from bot.understand.instances import ON_PREMISES, compared_instance, find_instance, machines_named
 from bot.understand.instructions import without_orders
@@ -72,12 +70,12 @@ from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
 from bot.understand.mention_fit import (
     claimed_memory,
     derived_name,
-    mask_end,
     missing_variant,
     modified_memory,
     sized_sibling,
 )
 from bot.understand.mentions import Mention, find_mentions
+from bot.understand.model_mentions import find_models
 from bot.understand.notebooks import notebook_card
 from bot.understand.numbers import bound_digit_runs, keep_clause_commas, ungroup_thousands
 from bot.understand.question import (
@@ -120,26 +118,21 @@ from bot.understand.slots.training import parse_grad_accumulation, parse_trainin
 from bot.understand.slots.user_base import parse_user_base
 from bot.understand.slots.vision_input import asks_images_at_once, parse_vision_input
 from bot.understand.slots.workload_size import parse_workload_size
-from bot.understand.speculative import names_eagle, target_and_draft
 from bot.understand.stacking import set_stack, stacked
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
     NOT_A_GPU,
     closed_model,
-    cpu_board,
     host_ram,
     says_no_gpu,
     shared_memory_reserve,
     sized_unknown_name,
-    unknown_card_name,
-    unknown_family_name,
+    unknown_hardware,
     unmodelled_model,
     unsized_unknown_name,
 )
 from bot.understand.vocab import same_card_variants, vocab_of
 from knowledge.base import KnowledgeBase
-from knowledge.names import split_checkpoint_suffixes
-from rules.speculative import EAGLE_HEAD_ID
 
 log = logging.getLogger(__name__)
 
@@ -163,10 +156,6 @@ PLAIN_SLOTS = (
     "gpu_layers", "cpu_moe_layers",
 )
 """Question fields that take the slot of the same name as it was read (None when the text did not state it)."""
-
-
-_ARCHITECTURE_AFTER = re.compile(r"\s*(?:架构|架構|结构|結構|architecture|arch\b|-?style\b|-?like\b|类|類)")
-"""A family name followed by "architecture" or "-style" describes a model's shape, not a model to look up."""
 
 
 def parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Question:
@@ -236,55 +225,12 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
             # "gpu_1x_a10", "p4d.24xlarge": the instance's own name says its cards; no part of it is a name or number
             mentions = [m for m in mentions if m.end <= named_instance.start or m.start >= named_instance.end]
             state.mask(named_instance.start, named_instance.end)
-    models = [m for m in mentions if m.kind == "model"]
     gpus = [m for m in mentions if m.kind == "gpu"]
-
-    found = ModelFind()
-    named: list[Mention] = []  # every model named, in order, for a comparison
-    if models:
-        # the first model named, unless a later mention spells it out in full ("Qwen/Qwen2.5-7B": "qwen"
-        # alone would be an alias of something shorter)
-        named = [m for m in models if not any(
-            other.start > m.start and other.key.startswith(m.key) and len(other.key) > len(m.key)
-            for other in models)]
-        chosen = named[0]
-        found.model, found.score = chosen.entry_id, 100.0
-        found.text, found.start, found.end = original[chosen.start: chosen.end], chosen.start, chosen.end
-        _base, found.quant, _variant = split_checkpoint_suffixes(found.text)
-    for m in mentions:
-        state.mask(m.start, mask_end(m, folded))
     # an instance's name ("p4d.24xlarge") is read as machines: never a model to look up (audit 29 M-58)
     instances_named = [Mention("instance", m.instance.gpu_id, "", m.start, m.end)
                        for m in (instance, other_instance) if m is not None]
-    if found.model is None:
-        found = fuzzy_model(kb, tokens, [*mentions, *instances_named], folded, original)
-        if found.model is not None:
-            state.mask(found.start, found.end)
-            named = [Mention("model", found.model, "", found.start, found.end, found.score or 0.0)]
-        elif found.text and _ARCHITECTURE_AFTER.match(folded, folded.find(found.text.lower()) + len(found.text)):
-            # "一个 8B 的 Llama 架构模型", "a Llama-style 8B": an architecture, not a model it failed to find (audit 28
-            # LOW-92): sized as the generic model of the size given, without "I don't know Llama"
-            found = ModelFind()
-    if len(named) == 1 and MODEL_COMPARE_STRONG.search(state.text):
-        # "qwen 14b vs lama2 13b": one more (confident) fuzzy look for a second model to compare
-        extra = fuzzy_model(kb, tokens, [*mentions, *named], folded, original)
-        if extra.model is not None and extra.model != named[0].entry_id:
-            state.mask(extra.start, extra.end)
-            named.append(Mention("model", extra.model, "", extra.start, extra.end, extra.score or 0.0))
-            named.sort(key=lambda m: m.start)
-    model_ids = list(dict.fromkeys(m.entry_id for m in named))
-    spec = target_and_draft(model_ids, kb, folded)
-    if spec is not None:  # speculative decoding: the larger model is served, the smaller is its draft
-        state.set("draft_model", spec[1])
-        model_ids = [spec[0]]
-        named = [m for m in named if m.entry_id == spec[0]][:1]
-    elif model_ids and names_eagle(folded):
-        state.set("draft_model", EAGLE_HEAD_ID)  # EAGLE's head is built from the target (rules.speculative)
-    if model_ids and found.model != model_ids[0]:  # the fuzzy second was written first
-        first = named[0]
-        found = ModelFind(model=first.entry_id, text=original[first.start: first.end], score=first.score,
-                           start=first.start, end=first.end)
-
+    found, named, model_ids, speculative = find_models(state, kb, tokens, mentions, instances_named, folded,
+                                                       original)
     if found.model is not None:
         state.set("model", found.model)
         derived = derived_name(folded, original, found.start, found.end)
@@ -414,7 +360,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     capacity = (bool(gpu_ids) or "memory_gb" in state.values) and found.model is None \
         and "params_b" not in state.values and CAPACITY.search(state.text) is not None
     # "X and Y together on one A10": one deployment, unless a comparison is asked in so many words ("X vs Y")
-    stack = stacked(model_ids, folded) if spec is None and MODEL_COMPARE_STRONG.search(state.text) is None else []
+    stack = stacked(model_ids, folded) if not speculative and MODEL_COMPARE_STRONG.search(state.text) is None else []
     models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None and not stack
     card_set = mixed_set(state, gpus)
     intent, explicit, faq_hint = decide_intent(state, folded, found.model is not None,
@@ -487,20 +433,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         state.values.pop("precision", None)
         state.stated.remove("precision")
 
-    unknown_card = None
-    if not gpus and instance is None:
-        unknown_card = unknown_card_name(folded, original, _taken_spans(state, folded, mentions))
-    elif instance is None:
-        unknown_card = unknown_family_name(folded, original, _taken_spans(state, folded, mentions))
-        if unknown_card and found.text and unknown_card in found.text:
-            unknown_card = None  # the unknown model's own name ("MyCorp-A100-LM")
-    board = cpu_board(folded)
-    if board is not None and unknown_card is not None and unknown_card.lower() in board.lower():
-        unknown_card = None
-    if board is not None and not gpus and "memory_gb" in state.values and "host_ram_gb" not in state.values:
-        # "raspberry pi 5 8gb": the board's RAM, not a card's memory
-        state.values["host_ram_gb"] = state.values.pop("memory_gb")
-        state.stated[state.stated.index("memory_gb")] = "host_ram_gb"
+    unknown_card, board = unknown_hardware(state, folded, original, bool(gpus), instance is not None,
+                                           _taken_spans(state, folded, mentions), found.text)
     shared_memory_reserve(state, unknown_card)
     makes_images = named_model is not None and named_model.modality == "image-generation"
     gpu_mention = next((m for m in gpus if m.entry_id == state.values.get("gpu")), None)

@@ -281,3 +281,24 @@ def shared_memory_reserve(state: SlotState, unknown_card: str | None) -> None:
         return
     state.values["memory_gb"] = max(1.0, float(stated) - SHARED_MEMORY_OS_GIB)
     state.notes.append(f"{SHARED_MEMORY_NOTE}{stated:g}")
+
+
+def unknown_hardware(state: SlotState, folded: str, original: str, cards_named: bool, instance_named: bool,
+                     taken: list[tuple[int, int]], model_text: str | None) -> tuple[str | None, str | None]:
+    """(a card name the knowledge base does not know, a CPU board named) in the text: an unknown card where none
+    is known ("RTX 9090"), an unknown member of a known family beside a known card, never the unknown model's own
+    name ("MyCorp-A100-LM") nor the board's ("raspberry pi 5"). A board's "8gb" is its RAM, not a card's memory."""
+    unknown_card = None
+    if not cards_named and not instance_named:
+        unknown_card = unknown_card_name(folded, original, taken)
+    elif not instance_named:
+        unknown_card = unknown_family_name(folded, original, taken)
+        if unknown_card and model_text and unknown_card in model_text:
+            unknown_card = None
+    board = cpu_board(folded)
+    if board is not None and unknown_card is not None and unknown_card.lower() in board.lower():
+        unknown_card = None
+    if board is not None and not cards_named and "memory_gb" in state.values and "host_ram_gb" not in state.values:
+        state.values["host_ram_gb"] = state.values.pop("memory_gb")
+        state.stated[state.stated.index("memory_gb")] = "host_ram_gb"
+    return unknown_card, board

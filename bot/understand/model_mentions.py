@@ -1,0 +1,80 @@
+"""The models a message names: the first one sized, every one in order for a comparison, and a speculative
+decoding pair read as its target and draft.
+
+Split from `bot.understand.parse._parse`: exact mentions first (the first named, unless a later mention spells
+it out in full), then a fuzzy look where none was exact, a second fuzzy look when a comparison is asked in so
+many words, and the larger of two models read as the target when the smaller is its draft.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.understand.fuzzy import ModelFind, fuzzy_model
+from bot.understand.intent import MODEL_COMPARE_STRONG
+from bot.understand.mention_fit import mask_end
+from bot.understand.mentions import Mention
+from bot.understand.slots.base import SlotState
+from bot.understand.speculative import names_eagle, target_and_draft
+from bot.understand.tokens import Token
+from knowledge.base import KnowledgeBase
+from knowledge.names import split_checkpoint_suffixes
+from rules.speculative import EAGLE_HEAD_ID
+
+_ARCHITECTURE_AFTER = re.compile(r"\s*(?:架构|架構|结构|結構|architecture|arch\b|-?style\b|-?like\b|类|類)")
+"""A family name followed by "architecture" or "-style" describes a model's shape, not a model to look up."""
+
+
+def find_models(state: SlotState, kb: KnowledgeBase, tokens: list[Token], mentions: list[Mention],
+                instances_named: list[Mention], folded: str, original: str
+                ) -> tuple[ModelFind, list[Mention], list[str], bool]:
+    """(the model sized, every model named in order, their ids, whether they are a speculative decoding pair);
+    masks what it reads and sets `draft_model`. `instances_named`: instance names, never a model to look up."""
+    models = [m for m in mentions if m.kind == "model"]
+    found = ModelFind()
+    named: list[Mention] = []  # every model named, in order, for a comparison
+    if models:
+        # the first model named, unless a later mention spells it out in full ("Qwen/Qwen2.5-7B": "qwen"
+        # alone would be an alias of something shorter)
+        named = [m for m in models if not any(
+            other.start > m.start and other.key.startswith(m.key) and len(other.key) > len(m.key)
+            for other in models)]
+        chosen = named[0]
+        found.model, found.score = chosen.entry_id, 100.0
+        found.text, found.start, found.end = original[chosen.start: chosen.end], chosen.start, chosen.end
+        _base, found.quant, _variant = split_checkpoint_suffixes(found.text)
+    for m in mentions:
+        state.mask(m.start, mask_end(m, folded))
+    if found.model is None:
+        found = fuzzy_model(kb, tokens, [*mentions, *instances_named], folded, original)
+        if found.model is not None:
+            state.mask(found.start, found.end)
+            named = [Mention("model", found.model, "", found.start, found.end, found.score or 0.0)]
+        elif found.text and _ARCHITECTURE_AFTER.match(folded, folded.find(found.text.lower()) + len(found.text)):
+            # "一个 8B 的 Llama 架构模型", "a Llama-style 8B": an architecture, not a model it failed to find (audit 28
+            # LOW-92): sized as the generic model of the size given, without "I don't know Llama"
+            found = ModelFind()
+    if len(named) == 1 and MODEL_COMPARE_STRONG.search(state.text):
+        # "qwen 14b vs lama2 13b": one more (confident) fuzzy look for a second model to compare
+        extra = fuzzy_model(kb, tokens, [*mentions, *named], folded, original)
+        if extra.model is not None and extra.model != named[0].entry_id:
+            state.mask(extra.start, extra.end)
+            named.append(Mention("model", extra.model, "", extra.start, extra.end, extra.score or 0.0))
+            named.sort(key=lambda m: m.start)
+    model_ids = list(dict.fromkeys(m.entry_id for m in named))
+    spec = target_and_draft(model_ids, kb, folded)
+    if spec is not None:  # speculative decoding: the larger model is served, the smaller is its draft
+        state.set("draft_model", spec[1])
+        model_ids = [spec[0]]
+        named = [m for m in named if m.entry_id == spec[0]][:1]
+    elif model_ids and names_eagle(folded):
+        state.set("draft_model", EAGLE_HEAD_ID)  # EAGLE's head is built from the target (rules.speculative)
+    if model_ids and found.model != model_ids[0]:  # the fuzzy second was written first
+        first = named[0]
+        found = ModelFind(model=first.entry_id, text=original[first.start: first.end], score=first.score,
+                           start=first.start, end=first.end)
+
+    return found, named, model_ids, spec is not None
+
+
+__all__ = ["find_models"]
