@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.reply.formatting import PRETRAINING_CORPUS_TOKENS, billed_hours, gb, hours_figure, rounded_hours
+from bot.reply.formatting import PRETRAINING_CORPUS_TOKENS, billed_hours, hours_figure, rounded_hours
 from bot.reply.i18n import Translator
 from bot.reply.job_hours import generation_rate
 from bot.reply.labels import PRICE_AUTHORITIES
@@ -380,34 +380,6 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     return lines
 
 
-def _budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
-    """Whether the priced set-up is within the budget the question stated (or why it was not compared)."""
-    budget = answer.budget
-    if budget is None:
-        return ""
-    per = t.pick(PERIOD_WORDS, budget.period)
-    values = {"amount": money(budget.amount), "cur": budget.currency, "per": per}
-    if budget.within is None:
-        cost = answer.cost
-        if budget.hours_bought is not None and cost is not None and cost.per_hour is not None:
-            hours = billed_hours(budget.hours_bought)
-            tokens = ""
-            if budget.tokens_bought:
-                key = "budget_buys_trained" if cost.per_billion_tokens else "budget_buys_generated"
-                tokens = t(key, tokens=amount(budget.tokens_bought))
-            return t("budget_buys", hours=hours, per_hour=money(cost.per_hour), cost_cur=cost.currency,
-                     tokens=tokens, **values)
-        reason = t(f"budget_reason_{budget.reason or 'price'}", cur=cost.currency if cost else "")
-        return t("budget_unpriced", reason=reason, **values)
-    if budget.within or not budget.uncompared:
-        floor = "≥ " if answer.cost is not None and answer.cost.gpu_only else ""  # the GPU alone: its VM is extra
-        return t("budget_within" if budget.within else "budget_over", cost=floor + money(budget.cost), **values)
-    others = ", ".join(f"{p['count']}× {_gpu_name(kb, p['gpu'])} ({money(p['per_hour'])} {p['currency']}/h)"
-                       for p in budget.uncompared)
-    return t("budget_over_priced_in_other", cost=money(budget.cost), others=others,
-             other=budget.uncompared[0]["currency"], **values)
-
-
 def _price_rows(answer: Answer, t: Translator) -> list[str]:
     rows = []
     for p in answer.prices[:MAX_PRICE_ROWS]:
@@ -420,68 +392,6 @@ def _price_rows(answer: Answer, t: Translator) -> list[str]:
 
 ENCODER_BUSY_SHARE = 0.9
 """Share of the replicas' encoding rate past which a plan has no room for bursts and the reply says so."""
-
-
-def _price_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
-    """The cards the reply could not price, and picks priced in currencies it cannot set against each other."""
-    return " ".join(line for line in (_unpriced_gap(answer, kb, t), _currency_gap(answer, t)) if line)
-
-
-def _currency_gap(answer: Answer, t: Translator) -> str:
-    """Picks priced in two currencies with no rate set (an A100 on Alibaba Cloud in CNY above an RTX 6000 Ada in
-    USD): their order is not by price across them, and the reply says so (audit 29 M-56)."""
-    if answer.intent in ("gpu_info", "compare"):
-        return ""
-    currencies = list(dict.fromkeys(p.price_currency for p in answer.picks if p.fits and p.price_currency))
-    if len(currencies) < 2:
-        return ""
-    return t("price_currencies_apart", currencies=t.list_sep.join(currencies))
-
-
-def _unpriced_gap(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
-    """One sentence for every card the reply could not price, instead of "price unknown" on each line."""
-    cloud = t("on_cloud", cloud=cloud_name(t, answer.query.cloud)) if answer.query.cloud else ""
-    if answer.intent == "gpu_info":
-        if answer.prices or not answer.query.gpu:
-            return ""
-        return t("price_unknown_once", gpus=_gpu_name(kb, answer.query.gpu), cloud=cloud) + " " + t.price_how
-    unpriced = list(dict.fromkeys(p.gpu for p in answer.picks if p.price_per_hour is None))
-    if not unpriced:
-        return ""
-    host = answer.estimate.host_ram_gb if answer.estimate is not None else None
-    # with an offload, a card that has price rows lost them all to the host RAM its instances lack
-    short = [g for g in unpriced if host and any(row.gpu == g for row in kb.prices.values())]
-    lines = []
-    if short:
-        lines.append(t("price_host_ram_short", gpus=", ".join(_gpu_name(kb, g) for g in short), ram=gb(host)))
-    rest = [g for g in unpriced if g not in short]
-    # a GPU-only row (GCP lists the GPU and bills its host VM on top) is a price, not a whole instance's: said
-    costed = answer.cost.gpu if answer.cost is not None and answer.cost.gpu_only else None  # its floor is given
-    gpu_only = [row for row in kb.prices.values() if row.host_billed_separately and row.gpu in rest
-                and row.gpu != costed and (answer.query.cloud is None or row.cloud == answer.query.cloud)]
-    for row in gpu_only:
-        lines.append(t("price_gpu_only", gpu=_gpu_name(kb, row.gpu), cloud=cloud_name(t, row.cloud),
-                       per_hour=money(row.price_per_hour / max(1, row.count)), cur=row.currency))
-    rest = [g for g in rest if g not in {row.gpu for row in gpu_only} and g != costed]
-    # a card priced only in smaller instances than the set-up needs (the L20 as a 1-card instance, asked in 2s)
-    needs = {p.gpu: (p.count // (p.replicas or 1)) for p in answer.picks}
-    rows_of = {g: [row for row in kb.prices.values() if row.gpu == g
-                   and (answer.query.cloud is None or row.cloud == answer.query.cloud)] for g in rest}
-    smaller = [g for g in rest if rows_of[g] and all(row.count < needs.get(g, 1) for row in rows_of[g])]
-    if smaller:
-        lines.append(t("price_unknown_size", gpus=", ".join(_gpu_name(kb, g) for g in smaller), cloud=cloud))
-    rest = [g for g in rest if g not in smaller]
-    # a cloud whose catalogue is not held here is never said to lack a card
-    rented = kb.rented_on(answer.query.cloud) if answer.query.cloud else frozenset()
-    absent = [g for g in rest if rented and g not in rented]
-    if absent:
-        # "and on Alibaba?" with an L4: no family of that cloud carries it; "no public price" implied it exists
-        lines.append(t("price_not_offered", gpus=", ".join(_gpu_name(kb, g) for g in absent),
-                       cloud=cloud_name(t, answer.query.cloud or "")))
-    rest = [g for g in rest if g not in absent]
-    if rest:
-        lines.append(t("price_unknown_once", gpus=", ".join(_gpu_name(kb, g) for g in rest), cloud=cloud))
-    return " ".join(lines)
 
 
 def _other_cloud_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
@@ -520,13 +430,17 @@ def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any
     ranked = _clouds_ranked_line(answer, t)
     if ranked:
         lines = [ranked, *lines]
-    budget = _budget_line(answer, kb, t)
-    from bot.reply.spot import spot_line  # spot reads this module's money and cloud names
+    # these read this module's money and cloud names
+    from bot.reply.budget_view import budget_line
+    from bot.reply.price_gaps import price_gap
+    from bot.reply.spot import spot_line
+
+    budget = budget_line(answer, kb, t)
 
     if spot := spot_line(answer, kb, t):
         lines.append(spot)
     return {"cost_lines": [budget, *lines] if budget else lines, "price_rows": _price_rows(answer, t),
-            "price_gap": _price_gap(answer, kb, t)}
+            "price_gap": price_gap(answer, kb, t)}
 
 
 def _batched_factor(speed: dict[str, Any]) -> float:

@@ -1,0 +1,42 @@
+"""The budget line of the cost block: whether the priced set-up is within the budget the question stated, what it
+buys when the budget is a sum rather than a rate, or why it was not compared (a purchase budget, another
+currency with no rate set)."""
+
+from __future__ import annotations
+
+from bot.reply.cost_view import PERIOD_WORDS, amount, money
+from bot.reply.formatting import billed_hours, gpu_name
+from bot.reply.i18n import Translator
+from bot.reply.model import Answer
+from knowledge.base import KnowledgeBase
+
+
+def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """Whether the priced set-up is within the budget the question stated (or why it was not compared)."""
+    budget = answer.budget
+    if budget is None:
+        return ""
+    per = t.pick(PERIOD_WORDS, budget.period)
+    values = {"amount": money(budget.amount), "cur": budget.currency, "per": per}
+    if budget.within is None:
+        cost = answer.cost
+        if budget.hours_bought is not None and cost is not None and cost.per_hour is not None:
+            hours = billed_hours(budget.hours_bought)
+            tokens = ""
+            if budget.tokens_bought:
+                key = "budget_buys_trained" if cost.per_billion_tokens else "budget_buys_generated"
+                tokens = t(key, tokens=amount(budget.tokens_bought))
+            return t("budget_buys", hours=hours, per_hour=money(cost.per_hour), cost_cur=cost.currency,
+                     tokens=tokens, **values)
+        reason = t(f"budget_reason_{budget.reason or 'price'}", cur=cost.currency if cost else "")
+        return t("budget_unpriced", reason=reason, **values)
+    if budget.within or not budget.uncompared:
+        floor = "≥ " if answer.cost is not None and answer.cost.gpu_only else ""  # the GPU alone: its VM is extra
+        return t("budget_within" if budget.within else "budget_over", cost=floor + money(budget.cost), **values)
+    others = ", ".join(f"{p['count']}× {gpu_name(kb, p['gpu'])} ({money(p['per_hour'])} {p['currency']}/h)"
+                       for p in budget.uncompared)
+    return t("budget_over_priced_in_other", cost=money(budget.cost), others=others,
+             other=budget.uncompared[0]["currency"], **values)
+
+
+__all__ = ["budget_line"]
