@@ -60,6 +60,7 @@ from bot.reply.pool import candidate_gpus
 from bot.reply.precision_defaults import fp16_on_pre_ampere
 from bot.reply.pricing import hourly_prices, price_choice
 from bot.reply.quantised_path import quantised_path_figure
+from bot.reply.reasoning_length import reasoning_length_figure
 from bot.reply.request_cap import lowered_request_cap
 from bot.reply.rules_choices import chosen_assumptions
 from bot.reply.serving import (
@@ -443,5 +444,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     timed_as_planned(result, question, workload, kb)
     result.faq = faq_for(question, workload, result, kb)
     result.copies_at_once = copies_figure(question, result.check, workload.context, workload.engine)
+    result.reasoning_length = reasoning_length_figure(question, compared, sized_gpu, compared_count)
     result.cloud_choice = cloud_choice(question, kb, answer)
     return with_stack(result, question, kb, others)  # "X and Y together on one A10": checked for their sum

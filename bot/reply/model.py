@@ -441,6 +441,9 @@ class Answer(BaseModel):
     cloud_choice: list[dict[str, Any]] = Field(default_factory=list)
     """The cheapest set-up holding the job on each cloud a thread priced on, when asked which is cheaper:
     [{cloud, gpu, count, instance, per_hour, currency}] (bot.reply.cloud_choice)."""
+    reasoning_length: dict[str, Any] | None = None
+    """A reasoning model served at a default length: the same cards at its makers' generation length, {tokens,
+    context, gpu, count, per_gpu_gb, fits} (bot.reply.reasoning_length)."""
     quantised_path: dict[str, Any] | None = None
     """The 4-bit job on fewer of the card named, beside a 16-bit answer on many: {gpu, count, quant, per_gpu_gb,
     decode_tokens_per_s, sixteen_bit_count} (bot.reply.quantised_path)."""

@@ -39,6 +39,7 @@ from bot.reply.offload import KTRANSFORMERS
 from bot.reply.owned_running import owned_running_line
 from bot.reply.quantised_path import quantised_path_line
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
+from bot.reply.reasoning_length import reasoning_length_line
 from bot.reply.speed_view import mac_beside_line, observed_line, speculative_text, speed_parts
 from knowledge.base import KnowledgeBase
 from rules.constants import GPUS_PER_NODE
@@ -187,6 +188,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["all_cards"] = all_cards_line(answer, kb, t)
     view["copies"] = copies_line(answer, t)
     view["quantised_path"] = quantised_path_line(answer, kb, t)
+    view["reasoning_length"] = reasoning_length_line(answer, kb, t)
     view["cloud_choice"] = cloud_choice_line(answer, kb, t)
     view["owned_running"] = owned_running_line(answer, kb, t)
     view["engine_length"] = engine_length_line(answer, kb, t)
@@ -394,6 +396,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": view["activations_exceed"]}))
     if view.get("smaller"):
         out.append(("section", "notice", {"message": view["smaller"]}))
+    if view.get("reasoning_length"):
+        out.append(("section", "notice", {"message": view["reasoning_length"]}))
     if view.get("quantised_path"):
         out.append(("section", "notice", {"message": view["quantised_path"]}))
     if answer.estimate is not None:

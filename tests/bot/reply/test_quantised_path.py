@@ -6,15 +6,21 @@ from __future__ import annotations
 from tests.bot.reply._answers import ask_json
 
 
-def test_seventy_b_on_4090s_names_the_awq_cards() -> None:
-    # AWQ 70B ≈ 37 GiB of weights: over 4 × 24 GB cards ≈ 9.3 a card plus cache and working memory; 2 cards
-    # would hold it only within the tight band, so 4
+def test_seventy_b_on_4090s_names_the_fp8_cards() -> None:
+    # the 4090 computes FP8 (Ada): 70B at 8 bits ≈ 66 GiB of weights, over 4 × 24 GB cards ≈ 16.5 a card plus
+    # cache and working memory
     reply = ask_json("We want Llama-3.1-70B on RTX 4090s, 20 tok/s each for 3 users. How many cards?")
     assert reply["picks"][0]["gpu"] == "rtx-4090" and reply["picks"][0]["count"] == 8
     path = reply["quantised_path"]
-    assert path["quant"] == "awq" and path["count"] == 4 and path["sixteen_bit_count"] == 8
-    assert 9 < path["per_gpu_gb"] < 16
-    assert "In 4 bits (AWQ) the same job takes 4× GeForce RTX 4090" in reply["text"]
+    assert path["quant"] == "fp8" and path["count"] == 4 and path["sixteen_bit_count"] == 8
+    assert 16 < path["per_gpu_gb"] < 21
+    assert "In FP8, which these cards compute natively, the same job takes 4× GeForce RTX 4090" in reply["text"]
+
+
+def test_without_fp8_tensor_cores_the_path_is_4_bit() -> None:
+    # the 3090 (Ampere) has none: AWQ 70B ≈ 37 GiB of weights, 2 cards only within the tight band, so 4
+    path = ask_json("We want Llama-3.1-70B on RTX 3090s for 3 users. How many cards?")["quantised_path"]
+    assert path is not None and path["quant"] == "awq" and path["count"] == 4
 
 
 def test_no_path_when_a_precision_or_count_is_stated_or_few_cards_do() -> None:
