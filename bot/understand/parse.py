@@ -93,7 +93,7 @@ from bot.understand.slots.audio import BEAM, assumed_speech_model, parse_audio
 from bot.understand.slots.bandwidth import parse_card_bandwidth
 from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
-from bot.understand.slots.context import parse_batch, parse_context
+from bot.understand.slots.context import count_then_length, parse_batch, parse_context
 from bot.understand.slots.copies import asks_copies
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
 from bot.understand.slots.image import image_rate, parse_image
@@ -253,6 +253,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
 
     # numbers next to their cues, in an order that lets the more specific readings claim their text first
     user_base = parse_user_base(state)  # first: "50k monthly users" is neither money nor a context
+    count_then_length(state)  # "64 concurrent 4k requests": before any reading takes "4k requests" as a count
     money = parse_budget(state, lang)  # its number is money, not tokens, hours or a size
     for slot in money:
         state.stated.append(slot)

@@ -193,6 +193,38 @@ def _in_out(state: SlotState) -> bool:
     return True
 
 
+_COUNT_THEN_LENGTH = (
+    re.compile(r"(?<![\w.])(?P<count>\d{1,5})\s+(?:concurrent|simultaneous|parallel|live|open|active)\s+"
+               r"(?P<len>\d{1,4}(?:\.\d)?)\s*(?P<unit>k)(?:[-\s]?tokens?)?\s+"
+               r"(?:requests?|chats?|conversations?|sessions?|prompts?|queries|streams?|users?)(?![a-z])", re.I),
+    re.compile(r"(?<![\w.])(?P<count>\d{1,5})\s*(?:个|個|路|条|條)?\s*(?P<len>\d{1,4}(?:\.\d)?)\s*(?P<unit>k)"
+               r"\s*(?:tokens?\s*)?(?:的)?\s*(?:(?:并发|併發)\s*(?:请求|請求|对话|對話|会话|會話|聊天)?|"
+               r"(?:请求|請求|对话|對話|会话|會話|聊天))", re.I),
+)
+"""A count of sequences at once with each one's length between ("64 concurrent 4k requests", "50 个 8k 的并发请求"):
+the length is no count (audit 30 HIGH 59: "4k requests" had become 4,000 at once, 88 H100s for 4)."""
+
+
+def count_then_length(state: SlotState) -> None:
+    """The length and the count of "64 concurrent 4k requests": the context, and the batch when one job holds it."""
+    for pattern in _COUNT_THEN_LENGTH:
+        m = pattern.search(state.text)
+        if m is None:
+            continue
+        length = float(m.group("len")) * context_unit(m.group("unit").lower())
+        count = int(m.group("count"))
+        if length < 1 or count < 1:
+            continue
+        state.set("context", int(bounded(state, "context", length, MAX_CONTEXT)))
+        if count <= MAX_BATCH and "batch" not in state.values:
+            state.set("batch", count)
+            state.notes.append(USERS_NOTE)
+            state.mask(m.start(), m.end())
+        else:
+            state.mask(m.start("len"), m.end("unit"))  # the count is left to the batch slot, which bounds it
+        return
+
+
 def parse_context(state: SlotState) -> None:
     ratio = RATIO.search(state.text)
     if ratio is not None:
