@@ -72,7 +72,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
     if field == "offload" and value in ("optimizer", "all"):
         return t("offload_optimizer" if value == "optimizer" else "offload_all")
     if field == "zero_stage" and isinstance(value, int):
-        return f"ZeRO-{value}"
+        # stage 0 is plain data parallelism: every card keeps all the states
+        return f"ZeRO-{value}" if value else ("DDP (no sharding)" if t.lang == "en" else "DDP（不分片）")
     if field == "memory_gb" and isinstance(value, (int, float)):
         return f"{value:g} GB"
     if field == "pool":

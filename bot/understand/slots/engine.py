@@ -61,8 +61,10 @@ def unmodelled_engine(text: str) -> str | None:
 
 
 _RULED_OUT_BEFORE = rx(r"(?:\binstead\s+of|\brather\s+than|\bnot(?:\s+using|\s+with)?|\bwithout|\bother\s+than|"
-                      r"\bexcept|\bno\s+longer(?:\s+using)?|而不是|不用|不是用|没有?用|不想用|放弃了?|除了)\s*(?:the\s+)?$")
-"""Words that put the engine after them aside ("instead of vLLM", "不用 vLLM")."""
+                      r"\bexcept|\bno\s+longer(?:\s+using)?|(?:^|[\s(,;])no|而不是|不用|不使用|不是用|没有?用|没有|沒有|"
+                      r"不想用|放弃了?|除了)\s*(?:the\s+)?$")
+"""Words that put the engine after them aside ("instead of vLLM", "不用 vLLM", "accelerate (no DeepSpeed)": audit 30
+HIGH 63 had sized that as DeepSpeed ZeRO-3)."""
 _WEIGHED_BEFORE = rx(r"\b(?:looked\s+(?:at|into)|considered|thought\s+about|evaluated|checked\s+out|compared)"
                      r"\s+(?:\w+\s+){0,2}$")
 _BUT_AFTER = rx(r"^[^.;!?。；]{0,12}?\b(?:but|however|though)\b")

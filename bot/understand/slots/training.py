@@ -92,6 +92,12 @@ def parse_grad_accumulation(state: SlotState) -> None:
 
 
 _FSDP_UNDER = rx(r"\bfsdp\d?\b(?![-_ ]?qlora)|fully[-_ ]sharded[-_ ]data[-_ ]parallel")
+_DDP = rx(r"\bddp\b|\bdistributed\s*data\s*parallel\b|\bdistributeddataparallel\b")
+"""Plain data parallelism ("accelerate DDP", "torchrun with DDP"): every card keeps all the weights, gradients and
+optimizer states, ZeRO stage 0, where the rules would otherwise shard them to fit (audit 30 HIGH 63)."""
+_NO_DEEPSPEED = rx(r"(?:\bno|\bwithout|\bnot\s+using|\bnot\s+with|不用|不使用|没有用?|沒有用?)\s*deepspeed\b")
+"""DeepSpeed ruled out with no FSDP named ("accelerate (no DeepSpeed)"): accelerate's multi-GPU default is DDP."""
+_NO_FSDP = rx(r"(?:\bno|\bwithout|\bnot\s+using|不用|不使用|没有|沒有)\s*(?:fsdp\d?\b|fully[-_ ]sharded)")
 
 
 def parse_training_options(state: SlotState) -> None:
@@ -106,6 +112,9 @@ def parse_training_options(state: SlotState) -> None:
         # "LLaMA-Factory … with FSDP": the framework named runs FSDP, whose default FULL_SHARD shards weights,
         # gradients and optimizer states as ZeRO-3 does (audit 18 M-6: it was sized as ZeRO-1)
         state.set("zero_stage", 3)
+    elif ((_DDP.search(text) or _NO_DEEPSPEED.search(text))
+          and not _FSDP_UNDER.search(_NO_FSDP.sub(" ", text))):
+        state.set("zero_stage", 0)
     if _CHECKPOINTING_OFF.search(text):
         state.set("gradient_checkpointing", False)
     elif _CHECKPOINTING_ON.search(text):
