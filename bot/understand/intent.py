@@ -199,6 +199,11 @@ def sizing_asked_after(text: str, start: int) -> bool:
     return bool(rest) and any(p.search(rest) is not None for p in (_COUNT_ASKED, _CHECK, ASKS_CONCURRENCY))
 
 
+_SLOW = re.compile(r"\b(?:slow|sluggish|laggy|crawl\w*|takes?\s+forever|oom\w*|out\s+of\s+memory|crash\w*)\b"
+                   r"|慢|卡顿|卡頓|爆显存|爆顯存", re.I)
+"""A job on a named card said to be slow or to fail: asked why, the answer is that job sized on that card."""
+
+
 def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str], vocab: Vocab,
             suggestions: list[str], *, capacity: bool = False, models_compared: bool = False,
             plural_gpus: bool = False) -> tuple[Intent, bool, str | None]:
@@ -234,8 +239,11 @@ def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str
     if why or holds_the_card(state.values.get("engine"), folded, fraction_stated="memory_fraction" in state.values):
         faq_id, faq_score = faq_match(vocab, folded)
         hint = faq_id if faq_score >= FAQ_MATCH_SCORE else None
-        if why and has_model and hardware and sizing_asked_after(text, why.end()):
-            return "check", True, hint  # "why is the KV usage so high, and how many users can this card hold?"
+        if why and has_model and hardware and (sizing_asked_after(text, why.end()) or _SLOW.search(text)
+                                               or hint is None):
+            # "why is the KV usage so high, and how many users can this card hold?"; "why is Qwen2.5-32B so slow on
+            # my 4070 Ti?" (audit 30 HIGH 64: the help card): the job on that card is the answer
+            return "check", True, hint
         return "faq", True, hint
 
     if capacity:  # "what can a 4090 run?", "16G显存能跑什么模型": the card (or memory) is asked about
