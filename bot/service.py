@@ -102,7 +102,7 @@ class Advisor:
         question, kb, refusal = attach_config_model(question, self.kb, pasted=pasted, fetch=self.fetch_config)
         result = refusal or answer(question, kb)
         if thread_key and question.intent in SIZING_INTENTS:
-            self.store.put_question(thread_key, question)
+            self.store.put_question(thread_key, with_answered_pick(question, result))
         if user_id and text.strip():
             self.store.push_recent(user_id, text.strip()[:300])
         return Reply(question, said_folded(result, folded), show_maths)
@@ -115,6 +115,15 @@ class Advisor:
             return None
         question, kb, refusal = attach_config_model(question, self.kb)
         return Reply(question, refusal or answer(question, kb), show_maths)
+
+
+def with_answered_pick(question: Question, result: Answer) -> Question:
+    """The question as the thread remembers it: with the set-up its reply recommended when it named no card, so a
+    later card is weighed against that set-up (bot.understand.followup)."""
+    top = next((p for p in result.picks if p.fits), None)
+    if question.gpu is not None or top is None or question.intent == "compare":
+        return question.model_copy(update={"answered_pick": None})
+    return question.model_copy(update={"answered_pick": (top.gpu, top.count)})
 
 
 def language_of(text: str | None) -> Lang:

@@ -372,8 +372,12 @@ def _thread_clouds(previous: Question) -> dict[str, str]:
 
 
 def _thread_cards(previous: Question) -> dict[str, int | None]:
-    """The thread's cards, the latest last, each at the count it was asked with."""
+    """The thread's cards, the latest last, each at the count it was asked with; a message that named none stands
+    for the set-up its reply recommended (audit 30 HIGH 61: "用什么卡 … 换成 H20 呢 … 哪个更便宜" had one card to
+    choose among and fell to the generic chart)."""
     cards: dict[str, int | None] = dict(previous.thread_gpus)
+    if previous.gpu is None and previous.answered_pick is not None:
+        cards.setdefault(previous.answered_pick[0], previous.answered_pick[1])
     if previous.gpu is not None:
         cards.pop(previous.gpu, None)
         cards[previous.gpu] = _stated_count(previous)

@@ -230,6 +230,9 @@ class Question(BaseModel):
     """The cloud each of the thread's cards was priced on ("一张 A10 on Alibaba" … "AWS 的 L4 呢"): a choice among
     them prices each where it was asked (`compare_clouds`), not all on the latest cloud named."""
     asked_clouds: list[str] = Field(default_factory=list)
+    answered_pick: tuple[str, int] | None = None
+    """The first set-up the reply recommended, (card id, count), when the question named no card: what a thread's
+    later "换成 H20 呢 … 哪个更便宜" weighs the new card against (set by the conversation, bot.service)."""
     chooses_thread_clouds: bool = False
     """"哪个更便宜" after the job was priced on several clouds: each cloud's cheapest fitting set-up is set side by
     side (bot.reply.cloud_choice)."""
