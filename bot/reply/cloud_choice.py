@@ -34,7 +34,9 @@ def cloud_choice(question: Question, kb: KnowledgeBase, answer: Answerer) -> lis
         alone = answer(question.model_copy(update={
             "cloud": cloud, "other_clouds": [], "chooses_thread_clouds": False, "budget": True,
             "intent": "check" if keep_card else "recommend",
-            **({} if keep_card else {"gpu": None, "gpu_count": None, "gpu_text": None})}), kb)
+            # a card the cloud does not rent is dropped with its count; a count asked alone ("on 2 cards") stays
+            **({} if keep_card or question.gpu is None else {"gpu": None, "gpu_count": None, "gpu_text": None})}),
+                       kb)
         priced = [p for p in alone.picks if (p.fits or p.tight) and p.price_per_hour and p.cloud == cloud]
         if not priced:
             continue

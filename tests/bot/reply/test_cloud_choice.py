@@ -40,3 +40,14 @@ def test_each_cloud_prices_its_own_cheapest_fitting_set_up() -> None:
 def test_a_single_turn_sets_nothing_side_by_side() -> None:
     result = answer(parse("Qwen2.5-32B int4 vLLM 10 个并发 16k 阿里云一个月多少钱", KB), KB)
     assert result.cloud_choice == []
+
+
+def test_a_count_asked_alone_is_kept_on_each_cloud() -> None:
+    # audit 30 (thread THA): "on 2 cards … on AWS … on Alibaba … which is cheaper?" printed both prices, no verdict
+    question = _thread("Serve Qwen2.5-14B for 30 users at 16k context with vLLM, what GPU?", "what about on 2 cards?",
+                       "and with int4?", "how much per month on AWS?", "and on Alibaba?", "which is cheaper?")
+    result = answer(question, KB)
+    rows = {r["cloud"]: r for r in result.cloud_choice}
+    assert rows["aws"]["count"] == 2 and rows["alibaba"]["count"] == 2
+    rate = rows["alibaba"]["per_hour"] / rows["aws"]["per_hour"]
+    assert f"Alibaba Cloud is the cheaper while 1 USD buys more than {rate:.3g} CNY" in render_text(result, KB)
