@@ -192,6 +192,9 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
     words = len(re.findall(r"[a-z0-9.]+|[\u4e00-\u9fff]", folded, re.A))
     if not current.stated and _asks_money_or_time(current) and words <= _MAX_FOLLOW_UP_TOKENS:
         return True  # "how much would that cost?", "要多久": the same job, its bill or its time
+    if (current.asks_max_context and set(current.stated) <= {"task"} and current.model is None
+            and current.params_b is None and words <= _MAX_FOLLOW_UP_TOKENS):
+        return True  # "what's the longest context I can fit then?" (audit 30 HIGH 62: the generic chart)
     if current.intent in ("help", "unknown") and not current.stated:
         return False
     if current.intent == "faq" and current.intent_explicit:
@@ -268,6 +271,7 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     update["stated"] = stated
     update.update({cue: getattr(previous, cue) or getattr(current, cue) for cue in _CUES})
     update["asks_running_cost"] = current.asks_running_cost  # "which is cheaper to run 24/7?": this message's
+    update["asks_max_context"] = current.asks_max_context  # "the longest context then?": this message's question
     update["text"] = current.text
     update["clamped"] = sorted(set(previous.clamped) - set(current.stated) | set(current.clamped))
     update["notes"] = [n for n in dict.fromkeys([*previous.notes, *current.notes])

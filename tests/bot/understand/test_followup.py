@@ -307,3 +307,21 @@ def test_a_card_and_its_price_asked_after_a_sizing_size_the_job_on_that_card(fir
     question = follow_up(parse(first, kb), parse(then, kb), kb)
     assert question.intent == "check" and question.gpu == "l40s" and question.model == "qwen3-14b"
     assert question.context == 16384
+
+
+def test_the_longest_context_asked_after_a_set_up_is_that_set_ups() -> None:
+    # audit 30 HIGH 62: "what's the longest context I can fit then?" fell to the generic size chart
+    from bot.understand.followup import follow_up as _follow
+    from bot.understand.parse import parse as _parse
+    from knowledge.loader import default_knowledge as _kb
+
+    kb = _kb()
+    question = _parse("Can I run Llama-3.1-70B on my 2x RTX 3090?", kb)
+    question = _follow(question, _parse("and with int4?", kb), kb)
+    for text in ("what's the longest context I can fit then?", "how much context can it fit?", "最长能跑多长上下文"):
+        asked = _follow(question, _parse(text, kb), kb)
+        assert asked.model == "llama-3.1-70b" and asked.gpu == "rtx-3090" and asked.gpu_count == 2
+        assert asked.asks_max_context and asked.precision == "int4"
+    asked = _follow(question, _parse("how much context can it fit?", kb), kb)
+    later = _follow(asked, _parse("what about 3 cards?", kb), kb)
+    assert later.gpu_count == 3 and not later.asks_max_context
