@@ -412,13 +412,30 @@ def _other_cloud_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list
 
 def _clouds_ranked_line(answer: Answer, t: Translator) -> str:
     """Clouds compared ("Lambda vs Nebius vs Hyperstack vs AWS"): the priced ones cheapest first, in one line, so
-    the answer to "which is cheapest" is said, not left to the reader (audit 21 M-4)."""
+    the answer to "which is cheapest" is said, not left to the reader (audit 21 M-4). Instances billing different
+    numbers of GPUs are ranked per GPU-hour: a whole 8-GPU box at 19.20 USD/h is 2.40 a GPU, cheaper than a
+    1-GPU instance at 4.29 (audit 30 HIGH 66 had ranked it last)."""
     priced = [c for c in [answer.cost, *answer.other_cloud_costs]
               if c is not None and c.per_hour is not None and c.currency and c.cloud]
     if not answer.other_cloud_costs or len(priced) < 2 or len({c.currency for c in priced}) > 1:
         return ""
-    ranked = sorted(priced, key=lambda c: c.per_hour or 0.0)
+
+    def billed_gpus(cost: CostOut) -> int:
+        return max(1, (cost.instance_gpus or cost.count or 1) * (cost.instances or 1))
+
+    per_gpu = len({billed_gpus(c) for c in priced}) > 1
+    ranked = sorted(priced, key=lambda c: (c.per_hour or 0.0) / (billed_gpus(c) if per_gpu else 1))
     cur = ranked[0].currency or ""
+    if per_gpu:
+        rest = ", ".join(f"{cloud_name(t, c.cloud)} {money((c.per_hour or 0.0) / billed_gpus(c))}"
+                         f" ({billed_gpus(c)}× {c.instance or '?'})" for c in ranked[1:])
+        top = ranked[0]
+        gpus = billed_gpus(top)
+        size = (f"{gpus} GPUs billed together" if gpus > 1 else "1 GPU") if t.lang == "en" else (
+            f"{gpus} 张 GPU 一起计费" if gpus > 1 else "1 张 GPU")
+        return t("clouds_ranked_per_gpu", cloud=cloud_name(t, top.cloud), instance=top.instance or "?",
+                 size=size, per_gpu=money((top.per_hour or 0.0) / billed_gpus(top)),
+                 per_hour=money(top.per_hour or 0.0), cur=cur, rest=rest)
     rest = ", ".join(f"{cloud_name(t, c.cloud)} {money(c.per_hour or 0.0)}" for c in ranked[1:])
     return t("clouds_ranked", cloud=cloud_name(t, ranked[0].cloud), instance=ranked[0].instance or "?",
              per_hour=money(ranked[0].per_hour or 0.0), per_month=money(ranked[0].per_month or 0.0), cur=cur,

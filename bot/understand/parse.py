@@ -381,6 +381,9 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     if (intent == "recommend" and len(gpu_ids) == 1 and named_model is not None
             and named_model.modality == "image-generation" and state.values.get("images_per_minute")):
         intent = "check"  # "FLUX 在 4090 上…一天 1 万张，要几张卡": that card, checked, then the cards the rate takes
+    if (intent == "recommend" and gpu_ids and found.model is None and "params_b" not in state.values
+            and state.values.get("other_clouds") and not named_unknown):
+        intent = "gpu_info"  # "which is cheaper per GPU-hour for H100: AWS, Lambda or Hyperstack?": its prices
     if intent == "gpu_info" and named_unknown and not capacity:
         intent = "recommend"  # "Mochi-1 on an H100?" asks about a model, one the reply must say it does not know
     if card_set:

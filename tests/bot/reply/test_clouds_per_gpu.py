@@ -1,0 +1,24 @@
+"""Clouds compared on instances holding different numbers of GPUs are ranked per GPU-hour (audit 30 HIGH 66:
+Hyperstack's 8-GPU box at 19.20 USD/h, 2.40 a GPU, was ranked last behind 1-GPU instances at 4.29 and 6.88)."""
+
+from __future__ import annotations
+
+from tests.bot.reply._answers import ask_json
+
+
+def test_an_eight_gpu_box_is_weighed_per_gpu() -> None:
+    # price rows: hyperstack n3-H100-SXM5x8 19.20 (8 GPUs), lambda gpu_1x_h100_sxm5 4.29, aws p5.4xlarge 6.88
+    text = ask_json("H100 price per hour: AWS vs Lambda vs Hyperstack")["text"]
+    line = next(line for line in text.splitlines() if line.startswith("Cheapest per GPU-hour"))
+    assert "Hyperstack (n3-H100-SXM5x8, 8 GPUs billed together) at 2.40 USD per GPU-hour" in line
+    assert line.index("Lambda 4.29") < line.index("AWS 6.88")
+
+
+def test_per_gpu_hour_asked_in_words_is_a_price_question() -> None:
+    reply = ask_json("Which is cheaper per GPU-hour for H100: AWS, Lambda or Hyperstack?")
+    assert reply["intent"] == "gpu_info" and "Cheapest per GPU-hour" in reply["text"]
+
+
+def test_instances_of_one_size_keep_the_hourly_ranking() -> None:
+    text = ask_json("Lambda or AWS, which is cheaper for 8x H100?")["text"]
+    assert "Cheapest of the clouds named: Lambda (gpu_8x_h100_sxm5) at 31.92 USD/h" in text
