@@ -44,3 +44,16 @@ def test_how_many_seconds_hours_or_images_on_a_named_card_checks_that_card(text:
 
 def test_how_many_cards_is_still_a_recommendation() -> None:
     assert parse("how many A100 for llama 70b?", KB).intent == "recommend"
+
+
+def test_a_reply_that_must_finish_in_a_time_is_a_request_latency() -> None:
+    # audit 30 HIGH 67: "each 500-token answer must finish within 5 s" was dropped; 500 tokens in 5 s is 100 tok/s
+    from bot.understand.parse import parse as _parse
+    from knowledge.loader import default_knowledge as _kb
+
+    for text in ("Llama-3.1-8B: each 500-token answer must finish within 5 s end to end, 40 users at once",
+                 "Llama-3.1-8B, 40 concurrent users, each 500-token reply must complete in under 5 seconds",
+                 "Llama-3.1-8B，40 个并发，每个回答 500 token，要在 5 秒内返回，用什么卡？"):
+        question = _parse(text, _kb())
+        assert (question.batch, question.gen_tokens) == (40, 500), text
+        assert question.tokens_per_s_per_user == 100.0, text
