@@ -51,6 +51,10 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + AMOUNT_NUM + r"\s*" + AMOUNT_SCALE + r"\s*(?:�
               r"(?!\s+(?:at\s+once|at\s+(?:the\s+)?same\s+time|simultaneously|concurrently|in\s+parallel|live|open)\b|\s*(?:同时|同時|并发|並發))")
 """A count of texts a job works through ("1M samples", "100 万条客服对话", "100 million short texts"); a count of
 chats held at once ("40 chats at once") is a load served together, read by the batch slot (audit 28 M-55)."""
+_OUTPUTS_COUNTED = rx(r"(?<![a-z0-9.])" + AMOUNT_NUM + r"\s*(?P<scale>million|billion|mn|bn|m|b|万|亿)\s*"
+                     r"(?:summar(?:y|ies)|prompts|completions|generations|translations)(?![a-z])")
+"""Outputs or prompts counted in millions ("10M summaries", "10M prompts of 2k tokens"): a batch job's documents
+(audit 30 HIGH 68). Only at that scale: "1.2k prompt", "a 32k prompt" are a prompt's length."""
 _SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|资料|样本量|样本|语料)\s*"
                          r"(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
                          + AMOUNT_NUM + r"\s*" + AMOUNT_SCALE
@@ -92,7 +96,8 @@ def epoch_tokens(state: SlotState) -> tuple[float, int] | None:
     """epochs × samples × tokens per sample, and the tokens per sample, when samples and their length are both
     written."""
     text = state.text
-    samples = _SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
+    samples = (_SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
+               or _OUTPUTS_COUNTED.search(text))
     if samples is None:
         return None
     count = amount_value(samples.group("num"))
@@ -136,6 +141,7 @@ def bare_samples(state: SlotState) -> tuple[int, float | None] | None:
     the count and the epochs, to be sized at the job's context (bot.reply.defaults.samples_as_tokens)."""
     text = state.text
     samples = (_SAMPLES.search(text) or _SAMPLES_NOUN_FIRST.search(text) or _SAMPLES_EACH_AFTER.search(text)
+               or _OUTPUTS_COUNTED.search(text)
                or (_OFFLINE_REQUESTS.search(text) if OFFLINE_JOB.search(text) else None))
     if samples is None or _ASKED_COUNT_BEFORE.search(text[max(0, samples.start() - 40): samples.start()]):
         return None  # "how many concurrent 32k sequences": the count is asked, the 32k is each one's length

@@ -50,3 +50,15 @@ def test_a_count_of_tiao_whose_length_follows_is_the_jobs_texts() -> None:
     question = parse("bge-m3 跑 1 亿条，每条 512 token，用 8 张 4090，要几个小时", KB)
     assert (question.training_samples, question.context, question.gpu_count) == (100_000_000, 512, 8)
     assert parse("Qwen2.5-7B 推理，每条 512 token", KB).training_samples is None
+
+
+def test_summaries_and_prompts_counted_are_a_batch_job() -> None:
+    # audit 30 HIGH 68: "10M summaries" / "10M prompts" were dropped: one request timed, no job hours
+    from bot.understand.parse import parse as _parse
+    from knowledge.loader import default_knowledge as _kb
+
+    for text in ("Generate 10M summaries with Llama-3.1-8B (2k tokens in, 200 out) on H100s: how long and how much?",
+                 "Batch job: 10M prompts of 2k tokens, 200 tokens out each, Llama-3.1-8B on H100s. GPU-hours?"):
+        question = _parse(text, _kb())
+        assert question.training_samples == 10_000_000 and question.output_tokens == 2e9, text
+    assert _parse("serve Llama-3.1-8B, prompts of 2k tokens, 20 users", _kb()).training_samples is None
