@@ -333,6 +333,9 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         key = ("unmodelled_ktransformers" if unmodelled == KTRANSFORMERS and answer.query.engine == "llama.cpp"
                else "unmodelled_engine" if answer.query.task in (None, "inference") else "unmodelled_trainer")
         message = Translator(answer.query.lang)(key, name=str(unmodelled), engine=engine_name(answer.query.engine))
+        if str(unmodelled).startswith("Text Generation Inference") and answer.query.prefill_chunk:
+            # TGI warms up with one prefill of --max-batch-prefill-tokens: the OOM its log shows (audit 30 HIGH 65)
+            message += " " + Translator(answer.query.lang)("tgi_warmup", chunk=f"{answer.query.prefill_chunk:,}")
         out.append(("section", "notice", {"message": message}))
     if answer.understood.get("unified_memory") and answer.intent != "faq":
         out.append(("section", "notice", {"message": apple_notice(answer)}))

@@ -73,7 +73,8 @@ def log_line_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-_USER_ARGS = re.compile(r"non-default args:", re.IGNORECASE)
+_USER_ARGS = re.compile(r"non-default args:|text_generation_launcher:\s*args\s*\{", re.IGNORECASE)
 """vLLM's start-up record of the flags the user set ("non-default args: {'tensor_parallel_size': 2,
 'gpu_memory_utilization': 0.92, 'max_num_seqs': 64}"): the configuration asked about, read like a pasted command
-(audit 29 HIGH 52: the reply had assumed 1 card, 1.0 and 256, "not stated")."""
+(audit 29 HIGH 52: the reply had assumed 1 card, 1.0 and 256, "not stated"); TGI's launcher prints its own ("Args {
+… max_total_tokens: Some(32768), max_batch_prefill_tokens: Some(32768) … }", audit 30 HIGH 65)."""

@@ -64,9 +64,15 @@ _TENSOR_TYPE_COUNT = rx(r"\btype\s+(?:f32|f16|bf16|q\d\w*|iq\d\w*)\s*:\s*\d+\s+t
 the cache's type, not the model's precision."""
 
 
+_UNSET_FORMAT = rx(r"\b(?:quantize|quantization|dtype|torch_dtype|kv_cache_dtype)\s*[:=]\s*(?:none|null)\b")
+"""A launcher's unset format keys ("quantize: None" in TGI's Args): no precision, not the word "quantize"."""
+
+
 def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     for denied in _DENIED.finditer(state.text):
         state.mask(denied.start(), denied.end())
+    for unset in _UNSET_FORMAT.finditer(state.text):
+        state.mask(unset.start(), unset.end())  # TGI's "quantize: None, dtype: None": no format named
     for logged in _TENSOR_TYPE_COUNT.finditer(state.text):
         state.mask(logged.start(), logged.end())  # audit 28 LOW-88: "fp32 · 4.82 bits per weight"
     compared = formats_compared(state)

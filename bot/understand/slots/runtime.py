@@ -54,9 +54,11 @@ _FLASH_ON = rx(r"\bflash[-_ ]?attn(?:[-_ ]?2)?\b|\bflash[-_ ]?attention(?:[-_ ]?
 _MEMORY_FRACTION = rx(r"(?:--?)?(?:gpu[-_ ]memory[-_ ]utili[sz]ation|mem[-_ ]fraction[-_ ]static"
                       r"|free[-_ ]gpu[-_ ]memory[-_ ]fraction|cache[-_ ]max[-_ ]entry[-_ ]count)"
                       r"\s*(?:=|:|of|to|at|设为|为)?\s*(?P<value>\d{1,3}(?:\.\d+)?\s*%|[01]?\.\d+|1(?![\d.]))")
-_MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])"
+_MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length|max[-_]total[-_]tokens)\s*(?:=|:)?\s*"
+                    r"(?:some\()?(?P<n>\d{1,7})(?![\d.kK])"
                     r"|(?<![\w-])(?:-c|--ctx[-_]size|-n_ctx|--n[-_]ctx)\s*(?:=\s*)?(?P<n2>\d{3,7})(?![\d.kK])")
-"""The engine's length flag: vLLM's --max-model-len, llama.cpp's -c / --ctx-size in a pasted command line."""
+"""The engine's length flag: vLLM's --max-model-len, llama.cpp's -c / --ctx-size, TGI's --max-total-tokens in a
+pasted command line or launcher log."""
 _PARALLEL_SLOTS = rx(r"(?<![\w-])(?:-np|--parallel|--n[-_]parallel)\s*(?:=\s*)?(?P<n>\d{1,4})(?![\d.])")
 """llama.cpp server's -np / --parallel: the slots that decode at once, sharing the -c cells between them."""
 _LOGGED_KV_TOKENS = rx(r"maximum\s+number\s+of\s+tokens\s+that\s+can\s+be\s+stored\s+in\s+kv\s+cache\s*"
@@ -71,9 +73,11 @@ _TENSOR_SPLIT = rx(r"(?:(?<![\w-])-ts|--tensor[-_]split|\btensor_split)\s*(?:=|:
 """llama.cpp's --tensor-split: each card's share of the layers, comma-separated ("-ts 10,6")."""
 _PREFILL_CHUNK = rx(r"(?:(?<![\w-])-ub|--ubatch[-_]size|\bn_ubatch|--?max[-_]num[-_]batched[-_]tokens"
                     r"|\bmax_num_batched_tokens|--?chunked[-_]prefill[-_]size|\bchunked_prefill_size"
-                    r"|--?max[-_]num[-_]tokens|\bmax_num_tokens)\s*(?:=|:)?\s*(?P<n>\d{1,7})(?![\d.kK])")
+                    r"|--?max[-_]num[-_]tokens|\bmax_num_tokens|--?max[-_]batch[-_]prefill[-_]tokens"
+                    r"|\bmax_batch_prefill_tokens)\s*(?:=|:)?\s*(?:some\()?(?P<n>\d{1,7})(?![\d.kK])")
 """The tokens an engine runs per forward pass: llama.cpp's -ub/--ubatch-size, vLLM's --max-num-batched-tokens,
-SGLang's --chunked-prefill-size, TensorRT-LLM's max_num_tokens."""
+SGLang's --chunked-prefill-size, TensorRT-LLM's max_num_tokens, TGI's --max-batch-prefill-tokens (its warm-up
+runs one prefill that long)."""
 _GPU_LAYERS = rx(r"(?:(?<![\w-])-ngl|--n[-_]gpu[-_]layers|--gpu[-_]layers|\bn_gpu_layers|\bnum_gpu)"
                  r"\s*(?:=|:)?\s*[\"']?(?P<n>\d{1,4})(?![\d.])")
 """Layer slots on the cards: llama.cpp's -ngl / --n-gpu-layers, Ollama's num_gpu option."""
