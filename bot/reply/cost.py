@@ -194,6 +194,7 @@ def compare_prices(kb: KnowledgeBase, question: Question, per_card: int = 2) -> 
 def attach_money(result: Answer, question: Question, workload: Workload | None, kb: KnowledgeBase,
                  config: tuple[GPU | None, int]) -> Answer:
     """Price the picks, total the job, and (for gpu_info) list the card's prices; returns `result`."""
+    from bot.reply.audio_service import audio_plan
     from bot.reply.image_service import image_plan
     from bot.reply.reply_length import short_reply_plan
     from bot.reply.serving import fits_at, serving_plan  # serving sizing reads the speed rules; only replies need it
@@ -246,7 +247,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     add_training_hours(result.speed, question, workload, gpu, count)
     if workload.task == "inference":
         result.serving = (serving_plan(question, workload, gpu, count, serving_bill(kb, choice))
-                          or image_plan(result.speed, gpu, count))
+                          or image_plan(result.speed, gpu, count) or audio_plan(result.speed, gpu, count))
         short_reply_plan(question, workload, gpu, count, result.serving,
                          lambda q, w, g, n: serving_plan(q, w, g, n, serving_bill(kb, choice)))
         add_output_hours(result.speed, question, workload, result.serving, count)
@@ -323,6 +324,8 @@ def alternatives_as_plans(picks: Sequence[PickOut], question: Question, workload
                           choice: PriceChoice) -> list[PickOut]:
     """The other picks laid out as their own serving plans for the load stated: beside "2 × H100 for 5 requests/s"
     a "1× A100 · 1.29 USD/h" line compares a card that misses the rate at one card's price (audit 19 M-1)."""
+    from bot.reply.audio_service import audio_plan
+    from bot.reply.media_figures import media_speed
     from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
 
     if not has_load_to_meet(question, workload):
@@ -332,6 +335,10 @@ def alternatives_as_plans(picks: Sequence[PickOut], question: Question, workload
         gpu = kb.gpus.get(pick.gpu)
         plan = serving_plan(question, workload, gpu, pick.count, serving_bill(kb, choice)) \
             if gpu is not None and pick.fits else None
+        if plan is None and gpu is not None and pick.fits and question.qps and workload.model.modality == "audio":
+            # a speech model at a request rate: the cards its windows take on this card (bot.reply.audio_service)
+            rate = (question.qps, question.clip_seconds)
+            plan = audio_plan(media_speed(workload, gpu, kb, None, audio_requests=rate), gpu, pick.count)
         if gpu is None or plan is None or plan.replicas * plan.gpus_per_replica <= pick.count:
             out.append(pick)
             continue

@@ -256,6 +256,14 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        wanted=f"{s.targets.get('images_per_minute', 0):,.4g}", replicas=f"{s.replicas:,}",
                        count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
                        per_card=f"{s.targets.get('images_per_minute_per_replica', 0):,.1f}"))
+    elif answer.serving is not None and answer.serving.binding == "audio_requests":
+        s = answer.serving
+        clip = s.targets.get("clip_seconds") or 0.0
+        each = t("audio_clip_assumed") if s.targets.get("clip_assumed") else t("audio_clip", s=f"{clip:g}")
+        lines.append(t("audio_request_plan", rate=_rate_text(s.targets.get("qps", 0.0)), clip=each,
+                       windows=_rate_text(s.targets.get("windows_per_s", 0.0)), replicas=f"{s.replicas:,}",
+                       count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
+                       per_card=f"{s.targets.get('windows_per_s_per_replica', 0):,.2f}"))
     elif answer.serving is not None:
         s = answer.serving
         lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.reply.audio_service import audio_request_figures
 from bot.reply.convert import finite
 from bot.reply.image_service import cards_for
 from bot.reply.serving import encoder_rate, fits_at
@@ -18,9 +19,11 @@ from rules.types import Workload
 
 def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float | None,
                 images_wanted: tuple[float, bool] | None = None, *,
-                streams_asked: bool = False) -> dict[str, float | None]:
+                streams_asked: bool = False,
+                audio_requests: tuple[float, float | None] | None = None) -> dict[str, float | None]:
     """The unit a non-LLM user thinks in: Whisper's real-time factor, seconds per image, sequences per second.
-    `streams_asked`: how many live streams a card takes is asked ("能同时处理几路实时音频流"), with no count."""
+    `streams_asked`: how many live streams a card takes is asked ("能同时处理几路实时音频流"), with no count;
+    `audio_requests`: a speech model's request rate and each request's seconds of audio (bot.reply.audio_service)."""
     model = workload.model
     if workload.task != "inference":
         return {}
@@ -34,6 +37,8 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float 
         rate, windows = batched_audio_rate(workload, gpu)
         figures["audio_seconds_per_s_batched"] = finite(rate, 1) if rate else None
         figures["audio_batch"] = float(windows)
+        if audio_requests is not None:
+            figures.update(audio_request_figures(audio_requests[0], audio_requests[1], rate))
         return figures
     if model.arch == "diffusion":
         steps, resolution = image_settings(workload)

@@ -89,6 +89,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,} training steps" if t.lang == "en" else f"训练 {value:,} 步"
     if field == "training_epochs" and isinstance(value, (int, float)):
         return f"{value:g} epoch{'s' if value != 1 else ''}" if t.lang == "en" else f"{value:g} 轮"
+    if field == "clip_seconds" and isinstance(value, (int, float)):
+        return f"{value:g} s of audio a request" if t.lang == "en" else f"每个请求 {value:g} 秒音频"
     if field == "hours" and isinstance(value, (int, float)):
         return f"{value:,.0f} h"
     if field in ("qps", "tokens_per_s_per_user", "ttft_s", "latency_s") and isinstance(value, (int, float)):

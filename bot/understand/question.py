@@ -78,7 +78,7 @@ SLOT_ORDER = (
     "context", "batch", "more_sequences", "more_sequences_context", "users", "user_base",
     "user_base_period",
     "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
-    "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "beam_size",
+    "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "clip_seconds", "beam_size",
     "texts_per_request", "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu",
     "gpu_count", "gpu_set", "host_ram_gb", "inter_node_gbps", "context_parallel", "unified_memory", "apple_chip",
     "memory_gb", "card_bandwidth_gbps", "compare_gpus", "cloud", "other_clouds",
@@ -146,6 +146,8 @@ class Question(BaseModel):
     """Speech recognition: hours of audio the job transcribes ("1000 hours of audio"); timed and billed."""
     audio_per_day: bool = False
     """`audio_hours` arrive every day ("1000 hours of audio per day"): cards to keep up, billed by the month."""
+    clip_seconds: float | None = Field(default=None, gt=0)
+    """Seconds of audio in each request to a speech model ("10-second clips"): padded to 30-second windows."""
     beam_size: int | None = Field(default=None, ge=1, le=64)
     """A speech model's beam search width as stated ("beam_size 5"); None = greedy decoding, as timed by default."""
     image_steps: int | None = Field(default=None, gt=0, le=MAX_IMAGE_STEPS)

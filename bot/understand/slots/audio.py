@@ -53,6 +53,16 @@ cross-attention cache (rules.types.Workload.source_per_beam)."""
 _CTRANSLATE2 = rx(r"\bfaster[-_ ]?whisper\b|\bwhisper[-_ ]?x\b|\bctranslate2?\b")
 
 
+_CLIP = rx(r"(?<![\w.])(?P<n>\d{1,4}(?:\.\d+)?)\s*[- ]?(?P<u>s|secs?|seconds?|mins?|minutes?)(?![a-z])\s*"
+           r"(?:long\s+)?(?:of\s+)?(?:audio\s+|speech\s+|voice\s+)?"
+           r"(?:clips?|audio|recordings?|utterances?|segments?|files?|snippets?|messages?|calls?)(?![a-z])"
+           r"|(?P<n2>\d{1,4}(?:\.\d+)?)\s*(?P<u2>秒|分钟|分鐘)\s*(?:钟|鐘)?\s*(?:左右)?\s*(?:的|长的|長的)?\s*"
+           r"(?:音频|音訊|语音|語音|录音|錄音|片段|音频片段|文件|檔案)")
+"""Each request's audio length ("20 requests per second of 10-second clips", "每秒 20 个 10 秒的音频请求"): Whisper
+pads every clip to a 30-second window, so the length sets the windows each request costs (audit 30 HIGH 60)."""
+MAX_CLIP_SECONDS = 4 * 3600.0
+
+
 def parse_audio(state: SlotState) -> None:
     """Reads `audio_hours` (and a beam width) and masks them, so the hours cue never sees them."""
     if _CTRANSLATE2.search(state.folded):
@@ -66,6 +76,13 @@ def parse_audio(state: SlotState) -> None:
     elif _BEAM_FIVE_RUNNERS.search(state.folded) and "beam_size" not in state.values:
         state.values["beam_size"] = FASTER_WHISPER_BEAM  # faster-whisper named: its default beam, said as assumed
         state.notes.append(FASTER_WHISPER_BEAM_NOTE)
+    clip = _CLIP.search(state.text)
+    if clip is not None:
+        seconds = float(clip.group("n") or clip.group("n2")) * (60.0 if (clip.group("u") or clip.group("u2") or "")
+                                                                 .startswith(("m", "分")) else 1.0)
+        if 0 < seconds <= MAX_CLIP_SECONDS:
+            state.set("clip_seconds", seconds)
+        state.mask(clip.start(), clip.end())
     m = _AUDIO_HOURS.search(state.text) or _TRANSCRIBED_HOURS.search(state.text)
     if m is None:
         return
