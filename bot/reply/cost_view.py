@@ -289,6 +289,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             lines.append(t("busy_turnover", users=f"{s.concurrent_needed:,}", rate=_rate_text(s.targets["busy_qps"]),
                            replicas=f"{busy:,}", cards=f"{busy * s.gpus_per_replica:,}", gpu=_gpu_name(kb, s.gpu),
                            kept=_rate_text(s.targets.get("plan_qps", 0.0))))
+        if s.targets.get("users_at_target"):
+            lines.append(t("users_at_target", users=f"{s.targets['users_at_target']:,.0f}",
+                           target=f"{s.targets.get('per_user_target', 0):,.3g}",
+                           config=f"{s.gpus_per_replica}× {_gpu_name(kb, s.gpu)}",
+                           held=f"{s.targets.get('users_by_memory', 0):,.0f}"))
         if s.binding == "compute_cap":
             needed = int(s.targets.get("compute_replicas", 0))
             lines.append(t("binding_compute_cap", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",

@@ -423,6 +423,11 @@ def _plan_for_users(question: Question, workload: Workload, gpu: GPU, count: int
         binding = "sequence_cap"  # the KV cache holds more, but the engine batches at most its max_num_seqs
         targets["sequence_cap"] = float(engine_cap)
     users = users_of(question)
+    if question.asks_concurrency and per_user and met and users <= 1 and not question.qps:
+        # "how many users can one H100 serve if each needs 50 tok/s?": the most at once that still get it
+        # (audit 30 M-77: the plan was for one user)
+        targets.update(users_at_target=float(per_replica), users_by_memory=float(by_memory),
+                       per_user_target=float(per_user))
     if question.qps:
         users = max(users, math.ceil(question.qps * request_seconds(workload, gpu, count, per_replica)))
     if question.output_tokens_per_s:
