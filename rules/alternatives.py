@@ -70,6 +70,16 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         return round(needed, 2) if ok and needed <= limit * margin else None
 
     unsupported = unsupported_format(w, gpu)
+    if w.task == "inference" and count > 1 and unsupported is None and not valid_tp(w, count):
+        # A count tensor parallelism cannot split the heads over (3 or 6 cards): the engines that also split by
+        # layers run it as pipeline stages, which take uneven shares; and a model one card holds runs as a copy
+        # on each (audit 30 M-76: "No" with 2 or 4 cards as the only fixes)
+        alone = need(w, gpu, 1)
+        if alone is not None:
+            out.append(Suggestion(kind="one-card-replicas", count=count, memory_per_gpu_gib=alone))
+        per_card = needed_gib(now)
+        if w.engine in PIPELINE_ENGINES and per_card <= limit_gib(w, gpu) * margin:
+            out.append(Suggestion(kind="pipeline-parallel", count=count, memory_per_gpu_gib=round(per_card, 2)))
     released = w.model.native_precision
     if unsupported is not None and released in ("fp8", "bf16") and w.precision != released:
         # the makers' own release, where this card runs it (NVFP4 of DeepSeek-R1 under TensorRT-LLM on H200s:
@@ -322,7 +332,12 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
     return _same_cards_first(out)
 
 
-KEEPS_THE_CARDS = frozenset({"quantise", "kv-cache", "flash-attention", "newer-engine", "optimizer-8bit",
+PIPELINE_ENGINES = ("vllm", "sglang")
+"""Tensor-parallel engines that also run pipeline stages over a count the heads do not divide (vLLM's
+--pipeline-parallel-size, "supports uneven splits": docs.vllm.ai serving/distributed_serving; SGLang's --pp-size)."""
+
+KEEPS_THE_CARDS = frozenset({"pipeline-parallel", "one-card-replicas",
+                             "quantise", "kv-cache", "flash-attention", "newer-engine", "optimizer-8bit",
                              "checkpointing", "zero3", "offload-optimizer", "lora", "qlora", "bf16", "dp-attention",
                              "other-format", "fp8-base", "adafactor-fused", "cache-text-encoders"})
 """Changes that keep the cards asked about and their speed: offered before a quantisation that needs more cards."""

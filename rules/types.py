@@ -266,6 +266,7 @@ class Suggestion:
     """A cheaper or feasible alternative: a changed workload or hardware that fits, with its numbers."""
 
     kind: Literal["quantise", "lora", "qlora", "more-gpus", "bigger-gpu", "shorter-context", "smaller-batch",
+                  "pipeline-parallel", "one-card-replicas",
                   "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
                   "newer-engine", "cpu-layers", "cpu-experts", "fewer-requests", "optimizer-8bit",
                   "model-offload", "bf16", "cache-text-encoders", "adafactor-fused", "fp8-base", "dp-attention",

@@ -79,6 +79,12 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
     if kind == "flash_attention":
         flag = FLASH_ATTENTION_FLAGS.get(engine or "")
         return t("sugg_flash_attention", flag=f" ({flag})" if flag else "")
+    if kind == "pipeline_parallel":
+        flag = {"vllm": f"--tensor-parallel-size 1 --pipeline-parallel-size {s.count}",
+                "sglang": f"--tp-size 1 --pp-size {s.count}"}.get(engine or "", "")
+        return t("sugg_pipeline_parallel", n=s.count or "?", flag=f" ({flag})" if flag else "")
+    if kind == "one_card_replicas":
+        return t("sugg_one_card_replicas", n=s.count or "?")
     if kind == "dp_attention":
         profile = load_engine_profiles().get(engine or "")
         flag = profile.dp_attention.flag.replace(" N", f" {s.count}") if profile and profile.dp_attention else ""
