@@ -70,8 +70,11 @@ def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
     if answer.query.model and answer.query.model in kb.models:
         return kb.models[answer.query.model].name
     if answer.query.params_b:
-        return f"{params(answer.query.params_b)}B model"
+        # "7B 模型" in a Chinese reply's header (audit 30 LOW-135)
+        noun = "model" if (answer.query.lang or "en") == "en" else "模型"
+        return f"{params(answer.query.params_b)}B {noun}"
     return None
+
 
 
 def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -> dict[str, Any]:

@@ -67,3 +67,9 @@ def test_one_copy_or_none() -> None:
     assert one["copies_at_once"]["copies"] == 1 and "a second, in its own process" in one["text"]
     assert ask_json("how many copies of Llama-3.1-70B fit on one L40S?")["copies_at_once"] is None
     assert ask_json("Llama-3.1-8B on one A100 80GB")["copies_at_once"] is None
+
+
+def test_a_size_only_model_is_named_in_the_replys_language() -> None:
+    # audit 30 LOW-135: "== 7B model · 推理 ==" in a Chinese reply
+    assert ask_json("一张 A100 80G 能同时跑几个 7B 模型")["text"].startswith("== 7B 模型 · 推理")
+    assert ask_json("how many 7B models can I run at once on one A100 80GB?")["text"].startswith("== 7B model")
