@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 import unicodedata
 
 from bot.understand.bounds import bounded_question
@@ -183,6 +184,10 @@ def parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Ques
             return Question(text=text, intent="unknown")
 
 
+_VERSION_COMMA = re.compile(r"(?<=[A-Za-z])(\d),(\d)(?=[-_][0-9A-Za-z]|[A-Za-z])")
+"""A version written with a decimal comma inside a name ("qwen2,5-72b", "llama3,1-8b"), as European keyboards do."""
+
+
 def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
     """Spans of `folded` already read as something (a model or card mention, or text a slot masked): an
     unknown name is never looked for there."""
@@ -196,6 +201,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     clean = strip_slack_markup(text[: MAX_PARSE_CHARS * 2])[:MAX_PARSE_CHARS]
     clean = plain_recipe_names(CONTROL_CHARS.sub(" ", clean))
     clean = html.unescape(clean) if "&" in clean else clean
+    clean = _VERSION_COMMA.sub(r"\1.\2", clean)  # "qwen2,5-72b": a decimal comma in a version (audit 30 LOW-122)
     original = unicodedata.normalize("NFKC", keep_clause_commas(ungroup_thousands(clean)))
     folded = fold(original)
     if len(folded) != len(original):  # pragma: no cover - fold keeps lengths; belt and braces

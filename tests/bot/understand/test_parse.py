@@ -499,3 +499,13 @@ def test_cards_of_different_kinds_joined_into_one_machine_are_a_set(text: str, c
 def test_two_cards_compared_stay_a_comparison(text: str, kb: KnowledgeBase) -> None:
     q = parse(text, kb)
     assert q.intent == "compare" and q.gpu_set == [] and len(q.compare_gpus) == 2
+
+
+def test_a_decimal_comma_in_a_models_version() -> None:
+    # audit 30 LOW-122: "qwen2,5-72b" was a generic 72B
+    from bot.understand.parse import parse as _parse
+    from knowledge.loader import default_knowledge as _kb
+
+    assert _parse("qwen2,5-72b-instuct awq on 2 a100s", _kb()).model == "qwen2.5-72b"
+    assert _parse("llama3,1-8b on a 4090", _kb()).model == "llama-3.1-8b"
+    assert _parse("2,000 users on Llama-3.1-8B", _kb()).batch != 2  # a thousands comma is no version
