@@ -255,7 +255,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                               priced)
         assumptions.append(Assumption(field="hours", value=assumed[0], reason="deadline-assumed"))
     picks = meet_deadline(picks, workload, question, kb, instances, priced)
-    if question.budget and gpu is None:
+    if gpu is None and (question.budget or ((question.asks_cost or question.hours) and question.cloud
+                                            and users_of(question) > 1)):
+        # the bill asked on a cloud for a load: the set-ups by money per useful work there, so the monthly figure
+        # is the cheapest that serves it, not an 8-GPU box billed whole at twice a 4-GPU one's (audit 30 HIGH 69)
         picks = rank_by_money(picks, workload, kb, choice, question)
     if gpu is None and question.intent != "compare":
         picks = cheapest_service_first(picks, question, workload, kb, priced)
