@@ -70,7 +70,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         return round(needed, 2) if ok and needed <= limit * margin else None
 
     unsupported = unsupported_format(w, gpu)
-    if w.task == "inference" and count > 1 and unsupported is None and not valid_tp(w, count):
+    if (w.task == "inference" and 1 < count <= C.GPUS_PER_NODE and unsupported is None and not valid_tp(w, count)
+            and profile_for(w).multi_gpu.mode == "tensor-parallel"):
         # A count tensor parallelism cannot split the heads over (3 or 6 cards): the engines that also split by
         # layers run it as pipeline stages, which take uneven shares; and a model one card holds runs as a copy
         # on each (audit 30 M-76: "No" with 2 or 4 cards as the only fixes)

@@ -392,7 +392,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if top[0] is not None and top[0].id in kb.gpus:
         speed.update(media_speed(workload, top[0], kb, speed.get("prefill_tokens_per_s"),
                                  images_wanted_per_minute(question), streams_asked=question.asks_concurrency,
-                                 audio_requests=(question.qps, question.clip_seconds) if question.qps else None))
+                                 audio_requests=(question.qps, question.clip_seconds) if question.qps else None,
+                                 live_audio=question.live_audio))
     if (check is not None and not check.fits and gpu is not None and gpu.id in kb.gpus
             and any(s.gpu is None and s.count in (None, check.count) for s in check.suggestions)):
         speed.update(asked_card_image_speed(workload, gpu, kb))  # "how long on my 3060": with the fix, on it

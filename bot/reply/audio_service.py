@@ -35,8 +35,19 @@ def audio_request_figures(qps: float, clip_seconds: float | None,
             "audio_clip_seconds": clip_seconds, "audio_requests_per_s": qps}
 
 
+def live_audio_figures(streams: int, refreshed_per_card: float | None) -> dict[str, float | None]:
+    """{audio_request_cards, audio_live_streams, audio_windows_per_card} for `streams` transcribed live, each card
+    keeping up with `refreshed_per_card` of them re-encoded every second (whisper_streaming's default); {} when
+    that is unknown."""
+    if streams < 2 or not refreshed_per_card:
+        return {}
+    return {"audio_request_cards": float(math.ceil(streams / refreshed_per_card)), "audio_live_streams": float(streams),
+            "audio_windows_per_card": float(refreshed_per_card)}
+
+
 def audio_plan(speed: dict[str, float | None], gpu: GPU, count: int) -> ServingPlanOut | None:
-    """As many replicas of `count` × `gpu` as the request rate's windows take; None without such a rate."""
+    """As many one-card replicas of `gpu` (each runs its own copy of the model; `count` is the pick's, all of
+    them) as the request rate's windows or the live streams take; None without either."""
     cards, per_card = speed.get("audio_request_cards"), speed.get("audio_windows_per_card")
     if not cards or not per_card:
         return None
@@ -46,8 +57,13 @@ def audio_plan(speed: dict[str, float | None], gpu: GPU, count: int) -> ServingP
                "clip_seconds": float(speed.get("audio_clip_seconds") or 0.0)}
     if speed.get("audio_clip_assumed"):
         targets["clip_assumed"] = 1.0
-    return ServingPlanOut(gpu=gpu.id, gpus_per_replica=count, replicas=int(cards), sequences_per_replica=1,
+    if speed.get("audio_live_streams"):
+        streams = float(speed["audio_live_streams"] or 0.0)
+        return ServingPlanOut(gpu=gpu.id, gpus_per_replica=1, replicas=int(cards),
+                              sequences_per_replica=int(per_card), concurrent_needed=int(streams),
+                              binding="live_audio", targets={"streams": streams, "streams_per_replica": per_card})
+    return ServingPlanOut(gpu=gpu.id, gpus_per_replica=1, replicas=int(cards), sequences_per_replica=1,
                           concurrent_needed=math.ceil(wanted), binding="audio_requests", targets=targets)
 
 
-__all__ = ["WHISPER_WINDOW_S", "audio_plan", "audio_request_figures"]
+__all__ = ["WHISPER_WINDOW_S", "audio_plan", "audio_request_figures", "live_audio_figures"]

@@ -60,8 +60,8 @@ def laid_out_as_plan(pick: PickOut, plan: ServingPlanOut, workload: Workload, kb
     """`pick` as `plan` runs the load: the plan's replicas of its replica's cards, each sized at its share of the
     sequences; `price` the bill's fields (None: unpriced). None when one replica does not hold its share."""
     gpu = kb.gpus.get(plan.gpu)
-    if gpu is None or pick.gpu != plan.gpu or pick.replicas:
-        return None
+    if gpu is None or pick.gpu != plan.gpu or (pick.replicas and pick.count // pick.replicas != plan.gpus_per_replica):
+        return None  # replicas of another size: the pick's own layout is not the plan's
     share = min(plan.sequences_per_replica, math.ceil(max(1, plan.concurrent_needed) / plan.replicas))
     one = rules.pick_at(replace(workload, batch=max(1, share)), gpu, plan.gpus_per_replica,
                         list(kb.instance_families.values()))

@@ -256,6 +256,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        wanted=f"{s.targets.get('images_per_minute', 0):,.4g}", replicas=f"{s.replicas:,}",
                        count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
                        per_card=f"{s.targets.get('images_per_minute_per_replica', 0):,.1f}"))
+    elif answer.serving is not None and answer.serving.binding == "live_audio":
+        s = answer.serving
+        lines.append(t("live_audio_plan", streams=f"{s.targets.get('streams', 0):,.0f}", replicas=f"{s.replicas:,}",
+                       count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
+                       per_card=f"{s.targets.get('streams_per_replica', 0):,.0f}"))
     elif answer.serving is not None and answer.serving.binding == "audio_requests":
         s = answer.serving
         clip = s.targets.get("clip_seconds") or 0.0

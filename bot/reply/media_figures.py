@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.reply.audio_service import audio_request_figures
+from bot.reply.audio_service import audio_request_figures, live_audio_figures
 from bot.reply.convert import finite
 from bot.reply.image_service import cards_for
 from bot.reply.serving import encoder_rate, fits_at
@@ -20,7 +20,8 @@ from rules.types import Workload
 def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float | None,
                 images_wanted: tuple[float, bool] | None = None, *,
                 streams_asked: bool = False,
-                audio_requests: tuple[float, float | None] | None = None) -> dict[str, float | None]:
+                audio_requests: tuple[float, float | None] | None = None,
+                live_audio: bool = False) -> dict[str, float | None]:
     """The unit a non-LLM user thinks in: Whisper's real-time factor, seconds per image, sequences per second.
     `streams_asked`: how many live streams a card takes is asked ("能同时处理几路实时音频流"), with no count;
     `audio_requests`: a speech model's request rate and each request's seconds of audio (bot.reply.audio_service)."""
@@ -31,6 +32,8 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float 
         figures = {"audio_seconds_per_s": finite(speed_media.whisper_real_time_factor(workload, gpu), 1)}
         if workload.batch > 1:
             figures.update(live_streams(workload, gpu))
+            if live_audio:
+                figures.update(live_audio_figures(workload.batch, figures.get("audio_streams_refreshed_per_card")))
         elif streams_asked:
             figures.update(live_streams(replace(workload, batch=MOST_LIVE_STREAMS), gpu))
             figures["audio_streams_asked"] = 1.0

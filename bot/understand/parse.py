@@ -465,6 +465,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         stack_models=values.get("stack_models") or [],
         stack_formats=values.get("stack_formats") or {},
         audio_per_day=bool(values.get("audio_per_day", False)),
+        live_audio=bool(values.get("live_audio", False)),
         lora_rank=values.get("lora_rank"), lora_adapters=values.get("lora_adapters"), max_loras=values.get("max_loras"),
         **{switch: values.get(switch) for switch in TRAINING_SWITCHES},
         gpu_text=original[gpu_mention.start: gpu_mention.end] if gpu_mention else None,

@@ -146,6 +146,8 @@ class Question(BaseModel):
     """Speech recognition: hours of audio the job transcribes ("1000 hours of audio"); timed and billed."""
     audio_per_day: bool = False
     """`audio_hours` arrive every day ("1000 hours of audio per day"): cards to keep up, billed by the month."""
+    live_audio: bool = False
+    """Speech transcribed as it is spoken ("real-time", "live", "实时"): streams refreshed every second or so."""
     clip_seconds: float | None = Field(default=None, gt=0)
     """Seconds of audio in each request to a speech model ("10-second clips"): padded to 30-second windows."""
     beam_size: int | None = Field(default=None, ge=1, le=64)

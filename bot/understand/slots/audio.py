@@ -61,6 +61,9 @@ _CLIP = rx(r"(?<![\w.])(?P<n>\d{1,4}(?:\.\d+)?)\s*[- ]?(?P<u>s|secs?|seconds?|mi
 """Each request's audio length ("20 requests per second of 10-second clips", "每秒 20 个 10 秒的音频请求"): Whisper
 pads every clip to a 30-second window, so the length sets the windows each request costs (audit 30 HIGH 60)."""
 MAX_CLIP_SECONDS = 4 * 3600.0
+_LIVE = rx(r"\breal[- ]?time\b|\blive\b|\bstreaming\b|\bcaption\w*|\bsubtitl\w*|实时|實時|即时|即時|直播|字幕")
+"""Speech transcribed as it is spoken ("real-time transcription of 50 calls", "实时字幕"): each stream's text is
+refreshed every second or so, not transcribed once its 30-second window is full (audit 30 M-71)."""
 
 
 def parse_audio(state: SlotState) -> None:
@@ -76,6 +79,8 @@ def parse_audio(state: SlotState) -> None:
     elif _BEAM_FIVE_RUNNERS.search(state.folded) and "beam_size" not in state.values:
         state.values["beam_size"] = FASTER_WHISPER_BEAM  # faster-whisper named: its default beam, said as assumed
         state.notes.append(FASTER_WHISPER_BEAM_NOTE)
+    if _LIVE.search(state.folded):
+        state.values["live_audio"] = True
     clip = _CLIP.search(state.text)
     if clip is not None:
         seconds = float(clip.group("n") or clip.group("n2")) * (60.0 if (clip.group("u") or clip.group("u2") or "")

