@@ -58,6 +58,9 @@ _FUZZY_STOPWORDS = frozenset((
     # money and the people who spend it: "we have 50k USD" named no model (it suggested Stable Diffusion)
     "usd", "cny", "rmb", "eur", "gbp", "jpy", "hkd", "dollars", "dollar", "euros", "yuan", "buy", "rent",
     "team", "engineers", "company",
+    # everyday words that are also the suffix of a model's name ("…-Thinking", "…-Instruct"): "we're thinking of
+    # getting an H100" named no model (audit 30 LOW-140)
+    "thinking", "think", "getting", "overkill", "chatbot", "assistant", "instruct", "chat", "base",
 ))
 _WORDLIKE = re.compile(r"[a-z]", re.A)
 

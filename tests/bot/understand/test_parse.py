@@ -509,3 +509,13 @@ def test_a_decimal_comma_in_a_models_version() -> None:
     assert _parse("qwen2,5-72b-instuct awq on 2 a100s", _kb()).model == "qwen2.5-72b"
     assert _parse("llama3,1-8b on a 4090", _kb()).model == "llama-3.1-8b"
     assert _parse("2,000 users on Llama-3.1-8B", _kb()).batch != 2  # a thousands comma is no version
+
+
+def test_everyday_words_are_no_model_names() -> None:
+    # audit 30 LOW-140: "we're thinking of getting an H100" → "I don't know “thinking”… Did you mean Qwen3 … Thinking"
+    from bot.understand.parse import parse as _parse
+    from knowledge.loader import default_knowledge as _kb
+
+    question = _parse("we're thinking of getting an H100 — overkill for an 8B chatbot with 50 users?", _kb())
+    assert question.model_text is None and question.params_b == 8.0
+    assert _parse("qwen3-235b-a22b-thinking-2507 on 8x H100", _kb()).model == "qwen3-235b-a22b-2507"
