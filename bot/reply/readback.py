@@ -41,6 +41,9 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return gpu_name(kb, value)
     if field == "model" and isinstance(value, str) and value in kb.models:
         return kb.models[value].name
+    if field == "model" and isinstance(value, str) and value.startswith("pasted--"):
+        # a config.json pasted into the message: its internal id is no name (audit 30 LOW-136)
+        return "your pasted model" if t.lang == "en" else "你粘贴的模型"
     if field in ("context", "gen_tokens") and isinstance(value, int):
         return f"{value:,}"
     if field == "image_resolution" and isinstance(value, int):

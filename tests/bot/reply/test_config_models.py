@@ -96,3 +96,12 @@ def test_ask_takes_a_hub_id_with_an_injected_fetcher(user_dir: Path) -> None:
 
     answer = ask({"text": f"{REPO} inference", "context": "8k"}, fetch_config=Fetcher({REPO: hf.QWEN2_5_7B}))
     assert answer.query.model == "acme--qwen2.5-7b-ft" and answer.query.context == 8192
+
+
+def test_a_pasted_configs_id_is_not_read_back() -> None:
+    # audit 30 LOW-136: "I read this as: … pasted--llamaforcausallm-56605090"
+    from bot.reply.i18n import Translator
+    from bot.reply.readback import value_text
+    from knowledge.loader import default_knowledge as _kb
+
+    assert value_text(Translator("en"), "model", "pasted--llamaforcausallm-56605090", _kb()) == "your pasted model"
