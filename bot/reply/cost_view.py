@@ -471,6 +471,11 @@ def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any
     from bot.reply.spot import spot_line
 
     budget = budget_line(answer, kb, t)
+    asked = answer.understood.get("currency")
+    shown = answer.cost.currency if answer.cost is not None else None
+    if asked and shown and asked != shown and not (answer.cost is not None and answer.cost.fx_rate):
+        # "一個月要多少台幣？" answered in CNY: said, with how to get the currency asked (audit 30 LOW-139)
+        lines.append(t("currency_not_converted", asked=str(asked), cur=shown))
 
     if spot := spot_line(answer, kb, t):
         lines.append(spot)

@@ -265,7 +265,7 @@ class Question(BaseModel):
 
     cloud: str | None = None
     """alibaba | aws | azure | gcp, when named."""
-    currency: Literal["USD", "CNY", "EUR"] | None = None
+    currency: Literal["USD", "CNY", "EUR", "TWD"] | None = None
     """The currency the question asks its money in ("the cost in EUR", "用美元算"), when it names one."""
     budget_amount: float | None = Field(default=None, gt=0, le=1e12)
     """A sum the question says it can spend ("budget $3,000 a month", "预算每月1万元")."""

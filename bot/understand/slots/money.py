@@ -64,6 +64,9 @@ CURRENCIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("USD", rx(r"\b(?:in|into|as)\s+(?:usd|us\s+dollars?|dollars?)" + _PHRASE_END
                + r"|(?:用|按|以|换算成)美元|美元(?:计|计价|算)"
                + r"|多少\s*(?:钱\s*)?(?:美金|美元|刀)|(?:几|多少)\s*(?:千|万|百)?\s*(?:美金|美元)")),
+    ("TWD", rx(r"\b(?:in|into|as)\s+(?:twd|ntd|nt\$|new\s+taiwan\s+dollars?)" + _PHRASE_END
+               + r"|(?:用|按|以|换算成|換算成)(?:新)?(?:台币|台幣)|(?:台币|台幣)(?:计|計|计价|計價|算)"
+               + r"|多少\s*(?:钱\s*|錢\s*)?(?:新)?(?:台币|台幣)")),
 )
 """The currency a question asks its money in ("the cost in EUR", "用美元算"): shown in it when the prices are
 quoted in it or the operator set a rate to it, else the reply says why not."""
