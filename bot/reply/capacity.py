@@ -99,6 +99,10 @@ def capacity(question: Question, gpu: GPU, count: int, kb: KnowledgeBase) -> lis
     context = question.context or DEFAULT_CONTEXT
     jobs = [job for job in CAPACITY_JOBS if question.task in (None, job[0]) or
             (question.task == "train" and job[0] in ("lora", "qlora"))] or list(CAPACITY_JOBS)
+    if question.task == "train":
+        # the job asked first: a full fine-tune's states sharded over the cards (audit 30 M-75: only LoRA and
+        # QLoRA were given for "the biggest model we can full fine-tune")
+        jobs = [("train", "bf16"), *jobs]
     out: list[CapacityOut] = []
     shown: set[str] = set()
     asked = as_candidate(gpu)

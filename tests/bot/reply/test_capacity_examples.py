@@ -56,3 +56,14 @@ def test_a_model_not_sized_beside_one_that_is_is_said_not_dropped() -> None:
     assert reply["query"]["model"] == "qwen3-32b" and not reply.get("error")
     assert "Wan is a video-generation model, which I do not size yet" in reply["text"]
     assert "The figures below answer the rest of the question, for Qwen3-32B." in reply["text"]
+
+
+def test_the_biggest_model_to_full_fine_tune_is_given_first() -> None:
+    # audit 30 M-75: only LoRA (180B) and QLoRA (405B) were given. ZeRO-3 over 8 × 79.5 GiB at ≈ 18 bytes a
+    # parameter of model states is ≈ 35B before activations
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("With 8x A100 80GB, what's the biggest model we can full fine-tune?")
+    rows = reply["capacity"]
+    assert rows[0]["task"] == "train" and 25 <= rows[0]["max_params_b"] <= 40
+    assert [r["task"] for r in rows[1:]] == ["lora", "qlora"]
