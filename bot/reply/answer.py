@@ -43,6 +43,7 @@ from bot.reply.defaults import (
 from bot.reply.engine_hardware import engine_for_card
 from bot.reply.faq import faq_for
 from bot.reply.image_service import cheapest_service_first, images_wanted_per_minute
+from bot.reply.load_ram import load_ram_figure
 from bot.reply.mac_beside import mac_beside_figure
 from bot.reply.media_figures import asked_card_image_speed, media_speed
 from bot.reply.mixed import mixed_cards, mixed_check_out
@@ -450,5 +451,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     result.faq = faq_for(question, workload, result, kb)
     result.copies_at_once = copies_figure(question, result.check, workload.context, workload.engine)
     result.reasoning_length = reasoning_length_figure(question, compared, sized_gpu, compared_count)
+    result.load_ram = load_ram_figure(question, workload)
     result.cloud_choice = cloud_choice(question, kb, answer)
     return with_stack(result, question, kb, others)  # "X and Y together on one A10": checked for their sum

@@ -447,6 +447,8 @@ class Answer(BaseModel):
     quantised_path: dict[str, Any] | None = None
     """The 4-bit job on fewer of the card named, beside a 16-bit answer on many: {gpu, count, quant, per_gpu_gb,
     decode_tokens_per_s, sixteen_bit_count} (bot.reply.quantised_path)."""
+    load_ram: dict[str, Any] | None = None
+    """System RAM to load the model, asked for: {weights_gb, fp32_gb, shard_gb} (bot.reply.load_ram)."""
     copies_at_once: dict[str, Any] | None = None
     """Copies of the model one card holds at once, asked for: {copies, per_copy_gb, total_gb, limit_gb, context,
     engine, share, share_needed} (bot.reply.copies)."""

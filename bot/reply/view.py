@@ -19,6 +19,7 @@ from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.info_view import gpu_views, model_view
 from bot.reply.labels import ASSUMPTION_REASONS, FIELD_LABELS, NOTE_TEXT, TASK_NAMES
+from bot.reply.load_ram import load_ram_line
 from bot.reply.machine_notices import apple_notice, chip_name, no_gpu_notice
 from bot.reply.maths_view import maths_lines
 from bot.reply.mixed_load import shared_cache_notice
@@ -190,6 +191,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["other_kv"] = other_kv_line(answer, kb, t)
     view["all_cards"] = all_cards_line(answer, kb, t)
     view["copies"] = copies_line(answer, t)
+    view["load_ram"] = load_ram_line(answer, t)
     view["quantised_path"] = quantised_path_line(answer, kb, t)
     view["reasoning_length"] = reasoning_length_line(answer, kb, t)
     view["cloud_choice"] = cloud_choice_line(answer, kb, t)
@@ -371,6 +373,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "verdict", {}))
     if answer.stack:
         out.append(("section", "notice", {"message": stack_line(Translator(answer.query.lang), answer)}))
+    if view.get("load_ram"):
+        out.append(("section", "notice", {"message": view["load_ram"]}))
     if view.get("cloud_choice"):
         out.append(("section", "notice", {"message": view["cloud_choice"]}))
     if view.get("copies"):

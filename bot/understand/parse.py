@@ -98,6 +98,7 @@ from bot.understand.slots.context import count_then_length, parse_batch, parse_c
 from bot.understand.slots.copies import asks_copies
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
 from bot.understand.slots.image import image_rate, parse_image
+from bot.understand.slots.load_ram import asks_load_ram
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision, parse_qat
 from bot.understand.slots.runtime import (
@@ -482,6 +483,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         compare_models=model_ids if intent == "compare" and len(model_ids) >= 2 else [],
         asks_capacity=capacity and intent == "gpu_info",
         asks_copies=copies and intent == "check",
+        asks_load_ram=asks_load_ram(text),
         other_clouds=values.get("other_clouds") or [],
         budget=bool(values.get("budget", False)) or bool(money),
         consumer=bool(values.get("consumer", False)),

@@ -402,6 +402,8 @@ class Question(BaseModel):
     asks_precision: bool = False
     """Which precision to run in is asked, none named ("… and in what precision?", "用什么精度"): the formats the
     card runs are set side by side (bot.reply.format_choice)."""
+    asks_load_ram: bool = False
+    """How much system RAM loading the model takes is asked (bot.understand.slots.load_ram)."""
     asks_copies: bool = False
     """How many copies of the model the card holds at once is asked ("一张 A100 能同时跑几个 7B 模型"): each its own
     process (bot.understand.slots.copies, bot.reply.copies)."""
