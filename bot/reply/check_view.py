@@ -233,6 +233,16 @@ def _machine_words(mac: bool, count: int, t: Translator) -> dict[str, str]:
             "count_of": f"{count} 张 " if zh else f"{count}× "}
 
 
+def _no_sequence_asked(answer: Answer, c: CheckOut) -> bool:
+    """"能支持几个并发" where the cards' room beside the weights holds not one sequence of the length asked: a No,
+    not "tight", beside a concurrency line that says 0 (audit 30 LOW-127)."""
+    e = answer.estimate
+    if not answer.understood.get("asks_concurrency") or c.fits or e is None or e.breakdown.kv_cache <= 0:
+        return False
+    left = c.limit_gb - (e.breakdown.weights + e.breakdown.activations + e.breakdown.overhead)
+    return left < e.breakdown.kv_cache
+
+
 def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) -> dict[str, Any]:
     """What the verdict template prints: the figures of the card (or the set's card) the verdict is about."""
     reserve = f"{100 * (c.reserve_fraction or 0):g}"
@@ -250,7 +260,8 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
     return {
         "fits": c.fits, "count": c.count, "gpu_name": gpu_name(kb, c.gpu), "free": gb(c.headroom_gb),
         "need": gb(c.memory_per_gpu_gb), "have": gb(c.gpu_memory_gb), "limit": gb(c.limit_gb),
-        "limit_what": limit_what, "tight": c.tight, "unsupported": (c.unsupported_precision or "").upper(),
+        "limit_what": limit_what, "tight": c.tight and not _no_sequence_asked(answer, c),
+        "unsupported": (c.unsupported_precision or "").upper(),
         "engine": engine_name(answer.query.engine), "memory_fits": c.memory_per_gpu_gb <= c.limit_gb,
         "split_invalid": c.split_invalid and not c.unsupported_precision,
         # a Mac has no cards: its GPU's share of the unified memory, not "1× Mac … each" (audit 29 LOW-107)

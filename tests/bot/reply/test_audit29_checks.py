@@ -134,3 +134,9 @@ def test_a_mac_is_not_counted_in_cards() -> None:
     text = ask_json("llama 3.1 8b gguf q4_k_m on a macbook air m2 16gb tok/s")["text"]
     assert "Yes: it needs 5.7 GiB and the Mac 16 GB can give it 10.2 GiB (" in text
     assert "per card and 2× A10 can give it 22.0 GiB each" in ask_json("Qwen2.5-7B on 2x A10")["text"]
+
+
+def test_a_concurrency_of_none_at_the_length_asked_is_no_tight_fit() -> None:
+    # audit 30 LOW-127: "很紧 92.3 of 91.9 GiB" beside "只能容纳 0 条 131,072 token 的序列"
+    text = ask_json("DeepSeek-V3 用 8 张 H20 部署 fp8，128k 上下文，能支持几个并发？")["text"]
+    assert "不行：每卡需要" in text and "很紧" not in text and "只能容纳 0 条" in text
