@@ -20,3 +20,11 @@ def test_a_pick_of_many_cards_says_ollama_would_start_at_a_longer_context() -> N
 def test_no_word_when_the_cards_stay_in_the_tier_sized() -> None:
     assert "Ollama starts this model" not in ask_json("ollama qwen2.5 7b on one 4090")["text"]
     assert "Ollama 默认按" not in ask_json("ollama 跑 qwen2.5 72b q4，用几张 4090")["text"]  # capped at its 32k window
+
+
+def test_another_cards_default_does_not_open_a_check() -> None:
+    # audit 30 LOW-129: the check of the 4070 Ti opened with "On 1× RTX A6000 … Ollama starts this model at 32,768"
+    from tests.bot.reply._answers import ask_json
+
+    text = ask_json("qwen2.5:32b on an RTX 4070 Ti 12GB with Ollama, how fast?")["text"]
+    assert "Ollama starts this model at" not in text.split("\n\n")[1]
