@@ -48,3 +48,11 @@ def test_a_check_on_a_card_without_a_count_lets_its_scale_out_give_way_too() -> 
 def test_how_many_of_a_card_without_a_check_still_leads_with_it() -> None:
     result = answer(parse("how many T4s for DeepSeek-R1-Distill-Llama-8B in fp16?", KB), KB)
     assert result.picks[0].gpu == "t4"
+
+
+def test_the_card_deployed_on_leads_a_check_with_no_count() -> None:
+    # audit 30 LOW-123: "部署在 L20 上 … 能支持多少并发" listed the L20 third, behind USD-priced cards
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("InternLM2-20B 用 LMDeploy 部署在 L20 上，int4 量化，能支持多少并发？")
+    assert reply["picks"][0]["gpu"] == "l20" and reply["picks"][0]["count"] == 1
