@@ -159,6 +159,9 @@ def understood_of(question: Question) -> dict[str, Any]:
     """The slots the text stated, plus what the reply needs to show a misreading or a capped number."""
     values = question.model_dump()
     understood = {slot: values.get(slot) for slot in question.stated if slot in values}
+    if question.api_price_per_million:  # what the bill per token is weighed against (cost_view)
+        understood.update(api_price_per_million=question.api_price_per_million,
+                          api_price_currency=question.api_price_currency)
     if (question.encodes_documents or question.batch_job) and "training_samples" in understood:
         understood["documents"] = understood.pop("training_samples")  # an encoder's job: what it embeds
     if question.task in (None, "inference"):

@@ -378,6 +378,13 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     if cost.per_billion_tokens is not None:
         parts.append(t("cost_per_billion", v=floor + money(cost.per_billion_tokens), cur=cur))
     lines.append(f"{head}: " + " · ".join(parts))
+    api, api_cur = answer.understood.get("api_price_per_million"), answer.understood.get("api_price_currency")
+    if isinstance(api, (int, float)) and cost.per_million_tokens and api_cur == cur:
+        # "vs paying an API at $0.20 per million" (audit 30 LOW-132): the share of this load at which they cost
+        # the same, the rented cards' bill being the same whatever they serve
+        share = 100.0 * cost.per_million_tokens / api
+        lines.append(t("api_cheaper" if share < 100 else "api_dearer", api=money(api), cur=cur,
+                       own=money(cost.per_million_tokens), share=f"{share:.0f}"))
     if cost.total is not None and cost.hours is not None:
         if speed.get("train_hours") and query.tokens:
             lines.append(t("train_total_cost_floor" if floor else "train_total_cost", total=money(cost.total), cur=cur))

@@ -89,6 +89,7 @@ from bot.understand.question import (
     Question,
 )
 from bot.understand.recipes import plain_recipe_names
+from bot.understand.slots.api_price import parse_api_price
 from bot.understand.slots.apple import parse_apple_silicon, parse_mac_beside_card
 from bot.understand.slots.audio import BEAM, assumed_speech_model, parse_audio
 from bot.understand.slots.bandwidth import parse_card_bandwidth
@@ -484,6 +485,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         asks_capacity=capacity and intent == "gpu_info",
         asks_copies=copies and intent == "check",
         asks_load_ram=asks_load_ram(text),
+        **parse_api_price(text),
         other_clouds=values.get("other_clouds") or [],
         budget=bool(values.get("budget", False)) or bool(money),
         consumer=bool(values.get("consumer", False)),

@@ -402,6 +402,9 @@ class Question(BaseModel):
     asks_precision: bool = False
     """Which precision to run in is asked, none named ("… and in what precision?", "用什么精度"): the formats the
     card runs are set side by side (bot.reply.format_choice)."""
+    api_price_per_million: float | None = Field(default=None, gt=0)
+    """An API's price per million tokens the question weighs its own serving against, in `api_price_currency`."""
+    api_price_currency: str | None = None
     asks_load_ram: bool = False
     """How much system RAM loading the model takes is asked (bot.understand.slots.load_ram)."""
     asks_copies: bool = False
