@@ -52,7 +52,7 @@ def _picks(view: dict[str, Any], t: Translator) -> Table | None:
     if with_concurrency:
         columns.append(t.col_concurrent)
         numeric.append(True)
-    columns += [t.col_price, t.instance]
+    columns += [t.col_price, t.col_instance]  # the cloud is each row's own (audit 30 LOW-138: "Alibaba Cloud" over all)
     numeric += [True, False]
     rows = []
     for index, p in enumerate(picks, 1):
@@ -61,7 +61,8 @@ def _picks(view: dict[str, Any], t: Translator) -> Table | None:
                p["headroom"] if p["fits"] else t.does_not_fit, p["decode"]]
         if with_concurrency:
             row.append(p.get("concurrent"))
-        row += [p["price"] or t.price_unknown, p["instance"]]
+        where = f"{p.get('cloud_name') or t.instance} {p['instance']}" if p["instance"] else ""
+        row += [p["price"] or t.price_unknown, where]
         rows.append([_cell(v) for v in row])
     return Table(t.picks if view["any_fits"] else t.nothing_fits, columns, rows, numeric)
 

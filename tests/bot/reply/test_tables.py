@@ -37,8 +37,11 @@ def test_csv_is_the_picks(picks_answer: Answer) -> None:
     rows = list(csv.reader(io.StringIO(render_csv(picks_answer))))
     assert rows[0][:2] == ["#", "GPU"]
     assert [r[1] for r in rows[1:]] == _pick_names(picks_answer)
-    used = rows[0].index("GB used")
+    used = rows[0].index("GiB used")  # the figures are GiB, as the text labels them (audit 30 LOW-138)
     assert [float(r[used]) for r in rows[1:]] == [round(p.memory_per_gpu_gb, 1) for p in picks_answer.picks]
+    where = rows[0].index("cloud · instance")
+    assert all(r[where].split(" ")[0] in ("AWS", "Alibaba", "Lambda", "Hyperstack", "Verda", "Nebius", "GCP", "")
+               for r in rows[1:])
 
 
 def test_markdown_has_the_table_and_the_rest_as_text(picks_answer: Answer) -> None:
