@@ -78,6 +78,10 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
               else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
+            "no_bf16": (t("no_bf16_asked", card=card.name.removeprefix("NVIDIA "),
+                          arch=(card.architecture or "").split(" ")[0])
+                        if card is not None and any(a.reason == "asked-bf16-no-bf16" for a in answer.assumptions)
+                        else ""),
             "unmodelled_beside": beside, "beyond_window": beyond, "ollama_tier": _ollama_tier(answer, kb, t),
             "user_base": _user_base(answer, t), "logged_capacity": _logged_capacity(answer, t),
             "smi_busy": _smi_busy(answer, kb, t)}

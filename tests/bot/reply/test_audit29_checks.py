@@ -140,3 +140,11 @@ def test_a_concurrency_of_none_at_the_length_asked_is_no_tight_fit() -> None:
     # audit 30 LOW-127: "很紧 92.3 of 91.9 GiB" beside "只能容纳 0 条 131,072 token 的序列"
     text = ask_json("DeepSeek-V3 用 8 张 H20 部署 fp8，128k 上下文，能支持几个并发？")["text"]
     assert "不行：每卡需要" in text and "很紧" not in text and "只能容纳 0 条" in text
+
+
+def test_bf16_asked_on_volta_is_said_before_the_verdict() -> None:
+    # audit 30 LOW-130: "Yes … bf16" with the fp16 substitution only under Assumed
+    text = ask_json("bf16 training of Llama-3.1-8B LoRA on a V100 32GB?")["text"]
+    notice, verdict = text.index("has no bf16"), text.index("Yes: it needs")
+    assert notice < verdict and "The figures below are for fp16" in text
+    assert "has no bf16" not in ask_json("bf16 LoRA of Llama-3.1-8B on an A100 40GB")["text"]
