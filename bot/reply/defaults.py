@@ -33,6 +33,7 @@ from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from bot.understand.slots.samples import SAMPLE_LENGTH_STATED_NOTE
 from bot.understand.slots.service_rate import LATENCY_AS_TTFT_NOTE, LATENCY_OUTPUT_NOTE
 from bot.understand.slots.task import COMPUTE_OPTIMAL_NOTE
+from bot.understand.slots.workload_size import DAILY_AVERAGE_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.schema import GPU, Model
@@ -96,6 +97,8 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
     for note in (BATCH_JOB_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):
         if note in question.notes and workload.task == "inference" and question.gen_tokens:
             out.append(Assumption(field="gen_tokens", value=question.gen_tokens, reason=note))
+    if DAILY_AVERAGE_NOTE in question.notes and question.qps:
+        out.append(Assumption(field="qps", value=round(question.qps, 2), reason=DAILY_AVERAGE_NOTE))
     if LATENCY_AS_TTFT_NOTE in question.notes and question.ttft_s:
         out.append(Assumption(field="ttft_s", value=question.ttft_s, reason=LATENCY_AS_TTFT_NOTE))
     if FASTER_WHISPER_BEAM_NOTE in question.notes and question.beam_size:

@@ -279,6 +279,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                       "zh-Hans": "样本较短，每个 micro-step 训练多条（Hugging Face Trainer 默认 per_device_train_batch_size 为 8）；"
                                  "写“batch 1”可按一次一条估算"},
     "sample-length": {"en": "the samples' length", "zh-Hans": "按样本长度"},
+    "daily-average": {"en": "the day's volume spread over 24 hours; busy hours commonly carry 2–3× that mean: say the peak (“peak 3× the average”) to size for it",
+                      "zh-Hans": "按一天的量平均到 24 小时；高峰时段通常是平均值的 2–3 倍：说明峰值（如“峰值是平均的 3 倍”）即按峰值估算"},
     "latency-as-ttft": {"en": "a sub-second latency for replies of no stated length is read as the time to the "
                               "first token (no card streams a paragraph that fast to each user); say “end-to-end” "
                               "with the reply's length to size whole replies",

@@ -283,6 +283,11 @@ def _per_second(state: SlotState, patterns: tuple[re.Pattern[str], ...], unit: s
     return None
 
 
+DAILY_AVERAGE_NOTE = "daily-average"
+"""A load given as a day's volume with no peak: sized at the day's mean, which the reply says (audit 30 LOW-134)."""
+_A_DAY = rx(r"一天|每天|每日|日均|(?<![a-z])(?:a|per|each|every)\s+day\b|\bdaily\b|/\s*day\b")
+
+
 def _volume_targets(state: SlotState) -> dict[str, float]:
     peak, window = peak_factor(state), busy_window_factor(state)
     targets: dict[str, float] = daily_token_rates(state)
@@ -293,6 +298,8 @@ def _volume_targets(state: SlotState) -> dict[str, float]:
     if total is not None:
         targets["output_tokens_per_s"] = total
     scale = (peak or 1.0) * (window or 1.0)
+    if targets and peak is None and window is None and _A_DAY.search(state.folded):
+        state.notes.append(DAILY_AVERAGE_NOTE)  # "每天 100 万次请求": the day's mean, not its busy hour
     if scale != 1.0 and targets:
         # the read-back shows the rates at the peak, or over the busy hours: the day's average times the factor
         targets = {key: rate * scale for key, rate in targets.items()}

@@ -29,3 +29,13 @@ def test_a_days_batch_is_timed_and_billed_for_the_month(text: str) -> None:
 def test_a_daily_count_without_the_hours_asked_stays_a_rate() -> None:
     answer = _ask("bge-large-en-v1.5, 3 million new docs of 400 tokens every day on an AWS T4: which setup keeps up?")
     assert not answer["query"]["daily_batch"]
+
+
+def test_a_days_requests_are_said_to_be_its_average() -> None:
+    # audit 30 LOW-134: "每天 100 万次请求" was sized at 11.6/s with no word that busy hours carry 2–3× that
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("Llama-3.1-8B, 2 million requests per day, how many L4?")
+    assert any(a["reason"] == "daily-average" for a in reply["assumptions"])
+    peak = ask_json("Llama-3.1-8B, 2 million requests per day, peak 3x the average, how many L4?")
+    assert not any(a["reason"] == "daily-average" for a in peak["assumptions"])
