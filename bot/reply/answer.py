@@ -202,12 +202,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     max_count = MAX_TRAINING_GPUS if workload.task != "inference" else MAX_INFERENCE_GPUS
 
     pool, narrowed = candidate_gpus(question, kb)
-    workload, budget_note = cheapest_variant(question, workload, pool, instances, max_count)
+    choice = price_choice(question)
+    priced = hourly_prices(kb, choice)
+    workload, budget_note = cheapest_variant(question, workload, pool, instances, max_count, priced)
     if budget_note is not None:
         assumptions = [a for a in assumptions if a.field not in ("precision", "quant")] + [budget_note]
     picks: list[Pick] = []
-    choice = price_choice(question)
-    priced = hourly_prices(kb, choice)
     if gpu is not None and gpu.id in kb.gpus and question.intent in ("recommend", "check") and not cards:
         named, lowered = named_card_picks(question, workload, gpu, instances, max_count, count, priced)
         if lowered is not None:

@@ -8,7 +8,7 @@ least per hour wins (ties keep the higher precision); the reply states the quali
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import rules
@@ -39,7 +39,9 @@ def _best_cost(workload: Workload, pool: Sequence[GPU], instances: Sequence[Inst
 
 
 def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU],
-                     instances: Sequence[InstanceFamily], max_count: int) -> tuple[Workload, Assumption | None]:
+                     instances: Sequence[InstanceFamily], max_count: int,
+                     hourly_price_of: Callable[[GPU, int], float | None] | None = None
+                     ) -> tuple[Workload, Assumption | None]:
     """The workload at the precision that serves it cheapest (asked for the cheapest, or on cards bought for a
     desk), and the assumption that says so. Cards compared on cost ("which card is cheaper per token") are
     weighed in the formats the model's makers release only: the question weighs the cards, not a community
@@ -66,11 +68,27 @@ def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU]
             best, chosen = cost, variant
     if chosen is workload:
         return workload, None
+    if hourly_price_of is not None and _same_set_up(workload, chosen, pool, instances, max_count, hourly_price_of):
+        # the quantised weights land on the very set-up the release does at its dated price: they buy nothing but
+        # a loss of quality, or someone else's checkpoint (audit 30 LOW-121)
+        return workload, None
     reason = "budget-quantised" if question.budget else "consumer-quantised"
     if _release_name(chosen.quant) not in workload.model.official_quants:
         reason += "-community"  # the makers release no such checkpoint: the reply says it is someone else's
     note = Assumption(field="precision", value=f"{chosen.precision} ({chosen.quant})", reason=reason)
     return chosen, note
+
+
+def _same_set_up(release: Workload, variant: Workload, pool: Sequence[GPU], instances: Sequence[InstanceFamily],
+                 max_count: int, hourly_price_of: Callable[[GPU, int], float | None]) -> bool:
+    """Whether the cheapest set-up at the dated prices is the same cards for the release and the variant."""
+    def first(w: Workload) -> tuple[str, int] | None:
+        picks = rules.rank_picks(w, pool, instances, limit=1, budget=True, max_count=max_count,
+                                 hourly_price_of=hourly_price_of)
+        return (picks[0].gpu_id, picks[0].count) if picks and picks[0].fits else None
+
+    own = first(release)
+    return own is not None and own == first(variant)
 
 
 def _release_name(quant: str | None) -> str:

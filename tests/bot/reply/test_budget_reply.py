@@ -250,3 +250,12 @@ def test_does_it_fit_and_the_cheapest_way_there_checks_the_release_and_gives_the
     # the cheapest asked with no card to check still weighs the quantised checkpoints
     open_ended = ask_json("cheapest way to serve llama 3.1 8b?")
     assert open_ended["query"]["precision"] in ("int4", "int8")
+
+
+def test_no_quantisation_where_the_release_lands_on_the_same_set_up() -> None:
+    # audit 30 LOW-121: "最便宜的实例" for GLM-4-9B assumed a community int8 checkpoint on the A10 bf16 already fits
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("阿里云上跑 GLM-4-9B 推理，最便宜的实例是哪个，每月多少钱？")
+    assert reply["query"]["precision"] == "bf16" and reply["picks"][0]["gpu"] == "a10"
+    assert not any(a["reason"].startswith("budget-quantised") for a in reply["assumptions"])
