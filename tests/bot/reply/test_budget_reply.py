@@ -177,9 +177,12 @@ def test_a_cheapest_quantisation_its_makers_do_not_publish_is_said_to_be_a_commu
     from knowledge.loader import default_knowledge
 
     kb = default_knowledge()
-    llama = answer(parse("cheapest way to serve Llama 3.1 8B to 20 users", kb), kb)
+    llama = answer(parse("cheapest way to serve Llama 3.1 70B to 20 users", kb), kb)
     [note] = [a for a in llama.assumptions if a.field == "precision"]
-    assert note.reason == "budget-quantised-community" and "awq" not in kb.models["llama-3.1-8b"].official_quants
+    assert note.reason == "budget-quantised-community" and "awq" not in kb.models["llama-3.1-70b"].official_quants
+    # where the release lands on the same set-up (one RTX A6000 for 20 users of the 8B), it is kept (LOW-121)
+    same = answer(parse("cheapest way to serve Llama 3.1 8B to 20 users", kb), kb)
+    assert same.query.precision == "bf16"
     # cards compared on cost keep the release: "an L4 or an A10G" weighs the cards, not the format
     cards = answer(parse("Which is cheaper per million tokens for Llama 3.1 8B: an L4 or an A10G on AWS?", kb), kb)
     assert cards.query.precision == "bf16"
