@@ -106,6 +106,9 @@ from rules.fit import as_chosen, placeable, reserves_share_of_card
 from rules.limits import unsupported_format
 from rules.types import Pick
 
+TRAINING_SHORT_CONTEXT = 2048
+"""The shortest sample length a fine-tune with no length stated is offered first as its fix: the max_seq_length of
+the common single-GPU QLoRA recipes (Unsloth's and TRL's notebooks use 2,048)."""
 MAX_TRAINING_GPUS = 64
 """ZeRO/FSDP data parallelism across nodes of 8; no alternative above 64 cards (8 nodes) is offered."""
 
@@ -351,8 +354,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             if "context" not in question.stated:
                 # a long context nobody asked for (Ollama's 32k default) is the first thing to cut, while the cut
                 # still leaves the 4k a question with no length is sized at
+                # still leaves the 4k a question with no length is sized at; a fine-tune's samples are often
+                # 2k (Colab's T4 QLoRA recipes: audit 30 LOW-133 led with ZeRO-3 offload)
+                floor = DEFAULT_CONTEXT if workload.task == "inference" else TRAINING_SHORT_CONTEXT
                 check.suggestions.sort(key=lambda s: not (s.kind == "shorter-context" and (s.context or 0)
-                                                          >= DEFAULT_CONTEXT))
+                                                          >= floor))
         check = host_ram_check(check, question, estimate.host_ram_gib)
         if (lowered := lowered_request_cap(question, workload, check)) is not None:
             return answer(lowered, kb)  # only vLLM's start-up warm-up of its request cap is too big: the cap lowered

@@ -148,3 +148,10 @@ def test_bf16_asked_on_volta_is_said_before_the_verdict() -> None:
     notice, verdict = text.index("has no bf16"), text.index("Yes: it needs")
     assert notice < verdict and "The figures below are for fp16" in text
     assert "has no bf16" not in ask_json("bf16 LoRA of Llama-3.1-8B on an A100 40GB")["text"]
+
+
+def test_a_fine_tune_with_no_length_is_first_offered_2k_samples() -> None:
+    # audit 30 LOW-133: QLoRA of an 8B on a Colab T4 led with ZeRO-3 offload; the usual 2k recipe fits
+    reply = ask_json("Can I fine-tune Llama-3.1-8B with QLoRA on a free Colab T4?")
+    first = reply["check"]["suggestions"][0]
+    assert first["kind"] == "shorter-context" and first["context"] == 2048
