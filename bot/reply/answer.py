@@ -29,7 +29,7 @@ from bot.reply.convert import (
 from bot.reply.convert_picks import compared_picks, roomier_count
 from bot.reply.copies import copies_figure
 from bot.reply.cost import attach_money, compare_prices, home_cloud_first
-from bot.reply.deadline import assumed_deadline, meet_deadline
+from bot.reply.deadline import assumed_deadline, meet_deadline, within_reach
 from bot.reply.defaults import (
     DEFAULT_CONTEXT,
     MAX_INFERENCE_GPUS,
@@ -259,6 +259,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                               priced)
         assumptions.append(Assumption(field="hours", value=assumed[0], reason="deadline-assumed"))
     picks = meet_deadline(picks, workload, question, kb, instances, priced)
+    if question.hours or assumed is not None:
+        picks = within_reach(picks)
     if gpu is None and (question.budget or ((question.asks_cost or question.hours) and question.cloud
                                             and users_of(question) > 1)):
         # the bill asked on a cloud for a load: the set-ups by money per useful work there, so the monthly figure

@@ -83,6 +83,20 @@ def assumed_deadline(picks: Sequence[Pick], workload: Workload, question: Questi
     return ASSUMED_DEADLINE_HOURS, hours
 
 
+FAR_BEHIND = 4
+"""A deadline's pick that takes more than this many times the cards of the first is no alternative to offer:
+688 V100s or 456 PCIe H100s beside 32 H800s for the same month (audit 30 LOW-137), their per-card speed lost to
+the fabric between them."""
+
+
+def within_reach(picks: Sequence[Pick]) -> list[Pick]:
+    """`picks` without those a deadline laid out on more than FAR_BEHIND times the first fitting pick's cards."""
+    first = next((p for p in picks if p.fits), None)
+    if first is None:
+        return list(picks)
+    return [p for p in picks if p is first or not p.fits or p.count <= FAR_BEHIND * first.count]
+
+
 def meet_deadline(picks: Sequence[Pick], workload: Workload, question: Question, kb: KnowledgeBase,
                   instances: Sequence[InstanceFamily],
                   hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:

@@ -29,3 +29,10 @@ def test_a_fine_tune_keeps_its_fewest_cards_and_the_months_plan() -> None:
     reply = ask_json("QLoRA Llama-3.1-70B on 1M samples, how many GPUs?")
     assert reply["picks"][0]["count"] <= 2
     assert not [a for a in reply["assumptions"] if a["reason"] == "deadline-assumed"]
+
+
+def test_a_deadline_pick_far_behind_the_first_is_not_offered() -> None:
+    # audit 30 LOW-137: 456 PCIe H100s (5.3× the bill) beside 72 SXM H100s for the same two weeks
+    reply = ask_json("两周内训练完一个 7B 模型、1T token，需要多少张 H100？")
+    first = reply["picks"][0]["count"]
+    assert all(p["count"] <= 4 * first for p in reply["picks"])
