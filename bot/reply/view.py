@@ -23,7 +23,7 @@ from bot.reply.load_ram import load_ram_line
 from bot.reply.machine_notices import apple_notice, chip_name, no_gpu_notice
 from bot.reply.maths_view import maths_lines
 from bot.reply.mixed_load import shared_cache_notice
-from bot.reply.model import Answer
+from bot.reply.model import Answer, PickOut
 from bot.reply.model_compare_view import faster_of, row_name
 from bot.reply.notices import (
     activations_exceed_line,
@@ -66,6 +66,14 @@ def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
         key = "max_context_kv" if answer.query.kv_cache is None else "max_context_kv_set"
         line += t.sentence_gap + t(key, kib=f"{found.kv_kib_per_token:,.0f}")
     return line
+
+def _timed_rate(answer: Answer, pick: PickOut) -> float | None:
+    """A training pick's tokens a second: the speed line's when the pick is the configuration it times."""
+    on, rate = answer.speed_on, answer.speed.get("train_tokens_per_s")
+    if on is not None and rate and (on.gpu, on.count) == (pick.gpu, pick.count):
+        return float(rate)
+    return pick.work_tokens_per_s
+
 
 def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
     if answer.query.model and answer.query.model in kb.models:
@@ -172,7 +180,8 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                          else ""),
             "per_replica": p.count // p.replicas if p.replicas else None,
             "tight": p.tight,
-            "train_time": train_time(answer, p.work_tokens_per_s, t, p.price_per_hour, p.price_currency),
+            # the configuration the speed line times gives its own rate, so the two totals agree (audit 30 LOW-125)
+            "train_time": train_time(answer, _timed_rate(answer, p), t, p.price_per_hour, p.price_currency),
             "setup": pick_setup(answer, p.gradient_checkpointing, t),
             # a load to meet on a card with no compute figure: its count is the memory's, not the load's
             "load_untimed": (t("pick_load_untimed", gpu=gpu_name(kb, p.gpu)) if load and gpu is not None and p.fits

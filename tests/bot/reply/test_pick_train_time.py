@@ -81,3 +81,14 @@ def test_a_training_pick_of_weeks_is_said_in_days() -> None:
     result = answer(parse("pre-train a 0.5B model on 100B tokens on 16x RTX 4090", kb), kb)
     line = train_time(result, 100e9 / (1_132 * 3600), Translator("en"))
     assert "47.2 days" in line and "year" not in line
+
+
+def test_the_timed_pick_and_the_job_total_agree() -> None:
+    # audit 30 LOW-125: "≈ 15.7 h (≈ 20.25 USD in all)" on the pick beside "≈ 15.6 h … job total ≈ 20.12 USD"
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("QLoRA fine-tune Llama-3.1-70B with Unsloth on one A100 80GB, seq len 4096, batch 2 — will it "
+                     "fit and how long for 20M tokens?")
+    first = next(line for line in reply["text"].splitlines() if line.startswith("1. "))
+    total = next(line for line in reply["text"].splitlines() if line.startswith("job total"))
+    assert total.split("≈ ")[1].split(" USD")[0] in first
