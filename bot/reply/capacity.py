@@ -19,6 +19,7 @@ from bot.reply.model import (
 from bot.reply.ollama_defaults import machine_vram_gib
 from bot.reply.pool import as_candidate
 from bot.understand.question import MAX_CONTEXT, Question
+from bot.understand.slots.engine import named_engine
 from bot.understand.slots.formats import FORMATS
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU, Model
@@ -249,7 +250,15 @@ def compare_formats(question: Question, model: Model, kb: KnowledgeBase, pool: l
                      for name in question.compare_formats]
     engines = {workload_for(asked, model, gpu, machine_vram_gib(asked, gpu, None))[0].engine
                for asked in asked_formats}
-    if question.engine is None and len(engines) > 1:
+    ggufs = [str(FORMATS[name][1] or "").startswith("gguf") for name in question.compare_formats]
+    # the engine a GGUF implies (llama.cpp) is no choice made for the other formats
+    own_engines = any(ggufs) and not all(ggufs) and named_engine(question.text) is None
+    if own_engines:
+        # a GGUF file runs on llama.cpp and AWQ/GPTQ checkpoints on vLLM's kernels: each row on its own engine,
+        # said in the row (audit 30 LOW-131: all three were timed on llama.cpp, which runs neither AWQ nor GPTQ)
+        asked_formats = [asked.model_copy(update={"engine": "llama.cpp" if (asked.quant or "").startswith("gguf")
+                                                  else "vllm"}) for asked in asked_formats]
+    elif question.engine is None and len(engines) > 1:
         # one format runs only on a serving engine here (FP8 on an A100: vLLM's weight-only kernels): the others
         # are timed on it too, or the comparison is of engines, not formats ("FP8 3.3× faster" than bf16 in
         # transformers)
@@ -265,7 +274,8 @@ def compare_formats(question: Question, model: Model, kb: KnowledgeBase, pool: l
         # the format's own need, not the share of the card a serving engine reserves (FP8 and AWQ both read
         # "152 GiB" on 2 H100s: vLLM's reservation; audit 26 M-34), and the sequences each holds there
         need = estimate.required_per_gpu_gib or estimate.per_gpu_gib
-        rows.append(ModelCompareOut(model=model.id, format=name, total_gb=round(need * count, 2),
+        rows.append(ModelCompareOut(model=model.id, format=name, engine=job.engine if own_engines else None,
+                                    total_gb=round(need * count, 2),
                                     per_gpu_gb=round(need, 2), gpu=top.gpu_id if top else None,
                                     count=count, fits=top.fits if top else None,
                                     decode_tokens_per_s=finite(top.decode_tokens_per_s, 1) if top else None,

@@ -366,6 +366,8 @@ class ModelCompareOut(BaseModel):
     task: Task | None = None
     """Set when training methods are compared ("full fine-tune vs LoRA vs QLoRA"): the row's method, on `model`."""
     format: str | None = None
+    engine: str | None = None
+    """Set when the formats compared run on different engines (a GGUF on llama.cpp beside AWQ on vLLM)."""
     """Set when weight formats are compared ("AWQ, GPTQ or FP8"): the row's format (awq, gptq, fp8, int8, …)."""
     fix: dict[str, Any] | None = None
     """Models compared on the cards named, for a row that does not fit them: the first quantisation that does,

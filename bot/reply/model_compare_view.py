@@ -8,11 +8,14 @@ from bot.reply.formatting import format_label
 from bot.reply.i18n import Translator
 from bot.reply.labels import TASK_NAMES
 from bot.reply.model import Answer, ModelCompareOut
+from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
 
 
 def row_name(row: ModelCompareOut, kb: KnowledgeBase, t: Translator) -> str:
     """What a side-by-side row compares: its format, its training method, or its model."""
+    if row.format and row.engine:
+        return f"{format_label(row.format)} · {engine_name(row.engine)}"
     return (format_label(row.format) if row.format else t.pick(TASK_NAMES, row.task) if row.task
             else kb.models[row.model].name if row.model in kb.models else row.model)
 

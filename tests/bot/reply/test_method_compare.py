@@ -51,3 +51,15 @@ def test_models_compared_on_cards_that_hold_neither_say_which_quantisation_fits(
         row = rows[model]
         assert row.fits is False and row.fix is not None and row.fix["per_gpu_gb"] < 23.5
     assert "it fits" in render_text(result, KB)
+
+
+def test_gguf_beside_awq_runs_each_on_its_own_engine() -> None:
+    # audit 30 LOW-131: all three formats were timed on llama.cpp, which runs no AWQ or GPTQ checkpoint
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("AWQ vs GPTQ vs GGUF Q4_K_M for Qwen2.5-32B on one RTX 4090 — which is fastest?")
+    engines = {r["format"]: r["engine"] for r in reply["model_compare"]}
+    assert engines == {"awq": "vllm", "gptq": "vllm", "q4_k_m": "llama.cpp"}
+    assert "AWQ (int4) · vLLM" in reply["text"]
+    same = ask_json("AWQ vs GPTQ for Qwen2.5-32B on one RTX 4090")
+    assert all(r["engine"] is None for r in same["model_compare"])
