@@ -15,6 +15,7 @@ from bot.reply.cloud_choice import cloud_choice_line
 from bot.reply.compare_view import compare_rows, compare_verdict, stated_load
 from bot.reply.copies import copies_line
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
+from bot.reply.engine_flags import engine_flags_line
 from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name, hours_figure, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.info_view import gpu_views, model_view
@@ -200,6 +201,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["other_kv"] = other_kv_line(answer, kb, t)
     view["all_cards"] = all_cards_line(answer, kb, t)
     view["copies"] = copies_line(answer, t)
+    view["engine_flags"] = engine_flags_line(answer, kb, t)
     view["load_ram"] = load_ram_line(answer, t)
     view["quantised_path"] = quantised_path_line(answer, kb, t)
     view["reasoning_length"] = reasoning_length_line(answer, kb, t)
@@ -386,6 +388,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "notice", {"message": view["load_ram"]}))
     if view.get("cloud_choice"):
         out.append(("section", "notice", {"message": view["cloud_choice"]}))
+    if view.get("engine_flags"):
+        out.append(("section", "notice", {"message": view["engine_flags"]}))
     if view.get("copies"):
         out.append(("section", "notice", {"message": view["copies"]}))
     if view.get("rate_not_kept"):
