@@ -163,3 +163,30 @@ def encoder_sequences_per_s(prefill_tokens_per_s: float | None, sequence_tokens:
     if not prefill_tokens_per_s or sequence_tokens <= 0:
         return None
     return prefill_tokens_per_s / sequence_tokens
+
+
+def vit_flops_per_image(model: Model) -> float | None:
+    """FLOPs one image takes through a dual encoder's vision tower (CLIP's ViT): per layer 2 × tokens × (4 h² + 2 h
+    × intermediate) for the projections and MLP, and 4 × tokens² × h for attention, over (resolution / patch)² + 1
+    tokens. None when the entry gives no vision tower."""
+    vision = model.details.get("vision") if isinstance(model.details, dict) else None
+    if not isinstance(vision, dict):
+        return None
+    try:
+        layers, hidden = int(vision["num_layers"]), int(vision["hidden_size"])
+        inter = int(vision.get("intermediate_size") or 4 * hidden)
+        tokens = (int(vision["input_resolution"]) // int(vision["patch_size"])) ** 2 + 1
+    except (KeyError, TypeError, ValueError):
+        return None
+    per_layer = 2.0 * tokens * (4 * hidden * hidden + 2 * hidden * inter) + 4.0 * tokens * tokens * hidden
+    return layers * per_layer
+
+
+def images_embedded_per_s(model: Model, gpu: GPU, precision: str) -> float | None:
+    """Images a second one card embeds, batched: the vision tower's FLOPs at the prefill MFU of the card's dense
+    peak (a batched encoder pass is a prefill); JPEG decoding and resizing on the CPU often bind first."""
+    flops = vit_flops_per_image(model)
+    peak = dense_tflops(gpu, precision)
+    if not flops or not peak:
+        return None
+    return peak * 1e12 * S.PREFILL_MFU / flops

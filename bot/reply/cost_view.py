@@ -229,6 +229,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        factor=f"{_batched_factor(speed):,.0f}",
                        batch=f"{speed.get('audio_batch') or 1:,.0f}",
                        single=f"{speed.get('audio_seconds_per_s') or 0:,.0f}"))
+    if job_hours and speed.get("images_embedded"):
+        lines.append(t("images_embedded_total", images=f"{speed['images_embedded']:,.0f}", config=config or "?",
+                       time=took, rate=f"{speed.get('images_embedded_per_s') or 0:,.0f}"))
     if job_hours and speed.get("images"):
         lines.append(t("images_total", images=f"{speed['images']:,.0f}", config=config or "?", time=took))
     if job_hours and query.hours and not speed.get("train_hours") and speed.get("job_hours"):

@@ -22,7 +22,12 @@ def _set_job(speed: dict[str, float | None], counted: str, amount: float, hours:
 
 
 def add_image_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
-    """`speed.job_hours`: how long the images the question counts take at the seconds per image shown."""
+    """`speed.job_hours`: how long the images the question counts take at the seconds per image shown, or at the
+    images a second a dual encoder embeds."""
+    embedded = speed.get("images_embedded_per_s")
+    if workload.task == "inference" and workload.model.arch == "dual-encoder" and question.image_count and embedded:
+        _set_job(speed, "images_embedded", question.image_count, question.image_count / embedded / 3600.0)
+        return
     seconds = speed.get("seconds_per_image")
     if workload.task != "inference" or workload.model.arch != "diffusion" or not question.image_count or not seconds:
         return

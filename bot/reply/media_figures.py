@@ -56,6 +56,10 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float 
             figures.update(images_per_minute_wanted=finite(wanted, 1), image_cards=float(cards_for(wanted, seconds)),
                            images_per_user_assumed=1.0 if assumed else None)
         return figures
+    if model.arch == "dual-encoder":
+        # a CLIP-like tower embedding images in batches (audit 30 M-70: no rate and no time were given)
+        rate = speed_media.images_embedded_per_s(model, gpu, workload.precision)
+        return {"images_embedded_per_s": finite(rate, 0)} if rate else {}
     if model.arch == "encoder":
         figures = {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}
         if prefill:

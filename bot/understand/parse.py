@@ -98,7 +98,7 @@ from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import count_then_length, parse_batch, parse_context
 from bot.understand.slots.copies import asks_copies
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
-from bot.understand.slots.image import image_rate, parse_image
+from bot.understand.slots.image import image_rate, parse_image, read_embedded_images
 from bot.understand.slots.load_ram import asks_load_ram
 from bot.understand.slots.money import parse_money
 from bot.understand.slots.precision import parse_precision, parse_qat
@@ -282,6 +282,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
             slot_model.vision_encoder is not None and slot_model.vision_encoder.cross_attention)):
         images_at_once = asks_images_at_once(state)
         parse_vision_input(state)  # before the job's size, context and counts: "8 images per request", "4K 图片"
+    if slot_model is not None and slot_model.arch == "dual-encoder":
+        read_embedded_images(state)  # "embed 100M images with CLIP": the job's count, before any other reading
     if slot_model is not None and slot_model.modality == "image-generation":
         image_rate(state)  # before the hours: "一天要出 1 万张" is a rate, not a 24-hour rental
     work = {**parse_workload_size(state), **user_base}

@@ -38,6 +38,22 @@ _COUNT = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|m|万|千)?\s*(?:�
             r"(?:images?|pictures?|pics?|photos?|renders?|图片?|照片)(?![a-z])"
             r"(?!\s*(?:per|each|a|every|at\s+once|in\s+(?:one|a|each)|每))")
 """Images the job makes ("10k images", "生成1万张图"): the run is timed and billed; "4 images per call" is a batch."""
+_EMBED_COUNT = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|m|million|billion|b|万|千|亿)?\s*(?:张|幅|个)?\s*"
+                  r"(?:images?|pictures?|pics?|photos?|图片?|照片|圖片?)(?![a-z])")
+"""Images a dual encoder embeds ("embed 100M images with CLIP", "给 1 亿张图片提取向量"): its job's count."""
+
+
+def read_embedded_images(state: SlotState) -> None:
+    """`image_count` for a dual encoder's job; the span is masked (audit 30 M-70: the count was dropped)."""
+    m = _EMBED_COUNT.search(state.text)
+    if m is None:
+        return
+    count = float(m.group("num")) * COUNT_SCALES.get((m.group("scale") or "").lower(), 1.0)
+    if count >= 1:
+        state.set("image_count", int(bounded(state, "image_count", count, MAX_IMAGE_COUNT)))
+        state.mask(m.start(), m.end())
+
+
 _PER_CALL = rx(r"(?<![\w.])(?P<num>\d{1,4})\s*(?:images?|pictures?|pics?|图片?|张图?)\s*"
                r"(?:per|each|a|every|in\s+(?:one|a|each)|每)\s*(?:call|batch|prompt|run|request|pass|次|批)")
 """Images one call makes ("4 images per call", "每次4张" is not read): the batch the memory holds."""
