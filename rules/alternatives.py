@@ -263,6 +263,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             if m is not None:
                 out.append(Suggestion(kind=task, task=task, memory_per_gpu_gib=m))
                 break
+        else:
+            out += _peft_at_smaller_batch(w, peft, gpu, count, need)
         if w.offload == "none" and not gpu.unified_memory:
             # ZeRO-Offload, then parameters too: cards stay, host RAM and PCIe time pay instead.
             for offload in ("optimizer", "all") if training_fact(w).cpu_offload == "optimizer" else ("all",):
@@ -285,6 +287,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         m = need(alt, gpu, count)
         if m is not None:
             out.append(Suggestion(kind="qlora", task="qlora", memory_per_gpu_gib=m))
+        else:
+            out += _peft_at_smaller_batch(w, ("qlora",), gpu, count, need)
     if not valid_tp(w, count):
         # A count the engine cannot split the model over (3 cards for 32 heads): the most of them it can; for an
         # engine that splits by layers (past MAX_PICK_GPUS), the fewest that hold it, as more add no speed
@@ -331,6 +335,19 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         if cut is not None:
             out.append(Suggestion(kind="shorter-context", context=cut[0], memory_per_gpu_gib=cut[1]))
     return _same_cards_first(out)
+
+
+def _peft_at_smaller_batch(w: Workload, tasks: Sequence[Literal["lora", "qlora"]], gpu: GPU, count: int,
+                           need: Callable[..., float | None]) -> list[Suggestion]:
+    """A LoRA or QLoRA that fits only at a smaller micro batch (gradient accumulation keeps the global batch):
+    two ordinary changes together, where either alone does not fit the cards asked about (audit 30 M-69: a
+    Gemma-2-9B LoRA at batch 4 on a 4090 was offered a bigger card only)."""
+    for task in tasks:
+        for batch in range(w.batch - 1, 0, -1):
+            m = need(replace(w, task=task, quant=None, batch=batch), gpu, count)
+            if m is not None:
+                return [Suggestion(kind=task, task=task, batch=batch, memory_per_gpu_gib=m)]
+    return []
 
 
 PIPELINE_ENGINES = ("vllm", "sglang")

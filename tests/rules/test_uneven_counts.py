@@ -26,3 +26,11 @@ def test_a_7b_on_three_3090s_runs_a_copy_a_card_first() -> None:
 def test_transformers_splits_by_layers_and_needs_neither() -> None:
     reply = ask_json("Qwen2.5-72B on 3x A100 80GB with transformers, 8k context?")
     assert not reply["check"]["split_invalid"]
+
+
+def test_two_ordinary_changes_together_before_a_bigger_card() -> None:
+    # audit 30 M-69: a Gemma-2-9B LoRA at batch 4 and 8k on a 4090 was offered a bigger card only
+    reply = ask_json("Gemma-2-9b LoRA with torchtune on an RTX 4090, seq 8192, batch 4 — fits?")
+    first = reply["check"]["suggestions"][0]
+    assert first["kind"] == "qlora" and first["batch"] is not None and first["batch"] < 4
+    assert "at micro batch" in reply["text"]
