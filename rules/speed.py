@@ -356,6 +356,17 @@ def _checkpointing(w: Workload) -> bool:
 
 def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     """One micro-step (w.batch sequences of w.context tokens) on each of `count` data-parallel cards."""
+    return _train_step(w, gpu, count)[0]
+
+
+def train_step_parts(w: Workload, gpu: GPU, count: int) -> tuple[float, float]:
+    """(the compute, the data-parallel traffic) of one micro-step, in seconds: the step takes the longer of the two
+    (the collectives overlap the backward), so traffic longer than the compute is what a slow fabric costs."""
+    _, compute, sync = _train_step(w, gpu, count)
+    return compute, sync
+
+
+def _train_step(w: Workload, gpu: GPU, count: int) -> tuple[float, float, float]:
     model = w.model
     ckpt = _checkpointing(w)
     tokens = w.batch * w.context
@@ -375,7 +386,8 @@ def train_step_seconds(w: Workload, gpu: GPU, count: int) -> float:
     # transformers' Python loop over an MoE layer's experts runs in every forward pass (and again in the
     # recomputation); its backward launches the same small kernels without the host syncs: not counted
     experts = (2.0 if ckpt else 1.0) * _expert_loop_seconds(w, tokens)
-    return max(compute + dequant, sync) + overhead + experts + offloaded_step_seconds(w, count)
+    step = max(compute + dequant, sync) + overhead + experts + offloaded_step_seconds(w, count)
+    return step, compute + dequant, sync
 
 
 def offloaded_step_seconds(w: Workload, count: int) -> float:

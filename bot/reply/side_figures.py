@@ -28,7 +28,7 @@ from rules.fit import as_chosen, limit_gib
 from rules.limits import fits_on, needed_gib
 from rules.search import largest_true
 from rules.speculative import ACCEPTANCE_RATES, DRAFT_TOKENS, speculative_decode_speeds
-from rules.speed import prefill_seconds, weights_read_bytes
+from rules.speed import prefill_seconds, train_step_parts, weights_read_bytes
 from rules.types import Engine, Workload
 
 CPU_QUANT = "gguf-q4_k_m"
@@ -260,6 +260,10 @@ def token_speed(question: Question, timed: Workload, gpu: GPU, count: int) -> di
         "train_hours_per_billion_tokens": (finite(rules.training_hours(timed, gpu, count, 1e9), 1)
                                            if timed.task != "inference" else None),
     }
+    if timed.task != "inference" and count > 1 and rules.compute_known(gpu):
+        # the micro-step's compute beside its data-parallel traffic: what a slow fabric costs (audit 30 M-73)
+        compute, sync = train_step_parts(timed, gpu, count)
+        speed.update(step_compute_s=finite(compute, 2), step_sync_s=finite(sync, 2))
     speed.update(serving_engine_speed(question, timed, gpu, count))
     # "how long to generate a 1,000-token answer": a time asked for one stated output is that request's time
     one_request = question.asks_time and "gen_tokens" in question.stated and not question.output_tokens

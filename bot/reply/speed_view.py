@@ -70,6 +70,11 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
         parts.append(t("train_hours", v=count(s["train_hours_per_billion_tokens"] or 0)))
         if s.get("train_tokens_per_s"):
             parts.append(t("train_per_day", v=amount((s["train_tokens_per_s"] or 0) * 86400)))
+    compute, sync = s.get("step_compute_s"), s.get("step_sync_s")
+    if compute and sync and task in ("train", "lora", "qlora") and sync > compute:
+        # the traffic between the cards is longer than the compute it overlaps: what binds, by how much
+        parts.append(t("step_sync_binds", sync=f"{sync:,.3g}", compute=f"{compute:,.3g}",
+                       times=f"{sync / compute:,.2g}"))
     if s.get("sharded_train_tokens_per_s") and s.get("train_tokens_per_s") and task == "train":
         sharded = float(s["sharded_train_tokens_per_s"] or 0)
         parts.append(t("expert_parallel_rate", sharded=count(sharded),

@@ -33,3 +33,15 @@ def test_a_slow_network_between_two_machines_slows_training_and_replaces_the_ass
     assert "机器之间 25 Gb/s" in slow["text"]
     assert not [a for a in slow["assumptions"] if a["field"] == "interconnect"]
     assert [a for a in assumed["assumptions"] if a["field"] == "interconnect"]
+
+
+def test_a_slow_fabric_says_what_the_traffic_takes_against_the_compute() -> None:
+    # audit 30 M-73: "how slow is the all-reduce?" over 100 Gb Ethernet gave a 19× slower rate and no traffic figure
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("Training Llama-3.1-70B full fine-tune on 64 H100s over 100 Gb Ethernet — how slow is the "
+                     "all-reduce?")
+    assert reply["speed"]["step_sync_s"] > reply["speed"]["step_compute_s"]
+    assert "data-parallel traffic takes" in reply["text"] and "HYBRID_SHARD" in reply["text"]
+    fast = ask_json("Training Llama-3.1-70B full fine-tune on 64 H100s with 400 Gb InfiniBand per GPU")
+    assert "data-parallel traffic takes" not in fast["text"]
