@@ -273,6 +273,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         picks = within_budget_first(home_first, kb, question, choice)[:MAX_PICKS]
     # A stated speed target outranks the money order: a cheaper card that misses it answers another question.
     picks = meet_speed_target(picks, workload, question, kb, instances, priced, pool)
+    on_cloud = kb.rented_on(question.cloud) if question.cloud and gpu is not None else frozenset()
+    if on_cloud and gpu is not None and gpu.id not in on_cloud:
+        # "and on Alibaba?" about a card that cloud does not rent (the L4): its cards lead, the one asked about
+        # stays below them with its check (audit 29 M-57: two L4 lines led, the rentable L20 third)
+        picks = sorted(picks, key=lambda p: p.gpu_id not in on_cloud)
     on_whole = False
     if question.intent != "compare":
         picks = as_replicas(picks, question, workload, kb, instances, priced)

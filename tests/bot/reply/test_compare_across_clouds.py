@@ -45,3 +45,14 @@ def test_cards_asked_on_one_cloud_are_compared_as_before() -> None:
     question = _thread("Llama 3 8B inference on one A10 on Alibaba Cloud, cost per month?", "and an L4?",
                        "which one is cheaper?")
     assert question.compare_clouds == {}
+
+
+def test_the_cards_a_cloud_rents_lead_when_the_thread_card_is_not_rented_there() -> None:
+    # audit 29 M-57 residue: "and on Alibaba?" after an L4 thread led with two L4 lines, the rentable L20 third
+    question = _thread("Serve Llama-3.1-8B for 20 concurrent users at 8k context, what GPU?",
+                       "what about on an L4 instead?", "and with fp8?", "what about cheaper?", "and on Alibaba?")
+    from bot.reply.answer import answer
+
+    result = answer(question, KB)
+    assert result.picks[0].gpu != "l4" and result.picks[0].cloud == "alibaba"
+    assert result.cost is not None and result.cost.cloud == "alibaba"
