@@ -82,6 +82,7 @@ from bot.reply.side_figures import (
     other_engine_figure,
     other_kv_figure,
     other_stage_figure,
+    serving_engine_speed,
     token_speed,
 )
 from bot.reply.smaller import smaller_for
@@ -463,6 +464,15 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     timed_as_planned(result, question, workload, kb)
     result.faq = faq_for(question, workload, result, kb)
     result.copies_at_once = copies_figure(question, result.check, workload.context, workload.engine)
+    if result.compare and not question.engine:
+        # "RTX 5090 vs RTX 4090 tokens/s" under a launch-bound transformers loop hides the bandwidth gap (1.3× for
+        # 1.78× the bandwidth): each set-up with vLLM too (audit 29 LOW-110)
+        for p in result.picks:
+            card = kb.gpus.get(p.gpu)
+            if card is not None and p.fits and p.gpu in result.compare:
+                served = serving_engine_speed(question, workload, card, p.count).get("vllm_decode_tokens_per_s")
+                if served:
+                    result.compare_serving_speeds[p.gpu] = float(served)
     result.reasoning_length = reasoning_length_figure(question, compared, sized_gpu, compared_count)
     result.load_ram = load_ram_figure(question, workload)
     result.cloud_choice = cloud_choice(question, kb, answer)

@@ -122,6 +122,11 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if len(rated) >= 2:
         clauses.append(t("compare_faster", name=rated[0][1], ratio=f"{rated[0][0] / rated[1][0]:.1f}")
                        if rated[0][0] > CLEARLY_FASTER * rated[1][0] else t("compare_as_fast"))
+    served = sorted(((answer.compare_serving_speeds[p.gpu], name) for name, p in fitting
+                     if p.gpu in answer.compare_serving_speeds), reverse=True)
+    if len(served) >= 2 and served[1][0]:
+        clauses.append(t("compare_faster_served", name=served[0][1], ratio=f"{served[0][0] / served[1][0]:.1f}",
+                         fast=f"{served[0][0]:,.0f}", slow=f"{served[1][0]:,.0f}"))
     totals = [(p.job_cost, name, p) for name, p in fitting if p.job_cost is not None]
     if len(totals) >= 2 and len({p.price_currency for _, _, p in totals}) == 1:
         cost, name, pick = min(totals, key=lambda row: row[0])

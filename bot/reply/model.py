@@ -446,6 +446,9 @@ class Answer(BaseModel):
     reasoning_length: dict[str, Any] | None = None
     """A reasoning model served at a default length: the same cards at its makers' generation length, {tokens,
     context, gpu, count, per_gpu_gb, fits} (bot.reply.reasoning_length)."""
+    compare_serving_speeds: dict[str, float] = Field(default_factory=dict)
+    """Cards compared under transformers with no engine stated: each set-up's decode with the usual serving engine
+    (vLLM), card id → tok/s, so the comparison also says the gap where the engine stops hiding it."""
     quantised_path: dict[str, Any] | None = None
     """The 4-bit job on fewer of the card named, beside a 16-bit answer on many: {gpu, count, quant, per_gpu_gb,
     decode_tokens_per_s, sixteen_bit_count} (bot.reply.quantised_path)."""

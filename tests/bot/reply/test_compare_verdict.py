@@ -48,3 +48,14 @@ def test_an_offline_job_compared_gets_each_cards_hours_and_total_and_the_cheapes
     assert h100["job_hours"] < l4["job_hours"] and h100["job_cost"] < l4["job_cost"]
     verdict = next(line for line in answer["text"].splitlines() if line.startswith(("In short", "小结")))
     assert "H100" in verdict.split(";")[0].split("；")[0] and f"{h100['job_cost']:,.2f}" in verdict
+
+
+def test_cards_compared_under_transformers_also_give_the_serving_engines_gap() -> None:
+    # audit 29 LOW-110: 5090 vs 4090 "about 1.3×" under transformers; the bandwidth ratio is 1.78×
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("RTX 5090 vs RTX 4090 for Llama-3.1-8B inference tokens/s")
+    served = reply["compare_serving_speeds"]
+    assert served["rtx-5090"] > 1.4 * served["rtx-4090"]
+    assert "with vLLM, where the card's bandwidth shows" in reply["text"]
+    assert ask_json("RTX 5090 vs RTX 4090 for Llama-3.1-8B with vLLM")["compare_serving_speeds"] == {}
