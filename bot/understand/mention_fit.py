@@ -163,7 +163,9 @@ def derived_name(folded: str, original: str, start: int, end: int) -> str | None
     return original[begin:end]
 
 
-_SUFFIX_AFTER = re.compile(r"\s*(?P<suffix>ti|super|ultra)(?![a-z0-9])", re.A)
+_SUFFIX_AFTER = re.compile(r"\s*(?P<suffix>ti|super|ultra|laptop(?:\s+gpu)?|mobile|max-q)(?![a-z0-9])", re.A)
+"""A suffix no such card has ("RTX 4090 Ti"); a laptop one where no laptop chip of the card is known ("RTX 3070 Ti
+Laptop" was sized as the desktop card silently)."""
 
 
 def missing_variant(folded: str, original: str, gpus: list[Mention], gpu_id: str, kb: KnowledgeBase) -> str | None:

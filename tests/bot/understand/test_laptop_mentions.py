@@ -134,3 +134,10 @@ def test_plain_cards_unchanged(text: str, gpu: str, count: int | None, model: st
 def test_compare_keeps_each_card_its_own() -> None:
     assert parse("4090 or laptop 4060?", KB).compare_gpus == ["rtx-4090", "rtx-4060-laptop"]
     assert parse("laptop 4060 vs 4090", KB).compare_gpus == ["rtx-4060-laptop", "rtx-4090"]
+
+
+def test_a_laptop_chip_not_known_is_said_to_be_sized_as_the_desktop_card() -> None:
+    # the RTX 3070 Ti Laptop (448 GB/s, not the desktop Ti's 608) had been sized as the desktop card silently
+    question = parse("llama 3.1 8b q4 on my RTX 3070 Ti Laptop", KB)
+    assert question.gpu == "rtx-3070-ti" and question.no_such_variant == "RTX 3070 Ti Laptop"
+    assert parse("llama 3.1 8b q4 on my RTX 4070 Laptop", KB).no_such_variant is None
