@@ -384,18 +384,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "verdict", {}))
     if answer.stack:
         out.append(("section", "notice", {"message": stack_line(Translator(answer.query.lang), answer)}))
-    if view.get("load_ram"):
-        out.append(("section", "notice", {"message": view["load_ram"]}))
-    if view.get("cloud_choice"):
-        out.append(("section", "notice", {"message": view["cloud_choice"]}))
-    if view.get("engine_flags"):
-        out.append(("section", "notice", {"message": view["engine_flags"]}))
-    if view.get("copies"):
-        out.append(("section", "notice", {"message": view["copies"]}))
-    if view.get("rate_not_kept"):
-        out.append(("section", "notice", {"message": view["rate_not_kept"]}))
-    if view.get("max_context_line"):
-        out.append(("section", "notice", {"message": view["max_context_line"]}))
+    out += _notices(view, ("load_ram", "cloud_choice", "engine_flags", "copies", "rate_not_kept", "max_context_line"))
     if answer.other_engine and answer.estimate is not None:
         other = answer.other_engine
         t_other = Translator(answer.query.lang)
@@ -410,19 +399,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                              gb=gb(other.get("image_encoder_gb") or 0.0))
             message += ("" if message.endswith("。") else " ") + images
         out.append(("section", "notice", {"message": message}))
-    if view.get("lighter"):
-        out.append(("section", "notice", {"message": view["lighter"]}))
-    for key in ("other_stage", "other_kv", "engine_length", "weighed_layout", "all_cards", "owned_running"):
-        if view.get(key):
-            out.append(("section", "notice", {"message": view[key]}))
-    if view.get("activations_exceed"):
-        out.append(("section", "notice", {"message": view["activations_exceed"]}))
-    if view.get("smaller"):
-        out.append(("section", "notice", {"message": view["smaller"]}))
-    if view.get("reasoning_length"):
-        out.append(("section", "notice", {"message": view["reasoning_length"]}))
-    if view.get("quantised_path"):
-        out.append(("section", "notice", {"message": view["quantised_path"]}))
+    out += _notices(view, ("lighter", "other_stage", "other_kv", "engine_length", "weighed_layout", "all_cards",
+                           "owned_running", "activations_exceed", "smaller", "reasoning_length", "quantised_path"))
     if answer.estimate is not None:
         out.append(("fields", "estimate", {}))
     if answer.intent == "compare" and view["compare"]:
@@ -444,6 +422,11 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if answer.estimate is not None:
         out.append(("context", "source", {}))
     return out
+
+
+def _notices(view: dict[str, Any], keys: tuple[str, ...]) -> list[tuple[str, str, dict[str, Any]]]:
+    """A notice section for each of `keys` the view has a line for, in that order."""
+    return [("section", "notice", {"message": view[key]}) for key in keys if view.get(key)]
 
 
 CHECK_BY_ENGINE = {"vllm": "check_vllm", "sglang": "check_sglang", "tensorrt-llm": "check_trtllm",
