@@ -6,25 +6,19 @@ from __future__ import annotations
 
 from bot.reply.answer import answer
 from bot.reply.render import render_text
-from bot.understand.followup import follow_up
 from bot.understand.parse import parse
-from bot.understand.question import Question
 from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import thread
 
 KB = default_knowledge()
 TURNS = ("Qwen2.5-32B 用 vLLM 部署，10 个并发，上下文 16k，用什么卡？", "换成 int4 呢", "如果用两张 4090 呢",
          "在 AWS 上一个月多少钱", "阿里云呢", "哪个更便宜")
 
 
-def _thread(*texts: str) -> Question:
-    question = parse(texts[0], KB)
-    for text in texts[1:]:
-        question = follow_up(question, parse(text, KB), KB)
-    return question
 
 
 def test_each_cloud_prices_its_own_cheapest_fitting_set_up() -> None:
-    question = _thread(*TURNS)
+    question = thread(*TURNS)
     assert question.chooses_thread_clouds and question.gpu == "rtx-4090"
     result = answer(question, KB)
     rows = {r["cloud"]: r for r in result.cloud_choice}
@@ -44,7 +38,7 @@ def test_a_single_turn_sets_nothing_side_by_side() -> None:
 
 def test_a_count_asked_alone_is_kept_on_each_cloud() -> None:
     # audit 30 (thread THA): "on 2 cards … on AWS … on Alibaba … which is cheaper?" printed both prices, no verdict
-    question = _thread("Serve Qwen2.5-14B for 30 users at 16k context with vLLM, what GPU?", "what about on 2 cards?",
+    question = thread("Serve Qwen2.5-14B for 30 users at 16k context with vLLM, what GPU?", "what about on 2 cards?",
                        "and with int4?", "how much per month on AWS?", "and on Alibaba?", "which is cheaper?")
     result = answer(question, KB)
     rows = {r["cloud"]: r for r in result.cloud_choice}

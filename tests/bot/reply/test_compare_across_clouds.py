@@ -7,22 +7,16 @@ from __future__ import annotations
 
 from bot.reply.answer import answer
 from bot.reply.render import render_text
-from bot.understand.followup import follow_up
-from bot.understand.parse import parse
 from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import thread
 
 KB = default_knowledge()
 
 
-def _thread(*texts: str):  # type: ignore[no-untyped-def]
-    question = parse(texts[0], KB)
-    for text in texts[1:]:
-        question = follow_up(question, parse(text, KB))
-    return question
 
 
 def test_each_card_is_priced_on_the_cloud_it_was_asked_on() -> None:
-    question = _thread("Qwen2.5-14B 推理，阿里云上一张 A10 一个月多少钱？", "换成 AWS 的 L4 呢？", "哪个更便宜？")
+    question = thread("Qwen2.5-14B 推理，阿里云上一张 A10 一个月多少钱？", "换成 AWS 的 L4 呢？", "哪个更便宜？")
     assert question.intent == "compare" and question.compare_clouds == {"a10": "alibaba", "l4": "aws"}
     result = answer(question, KB)
     currencies = {p.gpu: p.price_currency for p in result.picks if p.gpu in ("a10", "l4")}
@@ -34,7 +28,7 @@ def test_each_card_is_priced_on_the_cloud_it_was_asked_on() -> None:
 
 
 def test_the_rate_is_said_the_right_way_round_in_english() -> None:
-    question = _thread("Llama 3 8B inference on one A10 on Alibaba Cloud, cost per month?", "and an L4 on AWS?",
+    question = thread("Llama 3 8B inference on one A10 on Alibaba Cloud, cost per month?", "and an L4 on AWS?",
                        "which one is cheaper?")
     text = render_text(answer(question, KB), KB)
     # 8.58 CNY < 0.805 USD exactly when a dollar buys more than 8.58 / 0.805 ≈ 10.7 CNY
@@ -42,14 +36,14 @@ def test_the_rate_is_said_the_right_way_round_in_english() -> None:
 
 
 def test_cards_asked_on_one_cloud_are_compared_as_before() -> None:
-    question = _thread("Llama 3 8B inference on one A10 on Alibaba Cloud, cost per month?", "and an L4?",
+    question = thread("Llama 3 8B inference on one A10 on Alibaba Cloud, cost per month?", "and an L4?",
                        "which one is cheaper?")
     assert question.compare_clouds == {}
 
 
 def test_the_cards_a_cloud_rents_lead_when_the_thread_card_is_not_rented_there() -> None:
     # audit 29 M-57 residue: "and on Alibaba?" after an L4 thread led with two L4 lines, the rentable L20 third
-    question = _thread("Serve Llama-3.1-8B for 20 concurrent users at 8k context, what GPU?",
+    question = thread("Serve Llama-3.1-8B for 20 concurrent users at 8k context, what GPU?",
                        "what about on an L4 instead?", "and with fp8?", "what about cheaper?", "and on Alibaba?")
     from bot.reply.answer import answer
 

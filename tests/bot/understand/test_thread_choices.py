@@ -3,35 +3,28 @@
 
 from __future__ import annotations
 
-from bot.understand.followup import follow_up
-from bot.understand.parse import parse
-from bot.understand.question import Question
 from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import thread
 
 KB = default_knowledge()
 
 
-def _thread(*texts: str) -> Question:
-    question = parse(texts[0], KB)
-    for text in texts[1:]:
-        question = follow_up(question, parse(text, KB), KB)
-    return question
 
 
 def test_the_two_cards_are_the_threads_not_a_count() -> None:
-    question = _thread("想用 RTX 4090 跑 Qwen2.5-14B 推理可以嗎？", "那上下文改成 32k 呢", "換成 5090 呢",
+    question = thread("想用 RTX 4090 跑 Qwen2.5-14B 推理可以嗎？", "那上下文改成 32k 呢", "換成 5090 呢",
                        "兩張卡哪個比較划算")
     assert question.intent == "compare" and question.model == "qwen2.5-14b"
     assert question.compare_gpus == ["rtx-4090", "rtx-5090"] and question.context == 32_768
 
 
 def test_which_is_cheaper_after_two_clouds_prices_the_job_on_both() -> None:
-    question = _thread("Qwen2.5-32B 用 vLLM 部署，10 个并发，上下文 16k，用什么卡？", "在 AWS 上一个月多少钱",
+    question = thread("Qwen2.5-32B 用 vLLM 部署，10 个并发，上下文 16k，用什么卡？", "在 AWS 上一个月多少钱",
                        "阿里云呢", "哪个更便宜")
     assert question.model == "qwen2.5-32b" and question.batch == 10
     assert question.cloud == "alibaba" and question.other_clouds == ["aws"] and question.asks_cost
 
 
 def test_a_count_of_cards_asked_anew_is_still_a_count() -> None:
-    question = _thread("想用 RTX 4090 跑 Qwen2.5-14B 推理可以嗎？", "用兩張卡呢")
+    question = thread("想用 RTX 4090 跑 Qwen2.5-14B 推理可以嗎？", "用兩張卡呢")
     assert question.gpu == "rtx-4090" and question.gpu_count == 2 and question.intent != "compare"
