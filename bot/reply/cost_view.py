@@ -15,7 +15,7 @@ from bot.reply.labels import PRICE_AUTHORITIES
 from bot.reply.model import Answer, PickOut
 from bot.reply.money_model import CostOut
 from knowledge.base import KnowledgeBase
-from rules.constants import GPUS_PER_NODE, HOURS_PER_MONTH
+from rules.constants import HOURS_PER_MONTH
 from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
 
 PERIOD_WORDS = {"hour": {"en": " an hour", "zh-Hans": "每小时"}, "day": {"en": " a day", "zh-Hans": "每天"},
@@ -42,11 +42,6 @@ MAX_PRICE_ROWS = 10
 DEADLINE_SLACK = 0.1
 """A run this close to its deadline is said to have little slack: the time is timed at a typical utilisation,
 which real runs miss by more than this (restarts, evaluation, a slower data loader)."""
-
-
-_PIPELINE_FLAGS = {"vllm": "vLLM --pipeline-parallel-size"}
-"""The flag that pipelines a replica across nodes where the engine profile sources it (vLLM's engine arguments); other
-engines are told by what it does, not by a flag guessed for them."""
 
 
 def money(value: float | None) -> str:
@@ -240,94 +235,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         else:
             lines.append(t("job_over_deadline", limit=_hours_text(query.hours),
                            n=f"{math.ceil(job_hours / query.hours):,}"))
-    if answer.serving is not None and answer.serving.binding == "throughput":
-        s = answer.serving
-        lines.append(t("serving_plan_encoder", replicas=s.replicas, count=s.gpus_per_replica,
-                       gpu=_gpu_name(kb, s.gpu), rate=f"{s.targets.get('sequences_per_s_per_replica', 0):,.1f}",
-                       batch=s.sequences_per_replica, qps=_rate_text(s.targets.get("qps", 0.0)),
-                       agg=f"{s.aggregate_tokens_per_s or 0:,.0f}", latency=f"{s.ttft_s or 0:.2f}"))
-        capacity = s.replicas * s.targets.get("sequences_per_s_per_replica", 0.0)
-        if not s.met:
-            lines.append(t("encoder_replica_cap", replicas=f"{s.replicas:,}", capacity=f"{capacity:,.0f}"))
-        elif capacity and (s.concurrent_needed or 0) > ENCODER_BUSY_SHARE * capacity:
-            # 278 texts a second on one V100 that encodes 279.6: busy 99.5% of the time (audit 29 M-64)
-            lines.append(t("encoder_busy", share=f"{100 * (s.concurrent_needed or 0) / capacity:.0f}",
-                           more=f"{s.replicas + 1:,}"))
-    elif answer.serving is not None and answer.serving.binding == "images":
-        s = answer.serving
-        lines.append(t("image_service_assumed" if s.targets.get("images_per_user_assumed") else "image_service",
-                       wanted=f"{s.targets.get('images_per_minute', 0):,.4g}", replicas=f"{s.replicas:,}",
-                       count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
-                       per_card=f"{s.targets.get('images_per_minute_per_replica', 0):,.1f}"))
-    elif answer.serving is not None and answer.serving.binding == "live_audio":
-        s = answer.serving
-        lines.append(t("live_audio_plan", streams=f"{s.targets.get('streams', 0):,.0f}", replicas=f"{s.replicas:,}",
-                       count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
-                       per_card=f"{s.targets.get('streams_per_replica', 0):,.0f}"))
-    elif answer.serving is not None and answer.serving.binding == "audio_requests":
-        s = answer.serving
-        clip = s.targets.get("clip_seconds") or 0.0
-        each = t("audio_clip_assumed") if s.targets.get("clip_assumed") else t("audio_clip", s=f"{clip:g}")
-        lines.append(t("audio_request_plan", rate=_rate_text(s.targets.get("qps", 0.0)), clip=each,
-                       windows=_rate_text(s.targets.get("windows_per_s", 0.0)), replicas=f"{s.replicas:,}",
-                       count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
-                       per_card=f"{s.targets.get('windows_per_s_per_replica', 0):,.2f}"))
-    elif answer.serving is not None:
-        s = answer.serving
-        lines.append(t("serving_plan", replicas=s.replicas, count=s.gpus_per_replica, gpu=_gpu_name(kb, s.gpu),
-                       per_replica=s.sequences_per_replica, users=f"{s.concurrent_needed:,}",
-                       agg=f"{s.aggregate_tokens_per_s or 0:,.0f}",
-                       speed=f"{s.decode_tokens_per_s or 0:,.1f}", ttft=f"{s.ttft_s or 0:.2f}"))
-        output = answer.speed.get("request_output_tokens")
-        if output and s.decode_tokens_per_s and s.ttft_s is not None:
-            # the latency asked ("what p95?"): a request's mean at the plan's load, its p95 said to be longer
-            mean = s.ttft_s + (float(output) - 1.0) / s.decode_tokens_per_s
-            lines.append(t("plan_request_time", s=f"{mean:.1f}", out=f"{output:,.0f}"))
-        if s.targets.get("short_reply_tokens"):
-            short = int(s.targets.get("short_reply_replicas", 0)), int(s.targets.get("short_reply_cards", 0))
-            lines.append(t("short_reply_plan", assumed=f"{s.targets.get('assumed_reply_tokens', 0):,.0f}",
-                           short=f"{s.targets['short_reply_tokens']:,.0f}", replicas=f"{short[0]:,}",
-                           config=f"{short[1]}× {_gpu_name(kb, s.gpu)}", cards=f"{short[0] * short[1]:,}"))
-        if s.targets.get("max_qps"):
-            lines.append(t("max_rate", rate=_rate_text(s.targets["max_qps"]), replicas=f"{s.replicas:,}",
-                           config=f"{s.gpus_per_replica}× {_gpu_name(kb, s.gpu)}",
-                           tokens=f"{query.context or 0:,}", prefill=f"{s.targets.get('max_qps_prefill', 0):,.0f}"))
-        if s.targets.get("busy_qps"):
-            busy = int(s.targets.get("busy_replicas", 0))
-            lines.append(t("busy_turnover", users=f"{s.concurrent_needed:,}", rate=_rate_text(s.targets["busy_qps"]),
-                           replicas=f"{busy:,}", cards=f"{busy * s.gpus_per_replica:,}", gpu=_gpu_name(kb, s.gpu),
-                           kept=_rate_text(s.targets.get("plan_qps", 0.0))))
-        if s.targets.get("users_at_target"):
-            lines.append(t("users_at_target", users=f"{s.targets['users_at_target']:,.0f}",
-                           target=f"{s.targets.get('per_user_target', 0):,.3g}",
-                           config=f"{s.gpus_per_replica}× {_gpu_name(kb, s.gpu)}",
-                           held=f"{s.targets.get('users_by_memory', 0):,.0f}"))
-        if s.binding == "compute_cap":
-            needed = int(s.targets.get("compute_replicas", 0))
-            lines.append(t("binding_compute_cap", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",
-                           needed=f"{needed:,}", cards=f"{needed * s.gpus_per_replica:,}", gpu=_gpu_name(kb, s.gpu)))
-        elif s.targets.get("busy_qps") and s.binding in ("memory", "sequence_cap"):
-            pass  # what binds is the prefill the busy users would bring, said above
-        elif s.binding in ("memory", "sequence_cap") and s.met and s.replicas == 1 \
-                and s.concurrent_needed < s.sequences_per_replica:
-            # one replica holds the load with room to spare: nothing binds (audit 25 LOW-49)
-            lines.append(t("binding_none", held=f"{s.sequences_per_replica:,}", users=f"{s.concurrent_needed:,}"))
-        elif s.binding in ("full_load", "concurrency", "volume", "sequence_cap", "replica_cap"):
-            lines.append(t(f"binding_{s.binding}", cap=f"{s.targets.get('sequence_cap', 0):,.0f}",
-                           context=f"{query.context or 0:,}", replicas=f"{s.targets.get('replica_cap', 0):,.0f}",
-                           served=f"{s.replicas * s.sequences_per_replica:,}",
-                           needed=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)):,}",
-                           cards=f"{-(-s.concurrent_needed // max(1, s.sequences_per_replica)) * s.gpus_per_replica:,}",
-                           gpu=_gpu_name(kb, s.gpu)))
-        elif s.binding == "speed" and s.met and s.targets.get("together_tokens_per_s"):
-            lines.append(t("binding_speed_together", users=f"{s.targets['together_users']:,.0f}",
-                           cards=f"{s.gpus_per_replica:,}", gpu=_gpu_name(kb, s.gpu),
-                           v=f"{s.targets['together_tokens_per_s']:,.3g}",
-                           target=f"{s.targets.get('per_user_target', 0):,.3g}"))
-        else:
-            lines.append(t(f"binding_{s.binding}", nodes=s.gpus_per_replica // GPUS_PER_NODE,
-                           flag=_PIPELINE_FLAGS.get(answer.query.engine or "", t("pipeline_flag_other")))
-                         if s.met or s.binding == "ttft" else t("speed_not_met"))
+    from bot.reply.plan_view import plan_lines  # it reads this module's money and names
+
+    lines += plan_lines(answer, kb, t)
     asked = answer.asked_cost
     if asked is not None and asked.total is not None:
         # the figures below exist only when the set that holds the job is priced (audit 27 LOW-69: "the figures
@@ -505,6 +415,6 @@ def _hours_text(hours: float) -> str:
     return f"{hours * 60:,.0f} min" if hours * 60 >= 1 else f"{max(1.0, hours * 3600):,.0f} s"
 
 
-def _rate_text(rate: float) -> str:
+def rate_text(rate: float) -> str:
     """A request rate as written back: whole numbers from 100 a second, three significant figures below."""
     return f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
