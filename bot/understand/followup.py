@@ -129,9 +129,16 @@ def _chooses_among_thread_cards(previous: Question, current: Question) -> bool:
     the thread's cards, not a new recommendation with no card ("兩張卡哪個比較划算": the two cards discussed)."""
     the_cards = _names_the_thread_cards(previous, current)
     stated = set(current.stated) - ({"gpu_count"} if the_cards else set())
-    return (bool(previous.thread_gpus) and previous.gpu is not None and previous.intent in ("check", "recommend")
-            and (not _hardware(current) or the_cards) and current.model is None and current.params_b is None
-            and stated <= _CHOOSING_SLOTS and _WHICH_OF_THEM.search(fold(current.text)) is not None)
+    return (bool(previous.thread_gpus) and previous.gpu is not None
+            and _a_choice(previous, current, stated, not _hardware(current) or the_cards))
+
+
+def _a_choice(previous: Question, current: Question, stated: set[str], no_new_hardware: bool) -> bool:
+    """A message that chooses among what a sized thread discussed: a choosing word ("which", "哪个"), no model or
+    new hardware of its own, nothing stated beyond the money and hours a choice may name."""
+    return (previous.intent in ("check", "recommend") and no_new_hardware and current.model is None
+            and current.params_b is None and stated <= _CHOOSING_SLOTS
+            and _WHICH_OF_THEM.search(fold(current.text)) is not None)
 
 
 _THE_CARDS = re.compile(
@@ -150,9 +157,7 @@ def _chooses_among_thread_clouds(previous: Question, current: Question) -> bool:
     """"哪个更便宜" after the same set-up was priced on AWS and then on Alibaba Cloud: the clouds compared, each
     pricing the job (audit 29 HIGH 50: the thread was dropped for a generic size chart)."""
     return (previous.cloud is not None and len(_asked_clouds(previous)) >= 2
-            and previous.intent in ("check", "recommend") and not _hardware(current)
-            and current.model is None and current.params_b is None and set(current.stated) <= _CHOOSING_SLOTS
-            and _WHICH_OF_THEM.search(fold(current.text)) is not None)
+            and _a_choice(previous, current, set(current.stated), not _hardware(current)))
 
 
 def _asked_clouds(previous: Question) -> list[str]:
