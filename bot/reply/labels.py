@@ -374,6 +374,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "budget": {"en": "budget", "zh-Hans": "预算"},
     "gen_tokens": {"en": "generated tokens", "zh-Hans": "生成长度"},
     "tokens": {"en": "training tokens", "zh-Hans": "训练 token 数"},
+    "more_sequences": {"en": "second group of sequences", "zh-Hans": "第二组序列"},
     "hours": {"en": "deadline", "zh-Hans": "期限"},
     "training_samples": {"en": "training samples", "zh-Hans": "训练样本数"},
     "training_steps": {"en": "training steps", "zh-Hans": "训练步数"},

@@ -334,7 +334,7 @@ def _parse_more_sequences(state: SlotState, after: int) -> None:
     count = read_number(m)
     if count is None or count < 1:
         return
-    state.set("more_sequences", int(bounded(state, "batch", count, MAX_USERS)))
+    state.set("more_sequences", int(bounded(state, "more_sequences", count, MAX_USERS)))
     if m.group("ctx"):
         tokens = float(m.group("ctx")) * context_unit(m.group("ctx_k"))
         if 16 <= tokens <= MAX_CONTEXT:

@@ -31,3 +31,10 @@ def test_a_count_alone_stays_a_count() -> None:
     assert parse("Qwen2.5-7B for 4k concurrent users", KB).batch == 4000 or parse(
         "Qwen2.5-7B for 4k concurrent users", KB).users == 4000
     assert parse("Llama-3.1-8B with 64 concurrent requests at 4k context", KB).context == 4096
+
+
+def test_a_second_group_beyond_the_bound_is_said_under_its_own_name() -> None:
+    # the clamp had been recorded under "batch", naming a slot the text did not set
+    question = parse("Qwen2.5-14B for 8 analysts at 128k plus 50,000,000 short chats", KB)
+    assert question.more_sequences == 10_000_000
+    assert "more_sequences" in question.clamped and "batch" not in question.clamped
