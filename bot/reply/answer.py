@@ -358,7 +358,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             held_on = 1 if copies else count
             check = with_suggestion_speeds(check_out(rules.check_fit(workload, gpu, held_on, instances,
                                                                      candidates=bigger), fraction),
-                                           workload, gpu, held_on).model_copy(update={"count": count})
+                                           workload, gpu, held_on, question.tokens).model_copy(update={"count": count})
             if "context" not in question.stated:
                 # a long context nobody asked for (Ollama's 32k default) is the first thing to cut, while the cut
                 # still leaves the 4k a question with no length is sized at

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.reply.capacity import memory_of_card_id
-from bot.reply.formatting import count, gb, gpu_name
+from bot.reply.cost_view import amount
+from bot.reply.formatting import count, gb, gpu_name, hours_figure
 from bot.reply.i18n import Translator
 from bot.reply.model import REFERENCE_RAM, Answer, CheckOut, HostMemory
 from bot.reply.readback import engine_name
@@ -290,7 +291,10 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
                                                ollama=answer.understood.get("runner") == "ollama",
                                                card_bandwidth_gbps=card_bandwidth(answer, kb), ram=ram_of(answer)),
                          "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None,
-                         "decode": count(s.decode_tokens_per_s) if s.decode_tokens_per_s else None}
+                         "decode": count(s.decode_tokens_per_s) if s.decode_tokens_per_s else None,
+                         "train_time": (t("sugg_train_time", time=hours_figure(s.train_hours),
+                                          tokens=amount(answer.query.tokens or 0))
+                                        if s.train_hours and answer.query.tokens else None)}
                         for s in c.suggestions[:5]],
     }
 

@@ -223,9 +223,29 @@ def understood_of(question: Question) -> dict[str, Any]:
     return understood
 
 
-def with_suggestion_speeds(check: CheckOut, workload: Workload, gpu: GPU, count: int) -> CheckOut:
+TRAINING_FIXES = frozenset({"smaller-batch", "lora", "qlora", "zero3", "checkpointing", "optimizer-8bit",
+                            "shorter-context"})
+"""Training fixes that keep the cards asked about: each is timed on them for the question's tokens."""
+
+
+def with_suggestion_speeds(check: CheckOut, workload: Workload, gpu: GPU, count: int,
+                           tokens: float | None = None) -> CheckOut:
     """The check with each quantised alternative on its own cards timed: a smaller format also decodes faster
-    (fewer bytes read a token), which is half of what someone weighing a quantisation asks."""
+    (fewer bytes read a token), which is half of what someone weighing a quantisation asks; for a training job with
+    its tokens, each fix on the same cards with the hours they then take (audit 30 LOW-128: "训练 1 亿 token 要多久"
+    after the user's 2× 4090 gave times for other cards only)."""
+    if workload.task != "inference" and tokens:
+        timed_fixes = []
+        for s in check.suggestions:
+            if s.kind in TRAINING_FIXES and s.gpu is None and s.count in (None, count) and rules.compute_known(gpu):
+                alt = replace(workload, batch=s.batch or workload.batch, context=s.context or workload.context,
+                              task=s.task or workload.task, zero_stage=3 if s.kind == "zero3" else workload.zero_stage,
+                              gradient_checkpointing=True if s.kind == "checkpointing" else
+                              workload.gradient_checkpointing)
+                hours = rules.training_hours(alt, gpu, count, tokens)
+                s = s.model_copy(update={"train_hours": finite(hours, 1)}) if hours else s
+            timed_fixes.append(s)
+        return check.model_copy(update={"suggestions": timed_fixes})
     if workload.task != "inference" or not rules.bandwidth_known(gpu):
         return check  # a card known only by its memory (or a Mac's share of it) has no bandwidth to time it at
     timed = []

@@ -190,6 +190,8 @@ class SuggestionOut(BaseModel):
     engine: str | None = None
     """The engine the alternative runs on when not the job's (llama.cpp for a Q4_K_M GGUF on a GeForce card)."""
     decode_tokens_per_s: float | None = None
+    train_hours: float | None = None
+    """A training fix on the cards asked about: the hours the question's tokens then take there."""
     """For a quantised alternative on the cards checked: one sequence's decode speed there, so "which quant and
     how fast" is answered for the card someone has, not only for the picks."""
 

@@ -92,3 +92,13 @@ def test_the_timed_pick_and_the_job_total_agree() -> None:
     first = next(line for line in reply["text"].splitlines() if line.startswith("1. "))
     total = next(line for line in reply["text"].splitlines() if line.startswith("job total"))
     assert total.split("≈ ")[1].split(" USD")[0] in first
+
+
+def test_a_training_fix_on_the_cards_asked_about_is_timed_there() -> None:
+    # audit 30 LOW-128: "训练 1 亿 token 要多久" after "用兩張 4090 呢" gave times for other cards only
+    from tests.bot.reply._answers import ask_json
+
+    reply = ask_json("Llama-3.1-8B QLoRA，序列 4096，batch 8，用两张 4090，训练 1 亿 token 要多久")
+    fixes = [s for s in reply["check"]["suggestions"] if s["kind"] == "smaller-batch"]
+    assert fixes and fixes[0]["train_hours"] and 2 < fixes[0]["train_hours"] < 40
+    assert "训练 100M token 约" in reply["text"]
