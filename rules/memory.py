@@ -97,13 +97,6 @@ def _simple(w: Workload, n: int) -> MemoryEstimate:
             dtype_scale = 2.0
             notes.append("vae-fp32-decode")
         act = C.DIFFUSION_ACTIVATION_GIB_PER_MPIXEL * (res * res / 1e6) * batch * dtype_scale * C.GIB
-        parts = pipeline_parts(model) if offloaded else None
-        if parts is not None and "vae-fp32-decode" in notes:
-            # With model CPU offload the fp32 decode runs with the VAE alone on the card, and the denoiser's steps
-            # peak at most at the 16-bit figure: the card's peak is the larger stage, not the denoiser's weights
-            # plus the decode (audit 29 M-63: SDXL on an 8 GB card was "No", 10.9 GiB)
-            decode_stage = parts.vae * 4.0 + act
-            act = max(act / dtype_scale, decode_stage - weights)
         notes.append("diffusion")
         chosen: dict[str, object] = {"resolution": res, "batch": batch}
         if offloaded:

@@ -312,3 +312,14 @@ def pick_setup(answer: Answer, checkpointing: bool | None, t: Translator) -> str
     if checkpointing is None or sized is None or checkpointing == sized:
         return ""
     return t("pick_with_checkpointing" if checkpointing else "pick_without_checkpointing")
+
+
+def vae_tiling_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """An image pipeline whose decode sets the peak (SDXL's VAE upcast to fp32) that does not fit the card asked
+    about: VAE tiling, with model offload, is how such a card runs it, but the tiled decode's memory is not
+    modelled here, so it is named without a figure (audit 29 M-63)."""
+    model, check = kb.models.get(answer.query.model or ""), answer.check
+    if (model is None or check is None or check.fits or model.arch != "diffusion" or answer.query.task != "inference"
+            or not model.details.get("vae_decodes_fp32_when_fp16")):
+        return ""
+    return t("vae_tiling_hint", model=model.name)

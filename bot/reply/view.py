@@ -35,6 +35,7 @@ from bot.reply.notices import (
     rate_not_kept_line,
     reading_notices,
     stack_line,
+    vae_tiling_line,
     weighed_layout_line,
 )
 from bot.reply.offload import KTRANSFORMERS
@@ -201,6 +202,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["other_kv"] = other_kv_line(answer, kb, t)
     view["all_cards"] = all_cards_line(answer, kb, t)
     view["copies"] = copies_line(answer, t)
+    view["vae_tiling"] = vae_tiling_line(answer, kb, t)
     view["engine_flags"] = engine_flags_line(answer, kb, t)
     view["load_ram"] = load_ram_line(answer, t)
     view["quantised_path"] = quantised_path_line(answer, kb, t)
@@ -400,7 +402,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
             message += ("" if message.endswith("。") else " ") + images
         out.append(("section", "notice", {"message": message}))
     out += _notices(view, ("lighter", "other_stage", "other_kv", "engine_length", "weighed_layout", "all_cards",
-                           "owned_running", "activations_exceed", "smaller", "reasoning_length", "quantised_path"))
+                           "owned_running", "activations_exceed", "smaller", "vae_tiling", "reasoning_length",
+                           "quantised_path"))
     if answer.estimate is not None:
         out.append(("fields", "estimate", {}))
     if answer.intent == "compare" and view["compare"]:
