@@ -27,6 +27,8 @@ import re
 from bot.understand.intent import CAPACITY, FOLLOW_UP_MARKER
 from bot.understand.lang import has_cjk, script_neutral
 from bot.understand.question import Lang, Question
+from bot.understand.slots.base import first_label
+from bot.understand.slots.money import CLOUDS
 from bot.understand.tokens import fold
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
@@ -158,6 +160,11 @@ def _chooses_among_thread_clouds(previous: Question, current: Question) -> bool:
     pricing the job (audit 29 HIGH 50: the thread was dropped for a generic size chart)."""
     return (previous.cloud is not None and len(_asked_clouds(previous)) >= 2
             and _a_choice(previous, current, set(current.stated), not _hardware(current)))
+
+
+def _named_a_cloud(previous: Question) -> bool:
+    """Whether the thread's last message named a cloud ("阿里云呢", "and on AWS?"): it moved between clouds last."""
+    return first_label(CLOUDS, fold(previous.text)) is not None
 
 
 def _asked_clouds(previous: Question) -> list[str]:
@@ -336,12 +343,16 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     update["thread_gpus"] = _thread_gpus(previous, current)
     update["thread_clouds"] = _thread_clouds(previous)
     update["asked_clouds"] = _asked_clouds(previous)
-    if _chooses_among_thread_clouds(previous, current) and not _chooses_among_thread_cards(previous, current):
-        # the same job priced on each cloud the thread named, the latest first
+    among_clouds = _chooses_among_thread_clouds(previous, current)
+    among_cards = _chooses_among_thread_cards(previous, current) and not (among_clouds and _named_a_cloud(previous))
+    if among_clouds and not among_cards:
+        # the same job priced on each cloud the thread named, the latest first; when the thread moved between
+        # clouds last ("在 AWS 上…" / "阿里云呢" / "哪个更便宜"), the clouds are the choice, not the cards before them
+        # (audit 30 HIGH 70: the remembered recommendation had turned it into a card comparison on one cloud)
         clouds = _asked_clouds(previous)
         update.update(cloud=clouds[-1], other_clouds=[c for c in reversed(clouds[:-1])], asks_cost=True,
                       chooses_thread_clouds=True)
-    if _chooses_among_thread_cards(previous, current):
+    if among_cards:
         intent = "compare"
         update.update(_compare_cards(_thread_cards(previous), previous, stated))
         update["compare_as_sized"] = True

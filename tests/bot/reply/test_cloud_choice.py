@@ -45,3 +45,16 @@ def test_a_count_asked_alone_is_kept_on_each_cloud() -> None:
     assert rows["aws"]["count"] == 2 and rows["alibaba"]["count"] == 2
     rate = rows["alibaba"]["per_hour"] / rows["aws"]["per_hour"]
     assert f"Alibaba Cloud is the cheaper while 1 USD buys more than {rate:.3g} CNY" in render_text(result, KB)
+
+
+def test_the_conversation_weighs_the_clouds_even_with_a_remembered_recommendation() -> None:
+    # audit 30 HIGH 70: through the conversation (which remembers each reply's recommended set-up), the thread's
+    # last move between clouds was turned into a card comparison on one cloud
+    from bot.service import Advisor
+
+    advisor = Advisor(fetch_config=None)
+    for text in TURNS[:-1]:
+        advisor.respond(text, "T:h70")
+    reply = advisor.respond(TURNS[-1], "T:h70")
+    assert reply.question.chooses_thread_clouds and reply.question.intent != "compare"
+    assert {r["cloud"] for r in reply.answer.cloud_choice} == {"aws", "alibaba"}
