@@ -12,7 +12,7 @@ import math
 from rapidfuzz import fuzz
 
 from bot.reply.cost_view import cloud_name
-from bot.reply.formatting import gb, gpu_name
+from bot.reply.formatting import gb, gpu_name, hours_figure
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
 from bot.reply.ollama_defaults import ollama_context
@@ -217,6 +217,12 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         # no plan (a card with no compute figure), but even one sequence alone decodes slower than asked
         return t("speed_not_kept_alone", count=check.count, gpu=gpu_name(kb, check.gpu), v=f"{alone:,.0f}",
                  wanted=f"{wanted:,.0f}")
+    took, deadline = answer.speed.get("train_hours"), answer.speed.get("deadline_hours")
+    if check is not None and check.fits and took and deadline and took > deadline:
+        # "can 4 A100s train a 7B on 100B tokens within 3 days?": the memory fits, the deadline does not (audit 30
+        # HIGH 71: "Yes" above a time 28× the one given)
+        return t("deadline_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu), took=hours_figure(took),
+                 deadline=hours_figure(deadline), cards=f"{answer.speed.get('cards_for_deadline') or 0:,.0f}")
     short = short_of_load(answer)
     if check is not None and check.fits and short:
         return t("stack_rate_not_kept", count=check.count, gpu=gpu_name(kb, check.gpu),

@@ -13,7 +13,7 @@ _PTUNING = rx(r"\bp[-_ ]?tuning(?:[-_ ]?v2)?\b|\bprefix[-_ ]tuning\b|\bprompt[-_
 _FULL_TRAIN = rx(
     r"\bfine[-_ ]?tun\w*|\bfinetun\w*|\bsft\b|\btrain(?:ing|s)?\b|\bpre[-_ ]?train(?:ing)?\b|\bfrom\ scratch\b|"
     r"\bfull[-_ ]?(?:parameter|param)\b|微调|精调|全参|全量(?!推理|部署|模型|加载|运行|跑|版|精度)|预训练|训练|"
-    r"继续训练|二次训练|炼丹|\brlhf\b|\bdpo\b|\bdream[-_ ]?booth\b|\bfull[-_ ]?ft\b|\bfft\b"
+    r"继续训练|二次训练|训完|训得完|练完|炼丹|\brlhf\b|\bdpo\b|\bdream[-_ ]?booth\b|\bfull[-_ ]?ft\b|\bfft\b"
 )
 _ALL_PARAMETERS = rx(
     r"\bfull[-_ ]?(?:fine[-_ ]?tun\w*|finetun\w*|parameters?|params?|ft|sft|train\w*|weights?|model)\b|"

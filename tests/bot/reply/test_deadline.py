@@ -111,3 +111,17 @@ def test_a_deadline_met_with_little_slack_says_so() -> None:
     hours = result.speed["train_hours"]
     assert hours is not None and 0.9 * 168 < hours <= 168  # met, within 10%
     assert "to spare: restarts, evaluation or a lower utilisation would miss it" in render_text(result, KB)
+
+
+def test_a_deadline_the_cards_named_miss_is_no_plain_yes() -> None:
+    # audit 30 HIGH 71: "Yes" (memory) above a time 28× the 3 days given; "3 天内能训完吗" was read as inference
+    from tests.bot.reply._answers import ask_json
+
+    for text in ("Can 4x A100 80GB train a 7B model on 100B tokens within 3 days?",
+                 "7B 模型 1000 亿 token，4 张 A100，3 天内能训完吗？"):
+        reply = ask_json(text)
+        assert reply["query"]["task"] == "train", text
+        assert reply["speed"]["train_hours"] > 72
+        assert "Yes: it needs" not in reply["text"] and "可以：每卡需要" not in reply["text"]
+    assert "That is memory only: 4× A100 80GB train it in" in ask_json(
+        "Can 4x A100 80GB train a 7B model on 100B tokens within 3 days?")["text"]
