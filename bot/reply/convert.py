@@ -159,6 +159,8 @@ def understood_of(question: Question) -> dict[str, Any]:
     """The slots the text stated, plus what the reply needs to show a misreading or a capped number."""
     values = question.model_dump()
     understood = {slot: values.get(slot) for slot in question.stated if slot in values}
+    if question.logged_oom:
+        understood["logged_oom"] = True
     if question.api_price_per_million:  # what the bill per token is weighed against (cost_view)
         understood.update(api_price_per_million=question.api_price_per_million,
                           api_price_currency=question.api_price_currency)

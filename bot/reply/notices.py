@@ -217,6 +217,11 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         # no plan (a card with no compute figure), but even one sequence alone decodes slower than asked
         return t("speed_not_kept_alone", count=check.count, gpu=gpu_name(kb, check.gpu), v=f"{alone:,.0f}",
                  wanted=f"{wanted:,.0f}")
+    if (check is not None and check.fits and answer.understood.get("logged_oom")
+            and answer.understood.get("unmodelled_engine")):
+        # a pasted OOM on an engine sized here as another (TGI as transformers): the fit is this sizing's, not the
+        # log's (audit 30 HIGH 65: "It fits, with nothing spilled" above the OOM)
+        return t("oom_logged_other_engine", engine=str(answer.understood.get("unmodelled_engine")))
     took, deadline = answer.speed.get("train_hours"), answer.speed.get("deadline_hours")
     if check is not None and check.fits and took and deadline and took > deadline:
         # "can 4 A100s train a 7B on 100B tokens within 3 days?": the memory fits, the deadline does not (audit 30

@@ -156,7 +156,8 @@ UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted
                                "shared_memory_stated", "asks_concurrency", "no_such_variant", "records_folded",
                                "engine_not_on_card", "gguf_server", "asks_overflow",
                                "asks_spot", "asks_running_cost", "logged_kv_tokens",
-                               "smi_busy", "thanks", "api_price_per_million", "api_price_currency"})
+                               "smi_busy", "thanks", "api_price_per_million", "api_price_currency",
+                               "logged_oom"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 
 

@@ -186,6 +186,8 @@ def parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Ques
             return Question(text=text, intent="unknown")
 
 
+_LOGGED_OOM = re.compile(r"cuda\s+out\s+of\s+memory|outofmemoryerror|torch\.cuda\.OutOfMemoryError|\bOOM\b", re.I)
+"""An out-of-memory the message shows or reports ("… CUDA out of memory. Tried to allocate 14.00 GiB")."""
 _VERSION_COMMA = re.compile(r"(?<=[A-Za-z])(\d),(\d)(?=[-_][0-9A-Za-z]|[A-Za-z])")
 """A version written with a decimal comma inside a name ("qwen2,5-72b", "llama3,1-8b"), as European keyboards do."""
 
@@ -487,6 +489,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         asks_capacity=capacity and intent == "gpu_info",
         asks_copies=copies and intent == "check",
         asks_load_ram=asks_load_ram(text),
+        logged_oom=_LOGGED_OOM.search(text) is not None,
         **parse_api_price(text),
         other_clouds=values.get("other_clouds") or [],
         budget=bool(values.get("budget", False)) or bool(money),

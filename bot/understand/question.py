@@ -405,6 +405,9 @@ class Question(BaseModel):
     api_price_per_million: float | None = Field(default=None, gt=0)
     """An API's price per million tokens the question weighs its own serving against, in `api_price_currency`."""
     api_price_currency: str | None = None
+    logged_oom: bool = False
+    """A pasted log shows the job running out of memory ("CUDA out of memory", "OutOfMemoryError"): the verdict says
+    that the sizing, not the log, is what fits (bot.reply.notices.rate_not_kept_line)."""
     asks_load_ram: bool = False
     """How much system RAM loading the model takes is asked (bot.understand.slots.load_ram)."""
     asks_copies: bool = False

@@ -23,3 +23,10 @@ def test_the_warm_up_is_explained() -> None:
     text = ask_json(LOG)["text"]
     assert "warming up with one prefill batch of --max-batch-prefill-tokens (32,768 here)" in text
     assert "Lower --max-batch-prefill-tokens" in text
+
+
+def test_the_verdict_does_not_say_it_fits_above_the_logged_oom() -> None:
+    # audit 30 HIGH 65 residue: "It fits, with nothing spilled" above the pasted out-of-memory
+    text = ask_json(LOG)["text"]
+    assert "It fits, with nothing spilled" not in text and "In memory, yes" in text
+    assert "your log shows Text Generation Inference (TGI) running out of memory" in text
