@@ -69,3 +69,12 @@ def test_a_beam_width_and_hours_after_a_transcription_verb_are_read() -> None:
     english = parse("whisper large-v3 on a 4090, transcribe 300 hours, how long?", kb)
     assert (english.beam_size, english.audio_hours, english.hours) == (None, 300, None)
     assert parse("faster-whisper large-v3 with beam_size=5 on an A100, 2,000 hours of audio", kb).beam_size == 5
+
+
+def test_ten_live_streams_at_once_are_the_batch() -> None:
+    # audit 30 M-78: "10 路同时直播" lost both the count and, with it, the live plan
+    from bot.understand.parse import parse as _parse
+    from knowledge.loader import default_knowledge as _kb
+
+    question = _parse("Whisper large-v3 实时字幕，10 路同时直播，要几张 L4？", _kb())
+    assert question.batch == 10 and question.live_audio
