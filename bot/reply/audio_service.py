@@ -62,7 +62,9 @@ def audio_plan(speed: dict[str, float | None], gpu: GPU, count: int) -> ServingP
         return ServingPlanOut(gpu=gpu.id, gpus_per_replica=1, replicas=int(cards),
                               sequences_per_replica=int(per_card), concurrent_needed=int(streams),
                               binding="live_audio", targets={"streams": streams, "streams_per_replica": per_card})
-    return ServingPlanOut(gpu=gpu.id, gpus_per_replica=1, replicas=int(cards), sequences_per_replica=1,
+    # each card batches the waiting clips' windows (audit 30 LOW-141: "room for 1 sequence" beside that batch)
+    batched = int(speed.get("audio_batch") or 1)
+    return ServingPlanOut(gpu=gpu.id, gpus_per_replica=1, replicas=int(cards), sequences_per_replica=batched,
                           concurrent_needed=math.ceil(wanted), binding="audio_requests", targets=targets)
 
 

@@ -328,17 +328,21 @@ def alternatives_as_plans(picks: Sequence[PickOut], question: Question, workload
     from bot.reply.media_figures import media_speed
     from bot.reply.serving import serving_plan  # serving sizing reads the speed rules; only replies need it
 
-    if not has_load_to_meet(question, workload):
+    live = question.live_audio and workload.model.modality == "audio" and workload.batch > 1
+    if not has_load_to_meet(question, workload) and not live:
         return list(picks)
     out: list[PickOut] = []
     for pick in picks:
         gpu = kb.gpus.get(pick.gpu)
         plan = serving_plan(question, workload, gpu, pick.count, serving_bill(kb, choice)) \
             if gpu is not None and pick.fits else None
-        if plan is None and gpu is not None and pick.fits and question.qps and workload.model.modality == "audio":
-            # a speech model at a request rate: the cards its windows take on this card (bot.reply.audio_service)
-            rate = (question.qps, question.clip_seconds)
-            plan = audio_plan(media_speed(workload, gpu, kb, None, audio_requests=rate), gpu, pick.count)
+        if plan is None and gpu is not None and pick.fits and workload.model.modality == "audio" and (
+                question.qps or question.live_audio):
+            # a speech model at a request rate, or live streams: the cards it takes on this card
+            # (bot.reply.audio_service; audit 30 M-71: the other picks were one card each, sized for memory)
+            rate = (question.qps, question.clip_seconds) if question.qps else None
+            plan = audio_plan(media_speed(workload, gpu, kb, None, audio_requests=rate,
+                                          live_audio=question.live_audio), gpu, pick.count)
         if gpu is None or plan is None or plan.replicas * plan.gpus_per_replica <= pick.count:
             out.append(pick)
             continue

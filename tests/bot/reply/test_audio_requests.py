@@ -45,3 +45,15 @@ def test_live_transcription_is_planned_at_its_refresh() -> None:
     assert reply["picks"][0]["count"] == -(-50 // refreshed) > 1
     offline = ask_json("Whisper large-v3 on an L4, 50 concurrent streams")
     assert offline["picks"][0]["count"] == 1  # no live cue: each stream's windows, batched
+
+
+def test_live_alternatives_are_laid_out_for_the_same_streams() -> None:
+    # audit 30 M-71 residue: picks 2-3 were one card each, sized for memory only
+    reply = ask_json("Real-time transcription of 50 simultaneous phone calls with Whisper large-v3 — how many L4s?")
+    assert all(p["count"] > 1 and p["replicas"] == p["count"] for p in reply["picks"])
+
+
+def test_a_request_plans_cards_batch_their_windows() -> None:
+    # audit 30 LOW-141: "room for 1 sequence at a time" beside a plan that batches each card's waiting windows
+    text = ask_json("Whisper large-v3 API: 20 requests per second, each a 10-second clip. How many T4s?")["text"]
+    assert "room for 1 sequence at a time" not in text
