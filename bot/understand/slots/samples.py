@@ -52,9 +52,11 @@ _SAMPLES = rx(r"(?<![a-z0-9.])" + AMOUNT_NUM + r"\s*" + AMOUNT_SCALE + r"\s*(?:�
 """A count of texts a job works through ("1M samples", "100 万条客服对话", "100 million short texts"); a count of
 chats held at once ("40 chats at once") is a load served together, read by the batch slot (audit 28 M-55)."""
 _OUTPUTS_COUNTED = rx(r"(?<![a-z0-9.])" + AMOUNT_NUM + r"\s*(?P<scale>million|billion|mn|bn|m|b|万|亿)\s*"
-                     r"(?:summar(?:y|ies)|prompts|completions|generations|translations)(?![a-z])")
+                     r"(?:summar(?:y|ies)|prompts|completions|generations|translations)(?![a-z])"
+                     r"(?:\s+of\s+(?P<adj>\d+(?:\.\d+)?)\s*(?P<adj_k>k)?\s*-?\s*tokens?(?![a-z]))?")
 """Outputs or prompts counted in millions ("10M summaries", "10M prompts of 2k tokens"): a batch job's documents
-(audit 30 HIGH 68). Only at that scale: "1.2k prompt", "a 32k prompt" are a prompt's length."""
+(audit 30 HIGH 68), with each one's length when written after it (the prompt's: LOW-142). Only at that scale:
+"1.2k prompt", "a 32k prompt" are a prompt's length."""
 _SAMPLES_NOUN_FIRST = rx(r"(?:训练数据|数据集|数据量|数据|资料|样本量|样本|语料)\s*"
                          r"(?:是|有|为|约|大约|共|一共)?\s*[:：]?\s*"
                          + AMOUNT_NUM + r"\s*" + AMOUNT_SCALE

@@ -62,3 +62,12 @@ def test_summaries_and_prompts_counted_are_a_batch_job() -> None:
         question = _parse(text, _kb())
         assert question.training_samples == 10_000_000 and question.output_tokens == 2e9, text
     assert _parse("serve Llama-3.1-8B, prompts of 2k tokens, 20 users", _kb()).training_samples is None
+
+
+def test_prompts_of_a_length_are_that_long_each() -> None:
+    # audit 30 LOW-142: "10M prompts of 2k tokens, 200 tokens out each" took the 2k as prompt and reply together
+    from bot.understand.parse import parse as _parse
+    from knowledge.loader import default_knowledge as _kb
+
+    question = _parse("Batch job: 10M prompts of 2k tokens, 200 tokens out each, Llama-3.1-8B on H100s", _kb())
+    assert (question.context, question.gen_tokens) == (2048 + 200, 200)
