@@ -519,3 +519,13 @@ def test_everyday_words_are_no_model_names() -> None:
     question = _parse("we're thinking of getting an H100 — overkill for an 8B chatbot with 50 users?", _kb())
     assert question.model_text is None and question.params_b == 8.0
     assert _parse("qwen3-235b-a22b-thinking-2507 on 8x H100", _kb()).model == "qwen3-235b-a22b-2507"
+
+
+def test_amounts_in_words_before_a_count() -> None:
+    # audit 30 HIGH 68 residue: "half a million requests a day" was dropped (and "half" read as fp16)
+    from bot.understand.parse import parse as _parse
+    from knowledge.loader import default_knowledge as _kb
+
+    question = _parse("Llama-3.1-8B: half a million requests a day, 1k in / 100 out, how many A10G?", _kb())
+    assert abs((question.qps or 0) - 500_000 / 86_400) < 0.01 and question.precision is None
+    assert abs((_parse("Llama-3.1-8B, a million requests per day, how many L4?", _kb()).qps or 0) - 11.57) < 0.01
