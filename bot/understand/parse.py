@@ -189,9 +189,11 @@ def parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Ques
 _LOGGED_OOM = re.compile(r"cuda\s+out\s+of\s+memory|outofmemoryerror|torch\.cuda\.OutOfMemoryError|\bOOM\b", re.I)
 """An out-of-memory the message shows or reports ("… CUDA out of memory. Tried to allocate 14.00 GiB")."""
 _HALF_A = re.compile(r"\bhalf\s+an?\s+(thousand|million|billion)\b", re.I)
-_A_MILLION = re.compile(r"(?<![\w.])an?\s+(million|billion)\s+(?=[a-z])", re.I)
-"""Amounts in words before a count ("half a million requests a day", "a million tokens"): as numbers the count
-slots read (audit 30 HIGH 68: the day's half a million requests was dropped)."""
+_A_MILLION = re.compile(r"(?<![\w.])an?\s+(million|billion)\s+(?=(?:requests?|queries|calls|messages|documents|"
+                        r"images|users|chats|conversations|prompts|summaries|texts|pages)\b)", re.I)
+"""Amounts in words before a count ("half a million requests a day", "a million documents"): as numbers the count
+slots read (audit 30 HIGH 68: the day's half a million requests was dropped); "a million tokens" is left as the
+price unit it usually is ("how much for a million tokens")."""
 _VERSION_COMMA = re.compile(r"(?<=[A-Za-z])(\d),(\d)(?=[-_][0-9A-Za-z]|[A-Za-z])")
 """A version written with a decimal comma inside a name ("qwen2,5-72b", "llama3,1-8b"), as European keyboards do."""
 
