@@ -220,6 +220,9 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
     if (current.model is not None and previous.model is not None and _VERSUS_START.search(folded)
             and words <= _MAX_FOLLOW_UP_TOKENS * 2):
         return True
+    if (current.intent == "compare" and len(current.compare_gpus) >= 2 and current.model is None
+            and current.params_b is None and previous.model is not None and words <= _MAX_FOLLOW_UP_TOKENS * 2):
+        return True  # "L20 和 A100 哪个更便宜" in a sized thread: those cards for its job (audit 30 HIGH 61, THJ)
     if current.intent_explicit and current.intent != previous.intent:
         return False  # "tell me about the H100" after a sizing question is a new question
     names_workload = current.model is not None or current.params_b is not None

@@ -28,3 +28,10 @@ def test_which_is_cheaper_after_two_clouds_prices_the_job_on_both() -> None:
 def test_a_count_of_cards_asked_anew_is_still_a_count() -> None:
     question = thread("想用 RTX 4090 跑 Qwen2.5-14B 推理可以嗎？", "用兩張卡呢")
     assert question.gpu == "rtx-4090" and question.gpu_count == 2 and question.intent != "compare"
+
+
+def test_two_cards_named_to_compare_in_a_sized_thread_keep_its_job() -> None:
+    # audit 30 HIGH 61 residue (THJ): "L20 和 A100 哪个更便宜" after the job was sized fell to the generic chart
+    question = thread("Qwen2.5-32B 推理，20 并发，上下文 8k，用什么卡", "换成 L20 呢", "L20 和 A100 哪个更便宜")
+    assert question.intent == "compare" and question.model == "qwen2.5-32b" and question.batch == 20
+    assert question.compare_gpus[:1] == ["l20"]
