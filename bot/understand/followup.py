@@ -347,7 +347,8 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     update["thread_clouds"] = _thread_clouds(previous)
     update["asked_clouds"] = _asked_clouds(previous)
     among_clouds = _chooses_among_thread_clouds(previous, current)
-    among_cards = _chooses_among_thread_cards(previous, current) and not (among_clouds and _named_a_cloud(previous))
+    among_cards = _chooses_among_thread_cards(previous, current) and not (
+        among_clouds and _named_a_cloud(previous) and not _cards_apart(previous))
     if among_clouds and not among_cards:
         # the same job priced on each cloud the thread named, the latest first; when the thread moved between
         # clouds last ("在 AWS 上…" / "阿里云呢" / "哪个更便宜"), the clouds are the choice, not the cards before them
@@ -415,14 +416,27 @@ def _compare_cards(cards: dict[str, int | None], previous: Question, stated: lis
     # (8-bit weights, audit 24 HIGH 17), which would change the job between the turns being compared
     clouds = _thread_clouds(previous)
     # cards asked on different clouds are each priced where they were asked (audit 28 M-42, J02)
-    apart = ({g: clouds[g] for g in gpus if g in clouds}
-             if len({clouds.get(g) for g in gpus}) > 1 and all(g in clouds for g in gpus) else {})
+    apart = _apart(gpus, clouds)
     return {"compare_gpus": gpus, "compare_counts": {g: n for g, n in cards.items() if g in gpus and n},
             "compare_clouds": apart,
             "gpu": None, "gpu_count": None, "gpu_text": None, "gpu_defaulted": False, "instance": None,
             "budget": previous.budget,
             "stated": [s for s in stated if s not in linked and (s != "budget" or "budget" in previous.stated)]
             + ["compare_gpus"]}
+
+
+def _apart(gpus: list[str], clouds: dict[str, str]) -> dict[str, str]:
+    """Each card's cloud when every card was asked on a cloud and they differ, else nothing."""
+    if len({clouds.get(g) for g in gpus}) > 1 and all(g in clouds for g in gpus):
+        return {g: clouds[g] for g in gpus}
+    return {}
+
+
+def _cards_apart(previous: Question) -> bool:
+    """Whether the thread's cards were each asked on a cloud of their own ("阿里云上一张 A10…" / "换成 AWS 的 L4
+    呢"): a choice among them is one of cards, each priced where asked (M-42), even though the last named a cloud."""
+    gpus = list(_thread_cards(previous))[-_MAX_THREAD_CARDS:]
+    return bool(_apart(gpus, _thread_clouds(previous)))
 
 
 _MAX_THREAD_CARDS = 4
