@@ -24,6 +24,7 @@ from bot.reply.precision_defaults import (
 from bot.reply.request_images import request_images
 from bot.reply.serving import at_full_load, sets_serving_target
 from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE
+from bot.understand.intent import WHY_SLOW_NOTE
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
 from bot.understand.slots.audio import CTRANSLATE2_NOTE, FASTER_WHISPER_BEAM_NOTE
@@ -185,6 +186,19 @@ def engine_fine_tune_method(question: Question) -> Task | None:
     return profile.training.fine_tune_method
 
 
+def spills_on_desktop(question: Question, model: Model, gpu: GPU | None, task: str) -> bool:
+    """A model asked to be slow on a desktop card whose memory cannot hold its released weights: the asker runs
+    it already, and what runs a model past a GeForce card's memory is llama.cpp or Ollama with a GGUF and layers in
+    system RAM, the reason it is slow (audit 30 HIGH 64: sized in bf16 on transformers, an answer to a job nobody
+    runs). Stated engines and precisions stay as asked."""
+    if (WHY_SLOW_NOTE not in question.notes or question.engine is not None or "precision" in question.stated
+            or question.quant is not None or task != "inference" or model.arch != "decoder" or gpu is None
+            or gpu.form != "consumer"):
+        return False
+    native_bytes = WF.BYTES_PER_PARAM_PLAIN.get(model.native_precision, 2.0)
+    return model.params_b * 1e9 * native_bytes > gpu.memory_gb * 1e9 * (question.gpu_count or 1)
+
+
 def workload_for(question: Question, model: Model, gpu: GPU | None,
                  vram_gib: float | None = None) -> tuple[Workload, list[Assumption]]:
     assumptions: list[Assumption] = []
@@ -200,6 +214,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     # TensorRT-LLM need CUDA, and GPTQ/AWQ kernels do not run on it.
     mac_engine = (question.unified_memory and question.engine is None and task == "inference"
                   and model.arch == "decoder")
+    desktop_slow = not mac_engine and spills_on_desktop(question, model, gpu, task)
+    mac_engine = mac_engine or desktop_slow
     precision = question.precision
     if precision is None and question.quant:
         implied = QUANT_PRECISION.get(question.quant)
@@ -275,7 +291,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     batch_stated = question.batch
     if mac_engine:
         engine = "llama.cpp"
-        assumptions.append(Assumption(field="engine", value=engine, reason="apple-silicon"))
+        assumptions.append(Assumption(field="engine", value=engine,
+                                      reason="why-slow-desktop" if desktop_slow else "apple-silicon"))
     elif engine is None:
         # Several concurrent users, or a speed / load target, means a serving engine; one prompt at a time is
         # what a notebook does.

@@ -309,6 +309,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                        "zh-Hans": "按每步一个满上下文长度的批次估算（批次为所有卡合计：单卡批次 × 卡数 × 梯度累积），是上限；可写“batch 32”或“每条 512 token”"},
     "apple-silicon": {"en": "a Mac runs it through llama.cpp (Ollama, LM Studio) on Metal; vLLM, SGLang and GPTQ/AWQ kernels need CUDA",
                       "zh-Hans": "Mac 上通过 llama.cpp（Ollama、LM Studio）用 Metal 运行；vLLM、SGLang 以及 GPTQ/AWQ 内核需要 CUDA"},
+    "why-slow-desktop": {"en": "a model larger than the card is run on a desktop through llama.cpp or Ollama, as a GGUF with the layers that do not fit in system RAM, which is what makes it slow; name your engine to size another",
+                         "zh-Hans": "比显存大的模型在台式机上一般用 llama.cpp 或 Ollama 跑 GGUF，放不下的层留在内存里，这正是慢的原因；说明所用引擎可按其估算"},
     "image-trainer-default": {"en": "as the image trainers' own configurations run a model this size", "zh-Hans": "图像训练工具对这个规模的模型默认如此"},
     "whole-instance": {"en": "the instance is billed whole: a job of a fixed size runs data-parallel on all its "
                              "cards, in a fraction of the time on one",

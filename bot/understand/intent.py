@@ -203,6 +203,18 @@ _SLOW = re.compile(r"\b(?:slow|sluggish|laggy|crawl\w*|takes?\s+forever|oom\w*|o
                    r"|慢|卡顿|卡頓|爆显存|爆顯存", re.I)
 """A job on a named card said to be slow or to fail: asked why, the answer is that job sized on that card."""
 
+WHY_SLOW_NOTE = "why-slow"
+"""The asker runs the job already and finds it slow: on a desktop card too small for the model, what runs it is a
+GGUF with layers in system RAM (bot.reply.defaults)."""
+
+
+def asks_why_slow(text: str) -> bool:
+    """"why is Qwen2.5-32B so slow on my 4070 Ti?", "为什么在我的 4060 上这么慢": a running job found slow."""
+    why = re.search(r"\bwhy\b|为什么|为何|為什麼|為何", text, re.A)
+    slow = _SLOW.search(text)
+    return why is not None and slow is not None and re.search(r"oom|out\s+of\s+memory|crash|爆", slow.group(0),
+                                                              re.I) is None
+
 
 def decide_intent(state: SlotState, folded: str, has_model: bool, gpus: list[str], vocab: Vocab,
             suggestions: list[str], *, capacity: bool = False, models_compared: bool = False,

@@ -60,6 +60,8 @@ from bot.understand.intent import (
     CAPACITY,
     MODEL_COMPARE,
     MODEL_COMPARE_STRONG,
+    WHY_SLOW_NOTE,
+    asks_why_slow,
     decide_intent,
     gpu_plural,
     imply_task,
@@ -393,6 +395,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     read_documents(state, work, named_model, folded)
     read_image_job(state, work, named_model, folded)
     latency_as_speed(state, work)
+    if intent == "check" and asks_why_slow(state.text):
+        state.notes.append(WHY_SLOW_NOTE)
     copies = bool(gpu_ids) and asks_copies(text)
     if intent == "recommend" and copies:
         intent = "check"  # "how many copies of Qwen2.5-32B can one A100 hold": that card, and the count it holds
