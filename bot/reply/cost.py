@@ -26,6 +26,7 @@ from bot.reply.money_model import CostOut, PriceOut, ServingPlanOut
 from bot.reply.pricing import (
     PriceChoice,
     gpu_only_plan,
+    home_region_rows,
     one_currency,
     plan_bill,
     plan_fields,
@@ -155,15 +156,30 @@ def _with_subscription(out: CostOut, plan: InstancePlan, asked: bool) -> CostOut
 
 
 def other_cloud_costs(kb: KnowledgeBase, question: Question, workload: Workload | None, gpu: GPU, count: int,
-                      speed: dict[str, float | None], serving: ServingPlanOut | None = None) -> list[CostOut]:
+                      speed: dict[str, float | None], serving: ServingPlanOut | None = None,
+                      per_gpu: bool = False) -> list[CostOut]:
     """The configuration priced on each further cloud the question names ("AWS vs GCP"), in that cloud's
-    currency; a cloud with no known price keeps its place with nulls, so the reply says so rather than drop it."""
+    currency; a cloud with no known price keeps its place with nulls, so the reply says so rather than drop it.
+    `per_gpu`: each cloud's instance with the lowest price a GPU-hour, whatever its size (`per_gpu_count`)."""
     out = []
     for cloud in question.other_clouds:
         there = question.model_copy(update={"cloud": cloud})
-        cost = config_cost(kb, there, workload, gpu, count, price_choice(there), speed, serving)
+        choice = price_choice(there)
+        size = per_gpu_count(kb, gpu.id, choice) if per_gpu else count
+        cost = config_cost(kb, there, workload, gpu, size, choice, speed, serving)
         out.append(cost.model_copy(update={"cloud": cloud}))
     return out
+
+
+def per_gpu_count(kb: KnowledgeBase, gpu_id: str, choice: PriceChoice) -> int:
+    """The number of GPUs of the cloud's instance with the lowest price a GPU-hour (fewer GPUs on a tie): clouds
+    compared for a card with no count are ranked on that, not on each one's smallest instance (audit 30 LOW-143:
+    Lambda's 1-GPU box at 4.29 beside its 8-GPU box at 3.99 a GPU, when Hyperstack's 8-GPU box was used)."""
+    rows = [p for p in home_region_rows(list_prices(kb, gpu=gpu_id, cloud=choice.cloud), choice.home_region)
+            if not p.host_billed_separately and p.currency == choice.currency]
+    if not rows:
+        return 1
+    return min(rows, key=lambda p: (p.price_per_gpu_hour, p.count)).count
 
 
 def gpu_prices(kb: KnowledgeBase, question: Question) -> list[PriceOut]:
@@ -223,12 +239,16 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     if question.intent == "gpu_info":
         result.prices = gpu_prices(kb, question)
         card = kb.gpus.get(question.gpu or "")
+        # clouds set side by side for a card with no count are weighed a GPU-hour each, on their cheapest box
+        per_gpu = bool(question.other_clouds) and question.gpu_count is None and question.cloud is not None
         if card is not None and result.prices:
-            result.cost = config_cost(kb, question, None, card, question.gpu_count or 1, choice, {})
+            size = per_gpu_count(kb, card.id, choice) if per_gpu else question.gpu_count or 1
+            result.cost = config_cost(kb, question, None, card, size, choice, {})
             if result.cost.currency is None:
                 result.cost = None
         if card is not None:
-            result.other_cloud_costs = other_cloud_costs(kb, question, None, card, question.gpu_count or 1, {})
+            result.other_cloud_costs = other_cloud_costs(kb, question, None, card, question.gpu_count or 1, {},
+                                                         per_gpu=per_gpu)
         _said_home_region(result, choice)
         if "budget-most-memory" in question.notes and card is not None:
             # "the biggest model my budget serves": the cards were chosen as the most memory it rents; say so

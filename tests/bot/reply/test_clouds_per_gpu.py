@@ -7,11 +7,16 @@ from tests.bot.reply._answers import ask_json
 
 
 def test_an_eight_gpu_box_is_weighed_per_gpu() -> None:
-    # price rows: hyperstack n3-H100-SXM5x8 19.20 (8 GPUs), lambda gpu_1x_h100_sxm5 4.29, aws p5.4xlarge 6.88
+    # price rows: hyperstack n3-H100-SXM5x8 19.20 (8 GPUs), aws p5.4xlarge 6.88 (p5.48xlarge 55.04 / 8 the same)
     text = ask_json("H100 price per hour: AWS vs Lambda vs Hyperstack")["text"]
     line = next(line for line in text.splitlines() if line.startswith("Cheapest per GPU-hour"))
     assert "Hyperstack (n3-H100-SXM5x8, 8 GPUs billed together) at 2.40 USD per GPU-hour" in line
-    assert line.index("Lambda 4.29") < line.index("AWS 6.88")
+    # Lambda is weighed on its cheapest box a GPU: gpu_8x_h100_sxm5 31.92 / 8 = 3.99, not gpu_1x at 4.29 (LOW-143)
+    assert "Lambda 3.99 (8× gpu_8x_h100_sxm5)" in line and line.index("Lambda 3.99") < line.index("AWS 6.88")
+
+
+def test_one_cloud_asked_keeps_its_smallest_instance() -> None:
+    assert "gpu_1x_h100_sxm5 on Lambda" in ask_json("H100 price per hour on Lambda")["text"]
 
 
 def test_per_gpu_hour_asked_in_words_is_a_price_question() -> None:
