@@ -459,7 +459,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         mac_beside=mac_beside_figure(question, workload, kb),
         **base,
     )
-    result.max_context = max_context_out(question, workload, sized_gpu, sized_count, check)
+    result.max_context = max_context_out(question, workload, sized_gpu, sized_count, check, kb)
     attach_money(result, question, workload, kb, top if top[0] is not None else (None, 1))
     timed_as_planned(result, question, workload, kb)
     result.faq = faq_for(question, workload, result, kb)

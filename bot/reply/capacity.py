@@ -309,8 +309,27 @@ def side_by_side(question: Question, workload: Workload, estimate: MemoryEstimat
     return [r.model_copy(update=own) if r.task == workload.task else r for r in rows]
 
 
+def longer_window_release(kb: KnowledgeBase | None, model: Model) -> str | None:
+    """The release of the same model with a longer window (Yi-34B-200K beside Yi-34B's 4,096): asked for the
+    longest context, the window that caps the answer may be this release's only (audit 30 LOW-124). The same
+    shape (family, modality, layers, width, KV heads, parameters) under the same name with a suffix is what makes it
+    the same model: a namesake of another generation (ChatGLM2 beside ChatGLM3) or purpose (a coder, an embedder)
+    is not."""
+    if kb is None or model.max_context is None:
+        return None
+
+    def shape(m: Model) -> tuple[object, ...]:
+        return (m.family, m.modality, m.arch, m.num_layers, m.hidden_size, m.num_kv_heads, m.params_b)
+
+    stem = model.name.lower()
+    longer = [m for m in kb.models.values()
+              if m.id != model.id and shape(m) == shape(model) and (m.max_context or 0) > model.max_context
+              and m.name.lower().startswith(stem) and m.name[len(stem):len(stem) + 1] in ("-", " ")]
+    return max(longer, key=lambda m: (m.max_context or 0, m.id)).id if longer else None
+
+
 def max_context_out(question: Question, workload: Workload, gpu: GPU | None, count: int,
-                    check: CheckOut | None = None) -> MaxContextOut | None:
+                    check: CheckOut | None = None, kb: KnowledgeBase | None = None) -> MaxContextOut | None:
     """"The max context on this card": the longest context the job fits `count` × `gpu`, searched up to the model's
     own window (beyond it needs RoPE scaling, which the question did not ask for)."""
     if not question.asks_max_context or gpu is None or not is_transformer(workload.model):
@@ -336,4 +355,6 @@ def max_context_out(question: Question, workload: Workload, gpu: GPU | None, cou
     return MaxContextOut(gpu=gpu.id, count=count, tokens=tokens, window=window,
                          kv_kib_per_token=round(per_token / 1024 / max(1, count), 1),
                          precision=fix.precision if fix is not None and tokens else None,
-                         quant=fix.quant if fix is not None and tokens else None)
+                         quant=fix.quant if fix is not None and tokens else None,
+                         longer_release=longer_window_release(kb, workload.model)
+                         if window and tokens and tokens >= window else None)

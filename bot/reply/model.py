@@ -351,6 +351,8 @@ class MaxContextOut(BaseModel):
     """Set when the job as asked holds no context on these cards: the quantised format (the check's first fix)
     the longest context is given for instead."""
     quant: str | None = None
+    longer_release: str | None = None
+    """A release of the same model with a longer window (a model id), named when the whole window fits."""
 
 
 class ModelCompareOut(BaseModel):

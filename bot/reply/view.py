@@ -67,6 +67,10 @@ def _max_context_line(answer: Answer, kb: KnowledgeBase) -> str:
     if found.kv_kib_per_token:
         key = "max_context_kv" if answer.query.kv_cache is None else "max_context_kv_set"
         line += t.sentence_gap + t(key, kib=f"{found.kv_kib_per_token:,.0f}")
+    longer = kb.models.get(found.longer_release or "")
+    if longer is not None:
+        line += t.sentence_gap + t("max_context_longer_release", name=longer.name,
+                                   window=f"{longer.max_context or 0:,}")
     return line
 
 def _timed_rate(answer: Answer, pick: PickOut) -> float | None:
