@@ -78,6 +78,18 @@ def laid_out_as_plan(pick: PickOut, plan: ServingPlanOut, workload: Workload, kb
     })
 
 
+def held_as_planned(picks: list[PickOut], plan: ServingPlanOut | None) -> list[PickOut]:
+    """The top pick on the serving plan's very cards holds the plan's sequences: the plan sizes the activations at
+    that batch, where the pick's figure is the KV pool left beside one sequence's (a reply said 24 sequences on
+    the pick line and 23 in the plan under it)."""
+    if (not picks or plan is None or plan.gpu != picks[0].gpu or not plan.sequences_per_replica
+            or plan.replicas * plan.gpus_per_replica != picks[0].count or plan.replicas != (picks[0].replicas or 1)
+            or picks[0].max_concurrent_sequences is None):
+        return picks
+    held = plan.sequences_per_replica * plan.replicas
+    return [picks[0].model_copy(update={"max_concurrent_sequences": held}), *picks[1:]]
+
+
 def plan_as_top_pick(picks: list[PickOut], plan: ServingPlanOut | None, cost: CostOut | None, workload: Workload,
                      kb: KnowledgeBase) -> list[PickOut]:
     """The top pick as the serving plan under it runs the load: "how many H100s for 5 requests/s" led with

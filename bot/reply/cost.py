@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import rules
 from bot.reply.budget_money import budget_check, in_currency
-from bot.reply.convert_picks import laid_out_as_plan, plan_as_top_pick
+from bot.reply.convert_picks import held_as_planned, laid_out_as_plan, plan_as_top_pick
 from bot.reply.job_hours import add_output_hours, add_training_hours
 from bot.reply.model import Answer, Assumption, PickOut
 from bot.reply.money_model import CostOut, PriceOut, ServingPlanOut
@@ -326,6 +326,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     if result.serving is not None and result.cost is not None:
         result.serving = result.serving.model_copy(update={"per_hour": result.cost.per_hour,
                                                            "currency": result.cost.currency})
+    result.picks = held_as_planned(result.picks, result.serving)
     if workload is not None and question.intent == "recommend" and question.gpu_count is None:
         result.picks = plan_as_top_pick(result.picks, result.serving, result.cost, workload, kb)
         result.picks = result.picks[:1] + alternatives_as_plans(result.picks[1:], question, workload, kb, choice)

@@ -514,3 +514,13 @@ def test_the_month_plan_is_priced_and_says_when_it_takes_fewer_gpu_hours() -> No
     first = next(line for line in text.splitlines() if line.startswith("1. "))
     assert "H100" in first and "days for the 2T tokens" in first and "USD in all" in first
     assert "deadline 720 h (no deadline stated" in text
+
+
+def test_the_pick_on_the_plans_cards_holds_the_plans_sequences() -> None:
+    from tests.bot.reply._answers import ask_json
+
+    # the plan sizes the activations at its batch: the pick line had said 24 above a plan of 23 on the same cards
+    reply = ask_json("qwen3 32b 用 sglang 部署，fp8 kv cache，4 张 L20 能支持多少并发，上下文 32k")
+    plan, top = reply["serving"], reply["picks"][0]
+    assert (top["gpu"], top["count"]) == (plan["gpu"], plan["gpus_per_replica"] * plan["replicas"])
+    assert top["max_concurrent_sequences"] == plan["sequences_per_replica"] * plan["replicas"]
