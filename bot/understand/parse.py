@@ -122,6 +122,7 @@ from bot.understand.slots.task import parse_task
 from bot.understand.slots.training import parse_grad_accumulation, parse_training_options
 from bot.understand.slots.user_base import parse_user_base
 from bot.understand.slots.vision_input import asks_images_at_once, parse_vision_input
+from bot.understand.slots.window import window_in_thousands
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.stacking import set_stack, stacked
 from bot.understand.tokens import fold, tokenize
@@ -333,6 +334,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     parse_parallel_degree(state)
     plural_gpus = "gpu_count" not in state.values and any(gpu_plural(folded, m) for m in gpus)
     parse_context(state)
+    window_in_thousands(state, named_model.max_context if named_model is not None else None)
     engine_max_len = state.values.pop("engine_max_len", None)
     if engine_max_len is not None and "context" not in state.values:
         state.set("context", engine_max_len)  # the length flag alone: every sequence may reach it

@@ -449,4 +449,3 @@ def _parse_per_card_batch(state: SlotState) -> None:
         state.mask(m.start(), m.end())
         _parse_more_sequences(state, m.end())
         return
-
