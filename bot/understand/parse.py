@@ -210,12 +210,24 @@ def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list
     return spans
 
 
+_CARD_TIMES = re.compile(r"(?<![a-z0-9])([a-z]{0,6}\d{2,4}[a-z]{0,4})x(\d{1,3})(?![a-z0-9])", re.I)
+
+
+def card_times_count(text: str, gpu_keys: dict[str, str]) -> str:
+    """`text` with the "x" of a count written onto a card's name made "×" ("4090x2" → "4090×2", "A100x4"): as
+    one token the name was no card and the user's cards vanished from the answer (audit 31 HIGH 72). Only a
+    name the card vocabulary knows is split, so "8x7b" and "512x512" stay as written; the length is kept."""
+    return _CARD_TIMES.sub(
+        lambda m: f"{m.group(1)}×{m.group(2)}" if m.group(1).lower() in gpu_keys else m.group(0), text)
+
+
 def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Question:
     clean = strip_slack_markup(text[: MAX_PARSE_CHARS * 2])[:MAX_PARSE_CHARS]
     clean = plain_recipe_names(CONTROL_CHARS.sub(" ", clean))
     clean = html.unescape(clean) if "&" in clean else clean
     clean = _VERSION_COMMA.sub(r"\1.\2", clean)  # "qwen2,5-72b": a decimal comma in a version (audit 30 LOW-122)
     clean = _A_MILLION.sub(r"1 \1", _HALF_A.sub(r"0.5 \1", clean))  # "half a million requests a day" (HIGH 68)
+    clean = card_times_count(clean, vocab_of(kb).gpus)  # "4090x2", "A100x4": the count after the card
     original = unicodedata.normalize("NFKC", keep_clause_commas(ungroup_thousands(clean)))
     folded = fold(original)
     if len(folded) != len(original):  # pragma: no cover - fold keeps lengths; belt and braces
