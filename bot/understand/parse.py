@@ -436,6 +436,11 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         for named_instance in (instance, other_instance):
             if named_instance is not None and named_instance.instance.count:
                 compare_counts[named_instance.instance.gpu_id] = named_instance.instance.count
+        shared_count = state.values.get("gpu_count")
+        if not compare_counts and isinstance(shared_count, int) and shared_count > 1:
+            # "H20 vs H800 … with 64 cards", "H20 和 H800 … 64 卡": a count tied to no one card is each side's
+            # (audit 31 HIGH 73: both were sized at 2 cards, the job 32× too long)
+            compare_counts = dict.fromkeys(gpu_ids, shared_count)
     variant_stated = False
     if gpu_ids and not (intent == "compare" and len(gpu_ids) >= 2):
         claim = claimed_memory(folded, gpus, gpu_ids[0], kb)

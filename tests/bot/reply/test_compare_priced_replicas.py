@@ -22,7 +22,7 @@ def test_the_l20_is_compared_as_priced_one_card_replicas() -> None:
     assert l20["replicas"] == l20["count"] > 1 and l20["price_per_hour"] == 14.63 * l20["count"]
     row = next(line for line in reply["text"].splitlines() if line.startswith("• L20:"))
     assert f"{l20['count']}× ({l20['count']} 个副本 × 1 卡)" in row and "每月" in row
-    assert "都没有找到整机的公开标价" not in reply["text"]
+    assert "都没有按所比较的卡数找到公开标价" not in reply["text"]
 
 
 def test_money_per_token_of_replicas_counts_all_of_them_in_the_row_and_the_bill() -> None:

@@ -130,7 +130,7 @@ def test_a_cost_choice_whose_one_fitting_set_is_unpriced_says_so(advisor: Adviso
     reply = advisor.respond("哪个总成本更低？", "T:k02")
     text = render_text(reply.answer, advisor.kb)
     assert {(p.gpu, p.count, p.fits) for p in reply.answer.picks} == {("l20", 8, True), ("h20", 4, True)}
-    assert "都没有找到整机的公开标价" in text and "无法比较成本" in text
+    assert "都没有按所比较的卡数找到公开标价" in text and "无法比较成本" in text
 
 
 @pytest.mark.parametrize("choice", ["which is cheaper per month?", "which is cheaper overall?", "哪个每月更便宜？"])
