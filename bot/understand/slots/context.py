@@ -198,12 +198,13 @@ _COUNT_THEN_LENGTH = (
     re.compile(r"(?<![\w.])(?P<count>\d{1,5})\s+(?:concurrent|simultaneous|parallel|live|open|active)\s+"
                r"(?P<len>\d{1,4}(?:\.\d)?)\s*(?P<unit>k)(?:[-\s]?tokens?)?\s+"
                r"(?:requests?|chats?|conversations?|sessions?|prompts?|queries|streams?|users?)(?![a-z])", re.I),
-    re.compile(r"(?<![\w.])(?P<count>\d{1,5})\s*(?:个|個|路|条|條)?\s*(?P<len>\d{1,4}(?:\.\d)?)\s*(?P<unit>k)"
+    re.compile(r"(?<![\w.])(?P<count>\d{1,5})(?:\s*(?:个|個|路|条|條)\s*|\s+)(?P<len>\d{1,4}(?:\.\d)?)\s*(?P<unit>k)"
                r"\s*(?:tokens?\s*)?(?:的)?\s*(?:(?:并发|併發)\s*(?:请求|請求|对话|對話|会话|會話|聊天)?|"
                r"(?:请求|請求|对话|對話|会话|會話|聊天))", re.I),
 )
 """A count of sequences at once with each one's length between ("64 concurrent 4k requests", "50 个 8k 的并发请求"):
-the length is no count (audit 30 HIGH 59: "4k requests" had become 4,000 at once, 88 H100s for 4)."""
+the length is no count (audit 30 HIGH 59: "4k requests" had become 4,000 at once, 88 H100s for 4). The count and
+the length are apart (a space or a classifier): "上下文 64k 并发 8" is one length, not 6 of 4k (audit 31 HIGH 74)."""
 
 
 def count_then_length(state: SlotState) -> None:
