@@ -105,6 +105,10 @@ def _asks_money_or_time(current: Question) -> bool:
     return any(getattr(current, cue) for cue in _CUES) and current.model is None and current.params_b is None
 
 
+_SPEED_ASKED = re.compile(
+    r"\bhow\s+fast\b|\bhow\s+quick(?:ly)?\b|\bwhat\s+speed\b|\bspeed\b|\btok(?:ens)?\s*/\s*s(?:ec)?\b|"
+    r"\btokens?\s+(?:per|a)\s+second\b|\bthroughput\b|多快|速度|每秒多少|吞吐", re.A)
+"""A question of speed with nothing else in it ("how fast then?", "what speed?", "速度呢", "多快")."""
 _WHY = re.compile(r"\bwhy\b|\bwhat\s+(?:is|are)\b|\bwhat's\b|\bexplain\b|为什么|为何|是什么|什么是", re.A)
 """A question about a topic (why, what is), which a slot word in it does not make a follow-up."""
 _FULL_TRAINING = re.compile(r"\bfull\b|from\s+scratch|pre-?train|全参|全量|预训练|从头", re.A)
@@ -207,6 +211,9 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
     if (current.asks_max_context and set(current.stated) <= {"task"} and current.model is None
             and current.params_b is None and words <= _MAX_FOLLOW_UP_TOKENS):
         return True  # "what's the longest context I can fit then?" (audit 30 HIGH 62: the generic chart)
+    if (not current.stated and current.model is None and current.params_b is None and _SPEED_ASKED.search(folded)
+            and words <= _MAX_FOLLOW_UP_TOKENS):
+        return True  # "how fast then?", "速度呢": the speed of the thread's set-up (audit 31 HIGH 75: help card)
     if current.intent in ("help", "unknown") and not current.stated:
         return False
     if current.intent == "faq" and current.intent_explicit:

@@ -325,3 +325,17 @@ def test_the_longest_context_asked_after_a_set_up_is_that_set_ups() -> None:
     asked = _follow(question, _parse("how much context can it fit?", kb), kb)
     later = _follow(asked, _parse("what about 3 cards?", kb), kb)
     assert later.gpu_count == 3 and not later.asks_max_context
+
+
+@pytest.mark.parametrize("text", ["how fast then?", "how fast is it?", "what speed?", "速度呢", "多快", "tok/s?"])
+def test_a_speed_asked_after_a_set_up_is_that_set_ups(kb: KnowledgeBase, text: str) -> None:
+    # audit 31 HIGH 75: "how fast then?" got the help card in every thread tried
+    previous = parse("Can I run Qwen3-30B-A3B on my RTX 4090 with 64k context?", kb)
+    assert is_follow_up(previous, parse(text, kb))
+    asked = follow_up(previous, parse(text, kb), kb)
+    assert (asked.intent, asked.model, asked.gpu, asked.context) == ("check", "qwen3-30b-a3b", "rtx-4090", 65536)
+
+
+def test_a_speed_question_naming_a_model_is_a_new_question(kb: KnowledgeBase) -> None:
+    previous = parse("Can I run Qwen3-30B-A3B on my RTX 4090?", kb)
+    assert follow_up(previous, parse("how fast is Llama-3.1-8B on an L4?", kb), kb).model == "llama-3.1-8b"
