@@ -105,10 +105,26 @@ def _asks_money_or_time(current: Question) -> bool:
     return any(getattr(current, cue) for cue in _CUES) and current.model is None and current.params_b is None
 
 
-_SPEED_ASKED = re.compile(
+_ABOUT_THE_SET_UP = re.compile(
     r"\bhow\s+fast\b|\bhow\s+quick(?:ly)?\b|\bwhat\s+speed\b|\bspeed\b|\btok(?:ens)?\s*/\s*s(?:ec)?\b|"
-    r"\btokens?\s+(?:per|a)\s+second\b|\bthroughput\b|多快|速度|每秒多少|吞吐", re.A)
-"""A question of speed with nothing else in it ("how fast then?", "what speed?", "速度呢", "多快")."""
+    r"\btokens?\s+(?:per|a)\s+second\b|\bthroughput\b|多快|速度|每秒多少|吞吐|"
+    r"\bhow\s+much\s+(?:memory|vram|gpu\s+memory)\b|\bmemory\s+(?:needed|use|usage)\b|"
+    r"显存要?多少|要?多少显存|显存占用|"
+    r"\b(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?enough\b|\benough\s*\?|够吗|够不够|够用吗|"
+    r"\bhow\s+many\s+(?:cards?|gpus?)\b|要?几张|几张卡|几块|"
+    r"^\s*(?:why|why\s+so|为什么|为啥|為什麼)\s*[?？!.。]*\s*$", re.A)
+"""A question about the figures of the set-up just sized, with nothing else in it: its speed ("how fast then?",
+"速度呢"), its memory ("how much memory then?", "显存要多少"), whether it is enough ("够吗"), its card count ("那要
+几张"), or why ("why?"). The reply to the set-up answers each (audit 31 HIGH 75: the help card or a FAQ)."""
+_COUNT_OF_CARDS = re.compile(r"\bhow\s+many\s+(?:cards?|gpus?)\b|几张|几块", re.A)
+
+
+def _about_the_set_up(current: Question) -> bool:
+    """A message that asks only about the figures of the set-up just sized (`_ABOUT_THE_SET_UP`)."""
+    return (not current.stated and current.model is None and current.params_b is None
+            and _ABOUT_THE_SET_UP.search(fold(current.text)) is not None)
+
+
 _WHY = re.compile(r"\bwhy\b|\bwhat\s+(?:is|are)\b|\bwhat's\b|\bexplain\b|为什么|为何|是什么|什么是", re.A)
 """A question about a topic (why, what is), which a slot word in it does not make a follow-up."""
 _FULL_TRAINING = re.compile(r"\bfull\b|from\s+scratch|pre-?train|全参|全量|预训练|从头", re.A)
@@ -211,9 +227,8 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
     if (current.asks_max_context and set(current.stated) <= {"task"} and current.model is None
             and current.params_b is None and words <= _MAX_FOLLOW_UP_TOKENS):
         return True  # "what's the longest context I can fit then?" (audit 30 HIGH 62: the generic chart)
-    if (not current.stated and current.model is None and current.params_b is None and _SPEED_ASKED.search(folded)
-            and words <= _MAX_FOLLOW_UP_TOKENS):
-        return True  # "how fast then?", "速度呢": the speed of the thread's set-up (audit 31 HIGH 75: help card)
+    if _about_the_set_up(current) and words <= _MAX_FOLLOW_UP_TOKENS:
+        return True  # "how fast then?", "显存要多少", "够吗": the thread's set-up (audit 31 HIGH 75: help card)
     if current.intent in ("help", "unknown") and not current.stated:
         return False
     if current.intent == "faq" and current.intent_explicit:
@@ -302,7 +317,12 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     price_of_the_job = (current.intent == "gpu_info" and not current.asks_capacity
                         and previous.intent in ("recommend", "check") and bool(previous.model or previous.params_b)
                         and not ({"model", "params_b"} & set(current.stated)))
-    if current.intent_explicit and current.intent in _FOLLOW_UP_INTENTS and not price_of_the_job:
+    # "够吗", "显存要多少" after a check are that check; "那要几张" asks for the count, a recommendation
+    same_set_up = (_about_the_set_up(current) and previous.intent in ("check", "recommend")
+                   and _COUNT_OF_CARDS.search(fold(current.text)) is None)
+    if same_set_up:
+        intent = previous.intent
+    elif current.intent_explicit and current.intent in _FOLLOW_UP_INTENTS and not price_of_the_job:
         intent = current.intent
     elif previous.intent == "recommend" and ("gpu" in current.stated or "memory_gb" in current.stated):
         intent = "check"  # "what GPU for X?" … "on an L40S?" / "with 24GB?" asks whether that will do
