@@ -23,10 +23,18 @@ from rules import constants as C
 Answerer = Callable[[Question, KnowledgeBase], Answer]
 
 
+def _clouds_weighed_in_one(question: Question) -> bool:
+    """"AWS or Alibaba Cloud, which is cheaper per month?" in one message about a job: the same choice as a thread
+    that priced it on each (audit 31 HIGH 76: the first cloud's pick was looked up on the second, which does not
+    rent it, and the question went unanswered)."""
+    return (bool(question.other_clouds) and question.budget and question.intent in ("recommend", "check")
+            and (question.model is not None or question.params_b is not None) and not question.named_instances)
+
+
 def cloud_choice(question: Question, kb: KnowledgeBase, answer: Answerer) -> list[dict[str, Any]]:
     """[{cloud, gpu, count, instance, per_hour, currency}] for each cloud the thread priced on, in the order asked,
     when the question chooses among them; [] otherwise or when fewer than two clouds price a fitting set-up."""
-    if not question.chooses_thread_clouds or question.cloud is None:
+    if not (question.chooses_thread_clouds or _clouds_weighed_in_one(question)) or question.cloud is None:
         return []
     rows: list[dict[str, Any]] = []
     for cloud in [*reversed(question.other_clouds), question.cloud]:

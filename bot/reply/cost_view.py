@@ -333,7 +333,11 @@ ENCODER_BUSY_SHARE = 0.9
 
 
 def _other_cloud_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
-    """The same cards on each other cloud named ("AWS vs GCP"): its price, or that none is known there."""
+    """The same cards on each other cloud named ("AWS vs GCP"): its price, or that none is known there. Not when
+    the clouds are weighed each on its own cheapest set-up (`cloud_choice`): the first cloud's cards priced on the
+    other would be a third figure for one job (audit 31 M-79) or a gap that the choice line has already filled."""
+    if answer.cloud_choice:
+        return []
     lines = []
     for cost in answer.other_cloud_costs:
         config = f"{cost.count or 1}× {_gpu_name(kb, cost.gpu)}"

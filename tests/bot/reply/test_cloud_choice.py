@@ -58,3 +58,21 @@ def test_the_conversation_weighs_the_clouds_even_with_a_remembered_recommendatio
     reply = advisor.respond(TURNS[-1], "T:h70")
     assert reply.question.chooses_thread_clouds and reply.question.intent != "compare"
     assert {r["cloud"] for r in reply.answer.cloud_choice} == {"aws", "alibaba"}
+
+
+def test_two_clouds_weighed_in_one_message_each_price_their_own_set_up() -> None:
+    # audit 31 HIGH 76: the AWS pick (8× T4) was looked up on Alibaba Cloud, which does not rent it, and the
+    # question "which is cheaper" went unanswered
+    for text in ("Qwen2.5-72B AWQ, 20 users at 8k — AWS or Alibaba Cloud, which is cheaper per month?",
+                 "Qwen2.5-72B AWQ，20 并发，上下文 8k，AWS 和阿里云哪个每月便宜？"):
+        result = answer(parse(text, KB), KB)
+        rows = {r["cloud"]: r for r in result.cloud_choice}
+        assert set(rows) == {"aws", "alibaba"} and rows["alibaba"]["currency"] == "CNY"
+        rendered = render_text(result, KB)
+        # one figure per cloud: the first cloud's cards are not priced again on the other (audit 31 M-79)
+        assert "No public list price known for 8× Tesla T4 on Alibaba Cloud" not in rendered
+        assert "在阿里云上没有找到公开标价" not in rendered
+
+
+def test_one_cloud_asked_is_no_choice_among_clouds() -> None:
+    assert answer(parse("Qwen2.5-72B AWQ, 20 users at 8k, cheapest on AWS per month?", KB), KB).cloud_choice == []
