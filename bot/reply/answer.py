@@ -208,7 +208,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     pool, narrowed = candidate_gpus(question, kb)
     choice = price_choice(question)
     priced = hourly_prices(kb, choice)
-    workload, budget_note = cheapest_variant(question, workload, pool, instances, max_count, priced)
+    workload, budget_note = cheapest_variant(question, workload, pool, instances, max_count, priced, kb)
     if budget_note is not None:
         assumptions = [a for a in assumptions if a.field not in ("precision", "quant")] + [budget_note]
     picks: list[Pick] = []

@@ -40,8 +40,8 @@ def _best_cost(workload: Workload, pool: Sequence[GPU], instances: Sequence[Inst
 
 def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU],
                      instances: Sequence[InstanceFamily], max_count: int,
-                     hourly_price_of: Callable[[GPU, int], float | None] | None = None
-                     ) -> tuple[Workload, Assumption | None]:
+                     hourly_price_of: Callable[[GPU, int], float | None] | None = None,
+                     kb: KnowledgeBase | None = None) -> tuple[Workload, Assumption | None]:
     """The workload at the precision that serves it cheapest (asked for the cheapest, or on cards bought for a
     desk), and the assumption that says so. Cards compared on cost ("which card is cheaper per token") are
     weighed in the formats the model's makers release only: the question weighs the cards, not a community
@@ -68,6 +68,12 @@ def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU]
             best, chosen = cost, variant
     if chosen is workload:
         return workload, None
+    if hourly_price_of is not None and kb is not None and _release_within_budget(
+            question, workload, pool, instances, max_count, hourly_price_of, kb):
+        # "a $2/hr budget, best GPU to serve it": a sum to stay within, not a wish for the least spent; the
+        # release served within it needs no quantisation (audit 31 M-81: a community INT4 on a T4, while an RTX
+        # A6000 at 0.50 USD/h serves the bf16 release)
+        return workload, None
     if hourly_price_of is not None and _same_set_up(workload, chosen, pool, instances, max_count, hourly_price_of):
         # the quantised weights land on the very set-up the release does at its dated price: they buy nothing but
         # a loss of quality, or someone else's checkpoint (audit 30 LOW-121)
@@ -77,6 +83,33 @@ def cheapest_variant(question: Question, workload: Workload, pool: Sequence[GPU]
         reason += "-community"  # the makers release no such checkpoint: the reply says it is someone else's
     note = Assumption(field="precision", value=f"{chosen.precision} ({chosen.quant})", reason=reason)
     return chosen, note
+
+
+def _release_within_budget(question: Question, release: Workload, pool: Sequence[GPU],
+                           instances: Sequence[InstanceFamily], max_count: int,
+                           hourly_price_of: Callable[[GPU, int], float | None], kb: KnowledgeBase) -> bool:
+    """Whether the release's cheapest priced set-up costs no more than the sum the question states for its
+    period (an hour, a day, a month); False with no such sum, where the currencies have no rate, or where the
+    cheapest is asked for in words as well."""
+    hours = BUDGET_PERIOD_HOURS.get(question.budget_period or "")
+    if (hours is None or question.budget_amount is None or question.budget_currency is None
+            or "budget" in question.stated  # "cheapest" asked in words: the least spent, quantised if need be
+            # a load to carry is billed for the replicas it takes, which a fit within the sum does not show
+            or question.qps or question.ttft_s or question.tokens_per_s_per_user or question.output_tokens_per_s
+            or (question.batch or 1) > 1 or question.users):
+        return False
+    choice = price_choice(question)
+    for pick in rules.rank_picks(release, pool, instances, limit=3, budget=True, max_count=max_count,
+                                 hourly_price_of=hourly_price_of):
+        plan = plan_for(kb, pick.gpu_id, pick.count, choice) if pick.fits else None
+        if plan is None:
+            continue
+        # the row's own currency, converted only at a known rate: the price levels that rank cards across
+        # currencies are no rate to hold a sum against
+        spend = in_currency(plan.per_hour * hours, plan.currency, question.budget_currency, choice.rates)
+        if spend is not None and spend <= question.budget_amount:
+            return True
+    return False
 
 
 def _same_set_up(release: Workload, variant: Workload, pool: Sequence[GPU], instances: Sequence[InstanceFamily],

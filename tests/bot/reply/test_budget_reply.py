@@ -262,3 +262,16 @@ def test_no_quantisation_where_the_release_lands_on_the_same_set_up() -> None:
     reply = ask_json("阿里云上跑 GLM-4-9B 推理，最便宜的实例是哪个，每月多少钱？")
     assert reply["query"]["precision"] == "bf16" and reply["picks"][0]["gpu"] == "a10"
     assert not any(a["reason"].startswith("budget-quantised") for a in reply["assumptions"])
+
+
+def test_a_sum_to_stay_within_keeps_the_release_when_it_is_served_within_it() -> None:
+    # audit 31 M-81: "$2/hr budget, best GPU" had become a community INT4 on a T4 (0.53 USD/h) while the bf16
+    # release runs on an RTX A6000 at 0.50 USD/h, within the sum
+    reply = ask_json("we have $2/hr budget, best GPU to serve Llama-3.1-8B for a small team?")
+    assert reply["query"]["precision"] == "bf16" and reply["picks"][0]["price_per_hour"] <= 2.0
+    assert not any(a["reason"].startswith("budget-quantised") for a in reply["assumptions"])
+
+
+def test_a_sum_too_small_for_the_release_still_weighs_quantised_weights() -> None:
+    reply = ask_json("budget $1 per hour, cheapest way to serve Qwen2.5-32B?")
+    assert reply["query"]["precision"] in ("int4", "int8")
