@@ -99,6 +99,10 @@ def _smi_busy(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     return t("smi_busy", cards=cards, gib=f"{used:.1f}", free=str(max(free, 0)), card=name)
 
 
+SHORT_REQUEST_TOKENS = 4096
+"""A chat-sized request (prompt and reply), for what a logged cache holds when requests are shorter than the cap."""
+
+
 def _logged_capacity(answer: Answer, t: Translator) -> str:
     """What a pasted engine log's own KV-cache size holds at the requests' length (85,040 tokens: 10 of 8,192),
     whatever card it ran on, and a request cap above it (vLLM then preempts requests when the cache runs out)."""
@@ -106,9 +110,18 @@ def _logged_capacity(answer: Answer, t: Translator) -> str:
     if not isinstance(logged, int) or not context or answer.query.task != "inference":
         return ""
     held = logged // context
-    line = t("logged_capacity", tokens=f"{logged:,}", n=f"{held:,}", context=f"{context:,}")
+    line = t("logged_capacity" if held else "logged_capacity_none", tokens=f"{logged:,}", n=f"{held:,}",
+             context=f"{context:,}")
+    users = answer.query.batch or 1
+    if context > 2 * SHORT_REQUEST_TOKENS and users <= max(held, 1):
+        # the length is the engine's cap, not each request's: a paged cache gives a request only what it uses
+        line += t.sentence_gap + t("logged_capacity_shorter", short=f"{SHORT_REQUEST_TOKENS:,}",
+                                   m=f"{logged // SHORT_REQUEST_TOKENS:,}")
+    if users > max(held, 1):
+        # "will this handle ~50 concurrent chats?": the log's pool divided among them is each one's length
+        line += t.sentence_gap + t("logged_capacity_users", users=f"{users:,}", each=f"{logged // users:,}")
     cap = answer.understood.get("max_num_seqs")
-    if isinstance(cap, int) and cap > held:
+    if isinstance(cap, int) and cap > held and answer.query.engine == "vllm":
         line += t.sentence_gap + t("logged_capacity_cap", cap=f"{cap:,}", n=f"{held:,}")
     return line
 

@@ -54,17 +54,21 @@ _FLASH_ON = rx(r"\bflash[-_ ]?attn(?:[-_ ]?2)?\b|\bflash[-_ ]?attention(?:[-_ ]?
 _MEMORY_FRACTION = rx(r"(?:--?)?(?:gpu[-_ ]memory[-_ ]utili[sz]ation|mem[-_ ]fraction[-_ ]static"
                       r"|free[-_ ]gpu[-_ ]memory[-_ ]fraction|cache[-_ ]max[-_ ]entry[-_ ]count)"
                       r"\s*(?:=|:|of|to|at|设为|为)?\s*(?P<value>\d{1,3}(?:\.\d+)?\s*%|[01]?\.\d+|1(?![\d.]))")
-_MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length|max[-_]total[-_]tokens)\s*(?:=|:)?\s*"
+_MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length|max[-_]total[-_]tokens|session[-_]len)"
+                    r"\s*(?:=|:)?\s*"
                     r"(?:some\()?(?P<n>\d{1,7})(?![\d.kK])"
                     r"|(?<![\w-])(?:-c|--ctx[-_]size|-n_ctx|--n[-_]ctx)\s*(?:=\s*)?(?P<n2>\d{3,7})(?![\d.kK])")
-"""The engine's length flag: vLLM's --max-model-len, llama.cpp's -c / --ctx-size, TGI's --max-total-tokens in a
-pasted command line or launcher log."""
+"""The engine's length flag: vLLM's --max-model-len, SGLang's --context-length, llama.cpp's -c / --ctx-size, TGI's
+--max-total-tokens, LMDeploy's --session-len, in a pasted command line or launcher log."""
 _PARALLEL_SLOTS = rx(r"(?<![\w-])(?:-np|--parallel|--n[-_]parallel)\s*(?:=\s*)?(?P<n>\d{1,4})(?![\d.])")
 """llama.cpp server's -np / --parallel: the slots that decode at once, sharing the -c cells between them."""
 _LOGGED_KV_TOKENS = rx(r"maximum\s+number\s+of\s+tokens\s+that\s+can\s+be\s+stored\s+in\s+kv\s+cache\s*"
                        r"\((?P<n>\d{1,9})\)"
-                       r"|gpu\s+kv\s+cache\s+size:\s*(?P<n2>\d{1,3}(?:,\d{3})+|\d{1,9})\s+tokens")
-"""The tokens a pasted vLLM log says its KV cache holds (its start-up error, or "GPU KV cache size: N tokens")."""
+                       r"|gpu\s+kv\s+cache\s+size:\s*(?P<n2>\d{1,3}(?:,\d{3})+|\d{1,9})\s+tokens"
+                       r"|kv\s+cache\s+is\s+allocated\.?\s*\#tokens:\s*(?P<n3>\d{1,9})"
+                       r"|max\s+cached\s+tokens:\s*(?P<n4>\d{1,9})")
+"""The tokens a pasted engine log says its KV cache holds: vLLM's start-up error or "GPU KV cache size: N tokens",
+SGLang's "KV Cache is allocated. #tokens: N", LMDeploy TurboMind's "max cached tokens: N"."""
 _MAX_NUM_SEQS = rx(r"(?:--?)?(?:max[-_ ]num[-_ ]seqs|max[-_]batch[-_]size)\s*(?:=|:|of|to|at|设为|为)?\s*"
                    r"(?P<n>\d{1,6})(?![\d.])")
 MAX_NUM_SEQS_LIMIT = 65_536
@@ -245,7 +249,7 @@ def read_logged_kv_tokens(state: SlotState) -> None:
     (their numbers are the log's, not the question's)."""
     m = _LOGGED_KV_TOKENS.search(state.folded)
     if m is not None:
-        tokens = int((m.group("n") or m.group("n2")).replace(",", ""))
+        tokens = int(next(g for g in m.group("n", "n2", "n3", "n4") if g).replace(",", ""))
         if tokens > 0:
             state.values["logged_kv_tokens"] = tokens
 
