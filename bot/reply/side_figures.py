@@ -62,8 +62,12 @@ def cpu_only_figure(question: Question, workload: Workload) -> dict[str, Any] | 
 
 def other_engine_figure(question: Question, workload: Workload, count: int, gpu: GPU | None,
                         estimate: Any) -> dict[str, Any] | None:
-    """The other common engine's per-card need, when the engine was not stated and it differs by > 15%."""
-    if question.engine is not None or workload.model.arch != "decoder":
+    """The other common engine's per-card need, when the engine was not stated and it differs by > 15%; and
+    Unsloth's, stated engine or not, for a LoRA or QLoRA that transformers does not fit on the card asked (a
+    pasted OOM of PEFT + bitsandbytes: switching the engine is the change that keeps the card, audit 31 M-84)."""
+    peft_oom = (question.engine == "transformers" and workload.task in ("lora", "qlora") and gpu is not None
+                and (estimate.required_per_gpu_gib or estimate.per_gpu_gib) > limit_gib(workload, gpu))
+    if (question.engine is not None and not peft_oom) or workload.model.arch != "decoder":
         return None
     pairs: dict[str, Engine] = {"transformers": "vllm", "vllm": "transformers"} if workload.task == "inference" else (
         {"transformers": "unsloth"} if workload.task in ("lora", "qlora") else {})

@@ -9,6 +9,7 @@ from bot.understand.slots.lora_serving import parse_lora_serving
 # -- task -------------------------------------------------------------------------------------------
 _QLORA = rx(r"\bq[-_ ]?lora\b")
 _LORA = rx(r"\blora\b|\bpeft\b|低秩")
+_LORA_WORD = rx(r"\blora\b|低秩")
 _PTUNING = rx(r"\bp[-_ ]?tuning(?:[-_ ]?v2)?\b|\bprefix[-_ ]tuning\b|\bprompt[-_ ]tuning\b|\badapters?\b|\bfreeze\b")
 _FULL_TRAIN = rx(
     r"\bfine[-_ ]?tun\w*|\bfinetun\w*|\bsft\b|\btrain(?:ing|s)?\b|\bpre[-_ ]?train(?:ing)?\b|\bfrom\ scratch\b|"
@@ -41,8 +42,11 @@ _VERSUS = rx(r"\bvs\.?|\bversus\b|\bor\b|\bcompared?\b|对比|比较|还是|相�
 def methods_compared(text: str) -> list[str]:
     """The training methods a question sets side by side, in the order full, LoRA, QLoRA; [] unless two or more
     are named with a comparison cue."""
-    named = [task for task, found in (("train", _ALL_PARAMETERS.search(text)), ("lora", _LORA.search(text)),
-                                      ("qlora", _QLORA.search(text))) if found]
+    qlora = _QLORA.search(text)
+    # PEFT is the library QLoRA runs on too: beside QLoRA it names no second method ("QLoRA … peft + bitsandbytes")
+    lora = _LORA_WORD.search(text) if qlora else _LORA.search(text)
+    named = [task for task, found in (("train", _ALL_PARAMETERS.search(text)), ("lora", lora), ("qlora", qlora))
+             if found]
     return named if len(named) > 1 and _VERSUS.search(text) else []
 
 
