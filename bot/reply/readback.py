@@ -292,7 +292,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             parts.append(t("context_parallel_read", n=f" {value}" if value else ""))
             continue
         if field == "inter_node_gbps" and isinstance(value, (int, float)):
-            parts.append(t("network_read", v=f"{value * 8 * GPUS_PER_NODE:,.4g}"))  # a machine's, as people say it
+            # a machine's, as people say it; the per-card figure was rounded to 4 decimals (10 Gb/s: 0.1562 GB/s)
+            machine = value * 8 * GPUS_PER_NODE
+            parts.append(t("network_read", v=f"{machine:,.0f}" if machine >= 100 else f"{machine:.3g}"))
             continue
         if field == "images_per_request" and isinstance(value, int):
             counted = data.get("context") or (named is not None and (named.image_tokens is not None or bool(

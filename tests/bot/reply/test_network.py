@@ -45,3 +45,12 @@ def test_a_slow_fabric_says_what_the_traffic_takes_against_the_compute() -> None
     assert "data-parallel traffic takes" in reply["text"] and "HYBRID_SHARD" in reply["text"]
     fast = ask_json("Training Llama-3.1-70B full fine-tune on 64 H100s with 400 Gb InfiniBand per GPU")
     assert "data-parallel traffic takes" not in fast["text"]
+
+
+def test_the_network_is_read_back_as_written() -> None:
+    from tests.bot.reply._answers import ask_json
+
+    # audit 31 LOW-158: "10GbE" was read back as 9.997 Gb/s, the per-card figure's rounding showing through
+    text = ask_json("tensor parallel across 2 boxes of 4x 4090 over 10GbE for Llama-3.1-70B — viable?")["text"]
+    assert "machines linked at 10 Gb/s" in text
+    assert "linked at 3,200 Gb/s" in ask_json("llama 3 70b full fine-tune on 16 H100 over 3200G infiniband")["text"]
