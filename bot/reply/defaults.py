@@ -23,7 +23,7 @@ from bot.reply.precision_defaults import (
 )
 from bot.reply.request_images import request_images
 from bot.reply.serving import at_full_load, sets_serving_target
-from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE
+from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE, SAME_LENGTH_OUTPUT_NOTE
 from bot.understand.intent import WHY_SLOW_NOTE
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
@@ -95,7 +95,7 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
             out.append(Assumption(field=field, value=getattr(question, field), reason=note))
     if BATCH_AS_USERS_NOTE in question.notes and question.users is not None:
         out.append(Assumption(field="users", value=question.users, reason=BATCH_AS_USERS_NOTE))
-    for note in (BATCH_JOB_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):
+    for note in (BATCH_JOB_OUTPUT_NOTE, SAME_LENGTH_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):
         if note in question.notes and workload.task == "inference" and question.gen_tokens:
             out.append(Assumption(field="gen_tokens", value=question.gen_tokens, reason=note))
     if DAILY_AVERAGE_NOTE in question.notes and question.qps:

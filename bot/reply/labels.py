@@ -295,6 +295,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                                   "请说明实际输入长度（如“输入 500 token”）"},
     "shared-cache": {"en": "the shorter group's KV cache counted as sequences at the longest context (see above)",
                      "zh-Hans": "较短那组的 KV 缓存按最长上下文折算成序列数（见上方说明）"},
+    "batch-job-output-as-input": {"en": "a translation or rewrite is about as long as its source; say the output length if yours differs (English into Chinese often takes fewer tokens)",
+                                  "zh-Hans": "翻译或改写的输出与原文长度相近；若不同请说明输出长度"},
     "batch-job-output-assumed": {"en": "output per document not stated: say it (e.g. “into 200-token summaries”), "
                                  "as generating it is often half the job's time",
                                  "zh-Hans": "未说明每篇的输出长度：请说明（如“生成200个token的摘要”），输出往往占作业一半时间"},

@@ -37,6 +37,12 @@ BATCH_JOB_GEN_TOKENS = 256
 reason). The reply says it assumed this, since the output is often half the job's time."""
 BATCH_JOB_OUTPUT_NOTE = "batch-job-output-assumed"
 """On a batch job whose output per document was assumed: the reply says so under Assumed."""
+SAME_LENGTH_OUTPUT_NOTE = "batch-job-output-as-input"
+"""On a batch job that rewrites each document (a translation, a paraphrase): its output assumed as long as it."""
+_SAME_LENGTH_JOB = re.compile(r"\btranslat\w*|\brewrit\w*|\bparaphras\w*|\brephras\w*|\bproofread\w*|"
+                              r"翻译|翻譯|改写|改寫|润色|潤色|转写|轉寫|重写|重寫", re.I)
+"""Jobs whose output is the document again in other words: about as long as the input, not a paragraph (audit 31
+M-90: a translation of 1k-token documents sized with 256-token outputs, half the job's time)."""
 
 
 _PER_PERIOD = (
@@ -111,7 +117,7 @@ def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, 
     else:
         return
     work["batch_job"] = True
-    generated = _output_per_request(state)
+    generated = _output_per_request(state, prompt)
     # The document is the prompt: a context read elsewhere in the sentence ("200-token summaries" before the
     # output cue was known) gives way to it, the output per document added when it is known.
     state.values["context"] = min(MAX_CONTEXT, prompt + generated)
@@ -125,12 +131,16 @@ def read_documents(state: SlotState, work: dict[str, Any], model: Model | None, 
         state.stated.append("output_tokens")
 
 
-def _output_per_request(state: SlotState) -> int:
+def _output_per_request(state: SlotState, prompt: int) -> int:
     """The output each request of a batch job writes: as stated, else an assumption the reply names (the output
-    sets half the bill), not a reading."""
+    sets half the bill), not a reading: the document's own length for a job that rewrites it."""
     generated = state.values.get("gen_tokens")
     if isinstance(generated, int):
         return generated
+    if _SAME_LENGTH_JOB.search(state.text) and prompt > 0:
+        state.values["gen_tokens"] = prompt
+        state.notes.append(SAME_LENGTH_OUTPUT_NOTE)
+        return prompt
     state.values["gen_tokens"] = BATCH_JOB_GEN_TOKENS
     state.notes.append(BATCH_JOB_OUTPUT_NOTE)
     return BATCH_JOB_GEN_TOKENS
@@ -153,7 +163,7 @@ def read_image_job(state: SlotState, work: dict[str, Any], model: Model | None, 
         return
     work["training_samples"] = count
     work["batch_job"] = True
-    generated = _output_per_request(state)
+    generated = _output_per_request(state, 0)  # an image's text is no document to rewrite
     state.values["context"] = IMAGE_JOB_TEXT_TOKENS + generated  # not stated: the image's positions join it
     if _as_rate(state, work, text):
         work.pop("batch_job")
