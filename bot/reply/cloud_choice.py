@@ -48,10 +48,25 @@ def cloud_choice(question: Question, kb: KnowledgeBase, answer: Answerer) -> lis
         priced = [p for p in alone.picks if (p.fits or p.tight) and p.price_per_hour and p.cloud == cloud]
         if not priced:
             continue
-        best = min(priced, key=lambda p: p.price_per_hour or 0.0)
+        # a job of a fixed size (tokens to train on) is weighed by its total, a service by its hour (audit 31
+        # M-88: a 5-hour fine-tune compared by a month's rent of the cheapest hourly card)
+        totals = [p for p in priced if p.job_cost]
+        best = min(totals, key=lambda p: p.job_cost or 0.0) if totals else min(
+            priced, key=lambda p: p.price_per_hour or 0.0)
         rows.append({"cloud": cloud, "gpu": best.gpu, "count": best.count, "instance": best.instance,
-                     "per_hour": best.price_per_hour, "currency": best.price_currency})
+                     "per_hour": best.price_per_hour, "currency": best.price_currency,
+                     "job_cost": best.job_cost if totals else None, "job_hours": best.job_hours if totals else None})
     return rows if len(rows) >= 2 else []
+
+
+def _part(row: dict[str, Any], kb: KnowledgeBase, t: Translator) -> str:
+    """One cloud's set-up: its hour and month, or for a job of a fixed size its hour, the job's hours and total."""
+    common = {"cloud": cloud_name(t, row["cloud"]), "count": row["count"], "gpu": gpu_name(kb, row["gpu"]),
+              "instance": row["instance"] or "", "per_hour": f"{row['per_hour']:,.2f}", "cur": row["currency"]}
+    if row.get("job_cost"):
+        return t("cloud_choice_part_job", **common, hours=f"{row['job_hours'] or 0:,.1f}",
+                 total=f"{row['job_cost']:,.2f}" if row["job_cost"] < 100 else f"{row['job_cost']:,.0f}")
+    return t("cloud_choice_part", **common, month=f"{row['per_hour'] * C.HOURS_PER_MONTH:,.0f}")
 
 
 def cloud_choice_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
@@ -60,20 +75,19 @@ def cloud_choice_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     rows = answer.cloud_choice
     if not rows:
         return ""
-    parts = [t("cloud_choice_part", cloud=cloud_name(t, r["cloud"]), count=r["count"], gpu=gpu_name(kb, r["gpu"]),
-               instance=r["instance"] or "", per_hour=f"{r['per_hour']:,.2f}",
-               month=f"{r['per_hour'] * C.HOURS_PER_MONTH:,.0f}", cur=r["currency"]) for r in rows]
+    parts = [_part(r, kb, t) for r in rows]
     line = t("cloud_choice", parts=t("list_sep").join(parts))
+    key = "job_cost" if all(r.get("job_cost") for r in rows) else "per_hour"
     currencies = {r["currency"] for r in rows}
     if len(currencies) == 1:
-        cheapest = min(rows, key=lambda r: r["per_hour"])
+        cheapest = min(rows, key=lambda r: r[key])
         return line + t.sentence_gap + t("cloud_choice_cheaper", cloud=cloud_name(t, cheapest["cloud"]))
     if len(rows) == 2:
-        high, low = sorted(rows, key=lambda r: r["per_hour"], reverse=True)
+        high, low = sorted(rows, key=lambda r: r[key], reverse=True)
         # high [H] < low [L] exactly when one L buys more than high / low of H
         return line + t.sentence_gap + t("cloud_choice_rate", cloud=cloud_name(t, high["cloud"]),
                                          cur=high["currency"], cur_other=low["currency"],
-                                         rate=f"{high['per_hour'] / low['per_hour']:.3g}")
+                                         rate=f"{high[key] / low[key]:.3g}")
     return line
 
 

@@ -76,3 +76,16 @@ def test_two_clouds_weighed_in_one_message_each_price_their_own_set_up() -> None
 
 def test_one_cloud_asked_is_no_choice_among_clouds() -> None:
     assert answer(parse("Qwen2.5-72B AWQ, 20 users at 8k, cheapest on AWS per month?", KB), KB).cloud_choice == []
+
+
+def test_a_training_job_is_weighed_by_its_total_on_each_cloud() -> None:
+    # audit 31 M-88: a 50M-token QLoRA was compared by a month's rent of each cloud's cheapest hourly card
+    question = thread("QLoRA fine-tune Llama-3.1-8B on 50M tokens, seq 2048", "how much on AWS?",
+                      "and on Alibaba Cloud?", "which is cheaper?")
+    result = answer(question, KB)
+    rows = {r["cloud"]: r for r in result.cloud_choice}
+    assert set(rows) == {"aws", "alibaba"} and all(r["job_cost"] for r in rows.values())
+    text = render_text(result, KB)
+    rate = rows["alibaba"]["job_cost"] / rows["aws"]["job_cost"]  # CNY per USD at which the two totals match
+    assert "for the job" in text and f"more than {rate:.3g} CNY" in text and "a month" not in text.split(
+        "The cheapest set-up")[1].split(".")[0]
