@@ -324,6 +324,9 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
         intent = previous.intent
     elif current.intent_explicit and current.intent in _FOLLOW_UP_INTENTS and not price_of_the_job:
         intent = current.intent
+    elif (previous.intent == "recommend" and "gpu" in current.stated and "gpu_count" not in current.stated
+          and previous.gpu is not None and previous.gpu_count is None):
+        intent = "recommend"  # "… on H100s?" … "and on L40S instead?": how many of those, as the thread asked
     elif previous.intent == "recommend" and ("gpu" in current.stated or "memory_gb" in current.stated):
         intent = "check"  # "what GPU for X?" … "on an L40S?" / "with 24GB?" asks whether that will do
     else:

@@ -348,3 +348,12 @@ def test_a_topic_question_after_a_set_up_stays_a_new_question(kb: KnowledgeBase)
     previous = parse("Can I run Qwen3-30B-A3B on my RTX 4090?", kb)
     assert not is_follow_up(previous, parse("what is NVLink?", kb))
     assert not is_follow_up(previous, parse("why does llama 70b need several GPUs?", kb))
+
+
+def test_another_card_after_a_how_many_thread_asks_how_many_of_it(kb: KnowledgeBase) -> None:
+    # audit 31 LOW-153: "… on H100s?" (4× H100) then "and on L40S instead?" checked one L40S
+    question = parse("Llama-3.1-70B for 40 users at 8k on H100s?", kb)
+    asked = follow_up(question, parse("and on L40S instead?", kb), kb)
+    assert (asked.intent, asked.gpu, asked.gpu_count) == ("recommend", "l40s", None)
+    counted = follow_up(parse("Llama-3.1-70B on 2 H100s?", kb), parse("and on L40S instead?", kb), kb)
+    assert counted.intent == "check"  # the count asked about stays the set-up checked
