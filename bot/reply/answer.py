@@ -92,7 +92,7 @@ from bot.reply.variant import rented_variant
 from bot.reply.weighed_layout import weighed_layout_figure
 from bot.reply.whole_instance import on_whole_instances, widened
 from bot.reply.work_money import rank_by_money
-from bot.understand.question import Question
+from bot.understand.question import PRETRAINING_TOKENS, Question
 from knowledge.base import KnowledgeBase
 from knowledge.loader import default_knowledge
 from rules.constants import GPUS_PER_NODE
@@ -368,6 +368,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 check.suggestions.sort(key=lambda s: not (s.kind == "shorter-context" and (s.context or 0)
                                                           >= floor))
         check = host_ram_check(check, question, estimate.host_ram_gib)
+        if check is not None and (question.tokens or 0) >= PRETRAINING_TOKENS:
+            # pre-training on billions of tokens: an adapter does another job (audit 31 LOW-161: LoRA offered)
+            check.suggestions = [s for s in check.suggestions if s.kind not in ("lora", "qlora")]
         if (lowered := lowered_request_cap(question, workload, check)) is not None:
             return answer(lowered, kb)  # only vLLM's start-up warm-up of its request cap is too big: the cap lowered
 

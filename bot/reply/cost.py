@@ -155,6 +155,19 @@ def _with_subscription(out: CostOut, plan: InstancePlan, asked: bool) -> CostOut
     return out.model_copy(update=update)
 
 
+FAR_OFF_FACTOR = 20.0
+"""An alternative pick that takes this many times the first pick's time for the same job is no alternative (8 B200s
+for 31.6 years beside 10,000 H800s for 25 days, audit 31 LOW-146): not offered."""
+
+
+def within_reach(picks: list[PickOut]) -> list[PickOut]:
+    """`picks` without the alternatives that take more than FAR_OFF_FACTOR times the first pick's job time."""
+    first = picks[0].job_hours if picks else None
+    if not first:
+        return picks
+    return [picks[0], *[p for p in picks[1:] if p.job_hours is None or p.job_hours <= FAR_OFF_FACTOR * first]]
+
+
 def other_cloud_costs(kb: KnowledgeBase, question: Question, workload: Workload | None, gpu: GPU, count: int,
                       speed: dict[str, float | None], serving: ServingPlanOut | None = None,
                       per_gpu: bool = False) -> list[CostOut]:
@@ -262,6 +275,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         # alternative that holds the job may take years), or priced per token at the load stated when that
         # price is asked (the card named first can cost ten times another pick per token)
         result.picks = price_work(result.picks, workload, kb, question, choice)
+        if question.intent != "compare":
+            result.picks = within_reach(result.picks)
     if gpu is None or gpu.id not in kb.gpus or workload is None:
         return result
     add_training_hours(result.speed, question, workload, gpu, count)

@@ -16,7 +16,7 @@ from bot.reply.convert import finite
 from bot.reply.model import REFERENCE_RAM, HostMemory
 from bot.reply.precision_defaults import bf16_capable, kv_cache_for
 from bot.reply.request_pace import sequences_held
-from bot.understand.question import Question
+from bot.understand.question import PRETRAINING_TOKENS, Question
 from bot.understand.slots.service_rate import LATENCY_OUTPUT_TOKENS
 from bot.understand.unknown import BOARD_RAM
 from knowledge.base import KnowledgeBase
@@ -192,9 +192,6 @@ FULL_WORDS = re.compile(
 """Words that ask for full training explicitly: then no LoRA alternative is offered."""
 
 
-PRETRAINING_TOKENS = 1e10
-"""From this many training tokens a job is treated as (continued) pre-training, not a fine-tune an adapter could
-replace: a threshold of this bot's, set an order of magnitude above the LoRA jobs its sources time (≤ 1B tokens)."""
 LIGHTER_TASK_MIN_GIB = 80.0
 """A full fine-tune on one card above this (a B200-class card) also gets the LoRA figure."""
 

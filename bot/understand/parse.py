@@ -86,6 +86,7 @@ from bot.understand.question import (
     DERIVED_NAME_NOTE,
     MODDED_NOTE,
     NO_SUCH_VARIANT_NOTE,
+    PRETRAINING_TOKENS,
     SLOT_ORDER,
     TRAINING_SWITCHES,
     Question,
@@ -412,6 +413,9 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     if intent == "check" and asks_why_slow(state.text):
         state.notes.append(WHY_SLOW_NOTE)
     copies = bool(gpu_ids) and asks_copies(text)
+    if (intent == "check" and state.values.get("task") == "train" and len(gpu_ids) == 1
+            and "gpu_count" not in state.values and float(work.get("tokens") or 0) >= PRETRAINING_TOKENS):
+        intent = "recommend"  # "预训练 7B 2T token，用 A100 要花多少钱": how many of that card, not one for decades
     if intent == "recommend" and copies:
         intent = "check"  # "how many copies of Qwen2.5-32B can one A100 hold": that card, and the count it holds
     if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:

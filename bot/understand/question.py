@@ -89,6 +89,11 @@ SLOT_ORDER = (
 """The order the read-back lists the slots a text stated (`Question.stated`); a slot not listed is not stated."""
 
 
+PRETRAINING_TOKENS = 1e10
+"""From this many training tokens a job is treated as (continued) pre-training, not a fine-tune an adapter could
+replace: a threshold of this bot's, set an order of magnitude above the LoRA jobs its sources time (≤ 1B tokens)."""
+
+
 class Question(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -524,3 +524,24 @@ def test_the_pick_on_the_plans_cards_holds_the_plans_sequences() -> None:
     plan, top = reply["serving"], reply["picks"][0]
     assert (top["gpu"], top["count"]) == (plan["gpu"], plan["gpus_per_replica"] * plan["replicas"])
     assert top["max_concurrent_sequences"] == plan["sequences_per_replica"] * plan["replicas"]
+
+
+def test_alternatives_that_take_decades_beside_a_plan_of_weeks_are_not_offered() -> None:
+    from tests.bot.reply._answers import ask_json
+
+    # audit 31 LOW-146: 10,000 H800s for ≈ 25 days, then 8× B200 for 31.6 years and 16× H200 for 33.4 years
+    reply = ask_json("万卡 H800 训练 70B 15T token 要多少天")
+    first = reply["picks"][0]
+    assert (first["gpu"], first["count"]) == ("h800", 10_000)
+    assert all(p["job_hours"] is None or p["job_hours"] <= 20 * first["job_hours"] for p in reply["picks"][1:])
+
+
+def test_pre_training_on_a_card_named_alone_asks_how_many_and_offers_no_adapter() -> None:
+    from tests.bot.reply._answers import ask_json
+
+    # audit 31 LOW-161: one A100 checked ("不行") with LoRA among the fixes, before the 200-card plan
+    reply = ask_json("预训练 7B 模型 2T token，阿里云上用 A100 要花多少钱？")
+    assert reply["intent"] == "recommend" and reply["picks"][0]["gpu"] == "a100-80gb"
+    assert reply["picks"][0]["count"] >= 100 and reply["check"] is None
+    one = ask_json("7B full training on 2T tokens on 1 A100")  # a count stated stays a check, with no adapter fix
+    assert one["check"] is not None and not any(s["kind"] in ("lora", "qlora") for s in one["check"]["suggestions"])
