@@ -235,6 +235,11 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         # a pasted OOM on an engine sized here as another (TGI as transformers): the fit is this sizing's, not the
         # log's (audit 30 HIGH 65: "It fits, with nothing spilled" above the OOM)
         return t("oom_logged_other_engine", engine=str(answer.understood.get("unmodelled_engine")))
+    if (check is not None and (check.fits or check.tight) and answer.understood.get("logged_oom")
+            and not answer.understood.get("unmodelled_engine")):
+        # a pasted start-up failure for want of memory ("No available memory for the cache blocks") on the engine
+        # sized here: the log settles what a figure within a few percent cannot (audit 31 M-89)
+        return t("oom_logged_same_engine", count=check.count, gpu=gpu_name(kb, check.gpu))
     took, deadline = answer.speed.get("train_hours"), answer.speed.get("deadline_hours")
     if check is not None and check.fits and took and deadline and took > deadline:
         # "can 4 A100s train a 7B on 100B tokens within 3 days?": the memory fits, the deadline does not (audit 30

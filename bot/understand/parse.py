@@ -190,8 +190,10 @@ def parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Ques
             return Question(text=text, intent="unknown")
 
 
-_LOGGED_OOM = re.compile(r"cuda\s+out\s+of\s+memory|outofmemoryerror|torch\.cuda\.OutOfMemoryError|\bOOM\b", re.I)
-"""An out-of-memory the message shows or reports ("… CUDA out of memory. Tried to allocate 14.00 GiB")."""
+_LOGGED_OOM = re.compile(r"cuda\s+out\s+of\s+memory|outofmemoryerror|torch\.cuda\.OutOfMemoryError|\bOOM\b|"
+                         r"no\s+available\s+memory\s+for\s+the\s+cache\s+blocks", re.I)
+"""An out-of-memory the message shows or reports ("… CUDA out of memory. Tried to allocate 14.00 GiB"), or vLLM's
+start-up failure for want of room for the KV cache ("No available memory for the cache blocks")."""
 _HALF_A = re.compile(r"\bhalf\s+an?\s+(thousand|million|billion)\b", re.I)
 _A_MILLION = re.compile(r"(?<![\w.])an?\s+(million|billion)\s+(?=(?:requests?|queries|calls|messages|documents|"
                         r"images|users|chats|conversations|prompts|summaries|texts|pages)\b)", re.I)

@@ -28,3 +28,12 @@ def test_unsloth_is_offered_on_the_card_that_ran_out() -> None:
 
 def test_a_stated_engine_that_fits_gets_no_other_engine_line() -> None:
     assert ask_json("QLoRA Llama-3.1-8B with transformers on an A100 80GB, seq 2048, batch 4")["other_engine"] is None
+
+
+def test_a_pasted_vllm_start_up_failure_settles_a_tight_verdict() -> None:
+    # audit 31 M-89: "No available memory for the cache blocks" beside a "Tight … runs or not" verdict
+    paste = Path(__file__).with_name("vllm_no_cache_blocks_paste.txt").read_text(encoding="utf-8")
+    assert parse(paste, KB).logged_oom
+    text = ask_json(paste)["text"]
+    assert "Your log settles it: on 2× A10G this set-up ran out of memory, so take it as a No" in text
+    assert "4× A10G" in text  # the other two cards of the same g5.12xlarge, the change that makes room
