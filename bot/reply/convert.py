@@ -161,6 +161,8 @@ def understood_of(question: Question) -> dict[str, Any]:
     understood = {slot: values.get(slot) for slot in question.stated if slot in values}
     if question.logged_oom:
         understood["logged_oom"] = True
+    if question.slow_first_token:
+        understood["slow_first_token"] = True
     if question.api_price_per_million:  # what the bill per token is weighed against (cost_view)
         understood.update(api_price_per_million=question.api_price_per_million,
                           api_price_currency=question.api_price_currency)

@@ -16,6 +16,7 @@ from bot.reply.compare_view import compare_rows, compare_verdict, stated_load
 from bot.reply.copies import copies_line
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
 from bot.reply.engine_flags import engine_flags_line
+from bot.reply.first_token import first_token_line
 from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name, hours_figure, model_name_of, params
 from bot.reply.i18n import EXAMPLES, Translator
 from bot.reply.info_view import gpu_views, model_view
@@ -209,6 +210,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["vae_tiling"] = vae_tiling_line(answer, kb, t)
     view["engine_flags"] = engine_flags_line(answer, kb, t)
     view["load_ram"] = load_ram_line(answer, t)
+    view["first_token"] = first_token_line(answer, kb, t)
     view["quantised_path"] = quantised_path_line(answer, kb, t)
     view["reasoning_length"] = reasoning_length_line(answer, kb, t)
     view["cloud_choice"] = cloud_choice_line(answer, kb, t)
@@ -390,7 +392,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "verdict", {}))
     if answer.stack:
         out.append(("section", "notice", {"message": stack_line(Translator(answer.query.lang), answer)}))
-    out += _notices(view, ("load_ram", "cloud_choice", "engine_flags", "copies", "rate_not_kept", "max_context_line"))
+    out += _notices(view, ("load_ram", "first_token", "cloud_choice", "engine_flags", "copies", "rate_not_kept",
+                           "max_context_line"))
     if answer.other_engine and answer.estimate is not None:
         other = answer.other_engine
         t_other = Translator(answer.query.lang)

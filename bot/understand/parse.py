@@ -194,6 +194,12 @@ _LOGGED_OOM = re.compile(r"cuda\s+out\s+of\s+memory|outofmemoryerror|torch\.cuda
                          r"no\s+available\s+memory\s+for\s+the\s+cache\s+blocks", re.I)
 """An out-of-memory the message shows or reports ("… CUDA out of memory. Tried to allocate 14.00 GiB"), or vLLM's
 start-up failure for want of room for the KV cache ("No available memory for the cache blocks")."""
+_SLOW_FIRST_TOKEN = re.compile(
+    r"\b(?:slow|long|high|bad|terrible)\s+(?:first[- ]token|ttft|time[- ]to[- ]first[- ]token)|"
+    r"\b(?:first[- ]token|ttft|time[- ]to[- ]first[- ]token)\s+(?:is\s+|are\s+|feels\s+)?(?:too\s+|so\s+|very\s+)?"
+    r"(?:slow|long|high)|首\s*(?:个)?\s*token\s*(?:延迟)?\s*(?:太|很|好|特别)?(?:慢|高|长)|首字\s*(?:延迟)?\s*(?:太|很)?(?:慢|高)",
+    re.I)
+"""A complaint that the first token comes slowly, the time-to-first-token a serving set-up answers for."""
 _HALF_A = re.compile(r"\bhalf\s+an?\s+(thousand|million|billion)\b", re.I)
 _A_MILLION = re.compile(r"(?<![\w.])an?\s+(million|billion)\s+(?=(?:requests?|queries|calls|messages|documents|"
                         r"images|users|chats|conversations|prompts|summaries|texts|pages)\b)", re.I)
@@ -526,6 +532,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         asks_copies=copies and intent == "check",
         asks_load_ram=asks_load_ram(text),
         logged_oom=_LOGGED_OOM.search(text) is not None,
+        slow_first_token=_SLOW_FIRST_TOKEN.search(text) is not None,
         **parse_api_price(text),
         other_clouds=values.get("other_clouds") or [],
         budget=bool(values.get("budget", False)) or bool(money),

@@ -410,6 +410,9 @@ class Question(BaseModel):
     api_price_per_million: float | None = Field(default=None, gt=0)
     """An API's price per million tokens the question weighs its own serving against, in `api_price_currency`."""
     api_price_currency: str | None = None
+    slow_first_token: bool = False
+    """The first token is said to come slowly ("users complain about slow first token", "TTFT too high", "首 token
+    慢"): the reply gives one prompt's prefill time and what shortens it (bot.reply.first_token)."""
     logged_oom: bool = False
     """A pasted log shows the job running out of memory ("CUDA out of memory", "OutOfMemoryError"): the verdict says
     that the sizing, not the log, is what fits (bot.reply.notices.rate_not_kept_line)."""
