@@ -103,6 +103,22 @@ SHORT_REQUEST_TOKENS = 4096
 """A chat-sized request (prompt and reply), for what a logged cache holds when requests are shorter than the cap."""
 
 
+QUEUE_FULL_PERCENT = 90.0
+"""KV-cache use past which vLLM's waiting requests wait for room in the cache, not for a scheduling step."""
+
+
+def logged_queue_line(answer: Answer, t: Translator) -> str:
+    """vLLM's metrics pasted with requests waiting and the KV cache full: why they wait, and what makes room
+    (audit 31 M-93: the reply had been an unrelated FAQ)."""
+    queue = answer.understood.get("logged_queue")
+    if not isinstance(queue, list) or len(queue) != 3:
+        return ""
+    running, pending, used = queue
+    if pending <= 0 or used < QUEUE_FULL_PERCENT:
+        return ""
+    return t("logged_queue", running=f"{running:,.0f}", pending=f"{pending:,.0f}", used=f"{used:g}")
+
+
 def _logged_capacity(answer: Answer, t: Translator) -> str:
     """What a pasted engine log's own KV-cache size holds at the requests' length (85,040 tokens: 10 of 8,192),
     whatever card it ran on, and a request cap above it (vLLM then preempts requests when the cache runs out)."""

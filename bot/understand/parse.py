@@ -110,6 +110,7 @@ from bot.understand.slots.runtime import (
     parse_parallel_degree,
     parse_runtime,
     read_logged_kv_tokens,
+    read_logged_queue,
 )
 from bot.understand.slots.service_rate import PER_USER_RATE_NOTE, latency_as_speed, online_count, people_count
 from bot.understand.slots.sizes import (
@@ -158,6 +159,7 @@ PLAIN_SLOTS = (
     "gradient_checkpointing", "grad_accumulation", "optimizer", "gpu", "gpu_count", "instance", "apple_chip",
     "memory_gb", "card_bandwidth_gbps", "cloud", "currency", "inter_node_gbps", "engine_version", "engine_backend",
     "kv_cache", "other_kv_cache", "other_kv_context", "other_gpu_count", "engine_max_len", "logged_kv_tokens",
+    "logged_queue",
     "tensor_parallel",
     "weighed_layout",
     "flash_attention", "dp_attention", "memory_fraction", "max_num_seqs", "prefill_chunk", "layer_split",
@@ -247,6 +249,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     state = SlotState(original=original, folded=folded, masked=list(folded))
     unquote_keys(state)
     read_logged_kv_tokens(state)
+    read_logged_queue(state)
     for start, end in log_line_spans(original):
         state.mask_log_line(start, end)
 
@@ -418,6 +421,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     read_documents(state, work, named_model, folded)
     read_image_job(state, work, named_model, folded)
     latency_as_speed(state, work)
+    if intent == "faq" and state.values.get("logged_queue") and found.model is not None and gpu_ids:
+        intent = "check"  # "why are requests pending?" over vLLM's metrics: the cache on those cards is the answer
     if intent == "check" and asks_why_slow(state.text):
         state.notes.append(WHY_SLOW_NOTE)
     copies = bool(gpu_ids) and asks_copies(text)

@@ -315,6 +315,9 @@ class Question(BaseModel):
     holds in one line (audit 25 HIGH 22)."""
     other_kv_context: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
     """The length the KV-cache change is weighed at: the engine's length flag when the requests' own are written."""
+    logged_queue: list[float] | None = None
+    """[running, pending, KV-cache use %] from a pasted vLLM metrics line ("Running: 10 reqs, … Pending: 14 reqs,
+    GPU KV cache usage: 99.8%"): requests queue because the cache is full (bot.reply.notices)."""
     logged_kv_tokens: int | None = Field(default=None, gt=0)
     """The tokens a pasted engine log says its KV cache holds: the user's own measurement, said beside the
     estimate when the length flag is checked."""

@@ -244,6 +244,20 @@ def parse_network(state: SlotState) -> None:
     state.mask(m.start(), m.end())
 
 
+_LOGGED_QUEUE = rx(r"running:\s*(?P<run>\d{1,6})\s*reqs?.{0,60}?pending:\s*(?P<pend>\d{1,6})\s*reqs?.{0,40}?"
+                   r"gpu\s+kv\s+cache\s+usage:\s*(?P<use>\d{1,3}(?:\.\d+)?)\s*%")
+"""vLLM's periodic metrics line: the requests running and waiting, and how full the KV cache is."""
+
+
+def read_logged_queue(state: SlotState) -> None:
+    """The last metrics line a pasted vLLM log shows: [running, pending, KV-cache use %]."""
+    found = list(_LOGGED_QUEUE.finditer(state.folded))
+    if found:
+        last = found[-1]
+        state.values["logged_queue"] = [float(last.group("run")), float(last.group("pend")),
+                                        float(last.group("use"))]
+
+
 def read_logged_kv_tokens(state: SlotState) -> None:
     """The KV-cache tokens a pasted engine log states, read before log lines are masked from the other slots
     (their numbers are the log's, not the question's)."""

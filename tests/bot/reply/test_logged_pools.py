@@ -31,3 +31,13 @@ def test_the_lmdeploy_pool_at_the_session_length_and_at_chat_length() -> None:
     text = ask_json(LMDEPLOY)["text"]
     # 66,624 // 32,768 = 2 sessions at the cap; 66,624 // 4,096 = 16 chat-sized requests
     assert "holds 66,624 tokens: that is 2 requests of 32,768 tokens" in text and "it holds 16 at once" in text
+
+
+def test_requests_waiting_on_a_full_cache_are_said_why() -> None:
+    # audit 31 M-93: vLLM's metrics ("Running: 10 reqs, … Pending: 14 reqs, GPU KV cache usage: 99.8%") under
+    # "why are requests pending?" had brought an unrelated FAQ
+    paste = Path(__file__).with_name("vllm_metrics_pending_paste.txt").read_text(encoding="utf-8")
+    question = parse(paste, KB)
+    assert question.intent == "check" and question.logged_queue == [10.0, 14.0, 99.8]
+    text = ask_json(paste)["text"]
+    assert "KV cache 99.8% full with 10 requests running and 14 waiting" in text and "--kv-cache-dtype fp8" in text
