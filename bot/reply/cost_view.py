@@ -265,7 +265,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     cur = cost.currency
     instances = f"{cost.instances}× " if cost.instances and cost.instances > 1 else ""
     head = t("cost_on", instances=instances, instance=cost.instance, cloud=cloud_name(t, cost.cloud),
-             region=cost.region)
+             region=cost.region) + _gpus_billed(answer, cost, t)
     top = answer.picks[0] if answer.picks else None
     if top is not None and answer.serving is None and answer.check is None and (top.gpu, top.count) != (
             cost.gpu, cost.count):
@@ -332,6 +332,16 @@ ENCODER_BUSY_SHARE = 0.9
 """Share of the replicas' encoding rate past which a plan has no room for bursts and the reply says so."""
 
 
+def _gpus_billed(answer: Answer, cost: CostOut, t: Translator) -> str:
+    """A card's price asked, on an instance of several of it: how many it bills and the price a GPU-hour (AWS rents
+    the A100 80GB only as the 8-GPU p4de.24xlarge: 27.45 USD/h beside Alibaba Cloud's one card at 31.27 CNY read
+    as one A100 each, audit 31 M-87)."""
+    gpus = (cost.instance_gpus or cost.count or 1) * (cost.instances or 1)
+    if answer.intent != "gpu_info" or gpus <= 1 or not cost.per_hour:
+        return ""
+    return t("gpus_billed", n=gpus, per_gpu=money(cost.per_hour / gpus), cur=cost.currency or "")
+
+
 def _other_cloud_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     """The same cards on each other cloud named ("AWS vs GCP"): its price, or that none is known there. Not when
     the clouds are weighed each on its own cheapest set-up (`cloud_choice`): the first cloud's cards priced on the
@@ -346,7 +356,7 @@ def _other_cloud_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list
             continue
         instances = f"{cost.instances}× " if cost.instances and cost.instances > 1 else ""
         head = t("cost_on", instances=instances, instance=cost.instance, cloud=cloud_name(t, cost.cloud),
-                 region=cost.region)
+                 region=cost.region) + _gpus_billed(answer, cost, t)
         rates = t("cost_rates", per_hour=money(cost.per_hour), per_month=money(cost.per_month), cur=cost.currency)
         lines += [f"{head}: {rates}", _price_from(t, cost)]
     return lines

@@ -27,3 +27,11 @@ def test_per_gpu_hour_asked_in_words_is_a_price_question() -> None:
 def test_instances_of_one_size_keep_the_hourly_ranking() -> None:
     text = ask_json("Lambda or AWS, which is cheaper for 8x H100?")["text"]
     assert "Cheapest of the clouds named: Lambda (gpu_8x_h100_sxm5) at 31.92 USD/h" in text
+
+
+def test_an_instance_of_several_cards_says_its_price_a_gpu_hour() -> None:
+    # audit 31 M-87: AWS rents the A100 80GB only as the 8-GPU p4de.24xlarge; its 27.45 USD/h stood unlabelled
+    # beside Alibaba Cloud's one-card 31.27 CNY/h
+    text = ask_json("A100 80GB per hour on Alibaba Cloud vs AWS?")["text"]
+    assert "p4de.24xlarge on AWS (us-east-1) — 8 GPUs, 3.43 USD a GPU-hour: 27.45 USD/h" in text
+    assert "ecs.gn7e-c16g1.4xlarge on Alibaba Cloud (cn-wulanchabu): 31.27 CNY/h" in text  # one card: no label
