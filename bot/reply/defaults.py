@@ -234,6 +234,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             # llama.cpp and Ollama run GGUF files, and the one people pull is 4-bit (rules.constants.DEFAULT_GGUF).
             precision = "int4"
             assumptions.append(Assumption(field="precision", value=WF.DEFAULT_GGUF, reason="gguf-default"))
+        elif task in ("train", "lora") and model.arch == "encoder" and model.native_precision == "fp32":
+            # embedding and reranker fine-tunes run in mixed precision: FlagEmbedding's finetune examples pass
+            # --fp16 (FlagOpen/FlagEmbedding examples/finetune), as sentence-transformers' trainers do with fp16=True
+            # (audit 31 M-95: an fp32 fine-tune of bge-m3, 4× slower on an A10)
+            precision = "fp16"
+            assumptions.append(Assumption(field="precision", value=precision, reason="encoder-train-fp16"))
         elif task == "inference" and model.arch == "encoder" and model.native_precision == "fp32":
             # embedding and reranking models ship fp32 weights but are served in half precision on a GPU
             # (FlagEmbedding's README: BGEM3FlagModel(..., use_fp16=True); Text Embeddings Inference's default)
@@ -352,7 +358,9 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # Whisper's decoder holds at most `max_target_positions` (448) tokens, whatever the audio's length.
         native = model.max_context or int(model.details.get("max_target_positions") or 0) or DEFAULT_CONTEXT
         # an embedding request is a retrieval chunk, not a chat: BERT-class length even on an 8k-window bge-m3
-        usual = C.ENCODER_DEFAULT_CONTEXT if model.arch == "encoder" and task == "inference" else DEFAULT_CONTEXT
+        # and an embedder's training pair is a query and a passage of retrieval length too (FlagEmbedding's
+        # finetune examples cap passages at 256–512 tokens), not a chat model's 4k sample (audit 31 M-95)
+        usual = C.ENCODER_DEFAULT_CONTEXT if model.arch == "encoder" else DEFAULT_CONTEXT
         context = min(usual, native)
         if model.modality == "audio" and model.arch == "encoder-decoder" and task == "inference":
             # a window's transcript, not the decoder's ceiling: 50 live streams on a 4090 were sized with every
@@ -364,6 +372,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             assumptions.append(
                 Assumption(field="context", value=context,
                            reason="encoder-request-length" if model.arch == "encoder" and task == "inference"
+                           else "encoder-sample-length" if model.arch == "encoder"
                            else "prompt-at-rate" if at_rate  # the prompt sets a rate's card count (audit 29 M-66)
                            else "default" if context == DEFAULT_CONTEXT else "model-max-context")
             )

@@ -36,3 +36,4 @@ def test_the_default_stays_elsewhere(text: str) -> None:
     reply = ask_json(text)
     engine = [a for a in reply["assumptions"] if a["field"] == "engine"]
     assert not engine or engine[0]["reason"] != "why-slow-desktop"
+
