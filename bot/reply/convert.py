@@ -205,6 +205,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["asks_overflow"] = True  # "will it spill?": "Yes" would read as "it spills"
     if question.asks_concurrency:
         understood["asks_concurrency"] = True  # "能支持几个并发": a count the reply must give even when it is none
+    if question.family_release:
+        understood["family_release"] = True  # "which gpu for whisper?": sized as Whisper large-v3, said so
     if question.assumed_model:
         understood["assumed_model"] = True  # "转写 500 小时会议录音": sized as Whisper, said so
     if question.derived_name is not None:

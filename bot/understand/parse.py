@@ -84,6 +84,7 @@ from bot.understand.numbers import bound_digit_runs, keep_clause_commas, ungroup
 from bot.understand.question import (
     CLAIMED_MEMORY_NOTE,
     DERIVED_NAME_NOTE,
+    FAMILY_RELEASE_NOTE,
     MODDED_NOTE,
     NO_SUCH_VARIANT_NOTE,
     PRETRAINING_TOKENS,
@@ -94,7 +95,7 @@ from bot.understand.question import (
 from bot.understand.recipes import plain_recipe_names
 from bot.understand.slots.api_price import parse_api_price
 from bot.understand.slots.apple import parse_apple_silicon, parse_mac_beside_card
-from bot.understand.slots.audio import BEAM, assumed_speech_model, parse_audio
+from bot.understand.slots.audio import ASSUMED_SPEECH_MODEL, BEAM, assumed_speech_model, parse_audio
 from bot.understand.slots.bandwidth import parse_card_bandwidth
 from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
@@ -302,6 +303,12 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     money = parse_budget(state, lang)  # its number is money, not tokens, hours or a size
     for slot in money:
         state.stated.append(slot)
+    if found.model is None and (found.text or "").strip().lower() in ("whisper", "openai whisper"):
+        # "which gpu for whisper?": the family's current release, said in the reply (audit 31 LOW-151: "I don't
+        # know the model" with four Whisper names offered)
+        state.notes.append(FAMILY_RELEASE_NOTE)
+        found.model, found.text, found.suggestions = ASSUMED_SPEECH_MODEL, None, []
+        state.set("model", found.model)
     if found.model is None and not found.suggestions \
             and unsized_unknown_name(folded, original, _taken_spans(state, folded, mentions)) is None:
         found.model = assumed_speech_model(state)  # "转写 500 小时会议录音": Whisper, said in the reply

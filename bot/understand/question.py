@@ -55,6 +55,8 @@ ENGINE_NOT_ON_CARD_NOTE = "engine-not-on-card:"
 the job is sized with an engine that does, and the reply says why."""
 GGUF_SERVER_NOTE = "gguf-server:"
 """Noted with the serving engine named beside a GGUF file ("GGUF Q8_0 on vLLM"): sized as llama.cpp runs it."""
+FAMILY_RELEASE_NOTE = "family-release"
+"""A model family named alone ("which gpu for whisper?"): its current release is sized and the reply says so."""
 ASSUMED_MODEL_NOTE = "assumed-model:"
 """Noted with the model sized when the text names none but its job implies one (a transcription job: Whisper):
 the reply says which model it assumed, so the asker can name theirs."""
@@ -476,6 +478,11 @@ class Question(BaseModel):
     the reply keeps on the cards the most layers (or MoE experts) that fit, as llama.cpp's -ngl / --n-cpu-moe."""
     observed_tokens_per_s: float | None = Field(default=None, gt=0)
     """A decode speed the asker measured and doubts ("is 15 tok/s normal?"): the reply compares it with its own."""
+
+    @property
+    def family_release(self) -> bool:
+        """Whether a family was named alone ("whisper") and its current release sized (`FAMILY_RELEASE_NOTE`)."""
+        return FAMILY_RELEASE_NOTE in self.notes
 
     @property
     def assumed_model(self) -> bool:
