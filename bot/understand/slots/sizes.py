@@ -333,10 +333,19 @@ def _written_gpu_count(state: SlotState, gpus: list[Mention], mentions: list[Men
         state.set("gpu_count", 2)
 
 
+_NEGATIVE_MEMORY = rx(r"(?<![a-z0-9.])-\s?(?P<num>\d{1,6}(?:\.\d+)?)\s*(?:gib|gb|g)(?![a-z0-9])")
+
+
 def parse_memory(state: SlotState) -> None:
     """"24GB", "48 GB of VRAM", "16G显存", "2x 24GB", "两张24G的卡": memory without a card (see the module notes)."""
     text = state.text
     mac = bool(state.values.get("unified_memory"))
+    negative = _NEGATIVE_MEMORY.search(text)
+    if negative is not None:
+        # "-5 GB of VRAM": no card has it; said as a bound rather than dropped silently (audit 31 LOW-150)
+        state.clamped.append("memory_gb")
+        state.clamped_asked.setdefault("memory_gb", -float(negative.group("num")))
+        state.mask(negative.start(), negative.end())
     for m in _MEMORY.finditer(text):
         if mac and (_UNIFIED_AFTER.match(text, m.end()) or _UNIFIED_BEFORE.search(text[max(0, m.start() - 12):
                                                                                        m.start()])):
