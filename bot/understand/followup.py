@@ -272,6 +272,11 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     """`previous` with the slots `current` stated replaced, when `current` is a follow-up; else `current`. With
     the knowledge base, a bare size ("what about 70B?") becomes the previous model's family member of that size."""
     if previous is None or not is_follow_up(previous, current):
+        if (previous is not None and previous.lang == "zh-Hant" and current.lang == "zh-Hans"
+                and script_neutral(current.text)):
+            # a new question in a Traditional thread written alike in both scripts keeps the thread's script (audit
+            # 31 LOW-159: its help card came in Simplified)
+            return current.model_copy(update={"lang": "zh-Hant"})
         return current
     sibling = family_sibling(kb, previous.model, current.params_b) if (
         kb is not None and current.model is None and "params_b" in current.stated) else None

@@ -357,3 +357,12 @@ def test_another_card_after_a_how_many_thread_asks_how_many_of_it(kb: KnowledgeB
     assert (asked.intent, asked.gpu, asked.gpu_count) == ("recommend", "l40s", None)
     counted = follow_up(parse("Llama-3.1-70B on 2 H100s?", kb), parse("and on L40S instead?", kb), kb)
     assert counted.intent == "check"  # the count asked about stays the set-up checked
+
+
+def test_a_new_question_in_a_traditional_thread_keeps_its_script(kb: KnowledgeBase) -> None:
+    # audit 31 LOW-159: a message alike in both scripts that starts a new question (the help card) came back
+    # in Simplified inside a Traditional thread
+    previous = parse("我們有 4 張 3090，想跑 Qwen2.5-72B 給 10 個人用", kb)
+    assert previous.lang == "zh-Hant"
+    assert follow_up(previous, parse("你好", kb), kb).lang == "zh-Hant"
+    assert follow_up(previous, parse("你们好，请问这个怎么用", kb), kb).lang == "zh-Hans"  # Simplified as written
