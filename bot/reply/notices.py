@@ -306,6 +306,9 @@ def other_kv_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     other = answer.other_kv
     if not other:
         return ""
+    if "other_gib" in other:
+        return t("other_kv_sizes", kv=other["kv_cache"], now_kv=other["now_kv"], other=gb(other["other_gib"]),
+                 now=gb(other["now_gib"]), diff=gb(abs(other["other_gib"] - other["now_gib"])))
     line = t("other_kv", kv=other["kv_cache"], context=f"{other['context']:,}", now=f"{other['now']:,}",
              other=f"{other['other']:,}", cards=f"{other['count']}× {gpu_name(kb, other['gpu'])}")
     seqs = other.get("max_num_seqs")

@@ -139,8 +139,20 @@ def other_kv_figure(question: Question, workload: Workload, kb: KnowledgeBase) -
     asked). The job above stays sized as it runs (audit 25 HIGH 22)."""
     gpu = kb.gpus.get(question.gpu or "")
     other = question.other_kv_cache
-    if other is None or gpu is None or workload.task != "inference" or workload.model.arch != "decoder":
+    if other is None or workload.task != "inference" or workload.model.arch != "decoder":
         return None
+    if gpu is None:
+        # "KV cache 用 int8 和 fp16 比…差多少显存": no card to fill, so the two caches' sizes for the job asked
+        # (audit 31 LOW-147: only the first was given)
+        asked_kv = kv_cache_for(other, workload.engine, [])
+        if asked_kv is None or asked_kv == workload.kv_cache:
+            return None
+        try:
+            sizes = {key: rules.estimate_memory(replace(workload, kv_cache=kv), 1, None).breakdown["kv_cache"]
+                     for key, kv in (("now_gib", workload.kv_cache), ("other_gib", asked_kv))}
+        except UnsupportedKVCache:
+            return None
+        return {"kv_cache": asked_kv, "now_kv": workload.kv_cache or workload.precision, **sizes}
     count = replica_cards(question)
     length = question.other_kv_context or workload.context
     asked = kv_cache_for(other, workload.engine, [])

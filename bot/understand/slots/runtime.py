@@ -478,6 +478,11 @@ def parse_kv_cache(state: SlotState) -> None:
                 continue  # a log's kv_cache_dtype='auto' beside "KV cache 改 fp8 有没有帮助?": the type asked about
             weighed = _KV_WHAT_IF.search(_clause_before(state.text, m.start())) and running_set_up(state)
             state.set("other_kv_cache" if weighed else "kv_cache", _dtype(m.group("dtype")))
+            versus = _KV_VERSUS.match(state.text, m.end())
+            if versus is not None and not weighed and _dtype(versus.group("dtype")) != _dtype(m.group("dtype")):
+                # "KV cache 用 int8 和 fp16 比": the second type is the one weighed against, not the weights'
+                state.set("other_kv_cache", _dtype(versus.group("dtype")))
+                state.mask(versus.start(), versus.end())
             break
     else:
         m = _KV_QUANTISED.search(state.text)
@@ -486,6 +491,9 @@ def parse_kv_cache(state: SlotState) -> None:
             state.mask(m.start(), m.end())
 
 
+_KV_VERSUS = rx(rf"\s*(?:和|与|與|跟|对比|對比|vs\.?|versus|or|还是|還是|compared\s+(?:to|with)|against)\s*"
+                rf"(?P<dtype>{_KV_TYPES})(?![a-z0-9])")
+"""A second cache type set against the first ("KV cache 用 int8 和 fp16 比", "fp8 KV vs bf16")."""
 _KV_NEXT = rx(r"\s*(?:的\s*)?kv(?:[-_ ]?cache|\s*缓存)?(?![a-z])")
 _SPACED_SUFFIX = rx(rf"\s(?:{_KV_TYPES})\s*$")
 

@@ -41,3 +41,12 @@ def test_requests_waiting_on_a_full_cache_are_said_why() -> None:
     assert question.intent == "check" and question.logged_queue == [10.0, 14.0, 99.8]
     text = ask_json(paste)["text"]
     assert "KV cache 99.8% full with 10 requests running and 14 waiting" in text and "--kv-cache-dtype fp8" in text
+
+
+def test_two_kv_cache_types_set_side_by_side_give_both_sizes() -> None:
+    # audit 31 LOW-147: "KV cache 用 int8 和 fp16 比 … 差多少显存" gave only the int8 side
+    question = parse("Qwen2.5-7B 推理 KV cache 用 int8 和 fp16 比，32k 上下文 20 并发，差多少显存？", KB)
+    assert (question.kv_cache, question.other_kv_cache, question.precision) == ("int8", "fp16", None)
+    text = ask_json("Qwen2.5-7B 推理 KV cache 用 int8 和 fp16 比，32k 上下文 20 并发，差多少显存？")["text"]
+    # 28 layers × 4 KV heads × 128 × 2 (K and V) × 2 bytes = 56 KiB a token; × 32,768 × 20 = 35.0 GiB at fp16
+    assert "KV 缓存用 fp16 需 35.0 GiB" in text and "相差 17.5 GiB" in text
