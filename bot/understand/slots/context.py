@@ -22,7 +22,7 @@ _BATCH_WORD_NEXT = (r"(?!\s*(?:concurrent|simultaneous|parallel|users?|usrs?|req
 _CONTEXT_CUE_FIRST = rx(
     r"(?:context(?:[ _-]?(?:length|window|size|len))?|ctx|上下文(?:长度|窗口)?|序列长度|序列|"
     r"seq(?:uence)?(?:[ _-]?(?:len(?:gth)?))?|max[-_ ]?(?:model|seq)[-_ ]?len(?:gth)?|prompts?(?:[ _-]length)?|"
-    r"cutoff[-_ ]?len(?:gth)?|model[-_]max[-_]length|max[-_]length|input(?:[ _-]?(?:length|len|tokens))?|"
+    r"cutoff(?:[-_ ]?len(?:gth)?)?|model[-_]max[-_]length|max[-_]length|input(?:[ _-]?(?:length|len|tokens))?|"
     r"输入长度|输入|提示词?(?:长度)?)\s*(?:of|is|=|:|为|是|达到|到|约|大约|about|around|up\ to|~|(?:set\s+)?(?:to|at)|"
     r"设成|设为|设置为|设置成|设到|改成|改为|调到|调成|开到|开成)?\s*(?:about|around|~)?\s*"
     + NUM + _CTX_UNIT + _BATCH_WORD_NEXT
