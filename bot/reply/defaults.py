@@ -146,8 +146,12 @@ def samples_as_tokens(question: Question, workload: Workload) -> tuple[Question,
         return (question.model_copy(update={"tokens": tokens}),
                 Assumption(field="tokens", value=tokens, reason="compute-optimal"))
     if not question.training_samples and question.training_steps:
-        # Optimizer steps of the micro-batch sized (a stated gradient accumulation or card count multiplies it)
-        tokens = float(question.training_steps) * workload.batch * workload.context
+        # An optimizer step (HF Trainer's max_steps) is the micro batch sized × its gradient accumulation × the
+        # data-parallel cards, each sequence at the context (audit 31 HIGH 80: steps × micro batch alone, 4–16×
+        # short); a global batch stated was turned into that accumulation when read
+        cards = question.gpu_count or 1
+        tokens = (float(question.training_steps) * workload.batch * (question.grad_accumulation or 1) * cards
+                  * workload.context)
         return (question.model_copy(update={"tokens": tokens}),
                 Assumption(field="tokens", value=tokens, reason="steps-at-batch"))
     if not question.training_samples:

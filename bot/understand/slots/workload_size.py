@@ -82,7 +82,8 @@ _TRAIN_STEPS = rx(r"(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>k)?\s*(?:t
                   r"(?:steps?|iterations?|iters?|步)(?![a-z])")
 _SAMPLER_BEFORE = re.compile(r"(?:inference|sampling|denoising)\s*$")
 """Words just before a step count that make it a sampler's ("denoising 30 steps"), not a trainer's."""
-_TRAINING_CUE = rx(r"\b(?:train\w*|fine[-\s]?tun\w*|lora|qlora|dreambooth|sft|dpo|finetun\w*)\b|训练|微调")
+_TRAINING_CUE = rx(r"\b(?:train\w*|fine[-\s]?tun\w*|lora|qlora|dreambooth|sft|dpo|finetun\w*|ft)\b|训练|微调|"
+                   r"全参|全量微调|预训练")
 MAX_TRAINING_STEPS = 1e9
 _UNIT_HOURS = {"hour": 1.0, "hours": 1.0, "hr": 1.0, "hrs": 1.0, "h": 1.0, "day": 24.0, "days": 24.0,
                "week": 168.0, "weeks": 168.0, "month": HOURS_PER_MONTH, "months": HOURS_PER_MONTH,

@@ -105,3 +105,16 @@ def test_a_training_fix_on_the_cards_asked_about_is_timed_there() -> None:
     fixes = [s for s in reply["check"]["suggestions"] if s["kind"] == "smaller-batch"]
     assert fixes and fixes[0]["train_hours"] and 2 < fixes[0]["train_hours"] < 40
     assert "训练 100M token 约" in reply["text"]
+
+
+def test_steps_count_the_accumulation_and_the_cards() -> None:
+    # audit 31 HIGH 80: 3,000 steps of a global batch 16 at 2,048 tokens are 98.3M tokens however written
+    for text in ("LoRA Llama-3.1-8B, 3000 steps, global batch 16, seq 2048, one A100 — how long?",
+                 "LoRA Llama-3.1-8B, 3000 steps, micro batch 4, grad accum 4, seq 2048, one A100, how long?",
+                 "LoRA Llama-3.1-8B, 3000 steps, batch size 16, seq 2048, one A100, how long?"):
+        assert ask_json(text)["query"]["tokens"] == 3000 * 16 * 2048
+    # per-device batch × cards: 1,000 × 4 × 8 × 4,096; and 2,000 步 × 4 × 8 累积 × 8 卡 × 4,096
+    assert ask_json("full FT Qwen2.5-7B on 8x H100, 1000 steps, per-device batch 4, seq 4096, how long?")[
+        "query"]["tokens"] == 1000 * 4 * 8 * 4096
+    assert ask_json("Qwen2.5-7B 全参，8 卡 H100，每卡 batch 4，梯度累积 8，2000 步，序列 4096，要多久")[
+        "query"]["tokens"] == 2000 * 4 * 8 * 8 * 4096
