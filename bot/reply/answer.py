@@ -392,6 +392,9 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             and (not sets_serving_target(question) or not fits_at(workload, gpu, count, 1)
                  or unsupported_format(workload, gpu) is not None)):
         top = (top_gpu, picks[0].count)  # see Answer.speed_on; a serving target takes replicas of cards that hold one
+    if (model.arch == "diffusion" and gpu is not None and count > 1 and question.image_count
+            and fits_at(workload, gpu, 1, workload.batch)):
+        top = (gpu, 1)  # images on the cards asked: a copy a card (bot.reply.job_hours.image_copies), not a pick
     # Timed as the plan runs it: one replica at its share of the users when the configuration timed is the top
     # pick laid out as replicas (the one sized, or the pick that replaced a named set that does not fit)
     timed_replica = one_replica(picks, question, workload, top[0], top[1])

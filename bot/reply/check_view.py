@@ -271,6 +271,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         **_machine_words(bool(answer.understood.get("unified_memory")) and c.count == 1, c.count, t),
         # transformers and llama.cpp split by layers: past the layers (a node's worth a layer at most) cards idle
         "layer_split": not tensor_parallel(answer.query.engine or "transformers"),
+        "image_copies": answer.query.model in kb.models and kb.models[answer.query.model].arch == "diffusion",
         "layers": f"{model.num_layers:,}" if (model := kb.models.get(answer.query.model or "")) and model.num_layers
         else "?",
         "floor": format_floor(answer.query.engine, c.unsupported_precision),

@@ -280,6 +280,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     if gpu is None or gpu.id not in kb.gpus or workload is None:
         return result
     add_training_hours(result.speed, question, workload, gpu, count)
+    count *= int(result.speed.get("image_copies") or 1)  # the copies run side by side, each billed
     if workload.task == "inference":
         result.serving = (serving_plan(question, workload, gpu, count, serving_bill(kb, choice))
                           or image_plan(result.speed, gpu, count) or audio_plan(result.speed, gpu, count))
@@ -288,6 +289,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         add_output_hours(result.speed, question, workload, result.serving, count)
     top = result.picks[0] if result.picks else None
     top_replicas = (top.replicas or 1) if top is not None and (top.gpu, top.count) == (gpu.id, count) else 1
+    top_replicas = max(top_replicas, int(result.speed.get("image_copies") or 1))  # a copy a card, each rented so
     # the memory block's own reading (serving.copy_a_card), also where no speed figure times the job (a Whisper
     # job on an A10G), and any encoder; audio arriving daily is billed as the sets that keep up instead
     encoding = (copy_a_card(question, workload) or workload.model.arch == "encoder") and not result.speed.get(

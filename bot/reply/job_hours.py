@@ -21,9 +21,11 @@ def _set_job(speed: dict[str, float | None], counted: str, amount: float, hours:
     speed["job_hours"] = rounded_hours(hours)
 
 
-def add_image_hours(speed: dict[str, float | None], question: Question, workload: Workload) -> None:
+def add_image_hours(speed: dict[str, float | None], question: Question, workload: Workload,
+                    copies: int = 1) -> None:
     """`speed.job_hours`: how long the images the question counts take at the seconds per image shown, or at the
-    images a second a dual encoder embeds."""
+    images a second a dual encoder embeds. `copies`: the pipeline's copies the cards asked about run at once, a
+    card each (4 L40S make 4 images at a time: audit 31 HIGH 81 had timed one)."""
     embedded = speed.get("images_embedded_per_s")
     if workload.task == "inference" and workload.model.arch == "dual-encoder" and question.image_count and embedded:
         _set_job(speed, "images_embedded", question.image_count, question.image_count / embedded / 3600.0)
@@ -31,7 +33,9 @@ def add_image_hours(speed: dict[str, float | None], question: Question, workload
     seconds = speed.get("seconds_per_image")
     if workload.task != "inference" or workload.model.arch != "diffusion" or not question.image_count or not seconds:
         return
-    _set_job(speed, "images", question.image_count, question.image_count * seconds / 3600.0)
+    _set_job(speed, "images", question.image_count, question.image_count * seconds / 3600.0 / max(1, copies))
+    if copies > 1:
+        speed["image_copies"] = float(copies)
 
 
 def add_encoding_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,
@@ -95,11 +99,20 @@ def add_output_hours(speed: dict[str, float | None], question: Question, workloa
     _set_job(speed, "output_tokens", question.output_tokens, hours)
 
 
+def image_copies(question: Question, workload: Workload, gpu: GPU, count: int) -> int:
+    """Copies of an image pipeline the cards asked about run side by side: a diffusion model is not split across
+    cards to go faster, so 4 L40S asked for a batch of images are 4 copies of the one card that holds it."""
+    if (workload.model.arch != "diffusion" or not question.image_count or question.gpu != gpu.id
+            or not question.gpu_count or question.gpu_count <= count):
+        return 1
+    return question.gpu_count // count
+
+
 def add_training_hours(speed: dict[str, float | None], question: Question, workload: Workload, gpu: GPU,
                        count: int) -> None:
     """`speed.train_hours`: the whole job's wall-clock when the question gives its tokens."""
     add_encoding_hours(speed, question, workload, gpu, count)
-    add_image_hours(speed, question, workload)
+    add_image_hours(speed, question, workload, image_copies(question, workload, gpu, count))
     add_audio_hours(speed, question, workload, count)
     if workload.task == "inference" or not question.tokens:
         return
