@@ -163,6 +163,8 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["logged_oom"] = True
     if question.slow_first_token:
         understood["slow_first_token"] = True
+    if question.companion_models:
+        understood["companion_models"] = list(question.companion_models)  # the pipeline's smaller models
     if question.logged_queue:
         understood["logged_queue"] = question.logged_queue  # vLLM's metrics: running, pending, KV-cache use
     if question.api_price_per_million:  # what the bill per token is weighed against (cost_view)

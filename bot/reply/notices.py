@@ -105,6 +105,18 @@ SHORT_REQUEST_TOKENS = 4096
 """A chat-sized request (prompt and reply), for what a logged cache holds when requests are shorter than the cap."""
 
 
+def companions_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """The smaller models of a pipeline beside the generator sized ("bge-m3 + reranker + Qwen2.5-14B"): their
+    16-bit weights, so the total asked for is not read as the generator's alone (audit 31 HIGH 79)."""
+    named = answer.understood.get("companion_models")
+    sized = kb.models.get(answer.query.model or "")
+    if not isinstance(named, list) or not named or sized is None:
+        return ""
+    parts = [t("companion_part", name=kb.models[m].name, gib=f"{kb.models[m].params_b * 2e9 / 2**30:,.1f}")
+             for m in named if m in kb.models]
+    return t("companions", generator=sized.name, parts=t.list_sep.join(parts)) if parts else ""
+
+
 QUEUE_FULL_PERCENT = 90.0
 """KV-cache use past which vLLM's waiting requests wait for room in the cache, not for a scheduling step."""
 

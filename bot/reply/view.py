@@ -29,6 +29,7 @@ from bot.reply.model import Answer, PickOut
 from bot.reply.model_compare_view import faster_of, row_name
 from bot.reply.notices import (
     activations_exceed_line,
+    companions_line,
     engine_length_line,
     logged_queue_line,
     other_kv_line,
@@ -213,6 +214,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["load_ram"] = load_ram_line(answer, t)
     view["first_token"] = first_token_line(answer, kb, t)
     view["logged_queue"] = logged_queue_line(answer, t)
+    view["companions"] = companions_line(answer, kb, t)
     view["quantised_path"] = quantised_path_line(answer, kb, t)
     view["reasoning_length"] = reasoning_length_line(answer, kb, t)
     view["cloud_choice"] = cloud_choice_line(answer, kb, t)
@@ -394,8 +396,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         out.append(("section", "verdict", {}))
     if answer.stack:
         out.append(("section", "notice", {"message": stack_line(Translator(answer.query.lang), answer)}))
-    out += _notices(view, ("load_ram", "logged_queue", "first_token", "cloud_choice", "engine_flags", "copies",
-                           "rate_not_kept", "max_context_line"))
+    out += _notices(view, ("companions", "load_ram", "logged_queue", "first_token", "cloud_choice", "engine_flags",
+                           "copies", "rate_not_kept", "max_context_line"))
     if answer.other_engine and answer.estimate is not None:
         other = answer.other_engine
         t_other = Translator(answer.query.lang)

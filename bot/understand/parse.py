@@ -233,6 +233,19 @@ def card_times_count(text: str, gpu_keys: dict[str, str]) -> str:
         lambda m: f"{m.group(1)}×{m.group(2)}" if m.group(1).lower() in gpu_keys else m.group(0), text)
 
 
+def generator_first(state: SlotState, kb: KnowledgeBase, model_ids: list[str], model: str | None) -> str | None:
+    """A pipeline of models named with its load ("RAG stack: bge-m3 + reranker + Qwen2.5-14B for 100 users"): the
+    generator is sized, the bulk of the cards, and the others are said beside it (`companion_models`), where the
+    first named had been sized alone (audit 31 HIGH 79: the embedder, one card, for 100 users of a 14B)."""
+    decoders = [m for m in model_ids if m in kb.models and kb.models[m].arch == "decoder"]
+    if not decoders or len(decoders) == len(model_ids):
+        return model
+    generator = max(decoders, key=lambda m: kb.models[m].params_b)
+    state.values["model"] = generator
+    state.values["companion_models"] = [m for m in model_ids if m != generator]
+    return generator
+
+
 def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Question:
     clean = strip_slack_markup(text[: MAX_PARSE_CHARS * 2])[:MAX_PARSE_CHARS]
     clean = plain_recipe_names(CONTROL_CHARS.sub(" ", clean))
@@ -418,6 +431,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     # "X and Y together on one A10": one deployment, unless a comparison is asked in so many words ("X vs Y")
     stack = stacked(model_ids, folded) if not speculative and MODEL_COMPARE_STRONG.search(state.text) is None else []
     models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None and not stack
+    if not stack and not models_compared and not speculative and len(model_ids) >= 2:
+        found.model = generator_first(state, kb, model_ids, found.model)
     card_set = mixed_set(state, gpus)
     intent, explicit, faq_hint = decide_intent(state, folded, found.model is not None,
                                          gpu_ids[:1] if card_set else gpu_ids, vocab,
@@ -545,6 +560,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         asks_load_ram=asks_load_ram(text),
         logged_oom=_LOGGED_OOM.search(text) is not None,
         slow_first_token=_SLOW_FIRST_TOKEN.search(text) is not None,
+        companion_models=values.get("companion_models") or [],
         **parse_api_price(text),
         other_clouds=values.get("other_clouds") or [],
         budget=bool(values.get("budget", False)) or bool(money),

@@ -415,6 +415,9 @@ class Question(BaseModel):
     api_price_per_million: float | None = Field(default=None, gt=0)
     """An API's price per million tokens the question weighs its own serving against, in `api_price_currency`."""
     api_price_currency: str | None = None
+    companion_models: list[str] = Field(default_factory=list)
+    """Smaller models named beside the one sized in a pipeline ("bge-m3 + reranker + Qwen2.5-14B"): said with their
+    weights beside the generator's sizing (bot.reply.notices)."""
     slow_first_token: bool = False
     """The first token is said to come slowly ("users complain about slow first token", "TTFT too high", "首 token
     慢"): the reply gives one prompt's prefill time and what shortens it (bot.reply.first_token)."""
