@@ -116,6 +116,9 @@ _ABOUT_THE_SET_UP = re.compile(
 """A question about the figures of the set-up just sized, with nothing else in it: its speed ("how fast then?",
 "速度呢"), its memory ("how much memory then?", "显存要多少"), whether it is enough ("够吗"), its card count ("那要
 几张"), or why ("why?"). The reply to the set-up answers each (audit 31 HIGH 75: the help card or a FAQ)."""
+_SPEED_OF_A_CARD = re.compile(r"\bhow\s+fast\b|\bhow\s+quick(?:ly)?\b|\bspeed\b|\btok(?:ens)?\s*/\s*s\b|多快|速度",
+                              re.A)
+"""A card's speed asked after a job was sized ("how fast on an H100?", "H100 上多快"): the job's speed on it."""
 _COUNT_OF_CARDS = re.compile(r"\bhow\s+many\s+(?:cards?|gpus?)\b|几张|几块", re.A)
 
 
@@ -245,6 +248,9 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
     if (current.intent == "compare" and len(current.compare_gpus) >= 2 and current.model is None
             and current.params_b is None and previous.model is not None and words <= _MAX_FOLLOW_UP_TOKENS * 2):
         return True  # "L20 和 A100 哪个更便宜" in a sized thread: those cards for its job (audit 30 HIGH 61, THJ)
+    if (current.intent == "gpu_info" and current.model is None and current.params_b is None
+            and previous.model is not None and _SPEED_OF_A_CARD.search(folded) and words <= _MAX_FOLLOW_UP_TOKENS):
+        return True  # "how fast on an H100?" after a sizing: the job's speed there, not the card's specs (HIGH 75)
     if current.intent_explicit and current.intent != previous.intent:
         return False  # "tell me about the H100" after a sizing question is a new question
     names_workload = current.model is not None or current.params_b is not None

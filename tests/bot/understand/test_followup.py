@@ -366,3 +366,12 @@ def test_a_new_question_in_a_traditional_thread_keeps_its_script(kb: KnowledgeBa
     assert previous.lang == "zh-Hant"
     assert follow_up(previous, parse("你好", kb), kb).lang == "zh-Hant"
     assert follow_up(previous, parse("你们好，请问这个怎么用", kb), kb).lang == "zh-Hans"  # Simplified as written
+
+
+@pytest.mark.parametrize("text", ["how fast on an H100?", "how fast would an H100 be?", "换成 H100 多快"])
+def test_a_cards_speed_asked_after_a_sizing_is_the_jobs_speed_there(kb: KnowledgeBase, text: str) -> None:
+    # audit 31 HIGH 75 residue: "how fast on an H100?" gave the H100's spec card, the model and load dropped
+    previous = parse("Llama-3.1-8B on an L4 for 10 users", kb)
+    asked = follow_up(previous, parse(text, kb), kb)
+    assert (asked.intent, asked.model, asked.gpu, asked.batch) == ("check", "llama-3.1-8b", "h100-sxm", 10)
+    assert follow_up(previous, parse("tell me about the H100", kb), kb).intent == "gpu_info"
