@@ -27,6 +27,11 @@ _CONTEXT_CUE_FIRST = rx(
     r"设成|设为|设置为|设置成|设到|改成|改为|调到|调成|开到|开成)?\s*(?:about|around|~)?\s*"
     + NUM + _CTX_UNIT + _BATCH_WORD_NEXT
 )
+_CUE_FIRST_TAIL = NUM + _CTX_UNIT + _BATCH_WORD_NEXT
+_CONTEXT_CUE_LONG = rx(_CONTEXT_CUE_FIRST.pattern[: -len(_CUE_FIRST_TAIL)]
+                       + r"(?P<num>\d{3,7}|\d{1,4}(?:\.\d+)?(?=\s*(?:k|m|万|千)(?![a-z0-9])))" + _CTX_UNIT)
+"""A context word and a length too long to be a count ("上下文长度 32768 并发数 16"): the length, though a batch word
+follows it, which `_CONTEXT_CUE_FIRST` takes as "context 16 concurrent" (audit 31 HIGH 74 residue)."""
 _CONTEXT_CUE_AFTER = rx(
     NUM + _CTX_UNIT + r"\s*(?:-\s*)?(?:tokens?\s*)?(?:of\s+)?"
     r"(?:context|ctx|的?上下文|长上下文|的?序列|sequence|seq\b|prompts?|input(?:\s+tokens?)?(?![a-z])"
@@ -119,6 +124,7 @@ _BATCH = [
     # "300 人在线", and "20 人" standing alone between clauses ("推论 20 人 8k 上下文", "int4，20 人，8k"): the people
     # served (audit 31 HIGH 78: dropped, one user sized)
     rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*人\s*(?:同时)?\s*在线"),
+    rx(r"(?:用户|用戶)数?\s*" + NUM + _CN_SCALE + r"\s*(?:个|個|位|名|人)"),  # "上下文 64k 用户 8 个"
     rx(r"(?<![\d.])" + NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*人(?![民工力均次时天月年])"
        r"(?=\s*(?:[,，、;；。.!?？！]|$|\d|上下文|用|使用))"),
     rx(NUM + _CN_SCALE + r"\s*(?:个|路|個)?(?:人|用户|请求|对话|会话|聊天|對話|會話)\s*(?:同时|同時)"),
@@ -288,7 +294,8 @@ def _parse_lengths(state: SlotState) -> None:
         state.set("context", int(bounded(state, "context", value, MAX_CONTEXT)))
         state.mask(text_tokens.start(), text_tokens.end())
         return
-    order: tuple[re.Pattern[str], ...] = (_HOW_MANY_K, _CONTEXT_CUE_FIRST, _CONTEXT_CUE_AFTER, _TOKENS_BARE, _K_BARE)
+    order: tuple[re.Pattern[str], ...] = (_HOW_MANY_K, _CONTEXT_CUE_FIRST, _CONTEXT_CUE_LONG, _CONTEXT_CUE_AFTER,
+                                          _TOKENS_BARE, _K_BARE)
     prompt = _CONTEXT_CUE_FIRST.search(state.text)
     if isinstance(state.values.get("gen_tokens"), int) and prompt is not None and _PROMPT_WORD.search(prompt.group(0)):
         # the requests' shape is written ("prompts around 6k tokens, answers around 700"): a "how many 32k
