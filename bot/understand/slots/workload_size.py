@@ -100,11 +100,15 @@ _CONTINUOUS = rx(r"\b24\s*/\s*7\b|\b24\s*[x×]\s*7\b|\b7\s*[x×]\s*24\b|全天�
                  r"\b(?:per|a|every)\s+month\b|每月|每个月|每個月|一个月|一個月|"
                  r"24\s*(?:小时|小時|h)\s*(?:不停|不间断|不間斷|运行|運行|在线|在線|开着|開著)")
 """Always on, or a month: "24/7", "每月", "一个月多少钱", "24 小时不停" (730 h, the price lists' month)."""
-_QPS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:qps|rps|(?:requests?|quer(?:y|ies)|calls?|embeddings?)"
-          r"\s*(?:per\s+second|a\s+second|/\s*s(?:ec)?)\b|req/s|次/秒|个请求每秒)")
-_QPS_CUE_FIRST = rx(r"(?:qps|每秒请求数?)\s*(?:of|=|:|为|是|达到|约)?\s*(?P<num>\d+(?:\.\d+)?)")
+_QPS = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k)?\s*(?:qps|rps|(?:requests?|quer(?:y|ies)|calls?|"
+          r"embeddings?)\s*(?:per\s+second|a\s+second|/\s*s(?:ec)?)\b|req/s|次/秒|个请求每秒)")
+_QPS_CUE_FIRST = rx(r"(?:qps|rps|每秒请求数?)\s*(?:of|=|:|为|是|达到|约)?\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k)?"
+                    r"(?![a-z0-9])")
 _QPS_PER_SECOND_FIRST = rx(r"每秒(?:钟)?\s*(?:要|需要)?\s*(?:处理|承载|支撑|扛|有|来)?\s*(?:约|大约)?\s*"
-                           r"(?P<num>\d+(?:\.\d+)?)\s*(?:个|次|条)?\s*(?:请求|调用|查询)")
+                           r"(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|千|万)?\s*(?:个|次|条)?\s*(?:请求|调用|查询)")
+_RATE_SCALES = {"k": 1e3, "千": 1e3, "万": 1e4}
+"""A rate written with a thousands suffix ("2.5k rps", "QPS 2k", "每秒 2k 请求"): audit 31 HIGH 83 had read "QPS
+2k" as 2 a second and dropped the others."""
 """"每秒500个请求": the rate written the way the reply itself writes it back."""
 _PER_USER = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|thousand|million)?\s*(?:tokens?|toks?)\s*"
                r"(?:/\s*s(?:ec)?|per\s+second|每秒)\s*(?:of\s+(?:decode|decoding|generation|output)?\s*speed\s+)?"
@@ -112,7 +116,12 @@ _PER_USER = rx(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|thousand|mil
                r"(?:每(?:个)?用户|单用户|每路)\s*(?:每秒)?\s*(?:至少|不低于|>=?)?\s*(?P<num2>\d+(?:\.\d+)?)\s*"
                r"(?:tokens?|toks?|个\s*token)\s*(?:/\s*s|每秒)?|"
                r"(?<![a-z0-9.])(?P<num3>\d+(?:\.\d+)?)\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|per\s+second)\s+"
-               r"(?:each|apiece)\b(?=\s*(?:for|to|with|across|,|\.|$))")
+               r"(?:each|apiece)\b(?=\s*(?:for|to|with|across|,|\.|$))|"
+               # "每秒 30 token 每人", "每人每秒 30 token", "每人 20 token/s", "20 tps each" (audit 31 HIGH 82)
+               r"每秒\s*(?P<num4>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:tokens?|toks?)\s*每\s*(?:个)?\s*(?:人|用户)|"
+               r"每\s*(?:个)?\s*人\s*(?:的)?\s*(?:每秒\s*(?P<num5>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:tokens?|toks?)|"
+               r"(?P<num6>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:tokens?|toks?)\s*(?:/\s*s|每秒))|"
+               r"(?<![a-z0-9.])(?P<num7>\d+(?:\.\d+)?)\s*tps\s+(?:each|apiece|per\s+user)\b")
 """A speed each user must see: "30 tokens/s per user", "每用户 20 token/s", "20 tok/s each for 3 users" (audit 29
 LOW-111: the last was not read)."""
 _PER_USER_SCALES = {"k": 1e3, "thousand": 1e3, "million": 1e6}
@@ -332,13 +341,13 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
     m = None if "qps" in targets else (_QPS.search(text) or _QPS_CUE_FIRST.search(text)
                                        or _QPS_PER_SECOND_FIRST.search(text))
     if m is not None and float(m.group("num")) > 0:
-        targets["qps"] = float(m.group("num"))
+        targets["qps"] = float(m.group("num")) * _RATE_SCALES.get(m.groupdict().get("scale") or "", 1.0)
         state.mask(m.start(), m.end())
     if "qps" not in targets:
         targets.update(requests_per_minute(state) or requests_every(state))
     m = _PER_USER.search(text) or _PER_USER_BARE.search(text)
     if m is not None:
-        raw = m.group("num") or m.groupdict().get("num2") or m.groupdict().get("num3") or ""
+        raw = next((value for key, value in m.groupdict().items() if key.startswith("num") and value), "")
         scale = _PER_USER_SCALES.get(m.groupdict().get("scale") or "", 1.0)
         if float(raw) > 0:
             # a speed no card decodes one sequence at ("5 million tokens per second … for EACH user") is kept as
