@@ -552,4 +552,7 @@ def workload_for(request: dict[str, Any], kb: KnowledgeBase) -> Workload:
     kwargs = {k: request[k] for k in WORKLOAD_KEYS if k in request}
     if "context" not in kwargs:
         kwargs["context"] = min(DEFAULT_CONTEXT, model.max_context or DEFAULT_CONTEXT)
+        if request.get("engine") == "tensorrt-llm" and (model.max_context or 0) > kwargs["context"]:
+            # as bot.reply.defaults: a length nobody stated leaves trtllm-build's --max_seq_len at the window
+            kwargs["engine_max_seq_len"] = model.max_context
     return Workload(model=model, **kwargs)

@@ -127,6 +127,19 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         capped = halving(requests, 1, lambda cap: need(replace(w, max_num_seqs=cap), gpu, count))
         if capped is not None:
             out.append(Suggestion(kind="fewer-requests", max_num_seqs=capped[0], memory_per_gpu_gib=capped[1]))
+    slots = now.chosen.get("max_batch_size")
+    if w.task == "inference" and isinstance(slots, int) and (slots > max(w.batch, 1) or w.engine_max_seq_len):
+        # A TensorRT engine's runtime buffers are sized at build time for its request slots and length: rebuilt
+        # for the requests and the context served, it leaves that memory to the KV pool.
+        built = replace(w, engine_max_seq_len=None)
+        served = max(w.batch, 1)
+        m = need(replace(built, max_num_seqs=slots), gpu, count) if w.engine_max_seq_len else None
+        cap = slots
+        if m is None:
+            capped = halving(slots, served, lambda cap: need(replace(built, max_num_seqs=cap), gpu, count))
+            cap, m = capped if capped is not None else (served, need(replace(built, max_num_seqs=served), gpu, count))
+        if m is not None:
+            out.append(Suggestion(kind="engine-build", max_num_seqs=cap, context=w.context, memory_per_gpu_gib=m))
     if w.task == "inference":
         formats: list[tuple[Precision, str]] = (
             # below Q4_K_M, the K-quant mixes people run a model one size too big with (Q3_K_M, then Q2_K)

@@ -144,7 +144,11 @@ def _activation(w: Workload, profile: EngineProfile, gpu: GPU | None = None) -> 
         return vllm_activation_bytes(model)
     prompt = prefill_tokens(w)
     batch = w.batch
-    if profile.reservation.kind != "none":
+    if profile.reservation.kind != "none" and profile.batch_buffers is not None and chunk:
+        # A built TensorRT engine sets its activation memory aside for max_num_tokens at build time, whatever
+        # the prompts later are (TensorRT-LLM reference/memory.md, "Activation size").
+        prompt, batch = chunk, 1
+    elif profile.reservation.kind != "none":
         # Serving engines prefill the requests' prompts in chunks of `chunk` tokens in all.
         prompt, batch = min(prompt * batch, chunk or prompt * batch), 1
     elif chunk:
@@ -165,13 +169,14 @@ def _activation(w: Workload, profile: EngineProfile, gpu: GPU | None = None) -> 
 def batch_buffer_bytes(w: Workload, profile: EngineProfile) -> tuple[float, int]:
     """(bytes, slots) of the runtime's per-slot buffers (a TensorRT engine's runtime and decoder): the slots
     are the request cap the question states, else the build's default; the length is the context sized, as
-    the engine would be built for it. (0, 0) for runtimes without them."""
+    the engine would be built for it, or the build length the workload names (trtllm-build's default
+    --max_seq_len is the model's window). (0, 0) for runtimes without them."""
     fact = profile.batch_buffers
     if fact is None or w.task != "inference":
         return 0.0, 0
     slots = w.max_num_seqs or fact.default_slots
     per_slot = (fact.bytes_per_slot_vocab * (w.model.vocab_size or 0)
-                + fact.bytes_per_slot_position * w.context + fact.bytes_per_slot)
+                + fact.bytes_per_slot_position * (w.engine_max_seq_len or w.context) + fact.bytes_per_slot)
     return slots * per_slot, slots
 
 
@@ -357,6 +362,8 @@ def _reserving(w: Workload, tp: int, gpu: GPU | None, profile: EngineProfile, we
         overhead += buffers
         chosen["max_batch_size"] = slots
         chosen["batch_buffers_gib"] = round(gib(buffers), 3)
+        if w.engine_max_seq_len is not None:
+            chosen["max_seq_len"] = w.engine_max_seq_len
         notes.append(f"{profile.id}-batch-buffers")
     elif any(rule.batch_buffers for rule in profile.version_rules):
         notes.append(f"{profile.id}-batch-buffers-other-versions")  # sized only when the version says they apply

@@ -104,6 +104,10 @@ class Workload:
     max_num_seqs: int | None = None
     """vLLM max_num_seqs: the requests its start-up sampler warm-up covers; None = its default for the card. For a
     TensorRT engine, its --max_batch_size: the request slots its runtime buffers are sized for."""
+    engine_max_seq_len: int | None = None
+    """A TensorRT engine's --max_seq_len: the prompt + output positions its per-slot runtime buffers are built for.
+    None = the context sized (the engine built for it); the bot sets trtllm-build's own default, the model's
+    window, when the question states no length."""
     prefill_chunk: int | None = None
     """Prompt tokens the engine runs per forward pass when the question sets it (llama.cpp -ub, vLLM
     --max-num-batched-tokens, TensorRT-LLM max_num_tokens); None = its default. Engines that prefill a prompt
@@ -270,7 +274,7 @@ class Suggestion:
                   "zero3", "checkpointing", "offload-optimizer", "offload-all", "kv-cache", "flash-attention",
                   "newer-engine", "cpu-layers", "cpu-experts", "fewer-requests", "optimizer-8bit",
                   "model-offload", "bf16", "cache-text-encoders", "adafactor-fused", "fp8-base", "dp-attention",
-                  "other-format"]
+                  "other-format", "engine-build"]
     precision: Precision | None = None
     quant: str | None = None
     task: Task | None = None
@@ -289,7 +293,8 @@ class Suggestion:
     cpu_moe_layers: int | None = None
     """For "cpu-experts": the first blocks whose routed experts stay in system RAM (llama.cpp --n-cpu-moe)."""
     max_num_seqs: int | None = None
-    """For "fewer-requests": the request cap (vLLM --max-num-seqs) whose start-up profile leaves room."""
+    """For "fewer-requests": the request cap (vLLM --max-num-seqs) whose start-up profile leaves room; for
+    "engine-build", the TensorRT engine's --max_batch_size (its --max_seq_len is `context`)."""
     flash_attention: bool | None = None
     """For "newer-engine": True when the current release fits only with a fused attention kernel turned on too
     (an old transformers asked for without flash attention)."""

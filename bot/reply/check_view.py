@@ -74,6 +74,8 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return t("sugg_zero3") + t("sugg_at_micro_batch", batch=s.batch)
     if kind == "fewer_requests":
         return t("sugg_fewer_requests", n=s.max_num_seqs or 1)
+    if kind == "engine_build":
+        return t("sugg_engine_build", slots=s.max_num_seqs or 1, length=s.context or 0)
     if kind == "kv_cache":
         flag = KV_CACHE_FLAGS.get((engine or "", s.kv_cache or ""))
         return t("sugg_kv_cache", kv=(s.kv_cache or "").upper(), flag=f" ({flag})" if flag else "")

@@ -17,8 +17,9 @@ from rules.alternatives import suggestions
 from rules.fit import HourlyPrice
 from rules.types import Pick, Workload
 
-SAME_CARDS = ("quantise", "kv-cache", "other-format", "fewer-requests", "smaller-batch", "checkpointing",
-              "optimizer-8bit", "qlora", "zero3", "offload-optimizer", "shorter-context", "flash-attention")
+SAME_CARDS = ("quantise", "kv-cache", "other-format", "fewer-requests", "engine-build", "smaller-batch",
+              "checkpointing", "optimizer-8bit", "qlora", "zero3", "offload-optimizer", "shorter-context",
+              "flash-attention")
 """Changes that keep the cards compared: a fix offering other cards (or more of them) changes the comparison."""
 
 

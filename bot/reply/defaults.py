@@ -339,6 +339,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                       else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
+    length_unstated = False
     if (context is not None and "context" not in question.stated and model.image_tokens is not None
             and not question.batch_job):  # a job over images says its instruction with the images a request
         # the parser gave an image request a short text (bot.understand.documents.IMAGE_JOB_TEXT_TOKENS) beside
@@ -359,6 +360,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         context = question.gen_tokens + DEFAULT_CONTEXT // 2
         assumptions.append(Assumption(field="context", value=context, reason="output-plus-prompt"))
     elif context is None:
+        length_unstated = True
         # Whisper's decoder holds at most `max_target_positions` (448) tokens, whatever the audio's length.
         native = model.max_context or int(model.details.get("max_target_positions") or 0) or DEFAULT_CONTEXT
         # an embedding request is a retrieval chunk, not a chat: BERT-class length even on an 8k-window bge-m3
@@ -475,6 +477,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # SDPA's kernels, whose attention memory is what is sized (audit 24 LOW-40)
         extra["flash_attention"] = False
         assumptions.append(Assumption(field="flash_attention", value=False, reason="fa2-needs-ampere"))
+    if engine == "tensorrt-llm" and length_unstated and model.max_context and model.max_context > context:
+        # trtllm-build deduces --max_seq_len from the model's config when it is not given: a default build's
+        # per-slot buffers cover the whole window (said under Assumed where the version builds such an engine)
+        extra["engine_max_seq_len"] = model.max_context
     kv_cache = kv_cache_for(question.kv_cache, engine, assumptions)
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
                         context=context, min_context=image_positions, batch=batch,

@@ -18,7 +18,7 @@ from rules.memory_diffusion_training import checkpoints_by_default
 from rules.types import Workload
 
 REPORTED_CHOICES = ("zero_stage", "gradient_checkpointing", "lora_rank", "optimizer", "gpu_memory_utilization",
-                    "max_num_seqs", "max_batch_size")
+                    "max_num_seqs", "max_batch_size", "max_seq_len")
 """Choices the rules make for the user that change the figure and so are stated in the reply."""
 
 
@@ -48,7 +48,7 @@ def chosen_assumptions(chosen: Mapping[str, Any], assumptions: Sequence[Assumpti
             reason = "engine-default"  # Unsloth and LLaMA-Factory check-point unless told otherwise
         if key == "gradient_checkpointing" and value and checkpoints_by_default(workload):
             reason = "image-trainer-default"
-        if key in ("optimizer", "max_num_seqs", "max_batch_size", "gpu_memory_utilization"):
+        if key in ("optimizer", "max_num_seqs", "max_batch_size", "max_seq_len", "gpu_memory_utilization"):
             reason = "engine-default"  # from the engine's documented set-up (vLLM's default for the card)
         if key == "max_num_seqs" and REQUEST_CAP_LOWERED_NOTE in question.notes:
             reason = "request-cap-lowered"

@@ -291,7 +291,9 @@ def test_tensorrt_engine_buffers_for_every_built_slot_come_before_the_kv_pool() 
     assert est.chosen["max_batch_size"] == 2048
     assert est.chosen["batch_buffers_gib"] == pytest.approx(buffers, abs=1e-3)
     assert "tensorrt-llm-batch-buffers" in est.notes
-    act = (PER_TOKEN_PREFILL * 4096 + 4 * 32_000) / GIB
+    # The engine's activation memory is set aside at build time for max_num_tokens (8,192), not the prompt.
+    act = (PER_TOKEN_PREFILL * 8192 + 4 * 32_000) / GIB
+    assert est.breakdown["activations"] == pytest.approx(act, abs=1e-3)
     fixed = WEIGHTS / GIB + act + C.INFERENCE_OVERHEAD_GIB + buffers
     assert est.breakdown["overhead"] == pytest.approx(C.INFERENCE_OVERHEAD_GIB + buffers, abs=1e-3)
     assert est.breakdown["kv_cache"] == pytest.approx(0.9 * (80 - C.CUDA_CONTEXT_GIB - fixed), abs=1e-3)
@@ -299,6 +301,33 @@ def test_tensorrt_engine_buffers_for_every_built_slot_come_before_the_kv_pool() 
     small = estimate_memory(replace(w, max_num_seqs=16), 1, make_gpu())
     assert small.chosen["batch_buffers_gib"] == pytest.approx(16 * PER_SLOT_4096 / GIB, abs=1e-4)
     assert small.breakdown["kv_cache"] > est.breakdown["kv_cache"] + 0.9 * 1.6
+
+
+def test_tensorrt_engine_buffers_cover_the_length_it_was_built_for() -> None:
+    # trtllm-build deduces --max_seq_len from the model's config: a default build's slots hold 40 B for each of
+    # the window's positions whatever the prompts, and the context sized still sets the KV cache needed.
+    w = Workload(model=make_model(), engine="tensorrt-llm", engine_version="0.16", context=4096)
+    built = estimate_memory(replace(w, engine_max_seq_len=32_768), 1, make_gpu())
+    per_slot = 20 * 32_000 + 40 * 32_768 + 65_536  # 2,016,256 B
+    assert built.chosen["batch_buffers_gib"] == pytest.approx(2048 * per_slot / GIB, abs=1e-3)  # 3.846 GiB
+    assert built.chosen["max_seq_len"] == 32_768
+    assert "max_seq_len" not in estimate_memory(w, 1, make_gpu()).chosen  # built for the context: nothing to say
+    assert built.required_per_gpu_gib is not None and built.required_per_gpu_gib == pytest.approx(
+        estimate_memory(w, 1, make_gpu()).required_per_gpu_gib + 2048 * 40 * (32_768 - 4096) / GIB, abs=1e-3)
+
+
+def test_a_tensorrt_engine_that_does_not_fit_is_offered_a_build_for_its_load() -> None:
+    # 2048 default slots × 40 B × 131,072 positions = 10 GiB of buffers on top of 13 GiB of weights does not fit
+    # a 24 GB card; rebuilt for the context served (and, if need be, fewer slots) it does.
+    w = Workload(model=make_model(max_context=131_072), engine="tensorrt-llm", engine_version="0.16", context=4096,
+                 engine_max_seq_len=131_072)
+    card = make_gpu(memory_gb=24.0)
+    report = check_fit(w, card, 1)
+    assert not report.fits
+    build = next(s for s in report.suggestions if s.kind == "engine-build")
+    assert build.context == 4096 and build.max_num_seqs is not None and build.max_num_seqs <= 2048
+    rebuilt = replace(w, engine_max_seq_len=None, max_num_seqs=build.max_num_seqs)
+    assert check_fit(rebuilt, card, 1).fits
 
 
 def test_tensorrt_engine_buffers_reproduce_a_logged_start_up() -> None:

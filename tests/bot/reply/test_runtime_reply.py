@@ -296,20 +296,42 @@ def test_sglangs_limit_says_its_activations_sit_beside_its_share() -> None:
 def test_a_tensorrt_engine_release_states_its_buffers_and_the_slots_they_are_for() -> None:
     from bot.service import ask
 
-    default = ask({"text": "DeepSeek-R1-Distill-Qwen-32B fp16 with TensorRT-LLM 0.16 on an A100 80GB"})
+    default = ask({"text": "DeepSeek-R1-Distill-Qwen-32B fp16 with TensorRT-LLM 0.16 on an A100 80GB, 4k context"})
     assert default.estimate is not None and default.estimate.max_batch_size == 2048
     # 2048 slots × (20 B × 152,064 vocabulary + 40 B × 4,096 positions + 64 KiB) = 6.2 GiB before the KV pool.
     assert default.estimate.batch_buffers_gb == pytest.approx(6.2, abs=0.05)
     assert [a.reason for a in default.assumptions if a.field == "max_batch_size"] == ["engine-default"]
+    assert not any(a.field == "max_seq_len" for a in default.assumptions)  # built for the length asked
     text = render_text(default, kb=KB)
     assert "runtime and decoder buffers take 6.2 GiB per card for its 2,048 request slots" in text
     built = ask({"text": "DeepSeek-R1-Distill-Qwen-32B fp16 TensorRT-LLM 0.16 --max_batch_size 16 on an A100 80GB"})
-    assert built.estimate is not None and built.estimate.batch_buffers_gb == pytest.approx(0.05, abs=0.01)
+    # 16 slots at the default build length (the window, 131,072): 16 × 8,349,696 B = 0.12 GiB
+    assert built.estimate is not None and built.estimate.batch_buffers_gb == pytest.approx(0.12, abs=0.01)
     assert not any(a.field == "max_batch_size" for a in built.assumptions)  # stated, so not assumed
     assert "max_batch_size 16" in render_text(built, kb=KB)
     current = render_text(ask({"text": "Llama-3.1-8B on TensorRT-LLM, L40S"}), kb=KB)
     assert ("name the version (“TensorRT-LLM 0.16”) or the engine (“trtllm-build”, “Triton”) to have them sized"
             in current)
+
+
+def test_a_tensorrt_engine_with_no_length_asked_is_sized_as_trtllm_build_leaves_it() -> None:
+    from bot.service import ask
+
+    # tensorrtllm_backend issue 685: the 32B distill in fp16 ran out of memory on an A100 80GB with the default
+    # build. trtllm-build's --max_seq_len is the model's window (131,072) when not given: 2048 slots ×
+    # (20 B × 152,064 + 40 B × 131,072 + 64 KiB) = 15.9 GiB of buffers, said under Assumed, and the fix is a build
+    # for the load rather than only a smaller card.
+    answer = ask({"text": "DeepSeek-R1-Distill-Qwen-32B fp16 with TensorRT-LLM 0.16 on an A100 80GB"})
+    assert answer.estimate is not None and answer.estimate.batch_buffers_gb == pytest.approx(15.9, abs=0.05)
+    assert [(a.value, a.reason) for a in answer.assumptions if a.field == "max_seq_len"] == [
+        (131_072, "engine-default")]
+    assert answer.check is not None and not answer.check.fits
+    text = render_text(answer, kb=KB)
+    assert "TensorRT-LLM --max_seq_len (positions per request slot its engine buffers are sized for) 131072" in text
+    assert "trtllm-build --max_batch_size 2048 --max_seq_len 4096" in text
+    zh_question = "用 TensorRT-LLM 0.16 在一张 A100 80GB 上部署 DeepSeek-R1-Distill-Qwen-32B fp16"
+    zh = render_text(ask({"text": zh_question}), kb=KB)
+    assert "trtllm-build --max_batch_size 2048 --max_seq_len 4096" in zh and "按实际负载构建引擎" in zh
 
 
 def test_fsdp_qlora_offloads_its_parameters_and_trains_rank_64_by_default() -> None:
