@@ -25,6 +25,28 @@ _ARCHITECTURE_AFTER = re.compile(r"\s*(?:架构|架構|结构|結構|architectur
 """A family name followed by "architecture" or "-style" describes a model's shape, not a model to look up."""
 
 
+_DISTILLED_AFTER = re.compile(
+    r"[\s_-]*(?:distil(?:l(?:ed)?|led)?|蒸[馏餾](?:版|模型)?)[\s_-]*(?:版\s*)?([a-z]+)[\s_-]*(\d+(?:\.\d+)?)\s*b\b")
+"""A base model's name followed by "distil(l)(ed) <family> <size>" or "蒸馏版 <family> <size>": one of the smaller
+models distilled from it (DeepSeek-R1's Qwen and Llama distills), however the word "distill" is spelt."""
+
+
+def distilled_version(kb: KnowledgeBase, model_id: str, folded: str, end: int) -> tuple[str, int] | None:
+    """(the distilled model, where its name ends) when the text right after an exact mention of `model_id` names
+    one of its `smaller_versions` by family and size ("deepseek-r1-distil-lama-70b", "r1 蒸馏版 llama 70b"):
+    the exact mention alone would size the 671B teacher, 9× the model meant (audit 32 HIGH 84)."""
+    smaller = kb.model(model_id).smaller_versions if model_id in kb.models else []
+    match = _DISTILLED_AFTER.match(folded, end) if smaller else None
+    if match is None:
+        return None
+    family = "llama" if match.group(1) in ("lama", "llamma", "llma") else match.group(1)
+    found = kb.model_index.lookup(f"{model_id} distill {family} {match.group(2)}b")
+    best = found.best
+    if best is None or best.id not in smaller or best.mismatch is not None or best.score < 90:
+        return None
+    return best.id, match.end()
+
+
 def find_models(state: SlotState, kb: KnowledgeBase, tokens: list[Token], mentions: list[Mention],
                 instances_named: list[Mention], folded: str, original: str
                 ) -> tuple[ModelFind, list[Mention], list[str], bool]:
@@ -40,6 +62,11 @@ def find_models(state: SlotState, kb: KnowledgeBase, tokens: list[Token], mentio
             other.start > m.start and other.key.startswith(m.key) and len(other.key) > len(m.key)
             for other in models)]
         chosen = named[0]
+        distilled = distilled_version(kb, chosen.entry_id, folded, mask_end(chosen, folded))
+        if distilled is not None:
+            chosen = Mention("model", distilled[0], chosen.key, chosen.start, distilled[1], chosen.score)
+            named = [chosen, *named[1:]]
+            state.mask(chosen.start, chosen.end)  # the distilled model's family and size are its name, not a size
         found.model, found.score = chosen.entry_id, 100.0
         found.text, found.start, found.end = original[chosen.start: chosen.end], chosen.start, chosen.end
         _base, found.quant, _variant = split_checkpoint_suffixes(found.text)

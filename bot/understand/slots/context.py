@@ -84,6 +84,12 @@ _GEN_TOKENS = rx(
 """Generated tokens: "generate 512 tokens", "512 output tokens", "max_new_tokens 256", "200 tokens per request"
 (in a serving question the length of each reply; the read-back shows it as generated tokens), "每次回复200个token",
 "200-token replies", "200-token summaries", "摘要200个token", "10 token 输出"."""
+WHOLE_REQUEST_TOKENS = 1024
+"""From this many, "N tokens per request" (no word for output) is the request's whole length, prompt and reply:
+"2k tokens per request" had been read as 2,048 generated tokens on top of a 4,096 default context, doubling the KV
+cache and turning a fit into a No (audit 32 HIGH 86). Shorter ("200 tokens per request") it is the reply, as
+serving load specs give it."""
+_REQUEST_NOUN = re.compile(r"requests?|calls?|quer(?:y|ies)|请求")
 _GEN_VOLUME = rx(
     r"(?:generat(?:e|ing|ion)|output(?:s|ting)?|produc(?:e|ing)|生成|输出)\s*(?:of|about|around|~|约|大约)?\s*"
     r"(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>thousand|million|billion|trillion|mn|bn|k|m|b|t|千万|百万|万|亿|千)\s*"
@@ -282,6 +288,12 @@ def _parse_lengths(state: SlotState) -> None:
             continue
         if not _read_volume(state, tokens, unit):  # else one reply's length, k counted as 1,024 like a context
             tokens *= context_unit(unit)
+            if which in ("3", "4") and tokens >= WHOLE_REQUEST_TOKENS and _REQUEST_NOUN.search(gen.group(0)):
+                # "2k tokens per request", "每个请求 2k token": the request's whole length, prompt and reply; a
+                # reply's length may still follow ("…, 512 output tokens")
+                state.set("context", int(bounded(state, "context", tokens, MAX_CONTEXT)))
+                state.mask(gen.start(), gen.end())
+                continue
             state.set("gen_tokens", int(bounded(state, "gen_tokens", tokens, MAX_CONTEXT)))
         state.mask(gen.start(), gen.end())
         break
