@@ -64,11 +64,12 @@ batch, which the memory holds at once, not a job of four images."""
 MAX_IMAGE_COUNT = 1e10
 _RATE = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten)\s*(?P<k>k)?\s+"
            r"(?:images?|pictures?|pics?|renders?)"
-           r"\s*(?:/\s*|per\s+|an?\s+|each\s+|every\s+)(?P<unit>minute|min|hour|hr|day)s?\b"
-           r"|每\s*(?P<unit2>分钟|小时|天)\s*(?:要|需要)?\s*(?:生成|出|画)?\s*(?P<num2>\d+(?:\.\d+)?|[一二两三四五六七八九十百千]{1,4})"
+           r"\s*(?:/\s*|per\s+|an?\s+|each\s+|every\s+)(?P<unit>second|sec|minute|min|hour|hr|day)s?\b"
+           r"|每\s*(?P<unit2>秒钟?|分钟|小时|天)\s*(?:要|需要)?\s*(?:生成|出|画)?\s*(?P<num2>\d+(?:\.\d+)?|[一二两三四五六七八九十百千]{1,4})"
            r"\s*(?P<wan2>万)?\s*(?:张|幅)"
            r"|(?:一天|每日|日均)\s*(?:要|需要|大概|约)?\s*(?:生成|出|画|产出)?\s*(?P<num3>\d+(?:\.\d+)?)\s*(?P<wan3>万)?\s*(?:张|幅)")
-"""Images a minute, an hour or a day a service makes: "200 images per minute", "每分钟一张图", "10,000 images a
+"""Images a second, a minute, an hour or a day a service makes ("10 images per second", "每秒 10 张": audit 32
+HIGH 85, read as ten images in all), "200 images per minute", "每分钟一张图", "10,000 images a
 day", "一天要出 1 万张" (a day's count kept up with around the clock: audit 25 HIGH 29); per user when
 `_PER_USER` is beside it."""
 _PER_USER = rx(r"每人|每个人|每个用户|每位用户?|人均|\beach\b|\bper\s+(?:user|person|head)\b|\bapiece\b|"
@@ -173,7 +174,8 @@ def image_rate(state: SlotState) -> None:
     if m.group("wan2") or m.group("wan3"):
         value *= 10_000
     unit = m.group("unit") or m.group("unit2") or ("day" if m.group("num3") else "minute")
-    per_minute = value / {"hour": 60.0, "hr": 60.0, "小时": 60.0, "day": 1440.0, "天": 1440.0}.get(unit, 1.0)
+    per_minute = value / {"second": 1 / 60, "sec": 1 / 60, "秒": 1 / 60, "秒钟": 1 / 60, "hour": 60.0, "hr": 60.0,
+                          "小时": 60.0, "day": 1440.0, "天": 1440.0}.get(unit, 1.0)
     near = state.text[max(0, m.start() - 16): m.end() + 16]
     slot = "images_per_minute_per_user" if _PER_USER.search(near) else "images_per_minute"
     state.set(slot, bounded(state, slot, per_minute, MAX_IMAGES_PER_MINUTE))

@@ -177,6 +177,18 @@ def test_image_users_are_served_by_cards_making_one_image_at_a_time() -> None:
     assert "图像服务：每分钟 200 张" in reply["text"]
 
 
+def test_an_image_rate_per_second_is_served_not_read_as_ten_images() -> None:
+    # audit 32 HIGH 85: "每秒要出 10 張" had become 10 images in all on 1× L40S. By hand: the reply's own 3.1 s an
+    # image on an L40S (1024², 30 steps) makes 19.4 a minute, so 600 a minute takes ceil(600 × 3.1 / 60) = 31 cards.
+    for text in ("SDXL 每秒要出 10 張 1024 圖，30 步，要幾張 L40S",
+                 "SDXL at 10 images per second, 1024px, 30 steps, how many L40S?"):
+        reply = _ask(text)
+        plan = reply["serving"]
+        assert plan["binding"] == "images" and plan["targets"]["images_per_minute"] == 600
+        assert plan["replicas"] == math.ceil(600 * reply["speed"]["seconds_per_image"] / 60)
+        assert 28 <= plan["replicas"] <= 34
+
+
 def test_image_users_without_a_rate_are_taken_at_one_image_a_minute_and_the_cost_covers_every_card() -> None:
     reply = _ask("FLUX.1-schnell for 50 concurrent users, how many L40S?")
     plan = reply["serving"]
