@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.intent import CAPACITY, FOLLOW_UP_MARKER
+from bot.understand.intent import CAPACITY, FOLLOW_UP_MARKER, PLURAL_CARDS_NOTE
 from bot.understand.lang import has_cjk, script_neutral
 from bot.understand.question import Lang, Question
 from bot.understand.slots.base import first_label
@@ -336,8 +336,10 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
     elif current.intent_explicit and current.intent in _FOLLOW_UP_INTENTS and not price_of_the_job:
         intent = current.intent
     elif (previous.intent == "recommend" and "gpu" in current.stated and "gpu_count" not in current.stated
-          and previous.gpu is not None and previous.gpu_count is None):
-        intent = "recommend"  # "… on H100s?" … "and on L40S instead?": how many of those, as the thread asked
+          and ((previous.gpu is not None and previous.gpu_count is None) or PLURAL_CARDS_NOTE in current.notes)):
+        # "… on H100s?" … "and on L40S instead?": how many of those, as the thread asked; "and at 64 users on
+        # H100s?" after a recommendation: how many H100s
+        intent = "recommend"
     elif previous.intent == "recommend" and ("gpu" in current.stated or "memory_gb" in current.stated):
         intent = "check"  # "what GPU for X?" … "on an L40S?" / "with 24GB?" asks whether that will do
     else:

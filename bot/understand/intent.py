@@ -203,6 +203,10 @@ _SLOW = re.compile(r"\b(?:slow|sluggish|laggy|crawl\w*|takes?\s+forever|oom\w*|o
                    r"|慢|卡顿|卡頓|爆显存|爆顯存", re.I)
 """A job on a named card said to be slow or to fail: asked why, the answer is that job sized on that card."""
 
+PLURAL_CARDS_NOTE = "plural-cards"
+"""The card is named in the plural with no count ("on H100s?"): how many of them is asked, also in a thread's
+follow-up, where a card named alone asks whether the job fits it (audit 32 M-100)."""
+
 WHY_SLOW_NOTE = "why-slow"
 """The asker runs the job already and finds it slow: on a desktop card too small for the model, what runs it is a
 GGUF with layers in system RAM (bot.reply.defaults)."""

@@ -60,6 +60,7 @@ from bot.understand.intent import (
     CAPACITY,
     MODEL_COMPARE,
     MODEL_COMPARE_STRONG,
+    PLURAL_CARDS_NOTE,
     WHY_SLOW_NOTE,
     asks_why_slow,
     decide_intent,
@@ -387,6 +388,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         state.set("gpu_count", notebook.count)
     parse_parallel_degree(state)
     plural_gpus = "gpu_count" not in state.values and any(gpu_plural(folded, m) for m in gpus)
+    if plural_gpus:
+        state.notes.append(PLURAL_CARDS_NOTE)
     parse_context(state)
     window_in_thousands(state, named_model.max_context if named_model is not None else None)
     engine_max_len = state.values.pop("engine_max_len", None)

@@ -359,6 +359,16 @@ def test_another_card_after_a_how_many_thread_asks_how_many_of_it(kb: KnowledgeB
     assert counted.intent == "check"  # the count asked about stays the set-up checked
 
 
+def test_cards_named_in_the_plural_after_a_recommendation_ask_how_many(kb: KnowledgeBase) -> None:
+    # audit 32 M-100: "what GPU for Llama 3.1 70B?" … "and with 64 concurrent users at 16k context on H100s?" was
+    # checked on one H100 ("No: it needs 362 GiB per card") where the plural asks how many
+    previous = parse("What GPU for Llama 3.1 70B inference?", kb)
+    asked = follow_up(previous, parse("and with 64 concurrent users at 16k context on H100s?", kb), kb)
+    assert (asked.intent, asked.gpu, asked.gpu_count, asked.batch) == ("recommend", "h100-sxm", None, 64)
+    one = follow_up(previous, parse("and on an H100?", kb), kb)
+    assert one.intent == "check"  # one card named: does it fit that card
+
+
 def test_a_new_question_in_a_traditional_thread_keeps_its_script(kb: KnowledgeBase) -> None:
     # audit 31 LOW-159: a message alike in both scripts that starts a new question (the help card) came back
     # in Simplified inside a Traditional thread
