@@ -382,6 +382,29 @@ def test_vllm_on_a_pascal_card_is_a_no_whatever_the_memory(text: str) -> None:
     assert not any(p["gpu"].startswith(("p100", "p40", "tesla-p")) for p in answer["picks"])
 
 
+def test_sglang_on_a_card_older_than_ampere_is_a_no_and_never_picked() -> None:
+    # audit 32 M-98: "Qwen3-32B with SGLang on 4x V100 32GB" got "Yes" and V100s were picked for SGLang; its
+    # kernels are built for compute capability 8.0 and up (knowledge/data/engines.yaml cites the reports)
+    answer = _ask("Qwen3-32B with SGLang on 4x V100 32GB, will it work?")
+    assert answer["check"]["fits"] is False
+    assert ("SGLang does not run on the Tesla V100 32GB: its releases need compute capability 8.0 or newer "
+            "(Ampere and later)") in answer["text"]
+    picked = _ask("通义千问3 32B 用 sglang 部署要啥卡")["picks"]
+    assert picked and not any(p["gpu"].startswith(("v100", "tesla-v100", "t4", "tesla-t4")) for p in picked)
+
+
+def test_every_engine_floor_has_its_architectures_said() -> None:
+    from bot.reply.i18n import Translator
+    from knowledge.engines import load_engine_profiles
+
+    floors = {p.format_floor.engine_min_capability for p in load_engine_profiles().values()
+              if p.format_floor is not None and p.format_floor.engine_min_capability is not None}
+    assert floors >= {7.0, 8.0}
+    for floor in floors:
+        key = f"archs_from_{str(floor).replace('.', '_')}"  # the key verdict.j2 builds from the floor
+        assert Translator("en")(key).endswith("and later") and Translator("zh-Hans")(key).endswith("更新的架构")
+
+
 def test_a_card_suffix_naming_no_card_is_said_and_the_card_known_sized() -> None:
     # audit 17 L-3: "rtx 4090 ti" (never sold) was read as the RTX 4090 without a word
     answer = _ask("quen 2.5 coder 32b q4 on my rtx 4090 ti?")
