@@ -58,6 +58,11 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
         return out.model_copy(update={"reason": "price"})
     hours = BUDGET_PERIOD_HOURS.get(question.budget_period)
     spend = cost.per_hour * hours if hours is not None else cost.total
+    month = cost.subscription_per_month
+    by_subscription = (question.budget_period == "month" and month is not None and spend is not None
+                       and month < spend)
+    if by_subscription:
+        spend = month  # a month's budget rents the month: the subscription quoted for it, when it is cheaper
     if spend is None:
         return out.model_copy(update={"reason": "duration", **_bought(out, cost, rates)})
     in_budget_currency = in_currency(spend, cost.currency, question.budget_currency, rates)
@@ -66,7 +71,8 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
     within = in_budget_currency <= question.budget_amount
     if within and cost.gpu_only:
         return out.model_copy(update={"reason": "host"})  # the GPU alone fits it; its VM, billed on top, may not
-    return out.model_copy(update={"cost": round(in_budget_currency, 2), "within": within})
+    return out.model_copy(update={"cost": round(in_budget_currency, 2), "within": within,
+                                  "by_subscription": by_subscription})
 
 
 def _bought(budget: BudgetOut, cost: CostOut, rates: Sequence[ExchangeRate]) -> dict[str, float]:

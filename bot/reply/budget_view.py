@@ -32,7 +32,9 @@ def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         return t("budget_unpriced", reason=reason, **values)
     if budget.within or not budget.uncompared:
         floor = "≥ " if answer.cost is not None and answer.cost.gpu_only else ""  # the GPU alone: its VM is extra
-        return t("budget_within" if budget.within else "budget_over", cost=floor + money(budget.cost), **values)
+        key = "budget_within" if budget.within else "budget_over"
+        return t(key + ("_subscription" if budget.by_subscription else ""), cost=floor + money(budget.cost),
+                 **values)
     others = ", ".join(f"{p['count']}× {gpu_name(kb, p['gpu'])} ({money(p['per_hour'])} {p['currency']}/h)"
                        for p in budget.uncompared)
     return t("budget_over_priced_in_other", cost=money(budget.cost), others=others,

@@ -39,7 +39,7 @@ from bot.reply.serving import at_full_load, copy_a_card, full_load_rate
 from bot.reply.work_money import has_load_to_meet, price_work, serving_bill
 from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
-from knowledge.prices import list_prices
+from knowledge.prices import Price, list_prices
 from knowledge.schema import GPU
 from rules.constants import HOURS_PER_MONTH
 from rules.cost import CostEstimate, InstancePlan, cost_estimate
@@ -130,7 +130,7 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     out = _cost_out(estimate, plan, gpu.id, count * replicas, per_billion)
     if gpu_only:
         out = out.model_copy(update={"gpu_only": True, "instance_gpus": None})
-    out = _with_subscription(out, plan, question.subscription)
+    out = _with_subscription(out, plan, question.subscription, kb)
     if estimate.per_million_tokens is not None and rate:
         out = out.model_copy(update={"tokens_per_s": round(rate, 1), "rate_capped": capped})
     if training and train_rate and question.hours and not question.tokens and not speed.get("train_hours"):
@@ -138,16 +138,30 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     return out
 
 
-def _with_subscription(out: CostOut, plan: InstancePlan, asked: bool) -> CostOut:
-    """The subscription month beside the hourly price, when the source quotes one; asked for ("包月"), it is
+def subscription_quote(kb: KnowledgeBase, price: Price) -> Price | None:
+    """The row quoting a subscription month for `price`'s instance: its own, else the newest dated row of the same
+    cloud, instance and currency that quotes one. The cheapest hourly row of an instance (CloudPilot's 2024 copy of
+    Alibaba Cloud's price file) may carry no month while another source quotes it (audit 32 M-97: a monthly budget
+    of 5,000 CNY judged on 730 hours at 6,263 though the instance is quoted at 4,675.66 a subscription month)."""
+    if price.subscription_per_month is not None:
+        return price
+    quoted = [row for row in kb.prices.values() if row.subscription_per_month is not None and row.date
+              and (row.cloud, row.instance, row.currency) == (price.cloud, price.instance, price.currency)]
+    return max(quoted, key=lambda row: str(row.date)) if quoted else None
+
+
+def _with_subscription(out: CostOut, plan: InstancePlan, asked: bool, kb: KnowledgeBase) -> CostOut:
+    """The subscription month beside the hourly price, when a source quotes one; asked for ("包月"), it is
     the month and the total (whole months bought), since 730 pay-as-you-go hours cost far more (Alibaba Cloud's
     L20: 7,019 CNY against 10,680)."""
-    month = plan.price.subscription_per_month
-    if month is None:
+    quote = subscription_quote(kb, plan.price)
+    if quote is None or quote.subscription_per_month is None:
         return out
-    month *= plan.per_hour / plan.price.price_per_hour  # its instances, in the plan's currency
+    month = quote.subscription_per_month * plan.per_hour / plan.price.price_per_hour  # its instances, plan currency
     update: dict[str, object] = {"subscription_per_month": round(month, 2),
-                                 "subscription_promotion": plan.price.subscription_promotion}
+                                 "subscription_promotion": quote.subscription_promotion}
+    if quote is not plan.price:
+        update["subscription_date"] = quote.date
     if asked:
         months = math.ceil(out.hours / HOURS_PER_MONTH - 1e-6) if out.hours else None
         update.update(by_subscription=True, per_month=round(month, 2),

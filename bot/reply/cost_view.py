@@ -117,6 +117,8 @@ def _subscription_lines(t: Translator, cost: CostOut, asked: bool) -> list[str]:
     payg = cost.per_hour * HOURS_PER_MONTH
     share = f"{100 * (1 - month / payg):.0f}"
     promo = t("cost_subscription_promotion") if cost.subscription_promotion else ""
+    if cost.subscription_date:
+        promo += t("cost_subscription_dated", date=cost.subscription_date)
     if cost.by_subscription:
         return [t("cost_subscription_saves", share=share, payg=money(payg), cur=cost.currency, promo=promo)]
     return [t("cost_subscription_quoted", v=money(month), cur=cost.currency, share=share, promo=promo)]

@@ -47,6 +47,8 @@ class CostOut(BaseModel):
     """The same instances on a one-month subscription (包月), when the price's source quotes one, in `currency`."""
     subscription_promotion: bool = False
     """That subscription month is a promotional quote."""
+    subscription_date: str | None = None
+    """When the month comes from another dated source than the hourly price (its date); None: the same source."""
     by_subscription: bool = False
     """A subscription was asked for and is quoted: `per_month` and `total` are subscription months (a month
     bought whole), not pay-as-you-go hours."""
@@ -68,6 +70,9 @@ class BudgetOut(BaseModel):
     within: bool | None = None
     reason: Literal["currency", "duration", "price", "purchase", "host"] | None = None
     """Why it was not compared."""
+    by_subscription: bool = False
+    """A monthly budget compared with the subscription month (包月) the instance is quoted at, below 730
+    pay-as-you-go hours."""
     hours_bought: float | None = None
     """A budget for the whole job when the job's length is not known: the hours of the priced set-up it pays."""
     tokens_bought: float | None = None

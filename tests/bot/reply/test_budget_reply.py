@@ -154,8 +154,9 @@ def test_a_budget_to_buy_hardware_is_not_compared_with_rental_prices() -> None:
 
 
 def test_over_a_yuan_budget_the_dollar_priced_picks_are_named_not_called_over() -> None:
-    # 10,000 CNY a month: the Alibaba L20 (14.63 CNY/h × 730 = 10,680) is over; the A6000 at 0.50 USD/h may be
-    # within it, which cannot be told without a USD/CNY rate.
+    # 6,000 CNY a month: the Alibaba L20 (14.63 CNY/h × 730 = 10,680; 7,019.25 a subscription month) is over; the
+    # A6000 at 0.50 USD/h may be within it, which cannot be told without a USD/CNY rate. (At 10,000 CNY the L20's
+    # subscription month is within it: audit 32 M-97.)
     from bot.reply.render import render_text
     from bot.reply.request import answer_request
     from knowledge.loader import default_knowledge
@@ -163,7 +164,7 @@ def test_over_a_yuan_budget_the_dollar_priced_picks_are_named_not_called_over() 
     kb = default_knowledge()
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("GPU_ADVISOR_FX", raising=False)
-        result = answer_request({"text": "预算每月1万元，用vLLM部署Qwen2.5-14B，并发20，上下文8k，选什么卡？"}, kb)
+        result = answer_request({"text": "预算每月6000元，用vLLM部署Qwen2.5-14B，并发20，上下文8k，选什么卡？"}, kb)
     assert result.budget is not None and result.budget.within is False
     assert any(p["currency"] == "USD" for p in result.budget.uncompared)
     text = render_text(result, kb=kb)

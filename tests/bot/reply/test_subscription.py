@@ -69,3 +69,26 @@ def test_a_row_with_a_quote_is_taken_when_a_subscription_is_asked(kb: KnowledgeB
     assert result.cost.per_month == pytest.approx(4675.66)
     hourly = answer(parse("阿里云 A10 跑 Qwen2.5-7B，一个月多少钱？", kb), kb)
     assert hourly.cost is not None and not hourly.cost.by_subscription and hourly.cost.per_hour == pytest.approx(8.5794)
+
+
+def test_a_monthly_budget_is_weighed_against_the_subscription_month_another_source_quotes(kb: KnowledgeBase) -> None:
+    # audit 32 M-97: the cheapest hourly row of ecs.gn7i-c8g1.2xlarge (8.5794 CNY/h, 2024-12-31) quotes no month,
+    # and 5,000 CNY a month was judged over budget at 8.5794 × 730 = 6,263 CNY although a 2026-09-24 DescribePrice
+    # quote gives 4,675.66 CNY for the subscription month
+    result = answer(parse("阿里云上跑 DeepSeek-R1-Distill-Qwen-32B AWQ，每月预算 5000 元，够吗？", kb), kb)
+    cost, budget = result.cost, result.budget
+    assert cost is not None and cost.instance == "ecs.gn7i-c8g1.2xlarge"
+    assert cost.subscription_per_month == pytest.approx(4675.66) and cost.subscription_date == "2026-09-24"
+    assert budget is not None and budget.by_subscription and budget.within
+    assert budget.cost == pytest.approx(4675.66)
+    assert "包月在你的预算内（每月5,000 CNY）：这套配置包月报价约 4,676 CNY" in render_text(result, kb)
+    # a month's budget below even the subscription stays over it, said as such
+    tight = answer(parse("阿里云上跑 DeepSeek-R1-Distill-Qwen-32B AWQ，每月预算 4000 元，够吗？", kb), kb)
+    assert tight.budget is not None and tight.budget.by_subscription and tight.budget.within is False
+    assert "即使包月也超出你的预算" in render_text(tight, kb)
+
+
+def test_a_subscription_asked_of_an_instance_names_the_other_source_s_date(kb: KnowledgeBase) -> None:
+    text = render_text(answer(parse("阿里云 ecs.gn7i-c8g1.2xlarge 包月多少钱", kb), kb), kb)
+    assert "包月每月 4,676 CNY" in text and "2026-09-24 的报价，与按量价格出处不同" in text
+    assert "没有找到" not in text
