@@ -24,7 +24,7 @@ from bot.reply.precision_defaults import (
 from bot.reply.request_images import request_images
 from bot.reply.serving import at_full_load, sets_serving_target
 from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE, SAME_LENGTH_OUTPUT_NOTE
-from bot.understand.intent import WHY_SLOW_NOTE
+from bot.understand.intent import SERVICE_NOTE, WHY_SLOW_NOTE
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
 from bot.understand.slots.audio import CTRANSLATE2_NOTE, FASTER_WHISPER_BEAM_NOTE
@@ -319,9 +319,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # "how many concurrent users fit / which holds more" is a serving engine's question, at its paged cache
         concurrency = question.asks_concurrency
         product = question.user_base is not None  # "10k DAU": a product's users, served by a serving engine
+        service = SERVICE_NOTE in question.notes  # "自建推论服务", "an inference service": requests, not a notebook
         serving = task == "inference" and model.arch == "decoder" and (
             concurrent or targeted or small_cache or tensor_parallel or large or adapters or drafted or concurrency
-            or product)
+            or product or service)
         # FP8 weights on a card without FP8 arithmetic (an A100): transformers refuses them, vLLM runs them
         # weight-only (FP8 Marlin, W8A16), which is how they are run there
         weight_only_fp8 = (task == "inference" and precision == "fp8" and gpu is not None
@@ -336,7 +337,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                       else "tensor-parallel-named" if tensor_parallel else "multi-lora-serving" if adapters
                       else "speculative-serving" if drafted else "fp8-weight-only" if weight_only_fp8
                       else "concurrency-asked" if concurrency else "user-base-serving" if product
-                      else "large-model-serving")
+                      else "service-named" if service else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     length_unstated = False

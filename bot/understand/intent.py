@@ -203,6 +203,9 @@ _SLOW = re.compile(r"\b(?:slow|sluggish|laggy|crawl\w*|takes?\s+forever|oom\w*|o
                    r"|慢|卡顿|卡頓|爆显存|爆顯存", re.I)
 """A job on a named card said to be slow or to fail: asked why, the answer is that job sized on that card."""
 
+SERVICE_NOTE = "service-named"
+"""The model is run as a service (bot.understand.slots.cues.SERVICE_NAMED): sized on a serving engine."""
+
 PLURAL_CARDS_NOTE = "plural-cards"
 """The card is named in the plural with no count ("on H100s?"): how many of them is asked, also in a thread's
 follow-up, where a card named alone asks whether the job fits it (audit 32 M-100)."""

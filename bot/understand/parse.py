@@ -61,6 +61,7 @@ from bot.understand.intent import (
     MODEL_COMPARE,
     MODEL_COMPARE_STRONG,
     PLURAL_CARDS_NOTE,
+    SERVICE_NOTE,
     WHY_SLOW_NOTE,
     asks_why_slow,
     decide_intent,
@@ -102,6 +103,7 @@ from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import count_then_length, parse_batch, parse_context
 from bot.understand.slots.copies import asks_copies
+from bot.understand.slots.cues import SERVICE_NAMED
 from bot.understand.slots.engine import parse_engine, unmodelled_engine
 from bot.understand.slots.image import image_rate, parse_image, read_embedded_images
 from bot.understand.slots.load_ram import asks_load_ram
@@ -460,6 +462,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         intent = "check"  # "why are requests pending?" over vLLM's metrics: the cache on those cards is the answer
     if intent == "check" and asks_why_slow(state.text):
         state.notes.append(WHY_SLOW_NOTE)
+    if SERVICE_NAMED.search(folded):
+        state.notes.append(SERVICE_NOTE)
     copies = bool(gpu_ids) and asks_copies(text)
     if (intent == "check" and state.values.get("task") == "train" and len(gpu_ids) == 1
             and "gpu_count" not in state.values and float(work.get("tokens") or 0) >= PRETRAINING_TOKENS):

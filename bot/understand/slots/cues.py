@@ -97,3 +97,12 @@ GROUP_JOIN = r"\bplus|\band|\bas\s+well\s+as|\bbesides|\balongside|另外|还有
 CHAT_NOUNS = r"chats?(?![a-z])|conversations?|dialogues?"
 """Chats, counted: a load served at once beside "at once" or another group; alone, a job's texts ("summarise 40
 chats")."""
+
+
+SERVICE_NAMED = rx(
+    r"(?:推理|推论|推論|在线|線上|线上|api|模型|对外|對外|内部|內部|问答|問答|聊天|客服)\s*服[务務]|自建\s*(?:服务|服務|api)|"
+    r"\b(?:inference|serving|model|chat|chatbot|production|prod|internal|api)\s+(?:service|server|endpoint|api|backend)s?\b|"
+    r"\bself[- ]?host(?:ed|ing)?\s+(?:an?\s+)?(?:\S+\s+){0,3}?(?:service|api|endpoint)s?\b"
+)
+"""A model run as a service ("推论服务", "an inference service", "self-host a … API"): people send it requests,
+so a serving engine runs it, not a notebook's one prompt at a time (audit 32 M-102: 1× A6000 at 9.9 tok/s)."""

@@ -336,3 +336,13 @@ def test_a_pick_is_listed_once() -> None:
     answer = _ask("ok and what if I switch to 4x L40S instead, still Llama 3.3 70B FP8 for 100 users at 8k?")
     keys = [(p["gpu"], p["count"], p["replicas"]) for p in answer["picks"]]
     assert len(keys) == len(set(keys))
+
+
+def test_a_model_run_as_a_service_is_sized_on_a_serving_engine() -> None:
+    # audit 32 M-102: "自建 Qwen3-32B 的推論服務" was sized on transformers, one prompt at a time (1× A6000 at
+    # 9.9 tok/s); a service answers many users' requests, so vLLM sizes it and the reply asks for the load
+    answer = _ask("想自建 Qwen3-32B 的推理服务，要用几张卡？")
+    assert {"field": "engine", "value": "vllm", "reason": "service-named"} in answer["assumptions"]
+    assert "说明负载即可按负载估算卡数" in answer["text"]
+    notebook = _ask("what GPU for Qwen3-32B")
+    assert not any(a["reason"] == "service-named" for a in notebook["assumptions"])

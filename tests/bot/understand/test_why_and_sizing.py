@@ -57,3 +57,18 @@ def test_a_reply_that_must_finish_in_a_time_is_a_request_latency() -> None:
         question = _parse(text, _kb())
         assert (question.batch, question.gen_tokens) == (40, 500), text
         assert question.tokens_per_s_per_user == 100.0, text
+
+
+@pytest.mark.parametrize(("text", "service"), [
+    ("我們公司預算每月新台幣 30 萬，想自建 Qwen3-32B 的推論服務，要用幾張卡？", True),
+    ("想自建 Qwen3-32B 的推理服务，要用几张卡？", True),
+    ("we want to self-host a Qwen3-32B inference service, how many GPUs?", True),
+    ("self-hosting Qwen3-32B as an internal API, which GPU?", True),
+    ("Qwen3-32B on my laptop for chat", False),
+    ("what GPU for Qwen3-32B", False),
+])
+def test_a_model_run_as_a_service_is_read_as_such(text: str, service: bool) -> None:
+    # audit 32 M-102: "自建 Qwen3-32B 的推論服務" was sized on transformers, one prompt at a time (9.9 tok/s)
+    from bot.understand.intent import SERVICE_NOTE
+
+    assert (SERVICE_NOTE in parse(text, KB).notes) is service
