@@ -67,7 +67,8 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
         return out.model_copy(update={"reason": "duration", **_bought(out, cost, rates)})
     in_budget_currency = in_currency(spend, cost.currency, question.budget_currency, rates)
     if in_budget_currency is None:
-        return out.model_copy(update={"reason": "currency"})
+        return out.model_copy(update={"reason": "currency", "spend": round(spend, 2),
+                                      "by_subscription": by_subscription})
     within = in_budget_currency <= question.budget_amount
     if within and cost.gpu_only:
         return out.model_copy(update={"reason": "host"})  # the GPU alone fits it; its VM, billed on top, may not

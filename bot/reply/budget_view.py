@@ -29,7 +29,13 @@ def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
             return t("budget_buys", hours=hours, per_hour=money(cost.per_hour), cost_cur=cost.currency,
                      tokens=tokens, **values)
         reason = t(f"budget_reason_{budget.reason or 'price'}", cur=cost.currency if cost else "")
-        return t("budget_unpriced", reason=reason, **values)
+        line = t("budget_unpriced", reason=reason, **values)
+        if budget.reason == "currency" and budget.spend and cost is not None and cost.currency:
+            # no rate is assumed: the rate at which the set-up meets the budget is what the reader can check
+            line += (" " if t.lang == "en" else "") + t(
+                "budget_break_even", spend=money(budget.spend), cost_cur=cost.currency,
+                rate=f"{budget.amount / budget.spend:,.3g}", **values)
+        return line
     if budget.within or not budget.uncompared:
         floor = "≥ " if answer.cost is not None and answer.cost.gpu_only else ""  # the GPU alone: its VM is extra
         key = "budget_within" if budget.within else "budget_over"

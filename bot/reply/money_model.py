@@ -73,6 +73,9 @@ class BudgetOut(BaseModel):
     by_subscription: bool = False
     """A monthly budget compared with the subscription month (包月) the instance is quoted at, below 730
     pay-as-you-go hours."""
+    spend: float | None = None
+    """Not compared for want of an exchange rate: the set-up's cost over `period` in the price's own currency,
+    from which the reply gives the rate at which it meets the budget."""
     hours_bought: float | None = None
     """A budget for the whole job when the job's length is not known: the hours of the priced set-up it pays."""
     tokens_bought: float | None = None

@@ -37,6 +37,22 @@ def test_budget_check_compares_the_same_period_and_currency() -> None:
     assert budget_check(_budget(5, "USD", "hour"), None, ()).reason == "price"
 
 
+def test_a_budget_in_another_currency_says_the_rate_at_which_it_is_met() -> None:
+    # audit 32 M-101: "NT$30萬/月" was parsed and then only "not compared" (USD prices, no rate set). No rate is
+    # assumed; the rate at which the set-up meets the budget is said: 300,000 TWD / 6,117 USD a month = 49 TWD.
+    cost = CostOut(currency="USD", per_hour=10.0, per_month=7300.0, total=None)
+    out = budget_check(_budget(300_000, "TWD", "month"), cost, ())
+    assert (out.reason, out.spend, out.within) == ("currency", 7300.0, None)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("GPU_ADVISOR_FX", raising=False)
+        text = "我們預算 NT$30萬/月，跑 Llama 3.1 70B 推論服務，50 人同時用，要幾張 H100？"
+        result = answer_request({"text": text}, KB)
+    assert result.budget is not None and result.cost is not None and result.budget.spend is not None
+    rate = 300_000 / result.budget.spend
+    assert 20 < rate < 200
+    assert f"只要 1 USD 不超過 {rate:,.3g} TWD，就在預算內" in render_text(result, KB)
+
+
 def test_a_whole_job_budget_with_no_length_says_the_hours_and_tokens_it_buys() -> None:
     # 500 USD at 16 USD/h is 31.25 h; at 1,000 USD per billion training tokens, 0.5B tokens; at 2 USD per
     # million generated tokens, 250M
