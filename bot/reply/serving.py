@@ -327,6 +327,9 @@ def _encoder_plan(question: Question, workload: Workload, gpu: GPU, count: int) 
     (a reranker scores each of a query's documents as one query-document pair). No plan without a request rate."""
     if not question.qps:
         return None
+    # an encoder fits one card many times over: its replicas are single cards, whatever count the pick was sized
+    # on (73 "replicas × 4 A10, layers split" had been said of what the count made 292 one-card replicas)
+    count = 1
     texts = question.texts_per_request or 1
     wanted = question.qps * texts  # sequences a second: "100 docs per query at 50 QPS" is 5,000 pairs a second
     tokens = max(1, workload.context)

@@ -22,6 +22,16 @@ def test_a_reranker_plans_for_every_query_document_pair() -> None:
     assert "50 requests/s × 100 texts each = 5,000 texts/s to encode" in answer["text"]
 
 
+def test_an_encoder_s_replicas_are_single_cards_on_every_pick() -> None:
+    # audit 32 M-108: the A10 pick said "73 replicas × 4 cards (the layers split across the cards of each)" for a
+    # 1.1 GiB reranker while its count was 292 one-card replicas' worth of throughput
+    answer = ask_json("bge-reranker-v2-m3 每秒 500 個查詢，每個查詢 100 個候選文件，要幾張卡")
+    assert answer["serving"]["gpus_per_replica"] == 1
+    picks = [p for p in answer["picks"] if p.get("replicas")]
+    assert picks and all(p["count"] == p["replicas"] for p in picks)
+    assert "按層切分" not in answer["text"] and "layers split" not in answer["text"]
+
+
 @pytest.mark.parametrize("text", ["bge-m3 部署embedding服务，每秒1000条，每条300 token，需要几张T4？",
                                   "bge-m3 embedding service, 1000 texts per second, 300 tokens each, how many T4?"])
 def test_texts_a_second_plan_replicas_like_qps(text: str) -> None:
