@@ -168,8 +168,11 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                    # 4-bit weights (gpt-oss's MXFP4) re-quantised to another 4-bit format save only scale
                    # overheads and cost quality: no advice
                    and not (w.precision in ("int4", "mxfp4") and p == "int4" and not q.startswith("gguf-"))]
-        # the files the model's makers publish first (QwQ-32B ships AWQ, not GPTQ-Int8): one is the first offered
-        smaller.sort(key=lambda pq: not released_by_makers(w.model, pq[1]))
+        # the files the model's makers publish first (QwQ-32B ships AWQ, not GPTQ-Int8): one is the first offered;
+        # ahead of them the engine's own FP8 on FP8 tensor cores, which needs no file and runs W8A8 (audit 32 M-106:
+        # an L40S offered a GPTQ-Int8 checkpoint, run weight-only, before FP8)
+        online_fp8 = w.engine in ONLINE_FP8_ENGINES and bool(gpu.fp8_tflops)
+        smaller.sort(key=lambda pq: (not (online_fp8 and pq[1] == "fp8"), not released_by_makers(w.model, pq[1])))
         # On these cards first; failing that, the fewest more of them the quantised weights fit on (70B at
         # 4 bits on 2× 24 GB: what people run a 70B on at home).
         for n in [count, *(n for n in C.TP_DEGREES if n > count and gpu.recommended and not activation_bound

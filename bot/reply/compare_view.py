@@ -91,6 +91,36 @@ def _rate(pick: PickOut) -> float | None:
     return 1.0 / pick.seconds_per_image if pick.seconds_per_image else None
 
 
+_QUANTISED_BITS = {"fp8": 8, "int8": 8, "int4": 4, "mxfp4": 4}
+
+
+def _change_size(pick: PickOut) -> float | None:
+    """How much a set-up's fix gives up, smaller is lighter: a load or runtime switch (0-1), then the fewer bits
+    the weights are quantised to; None without a fix."""
+    fix = pick.fix
+    if fix is None or fix.memory_per_gpu_gb is None:
+        return None
+    if fix.kind == "quantise":
+        return 2 + (16 - _QUANTISED_BITS.get(fix.precision or "", 4)) / 16
+    return 1.0 if fix.kind in ("smaller-batch", "shorter-context", "fewer-requests") else 0.5
+
+
+def _lighter_fix(answer: Answer, kb: KnowledgeBase, t: Translator, rows: list[tuple[str, PickOut]]) -> str:
+    """None of the set-ups holds the job as asked: the one whose change to hold it gives up least, named with that
+    change, so "A100 40GB or L40S?" still gets an answer (audit 32 M-106: "none of these holds the job" and
+    nothing more). Empty when the changes weigh the same or a set-up has none."""
+    sized = [(size, name, p) for name, p in rows if (size := _change_size(p)) is not None]
+    if len(sized) < 2 or len(sized) < len(rows):
+        return ""
+    sized.sort(key=lambda row: row[0])
+    if sized[0][0] == sized[1][0]:
+        return ""
+    _, name, pick = sized[0]
+    assert pick.fix is not None
+    label = suggestion_label(t, kb, pick.fix, answer.query.engine, answer.query.engine_version, answer.query.model)
+    return t("compare_lighter_fix", name=f"{pick.count}× {name}", fix=label)
+
+
 def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """Which of the set-ups compared to pick: the ones that hold the job, the faster (when clearly so), the
     cheaper per unit of work (when priced in one currency) and the roomier."""
@@ -108,7 +138,7 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
             zh = t.lang != "en"
             return (t("compare_none_fits").rstrip("。.") + t.clause_sep
                     + t("compare_only_one_unpriced", name=t.list_sep.join(unpriced)) + ("。" if zh else "."))
-        return t("compare_none_fits")
+        return _lighter_fix(answer, kb, t, rows) or t("compare_none_fits")
     if len(fitting) == 1:
         only = t("compare_only_one", name=fitting[0][0])
         if fitting[0][1].price_per_hour is None:

@@ -59,3 +59,15 @@ def test_cards_compared_under_transformers_also_give_the_serving_engines_gap() -
     assert served["rtx-5090"] > 1.4 * served["rtx-4090"]
     assert "with vLLM, where the card's bandwidth shows" in reply["text"]
     assert ask_json("RTX 5090 vs RTX 4090 for Llama-3.1-8B with vLLM")["compare_serving_speeds"] == {}
+
+
+def test_when_no_card_compared_holds_the_job_the_one_with_the_lighter_change_is_named() -> None:
+    # audit 32 M-106: "A100 40GB or L40S … Qwen2.5-14B at 32 × 4k" ended "none of these holds the job" and picked
+    # neither. Weights 27.4 GiB + KV 192 KiB × 4,096 × 32 = 24 GiB fit neither card; on the L40S the engine's own
+    # FP8 (FP8 tensor cores, no checkpoint needed) holds it, the A100 40GB needs 4-bit AWQ: the L40S gives up less.
+    answer = ask_json("Is an A100 40GB or an L40S better for serving Qwen2.5-14B-Instruct at 32 concurrent requests "
+                      "with 4k context?")
+    fixes = {p["gpu"]: p["fix"] for p in answer["picks"] if p.get("fix")}
+    assert fixes["l40s"]["precision"] == "fp8" and fixes["a100-40gb"]["precision"] == "int4"
+    assert ("In short: none of these holds the job as asked; 1× L40S needs the lighter change to hold it "
+            "(quantise to FP8 (--quantization fp8))") in answer["text"]
