@@ -85,6 +85,10 @@ OFFLOAD_CHOSEN_NOTE = "offload-chosen"
 OFFLOAD_OLLAMA_NOTE = "offload-ollama"
 """On a question named with Ollama whose model does not fit the card whole: the split Ollama makes by itself."""
 
+LONG_PROMPT_SERVING_TOKENS = 131_072
+"""Past this many tokens a prompt is run on a serving engine that prefills it in chunks (vLLM): transformers
+prefills a prompt whole, one layer's MLP for every token at once, which is tens of GiB at a million tokens, and
+the makers of the 1M-token models show them on vLLM."""
 
 def noted_assumptions(question: Question, workload: Workload) -> list[Assumption]:
     """What the reading chose on the asker's behalf and noted (bot.understand): each said under Assumed."""
@@ -320,9 +324,12 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         concurrency = question.asks_concurrency
         product = question.user_base is not None  # "10k DAU": a product's users, served by a serving engine
         service = SERVICE_NOTE in question.notes  # "自建推论服务", "an inference service": requests, not a notebook
+        # a prompt past 128k tokens is prefilled in chunks by a serving engine: transformers prefills it whole
+        # (GLM-4-9B-Chat-1M at 1M tokens: 104 GiB of activations, audit 32 M-103)
+        long_prompt = (question.context or 0) > LONG_PROMPT_SERVING_TOKENS
         serving = task == "inference" and model.arch == "decoder" and (
             concurrent or targeted or small_cache or tensor_parallel or large or adapters or drafted or concurrency
-            or product or service)
+            or product or service or long_prompt)
         # FP8 weights on a card without FP8 arithmetic (an A100): transformers refuses them, vLLM runs them
         # weight-only (FP8 Marlin, W8A16), which is how they are run there
         weight_only_fp8 = (task == "inference" and precision == "fp8" and gpu is not None
@@ -337,7 +344,8 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
                       else "tensor-parallel-named" if tensor_parallel else "multi-lora-serving" if adapters
                       else "speculative-serving" if drafted else "fp8-weight-only" if weight_only_fp8
                       else "concurrency-asked" if concurrency else "user-base-serving" if product
-                      else "service-named" if service else "large-model-serving")
+                      else "service-named" if service else "long-prompt-serving" if long_prompt
+                      else "large-model-serving")
             assumptions.append(Assumption(field="engine", value=engine, reason=reason))
     context = question.context
     length_unstated = False

@@ -179,6 +179,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "native-release": {"en": "the precision the model is released in", "zh-Hans": "模型官方发布的精度"},
     "user-base-serving": {"en": "a product's users are served with a serving engine (paged KV cache, continuous batching)",
                           "zh-Hans": "产品的用户由推理服务框架承载（分页 KV 缓存、连续批处理）"},
+    "long-prompt-serving": {"en": "a prompt past 128k tokens is prefilled in chunks by a serving engine; transformers would prefill it whole, tens of GiB of activations",
+                            "zh-Hans": "超过 128k token 的提示由推理服务框架分块预填充；transformers 会一次性预填充整段，激活显存达数十 GiB"},
     "service-named": {"en": "a model run as a service answers many users' requests: a serving engine runs it (paged KV cache, continuous batching); say the load to size the cards for it",
                       "zh-Hans": "作为服务运行的模型要响应许多用户的请求，由推理服务框架承载（分页 KV 缓存、连续批处理）；说明负载即可按负载估算卡数"},
     "concurrency-asked": {"en": "how many sequences fit at once is a serving engine's question, at its paged KV cache",
