@@ -8,7 +8,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.reply.formatting import PRETRAINING_CORPUS_TOKENS, billed_hours, hours_figure, rounded_hours
+from bot.reply.formatting import (
+    PRETRAINING_CORPUS_TOKENS,
+    PUBLISHED_BATCH_TOKENS,
+    billed_hours,
+    hours_figure,
+    rounded_hours,
+)
 from bot.reply.i18n import Translator
 from bot.reply.job_hours import generation_rate
 from bot.reply.labels import PRICE_AUTHORITIES
@@ -158,6 +164,12 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         if query.tokens > PRETRAINING_CORPUS_TOKENS:
             lines.append(t("tokens_beyond_corpora", tokens=amount(query.tokens),
                            times=f"{query.tokens / PRETRAINING_CORPUS_TOKENS:,.0f}"))
+        step_tokens = (cost.count or 0) * (query.batch or 1) * (query.context or 0) if cost else 0
+        if cost is not None and step_tokens > PUBLISHED_BATCH_TOKENS:
+            # every card a data-parallel replica: one step takes them all (audit 32 M-107: 100,000 H100s "train"
+            # 1T tokens in 14 minutes in 410M-token steps)
+            lines.append(t("batch_beyond_published", tokens=amount(step_tokens), cards=f"{cost.count:,}",
+                           times=f"{step_tokens / PUBLISHED_BATCH_TOKENS:,.0f}"))
         deadline = speed.get("deadline_hours")
         if deadline:
             cards = speed.get("cards_for_deadline")

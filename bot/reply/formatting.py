@@ -54,6 +54,12 @@ Report, arXiv:2505.09388, §1 and §3). A token count asked beyond it is a typo 
 still sizes it, and says so."""
 
 
+PUBLISHED_BATCH_TOKENS = 16e6
+"""The largest batch a published pre-training run stepped on: Llama 3 405B's 16M tokens (The Llama 3 Herd of
+Models, arXiv:2407.21783, §3.4.1; DeepSeek-V3's was 15.36M). Data parallel over more cards than that batch allows
+takes steps no run has learnt well from, and adding cards then stops shortening the run in useful steps."""
+
+
 def tokens_per_work_unit(task: str | None) -> float:
     """The tokens a price per unit of work is quoted for: a million output tokens when serving, a billion training
     tokens when training."""

@@ -41,3 +41,12 @@ def test_a_context_far_past_the_models_window_is_said_unusable() -> None:
         "text"]
     assert "Qwen3-8B reads at most 40,960 tokens" in text
     assert "reads at most" not in ask_json("Qwen3-8B at 128k context with YaRN on one H100")["text"]
+
+
+def test_a_batch_beyond_any_published_run_is_said_to_make_the_time_a_floor() -> None:
+    # audit 32 M-107: 100,000 H100s (the bound of 1,000,000) "train" a 7B on 1T tokens in 14 minutes with no word
+    # that each step then takes 100,000 × 1 × 4,096 = 410M tokens, 26× Llama 3 405B's 16M-token batch
+    text = ask_json("用一百万张 H100 训练 7B 模型 1T token 要多久")["text"]
+    assert "在 100,000 张卡上每一步要处理 410M token" in text and "的 26 倍" in text
+    usual = ask_json("train a 7B model on 1T tokens on 1024 H100s, how long")["text"]  # 4.2M-token steps
+    assert "each step takes" not in usual
