@@ -48,13 +48,15 @@ from bot.reply.mac_beside import mac_beside_figure
 from bot.reply.media_figures import asked_card_image_speed, media_speed
 from bot.reply.mixed import mixed_cards, mixed_check_out
 from bot.reply.model import (
+    REFERENCE_RAM,
     Answer,
     Assumption,
     ConfigRef,
+    HostMemory,
 )
 from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_asked
 from bot.reply.ollama_defaults import machine_vram_gib
-from bot.reply.one_more_card import one_more_card
+from bot.reply.one_more_card import fewer_cpu_experts, one_more_card
 from bot.reply.pick_order import named_scale_out_gives_way
 from bot.reply.plan_speed import timed_as_planned
 from bot.reply.pool import candidate_gpus
@@ -428,6 +430,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if gpu is not None and gpu.id in kb.gpus and check is not None and check.fits:
         speed.update(one_more_card(as_chosen(workload, estimate.chosen), gpu, count,
                                    getattr(estimate, "host_ram_gib", None)))
+        ram = HostMemory.stated(question.host_ram) or REFERENCE_RAM
+        speed.update(fewer_cpu_experts(as_chosen(workload, estimate.chosen), gpu, count, ram.bandwidth_gbps))
     if question.observed_tokens_per_s and (gpu is not None or "unified_memory_bandwidth_gbps" in speed
                                            or (question.intent == "compare" and bool(question.compare_gpus))):
         speed["observed_tokens_per_s"] = question.observed_tokens_per_s  # "is 15 tok/s normal?" (speed_view)

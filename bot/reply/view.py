@@ -145,6 +145,11 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
         view["host_ram_layers"] += t.sentence_gap + t(
             "one_more_card", n=f"{answer.speed.get('one_more_card_count') or 0:.0f}",
             gpu=gpu_name(kb, answer.check.gpu), v=count(float(answer.speed["one_more_card_tokens_per_s"] or 0)))
+    if view.get("host_ram_layers") and answer.speed.get("fewer_cpu_moe_tokens_per_s"):
+        layers = int(answer.speed.get("fewer_cpu_moe_layers") or 0)
+        view["host_ram_layers"] += t.sentence_gap + t(
+            "fewer_cpu_experts" if layers else "no_cpu_experts", n=layers,
+            v=count(float(answer.speed["fewer_cpu_moe_tokens_per_s"] or 0)))
     cards = answer.check.cards if answer.check is not None else []
     # a set of different cards: the per-card figures are the fullest card's, and say so
     view["fullest"] = gpu_name(kb, max(cards, key=lambda card: card.needed_gb).gpu) \
