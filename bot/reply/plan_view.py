@@ -6,6 +6,8 @@ Split from `bot.reply.cost_view`, whose one function had grown past what a reade
 
 from __future__ import annotations
 
+import math
+
 from bot.reply.cost_view import ENCODER_BUSY_SHARE, rate_text
 from bot.reply.formatting import gpu_name
 from bot.reply.i18n import Translator
@@ -33,8 +35,11 @@ def plan_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             lines.append(t("encoder_replica_cap", replicas=f"{s.replicas:,}", capacity=f"{capacity:,.0f}"))
         elif capacity and (s.concurrent_needed or 0) > ENCODER_BUSY_SHARE * capacity:
             # 278 texts a second on one V100 that encodes 279.6: busy 99.5% of the time (audit 29 M-64)
+            # room means the replicas busy no more than ENCODER_BUSY_SHARE of the time, not one more replica on
+            # 537 (0.2% headroom: audit 32 LOW-173)
+            roomy = math.ceil((s.concurrent_needed or 0) / (ENCODER_BUSY_SHARE * capacity / s.replicas))
             lines.append(t("encoder_busy", share=f"{100 * (s.concurrent_needed or 0) / capacity:.0f}",
-                           more=f"{s.replicas + 1:,}"))
+                           more=f"{max(roomy, s.replicas + 1):,}"))
     elif answer.serving is not None and answer.serving.binding == "images":
         s = answer.serving
         lines.append(t("image_service_assumed" if s.targets.get("images_per_user_assumed") else "image_service",

@@ -38,6 +38,8 @@ def test_a_rate_of_texts_an_hour_is_the_rate_a_second() -> None:
     reply = ask_json("embed 1M chunks per hour with bge-m3, 300 tokens each, which GPU")
     assert abs(reply["serving"]["targets"]["qps"] - 1e6 / 3600) < 0.5
     assert "busy about 99% of the time" in reply["text"]  # one V100 at 279.6 a second
+    # room is the replicas busy under 90% of the time: 277.8 / (0.9 × 279.6) → 2 replicas (audit 32 LOW-173)
+    assert "2 replicas keep them under 90%" in reply["text"]
 
 
 def test_a_request_rate_says_the_prompt_length_it_assumed_sets_the_cards() -> None:
