@@ -179,6 +179,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
                                                                                  "gradient_checkpointing"))
         if value is None or value == "" or hidden:
             continue
+        if field == "model" and len(answer.stack) > 1:
+            parts.append(" + ".join(part.name for part in answer.stack))  # deployed together: every model named
+            continue
         if field == "flash_attention":
             parts.append(t("flash_on") if value else t("flash_off"))
             continue

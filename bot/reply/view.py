@@ -85,6 +85,9 @@ def _timed_rate(answer: Answer, pick: PickOut) -> float | None:
 
 
 def _model_name(kb: KnowledgeBase, answer: Answer) -> str | None:
+    if len(answer.stack) > 1:
+        # models deployed together: the header names them all (audit 32 LOW-175 named only the first)
+        return " + ".join(part.name for part in answer.stack)
     if answer.query.model and answer.query.model in kb.models:
         return kb.models[answer.query.model].name
     if answer.query.params_b:

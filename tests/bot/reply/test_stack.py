@@ -136,3 +136,10 @@ def test_a_stack_whose_models_share_one_plan_gets_no_second_bill() -> None:
     answer = _ask("Qwen3-Embedding-4B and Qwen3-Reranker-4B together on one L40S, 1 query/s, 10 passages reranked "
                   "per query: does it fit?")
     assert "each model on its own cards" not in answer["text"]
+
+
+def test_the_header_and_read_back_name_every_model_deployed_together() -> None:
+    # audit 32 LOW-175: the header and "我的理解" named only Qwen3-Embedding-8B though both were sized
+    text = _ask("qwen3-embedding-8b 和 qwen3-reranker-8b 放在同一张卡上，要多大显存")["text"]
+    assert text.startswith("== Qwen3-Embedding-8B + Qwen3-Reranker-8B · 推理 ==")
+    assert "我的理解: Qwen3-Embedding-8B + Qwen3-Reranker-8B" in text
