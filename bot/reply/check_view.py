@@ -292,7 +292,10 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "suggestions": [{"label": suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version,
                                                answer.query.model,
                                                ollama=answer.understood.get("runner") == "ollama",
-                                               card_bandwidth_gbps=card_bandwidth(answer, kb), ram=ram_of(answer)),
+                                               card_bandwidth_gbps=card_bandwidth(answer, kb), ram=ram_of(answer))
+                         # the same need, a larger share of the card: said, or the fix reads as a no-op (LOW-176)
+                         + (t("sugg_newer_engine_share") if s.kind == "newer-engine" and s.memory_per_gpu_gb
+                            and abs(s.memory_per_gpu_gb - c.memory_per_gpu_gb) < 0.05 else ""),
                          "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None,
                          "decode": count(s.decode_tokens_per_s) if s.decode_tokens_per_s else None,
                          "train_time": (t("sugg_train_time", time=hours_figure(s.train_hours),

@@ -614,3 +614,12 @@ def test_zero_3_that_zero_1_would_also_fit_is_not_said_to_be_needed() -> None:
     full = ask_json("full fine-tune Llama 3.1 70B on 8x H100 with DeepSpeed")
     [stage] = [a for a in full["assumptions"] if a["field"] == "zero_stage"]
     assert stage["value"] == 3 and stage["reason"] == "needed-to-fit"  # 70B's states need all three shardings
+
+
+def test_a_newer_release_that_needs_as_much_says_it_lets_the_job_use_more_of_the_card() -> None:
+    from bot.service import ask
+
+    # audit 32 LOW-176: "a current vLLM release instead of 0.10 — needs 43.6 GiB per card", the figure of the
+    # problem itself, read as a no-op: the newer release's share of the card is what changes (1.0 against 0.9)
+    text = render_text(ask({"text": "Mistral Nemo 12B 用 vLLM 0.10 開 128k 上下文，單張 A6000 48G 可以嗎"}), kb=KB)
+    assert "改用當前版本的 vLLM（而非 0.10），它允許作業使用更多的顯存 — 每卡需" in text
