@@ -174,8 +174,11 @@ def _ollama_tier(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     longer fits, unless the context is set."""
     if not any(a.reason == "ollama-vram-default" for a in answer.assumptions) or not answer.picks:
         return ""
-    if answer.check is not None and answer.picks[0].gpu != answer.check.gpu:
-        return ""  # the card asked about leads the reply: another card's default is not news (audit 30 LOW-129)
+    if answer.check is not None and (answer.picks[0].gpu, answer.picks[0].count) != (answer.check.gpu,
+                                                                                      answer.check.count):
+        # the set-up asked about leads the reply: another card's default, or two of the one card the asker has,
+        # is not news before "I read this as" (audit 30 LOW-129, audit 32 LOW-174)
+        return ""
     top, sized = answer.picks[0], kb.models.get(answer.query.model or "")
     card = kb.gpus.get(top.gpu)
     if card is None or sized is None or not answer.query.context:

@@ -28,3 +28,10 @@ def test_another_cards_default_does_not_open_a_check() -> None:
 
     text = ask_json("qwen2.5:32b on an RTX 4070 Ti 12GB with Ollama, how fast?")["text"]
     assert "Ollama starts this model at" not in text.split("\n\n")[1]
+
+
+def test_two_of_the_card_asked_are_no_notice_before_the_read_back() -> None:
+    # audit 32 LOW-174: "ollama run gpt-oss:20b on my RTX 3060 12GB" opened with "On 2× GeForce RTX 3060 12GB …
+    # Ollama starts this model at 32,768 tokens", a set-up the asker does not have, before "I read this as"
+    text = ask_json("ollama run gpt-oss:20b on my RTX 3060 12GB")["text"]
+    assert "Ollama starts this model at" not in text
