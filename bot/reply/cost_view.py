@@ -102,13 +102,19 @@ def _gpu_name(kb: KnowledgeBase, gpu_id: str | None) -> str:
     return gpu.name.removeprefix("NVIDIA ") if gpu else (gpu_id or "?")
 
 
-def pick_place(p: PickOut, t: Translator) -> dict[str, Any]:
-    """Extra keys of one pick's view: which cloud and instance its price (or its instance) belongs to."""
+def pick_place(p: PickOut, t: Translator, kb: KnowledgeBase | None = None,
+               host_ram_gb: float | None = None) -> dict[str, Any]:
+    """Extra keys of one pick's view: which cloud and instance its price (or its instance) belongs to. An instance
+    holding more cards than the pick, when the cloud rents that card in a smaller one, was taken for its host RAM
+    (an offload's): said, or "1× RTX A6000" billed as 8 reads as a mistake (audit 32 LOW-177)."""
     instance = p.instance
     if instance and p.instances and p.instances > 1:
         instance = f"{p.instances}× {instance}"
     if instance and p.instance_gpus:
-        instance += " " + t("instance_holds_more", n=p.instance_gpus)
+        smaller = kb is not None and host_ram_gb and any(
+            row.gpu == p.gpu and row.cloud == p.cloud and row.count < p.instance_gpus for row in kb.prices.values())
+        instance += " " + (t("instance_holds_more_for_ram", n=p.instance_gpus, ram=f"{host_ram_gb:,.0f}")
+                           if smaller else t("instance_holds_more", n=p.instance_gpus))
     return {"cloud_name": cloud_name(t, p.cloud), "instance": instance}
 
 

@@ -206,7 +206,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "token_cost": (t("cost_per_million_short", v=money(p.work_cost), cur=p.price_currency)
                            if p.work_cost is not None and p.price_currency and answer.query.task == "inference"
                            and answer.intent != "compare" and not p.seconds_per_image else ""),
-            **pick_place(p, t),
+            **pick_place(p, t, kb, answer.estimate.host_ram_gb if answer.estimate else None),
         })
     view["picks"] = picks
     view["lighter"] = (t("lighter_task", gb=gb(answer.lighter_task["per_gpu_gb"]),

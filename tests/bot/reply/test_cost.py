@@ -545,3 +545,13 @@ def test_pre_training_on_a_card_named_alone_asks_how_many_and_offers_no_adapter(
     assert reply["picks"][0]["count"] >= 100 and reply["check"] is None
     one = ask_json("7B full training on 2T tokens on 1 A100")  # a count stated stays a check, with no adapter fix
     assert one["check"] is not None and not any(s["kind"] in ("lora", "qlora") for s in one["check"]["suggestions"])
+
+
+def test_an_instance_taken_for_its_host_ram_says_so() -> None:
+    # audit 32 LOW-177: "1× RTX A6000 … Hyperstack n3-RTX-A6000x8（含 8 张卡，按整机计费）" with no reason, though
+    # the one-card instance exists: the 8-card one was taken for the ≈ 329 GiB of host RAM the offload needs
+    from tests.bot.reply._answers import ask_json
+
+    answer = ask_json("我有 8 张 3090，能用 DeepSpeed ZeRO-3 offload 全参微调 Qwen2.5-14B 吗，序列 2048")
+    ram = answer["estimate"]["host_ram_gb"]
+    assert ram and f"（含 8 张卡，按整机计费：这是带有卸载所需约 {ram:,.0f} GiB 主机内存的最小机型）" in answer["text"]
