@@ -50,14 +50,16 @@ def engine_min_capability(engine: str | None) -> float | None:
     return profile.format_floor.engine_min_capability if profile is not None and profile.format_floor else None
 
 
-def format_min_capability(engine: str | None, quant: str | None) -> float | None:
-    """The compute capability the engine's kernels for weight format `quant` need (its profile's format_floor);
-    None when the engine states no floor for it."""
+def format_min_capability(engine: str | None, quant: str | None, *, with_engine_floor: bool = True) -> float | None:
+    """The compute capability the engine's kernels for weight format `quant` need (its profile's format_floor),
+    at least the engine's own floor unless `with_engine_floor` is False (a reply explaining why the format cannot
+    run names the format's floor, not the engine's); None when the engine states no floor for it."""
     profile = load_engine_profiles().get(engine or "")
     floor = profile.format_floor if profile is not None else None
     if floor is None:
         return None
-    found = [f for f in (floor.min_capability.get(quant or ""), floor.engine_min_capability) if f is not None]
+    engine_floor = floor.engine_min_capability if with_engine_floor else None
+    found = [f for f in (floor.min_capability.get(quant or ""), engine_floor) if f is not None]
     return max(found) if found else None
 
 

@@ -211,7 +211,8 @@ def host_ram_line(t: Translator, e: Any, model: Any, card_bandwidth_gbps: float 
 def format_floor(engine: str | None, unsupported: str | None) -> str:
     """"7.5": the compute capability the engine's kernels for a weight format need ("" when the format is not
     restricted that way, as FP8 is by its tensor cores instead)."""
-    floor = format_min_capability(engine, unsupported)
+    # the format's own floor: SGLang's engine floor (8.0) is no reason an A100 cannot run FP8 (audit 33 HIGH 88)
+    floor = format_min_capability(engine, unsupported, with_engine_floor=False)
     return f"{floor:.1f}" if floor is not None else ""
 
 

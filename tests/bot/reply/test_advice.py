@@ -393,6 +393,14 @@ def test_sglang_on_a_card_older_than_ampere_is_a_no_and_never_picked() -> None:
     assert picked and not any(p["gpu"].startswith(("v100", "tesla-v100", "t4", "tesla-t4")) for p in picked)
 
 
+def test_a_format_the_card_cannot_run_names_the_format_s_reason_not_the_engine_floor() -> None:
+    # audit 33 HIGH 88: "SGLang cannot run FP8 weights on A100 80GB: its kernels for them need compute capability
+    # 8.0 or newer" (the A100 is 8.0): the engine's floor had been given as the format's
+    text = _ask("Qwen2.5-32B fp8 with SGLang on one A100 80GB")["text"]
+    assert "cannot run FP8 weights with SGLang (no FP8 tensor cores" in text
+    assert "need compute capability 8.0 or newer" not in text
+
+
 def test_every_engine_floor_has_its_architectures_said() -> None:
     from bot.reply.i18n import Translator
     from knowledge.engines import load_engine_profiles
