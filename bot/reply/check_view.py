@@ -11,7 +11,7 @@ from bot.reply.i18n import Translator
 from bot.reply.model import REFERENCE_RAM, Answer, CheckOut, HostMemory
 from bot.reply.readback import engine_name
 from knowledge.base import KnowledgeBase
-from knowledge.engines import format_min_capability, load_engine_profiles, offloads_parameters
+from knowledge.engines import engine_min_capability, format_min_capability, load_engine_profiles, offloads_parameters
 from knowledge.schema import Model
 from rules.alternatives import ONLINE_FP8_ENGINES
 from rules.constants import GIB, HEADROOM_FRACTION
@@ -277,7 +277,8 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "image_copies": answer.query.model in kb.models and kb.models[answer.query.model].arch == "diffusion",
         "layers": f"{model.num_layers:,}" if (model := kb.models.get(answer.query.model or "")) and model.num_layers
         else "?",
-        "floor": format_floor(answer.query.engine, c.unsupported_precision),
+        "floor": (f"{engine_min_capability(answer.query.engine) or 0:.1f}" if c.unsupported_precision == "ENGINE"
+                  else format_floor(answer.query.engine, c.unsupported_precision)),
         "heads": heads_text(kb, answer.query.model),
         "family": family_of(kb, answer.query.model),
         "overflow": "_overflow" if answer.understood.get("asks_overflow") else "",
