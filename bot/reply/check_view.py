@@ -277,7 +277,7 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "image_copies": answer.query.model in kb.models and kb.models[answer.query.model].arch == "diffusion",
         "layers": f"{model.num_layers:,}" if (model := kb.models.get(answer.query.model or "")) and model.num_layers
         else "?",
-        "floor": (f"{engine_min_capability(answer.query.engine) or 0:.1f}" if c.unsupported_precision == "ENGINE"
+        "floor": (f"{engine_min_capability(answer.query.engine) or 0:.1f}" if c.unsupported_precision == "engine"
                   else format_floor(answer.query.engine, c.unsupported_precision)),
         "heads": heads_text(kb, answer.query.model),
         "family": family_of(kb, answer.query.model),
