@@ -141,9 +141,15 @@ _BATCH = [
     rx(NUM + r"\s*路\s*(?:的)?\s*(?:同时|同時|并发|並發)?\s*(?:实时)?\s*"
        r"(?:音频|音讯|视频|语音|麦克风|直播|通话|对话|会话|请求)?\s*"
        r"(?:串流|流|通话|会话|对话|请求|直播)"),  # "50 路音频流": streams served at once, as "50 audio streams"
-    rx(r"(?:并发(?:数|量)?|用户数?|人数|\bbatch(?:[\s_]?size)?|\b(?:concurrent\s+)?users?|\bconcurrency)\s*"
-       r"(?:改成|改为|换成|设为|设成|调到|调成|变成|加到|到|[=:：]|(?:changed?|set|raised?|increased?|bump(?:ed)?)\s+to|"
-       r"\bto|\bof)\s*" + NUM),  # "并发改成 50", "change users to 50", "batch_size=64": the value after its name
+    rx(r"(?:并发(?:数|量)?|用户数?|使用者数?|人数|\bbatch(?:[\s_]?size)?|\b(?:concurrent\s+)?users?|\bconcurrency)\s*"
+       r"(?:(?:增加|提高|提升|增长|扩大|上升|涨|加|降低|减少|降|减)(?:到|至)|"
+       r"改成|改为|换成|设为|设成|调到|调成|变成|加到|到|[=:：]|(?:changed?|set|raised?|increased?|bump(?:ed)?)\s+to|"
+       r"\bto|\bof)\s*" + NUM),  # "并发改成 50", "用户增加到 64" (audit 33 HIGH 89), "change users to 50"
+    # "即時轉寫 50 路": a stream count standing alone, between clauses (audit 33 HIGH 95)
+    rx(r"(?<![\d.])" + NUM + r"\s*路(?=\s*(?:[,，、;；。.!?？！]|$|需要|要|的话|用|同时|实时|即时))"),
+    # "50 real-time streams", "30 live audio streams": streams served at once
+    rx(NUM + r"\s+(?:real[- ]?time|live|concurrent|simultaneous)\s+"
+       r"(?:(?:audio|video|voice|asr|speech|transcription)\s+)?(?:streams?|calls?|feeds?|channels?)(?![a-z])"),
 ]
 
 
