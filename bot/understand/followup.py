@@ -72,6 +72,10 @@ _FOLLOW_UP_INTENTS = ("recommend", "check", "compare", "model_info", "gpu_info")
 
 _MAX_FOLLOW_UP_TOKENS = 12
 
+_JOB_SIZE_SLOTS = frozenset({"tokens", "training_samples", "training_epochs", "context", "task", "hours"})
+"""What a message sizing a training job's data states ("10 萬筆資料，每筆 1k token，一個 epoch"): the data, each
+sample's length and a task it merely implies; after a fine-tune it is that fine-tune's data, not a new question."""
+
 _ADD_CUE = re.compile(
     r"^\s*(?:and|n(?=\s)|&|also|plus|add(?:ing)?|including|还有|加上|再加上?|以及|和|跟|与|另外)|"
     r"(?:\btoo|\bas\s+well|\balso)\s*[?？!。.]*\s*$|也",
@@ -251,6 +255,13 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
     if (current.intent == "gpu_info" and current.model is None and current.params_b is None
             and previous.model is not None and _SPEED_OF_A_CARD.search(folded) and words <= _MAX_FOLLOW_UP_TOKENS):
         return True  # "how fast on an H100?" after a sizing: the job's speed there, not the card's specs (HIGH 75)
+    bare = current.model is None and current.params_b is None and not _hardware(current)
+    if (bare and current.asks_concurrency and previous.intent in ("check", "recommend")
+            and bool(previous.model or previous.params_b) and words <= _MAX_FOLLOW_UP_TOKENS * 2):
+        return True  # "how many users at 32k?": that set-up's capacity (audit 33 HIGH 91: the generic chart)
+    if (bare and set(current.stated) <= _JOB_SIZE_SLOTS and previous.task not in (None, "inference")
+            and bool(previous.model or previous.params_b) and words <= _MAX_FOLLOW_UP_TOKENS * 2):
+        return True  # "要多久？10 萬筆資料，每筆 1k token，一個 epoch": the thread's fine-tune over that data (HIGH 90)
     if current.intent_explicit and current.intent != previous.intent:
         return False  # "tell me about the H100" after a sizing question is a new question
     names_workload = current.model is not None or current.params_b is not None
@@ -329,7 +340,9 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
                         and previous.intent in ("recommend", "check") and bool(previous.model or previous.params_b)
                         and not ({"model", "params_b"} & set(current.stated)))
     # "够吗", "显存要多少" after a check are that check; "那要几张" asks for the count, a recommendation
-    same_set_up = (_about_the_set_up(current) and previous.intent in ("check", "recommend")
+    same_set_up = ((_about_the_set_up(current) or (current.asks_concurrency and not _hardware(current)
+                                                    and current.model is None and current.params_b is None))
+                   and previous.intent in ("check", "recommend")
                    and _COUNT_OF_CARDS.search(fold(current.text)) is None)
     if same_set_up:
         intent = previous.intent
