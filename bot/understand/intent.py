@@ -62,21 +62,25 @@ _NOT_A_SPEED = (r"(?!\s+(?:tok(?:en)?s?\s*(?:/|per|a)\s*(?:s|sec|second)\b|t/s\b
                 r"|(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|images?|pictures?|frames?)\b))")
 """"How many tok/s" asks a speed, not a count of cards: on a card named it is a check of that card (audit 18 H-3);
 so do "how many seconds per image", "how many hours" and "how many images a minute" (audit 22 M-2)."""
+_CARDS_COUNTED_ZH = (r"(?<!出)(?<!画)(?<!生成)(?<!产出)(?:多少|几)张(?!\s*(?:图|照片|画|相片|海报|头像))")
+"""张 counts cards ("要几张卡", "多少张") and images too: "每小时能出多少张", "出几张图" ask images, not cards
+(audit 33 HIGH 94: an A10 named for SDXL's hourly output was dropped from a recommendation)."""
 _RECOMMEND = rx(
     r"\b(?:what|which)\b(?:\s+[\w.'-]+){0,3}?\s+(?:gpus?|cards?|graphics\ cards?|hardware|instances?|setup|"
     r"config\w*|accelerators?|machines?|servers?)\b|\bhow\ many\b" + _NOT_A_SPEED
     + r"|\bhow\ much\s+(?:vram|memory|gpu|video\ memory)|\brecommend\w*|\bsuggest\w*|\badvi[cs]e\b|"
     r"\bbest\s+(?:gpu|card|option|choice)\b|"
     r"\bcheapest\b|\bneed(?:ed|s)?\b|\brequire\w*|\bwhat\s+do\s+i\s+need\b|\bsize\b|\bsizing\b|"
-    r"用什么|什么(?:卡|显卡|gpu|配置|型号)|选哪|选什么|哪款|哪个|哪张|哪种|哪些|多少(?:显存|张|块|卡|gpu|内存|资源)|"
-    r"几张|几块|几卡|需要多少(?!钱)|要多少(?!钱)|推荐|多大(?:的)?显存|显存(?:要|需要)?多少|怎么选|选择|配置|需要什么"
+    r"用什么|什么(?:卡|显卡|gpu|配置|型号)|选哪|选什么|哪款|哪个|哪张|哪种|哪些|多少(?:显存|块|卡|gpu|内存|资源)|"
+    + _CARDS_COUNTED_ZH + r"|几块|几卡|(?<!出)(?<!生成)需要多少(?!钱)|(?<!出)(?<!生成)要多少(?!钱)|推荐|"
+    r"多大(?:的)?显存|显存(?:要|需要)?多少|怎么选|选择|配置|需要什么"
 )
 _MEMORY_ASKED = rx(
     r"\bhow\ much\s+(?:vram|memory|gpu\ memory|video\ memory)|\bmemory\ (?:needed|required|usage)\b|"
     r"多少显存|多大(?:的)?显存|显存(?:要|需要|占用)?多少"
 )
 """A question about the memory itself: on named cards it is answered with whether they hold it."""
-_COUNT_ASKED = rx(r"\bhow\ many\b" + _NOT_A_SPEED + r"|多少(?:张|块|卡)|几张|几块|几卡")
+_COUNT_ASKED = rx(r"\bhow\ many\b" + _NOT_A_SPEED + r"|多少(?:块|卡)|" + _CARDS_COUNTED_ZH + r"|几块|几卡")
 
 _CHECK = rx(
     r"\benough\b|\bfits?\b|\bsufficient\b|\bhandle\b|\bpossible\b|\bable\ to\b|\bfeasible\b|\bwork\b|"
