@@ -81,13 +81,26 @@ _CODE_BLOCK = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
 """Code pasted into a question (a config, a log line): its words are not the language the asker writes in."""
 
 
+_RECORD_LINE = re.compile(
+    r"^\s*(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|I\d{4}|W\d{4})\b|^\s*[\[({|+]|\||"
+    r"^\s*[\w.\-/]+\s*[:=]\s*\S|^\s*\d{2,4}[-/]\d\d[-/ ]", re.A)
+"""A line of a pasted log, table or config (a record, not prose): "INFO 05-12 10:21:33 …", "| 0  NVIDIA …",
+"lora_rank: 16", "(model: …)". Its English words are the tool's, not the asker's language."""
+
+
+def _prose(text: str) -> str:
+    """The lines the asker wrote: with Chinese in the message, pasted record lines without Chinese are left out,
+    so a Traditional question under a five-line vLLM log is answered in Traditional (audit 33 HIGH 92, M-119)."""
+    return "\n".join(line for line in text.splitlines() if has_cjk(line) or not _RECORD_LINE.search(line))
+
+
 _FULL_WIDTH_ONLY = re.compile(r"[\s\d]*[？！。，、…～（）]+[\s？！。，、…～（）\d]*")
 
 
 def detect_lang(text: str) -> Lang:
     prose = _CODE_BLOCK.sub(" ", text)
     if has_cjk(prose):
-        text = prose  # "```…```能跑吗": the prose outside the code decides
+        text = _prose(prose)  # "```…```能跑吗", a pasted log then "为什么…": the prose outside them decides
     if not has_cjk(text):
         # "？？", "。。。": full-width punctuation and no letters is typed on a Chinese keyboard (audit 29 LOW-101)
         return "zh-Hans" if _FULL_WIDTH_ONLY.fullmatch(text) else "en"

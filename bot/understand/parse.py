@@ -458,8 +458,11 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     read_documents(state, work, named_model, folded)
     read_image_job(state, work, named_model, folded)
     latency_as_speed(state, work)
-    if intent == "faq" and state.values.get("logged_queue") and found.model is not None and gpu_ids:
-        intent = "check"  # "why are requests pending?" over vLLM's metrics: the cache on those cards is the answer
+    if (intent == "faq" and (state.values.get("logged_queue") or state.values.get("logged_kv_tokens"))
+            and found.model is not None and gpu_ids):
+        # "why are requests pending?" over vLLM's metrics, "why so little KV cache?" under its start-up lines: the
+        # cache on those cards is the answer (audit 33 HIGH 92: the generic FAQ, no diagnosis)
+        intent = "check"
     if intent == "check" and asks_why_slow(state.text):
         state.notes.append(WHY_SLOW_NOTE)
     if SERVICE_NAMED.search(folded):

@@ -623,3 +623,23 @@ def test_a_newer_release_that_needs_as_much_says_it_lets_the_job_use_more_of_the
     # problem itself, read as a no-op: the newer release's share of the card is what changes (1.0 against 0.9)
     text = render_text(ask({"text": "Mistral Nemo 12B 用 vLLM 0.10 開 128k 上下文，單張 A6000 48G 可以嗎"}), kb=KB)
     assert "改用當前版本的 vLLM（而非 0.10），它允許作業使用更多的顯存 — 每卡需" in text
+
+
+VLLM_L4_LOG = """INFO 05-12 10:21:33 [config.py:1604] Using max model len 32768
+INFO 05-12 10:21:40 [gpu_model_runner.py:1329] Model loading took 14.9935 GiB and 6.1 seconds
+INFO 05-12 10:21:52 [gpu_worker.py:227] Available KV cache memory: 4.32 GiB
+INFO 05-12 10:21:52 [kv_cache_utils.py:634] GPU KV cache size: 35,392 tokens
+INFO 05-12 10:21:52 [kv_cache_utils.py:637] Maximum concurrency for 32,768 tokens per request: 1.08x
+(model: meta-llama/Llama-3.1-8B-Instruct, GPU: NVIDIA L4 24GB, --gpu-memory-utilization 0.9)"""
+
+
+def test_a_why_question_under_a_pasted_start_up_log_is_answered_on_its_set_up_in_its_language() -> None:
+    from bot.service import ask
+
+    # audit 33 HIGH 92: the generic FAQ, in English, for a Traditional question under five English log lines
+    question = "這是 vLLM 啟動日誌：\n" + VLLM_L4_LOG + "\n為什麼 KV cache 只有這麼少？要怎麼讓它支援 16 個並發？"
+    answer = ask({"text": question})
+    assert answer.intent == "check" and answer.query.lang == "zh-Hant"
+    text = render_text(answer, kb=KB)
+    assert "你的日誌顯示 KV 快取可容納 35,392 個 token" in text
+    assert "KV 快取也改用 FP8 (--kv-cache-dtype fp8)" in text
