@@ -20,7 +20,7 @@ _ALIASES: dict[str, str] = {
     "bnb-8bit": "bnb-int8", "llm.int8": "bnb-int8", "load_in_8bit": "bnb-int8", "bnb8": "bnb-int8",
 }
 
-_GGUF_BARE = re.compile(r"q[2-8]_(?:k(?:_[sml])?|[01])")
+_GGUF_BARE = re.compile(r"q[2-8]_(?:k(?:_[sml])?|[01])|iq[1-4]_(?:xxs|xs|s|m|nl)")
 _BITS_PER_WEIGHT = re.compile(r"(?:bpw|exl[23])[-_ ]?(?P<bits>\d+(?:\.\d+)?)")
 
 BPW_RANGE = (2.0, 8.5)

@@ -84,6 +84,17 @@ GGUF_BYTES_PER_PARAM: dict[str, float] = {
     "gguf-q2_k": 84 / 256,  # 0.3281
     "gguf-f16": 2.0,
     "gguf-bf16": 2.0,
+    # the i-quants (gguf-py GGML_QUANT_SIZES): importance-matrix types people run very large models in, down to
+    # the "1.58-bit" DeepSeek-R1 files (Unsloth's dynamic UD-IQ1_S, 131 GB for 671B: IQ1_S's 1.5625 bits a weight)
+    "gguf-iq1_s": 50 / 256,  # 0.1953
+    "gguf-iq1_m": 56 / 256,  # 0.2188
+    "gguf-iq2_xxs": 66 / 256,  # 0.2578
+    "gguf-iq2_xs": 74 / 256,  # 0.2891
+    "gguf-iq2_s": 82 / 256,  # 0.3203
+    "gguf-iq3_xxs": 98 / 256,  # 0.3828
+    "gguf-iq3_s": 110 / 256,  # 0.4297
+    "gguf-iq4_xs": 136 / 256,  # 0.5313
+    "gguf-iq4_nl": 18 / 32,  # 0.5625
     # The "_M"/"_S"/"_L" mixes keep some tensors (attn_v, ffn_down, output) at a higher type; their
     # whole-file bits per weight are llama.cpp's figures for LLaMA-7B (`llama-quantize` type list and the
     # k-quants PR #1684 table: Q4_K_M file 3.80 GiB for 6.74 B parameters = 4.84 bpw).

@@ -52,6 +52,9 @@ QUANT_PRECISION: dict[str, str] = {
     "gguf-q4_0": "int4",
     "gguf-q3_k_m": "int4",
     "gguf-q2_k": "int4",
+    "gguf-iq1_s": "int4",
+    "gguf-iq2_xxs": "int4",
+    "gguf-iq4_xs": "int4",
 }
 """The precision a quantisation format implies, when the precision itself is not given."""
 

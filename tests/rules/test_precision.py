@@ -84,6 +84,16 @@ def test_gguf_on_the_card_is_the_body_and_a_q6_k_output_without_the_embedding_ta
     assert weight_bytes(tied, "int4", "gguf-q4_k_m")[0] == pytest.approx((7e9 - out) * 4.84 / 8 + out * 210 / 256)
 
 
+def test_an_i_quant_is_its_block_size_a_weight() -> None:
+    # gguf-py GGML_QUANT_SIZES: IQ1_S packs 256 weights in 50 bytes (1.5625 bits), IQ2_XXS in 66: DeepSeek-R1's
+    # "1.58-bit" file is 671e9 × 50 / 256 ≈ 131 GB, as published (audit 33 HIGH 87: sized at int8, 663 GiB)
+    m = make_model()
+    out = 32000 * 4096
+    assert weight_bytes(m, "int4", "gguf-iq1_s")[0] == pytest.approx(BODY * 50 / 256 + out * 210 / 256)
+    assert weight_bytes(m, "int4", "gguf-iq2_xxs")[0] == pytest.approx(BODY * 66 / 256 + out * 210 / 256)
+    assert normalise_quant("IQ1_S", "int4", "llama.cpp") == "gguf-iq1_s"
+
+
 @pytest.mark.parametrize(("quant", "precision", "engine", "expected"), [
     ("GGUF-Q4_K_M", "int4", "transformers", "gguf-q4_k_m"),
     ("q8_0", "int8", "transformers", "gguf-q8_0"),

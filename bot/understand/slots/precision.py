@@ -16,6 +16,10 @@ _OPTIMIZER_PAGED = rx(r"\bpaged[-_ ]?(?:adam\w*|optimi[sz]er\w*|lion\w*)|分页�
 _OPTIMIZER_SGD = rx(r"\bsgd\b")
 _OPTIMIZER_ADAFACTOR = rx(r"\badafactor\b")
 _OPTIMIZER_ADAM = rx(r"\badamw?\b")
+_GGUF_IQUANT = rx(r"(?<![a-z0-9])(?:ud[-_])?iq(?P<level>[1-4])_(?P<kind>xxs|xs|s|m|nl)(?![a-z0-9])"
+                  r"|(?<![\d.])(?P<bits>1\.58)\s*-?\s*(?:bits?|位|比特)")
+"""llama.cpp's i-quants ("IQ1_S", "UD-IQ1_S", "IQ2_XXS") and the "1.58-bit" DeepSeek-R1 files that are IQ1_S
+(audit 33 HIGH 87: sized at int8 or Q4_K_M, 3-5× the 131 GB file)."""
 _GGUF_LEVEL = rx(r"(?<![a-z0-9])(?:gguf[-_ ]?)?(?P<q>q[2-8])(?:_(?P<rest>k_[sml]|k|0|1))?(?![a-z0-9])")
 _PRECISIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("fp32", rx(r"\b(?:fp32|float32|f32|tf32)\b|单精度|全精度|32位浮点")),
@@ -106,7 +110,12 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
 
     quant: str | None = None
     precision: str | None = None
-    gguf = _GGUF_LEVEL.search(text)
+    iquant = _GGUF_IQUANT.search(text)
+    gguf = _GGUF_LEVEL.search(text) if iquant is None else None
+    if iquant is not None:
+        quant = "gguf-iq1_s" if iquant.group("bits") else f"gguf-iq{iquant.group('level')}_{iquant.group('kind')}"
+        precision = "int4"
+        state.mask(iquant.start(), iquant.end())
     if gguf is not None:
         level = int(gguf.group("q")[1])
         rest = gguf.group("rest") or ("k_m" if level in (3, 4, 5) else "0" if level == 8 else "k")
