@@ -268,6 +268,14 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
                 out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m,
                                       batch=batch if batch != w.batch else None))
                 break
+        else:
+            # sharded and with 8-bit moments: the full fine-tune still on the user's own cards, before LoRA or a
+            # cluster of newer ones (audit 33 M-109: ZeRO-2 on 8× H100 got LoRA, offload and 8× B300)
+            m = None if optimizer_for(w) == "adamw-8bit" else need(replace(w, zero_stage=3, batch=1,
+                                                                           optimizer="adamw-8bit"), gpu, count)
+            if m is not None:
+                out.append(Suggestion(kind="zero3", count=count, memory_per_gpu_gib=m, optimizer="adamw-8bit",
+                                      batch=1 if w.batch != 1 else None))
     if w.task == "train":
         peft: tuple[Literal["lora", "qlora"], ...] = ("lora", "qlora")
         # the method alone changes: a full fine-tune that needed checkpointing keeps it, or its LoRA is sized

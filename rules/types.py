@@ -298,6 +298,8 @@ class Suggestion:
     flash_attention: bool | None = None
     """For "newer-engine": True when the current release fits only with a fused attention kernel turned on too
     (an old transformers asked for without flash attention)."""
+    optimizer: Optimizer | None = None
+    """For "zero3": the optimizer it fits with when sharding alone does not (8-bit AdamW)."""
     engine: Engine | None = None
     """The engine the alternative runs on when it is not the job's (a Q4_K_M GGUF on llama.cpp for a GeForce
     card the transformers job does not fit); None = the job's own."""

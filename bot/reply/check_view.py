@@ -70,8 +70,9 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
                  context=f"{s.context:,}" if s.context else "?", n=s.context or 0)
     if kind == "smaller_batch":
         return t("sugg_smaller_batch", batch=s.batch or 1)
-    if kind == "zero3" and s.batch:
-        return t("sugg_zero3") + t("sugg_at_micro_batch", batch=s.batch)
+    if kind == "zero3" and (s.batch or s.optimizer):
+        return (t("sugg_zero3") + (t("sugg_with_8bit_adam") if s.optimizer else "")
+                + (t("sugg_at_micro_batch", batch=s.batch) if s.batch else ""))
     if kind == "fewer_requests":
         return t("sugg_fewer_requests", n=s.max_num_seqs or 1)
     if kind == "engine_build":

@@ -82,7 +82,8 @@ def suggestion_out(s: Suggestion) -> SuggestionOut:
                          count=s.count, context=s.context, batch=s.batch,
                          memory_per_gpu_gb=finite(s.memory_per_gpu_gib), host_ram_gb=s.host_ram_gib,
                          kv_cache=s.kv_cache, gpu_layers=s.gpu_layers, cpu_moe_layers=s.cpu_moe_layers,
-                         max_num_seqs=s.max_num_seqs, flash_attention=s.flash_attention, engine=s.engine)
+                         max_num_seqs=s.max_num_seqs, flash_attention=s.flash_attention, engine=s.engine,
+                         optimizer=s.optimizer)
 
 
 def check_out(check: FitCheck, reserve_fraction: float | None = None) -> CheckOut:
@@ -250,6 +251,7 @@ def with_suggestion_speeds(check: CheckOut, workload: Workload, gpu: GPU, count:
             if s.kind in TRAINING_FIXES and s.gpu is None and s.count in (None, count) and rules.compute_known(gpu):
                 alt = replace(workload, batch=s.batch or workload.batch, context=s.context or workload.context,
                               task=s.task or workload.task, zero_stage=3 if s.kind == "zero3" else workload.zero_stage,
+                              optimizer=s.optimizer or workload.optimizer,  # type: ignore[arg-type]
                               gradient_checkpointing=True if s.kind == "checkpointing" else
                               workload.gradient_checkpointing)
                 hours = rules.training_hours(alt, gpu, count, tokens)

@@ -187,6 +187,8 @@ class SuggestionOut(BaseModel):
     """For "fewer-requests": the request cap (vLLM --max-num-seqs) that fits."""
     flash_attention: bool | None = None
     """For "newer-engine": true when the newer release needs flash attention turned on as well."""
+    optimizer: str | None = None
+    """For "zero3": the optimizer it fits with when sharding alone does not (adamw-8bit)."""
     engine: str | None = None
     """The engine the alternative runs on when not the job's (llama.cpp for a Q4_K_M GGUF on a GeForce card)."""
     decode_tokens_per_s: float | None = None

@@ -157,3 +157,14 @@ def test_a_fine_tune_with_no_length_is_first_offered_2k_samples() -> None:
     reply = ask_json("Can I fine-tune Llama-3.1-8B with QLoRA on a free Colab T4?")
     first = reply["check"]["suggestions"][0]
     assert first["kind"] == "shorter-context" and first["context"] == 2048
+
+
+def test_zero2_that_does_not_fit_even_sharded_is_offered_zero3_with_8bit_moments_on_its_own_cards() -> None:
+    # audit 33 M-109: ZeRO-2 full fine-tune of Qwen2.5-32B on 8× H100 (197 GiB a card) got LoRA, offload and 8× B300;
+    # ZeRO-3 alone is 81 GiB (tight, over the 79.5 limit), with 8-bit AdamW's 2 bytes of moments a parameter instead
+    # of 8 it is 6 B × 32.8e9 / 8 ≈ 23 GiB less: ≈ 58 GiB, on the cards asked about
+    reply = ask_json("全参微调 Qwen2.5-32B，DeepSpeed ZeRO-2，8 卡 H100 显存够吗")
+    first = reply["check"]["suggestions"][0]
+    assert (first["kind"], first["optimizer"], first["count"]) == ("zero3", "adamw-8bit", 8)
+    assert 50 < first["memory_per_gpu_gb"] < 65
+    assert "DeepSpeed ZeRO-3 / FSDP 分片并配合 8-bit AdamW" in reply["text"]
