@@ -42,6 +42,7 @@ from bot.reply.defaults import (
 )
 from bot.reply.engine_hardware import engine_for_card
 from bot.reply.faq import faq_for
+from bot.reply.fewer_cards import fewest_holding
 from bot.reply.image_service import cheapest_service_first, images_wanted_per_minute
 from bot.reply.load_ram import load_ram_figure
 from bot.reply.mac_beside import mac_beside_figure
@@ -370,6 +371,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 check.suggestions.sort(key=lambda s: not (s.kind == "shorter-context" and (s.context or 0)
                                                           >= floor))
         check = host_ram_check(check, question, estimate.host_ram_gib)
+        if check is not None and check.fits and not check.tight and not cards and not copies:
+            fewer = fewest_holding(workload, gpu, count)
+            if fewer is not None:
+                check = check.model_copy(update={"fewer_count": fewer[0], "fewer_need_gb": round(fewer[1], 1)})
         if check is not None and (question.tokens or 0) >= PRETRAINING_TOKENS:
             # pre-training on billions of tokens: an adapter does another job (audit 31 LOW-161: LoRA offered)
             check.suggestions = [s for s in check.suggestions if s.kind not in ("lora", "qlora")]

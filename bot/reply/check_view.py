@@ -292,6 +292,9 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
                    "layers": card.layers} for card in c.cards],
         "split_how": t(f"split_{c.split.replace('-', '_')}", engine=engine_name(answer.query.engine))
         if c.split else "",
+        "fewer": (t("check_fewer_hold" if answer.query.task in (None, "inference") else "check_fewer_hold_training",
+                    n=c.fewer_count, gpu=gpu_name(kb, c.gpu), need=gb(c.fewer_need_gb))
+                  if c.fewer_count and c.fewer_need_gb is not None else ""),
         "suggestions": [{"label": suggestion_label(t, kb, s, answer.query.engine, answer.query.engine_version,
                                                answer.query.model,
                                                ollama=answer.understood.get("runner") == "ollama",

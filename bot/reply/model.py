@@ -290,6 +290,9 @@ class CheckOut(BaseModel):
     gpu: str
     count: int
     fits: bool
+    fewer_count: int | None = None
+    """When the job fits: the fewest of the card below `count` that also hold it (bot.reply.fewer_cards)."""
+    fewer_need_gb: float | None = None
     headroom_gb: float
     memory_per_gpu_gb: float
     gpu_memory_gb: float
