@@ -133,6 +133,14 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     out = _with_subscription(out, plan, question.subscription, kb)
     if estimate.per_million_tokens is not None and rate:
         out = out.model_copy(update={"tokens_per_s": round(rate, 1), "rate_capped": capped})
+    if (training and workload is not None and out.instance_gpus and question.tokens and out.per_hour
+            and rules.compute_known(gpu)):
+        # the instance is billed whole: the same tokens data-parallel over all its cards (audit 33 M-110: 10.5 h
+        # and 234 USD on 1 of a Lambda node's 8 A100s, where the 8 take 1.3 h for 29 USD)
+        whole = rules.training_hours(workload, gpu, out.instance_gpus, float(question.tokens))
+        if whole:
+            out = out.model_copy(update={"whole_instance_hours": round(whole, 2),
+                                         "whole_instance_total": round(whole * out.per_hour, 2)})
     if training and train_rate and question.hours and not question.tokens and not speed.get("train_hours"):
         out = out.model_copy(update={"trained_tokens": float(f"{train_rate * 3600.0 * question.hours:.3g}")})
     return out

@@ -321,6 +321,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     if cost.total is not None and cost.hours is not None:
         if speed.get("train_hours") and query.tokens:
             lines.append(t("train_total_cost_floor" if floor else "train_total_cost", total=money(cost.total), cur=cur))
+            if cost.whole_instance_hours and cost.whole_instance_total and cost.instance_gpus:
+                lines.append(t("train_whole_instance", n=cost.instance_gpus,
+                               hours=hours_figure(cost.whole_instance_hours), total=money(cost.whole_instance_total),
+                               cur=cur))
         elif cost.by_subscription:
             months = cost.total / (cost.per_month or cost.total)
             lines.append(t("cost_total_months", months=f"{months:,.0f}", total=money(cost.total), cur=cur))

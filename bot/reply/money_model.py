@@ -52,6 +52,10 @@ class CostOut(BaseModel):
     by_subscription: bool = False
     """A subscription was asked for and is quoted: `per_month` and `total` are subscription months (a month
     bought whole), not pay-as-you-go hours."""
+    whole_instance_hours: float | None = None
+    """Training on an instance billed whole with more cards than the job uses: the hours its tokens take
+    data-parallel over all of them, and their bill (`whole_instance_total`)."""
+    whole_instance_total: float | None = None
     gpu_only: bool = False
     """The price is the GPU's alone (GCP bills the VM it attaches to on top, at a price not known here): every
     figure is a floor, not the bill."""

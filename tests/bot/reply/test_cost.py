@@ -555,3 +555,18 @@ def test_an_instance_taken_for_its_host_ram_says_so() -> None:
     answer = ask_json("我有 8 张 3090，能用 DeepSpeed ZeRO-3 offload 全参微调 Qwen2.5-14B 吗，序列 2048")
     ram = answer["estimate"]["host_ram_gb"]
     assert ram and f"（含 8 张卡，按整机计费：这是带有卸载所需约 {ram:,.0f} GiB 主机内存的最小机型）" in answer["text"]
+
+
+def test_a_fine_tune_on_an_instance_billed_whole_is_also_timed_on_all_its_cards() -> None:
+    # audit 33 M-110: one A100 80GB of Lambda's 8-card node took 10.5 h and 234 USD for 154M tokens with no word that
+    # the 8 cards billed take a fraction of it data-parallel
+    import rules
+    from tests.bot.reply._answers import ask_json
+
+    answer = ask_json("How long does a LoRA fine-tune of Llama-3.1-8B take on 50k samples of 1024 tokens, 3 epochs, "
+                      "on one A100 80GB, and what does it cost on Lambda?")
+    cost = answer["cost"]
+    assert cost["instance_gpus"] == 8 and cost["whole_instance_hours"] < cost["hours"] / 4
+    assert cost["whole_instance_total"] == pytest.approx(cost["whole_instance_hours"] * cost["per_hour"], rel=0.01)
+    assert "On all 8 of the instance's cards (data parallel" in answer["text"]
+    assert rules.compute_known(KB.gpus["a100-80gb"])
