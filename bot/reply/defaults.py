@@ -45,6 +45,7 @@ from rules.engine_profile import training_fact
 from rules.hardware import FLASH_ATTENTION_2_MIN_CC, compute_capability, runs_precision
 from rules.memory_training import offload_of
 from rules.speculative import EAGLE_HEAD_ID, eagle_head
+from rules.speed_media import diffusion_steps
 from rules.types import Precision, Task, Workload
 
 DEFAULT_CONTEXT = 4096
@@ -475,6 +476,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
             extra["image_resolution"] = question.image_resolution
         if question.image_steps is not None:
             extra["image_steps"] = question.image_steps
+        elif task == "inference" and (steps := diffusion_steps(model)):
+            # the steps set the time of every image: said, as FluxPipeline's own default (28) differs from the
+            # model card's example the figures use (50), audit 33 M-114
+            assumptions.append(Assumption(field="image_steps", value=steps, reason="model-card-steps"))
         if question.text_encoders is not None and task != "inference":
             extra["text_encoders"] = question.text_encoders
     if (engine == "llama.cpp" and OLLAMA_NOTE in question.notes and question.flash_attention is None

@@ -200,6 +200,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "thread-set-as-sized": {"en": "the count asked earlier in the thread does not hold the job: compared at the fewest "
                                   "that do, as that reply recommended",
                             "zh-Hans": "前面问的卡数放不下这个任务：按能放下的最少卡数比较，与那条回复推荐的一致"},
+    "model-card-steps": {"en": "the model card's example (the time of an image scales with them; say yours)",
+                         "zh-Hans": "模型卡示例的步数（单张图耗时与步数成正比；请说明实际步数）"},
     "speech-window-tokens": {"en": "the tokens a 30-second window of conversational speech is transcribed into, "
                                    "as in the speed figure; the decoder's cache grows a token a step, up to 448",
                              "zh-Hans": "一段 30 秒正常语速语音转写出的 token 数，与速度估算相同；解码器缓存逐步增长，上限 448"},
@@ -362,6 +364,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "image_tokens": {"en": "image tokens a request", "zh-Hans": "每个请求的图片 token"},
     "images_per_request": {"en": "images a request", "zh-Hans": "每个请求的图片数"},
     "image_resolution": {"en": "image size", "zh-Hans": "图片尺寸"},
+    "image_steps": {"en": "denoising steps", "zh-Hans": "去噪步数"},
     "image_dims": {"en": "image size the engine passes on", "zh-Hans": "框架缩放后的图片尺寸"},
     "beam_size": {"en": "decoding", "zh-Hans": "解码"},
     "kv_cache": {"en": "KV cache", "zh-Hans": "KV 缓存"},

@@ -72,7 +72,18 @@ def test_flux_dev_is_sized_part_by_part() -> None:
     assert answer["estimate"]["breakdown"]["weights"] == pytest.approx(16.87e9 * 2 / 2**30, abs=0.05)
     assert answer["check"]["fits"] is False
     kinds = {s["kind"]: s for s in answer["check"]["suggestions"]}
-    assert kinds["quantise"]["quant"] in ("bnb-int8", "nf4")
+    # on the 4090's FP8 tensor cores float8 comes first (audit 33 M-114); a card without them gets bitsandbytes
+    assert kinds["quantise"]["quant"] == "fp8"
+    older = {s["kind"]: s for s in _ask("FLUX.1-dev on a 3090?")["check"]["suggestions"]}
+    assert older["quantise"]["quant"] in ("bnb-int8", "nf4")
+
+
+def test_an_image_job_with_no_steps_says_the_steps_it_is_timed_at() -> None:
+    # audit 33 M-114: 50 steps (the model card's example; FluxPipeline's default is 28) timed each image unsaid
+    answer = _ask("FLUX.1-dev 推論，批次 4，1024x1024，RTX 4090 上每張圖要幾秒？")
+    assert {"field": "image_steps", "value": 50, "reason": "model-card-steps"} in answer["assumptions"]
+    said = _ask("FLUX.1-dev 推論，批次 4，1024x1024，30 步，RTX 4090 上每張圖要幾秒？")
+    assert not any(a["field"] == "image_steps" for a in said["assumptions"])
 
 
 def test_nf4_flux_keeps_clip_and_vae_in_16_bit() -> None:
