@@ -76,11 +76,13 @@ def supports_bf16(gpu: GPU) -> bool:
     return gpu.vendor.lower() == "nvidia" and (gpu.architecture or "").startswith(BF16_ARCHITECTURES)
 
 
-UNIFIED_MEMORY_GPU_SHARE = ((64.0, 0.75), (0.0, 2 / 3))
+UNIFIED_MEMORY_GPU_SHARE = ((48.0, 0.75), (0.0, 2 / 3))
 """The part of a Mac's unified memory macOS lets the GPU use by default (Metal's recommendedMaxWorkingSetSize),
-by installed memory (GB, share) from the largest: about 3/4 from 64 GB up (128 GB → about 96 GB, 64 GB → about
+by installed memory (GB, share) from the largest: about 3/4 from 48 GB up (128 GB → about 96 GB, 64 GB → about
 48 GB: stencel.io "Apple silicon limitations with usage on local LLM"; gpustack/gpustack issue 1375: "75% of
-total RAM"; llama.cpp issue 1870: a 64 GB M2 Max fails to load models from about 47 GB) and 2/3 below (16 GB M4
+total RAM"; llama.cpp issue 1870: a 64 GB M2 Max fails to load models from about 47 GB; a 48 GB M3 Max logs
+"recommendedMaxWorkingSetSize = 38654.71 MB", 36 GiB = 3/4 of 48 GiB, in a public llama-server note, search-index
+file id 14594768867: audit 33 M-112) and 2/3 below (16 GB M4
 → 10.67 GB: exo-explore/exo PR 1672; 32 GB → "~21–24 GB": stencel.io; one 16 GB M3 reports 11.84 GB in
 AlexsJones/llmfit PR 754, so small machines vary between the two). `sudo sysctl iogpu.wired_limit_mb` raises it."""
 

@@ -13,8 +13,9 @@ from rules.hardware import gpu_share_of_unified_memory
 KB = default_knowledge()
 
 
-@pytest.mark.parametrize(("memory", "share"), [(192, 0.75), (128, 0.75), (64, 0.75), (48, 2 / 3), (32, 2 / 3),
-                                               (16, 2 / 3)])
+# 48 GB: a 48 GB M3 Max logs recommendedMaxWorkingSetSize = 38654.71 MB, 36 GiB (audit 33 M-112)
+@pytest.mark.parametrize(("memory", "share"), [(192, 0.75), (128, 0.75), (64, 0.75), (48, 0.75), (36, 2 / 3),
+                                               (32, 2 / 3), (16, 2 / 3)])
 def test_gpu_share_of_unified_memory(memory: float, share: float) -> None:
     assert gpu_share_of_unified_memory(memory) == pytest.approx(share)
 
