@@ -24,5 +24,10 @@ def spot_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     instances = cost.instances or 1
     spot = row.spot_price_per_hour * instances
     saving = 100 * (1 - row.spot_price_per_hour / row.price_per_hour) if row.price_per_hour else 0.0
-    return t("spot_price", instance=cost.instance, cloud=cloud_name(t, cost.cloud), v=money(spot),
+    line = t("spot_price", instance=cost.instance, cloud=cloud_name(t, cost.cloud), v=money(spot),
              cur=row.currency, pct=f"{saving:.0f}", month=money(spot * HOURS_PER_MONTH), region=row.region)
+    if cost.hours and cost.total is not None and row.currency == cost.currency:
+        # a job of known length: its total at the spot rate too, if uninterrupted (audit 33 LOW-187 gave it only at
+        # on-demand)
+        line += (" " if t.lang == "en" else "") + t("spot_job_total", total=money(spot * cost.hours), cur=row.currency)
+    return line
