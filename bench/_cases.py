@@ -31,6 +31,7 @@ from _engines import (  # noqa: F401  (re-exported: accuracy.py and speed_accura
 from _sources import source_counter
 
 from knowledge.base import KnowledgeBase
+from rules.memory_inference import default_build_length
 from rules.types import Workload
 from rules.weight_formats import DEFAULT_GGUF, GGUF_BYTES_PER_PARAM
 
@@ -552,7 +553,8 @@ def workload_for(request: dict[str, Any], kb: KnowledgeBase) -> Workload:
     kwargs = {k: request[k] for k in WORKLOAD_KEYS if k in request}
     if "context" not in kwargs:
         kwargs["context"] = min(DEFAULT_CONTEXT, model.max_context or DEFAULT_CONTEXT)
-        if request.get("engine") == "tensorrt-llm" and (model.max_context or 0) > kwargs["context"]:
-            # as bot.reply.defaults: a length nobody stated leaves trtllm-build's --max_seq_len at the window
-            kwargs["engine_max_seq_len"] = model.max_context
+        # as bot.reply.defaults: a length nobody stated leaves trtllm-build's --max_seq_len at the window
+        built = default_build_length(str(request.get("engine") or ""), model, kwargs["context"])
+        if built is not None:
+            kwargs["engine_max_seq_len"] = built
     return Workload(model=model, **kwargs)

@@ -154,12 +154,11 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             # 8-bit route is W8A8 SmoothQuant on the PyTorch engine, not a GPTQ-Int8 checkpoint
             else [("int4", "awq")] if w.engine == "lmdeploy"
             else [("int8", "gptq-int8"), ("int4", "awq")])
-        if w.model.arch == "diffusion" and gpu.fp8_tflops and w.precision in ("bf16", "fp16"):
-            # an Ada/Hopper card runs a diffusion transformer in float8 (torchao / quanto FP8, kohya's --fp8_base):
-            # the usual 4090 route for FLUX.1-dev before 8-bit bitsandbytes (audit 33 M-114)
-            formats = [("fp8", "fp8"), *formats]
-        elif w.engine in ONLINE_FP8_ENGINES and gpu.fp8_tflops and w.precision in ("bf16", "fp16"):
-            # On FP8 tensor cores the serving engine quantises a 16-bit checkpoint itself, no other file needed.
+        if (gpu.fp8_tflops and w.precision in ("bf16", "fp16")
+                and (w.engine in ONLINE_FP8_ENGINES or w.model.arch == "diffusion")):
+            # On FP8 tensor cores the serving engine quantises a 16-bit checkpoint itself, no other file needed; a
+            # diffusion transformer runs in float8 there too (torchao / quanto FP8, kohya's --fp8_base), the usual
+            # 4090 route for FLUX.1-dev before 8-bit bitsandbytes (audit 33 M-114)
             formats = [("fp8", "fp8"), *formats]
         elif (w.precision in ("bf16", "fp16") and released_by_makers(w.model, "fp8")
               and runs_precision(gpu, "fp8", w.engine)):

@@ -166,6 +166,14 @@ def _activation(w: Workload, profile: EngineProfile, gpu: GPU | None = None) -> 
     return prefill_activation_bytes(model, prompt, batch, flash, logits)
 
 
+def default_build_length(engine: str, model: Model, context: int) -> int | None:
+    """A TensorRT engine's --max_seq_len when the question gives no length: trtllm-build deduces it from the model's
+    config ("If unspecified, the value is deduced from the model config"), the window, when that is longer than the
+    context sized; None for other engines (the bot's defaults and the accuracy bench both size it so)."""
+    window = model.max_context or 0
+    return window if engine == "tensorrt-llm" and window > context else None
+
+
 def batch_buffer_bytes(w: Workload, profile: EngineProfile) -> tuple[float, int]:
     """(bytes, slots) of the runtime's per-slot buffers (a TensorRT engine's runtime and decoder): the slots
     are the request cap the question states, else the build's default; the length is the context sized, as

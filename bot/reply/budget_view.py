@@ -32,7 +32,7 @@ def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         line = t("budget_unpriced", reason=reason, **values)
         if budget.reason == "currency" and budget.spend and cost is not None and cost.currency:
             # no rate is assumed: the rate at which the set-up meets the budget is what the reader can check
-            line += (" " if t.lang == "en" else "") + t(
+            line += t.sentence_gap + t(
                 "budget_break_even", spend=money(budget.spend), cost_cur=cost.currency,
                 rate=f"{budget.amount / budget.spend:,.3g}", **values)
         return line

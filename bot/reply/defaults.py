@@ -43,6 +43,7 @@ from rules import memory_lora_serving as LS
 from rules import weight_formats as WF
 from rules.engine_profile import training_fact
 from rules.hardware import FLASH_ATTENTION_2_MIN_CC, compute_capability, runs_precision
+from rules.memory_inference import default_build_length
 from rules.memory_training import offload_of
 from rules.speculative import EAGLE_HEAD_ID, eagle_head
 from rules.speed_media import diffusion_steps
@@ -90,6 +91,7 @@ LONG_PROMPT_SERVING_TOKENS = 131_072
 """Past this many tokens a prompt is run on a serving engine that prefills it in chunks (vLLM): transformers
 prefills a prompt whole, one layer's MLP for every token at once, which is tens of GiB at a million tokens, and
 the makers of the 1M-token models show them on vLLM."""
+
 
 def noted_assumptions(question: Question, workload: Workload) -> list[Assumption]:
     """What the reading chose on the asker's behalf and noted (bot.understand): each said under Assumed."""
@@ -491,10 +493,10 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
         # SDPA's kernels, whose attention memory is what is sized (audit 24 LOW-40)
         extra["flash_attention"] = False
         assumptions.append(Assumption(field="flash_attention", value=False, reason="fa2-needs-ampere"))
-    if engine == "tensorrt-llm" and length_unstated and model.max_context and model.max_context > context:
-        # trtllm-build deduces --max_seq_len from the model's config when it is not given: a default build's
-        # per-slot buffers cover the whole window (said under Assumed where the version builds such an engine)
-        extra["engine_max_seq_len"] = model.max_context
+    if length_unstated and (built := default_build_length(engine, model, context)) is not None:
+        # a default trtllm-build's per-slot buffers cover the whole window (said under Assumed where the version
+        # builds such an engine)
+        extra["engine_max_seq_len"] = built
     kv_cache = kv_cache_for(question.kv_cache, engine, assumptions)
     workload = Workload(model=model, task=task, precision=precision, quant=quant, engine=engine,
                         context=context, min_context=image_positions, batch=batch,

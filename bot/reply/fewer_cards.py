@@ -8,7 +8,7 @@ room and throughput rather than make the job fit.
 from __future__ import annotations
 
 from knowledge.schema import GPU
-from rules.limits import fits_on, valid_tp
+from rules.limits import fits_on, needed_gib, valid_tp
 from rules.types import Workload
 
 FEWER_COUNTS = (1, 2, 4)
@@ -24,8 +24,7 @@ def fewest_holding(workload: Workload, gpu: GPU, count: int) -> tuple[int, float
             continue
         fits, estimate = fits_on(workload, gpu, fewer)
         if fits:
-            need = estimate.required_per_gpu_gib or estimate.per_gpu_gib
-            return fewer, need
+            return fewer, needed_gib(estimate)
     return None
 
 

@@ -17,6 +17,7 @@ from bot.reply.model import REFERENCE_RAM
 from knowledge.schema import GPU
 from rules.constants import GPUS_PER_NODE
 from rules.limits import fits_on
+from rules.search import smallest_true
 from rules.types import Workload
 
 
@@ -33,7 +34,6 @@ def one_more_card(workload: Workload, gpu: GPU, count: int, host_ram_gb: float |
     if not decode:
         return {}
     return {"one_more_card_count": float(count + 1), "one_more_card_tokens_per_s": finite(decode, 1)}
-
 
 
 def _split_ceiling(workload: Workload, gpu: GPU, count: int, ram_gbps: float) -> float | None:
@@ -58,17 +58,9 @@ def fewer_cpu_experts(workload: Workload, gpu: GPU, count: int,
     if (not asked or workload.engine != "llama.cpp" or workload.task != "inference" or workload.model.moe is None
             or not rules.bandwidth_known(gpu)):
         return {}
-    if fits_on(replace(workload, cpu_moe_layers=None), gpu, count)[0]:
-        fewest = 0
-    else:
-        low, fewest = 0, min(asked, workload.model.num_layers or asked)  # fits there; bisect down to the fewest
-        while fewest - low > 1:
-            middle = (low + fewest) // 2
-            if fits_on(replace(workload, cpu_moe_layers=middle), gpu, count)[0]:
-                fewest = middle
-            else:
-                low = middle
-    if fewest >= min(asked, workload.model.num_layers or asked):
+    top = min(asked, workload.model.num_layers or asked)  # the job holds there: the fewest at or below it
+    fewest = smallest_true(lambda n: fits_on(replace(workload, cpu_moe_layers=n or None), gpu, count)[0], 0, top)
+    if fewest is None or fewest >= top:
         return {}
     now = _split_ceiling(replace(workload, batch=1), gpu, count, ram_gbps)
     if fewest:

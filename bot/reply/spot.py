@@ -29,5 +29,5 @@ def spot_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if cost.hours and cost.total is not None and row.currency == cost.currency:
         # a job of known length: its total at the spot rate too, if uninterrupted (audit 33 LOW-187 gave it only at
         # on-demand)
-        line += (" " if t.lang == "en" else "") + t("spot_job_total", total=money(spot * cost.hours), cur=row.currency)
+        line += t.sentence_gap + t("spot_job_total", total=money(spot * cost.hours), cur=row.currency)
     return line

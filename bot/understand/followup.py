@@ -126,6 +126,12 @@ _SPEED_OF_A_CARD = re.compile(r"\bhow\s+fast\b|\bhow\s+quick(?:ly)?\b|\bspeed\b|
 _COUNT_OF_CARDS = re.compile(r"\bhow\s+many\s+(?:cards?|gpus?)\b|几张|几块", re.A)
 
 
+def _capacity_of_the_set_up(current: Question) -> bool:
+    """"how many users at 32k?": a concurrency question naming no model and no hardware, so the thread's set-up's."""
+    return (current.asks_concurrency and current.model is None and current.params_b is None
+            and not _hardware(current))
+
+
 def _about_the_set_up(current: Question) -> bool:
     """A message that asks only about the figures of the set-up just sized (`_ABOUT_THE_SET_UP`)."""
     return (not current.stated and current.model is None and current.params_b is None
@@ -255,11 +261,11 @@ def is_follow_up(previous: Question | None, current: Question) -> bool:
     if (current.intent == "gpu_info" and current.model is None and current.params_b is None
             and previous.model is not None and _SPEED_OF_A_CARD.search(folded) and words <= _MAX_FOLLOW_UP_TOKENS):
         return True  # "how fast on an H100?" after a sizing: the job's speed there, not the card's specs (HIGH 75)
-    bare = current.model is None and current.params_b is None and not _hardware(current)
-    if (bare and current.asks_concurrency and previous.intent in ("check", "recommend")
+    if (_capacity_of_the_set_up(current) and previous.intent in ("check", "recommend")
             and bool(previous.model or previous.params_b) and words <= _MAX_FOLLOW_UP_TOKENS * 2):
         return True  # "how many users at 32k?": that set-up's capacity (audit 33 HIGH 91: the generic chart)
-    if (bare and set(current.stated) <= _JOB_SIZE_SLOTS and previous.task not in (None, "inference")
+    if (current.model is None and current.params_b is None and not _hardware(current)
+            and set(current.stated) <= _JOB_SIZE_SLOTS and previous.task not in (None, "inference")
             and bool(previous.model or previous.params_b) and words <= _MAX_FOLLOW_UP_TOKENS * 2):
         return True  # "要多久？10 萬筆資料，每筆 1k token，一個 epoch": the thread's fine-tune over that data (HIGH 90)
     if current.intent_explicit and current.intent != previous.intent:
@@ -340,8 +346,7 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
                         and previous.intent in ("recommend", "check") and bool(previous.model or previous.params_b)
                         and not ({"model", "params_b"} & set(current.stated)))
     # "够吗", "显存要多少" after a check are that check; "那要几张" asks for the count, a recommendation
-    same_set_up = ((_about_the_set_up(current) or (current.asks_concurrency and not _hardware(current)
-                                                    and current.model is None and current.params_b is None))
+    same_set_up = ((_about_the_set_up(current) or _capacity_of_the_set_up(current))
                    and previous.intent in ("check", "recommend")
                    and _COUNT_OF_CARDS.search(fold(current.text)) is None)
     if same_set_up:
