@@ -297,6 +297,14 @@ class GPU(Entry):
         description="GPUs that come as one unit (a GB200 superchip: 2 with one Grace CPU; an HGX board: 8). The "
         "entry's figures stay per GPU; this says the card is bought and placed in those steps.",
     )
+    devices_per_card: int = Field(
+        default=1,
+        ge=1,
+        le=8,
+        description="Devices one card as sold shows the runtime (an MI250X module: two GCDs of 64 GB, each its own "
+        "GPU to ROCm, PyTorch and Slurm). The entry's figures are one device's and `gpus_per_node` its multiple; "
+        "a count of these cards in a question is a count of modules, so it is multiplied.",
+    )
     nvlink_domain_gpus: int | None = Field(
         default=None,
         gt=0,

@@ -291,7 +291,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         if checked and not (question.asks_cost or question.asks_token_cost):
             # a count asked ("on one A100 40GB") is answered by the check; the price of the card named is the
             # bill's to give on that card, so its scale-out then stays first
-            picks = named_scale_out_gives_way(picks, gpu, question.gpu_count or 1, kb, priced)
+            picks = named_scale_out_gives_way(picks, gpu, question.gpu_count or 1, kb, priced, question.budget)
     # a training job compared on instances billed whole runs on all their cards too: "p4d 还是 p5" compared 8 A100s
     # with 4 H100s billed as the 8-card p5.48xlarge, 2× the hours and the bill of the whole box (audit 26 HIGH 36)
     sized_picks, picks = picks, on_whole_instances(picks, question, workload, kb, choice, instances, priced)

@@ -22,6 +22,7 @@ from bot.understand.mention_fit import modified_size
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
 from knowledge.names import normalise
+from knowledge.schema import GPU
 from rules import constants as C
 from rules.hardware import usable_gib, visible_gib
 
@@ -53,6 +54,7 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     written, card = answer.understood.get("no_such_variant"), kb.gpus.get(answer.query.gpu or "")
     no_such = t("no_such_variant", text=str(written), name=card.name.removeprefix("NVIDIA ")) \
         if written and card is not None else ""
+    dies = _devices_per_card(answer, card, t)
     asked_engine = load_engine_profiles().get(str(answer.understood.get("engine_not_on_card") or ""))
     on_mac = bool(answer.understood.get("unified_memory"))
     off_maker = (t("engine_not_on_mac" if on_mac else "engine_not_on_card", engine=asked_engine.name,
@@ -79,7 +81,8 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
               if sized is not None and window and length and length > window and answer.query.task == "inference"
               else "")
     return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
-            "no_such_variant": no_such, "engine_not_on_card": off_maker, "card_not_on_cloud": elsewhere,
+            "no_such_variant": no_such, "devices_per_card": dies, "engine_not_on_card": off_maker,
+            "card_not_on_cloud": elsewhere,
             "no_bf16": (t("no_bf16_asked", card=card.name.removeprefix("NVIDIA "),
                           arch=(card.architecture or "").split(" ")[0])
                         if card is not None and any(a.reason == "asked-bf16-no-bf16" for a in answer.assumptions)
@@ -87,6 +90,20 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
             "unmodelled_beside": beside, "beyond_window": beyond, "ollama_tier": _ollama_tier(answer, kb, t),
             "user_base": _user_base(answer, t), "logged_capacity": _logged_capacity(answer, t),
             "smi_busy": _smi_busy(answer, kb, t)}
+
+
+def _devices_per_card(answer: Answer, card: GPU | None, t: Translator) -> str:
+    """A card sized per device the runtime sees (an MI250X's two GCDs): the figures are per GCD, and a count of
+    modules the question stated is that many GCDs times two, which the header alone does not say."""
+    if card is None or card.devices_per_card == 1:
+        return ""
+    module = card.name.removesuffix(" GCD")
+    count = answer.query.gpu_count
+    if count is None:
+        return t("devices_per_card", card=module, n=card.devices_per_card, gb=card.memory_gb)
+    return t("devices_per_card_count", card=module, n=card.devices_per_card, gb=card.memory_gb,
+             modules=count / card.devices_per_card, devices=count,
+             unit=t("module_one" if count == card.devices_per_card else "module_many"))
 
 
 def _smi_busy(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:

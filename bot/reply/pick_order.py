@@ -17,22 +17,26 @@ from rules.types import Pick
 
 
 def _outdone_by(scale_out: Pick, other: Pick, kb: KnowledgeBase,
-                hourly_price_of: Callable[[GPU, int], float | None]) -> bool:
-    """`other` holds the job with room, rents for less and decodes no slower than `scale_out`."""
+                hourly_price_of: Callable[[GPU, int], float | None], cheapest: bool = False) -> bool:
+    """`other` holds the job with room, rents for less and decodes no slower than `scale_out`; asked for the
+    cheapest, renting for less is enough (its speed is on its line)."""
     if not other.fits or other.tight or other.gpu_id == scale_out.gpu_id:
         return False
     mine, theirs = layout_bill(scale_out, kb, hourly_price_of), layout_bill(other, kb, hourly_price_of)
     if mine is None or theirs is None or theirs >= mine:
         return False
-    return (scale_out.decode_tokens_per_s is not None and other.decode_tokens_per_s is not None
-            and other.decode_tokens_per_s >= scale_out.decode_tokens_per_s)
+    return cheapest or (scale_out.decode_tokens_per_s is not None and other.decode_tokens_per_s is not None
+                        and other.decode_tokens_per_s >= scale_out.decode_tokens_per_s)
 
 
 def named_scale_out_gives_way(picks: Sequence[Pick], named: GPU | None, asked_count: int | None, kb: KnowledgeBase,
-                              hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:
+                              hourly_price_of: Callable[[GPU, int], float | None],
+                              cheapest: bool = False) -> list[Pick]:
     """`picks` with the sets of the card named at more than the count asked, when a pick below them outdoes them
-    on bill and speed, moved after the first such pick (each layout of it the pick outdoes: tensor parallel and
-    replicas alike). The set asked about as written stays where it is: its verdict is the question's answer."""
+    on bill and speed (on bill alone when the question asks for the cheapest: "cheaper?" after 4× H100 kept them
+    first at 16.36 USD/h above 4× RTX A6000 at 2.00, audit 33 M-111), moved after the first such pick (each layout
+    of it the pick outdoes: tensor parallel and replicas alike). The set asked about as written stays where it
+    is: its verdict is the question's answer."""
     out = list(picks)
     if named is None:
         return out
@@ -44,10 +48,12 @@ def named_scale_out_gives_way(picks: Sequence[Pick], named: GPU | None, asked_co
     block = out[lead:block_end]
     if not block or not block[0].fits:
         return out
-    for i in range(block_end, len(out)):
-        if _outdone_by(block[0], out[i], kb, hourly_price_of):
+    below = range(block_end, len(out))
+    # asked for the cheapest, the card named goes after every cheaper pick, not only the first
+    for i in reversed(below) if cheapest else below:
+        if _outdone_by(block[0], out[i], kb, hourly_price_of, cheapest):
             # every layout of the card named that this set outdoes moves with the first, in their order
-            moved = [p for p in block if _outdone_by(p, out[i], kb, hourly_price_of)]
+            moved = [p for p in block if _outdone_by(p, out[i], kb, hourly_price_of, cheapest)]
             stay = [p for p in block if p not in moved]
             return [*out[:lead], *stay, *out[block_end:i + 1], *moved, *out[i + 1:]]
     return out

@@ -51,6 +51,7 @@ import re
 import unicodedata
 
 from bot.understand.bounds import bounded_question
+from bot.understand.devices import per_device
 from bot.understand.documents import IMAGE_JOB_TEXT_TOKENS, read_documents, read_image_job
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.gpu_set import mixed_set
@@ -548,7 +549,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     variants = same_card_variants(kb, vocab, gpu_mention.key) if defaulted and gpu_mention else []
     values = state.values
     stated = [slot for slot in SLOT_ORDER if slot in state.stated]
-    return bounded_question(
+    return per_device(bounded_question(
         text=text,
         intent=intent,
         lang=lang,
@@ -602,5 +603,5 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         closed_model=closed, unmodelled_model=unmodelled, draft_model=values.get("draft_model"),
         **{slot: values.get(slot) for slot in PLAIN_SLOTS},
         **work,
-    )
+    ), kb)
 

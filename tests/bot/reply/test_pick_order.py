@@ -56,3 +56,19 @@ def test_the_card_deployed_on_leads_a_check_with_no_count() -> None:
 
     reply = ask_json("InternLM2-20B 用 LMDeploy 部署在 L20 上，int4 量化，能支持多少并发？")
     assert reply["picks"][0]["gpu"] == "l20" and reply["picks"][0]["count"] == 1
+
+
+def test_asked_for_cheaper_the_card_named_goes_after_every_cheaper_pick() -> None:
+    # audit 33 M-111: "cheaper?" after Qwen2.5-72B for 20 users on an H100 kept 4× H100 (16.36 USD/h) first, above
+    # 4× RTX A6000 (2.00) and 4× L40 (4.00): slower cards, but cheaper is what was asked
+    from tests.bot.reply._answers import thread
+
+    cheaper = answer(thread("serve Qwen2.5-72B-Instruct for 20 users on H100", "cheaper?"), KB)
+    named = [i for i, p in enumerate(cheaper.picks) if p.gpu == "h100-sxm"]
+    priced = [p.price_per_hour for p in cheaper.picks[:named[0]]]
+    assert named and named[0] > 0 and all(price is not None for price in priced)
+    held = next(p for p in cheaper.picks if p.gpu == "h100-sxm").price_per_hour or 0
+    assert all((price or 0) < held for price in priced)
+    # the same question without "cheaper" keeps the faster card asked about first
+    first = answer(thread("serve Qwen2.5-72B-Instruct for 20 users on H100"), KB).picks[0]
+    assert first.gpu == "h100-sxm"
