@@ -40,6 +40,7 @@ from bot.reply.defaults import (
     samples_as_tokens,
     workload_for,
 )
+from bot.reply.engine_compare import engines_compared
 from bot.reply.engine_hardware import engine_for_card
 from bot.reply.faq import faq_for
 from bot.reply.fewer_cards import fewest_holding
@@ -53,7 +54,7 @@ from bot.reply.model import (
     Answer,
     Assumption,
     ConfigRef,
-    HostMemory,
+    host_memory_of,
 )
 from bot.reply.offload import host_ram_check, ktransformers_split, offload_as_asked
 from bot.reply.ollama_defaults import machine_vram_gib
@@ -201,7 +202,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         base.update(understood=understood)
         return Answer(query=query_of(question, workload, question.gpu_count), error="kv-cache-unsupported", **base)
     if question.model is None:
-        assumptions.insert(0, Assumption(field="model", value=f"{model.params_b:g}B", reason="generic-model"))
+        moe = model.moe is not None  # "314B MoE with 86B active": every expert in memory, the active ones timed
+        assumptions.insert(0, Assumption(
+            field="model", value=f"{model.params_b:g}B" + (f", {model.active_params:g}B active" if moe else ""),
+            reason="generic-moe-model" if moe else "generic-model"))
     assumptions.extend(noted_assumptions(question, workload))
     instances = list(kb.instance_families.values())
     count = question.gpu_count or 1
@@ -330,6 +334,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     # the same configuration the estimate describes: one replica at its share, when the picks are replicas
     compared, compared_count = replica if replica is not None else (workload, sized_count)
     other = other_engine_figure(question, compared, compared_count, sized_gpu, estimate)
+    engines_side_by_side = engines_compared(question, compared, compared_count, sized_gpu)
     lighter = lighter_task_figure(question, compared, compared_count, sized_gpu, estimate.per_gpu_gib)
     if reserving:
         measured = measures_free_memory(profile_for(workload), workload.memory_fraction)
@@ -435,7 +440,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if gpu is not None and gpu.id in kb.gpus and check is not None and check.fits:
         speed.update(one_more_card(as_chosen(workload, estimate.chosen), gpu, count,
                                    getattr(estimate, "host_ram_gib", None)))
-        ram = HostMemory.stated(question.host_ram) or REFERENCE_RAM
+        ram = host_memory_of(question.host_ram, question.host_ram_gb) or REFERENCE_RAM
         speed.update(fewer_cpu_experts(as_chosen(workload, estimate.chosen), gpu, count, ram.bandwidth_gbps))
     if question.observed_tokens_per_s and (gpu is not None or "unified_memory_bandwidth_gbps" in speed
                                            or (question.intent == "compare" and bool(question.compare_gpus))):
@@ -461,7 +466,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         speed=speed,
         speed_on=(ConfigRef(gpu=timed_on[0].id, count=timed_on[1]) if timed_on[0] is not None
                   and timed_on[0].id in kb.gpus else None),
-        other_engine=other,
+        other_engine=other, engines_compared=engines_side_by_side,
         lighter_task=lighter,
         other_stage=other_stage_figure(question, workload, kb),
         other_kv=other_kv_figure(question, workload, kb),

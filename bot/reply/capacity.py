@@ -170,6 +170,12 @@ def compare_models(question: Question, workload: Workload, kb: KnowledgeBase, po
             continue
         context = min(workload.context, model.max_context or workload.context)
         job = replace(workload, model=model, context=context)
+        if "precision" not in question.stated and "quant" not in question.stated:
+            # each model in the format it is released in, not the first one's (audit 34 M-125: Qwen3-30B-A3B
+            # was compared in gpt-oss-20b's MXFP4, "fits an L4" at 4 bits with no format shown)
+            asked = question.model_copy(update={"model": model.id})
+            own, _ = workload_for(asked, model, gpu, machine_vram_gib(asked, gpu, None))
+            job = replace(job, precision=own.precision, quant=own.quant)
         top, count = _top_pick(job, question, gpu, pool, instances, max_count)
         estimate = rules.estimate_memory(job, count, kb.gpus.get(top.gpu_id) if top and
                                          job.engine == "vllm" else None)

@@ -12,10 +12,10 @@ from bot.reply.model import (
     Breakdown,
     CheckOut,
     EstimateOut,
-    HostMemory,
     PickOut,
     Query,
     SuggestionOut,
+    host_memory_of,
 )
 from bot.reply.smalltalk import THANKS
 from bot.understand.question import Question
@@ -134,7 +134,7 @@ def query_of(question: Question, workload: Workload | None, gpu_count: int | Non
         image_resolution=_image_resolution(workload),
         image_steps=workload.image_steps if workload else None,
         text_encoders=_text_encoders(workload),
-        host_memory=HostMemory.stated(question.host_ram),
+        host_memory=host_memory_of(question.host_ram, question.host_ram_gb),
     )
 
 

@@ -69,13 +69,19 @@ def _cost_out(estimate: CostEstimate, plan: InstancePlan, gpu_id: str, count: in
         ("per_hour", estimate.per_hour), ("per_month", estimate.per_month), ("total", estimate.total),
         ("per_million_tokens", estimate.per_million_tokens), ("per_billion_tokens", per_billion))}
     return CostOut(
-        currency=estimate.currency, hours=round(estimate.hours, 2) if estimate.hours is not None else None,
+        currency=estimate.currency, hours=_bill_hours(estimate.hours) if estimate.hours is not None else None,
         cloud=estimate.cloud, region=estimate.region, instance=estimate.instance, instances=estimate.instances,
         instance_gpus=plan.gpus if plan.gpus > count else None, gpu=gpu_id, count=count,
         price_date=estimate.price_date, source=list(estimate.source),
         authority=plan.price.authority, fx_rate=str(estimate.rate) if estimate.rate else None,
         original_currency=plan.price.currency if estimate.rate else None, **rounded,
     )
+
+
+def _bill_hours(hours: float) -> float:
+    """Hours as the cost keeps them: two decimals, four below a hundredth of an hour (an 11-second job is not
+    0.0 hours: audit 34 LOW-190)."""
+    return round(hours, 2) if hours >= 0.01 else round(hours, 4)
 
 
 def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None, gpu: GPU, count: int,
@@ -105,7 +111,7 @@ def config_cost(kb: KnowledgeBase, question: Question, workload: Workload | None
     plan = plan_bill(kb, gpu.id, count, replicas, choice)
     gpu_only = plan is None and (plan := gpu_only_plan(kb, gpu.id, count * replicas, choice)) is not None
     if plan is None:
-        return CostOut(gpu=gpu.id, count=count * replicas, hours=round(hours, 2) if hours else None)
+        return CostOut(gpu=gpu.id, count=count * replicas, hours=_bill_hours(hours) if hours else None)
     rate = None
     capped = False
     if serving is not None and serving.aggregate_tokens_per_s:
@@ -246,7 +252,7 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
                  config: tuple[GPU | None, int]) -> Answer:
     """Price the picks, total the job, and (for gpu_info) list the card's prices; returns `result`."""
     from bot.reply.audio_service import audio_plan
-    from bot.reply.image_service import image_plan
+    from bot.reply.image_service import embedding_plan, image_plan
     from bot.reply.reply_length import short_reply_plan
     from bot.reply.serving import fits_at, serving_plan  # serving sizing reads the speed rules; only replies need it
 
@@ -305,7 +311,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     count *= int(result.speed.get("image_copies") or 1)  # the copies run side by side, each billed
     if workload.task == "inference":
         result.serving = (serving_plan(question, workload, gpu, count, serving_bill(kb, choice))
-                          or image_plan(result.speed, gpu, count) or audio_plan(result.speed, gpu, count))
+                          or image_plan(result.speed, gpu, count) or embedding_plan(result.speed, gpu, count)
+                          or audio_plan(result.speed, gpu, count))
         short_reply_plan(question, workload, gpu, count, result.serving,
                          lambda q, w, g, n: serving_plan(q, w, g, n, serving_bill(kb, choice)))
         add_output_hours(result.speed, question, workload, result.serving, count)

@@ -329,9 +329,12 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             months = cost.total / (cost.per_month or cost.total)
             lines.append(t("cost_total_months", months=f"{months:,.0f}", total=money(cost.total), cur=cur))
         else:
-            billed = billed_hours(cost.hours)
-            line = t("cost_total_hours_floor" if floor else "cost_total_hours", hours=billed, total=money(cost.total),
-                     cur=cur)
+            if cost.hours < 1:  # an 11-second job is no "0 h" (audit 34 LOW-190): its minutes or seconds
+                line = t("cost_total_short_floor" if floor else "cost_total_short", time=_hours_text(cost.hours),
+                         total=money(cost.total), cur=cur)
+            else:
+                line = t("cost_total_hours_floor" if floor else "cost_total_hours", hours=billed_hours(cost.hours),
+                         total=money(cost.total), cur=cur)
             if cost.trained_tokens:
                 line += t("cost_trained_tokens", tokens=amount(cost.trained_tokens))
             lines.append(line)

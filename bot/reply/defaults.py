@@ -28,7 +28,7 @@ from bot.understand.intent import SERVICE_NOTE, WHY_SLOW_NOTE
 from bot.understand.notebooks import NOTEBOOK_NOTES
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
 from bot.understand.slots.audio import CTRANSLATE2_NOTE, FASTER_WHISPER_BEAM_NOTE
-from bot.understand.slots.context import BATCH_AS_USERS_NOTE, PROMPT_CONTEXT_NOTE
+from bot.understand.slots.context import BATCH_AS_USERS_NOTE, PEOPLE_AT_ONCE_NOTE, PROMPT_CONTEXT_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
 from bot.understand.slots.samples import SAMPLE_LENGTH_STATED_NOTE
@@ -37,7 +37,7 @@ from bot.understand.slots.task import COMPUTE_OPTIMAL_NOTE
 from bot.understand.slots.workload_size import DAILY_AVERAGE_NOTE
 from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
-from knowledge.schema import GPU, Model
+from knowledge.schema import GPU, Model, MoE
 from rules import constants as C
 from rules import memory_lora_serving as LS
 from rules import weight_formats as WF
@@ -100,6 +100,8 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
         if note in question.notes:
             field = "cpu_moe_layers" if question.cpu_moe_layers is not None else "gpu_layers"
             out.append(Assumption(field=field, value=getattr(question, field), reason=note))
+    if PEOPLE_AT_ONCE_NOTE in question.notes and workload.task == "inference" and (question.users or question.batch):
+        out.append(Assumption(field="batch", value=question.users or question.batch, reason=PEOPLE_AT_ONCE_NOTE))
     if BATCH_AS_USERS_NOTE in question.notes and question.users is not None:
         out.append(Assumption(field="users", value=question.users, reason=BATCH_AS_USERS_NOTE))
     for note in (BATCH_JOB_OUTPUT_NOTE, SAME_LENGTH_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):
@@ -137,8 +139,23 @@ def resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
     if question.model is not None:
         return kb.models.get(question.model)
     if question.params_b is not None:
-        return rules.generic_model(question.params_b)
+        generic = rules.generic_model(question.params_b)
+        active = question.active_params_b
+        if active is not None and active < question.params_b:
+            # "a 314B MoE with 86B active": every expert in memory, the active ones a token computes and reads
+            # (rules.speed.routed_expert_params takes the routed share from the counts when no width is known)
+            generic = generic.model_copy(update={
+                "moe": MoE(num_experts=GENERIC_EXPERTS, experts_per_token=GENERIC_EXPERTS_PER_TOKEN),
+                "active_params_b": active, "name": f"{generic.name.removesuffix(' decoder')} MoE decoder "
+                                                  f"({active:g}B active)"})
+        return generic
     return None
+
+
+GENERIC_EXPERTS = 8
+GENERIC_EXPERTS_PER_TOKEN = 2
+"""A mixture of experts known only by its sizes is taken to route 2 of 8 experts (Mixtral 8x7B and 8x22B, Grok-1):
+only which share of the experts a batch reaches depends on it; the active count stated sets each token's work."""
 
 
 def samples_as_tokens(question: Question, workload: Workload) -> tuple[Question, Assumption | None]:

@@ -57,6 +57,18 @@ def image_plan(speed: dict[str, float | None], gpu: GPU, count: int) -> ServingP
                           targets=targets)
 
 
+def embedding_plan(speed: dict[str, float | None], gpu: GPU, count: int) -> ServingPlanOut | None:
+    """A dual encoder kept up with a rate of images (bot.reply.media_figures): as many copies of `count` × `gpu`,
+    each embedding its batches at the rate the speed figures give; None without such a rate."""
+    cards, rate = speed.get("image_cards"), speed.get("images_embedded_per_s")
+    wanted = speed.get("images_embedded_wanted_per_s")
+    if not cards or not rate or not wanted:
+        return None
+    return ServingPlanOut(gpu=gpu.id, gpus_per_replica=count, replicas=int(cards), sequences_per_replica=1,
+                          concurrent_needed=math.ceil(wanted), binding="embedded_images",
+                          targets={"images_per_s": float(wanted), "images_per_s_per_replica": float(rate)})
+
+
 def cheapest_service_first(picks: Sequence[Pick], question: Question, workload: Workload, kb: KnowledgeBase,
                            hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:
     """For an image service, the picks by what the whole service costs an hour: each card's price times the cards

@@ -3,6 +3,7 @@ a card keeps up with, recordings batched), seconds per image, sequences encoded 
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from bot.reply.audio_service import audio_request_figures, live_audio_figures
@@ -59,7 +60,15 @@ def media_speed(workload: Workload, gpu: GPU, kb: KnowledgeBase, prefill: float 
     if model.arch == "dual-encoder":
         # a CLIP-like tower embedding images in batches (audit 30 M-70: no rate and no time were given)
         rate = speed_media.images_embedded_per_s(model, gpu, workload.precision)
-        return {"images_embedded_per_s": finite(rate, 0)} if rate else {}
+        if not rate:
+            return {}
+        embedded: dict[str, float | None] = {"images_embedded_per_s": finite(rate, 0)}
+        if images_wanted is not None:
+            # a rate to keep up with ("每秒编码 2000 张"): copies of the tower, a card each, as many as it takes
+            # (audit 34 HIGH 97: read as a job of 2,000 images, one T4 for 11 seconds)
+            wanted = images_wanted[0] / 60.0
+            embedded.update(images_embedded_wanted_per_s=finite(wanted, 1), image_cards=float(math.ceil(wanted / rate)))
+        return embedded
     if model.arch == "encoder":
         figures = {"sequences_per_s": finite(speed_media.encoder_sequences_per_s(prefill, workload.context), 2)}
         if prefill:

@@ -43,6 +43,20 @@ class HostMemory(BaseModel):
 REFERENCE_RAM = HostMemory(channels=REFERENCE_RAM_CHANNELS, kind="DDR5", mts=REFERENCE_RAM_MTS)
 """The system memory assumed when the question names none: dual-channel DDR5-4800, a current desktop's."""
 
+DESKTOP_MOST_RAM_GB = 256.0
+"""The most RAM a desktop board takes (four 64 GB DIMMs on its two channels): more is a server's or a workstation's."""
+SERVER_RAM = HostMemory(channels=8, kind="DDR5", mts=4800)
+"""The memory assumed with more RAM than a desktop takes ("一张 4090 加 512G 内存"): eight channels of DDR5-4800,
+the fewest of the boards that hold it (Xeon W and Threadripper PRO have 8; EPYC 9004 12, 460.8 GB/s: AMD's EDAC
+patches for Genoa, reported at capn3m0.org/amd-confirms-twelve-ddr5-memory), where two desktop channels had capped
+DeepSeek-V3's decode at 6.3 tok/s (audit 34 M-124)."""
+
+
+def host_memory_of(host_ram: tuple[int, str, int] | None, host_ram_gb: float | None) -> HostMemory | None:
+    """The system memory a question names, else the server memory its RAM size implies, else None."""
+    return HostMemory.stated(host_ram) or (
+        SERVER_RAM if host_ram_gb is not None and host_ram_gb > DESKTOP_MOST_RAM_GB else None)
+
 
 class Query(BaseModel):
     """The workload actually sized: the question's slots with defaults filled in."""
@@ -436,6 +450,8 @@ class Answer(BaseModel):
     of different cards: `speed` is then that set's (check.cards), and no bill is given."""
     sources: list[str] = Field(default_factory=list)
     other_engine: dict[str, Any] | None = None
+    engines_compared: list[dict[str, Any]] = Field(default_factory=list)
+    """The serving engines the question weighs, side by side on the cards sized (bot.reply.engine_compare)."""
     """When no engine was named and the other common one changes the per-card need by more than 15%:
     {engine, per_gpu_gb} (inference: transformers ↔ vLLM; LoRA/QLoRA: PEFT ↔ Unsloth)."""
     lighter_task: dict[str, Any] | None = None

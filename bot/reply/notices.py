@@ -264,9 +264,11 @@ def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     hold the job but the serving plan for the rate asked needs more of them, the reply says so next to it."""
     check, plan = answer.check, answer.serving
     e = answer.estimate
-    if (answer.understood.get("asks_concurrency") and plan is None and check is not None and not check.fits
+    if (answer.understood.get("asks_concurrency") and plan is None and check is not None
             and e is not None and e.breakdown.kv_cache > 0 and (answer.query.batch or 1) == 1):
-        # "128k 上下文能支持几个并发" on cards that hold the weights but barely one sequence: the count is the answer
+        # "128k 上下文能支持几个并发" on cards that hold the weights but barely one sequence, or on a card known by
+        # its memory alone ("24G 的卡 … 最多几路并发", which no serving plan is laid out on: audit 34 HIGH 98): the
+        # count is the answer
         left = check.limit_gb - (e.breakdown.weights + e.breakdown.activations + e.breakdown.overhead)
         held = max(0, int(left // e.breakdown.kv_cache))
         small_cache = answer.query.kv_cache in ("fp8", "int8", "int4")  # already quantised: not offered again

@@ -46,6 +46,11 @@ def plan_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
                        wanted=f"{s.targets.get('images_per_minute', 0):,.4g}", replicas=f"{s.replicas:,}",
                        count=s.gpus_per_replica, gpu=gpu_name(kb, s.gpu),
                        per_card=f"{s.targets.get('images_per_minute_per_replica', 0):,.1f}"))
+    elif answer.serving is not None and answer.serving.binding == "embedded_images":
+        s = answer.serving
+        lines.append(t("embedding_service", wanted=f"{s.targets.get('images_per_s', 0):,.4g}",
+                       replicas=f"{s.replicas:,}", count=s.gpus_per_replica, gpu=gpu_name(kb, s.gpu),
+                       per_card=f"{s.targets.get('images_per_s_per_replica', 0):,.0f}"))
     elif answer.serving is not None and answer.serving.binding == "live_audio":
         s = answer.serving
         lines.append(t("live_audio_plan", streams=f"{s.targets.get('streams', 0):,.0f}", replicas=f"{s.replicas:,}",

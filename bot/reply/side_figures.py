@@ -13,7 +13,7 @@ from typing import Any
 
 import rules
 from bot.reply.convert import finite
-from bot.reply.model import REFERENCE_RAM, HostMemory
+from bot.reply.model import REFERENCE_RAM, HostMemory, host_memory_of
 from bot.reply.precision_defaults import bf16_capable, kv_cache_for
 from bot.reply.request_pace import sequences_held
 from bot.understand.question import PRETRAINING_TOKENS, Question
@@ -51,7 +51,7 @@ def cpu_only_figure(question: Question, workload: Workload) -> dict[str, Any] | 
     ram = rules.estimate_memory(on_cpu, 1, None).total_gib
     read = weights_read_bytes(on_cpu, 1) / 1e9
     board = BOARD_RAM.get(question.cpu_board or "")
-    memory = HostMemory.stated(question.host_ram) or (
+    memory = host_memory_of(question.host_ram, question.host_ram_gb) or (
         HostMemory(channels=1, kind=board[0], mts=board[1], bus_bits=board[2]) if board else REFERENCE_RAM)
     bandwidth = memory.bandwidth_gbps
     return {"quant": quant, "ram_gb": round(ram, 1), "read_gb_per_token": round(read, 2),

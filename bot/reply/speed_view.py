@@ -74,7 +74,7 @@ def speed_parts(answer: Answer, kb: KnowledgeBase, t: Translator, task: str | No
     if compute and sync and task in ("train", "lora", "qlora") and sync > compute:
         # the traffic between the cards is longer than the compute it overlaps: what binds, by how much
         parts.append(t("step_sync_binds", sync=f"{sync:,.3g}", compute=f"{compute:,.3g}",
-                       times=f"{sync / compute:,.2g}"))
+                       times=f"{sync / compute:,.3g}"))
     if s.get("sharded_train_tokens_per_s") and s.get("train_tokens_per_s") and task == "train":
         sharded = float(s["sharded_train_tokens_per_s"] or 0)
         parts.append(t("expert_parallel_rate", sharded=count(sharded),

@@ -15,6 +15,7 @@ from bot.reply.cloud_choice import cloud_choice_line
 from bot.reply.compare_view import compare_rows, compare_verdict, stated_load
 from bot.reply.copies import copies_line
 from bot.reply.cost_view import cost_view, money, pick_place, train_time
+from bot.reply.engine_compare import engines_compared_text
 from bot.reply.engine_flags import engine_flags_line
 from bot.reply.first_token import first_token_line
 from bot.reply.formatting import billed_hours, count, format_label, gb, gpu_name, hours_figure, model_name_of, params
@@ -215,6 +216,10 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["any_fits"] = any(p["fits"] for p in picks)
     view["other_stage"] = other_stage_line(answer, kb, t)
     view["other_kv"] = other_kv_line(answer, kb, t)
+    compared_on = answer.engines_compared[0] if answer.engines_compared else None
+    view["engines_compared"] = (engines_compared_text(answer.engines_compared, int(compared_on["count"]),
+                                                      gpu_name(kb, str(compared_on["gpu"])), t)
+                                if compared_on is not None and answer.estimate is not None else "")
     view["all_cards"] = all_cards_line(answer, kb, t)
     view["copies"] = copies_line(answer, t)
     view["vae_tiling"] = vae_tiling_line(answer, kb, t)
@@ -421,7 +426,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                              gb=gb(other.get("image_encoder_gb") or 0.0))
             message += ("" if message.endswith("。") else " ") + images
         out.append(("section", "notice", {"message": message}))
-    out += _notices(view, ("lighter", "other_stage", "other_kv", "engine_length", "weighed_layout", "all_cards",
+    out += _notices(view, ("engines_compared", "lighter", "other_stage", "other_kv", "engine_length", "weighed_layout",
+                           "all_cards",
                            "owned_running", "activations_exceed", "smaller", "vae_tiling", "reasoning_length",
                            "quantised_path"))
     if answer.estimate is not None:

@@ -94,13 +94,21 @@ def _prose(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if has_cjk(line) or not _RECORD_LINE.search(line))
 
 
+_ERROR_TEXT = re.compile(
+    r"(?:\b[\w.]*(?:Error|Exception)\b|\bCUDA\s+out\s+of\s+memory|\bTried\s+to\s+allocate|\bTraceback\b)"
+    r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]*", re.I)
+"""An error message quoted inline, up to the next Chinese character ("vLLM 报错：torch.OutOfMemoryError: CUDA out of
+memory. Tried to allocate 2.00 GiB. GPU 0 has … is free. 模型是 …"): the library's English, not the asker's (audit 34
+HIGH 99: a Chinese question quoting one was answered in English)."""
+
+
 _FULL_WIDTH_ONLY = re.compile(r"[\s\d]*[？！。，、…～（）]+[\s？！。，、…～（）\d]*")
 
 
 def detect_lang(text: str) -> Lang:
     prose = _CODE_BLOCK.sub(" ", text)
     if has_cjk(prose):
-        text = _prose(prose)  # "```…```能跑吗", a pasted log then "为什么…": the prose outside them decides
+        text = _prose(_ERROR_TEXT.sub(" ", prose))  # "```…```能跑吗", a log then "为什么…": the prose outside decides
     if not has_cjk(text):
         # "？？", "。。。": full-width punctuation and no letters is typed on a Chinese keyboard (audit 29 LOW-101)
         return "zh-Hans" if _FULL_WIDTH_ONLY.fullmatch(text) else "en"

@@ -155,7 +155,8 @@ MAX_PARSE_CHARS = 4000
 
 
 PLAIN_SLOTS = (
-    "model", "params_b", "task", "precision", "quant", "engine", "context", "batch", "users", "output_tokens",
+    "model", "params_b", "active_params_b", "task", "precision", "quant", "engine", "context", "batch", "users",
+    "output_tokens",
     "more_sequences", "more_sequences_context",
     "image_resolution", "image_steps", "text_encoders", "prior_preservation", "image_dims", "image_count",
     "images_per_minute", "images_per_minute_per_user", "audio_hours", "clip_seconds", "beam_size", "zero_stage",
@@ -353,6 +354,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         images_at_once = asks_images_at_once(state)
         parse_vision_input(state)  # before the job's size, context and counts: "8 images per request", "4K 图片"
     if slot_model is not None and slot_model.arch == "dual-encoder":
+        image_rate(state)  # "每秒编码 2000 张图片": a rate to keep up with, not a job of 2,000 (audit 34 HIGH 97)
         read_embedded_images(state)  # "embed 100M images with CLIP": the job's count, before any other reading
     if slot_model is not None and slot_model.modality == "image-generation":
         image_rate(state)  # before the hours: "一天要出 1 万张" is a rate, not a 24-hour rental
@@ -572,6 +574,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         unmodelled_engine=unmodelled_engine(folded) if values.get("engine") is None else None,
         unified_memory=bool(values.get("unified_memory", False)), mac_beside=values.get("mac_beside"),
         compare_gpus=values.get("compare_gpus", []),
+        compare_engines=values.get("compare_engines") or [],
         compare_counts=compare_counts,
         named_instances={m.instance.gpu_id: m.instance.name for m in (other_instance, instance) if m is not None},
         gpu_set=values.get("gpu_set", []),

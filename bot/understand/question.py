@@ -204,6 +204,9 @@ class Question(BaseModel):
     pure_16bit: bool | None = None
     train_embeddings: bool | None = None
 
+    active_params_b: float | None = Field(default=None, gt=0, le=MAX_PARAMS_B)
+    """Parameters a mixture-of-experts model the knowledge base lacks runs per token, as stated ("86B active"):
+    its size from `params_b` is in memory, this is what a token computes and reads."""
     gpu: str | None = None
     gpu_text: str | None = None
     unknown_gpu_text: str | None = None
@@ -232,6 +235,9 @@ class Question(BaseModel):
     named_instances: dict[str, str] = Field(default_factory=dict)
     """The instance types named, by the card each holds ("g5.2xlarge vs g6.2xlarge": a10g → g5.2xlarge): a
     configuration of that card is priced on the instance named, not on the family's cheapest size."""
+    compare_engines: list[str] = Field(default_factory=list)
+    """Serving engines the question weighs against each other ("TensorRT-LLM vs vLLM"): the first sizes the reply,
+    all are set side by side on its cards."""
     compare_gpus: list[str] = Field(default_factory=list)
     """For intent compare: the GPU ids named, in order."""
     thread_gpus: dict[str, int | None] = Field(default_factory=dict)

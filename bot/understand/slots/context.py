@@ -118,6 +118,14 @@ _BATCH = [
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)?\s*"
         r"(?:(?:internal|active|paying|beta|enterprise|external|real|power|heavy|light|casual)\s+)?"
         r"(?:users?|usrs?|requests?|sessions?|streams?|clients?|" + _PEOPLE + r")(?![a-z])"),
+    # a team counted ("a 50-dev team", "team of 50 engineers", "50 人的团队", "團隊 30 人"): the people served
+    # (audit 34 HIGH 100: "for a 50-dev team" was dropped and one user sized)
+    rx(r"(?<![a-z0-9.])" + NUM + r"\s*-?\s*(?:person|people|dev|developer|engineer|member|seat|user|man)s?\s+"
+       r"(?:dev(?:elopment)?\s+|engineering\s+|eng\s+)?teams?(?![a-z])"),
+    rx(r"\bteams?\s+of\s+" + NUM + r"(?![\d.%])(?!\s*(?:gpus?|cards?|nodes?|machines?|servers?|k\b|b\b))"),
+    rx(NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*人\s*(?:的)?\s*(?:研发|开发|研發|開發|技术|技術)?\s*"
+       r"(?:团队|團隊|小组|小組)"),
+    rx(r"(?:团队|團隊)\s*(?:有|共|一共|大概|约)?\s*" + NUM + _CN_SCALE + r"\s*(?:个|位|名)?\s*人"),
     rx(r"(?:\bat|\bwith)\s+" + NUM + r"\s*(?:x\s*)?(?:concurrency|concurrent|parallelism|in\s+flight)(?![a-z])"),
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:concurrent|simultaneous|parallel)(?![a-z])"),
     rx(NUM + r"\s*" + _USER_SCALE + r"\s*(?:live|open|active)\s+" + _CHATS),
@@ -434,6 +442,12 @@ def parse_batch(state: SlotState) -> None:
         state.set("grad_accumulation", min(steps, 4096))  # micro-steps per optimizer step
 
 
+PEOPLE_AT_ONCE_NOTE = "people-at-once"
+"""The batch was stated as people who use the service ("给 200 人用", "for a 50-dev team", "300 employees"), not as
+requests at once: each is sized with a request in flight, the worst case, and the reply says so (audit 34 M-126)."""
+_AT_ONCE_WORDS = re.compile(r"concurren|simultaneous|parallel|at\s+once|same\s+time|in\s+flight|并发|並發|同时|同時"
+                            r"|在线|在線|路|requests?|sessions?|streams?|chats?|对话|會話|会话|请求|請求", re.I)
+"""Words that count what is served at once, not the people who use it."""
 USERS_NOTE = "users-stated"
 """The batch was stated as users or concurrent requests ("200 个用户", "50 concurrent users"): an image service
 serves them on cards making one image at a time, not as one batch (bot.reply)."""
@@ -465,6 +479,8 @@ def _parse_per_card_batch(state: SlotState) -> None:
             continue  # "offline batch: 500,000 requests of …": the job's requests, not 500,000 at once (HIGH 11)
         if index > 0 or re.match(r"concurren|并发", m.group(0), re.IGNORECASE):
             state.notes.append(USERS_NOTE)  # users or requests at once, not a batch a job was given
+        if index > 0 and _AT_ONCE_WORDS.search(m.group(0)) is None and (value or 0) > 1:
+            state.notes.append(PEOPLE_AT_ONCE_NOTE)  # "给 200 人用": the people, each taken to be active at once
         value *= BATCH_UNITS.get(m.groupdict().get("unit") or "", 1.0)
         if value > MAX_BATCH:
             # one job holds MAX_BATCH; replicas serve the rest, so only a count above MAX_USERS is capped

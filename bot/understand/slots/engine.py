@@ -111,6 +111,29 @@ def _server_beside_gguf(text: str) -> str | None:
                  if label in ("vllm", "sglang", "lmdeploy", "tensorrt-llm") and not ruled_out), None)
 
 
+_COMPARED = rx(r"\b(?:vs\.?|versus|or|compared?|comparison|against|better|faster|more\s+throughput|which)\b"
+              r"|对比|對比|比较|比較|还是|還是|哪个|哪個|和|与|與|跟")
+"""Words that set engines named together against each other ("TensorRT-LLM vs vLLM", "vLLM 和 SGLang 哪个吞吐更高")."""
+
+
+def compared_engines(text: str) -> list[str]:
+    """The engines a question weighs against each other, in the order named: two or more not put aside, with a
+    word of comparison (audit 34 HIGH 96: "TensorRT-LLM vs vLLM … which gives more tokens/s?" was sized on the
+    first alone). A training stack's parts ("LLaMA-Factory with DeepSpeed", "FSDP + QLoRA") are no comparison."""
+    found: list[str] = []
+    for _, label, ruled_out, _ in _mentions(text):
+        if not ruled_out and label not in found:
+            found.append(label)
+    serving = [label for label in found if label in SERVING_COMPARABLE]
+    if len(serving) < 2 or _COMPARED.search(text) is None:
+        return []
+    return serving
+
+
+SERVING_COMPARABLE = frozenset({"vllm", "sglang", "lmdeploy", "tensorrt-llm", "llama.cpp", "transformers"})
+"""Engines that serve a model, whose memory and speed are set side by side when a question weighs them."""
+
+
 def parse_engine(state: SlotState) -> None:
     """The engine named; a GGUF file implies llama.cpp (call after `parse_precision`, which reads the format)."""
     engine = named_engine(state.text)
@@ -127,5 +150,8 @@ def parse_engine(state: SlotState) -> None:
         state.notes.append(GGUF_SERVER_NOTE + server)
     if engine is not None:
         state.set("engine", engine)
+    compared = compared_engines(state.text)
+    if compared:
+        state.values["compare_engines"] = compared
     if engine == "llama.cpp" and OLLAMA.search(state.text):
         state.notes.append(OLLAMA_NOTE)  # Ollama runs llama.cpp with its own defaults (flash attention)

@@ -65,7 +65,8 @@ MAX_IMAGE_COUNT = 1e10
 _RATE = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten)\s*(?P<k>k)?\s+"
            r"(?:images?|pictures?|pics?|renders?)"
            r"\s*(?:/\s*|per\s+|an?\s+|each\s+|every\s+)(?P<unit>second|sec|minute|min|hour|hr|day)s?\b"
-           r"|每\s*(?P<unit2>秒钟?|分钟|小时|天)\s*(?:要|需要)?\s*(?:生成|出|画)?\s*(?P<num2>\d+(?:\.\d+)?|[一二两三四五六七八九十百千]{1,4})"
+           r"|每\s*(?P<unit2>秒钟?|分钟|小时|天)\s*(?:要|需要)?\s*"
+           r"(?:生成|出|画|编码|編碼|嵌入|处理|處理|提取|识别|識別|分类|分類)?\s*(?P<num2>\d+(?:\.\d+)?|[一二两三四五六七八九十百千]{1,4})"
            r"\s*(?P<wan2>万)?\s*(?:张|幅)"
            r"|(?:一天|每日|日均)\s*(?:要|需要|大概|约)?\s*(?:生成|出|画|产出)?\s*(?P<num3>\d+(?:\.\d+)?)\s*(?P<wan3>万)?\s*(?:张|幅)")
 """Images a second, a minute, an hour or a day a service makes ("10 images per second", "每秒 10 张": audit 32
