@@ -63,6 +63,33 @@ def pasted_model_id(config: dict[str, Any]) -> str:
     return f"pasted--{slug}-{digest}"
 
 
+_SHAPE_KEYS = ("model_type", "architectures")
+"""Keys that name the model's family, whose importer defaults then say its MLP and head."""
+
+
+def _readings(pasted: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pasted config, and, when it names neither its family nor its activation or head tying, the readings
+    of what it leaves out: a gated (SiLU) MLP, as every grouped-query decoder since Llama 2 has, and an untied
+    head, as the 7B-and-up ones have."""
+    if any(key in pasted for key in _SHAPE_KEYS):
+        return [pasted]
+    acts = [{}] if ("hidden_act" in pasted or "activation_function" in pasted) else [{"hidden_act": "silu"}, {}]
+    ties = [{}] if "tie_word_embeddings" in pasted else [{"tie_word_embeddings": False}, {}]
+    return [{**pasted, **act, **tie} for act in acts for tie in ties]
+
+
+def _closest_reading(pasted: dict[str, Any], label: str, stated_params_b: float | None) -> Model:
+    """The model a pasted config describes: with its parameter count stated beside it ("— 14.8B params"), the
+    reading of the keys it leaves out that comes to that count; else the first (audit 34 M-123: a Qwen3-14B shape
+    without `hidden_act` had been sized with a two-matrix MLP and a tied head, 10.43B against the 14.8B written)."""
+    model_id = pasted_model_id(pasted)
+    models = [model_from_config(reading, model_id, name=label, source="config.json pasted into a message")
+              for reading in _readings(pasted)]
+    if stated_params_b is None:
+        return models[0]
+    return min(models, key=lambda m: abs(m.params_b - stated_params_b))
+
+
 def _hub_ids(text: str, kb: KnowledgeBase) -> list[str]:
     return [m.group(0) for m in HUB_ID.finditer(text)
             if looks_like_repo_id(m.group(0)) and kb.model_index.exact(m.group(0)) is None]
@@ -76,8 +103,7 @@ def attach_config_model(question: Question, kb: KnowledgeBase, *, pasted: dict[s
     if pasted is not None:
         label = config_label(pasted)
         try:
-            model = model_from_config(pasted, pasted_model_id(pasted), name=label,
-                                      source="config.json pasted into a message")
+            model = _closest_reading(pasted, label, question.params_b)
         except KnowledgeError as exc:
             return question, kb, _refusal(question, label, str(exc))
         with contextlib.suppress(OSError, KnowledgeError):  # a cache for follow-ups; this answer does not need it

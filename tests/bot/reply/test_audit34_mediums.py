@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.reply.model import REFERENCE_RAM, SERVER_RAM, HostMemory, host_memory_of
 from tests.bot.reply._answers import ask_json
 
@@ -36,3 +38,14 @@ def test_people_served_are_said_to_be_counted_at_once() -> None:
     assert any(a["reason"] == "people-at-once" and a["value"] == 200 for a in people["assumptions"])
     concurrent = ask_json("Qwen2.5-32B with 200 concurrent users on H100")
     assert not any(a["reason"] == "people-at-once" for a in concurrent["assumptions"])
+
+
+def test_a_pasted_config_without_its_family_is_read_to_the_count_stated() -> None:
+    # M-123: Qwen3-14B's shape with no hidden_act or tie_word_embeddings. By hand: attention 5120×5120×2 +
+    # 5120×1024×2 = 62.9M, gated MLP 3 × 5120 × 17408 = 267.4M, × 40 layers = 13.21B, plus an untied 151936 × 5120
+    # embedding and head = 1.56B: 14.77B (a two-matrix MLP and a tied head had given 10.43B)
+    text = ('config.json: {"hidden_size": 5120, "num_hidden_layers": 40, "num_attention_heads": 40, '
+            '"num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 17408, "vocab_size": 151936} — 14.8B '
+            'params. What GPU for this in bf16 with 32k context and 8 users?')
+    answer = ask_json(text)
+    assert answer["estimate"]["breakdown"]["weights"] == pytest.approx(14.77e9 * 2 / 2**30, rel=0.01)
