@@ -177,8 +177,10 @@ def compare_verdict(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
                 else _break_even_rate(priced, f"{_work_unit(answer, fitting[0][1])}_short", t))
     clauses += _break_even(answer, fitting, t)
     roomiest = max(fitting, key=lambda row: row[1].free_gb)
-    clauses.append(t("compare_roomier", name=roomiest[0], gb=gb(roomiest[1].free_gb)))
-    return t("compare_verdict", clauses=t.clause_sep.join(clauses))
+    if sum(1 for _, p in fitting if gb(p.free_gb) == gb(roomiest[1].free_gb)) == 1:
+        # the same room on each is nobody's advantage (audit 34 LOW-191: "leaves the most room" of two at 16.0)
+        clauses.append(t("compare_roomier", name=roomiest[0], gb=gb(roomiest[1].free_gb)))
+    return t("compare_verdict", clauses=t.clause_sep.join(clauses)) if clauses else ""
 
 
 def stated_load(answer: Answer) -> bool:

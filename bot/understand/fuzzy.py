@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.understand.lang import has_cjk
 from bot.understand.mentions import Mention
@@ -110,6 +111,19 @@ class ModelFind:
     quant: str | None = None
 
 
+_VERSION = re.compile(r"(?<![a-z0-9.])v(?P<v>\d+(?:\.\d+)*)(?![\d.]*\d)")
+
+
+def _version_after(folded: str, end: int, tied: list[Any]) -> Any | None:
+    """The one tied match whose id carries the version written within a few words after the name ("… v0.3")."""
+    m = _VERSION.search(folded[end: end + 32])
+    if m is None:
+        return None
+    marker = f"v{m.group('v')}"
+    named = [match for match in tied if re.search(rf"(?<![a-z0-9.]){re.escape(marker)}(?![\d.])", match.id)]
+    return named[0] if len(named) == 1 else None
+
+
 def fuzzy_model(kb: KnowledgeBase, tokens: list[Token], taken: list[Mention], folded: str,
                  original: str) -> ModelFind:
     found = ModelFind()
@@ -140,6 +154,12 @@ def fuzzy_model(kb: KnowledgeBase, tokens: list[Token], taken: list[Mention], fo
         top = fitting[0]
         single_word = " " not in text.strip() and not HAS_DIGIT.search(text)
         tie = len(fitting) > 1 and fitting[1].score >= top.score - FUZZY_TIE_MARGIN and fitting[1].id != top.id
+        if tie:
+            # "mistrall 7b instuct v0.3": the misspelt name ties its releases; a version written after it names one
+            # (audit 34 LOW-192)
+            versioned = _version_after(folded, end, [m for m in fitting if m.score >= top.score - FUZZY_TIE_MARGIN])
+            if versioned is not None:
+                top, tie = versioned, False
         missing_variant = markers_in(name_key_sized(text)) - (
             markers_in(name_key_sized(top.matched)) | markers_in(name_key_sized(top.id)))
         if top.score >= CONFIDENT_SCORE and not tie and not missing_variant:

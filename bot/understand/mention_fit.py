@@ -152,12 +152,17 @@ UPLOADER_PREFIXES = frozenset({
 ("Meta-Llama-3-8B", "unsloth-llama-3-8b-bnb-4bit")."""
 
 
+RUNTIME_PREFIXES = frozenset({"faster", "insanely-fast", "whisperx"})
+"""Runtimes named by gluing a word to the model they run ("faster-whisper large-v2" is Whisper large-v2 on
+CTranslate2): the model itself, not a fine-tune of it (audit 34 LOW-193)."""
+
+
 def derived_name(folded: str, original: str, start: int, end: int) -> str | None:
     """The whole name written when a known model's name is glued to the end of another word
     ("openhermes-2.5-mistral-7b", "e5-mistral-7b"): a fine-tune or a derivative, sized as the model its name is
     built on. None when nothing is glued before it, or only its makers' or an uploader's name."""
     glued = _GLUED_BEFORE.search(folded[max(0, start - 40): start])
-    if glued is None or glued.group(1) in UPLOADER_PREFIXES:
+    if glued is None or glued.group(1) in UPLOADER_PREFIXES or glued.group(1) in RUNTIME_PREFIXES:
         return None
     begin = start - (len(folded[max(0, start - 40): start]) - glued.start())
     return original[begin:end]

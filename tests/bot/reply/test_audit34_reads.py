@@ -83,3 +83,22 @@ def test_a_moe_of_stated_active_parameters_is_timed_on_them() -> None:
     assert moe["picks"][0]["decode_tokens_per_s"] > 1.5 * dense["picks"][0]["decode_tokens_per_s"]
     assert "86B active" in moe["text"]
     assert parse("一个 235B 的 MoE 模型，激活参数 22B，fp8 推理要几张 H100", KB).active_params_b == 22
+
+
+def test_a_misspelt_name_with_its_version_written_is_that_release() -> None:
+    # LOW-192: "mistrall 7b" ties Mistral 7B's three releases; the "v0.3" after it names one
+    assert parse("mistrall 7b instuct v0.3 awq on a 4070 at 8k?", KB).model == "mistral-7b-v0.3"
+    assert parse("mistrall 7b on a T4?", KB).model is None  # no version: still asked which
+
+
+def test_faster_whisper_is_a_runtime_not_a_fine_tune() -> None:
+    # LOW-193: "faster-whisper large-v2 … a fine-tune has its base's size and speed"
+    text = ask_json("faster-whisper large-v2 on a 1080 Ti, how fast?")["text"]
+    assert "fine-tune" not in text
+
+
+def test_the_same_room_on_both_cards_is_no_one_s_advantage() -> None:
+    # LOW-191: "8× A100 80GB leaves the most room (16.0 GiB free a card)" when both leave 16.0 GiB
+    text = ask_json("A100 80GB vs H100 SXM for full fine-tuning Mistral-7B with DeepSpeed ZeRO-2 on 8 GPUs, seq 4096 — "
+                    "which is cheaper for 1B tokens?")["text"]
+    assert "leaves the most room" not in text
