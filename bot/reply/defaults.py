@@ -100,7 +100,8 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
         if note in question.notes:
             field = "cpu_moe_layers" if question.cpu_moe_layers is not None else "gpu_layers"
             out.append(Assumption(field=field, value=getattr(question, field), reason=note))
-    if PEOPLE_AT_ONCE_NOTE in question.notes and workload.task == "inference" and (question.users or question.batch):
+    if (PEOPLE_AT_ONCE_NOTE in question.notes and workload.task == "inference" and workload.model.arch == "decoder"
+            and (question.users or question.batch)):
         out.append(Assumption(field="batch", value=question.users or question.batch, reason=PEOPLE_AT_ONCE_NOTE))
     if BATCH_AS_USERS_NOTE in question.notes and question.users is not None:
         out.append(Assumption(field="users", value=question.users, reason=BATCH_AS_USERS_NOTE))

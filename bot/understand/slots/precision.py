@@ -7,6 +7,7 @@ import re
 from bot.understand.slots.base import SlotState, first_label, rx
 from bot.understand.slots.formats import FORMATS, asks_which_format, format_counts, formats_compared
 from rules.precision import BPW_RANGE, bpw_precision
+from rules.weight_formats import GGUF_BYTES_PER_PARAM
 
 # -- precision / quantisation -----------------------------------------------------------------------
 _OPTIMIZER_8BIT = rx(
@@ -119,8 +120,9 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     if gguf is not None:
         level = int(gguf.group("q")[1])
         rest = gguf.group("rest") or ("k_m" if level in (3, 4, 5) else "0" if level == 8 else "k")
-        quant = f"gguf-q{level}_{rest}"
-        precision = "int8" if level >= 6 else "int4"
+        if f"gguf-q{level}_{rest}" in GGUF_BYTES_PER_PARAM:  # "Q7" or "Q8_K_M" is no GGUF type: not a format
+            quant = f"gguf-q{level}_{rest}"
+            precision = "int8" if level >= 6 else "int4"
     if _MXFP4.search(text):
         quant, precision = "mxfp4", "mxfp4"
     elif _NVFP4.search(text) and not _NF4.search(text):

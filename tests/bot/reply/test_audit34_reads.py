@@ -102,3 +102,10 @@ def test_the_same_room_on_both_cards_is_no_one_s_advantage() -> None:
     text = ask_json("A100 80GB vs H100 SXM for full fine-tuning Mistral-7B with DeepSpeed ZeRO-2 on 8 GPUs, seq 4096 — "
                     "which is cheaper for 1B tokens?")["text"]
     assert "leaves the most room" not in text
+
+
+@pytest.mark.parametrize("text", ["llama 3 8b Q7 on a 3060", "\U0005cff5\x17Q7\U0010592b\x1bT\x84"])
+def test_a_gguf_level_with_no_such_type_is_no_format(text: str) -> None:
+    # found by the never-crash property test: "Q7" became "gguf-q7_k", which no rule knows (a ValueError)
+    assert parse(text, KB).quant is None
+    ask_json(text)  # answered, not raised
