@@ -18,15 +18,21 @@ from rules.types import Pick
 
 def _outdone_by(scale_out: Pick, other: Pick, kb: KnowledgeBase,
                 hourly_price_of: Callable[[GPU, int], float | None], cheapest: bool = False) -> bool:
-    """`other` holds the job with room, rents for less and decodes no slower than `scale_out`; asked for the
-    cheapest, renting for less is enough (its speed is on its line)."""
+    """`other` holds the job with room, rents for less and costs less a token decoded than `scale_out`; asked for
+    the cheapest, renting for less is enough (its speed is on its line)."""
     if not other.fits or other.tight or other.gpu_id == scale_out.gpu_id:
         return False
     mine, theirs = layout_bill(scale_out, kb, hourly_price_of), layout_bill(other, kb, hourly_price_of)
     if mine is None or theirs is None or theirs >= mine:
         return False
-    return cheapest or (scale_out.decode_tokens_per_s is not None and other.decode_tokens_per_s is not None
-                        and other.decode_tokens_per_s >= scale_out.decode_tokens_per_s)
+    if cheapest:
+        return True
+    if scale_out.decode_tokens_per_s is None or other.decode_tokens_per_s is None:
+        return False
+    # money per useful work (design.md's order where prices are known): both serve the load asked, so each
+    # token costs the bill over the speed a sequence decodes at; 4× L4 at 4.60 USD/h and ~22 tok/s had led one
+    # RTX A6000 at 0.50 USD/h and ~17 tok/s, 7× the cost a token (audit 34 M-127)
+    return theirs / other.decode_tokens_per_s < mine / scale_out.decode_tokens_per_s
 
 
 def named_scale_out_gives_way(picks: Sequence[Pick], named: GPU | None, asked_count: int | None, kb: KnowledgeBase,

@@ -22,7 +22,8 @@ def test_a_comparison_names_the_faster_the_cheaper_and_the_roomier() -> None:
 def test_set_ups_within_the_estimates_error_are_called_about_as_fast_in_chinese_too() -> None:
     reply = ask_json("4090 和 3090 跑 Qwen2.5-14B AWQ 哪个好")  # 1,008 vs 936 GB/s: within the error
     line = next(line for line in reply["text"].splitlines() if line.startswith("小结："))
-    assert "速度相近" in line and "余量最大" in line and "；" in line
+    assert "速度相近" in line and "；" in line
+    assert "余量最大" not in line  # two 24 GB cards leave the same room: no roomiest (audit 34 LOW-191)
 
 
 def test_when_only_one_holds_the_job_the_verdict_says_so() -> None:
