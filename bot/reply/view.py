@@ -49,6 +49,7 @@ from bot.reply.readback import card_set_text, engine_name, understood, value_tex
 from bot.reply.reasoning_length import reasoning_length_line
 from bot.reply.speed_view import mac_beside_line, observed_line, speculative_text, speed_parts
 from knowledge.base import KnowledgeBase
+from knowledge.engines import load_engine_profiles
 from rules.constants import GPUS_PER_NODE
 from rules.hardware import compute_known
 from rules.speed import tensor_parallel
@@ -417,6 +418,11 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
         t_other = Translator(answer.query.lang)
         message = t_other("other_engine", engine=engine_name(other["engine"]), gb=gb(other["per_gpu_gb"]),
                           mine=engine_name(answer.query.engine))
+        profile = load_engine_profiles().get(str(other["engine"]))
+        if (answer.query.gpu_count or 1) > 1 and profile is not None and profile.multi_gpu is not None \
+                and profile.multi_gpu.mode == "data-parallel":
+            # "Unsloth needs 64.8 GiB per card" read as Unsloth needing more memory (audit 34 LOW-194)
+            message += t_other("other_engine_whole_copy", engine=engine_name(other["engine"]))
         if other.get("train_hours"):
             message += t_other("other_engine_time", hours=hours_figure(other["train_hours"]))
             if other.get("checkpointing"):

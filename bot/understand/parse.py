@@ -408,6 +408,15 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         # "每天 20 万张发票，每张输出约 300 token": an instruction and the reply beside each image, whose positions
         # join them when sized, not a 4,096-token default prompt (audit 24 LOW-35)
         state.values["context"] = IMAGE_JOB_TEXT_TOKENS + int(state.values["gen_tokens"])
+    if (slot_model is not None and slot_model.arch in ("encoder", "dual-encoder")
+            and isinstance(state.values.get("gen_tokens"), int)):
+        # an encoder generates nothing: "512 tokens per query" is each text it reads (audit 35 HIGH 103: timed as
+        # 512 tokens generated one at a time, 0.12 sequences/s where it encodes ~46)
+        generated = int(state.values.pop("gen_tokens"))
+        if "gen_tokens" in state.stated:
+            state.stated.remove("gen_tokens")
+        if "context" not in state.values:
+            state.set("context", generated)
     parse_batch(state)
     people = state.values.get("users") or state.values.get("batch")
     if PER_USER_RATE_NOTE in state.notes and online_count(state.folded):

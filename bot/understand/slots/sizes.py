@@ -45,6 +45,9 @@ _COUNT_GENERIC = rx(
     r"\s*(?:x\s*)?(?:gpus?|cards?|graphics\ cards|accelerators|张卡|块卡|张显卡|块显卡|个gpu|张gpu|块gpu|卡|显卡)"
     r"(?![a-z])"
 )
+_GENERATION_BEFORE = rx(r"(?<![a-z])(?:gaudi|tpu\s?v|ascend|昇腾|昇騰)\s?$")
+"""A number that is an accelerator's generation ("Intel Gaudi 2 cards", "TPU v5 chips"), not how many (audit 35
+HIGH 108: "Gaudi 2" doubled the cards and the price)."""
 _LENGTH_BEFORE = rx(r"(?:上下文|context|ctx|长度|length|len|窗口|max[-_ ]?model[-_ ]?len)"
                     r"\s*(?:[:：=]|开到|设为|为|是|of)?\s*$")
 """A number right after a context word is a length, whatever follows it: "上下文8k gpu_memory_utilization要设多少"
@@ -310,8 +313,9 @@ def _written_gpu_count(state: SlotState, gpus: list[Mention], mentions: list[Men
                 state.set("gpu_count", value)
                 state.mask(mention.end, mention.end + m.end())
                 return
-    m = next((g for g in _COUNT_GENERIC.finditer(text) if not _LENGTH_BEFORE.search(text[max(0, g.start() - 12):
-                                                                                         g.start()])), None)
+    m = next((g for g in _COUNT_GENERIC.finditer(text)
+              if not _LENGTH_BEFORE.search(text[max(0, g.start() - 12): g.start()])
+              and not _GENERATION_BEFORE.search(text[max(0, g.start() - 12): g.start()])), None)
     if m is not None:
         value = _count_value(state, m)
         if value is not None:

@@ -109,3 +109,9 @@ def test_a_gguf_level_with_no_such_type_is_no_format(text: str) -> None:
     # found by the never-crash property test: "Q7" became "gguf-q7_k", which no rule knows (a ValueError)
     assert parse(text, KB).quant is None
     ask_json(text)  # answered, not raised
+
+
+def test_a_data_parallel_engine_s_figure_says_each_card_holds_a_copy() -> None:
+    # LOW-194: "若用 Unsloth 而不是 transformers，每卡需要 64.8 GiB" read as Unsloth needing more memory
+    text = ask_json("我們想買 4 張 RTX 5090 做 Qwen2.5-32B 的 LoRA 微調，序列長度 8k，夠嗎？")["text"]
+    assert "Unsloth 按資料並行，不切分模型：每張卡都放一整份" in text
