@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.understand.slots.base import SlotState, first_label, rx
-from bot.understand.slots.formats import FORMATS, asks_which_format, format_counts, formats_compared
+from bot.understand.slots.formats import FORMATS, asks_which_format, format_counts, formats_compared, formats_in
 from rules.precision import BPW_RANGE, bpw_precision
 from rules.weight_formats import GGUF_BYTES_PER_PARAM
 
@@ -81,6 +81,11 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
     for logged in _TENSOR_TYPE_COUNT.finditer(state.text):
         state.mask(logged.start(), logged.end())  # audit 28 LOW-88: "fp32 · 4.82 bits per weight"
     compared = formats_compared(state)
+    if not compared and suffix_quant is not None:
+        # "Qwen3-32B AWQ vs GPTQ-Int8": the first format was read with the model's name (and masked with it)
+        named = formats_in(state.folded)
+        if named and FORMATS[named[0]][1] == suffix_quant:
+            compared = named
     if not compared and asks_which_format(state.text):
         state.values["asks_precision"] = True  # the formats the cards run are set side by side (bot.reply.capacity)
     if compared:

@@ -59,3 +59,23 @@ def test_glm_4_9b_chat_1m_keeps_four_kv_groups() -> None:
     answer = ask_json("GLM-4-9B-Chat-1M 跑满 1M 上下文需要多少显存？")
     assert answer["estimate"]["breakdown"]["kv_cache"] * answer["query"]["gpu_count"] == pytest.approx(80.0, rel=0.01)
     assert not any(p["gpu"] == "a100-80gb" and p["count"] == 1 and p["fits"] for p in answer["picks"])
+
+
+@pytest.mark.parametrize(("text", "formats"), [
+    ("Qwen2.5-14B Q8_0 vs AWQ on RTX 4090 which is faster", ["q8_0", "awq"]),
+    ("Qwen2.5-14B: GGUF Q5_K_M vs AWQ on an RTX 4080, which is better?", ["q5_k_m", "awq"]),
+    ("Qwen3-32B: GPTQ-int8 or FP8, which is faster on an L40S?", ["gptq-int8", "fp8"]),
+    ("Qwen3-32B AWQ vs GPTQ-Int8 on an L40S", ["awq", "gptq-int8"]),
+    ("Qwen3-32B 用 GPTQ-int8 和 FP8 哪个在 L40S 上更快？", ["gptq-int8", "fp8"]),
+    ("Qwen2.5-14B 用 GGUF Q5_K_M 和 AWQ 比，在 RTX 4080 上哪個比較好？", ["q5_k_m", "awq"]),
+])
+def test_named_quantisation_formats_are_compared_as_written(text: str, formats: list[str]) -> None:
+    # HIGH 105/106: GPTQ-int8 became GPTQ int4, Q5_K_M became Q4_K_M, and "Q8_0 vs AWQ" one "int8 AWQ" sizing
+    assert parse(text, KB).compare_formats == formats
+
+
+def test_each_format_compared_is_sized_at_its_own_bytes() -> None:
+    # Q8_0 at 8.5 bits a weight against AWQ's 4 bits: 14.7e9 × 1.0625 bytes ≈ 14.5 GiB of weights against ≈ 8 GiB
+    rows = ask_json("Qwen2.5-14B Q8_0 vs AWQ on RTX 4090 which is faster")["model_compare"]
+    by_format = {r["format"]: r for r in rows}
+    assert by_format["q8_0"]["per_gpu_gb"] > by_format["awq"]["per_gpu_gb"] + 3
