@@ -182,6 +182,10 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         base["understood"] = understood_of(question)
     cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
     workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, cards))
+    if workload.task == "inference" and question.tokens and not question.output_tokens and model.arch == "decoder":
+        # "how long for 10B tokens?" of a served model: a volume to generate, not training tokens, which an
+        # inference job never totals (audit 35 HIGH 109: parsed, then neither timed nor priced)
+        question = question.model_copy(update={"output_tokens": question.tokens, "tokens": None})
     if (rented := rented_variant(question, workload, kb)) is not None:
         return answer(rented, kb)  # "a Lambda A100": the variant that cloud rents cheapest for the job
     question, sampled = samples_as_tokens(question, workload)

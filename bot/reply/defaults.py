@@ -103,6 +103,10 @@ def noted_assumptions(question: Question, workload: Workload) -> list[Assumption
     if (PEOPLE_AT_ONCE_NOTE in question.notes and workload.task == "inference" and workload.model.arch == "decoder"
             and (question.users or question.batch)):
         out.append(Assumption(field="batch", value=question.users or question.batch, reason=PEOPLE_AT_ONCE_NOTE))
+    if (workload.model.details.get("reranker") and workload.task == "inference" and question.qps
+            and not question.texts_per_request):
+        # a reranker scores each query's candidates: its cards grow with them, which the question did not say
+        out.append(Assumption(field="texts_per_request", value=1, reason="reranker-candidates"))
     if BATCH_AS_USERS_NOTE in question.notes and question.users is not None:
         out.append(Assumption(field="users", value=question.users, reason=BATCH_AS_USERS_NOTE))
     for note in (BATCH_JOB_OUTPUT_NOTE, SAME_LENGTH_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):

@@ -245,6 +245,7 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
                        "zh-Hans": "要求卸载到系统内存但未给层数：按显卡能放下的最多层（或 MoE 专家）估算"},
     "offload-ollama": {"en": "Ollama's own split: the model does not fit the card whole, so Ollama loads as many layers as fit and leaves the rest in system RAM; OLLAMA_KV_CACHE_TYPE=q8_0 (with OLLAMA_FLASH_ATTENTION=1), a shorter num_ctx or a smaller quant keeps more on the card",
                        "zh-Hans": "Ollama 自己的切分：模型整体放不进显卡，Ollama 会尽量多放层，其余留在系统内存；设 OLLAMA_KV_CACHE_TYPE=q8_0（配合 OLLAMA_FLASH_ATTENTION=1）、调小 num_ctx 或换更小的量化可让更多层留在显卡上"},
+    "reranker-candidates": {"en": "one candidate a query: a reranker scores every candidate the retriever hands it, so its cards grow with them; say how many it reranks (top-k) to size that", "zh-Hans": "每个查询按 1 个候选估算：重排模型要给检索返回的每个候选打分，卡数随候选数增长；请说明每次重排多少个（top-k）以按实际估算"},
     "people-at-once": {"en": "everyone counted with a request in flight at the same time, the worst case: say how many are active at the peak to size for that", "zh-Hans": "按所有人同时都有请求在处理估算（最坏情况）：请说明高峰时同时在用的人数，以按实际并发估算"},
     "batch-as-users": {"en": "a batch this large is beyond one job (up to 4,096 sequences here), so it is read as that many concurrent users served by replicas; one card's largest batch is under What would fit",
                        "zh-Hans": "这么大的批量超出单个任务（这里最多 4,096 条序列），按同样多的并发用户、由多个副本分担来估算；单卡能放下的最大批量见“可行的方案”"},

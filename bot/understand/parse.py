@@ -131,7 +131,7 @@ from bot.understand.slots.user_base import parse_user_base
 from bot.understand.slots.vision_input import asks_images_at_once, parse_vision_input
 from bot.understand.slots.window import window_in_thousands
 from bot.understand.slots.workload_size import parse_workload_size
-from bot.understand.stacking import set_stack, stacked
+from bot.understand.stacking import PLUS, set_stack, stacked
 from bot.understand.tokens import fold, tokenize
 from bot.understand.unknown import (
     NOT_A_GPU,
@@ -457,6 +457,13 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         and "params_b" not in state.values and CAPACITY.search(state.text) is not None
     # "X and Y together on one A10": one deployment, unless a comparison is asked in so many words ("X vs Y")
     stack = stacked(model_ids, folded) if not speculative and MODEL_COMPARE_STRONG.search(state.text) is None else []
+    if (not stack and not speculative and len(model_ids) >= 2 and PLUS.search(folded) is not None
+            and all(m in kb.models and kb.models[m].arch in ("encoder", "dual-encoder") for m in model_ids)):
+        # "bge-m3 + bge-reranker-v2-m3": the encoders of one retrieval service, the reranker first, whose work
+        # (every candidate of every query) sets the cards; the embedder rides beside it
+        ordered = sorted(model_ids, key=lambda m: not kb.models[m].details.get("reranker"))
+        found.model, stack = ordered[0], ordered[1:]
+        state.values["model"] = found.model
     models_compared = len(model_ids) >= 2 and MODEL_COMPARE.search(state.text) is not None and not stack
     if not stack and not models_compared and not speculative and len(model_ids) >= 2:
         found.model = generator_first(state, kb, model_ids, found.model)

@@ -79,3 +79,31 @@ def test_each_format_compared_is_sized_at_its_own_bytes() -> None:
     rows = ask_json("Qwen2.5-14B Q8_0 vs AWQ on RTX 4090 which is faster")["model_compare"]
     by_format = {r["format"]: r for r in rows}
     assert by_format["q8_0"]["per_gpu_gb"] > by_format["awq"]["per_gpu_gb"] + 3
+
+
+def test_a_volume_of_tokens_on_a_serving_set_up_is_generated_and_timed() -> None:
+    # HIGH 109: "how long for 10B tokens?" was read as training tokens and never timed nor priced; at the reply's
+    # own ≈ 616 tok/s in all, 1e10 tokens take ≈ 4,500 h
+    answer = ask_json("Qwen2.5-32B AWQ on 4x L40S, 16 concurrent: how long for 10B tokens?")
+    speed = answer["speed"]
+    assert speed["output_tokens"] == 1e10
+    assert speed["job_hours"] == pytest.approx(1e10 / speed["aggregate_tokens_per_s"] / 3600, rel=0.05)
+    assert answer["cost"]["total"] is not None
+
+
+def test_an_embedder_and_a_reranker_joined_are_one_service_the_reranker_first() -> None:
+    # HIGH 107: "bge-m3 + bge-reranker-v2-m3 做 RAG, QPS 100" sized the embedder alone
+    text = "每月預算 NT$30,000，要跑 bge-m3 + bge-reranker-v2-m3 做 RAG，QPS 100，每次重排 20 篇，用什麼 GPU？"
+    question = parse(text, KB)
+    assert question.model == "bge-reranker-v2-m3" and question.stack_models == ["bge-m3"]
+    answer = ask_json(text)
+    plan = answer["serving"]
+    # 100 queries × 20 candidates = 2,000 pairs a second at each replica's rate
+    assert plan["targets"]["sequences_per_s"] == 2000
+    assert plan["replicas"] >= 10
+    # no candidates stated: sized at one a query, and said
+    alone = ask_json("bge-m3 + bge-reranker-v2-m3 for RAG at 100 QPS, which GPU?")
+    assert any(a["reason"] == "reranker-candidates" for a in alone["assumptions"])
+    # a generator among them is still the model sized, the encoders beside it (audit 31 HIGH 79)
+    rag = parse("bge-m3 + bge-reranker-v2-m3 + Qwen2.5-14B for 100 users", KB)
+    assert rag.model == "qwen2.5-14b" and rag.companion_models == ["bge-m3", "bge-reranker-v2-m3"]
