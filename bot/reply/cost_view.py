@@ -263,10 +263,13 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         # the figures below exist only when the set that holds the job is priced (audit 27 LOW-69: "the figures
         # below are for 1× H20 96GB" above none); a GPU-only row is the GPUs' price, its VM billed on top (M-47)
         priced_below = cost is not None and cost.currency is not None
-        line = t("asked_cost" if priced_below else "asked_cost_other_unpriced",
-                 config=f"{asked.count}× {_gpu_name(kb, asked.gpu)}", cur=asked.currency,
+        by_month = asked.by_subscription and asked.per_month is not None
+        # a subscription month is its own quote, not the hourly rate times 730 hours (audit 35 M-128: "14.63
+        # CNY/h, 730 h ≈ 7,019 CNY", the 包月 quote glued to the pay-as-you-go rate)
+        key = ("asked_cost_month" if by_month else "asked_cost") + ("" if priced_below else "_other_unpriced")
+        line = t(key, config=f"{asked.count}× {_gpu_name(kb, asked.gpu)}", cur=asked.currency,
                  per_hour=money(asked.per_hour), total=money(asked.total), hours=f"{asked.hours or 0:,.0f}",
-                 other=config or "?")
+                 month=money(asked.per_month or 0.0), other=config or "?")
         if asked.gpu_only:
             line += t.sentence_gap + t("asked_cost_gpu_only", cloud=cloud_name(t, asked.cloud))
         lines.append(line)

@@ -48,6 +48,10 @@ def named_scale_out_gives_way(picks: Sequence[Pick], named: GPU | None, asked_co
         return out
     # the set asked about, when it cannot hold the job, may lead the list with its "No" (kept for its replicas)
     lead = next((i for i, p in enumerate(out) if p.gpu_id != named.id or p.count != asked_count), None)
+    if cheapest:
+        # "cheaper?" asks past the set asked about too (audit 35, M-111 again: "4× L40S" stayed first after
+        # "what about 4 of them?" → "cheaper?", above 2× RTX A6000 at a ninth of the price)
+        lead = next((i for i, p in enumerate(out) if p.gpu_id == named.id), None)
     if lead is None:
         return out
     block_end = next((i for i in range(lead, len(out)) if out[i].gpu_id != named.id), len(out))

@@ -32,7 +32,8 @@ BUDGET_EN = rx(_CUE_EN + r"\s*(?:of\s+|around\s+|about\s+|like\s+|roughly\s+|app
                + _CURRENCY_AFTER + _PERIOD)
 BUDGET_ZH = rx(r"(?:(?P<cue>预算)|不超过|不高于|最多|控制在|以内)\s*"
                r"(?P<per0>每月|每个月|一个月|月|每小时|一小时|每天)?\s*"
-               r"(?:是|为|在|约|大概|大约)?\s*(?P<pre>新台币|台币|nt\$|ntd|twd|美元|人民币|\$)?\s*"
+               r"(?:总共|总计|一共|合计|共)?\s*(?:是|为|在|约|大概|大约|有)?\s*"
+               r"(?P<pre>新台币|台币|nt\$|ntd|twd|美元|人民币|\$)?\s*"
                + _AMOUNT + _CURRENCY_AFTER + _PERIOD)
 ZH_PERIOD_FIRST = rx(r"(?P<per0>每月|每个月|每小时|每天)\s*(?:预算|不超过|最多)?\s*" + _AMOUNT
                      + r"\s*(?P<cur>元?(?:新台币|台币)|元|块(?:钱|人民币)?|人民币|美元|美金|刀)" + _PERIOD)

@@ -83,3 +83,17 @@ def test_the_card_named_gives_way_to_one_that_costs_less_a_token() -> None:
     assert first.gpu != "l4" and first.fits
     assert first.price_per_hour and named.price_per_hour and first.decode_tokens_per_s and named.decode_tokens_per_s
     assert (first.price_per_hour / first.decode_tokens_per_s) < (named.price_per_hour / named.decode_tokens_per_s)
+
+
+def test_cheaper_after_a_count_asked_goes_past_the_set_asked_too() -> None:
+    # audit 35 (M-111 again): "what about 4 of them?" → "cheaper?" kept 4× L40S (9.14 USD/h) first, above
+    # 2× RTX A6000 (1.00 USD/h) that holds the job
+    from tests.bot.reply._answers import thread
+
+    result = answer(thread("serve Qwen2.5-32B AWQ on one L40S for 16 users at 8k context", "what about 4 of them?",
+                           "cheaper?"), KB)
+    first = result.picks[0]
+    l40s = next(p for p in result.picks if p.gpu == "l40s")
+    assert first.gpu != "l40s" and first.fits
+    assert first.price_per_hour is not None and l40s.price_per_hour is not None
+    assert first.price_per_hour < l40s.price_per_hour

@@ -1,0 +1,29 @@
+"""Audit 35's MEDIUM fixes, on the audit's own questions."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize("text", [
+    "我們預算總共 5 萬美金，想把 Llama-3.1-8B 用 200 億 token 繼續預訓練，用 H100 夠嗎？要多久？",
+    "预算总共 5 万美金，训练 Llama-3.1-8B 200 亿 token",
+])
+def test_a_total_budget_with_zong_gong_is_read(text: str) -> None:
+    # M-130: "预算总共 5 万美金" was dropped ("预算5万美元" was read)
+    question = parse(text, KB)
+    assert (question.budget_amount, question.budget_currency, question.budget_period) == (50_000, "USD", "total")
+
+
+def test_a_subscription_month_is_not_the_hourly_rate_times_730() -> None:
+    # M-128: "14.63 CNY/小時，730 小時約 7,019 CNY": 14.63 × 730 is 10,680; 7,019 is the 包月 quote
+    text = ask_json("阿里雲 ecs.gn8is.2xlarge（L20 48GB）包月大概多少？"
+                    "跑 Qwen3-32B FP8 給 30 人同時用、16k 上下文夠嗎？")["text"]
+    assert "包月每月 7,019 CNY（按量 14.63 CNY/小時）" in text
+    assert "730 小時約 7,019" not in text
