@@ -149,6 +149,19 @@ def ram_name(t: Translator, ram: HostMemory) -> str:
     return t("ram_kind", channels=ram.channels, kind=ram.kind, mts=ram.mts)
 
 
+def _host_ram_short(answer: Answer, kb: KnowledgeBase, s: Any, t: Translator) -> str:
+    """An offload the instance named cannot take: ZeRO-Offload's 170 GiB of host RAM on an
+    ecs.gn6v-c8g1.8xlarge of 128 GiB (audit 35 M-129) is no fix on that machine."""
+    name = answer.understood.get("instance")
+    if not name or not s.host_ram_gb or s.kind.replace("-", "_") not in ("offload_optimizer", "offload_all"):
+        return ""
+    memory = next((it.memory_gib for family in kb.instance_families.values()
+                   for it in family.example_instance_types if it.instance_type == name and it.memory_gib), None)
+    if memory is None or s.host_ram_gb <= memory:
+        return ""
+    return t("sugg_host_ram_short", instance=str(name), gib=f"{memory:,.0f}")
+
+
 def ram_of(answer: Answer) -> HostMemory:
     """The system memory the question names, else the reference one."""
     return answer.query.host_memory or REFERENCE_RAM
@@ -301,7 +314,8 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
                                                card_bandwidth_gbps=card_bandwidth(answer, kb), ram=ram_of(answer))
                          # the same need, a larger share of the card: said, or the fix reads as a no-op (LOW-176)
                          + (t("sugg_newer_engine_share") if s.kind == "newer-engine" and s.memory_per_gpu_gb
-                            and abs(s.memory_per_gpu_gb - c.memory_per_gpu_gb) < 0.05 else ""),
+                            and abs(s.memory_per_gpu_gb - c.memory_per_gpu_gb) < 0.05 else "")
+                         + _host_ram_short(answer, kb, s, t),
                          "need": gb(s.memory_per_gpu_gb) if s.memory_per_gpu_gb else None,
                          "decode": count(s.decode_tokens_per_s) if s.decode_tokens_per_s else None,
                          "train_time": (t("sugg_train_time", time=hours_figure(s.train_hours),

@@ -270,6 +270,10 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
         line = t(key, config=f"{asked.count}× {_gpu_name(kb, asked.gpu)}", cur=asked.currency,
                  per_hour=money(asked.per_hour), total=money(asked.total), hours=f"{asked.hours or 0:,.0f}",
                  month=money(asked.per_month or 0.0), other=config or "?")
+        if query.subscription and not by_month:
+            # "包月多少钱" of an instance with no subscription quote: the month above is 730 hours pay-as-you-go
+            # (audit 35 LOW-201: said for the alternative only)
+            line += t.sentence_gap + t("asked_no_subscription")
         if asked.gpu_only:
             line += t.sentence_gap + t("asked_cost_gpu_only", cloud=cloud_name(t, asked.cloud))
         lines.append(line)

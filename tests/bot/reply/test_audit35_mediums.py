@@ -27,3 +27,11 @@ def test_a_subscription_month_is_not_the_hourly_rate_times_730() -> None:
                     "跑 Qwen3-32B FP8 給 30 人同時用、16k 上下文夠嗎？")["text"]
     assert "包月每月 7,019 CNY（按量 14.63 CNY/小時）" in text
     assert "730 小時約 7,019" not in text
+
+
+def test_an_offload_the_named_instance_cannot_hold_says_so() -> None:
+    # M-129: ZeRO-Offload's ≈ 170 GiB of host RAM offered on an ecs.gn6v-c8g1.8xlarge of 128 GiB (cloud.yaml);
+    # LOW-201: its 包月 is 730 hours pay-as-you-go, no subscription quote being known, and said
+    text = ask_json("阿里云 ecs.gn6v-c8g1.8xlarge 包月多少钱？能全参微调 Qwen2.5-7B 吗？")["text"]
+    assert "超过 ecs.gn6v-c8g1.8xlarge 的 128 GiB 内存：这台机器上做不到" in text
+    assert "它没有找到公开的包月价格" in text
