@@ -194,7 +194,9 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             month = float(speed.get("month_hours") or 0)
             month_gpu_hours = float(speed.get("month_gpu_hours") or 0)
             # more cards may need fewer GPU-hours (no checkpointing once the states are sharded): say which
-            key = "month_plan_more" if month_gpu_hours > gpu_hours else "month_plan_fewer"
+            key = ("month_plan_same" if abs(month_gpu_hours - gpu_hours) <= 0.005 * max(gpu_hours, 1.0)
+                   else "month_plan_more" if month_gpu_hours > gpu_hours else "month_plan_fewer")
+            # the same GPU-hours are neither more nor fewer (audit 35 LOW-198: "32,524 … 比上面少" beside 32,524)
             lines.append(t(key, cards=f"{speed['month_cards']:,.0f}", gpu=_gpu_name(kb, cost.gpu),
                            hours=f"{month:,.0f}", days=f"{month / 24:,.1f}", gpu_hours=f"{month_gpu_hours:,.0f}"))
             if cost.per_hour and cost.count and cost.currency:

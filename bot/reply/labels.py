@@ -18,11 +18,11 @@ NOTE_TEXT: dict[str, dict[str, str]] = {
                         "zh-Hans": "在 Ampere 卡（没有 FP8 张量核心）上，vLLM 以仅权重方式运行 FP8（W8A16，Marlin 算子）：权重按 FP8 占显存，矩阵计算仍用 16 位，因此没有 FP8 的加速；其他推理框架在这些卡上不支持 FP8；Turing（T4）及更早的卡完全不能运行 FP8 权重。"},
     "fp16-overflow": {"en": "In fp16 this model's activations overflow (fp16's largest value is 65,504) and it gives NaNs or garbage; cards without bf16 (V100, T4 and older) have only fp16. Run it in bf16 on an Ampere or newer card, or in fp32 at twice the weights' memory.",
                       "zh-Hans": "该模型在 fp16 下激活值会溢出（fp16 最大只能表示 65,504），输出 NaN 或乱码；不支持 bf16 的卡（V100、T4 及更早）只能跑 fp16。请在 Ampere 及更新的卡上用 bf16 运行，或用 fp32（权重显存翻倍）。"},
-    "speculative-draft": {"en": "Speculative decoding: the draft model's weights and KV cache ({draft} GiB a card) are "
+    "speculative-draft": {"en": "Speculative decoding: the draft model's weights and KV cache ({draft} GiB in all) are "
                                 "counted in the weights line, beside the target's. Its speed-up depends on the share of "
                                 "drafted tokens the target accepts ({engine} logs it as the draft acceptance rate): {spec}; "
                                 "the decode speed elsewhere in this reply is the target's alone.",
-                          "zh-Hans": "投机解码：草稿模型的权重和 KV 缓存（每卡 {draft} GiB）已计入权重一项，与目标模型并列。提速取决于目标模型接受的"
+                          "zh-Hans": "投机解码：草稿模型的权重和 KV 缓存（合计 {draft} GiB）已计入权重一项，与目标模型并列。提速取决于目标模型接受的"
                                      "草稿 token 比例（{engine} 日志中的 draft acceptance rate）：{spec}；本回复其他地方的生成速度只是目标模型本身的。"},
     "dpo-reference": {"en": "DPO keeps a frozen 16-bit reference copy of the model for its loss (counted under weights); TRL's precompute_ref_log_probs avoids it at the cost of a first pass over the data.",
                       "zh-Hans": "DPO 为损失保留一份冻结的 16 位参考模型（计入权重）；TRL 的 precompute_ref_log_probs 可先遍历一次数据来省掉它。"},

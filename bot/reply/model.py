@@ -169,7 +169,8 @@ class EstimateOut(BaseModel):
     """Per card, GiB: the image encoder's peak over those images (part of breakdown.activations when it is the
     profile's largest)."""
     draft_gb: float | None = None
-    """Speculative decoding: the draft model's weights and KV cache per card, inside the weights line (GiB)."""
+    """Speculative decoding: the draft model's weights and KV cache over all the cards (spread like the target's),
+    inside the weights line (GiB); audit 35 LOW-199 had read it as a card's."""
     tensor_split: list[int] | None = None
     """Blocks per card when experts stay in RAM on several cards: the llama.cpp --tensor-split that evens the
     cards' bytes (its default split by block count would load the last card alone); null otherwise."""

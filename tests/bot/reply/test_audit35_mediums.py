@@ -35,3 +35,9 @@ def test_an_offload_the_named_instance_cannot_hold_says_so() -> None:
     text = ask_json("阿里云 ecs.gn6v-c8g1.8xlarge 包月多少钱？能全参微调 Qwen2.5-7B 吗？")["text"]
     assert "超过 ecs.gn6v-c8g1.8xlarge 的 128 GiB 内存：这台机器上做不到" in text
     assert "它没有找到公开的包月价格" in text
+
+
+def test_the_same_gpu_hours_are_not_called_fewer() -> None:
+    # LOW-198: 48 cards for a month at 32,524 GPU-hours were "fewer than above", also 32,524
+    text = ask_json("FSDP 两机 16 卡 H800 全参训练 Qwen2.5-72B，seq 8k，显存够吗？1000 亿 token 要训多少天？")["text"]
+    assert "与上面基本相同" in text and "比上面少" not in text
