@@ -41,3 +41,17 @@ def test_the_same_gpu_hours_are_not_called_fewer() -> None:
     # LOW-198: 48 cards for a month at 32,524 GPU-hours were "fewer than above", also 32,524
     text = ask_json("FSDP 两机 16 卡 H800 全参训练 Qwen2.5-72B，seq 8k，显存够吗？1000 亿 token 要训多少天？")["text"]
     assert "与上面基本相同" in text and "比上面少" not in text
+
+
+def test_a_cloud_that_does_not_rent_the_card_asked_prices_the_job_on_one_it_does() -> None:
+    # M-132: "and in CNY on Alibaba?" of an L4 (Alibaba rents none) gave only an AWS L4 price in USD; the first
+    # card Alibaba rents, a T4 at 7.79 CNY/h, takes the 1,000 h of audio in ≈ 10.9 h, ≈ 85 CNY
+    from bot.reply.answer import answer
+    from tests.bot.reply._answers import thread
+
+    question = thread("Whisper large-v3 on a T4 for 1000 hours of audio, how long and how much?",
+                      "what about on an L4?", "and in CNY on Alibaba?")
+    assert question.gpu == "l4" and question.cloud == "alibaba"
+    result = answer(question, KB)
+    assert result.cost is not None and result.cost.currency == "CNY" and result.cost.gpu == "t4"
+    assert result.cost.total == pytest.approx(7.79 * result.speed["job_hours"], rel=0.05)

@@ -59,7 +59,7 @@ def test_gguf_beside_awq_runs_each_on_its_own_engine() -> None:
 
     reply = ask_json("AWQ vs GPTQ vs GGUF Q4_K_M for Qwen2.5-32B on one RTX 4090 — which is fastest?")
     engines = {r["format"]: r["engine"] for r in reply["model_compare"]}
-    assert engines == {"awq": "vllm", "gptq": "vllm", "gguf": "llama.cpp"}
+    assert engines == {"awq": "vllm", "gptq": "vllm", "q4_k_m": "llama.cpp"}  # "GGUF Q4_K_M": its type, as written
     assert "AWQ (int4) · vLLM" in reply["text"]
     same = ask_json("AWQ vs GPTQ for Qwen2.5-32B on one RTX 4090")
     assert all(r["engine"] is None for r in same["model_compare"])
