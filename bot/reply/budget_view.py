@@ -28,6 +28,10 @@ def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
                 tokens = t(key, tokens=amount(budget.tokens_bought))
             return t("budget_buys", hours=hours, per_hour=money(cost.per_hour), cost_cur=cost.currency,
                      tokens=tokens, **values)
+        if budget.reason == "price" and budget.uncompared:
+            others = ", ".join(f"{p['count']}× {gpu_name(kb, p['gpu'])} ({money(p['per_hour'])} {p['currency']}/h)"
+                               for p in budget.uncompared)
+            return t("budget_unpriced", reason=t("budget_reason_price_top", others=others), **values)
         reason = t(f"budget_reason_{budget.reason or 'price'}", cur=cost.currency if cost else "")
         line = t("budget_unpriced", reason=reason, **values)
         if budget.reason == "currency" and budget.spend and cost is not None and cost.currency:

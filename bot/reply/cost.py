@@ -363,6 +363,13 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
         rent = config_cost(kb, question, None, asked, question.gpu_count, choice, {})
         result.asked_cost = rent if rent.total is not None else None
     result.budget = budget_check(question, result.cost, choice.rates)
+    if result.budget is not None and result.budget.reason == "price":
+        # the set-up sized has no public price, but picks below do: named, so "no card that holds the job has a
+        # price" is not said of a list that shows one (audit 35 LOW-203)
+        priced_below = [{"gpu": p.gpu, "count": p.count, "per_hour": p.price_per_hour, "currency": p.price_currency}
+                        for p in result.picks if p.fits and p.price_per_hour is not None and p.price_currency]
+        if priced_below:
+            result.budget = result.budget.model_copy(update={"uncompared": priced_below[:2]})
     if result.budget is not None and result.budget.within is False:
         # the picks priced in a currency the budget cannot be compared with may be within it: said, not hidden
         other = [{"gpu": p.gpu, "count": p.count, "per_hour": p.price_per_hour, "currency": p.price_currency}

@@ -55,3 +55,10 @@ def test_a_cloud_that_does_not_rent_the_card_asked_prices_the_job_on_one_it_does
     result = answer(question, KB)
     assert result.cost is not None and result.cost.currency == "CNY" and result.cost.gpu == "t4"
     assert result.cost.total == pytest.approx(7.79 * result.speed["job_hours"], rel=0.05)
+
+
+def test_a_budget_not_compared_names_the_priced_picks_it_could_be_weighed_against() -> None:
+    # LOW-203: "能放下这个任务的显卡没有找到公开标价" above a list whose second pick (1× RTX A6000, 0.50 USD/h) has one
+    answer = ask_json("每月預算 NT$30,000，要跑 bge-m3 + bge-reranker-v2-m3 做 RAG，QPS 100，用什麼 GPU？")
+    assert answer["budget"]["reason"] == "price" and answer["budget"]["uncompared"]
+    assert "排在第一的配置沒有公開標價" in answer["text"]
