@@ -247,6 +247,19 @@ def card_times_count(text: str, gpu_keys: dict[str, str]) -> str:
         lambda m: f"{m.group(1)}×{m.group(2)}" if m.group(1).lower() in gpu_keys else m.group(0), text)
 
 
+_NAME_BEFORE_SIZE = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9._-]*(?:\s+[A-Za-z][A-Za-z0-9._-]*)?)\s+$")
+"""One or two words written right before a parameter count ("deepseek coder 6.7b", "my-model 7b")."""
+_NOT_A_NAME = re.compile(
+    r"(?:(?:a|an|the|my|our|your|this|that|any|some|of|for|to|with|on|in|run|running|serve|serving|train|training|"
+    r"tune|tuning|fine-tune|finetune|fine-tuning|finetuning|deploy|deploying|host|hosting|load|loading|use|using|"
+    r"need|want|model|models|llm|llms|size|sized|about|around|approx|approximately|is|are|be|of|and|or|vs|"
+    r"what|which|how|can|could|would|gpu|gpus|card|cards|dense|moe|base|chat|instruct|new|open|custom|generic|"
+    r"parameter|parameters|params|full|lora|qlora|inference|pretrain|pre-train|pretraining|distill|distilled|"
+    r"like|something|maybe|roughly|under|over|than|larger|smaller|bigger|up|at|least|most|between|from|each|per|"
+    r"another|other|one|two|first|second|local|quantized|quantised|fp16|bf16|int8|int4|fp8|awq|gptq|gguf)\s*)+")
+"""Words before a size that name no model ("a 7b model", "train our 13b", "serve the 70b")."""
+
+
 def generator_first(state: SlotState, kb: KnowledgeBase, model_ids: list[str], model: str | None) -> str | None:
     """A pipeline of models named with its load ("RAG stack: bge-m3 + reranker + Qwen2.5-14B for 100 users"): the
     generator is sized, the bulk of the cards, and the others are said beside it (`companion_models`), where the
@@ -432,6 +445,15 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         state.stated = [slot for slot in state.stated if slot not in ("batch", "users")]
     if found.model is None:
         parse_params(state)
+    span = state.values.pop("params_span", None)
+    if found.model is None and found.text is None and isinstance(span, tuple):
+        window = max(0, int(span[0]) - 40)
+        written = _NAME_BEFORE_SIZE.search(original[window: int(span[0])])
+        if written is not None and not _NOT_A_NAME.fullmatch(written.group("name").lower()):
+            # "deepseek coder 6.7b": a name the knowledge base does not hold, written before a size, is said to be
+            # unknown with did-you-mean, as "deepseek-coder-6.7b" is (audit 36 HIGH 110: sized as a generic
+            # model without a word)
+            found.text = original[window + written.start(): int(span[1])].strip()
     parse_precision(state, found.quant)
     qat = named_model.details.get("qat_quant") if named_model is not None else None
     parse_qat(state, qat if isinstance(qat, str) else None)

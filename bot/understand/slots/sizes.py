@@ -422,6 +422,7 @@ def parse_params(state: SlotState) -> None:
         scale = {"b": 1.0, "bn": 1.0, "billion": 1.0, "m": 1e-3, "mn": 1e-3, "million": 1e-3,
                  "quadrillion": 1e6, "quintillion": 1e9}.get(unit, 1000.0)
         _set_params(state, size * scale)
+        state.values["params_span"] = (en.start(), en.end())  # popped by the parser: where a name may precede it
         state.mask(en.start(), en.end())
         return
     raw = _PARAMS_RAW.search(text)

@@ -1,0 +1,28 @@
+"""Audit 36's readings, each on the audit's own question with a control beside it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json
+
+KB = default_knowledge()
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("deepseek coder 6.7b, 16k context, 8 concurrent users, what GPU?", "deepseek coder 6.7b"),
+    ("🚀 deepseek coder 33b 🤔 on 2x 3090?", "deepseek coder 33b"),
+])
+def test_an_unknown_name_before_a_size_is_said_to_be_unknown(text: str, written: str) -> None:
+    # HIGH 110: "deepseek coder 6.7b" was sized as a generic model without a word; "deepseek-coder-6.7b" said so
+    question = parse(text, KB)
+    assert question.model is None and question.model_text == written
+    assert f"I don't know “{written}”" in ask_json(text)["text"]
+
+
+@pytest.mark.parametrize("text", ["what GPU for a 7b model", "serve the 70B with vllm",
+                                  "need something like 7b for chat", "fp16 7b on a T4"])
+def test_a_size_alone_names_no_model(text: str) -> None:
+    assert parse(text, KB).model_text is None
