@@ -149,12 +149,34 @@ _TABLE_LINES = 3
 """Lines of a pasted box-drawn table ("+-----+", "|   0  NVIDIA L40S   On |"): a table is one thing pasted."""
 
 
+_AND_TASK = re.compile(r"\s+(?:and|&|\+|plus|以及|并且|並且|和|同时|同時)\s*(?=(?:also\s+)?(?:lora|qlora|"
+                       r"fine[- ]?tun\w*|train\w*|pre-?train\w*|serv\w*|deploy\w*|host\w*|"
+                       r"微调|微調|训练|訓練|部署|推理))",
+                       re.I)
+"""An "and" before a second task verb ("serve Llama-3.1-8B for chat AND LoRA fine-tune Mistral-7B")."""
+
+
+def _two_tasks(text: str, read: Callable[[str], Question]) -> list[str]:
+    """One sentence holding two jobs joined by "and" + a task, each naming its own model (audit 36 HIGH 111: read
+    as the first model with the second task, a job nobody asked for); else the text whole."""
+    m = _AND_TASK.search(text)
+    if m is None:
+        return [text]
+    first, second = text[: m.start()], text[m.end():]
+    said, then = _job(read(first)), _job(read(second))
+    if said is None or then is None or not said[0] or not then[0] or said[0] == then[0]:
+        return [text]
+    return [first, second]
+
+
 def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[str]]:
     """(the text of the first job, quotes of the other jobs); the whole text and [] when there is one job."""
     text = retracted(text, read)
     if len(_TABLE_LINE.findall(text)) >= _TABLE_LINES:
         return text, []  # a pasted nvidia-smi table: its header rows are no second job (audit 29 HIGH 51)
     parts = [piece for part in segments(text) for piece in _numbered_pieces(part)]
+    if len(parts) < 2:
+        parts = _two_tasks(text, read)
     if len(parts) < 2:
         return text, []
     first: list[str] = []

@@ -26,3 +26,13 @@ def test_an_unknown_name_before_a_size_is_said_to_be_unknown(text: str, written:
                                   "need something like 7b for chat", "fp16 7b on a T4"])
 def test_a_size_alone_names_no_model(text: str) -> None:
     assert parse(text, KB).model_text is None
+
+
+def test_two_jobs_joined_by_and_are_two_jobs() -> None:
+    # HIGH 111: "serve Llama-3.1-8B … AND LoRA fine-tune Mistral-7B" was answered as a LoRA of Llama 3.1 8B
+    question = parse("we need to serve Llama-3.1-8B for chat AND LoRA fine-tune Mistral-7B nightly, what GPUs?", KB)
+    assert question.model == "llama-3.1-8b" and question.task == "inference"
+    assert any("Mistral-7B" in other for other in question.other_jobs)
+    # one model with two tasks stays one question
+    one = parse("LoRA fine-tune and serve Llama-3-8B on one A100", KB)
+    assert one.other_jobs == [] and one.model == "llama-3-8b"
