@@ -319,6 +319,10 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
             continue
         if field in ("more_sequences_context", "user_base_period"):
             continue  # read back with the group's count, with the user base
+        if field == "machines":
+            if not data.get("gpu_count") and isinstance(value, int):
+                parts.append(t("machines_read", n=f"{value:,}"))
+            continue  # a thread's machines are its cards' count, read back with the card
         if field == "host_ram_gb" and isinstance(value, (int, float)):
             parts.append(t("host_ram_read", v=f"{value:g}"))
             continue

@@ -291,6 +291,11 @@ def family_sibling(kb: KnowledgeBase, model_id: str | None, params_b: float | No
     return min(near, key=lambda m: (abs(m.params_b - params_b), m.id)).id if near else None
 
 
+GPUS_PER_MACHINE = 8
+"""Cards a training or serving machine holds (an HGX board, the 8-GPU cloud instances): a follow-up's machines are
+this many of the thread's cards each, or the thread's own count when it was fewer."""
+
+
 def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | None = None) -> Question:
     """`previous` with the slots `current` stated replaced, when `current` is a follow-up; else `current`. With
     the knowledge base, a bare size ("what about 70B?") becomes the previous model's family member of that size."""
@@ -311,6 +316,11 @@ def follow_up(previous: Question | None, current: Question, kb: KnowledgeBase | 
         return _capacity_of_previous(previous, current)
     update: dict[str, object] = {}
     stated = list(previous.stated)
+    if current.machines and previous.gpu_count and "gpu_count" not in current.stated:
+        # "what if we use 2 nodes?" after one node of 8: the thread's cards a machine, times the machines
+        per_machine = min(previous.gpu_count, GPUS_PER_MACHINE)
+        current = current.model_copy(update={"gpu_count": current.machines * per_machine,
+                                             "stated": [*current.stated, "gpu_count"]})
     for slot in current.stated:
         if slot == "task" and "task-implied" in current.notes and previous.task is not None:
             continue  # "32k context?" after "…for training" keeps the training

@@ -155,8 +155,8 @@ MAX_PARSE_CHARS = 4000
 
 
 PLAIN_SLOTS = (
-    "model", "params_b", "active_params_b", "task", "precision", "quant", "engine", "context", "batch", "users",
-    "output_tokens",
+    "model", "params_b", "active_params_b", "machines", "task", "precision", "quant", "engine", "context", "batch",
+    "users", "output_tokens",
     "more_sequences", "more_sequences_context",
     "image_resolution", "image_steps", "text_encoders", "prior_preservation", "image_dims", "image_count",
     "images_per_minute", "images_per_minute_per_user", "audio_hours", "clip_seconds", "beam_size", "zero_stage",
@@ -247,6 +247,11 @@ def card_times_count(text: str, gpu_keys: dict[str, str]) -> str:
         lambda m: f"{m.group(1)}×{m.group(2)}" if m.group(1).lower() in gpu_keys else m.group(0), text)
 
 
+_NODES = re.compile(r"(?<![\w.])(?P<n>\d{1,3}|two|three|four|eight|[两兩二三四八])\s*"
+                    r"(?:nodes?|machines?|servers?|boxes|hosts|"
+                    r"台(?:机器|機器|服务器|伺服器|节点|節點)|个节点|個節點|台)(?![a-z])", re.I)
+_NODE_WORDS = {"two": "2", "three": "3", "four": "4", "eight": "8", "两": "2", "兩": "2", "二": "2", "三": "3",
+               "四": "4", "八": "8"}
 _NAME_BEFORE_SIZE = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9._-]*(?:\s+[A-Za-z][A-Za-z0-9._-]*)?)\s+$")
 """One or two words written right before a parameter count ("deepseek coder 6.7b", "my-model 7b")."""
 _NOT_A_NAME = re.compile(
@@ -454,6 +459,12 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
             # unknown with did-you-mean, as "deepseek-coder-6.7b" is (audit 36 HIGH 110: sized as a generic
             # model without a word)
             found.text = original[window + written.start(): int(span[1])].strip()
+    if not gpus and instance is None and (nodes := _NODES.search(state.text)) is not None:
+        # "what if we use 2 nodes?", "用两台机器呢": machines, not cards (the thread's cards a machine times them)
+        state.values.pop("gpu_count", None)
+        state.stated = [slot for slot in state.stated if slot != "gpu_count"]
+        state.set("machines", int(_NODE_WORDS.get(nodes.group("n"), nodes.group("n"))))
+        state.mask(nodes.start(), nodes.end())
     parse_precision(state, found.quant)
     qat = named_model.details.get("qat_quant") if named_model is not None else None
     parse_qat(state, qat if isinstance(qat, str) else None)

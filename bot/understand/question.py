@@ -82,7 +82,8 @@ SLOT_ORDER = (
     "gen_tokens", "output_tokens", "image_dims", "image_resolution", "image_steps",
     "text_encoders", "prior_preservation", "image_count", "audio_hours", "audio_per_day", "clip_seconds", "beam_size",
     "texts_per_request", "images_per_request", "images_per_minute", "images_per_minute_per_user", "instance", "gpu",
-    "gpu_count", "gpu_set", "host_ram_gb", "inter_node_gbps", "context_parallel", "unified_memory", "apple_chip",
+    "gpu_count", "machines", "gpu_set", "host_ram_gb", "inter_node_gbps", "context_parallel", "unified_memory",
+    "apple_chip",
     "memory_gb", "card_bandwidth_gbps", "compare_gpus", "cloud", "other_clouds",
     "currency", "budget", "consumer", "budget_amount", "budget_currency", "budget_period", "zero_stage", "offload",
     "gradient_checkpointing", "lora_adapters", "max_loras", "lora_rank", "grad_accumulation", "optimizer",
@@ -204,6 +205,9 @@ class Question(BaseModel):
     pure_16bit: bool | None = None
     train_embeddings: bool | None = None
 
+    machines: int | None = Field(default=None, gt=0, le=10_000)
+    """Machines (nodes) a follow-up asks the thread's job on, naming no card ("what if we use 2 nodes?",
+    "用两台机器呢"): the thread's cards a machine times this (bot.understand.followup)."""
     active_params_b: float | None = Field(default=None, gt=0, le=MAX_PARAMS_B)
     """Parameters a mixture-of-experts model the knowledge base lacks runs per token, as stated ("86B active"):
     its size from `params_b` is in memory, this is what a token computes and reads."""

@@ -9,7 +9,7 @@ from bot.understand.slots.base import rx
 ASKS_COST = rx(
     r"\bhow\s+much\s+(?:does|do|would|will|is|to|for|money|would\s+it)\b|\bcosts?\b|\bcosting\b|\bprice\w*|"
     r"\bspend\w*|\bbill\w*|\bdollars?\b|\busd\b|\brmb\b|\bcny\b|\$|多少钱|费用|成本|花费|花多少|价格|价钱|租金|计费|"
-    r"多少元|几块钱|贵不贵|\bper\s+million\s+tokens\b"
+    r"多少元|几块钱|贵不贵|租多少|月租|\bper\s+million\s+tokens\b"
 )
 ASKS_TOKEN_COST = rx(
     r"\bper\s+(?:1\s*)?(?:million|mn?|k|thousand|billion)\s*(?:output\s+|generated\s+|input\s+)?tokens?\b|"

@@ -36,3 +36,13 @@ def test_two_jobs_joined_by_and_are_two_jobs() -> None:
     # one model with two tasks stays one question
     one = parse("LoRA fine-tune and serve Llama-3-8B on one A100", KB)
     assert one.other_jobs == [] and one.model == "llama-3-8b"
+
+
+def test_machines_in_a_follow_up_are_the_thread_s_cards_a_machine_times_them() -> None:
+    # M-133: "what if we use 2 nodes?" after one node of 8× H100 was "I didn't understand"; 2 × 8 = 16 H100s, half
+    # the hours at the same GPU-hours
+    from tests.bot.reply._answers import thread
+
+    question = thread("pretrain a 3B model on 200B tokens on one node of 8x H100, how long?", "what if we use 2 nodes?")
+    assert (question.gpu, question.gpu_count) == ("h100-sxm", 16)
+    assert thread("Qwen2.5-32B 推理，用 vLLM，20 并发，上下文 8k，用什么卡", "按月租多少").asks_cost
