@@ -169,9 +169,27 @@ def _two_tasks(text: str, read: Callable[[str], Question]) -> list[str]:
     return [first, second]
 
 
+_THE_QUESTION = re.compile(
+    r"\b(?:so\s+|anyway\s*,?\s*)?(?:the|my|our)\s+(?:actual\s+|real\s+|main\s+)?question(?:\s+is)?\s*[:：,-]|"
+    r"(?:所以|总之|總之)?\s*(?:我的|我们的|我們的)?(?:问题|問題)(?:是|就是)?\s*[:：]", re.I)
+"""Words that open the question after a long background ("… So the question: which GPUs for Qwen2.5-14B …")."""
+
+
+def asked_after_background(text: str, read: Callable[[str], Question]) -> str:
+    """The question a message announces after its background, when it names its own model: the background's
+    models (an eval of Llama-3.1-8B, Mistral-Nemo-12B, "a 70B") are not the job (audit 36 HIGH 112: the
+    2,960-character brief was sized as Mistral NeMo 12B against the Qwen2.5-14B its question named)."""
+    found = list(_THE_QUESTION.finditer(text))
+    if not found:
+        return text
+    after = text[found[-1].end():].strip()
+    job = _job(read(after)) if after else None
+    return after if job is not None and job[0] else text
+
+
 def split_jobs(text: str, read: Callable[[str], Question]) -> tuple[str, list[str]]:
     """(the text of the first job, quotes of the other jobs); the whole text and [] when there is one job."""
-    text = retracted(text, read)
+    text = asked_after_background(retracted(text, read), read)
     if len(_TABLE_LINE.findall(text)) >= _TABLE_LINES:
         return text, []  # a pasted nvidia-smi table: its header rows are no second job (audit 29 HIGH 51)
     parts = [piece for part in segments(text) for piece in _numbered_pieces(part)]

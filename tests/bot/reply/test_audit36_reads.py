@@ -46,3 +46,15 @@ def test_machines_in_a_follow_up_are_the_thread_s_cards_a_machine_times_them() -
     question = thread("pretrain a 3B model on 200B tokens on one node of 8x H100, how long?", "what if we use 2 nodes?")
     assert (question.gpu, question.gpu_count) == ("h100-sxm", 16)
     assert thread("Qwen2.5-32B 推理，用 vLLM，20 并发，上下文 8k，用什么卡", "按月租多少").asks_cost
+
+
+def test_a_question_announced_after_a_long_brief_is_the_one_answered() -> None:
+    # HIGH 112: the 2,960-character brief ending "So the question: which GPUs and how many for Qwen2.5-14B serving 25
+    # concurrent users at 6k context…" was sized as Mistral NeMo 12B (a model of its background) against Qwen-14B v1
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "data" / "long_brief_question_last.txt").read_text(encoding="utf-8")
+    question = parse(text, KB)
+    assert question.model == "qwen2.5-14b" and question.batch == 25 and question.compare_models == []
+    # without the announcing words, the brief is read as before
+    assert parse("Llama-3.1-8B was weak. What GPU for Qwen2.5-14B at 8k?", KB).model is not None
