@@ -316,6 +316,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     if gpu is None and top_gpu is not None:
         sized_gpu = top_gpu
         sized_count = question.gpu_count or (picks[0].count if picks[0].fits else 1)
+        if question.intent == "compare" and question.compare_counts:
+            # cards compared at their own counts ("8x 4090 vs 1x A100"): the memory block is the first row's
+            # set-up, not its card at the other's count (audit 36 HIGH 113: 8× A100 without checkpointing, 59.3
+            # GiB a card, above rows of 8× 4090 at 8.2 and 1× A100 at 33.5)
+            sized_count = picks[0].count
     workload = fp16_on_pre_ampere(workload, sized_gpu, assumptions, named=gpu is not None)
     # A serving engine's figure for a card is its reservation (vLLM 90% of the card, lmdeploy 80% of what the
     # weights leave, …); the reply's "memory needed" is what the job needs, and the reservation is explained by

@@ -58,3 +58,11 @@ def test_a_question_announced_after_a_long_brief_is_the_one_answered() -> None:
     assert question.model == "qwen2.5-14b" and question.batch == 25 and question.compare_models == []
     # without the announcing words, the brief is read as before
     assert parse("Llama-3.1-8B was weak. What GPU for Qwen2.5-14B at 8k?", KB).model is not None
+
+
+def test_the_memory_block_of_a_comparison_is_one_of_its_rows() -> None:
+    # HIGH 113: "8x 4090 vs 1x A100" showed 59.3 GiB a card over 8 GPUs (8 A100s without checkpointing) above rows
+    # of 8× 4090 at 8.2 GiB and 1× A100 at 33.5
+    answer = ask_json("8x 4090 vs 1x A100 80GB for LoRA of a 14B model, which is cheaper?")
+    rows = {(p["gpu"], p["count"]): p["memory_per_gpu_gb"] for p in answer["picks"]}
+    assert any(abs(answer["estimate"]["per_gpu_gb"] - need) < 0.05 for need in rows.values())
