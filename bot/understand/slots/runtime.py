@@ -474,6 +474,11 @@ def parse_kv_cache(state: SlotState) -> None:
         m = pattern.search(state.text)
         if m is not None:
             state.mask(m.start(), m.end())
+            quantised = _KV_QUANTISED_AFTER.match(state.text, m.end())
+            if quantised is not None:
+                # "KV cache 用 int8 量化": the cache's quantisation, not the weights' (audit 36 M-136: a bare 量化
+                # read as int8 weights, sized at 15.1 GiB where the released bf16 weights are 27.4)
+                state.mask(quantised.start(), quantised.end())
             if m.group("dtype") == "auto":
                 continue  # a log's kv_cache_dtype='auto' beside "KV cache 改 fp8 有没有帮助?": the type asked about
             weighed = _KV_WHAT_IF.search(_clause_before(state.text, m.start())) and running_set_up(state)
@@ -491,6 +496,7 @@ def parse_kv_cache(state: SlotState) -> None:
             state.mask(m.start(), m.end())
 
 
+_KV_QUANTISED_AFTER = rx(r"\s*(?:量化|quanti[sz]\w*)")
 _KV_VERSUS = rx(rf"\s*(?:和|与|與|跟|对比|對比|vs\.?|versus|or|还是|還是|compared\s+(?:to|with)|against)\s*"
                 rf"(?P<dtype>{_KV_TYPES})(?![a-z0-9])")
 """A second cache type set against the first ("KV cache 用 int8 和 fp16 比", "fp8 KV vs bf16")."""

@@ -66,3 +66,11 @@ def test_the_memory_block_of_a_comparison_is_one_of_its_rows() -> None:
     answer = ask_json("8x 4090 vs 1x A100 80GB for LoRA of a 14B model, which is cheaper?")
     rows = {(p["gpu"], p["count"]): p["memory_per_gpu_gb"] for p in answer["picks"]}
     assert any(abs(answer["estimate"]["per_gpu_gb"] - need) < 0.05 for need in rows.values())
+
+
+def test_a_kv_cache_quantised_leaves_the_weights_as_released() -> None:
+    # M-136: "KV cache 用 int8 量化後" also made the weights int8 (15.1 GiB) without a word; as released they are
+    # bf16, 14.7e9 × 2 bytes = 27.4 GiB, more than a 24 GB card
+    question = parse("KV cache 用 int8 量化後，Qwen2.5-14B 在 24G 卡上最長上下文能到多少？", KB)
+    assert question.kv_cache == "int8" and question.precision is None
+    assert parse("Qwen2.5-14B 量化后在 24G 卡上", KB).precision == "int8"  # a bare 量化 of the model still is
