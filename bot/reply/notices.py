@@ -12,7 +12,7 @@ import math
 from rapidfuzz import fuzz
 
 from bot.reply.cost_view import cloud_name
-from bot.reply.formatting import gb, gpu_name, hours_figure
+from bot.reply.formatting import format_label, gb, gpu_name, hours_figure
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
 from bot.reply.ollama_defaults import ollama_context
@@ -259,11 +259,35 @@ def activations_exceed_line(answer: Answer, kb: KnowledgeBase, t: Translator) ->
              context=f"{answer.query.context or 0:,}")
 
 
+def _held_at_fix(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
+    """"最多多少并发" on cards whose weights alone overflow them: the sequences they hold at the quantisation the
+    check offers, which is what the question then asks (audit 36 M-139: one L20, left unanswered beside "FP8 —
+    30.9 GiB")."""
+    check, e = answer.check, answer.estimate
+    if (not answer.understood.get("asks_concurrency") or check is None or check.fits or e is None
+            or e.breakdown.kv_cache <= 0 or (answer.query.batch or 1) != 1):
+        return ""
+    if check.limit_gb - (e.breakdown.weights + e.breakdown.activations + e.breakdown.overhead) > 0:
+        return ""  # the weights fit: the count as asked is the answer (rate_not_kept_line)
+    fix = next((s for s in check.suggestions if s.kind == "quantise" and s.gpu is None and s.count is None
+                and s.memory_per_gpu_gb is not None and s.memory_per_gpu_gb <= check.limit_gb), None)
+    if fix is None or fix.memory_per_gpu_gb is None:
+        return ""
+    kv_per_card = e.breakdown.kv_cache
+    spare = check.limit_gb - (fix.memory_per_gpu_gb - kv_per_card)
+    return t("sequences_held_at_fix", count=check.count, gpu=gpu_name(kb, check.gpu),
+             fix=format_label(fix.quant or fix.precision or ""), n=max(0, int(spare // kv_per_card)),
+             context=f"{answer.query.context or 0:,}", each=f"{kv_per_card:.2f}")
+
+
 def rate_not_kept_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     """"Is a T4 enough for 500 pairs a second?": the memory verdict answers only half. When the cards asked about
     hold the job but the serving plan for the rate asked needs more of them, the reply says so next to it."""
     check, plan = answer.check, answer.serving
     e = answer.estimate
+    at_fix = _held_at_fix(answer, kb, t)
+    if at_fix:
+        return at_fix
     if (answer.understood.get("asks_concurrency") and plan is None and check is not None
             and e is not None and e.breakdown.kv_cache > 0 and (answer.query.batch or 1) == 1):
         # "128k 上下文能支持几个并发" on cards that hold the weights but barely one sequence, or on a card known by

@@ -74,3 +74,11 @@ def test_a_kv_cache_quantised_leaves_the_weights_as_released() -> None:
     question = parse("KV cache 用 int8 量化後，Qwen2.5-14B 在 24G 卡上最長上下文能到多少？", KB)
     assert question.kv_cache == "int8" and question.precision is None
     assert parse("Qwen2.5-14B 量化后在 24G 卡上", KB).precision == "int8"  # a bare 量化 of the model still is
+
+
+def test_concurrency_on_a_card_the_weights_overflow_is_given_at_the_fix() -> None:
+    # M-139: one L20 (43.5 GiB usable) cannot hold Qwen3-30B-A3B's bf16 weights; in FP8 it needs 30.9 GiB with one
+    # 8k sequence of FP8 KV (2 × 48 layers × 4 × 128 × 1 byte = 48 KiB a token, 0.375 GiB), so about
+    # (43.45 − 30.89 + 0.38) / 0.38 ≈ 34 sequences
+    text = ask_json("Qwen3-30B-A3B 用 vLLM，fp8 kv cache，单卡 L20，上下文 8k，最多多少并发")["text"]
+    assert "改用 FP8 后，1 张 L20 可容纳 34 条 8,192 token 的序列" in text
