@@ -51,7 +51,12 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return route if kind == "quantise" else f"{route}, {label}"
     if kind == "quantise":
         quant = ONLINE_FP8_FLAG if s.quant == "fp8" and engine in ONLINE_FP8_ENGINES else s.quant
-        if quant in GGUF_BYTES_PER_PARAM:
+        sized = kb.models.get(model or "")
+        if sized is not None and s.precision == sized.native_precision:
+            # the format the model is released in ("DeepSeek-R1 … FP8"): its own checkpoint, not a quantisation
+            # of it (audit 36 LOW-206: "量化到 FP8 (--quantization fp8)")
+            label = t("sugg_release_format", precision=(s.precision or "").upper())
+        elif quant in GGUF_BYTES_PER_PARAM:
             # a GGUF type is its own name and bits (Q2_K is 2.6 bits a weight, not "INT4")
             label = t("sugg_quantise_gguf", quant=quant.removeprefix("gguf-").upper(),
                       bits=f"{8 * GGUF_BYTES_PER_PARAM[quant]:.1f}")

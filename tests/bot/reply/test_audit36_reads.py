@@ -82,3 +82,9 @@ def test_concurrency_on_a_card_the_weights_overflow_is_given_at_the_fix() -> Non
     # (43.45 − 30.89 + 0.38) / 0.38 ≈ 34 sequences
     text = ask_json("Qwen3-30B-A3B 用 vLLM，fp8 kv cache，单卡 L20，上下文 8k，最多多少并发")["text"]
     assert "改用 FP8 后，1 张 L20 可容纳 34 条 8,192 token 的序列" in text
+
+
+def test_a_model_s_release_format_is_offered_as_its_checkpoint() -> None:
+    # LOW-206: DeepSeek-R1 is released in FP8; the fix read "量化到 FP8 (--quantization fp8)"
+    text = ask_json("DeepSeek-R1 用 2 台 8卡 H800 部署 bf16 行不行")["text"]
+    assert "官方发布的 FP8 权重" in text and "量化到 FP8" not in text
