@@ -261,7 +261,9 @@ _NOT_A_NAME = re.compile(
     r"what|which|how|can|could|would|gpu|gpus|card|cards|dense|moe|base|chat|instruct|new|open|custom|generic|"
     r"parameter|parameters|params|full|lora|qlora|inference|pretrain|pre-train|pretraining|distill|distilled|"
     r"like|something|maybe|roughly|under|over|than|larger|smaller|bigger|up|at|least|most|between|from|each|per|"
-    r"another|other|one|two|first|second|local|quantized|quantised|fp16|bf16|int8|int4|fp8|awq|gptq|gguf)\s*)+")
+    r"another|other|one|two|first|second|local|quantized|quantised|fp16|bf16|int8|int4|fp8|awq|gptq|gguf|"
+    r"i|we|you|they|me|us|it|do|does|did|should|will|may|might|must|get|got|have|has|try|trying|just|only|"
+    r"still|also|then|so|if|whether|fit|fits|hold|holds|put|buy|rent|pick|choose)\s*)+")
 """Words before a size that name no model ("a 7b model", "train our 13b", "serve the 70b")."""
 
 

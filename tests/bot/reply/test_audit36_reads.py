@@ -22,7 +22,7 @@ def test_an_unknown_name_before_a_size_is_said_to_be_unknown(text: str, written:
     assert f"I don't know “{written}”" in ask_json(text)["text"]
 
 
-@pytest.mark.parametrize("text", ["what GPU for a 7b model", "serve the 70B with vllm",
+@pytest.mark.parametrize("text", ["what GPU for a 7b model", "serve the 70B with vllm", "can I run 7B on a T4",
                                   "need something like 7b for chat", "fp16 7b on a T4"])
 def test_a_size_alone_names_no_model(text: str) -> None:
     assert parse(text, KB).model_text is None
