@@ -164,6 +164,9 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["logged_oom"] = True
     if question.slow_first_token:
         understood["slow_first_token"] = True
+    rollout = next((n.split(":", 1)[1] for n in question.notes if n.startswith("rollout-engine:")), None)
+    if rollout:
+        understood["rollout_engine"] = rollout  # "GRPO with vLLM rollouts": the engine not sized, said up front
     if question.companion_models:
         understood["companion_models"] = list(question.companion_models)  # the pipeline's smaller models
     if question.logged_queue:

@@ -80,7 +80,10 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
                 window=f"{window:,}", asked=f"{length:,}")
               if sized is not None and window and length and length > window and answer.query.task == "inference"
               else "")
-    return {"modified_card": modified, "claimed_memory": corrected, "derived_name": base, "assumed_model": assumed,
+    rollout = answer.understood.get("rollout_engine")
+    rollouts = t("rollout_not_sized", engine=engine_name(rollout)) if rollout else ""
+    return {"rollout_not_sized": rollouts, "modified_card": modified, "claimed_memory": corrected,
+            "derived_name": base, "assumed_model": assumed,
             "no_such_variant": no_such, "devices_per_card": dies, "engine_not_on_card": off_maker,
             "card_not_on_cloud": elsewhere,
             "no_bf16": (t("no_bf16_asked", card=card.name.removeprefix("NVIDIA "),

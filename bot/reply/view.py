@@ -363,7 +363,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
     if answer.understood.get("records_folded"):
         out.append(("section", "notice", {"message": Translator(answer.query.lang)(
             "records_folded", n=f"{answer.understood['records_folded']:,}")}))
-    for notice in ("no_bf16", "unmodelled_beside", "assumed_model", "no_such_variant", "devices_per_card",
+    for notice in ("rollout_not_sized", "no_bf16", "unmodelled_beside", "assumed_model", "no_such_variant",
+                   "devices_per_card",
                    "derived_name", "claimed_memory", "modified_card", "engine_not_on_card", "card_not_on_cloud",
                    "beyond_window", "ollama_tier",
                    "user_base", "logged_capacity", "smi_busy"):

@@ -247,6 +247,9 @@ def card_times_count(text: str, gpu_keys: dict[str, str]) -> str:
         lambda m: f"{m.group(1)}×{m.group(2)}" if m.group(1).lower() in gpu_keys else m.group(0), text)
 
 
+ROLLOUT_ENGINES = frozenset({"vllm", "sglang", "lmdeploy", "tensorrt-llm"})
+ROLLOUT_ENGINE_NOTE = "rollout-engine:"
+"""Noted with the serving engine an RL job (GRPO, PPO) names for its rollouts; the reply says what it leaves out."""
 _NODES = re.compile(r"(?<![\w.])(?P<n>\d{1,3}|two|three|four|eight|[两兩二三四八])\s*"
                     r"(?:nodes?|machines?|servers?|boxes|hosts|"
                     r"台(?:机器|機器|服务器|伺服器|节点|節點)|个节点|個節點|台)(?![a-z])", re.I)
@@ -472,6 +475,11 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     parse_qat(state, qat if isinstance(qat, str) else None)
     parse_engine(state)
     parse_task(state)
+    if "preference-as-sft" in state.notes and state.values.get("engine") in ROLLOUT_ENGINES:
+        # "GRPO … with vLLM rollouts": the serving engine generates the rollouts; the policy trains on the usual
+        # trainer (audit 36 M-137: read back as vLLM training)
+        state.notes.append(ROLLOUT_ENGINE_NOTE + str(state.values.pop("engine")))
+        state.stated = [slot for slot in state.stated if slot != "engine"]
     parse_money(state)
     if instance is not None and instance.instance.cloud and instance.instance.cloud not in ON_PREMISES:
         state.set("cloud", instance.instance.cloud)  # a cloud named in words has already been set

@@ -88,3 +88,11 @@ def test_a_model_s_release_format_is_offered_as_its_checkpoint() -> None:
     # LOW-206: DeepSeek-R1 is released in FP8; the fix read "量化到 FP8 (--quantization fp8)"
     text = ask_json("DeepSeek-R1 用 2 台 8卡 H800 部署 bf16 行不行")["text"]
     assert "官方发布的 FP8 权重" in text and "量化到 FP8" not in text
+
+
+def test_an_rl_job_s_rollout_engine_is_said_not_sized_and_not_read_as_the_trainer() -> None:
+    # M-137: "GRPO … with vLLM rollouts" was read back as vLLM training, the rollout engine only in Assumed
+    answer = ask_json("GRPO on Qwen2.5-7B with vLLM rollouts, how many GPUs do I need?")
+    assert answer["query"]["engine"] != "vllm"
+    assert "Not sized here: the vLLM engine that generates the rollouts" in answer["text"]
+    assert "· vllm" not in answer["text"].lower().split("i read this as:")[1].splitlines()[0]
