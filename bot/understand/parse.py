@@ -456,7 +456,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     if found.model is None:
         parse_params(state)
     span = state.values.pop("params_span", None)
-    if found.model is None and found.text is None and isinstance(span, tuple):
+    if (found.model is None and found.text is None and isinstance(span, tuple) and "params_b" not in state.clamped
+            and not re.search(r"\d{7,}", original[int(span[0]): int(span[1])])):
         window = max(0, int(span[0]) - 40)
         written = _NAME_BEFORE_SIZE.search(original[window: int(span[0])])
         if written is not None and not _NOT_A_NAME.fullmatch(written.group("name").lower()):
