@@ -33,14 +33,24 @@ def quantised_path_figure(question: Question, workload: Workload, picks: list[Pi
     """{gpu, count, quant, per_gpu_gb, decode_tokens_per_s, sixteen_bit_count} for the 4-bit job on the card named
     when it takes half the cards or fewer; None otherwise."""
     gpu = kb.gpus.get(question.gpu or "")
-    if (gpu is None or workload.task != "inference" or "precision" in question.stated or "quant" in question.stated
+    if (workload.task != "inference" or "precision" in question.stated or "quant" in question.stated
             or "gpu_count" in question.stated or workload.precision not in ("bf16", "fp16")
             or workload.model.native_precision not in ("bf16", "fp16", "fp32")):
         return None
-    first = picks[0] if picks else None
-    if first is None or first.gpu_id != gpu.id or not first.fits or first.count < FEWEST_CARDS_FOR_THE_PATH:
+    fewest = FEWEST_CARDS_FOR_THE_PATH
+    if gpu is None and question.intent == "recommend" and question.memory_gb is None:
+        # no card named: the first pick that takes several cards, halved in 8 or 4 bits (audit 36 M-140: Falcon-40B
+        # got 16-bit picks only, though in 8 bits one 48 GB card holds it)
+        first = next((p for p in picks if p.fits and p.count >= 2), None)
+        gpu = kb.gpus.get(first.gpu_id) if first is not None else None
+        fewest = 2
+    else:
+        first = picks[0] if picks else None
+    if gpu is None or first is None or first.gpu_id != gpu.id or not first.fits or first.count < fewest:
         return None
     formats: list[tuple[Precision, str | None]] = [("int4", "gguf-q4_k_m" if workload.engine == "llama.cpp" else "awq")]
+    if workload.engine != "llama.cpp":
+        formats.insert(0, ("int8", "gptq-int8"))  # 8 bits at well under 1% loss, before 4 bits
     if gpu.fp8_tflops and workload.engine != "llama.cpp" and runs_precision(gpu, "fp8", workload.engine):
         formats.insert(0, ("fp8", None))  # FP8 tensor cores: 8 bits at almost no loss, where they halve the count
     for precision, quant in formats:
@@ -63,12 +73,13 @@ def quantised_path_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str
         return ""
     speed = (t("quantised_path_speed", v=f"{figure['decode_tokens_per_s']:.0f}")
              if figure.get("decode_tokens_per_s") else "")
-    key = "quantised_path_fp8" if figure["quant"] == "fp8" else "quantised_path"
+    key = ("quantised_path_fp8" if figure["quant"] == "fp8" else "quantised_path_int8"
+           if figure["quant"] == "gptq-int8" else "quantised_path")
     return t(key, cards=f"{figure['count']}× {gpu_name(kb, figure['gpu'])}", quant=QUANT_NAMES[figure["quant"]],
              gb=gb(figure["per_gpu_gb"]), speed=speed, sixteen=figure["sixteen_bit_count"])
 
 
-QUANT_NAMES = {"awq": "AWQ", "gguf-q4_k_m": "Q4_K_M", "fp8": "FP8"}
+QUANT_NAMES = {"awq": "AWQ", "gguf-q4_k_m": "Q4_K_M", "fp8": "FP8", "gptq-int8": "GPTQ-Int8"}
 
 
 __all__ = ["quantised_path_figure", "quantised_path_line"]
