@@ -50,7 +50,8 @@ def reading_notices(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[st
     assumed = (t("assumed_model", name=sized.name)
                if answer.understood.get("assumed_model") and sized is not None else "")
     if answer.understood.get("family_release") and sized is not None:
-        assumed = t("family_release", name=sized.name)
+        assumed = (t("family_release", name=sized.name) if sized.modality == "audio"
+                   else t("family_release_only", name=sized.name))  # "InternLM3": its one release (LOW-210)
     written, card = answer.understood.get("no_such_variant"), kb.gpus.get(answer.query.gpu or "")
     no_such = t("no_such_variant", text=str(written), name=card.name.removeprefix("NVIDIA ")) \
         if written and card is not None else ""

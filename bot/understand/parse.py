@@ -270,6 +270,15 @@ _NOT_A_NAME = re.compile(
 """Words before a size that name no model ("a 7b model", "train our 13b", "serve the 70b")."""
 
 
+def _only_release(kb: KnowledgeBase, written: str | None) -> str | None:
+    """The one model whose id is the family name written plus its size ("internlm3" → internlm3-8b), else None."""
+    if not written or not re.fullmatch(r"[A-Za-z][\w.-]*\d[\w.]*", written.strip()):
+        return None  # a versioned family name alone ("InternLM3", "Phi4"), not words or a bare size
+    key = written.strip().lower().replace(" ", "-")
+    releases = [m for m in kb.models if re.fullmatch(re.escape(key) + r"-\d+(?:\.\d+)?b", m)]
+    return releases[0] if len(releases) == 1 else None
+
+
 def generator_first(state: SlotState, kb: KnowledgeBase, model_ids: list[str], model: str | None) -> str | None:
     """A pipeline of models named with its load ("RAG stack: bge-m3 + reranker + Qwen2.5-14B for 100 users"): the
     generator is sized, the bulk of the cards, and the others are said beside it (`companion_models`), where the
@@ -359,6 +368,13 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         # know the model" with four Whisper names offered)
         state.notes.append(FAMILY_RELEASE_NOTE)
         found.model, found.text, found.suggestions = ASSUMED_SPEECH_MODEL, None, []
+        state.set("model", found.model)
+    only = _only_release(kb, found.text) if found.model is None and "params_b" not in state.values else None
+    if only is not None:
+        # "InternLM3 在 V100 32G 上": a family name whose one release the knowledge base holds is that model, said
+        # in the reply (audit 37 LOW-210: "I don't know InternLM3" with InternLM3-8B offered first)
+        state.notes.append(FAMILY_RELEASE_NOTE)
+        found.model, found.text, found.suggestions = only, None, []
         state.set("model", found.model)
     if found.model is None and not found.suggestions \
             and unsized_unknown_name(folded, original, _taken_spans(state, folded, mentions)) is None:
@@ -460,11 +476,15 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
             and not re.search(r"\d{7,}", original[int(span[0]): int(span[1])])):
         window = max(0, int(span[0]) - 40)
         written = _NAME_BEFORE_SIZE.search(original[window: int(span[0])])
-        if written is not None and not _NOT_A_NAME.fullmatch(written.group("name").lower()):
+        words = written.group("name").split() if written is not None else []
+        while words and _NOT_A_NAME.fullmatch(words[0].lower()):
+            words = words[1:]  # "can minicpm4 8b": the verb before the name is not part of it (audit 37 LOW-207)
+        if written is not None and words:
             # "deepseek coder 6.7b": a name the knowledge base does not hold, written before a size, is said to be
             # unknown with did-you-mean, as "deepseek-coder-6.7b" is (audit 36 HIGH 110: sized as a generic
             # model without a word)
-            found.text = original[window + written.start(): int(span[1])].strip()
+            start = window + written.start() + written.group("name").rfind(" ".join(words))
+            found.text = original[start: int(span[1])].strip()
     if not gpus and instance is None and (nodes := _NODES.search(state.text)) is not None:
         # "what if we use 2 nodes?", "用两台机器呢": machines, not cards (the thread's cards a machine times them)
         state.values.pop("gpu_count", None)

@@ -1,0 +1,30 @@
+"""Audit 37's readings, each on the audit's own question with a control beside it."""
+
+from __future__ import annotations
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+from tests.bot.reply._answers import ask_json
+
+KB = default_knowledge()
+
+
+def test_a_count_of_bi_of_data_in_traditional_chinese_is_the_samples() -> None:
+    # HIGH 114: "5000 筆資料" was dropped and "要多久" got no time ("5000 条数据" got one)
+    question = parse("Gemma 3 27B QLoRA 微調，單張 4090 可以嗎？5000 筆資料要多久", KB)
+    assert question.training_samples == 5000
+    assert parse("2 萬筆資料", KB).training_samples == 20_000
+    assert parse("部署资料库", KB).training_samples is None
+
+
+def test_the_verb_before_an_unknown_name_is_not_part_of_it() -> None:
+    # LOW-207: "can minicpm4 8b" was echoed as the name
+    assert parse("can minicpm4 8b run on my 3060?", KB).model_text == "minicpm4 8b"
+
+
+def test_a_family_with_one_release_is_that_release() -> None:
+    # LOW-210: "InternLM3" alone was unknown though InternLM3-8B is its only release here
+    question = parse("InternLM3 在 V100 32G 上能跑嗎", KB)
+    assert question.model == "internlm3-8b" and question.family_release
+    assert parse("qwen3 on a 4090", KB).model is None  # several releases: which one is asked
+    assert "InternLM3-8B" in ask_json("InternLM3 在 V100 32G 上能跑嗎")["text"]
