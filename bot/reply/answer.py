@@ -93,7 +93,7 @@ from bot.reply.smaller import smaller_for
 from bot.reply.speed_target import meet_speed_target
 from bot.reply.stack import others_alone, room_for_others, texts_for, with_stack
 from bot.reply.variant import rented_variant
-from bot.reply.weighed_layout import weighed_layout_figure
+from bot.reply.weighed_layout import fewer_in_tensor_parallel, weighed_layout_figure
 from bot.reply.whole_instance import on_whole_instances, widened
 from bot.reply.work_money import rank_by_money
 from bot.understand.question import PRETRAINING_TOKENS, Question
@@ -488,6 +488,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         all_cards=all_cards_figure(question, workload, kb),
         engine_length=engine_length_figure(question, workload, kb),
         weighed_layout=weighed_layout_figure(question, workload, kb),
+        fewer_in_tp=fewer_in_tensor_parallel(question, workload, picks, kb),
         smaller_models=smaller_for(question, model.id, gpu, count, check, picks, kb),
         quantised_path=quantised_path_figure(question, workload, picks, kb, instances),
         cpu_only=cpu_only_figure(question, workload),

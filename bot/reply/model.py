@@ -451,6 +451,8 @@ class Answer(BaseModel):
     of different cards: `speed` is then that set's (check.cards), and no bill is given."""
     sources: list[str] = Field(default_factory=list)
     other_engine: dict[str, Any] | None = None
+    fewer_in_tp: dict[str, Any] | None = None
+    """Fewer of the first pick's card holding the load with tensor parallelism, beside its one-card replicas."""
     engines_compared: list[dict[str, Any]] = Field(default_factory=list)
     """The serving engines the question weighs, side by side on the cards sized (bot.reply.engine_compare)."""
     """When no engine was named and the other common one changes the per-card need by more than 15%:

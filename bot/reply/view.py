@@ -217,6 +217,10 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["any_fits"] = any(p["fits"] for p in picks)
     view["other_stage"] = other_stage_line(answer, kb, t)
     view["other_kv"] = other_kv_line(answer, kb, t)
+    fewer = answer.fewer_in_tp
+    view["fewer_in_tp"] = (t("fewer_in_tp", cards=f"{fewer['count']}× {gpu_name(kb, fewer['gpu'])}",
+                             users=f"{fewer['users']:,}", gb=gb(fewer["per_gpu_gb"]), n=fewer["replica_cards"])
+                           if fewer else "")
     compared_on = answer.engines_compared[0] if answer.engines_compared else None
     view["engines_compared"] = (engines_compared_text(answer.engines_compared, int(compared_on["count"]),
                                                       gpu_name(kb, str(compared_on["gpu"])), t)
@@ -433,8 +437,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                              gb=gb(other.get("image_encoder_gb") or 0.0))
             message += ("" if message.endswith("。") else " ") + images
         out.append(("section", "notice", {"message": message}))
-    out += _notices(view, ("engines_compared", "lighter", "other_stage", "other_kv", "engine_length", "weighed_layout",
-                           "all_cards",
+    out += _notices(view, ("engines_compared", "fewer_in_tp", "lighter", "other_stage", "other_kv", "engine_length",
+                           "weighed_layout", "all_cards",
                            "owned_running", "activations_exceed", "smaller", "vae_tiling", "reasoning_length",
                            "quantised_path"))
     if answer.estimate is not None:

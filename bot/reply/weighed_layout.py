@@ -36,3 +36,25 @@ def weighed_layout_figure(question: Question, workload: Workload, kb: KnowledgeB
         figure["decode_tokens_per_s"] = round(rules.estimate_speed(each, gpu, cards).decode_tokens_per_s or 0.0, 1)
         figure["sequences_each"] = sequences_held(each, gpu, cards)
     return figure
+
+
+def fewer_in_tensor_parallel(question: Question, workload: Workload, picks: list[Any],
+                             kb: KnowledgeBase) -> dict[str, Any] | None:
+    """{gpu, count, per_gpu_gb, replica_cards, users}: fewer of the first pick's card holding every sequence asked
+    with tensor parallelism, when that pick lays the load out as one-card replicas (the priced instances), so a
+    "how many" is not answered with more cards than the job needs (audit 37 M-143: 3 L20s for Phi-4 at 50
+    concurrent, where 2 in TP hold it)."""
+    first = picks[0] if picks else None
+    gpu = kb.gpus.get(first.gpu_id) if first is not None else None
+    users = question.users or question.batch
+    if (first is None or gpu is None or not first.fits or not first.replicas or first.replicas < 2
+            or first.count != first.replicas or workload.task != "inference" or workload.model.arch != "decoder"
+            or not users):
+        return None
+    whole = replace(workload, batch=max(1, users))
+    for cards in (n for n in rules.constants.TP_DEGREES if 1 < n < first.count):
+        fits, estimate = fits_on(whole, gpu, cards)
+        if fits:
+            return {"gpu": gpu.id, "count": cards, "per_gpu_gb": round(needed_gib(estimate), 1),
+                    "replica_cards": first.count, "users": users}
+    return None

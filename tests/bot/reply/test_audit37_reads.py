@@ -28,3 +28,12 @@ def test_a_family_with_one_release_is_that_release() -> None:
     assert question.model == "internlm3-8b" and question.family_release
     assert parse("qwen3 on a 4090", KB).model is None  # several releases: which one is asked
     assert "InternLM3-8B" in ask_json("InternLM3 在 V100 32G 上能跑嗎")["text"]
+
+
+def test_fewer_cards_in_tensor_parallel_are_said_beside_one_card_replicas() -> None:
+    # M-143: 3 one-card L20 replicas for Phi-4 at 50 concurrent, where 2 L20s in TP hold it: KV 200 KiB a token ×
+    # 4,096 × 50 = 39.1 GiB plus 27.4 GiB of weights ≈ 69 GiB over two 43.5 GiB cards
+    answer = ask_json("phi4 14b 并发50 需要几张L20")
+    fewer = answer["fewer_in_tp"]
+    assert fewer is not None and fewer["count"] == 2 and fewer["replica_cards"] == 3
+    assert "用张量并行的 2× L20 也能容纳全部 50 路" in answer["text"]
