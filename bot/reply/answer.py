@@ -384,6 +384,18 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 floor = DEFAULT_CONTEXT if workload.task == "inference" else TRAINING_SHORT_CONTEXT
                 check.suggestions.sort(key=lambda s: not (s.kind == "shorter-context" and (s.context or 0)
                                                           >= floor))
+        if (check is not None and not check.fits and not cards and question.engine is None
+                and workload.engine == "vllm" and gpu.form == "consumer"
+                and not any(s.engine == "llama.cpp" for s in check.suggestions)):
+            # vLLM chosen by default for a large model on a GeForce card: the llama.cpp route people take at home
+            # is offered too ("Llama 4 Scout on my 4090": AWQ on four 4090s had been the only fix; audit 37 M-142)
+            home = check_out(rules.check_fit(replace(workload, engine="transformers"), gpu, count, instances,
+                                             candidates=[]))
+            routes = [s for s in home.suggestions if s.engine == "llama.cpp"]
+            if routes:
+                routes = with_suggestion_speeds(home.model_copy(update={"suggestions": routes}), workload, gpu,
+                                                count, question.tokens).suggestions
+                check = check.model_copy(update={"suggestions": [*check.suggestions, *routes]})
         check = host_ram_check(check, question, estimate.host_ram_gib)
         if check is not None and check.fits and not check.tight and not cards and not copies:
             fewer = fewest_holding(workload, gpu, count)
