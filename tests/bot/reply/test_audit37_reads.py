@@ -42,7 +42,8 @@ def test_fewer_cards_in_tensor_parallel_are_said_beside_one_card_replicas() -> N
 def test_a_large_moe_on_one_geforce_card_is_offered_the_llama_cpp_route() -> None:
     # M-142: "llama 4 scout on my 4090" offered AWQ on 4× 4090 alone; a Q4_K_M GGUF with its experts in RAM runs
     # on the one card. Not when vLLM was asked for by name.
-    routes = [s for s in ask_json("llama 4 scout on my 4090?")["check"]["suggestions"] if s.get("engine") == "llama.cpp"]
+    suggestions = ask_json("llama 4 scout on my 4090?")["check"]["suggestions"]
+    routes = [s for s in suggestions if s.get("engine") == "llama.cpp"]
     assert routes and routes[0]["kind"] == "cpu-experts"
     named = ask_json("llama 4 scout on my 4090 with vllm?")["check"]["suggestions"]
     assert not any(s.get("engine") == "llama.cpp" for s in named)
