@@ -315,7 +315,8 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         if m is not None:
             out.append(Suggestion(kind="qlora", task="qlora", memory_per_gpu_gib=m))
         else:
-            out += _peft_at_smaller_batch(w, ("qlora",), gpu, count, need)
+            at_batch = _peft_at_smaller_batch(w, ("qlora",), gpu, count, need)
+            out += at_batch or _qlora_at_shorter_samples(alt, gpu, count, need)
     if not valid_tp(w, count):
         # A count the engine cannot split the model over (3 cards for 32 heads): the most of them it can; for an
         # engine that splits by layers (past MAX_PICK_GPUS), the fewest that hold it, as more add no speed
@@ -362,6 +363,24 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
         if cut is not None:
             out.append(Suggestion(kind="shorter-context", context=cut[0], memory_per_gpu_gib=cut[1]))
     return _same_cards_first(out)
+
+
+QLORA_SHORTEST_SAMPLES = 1024
+"""The shortest samples a QLoRA is offered at when the asked length does not fit: below it few fine-tuning sets fit."""
+
+
+def _qlora_at_shorter_samples(alt: Workload, gpu: GPU, count: int,
+                              need: Callable[[Workload, GPU, int], float | None]) -> list[Suggestion]:
+    """QLoRA at the longest halved sample length that fits, when it does not at the length asked (audit 37
+    LOW-209: a LoRA of Llama 3.1 8B on a T4 was offered four T4s or offload, where a QLoRA of 2k samples fits the
+    one card, as Colab's T4 recipes run it)."""
+    length = alt.context // 2
+    while length >= QLORA_SHORTEST_SAMPLES:
+        m = need(replace(alt, context=length), gpu, count)
+        if m is not None:
+            return [Suggestion(kind="qlora", task="qlora", context=length, memory_per_gpu_gib=m)]
+        length //= 2
+    return []
 
 
 def _peft_at_smaller_batch(w: Workload, tasks: Sequence[Literal["lora", "qlora"]], gpu: GPU, count: int,

@@ -90,6 +90,8 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
         return t("sugg_flash_attention", flag=f" ({flag})" if flag else "")
     if kind in ("lora", "qlora") and s.batch:
         return t(f"sugg_{kind}") + t("sugg_at_micro_batch", batch=s.batch)
+    if kind == "qlora" and s.context:
+        return t("sugg_qlora") + t("sugg_at_samples", context=f"{s.context:,}")
     if kind == "pipeline_parallel":
         flag = {"vllm": f"--tensor-parallel-size 1 --pipeline-parallel-size {s.count}",
                 "sglang": f"--tp-size 1 --pp-size {s.count}"}.get(engine or "", "")

@@ -47,3 +47,10 @@ def test_a_large_moe_on_one_geforce_card_is_offered_the_llama_cpp_route() -> Non
     assert routes and routes[0]["kind"] == "cpu-experts"
     named = ask_json("llama 4 scout on my 4090 with vllm?")["check"]["suggestions"]
     assert not any(s.get("engine") == "llama.cpp" for s in named)
+
+
+def test_a_lora_that_overflows_a_t4_is_offered_qlora_on_shorter_samples() -> None:
+    # LOW-209: a LoRA of Llama 3.1 8B on a T4 was offered 4× T4 or offload; QLoRA of 2k samples fits the one card
+    fixes = ask_json("llama 3.1 8b lora on a T4, 5k samples")["check"]["suggestions"]
+    qlora = next(s for s in fixes if s["kind"] == "qlora")
+    assert qlora["context"] == 2048 and qlora["memory_per_gpu_gb"] < 14.5
