@@ -327,7 +327,12 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             if m is not None:
                 out.append(Suggestion(kind="more-gpus", gpu_id=gpu.id, count=n, memory_per_gpu_gib=m))
                 break
-    more_counts = C.TP_DEGREES + (C.BEYOND_TRAINING_GPUS if w.task != "inference" else ())
+    # an engine that splits by layers takes any count (3 RTX 3060s for Gemma 3 12B, as the picks list it: audit 37
+    # LOW-208 had "4 cards" here beside a 3-card pick); tensor parallelism takes its degrees
+    layer_split = w.task == "inference" and profile_for(w).multi_gpu.mode != "tensor-parallel"
+    one_machine = tuple(range(2, 9)) + tuple(n for n in C.TP_DEGREES if n > 8)  # any count within 8 cards
+    more_counts = (one_machine if layer_split else C.TP_DEGREES) + (
+        C.BEYOND_TRAINING_GPUS if w.task != "inference" else ())
     for n in more_counts if gpu.recommended and not activation_bound else ():
         if n > count and valid_tp(w, n) and within_one_machine(gpu, n):
             m = need(w, gpu, n)

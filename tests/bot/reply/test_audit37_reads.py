@@ -54,3 +54,11 @@ def test_a_lora_that_overflows_a_t4_is_offered_qlora_on_shorter_samples() -> Non
     fixes = ask_json("llama 3.1 8b lora on a T4, 5k samples")["check"]["suggestions"]
     qlora = next(s for s in fixes if s["kind"] == "qlora")
     assert qlora["context"] == 2048 and qlora["memory_per_gpu_gb"] < 14.5
+
+
+def test_more_cards_for_a_layer_split_engine_are_the_fewest_that_hold_it() -> None:
+    # LOW-208: Gemma 3 12B in bf16 on RTX 3060s: the pick was 3 cards (transformers splits layers over any count),
+    # the "what would fit" line 4 (tensor-parallel degrees)
+    answer = ask_json("gemma3 12b 3060 12g 能跑吗")
+    more = next(s for s in answer["check"]["suggestions"] if s["kind"] == "more-gpus")
+    assert more["count"] == answer["picks"][0]["count"] == 3
