@@ -54,6 +54,14 @@ class KnowledgeBase:
                          | {layout.gpu for layout in self.instance_types.values() if layout.cloud == cloud}
                          | {row.gpu for row in self.prices.values() if row.cloud == cloud})
 
+    def instance_ram_gib(self, instance: str) -> float | None:
+        """The host RAM of an instance type by its name: its price rows' or its family's listing; None when neither
+        says."""
+        rows = [row.ram_gib for row in self.prices.values() if row.instance == instance and row.ram_gib]
+        listed = [it.memory_gib for family in self.instance_families.values()
+                  for it in family.example_instance_types if it.instance_type == instance and it.memory_gib]
+        return next(iter(rows + listed), None)
+
     @cached_property
     def model_index(self) -> NameIndex:
         return NameIndex.for_models(self.models.values())

@@ -419,7 +419,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             speed["decode_tokens_per_s"] = finite(set_decode, 1)
     if on_whole and gpu is not None and picks[0].gpu_id == gpu.id and top == (gpu, count):
         top = (gpu, picks[0].count)  # the card named is billed by the machine: the job is timed on all its cards
-    on_cloud = kb.rented_on(question.cloud) if question.cloud else frozenset()
     if (gpu is not None and top == (gpu, count) and on_cloud and gpu.id not in on_cloud and runs
             and top_gpu is not None and top_gpu.id in on_cloud):
         # "and in CNY on Alibaba?" of an L4 that cloud does not rent: the job is timed and billed on the first

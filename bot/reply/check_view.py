@@ -162,8 +162,7 @@ def _host_ram_short(answer: Answer, kb: KnowledgeBase, s: Any, t: Translator) ->
     name = answer.understood.get("instance")
     if not name or not s.host_ram_gb or s.kind.replace("-", "_") not in ("offload_optimizer", "offload_all"):
         return ""
-    memory = next((it.memory_gib for family in kb.instance_families.values()
-                   for it in family.example_instance_types if it.instance_type == name and it.memory_gib), None)
+    memory = kb.instance_ram_gib(str(name))
     if memory is None or s.host_ram_gb <= memory:
         return ""
     return t("sugg_host_ram_short", instance=str(name), gib=f"{memory:,.0f}")

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any, cast, get_args
 
 import rules
+from bot.reply.convert import finite
 from bot.reply.formatting import gb
 from bot.reply.i18n import Translator
 from bot.reply.readback import engine_name
@@ -49,14 +50,10 @@ def engines_compared(question: Question, workload: Workload, count: int, gpu: GP
         if figure["fits"] and load and rules.compute_known(gpu):
             timed = replace(as_chosen(on, estimate.chosen), batch=max(1, on.batch if asked else int(load)))
             speed = rules.estimate_speed(timed, gpu, count)
-            figure.update(sequences=timed.batch, decode_tokens_per_s=_rounded(speed.decode_tokens_per_s),
-                          aggregate_tokens_per_s=_rounded(speed.aggregate_tokens_per_s))
+            figure.update(sequences=timed.batch, decode_tokens_per_s=finite(speed.decode_tokens_per_s, 1),
+                          aggregate_tokens_per_s=finite(speed.aggregate_tokens_per_s, 1))
         figures.append(figure)
     return figures if len(figures) >= 2 else []
-
-
-def _rounded(value: float | None) -> float | None:
-    return round(value, 1) if value is not None else None
 
 
 LEVEL_SHARE = 0.05

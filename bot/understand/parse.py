@@ -83,7 +83,7 @@ from bot.understand.mention_fit import (
 from bot.understand.mentions import Mention, find_mentions
 from bot.understand.model_mentions import find_models
 from bot.understand.notebooks import notebook_card
-from bot.understand.numbers import bound_digit_runs, keep_clause_commas, ungroup_thousands
+from bot.understand.numbers import bound_digit_runs, keep_clause_commas, number, ungroup_thousands
 from bot.understand.question import (
     CLAIMED_MEMORY_NOTE,
     DERIVED_NAME_NOTE,
@@ -253,8 +253,6 @@ ROLLOUT_ENGINE_NOTE = "rollout-engine:"
 _NODES = re.compile(r"(?<![\w.])(?P<n>\d{1,3}|two|three|four|eight|[两兩二三四八])\s*"
                     r"(?:nodes?|machines?|servers?|boxes|hosts|"
                     r"台(?:机器|機器|服务器|伺服器|节点|節點)|个节点|個節點|台)(?![a-z])", re.I)
-_NODE_WORDS = {"two": "2", "three": "3", "four": "4", "eight": "8", "两": "2", "兩": "2", "二": "2", "三": "3",
-               "四": "4", "八": "8"}
 _NAME_BEFORE_SIZE = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9._-]*(?:\s+[A-Za-z][A-Za-z0-9._-]*)?)\s+$")
 """One or two words written right before a parameter count ("deepseek coder 6.7b", "my-model 7b")."""
 _NOT_A_NAME = re.compile(
@@ -489,7 +487,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         # "what if we use 2 nodes?", "用两台机器呢": machines, not cards (the thread's cards a machine times them)
         state.values.pop("gpu_count", None)
         state.stated = [slot for slot in state.stated if slot != "gpu_count"]
-        state.set("machines", int(_NODE_WORDS.get(nodes.group("n"), nodes.group("n"))))
+        state.set("machines", int(number(nodes.group("n")) or 1))
         state.mask(nodes.start(), nodes.end())
     parse_precision(state, found.quant)
     qat = named_model.details.get("qat_quant") if named_model is not None else None
