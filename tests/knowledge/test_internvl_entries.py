@@ -25,21 +25,18 @@ def test_entry_loads_as_a_tiled_multimodal_model(model_id: str) -> None:
     assert m.source
 
 
-def test_shapes_of_the_8b() -> None:
-    m = default_knowledge().model("internvl2.5-8b")
-    assert (m.num_layers, m.hidden_size, m.num_attention_heads, m.num_kv_heads, m.head_dim) == (32, 4096, 32, 8, 128)
-    assert (m.intermediate_size, m.vocab_size, m.max_context, m.tie_embeddings) == (14336, 92553, 32768, False)
-    assert m.params_b == 8.08
-    # 32 layers × 8 KV heads × 128 × (K and V) × 2 bytes = 128 KiB a token.
-    assert m.kv_cache_kib_per_token_16bit == 32 * 8 * 128 * 2 * 2 / 1024
-
-
-def test_shapes_of_the_78b() -> None:
-    m = default_knowledge().model("internvl2.5-78b")
-    assert (m.num_layers, m.hidden_size, m.num_attention_heads, m.num_kv_heads, m.head_dim) == (80, 8192, 64, 8, 128)
-    assert (m.intermediate_size, m.vocab_size, m.max_context, m.tie_embeddings) == (29568, 151674, 32768, False)
-    assert m.params_b == 78.41
-    assert m.kv_cache_kib_per_token_16bit == 80 * 8 * 128 * 2 * 2 / 1024
+@pytest.mark.parametrize(("model_id", "attention", "mlp", "params_b"), [
+    ("internvl2.5-8b", (32, 4096, 32, 8, 128), (14336, 92553, 32768, False), 8.08),
+    ("internvl2.5-78b", (80, 8192, 64, 8, 128), (29568, 151674, 32768, False), 78.41),
+])
+def test_shapes(model_id: str, attention: tuple[int, ...], mlp: tuple[object, ...], params_b: float) -> None:
+    m = default_knowledge().model(model_id)
+    assert (m.num_layers, m.hidden_size, m.num_attention_heads, m.num_kv_heads, m.head_dim) == attention
+    assert (m.intermediate_size, m.vocab_size, m.max_context, m.tie_embeddings) == mlp
+    assert m.params_b == params_b
+    # layers × KV heads × head_dim × (K and V) × 2 bytes: 128 KiB a token for the 8B, 320 for the 78B
+    layers, _, _, kv_heads, head_dim = attention
+    assert m.kv_cache_kib_per_token_16bit == layers * kv_heads * head_dim * 2 * 2 / 1024
 
 
 def test_parameter_count_of_the_8b_adds_up() -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from bot.understand.followup import follow_up, is_follow_up
 from bot.understand.parse import parse
+from bot.understand.question import Question
 from knowledge.base import KnowledgeBase
 from knowledge.loader import load_knowledge
 
@@ -369,14 +370,18 @@ def test_cards_named_in_the_plural_after_a_recommendation_ask_how_many(kb: Knowl
     assert one.intent == "check"  # one card named: does it fit that card
 
 
+def _merged_follow_up(first: str, then: str, kb: KnowledgeBase) -> Question:
+    """`then` read as a follow-up of `first`, asserting that it is one."""
+    previous, current = parse(first, kb), parse(then, kb)
+    assert is_follow_up(previous, current)
+    return follow_up(previous, current, kb)
+
+
 @pytest.mark.parametrize("text", ["how many users at 32k?", "how many users can it serve?",
                                   "上下文 32k 时能同时服务几个人"])
 def test_how_many_users_after_a_set_up_is_that_set_up_s_capacity(kb: KnowledgeBase, text: str) -> None:
     # audit 33 HIGH 91: the model was dropped and the generic chart came back
-    previous = parse("Qwen3-235B-A22B int4 on 8x MI300X", kb)
-    current = parse(text, kb)
-    assert is_follow_up(previous, current)
-    merged = follow_up(previous, current, kb)
+    merged = _merged_follow_up("Qwen3-235B-A22B int4 on 8x MI300X", text, kb)
     assert (merged.intent, merged.model, merged.gpu, merged.gpu_count, merged.precision) == (
         "check", "qwen3-235b-a22b", "mi300x", 8, "int4")
 
@@ -385,10 +390,7 @@ def test_how_many_users_after_a_set_up_is_that_set_up_s_capacity(kb: KnowledgeBa
                                   "要多久？10万条数据，每条 1k token，一个 epoch"])
 def test_a_dataset_said_after_a_fine_tune_is_that_fine_tune_s_data(kb: KnowledgeBase, text: str) -> None:
     # audit 33 HIGH 90: the zh follow-up lost the thread's model, task and card ("推理 · 上下文 1,024")
-    previous = parse("LoRA bf16 微調 Qwen2.5-32B，單張 A100 80GB", kb)
-    current = parse(text, kb)
-    assert is_follow_up(previous, current)
-    merged = follow_up(previous, current, kb)
+    merged = _merged_follow_up("LoRA bf16 微調 Qwen2.5-32B，單張 A100 80GB", text, kb)
     assert (merged.model, merged.task, merged.gpu) == ("qwen2.5-32b", "lora", "a100-80gb")
     assert merged.tokens == 102_400_000 or (merged.training_samples, merged.context) == (100_000, 1024)
 
