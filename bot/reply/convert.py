@@ -18,7 +18,7 @@ from bot.reply.model import (
     host_memory_of,
 )
 from bot.reply.smalltalk import THANKS
-from bot.understand.question import Question
+from bot.understand.question import ROLLOUT_ENGINE_NOTE, Question
 from bot.understand.slots.engine import OLLAMA_NOTE
 from knowledge.schema import GPU
 from rules.alternatives import home_gguf_workload
@@ -164,7 +164,7 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["logged_oom"] = True
     if question.slow_first_token:
         understood["slow_first_token"] = True
-    rollout = next((n.split(":", 1)[1] for n in question.notes if n.startswith("rollout-engine:")), None)
+    rollout = next((n.split(":", 1)[1] for n in question.notes if n.startswith(ROLLOUT_ENGINE_NOTE)), None)
     if rollout:
         understood["rollout_engine"] = rollout  # "GRPO with vLLM rollouts": the engine not sized, said up front
     if question.companion_models:

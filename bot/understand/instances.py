@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from bot.understand.numbers import number
+from bot.understand.slots.base import SlotState
 from knowledge.base import KnowledgeBase
 from knowledge.schema import compact_vm_name
 
@@ -237,3 +238,20 @@ def compared_instance(folded: str, first: InstanceMention, kb: KnowledgeBase) ->
     if _COMPARED.search(rest[: found.start]) is None:
         return None
     return InstanceMention(found.instance, first.end + found.start, first.end + found.end)
+
+
+_NODES = re.compile(r"(?<![\w.])(?P<n>\d{1,3}|two|three|four|eight|[两兩二三四八])\s*"
+                    r"(?:nodes?|machines?|servers?|boxes|hosts|"
+                    r"台(?:机器|機器|服务器|伺服器|节点|節點)|个节点|個節點|台)(?![a-z])", re.I)
+
+
+def parse_machines(state: SlotState) -> None:
+    """Machines named where no card is ("what if we use 2 nodes?", "用两台机器呢"): the thread's cards a machine
+    times them, so the count read before is no card count."""
+    nodes = _NODES.search(state.text)
+    if nodes is None:
+        return
+    state.values.pop("gpu_count", None)
+    state.stated = [slot for slot in state.stated if slot != "gpu_count"]
+    state.set("machines", int(number(nodes.group("n")) or 1))
+    state.mask(nodes.start(), nodes.end())

@@ -78,3 +78,25 @@ _USER_ARGS = re.compile(r"non-default args:|text_generation_launcher:\s*args\s*\
 'gpu_memory_utilization': 0.92, 'max_num_seqs': 64}"): the configuration asked about, read like a pasted command
 (audit 29 HIGH 52: the reply had assumed 1 card, 1.0 and 256, "not stated"); TGI's launcher prints its own ("Args {
 … max_total_tokens: Some(32768), max_batch_prefill_tokens: Some(32768) … }", audit 30 HIGH 65)."""
+
+
+_LOGGED_OOM = re.compile(r"cuda\s+out\s+of\s+memory|outofmemoryerror|torch\.cuda\.OutOfMemoryError|\bOOM\b|"
+                         r"no\s+available\s+memory\s+for\s+the\s+cache\s+blocks", re.I)
+"""An out-of-memory the message shows or reports ("… CUDA out of memory. Tried to allocate 14.00 GiB"), or vLLM's
+start-up failure for want of room for the KV cache ("No available memory for the cache blocks")."""
+_SLOW_FIRST_TOKEN = re.compile(
+    r"\b(?:slow|long|high|bad|terrible)\s+(?:first[- ]token|ttft|time[- ]to[- ]first[- ]token)|"
+    r"\b(?:first[- ]token|ttft|time[- ]to[- ]first[- ]token)\s+(?:is\s+|are\s+|feels\s+)?(?:too\s+|so\s+|very\s+)?"
+    r"(?:slow|long|high)|首\s*(?:个)?\s*token\s*(?:延迟)?\s*(?:太|很|好|特别)?(?:慢|高|长)|首字\s*(?:延迟)?\s*(?:太|很)?(?:慢|高)",
+    re.I)
+"""A complaint that the first token comes slowly, the time-to-first-token a serving set-up answers for."""
+
+
+def shows_oom(text: str) -> bool:
+    """The message shows or reports an out-of-memory: the reply then diagnoses it rather than sizing afresh."""
+    return _LOGGED_OOM.search(text) is not None
+
+
+def slow_first_token(text: str) -> bool:
+    """The message complains that the first token comes slowly."""
+    return _SLOW_FIRST_TOKEN.search(text) is not None

@@ -12,6 +12,8 @@ import re
 from typing import Literal, NamedTuple
 
 from bot.understand.mentions import Mention
+from bot.understand.question import CLAIMED_MEMORY_NOTE, MODDED_NOTE, NO_SUCH_VARIANT_NOTE
+from bot.understand.slots.base import SlotState
 from knowledge.base import KnowledgeBase
 from knowledge.schema import GPU
 
@@ -183,3 +185,31 @@ def missing_variant(folded: str, original: str, gpus: list[Mention], gpu_id: str
     if m is None or kb.gpu_index.exact(f"{folded[mention.start: mention.end]} {m.group('suffix')}") is not None:
         return None
     return original[mention.start: m.end()].strip()
+
+
+def read_card_claims(state: SlotState, gpus: list[Mention], gpu_ids: list[str], kb: KnowledgeBase, *,
+                     one_card_kind: bool) -> bool:
+    """What the text says of the first card named, read into `state`: the variant its memory picks ("the A100 has
+    40GB", `gpu_ids[0]` changed in place), a wrong claim or a variant that does not exist (notes the reply
+    answers), or a modified card's memory ("2080Ti 22G 魔改版"); else the card itself as the `gpu` slot. True
+    when the text chose the variant, so the reply need not say which one it assumed."""
+    folded, original = state.folded, state.original
+    stated = False
+    claim = claimed_memory(folded, gpus, gpu_ids[0], kb)
+    if claim is not None and claim.kind == "variant":
+        gpu_ids[0] = claim.gpu_id  # "the A100 has 40GB": that variant
+        stated = True
+    elif claim is not None and claim.kind == "wrong":
+        state.notes.append(f"{CLAIMED_MEMORY_NOTE}{claim.memory_gb:g}")  # "the 4090 has 48GB right?": it has 24
+    no_such = missing_variant(folded, original, gpus, gpu_ids[0], kb)
+    if no_such is not None:
+        state.notes.append(f"{NO_SUCH_VARIANT_NOTE}{no_such}")  # "RTX 4090 Ti": sized as the 4090, said so
+    modded = (claim.memory_gb if claim is not None and claim.kind == "modified"
+              else modified_memory(folded, gpus, gpu_ids[0], kb) if claim is None else None)
+    if modded is not None and one_card_kind:
+        # "2080Ti 22G 魔改版", "4090 48GB": the card at the memory stated, not the stock one
+        state.set("memory_gb", modded)
+        state.notes.append(f"{MODDED_NOTE}{gpu_ids[0]}")
+    else:
+        state.set("gpu", gpu_ids[0])
+    return stated

@@ -105,3 +105,25 @@ def find_models(state: SlotState, kb: KnowledgeBase, tokens: list[Token], mentio
 
 
 __all__ = ["find_models"]
+
+
+def only_release(kb: KnowledgeBase, written: str | None) -> str | None:
+    """The one model whose id is the family name written plus its size ("internlm3" → internlm3-8b), else None."""
+    if not written or not re.fullmatch(r"[A-Za-z][\w.-]*\d[\w.]*", written.strip()):
+        return None  # a versioned family name alone ("InternLM3", "Phi4"), not words or a bare size
+    key = written.strip().lower().replace(" ", "-")
+    releases = [m for m in kb.models if re.fullmatch(re.escape(key) + r"-\d+(?:\.\d+)?b", m)]
+    return releases[0] if len(releases) == 1 else None
+
+
+def generator_first(state: SlotState, kb: KnowledgeBase, model_ids: list[str], model: str | None) -> str | None:
+    """A pipeline of models named with its load ("RAG stack: bge-m3 + reranker + Qwen2.5-14B for 100 users"): the
+    generator is sized, the bulk of the cards, and the others are said beside it (`companion_models`), where the
+    first named had been sized alone (audit 31 HIGH 79: the embedder, one card, for 100 users of a 14B)."""
+    decoders = [m for m in model_ids if m in kb.models and kb.models[m].arch == "decoder"]
+    if not decoders or len(decoders) == len(model_ids):
+        return model
+    generator = max(decoders, key=lambda m: kb.models[m].params_b)
+    state.values["model"] = generator
+    state.values["companion_models"] = [m for m in model_ids if m != generator]
+    return generator

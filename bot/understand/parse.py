@@ -45,57 +45,41 @@ Choices worth knowing:
 
 from __future__ import annotations
 
-import html
 import logging
 import re
-import unicodedata
 
 from bot.understand.bounds import bounded_question
 from bot.understand.devices import per_device
 from bot.understand.documents import IMAGE_JOB_TEXT_TOKENS, read_documents, read_image_job
 from bot.understand.faq import FAQ_INTENT_SCORE, FAQ_MATCH_SCORE, faq_match
 from bot.understand.gpu_set import mixed_set
-from bot.understand.instances import ON_PREMISES, compared_instance, find_instance, machines_named
+from bot.understand.instances import ON_PREMISES, compared_instance, find_instance, machines_named, parse_machines
 from bot.understand.instructions import without_orders
 from bot.understand.intent import (
     CAPACITY,
     MODEL_COMPARE,
     MODEL_COMPARE_STRONG,
     PLURAL_CARDS_NOTE,
-    SERVICE_NOTE,
-    WHY_SLOW_NOTE,
-    asks_why_slow,
     decide_intent,
     gpu_plural,
     imply_task,
 )
+from bot.understand.intent_turns import settled_intent
 from bot.understand.jobs import split_jobs
 from bot.understand.lang import detect_lang
-from bot.understand.logs import log_line_spans
-from bot.understand.markup import CONTROL_CHARS, strip_slack_markup
-from bot.understand.mention_fit import (
-    claimed_memory,
-    derived_name,
-    missing_variant,
-    modified_memory,
-    sized_sibling,
-)
+from bot.understand.logs import log_line_spans, shows_oom, slow_first_token
+from bot.understand.mention_fit import derived_name, read_card_claims, sized_sibling
 from bot.understand.mentions import Mention, find_mentions
-from bot.understand.model_mentions import find_models
+from bot.understand.model_mentions import find_models, generator_first, only_release
 from bot.understand.notebooks import notebook_card
-from bot.understand.numbers import bound_digit_runs, keep_clause_commas, number, ungroup_thousands
+from bot.understand.prepare import MAX_PARSE_CHARS, prepared
 from bot.understand.question import (
-    CLAIMED_MEMORY_NOTE,
     DERIVED_NAME_NOTE,
     FAMILY_RELEASE_NOTE,
-    MODDED_NOTE,
-    NO_SUCH_VARIANT_NOTE,
-    PRETRAINING_TOKENS,
     SLOT_ORDER,
     TRAINING_SWITCHES,
     Question,
 )
-from bot.understand.recipes import plain_recipe_names
 from bot.understand.slots.api_price import parse_api_price
 from bot.understand.slots.apple import parse_apple_silicon, parse_mac_beside_card
 from bot.understand.slots.audio import ASSUMED_SPEECH_MODEL, BEAM, assumed_speech_model, parse_audio
@@ -104,8 +88,7 @@ from bot.understand.slots.base import SlotState, unquote_keys
 from bot.understand.slots.budget import parse_budget
 from bot.understand.slots.context import count_then_length, parse_batch, parse_context
 from bot.understand.slots.copies import asks_copies
-from bot.understand.slots.cues import SERVICE_NAMED
-from bot.understand.slots.engine import parse_engine, unmodelled_engine
+from bot.understand.slots.engine import parse_engine, rollout_engine, unmodelled_engine
 from bot.understand.slots.image import image_rate, parse_image, read_embedded_images
 from bot.understand.slots.load_ram import asks_load_ram
 from bot.understand.slots.money import parse_money
@@ -132,11 +115,12 @@ from bot.understand.slots.vision_input import asks_images_at_once, parse_vision_
 from bot.understand.slots.window import window_in_thousands
 from bot.understand.slots.workload_size import parse_workload_size
 from bot.understand.stacking import PLUS, set_stack, stacked
-from bot.understand.tokens import fold, tokenize
+from bot.understand.tokens import tokenize
 from bot.understand.unknown import (
     NOT_A_GPU,
     closed_model,
     host_ram,
+    name_before_size,
     says_no_gpu,
     shared_memory_reserve,
     sized_unknown_name,
@@ -148,11 +132,6 @@ from bot.understand.vocab import same_card_variants, vocab_of
 from knowledge.base import KnowledgeBase
 
 log = logging.getLogger(__name__)
-
-MAX_PARSE_CHARS = 4000
-"""Longer messages are read up to here: no real question is longer, and parsing stays bounded."""
-
-
 
 PLAIN_SLOTS = (
     "model", "params_b", "active_params_b", "machines", "task", "precision", "quant", "engine", "context", "batch",
@@ -198,35 +177,6 @@ def parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Ques
             return Question(text=text, intent="unknown")
 
 
-_LOGGED_OOM = re.compile(r"cuda\s+out\s+of\s+memory|outofmemoryerror|torch\.cuda\.OutOfMemoryError|\bOOM\b|"
-                         r"no\s+available\s+memory\s+for\s+the\s+cache\s+blocks", re.I)
-"""An out-of-memory the message shows or reports ("… CUDA out of memory. Tried to allocate 14.00 GiB"), or vLLM's
-start-up failure for want of room for the KV cache ("No available memory for the cache blocks")."""
-_SLOW_FIRST_TOKEN = re.compile(
-    r"\b(?:slow|long|high|bad|terrible)\s+(?:first[- ]token|ttft|time[- ]to[- ]first[- ]token)|"
-    r"\b(?:first[- ]token|ttft|time[- ]to[- ]first[- ]token)\s+(?:is\s+|are\s+|feels\s+)?(?:too\s+|so\s+|very\s+)?"
-    r"(?:slow|long|high)|首\s*(?:个)?\s*token\s*(?:延迟)?\s*(?:太|很|好|特别)?(?:慢|高|长)|首字\s*(?:延迟)?\s*(?:太|很)?(?:慢|高)",
-    re.I)
-"""A complaint that the first token comes slowly, the time-to-first-token a serving set-up answers for."""
-_WORD_COUNT = re.compile(
-    r"\b(a\s+dozen|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty)"
-    r"(?=\s+(?:concurrent\s+|simultaneous\s+|active\s+|internal\s+)?(?:users?|people|folks|requests|chats|"
-    r"sessions|streams|engineers|devs|developers|analysts)\b)", re.I)
-"""A count of people in words ("ten concurrent users", "a dozen users"): read as the digits the count slots read
-(audit 31 HIGH 83: dropped, one user sized)."""
-_WORD_NUMBERS = {"a dozen": "12", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-                 "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
-                 "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50"}
-_HALF_A = re.compile(r"\bhalf\s+an?\s+(thousand|million|billion)\b", re.I)
-_A_MILLION = re.compile(r"(?<![\w.])an?\s+(million|billion)\s+(?=(?:requests?|queries|calls|messages|documents|"
-                        r"images|users|chats|conversations|prompts|summaries|texts|pages)\b)", re.I)
-"""Amounts in words before a count ("half a million requests a day", "a million documents"): as numbers the count
-slots read (audit 30 HIGH 68: the day's half a million requests was dropped); "a million tokens" is left as the
-price unit it usually is ("how much for a million tokens")."""
-_VERSION_COMMA = re.compile(r"(?<=[A-Za-z])(\d),(\d)(?=[-_][0-9A-Za-z]|[A-Za-z])")
-"""A version written with a decimal comma inside a name ("qwen2,5-72b", "llama3,1-8b"), as European keyboards do."""
-
-
 def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list[tuple[int, int]]:
     """Spans of `folded` already read as something (a model or card mention, or text a slot masked): an
     unknown name is never looked for there."""
@@ -236,74 +186,9 @@ def _taken_spans(state: SlotState, folded: str, mentions: list[Mention]) -> list
     return spans
 
 
-_CARD_TIMES = re.compile(r"(?<![a-z0-9])([a-z]{0,6}\d{2,4}[a-z]{0,4})x(\d{1,3})(?![a-z0-9])", re.I)
-
-
-def card_times_count(text: str, gpu_keys: dict[str, str]) -> str:
-    """`text` with the "x" of a count written onto a card's name made "×" ("4090x2" → "4090×2", "A100x4"): as
-    one token the name was no card and the user's cards vanished from the answer (audit 31 HIGH 72). Only a
-    name the card vocabulary knows is split, so "8x7b" and "512x512" stay as written; the length is kept."""
-    return _CARD_TIMES.sub(
-        lambda m: f"{m.group(1)}×{m.group(2)}" if m.group(1).lower() in gpu_keys else m.group(0), text)
-
-
-ROLLOUT_ENGINES = frozenset({"vllm", "sglang", "lmdeploy", "tensorrt-llm"})
-ROLLOUT_ENGINE_NOTE = "rollout-engine:"
-"""Noted with the serving engine an RL job (GRPO, PPO) names for its rollouts; the reply says what it leaves out."""
-_NODES = re.compile(r"(?<![\w.])(?P<n>\d{1,3}|two|three|four|eight|[两兩二三四八])\s*"
-                    r"(?:nodes?|machines?|servers?|boxes|hosts|"
-                    r"台(?:机器|機器|服务器|伺服器|节点|節點)|个节点|個節點|台)(?![a-z])", re.I)
-_NAME_BEFORE_SIZE = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9._-]*(?:\s+[A-Za-z][A-Za-z0-9._-]*)?)\s+$")
-"""One or two words written right before a parameter count ("deepseek coder 6.7b", "my-model 7b")."""
-_NOT_A_NAME = re.compile(
-    r"(?:(?:a|an|the|my|our|your|this|that|any|some|of|for|to|with|on|in|run|running|serve|serving|train|training|"
-    r"tune|tuning|fine-tune|finetune|fine-tuning|finetuning|deploy|deploying|host|hosting|load|loading|use|using|"
-    r"need|want|model|models|llm|llms|size|sized|about|around|approx|approximately|is|are|be|of|and|or|vs|"
-    r"what|which|how|can|could|would|gpu|gpus|card|cards|dense|moe|base|chat|instruct|new|open|custom|generic|"
-    r"parameter|parameters|params|full|lora|qlora|inference|pretrain|pre-train|pretraining|distill|distilled|"
-    r"like|something|maybe|roughly|under|over|than|larger|smaller|bigger|up|at|least|most|between|from|each|per|"
-    r"another|other|one|two|first|second|local|quantized|quantised|fp16|bf16|int8|int4|fp8|awq|gptq|gguf|"
-    r"i|we|you|they|me|us|it|do|does|did|should|will|may|might|must|get|got|have|has|try|trying|just|only|"
-    r"still|also|then|so|if|whether|fit|fits|hold|holds|put|buy|rent|pick|choose)\s*)+")
-"""Words before a size that name no model ("a 7b model", "train our 13b", "serve the 70b")."""
-
-
-def _only_release(kb: KnowledgeBase, written: str | None) -> str | None:
-    """The one model whose id is the family name written plus its size ("internlm3" → internlm3-8b), else None."""
-    if not written or not re.fullmatch(r"[A-Za-z][\w.-]*\d[\w.]*", written.strip()):
-        return None  # a versioned family name alone ("InternLM3", "Phi4"), not words or a bare size
-    key = written.strip().lower().replace(" ", "-")
-    releases = [m for m in kb.models if re.fullmatch(re.escape(key) + r"-\d+(?:\.\d+)?b", m)]
-    return releases[0] if len(releases) == 1 else None
-
-
-def generator_first(state: SlotState, kb: KnowledgeBase, model_ids: list[str], model: str | None) -> str | None:
-    """A pipeline of models named with its load ("RAG stack: bge-m3 + reranker + Qwen2.5-14B for 100 users"): the
-    generator is sized, the bulk of the cards, and the others are said beside it (`companion_models`), where the
-    first named had been sized alone (audit 31 HIGH 79: the embedder, one card, for 100 users of a 14B)."""
-    decoders = [m for m in model_ids if m in kb.models and kb.models[m].arch == "decoder"]
-    if not decoders or len(decoders) == len(model_ids):
-        return model
-    generator = max(decoders, key=lambda m: kb.models[m].params_b)
-    state.values["model"] = generator
-    state.values["companion_models"] = [m for m in model_ids if m != generator]
-    return generator
-
-
 def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Question:
-    clean = strip_slack_markup(text[: MAX_PARSE_CHARS * 2])[:MAX_PARSE_CHARS]
-    clean = plain_recipe_names(CONTROL_CHARS.sub(" ", clean))
-    clean = html.unescape(clean) if "&" in clean else clean
-    clean = _VERSION_COMMA.sub(r"\1.\2", clean)  # "qwen2,5-72b": a decimal comma in a version (audit 30 LOW-122)
-    clean = _A_MILLION.sub(r"1 \1", _HALF_A.sub(r"0.5 \1", clean))  # "half a million requests a day" (HIGH 68)
-    clean = _WORD_COUNT.sub(lambda m: _WORD_NUMBERS[re.sub(r"\s+", " ", m.group(1).lower())], clean)
-    clean = card_times_count(clean, vocab_of(kb).gpus)  # "4090x2", "A100x4": the count after the card
-    original = unicodedata.normalize("NFKC", keep_clause_commas(ungroup_thousands(clean)))
-    folded = fold(original)
-    if len(folded) != len(original):  # pragma: no cover - fold keeps lengths; belt and braces
-        original = folded
-    original, folded = bound_digit_runs(original), bound_digit_runs(folded)
-    lang = detect_lang(original) if original.strip(" ?!.,~") else detect_lang(clean)  # "？？" before NFKC
+    ready = prepared(text, kb)
+    original, folded, lang = ready.original, ready.folded, ready.lang
     vocab = vocab_of(kb)
     state = SlotState(original=original, folded=folded, masked=list(folded))
     unquote_keys(state)
@@ -367,7 +252,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         state.notes.append(FAMILY_RELEASE_NOTE)
         found.model, found.text, found.suggestions = ASSUMED_SPEECH_MODEL, None, []
         state.set("model", found.model)
-    only = _only_release(kb, found.text) if found.model is None and "params_b" not in state.values else None
+    only = only_release(kb, found.text) if found.model is None and "params_b" not in state.values else None
     if only is not None:
         # "InternLM3 在 V100 32G 上": a family name whose one release the knowledge base holds is that model, said
         # in the reply (audit 37 LOW-210: "I don't know InternLM3" with InternLM3-8B offered first)
@@ -472,33 +357,15 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     span = state.values.pop("params_span", None)
     if (found.model is None and found.text is None and isinstance(span, tuple) and "params_b" not in state.clamped
             and not re.search(r"\d{7,}", original[int(span[0]): int(span[1])])):
-        window = max(0, int(span[0]) - 40)
-        written = _NAME_BEFORE_SIZE.search(original[window: int(span[0])])
-        words = written.group("name").split() if written is not None else []
-        while words and _NOT_A_NAME.fullmatch(words[0].lower()):
-            words = words[1:]  # "can minicpm4 8b": the verb before the name is not part of it (audit 37 LOW-207)
-        if written is not None and words:
-            # "deepseek coder 6.7b": a name the knowledge base does not hold, written before a size, is said to be
-            # unknown with did-you-mean, as "deepseek-coder-6.7b" is (audit 36 HIGH 110: sized as a generic
-            # model without a word)
-            start = window + written.start() + written.group("name").rfind(" ".join(words))
-            found.text = original[start: int(span[1])].strip()
-    if not gpus and instance is None and (nodes := _NODES.search(state.text)) is not None:
-        # "what if we use 2 nodes?", "用两台机器呢": machines, not cards (the thread's cards a machine times them)
-        state.values.pop("gpu_count", None)
-        state.stated = [slot for slot in state.stated if slot != "gpu_count"]
-        state.set("machines", int(number(nodes.group("n")) or 1))
-        state.mask(nodes.start(), nodes.end())
+        found.text = name_before_size(original, int(span[0]), int(span[1])) or found.text
+    if not gpus and instance is None:
+        parse_machines(state)  # "what if we use 2 nodes?", "用两台机器呢": machines, not cards
     parse_precision(state, found.quant)
     qat = named_model.details.get("qat_quant") if named_model is not None else None
     parse_qat(state, qat if isinstance(qat, str) else None)
     parse_engine(state)
     parse_task(state)
-    if "preference-as-sft" in state.notes and state.values.get("engine") in ROLLOUT_ENGINES:
-        # "GRPO … with vLLM rollouts": the serving engine generates the rollouts; the policy trains on the usual
-        # trainer (audit 36 M-137: read back as vLLM training)
-        state.notes.append(ROLLOUT_ENGINE_NOTE + str(state.values.pop("engine")))
-        state.stated = [slot for slot in state.stated if slot != "engine"]
+    rollout_engine(state)
     parse_money(state)
     if instance is not None and instance.instance.cloud and instance.instance.cloud not in ON_PREMISES:
         state.set("cloud", instance.instance.cloud)  # a cloud named in words has already been set
@@ -539,31 +406,10 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     read_documents(state, work, named_model, folded)
     read_image_job(state, work, named_model, folded)
     latency_as_speed(state, work)
-    if (intent == "faq" and (state.values.get("logged_queue") or state.values.get("logged_kv_tokens"))
-            and found.model is not None and gpu_ids):
-        # "why are requests pending?" over vLLM's metrics, "why so little KV cache?" under its start-up lines: the
-        # cache on those cards is the answer (audit 33 HIGH 92: the generic FAQ, no diagnosis)
-        intent = "check"
-    if intent == "check" and asks_why_slow(state.text):
-        state.notes.append(WHY_SLOW_NOTE)
-    if SERVICE_NAMED.search(folded):
-        state.notes.append(SERVICE_NOTE)
     copies = bool(gpu_ids) and asks_copies(text)
-    if (intent == "check" and state.values.get("task") == "train" and len(gpu_ids) == 1
-            and "gpu_count" not in state.values and float(work.get("tokens") or 0) >= PRETRAINING_TOKENS):
-        intent = "recommend"  # "预训练 7B 2T token，用 A100 要花多少钱": how many of that card, not one for decades
-    if intent == "recommend" and copies:
-        intent = "check"  # "how many copies of Qwen2.5-32B can one A100 hold": that card, and the count it holds
-    if intent == "recommend" and work.get("asks_concurrency") and gpu_ids and found.model is not None:
-        intent = "check"  # "how many users can X serve on one L4?": those cards, checked, then their load
-    if (intent == "recommend" and len(gpu_ids) == 1 and named_model is not None
-            and named_model.modality == "image-generation" and state.values.get("images_per_minute")):
-        intent = "check"  # "FLUX 在 4090 上…一天 1 万张，要几张卡": that card, checked, then the cards the rate takes
-    if (intent == "recommend" and gpu_ids and found.model is None and "params_b" not in state.values
-            and state.values.get("other_clouds") and not named_unknown):
-        intent = "gpu_info"  # "which is cheaper per GPU-hour for H100: AWS, Lambda or Hyperstack?": its prices
-    if intent == "gpu_info" and named_unknown and not capacity:
-        intent = "recommend"  # "Mochi-1 on an H100?" asks about a model, one the reply must say it does not know
+    intent = settled_intent(intent, state, work, gpu_ids=gpu_ids, model_named=found.model is not None,
+                            named_model=named_model, copies=copies, named_unknown=named_unknown,
+                            capacity=capacity)
     if card_set:
         # one machine of different cards: the job is checked on all of them together
         state.set("gpu_set", [card for card, count in card_set for _ in range(count)])
@@ -583,23 +429,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
             compare_counts = dict.fromkeys(gpu_ids, shared_count)
     variant_stated = False
     if gpu_ids and not (intent == "compare" and len(gpu_ids) >= 2):
-        claim = claimed_memory(folded, gpus, gpu_ids[0], kb)
-        if claim is not None and claim.kind == "variant":
-            gpu_ids[0] = claim.gpu_id  # "the A100 has 40GB": that variant
-            variant_stated = True
-        elif claim is not None and claim.kind == "wrong":
-            state.notes.append(f"{CLAIMED_MEMORY_NOTE}{claim.memory_gb:g}")  # "the 4090 has 48GB right?": it has 24
-        no_such = missing_variant(folded, original, gpus, gpu_ids[0], kb)
-        if no_such is not None:
-            state.notes.append(f"{NO_SUCH_VARIANT_NOTE}{no_such}")  # "RTX 4090 Ti": sized as the 4090, said so
-        modded = (claim.memory_gb if claim is not None and claim.kind == "modified"
-                  else modified_memory(folded, gpus, gpu_ids[0], kb) if claim is None else None)
-        if modded is not None and not card_set and len(set(gpu_ids)) == 1:
-            # "2080Ti 22G 魔改版", "4090 48GB": the card at the memory stated, not the stock one
-            state.set("memory_gb", modded)
-            state.notes.append(f"{MODDED_NOTE}{gpu_ids[0]}")
-        else:
-            state.set("gpu", gpu_ids[0])
+        variant_stated = read_card_claims(state, gpus, gpu_ids, kb,
+                                          one_card_kind=not card_set and len(set(gpu_ids)) == 1)
     if not_gpus and not gpu_ids:
         # "a Xeon Phi for inference?": the hardware asked about is no GPU; the FAQ's correction says what to use
         hint, score = faq_match(vocab, folded)
@@ -660,8 +491,8 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
         asks_capacity=capacity and intent == "gpu_info",
         asks_copies=copies and intent == "check",
         asks_load_ram=asks_load_ram(text),
-        logged_oom=_LOGGED_OOM.search(text) is not None,
-        slow_first_token=_SLOW_FIRST_TOKEN.search(text) is not None,
+        logged_oom=shows_oom(text),
+        slow_first_token=slow_first_token(text),
         companion_models=values.get("companion_models") or [],
         **parse_api_price(text),
         other_clouds=values.get("other_clouds") or [],

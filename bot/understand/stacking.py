@@ -22,8 +22,8 @@ STACK_CUE = re.compile(
 """Words that put the models named on the same cards."""
 PLUS = re.compile(r"(?<=[\w)])\s*\+\s*(?=[\w(])")
 """Models joined by "+" ("bge-m3 + bge-reranker-v2-m3 做 RAG"): a pipeline deployed together. With a generator among
-them the generator is sized and the rest said beside it (bot.understand.parse.generator_first); encoders alone are
-a stack (audit 35 HIGH 107 had sized the embedder alone, the reranker's heavier work dropped)."""
+them the generator is sized and the rest said beside it (bot.understand.model_mentions.generator_first); encoders
+alone are a stack (audit 35 HIGH 107 had sized the embedder alone, the reranker's heavier work dropped)."""
 
 
 def stacked(model_ids: list[str], folded: str) -> list[str]:

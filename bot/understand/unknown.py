@@ -302,3 +302,36 @@ def unknown_hardware(state: SlotState, folded: str, original: str, cards_named: 
         state.values["host_ram_gb"] = state.values.pop("memory_gb")
         state.stated[state.stated.index("memory_gb")] = "host_ram_gb"
     return unknown_card, board
+
+
+_NAME_BEFORE_SIZE = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9._-]*(?:\s+[A-Za-z][A-Za-z0-9._-]*)?)\s+$")
+"""One or two words written right before a parameter count ("deepseek coder 6.7b", "my-model 7b")."""
+_NOT_A_NAME_BEFORE_SIZE = re.compile(
+    r"(?:(?:a|an|the|my|our|your|this|that|any|some|of|for|to|with|on|in|run|running|serve|serving|train|training|"
+    r"tune|tuning|fine-tune|finetune|fine-tuning|finetuning|deploy|deploying|host|hosting|load|loading|use|using|"
+    r"need|want|model|models|llm|llms|size|sized|about|around|approx|approximately|is|are|be|of|and|or|vs|"
+    r"what|which|how|can|could|would|gpu|gpus|card|cards|dense|moe|base|chat|instruct|new|open|custom|generic|"
+    r"parameter|parameters|params|full|lora|qlora|inference|pretrain|pre-train|pretraining|distill|distilled|"
+    r"like|something|maybe|roughly|under|over|than|larger|smaller|bigger|up|at|least|most|between|from|each|per|"
+    r"another|other|one|two|first|second|local|quantized|quantised|fp16|bf16|int8|int4|fp8|awq|gptq|gguf|"
+    r"i|we|you|they|me|us|it|do|does|did|should|will|may|might|must|get|got|have|has|try|trying|just|only|"
+    r"still|also|then|so|if|whether|fit|fits|hold|holds|put|buy|rent|pick|choose)\s*)+")
+"""Words before a size that name no model ("a 7b model", "train our 13b", "serve the 70b")."""
+
+
+def name_before_size(original: str, size_start: int, size_end: int) -> str | None:
+    """The name written just before a parameter count that matched no model ("deepseek coder 6.7b", "my-model
+    7b"), with the size, or None when the words there name nothing ("train our 13b"). Such a name is said to be
+    unknown with did-you-mean, as "deepseek-coder-6.7b" is (audit 36 HIGH 110: sized as a generic model without a
+    word)."""
+    window = max(0, size_start - 40)
+    written = _NAME_BEFORE_SIZE.search(original[window: size_start])
+    if written is None:
+        return None
+    words = written.group("name").split()
+    while words and _NOT_A_NAME_BEFORE_SIZE.fullmatch(words[0].lower()):
+        words = words[1:]  # "can minicpm4 8b": the verb before the name is not part of it (audit 37 LOW-207)
+    if not words:
+        return None
+    start = window + written.start() + written.group("name").rfind(" ".join(words))
+    return original[start: size_end].strip()

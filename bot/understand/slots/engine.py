@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.question import GGUF_SERVER_NOTE
+from bot.understand.question import GGUF_SERVER_NOTE, ROLLOUT_ENGINE_NOTE
 from bot.understand.slots.base import SlotState, first_label, rx
 
 ENGINES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -155,3 +155,15 @@ def parse_engine(state: SlotState) -> None:
         state.values["compare_engines"] = compared
     if engine == "llama.cpp" and OLLAMA.search(state.text):
         state.notes.append(OLLAMA_NOTE)  # Ollama runs llama.cpp with its own defaults (flash attention)
+
+
+ROLLOUT_ENGINES = frozenset({"vllm", "sglang", "lmdeploy", "tensorrt-llm"})
+
+
+def rollout_engine(state: SlotState) -> None:
+    """An RL job ("GRPO … with vLLM rollouts") names a serving engine that generates its rollouts; the policy trains
+    on the usual trainer, so the engine is a note the reply answers, not the job's runtime (audit 36 M-137: read
+    back as vLLM training)."""
+    if "preference-as-sft" in state.notes and state.values.get("engine") in ROLLOUT_ENGINES:
+        state.notes.append(ROLLOUT_ENGINE_NOTE + str(state.values.pop("engine")))
+        state.stated = [slot for slot in state.stated if slot != "engine"]
