@@ -378,7 +378,6 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                                            workload, gpu, held_on, question.tokens).model_copy(update={"count": count})
             if "context" not in question.stated:
                 # a long context nobody asked for (Ollama's 32k default) is the first thing to cut, while the cut
-                # still leaves the 4k a question with no length is sized at
                 # still leaves the 4k a question with no length is sized at; a fine-tune's samples are often
                 # 2k (Colab's T4 QLoRA recipes: audit 30 LOW-133 led with ZeRO-3 offload)
                 floor = DEFAULT_CONTEXT if workload.task == "inference" else TRAINING_SHORT_CONTEXT
