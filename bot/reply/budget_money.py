@@ -8,6 +8,7 @@ a whole-job budget buys when the job's length is not known; and the picks a peri
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.reply.model import BudgetOut, CostOut
 from bot.reply.pricing import PriceChoice, plan_for
@@ -53,7 +54,7 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
         return None
     out = BudgetOut(amount=question.budget_amount, currency=question.budget_currency, period=question.budget_period)
     if question.budget_period == "purchase":
-        return out.model_copy(update={"reason": "purchase"})  # cloud rental prices say nothing of buying
+        return out.model_copy(update={"reason": "purchase", **_rented_instead(out, cost, rates)})
     if cost is None or cost.currency is None or cost.per_hour is None:
         return out.model_copy(update={"reason": "price"})
     hours = BUDGET_PERIOD_HOURS.get(question.budget_period)
@@ -74,6 +75,24 @@ def budget_check(question: Question, cost: CostOut | None, rates: Sequence[Excha
         return out.model_copy(update={"reason": "host"})  # the GPU alone fits it; its VM, billed on top, may not
     return out.model_copy(update={"cost": round(in_budget_currency, 2), "within": within,
                                   "by_subscription": by_subscription})
+
+
+def _rented_instead(budget: BudgetOut, cost: CostOut | None, rates: Sequence[ExchangeRate]) -> dict[str, Any]:
+    """A sum to buy hardware with, set against renting: the hours of the priced set-up it would rent instead and,
+    when the hours of use are known, what renting them costs in the sum's currency. Cloud prices say nothing of
+    what cards cost to buy, but "buy or rent?" is answered by the break-even the user's own price gives (audit 38
+    HIGH-115, M-149: the budget was said not compared, with a rental price on the same screen)."""
+    if cost is None or not cost.per_hour or cost.currency is None:
+        return {}
+    amount = in_currency(budget.amount, budget.currency, cost.currency, rates)
+    if amount is None:
+        return {"reason": "currency"}  # no rate assumed: said so, rather than that no price is known
+    rented: dict[str, Any] = {"hours_bought": round(amount / cost.per_hour, 1)}
+    if cost.total is not None and cost.hours:
+        rent = in_currency(cost.total, cost.currency, budget.currency, rates)
+        if rent is not None:
+            rented["cost"] = round(rent, 2)
+    return rented
 
 
 def _bought(budget: BudgetOut, cost: CostOut, rates: Sequence[ExchangeRate]) -> dict[str, float]:

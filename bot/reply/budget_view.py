@@ -7,8 +7,9 @@ from __future__ import annotations
 from bot.reply.cost_view import PERIOD_WORDS, amount, money
 from bot.reply.formatting import billed_hours, gpu_name
 from bot.reply.i18n import Translator
-from bot.reply.model import Answer
+from bot.reply.model import Answer, BudgetOut, CostOut
 from knowledge.base import KnowledgeBase
+from rules.constants import HOURS_PER_MONTH
 
 
 def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
@@ -20,6 +21,9 @@ def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     values = {"amount": money(budget.amount), "cur": budget.currency, "per": per}
     if budget.within is None:
         cost = answer.cost
+        if budget.reason == "purchase" and budget.hours_bought is not None and cost is not None \
+                and cost.per_hour is not None:
+            return _rent_or_buy(budget, cost, t, values)
         if budget.hours_bought is not None and cost is not None and cost.per_hour is not None:
             hours = billed_hours(budget.hours_bought)
             tokens = ""
@@ -49,6 +53,18 @@ def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
                        for p in budget.uncompared)
     return t("budget_over_priced_in_other", cost=money(budget.cost), others=others,
              other=budget.uncompared[0]["currency"], **values)
+
+
+def _rent_or_buy(budget: BudgetOut, cost: CostOut, t: Translator, values: dict[str, str]) -> str:
+    """A purchase price set against renting: the hours the same sum rents, and over the hours of use stated which
+    costs less. Power, hosting and resale are said to be left out, and the purchase price to be the user's."""
+    line = t("budget_purchase_rents", hours=billed_hours(budget.hours_bought or 0),
+             months=f"{(budget.hours_bought or 0) / HOURS_PER_MONTH:,.1f}", per_hour=money(cost.per_hour or 0),
+             cost_cur=cost.currency, **values)
+    if budget.cost is not None and cost.hours:
+        key = "budget_purchase_rent_less" if budget.cost < budget.amount else "budget_purchase_rent_more"
+        line += t.sentence_gap + t(key, use=billed_hours(cost.hours), rent=money(budget.cost), **values)
+    return line + t.sentence_gap + t("budget_purchase_left_out")
 
 
 __all__ = ["budget_line"]

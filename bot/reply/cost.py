@@ -295,6 +295,9 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
             # "the biggest model my budget serves": the cards were chosen as the most memory it rents; say so
             result.budget = budget_check(question, result.cost, choice.rates)
             result.assumptions.append(Assumption(field="gpu", value=card.id, reason="budget-most-memory"))
+        elif question.budget_period == "purchase" and result.cost is not None:
+            # "an 8x H100 server costs $250k: buy or rent?": the price against renting those cards (HIGH-115)
+            result.budget = budget_check(question, result.cost, choice.rates)
         return result
     if workload is not None and (question.intent == "compare" or (workload.task != "inference" and question.tokens)
                                  or (workload.task == "inference" and question.asks_token_cost

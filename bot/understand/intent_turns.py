@@ -18,7 +18,8 @@ from knowledge.schema import Model
 
 
 def settled_intent(intent: Intent, state: SlotState, work: dict[str, Any], *, gpu_ids: list[str], model_named: bool,
-                   named_model: Model | None, copies: bool, named_unknown: bool, capacity: bool) -> Intent:
+                   named_model: Model | None, copies: bool, named_unknown: bool, capacity: bool,
+                   purchase: bool = False) -> Intent:
     """The intent the question is answered as; notes why-slow and service questions on `state` on the way."""
     folded = state.folded
     if (intent == "faq" and (state.values.get("logged_queue") or state.values.get("logged_kv_tokens"))
@@ -43,6 +44,9 @@ def settled_intent(intent: Intent, state: SlotState, work: dict[str, Any], *, gp
     if (intent == "recommend" and gpu_ids and not model_named and "params_b" not in state.values
             and state.values.get("other_clouds") and not named_unknown):
         intent = "gpu_info"  # "which is cheaper per GPU-hour for H100: AWS, Lambda or Hyperstack?": its prices
+    if (intent in ("recommend", "check") and purchase and gpu_ids and not model_named
+            and "params_b" not in state.values and not named_unknown):
+        intent = "gpu_info"  # "8 卡 H100 要 200 万，买还是租划算？": those cards' rent against the price (HIGH-115)
     if intent == "gpu_info" and named_unknown and not capacity:
         intent = "recommend"  # "Mochi-1 on an H100?" asks about a model, one the reply must say it does not know
     return intent

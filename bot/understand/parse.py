@@ -409,7 +409,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     copies = bool(gpu_ids) and asks_copies(text)
     intent = settled_intent(intent, state, work, gpu_ids=gpu_ids, model_named=found.model is not None,
                             named_model=named_model, copies=copies, named_unknown=named_unknown,
-                            capacity=capacity)
+                            capacity=capacity, purchase=money.get("budget_period") == "purchase")
     if card_set:
         # one machine of different cards: the job is checked on all of them together
         state.set("gpu_set", [card for card, count in card_set for _ in range(count)])

@@ -58,6 +58,14 @@ BUDGET_FOR = rx(r"\bfor\s+(?:about\s+|around\s+|roughly\s+|~)?(?P<pre>\$|usd\s*|
 """A price after "for": a budget in a purchase ("buy a GPU for about 3000 dollars") or with its currency ("rent a
 GPU for $3,000 a month"), never a bare number ("for 100 hours", "for 32 users")."""
 
+HARDWARE_PRICE = rx(r"(?:\bcosts?|\bpriced\s+at|\bprice\s+(?:is|of|tag\s+of)|\bsells?\s+for|\bgoes\s+for|"
+                    r"售价|报价|价格|要价|得花|要花|需要|要)\s*(?:(?:is|of|about|around|roughly|approx(?:imately|\.)?|like|~|约|大概|大约)\s*)*"
+                    r"(?P<pre>\$|usd\s*|us\$|€|人民币|美元)?\s*" + _AMOUNT + _CURRENCY_AFTER)
+"""What the hardware to buy costs ("an 8x H100 server costs about $250k", "一台 8 卡 H100 服务器要 200 万"): in a
+question about buying, the sum the purchase is weighed at (audit 38 HIGH-115: "$250k" was read as a 256k-token
+context and the buy-or-rent question went unanswered). Read only beside a purchase word, and only with a currency
+or a scale ("250k", "200 万"), so "costs 3 hours" or "要 2 张卡" stay what they are."""
+
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "万": 1e4, "千": 1e3}
 _USD = frozenset({"usd", "us$", "dollar", "dollars", "bucks", "$", "美元", "美金", "刀"})
 _CNY = frozenset({"cny", "rmb", "yuan", "元", "块", "块钱", "人民币"})
@@ -102,6 +110,15 @@ def parse_budget(state: SlotState, lang: str) -> dict[str, Any]:
     masked so no other slot reads its number. `lang` is the question's language (bot.understand.lang)."""
     text = state.text
     purchase = PURCHASE.search(text) is not None
+    if purchase:
+        for m in HARDWARE_PRICE.finditer(text):
+            raw_currency = m.group("cur") or m.group("pre")
+            value = number(m.group("num"))
+            if value is None or value <= 0 or (raw_currency is None and not m.group("scale")):
+                continue
+            state.mask(m.start(), m.end())
+            return {"budget_amount": value * _SCALE.get((m.group("scale") or "").lower(), 1.0),
+                    "budget_currency": _currency(raw_currency, lang), "budget_period": "purchase"}
     for pattern in (ZH_PERIOD_FIRST, BUDGET_ZH, ZH_AMOUNT_FIRST, EN_AMOUNT_FIRST, BUDGET_EN, BUDGET_FOR):
         for m in pattern.finditer(text):
             groups = m.groupdict()

@@ -202,9 +202,37 @@ _SUBSCRIPTION = rx(r"包年包月|包月|月付|\bmonthly\s+(?:subscription|plan
 month bought up front below 730 pay-as-you-go hours."""
 
 
+_HOURS_A_DAY = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\s*(?:a|per|each|every|/)\s*(?:day|d)\b|"
+                  r"(?:每天|每日|一天)\s*(?:用|跑|开|运行|使用)?\s*(?:约|大约|大概)?\s*"
+                  r"(?P<num2>\d+(?:\.\d+)?|[一二两三四五六七八九十]+)\s*(?:个)?\s*小时")
+"""Hours of use a day ("about 4 hours a day", "每天用 8 小时"): a calendar length of use is that share of it."""
+_DAYS_A_WEEK = rx(r"(?<![\w.])(?P<num>[1-7])\s*days?\s*(?:a|per|each|every|/)\s*week\b|"
+                  r"每周\s*(?P<num2>[1-7一二三四五六七])\s*天|\b(?:weekdays|workdays)\s+only\b|只在工作日")
+
+
+def _duty_share(state: SlotState) -> float | None:
+    """The share of the clock the cards are used ("4 hours a day" is 1/6, "5 days a week" 5/7), masked so the
+    hours are not read as a rental of 4 hours; None when not stated."""
+    share = None
+    for pattern, whole in ((_HOURS_A_DAY, 24.0), (_DAYS_A_WEEK, 7.0)):
+        m = pattern.search(state.text)
+        if m is None:
+            continue
+        raw = m.groupdict().get("num") or m.groupdict().get("num2")
+        value = amount_value(raw) if raw else 5.0  # "weekdays only": five of seven
+        if value is None or not 0 < value <= whole:
+            continue
+        state.mask(m.start(), m.end())
+        share = (share or 1.0) * value / whole
+    return share
+
+
 def _hours(state: SlotState) -> float | None:
     """The rent or deadline: a length stated outright ("for 6 weeks", "3个月") over an always-on cue beside it
-    ("24/7 for 3 months", "monthly subscription for 6 weeks"), which alone is a month."""
+    ("24/7 for 3 months", "monthly subscription for 6 weeks"), which alone is a month. A calendar length used part
+    of each day or week counts the hours used ("4 hours a day for 2 years" is 2,920 h, not 17,520), and such a
+    share alone is a month of it."""
+    duty = _duty_share(state)
     continuous = _CONTINUOUS.search(state.text)
     if continuous is not None:
         state.mask(continuous.start(), continuous.end())
@@ -218,7 +246,10 @@ def _hours(state: SlotState) -> float | None:
         if value is None or value <= 0:
             continue
         state.mask(m.start(), m.end())
-        return value * _UNIT_HOURS[(groups.get("unit") or groups.get("unit2") or "h").lower()]
+        per_unit = _UNIT_HOURS[(groups.get("unit") or groups.get("unit2") or "h").lower()]
+        return value * per_unit * (duty if duty is not None and per_unit >= 24 else 1.0)
+    if duty is not None:
+        return HOURS_PER_MONTH * duty
     return HOURS_PER_MONTH if continuous is not None else None
 
 

@@ -72,3 +72,34 @@ def test_round_the_clock_for_a_month_is_billed_for_the_month() -> None:
     assert parse("阿里云 A10 跑 Qwen2.5-7B，24 小时不停，一个月多少钱？", kb).hours == 730
     assert parse("阿里云 A10 跑 Qwen2.5-7B，一個月多少錢？", kb).hours == 730
     assert parse("阿里云 A10 跑 Qwen2.5-7B，跑 24 小时多少钱？", kb).hours == 24
+
+
+@pytest.mark.parametrize(("text", "amount", "currency"), [
+    ("Buy or rent: an 8x H100 server costs about $250k; we'd use it 24/7 for a year. Which is cheaper?", 250_000, "USD"),
+    ("should we buy a DGX H100? it costs around 300,000 USD", 300_000, "USD"),
+    ("一台 8 卡 H100 服务器要 200 万，买还是租划算？", 2_000_000, "CNY"),
+])
+def test_what_the_hardware_to_buy_costs_is_a_purchase_sum_not_a_context(text: str, amount: float,
+                                                                        currency: str) -> None:
+    # audit 38 HIGH-115: "$250k" had been read as a 256,000-token context
+    question = parse(text, KB)
+    assert (question.budget_amount, question.budget_currency, question.budget_period) == (amount, currency, "purchase")
+    assert question.context is None
+
+
+@pytest.mark.parametrize("text", ["should we buy 2 cards? it costs 3 hours to train Qwen2.5-7B",
+                                  "buy an A100 or rent one; the job needs 4 GPUs"])
+def test_a_cost_in_hours_or_cards_beside_a_purchase_word_is_no_price(text: str) -> None:
+    assert parse(text, KB).budget_amount is None
+
+
+@pytest.mark.parametrize(("text", "hours"), [
+    ("buy a 4090 or rent one for Qwen2.5-7B inference, about 4 hours a day for 2 years", 2 * 8_760 * 4 / 24),
+    ("rent 8 H100 for 3 months, 8 hours a day, 5 days a week, how much?", 3 * 730 * 8 / 24 * 5 / 7),
+    ("每天用 8 小时，租一个月 A100 多少钱", 730 * 8 / 24),
+    ("A100 for 100 hours at 8 hours a day", 100),  # hours of use already
+    ("H100 24/7 for 3 months cost", 3 * 730),
+])
+def test_hours_used_a_day_or_days_a_week_count_the_hours_of_use(text: str, hours: float) -> None:
+    # audit 38: "4 hours a day for 2 years" had been billed as 17,520 h around the clock
+    assert parse(text, KB).hours == pytest.approx(hours)

@@ -1,0 +1,57 @@
+"""A purchase price set against renting the same cards (audit 38 HIGH-115, M-149): the hours the sum rents, and
+over the hours of use stated whether renting costs less; never the price read as a context length."""
+
+from __future__ import annotations
+
+from bot.reply.render import render_text
+from bot.service import ask
+
+SERVER = "Buy or rent: an 8x H100 server costs about ${price}; we'd use it 24/7 for a year. Which is cheaper?"
+
+
+def test_a_server_price_is_weighed_against_a_year_of_renting_its_cards() -> None:
+    answer = ask({"text": SERVER.format(price="250k")})
+    assert answer.query.context is None  # "$250k" is money, not a 256,000-token context
+    assert answer.cost is not None and answer.cost.per_hour and answer.cost.currency == "USD"
+    budget = answer.budget
+    assert budget is not None and (budget.amount, budget.period, budget.reason) == (250_000, "purchase", "purchase")
+    per_hour = answer.cost.per_hour
+    assert budget.hours_bought == round(250_000 / per_hour, 1)  # 19.20 USD/h today: 13,020.8 h
+    assert budget.cost == round(per_hour * 8_760, 2)  # a year around the clock: 168,192 USD at 19.20
+    text = render_text(answer)
+    months = f"{250_000 / per_hour / 730:,.1f}"
+    assert f"about {months} months around the clock" in text
+    assert "renting costs ≈" in text and "less than buying" in text
+    assert "the purchase price is yours" in text
+
+
+def test_a_cheap_enough_purchase_is_said_to_cost_less_than_renting() -> None:
+    answer = ask({"text": SERVER.format(price="100,000")})
+    assert answer.budget is not None and answer.cost is not None and answer.cost.per_hour
+    assert answer.budget.cost is not None and answer.budget.cost > 100_000  # 8,760 h × 19.20 = 168,192
+    assert "more than buying" in render_text(answer)
+
+
+def test_a_purchase_budget_in_chinese_says_how_long_it_rents_the_pick() -> None:
+    answer = ask({"text": "预算 10 万人民币，买卡还是租卡？主要跑 Qwen2.5-72B 推理"})
+    assert answer.budget is not None and answer.budget.reason == "purchase"
+    assert answer.cost is not None and answer.cost.currency == "CNY" and answer.cost.per_hour
+    hours = round(100_000 / answer.cost.per_hour, 1)  # 14.63 CNY/h (Alibaba L20): 6,835.3 h
+    assert answer.budget.hours_bought == hours
+    text = render_text(answer)
+    assert f"约 {hours:,.0f} 小时" in text and f"约合全天候 {hours / 730:,.1f} 个月" in text
+    assert answer.budget.cost is None  # no hours of use stated: no verdict on which is cheaper
+
+
+def test_a_price_in_another_currency_than_the_rent_is_said_not_converted() -> None:
+    answer = ask({"text": "一台 8 卡 H100 服务器要 200 万，买还是租划算？一年 24 小时跑"})
+    assert answer.intent == "gpu_info" and answer.query.context is None
+    assert answer.budget is not None and (answer.budget.amount, answer.budget.currency) == (2_000_000, "CNY")
+    assert answer.cost is not None and answer.cost.currency == "USD"
+    assert answer.budget.reason == "currency" and answer.budget.hours_bought is None  # no rate is assumed
+    assert "未设置汇率" in render_text(answer)
+
+
+def test_without_a_purchase_word_a_price_is_no_budget() -> None:
+    answer = ask({"text": "the H100 costs $2.5 per hour on Lambda, is that good for Llama 3 70B inference?"})
+    assert answer.budget is None or answer.budget.period != "purchase"
