@@ -46,6 +46,7 @@ from bot.reply.faq import faq_for
 from bot.reply.fewer_cards import fewest_holding
 from bot.reply.image_service import cheapest_service_first, images_wanted_per_minute
 from bot.reply.load_ram import load_ram_figure
+from bot.reply.logged_oom import room_makers
 from bot.reply.mac_beside import mac_beside_figure
 from bot.reply.media_figures import asked_card_image_speed, media_speed
 from bot.reply.mixed import mixed_cards, mixed_check_out
@@ -373,9 +374,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
             bigger = [g for g in pool if g.recommended and placeable(g, count, priced)]
             # each card runs its own copy when the files are shared out: each holds the whole model (LOW-44)
             held_on = 1 if copies else count
-            check = with_suggestion_speeds(check_out(rules.check_fit(workload, gpu, held_on, instances,
-                                                                     candidates=bigger), fraction),
-                                           workload, gpu, held_on, question.tokens).model_copy(update={"count": count})
+            fit = rules.check_fit(workload, gpu, held_on, instances, candidates=bigger)
+            if question.logged_oom:
+                fit = room_makers(workload, gpu, held_on, fit, bigger)  # the log's OOM settles it: what makes room
+            check = with_suggestion_speeds(check_out(fit, fraction), workload, gpu, held_on,
+                                           question.tokens).model_copy(update={"count": count})
             if "context" not in question.stated:
                 # a long context nobody asked for (Ollama's 32k default) is the first thing to cut, while the cut
                 # still leaves the 4k a question with no length is sized at; a fine-tune's samples are often

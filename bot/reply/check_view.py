@@ -303,6 +303,8 @@ def check_view(answer: Answer, c: CheckOut, kb: KnowledgeBase, t: Translator) ->
         "family": family_of(kb, answer.query.model),
         "overflow": "_overflow" if answer.understood.get("asks_overflow") else "",
         "snug": c.fits and not c.tight and c.memory_per_gpu_gb > c.limit_gb * (1 - HEADROOM_FRACTION),
+        # the log's OOM settles a fit within a few percent: the changes that make room are listed (HIGH-116)
+        "oom_logged": bool(answer.understood.get("logged_oom")) and c.fits,
         "cap_lowered": next((f"{a.value:,}" for a in answer.assumptions if a.reason == "request-cap-lowered"), ""),
         "pool": gb(c.kv_pool_gb) if c.kv_pool_gb is not None else None, "held": c.sequences_held,
         "host_ram": f"{c.host_ram_gb:g}" if c.host_ram_gb else None, "host_ram_needed": gb(c.host_ram_needed_gb),

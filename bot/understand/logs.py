@@ -73,11 +73,14 @@ def log_line_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-_USER_ARGS = re.compile(r"non-default args:|text_generation_launcher:\s*args\s*\{", re.IGNORECASE)
+_USER_ARGS = re.compile(r"non-default args:|\bargs:\s*Namespace\(|text_generation_launcher:\s*args\s*\{",
+                        re.IGNORECASE)
 """vLLM's start-up record of the flags the user set ("non-default args: {'tensor_parallel_size': 2,
 'gpu_memory_utilization': 0.92, 'max_num_seqs': 64}"): the configuration asked about, read like a pasted command
 (audit 29 HIGH 52: the reply had assumed 1 card, 1.0 and 256, "not stated"); TGI's launcher prints its own ("Args {
-… max_total_tokens: Some(32768), max_batch_prefill_tokens: Some(32768) … }", audit 30 HIGH 65)."""
+… max_total_tokens: Some(32768), max_batch_prefill_tokens: Some(32768) … }", audit 30 HIGH 65); the API server of
+vLLM before 0.9 printed every flag ("args: Namespace(model='Qwen/Qwen2.5-72B-Instruct', tensor_parallel_size=4,
+max_model_len=32768, gpu_memory_utilization=0.9 …)": audit 38 HIGH-116, read as 4,096 tokens and 1.0)."""
 
 
 _LOGGED_OOM = re.compile(r"cuda\s+out\s+of\s+memory|outofmemoryerror|torch\.cuda\.OutOfMemoryError|\bOOM\b|"

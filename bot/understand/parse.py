@@ -99,6 +99,7 @@ from bot.understand.slots.runtime import (
     parse_runtime,
     read_logged_kv_tokens,
     read_logged_queue,
+    read_logged_version,
 )
 from bot.understand.slots.service_rate import PER_USER_RATE_NOTE, latency_as_speed, online_count, people_count
 from bot.understand.slots.sizes import (
@@ -194,6 +195,7 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     unquote_keys(state)
     read_logged_kv_tokens(state)
     read_logged_queue(state)
+    read_logged_version(state)
     for start, end in log_line_spans(original):
         state.mask_log_line(start, end)
 

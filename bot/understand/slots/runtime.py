@@ -258,6 +258,19 @@ def read_logged_queue(state: SlotState) -> None:
                                         float(last.group("use"))]
 
 
+_LOGGED_VERSION = rx(r"vllm\s+api\s+server\s+version\s+v?(?P<v>\d{1,2}\.\d{1,3}(?:\.\d{1,3})?)|"
+                   r"initializing\s+a\s+v[01]\s+llm\s+engine\s+\(v(?P<v2>\d{1,2}\.\d{1,3}(?:\.\d{1,3})?)")
+"""The release a pasted vLLM start-up log names ("vLLM API server version 0.8.5", "Initializing a V1 LLM engine
+(v0.8.5)"): the profile the reply sizes with, where its defaults changed between releases (audit 38 HIGH-116)."""
+
+
+def read_logged_version(state: SlotState) -> None:
+    """The vLLM release a pasted start-up log states, read before log lines are masked from the other slots."""
+    m = _LOGGED_VERSION.search(state.folded)
+    if m is not None:
+        state.set("engine_version", m.group("v") or m.group("v2"))
+
+
 def read_logged_kv_tokens(state: SlotState) -> None:
     """The KV-cache tokens a pasted engine log states, read before log lines are masked from the other slots
     (their numbers are the log's, not the question's)."""
