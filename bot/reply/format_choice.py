@@ -14,6 +14,8 @@ from bot.understand.question import Question
 from knowledge.schema import GPU, Model
 from rules.hardware import runs_precision, supports_bf16
 
+GGUF_ENGINES = frozenset({"llama.cpp", "ollama"})
+
 
 def formats_to_weigh(question: Question, model: Model, gpu: GPU | None) -> Question | None:
     """`question` with `compare_formats` (and, beside busy cards, the free cards as each format's count) when a
@@ -23,6 +25,10 @@ def formats_to_weigh(question: Question, model: Model, gpu: GPU | None) -> Quest
     native = model.native_precision
     if native in ("mxfp4", "int4"):
         return None
+    if question.engine in GGUF_ENGINES:
+        # llama.cpp and Ollama run GGUF files: their ladder, not vLLM's formats (audit 38 HIGH-117: "what quant do I
+        # need" with Ollama was weighed in BF16, FP8 and AWQ)
+        return question.model_copy(update={"compare_formats": ["q8_0", "q4_k_m", "q3_k_m", "q2_k"]})
     eight_bit = "fp8" if gpu is None or runs_precision(gpu, "fp8", "vllm") else "int8"
     sixteen = "bf16" if gpu is None or supports_bf16(gpu) else "fp16"
     formats = ["fp8", "awq"] if native == "fp8" else [sixteen, eight_bit, "awq"]

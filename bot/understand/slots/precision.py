@@ -165,7 +165,8 @@ def parse_precision(state: SlotState, suffix_quant: str | None) -> None:
         precision = "int8"
     if quant == "nf4" and precision == "int8":
         quant = "bnb-int8"
-    if precision is None and _BARE_QUANT.search(text):
+    if precision is None and _BARE_QUANT.search(text) and not state.values.get("asks_precision"):
+        # "what quant do I need?" asks for a format, it does not name one (audit 38 HIGH-117: sized as int8)
         precision = "int8"
         state.notes.append("quant-bits-assumed")
     if precision is not None:

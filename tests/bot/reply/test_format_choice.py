@@ -59,3 +59,20 @@ def test_the_formats_follow_the_card() -> None:
 
 def test_a_four_bit_release_weighs_nothing_smaller() -> None:
     assert ask_json("gpt-oss-120b on an H100, in what precision?")["model_compare"] == []
+
+
+def test_what_quant_to_use_names_no_format_and_ollama_weighs_its_gguf_ladder() -> None:
+    # audit 38 HIGH-117: the bare "quant" of "what quant do I need" was sized as INT8 (53.6 GiB, an A100 picked)
+    text = "Mixtral 8x7B with ollama on a single RTX 3090 — what quant do I need and how many tok/s?"
+    question = parse(text, KB)
+    assert question.asks_precision and question.precision is None and "quant-bits-assumed" not in question.notes
+    rows = {r["format"]: r for r in ask_json(text)["model_compare"]}
+    assert list(rows) == ["q8_0", "q4_k_m", "q3_k_m", "q2_k"]
+    # Mixtral 8x7B, 46.7B parameters: Q2_K (≈ 2.6 bits) ≈ 15 GiB of weights is the one that fits 23.5 GiB
+    assert [r["fits"] for r in rows.values()] == [False, False, False, True]
+    assert rows["q8_0"]["per_gpu_gb"] > rows["q4_k_m"]["per_gpu_gb"] > rows["q2_k"]["per_gpu_gb"]
+
+
+def test_a_quantised_model_with_no_question_about_the_format_is_still_read_as_int8() -> None:
+    question = parse("Mixtral 8x7B quantized with ollama on a single RTX 3090", KB)
+    assert question.precision == "int8" and "quant-bits-assumed" in question.notes and not question.asks_precision
