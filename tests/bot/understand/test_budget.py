@@ -75,7 +75,8 @@ def test_round_the_clock_for_a_month_is_billed_for_the_month() -> None:
 
 
 @pytest.mark.parametrize(("text", "amount", "currency"), [
-    ("Buy or rent: an 8x H100 server costs about $250k; we'd use it 24/7 for a year. Which is cheaper?", 250_000, "USD"),
+    ("Buy or rent: an 8x H100 server costs about $250k; we'd use it 24/7 for a year. Which is cheaper?", 250_000,
+     "USD"),
     ("should we buy a DGX H100? it costs around 300,000 USD", 300_000, "USD"),
     ("一台 8 卡 H100 服务器要 200 万，买还是租划算？", 2_000_000, "CNY"),
 ])
