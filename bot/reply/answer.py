@@ -252,6 +252,13 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                                                 and replica_layout(question, workload, gpu, p.count,
                                                                    fits=False) is not None)]
     picks = room_for_others(picks, others, keep_if_none=gpu is None)
+    # "cheaper?" about a training job of known length, on a card named: the job's bill decides, not the hourly rate
+    # (audit 38 HIGH-118: an RTX A6000 at 78.50 USD for the job led the A100 named at 74.43, the H100 PCIe at 54.15
+    # cut from the list)
+    job_billed = (gpu is not None and question.budget and question.intent != "compare"
+                  and workload.task != "inference" and bool(question.tokens))
+    if job_billed:
+        picks = rank_by_money(picks, workload, kb, choice, question)
     if gpu is not None and question.intent != "compare":
         picks = picks[:MAX_PICKS]
     if (gpu is not None and len(picks) > 1 and picks[0].gpu_id == gpu.id and picks[0].count != question.gpu_count
@@ -300,7 +307,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         if checked and not (question.asks_cost or question.asks_token_cost):
             # a count asked ("on one A100 40GB") is answered by the check; the price of the card named is the
             # bill's to give on that card, so its scale-out then stays first
-            picks = named_scale_out_gives_way(picks, gpu, question.gpu_count or 1, kb, priced, question.budget)
+            picks = named_scale_out_gives_way(picks, gpu, question.gpu_count or 1, kb, priced,
+                                              question.budget and not job_billed)
     # a training job compared on instances billed whole runs on all their cards too: "p4d 还是 p5" compared 8 A100s
     # with 4 H100s billed as the 8-card p5.48xlarge, 2× the hours and the bill of the whole box (audit 26 HIGH 36)
     sized_picks, picks = picks, on_whole_instances(picks, question, workload, kb, choice, instances, priced)

@@ -78,7 +78,10 @@ def pool_picks(question: Question, workload: Workload, gpu: GPU | None, pool: li
     # the cards recommended beside it are those that hold every layer.
     whole = replace(workload, gpu_layers=None, cpu_moe_layers=None,
                     layer_split=tuple(question.layer_split) if question.layer_split else None)
-    wanted = MAX_PICKS if gpu is not None else CANDIDATE_PICKS
+    # a card named needs only its own neighbours, unless the cheapest job is asked: then the job's bill ranks
+    # a wider field (bot.reply.answer, audit 38 HIGH-118)
+    job_billed = bool(question.budget and workload.task != "inference" and question.tokens)
+    wanted = MAX_PICKS if gpu is not None and not job_billed else CANDIDATE_PICKS
     for pick in rules.rank_picks(whole, pool, instances, limit=wanted, budget=question.budget,
                                  max_count=max_count, fixed_count=question.gpu_count if gpu is None else None,
                                  hourly_price_of=priced):

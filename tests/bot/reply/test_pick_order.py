@@ -97,3 +97,18 @@ def test_cheaper_after_a_count_asked_goes_past_the_set_asked_too() -> None:
     assert first.gpu != "l40s" and first.fits
     assert first.price_per_hour is not None and l40s.price_per_hour is not None
     assert first.price_per_hour < l40s.price_per_hour
+
+
+def test_cheaper_for_a_training_job_of_known_length_ranks_by_the_jobs_bill() -> None:
+    # audit 38 HIGH-118: after a LoRA of 1B tokens on one A100 80GB (≈ 74.43 USD), "cheaper?" led with an RTX A6000
+    # at 0.50 USD/h whose 6.5 days cost 78.50 USD, and dropped the H100 PCIe whose 28.5 h cost 54.15
+    from tests.bot.reply._answers import thread
+
+    first = thread("Fine-tune Qwen2.5-7B with LoRA on 1B tokens on one A100 80GB, how long will it take?")
+    cheaper = answer(thread("Fine-tune Qwen2.5-7B with LoRA on 1B tokens on one A100 80GB, how long will it take?",
+                            "cheaper?"), KB)
+    totals = [p.job_cost for p in cheaper.picks]
+    assert all(total is not None for total in totals) and totals == sorted(totals)  # type: ignore[type-var]
+    asked = next(p for p in answer(first, KB).picks if p.gpu == "a100-80gb")
+    assert cheaper.picks[0].job_cost is not None and asked.job_cost is not None
+    assert cheaper.picks[0].job_cost < asked.job_cost  # the first "cheaper" pick costs less for the job
