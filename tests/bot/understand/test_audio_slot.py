@@ -67,7 +67,9 @@ def test_a_beam_width_and_hours_after_a_transcription_verb_are_read() -> None:
     question = parse("Whisper large-v3 beam size 5 在 4090 上转写 300 小时要多久？", kb)
     assert (question.beam_size, question.audio_hours, question.hours) == (5, 300, None)
     english = parse("whisper large-v3 on a 4090, transcribe 300 hours, how long?", kb)
-    assert (english.beam_size, english.audio_hours, english.hours) == (None, 300, None)
+    # no beam written: the batched pipeline's own default, noted as assumed (audit 38 HIGH-119)
+    assert (english.beam_size, english.audio_hours, english.hours) == (5, 300, None)
+    assert "beam-faster-whisper-default" in english.notes
     assert parse("faster-whisper large-v3 with beam_size=5 on an A100, 2,000 hours of audio", kb).beam_size == 5
 
 

@@ -9,7 +9,7 @@ import pytest
 from bot.reply.render import render_text
 from bot.service import Advisor
 
-WHISPER = "Whisper large-v3 on an L4 for 2,000 hours of audio: how long?"
+WHISPER = "Whisper large-v3 on an L4 for 2,000 hours of audio, greedy decoding: how long?"
 
 
 @pytest.fixture()
@@ -37,7 +37,8 @@ def test_more_hours_in_a_whisper_thread_are_more_audio_not_rent(advisor: Advisor
     advisor.respond(WHISPER, "T:hours")
     reply = advisor.respond("and for 5,000 hours?", "T:hours")
     assert reply.question.audio_hours == 5000 and reply.question.hours is None
-    assert 45 < reply.answer.speed["job_hours"] < 55  # 5,000 h at ≈ 100× real time
+    assert reply.question.beam_size == 1  # the thread's greedy decoding carries over
+    assert 45 < reply.answer.speed["job_hours"] < 55  # 5,000 h at ≈ 100× real time greedy
 
 
 def test_images_a_request_in_a_vision_thread_are_not_a_batch(advisor: Advisor) -> None:
