@@ -474,10 +474,11 @@ def ideal_training_hours(workload: Workload, gpu: GPU, count: int, tokens: float
     return factor * workload.model.active_params * 1e9 * tokens / (count * peak * mfu) / 3600.0
 
 
-def kv_read_bytes_per_token(workload: Workload) -> float:
-    """KV bytes one decode step reads per cached token (for explanations)."""
+def kv_read_bytes_per_token(workload: Workload, tp: int = 1) -> float:
+    """KV bytes one decode step reads per cached token (for explanations); with `tp`, on each of that many
+    tensor-parallel cards, where KV heads fewer than the cards, and an MLA latent, are held whole on each."""
     profile = profile_for(workload)
-    return kv_bytes_per_token(workload.model, kv_element_bytes(workload, profile),
+    return kv_bytes_per_token(workload.model, kv_element_bytes(workload, profile), tp=tp,
                               mla_heads=mla_head_sizes(workload, profile))
 
 

@@ -28,7 +28,7 @@ from rules.hardware import UNKNOWN_BANDWIDTH_GBPS, gpu_share_of_unified_memory
 from rules.memory import is_transformer
 from rules.memory_common import kv_layers
 from rules.search import largest_true
-from rules.speed import kv_read_bytes_per_token
+from rules.speed import kv_read_bytes_per_token, tensor_parallel
 from rules.types import MemoryEstimate, Pick, Precision, Workload
 
 GENERIC_GPU_PREFIX = "memory-"
@@ -351,7 +351,12 @@ def max_context_out(question: Question, workload: Workload, gpu: GPU | None, cou
         if fix is not None:
             workload = replace(workload, precision=cast(Precision, fix.precision), quant=fix.quant)
             tokens = rules.longest_context(workload, gpu, count, window or MAX_CONTEXT)
-    per_token = kv_read_bytes_per_token(workload) if workload.task == "inference" else 0.0
+    # per card: tensor parallel splits the KV heads (each card keeps a whole head when there are fewer heads than
+    # cards, and the whole MLA latent); a layer split divides the layers (audit 38 M-146: 94 KiB ÷ 8 said 12 KiB a
+    # card for Qwen3-235B's 4 KV heads on 8 cards, where each card holds 23.5)
+    split = tensor_parallel(workload.engine)
+    per_token = (kv_read_bytes_per_token(workload, count if split else 1) / (1 if split else max(1, count))
+                 if workload.task == "inference" else 0.0)
     details, layers = workload.model.details, kv_layers(workload.model)
     full = int(details.get("full_kv_layers") or details.get("full_attention_layers") or 0)
     if 0 < full < layers:
@@ -359,7 +364,7 @@ def max_context_out(question: Question, workload: Workload, gpu: GPU | None, cou
         # (Llama 4 Scout: 12 of 48 layers, 48 KiB rather than 192; audit 26 LOW-57)
         per_token *= full / layers
     return MaxContextOut(gpu=gpu.id, count=count, tokens=tokens, window=window,
-                         kv_kib_per_token=round(per_token / 1024 / max(1, count), 1),
+                         kv_kib_per_token=round(per_token / 1024, 1),
                          precision=fix.precision if fix is not None and tokens else None,
                          quant=fix.quant if fix is not None and tokens else None,
                          longer_release=longer_window_release(kb, workload.model)
