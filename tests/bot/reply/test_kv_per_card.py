@@ -11,7 +11,8 @@ from tests.bot.reply._answers import ask_json
 @pytest.mark.parametrize(("question", "line"), [
     # Qwen3-235B-A22B: 94 layers × 4 KV heads × 128 × 2 (K, V) × 1 byte (fp8) = 94 KiB a token; over 8 cards each
     # keeps one whole head (4 heads < 8 cards): 94 × 128 × 2 = 23.5 KiB a card, not 94 ÷ 8 ≈ 12
-    ("Qwen3-235B-A22B 用 8 张 H20 部署 fp8，KV cache 用 fp8，128k 上下文能支持多少并发？", "每个 token 的 KV 缓存每卡占 24 KiB"),
+    ("Qwen3-235B-A22B 用 8 张 H20 部署 fp8，KV cache 用 fp8，128k 上下文能支持多少并发？",
+     "每个 token 的 KV 缓存每卡占 24 KiB"),
     # Llama 3.1 8B: 32 × 8 × 128 × 2 × 2 bytes = 128 KiB on its one card
     ("what's the max context for Llama 3.1 8B on one 4090?", "Each token's KV cache takes 128 KiB per card"),
     # Llama 3.1 70B: 80 × 8 × 128 × 2 × 2 = 320 KiB, 8 heads over 4 cards: 80 KiB each
