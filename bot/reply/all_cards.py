@@ -14,6 +14,7 @@ from bot.reply.i18n import Translator
 from bot.reply.model import Answer
 from bot.reply.request_pace import sequences_held
 from bot.understand.question import Question
+from bot.understand.slots.sizes import OTHER_COUNT_ASKED_NOTE
 from knowledge.base import KnowledgeBase
 from rules.limits import fits_on, needed_gib
 from rules.types import Workload
@@ -31,7 +32,8 @@ def all_cards_figure(question: Question, workload: Workload, kb: KnowledgeBase) 
     figure: dict[str, Any] = {"count": count, "gpu": gpu.id, "fits": fits,
                               "per_gpu_gb": round(needed_gib(estimate), 2), "context": workload.context,
                               "held": sequences_held(workload, gpu, count),
-                              "held_now": sequences_held(workload, gpu, now)}
+                              "held_now": sequences_held(workload, gpu, now),
+                              "asked": OTHER_COUNT_ASKED_NOTE in question.notes, "now": now}
     length = question.engine_max_len
     if length and length > workload.context:
         figure.update(length=length, starts=sequences_held(replace(workload, context=length, batch=1), gpu, count,
@@ -45,10 +47,13 @@ def all_cards_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     if not figure:
         return ""
     cards = f"{figure['count']}× {gpu_name(kb, figure['gpu'])}"
+    # a second count asked ("两张呢？") is said as that count, not as all the cards of a box (audit 38 M-147)
+    prefix = "other_count" if figure.get("asked") else "all_cards"
     if not figure["fits"]:
-        return t("all_cards_no", cards=cards, gb=gb(figure["per_gpu_gb"]))
-    line = t("all_cards_yes", cards=cards, gb=gb(figure["per_gpu_gb"]), held=f"{figure['held']:,}",
-             context=f"{figure['context']:,}", now=f"{figure['held_now']:,}")
+        return t(f"{prefix}_no", cards=cards, gb=gb(figure["per_gpu_gb"]))
+    line = t(f"{prefix}_yes", cards=cards, gb=gb(figure["per_gpu_gb"]), held=f"{figure['held']:,}",
+             context=f"{figure['context']:,}", now=f"{figure['held_now']:,}",
+             now_cards=f"{figure.get('now') or 1}× {gpu_name(kb, figure['gpu'])}")
     if figure.get("length"):
         line += t.sentence_gap + t("all_cards_length_starts" if figure["starts"] else "all_cards_length_fails",
                                    length=f"{figure['length']:,}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.understand.mentions import Mention
-from bot.understand.numbers import number, scaled_number
+from bot.understand.numbers import EN_NUMBERS, number, scaled_number
 from bot.understand.question import MAX_GPU_COUNT, MAX_PARAMS_B
 from bot.understand.slots.base import EN_COUNT_WORDS, SlotState, bounded, read_number, rx
 
@@ -245,10 +245,34 @@ _ALL_CARDS = rx(r"\b(?:using|use|on|with|across|onto|to)\s+all\s+(?P<n>\d{1,2})\
 """All the cards of the box, weighed beside the part a job runs on ("would using all 4 GPUs be the better fix?")."""
 
 
+_WHAT_ABOUT_COUNT = rx(r"(?P<n>[两兩二三四八]|\d{1,2})\s*(?:张|張|块|塊)\s*(?:卡)?\s*(?:的话|的話)?\s*呢"
+                      r"|\b(?:what|how)\s+about\s+(?:with\s+)?(?P<n2>two|three|four|eight|\d{1,2})"
+                      r"(?:\s+(?:of\s+them|cards?|gpus?))?\s*\?"
+                      r"|\b(?:and|or)\s+(?:on\s+|with\s+)?(?P<n3>two|three|four|eight|\d{1,2})\s+(?:of\s+them|cards?|gpus?)\s*\?")
+"""A second count asked after the first question in the same message ("…用 4090 跑 int4 能跑吗？两张呢？", "…on a 4090?
+what about two?"): weighed beside the card asked about, where it had gone unanswered (audit 38 M-147)."""
+OTHER_COUNT_ASKED_NOTE = "other-count-asked"
+"""Question note: `other_gpu_count` is a count asked about beside the first, not all the cards of a box."""
+
+
 def parse_other_count(state: SlotState) -> None:
-    """`other_gpu_count`: all the cards of the box, weighed beside the part asked about (audit 28 M-49); masked."""
+    """`other_gpu_count`: all the cards of the box, weighed beside the part asked about (audit 28 M-49), or a
+    second count asked after the question ("两张呢？"); masked."""
     m = _ALL_CARDS.search(state.text)
     count = state.values.get("gpu_count")
+    asked = _WHAT_ABOUT_COUNT.search(state.text) if m is None else None
+    if asked is not None and not re.search(r"[?？吗嗎]", state.text[: asked.start()]):
+        asked = None  # "what about two?" alone is a follow-up changing the thread's count, not a second count
+    if asked is not None and (count is None or isinstance(count, int)):
+        raw = (asked.group("n") or asked.group("n2") or asked.group("n3")).lower()
+        other = EN_NUMBERS.get(raw) or number(raw)
+        if other is not None and (count or 1) < other <= MAX_GPU_COUNT:
+            if count is None:
+                state.values["gpu_count"] = 1  # the first question's one card, said as asked in the read-back
+            state.set("other_gpu_count", int(other))
+            state.notes.append(OTHER_COUNT_ASKED_NOTE)
+            state.mask(asked.start(), asked.end())
+        return
     if m is None or not isinstance(count, int):
         return
     other = int(m.group("n") or m.group("n2") or m.group("n3"))
