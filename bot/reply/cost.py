@@ -345,10 +345,11 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
                 update={"notes": [n for n in result.estimate.notes if n != "layer-split"]})
     result.cost = config_cost(kb, question, workload, gpu, count, choice, result.speed, result.serving,
                               pick_replicas=top_replicas)
-    if (result.cost.per_hour is None and (question.asks_cost or question.hours) and question.gpu is None
-            and result.serving is None):
-        # the cost asked, and the top pick has no public price: the first pick that has one is priced instead
-        # (its line names its cards; no per-token figure, which would need its own speed)
+    if (result.cost.per_hour is None and (question.asks_cost or question.hours) and result.serving is None
+            and (question.gpu is None or question.cloud is None)):
+        # the cost asked, and the top pick (or the card named: "H20 呢？… 一个月多少钱？", audit 38 M-148) has no
+        # public price: the first pick that has one is priced instead (its line names its cards; no per-token
+        # figure, which would need its own speed)
         priced = next((p for p in result.picks if p.fits and p.price_per_hour is not None and p.gpu in kb.gpus), None)
         if priced is not None:
             result.cost = config_cost(kb, question, workload, kb.gpus[priced.gpu], priced.count, choice, {})

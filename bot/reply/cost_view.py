@@ -155,6 +155,11 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
     lines: list[str] = []
     cost, speed, query = answer.cost, answer.speed, answer.query
     config = f"{cost.count}× {_gpu_name(kb, cost.gpu)}" if cost and cost.gpu else ""
+    on = answer.speed_on
+    if (cost is not None and cost.gpu and cost.per_hour is not None and on is not None and on.gpu != cost.gpu
+            and not any(p.gpu == on.gpu and p.price_per_hour is not None for p in answer.picks)):
+        # the card sized has no public price: the bill below is another pick's, said before it (audit 38 M-148)
+        lines.append(t("cost_priced_instead", asked=f"{on.count}× {_gpu_name(kb, on.gpu)}", config=config))
     if speed.get("train_hours") and query.tokens:
         hours = float(speed["train_hours"] or 0)
         gpu_hours = float(speed.get("gpu_hours") or 0)

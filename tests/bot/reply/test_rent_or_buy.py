@@ -3,6 +3,8 @@ over the hours of use stated whether renting costs less; never the price read as
 
 from __future__ import annotations
 
+import pytest
+
 from bot.reply.render import render_text
 from bot.service import ask
 
@@ -55,3 +57,18 @@ def test_a_price_in_another_currency_than_the_rent_is_said_not_converted() -> No
 def test_without_a_purchase_word_a_price_is_no_budget() -> None:
     answer = ask({"text": "the H100 costs $2.5 per hour on Lambda, is that good for Llama 3 70B inference?"})
     assert answer.budget is None or answer.budget.period != "purchase"
+
+
+def test_a_month_of_a_card_with_no_public_price_is_billed_on_the_next_priced_pick_and_said_so() -> None:
+    # audit 38 M-148: "H20 呢？" → "一个月多少钱？" gave no cost at all, though priced picks held the job
+    from bot.service import Advisor
+
+    advisor = Advisor(fetch_config=None)
+    for turn in ("Qwen2.5-72B 推理需要什么卡", "换成 int4 呢？", "H20 呢？"):
+        advisor.respond(turn, "T:month")
+    reply = advisor.respond("一个月多少钱？", "T:month")
+    cost = reply.answer.cost
+    assert cost is not None and cost.per_hour is not None and cost.gpu != "h20"
+    assert cost.per_month == pytest.approx(cost.per_hour * 730, rel=0.01)
+    text = render_text(reply.answer, advisor.kb)
+    assert "1× H20 96GB 没有公开标价，下面按推荐列表中下一个有标价的配置 1× " in text
