@@ -153,7 +153,9 @@ def suggestions(w: Workload, gpu: GPU, count: int, candidates: Sequence[GPU]) ->
             # TurboMind serves 4-bit AWQ/GPTQ weights (`lmdeploy lite auto_awq`, docs quantization/w4a16.md); its
             # 8-bit route is W8A8 SmoothQuant on the PyTorch engine, not a GPTQ-Int8 checkpoint
             else [("int4", "awq")] if w.engine == "lmdeploy"
-            else [("int8", "gptq-int8"), ("int4", "awq")])
+            # GPTQ at 4 bits after AWQ: its kernels run where AWQ's do not (Volta: a V100 had no 4-bit route
+            # offered for Phi-4, audit 38 M-150)
+            else [("int8", "gptq-int8"), ("int4", "awq"), ("int4", "gptq")])
         if (gpu.fp8_tflops and w.precision in ("bf16", "fp16")
                 and (w.engine in ONLINE_FP8_ENGINES or w.model.arch == "diffusion")):
             # On FP8 tensor cores the serving engine quantises a 16-bit checkpoint itself, no other file needed; a
