@@ -112,6 +112,10 @@ from rules.fit import as_chosen, placeable, reserves_share_of_card
 from rules.limits import unsupported_format
 from rules.types import Pick
 
+MOVE_AWAY = frozenset({"cpu-layers", "cpu-experts", "model-offload", "more-gpus", "bigger-gpu", "pipeline-parallel",
+                       "one-card-replicas"})
+"""Fixes that leave the cards or the memory asked about (system RAM, more or other cards)."""
+
 TRAINING_SHORT_CONTEXT = 2048
 """The shortest sample length a fine-tune with no length stated is offered first as its fix: the max_seq_length of
 the common single-GPU QLoRA recipes (Unsloth's and TRL's notebooks use 2,048)."""
@@ -394,6 +398,12 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
                 floor = DEFAULT_CONTEXT if workload.task == "inference" else TRAINING_SHORT_CONTEXT
                 check.suggestions.sort(key=lambda s: not (s.kind == "shorter-context" and (s.context or 0)
                                                           >= floor))
+            elif workload.task == "inference":
+                # a stated length that does not fit: the longest that does on the same cards, in the same format,
+                # comes before RAM offload and more cards, and is timed (audit 38 M-152: "q4km on a 4090, tok/s?
+                # can I do 128k?" listed it sixth, below the five shown)
+                check.suggestions.sort(key=lambda s: 1 if s.kind in MOVE_AWAY else 0.5 if s.kind == "shorter-context"
+                                       else 0)
         if (check is not None and not check.fits and not cards and question.engine is None
                 and workload.engine == "vllm" and gpu.form == "consumer"
                 and not any(s.engine == "llama.cpp" for s in check.suggestions)):

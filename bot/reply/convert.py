@@ -271,6 +271,11 @@ def with_suggestion_speeds(check: CheckOut, workload: Workload, gpu: GPU, count:
                 workload, precision=s.precision, quant=s.quant)
             speed = rules.estimate_speed(alt, gpu, count).decode_tokens_per_s
             s = s.model_copy(update={"decode_tokens_per_s": finite(speed, 1)}) if speed else s
+        elif s.kind == "shorter-context" and s.gpu is None and s.count is None and s.context:
+            # the user's own card and format at a length it holds: the speed asked of that set-up (audit 38 M-152:
+            # "q4km on a 4090, what's the tok/s, can I do 128k?" gave a speed for Q2_K and an A6000 only)
+            speed = rules.estimate_speed(replace(workload, context=s.context), gpu, count).decode_tokens_per_s
+            s = s.model_copy(update={"decode_tokens_per_s": finite(speed, 1)}) if speed else s
         timed.append(s)
     return check.model_copy(update={"suggestions": timed})
 
