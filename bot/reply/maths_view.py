@@ -7,6 +7,7 @@ import math
 
 from bot.reply.model import Answer
 from knowledge.base import KnowledgeBase
+from knowledge.schema import Model
 
 NOMINAL_BYTES_PER_PARAM = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.55,
                            "mxfp4": 0.55}
@@ -19,6 +20,14 @@ def _split_weights(per_card_bytes_per_param: float, cards: int, precision: str |
     nominal = NOMINAL_BYTES_PER_PARAM.get(precision or "", 2.0)
     whole, shared = per_card_bytes_per_param, per_card_bytes_per_param * cards
     return whole > 0 and abs(math.log(shared / nominal)) < abs(math.log(whole / nominal))
+
+
+def _cached_as_latent(kv_gib: float, model: Model, tokens: int) -> bool:
+    """The per-card cache is the MLA latent (at 1 or 2 bytes an element), not per-head keys and values."""
+    if model.mla is None or not model.num_layers or tokens <= 0:
+        return False
+    elements = model.num_layers * (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * tokens
+    return any(abs(elements * width / 2**30 - kv_gib) <= 0.05 * kv_gib for width in (1, 2))
 
 
 def maths_lines(answer: Answer, kb: KnowledgeBase) -> list[str]:
@@ -47,9 +56,19 @@ def maths_lines(answer: Answer, kb: KnowledgeBase) -> list[str]:
         if replicas and replicas > 1:
             # one replica's share of the users (audit 16 C-L1: the whole batch was written beside one card's GiB)
             sequences = -(-int(users if isinstance(users, int) else sequences) // replicas)
-        shared_by = f", shared by {e.gpu_count} GPUs" if e.gpu_count > 1 else ""
-        lines.append(f"KV cache = 2 × layers × KV heads × head_dim × {tokens} × {sequences:,} sequences × bytes"
-                     f"{shared_by} = {e.breakdown.kv_cache:.2f} GiB per GPU")
+        formula, split = "2 × layers × KV heads × head_dim", ""
+        if e.gpu_count > 1:
+            split = f", split over {e.gpu_count} GPUs"
+            heads = model.num_kv_heads if model is not None else None
+            if heads and heads < e.gpu_count:
+                split = f", {heads} KV heads over {e.gpu_count} GPUs: each keeps a whole head"
+        if model is not None and model.mla is not None and _cached_as_latent(e.breakdown.kv_cache, model,
+                                                                             (q.context or 0) * sequences):
+            # the compressed latent, cached whole on every card (audit 38 LOW-211: the GQA formula and "shared")
+            formula = f"layers × (kv_lora_rank {model.mla.kv_lora_rank} + rope {model.mla.qk_rope_head_dim})"
+            split = f", the whole latent on each of {e.gpu_count} GPUs" if e.gpu_count > 1 else ""
+        lines.append(f"KV cache = {formula} × {tokens} × {sequences:,} sequences × bytes"
+                     f"{split} = {e.breakdown.kv_cache:.2f} GiB per GPU")
     if e.breakdown.gradients or e.breakdown.optimizer:
         lines.append(f"gradients {e.breakdown.gradients:.2f} GiB + optimizer states {e.breakdown.optimizer:.2f} GiB"
                      + (f" (sharded over {e.gpu_count} GPUs)" if e.gpu_count > 1 else ""))

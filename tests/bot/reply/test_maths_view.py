@@ -46,3 +46,23 @@ def test_the_kv_line_counts_one_replicas_sequences_shared_by_its_cards() -> None
     assert f"× {sequences:,} sequences × bytes, shared by 8 GPUs" in line
     assert sequences * 1.25 / 8 == pytest.approx(answer.estimate.breakdown.kv_cache if answer.estimate else 0,
                                                  rel=0.02)
+
+
+@pytest.mark.parametrize(("question", "line"), [
+    # DeepSeek-R1: the MLA latent, 61 layers × (512 + 64) × 4,096 tokens × 2 B = 0.27 GiB, whole on every card
+    ("DeepSeek-R1 fp8 on 8x H20 with SGLang",
+     "KV cache = layers × (kv_lora_rank 512 + rope 64) × 4,096 tokens × 1 sequences × bytes, the whole latent on each "
+     "of 8 GPUs = 0.27 GiB per GPU"),
+    # Qwen3-235B-A22B: 4 KV heads over 8 cards, a whole head each: 94 × 2 × 128 × 2 B × 4,096 = 0.18 GiB
+    ("Qwen3-235B-A22B fp8 on 8x H20 with vLLM",
+     "4 KV heads over 8 GPUs: each keeps a whole head = 0.18 GiB per GPU"),
+    # Llama 3.1 70B: 8 KV heads split over 4 cards, 80 × 2 × 2 × 128 × 2 B × 4,096 = 0.31 GiB
+    ("Llama 3.1 70B on 4x A100 with vLLM", "split over 4 GPUs = 0.31 GiB per GPU"),
+])
+def test_the_kv_cache_line_says_how_the_cache_lies_on_the_cards(question: str, line: str) -> None:
+    # audit 38 LOW-211: DeepSeek's latent was printed with the GQA formula and "shared by 8 GPUs"
+    from bot.reply.answer import answer
+    from bot.understand.parse import parse
+
+    lines = maths_lines(answer(parse(question, KB), KB), KB)
+    assert any(line in text for text in lines), lines
