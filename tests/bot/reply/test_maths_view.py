@@ -43,7 +43,7 @@ def test_the_kv_line_counts_one_replicas_sequences_shared_by_its_cards() -> None
     line = next(line for line in maths_lines(answer, KB) if line.startswith("KV cache"))
     replicas = answer.picks[0].replicas or 1
     sequences = -(-20_000 // replicas)
-    assert f"× {sequences:,} sequences × bytes, shared by 8 GPUs" in line
+    assert f"× {sequences:,} sequences × bytes, split over 8 GPUs" in line
     assert sequences * 1.25 / 8 == pytest.approx(answer.estimate.breakdown.kv_cache if answer.estimate else 0,
                                                  rel=0.02)
 
