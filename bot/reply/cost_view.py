@@ -180,7 +180,7 @@ def _cost_lines(answer: Answer, kb: KnowledgeBase, t: Translator) -> list[str]:
             # every card a data-parallel replica: one step takes them all (audit 32 M-107: 100,000 H100s "train"
             # 1T tokens in 14 minutes in 410M-token steps)
             lines.append(t("batch_beyond_published", tokens=amount(step_tokens), cards=f"{cost.count:,}",
-                           times=f"{step_tokens / PUBLISHED_BATCH_TOKENS:,.0f}"))
+                           times=_times(step_tokens / PUBLISHED_BATCH_TOKENS)))
         deadline = speed.get("deadline_hours")
         if deadline:
             cards = speed.get("cards_for_deadline")
@@ -460,6 +460,11 @@ def cost_view(answer: Answer, kb: KnowledgeBase, t: Translator) -> dict[str, Any
 
 def _batched_factor(speed: dict[str, Any]) -> float:
     return float(speed.get("audio_seconds_per_s_batched") or speed.get("audio_seconds_per_s") or 0)
+
+
+def _times(ratio: float) -> str:
+    """A multiple as a reader checks it: "1.3", not "1" (audit 38 LOW-213), whole from ten."""
+    return f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.2g}"
 
 
 def _hours_text(hours: float) -> str:
