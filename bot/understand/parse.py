@@ -251,8 +251,10 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     if found.model is None and (found.text or "").strip().lower() in ("whisper", "openai whisper"):
         # "which gpu for whisper?": the family's current release, said in the reply (audit 31 LOW-151: "I don't
         # know the model" with four Whisper names offered)
-        state.notes.append(FAMILY_RELEASE_NOTE)
-        found.model, found.text, found.suggestions = ASSUMED_SPEECH_MODEL, None, []
+        in_thread = thread_model if thread_model and thread_model.startswith("whisper-") else None
+        if in_thread is None:
+            state.notes.append(FAMILY_RELEASE_NOTE)  # in a Whisper thread its release is known (audit 38 LOW-214)
+        found.model, found.text, found.suggestions = in_thread or ASSUMED_SPEECH_MODEL, None, []
         state.set("model", found.model)
     only = only_release(kb, found.text) if found.model is None and "params_b" not in state.values else None
     if only is not None:

@@ -52,3 +52,14 @@ def test_images_a_request_in_a_vision_thread_are_not_a_batch(advisor: Advisor) -
 def test_a_beam_with_no_thread_is_no_model(advisor: Advisor) -> None:
     reply = advisor.respond("and with beam 5?", "T:alone")
     assert reply.question.beam_size is None
+
+
+def test_whisper_named_alone_in_a_whisper_thread_is_the_threads_release(advisor: Advisor) -> None:
+    # audit 38 LOW-214: "and faster-whisper int8?" after large-v3 said "“Whisper” alone is sized as large-v3"; after
+    # medium it switched the thread to large-v3
+    advisor.respond("whisper medium on a T4, how fast?", "T:family")
+    reply = advisor.respond("and faster-whisper int8?", "T:family")
+    assert reply.question.model == "whisper-medium" and "family-release" not in reply.question.notes
+    assert "alone is sized" not in render_text(reply.answer, advisor.kb)
+    fresh = advisor.respond("which gpu for whisper?", "T:new")
+    assert fresh.question.model == "whisper-large-v3" and "family-release" in fresh.question.notes
