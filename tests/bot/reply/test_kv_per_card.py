@@ -20,3 +20,11 @@ from tests.bot.reply._answers import ask_json
 ])
 def test_the_kv_a_token_takes_on_each_card(question: str, line: str) -> None:
     assert line in ask_json(question)["text"]
+
+
+def test_a_side_by_side_fit_with_little_room_says_so() -> None:
+    # audit 38 LOW-215: QLoRA of Qwen2.5-14B used 22.4 GiB of the 4090's 23.5 (1.1 GiB, 4.8%) and read as roomy as
+    # the A100's 57 GiB free
+    text = ask_json("QLoRA Qwen2.5-14B on 100M tokens: RTX 4090 or A100 80GB, which is better?")["text"]
+    rows = {line.split(":")[0]: line for line in text.splitlines() if line.startswith("• ")}
+    assert "(only 1.1 GiB free)" in rows["• GeForce RTX 4090"] and "free)" not in rows["• A100 80GB"]
