@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import rules
 from bot.reply.all_cards import all_cards_figure
+from bot.reply.attention_layout import better_layout, weighs_attention_layouts
 from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.budget_money import within_budget_first
 from bot.reply.candidate_picks import MAX_PICKS, most_cards, named_card_picks, pool_picks
@@ -187,6 +188,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         base["understood"] = understood_of(question)
     cards = mixed_cards(question, kb)  # "a 3090 and a 3060": one machine, checked card by card
     workload, assumptions = workload_for(question, model, gpu, machine_vram_gib(question, gpu, cards))
+    if weighs_attention_layouts(question, workload):
+        return better_layout(question, kb, answer)  # MLA for many users: data-parallel attention weighed too
     if workload.task == "inference" and question.tokens and not question.output_tokens and model.arch == "decoder":
         # "how long for 10B tokens?" of a served model: a volume to generate, not training tokens, which an
         # inference job never totals (audit 35 HIGH 109: parsed, then neither timed nor priced)

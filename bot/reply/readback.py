@@ -58,6 +58,10 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,g} h of audio" if t.lang == "en" else f"{value:,g} 小时音频"
     if field == "audio_per_day":
         return "a day" if t.lang == "en" else "每天"
+    if field == "dp_attention" and isinstance(value, bool):
+        if t.lang == "en":
+            return "data-parallel" if value else "tensor parallel"
+        return "数据并行" if value else "张量并行"
     if field == "beam_size" and isinstance(value, int):
         return f"beam {value}" if t.lang == "en" else f"束宽 {value}"
     if field == "prior_preservation" and value:
