@@ -8,7 +8,7 @@ room and throughput rather than make the job fit.
 from __future__ import annotations
 
 from knowledge.schema import GPU
-from rules.limits import fits_on, needed_gib, valid_tp
+from rules.limits import fits_on, is_tight, limit_gib, needed_gib, valid_tp
 from rules.types import Workload
 
 FEWER_COUNTS = (1, 2, 4)
@@ -19,12 +19,17 @@ def fewest_holding(workload: Workload, gpu: GPU, count: int) -> tuple[int, float
     """(the fewest of `gpu` below `count` that hold the job, their per-card need in GiB), or None."""
     if count <= 1:
         return None
+    _, asked = fits_on(workload, gpu, count)
     for fewer in FEWER_COUNTS:
         if fewer >= count or not valid_tp(workload, fewer):
             continue
         fits, estimate = fits_on(workload, gpu, fewer)
-        if fits:
-            return fewer, needed_gib(estimate)
+        need = needed_gib(estimate)
+        if not fits or is_tight(need, limit_gib(workload, gpu)):
+            continue  # "already hold it" of a set with 3% left is no plan (audit 38 LOW-212)
+        if estimate.chosen.get("gradient_checkpointing") and not asked.chosen.get("gradient_checkpointing"):
+            continue  # they hold it only by recomputing activations, a slower job than the one sized
+        return fewer, need
     return None
 
 

@@ -15,3 +15,11 @@ def test_the_multiple_of_the_published_batch_keeps_its_decimal() -> None:
 def test_a_step_within_the_published_batch_is_not_flagged() -> None:
     text = ask_json("pretrain a 7B model on 1e12 tokens with 1000 H100s, how long?")["text"]
     assert "times the largest batch" not in text  # 1,000 × 4,096 = 4.1M tokens a step
+
+
+def test_fewer_cards_that_hold_the_job_leave_room_and_need_no_checkpointing_the_job_did_not() -> None:
+    # audit 38 LOW-212: "2× H100 already hold it (76.9 GiB per card)" left 3% and held it only with gradient
+    # checkpointing on, neither said; 4 hold it at 61.4 GiB without it
+    reply = ask_json("How many GPU-hours and dollars to full fine-tune Llama 3.1 8B on 2B tokens with FSDP on 8x H100?")
+    check = reply["check"]
+    assert check["fewer_count"] == 4 and check["fewer_need_gb"] < 0.9 * check["limit_gb"]
