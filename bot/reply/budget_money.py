@@ -95,6 +95,19 @@ def _rented_instead(budget: BudgetOut, cost: CostOut | None, rates: Sequence[Exc
     return rented
 
 
+def with_power(budget: BudgetOut | None, cost: CostOut | None, kb: KnowledgeBase) -> BudgetOut | None:
+    """A purchase weighed against renting, with what the bought cards draw: their rated board power and, over the
+    hours of use, the energy; the electricity price is the buyer's (no sourced tariff), so it is left to them."""
+    if budget is None or budget.reason != "purchase" or cost is None or not cost.gpu or not cost.count:
+        return budget
+    card = kb.gpus.get(cost.gpu)
+    if card is None or not card.tdp_w:
+        return budget
+    kw = card.tdp_w * cost.count / 1000.0
+    energy = round(kw * cost.hours / 1000.0, 1) if cost.hours else None
+    return budget.model_copy(update={"power_kw": round(kw, 2), "energy_mwh": energy})
+
+
 def _bought(budget: BudgetOut, cost: CostOut, rates: Sequence[ExchangeRate]) -> dict[str, float]:
     """What a whole-job budget pays for when the job's length is not known: hours of the priced set-up and, at
     its sized throughput, the tokens trained or generated in them ("500 USD: how many tokens can we afford?")."""

@@ -64,6 +64,11 @@ def _rent_or_buy(budget: BudgetOut, cost: CostOut, t: Translator, values: dict[s
     if budget.cost is not None and cost.hours:
         key = "budget_purchase_rent_less" if budget.cost < budget.amount else "budget_purchase_rent_more"
         line += t.sentence_gap + t(key, use=billed_hours(cost.hours), rent=money(budget.cost), **values)
+    if budget.power_kw:
+        # the bought cards' own draw, the running cost renting includes (audit 36 M-134): energy, not a tariff
+        key = "budget_purchase_energy" if budget.energy_mwh else "budget_purchase_power"
+        line += t.sentence_gap + t(key, kw=f"{budget.power_kw:,.1f}", mwh=f"{budget.energy_mwh or 0:,.0f}",
+                                   use=billed_hours(cost.hours or 0))
     return line + t.sentence_gap + t("budget_purchase_left_out")
 
 

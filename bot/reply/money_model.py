@@ -84,6 +84,10 @@ class BudgetOut(BaseModel):
     """A budget for the whole job when the job's length is not known: the hours of the priced set-up it pays."""
     tokens_bought: float | None = None
     """With those hours: the tokens they train (a training job) or generate (serving) at the sized throughput."""
+    power_kw: float | None = None
+    """A purchase weighed against renting: what the cards alone draw at their rated board power (TDP), in kW."""
+    energy_mwh: float | None = None
+    """That draw over the hours of use stated, in MWh: the electricity a bought machine pays for on top."""
     uncompared: list[dict[str, Any]] = Field(default_factory=list)
     """When over budget: set-ups that hold the job priced in another currency with no exchange rate set, which
     may be within it, {gpu, count, per_hour, currency}."""

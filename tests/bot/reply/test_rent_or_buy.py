@@ -72,3 +72,10 @@ def test_a_month_of_a_card_with_no_public_price_is_billed_on_the_next_priced_pic
     assert cost.per_month == pytest.approx(cost.per_hour * 730, rel=0.01)
     text = render_text(reply.answer, advisor.kb)
     assert "1× H20 96GB 没有公开标价，下面按推荐列表中下一个有标价的配置 1× " in text
+
+
+def test_a_purchase_says_what_the_bought_cards_draw_over_the_hours_of_use() -> None:
+    # 8 H100 SXM at 700 W each (NVIDIA's rated board power) = 5.6 kW; a year around the clock = 49 MWh
+    answer = ask({"text": SERVER.format(price="250k")})
+    assert answer.budget is not None and (answer.budget.power_kw, answer.budget.energy_mwh) == (5.6, 49.1)
+    assert "draw up to 5.6 kW at their rated power: ≈ 49 MWh over the 8,760 h" in render_text(answer)
