@@ -258,7 +258,34 @@ def count_then_length(state: SlotState) -> None:
         return
 
 
+_ADVERTISED_WINDOW = rx(
+    r"\b(?:supports?|supporting|has|have|offers?|advertises?|handles?|goes\s+up\s+to|up\s+to)\s+"
+    r"(?:a\s+|an\s+|up\s+to\s+|the\s+)?(?:native\s+|maximum\s+|max\s+)?"
+    r"\d+(?:\.\d+)?\s*[km]?\s*(?:-\s*)?(?:tokens?\s+)?(?:of\s+)?(?:context|ctx)(?:\s+(?:window|length))?"
+    r"|(?:支持|支援|最长支持|最多支持|号称|号称支持)\s*(?:最长|最多)?\s*\d+(?:\.\d+)?\s*[km万]?\s*(?:token)?\s*(?:的)?\s*"
+    r"(?:上下文|长上下文|context)")
+"""The window a model is said to have ("Llama 4 Scout supports 10M context", "支持 128k 上下文"), beside the length a
+request has ("a single 1M-token request"): not the length to size (audit 39 HIGH-120: 10M was sized, 9× the cache)."""
+_OTHER_LENGTH = rx(r"(?<![\w.])\d+(?:\.\d+)?\s*[km万]?\s*(?:-\s*)?(?:tokens?|token|ctx|context|上下文|prompts?)"
+                   r"|(?<![\w.])\d+(?:\.\d+)?\s*k(?![a-z0-9])")
+"""Any other length written: only then is the advertised window set aside (alone, it is the length asked about)."""
+
+
+def _set_aside_advertised_window(state: SlotState) -> None:
+    spans = [m.span() for m in _ADVERTISED_WINDOW.finditer(state.text)]
+    if not spans:
+        return
+    trial = list(state.masked)
+    for start, end in spans:
+        for k in range(start, min(end, len(trial))):
+            trial[k] = " "
+    if _OTHER_LENGTH.search("".join(trial)) is not None:
+        for start, end in spans:
+            state.mask(start, end)
+
+
 def parse_context(state: SlotState) -> None:
+    _set_aside_advertised_window(state)
     ratio = RATIO.search(state.text)
     if ratio is not None:
         state.mask(ratio.start(), ratio.end())  # "input:output 4:1" is no output of 4 tokens
