@@ -101,7 +101,7 @@ def _asks_capacity_of_previous(previous: Question, current: Question) -> bool:
     return words <= _MAX_FOLLOW_UP_TOKENS * 2 and CAPACITY.search(folded) is not None
 
 
-_CUES = ("asks_cost", "asks_time", "asks_token_cost", "asks_concurrency", "asks_latency")
+_CUES = ("asks_cost", "asks_time", "asks_token_cost", "asks_concurrency", "asks_latency", "asks_spot")
 """What a message asks for about the job rather than of it: a follow-up keeps the earlier ones and adds its own."""
 
 

@@ -63,3 +63,15 @@ def test_whisper_named_alone_in_a_whisper_thread_is_the_threads_release(advisor:
     assert "alone is sized" not in render_text(reply.answer, advisor.kb)
     fresh = advisor.respond("which gpu for whisper?", "T:new")
     assert fresh.question.model == "whisper-large-v3" and "family-release" in fresh.question.notes
+
+
+def test_spot_asked_in_a_follow_up_prices_spot(advisor: Advisor) -> None:
+    # audit 39 HIGH-121: "monthly cost on spot?" was answered with the on-demand bill and no word of spot
+    advisor.respond("Serve Mixtral 8x7B with vLLM for 30 concurrent users at 16k context on H100s", "T:spot")
+    reply = advisor.respond("monthly cost on spot?", "T:spot")
+    assert reply.question.asks_spot and reply.question.asks_cost
+    assert "Spot (interruptible)" in render_text(reply.answer, advisor.kb)
+    zh = Advisor(fetch_config=None)
+    zh.respond("我們要用 Qwen3-235B-A22B 提供服務，每天 1 億 token，H100 要幾張？", "T:spot-zh")
+    said = render_text(zh.respond("改用 spot 呢？每月多少美元？", "T:spot-zh").answer, zh.kb)
+    assert "spot" in said.lower()  # a spot price, or that the source has none for the instance priced
