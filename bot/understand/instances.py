@@ -183,8 +183,13 @@ def find_instance(folded: str, kb: KnowledgeBase, cue_text: str | None = None) -
         instance = index.by_name.get(m.group(0))
         if instance is not None:
             return InstanceMention(instance, m.start(), m.end())  # a full name wins over any family
-        if family is None and m.group(0) in index.families:
-            family = InstanceMention(index.families[m.group(0)], m.start(), m.end())
+        # "ecs.gn8is": Alibaba's family written with its product prefix and no size (audit 39 HIGH-123: dropped)
+        name = m.group(0).removeprefix("ecs.") if m.group(0).startswith("ecs.") else m.group(0)
+        if family is None and name in index.families:
+            family = InstanceMention(index.families[name], m.start(), m.end())
+            if name != m.group(0):
+                cue_text = cue_text or folded  # the "ecs." prefix names the cloud's instances itself
+                return vm if vm is not None and vm.start < m.start() else family
     if vm is not None:
         return vm
     return family if family is not None and _FAMILY_CUE.search(cue_text or folded) else None

@@ -72,7 +72,7 @@ _RECOMMEND = rx(
     r"\bbest\s+(?:gpu|card|option|choice)\b|"
     r"\bcheapest\b|\bneed(?:ed|s)?\b|\brequire\w*|\bwhat\s+do\s+i\s+need\b|\bsize\b|\bsizing\b|"
     r"用什么|什么(?:卡|显卡|gpu|配置|型号)|选哪|选什么|哪款|哪个|哪张|哪种|哪些|多少(?:显存|块|卡|gpu|内存|资源)|"
-    + _CARDS_COUNTED_ZH + r"|几块|几卡|(?<!出)(?<!生成)需要多少(?!钱)|(?<!出)(?<!生成)要多少(?!钱)|推荐|"
+    + _CARDS_COUNTED_ZH + r"|几块|几卡|几台|多少台|(?<!出)(?<!生成)需要多少(?!钱)|(?<!出)(?<!生成)要多少(?!钱)|推荐|"
     r"多大(?:的)?显存|显存(?:要|需要)?多少|怎么选|选择|配置|需要什么"
 )
 _MEMORY_ASKED = rx(
