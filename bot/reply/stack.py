@@ -43,8 +43,14 @@ def others_alone(question: Question, kb: KnowledgeBase, answer: Answerer) -> lis
         own = question.stack_formats.get(model_id)
         formats = ({"quant": own, "precision": QUANT_PRECISION.get(own)} if own
                    else {"quant": None, "precision": None} if question.stack_formats else {})
+        model = kb.models.get(model_id)
+        # an image model beside a fine-tune with its own rate ("LoRA Qwen2.5-32B and serve SDXL at 100 images a
+        # minute") serves images: it is not fine-tuned with the first (audit 39 HIGH-122: sized as a LoRA, its rate
+        # never weighed, and one 8-card box said to hold both)
+        served = ({"task": "inference"} if model is not None and model.modality == "image-generation"
+                  and question.images_per_minute and question.task not in (None, "inference") else {})
         alone = answer(texts_for(question, model_id, kb).model_copy(update={
-            "model": model_id, "stack_models": [], "other_jobs": [], "stack_formats": {}, **formats}), kb)
+            "model": model_id, "stack_models": [], "other_jobs": [], "stack_formats": {}, **formats, **served}), kb)
         if alone.estimate is not None:
             parts.append(_part(model_id, alone, kb))
     return parts

@@ -282,8 +282,11 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     if slot_model is not None and slot_model.arch == "dual-encoder":
         image_rate(state)  # "每秒编码 2000 张图片": a rate to keep up with, not a job of 2,000 (audit 34 HIGH 97)
         read_embedded_images(state)  # "embed 100M images with CLIP": the job's count, before any other reading
-    if slot_model is not None and slot_model.modality == "image-generation":
-        image_rate(state)  # before the hours: "一天要出 1 万张" is a rate, not a 24-hour rental
+    if (slot_model is not None and slot_model.modality == "image-generation") or any(
+            m in kb.models and kb.models[m].modality == "image-generation" for m in model_ids):
+        # before the hours: "一天要出 1 万张" is a rate, not a 24-hour rental; also of an image model named beside
+        # another ("LoRA Qwen2.5-32B and serve SDXL at 100 images per minute": audit 39 HIGH-122)
+        image_rate(state)
     work = {**parse_workload_size(state), **user_base}
     work["asks_concurrency"] = work.get("asks_concurrency") or images_at_once
     if "images_per_request" in state.values and not work.get("images_per_request"):

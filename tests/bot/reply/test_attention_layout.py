@@ -29,3 +29,13 @@ def test_a_few_users_stay_on_tensor_parallel() -> None:
 def test_a_model_without_latent_attention_is_not_weighed() -> None:
     reply = ask_json("Qwen3-235B-A22B on H200, 64k context, 32 concurrent users: how many?")
     assert not [a for a in reply["assumptions"] if a["field"] == "dp_attention"]
+
+
+def test_an_image_service_beside_a_fine_tune_is_weighed_at_its_rate() -> None:
+    # audit 39 HIGH-122: "LoRA Qwen2.5-32B and serve SDXL at 100 images per minute on one 8x A100 box?" was "Yes"
+    # from memory alone; the reply's own SDXL figure (≈ 5.9 s an image on an A100) needs 10 cards for the rate
+    reply = ask_json("Need to LoRA fine-tune Qwen2.5-32B and at the same time serve SDXL at 100 images per minute — "
+                     "is one 8x A100 80GB box enough for both?")
+    sdxl = next(part for part in reply["stack"] if part["model"] == "sdxl")
+    assert sdxl["serving_cards"] and sdxl["serving_cards"] > 8
+    assert "That is memory only" in reply["text"] and "100 images a minute" in reply["text"]
