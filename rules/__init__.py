@@ -22,6 +22,7 @@ from rules.speed import (
     inter_node_gbps,
     pipeline_handoff_seconds,
     spans_machines,
+    train_mfu,
     training_hours,
     unified_memory_decode_tokens_per_s,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "spans_machines",
     "split_by_memory",
     "supports_bf16",
+    "train_mfu",
     "training_hours",
     "unified_memory_decode_tokens_per_s",
     "valid_tp",

@@ -390,6 +390,11 @@ def _train_step(w: Workload, gpu: GPU, count: int) -> tuple[float, float, float]
     return step, compute + dequant, sync
 
 
+def train_mfu(w: Workload) -> float:
+    """The share of the dense peak a training step's GEMMs are timed at, for the engine that runs it."""
+    return S.TRAIN_MFU[w.engine if w.engine in S.TRAIN_MFU else "transformers"]
+
+
 def offloaded_step_seconds(w: Workload, count: int) -> float:
     """The optimizer step a job that offloads it (DeepSpeed ZeRO-Offload, ZeRO-3 offload_param, FSDP CPU
     offload) runs on the CPU, once a step: ZeRO-Offload does not overlap it with the GPU's work (DeepSpeed's

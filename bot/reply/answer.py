@@ -503,6 +503,11 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         assumptions.append(Assumption(field="interconnect", value=rules.inter_node_gbps(timed_on[0]),
                                       reason="inter-node-fabric"))
 
+    if (workload.task != "inference" and question.tokens and speed.get("train_tokens_per_s")
+            and not speed.get("sharded_train_tokens_per_s")):
+        # a training time rests on the utilisation the GEMMs reach: stated, as design.md asks ("6 × parameters ×
+        # tokens at a stated utilisation"; audit 39 M-157: 15T tokens on 1,024 H100s at an unstated 55%)
+        assumptions.append(Assumption(field="mfu", value=rules.train_mfu(workload), reason="train-mfu"))
     model_compare = side_by_side(question, workload, estimate, picks, kb, pool, instances, max_count, priced)
     result = Answer(
         model_compare=model_compare,

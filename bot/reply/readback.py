@@ -58,6 +58,8 @@ def value_text(t: Translator, field: str, value: Any, kb: KnowledgeBase) -> str:
         return f"{value:,g} h of audio" if t.lang == "en" else f"{value:,g} 小时音频"
     if field == "audio_per_day":
         return "a day" if t.lang == "en" else "每天"
+    if field == "mfu" and isinstance(value, float):
+        return f"{value:.0%}"
     if field == "dp_attention" and isinstance(value, bool):
         if t.lang == "en":
             return "data-parallel" if value else "tensor parallel"
