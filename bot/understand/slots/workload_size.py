@@ -399,21 +399,33 @@ def _serving_targets(state: SlotState) -> dict[str, float]:
     return targets
 
 
+_POINT_IN_RUN_BEFORE = re.compile(
+    r"(?:\bafter|\bat|\baround|\bby|\buntil|\bstep|第)\s*(?:~|about|around|roughly|约|大约)?\s*$")
+"""Words before a step count that make it a point in the run ("keeps OOMing after ~40 steps", "在第 40 步"), not
+its length (audit 39 M-159: the crash point was timed and priced as the whole job)."""
+_PROGRESS_BAR = rx(r"(?<![\d/])(?P<done>\d{1,7})\s*/\s*(?P<num>\d{1,7})\s*\[\d{1,3}:\d{2}(?::\d{2})?\s*<")
+"""A trainer's progress bar ("41/1250 [06:12<3:02:51, 9.08s/it]", tqdm's format): the run's total steps."""
+
+
 def _training_steps(state: SlotState) -> int | None:
-    """Optimizer steps of a training job: the trainer's flag, or "N steps" when the text is about training and the
-    steps are not a sampler's ("50 inference steps")."""
+    """Optimizer steps of a training job: the trainer's flag or its progress bar's total, or "N steps" when the
+    text is about training and the steps are neither a sampler's ("50 inference steps") nor a point in the run."""
     text = state.text
     m = _STEPS_FLAG.search(text)
     if m is None and _TRAINING_CUE.search(text):
+        m = _PROGRESS_BAR.search(text)
+    if m is None and _TRAINING_CUE.search(text):
         m = next((found for found in _TRAIN_STEPS.finditer(text)
-                  if not _SAMPLER_BEFORE.search(text[max(0, found.start() - 12): found.start()])), None)
+                  if not _SAMPLER_BEFORE.search(text[max(0, found.start() - 12): found.start()])
+                  and not _POINT_IN_RUN_BEFORE.search(text[max(0, found.start() - 12): found.start()])), None)
     if m is None:
         return None
     value = amount_value(m.group("num").replace(",", ""))
     if value is None or value < 1:
         return None
     state.mask(m.start(), m.end())
-    return int(bounded(state, "training_steps", value * (1000.0 if m.group("scale") else 1.0), MAX_TRAINING_STEPS))
+    scale = 1000.0 if m.groupdict().get("scale") else 1.0
+    return int(bounded(state, "training_steps", value * scale, MAX_TRAINING_STEPS))
 
 
 def parse_workload_size(state: SlotState) -> dict[str, Any]:

@@ -1,0 +1,30 @@
+"""A step count that is a point in the run ("OOMing after ~40 steps") is not the job's length; a trainer's progress
+bar ("41/1250 [06:12<3:02:51, 9.08s/it]") gives the run's total (audit 39 M-159: the crash point was timed and
+priced as the whole job, 3% of it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.understand.parse import parse
+from knowledge.loader import default_knowledge
+
+KB = default_knowledge()
+PASTE = Path(__file__).with_name("lora_oom_progress_paste.txt").read_text(encoding="utf-8")
+
+
+def test_the_progress_bar_total_is_the_job_not_the_crash_point() -> None:
+    question = parse(PASTE, KB)
+    # 1,250 steps × per-device batch 4 × 2 GPUs × 8,192 tokens = 81.9M tokens
+    assert (question.training_steps, question.batch, question.context, question.gpu_count) == (1250, 4, 8192, 2)
+
+
+@pytest.mark.parametrize(("text", "steps"), [
+    ("LoRA Llama 3 8B keeps OOMing after ~40 steps on a 4090", None),
+    ("微调 Qwen2.5-7B 在第 40 步 OOM", None),
+    ("LoRA Llama 3 8B for 500 steps on a 4090, how long?", 500),
+])
+def test_a_point_in_the_run_is_no_length(text: str, steps: int | None) -> None:
+    assert parse(text, KB).training_steps == steps
