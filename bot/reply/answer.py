@@ -178,6 +178,13 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         result.faq = faq_for(question, None, result, kb)
         return result
 
+    if question.engine == "unsloth" and question.zero_stage in (2, 3) and question.task not in (None, "inference"):
+        # Unsloth runs a whole copy on each card, no ZeRO or FSDP: the sharding asked is DeepSpeed's on transformers
+        # (audit 39 M-162: "用两张卡 ZeRO-2 呢？" after Unsloth was sharded and offloaded "under Unsloth")
+        sharded = answer(question.model_copy(update={"engine": None}), kb)
+        sharded.assumptions = [a for a in sharded.assumptions if a.field != "engine"] + [
+            Assumption(field="engine", value="transformers", reason="unsloth-no-sharding")]
+        return sharded
     if (offloaded := offload_as_asked(question, model, gpu) or ktransformers_split(question, model)) is not None:
         return answer(offloaded, kb)  # "with partial offload": the split the suggestion would choose, as asked
     if (most := most_cards(model, question)) is not None:

@@ -281,6 +281,8 @@ ASSUMPTION_REASONS: dict[str, dict[str, str]] = {
     "engine-default": {"en": "the engine's own default", "zh-Hans": "该框架的默认设置"},
     "dp-attention-cheaper": {"en": "data-parallel across the cards (SGLang --enable-dp-attention, vLLM --data-parallel-size N --enable-expert-parallel): for this many users of a latent-attention model each card then keeps only its own requests' KV cache, and the set-up costs less than tensor parallel, which copies every sequence's cache to every card",
                              "zh-Hans": "在各卡间数据并行（SGLang --enable-dp-attention，vLLM --data-parallel-size N --enable-expert-parallel）：用户这么多时，潜在注意力（MLA）模型的每张卡只存自己那部分请求的 KV 缓存，比张量并行（每张卡都存所有序列的缓存）更省"},
+    "unsloth-no-sharding": {"en": "Unsloth keeps a whole copy on each card and has no ZeRO or FSDP sharding, so the sharding asked is sized with DeepSpeed on transformers",
+                            "zh-Hans": "Unsloth 每张卡各放一份完整副本，不支持 ZeRO/FSDP 分片，所以按 transformers + DeepSpeed 的分片估算"},
     "train-mfu": {"en": "of the cards' dense 16-bit peak, the utilisation fitted on Hugging Face Trainer fine-tuning runs (Qwen's published profile, A100); large multi-node pre-training usually reaches 35–50%, up to 1.6× the time shown",
                   "zh-Hans": "占显卡稠密 16 位算力峰值的比例，按 Hugging Face Trainer 微调实测（Qwen 公布的 A100 数据）拟合；大规模多机预训练通常只有 35–50%，时间最多是这里的 1.6 倍"},
     "deadline-assumed": {"en": "no deadline stated: on the fewest cards that hold it the job takes over three months, so the cards shown finish it within 30 days (say a deadline, e.g. “in 2 weeks”, to size for it)",

@@ -76,3 +76,13 @@ def test_spot_asked_in_a_follow_up_prices_spot(advisor: Advisor) -> None:
     zh.respond("我們要用 Qwen3-235B-A22B 提供服務，每天 1 億 token，H100 要幾張？", "T:spot-zh")
     said = render_text(zh.respond("改用 spot 呢？每月多少美元？", "T:spot-zh").answer, zh.kb)
     assert "spot" in said.lower()  # a spot price, or that the source has none for the instance priced
+
+
+def test_zero_sharding_after_unsloth_is_sized_on_deepspeed_and_said(advisor: Advisor) -> None:
+    # audit 39 M-162: "用两张卡 ZeRO-2 呢？" after an Unsloth thread was sharded and offloaded "under Unsloth",
+    # which keeps a whole copy on each card
+    advisor.respond("用 Unsloth 做 Qwen2.5-7B LoRA 微调，RTX 3090 够吗", "T:unsloth")
+    advisor.respond("换成全参微调呢？", "T:unsloth")
+    reply = advisor.respond("用两张卡 ZeRO-2 呢？", "T:unsloth").answer
+    engines = [(a.value, a.reason) for a in reply.assumptions if a.field == "engine"]
+    assert engines == [("transformers", "unsloth-no-sharding")] and reply.query.engine == "transformers"
