@@ -16,6 +16,7 @@ from bot.reply.budget import budget_capacity, cheapest_variant
 from bot.reply.budget_money import within_budget_first
 from bot.reply.candidate_picks import MAX_PICKS, most_cards, named_card_picks, pool_picks
 from bot.reply.capacity import capacity, max_context_out, memory_card, side_by_side
+from bot.reply.checkpointing_both import other_checkpointing_figure
 from bot.reply.cloud_choice import cloud_choice
 from bot.reply.compare_picks import compared_picks_of
 from bot.reply.convert import (
@@ -530,6 +531,7 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
         other_engine=other, engines_compared=engines_side_by_side,
         lighter_task=lighter,
         other_stage=other_stage_figure(question, workload, kb),
+        other_checkpointing=other_checkpointing_figure(question, workload, sized_gpu, sized_count),
         other_kv=other_kv_figure(question, workload, kb),
         all_cards=all_cards_figure(question, workload, kb),
         engine_length=engine_length_figure(question, workload, kb),

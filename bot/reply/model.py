@@ -458,6 +458,8 @@ class Answer(BaseModel):
     """When no engine was named and the other common one changes the per-card need by more than 15%:
     {engine, per_gpu_gb} (inference: transformers ↔ vLLM; LoRA/QLoRA: PEFT ↔ Unsloth)."""
     lighter_task: dict[str, Any] | None = None
+    other_checkpointing: dict[str, Any] | None = None
+    """Both gradient-checkpointing settings asked: the other one's need per card (bot.reply.checkpointing_both)."""
     other_stage: dict[str, Any] | None = None
     """A second ZeRO stage the question asks about on its cards: {stage, mine (the stage it runs), gpu, count, fits,
     per_gpu_gb, limit_gb}

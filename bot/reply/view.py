@@ -11,6 +11,7 @@ from typing import Any
 from bot.reply.all_cards import all_cards_line
 from bot.reply.capacity import memory_card_id
 from bot.reply.check_view import card_bandwidth, check_view, host_ram_line, ram_of, smaller_line
+from bot.reply.checkpointing_both import other_checkpointing_line
 from bot.reply.cloud_choice import cloud_choice_line
 from bot.reply.compare_view import compare_rows, compare_verdict, stated_load
 from bot.reply.copies import copies_line
@@ -216,6 +217,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
                        if answer.lighter_task and answer.estimate is not None else "")
     view["any_fits"] = any(p["fits"] for p in picks)
     view["other_stage"] = other_stage_line(answer, kb, t)
+    view["other_checkpointing"] = other_checkpointing_line(answer, kb, t)
     view["other_kv"] = other_kv_line(answer, kb, t)
     fewer = answer.fewer_in_tp
     view["fewer_in_tp"] = (t("fewer_in_tp", cards=f"{fewer['count']}× {gpu_name(kb, fewer['gpu'])}",
@@ -437,8 +439,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                              gb=gb(other.get("image_encoder_gb") or 0.0))
             message += ("" if message.endswith("。") else " ") + images
         out.append(("section", "notice", {"message": message}))
-    out += _notices(view, ("engines_compared", "fewer_in_tp", "lighter", "other_stage", "other_kv", "engine_length",
-                           "weighed_layout", "all_cards",
+    out += _notices(view, ("engines_compared", "fewer_in_tp", "lighter", "other_stage", "other_checkpointing",
+                           "other_kv", "engine_length", "weighed_layout", "all_cards",
                            "owned_running", "activations_exceed", "smaller", "vae_tiling", "reasoning_length",
                            "quantised_path"))
     if answer.estimate is not None:

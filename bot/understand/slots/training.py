@@ -21,6 +21,12 @@ _CHECKPOINTING_OFF = rx(
 """Said in words ("no gradient checkpointing", 关闭梯度检查点, 不开梯度检查点, 梯度检查点关) or as a setting turned
 off: HF/axolotl `gradient_checkpointing: false`, torchtune `enable_activation_checkpointing: False`, Unsloth
 `use_gradient_checkpointing = False`."""
+_CHECKPOINTING_BOTH = rx(
+    r"(?:开启|打开|启用|开|\bon|\bwith)\s*(?:与|和|跟|及|/|\band\b|\bor\b|\bvs\.?|还是|或)\s*"
+    r"(?:关闭|关掉|不开|关|\boff\b|\bwithout\b)|(?:开|关)\s*(?:和|与|跟|或)\s*(?:不开|关)")
+"""Both settings of gradient checkpointing asked ("开启与关闭", "with and without", "on vs off")."""
+CHECKPOINTING_BOTH_NOTE = "checkpointing-both"
+"""Question note: the text asks the memory with and without gradient checkpointing."""
 _CHECKPOINTING_ON = rx(r"\b(?:gradient|activation)[-_ ]?checkpoint\w*|重计算|梯度检查点|\bcheckpointing\b")
 _ACTIVATION_OFFLOAD = rx(
     r"\b(?:activation|checkpoint)s?[-_\s]?offload\w*|\boffload\w*[-_\s](?:the\s)?activations?\b"
@@ -115,7 +121,11 @@ def parse_training_options(state: SlotState) -> None:
     elif ((_DDP.search(text) or _NO_DEEPSPEED.search(text))
           and not _FSDP_UNDER.search(_NO_FSDP.sub(" ", text))):
         state.set("zero_stage", 0)
-    if _CHECKPOINTING_OFF.search(text):
+    if _CHECKPOINTING_BOTH.search(text) and _CHECKPOINTING_ON.search(text):
+        # "开启与关闭梯度检查点各需要多少显存": sized on, the off figure said beside it (audit 39 M-153)
+        state.set("gradient_checkpointing", True)
+        state.notes.append(CHECKPOINTING_BOTH_NOTE)
+    elif _CHECKPOINTING_OFF.search(text):
         state.set("gradient_checkpointing", False)
     elif _CHECKPOINTING_ON.search(text):
         state.set("gradient_checkpointing", True)
