@@ -20,6 +20,7 @@ from bot.reply.model import (
 from bot.reply.smalltalk import THANKS
 from bot.understand.question import ROLLOUT_ENGINE_NOTE, Question
 from bot.understand.slots.engine import OLLAMA_NOTE
+from bot.understand.speculative import PREFIX_CACHING_NOTE, SPECULATIVE_UNNAMED_NOTE
 from knowledge.schema import GPU
 from rules.alternatives import home_gguf_workload
 from rules.engine_profile import profile_for, reservation_fraction, reserves_up_front
@@ -169,6 +170,9 @@ def understood_of(question: Question) -> dict[str, Any]:
         understood["rollout_engine"] = rollout  # "GRPO with vLLM rollouts": the engine not sized, said up front
     if question.companion_models:
         understood["companion_models"] = list(question.companion_models)  # the pipeline's smaller models
+    for note in (SPECULATIVE_UNNAMED_NOTE, PREFIX_CACHING_NOTE):
+        if note in question.notes:
+            understood[note.replace("-", "_")] = True  # serving features named, said what they change
     if question.logged_queue:
         understood["logged_queue"] = question.logged_queue  # vLLM's metrics: running, pending, KV-cache use
     if question.api_price_per_million:  # what the bill per token is weighed against (cost_view)

@@ -195,6 +195,9 @@ def understood(answer: Answer, t: Translator, kb: KnowledgeBase) -> list[str]:
         if field == "dp_attention":
             parts.append(t("dp_attention_on"))
             continue
+        if field in ("speculative_unnamed", "prefix_caching"):
+            parts.append(t(f"read_{field}"))
+            continue
         if field == "engine_backend":
             if (data.get("engine"), value) in BACKEND_OF_ENGINE:
                 parts.append(t(f"backend_{value}"))

@@ -218,6 +218,9 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["any_fits"] = any(p["fits"] for p in picks)
     view["other_stage"] = other_stage_line(answer, kb, t)
     view["other_checkpointing"] = other_checkpointing_line(answer, kb, t)
+    # speculative decoding or prefix caching named: what each changes, not ignored (audit 39 M-156)
+    view["serving_features"] = t.sentence_gap.join(
+        t(key) for key in ("speculative_unnamed", "prefix_caching") if answer.understood.get(key))
     view["other_kv"] = other_kv_line(answer, kb, t)
     fewer = answer.fewer_in_tp
     view["fewer_in_tp"] = (t("fewer_in_tp", cards=f"{fewer['count']}× {gpu_name(kb, fewer['gpu'])}",
@@ -439,7 +442,8 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                              gb=gb(other.get("image_encoder_gb") or 0.0))
             message += ("" if message.endswith("。") else " ") + images
         out.append(("section", "notice", {"message": message}))
-    out += _notices(view, ("engines_compared", "fewer_in_tp", "lighter", "other_stage", "other_checkpointing",
+    out += _notices(view, ("engines_compared", "serving_features", "fewer_in_tp", "lighter", "other_stage",
+                           "other_checkpointing",
                            "other_kv", "engine_length", "weighed_layout", "all_cards",
                            "owned_running", "activations_exceed", "smaller", "vae_tiling", "reasoning_length",
                            "quantised_path"))

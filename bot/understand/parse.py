@@ -115,6 +115,12 @@ from bot.understand.slots.user_base import parse_user_base
 from bot.understand.slots.vision_input import asks_images_at_once, parse_vision_input
 from bot.understand.slots.window import window_in_thousands
 from bot.understand.slots.workload_size import parse_workload_size
+from bot.understand.speculative import (
+    PREFIX_CACHING,
+    PREFIX_CACHING_NOTE,
+    SPECULATIVE,
+    SPECULATIVE_UNNAMED_NOTE,
+)
 from bot.understand.stacking import PLUS, set_stack, stacked
 from bot.understand.tokens import tokenize
 from bot.understand.unknown import (
@@ -373,6 +379,10 @@ def _parse(text: str, kb: KnowledgeBase, thread_model: str | None = None) -> Que
     parse_engine(state)
     parse_task(state)
     rollout_engine(state)
+    if SPECULATIVE.search(folded) is not None and not speculative and "draft_model" not in state.values:
+        state.notes.append(SPECULATIVE_UNNAMED_NOTE)  # "开投机解码" with no draft: said, not ignored (M-156)
+    if PREFIX_CACHING.search(folded) is not None:
+        state.notes.append(PREFIX_CACHING_NOTE)
     parse_money(state)
     if instance is not None and instance.instance.cloud and instance.instance.cloud not in ON_PREMISES:
         state.set("cloud", instance.instance.cloud)  # a cloud named in words has already been set

@@ -28,3 +28,12 @@ def target_and_draft(model_ids: list[str], kb: KnowledgeBase, folded: str) -> tu
         return None
     larger, smaller = sorted(known[:2], key=lambda m: kb.models[m].params_b, reverse=True)
     return larger, smaller
+
+
+PREFIX_CACHING = re.compile(r"prefix[-_\s]+cach\w*|\bapc\b|enable[-_]prefix[-_]caching|radix[-_\s]?(?:cache|attention)|"
+                            r"前缀缓存|前綴快取|前缀缓存|kv\s*复用|提示缓存|prompt\s+caching")
+"""Prefix caching named ("开前缀缓存", "--enable-prefix-caching", SGLang's RadixAttention)."""
+SPECULATIVE_UNNAMED_NOTE = "speculative-unnamed"
+"""Question note: speculative decoding asked with no draft model or method to size it with."""
+PREFIX_CACHING_NOTE = "prefix-caching"
+"""Question note: prefix caching named; it changes the first token, not the decode speed."""
