@@ -1,5 +1,9 @@
 """The defaults a question leaves to the advisor, each stated back as an assumption: the model, the card
 pool, precision, context, batch and engine.
+
+`workload_for` makes the choices in order; the model sized (bot.reply.asked_model), a training job's defaults
+(bot.reply.training_defaults), the tests that move a job onto a serving engine (bot.reply.engine_defaults) and the
+assumptions the reading noted (bot.reply.assumed_notes) live beside it and are importable from here as before.
 """
 
 from __future__ import annotations
@@ -7,12 +11,23 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import rules
+from bot.reply.asked_model import resolve_model
+from bot.reply.assumed_notes import (
+    OFFLOAD_CHOSEN_NOTE,
+    OFFLOAD_OLLAMA_NOTE,
+    RENTED_VARIANT_NOTE,
+    gpu_assumptions,
+    noted_assumptions,
+)
+from bot.reply.engine_defaults import (
+    LONG_PROMPT_SERVING_TOKENS,
+    SERVING_ENGINE_MIN_PARAMS_B,
+    lora_serving_assumptions,
+    spills_on_desktop,
+)
 from bot.reply.image_service import image_service
 from bot.reply.mixed_load import shared_cache
-from bot.reply.model import (
-    Assumption,
-)
+from bot.reply.model import Assumption
 from bot.reply.ollama_defaults import OLLAMA_FLASH_ATTENTION_FAMILIES, ollama_context
 from bot.reply.overrides import QUANT_PRECISION
 from bot.reply.precision_defaults import (
@@ -23,23 +38,23 @@ from bot.reply.precision_defaults import (
 )
 from bot.reply.request_images import request_images
 from bot.reply.serving import at_full_load, sets_serving_target
-from bot.understand.documents import BATCH_JOB_OUTPUT_NOTE, SAME_LENGTH_OUTPUT_NOTE
-from bot.understand.intent import SERVICE_NOTE, WHY_SLOW_NOTE
-from bot.understand.notebooks import NOTEBOOK_NOTES
+from bot.reply.training_defaults import (
+    QLORA_QUANT,
+    SHORT_SAMPLE_STEP_TOKENS,
+    TRAINER_MICRO_BATCH,
+    context_parallel_of,
+    engine_fine_tune_method,
+    samples_as_tokens,
+)
+from bot.understand.intent import SERVICE_NOTE
 from bot.understand.question import MAX_BATCH, TRAINING_SWITCHES, Question
-from bot.understand.slots.audio import CTRANSLATE2_NOTE, FASTER_WHISPER_BEAM_NOTE
-from bot.understand.slots.context import BATCH_AS_USERS_NOTE, PEOPLE_AT_ONCE_NOTE, PROMPT_CONTEXT_NOTE
+from bot.understand.slots.audio import CTRANSLATE2_NOTE
+from bot.understand.slots.context import PROMPT_CONTEXT_NOTE
 from bot.understand.slots.engine import OLLAMA_NOTE
 from bot.understand.slots.runtime import TENSOR_PARALLEL_NOTE
-from bot.understand.slots.samples import SAMPLE_LENGTH_STATED_NOTE
-from bot.understand.slots.service_rate import LATENCY_AS_TTFT_NOTE, LATENCY_OUTPUT_NOTE
-from bot.understand.slots.task import COMPUTE_OPTIMAL_NOTE
-from bot.understand.slots.workload_size import DAILY_AVERAGE_NOTE
-from knowledge.base import KnowledgeBase
 from knowledge.engines import load_engine_profiles
-from knowledge.schema import GPU, Model, MoE
+from knowledge.schema import GPU, Model
 from rules import constants as C
-from rules import memory_lora_serving as LS
 from rules import weight_formats as WF
 from rules.engine_profile import training_fact
 from rules.hardware import FLASH_ATTENTION_2_MIN_CC, compute_capability, runs_precision
@@ -47,189 +62,19 @@ from rules.memory_inference import default_build_length
 from rules.memory_training import offload_of
 from rules.speculative import EAGLE_HEAD_ID, eagle_head
 from rules.speed_media import diffusion_steps
-from rules.types import Precision, Task, Workload
+from rules.types import Precision, Workload
 
 DEFAULT_CONTEXT = 4096
 """Tokens per sequence when the question gives none: a typical chat turn with history, not the model's
 full advertised window (assuming the full window is a common calculator mistake: design.md)."""
 DEFAULT_BATCH = 1
-SHORT_SAMPLE_STEP_TOKENS = 2048
-"""A training job whose samples are shorter than this gets a micro-batch of samples up to this many tokens a step
-(TRAINER_MICRO_BATCH at most) when none is stated: a 2,048-token step is the sequence most recipes train at."""
-TRAINER_MICRO_BATCH = 8
-"""The most samples a micro-step is given by default: Hugging Face TrainingArguments' own per_device_train_batch_size
-default (8)."""
-COMPUTE_OPTIMAL_TOKENS_PER_PARAM = 20.0
-"""Training tokens a parameter for a compute-optimal model: Hoffmann et al. 2022 ("Training Compute-Optimal Large
-Language Models", Chinchilla), whose fits give about 20 (Chinchilla itself: 70B parameters on 1.4T tokens)."""
 DEFAULT_PRECISION: Precision = "bf16"
-QLORA_QUANT = "nf4-dq"
-"""QLoRA's base: NF4 with double-quantised scales (4.127 bits a weight) unless the question names the format."""
 TOKEN_ARCHS = ("decoder", "encoder", "encoder-decoder")
 """Architectures whose memory depends on a context length in tokens (not images)."""
 MAX_INFERENCE_GPUS = 64
 """Tensor parallelism inside a node of 8, whole nodes beyond (pipeline parallel); never above 8 nodes."""
 LONG_CONTEXT_TOKENS = 16384
 """From here on the KV cache, not the weights, is what decides the card: the reply explains it."""
-
-
-SERVING_ENGINE_MIN_PARAMS_B = 100.0
-"""From this size a model is run on a serving engine even for one prompt: its makers point to vLLM, SGLang,
-LMDeploy or TensorRT-LLM for it (DeepSeek-V3's README "How to Run Locally" lists those and no transformers
-path; Llama 3.1 405B FP8 ships for vLLM), and transformers' generate over a layer split of many cards
-decodes a few tokens a second."""
-
-
-OFFLOAD_CHOSEN_NOTE = "offload-chosen"
-"""On a question whose layer split the reply chose (bot.reply.offload): the reply says so under Assumed."""
-
-
-OFFLOAD_OLLAMA_NOTE = "offload-ollama"
-"""On a question named with Ollama whose model does not fit the card whole: the split Ollama makes by itself."""
-
-LONG_PROMPT_SERVING_TOKENS = 131_072
-"""Past this many tokens a prompt is run on a serving engine that prefills it in chunks (vLLM): transformers
-prefills a prompt whole, one layer's MLP for every token at once, which is tens of GiB at a million tokens, and
-the makers of the 1M-token models show them on vLLM."""
-
-
-def noted_assumptions(question: Question, workload: Workload) -> list[Assumption]:
-    """What the reading chose on the asker's behalf and noted (bot.understand): each said under Assumed."""
-    out = []
-    for note in (OFFLOAD_CHOSEN_NOTE, OFFLOAD_OLLAMA_NOTE):
-        if note in question.notes:
-            field = "cpu_moe_layers" if question.cpu_moe_layers is not None else "gpu_layers"
-            out.append(Assumption(field=field, value=getattr(question, field), reason=note))
-    if (PEOPLE_AT_ONCE_NOTE in question.notes and workload.task == "inference" and workload.model.arch == "decoder"
-            and (question.users or question.batch)):
-        out.append(Assumption(field="batch", value=question.users or question.batch, reason=PEOPLE_AT_ONCE_NOTE))
-    if (workload.model.details.get("reranker") and workload.task == "inference" and question.qps
-            and not question.texts_per_request):
-        # a reranker scores each query's candidates: its cards grow with them, which the question did not say
-        out.append(Assumption(field="texts_per_request", value=1, reason="reranker-candidates"))
-    if BATCH_AS_USERS_NOTE in question.notes and question.users is not None:
-        out.append(Assumption(field="users", value=question.users, reason=BATCH_AS_USERS_NOTE))
-    for note in (BATCH_JOB_OUTPUT_NOTE, SAME_LENGTH_OUTPUT_NOTE, LATENCY_OUTPUT_NOTE):
-        if note in question.notes and workload.task == "inference" and question.gen_tokens:
-            out.append(Assumption(field="gen_tokens", value=question.gen_tokens, reason=note))
-    if DAILY_AVERAGE_NOTE in question.notes and question.qps:
-        out.append(Assumption(field="qps", value=round(question.qps, 2), reason=DAILY_AVERAGE_NOTE))
-    if LATENCY_AS_TTFT_NOTE in question.notes and question.ttft_s:
-        out.append(Assumption(field="ttft_s", value=question.ttft_s, reason=LATENCY_AS_TTFT_NOTE))
-    if FASTER_WHISPER_BEAM_NOTE in question.notes and question.beam_size:
-        out.append(Assumption(field="beam_size", value=question.beam_size, reason=FASTER_WHISPER_BEAM_NOTE))
-    if "preference-as-sft" in question.notes and workload.task != "inference":
-        out.append(Assumption(field="task", value=workload.task, reason="preference-as-sft"))
-    return out
-
-
-RENTED_VARIANT_NOTE = "gpu-rented-variant"
-"""The card was chosen among the variants of a bare name by its price on the cloud named (bot.reply.variant)."""
-
-
-def gpu_assumptions(question: Question) -> list[Assumption]:
-    """The card read from words that do not name it: a bare "H100" (its 80 GB variant), a free notebook."""
-    out: list[Assumption] = []
-    if question.gpu_defaulted and question.gpu:
-        rented = RENTED_VARIANT_NOTE in question.notes
-        out.append(Assumption(field="gpu", value=question.gpu,
-                              reason="gpu-rented-variant" if rented else "gpu-default-variant"))
-    for note in NOTEBOOK_NOTES:
-        if note in question.notes and question.gpu:
-            out.append(Assumption(field="gpu", value=question.gpu, reason=note))
-    return out
-
-
-def resolve_model(question: Question, kb: KnowledgeBase) -> Model | None:
-    if question.model is not None:
-        return kb.models.get(question.model)
-    if question.params_b is not None:
-        generic = rules.generic_model(question.params_b)
-        active = question.active_params_b
-        if active is not None and active < question.params_b:
-            # "a 314B MoE with 86B active": every expert in memory, the active ones a token computes and reads
-            # (rules.speed.routed_expert_params takes the routed share from the counts when no width is known)
-            generic = generic.model_copy(update={
-                "moe": MoE(num_experts=GENERIC_EXPERTS, experts_per_token=GENERIC_EXPERTS_PER_TOKEN),
-                "active_params_b": active, "name": f"{generic.name.removesuffix(' decoder')} MoE decoder "
-                                                  f"({active:g}B active)"})
-        return generic
-    return None
-
-
-GENERIC_EXPERTS = 8
-GENERIC_EXPERTS_PER_TOKEN = 2
-"""A mixture of experts known only by its sizes is taken to route 2 of 8 experts (Mixtral 8x7B and 8x22B, Grok-1):
-only which share of the experts a batch reaches depends on it; the active count stated sets each token's work."""
-
-
-def samples_as_tokens(question: Question, workload: Workload) -> tuple[Question, Assumption | None]:
-    """A training job counted in samples with no length ("on 10k samples"): its tokens at the job's context per
-    sample, stated as an assumption — an upper bound (short samples padded to the longest in their batch come
-    close to it; packed ones fill it exactly)."""
-    if question.tokens or workload.task == "inference" or workload.model.arch == "diffusion":
-        return question, None
-    if COMPUTE_OPTIMAL_NOTE in question.notes and workload.task == "train":
-        # "how many tokens should a 1B model be trained on (Chinchilla)": Hoffmann et al. 2022's ≈ 20 a parameter
-        tokens = COMPUTE_OPTIMAL_TOKENS_PER_PARAM * workload.model.params_b * 1e9
-        return (question.model_copy(update={"tokens": tokens}),
-                Assumption(field="tokens", value=tokens, reason="compute-optimal"))
-    if not question.training_samples and question.training_steps:
-        # An optimizer step (HF Trainer's max_steps) is the micro batch sized × its gradient accumulation × the
-        # data-parallel cards, each sequence at the context (audit 31 HIGH 80: steps × micro batch alone, 4–16×
-        # short); a global batch stated was turned into that accumulation when read
-        cards = question.gpu_count or 1
-        tokens = (float(question.training_steps) * workload.batch * (question.grad_accumulation or 1) * cards
-                  * workload.context)
-        return (question.model_copy(update={"tokens": tokens}),
-                Assumption(field="tokens", value=tokens, reason="steps-at-batch"))
-    if not question.training_samples:
-        return question, None
-    tokens = float(question.training_samples) * (question.training_epochs or 1.0) * workload.context
-    stated = SAMPLE_LENGTH_STATED_NOTE in question.notes and "context" in question.stated
-    return (question.model_copy(update={"tokens": tokens}),
-            Assumption(field="tokens", value=tokens, reason="samples-at-length" if stated else "samples-at-context"))
-
-
-def lora_serving_assumptions(question: Question, engine: str) -> list[Assumption]:
-    """Served LoRA adapters: the GPU slots and their rank when the text leaves them to the engine
-    (rules.memory_lora_serving: vLLM --max-loras 1 at --max-lora-rank 16, SGLang --max-loras-per-batch 8, every
-    adapter on the card elsewhere), said under Assumed since they, not the adapter count, size the memory."""
-    out = []
-    if question.max_loras is None:
-        slots = LS.gpu_slots(engine, question.lora_adapters, None)
-        reason = f"{engine}-lora-slots" if engine in LS.SLOT_RULES else "lora-adapters-on-card"
-        out.append(Assumption(field="max_loras", value=slots, reason=reason))
-    if question.lora_rank is None:
-        rank = LS.VLLM_DEFAULT_MAX_LORA_RANK if engine == "vllm" else Workload.lora_rank  # both 16
-        reason = "vllm-max-lora-rank" if engine == "vllm" else "default"
-        out.append(Assumption(field="lora_rank", value=rank, reason=reason))
-    return out
-
-
-def engine_fine_tune_method(question: Question) -> Task | None:
-    """The method a plain "fine-tune" gets on the engine the question names, when that engine's own default is
-    LoRA or QLoRA (TrainingFact.fine_tune_method); None when the text said all parameters, named a method, or
-    the engine trains every parameter by default."""
-    if question.task != "train" or not question.generic_fine_tune or question.engine is None:
-        return None
-    profile = load_engine_profiles().get(question.engine)
-    if profile is None or profile.training is None:
-        return None
-    return profile.training.fine_tune_method
-
-
-def spills_on_desktop(question: Question, model: Model, gpu: GPU | None, task: str) -> bool:
-    """A model asked to be slow on a desktop card whose memory cannot hold its released weights: the asker runs
-    it already, and what runs a model past a GeForce card's memory is llama.cpp or Ollama with a GGUF and layers in
-    system RAM, the reason it is slow (audit 30 HIGH 64: sized in bf16 on transformers, an answer to a job nobody
-    runs). Stated engines and precisions stay as asked."""
-    if (WHY_SLOW_NOTE not in question.notes or question.engine is not None or "precision" in question.stated
-            or question.quant is not None or task != "inference" or model.arch != "decoder" or gpu is None
-            or gpu.form != "consumer"):
-        return False
-    native_bytes = WF.BYTES_PER_PARAM_PLAIN.get(model.native_precision, 2.0)
-    return model.params_b * 1e9 * native_bytes > gpu.memory_gb * 1e9 * (question.gpu_count or 1)
 
 
 def workload_for(question: Question, model: Model, gpu: GPU | None,
@@ -538,14 +383,7 @@ def workload_for(question: Question, model: Model, gpu: GPU | None,
     return workload, assumptions
 
 
-def context_parallel_of(question: Question, task: str, gpu: GPU | None, assumptions: list[Assumption]) -> int:
-    """The cards a training sequence is split over: as stated; named with no degree ("FSDP + context parallel"),
-    the cards of one machine the question has (at most GPUS_PER_NODE, the NVLink domain ring attention and
-    Ulysses run in), said under Assumed; 1 otherwise."""
-    if question.context_parallel is None or task == "inference":
-        return 1
-    if question.context_parallel:
-        return question.context_parallel
-    degree = max(1, min(C.GPUS_PER_NODE, question.gpu_count or C.GPUS_PER_NODE))
-    assumptions.append(Assumption(field="context_parallel", value=degree, reason="context-parallel-node"))
-    return degree
+__all__ = ["DEFAULT_BATCH", "DEFAULT_CONTEXT", "DEFAULT_PRECISION", "LONG_CONTEXT_TOKENS", "MAX_INFERENCE_GPUS",
+           "OFFLOAD_CHOSEN_NOTE", "OFFLOAD_OLLAMA_NOTE", "RENTED_VARIANT_NOTE", "TOKEN_ARCHS",
+           "engine_fine_tune_method", "gpu_assumptions", "noted_assumptions", "resolve_model", "samples_as_tokens",
+           "workload_for"]
