@@ -2,7 +2,8 @@
 
 Parsing fills it from text; `ask` flags and Slack buttons override single slots. Every slot that the text
 stated is recorded in `stated`, so the reply can show "I read this as: …" and the assumptions can list
-exactly what was defaulted.
+exactly what was defaulted. The notes a reading leaves on it, and the properties that read them back, are
+kept in bot.understand.notes (the names stay importable from here).
 """
 
 from __future__ import annotations
@@ -11,6 +12,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.understand.notes import (
+    ASSUMED_MODEL_NOTE,
+    CLAIMED_MEMORY_NOTE,
+    DERIVED_NAME_NOTE,
+    ENGINE_NOT_ON_CARD_NOTE,
+    FAMILY_RELEASE_NOTE,
+    GGUF_SERVER_NOTE,
+    MODDED_NOTE,
+    NO_SUCH_VARIANT_NOTE,
+    ROLLOUT_ENGINE_NOTE,
+    SHARED_MEMORY_NOTE,
+    NoteViews,
+)
 from rules.types import Engine, Optimizer, Precision, Task
 
 Intent = Literal["recommend", "check", "compare", "faq", "gpu_info", "model_info", "help", "unknown"]
@@ -44,32 +58,6 @@ MAX_LORA_ADAPTERS = 100_000
 """LoRA adapters one base model may serve: S-LoRA ("Serving Thousands of Concurrent LoRA Adapters", Sheng et al.
 2023) serves 2,000 from one A100; a service with more is sized, anything beyond this is not one deployment."""
 
-MODDED_NOTE = "modified-card:"
-SHARED_MEMORY_NOTE = "shared-memory-stated:"
-"""Noted with the memory stated for a module whose memory its CPU and OS share (a Jetson): it is sized with less
-(bot.understand.unknown.shared_memory_reserve), and the reply says from what."""
-NO_SUCH_VARIANT_NOTE = "no-such-variant:"
-"""Noted with the name written when a card suffix names a variant that does not exist ("RTX 4090 Ti")."""
-ENGINE_NOT_ON_CARD_NOTE = "engine-not-on-card:"
-"""Noted with the engine asked for when the card named is of a maker it does not run on (TensorRT-LLM on a Radeon):
-the job is sized with an engine that does, and the reply says why."""
-GGUF_SERVER_NOTE = "gguf-server:"
-"""Noted with the serving engine named beside a GGUF file ("GGUF Q8_0 on vLLM"): sized as llama.cpp runs it."""
-ROLLOUT_ENGINE_NOTE = "rollout-engine:"
-"""Noted with the serving engine an RL job (GRPO, PPO) names for its rollouts; the reply says what it leaves out."""
-FAMILY_RELEASE_NOTE = "family-release"
-"""A model family named alone ("which gpu for whisper?"): its current release is sized and the reply says so."""
-ASSUMED_MODEL_NOTE = "assumed-model:"
-"""Noted with the model sized when the text names none but its job implies one (a transcription job: Whisper):
-the reply says which model it assumed, so the asker can name theirs."""
-DERIVED_NAME_NOTE = "derived-name:"
-"""Noted with the whole name written when a known model's name ends another name ("openhermes-2.5-mistral-7b"): the
-reply says which model it was sized as (bot.understand.mention_fit.derived_name)."""
-CLAIMED_MEMORY_NOTE = "claimed-memory:"
-"""Noted with the GB the text says the card asked about has when it does not ("the 4090 has 48GB right?"): the
-reply corrects it and sizes the card as it ships (bot.understand.mention_fit.claimed_memory)."""
-"""Question note prefix: the card named (its id follows) was stated with more memory than it ships with."""
-
 TRAINING_SWITCHES = ("paged_optimizer", "activation_offloading", "optimizer_in_backward", "chunked_loss", "compiled",
                      "preference_pairs")
 """Training techniques a question can switch on by name: each a boolean slot of the same name on the Question,
@@ -99,7 +87,7 @@ PRETRAINING_TOKENS = 1e10
 replace: a threshold of this bot's, set an order of magnitude above the LoRA jobs its sources time (≤ 1B tokens)."""
 
 
-class Question(BaseModel):
+class Question(NoteViews, BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str = ""
@@ -494,51 +482,10 @@ class Question(BaseModel):
     observed_tokens_per_s: float | None = Field(default=None, gt=0)
     """A decode speed the asker measured and doubts ("is 15 tok/s normal?"): the reply compares it with its own."""
 
-    @property
-    def family_release(self) -> bool:
-        """Whether a family was named alone ("whisper") and its current release sized (`FAMILY_RELEASE_NOTE`)."""
-        return FAMILY_RELEASE_NOTE in self.notes
 
-    @property
-    def assumed_model(self) -> bool:
-        """Whether the model was assumed from the job (`ASSUMED_MODEL_NOTE`) rather than named."""
-        return any(n.startswith(ASSUMED_MODEL_NOTE) for n in self.notes)
-
-    @property
-    def shared_memory_stated(self) -> float | None:
-        """The memory stated for a shared-memory module (`SHARED_MEMORY_NOTE`), before its OS's share came off."""
-        return next((float(n.removeprefix(SHARED_MEMORY_NOTE)) for n in self.notes
-                     if n.startswith(SHARED_MEMORY_NOTE)), None)
-
-    @property
-    def no_such_variant(self) -> str | None:
-        """A card name written with a suffix no such card has (`NO_SUCH_VARIANT_NOTE`): "RTX 4090 Ti"."""
-        return next((n.removeprefix(NO_SUCH_VARIANT_NOTE) for n in self.notes if n.startswith(NO_SUCH_VARIANT_NOTE)),
-                    None)
-
-    @property
-    def engine_not_on_card(self) -> str | None:
-        """The engine asked for that cannot run on the card named (`ENGINE_NOT_ON_CARD_NOTE`)."""
-        return next((n.removeprefix(ENGINE_NOT_ON_CARD_NOTE) for n in self.notes
-                     if n.startswith(ENGINE_NOT_ON_CARD_NOTE)), None)
-
-    @property
-    def gguf_server(self) -> str | None:
-        """The serving engine named beside a GGUF file that was sized as llama.cpp (`GGUF_SERVER_NOTE`)."""
-        return next((n.removeprefix(GGUF_SERVER_NOTE) for n in self.notes if n.startswith(GGUF_SERVER_NOTE)), None)
-
-    @property
-    def derived_name(self) -> str | None:
-        """The name written around the model read (`DERIVED_NAME_NOTE`), when it names a derivative of it."""
-        return next((n.removeprefix(DERIVED_NAME_NOTE) for n in self.notes if n.startswith(DERIVED_NAME_NOTE)), None)
-
-    @property
-    def claimed_memory_gb(self) -> float | None:
-        """The memory the text wrongly says the card asked about has (`CLAIMED_MEMORY_NOTE`), if it says one."""
-        return next((float(n.removeprefix(CLAIMED_MEMORY_NOTE)) for n in self.notes
-                     if n.startswith(CLAIMED_MEMORY_NOTE)), None)
-
-    @property
-    def modified_card(self) -> str | None:
-        """The id of the card the text named with more memory than it ships with (`MODDED_NOTE`), if any."""
-        return next((n.removeprefix(MODDED_NOTE) for n in self.notes if n.startswith(MODDED_NOTE)), None)
+__all__ = ["ASSUMED_MODEL_NOTE", "CLAIMED_MEMORY_NOTE", "DERIVED_NAME_NOTE", "ENGINE_NOT_ON_CARD_NOTE",
+           "FAMILY_RELEASE_NOTE", "GGUF_SERVER_NOTE", "INTENTS", "MAX_BATCH", "MAX_CONTEXT", "MAX_GPU_COUNT",
+           "MAX_GPU_LAYERS", "MAX_IMAGE_SIDE", "MAX_IMAGE_STEPS", "MAX_LORA_ADAPTERS", "MAX_OUTPUT_TOKENS",
+           "MAX_PARAMS_B", "MAX_PREFILL_CHUNK", "MAX_USERS", "MIN_IMAGE_SIDE", "MODDED_NOTE", "NO_SUCH_VARIANT_NOTE",
+           "PRETRAINING_TOKENS", "ROLLOUT_ENGINE_NOTE", "SHARED_MEMORY_NOTE", "SLOT_ORDER", "TRAINING_SWITCHES",
+           "Intent", "Lang", "Question"]
