@@ -7,7 +7,8 @@ logits over every prompt token before transformers 4.45, eager attention before 
 serving engine's share); "max_num_seqs 64" (vLLM) or "--max_batch_size 64" (a TensorRT engine's build) →
 `max_num_seqs`, the requests the engine is set up for. Each span is masked once read, so "fp8 KV cache" does
 not also make the weights fp8 and "4.38" or "0.8" is never read as a size or a count. Runs before the number
-slots.
+slots. The KV cache's type (slots.kv_cache), the machine's RAM and network (slots.machine) and what a pasted engine
+log states (slots.engine_logs) are read by modules of their own; their entry points stay importable from here.
 """
 
 from __future__ import annotations
@@ -15,30 +16,14 @@ from __future__ import annotations
 from bot.understand.question import MAX_GPU_LAYERS, MAX_PREFILL_CHUNK
 from bot.understand.slots.base import SlotState, bounded, rx
 from bot.understand.slots.engine import TRITON
-from rules.constants import GPUS_PER_NODE
+from bot.understand.slots.engine_logs import read_logged_kv_tokens, read_logged_queue, read_logged_version
+from bot.understand.slots.kv_cache import kv_type_after_model, parse_ggml_cache_types, parse_kv_cache
+from bot.understand.slots.machine import parse_host_ram_size, parse_network
 
 _ENGINE_NAMES = (r"transformers|vllm|sglang|lmdeploy|turbomind|tensorrt[-_ ]?llm|trt[-_ ]?llm|unsloth|llama[.-_ ]?cpp"
                  r"|ollama|deepspeed|llama[-_ ]?factory|torchtune")
 _VERSION = rx(rf"(?P<engine>{_ENGINE_NAMES})\s*(?:version\s*|版本\s*)?v?"
               r"(?P<version>\d{1,2}(?:\.\d{1,4}){1,2})(?![\d.]*[bkmg])")
-_KV_TYPES = r"fp16|bf16|fp8(?:[-_ ]?e[45]m[23])?|int8|int4|q8(?:_0)?|q4(?:_0)?|8[-_ ]?bit|4[-_ ]?bit"
-_KV_BEFORE = rx(rf"(?P<dtype>{_KV_TYPES})\s*(?:的\s*)?kv(?:[-_ ]?cache|\s*缓存)?(?![a-z])")
-_KV_AFTER = rx(rf"\bkv(?:[-_ ]?cache|\s*缓存|\s*快取)?(?:[-_ ]?dtype)?\s*"
-               rf"(?:=|:|in|to|as|at|用|为|改成|改为|改用|改|换成|换为|换|设为|设成|设置为|设置成|设|调成|调为|采用|使用|"
-               rf"(?:set|changed?|switched?)\s+to)?\s*"
-               rf"(?P<dtype>{_KV_TYPES})(?![a-z0-9])")
-_KV_CACHE_DTYPE = rx(rf"kv_cache_dtype\s*=\s*[\"']?(?P<dtype>{_KV_TYPES}|auto)")
-_LLAMA_CPP_CACHE_TYPE = rx(r"(?:(?<![\w-])-ct(?P<short>[kv])|--cache[-_]type[-_](?P<long>[kv]))\s*[=\s]\s*"
-                           r"(?P<dtype>f16|bf16|q8_0|q5_1|q5_0|q4_1|iq4_nl|q4_0)(?![\w.])")
-_OLLAMA_KV_TYPE = rx(r"(?:ollama)?_kv_cache_type\s*=\s*[\"']?(?P<dtype>f16|q8_0|q4_0)(?![\w.])")
-GGML_KV_TYPES = {"f16": "fp16", "bf16": "bf16", "q8_0": "int8", "q5_1": "int8", "q5_0": "int8", "q4_1": "int8",
-                 "iq4_nl": "int4", "q4_0": "int4"}
-"""llama.cpp's cache types → the KV-cache classes the profiles size: q8_0 and q4_0 exactly (ggml blocks of 34 and
-18 bytes per 32 values), the 5-bit and q4_1 types at q8_0's size (an upper bound: 24 or 20 bytes per block, not
-profiled), iq4_nl as q4_0 (18 bytes per block)."""
-_KV_WIDTH = {"fp16": 2, "bf16": 2, "int8": 1, "int4": 0}
-_KV_QUANTISED = rx(r"\bkv(?:[-_ ]?cache)?\s*(?:量化|quanti[sz]\w*)"
-                   r"|(?:quanti[sz]\w*|量化)\s*(?:the\s+)?kv(?:[-_ ]?cache)?")
 _DP_ATTENTION = rx(r"--?enable[-_]dp[-_]attention|\bdp[-\s]?attention\b|\bdpa\b|data[-\s]parallel\s+attention|"
                    r"数据并行注意力|注意力数据并行")
 """Data-parallel attention (SGLang --enable-dp-attention, "DP attention", 数据并行注意力)."""
@@ -62,13 +47,6 @@ _MAX_MODEL_LEN = rx(r"(?:--?)?(?:max[-_ ]model[-_ ]len|context[-_ ]length|max[-_
 --max-total-tokens, LMDeploy's --session-len, in a pasted command line or launcher log."""
 _PARALLEL_SLOTS = rx(r"(?<![\w-])(?:-np|--parallel|--n[-_]parallel)\s*(?:=\s*)?(?P<n>\d{1,4})(?![\d.])")
 """llama.cpp server's -np / --parallel: the slots that decode at once, sharing the -c cells between them."""
-_LOGGED_KV_TOKENS = rx(r"maximum\s+number\s+of\s+tokens\s+that\s+can\s+be\s+stored\s+in\s+kv\s+cache\s*"
-                       r"\((?P<n>\d{1,9})\)"
-                       r"|gpu\s+kv\s+cache\s+size:\s*(?P<n2>\d{1,3}(?:,\d{3})+|\d{1,9})\s+tokens"
-                       r"|kv\s+cache\s+is\s+allocated\.?\s*\#tokens:\s*(?P<n3>\d{1,9})"
-                       r"|max\s+cached\s+tokens:\s*(?P<n4>\d{1,9})")
-"""The tokens a pasted engine log says its KV cache holds: vLLM's start-up error or "GPU KV cache size: N tokens",
-SGLang's "KV Cache is allocated. #tokens: N", LMDeploy TurboMind's "max cached tokens: N"."""
 _MAX_NUM_SEQS = rx(r"(?:--?)?(?:max[-_ ]num[-_ ]seqs|max[-_]batch[-_]size)\s*(?:=|:|of|to|at|设为|为)?\s*"
                    r"(?P<n>\d{1,6})(?![\d.])")
 MAX_NUM_SEQS_LIMIT = 65_536
@@ -113,21 +91,6 @@ _OFFLOAD_TO_RAM = rx(r"\b(?:partial(?:ly)?\s+offload\w*|(?:cpu|ram)\s+offload\w*
 _NO_OFFLOAD = rx(r"\b(?:no|not|without|w/o|never|don'?t|do\s+not|avoid|disable\w*)\b[\w\s-]{0,16}offload|"
                  r"(?:不要|不想|不用|不能|别|無|无|没有|禁止|避免)\s*(?:部分)?(?:卸载|offload)")
 """A negated offload ("no system RAM offload", "without CPU offload", "不要卸载到内存"): everything on the cards."""
-
-KV_QUANTISED_DEFAULT = "kv-quantised"
-"""`kv_cache` when the text asks for a quantised KV cache without a type: the engine's first type below 16
-bits is chosen when the answer knows the engine (bot.reply), and stated."""
-
-
-def _dtype(raw: str) -> str:
-    if raw.lower() in GGML_KV_TYPES:
-        return GGML_KV_TYPES[raw.lower()]  # "KV q8_0": llama.cpp's name for the type
-    if raw.lower() in ("q8", "q4"):
-        return GGML_KV_TYPES[f"{raw.lower()}_0"]  # "q8 的 KV cache": llama.cpp's type, its block size unwritten
-    raw = raw.replace("-", "").replace("_", "").replace(" ", "")
-    if raw.startswith("fp8"):
-        return "fp8"
-    return {"8bit": "int8", "4bit": "int4"}.get(raw, raw)
 
 
 _TENSORRT_ENGINE = rx(r"\btrtllm[-_ ]build\b|\btensorrt[-_ ]?llm[-_ ]backend\b|\btensorrtllm_backend\b"
@@ -191,94 +154,6 @@ def share_of(raw: str) -> float | None:
     except ValueError:
         return None
     return value if 0 < value <= 1 else None
-
-
-_SIZE = r"(?P<num{i}>\d{{1,5}}(?:\.\d+)?)\s*(?P<unit{i}>tib|tb|t|gib|gb|g)(?![a-z0-9])"
-_HOST_RAM_SIZE = rx(
-    _SIZE.format(i=1) + r"\s*(?:的\s*)?(?:of\s+)?(?:(?:system|cpu|host|main)\s+)?(?:(?:lp)?ddr\d\w*(?:[- ]\d{4})?\s*)?"
-    r"(?:ram\b|内存(?!卡)|记忆体|memory\s+(?:on|in)\s+the\s+(?:host|server|machine|box))"
-    r"|" + _SIZE.format(i=2) + r"\s*(?:of\s+)?(?:lp)?ddr\d(?![a-z0-9])"
-    r"|(?:\bram|(?:system|host|cpu)\s+memory|(?<!显卡)(?<!gpu)内存|记忆体)\s*(?:[:：=]|is|of|有|为|是)?\s*"
-    + _SIZE.format(i=3)
-)
-"""The machine's RAM as written ("256GB RAM", "64GB DDR5", "加 256G 内存", "RAM: 128GB"): what offloaded
-weights, optimizer states or experts must fit in beside the cards."""
-MAX_HOST_RAM_GB = 65536.0
-
-
-def parse_host_ram_size(state: SlotState) -> None:
-    """`host_ram_gb`: the RAM the machine has, when the text gives its size (read before any card memory)."""
-    m = _HOST_RAM_SIZE.search(state.text)
-    if m is None:
-        return
-    which = next(i for i in "123" if m.group(f"num{i}"))
-    value = float(m.group(f"num{which}")) * (1024.0 if m.group(f"unit{which}").startswith("t") else 1.0)
-    if value > 0:
-        state.set("host_ram_gb", bounded(state, "host_ram_gb", value, MAX_HOST_RAM_GB))
-
-
-_NETWORK = rx(
-    r"(?<![\d.])(?P<num>\d{1,4})\s*(?:g|gb|gbit|gbps|gb/s|gbit/s|gbe)(?![a-z0-9])\s*(?:/s)?\s*(?:的\s*)?"
-    r"(?P<what>ethernet|以太网|乙太网|(?:infiniband|ib|roce)(?![a-z])|网络|网卡|nics?\b|networking|interconnect|links?\b)"
-    r"|(?<![\d.])(?P<num2>\d{1,4})\s*gbe(?![a-z0-9])"
-    r"|(?:ethernet|以太网|乙太网|infiniband|roce|网络|网卡|interconnect)\s*(?:is|of|at|只有|为|是)?\s*(?:only\s+)?"
-    r"(?P<num3>\d{1,4})\s*(?:g|gb|gbit|gbps|gb/s|gbe)(?![a-z0-9])"
-)
-"""The network between the machines as written ("25GbE", "节点间只有25G以太网", "200Gb InfiniBand"): one NIC per
-machine unless said per GPU."""
-_PER_GPU = rx(r"per\s+(?:gpu|card)|each\s+(?:gpu|card)|每卡|每张卡|每个\s*gpu")
-MAX_NETWORK_GBIT = 3200.0
-
-
-def parse_network(state: SlotState) -> None:
-    """`inter_node_gbps`: GB/s one-direction per card to the other machines, from the network the text states."""
-    m = _NETWORK.search(state.text)
-    if m is None:
-        return
-    gbit = float(m.group("num") or m.group("num2") or m.group("num3"))
-    if gbit <= 0:
-        return
-    per_gpu = _PER_GPU.search(state.text[m.end(): m.end() + 16]) is not None
-    per_card = bounded(state, "inter_node_gbps", gbit, MAX_NETWORK_GBIT) / 8 / (1 if per_gpu else GPUS_PER_NODE)
-    state.set("inter_node_gbps", round(per_card, 4))
-    state.mask(m.start(), m.end())
-
-
-_LOGGED_QUEUE = rx(r"running:\s*(?P<run>\d{1,6})\s*reqs?.{0,60}?pending:\s*(?P<pend>\d{1,6})\s*reqs?.{0,40}?"
-                   r"gpu\s+kv\s+cache\s+usage:\s*(?P<use>\d{1,3}(?:\.\d+)?)\s*%")
-"""vLLM's periodic metrics line: the requests running and waiting, and how full the KV cache is."""
-
-
-def read_logged_queue(state: SlotState) -> None:
-    """The last metrics line a pasted vLLM log shows: [running, pending, KV-cache use %]."""
-    found = list(_LOGGED_QUEUE.finditer(state.folded))
-    if found:
-        last = found[-1]
-        state.values["logged_queue"] = [float(last.group("run")), float(last.group("pend")),
-                                        float(last.group("use"))]
-
-
-_LOGGED_VERSION = rx(r"vllm\s+api\s+server\s+version\s+v?(?P<v>\d{1,2}\.\d{1,3}(?:\.\d{1,3})?)|"
-                   r"initializing\s+a\s+v[01]\s+llm\s+engine\s+\(v(?P<v2>\d{1,2}\.\d{1,3}(?:\.\d{1,3})?)")
-"""The release a pasted vLLM start-up log names ("vLLM API server version 0.8.5", "Initializing a V1 LLM engine
-(v0.8.5)"): the profile the reply sizes with, where its defaults changed between releases (audit 38 HIGH-116)."""
-
-
-def read_logged_version(state: SlotState) -> None:
-    """The vLLM release a pasted start-up log states, read before log lines are masked from the other slots."""
-    m = _LOGGED_VERSION.search(state.folded)
-    if m is not None:
-        state.set("engine_version", m.group("v") or m.group("v2"))
-
-
-def read_logged_kv_tokens(state: SlotState) -> None:
-    """The KV-cache tokens a pasted engine log states, read before log lines are masked from the other slots
-    (their numbers are the log's, not the question's)."""
-    m = _LOGGED_KV_TOKENS.search(state.folded)
-    if m is not None:
-        tokens = int(next(g for g in m.group("n", "n2", "n3", "n4") if g).replace(",", ""))
-        if tokens > 0:
-            state.values["logged_kv_tokens"] = tokens
 
 
 def parse_engine_settings(state: SlotState) -> None:
@@ -429,105 +304,6 @@ def parse_runtime(state: SlotState) -> None:
         state.set("flash_attention", True)
 
 
-def parse_ggml_cache_types(state: SlotState) -> bool:
-    """llama.cpp's "-ctk q8_0 -ctv q8_0" / "--cache-type-k/-v", Ollama's OLLAMA_KV_CACHE_TYPE=q8_0. K and V
-    take their types separately, and an unstated one stays f16: the cache is sized at the wider of the two (a
-    quantised K alone still keeps a 16-bit V). True when the text set them."""
-    found: dict[str, str] = {}
-    for m in list(_LLAMA_CPP_CACHE_TYPE.finditer(state.text)):
-        found[(m.group("short") or m.group("long")).lower()] = GGML_KV_TYPES[m.group("dtype").lower()]
-        state.mask(m.start(), m.end())
-    ollama = _OLLAMA_KV_TYPE.search(state.text)  # "OLLAMA" itself may already be read as the engine's name
-    if ollama is not None:
-        found["k"] = found["v"] = GGML_KV_TYPES[ollama.group("dtype").lower()]
-        state.mask(ollama.start(), ollama.end())
-    if not found:
-        return False
-    wider = max((found.get("k", "fp16"), found.get("v", "fp16")), key=_KV_WIDTH.__getitem__)
-    if wider not in ("fp16", "bf16"):
-        state.set("kv_cache", wider)
-    return True
-
-
-_QUANT_POLICY = rx(r"(?:--|\b)quant[-_]policy\s*[=:\s]\s*(?P<bits>[048])(?![\w.])")
-"""LMDeploy's `--quant-policy 4|8`: the KV cache in int4 or int8 (0: off). A flag of the cache, not of the weights,
-though it says "quant" (audit 24 HIGH 15: read as 8-bit weights, 8.1 GiB for 14.2, and "Yes, 101 fit" for "No,
-57 of 64")."""
-
-
-_KV_WHAT_IF = rx(r"\bif\s+(?:we|i|you)\b|\bwhat\s+if\b|\bwould\b|\bcould\s+(?:we|i)\b|如果|假如|要是|若是?")
-"""A change written as one to weigh ("if we switch the KV cache to fp8", "如果 KV 改成 fp8")."""
-_RUNNING = rx(r"\bvllm\s+serve\b|\bpython3?\s+-m\s+(?:vllm|sglang)|"
-              r"\bwe(?:'re|\s+are)?\s+(?:run|running|serve|serving)\b|\bcurrently\b|\bright\s+now\b|目前|现在|現在|正在跑|在跑")
-"""A set-up that already runs: a launch command pasted, or said to be running."""
-
-
-def _clause_before(text: str, at: int) -> str:
-    """The text of the clause that ends at `at`: back to the last sentence end or numbered item."""
-    start = max(0, at - 60)
-    cut = max(text.rfind(mark, start, at) for mark in (".", "?", "!", "。", "？", "！", "\n", "(", "（", ";", "；"))
-    return text[max(start, cut + 1):at]
-
-
-def running_set_up(state: SlotState) -> bool:
-    """Whether the text describes a set-up that runs (its flags or its launch command pasted, or said to run)."""
-    flags = ("memory_fraction", "max_num_seqs", "engine_max_len")
-    return any(name in state.values for name in flags) or _RUNNING.search(state.text) is not None
-
-
-def parse_kv_cache(state: SlotState) -> None:
-    """"fp8 KV cache", "kv_cache_dtype=fp8", "KV int8", "KV cache量化" (a quantised cache of no stated type),
-    LMDeploy's --quant-policy."""
-    policy = _QUANT_POLICY.search(state.text)
-    if policy is not None:
-        if policy.group("bits") != "0":
-            state.set("kv_cache", "int4" if policy.group("bits") == "4" else "int8")
-        state.mask(policy.start(), policy.end())
-    for pattern in (_KV_CACHE_DTYPE, _KV_BEFORE, _KV_AFTER):
-        m = pattern.search(state.text)
-        if m is not None:
-            state.mask(m.start(), m.end())
-            quantised = _KV_QUANTISED_AFTER.match(state.text, m.end())
-            if quantised is not None:
-                # "KV cache 用 int8 量化": the cache's quantisation, not the weights' (audit 36 M-136: a bare 量化
-                # read as int8 weights, sized at 15.1 GiB where the released bf16 weights are 27.4)
-                state.mask(quantised.start(), quantised.end())
-            if m.group("dtype") == "auto":
-                continue  # a log's kv_cache_dtype='auto' beside "KV cache 改 fp8 有没有帮助?": the type asked about
-            weighed = _KV_WHAT_IF.search(_clause_before(state.text, m.start())) and running_set_up(state)
-            state.set("other_kv_cache" if weighed else "kv_cache", _dtype(m.group("dtype")))
-            versus = _KV_VERSUS.match(state.text, m.end())
-            if versus is not None and not weighed and _dtype(versus.group("dtype")) != _dtype(m.group("dtype")):
-                # "KV cache 用 int8 和 fp16 比": the second type is the one weighed against, not the weights'
-                state.set("other_kv_cache", _dtype(versus.group("dtype")))
-                state.mask(versus.start(), versus.end())
-            break
-    else:
-        m = _KV_QUANTISED.search(state.text)
-        if m is not None:
-            state.set("kv_cache", KV_QUANTISED_DEFAULT)
-            state.mask(m.start(), m.end())
-
-
-_KV_QUANTISED_AFTER = rx(r"\s*(?:量化|quanti[sz]\w*)")
-_KV_VERSUS = rx(rf"\s*(?:和|与|與|跟|对比|對比|vs\.?|versus|or|还是|還是|compared\s+(?:to|with)|against)\s*"
-                rf"(?P<dtype>{_KV_TYPES})(?![a-z0-9])")
-"""A second cache type set against the first ("KV cache 用 int8 和 fp16 比", "fp8 KV vs bf16")."""
-_KV_NEXT = rx(r"\s*(?:的\s*)?kv(?:[-_ ]?cache|\s*缓存)?(?![a-z])")
-_SPACED_SUFFIX = rx(rf"\s(?:{_KV_TYPES})\s*$")
-
-
-def kv_type_after_model(state: SlotState, model_text: str, model_end: int, suffix_quant: str | None) -> bool:
-    """"Qwen3-32B fp8 KV cache": the name match took "fp8" as the checkpoint's, but a cache word follows, so
-    the type is the KV cache's. Only a type written apart from the name ("Qwen3-32B-FP8" is a checkpoint) and
-    one the cache can take. True when the suffix was the cache's (the caller then drops it as the weights')."""
-    if suffix_quant is None or "kv_cache" in state.values or not _SPACED_SUFFIX.search(model_text):
-        return False
-    follows = _KV_NEXT.match(state.folded, model_end)
-    kv = _dtype(suffix_quant)
-    if follows is None or kv not in ("fp8", "int8", "int4"):
-        return False
-    state.set("kv_cache", kv)
-    state.mask(model_end, follows.end())
-    return True
-
+__all__ = ["MAX_NUM_SEQS_LIMIT", "TENSOR_PARALLEL_NOTE", "kv_type_after_model", "parse_backend",
+           "parse_context_parallel", "parse_engine_settings", "parse_parallel_degree", "parse_runtime",
+           "parse_weighed_layout", "read_logged_kv_tokens", "read_logged_queue", "read_logged_version", "share_of"]
