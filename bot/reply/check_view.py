@@ -46,7 +46,10 @@ def suggestion_label(t: Translator, kb: KnowledgeBase, s: Any, engine: str | Non
     kind = s.kind.replace("-", "_")
     if s.engine and s.engine != engine:
         # another engine's route (a Q4_K_M GGUF on llama.cpp / Ollama): said first, then its own flags
-        label = suggestion_label(t, kb, s.model_copy(update={"engine": None}), s.engine, version, model)
+        # the card's and the RAM's bandwidth go along: the RAM part's decode ceiling is the speed asked of a laptop
+        # (audit 39 M-161: "several times slower" where the same route elsewhere gave a figure)
+        label = suggestion_label(t, kb, s.model_copy(update={"engine": None}), s.engine, version, model,
+                                 card_bandwidth_gbps=card_bandwidth_gbps, ram=ram)
         route = t("sugg_on_engine", quant=(s.quant or "").removeprefix("gguf-").upper(), engine=engine_name(s.engine))
         return route if kind == "quantise" else f"{route}, {label}"
     if kind == "quantise":

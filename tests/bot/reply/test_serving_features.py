@@ -15,3 +15,11 @@ def test_both_features_are_read_back_and_explained() -> None:
 def test_a_named_draft_is_sized_and_not_told_to_name_one() -> None:
     text = ask_json("Llama 3.1 70B with speculative decoding using Llama 3.2 1B as draft on 2 H100")["text"]
     assert "name the draft model" not in text and "no draft named" not in text
+
+
+def test_the_laptop_route_with_layers_in_ram_carries_its_speed_ceiling() -> None:
+    # audit 39 M-161: "速度多少？" on an 8 GB laptop card got "several times slower" for the llama.cpp route with
+    # layers in RAM; the same route elsewhere gives the decode ceiling its RAM part sets
+    text = ask_json("我的筆電是 RTX 4070 Laptop 8GB，可以跑 Qwen2.5-14B 嗎？速度多少？")["text"]
+    route = next(line for line in text.splitlines() if "-ngl" in line)
+    assert "tok/s" in route and "慢好幾倍" not in route
