@@ -73,6 +73,8 @@ def laid_out_as_plan(pick: PickOut, plan: ServingPlanOut, workload: Workload, kb
         "memory_per_gpu_gb": round(one.memory_per_gpu_gib, 2), "headroom_gb": round(one.headroom_gib, 2),
         "free_gb": round(one.free_gib, 2), "tight": one.tight,
         "decode_tokens_per_s": plan.decode_tokens_per_s or pick.decode_tokens_per_s,
+        "decode_at_load": max(1, plan.concurrent_needed) if plan.decode_tokens_per_s and plan.concurrent_needed > 1
+        else None,
         "max_concurrent_sequences": plan.sequences_per_replica * plan.replicas,
         **(price if price is not None else unpriced),
     })

@@ -222,6 +222,9 @@ class PickOut(BaseModel):
     memory_per_gpu_gb: float
     headroom_gb: float
     """limit_gb − memory_per_gpu_gb: what the engine could still give the job per card (negative: no fit)."""
+    decode_at_load: int | None = None
+    """The sequences decoding at once that `decode_tokens_per_s` is each one's speed at (the serving plan's load),
+    when it is not one sequence's alone (audit 39 M-154: both were labelled "per sequence")."""
     free_gb: float = 0.0
     """Left on the card while the job runs."""
     decode_tokens_per_s: float | None = None

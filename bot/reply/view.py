@@ -186,6 +186,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
             "gpu_name": gpu_name(kb, p.gpu), "gpu_memory": gb(gpu.memory_gb) if gpu else "?", "count": p.count,
             "fits": p.fits, "used": gb(p.memory_per_gpu_gb), "headroom": gb(p.free_gb),
             "decode": count(p.decode_tokens_per_s) if p.decode_tokens_per_s else None,
+            "decode_load": f"{p.decode_at_load:,}" if p.decode_at_load else None,
             # per replica, as the line's other figures ("figures per replica"); the JSON keeps all of them
             "concurrent": (p.max_concurrent_sequences // p.replicas if p.replicas and p.max_concurrent_sequences
                            else p.max_concurrent_sequences),

@@ -23,3 +23,14 @@ def test_the_laptop_route_with_layers_in_ram_carries_its_speed_ceiling() -> None
     text = ask_json("我的筆電是 RTX 4070 Laptop 8GB，可以跑 Qwen2.5-14B 嗎？速度多少？")["text"]
     route = next(line for line in text.splitlines() if "-ngl" in line)
     assert "tok/s" in route and "慢好幾倍" not in route
+
+
+def test_a_picks_speed_under_the_load_is_labelled_so() -> None:
+    # audit 39 M-154: the top pick's 27 tok/s (each of 227 users at once) and the next picks' single-sequence
+    # speeds were all labelled "单序列", so a V100 read 4x faster than an A100
+    reply = ask_json("每天 5 亿 token 的 Qwen3-30B-A3B 推理流量，需要几张卡？每月多少钱（人民币）？")
+    top = reply["picks"][0]
+    assert top["decode_at_load"] and top["decode_at_load"] > 1
+    line = next(line for line in reply["text"].splitlines() if line.startswith("1. "))
+    assert f"（{top['decode_at_load']:,} 路并发时每路）" in line
+    assert all(p["decode_at_load"] is None for p in reply["picks"][1:] if not p.get("replicas"))
