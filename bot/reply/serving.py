@@ -44,7 +44,7 @@ from rules.fit import placeable
 from rules.search import largest_true
 from rules.speed import prefill_seconds, tensor_parallel
 from rules.speed_constants import UNLISTED_COMPUTE_DECODE_BATCH
-from rules.speed_media import whisper_live_streams
+from rules.speed_media import whisper_live_streams, whisper_refreshed_streams
 from rules.types import Pick, Workload
 
 MAX_REPLICAS = 4096
@@ -104,7 +104,7 @@ def replica_layout(question: Question, workload: Workload, gpu: GPU, count: int,
     weights are copied once per replica, and no request waits on the network between pipeline stages."""
     users = users_of(question)
     if workload.model.modality == "audio" and workload.task == "inference":
-        return live_stream_layout(workload, gpu, count, users)
+        return live_stream_layout(workload, gpu, count, users, refreshed=question.live_audio)
     # more users than one job's batch, or than the engine batches at once on these cards: replicas
     beyond_one_job = question.users is not None or users > engine_sequence_cap(workload, gpu, count)
     if (workload.task != "inference" or (count <= GPUS_PER_NODE and not beyond_one_job and fits) or users < 2
@@ -165,14 +165,20 @@ def copy_a_card(question: Question, workload: Workload) -> bool:
         (model.arch == "encoder" and question.training_samples) or (model.modality == "audio" and question.audio_hours))
 
 
-def live_stream_layout(workload: Workload, gpu: GPU, count: int, streams: int) -> tuple[int, int] | None:
+def live_stream_layout(workload: Workload, gpu: GPU, count: int, streams: int,
+                       refreshed: bool = False) -> tuple[int, int] | None:
     """(1, streams one card keeps up with) for live speech streams the memory rules split over `count` cards:
     the streams are independent, so each card runs its own copy of the small model (audit 15 B-H6: 50 Whisper
-    streams were split layer-wise over two T4s and priced on a 4-GPU instance at 3.7× two 1-GPU ones)."""
+    streams were split layer-wise over two T4s and priced on a 4-GPU instance at 3.7× two 1-GPU ones).
+    `refreshed`: real-time captions, each stream re-encoded every second, which a card keeps up with for far fewer
+    (the serving plan's count; the memory block had been sized at the 177 streams a card's memory holds, audit 39
+    M-158)."""
     if count < 2 or streams < 2:
         return None
     by_memory = sequences_held(workload, gpu, 1, streams)
     per_card = min(by_memory, whisper_live_streams(workload, gpu, streams)) if by_memory else 0
+    if refreshed and per_card:
+        per_card = max(1, min(per_card, whisper_refreshed_streams(workload, gpu, per_card)))
     return (1, per_card) if per_card else None
 
 
