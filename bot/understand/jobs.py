@@ -41,7 +41,7 @@ _SECOND_CLAUSE = re.compile(r",\s*and\s+|\s*also\b|\s*(?:另外|此外|还有)",
 first's even where the first only implied its own (a memory question implies serving)."""
 
 _SERVING_WORDS = re.compile(
-    r"推理|推论|推論|部署|上线|服务(?!器)|服務(?!器)|并发|併發|用户|用戶|\bserv\w*|\bdeploy\w*|\binference\b|\bhost\w*|"
+    r"推理|推论|推論|部署|上线|服务(?!器)|服務(?!器)|并发|併發|用户|用戶|\bserv\w*|\bdeploy\w*|\binference\b|\bhost\w*(?!\s*(?:ram|memory|mem|cpu|machine|side|os)\b)|"
     r"\bchat\w*|\busers?\b|\bqps\b|\bconcurren\w*", re.I)
 """Words that make a segment a serving job; "跑 3000 萬 token 要多久" (run N tokens) after a fine-tuning question
 names no model and only runs, so it is that job's time, not another job (audit 18 M-3)."""

@@ -30,7 +30,7 @@ _PAIRED = rx(r"\b(?:dpo|ipo)\b|直接偏好优化")
 """A paired preference loss (DPO, IPO): chosen + rejected per sample, a frozen reference for full runs."""
 _INFERENCE = rx(
     r"\binfer\w*|\bserv(?:e|es|ed|ing)\b|\bdeploy\w*|\brun(?:s|ning)?\b|\bgenerat\w*|\bchat(?:bot|ting)?\b|"
-    r"\bhost(?:ing)?\b|\bpredict\w*|\bload\b|推理|推論|推论|部署|上线|跑|运行|服务(?!器)|生成|对话|调用|加载|问答|"
+    r"\bhost(?:ing)?\b(?!\s*(?:ram|memory|mem|cpu|machine|side|os)\b)|\bpredict\w*|\bload\b|推理|推論|推论|部署|上线|跑|运行|服务(?!器)|生成|对话|调用|加载|问答|"
     r"\btokens?/s\b|\bthroughput\b|\blatency\b|吞吐|延迟"
 )
 

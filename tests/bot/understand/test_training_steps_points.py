@@ -28,3 +28,12 @@ def test_the_progress_bar_total_is_the_job_not_the_crash_point() -> None:
 ])
 def test_a_point_in_the_run_is_no_length(text: str, steps: int | None) -> None:
     assert parse(text, KB).training_steps == steps
+
+
+def test_host_ram_asked_after_a_training_job_is_the_same_job() -> None:
+    # audit 39 LOW-216: "… feasible? how much host RAM?" was quoted back as another job ("ask me separately"),
+    # "host" read as hosting a model, while the reply answered it anyway
+    question = parse("DPO with TRL on Mistral 7B, full parameters, seq 2048, batch 8, ZeRO-3 with CPU optimizer "
+                     "offload on 2x RTX 4090 — feasible? how much host RAM?", KB)
+    assert question.other_jobs == [] and question.task == "train"
+    assert parse("where to host Llama 3 8B for 20 users?", KB).task == "inference"
