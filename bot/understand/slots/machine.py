@@ -36,14 +36,17 @@ def parse_host_ram_size(state: SlotState) -> None:
 
 
 _NETWORK = rx(
-    r"(?<![\d.])(?P<num>\d{1,4})\s*(?:g|gb|gbit|gbps|gb/s|gbit/s|gbe)(?![a-z0-9])\s*(?:/s)?\s*(?:的\s*)?"
-    r"(?P<what>ethernet|以太网|乙太网|(?:infiniband|ib|roce)(?![a-z])|网络|网卡|nics?\b|networking|interconnect|links?\b)"
+    r"(?<![\d.])(?P<num>\d{1,4}(?:\.\d)?)\s*(?P<unit>g|gb|gbit|gbps|gb/s|gbit/s|gbe|t|tb|tbit|tbps|tb/s|tbit/s)(?![a-z0-9])"
+    r"\s*(?:/s)?\s*(?:的\s*)?"
+    r"(?:efa\s+)?(?P<what>ethernet|以太网|乙太网|(?:infiniband|ib|roce|efa)(?![a-z])|网络|网卡|nics?\b|networking|"
+    r"interconnect|links?\b)"
     r"|(?<![\d.])(?P<num2>\d{1,4})\s*gbe(?![a-z0-9])"
-    r"|(?:ethernet|以太网|乙太网|infiniband|roce|网络|网卡|interconnect)\s*(?:is|of|at|只有|为|是)?\s*(?:only\s+)?"
-    r"(?P<num3>\d{1,4})\s*(?:g|gb|gbit|gbps|gb/s|gbe)(?![a-z0-9])"
+    r"|(?:ethernet|以太网|乙太网|infiniband|roce|efa|网络|网卡|interconnect)\s*(?:is|of|at|只有|为|是)?\s*(?:only\s+)?"
+    r"(?P<num3>\d{1,4}(?:\.\d)?)\s*(?P<unit3>g|gb|gbit|gbps|gb/s|gbe|t|tb|tbit|tbps|tb/s)(?![a-z0-9])"
 )
-"""The network between the machines as written ("25GbE", "节点间只有25G以太网", "200Gb InfiniBand"): one NIC per
-machine unless said per GPU."""
+"""The network between the machines as written ("25GbE", "节点间只有25G以太网", "200Gb InfiniBand", "3.2 Tbps EFA"):
+one NIC per machine unless said per GPU; a terabit figure is a thousand gigabits (audit 39 LOW-218: "3.2 Tbps EFA
+per node" was not read and an assumed fabric sized)."""
 _PER_GPU = rx(r"per\s+(?:gpu|card)|each\s+(?:gpu|card)|每卡|每张卡|每个\s*gpu")
 MAX_NETWORK_GBIT = 3200.0
 
@@ -54,6 +57,8 @@ def parse_network(state: SlotState) -> None:
     if m is None:
         return
     gbit = float(m.group("num") or m.group("num2") or m.group("num3"))
+    if (m.group("unit") or m.group("unit3") or "g").startswith("t"):
+        gbit *= 1000.0
     if gbit <= 0:
         return
     per_gpu = _PER_GPU.search(state.text[m.end(): m.end() + 16]) is not None

@@ -37,3 +37,13 @@ def test_host_ram_asked_after_a_training_job_is_the_same_job() -> None:
                      "offload on 2x RTX 4090 — feasible? how much host RAM?", KB)
     assert question.other_jobs == [] and question.task == "train"
     assert parse("where to host Llama 3 8B for 20 users?", KB).task == "inference"
+
+
+@pytest.mark.parametrize(("text", "gbps"), [
+    ("pretrain Qwen2.5-7B on 100B tokens on 64 H100 with 3.2 Tbps EFA per node", 50.0),  # 3,200 Gb/s / 8 / 8 cards
+    ("train on 16 H100s with 1.6 Tbps networking per node", 25.0),
+    ("train 70B on 4 nodes with 25GbE", 0.3906),
+])
+def test_a_terabit_network_is_read(text: str, gbps: float) -> None:
+    # audit 39 LOW-218: "3.2 Tbps EFA per node" was not read and an assumed fabric sized
+    assert parse(text, KB).inter_node_gbps == pytest.approx(gbps, rel=1e-3)
