@@ -387,6 +387,11 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
     if workload is not None and question.intent == "recommend" and question.gpu_count is None:
         result.picks = plan_as_top_pick(result.picks, result.serving, result.cost, workload, kb)
         result.picks = result.picks[:1] + alternatives_as_plans(result.picks[1:], question, workload, kb, choice)
+    if result.cost is not None and result.cost.currency:
+        # "no rate to the currency asked": the figures stay in the price's own currency, the one to name (audit 39
+        # M-160: "currency CNY" was said beside USD figures for a TWD question)
+        result.assumptions = [a.model_copy(update={"value": result.cost.currency})
+                              if a.reason == "currency-no-rate" else a for a in result.assumptions]
     return result
 
 

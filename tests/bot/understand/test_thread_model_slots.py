@@ -86,3 +86,12 @@ def test_zero_sharding_after_unsloth_is_sized_on_deepspeed_and_said(advisor: Adv
     reply = advisor.respond("用两张卡 ZeRO-2 呢？", "T:unsloth").answer
     engines = [(a.value, a.reason) for a in reply.assumptions if a.field == "engine"]
     assert engines == [("transformers", "unsloth-no-sharding")] and reply.query.engine == "transformers"
+
+
+def test_a_currency_without_a_rate_names_the_currency_the_figures_are_in(advisor: Advisor) -> None:
+    # audit 39 M-160: "換算成新台幣" said "currency CNY" under Assumed beside figures in USD
+    advisor.respond("我們要用 Qwen3-235B-A22B 提供服務，每天 1 億 token，H100 要幾張？", "T:twd")
+    reply = advisor.respond("換算成新台幣大概多少？", "T:twd").answer
+    assert reply.cost is not None and reply.cost.currency
+    said = [a.value for a in reply.assumptions if a.reason == "currency-no-rate"]
+    assert said == [reply.cost.currency]
