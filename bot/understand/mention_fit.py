@@ -187,6 +187,9 @@ def missing_variant(folded: str, original: str, gpus: list[Mention], gpu_id: str
     return original[mention.start: m.end()].strip()
 
 
+_MEMORY_AFTER_NAME = re.compile(r"\s*(?P<gb>\d{1,3})\s*g(?:b|ib)?(?![a-z0-9])", re.A)
+
+
 def read_card_claims(state: SlotState, gpus: list[Mention], gpu_ids: list[str], kb: KnowledgeBase, *,
                      one_card_kind: bool) -> bool:
     """What the text says of the first card named, read into `state`: the variant its memory picks ("the A100 has
@@ -206,6 +209,14 @@ def read_card_claims(state: SlotState, gpus: list[Mention], gpu_ids: list[str], 
         state.notes.append(f"{NO_SUCH_VARIANT_NOTE}{no_such}")  # "RTX 4090 Ti": sized as the 4090, said so
     modded = (claim.memory_gb if claim is not None and claim.kind == "modified"
               else modified_memory(folded, gpus, gpu_ids[0], kb) if claim is None else None)
+    if no_such is not None and claim is None and modded is None:
+        # "RTX 5090 Ti 48GB": a card that does not exist, with its memory written: sized at that memory, the nearest
+        # card's speed (audit 39 LOW-217: the user's 48 GB was dropped for the 5090's 32)
+        at = folded.find(no_such.lower())
+        written = _MEMORY_AFTER_NAME.match(folded, at + len(no_such)) if at >= 0 else None
+        card = kb.gpus.get(gpu_ids[0])
+        if written is not None and card is not None and abs(float(written.group("gb")) - card.memory_gb) >= 1.0:
+            modded = float(written.group("gb"))
     if modded is not None and one_card_kind:
         # "2080Ti 22G 魔改版", "4090 48GB": the card at the memory stated, not the stock one
         state.set("memory_gb", modded)

@@ -21,3 +21,11 @@ def test_the_prefixed_family_names_its_card() -> None:
 def test_how_many_of_the_family_is_answered_on_its_card() -> None:
     reply = ask_json(QUESTION)
     assert reply["picks"][0]["gpu"] == "l20" and reply["picks"][0]["count"] >= 4
+
+
+def test_a_card_that_does_not_exist_with_its_memory_written_is_sized_at_that_memory() -> None:
+    # audit 39 LOW-217: "RTX 5090 Ti 48GB" was sized as the 32 GB RTX 5090, the 48 GB dropped
+    question = parse("Qwen2.5-32B on an RTX 5090 Ti 48GB with Ollama, will it fit?", KB)
+    assert question.memory_gb == 48 and "modified-card:rtx-5090" in question.notes
+    plain = parse("Qwen2.5-32B on an RTX 5090 Ti with Ollama, will it fit?", KB)
+    assert plain.gpu == "rtx-5090" and plain.memory_gb is None  # no memory written: the nearest card as it ships
