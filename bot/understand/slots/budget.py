@@ -60,11 +60,14 @@ GPU for $3,000 a month"), never a bare number ("for 100 hours", "for 32 users").
 
 HARDWARE_PRICE = rx(r"(?:\bcosts?|\bpriced\s+at|\bprice\s+(?:is|of|tag\s+of)|\bsells?\s+for|\bgoes\s+for|"
                     r"售价|报价|价格|要价|得花|要花|需要|要)\s*(?:(?:is|of|about|around|roughly|approx(?:imately|\.)?|like|~|约|大概|大约)\s*)*"
-                    r"(?P<pre>\$|usd\s*|us\$|€|人民币|美元)?\s*" + _AMOUNT + _CURRENCY_AFTER)
+                    r"(?P<pre>\$|usd\s*|us\$|€|人民币|美元)?\s*" + _AMOUNT + _CURRENCY_AFTER + _PERIOD)
 """What the hardware to buy costs ("an 8x H100 server costs about $250k", "一台 8 卡 H100 服务器要 200 万"): in a
 question about buying, the sum the purchase is weighed at (audit 38 HIGH-115: "$250k" was read as a 256k-token
 context and the buy-or-rent question went unanswered). Read only beside a purchase word, and only with a currency
 or a scale ("250k", "200 万"), so "costs 3 hours" or "要 2 张卡" stay what they are."""
+
+_RATE_BEFORE = rx(r"(?:每(?:个)?(?:小时|月|天|日)|\bper\s+(?:hour|month|day)|\bhourly|\bmonthly)\s*\S{0,4}\s*$")
+"""A period written before a price ("每小时要 20 元"): a rate."""
 
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "万": 1e4, "千": 1e3}
 _USD = frozenset({"usd", "us$", "dollar", "dollars", "bucks", "$", "美元", "美金", "刀"})
@@ -112,6 +115,8 @@ def parse_budget(state: SlotState, lang: str) -> dict[str, Any]:
     purchase = PURCHASE.search(text) is not None
     if purchase:
         for m in HARDWARE_PRICE.finditer(text):
+            if m.group("per") or _RATE_BEFORE.search(text[max(0, m.start() - 12): m.start()]):
+                continue  # "renting an H100 costs $2.5/hour", "每小时要 20 元": a rental rate, not a price to buy at
             raw_currency = m.group("cur") or m.group("pre")
             value = number(m.group("num"))
             if value is None or value <= 0 or (raw_currency is None and not m.group("scale")):

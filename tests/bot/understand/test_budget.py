@@ -89,8 +89,10 @@ def test_what_the_hardware_to_buy_costs_is_a_purchase_sum_not_a_context(text: st
 
 
 @pytest.mark.parametrize("text", ["should we buy 2 cards? it costs 3 hours to train Qwen2.5-7B",
-                                  "buy an A100 or rent one; the job needs 4 GPUs"])
-def test_a_cost_in_hours_or_cards_beside_a_purchase_word_is_no_price(text: str) -> None:
+                                  "buy an A100 or rent one; the job needs 4 GPUs",
+                                  "Should we buy GPUs? Renting an H100 costs $2.5/hour on Lambda, for Llama 3 70B",
+                                  "租 H100 每小时要 20 元，买一台划算吗"])
+def test_a_cost_in_hours_or_cards_or_a_rental_rate_beside_a_purchase_word_is_no_price(text: str) -> None:
     assert parse(text, KB).budget_amount is None
 
 
