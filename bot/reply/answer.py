@@ -73,6 +73,7 @@ from bot.reply.request_cap import lowered_request_cap
 from bot.reply.rules_choices import chosen_assumptions
 from bot.reply.serving import (
     as_replicas,
+    cheapest_for_the_load,
     copy_a_card,
     fits_at,
     one_replica,
@@ -316,6 +317,8 @@ def answer(question: Question, kb: KnowledgeBase | None = None) -> Answer:
     on_whole = False
     if question.intent != "compare":
         picks = as_replicas(picks, question, workload, kb, instances, priced)
+        if gpu is None and question.intent == "recommend":
+            picks = cheapest_for_the_load(picks, users_of(question), kb, priced)
         # "能跑吗 on a T4" checks one card as surely as "on one T4" does: its scale-out gives way alike (audit 27
         # LOW-58 residue, s10: 2× T4 at 30.94 CNY/h above one RTX A6000 at 0.50 USD/h)
         checked = "gpu_count" in question.stated or question.intent == "check"

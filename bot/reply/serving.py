@@ -218,6 +218,21 @@ def layout_bill(pick: Pick, kb: KnowledgeBase, hourly_price_of: Callable[[GPU, i
     return min(bills) if bills else None
 
 
+def cheapest_for_the_load(picks: list[Pick], users: int, kb: KnowledgeBase,
+                          hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:
+    """Layouts that each serve all the users as replicas, every one priced: the cheapest an hour first, as design.md
+    ranks by money per useful work (the same load served is the same work). 12 H100 PCIe at 22.80 USD/h were listed
+    after 50 RTX A6000 at 25.00 for the same 500 speech streams (audit 39 M-155). Run before the memory block is sized
+    for the top layout, so the two agree."""
+    if users < 2 or len(picks) < 2 or not all(p.fits and (p.replicas or 1) > 1 for p in picks):
+        return picks
+    bills = [layout_bill(p, kb, hourly_price_of) for p in picks]
+    if any(bill is None for bill in bills):
+        return picks
+    order = sorted(range(len(picks)), key=lambda i: bills[i] or 0.0)
+    return [picks[i] for i in order]
+
+
 def _roomier_first(picks: list[Pick], kb: KnowledgeBase,
                    hourly_price_of: Callable[[GPU, int], float | None]) -> list[Pick]:
     """Of two layouts of the same cards at the same bill, the one that holds more sequences at no lower speed

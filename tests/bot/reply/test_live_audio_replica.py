@@ -16,3 +16,14 @@ def test_the_memory_block_is_one_replica_at_its_share_of_the_streams() -> None:
     # stream; 500 / 50 replicas = 10 streams ≈ 2.3 GiB beside 2.9 GiB of weights
     assert reply["estimate"]["per_gpu_gb"] == top["memory_per_gpu_gb"]
     assert reply["estimate"]["breakdown"]["kv_cache"] < 0.3 * -(-500 // replicas)
+
+
+def test_layouts_serving_the_same_load_are_ranked_by_their_bill() -> None:
+    # audit 39 M-155: 12 H100 PCIe at 22.80 USD/h were listed after 50 RTX A6000 at 25.00 for the same 500 streams
+    reply = ask_json("Whisper large-v3 real-time transcription for 500 concurrent streams — which GPU and how many?")
+    picks = reply["picks"]
+    assert all(p["replicas"] and p["price_per_hour"] for p in picks)
+    bills = [p["price_per_hour"] for p in picks]
+    assert bills == sorted(bills)
+    # the memory block is the top layout's replica, as the pick line says
+    assert reply["estimate"]["per_gpu_gb"] == picks[0]["memory_per_gpu_gb"]
