@@ -207,14 +207,19 @@ _HOURS_A_DAY = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\s*(?:a|
                   r"(?P<num2>\d+(?:\.\d+)?|[一二两三四五六七八九十]+)\s*(?:个)?\s*小时")
 """Hours of use a day ("about 4 hours a day", "每天用 8 小时"): a calendar length of use is that share of it."""
 _DAYS_A_WEEK = rx(r"(?<![\w.])(?P<num>[1-7])\s*days?\s*(?:a|per|each|every|/)\s*week\b|"
-                  r"每周\s*(?P<num2>[1-7一二三四五六七])\s*天|\b(?:weekdays|workdays)\s+only\b|只在工作日")
+                  r"每周\s*(?P<num2>[1-7一二三四五六七])\s*天|\b(?:on\s+)?(?:weekdays|workdays|business\s+days)\b|"
+                  r"\bmon(?:day)?\s*(?:-|–|to|through|thru)\s*fri(?:day)?\b|只在工作日|工作日(?=\s*(?:每天|白天|上班))|周一到周五|周一至周五")
+"""Days of use a week ("5 days a week", "weekdays", "Monday to Friday", "周一到周五": five of seven)."""
+_HOURS_A_WEEK = rx(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\s*(?:a|per|each|every|/)\s*week\b|"
+                   r"(?:每周|一周|每週|一週)\s*(?:用|跑|开|运行|使用)?\s*(?:约|大约|大概)?\s*(?P<num2>\d+(?:\.\d+)?)\s*(?:个)?\s*小时")
+"""Hours of use a week ("40 hours a week", "一週用 40 小時"): that share of the week's 168 hours (audit 40 HIGH-126)."""
 
 
 def _duty_share(state: SlotState) -> float | None:
     """The share of the clock the cards are used ("4 hours a day" is 1/6, "5 days a week" 5/7), masked so the
     hours are not read as a rental of 4 hours; None when not stated."""
     share = None
-    for pattern, whole in ((_HOURS_A_DAY, 24.0), (_DAYS_A_WEEK, 7.0)):
+    for pattern, whole in ((_HOURS_A_DAY, 24.0), (_DAYS_A_WEEK, 7.0), (_HOURS_A_WEEK, 168.0)):
         m = pattern.search(state.text)
         if m is None:
             continue

@@ -106,3 +106,13 @@ def test_a_cost_in_hours_or_cards_or_a_rental_rate_beside_a_purchase_word_is_no_
 def test_hours_used_a_day_or_days_a_week_count_the_hours_of_use(text: str, hours: float) -> None:
     # audit 38: "4 hours a day for 2 years" had been billed as 17,520 h around the clock
     assert parse(text, KB).hours == pytest.approx(hours)
+
+
+@pytest.mark.parametrize(("text", "hours"), [
+    ("rent an A100 8 hours a day on weekdays for a year, cost?", 8_760 * 8 / 24 * 5 / 7),
+    ("rent 8 H100 for 3 months, 8 hours a day Monday to Friday, how much?", 3 * 730 * 8 / 24 * 5 / 7),
+    ("租 H100，一週用 40 小時，用三年，要多少錢？", 3 * 8_760 * 40 / 168),
+])
+def test_weekdays_and_hours_a_week_count_the_hours_of_use(text: str, hours: float) -> None:
+    # audit 40 HIGH-126: "on weekdays", "Monday to Friday" and "40 hours a week" were dropped
+    assert parse(text, KB).hours == pytest.approx(hours)
