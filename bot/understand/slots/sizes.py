@@ -281,10 +281,22 @@ def parse_other_count(state: SlotState) -> None:
         state.mask(m.start(), m.end())
 
 
+_BARE_COUNT_FOLLOW_UP = rx(r"\s*(?:(?:what|how)\s+about\s+(?:with\s+|on\s+)?(?P<n>two|three|four|six|eight|\d{1,2})"
+                           r"|and\s+(?:with|on)\s+(?P<n2>two|three|four|six|eight|\d{1,2}))\s*[?？.!]*\s*")
+"""A count alone as a follow-up ("what about two?", "and with 4?"): the thread's card, that many."""
+
+
 def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Mention]) -> None:
     """The cards as the text counts them, else as a pasted nvidia-smi table lists them (an excerpt of its rows
     beside "8 卡" is not the machine)."""
     _written_gpu_count(state, gpus, mentions)
+    bare = _BARE_COUNT_FOLLOW_UP.fullmatch(state.text) if not gpus and "gpu_count" not in state.values else None
+    if bare is not None:
+        # "what about two?" after a question on a card: that many of it (audit 40 HIGH-127: the help page)
+        raw = (bare.group("n") or bare.group("n2")).lower()
+        count = EN_NUMBERS.get(raw) or number(raw)
+        if count is not None and 1 < count <= MAX_GPU_COUNT:
+            state.set("gpu_count", int(count))
     if "gpu_count" not in state.values:
         listed = smi_card_count(state.folded, gpus)  # as written: a pasted table's lines are masked as log lines
         if listed is not None:

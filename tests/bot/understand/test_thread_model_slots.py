@@ -95,3 +95,11 @@ def test_a_currency_without_a_rate_names_the_currency_the_figures_are_in(advisor
     assert reply.cost is not None and reply.cost.currency
     said = [a.value for a in reply.assumptions if a.reason == "currency-no-rate"]
     assert said == [reply.cost.currency]
+
+
+@pytest.mark.parametrize("follow", ["what about two?", "what about 2?", "and with two?"])
+def test_a_bare_count_after_a_card_question_is_that_many_of_the_card(advisor: Advisor, follow: str) -> None:
+    # audit 40 HIGH-127: "what about two?" after "can an RTX 4090 run Qwen2.5-32B in fp16?" got the help page
+    advisor.respond("can an RTX 4090 run Qwen2.5-32B in fp16?", "T:two")
+    reply = advisor.respond(follow, "T:two")
+    assert (reply.question.gpu, reply.question.gpu_count, reply.question.model) == ("rtx-4090", 2, "qwen2.5-32b")
