@@ -92,10 +92,33 @@ def _rented_instead(budget: BudgetOut, cost: CostOut | None, rates: Sequence[Exc
         rent = in_currency(cost.total, cost.currency, budget.currency, rates)
         if rent is not None:
             rented["cost"] = round(rent, 2)
+            rented["use_hours"] = cost.hours
     return rented
 
 
-def with_power(budget: BudgetOut | None, cost: CostOut | None, kb: KnowledgeBase) -> BudgetOut | None:
+def purchase_weighed(question: Question, cost: CostOut | None, count: int | None,
+                     rates: Sequence[ExchangeRate]) -> BudgetOut | None:
+    """The budget check, with the rent the buyer states for the alternative ("rent 4090s at $0.69/hr per card")
+    in place of the catalogue's price when a purchase is weighed (audit 40 HIGH-125: the stated rent was ignored,
+    and an unpriced card left the question unanswered)."""
+    if question.budget_period != "purchase" or not question.rent_per_hour or not question.rent_currency:
+        return budget_check(question, cost, rates)
+    # the cards bought are the ones the rent is set against: those the question counts, else the set-up priced
+    cards = max(1, question.gpu_count or (cost.count if cost is not None and cost.count else count) or 1)
+    per_hour = question.rent_per_hour * (cards if question.rent_per_card else 1)
+    hours = question.hours or (cost.hours if cost is not None else None)
+    stated = CostOut(currency=question.rent_currency, per_hour=round(per_hour, 4), hours=hours,
+                     total=round(per_hour * hours, 2) if hours else None,
+                     gpu=cost.gpu if cost is not None else None, count=cards)
+    out = budget_check(question, stated, rates)
+    if out is None:
+        return None
+    return out.model_copy(update={"rent_stated": True, "rent_per_hour": stated.per_hour,
+                                  "rent_currency": stated.currency})
+
+
+def with_power(budget: BudgetOut | None, cost: CostOut | None, kb: KnowledgeBase,
+               cards: int | None = None) -> BudgetOut | None:
     """A purchase weighed against renting, with what the bought cards draw: their rated board power and, over the
     hours of use, the energy; the electricity price is the buyer's (no sourced tariff), so it is left to them."""
     if budget is None or budget.reason != "purchase" or cost is None or not cost.gpu or not cost.count:
@@ -103,8 +126,9 @@ def with_power(budget: BudgetOut | None, cost: CostOut | None, kb: KnowledgeBase
     card = kb.gpus.get(cost.gpu)
     if card is None or not card.tdp_w:
         return budget
-    kw = card.tdp_w * cost.count / 1000.0
-    energy = round(kw * cost.hours / 1000.0, 1) if cost.hours else None
+    kw = card.tdp_w * (cards or cost.count) / 1000.0
+    hours = budget.use_hours or cost.hours
+    energy = round(kw * hours / 1000.0, 1) if hours else None
     return budget.model_copy(update={"power_kw": round(kw, 2), "energy_mwh": energy})
 
 

@@ -21,8 +21,8 @@ def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     values = {"amount": money(budget.amount), "cur": budget.currency, "per": per}
     if budget.within is None:
         cost = answer.cost
-        if budget.reason == "purchase" and budget.hours_bought is not None and cost is not None \
-                and cost.per_hour is not None:
+        if budget.reason == "purchase" and budget.hours_bought is not None and (
+                budget.rent_stated or (cost is not None and cost.per_hour is not None)):
             return _rent_or_buy(budget, cost, t, values)
         if budget.hours_bought is not None and cost is not None and cost.per_hour is not None:
             hours = billed_hours(budget.hours_bought)
@@ -55,20 +55,25 @@ def budget_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
              other=budget.uncompared[0]["currency"], **values)
 
 
-def _rent_or_buy(budget: BudgetOut, cost: CostOut, t: Translator, values: dict[str, str]) -> str:
-    """A purchase price set against renting: the hours the same sum rents, and over the hours of use stated which
-    costs less. Power, hosting and resale are said to be left out, and the purchase price to be the user's."""
-    line = t("budget_purchase_rents", hours=billed_hours(budget.hours_bought or 0),
-             months=f"{(budget.hours_bought or 0) / HOURS_PER_MONTH:,.1f}", per_hour=money(cost.per_hour or 0),
-             cost_cur=cost.currency, **values)
-    if budget.cost is not None and cost.hours:
+def _rent_or_buy(budget: BudgetOut, cost: CostOut | None, t: Translator, values: dict[str, str]) -> str:
+    """A purchase price set against renting (at the rent the question states, else the catalogue's): the hours the
+    same sum rents, and over the hours of use stated which costs less. Power, hosting and resale are said to be
+    left out, and the purchase price to be the user's."""
+    per_hour = budget.rent_per_hour if budget.rent_stated else (cost.per_hour if cost is not None else None)
+    currency = budget.rent_currency if budget.rent_stated else (cost.currency if cost is not None else None)
+    line = t("budget_purchase_rents_stated" if budget.rent_stated else "budget_purchase_rents",
+             hours=billed_hours(budget.hours_bought or 0),
+             months=f"{(budget.hours_bought or 0) / HOURS_PER_MONTH:,.1f}", per_hour=money(per_hour or 0),
+             cost_cur=currency, **values)
+    hours = budget.use_hours
+    if budget.cost is not None and hours:
         key = "budget_purchase_rent_less" if budget.cost < budget.amount else "budget_purchase_rent_more"
-        line += t.sentence_gap + t(key, use=billed_hours(cost.hours), rent=money(budget.cost), **values)
+        line += t.sentence_gap + t(key, use=billed_hours(hours), rent=money(budget.cost), **values)
     if budget.power_kw:
         # the bought cards' own draw, the running cost renting includes (audit 36 M-134): energy, not a tariff
         key = "budget_purchase_energy" if budget.energy_mwh else "budget_purchase_power"
         line += t.sentence_gap + t(key, kw=f"{budget.power_kw:,.1f}", mwh=f"{budget.energy_mwh or 0:,.0f}",
-                                   use=billed_hours(cost.hours or 0))
+                                   use=billed_hours(hours or 0))
     return line + t.sentence_gap + t("budget_purchase_left_out")
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import rules
-from bot.reply.budget_money import budget_check, in_currency, with_power
+from bot.reply.budget_money import budget_check, in_currency, purchase_weighed, with_power
 from bot.reply.convert_picks import held_as_planned, laid_out_as_plan, plan_as_top_pick
 from bot.reply.job_hours import add_output_hours, add_training_hours
 from bot.reply.model import Answer, Assumption, PickOut
@@ -297,7 +297,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
             result.assumptions.append(Assumption(field="gpu", value=card.id, reason="budget-most-memory"))
         elif question.budget_period == "purchase" and result.cost is not None:
             # "an 8x H100 server costs $250k: buy or rent?": the price against renting those cards (HIGH-115)
-            result.budget = with_power(budget_check(question, result.cost, choice.rates), result.cost, kb)
+            result.budget = with_power(purchase_weighed(question, result.cost, question.gpu_count, choice.rates),
+                                       result.cost, kb, question.gpu_count)
         return result
     if workload is not None and (question.intent == "compare" or (workload.task != "inference" and question.tokens)
                                  or (workload.task == "inference" and question.asks_token_cost
@@ -366,7 +367,8 @@ def attach_money(result: Answer, question: Question, workload: Workload | None, 
             and not result.check.fits and (asked.id, question.gpu_count) != (gpu.id, count)):
         rent = config_cost(kb, question, None, asked, question.gpu_count, choice, {})
         result.asked_cost = rent if rent.total is not None else None
-    result.budget = with_power(budget_check(question, result.cost, choice.rates), result.cost, kb)
+    result.budget = with_power(purchase_weighed(question, result.cost, count, choice.rates), result.cost, kb,
+                               question.gpu_count)
     if result.budget is not None and result.budget.reason == "price":
         # the set-up sized has no public price, but picks below do: named, so "no card that holds the job has a
         # price" is not said of a list that shows one (audit 35 LOW-203)

@@ -84,6 +84,13 @@ class BudgetOut(BaseModel):
     """A budget for the whole job when the job's length is not known: the hours of the priced set-up it pays."""
     tokens_bought: float | None = None
     """With those hours: the tokens they train (a training job) or generate (serving) at the sized throughput."""
+    rent_stated: bool = False
+    """A purchase weighed against the hourly rent the question states, not the catalogue's."""
+    rent_per_hour: float | None = None
+    """That rent an hour for the set-up (each card's times the cards when it was stated per card)."""
+    rent_currency: str | None = None
+    use_hours: float | None = None
+    """A purchase weighed: the hours of use stated, over which `cost` is the rent."""
     power_kw: float | None = None
     """A purchase weighed against renting: what the cards alone draw at their rated board power (TDP), in kW."""
     energy_mwh: float | None = None

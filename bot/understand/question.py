@@ -280,6 +280,12 @@ class Question(NoteViews, BaseModel):
     """USD | CNY | EUR: as written, else the question's language's (CNY for Chinese, USD otherwise)."""
     budget_period: Literal["hour", "day", "month", "total", "purchase"] | None = None
     """What the sum covers: an hour, a day, a month of the set-up, or the whole job."""
+    rent_per_hour: float | None = Field(default=None, gt=0, le=1e6)
+    """Beside a purchase: the hourly rent the text states for the alternative ("rent 4090s at $0.69/hr per card"),
+    which the buy-or-rent line weighs instead of the catalogue's price."""
+    rent_currency: str | None = None
+    rent_per_card: bool = False
+    """`rent_per_hour` is each card's ("per card", "每张"), not the set's."""
     budget: bool = False
     """The question asks for the cheapest / most cost-effective option."""
     consumer: bool = False

@@ -69,6 +69,15 @@ or a scale ("250k", "200 万"), so "costs 3 hours" or "要 2 张卡" stay what t
 _RATE_BEFORE = rx(r"(?:每(?:个)?(?:小时|月|天|日)|\bper\s+(?:hour|month|day)|\bhourly|\bmonthly)\s*\S{0,4}\s*$")
 """A period written before a price ("每小时要 20 元"): a rate."""
 
+_RENT_AFTER = rx(r"(?:\brent\w*|\brental|\bon[-\s]demand|租)[^.?!。？；;\n]{0,40}?(?P<pre>\$|usd\s*|us\$|€)?\s*"
+                 + _AMOUNT + _CURRENCY_AFTER
+                 + r"\s*(?:/\s*|per\s+|an?\s+|每)\s*(?:h(?:ou)?r\b|hour|小时)"
+                   r"(?P<card>\s*(?:per|each|/|a)\s*(?:card|gpu)|\s*每(?:张|卡))?")
+_RENT_BEFORE = rx(r"(?:\brent\w*|租)[^.?!。？；;\n]{0,20}?每(?:个)?小时\s*(?:要|是|约|大约)?\s*"
+                  r"(?P<pre>\$|usd\s*|美元)?\s*" + _AMOUNT + _CURRENCY_AFTER)
+"""The hourly rent a buyer states for the alternative ("rent 4090s on RunPod at $0.69/hr per card", "租 H100 每小时 2
+美元"): weighed against the purchase price instead of the catalogue's (audit 40 HIGH-125: ignored)."""
+
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "万": 1e4, "千": 1e3}
 _USD = frozenset({"usd", "us$", "dollar", "dollars", "bucks", "$", "美元", "美金", "刀"})
 _CNY = frozenset({"cny", "rmb", "yuan", "元", "块", "块钱", "人民币"})
@@ -109,10 +118,28 @@ def _currency(raw: str | None, lang: str) -> str:
 
 
 def parse_budget(state: SlotState, lang: str) -> dict[str, Any]:
-    """Question fields for a stated budget (amount, currency, per hour / day / month or in all); the span is
-    masked so no other slot reads its number. `lang` is the question's language (bot.understand.lang)."""
+    """Question fields for a stated budget (amount, currency, per hour / day / month or in all), and beside a
+    purchase the rent stated for the alternative; the spans are masked so no other slot reads their numbers. `lang`
+    is the question's language (bot.understand.lang)."""
+    purchase = PURCHASE.search(state.text) is not None
+    rent = _stated_rent(state, lang) if purchase else {}
+    return {**_budget(state, lang, purchase), **rent} if rent else _budget(state, lang, purchase)
+
+
+def _stated_rent(state: SlotState, lang: str) -> dict[str, Any]:
+    m = _RENT_AFTER.search(state.text) or _RENT_BEFORE.search(state.text)
+    if m is None:
+        return {}
+    value = number(m.group("num"))
+    if value is None or value <= 0:
+        return {}
+    state.mask(m.start(), m.end())
+    return {"rent_per_hour": value, "rent_currency": _currency(m.group("cur") or m.group("pre"), lang),
+            "rent_per_card": bool(m.groupdict().get("card"))}
+
+
+def _budget(state: SlotState, lang: str, purchase: bool) -> dict[str, Any]:
     text = state.text
-    purchase = PURCHASE.search(text) is not None
     if purchase:
         for m in HARDWARE_PRICE.finditer(text):
             if m.group("per") or _RATE_BEFORE.search(text[max(0, m.start() - 12): m.start()]):

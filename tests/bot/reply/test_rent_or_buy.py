@@ -79,3 +79,24 @@ def test_a_purchase_says_what_the_bought_cards_draw_over_the_hours_of_use() -> N
     answer = ask({"text": SERVER.format(price="250k")})
     assert answer.budget is not None and (answer.budget.power_kw, answer.budget.energy_mwh) == (5.6, 49.1)
     assert "draw up to 5.6 kW at their rated power: ≈ 49 MWh over the 8,760 h" in render_text(answer)
+
+
+def test_the_rent_the_buyer_states_is_weighed_not_the_catalogues() -> None:
+    # audit 40 HIGH-125: "buy a 4x RTX 4090 workstation for $14,000 or rent 4090s at $0.69/hr per card" made no
+    # comparison (no public 4090 price); 4 × 0.69 = 2.76 USD/h, so 14,000 USD rents 5,072 h; 8 h a day for 2 years
+    # is 5,840 h of use, 16,118 USD of rent: more than buying
+    answer = ask({"text": "Should we buy a 4x RTX 4090 workstation for $14,000 or rent 4090s on RunPod at $0.69/hr "
+                          "per card? We train Qwen2.5-7B LoRA 8 hours a day for 2 years"})
+    budget = answer.budget
+    assert budget is not None and budget.rent_stated and budget.rent_per_hour == pytest.approx(2.76)
+    assert budget.hours_bought == pytest.approx(14_000 / 2.76, abs=0.1)
+    assert budget.cost == pytest.approx(2.76 * 5_840, abs=1) and budget.use_hours == pytest.approx(5_840)
+    text = render_text(answer)
+    assert "at the rent you give (2.76 USD/h for the set-up)" in text and "more than buying" in text
+
+
+def test_a_rent_stated_per_hour_in_chinese_is_weighed() -> None:
+    # 30,000 USD at 2 USD/h = 15,000 h; 40 h a week for 3 years = 6,257 h of use = 12,514 USD: less than buying
+    answer = ask({"text": "租 H100 每小時 2 美元，買一張要 3 萬美元，一週用 40 小時，用三年，划算嗎？"})
+    assert answer.budget is not None and answer.budget.rent_per_hour == 2.0
+    assert answer.budget.hours_bought == 15_000 and answer.budget.cost == pytest.approx(12_514.29, abs=0.5)
