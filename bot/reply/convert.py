@@ -173,6 +173,8 @@ def understood_of(question: Question) -> dict[str, Any]:
     for note in (SPECULATIVE_UNNAMED_NOTE, PREFIX_CACHING_NOTE):
         if note in question.notes:
             understood[note.replace("-", "_")] = True  # serving features named, said what they change
+    if question.logged_progress:
+        understood["logged_progress"] = list(question.logged_progress)  # a trainer's bar: its own pace
     if question.logged_queue:
         understood["logged_queue"] = question.logged_queue  # vLLM's metrics: running, pending, KV-cache use
     if question.api_price_per_million:  # what the bill per token is weighed against (cost_view)

@@ -163,7 +163,8 @@ UNDERSTOOD_HIDDEN = frozenset({"model_text", "gpu_text", "other_jobs", "accepted
                                "engine_not_on_card", "gguf_server", "asks_overflow",
                                "asks_spot", "asks_running_cost", "logged_kv_tokens",
                                "smi_busy", "thanks", "api_price_per_million", "api_price_currency",
-                               "logged_oom", "slow_first_token", "logged_queue", "family_release", "companion_models",
+                               "logged_oom", "slow_first_token", "logged_queue",
+                               "logged_progress", "family_release", "companion_models",
                                "rollout_engine"})
 """Keys of `Answer.understood` that are shown elsewhere in the reply (or only feed a notice)."""
 

@@ -45,6 +45,7 @@ from bot.reply.notices import (
 )
 from bot.reply.offload import KTRANSFORMERS
 from bot.reply.owned_running import owned_running_line
+from bot.reply.progress_view import progress_line
 from bot.reply.quantised_path import quantised_path_line
 from bot.reply.readback import card_set_text, engine_name, understood, value_text
 from bot.reply.reasoning_length import reasoning_length_line
@@ -219,6 +220,7 @@ def build_view(answer: Answer, kb: KnowledgeBase, *, show_maths: bool = False) -
     view["any_fits"] = any(p["fits"] for p in picks)
     view["other_stage"] = other_stage_line(answer, kb, t)
     view["other_checkpointing"] = other_checkpointing_line(answer, kb, t)
+    view["progress"] = progress_line(answer, t)
     # speculative decoding or prefix caching named: what each changes, not ignored (audit 39 M-156)
     view["serving_features"] = t.sentence_gap.join(
         t(key) for key in ("speculative_unnamed", "prefix_caching") if answer.understood.get(key))
@@ -443,7 +445,7 @@ def sections(answer: Answer, view: dict[str, Any]) -> list[tuple[str, str, dict[
                              gb=gb(other.get("image_encoder_gb") or 0.0))
             message += ("" if message.endswith("。") else " ") + images
         out.append(("section", "notice", {"message": message}))
-    out += _notices(view, ("engines_compared", "serving_features", "fewer_in_tp", "lighter", "other_stage",
+    out += _notices(view, ("progress", "engines_compared", "serving_features", "fewer_in_tp", "lighter", "other_stage",
                            "other_checkpointing",
                            "other_kv", "engine_length", "weighed_layout", "all_cards",
                            "owned_running", "activations_exceed", "smaller", "vae_tiling", "reasoning_length",

@@ -323,6 +323,8 @@ class Question(NoteViews, BaseModel):
     holds in one line (audit 25 HIGH 22)."""
     other_kv_context: int | None = Field(default=None, gt=0, le=MAX_CONTEXT)
     """The length the KV-cache change is weighed at: the engine's length flag when the requests' own are written."""
+    logged_progress: list[float] | None = None
+    """A pasted trainer progress bar: [steps done, steps in all, seconds a step] (bot.reply.progress_view)."""
     logged_queue: list[float] | None = None
     """[running, pending, KV-cache use %] from a pasted vLLM metrics line ("Running: 10 reqs, … Pending: 14 reqs,
     GPU KV cache usage: 99.8%"): requests queue because the cache is full (bot.reply.notices)."""

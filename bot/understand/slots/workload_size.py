@@ -410,6 +410,23 @@ _POINT_IN_RUN_BEFORE = re.compile(
 its length (audit 39 M-159: the crash point was timed and priced as the whole job)."""
 _PROGRESS_BAR = rx(r"(?<![\d/])(?P<done>\d{1,7})\s*/\s*(?P<num>\d{1,7})\s*\[\d{1,3}:\d{2}(?::\d{2})?\s*<")
 """A trainer's progress bar ("41/1250 [06:12<3:02:51, 9.08s/it]", tqdm's format): the run's total steps."""
+_STEP_PACE = re.compile(r"\[[\d:]+\s*<\s*[\d:]+\s*,\s*(?P<pace>\d+(?:\.\d+)?)\s*(?P<unit>s/it|it/s)")
+"""The pace the bar prints beside it ("9.08s/it", or "1.25it/s" for fast steps)."""
+
+
+def logged_progress(text: str) -> list[float] | None:
+    """[steps done, steps in all, seconds a step] from a pasted progress bar, or None: the run's own pace, from
+    which the time left on the card it runs on follows without any model (audit 40 HIGH-128: ignored)."""
+    bar = _PROGRESS_BAR.search(text)
+    pace = _STEP_PACE.search(text, bar.start()) if bar is not None else None
+    if bar is None or pace is None:
+        return None
+    value = float(pace.group("pace"))
+    seconds = value if pace.group("unit") == "s/it" else (1.0 / value if value > 0 else 0.0)
+    done, total = float(bar.group("done")), float(bar.group("num"))
+    if seconds <= 0 or total < 1 or done > total:
+        return None
+    return [done, total, round(seconds, 4)]
 
 
 def _training_steps(state: SlotState) -> int | None:
@@ -473,6 +490,9 @@ def parse_workload_size(state: SlotState) -> dict[str, Any]:
             if bare[1]:
                 fields["training_epochs"] = bare[1]
                 state.stated.append("training_epochs")
+    progress = logged_progress(state.text) if _TRAINING_CUE.search(state.text) else None
+    if progress is not None:
+        fields["logged_progress"] = progress
     steps = _training_steps(state)
     if steps is not None:
         fields["training_steps"] = steps

@@ -47,3 +47,14 @@ def test_host_ram_asked_after_a_training_job_is_the_same_job() -> None:
 def test_a_terabit_network_is_read(text: str, gbps: float) -> None:
     # audit 39 LOW-218: "3.2 Tbps EFA per node" was not read and an assumed fabric sized
     assert parse(text, KB).inter_node_gbps == pytest.approx(gbps, rel=1e-3)
+
+
+def test_a_progress_bars_pace_gives_the_time_left_on_the_cards_it_runs_on() -> None:
+    # audit 40 HIGH-128: "123/5000 [10:00<6:40:00, 5.0s/it]" was ignored; (5,000 − 123) × 5.0 s = 6.8 h left
+    from tests.bot.reply._answers import ask_json
+
+    text = "my trainer shows 123/5000 [10:00<6:40:00, 5.0s/it] on 1x A100 fine-tuning qwen2.5 7b, how long?"
+    assert parse(text, KB).logged_progress == [123, 5000, 5.0]
+    reply = ask_json(text)["text"]
+    assert "step 123 of 5,000 at 5 s a step, so ≈ 6.8 h left" in reply and "[123.0" not in reply
+    assert parse("LoRA Llama 3 8B, 10/100 [00:10<01:30, 1.25it/s]", KB).logged_progress == [10, 100, 0.8]
