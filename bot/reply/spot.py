@@ -3,6 +3,8 @@ or that none is known. The bill itself stays on-demand, which is what a job that
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.reply.cost_view import cloud_name, money
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
@@ -20,7 +22,19 @@ def spot_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     row = next((p for p in rows if p.region == cost.region and p.spot_price_per_hour), None) or next(
         (p for p in rows if p.spot_price_per_hour), None)
     if row is None or row.spot_price_per_hour is None:
-        return t("spot_unknown", instance=cost.instance, cloud=cloud_name(t, cost.cloud))
+        line = t("spot_unknown", instance=cost.instance, cloud=cloud_name(t, cost.cloud))
+        other = _cheapest_spot_elsewhere(kb, cost.gpu, cost.instance_gpus or cost.count, cost.currency)
+        if other is not None:
+            # the same cards rented elsewhere with a dated spot price: named, as the follow-up asked for spot
+            # (audit 40 M-163: "no spot price" for the instance quoted, where Nebius lists 8 H100s at 10 USD/h)
+            instances = cost.instances or 1
+            spot = (other.spot_price_per_hour or 0.0) * instances
+            line += t.sentence_gap + t("spot_elsewhere", instance=other.instance, cloud=cloud_name(t, other.cloud),
+                                       v=money(spot), cur=other.currency, month=money(spot * HOURS_PER_MONTH),
+                                       region=other.region)
+            if cost.hours and cost.total is not None:
+                line += t.sentence_gap + t("spot_job_total", total=money(spot * cost.hours), cur=other.currency)
+        return line
     instances = cost.instances or 1
     spot = row.spot_price_per_hour * instances
     saving = 100 * (1 - row.spot_price_per_hour / row.price_per_hour) if row.price_per_hour else 0.0
@@ -31,3 +45,12 @@ def spot_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
         # on-demand)
         line += t.sentence_gap + t("spot_job_total", total=money(spot * cost.hours), cur=row.currency)
     return line
+
+
+def _cheapest_spot_elsewhere(kb: KnowledgeBase, gpu: str | None, count: int | None, currency: str | None) -> Any:
+    """The dated price row with the lowest spot price for instances of `count` × `gpu` in `currency`, or None."""
+    if not gpu or not count:
+        return None
+    rows = [p for p in kb.prices.values() if p.gpu == gpu and p.count == count and p.spot_price_per_hour
+            and (currency is None or p.currency == currency) and not p.host_billed_separately]
+    return min(rows, key=lambda p: p.spot_price_per_hour or 0.0) if rows else None

@@ -103,3 +103,12 @@ def test_a_bare_count_after_a_card_question_is_that_many_of_the_card(advisor: Ad
     advisor.respond("can an RTX 4090 run Qwen2.5-32B in fp16?", "T:two")
     reply = advisor.respond(follow, "T:two")
     assert (reply.question.gpu, reply.question.gpu_count, reply.question.model) == ("rtx-4090", 2, "qwen2.5-32b")
+
+
+def test_spot_asked_where_the_instance_quoted_has_none_names_the_same_cards_with_one(advisor: Advisor) -> None:
+    # audit 40 M-163: "and on spot?" after 8× H100 said only "no spot price" for the box quoted, where the sources
+    # list 8 H100s at Nebius for 10 USD/h spot
+    advisor.respond("pretrain a 1.3B model on 26B tokens on 8x H100, how long and how much?", "T:spot8")
+    said = render_text(advisor.respond("and on spot?", "T:spot8").answer, advisor.kb)
+    assert "No spot price is known" in said and "The same cards with a dated spot price" in said
+    assert "10.00 USD/h" in said
