@@ -377,7 +377,7 @@ def _train_step(w: Workload, gpu: GPU, count: int) -> tuple[float, float, float]
               + (S.REFERENCE_FLOPS_PER_PARAM_TOKEN if w.preference_pairs else 0.0)) / 2
     flops = tokens * (train_flops_factor(w, ckpt) * body + passes * attention)
     engine = w.engine if w.engine in S.TRAIN_MFU else "transformers"
-    compute = flops / (_peak_flops(w, gpu) * S.TRAIN_MFU[engine])
+    compute = flops / (_peak_flops(w, gpu) * train_mfu(w))
     sync = gradient_sync_seconds(w, gpu, count, ckpt)
     dequant = S.QLORA_DEQUANT_S_PER_BPARAM * model.params_b if w.task == "qlora" else 0.0
     # The per-layer overhead was measured on PEFT (adapter hooks) and ZeRO-3 (partition hooks) runs only.

@@ -3,12 +3,11 @@ or that none is known. The bill itself stays on-demand, which is what a job that
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.reply.cost_view import cloud_name, money
 from bot.reply.i18n import Translator
 from bot.reply.model import Answer
 from knowledge.base import KnowledgeBase
+from knowledge.prices import Price
 from rules.constants import HOURS_PER_MONTH
 
 
@@ -47,7 +46,8 @@ def spot_line(answer: Answer, kb: KnowledgeBase, t: Translator) -> str:
     return line
 
 
-def _cheapest_spot_elsewhere(kb: KnowledgeBase, gpu: str | None, count: int | None, currency: str | None) -> Any:
+def _cheapest_spot_elsewhere(kb: KnowledgeBase, gpu: str | None, count: int | None,
+                             currency: str | None) -> Price | None:
     """The dated price row with the lowest spot price for instances of `count` × `gpu` in `currency`, or None."""
     if not gpu or not count:
         return None

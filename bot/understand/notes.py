@@ -44,6 +44,10 @@ class NoteViews:
     if TYPE_CHECKING:
         notes: list[str]
 
+    def _noted(self, prefix: str) -> str | None:
+        """What the first note with `prefix` carries after it, or None when no note has it."""
+        return next((n.removeprefix(prefix) for n in self.notes if n.startswith(prefix)), None)
+
     @property
     def family_release(self) -> bool:
         """Whether a family was named alone ("whisper") and its current release sized (`FAMILY_RELEASE_NOTE`)."""
@@ -57,38 +61,36 @@ class NoteViews:
     @property
     def shared_memory_stated(self) -> float | None:
         """The memory stated for a shared-memory module (`SHARED_MEMORY_NOTE`), before its OS's share came off."""
-        return next((float(n.removeprefix(SHARED_MEMORY_NOTE)) for n in self.notes
-                     if n.startswith(SHARED_MEMORY_NOTE)), None)
+        noted = self._noted(SHARED_MEMORY_NOTE)
+        return float(noted) if noted is not None else None
 
     @property
     def no_such_variant(self) -> str | None:
         """A card name written with a suffix no such card has (`NO_SUCH_VARIANT_NOTE`): "RTX 4090 Ti"."""
-        return next((n.removeprefix(NO_SUCH_VARIANT_NOTE) for n in self.notes if n.startswith(NO_SUCH_VARIANT_NOTE)),
-                    None)
+        return self._noted(NO_SUCH_VARIANT_NOTE)
 
     @property
     def engine_not_on_card(self) -> str | None:
         """The engine asked for that cannot run on the card named (`ENGINE_NOT_ON_CARD_NOTE`)."""
-        return next((n.removeprefix(ENGINE_NOT_ON_CARD_NOTE) for n in self.notes
-                     if n.startswith(ENGINE_NOT_ON_CARD_NOTE)), None)
+        return self._noted(ENGINE_NOT_ON_CARD_NOTE)
 
     @property
     def gguf_server(self) -> str | None:
         """The serving engine named beside a GGUF file that was sized as llama.cpp (`GGUF_SERVER_NOTE`)."""
-        return next((n.removeprefix(GGUF_SERVER_NOTE) for n in self.notes if n.startswith(GGUF_SERVER_NOTE)), None)
+        return self._noted(GGUF_SERVER_NOTE)
 
     @property
     def derived_name(self) -> str | None:
         """The name written around the model read (`DERIVED_NAME_NOTE`), when it names a derivative of it."""
-        return next((n.removeprefix(DERIVED_NAME_NOTE) for n in self.notes if n.startswith(DERIVED_NAME_NOTE)), None)
+        return self._noted(DERIVED_NAME_NOTE)
 
     @property
     def claimed_memory_gb(self) -> float | None:
         """The memory the text wrongly says the card asked about has (`CLAIMED_MEMORY_NOTE`), if it says one."""
-        return next((float(n.removeprefix(CLAIMED_MEMORY_NOTE)) for n in self.notes
-                     if n.startswith(CLAIMED_MEMORY_NOTE)), None)
+        noted = self._noted(CLAIMED_MEMORY_NOTE)
+        return float(noted) if noted is not None else None
 
     @property
     def modified_card(self) -> str | None:
         """The id of the card the text named with more memory than it ships with (`MODDED_NOTE`), if any."""
-        return next((n.removeprefix(MODDED_NOTE) for n in self.notes if n.startswith(MODDED_NOTE)), None)
+        return self._noted(MODDED_NOTE)

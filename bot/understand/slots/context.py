@@ -275,11 +275,10 @@ def _set_aside_advertised_window(state: SlotState) -> None:
     spans = [m.span() for m in _ADVERTISED_WINDOW.finditer(state.text)]
     if not spans:
         return
-    trial = list(state.masked)
+    trial = SlotState(original=state.original, folded=state.folded, masked=list(state.masked))
     for start, end in spans:
-        for k in range(start, min(end, len(trial))):
-            trial[k] = " "
-    if _OTHER_LENGTH.search("".join(trial)) is not None:
+        trial.mask(start, end)
+    if _OTHER_LENGTH.search(trial.text) is not None:
         for start, end in spans:
             state.mask(start, end)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.understand.mentions import Mention
-from bot.understand.numbers import EN_NUMBERS, number, scaled_number
+from bot.understand.numbers import number, scaled_number
 from bot.understand.question import MAX_GPU_COUNT, MAX_PARAMS_B
 from bot.understand.slots.base import EN_COUNT_WORDS, SlotState, bounded, read_number, rx
 
@@ -263,9 +263,8 @@ def parse_other_count(state: SlotState) -> None:
     asked = _WHAT_ABOUT_COUNT.search(state.text) if m is None else None
     if asked is not None and not re.search(r"[?？吗嗎]", state.text[: asked.start()]):
         asked = None  # "what about two?" alone is a follow-up changing the thread's count, not a second count
-    if asked is not None and (count is None or isinstance(count, int)):
-        raw = (asked.group("n") or asked.group("n2") or asked.group("n3")).lower()
-        other = EN_NUMBERS.get(raw) or number(raw)
+    if asked is not None:
+        other = number(asked.group("n") or asked.group("n2") or asked.group("n3"))
         if other is not None and (count or 1) < other <= MAX_GPU_COUNT:
             if count is None:
                 state.values["gpu_count"] = 1  # the first question's one card, said as asked in the read-back
@@ -293,8 +292,7 @@ def parse_gpu_counts(state: SlotState, gpus: list[Mention], mentions: list[Menti
     bare = _BARE_COUNT_FOLLOW_UP.fullmatch(state.text) if not gpus and "gpu_count" not in state.values else None
     if bare is not None:
         # "what about two?" after a question on a card: that many of it (audit 40 HIGH-127: the help page)
-        raw = (bare.group("n") or bare.group("n2")).lower()
-        count = EN_NUMBERS.get(raw) or number(raw)
+        count = number(bare.group("n") or bare.group("n2"))
         if count is not None and 1 < count <= MAX_GPU_COUNT:
             state.set("gpu_count", int(count))
     if "gpu_count" not in state.values:
